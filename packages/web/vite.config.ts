@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { tanstackRouter } from '@tanstack/router-plugin/vite';
+
+const API = 'http://localhost:3000';
+
+export default defineConfig({
+  // The router plugin must run before the react plugin so generated route files get transformed.
+  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), tailwindcss()],
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: API, changeOrigin: true },
+      '/sanctum': { target: API, changeOrigin: true },
+      '/uploads': { target: API, changeOrigin: true },
+      '/socket.io': { target: API, changeOrigin: true, ws: true },
+    },
+  },
+  build: { outDir: 'dist', emptyOutDir: true },
+});
