@@ -1,0 +1,228 @@
+import { z } from 'zod';
+import { c, errors, meta, MessageBody, Session } from './common';
+import {
+  consentSchema,
+  emailSchema,
+  googleCredentialSchema,
+  identifierSchema,
+  passSchema,
+  passwordSchema,
+  pfNumberSchema,
+  phoneSchema,
+  tokenSchema,
+  voterIdSchema,
+} from './validation';
+
+// ---- Request bodies ----
+
+export const AdminLoginBody = z.object({ email: emailSchema, password: passwordSchema });
+export const AgentLoginBody = z.object({ email: emailSchema });
+/** The code step of a two-step sign-in (SMS or emailed one-time code). */
+export const VerifyCodeBody = z.object({ token: tokenSchema });
+/** Google sign-in: the account's email and the button's ID token. */
+export const GoogleLoginBody = z.object({ email: emailSchema, oauth_id_token: googleCredentialSchema });
+export const VerifyPhoneBody = z.object({ unique_id: identifierSchema, consent: consentSchema });
+
+/**
+ * Sign-up. name, email, email_verified, photo and google_id are accepted for compatibility
+ * with the spec's payload but the server takes them from the verified Google `credential`.
+ */
+export const SignupBody = z.object({
+  pfNumber: voterIdSchema,
+  phone: phoneSchema,
+  name: z.string().max(150, 'Must be at most 150 characters long').optional(),
+  email: z.string().max(150, 'Must be at most 150 characters long').optional(),
+  email_verified: z.boolean().optional(),
+  photo: z.string().max(2048, 'Must be at most 2048 characters long').optional(),
+  google_id: z.string().max(255, 'Must be at most 255 characters long').optional(),
+  credential: googleCredentialSchema,
+});
+
+export const SendQrBody = z.object({ pfNumber: pfNumberSchema });
+export const VerifyTokenBody = z.object({ token: tokenSchema, pfNumber: pfNumberSchema });
+export const SignPassBody = z.object({ pass: passSchema, pfNumber: pfNumberSchema });
+
+// ---- Responses ----
+
+export const SignupResponse = z.object({ message: z.string(), pfNumber: z.string() });
+export const QrResponse = z.object({
+  /** `data:image/svg+xml;base64,…` QR code of the otpauth:// URI */
+  url: z.string(),
+  /** base32 setup key for typing into the authenticator app */
+  secret: z.string(),
+});
+export const ValidateVoterResponse = z.object({
+  user_type: z.literal('voter'),
+  data: z.object({ name: z.string() }),
+});
+export const ValidateStaffResponse = z.object({
+  user_type: z.enum(['admin', 'agent']),
+  data: z.object({ name: z.string() }),
+});
+
+// ---- Routers ----
+
+/** Sits at the site root, outside /api/v1. */
+export const csrfRouter = c.router({
+  getCsrfCookie: {
+    method: 'GET',
+    path: '/sanctum/csrf-cookie',
+    summary: 'Set the XSRF-TOKEN cookie',
+    description:
+      'Answers 204 and sets a readable XSRF-TOKEN cookie. Cookie-authorised calls (the verify steps) must echo it in X-XSRF-TOKEN, otherwise 419.',
+    responses: { 204: c.noBody(), ...errors() },
+    metadata: meta('anyone'),
+  },
+});
+
+export const authRouter = c.router({
+  loginAdmin: {
+    method: 'POST',
+    path: '/admin/login',
+    summary: 'Admin sign-in, step 1: email and password',
+    description: 'On valid credentials emails a one-time code and sets the pending-admin cookie. Wrong credentials answer 401 "Invalid credentials".',
+    body: AdminLoginBody,
+    responses: { 200: MessageBody, ...errors(401, 502) },
+    metadata: meta('anyone'),
+  },
+  verifyAdmin: {
+    method: 'POST',
+    path: '/verify/admin',
+    summary: 'Admin sign-in, step 2: the emailed code',
+    description: 'Reads the pending-admin cookie (send X-XSRF-TOKEN). Answers a session with the bearer token.',
+    body: VerifyCodeBody,
+    responses: { 200: Session, ...errors(401, 403, 419) },
+    metadata: meta('pending-admin'),
+  },
+  loginAdminGoogle: {
+    method: 'POST',
+    path: '/admin/google/login',
+    summary: 'Admin sign-in with Google',
+    description: 'Verifies the Google ID token; the email must belong to an admin. 503 when GOOGLE_CLIENT_ID is not configured.',
+    body: GoogleLoginBody,
+    responses: { 200: Session, ...errors(401, 403, 503) },
+    metadata: meta('anyone'),
+  },
+  loginAgent: {
+    method: 'POST',
+    path: '/agent/login',
+    summary: 'Agent sign-in, step 1: email',
+    description: "Emails a one-time code when the email is an agent's; the answer is the same either way.",
+    body: AgentLoginBody,
+    responses: { 200: MessageBody, ...errors(502) },
+    metadata: meta('anyone'),
+  },
+  verifyAgent: {
+    method: 'POST',
+    path: '/verify/agent',
+    summary: 'Agent sign-in, step 2: the emailed code',
+    description: 'Reads the pending-agent cookie (send X-XSRF-TOKEN). Answers a session with the bearer token.',
+    body: VerifyCodeBody,
+    responses: { 200: Session, ...errors(401, 403, 419) },
+    metadata: meta('pending-agent'),
+  },
+  loginAgentGoogle: {
+    method: 'POST',
+    path: '/agent/google/login',
+    summary: 'Agent sign-in with Google',
+    description: 'Verifies the Google ID token; the email must belong to an agent. 503 when GOOGLE_CLIENT_ID is not configured.',
+    body: GoogleLoginBody,
+    responses: { 200: Session, ...errors(401, 403, 503) },
+    metadata: meta('anyone'),
+  },
+  verifyPhone: {
+    method: 'POST',
+    path: '/verify/phone',
+    summary: 'Voter sign-in, step 1: member number or email',
+    description:
+      'Texts a 6-digit code to the member\'s phone and sets the pending-voter cookie. Unknown member: 404 {message: "No account found, try signing up", issue: "No such user exists"}.',
+    body: VerifyPhoneBody,
+    responses: { 200: MessageBody, ...errors(404, 502) },
+    metadata: meta('anyone'),
+  },
+  verifySms: {
+    method: 'POST',
+    path: '/verify/sms',
+    summary: 'Voter sign-in, step 2: the SMS code',
+    description: 'Reads the pending-voter cookie (send X-XSRF-TOKEN). Answers a session with the bearer token.',
+    body: VerifyCodeBody,
+    responses: { 200: Session, ...errors(401, 403, 419) },
+    metadata: meta('pending-voter'),
+  },
+  loginGoogle: {
+    method: 'POST',
+    path: '/google/login',
+    summary: 'Voter sign-in with Google',
+    description: 'Verifies the Google ID token and signs in the member with that email. 503 when GOOGLE_CLIENT_ID is not configured.',
+    body: GoogleLoginBody,
+    responses: { 200: Session, ...errors(401, 403, 404, 503) },
+    metadata: meta('anyone'),
+  },
+  signup: {
+    method: 'POST',
+    path: '/signup',
+    summary: 'Voter sign-up with voter ID, phone and Google',
+    description:
+      'Links a Google account to the member with this voter ID and phone. Name, email and photo come from the verified credential. 409 when the account already exists.',
+    body: SignupBody,
+    responses: { 201: SignupResponse, ...errors(401, 403, 404, 409, 503) },
+    metadata: meta('anyone'),
+  },
+  sendQr: {
+    method: 'POST',
+    path: '/send-qr',
+    summary: 'Start authenticator enrolment: QR code and setup key',
+    description: 'Needs a signed-in voter; pfNumber must be the caller\'s own member number.',
+    body: SendQrBody,
+    responses: { 200: QrResponse, ...errors(401, 403) },
+    metadata: meta('voter'),
+  },
+  verifyToken: {
+    method: 'POST',
+    path: '/verify-token',
+    summary: 'Confirm authenticator enrolment with a first token',
+    body: VerifyTokenBody,
+    responses: { 200: MessageBody, ...errors(401, 403) },
+    metadata: meta('voter'),
+  },
+  signPass: {
+    method: 'POST',
+    path: '/sign-pass',
+    summary: 'Authenticator sign-in, step 1: the pin',
+    description: 'Checks the member\'s pin and marks the pin step passed in the pending-voter cookie (send X-XSRF-TOKEN).',
+    body: SignPassBody,
+    responses: { 200: MessageBody, ...errors(401, 403, 404, 419) },
+    metadata: meta('anyone'),
+  },
+  verifyTokenLogin: {
+    method: 'POST',
+    path: '/verify-token-login',
+    summary: 'Authenticator sign-in, step 2: the authenticator token',
+    description: 'Needs the pending-voter cookie with the pin step passed (send X-XSRF-TOKEN). Answers a session.',
+    body: VerifyTokenBody,
+    responses: { 200: Session, ...errors(401, 403, 419) },
+    metadata: meta('pending-voter'),
+  },
+  validateVoter: {
+    method: 'GET',
+    path: '/validate',
+    summary: 'Check a voter session',
+    responses: { 200: ValidateVoterResponse, ...errors(401, 403) },
+    metadata: meta('voter'),
+  },
+  validateStaff: {
+    method: 'GET',
+    path: '/validate/admin',
+    summary: 'Check an admin or agent session',
+    responses: { 200: ValidateStaffResponse, ...errors(401, 403) },
+    metadata: meta('agent'),
+  },
+  logout: {
+    method: 'POST',
+    path: '/logout',
+    summary: 'Sign out: the bearer token is dead afterwards',
+    body: c.noBody(),
+    responses: { 204: c.noBody(), ...errors(401, 403) },
+    metadata: meta('signed-in'),
+  },
+});

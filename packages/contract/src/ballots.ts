@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { BallotGroup, c, errors, meta } from './common';
+
+const POSITION_KEY = /^[1-9]\d{0,9}$/;
+export const MAX_VOTE_ENTRIES = 100;
+
+/** A candidate id: a positive whole number; a numeric string ("12") is accepted too. */
+const candidateChoice = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z
+    .number({ required_error: 'Choose a candidate', invalid_type_error: 'The candidate must be a candidate id' })
+    .int('The candidate must be a candidate id')
+    .positive('The candidate must be a candidate id'),
+);
+
+/** `{candidates: {[position_id]: candidate_id}}`: one choice per position, 1..100 entries. */
+export const VoteBody = z.object({
+  candidates: z
+    .record(z.string().regex(POSITION_KEY, 'Each key must be a position id'), candidateChoice, {
+      required_error: 'Choose at least one candidate',
+      invalid_type_error: 'The candidates field must be an object of position id to candidate id',
+    })
+    .refine((o) => Object.keys(o).length >= 1, 'Choose at least one candidate')
+    .refine((o) => Object.keys(o).length <= MAX_VOTE_ENTRIES, `At most ${MAX_VOTE_ENTRIES} positions per vote`),
+});
+export type VoteBody = z.infer<typeof VoteBody>;
+
+export const VoteReceipt = z.object({ position_id: z.number().int(), vvpat: z.string() });
+export const VoteResponse = z.object({ message: z.string(), receipts: z.array(VoteReceipt) });
+
+export const VotingItem = z.object({ id: z.number().int(), title: z.string(), description: z.string() });
+
+export const ballotsRouter = c.router({
+  getBallot: {
+    method: 'GET',
+    path: '/psk/candidates/v2',
+    summary: 'The ballot: positions this voter may vote for, with their candidates',
+    description: 'National positions plus the positions of the voter\'s own branch.',
+    responses: { 200: z.object({ data: z.array(BallotGroup) }), ...errors(401, 403) },
+    metadata: meta('voter'),
+  },
+  castVote: {
+    method: 'POST',
+    path: '/psk/vote',
+    summary: 'Cast a vote: one candidate per position, all-or-nothing',
+    description:
+      '403 when voting is disabled; 422 for an ineligible position or a candidate not standing for it; 409 when the voter already voted for any of the positions (nothing is recorded). Answers one receipt code per ballot.',
+    body: VoteBody,
+    responses: { 201: VoteResponse, ...errors(401, 403, 409) },
+    metadata: meta('voter'),
+  },
+  listItems: {
+    method: 'GET',
+    path: '/items',
+    summary: 'Voting education items',
+    responses: { 200: z.object({ data: z.array(VotingItem) }), ...errors(401, 403) },
+    metadata: meta('voter'),
+  },
+});

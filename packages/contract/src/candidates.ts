@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { c, Candidate, errors, meta } from './common';
+import { emailSchema, nameSchema, pathIdSchema, phoneSchema } from './validation';
+
+/**
+ * `position_ids` in a multipart body arrives as one string, a list of strings, or not at all
+ * (an empty selection cannot be sent as a form field), so absent means "no positions".
+ */
+export const multipartIdListSchema = z.preprocess(
+  (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : [v]),
+  z
+    .array(
+      z.coerce
+        .number({ invalid_type_error: 'Each position id must be a number' })
+        .int('Each position id must be a whole number')
+        .positive('Each position id must be a positive number'),
+    )
+    .max(100, 'At most 100 positions'),
+);
+
+/** Text fields of the multipart candidate edit; the optional `image` file is read by the upload middleware. */
+export const UpdateCandidateBody = z.object({
+  name: nameSchema,
+  phone: phoneSchema,
+  email: emailSchema,
+  county: z
+    .string({ required_error: 'The county field is required', invalid_type_error: 'The county field is required' })
+    .trim()
+    .min(1, 'The county field is required')
+    .max(150, 'Must be at most 150 characters long'),
+  position_ids: multipartIdListSchema,
+});
+
+export const candidatesRouter = c.router({
+  listCandidates: {
+    method: 'GET',
+    path: '/psk/candidates',
+    summary: 'List candidates with their positions',
+    responses: {
+      200: z.object({ data: z.object({ data: z.object({ candidates: z.array(Candidate) }) }) }),
+      ...errors(401, 403),
+    },
+    metadata: meta('admin'),
+  },
+  updateCandidate: {
+    method: 'POST',
+    path: '/edit/candidate/:id',
+    summary: 'Edit a candidate (multipart: optional `image` file plus text fields)',
+    description:
+      'multipart/form-data: optional file `image` (JPEG, PNG or WebP, at most 5 MiB, checked by content), and name, phone, email, county (branch id or name), position_ids[] (replaces the set).',
+    contentType: 'multipart/form-data',
+    pathParams: z.object({ id: pathIdSchema }),
+    body: UpdateCandidateBody,
+    responses: { 200: z.object({ data: Candidate }), ...errors(401, 403, 404, 409, 413, 415) },
+    metadata: meta('admin'),
+  },
+});

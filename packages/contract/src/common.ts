@@ -1,0 +1,167 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+
+export const c = initContract();
+
+/**
+ * Who may call a route. The server's access middleware and the generated access-matrix
+ * tests both read this, so a new route cannot escape the role checks.
+ * - anyone: no token needed (a token, if sent, is ignored unless the handler uses it)
+ * - signed-in: any valid session (voter, agent or admin)
+ * - voter / agent / admin: that role; an admin may call every agent route
+ * - pending-*: the second step of a two-step sign-in, authorised by the signed pending cookie
+ */
+export type Access =
+  | 'anyone'
+  | 'signed-in'
+  | 'voter'
+  | 'agent'
+  | 'admin'
+  | 'pending-voter'
+  | 'pending-admin'
+  | 'pending-agent';
+
+export type RouteMetadata = { access: Access };
+
+export const meta = (access: Access): RouteMetadata => ({ access });
+
+/** The API.md error envelope: every non-2xx body has this shape. */
+export const ErrorBody = z.object({
+  message: z.string(),
+  issue: z.string().optional(),
+  errors: z.record(z.array(z.string())).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 419 | 422 | 429 | 500 | 501 | 502 | 503;
+
+/** Every route can answer these: bad body, validation, rate limit, server trouble, not yet built. */
+const ALWAYS = [400, 422, 429, 500, 501, 503] as const;
+
+/** The error responses a route documents: the common ones plus the route's own. */
+export function errors<const S extends ErrorStatus>(...statuses: S[]) {
+  const out = {} as Record<S | (typeof ALWAYS)[number], typeof ErrorBody>;
+  for (const s of [...ALWAYS, ...statuses]) out[s as S] = ErrorBody;
+  return out;
+}
+
+/** Statuses every route guarded by a session may answer. */
+export const AUTH_ERRORS = [401, 403] as const;
+
+// ---- Shared shapes (API.md "Shared shapes") ----
+
+export const Position = z.object({ id: z.number().int(), name: z.string(), level: z.string() });
+export type Position = z.infer<typeof Position>;
+
+export const ResultValue = z.object({
+  candidate_id: z.number().int(),
+  title: z.string(),
+  name: z.string(),
+  member_no: z.string(),
+  count: z.number().int(),
+});
+export type ResultValue = z.infer<typeof ResultValue>;
+
+export const ResultGroup = z.object({
+  position_id: z.number().int(),
+  title: z.string(),
+  key: z.string(),
+  values: z.array(ResultValue),
+  total: z.number().int(),
+});
+export type ResultGroup = z.infer<typeof ResultGroup>;
+
+export const Statistics = z.object({
+  votesCasted: z.number().int(),
+  verifiedMembers: z.number().int(),
+  unverifiedMembers: z.number().int(),
+  membersVoted: z.number().int(),
+  membersNotVoted: z.number().int(),
+});
+export type Statistics = z.infer<typeof Statistics>;
+
+export const Member = z.object({
+  id: z.number().int(),
+  member_no: z.string(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  county: z.string(),
+  psk_position_ids: z.array(z.number().int()),
+});
+export type Member = z.infer<typeof Member>;
+
+export const Candidate = z.object({
+  id: z.number().int(),
+  member_no: z.string(),
+  name: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  county: z.string(),
+  image_url: z.string().nullable(),
+  positions: z.array(Position),
+});
+export type Candidate = z.infer<typeof Candidate>;
+
+export const BallotCandidate = z.object({ id: z.number().int(), name: z.string(), photo: z.string().nullable() });
+export const BallotGroup = z.object({
+  title: z.string(),
+  position_id: z.number().int(),
+  candidates: z.array(BallotCandidate),
+});
+export type BallotGroup = z.infer<typeof BallotGroup>;
+
+export const Branch = z.object({ id: z.number().int(), name: z.string() });
+export type Branch = z.infer<typeof Branch>;
+
+export const LogEntry = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  activity: z.string(),
+  user_id: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  ip_address: z.string(),
+  status: z.string(),
+});
+export type LogEntry = z.infer<typeof LogEntry>;
+
+export const VvpatRow = z.object({ vvpat: z.string(), name: z.string(), count: z.number().int(), position: z.string() });
+export type VvpatRow = z.infer<typeof VvpatRow>;
+
+export const Session = z.object({
+  bearer_token: z.string(),
+  hash: z.string(),
+  name: z.string(),
+  photo: z.string().nullable(),
+  balance: z.number(),
+  message: z.string(),
+});
+export type Session = z.infer<typeof Session>;
+
+export const MessageBody = z.object({ message: z.string() });
+
+// ---- Pagination (API.md "Pagination") ----
+
+export const DEFAULT_PER_PAGE = 10;
+export const MAX_PER_PAGE = 100;
+
+/** `?page=N&per_page=M`; junk or out-of-range values are a 422, not a silent default. */
+export const PageQuery = z.object({
+  page: z.coerce.number({ invalid_type_error: 'The page must be a number' }).int('The page must be a whole number').min(1, 'The page must be at least 1').max(1_000_000, 'The page is too large').optional(),
+  per_page: z.coerce.number({ invalid_type_error: 'The per_page must be a number' }).int('The per_page must be a whole number').min(1, 'The per_page must be at least 1').max(MAX_PER_PAGE, `The per_page must be at most ${MAX_PER_PAGE}`).optional(),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+export const PageMeta = z.object({
+  current_page: z.number().int(),
+  last_page: z.number().int().min(1),
+  per_page: z.number().int(),
+  total: z.number().int(),
+});
+export type PageMeta = z.infer<typeof PageMeta>;
+
+export function paginated<T extends z.ZodTypeAny>(item: T) {
+  return PageMeta.extend({ data: z.array(item) });
+}
+export type Paginated<T> = PageMeta & { data: T[] };

@@ -1,0 +1,177 @@
+import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
+import { describe, expect, it } from 'vitest';
+import { contract, type Access } from './index';
+
+type Row = [method: 'GET' | 'POST', path: string, access: Access];
+
+/** API.md "Endpoints" (44 rows) and the operator rows, plus GET help (admin list of reports). */
+const EXPECTED: Row[] = [
+  ['GET', '/sanctum/csrf-cookie', 'anyone'], // 1
+  ['GET', '/api/v1/psk/election/status', 'anyone'], // 2
+  ['GET', '/api/v1/psk/positions', 'anyone'], // 3
+  ['GET', '/api/v1/psk/results', 'anyone'], // 4
+  ['GET', '/api/v1/psk/dashboard', 'voter'], // 5
+  ['GET', '/api/v1/statistics', 'agent'], // 6
+  ['POST', '/api/v1/toggle', 'admin'], // 7
+  ['POST', '/api/v1/admin/login', 'anyone'], // 8
+  ['POST', '/api/v1/verify/admin', 'pending-admin'], // 9
+  ['POST', '/api/v1/admin/google/login', 'anyone'], // 10
+  ['POST', '/api/v1/agent/login', 'anyone'], // 11
+  ['POST', '/api/v1/verify/agent', 'pending-agent'], // 12
+  ['POST', '/api/v1/agent/google/login', 'anyone'], // 13
+  ['POST', '/api/v1/help', 'signed-in'], // 14
+  ['GET', '/api/v1/members', 'admin'], // 15
+  ['GET', '/api/v1/search/member', 'admin'], // 16
+  ['GET', '/api/v1/branches', 'admin'], // 17
+  ['GET', '/api/v1/psk/candidate/positions', 'admin'], // 18
+  ['POST', '/api/v1/assign/psk/position', 'admin'], // 19
+  ['POST', '/api/v1/edit/psk/member/:id', 'admin'], // 20
+  ['GET', '/api/v1/psk/candidates', 'admin'], // 21
+  ['POST', '/api/v1/edit/candidate/:id', 'admin'], // 22
+  ['POST', '/api/v1/details', 'anyone'], // 23
+  ['GET', '/api/v1/logs', 'admin'], // 24
+  ['GET', '/api/v1/search/logs', 'admin'], // 25
+  ['GET', '/api/v1/psk/admin/vvpat', 'admin'], // 26
+  ['GET', '/api/v1/search/vvpat', 'admin'], // 27
+  ['GET', '/api/v1/psk/vvpat', 'voter'], // 28
+  ['GET', '/api/v1/agent/results', 'agent'], // 29
+  ['GET', '/api/v1/agent/statistics', 'agent'], // 30
+  ['GET', '/api/v1/psk/candidates/v2', 'voter'], // 31
+  ['POST', '/api/v1/psk/vote', 'voter'], // 32
+  ['GET', '/api/v1/items', 'voter'], // 33
+  ['POST', '/api/v1/verify/sms', 'pending-voter'], // 34
+  ['POST', '/api/v1/verify/phone', 'anyone'], // 35
+  ['POST', '/api/v1/google/login', 'anyone'], // 36
+  ['POST', '/api/v1/signup', 'anyone'], // 37
+  ['POST', '/api/v1/send-qr', 'voter'], // 38
+  ['POST', '/api/v1/verify-token', 'voter'], // 39
+  ['POST', '/api/v1/sign-pass', 'anyone'], // 40
+  ['POST', '/api/v1/verify-token-login', 'pending-voter'], // 41
+  ['GET', '/api/v1/validate', 'voter'], // 42
+  ['GET', '/api/v1/validate/admin', 'agent'], // 43
+  ['POST', '/api/v1/logout', 'signed-in'], // 44
+  // operators and API consumers
+  ['POST', '/api/v1/members/import', 'admin'],
+  ['GET', '/api/v1/psk/results/export', 'admin'],
+  ['GET', '/api/v1/psk/commitments', 'anyone'],
+  ['GET', '/api/v1/psk/receipt/:vvpat', 'anyone'],
+  // beyond API.md
+  ['GET', '/api/v1/help', 'admin'],
+];
+
+function walk(router: AppRouter, prefix: string[] = []): { key: string; route: AppRoute }[] {
+  return Object.entries(router).flatMap(([k, v]) =>
+    isAppRoute(v) ? [{ key: [...prefix, k].join('.'), route: v }] : walk(v as AppRouter, [...prefix, k]),
+  );
+}
+
+const routes = walk(contract);
+const byCall = new Map(routes.map((r) => [`${r.route.method} ${r.route.path}`, r]));
+const accessOf = (r: AppRoute) => (r.metadata as { access?: Access } | undefined)?.access;
+const GUARDED: Access[] = ['signed-in', 'voter', 'agent', 'admin', 'pending-voter', 'pending-admin', 'pending-agent'];
+
+describe('contract', () => {
+  it('has 44 spec rows + 4 operator rows + GET help', () => {
+    expect(EXPECTED).toHaveLength(49);
+  });
+
+  it.each(EXPECTED)('%s %s exists with access %s', (method, path, access) => {
+    const r = byCall.get(`${method} ${path}`);
+    expect(r, `${method} ${path}`).toBeDefined();
+    expect(accessOf(r!.route)).toBe(access);
+  });
+
+  it('has no route outside the table and no duplicate method + path', () => {
+    const calls = routes.map((r) => `${r.route.method} ${r.route.path}`);
+    expect(new Set(calls).size).toBe(calls.length);
+    expect(calls.sort()).toEqual(EXPECTED.map(([m, p]) => `${m} ${p}`).sort());
+  });
+
+  it('puts only the CSRF route outside /api/v1', () => {
+    for (const { route } of routes) {
+      if (route.path === '/sanctum/csrf-cookie') continue;
+      expect(route.path.startsWith('/api/v1/')).toBe(true);
+    }
+  });
+
+  it.each(routes.map((r) => [r.key, r.route] as const))('%s has a summary, access and error responses', (_key, route) => {
+    expect(route.summary?.trim()).toBeTruthy();
+    expect(accessOf(route)).toBeTruthy();
+    const statuses = Object.keys(route.responses).map(Number);
+    for (const s of [400, 422, 500]) expect(statuses).toContain(s);
+    if (GUARDED.includes(accessOf(route)!)) for (const s of [401, 403]) expect(statuses).toContain(s);
+    expect(statuses.some((s) => s >= 200 && s < 300)).toBe(true);
+  });
+
+  it('documents the route-specific errors', () => {
+    const statuses = (key: string) => Object.keys(routes.find((r) => r.key === key)!.route.responses).map(Number);
+    expect(statuses('api.ballots.castVote')).toEqual(expect.arrayContaining([201, 403, 409]));
+    expect(statuses('api.auth.signup')).toEqual(expect.arrayContaining([201, 409, 503]));
+    expect(statuses('api.auth.loginAdmin')).toEqual(expect.arrayContaining([401, 502]));
+    expect(statuses('api.auth.verifyPhone')).toEqual(expect.arrayContaining([404, 502]));
+    for (const k of ['verifySms', 'verifyAdmin', 'verifyAgent', 'verifyTokenLogin', 'signPass']) {
+      expect(statuses(`api.auth.${k}`)).toContain(419);
+    }
+    for (const k of ['api.help.reportIssue', 'api.candidates.updateCandidate', 'api.members.importMembers']) {
+      expect(statuses(k)).toEqual(expect.arrayContaining([413, 415]));
+    }
+    expect(statuses('api.help.reportIssue')).toContain(201);
+    expect(statuses('api.auth.logout')).toContain(204);
+  });
+});
+
+describe('request schemas', () => {
+  const api = contract.api;
+
+  it('vote: map of position id to candidate id, 1..100 entries', () => {
+    const body = api.ballots.castVote.body;
+    expect(body.safeParse({ candidates: { '1': 5, '2': '7' } })).toMatchObject({ success: true, data: { candidates: { '1': 5, '2': 7 } } });
+    expect(body.safeParse({ candidates: {} }).success).toBe(false);
+    expect(body.safeParse({}).success).toBe(false);
+    expect(body.safeParse({ candidates: { abc: 1 } }).success).toBe(false);
+    expect(body.safeParse({ candidates: { '1': 'x' } }).success).toBe(false);
+    expect(body.safeParse({ candidates: { '1': -1 } }).success).toBe(false);
+    expect(body.safeParse({ candidates: { '1': true } }).success).toBe(false);
+    const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [String(i + 1), 1]));
+    expect(body.safeParse({ candidates: many }).success).toBe(false);
+    // unknown fields are ignored
+    expect(body.safeParse({ candidates: { '1': 1 }, extra: 1 }).success).toBe(true);
+  });
+
+  it('toggle takes a boolean', () => {
+    const body = api.elections.toggleElection.body;
+    expect(body.safeParse({ status: true }).success).toBe(true);
+    expect(body.safeParse({ status: 'yes' }).success).toBe(false);
+  });
+
+  it('verify/phone needs an identifier and consent', () => {
+    const body = api.auth.verifyPhone.body;
+    expect(body.safeParse({ unique_id: '1234', consent: true }).success).toBe(true);
+    expect(body.safeParse({ unique_id: '1234', consent: false }).success).toBe(false);
+    expect(body.safeParse({ unique_id: 'ab', consent: true }).success).toBe(false);
+  });
+
+  it('edit member takes a branch id or name', () => {
+    const body = api.members.updateMember.body;
+    const base = { name: 'Jane', phone: '0712345678', email: 'j@example.org', member_no: '1234' };
+    expect(body.safeParse({ ...base, county: 3 }).success).toBe(true);
+    expect(body.safeParse({ ...base, county: 'Nairobi' }).success).toBe(true);
+    expect(body.safeParse({ ...base, county: '' }).success).toBe(false);
+  });
+
+  it('multipart position_ids accepts one string or a list', () => {
+    const body = api.candidates.updateCandidate.body;
+    const base = { name: 'Jane', phone: '0712345678', email: 'j@example.org', county: 'Nairobi' };
+    expect(body.parse({ ...base, position_ids: '2' }).position_ids).toEqual([2]);
+    expect(body.parse({ ...base, position_ids: ['2', '3'] }).position_ids).toEqual([2, 3]);
+    expect(body.parse(base).position_ids).toEqual([]);
+    expect(body.safeParse({ ...base, position_ids: ['x'] }).success).toBe(false);
+  });
+
+  it('path ids and page query coerce strings', () => {
+    expect(api.members.updateMember.pathParams.parse({ id: '7' })).toEqual({ id: 7 });
+    expect(api.members.updateMember.pathParams.safeParse({ id: 'abc' }).success).toBe(false);
+    expect(api.members.listMembers.query.parse({ page: '2' })).toEqual({ page: 2 });
+    expect(api.vvpat.searchVvpat.query.parse({ psk_position_id: '' })).toEqual({});
+  });
+});

@@ -1,0 +1,45 @@
+import { authRouter, csrfRouter } from './auth';
+import { ballotsRouter } from './ballots';
+import { candidatesRouter } from './candidates';
+import { c } from './common';
+import { electionsRouter } from './elections';
+import { helpRouter } from './help';
+import { logsRouter } from './logs';
+import { membersRouter } from './members';
+import { vvpatRouter } from './vvpat';
+
+export * from './common';
+export * from './validation';
+export * from './auth';
+export * from './elections';
+export * from './ballots';
+export * from './members';
+export * from './candidates';
+export * from './logs';
+export * from './vvpat';
+export * from './help';
+export * from './realtime';
+
+/** Every domain router, served under /api/v1 (and its alias /api). */
+export const API_PREFIX = '/api/v1';
+
+export const apiRouter = c.router(
+  {
+    auth: authRouter,
+    elections: electionsRouter,
+    ballots: ballotsRouter,
+    members: membersRouter,
+    candidates: candidatesRouter,
+    logs: logsRouter,
+    vvpat: vvpatRouter,
+    help: helpRouter,
+  },
+  { pathPrefix: API_PREFIX },
+);
+
+/** The whole HTTP contract: the CSRF cookie route at the root, everything else under /api/v1. */
+export const contract = c.router({
+  csrf: csrfRouter,
+  api: apiRouter,
+});
+export type Contract = typeof contract;

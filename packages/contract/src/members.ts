@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { Branch, c, errors, Member, MessageBody, meta, PageQuery, paginated, Position } from './common';
+import { emailSchema, filterSchema, memberNoSchema, nameSchema, pathIdSchema, phoneSchema, positiveIdSchema } from './validation';
+
+export const IdParams = z.object({ id: pathIdSchema });
+
+export const MemberSearchQuery = PageQuery.extend({
+  query: filterSchema(),
+  county: filterSchema(),
+  phone: filterSchema(),
+  email: filterSchema(),
+});
+
+/** A branch given by id (number) or by name (string). */
+export const branchRefSchema = z.union(
+  [
+    z.number().int().positive(),
+    z.string().trim().min(1, 'The county field is required').max(150, 'Must be at most 150 characters long'),
+  ],
+  { errorMap: () => ({ message: 'The county must be a branch id or a branch name' }) },
+);
+
+export const UpdateMemberBody = z.object({
+  name: nameSchema,
+  phone: phoneSchema,
+  email: emailSchema,
+  county: branchRefSchema,
+  member_no: memberNoSchema,
+});
+
+export const AssignPositionsBody = z.object({
+  member_no: memberNoSchema,
+  position_ids: z
+    .array(positiveIdSchema('position id'), {
+      required_error: 'The position_ids field is required',
+      invalid_type_error: 'The position_ids must be a list of position ids',
+    })
+    .max(100, 'At most 100 positions'),
+});
+
+export const ImportResult = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  errors: z.array(z.object({ line: z.number().int(), message: z.string() })),
+});
+
+export const DetailsBody = z.object({
+  member_no: z
+    .string({ required_error: 'Enter your member number or email', invalid_type_error: 'Enter your member number or email' })
+    .trim()
+    .min(1, 'Enter your member number or email')
+    .max(150, 'Must be at most 150 characters long'),
+});
+export const DetailsResponse = z.object({
+  /** masked, e.g. 07******89 */
+  phone: z.string(),
+  /** masked, e.g. j***@example.org */
+  email: z.string(),
+  branch: z.string(),
+  support_email: z.string(),
+});
+
+export const membersRouter = c.router({
+  listMembers: {
+    method: 'GET',
+    path: '/members',
+    summary: 'List members, paginated',
+    query: PageQuery,
+    responses: { 200: paginated(Member), ...errors(401, 403) },
+    metadata: meta('admin'),
+  },
+  searchMembers: {
+    method: 'GET',
+    path: '/search/member',
+    summary: 'Search members by name/number (query), branch (county), phone or email, paginated',
+    query: MemberSearchQuery,
+    responses: { 200: paginated(Member), ...errors(401, 403) },
+    metadata: meta('admin'),
+  },
+  updateMember: {
+    method: 'POST',
+    path: '/edit/psk/member/:id',
+    summary: 'Edit a member (county = branch id or name)',
+    pathParams: IdParams,
+    body: UpdateMemberBody,
+    responses: { 200: z.object({ data: Member }), ...errors(401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+  assignPositions: {
+    method: 'POST',
+    path: '/assign/psk/position',
+    summary: "Set the positions a member stands for (replaces the member's set)",
+    body: AssignPositionsBody,
+    responses: { 200: MessageBody, ...errors(401, 403, 404) },
+    metadata: meta('admin'),
+  },
+  importMembers: {
+    method: 'POST',
+    path: '/members/import',
+    summary: 'Import members from a CSV file (multipart field `file`)',
+    description:
+      'multipart/form-data with one file field `file`: CSV with header member_no,name,email,phone,branch. All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines.',
+    contentType: 'multipart/form-data',
+    body: z.object({}),
+    responses: { 200: ImportResult, ...errors(401, 403, 413, 415) },
+    metadata: meta('admin'),
+  },
+  listBranches: {
+    method: 'GET',
+    path: '/branches',
+    summary: 'List branches',
+    responses: { 200: z.object({ data: z.object({ data: z.array(Branch) }) }), ...errors(401, 403) },
+    metadata: meta('admin'),
+  },
+  listPositions: {
+    method: 'GET',
+    path: '/psk/positions',
+    summary: 'List positions (bearer optional)',
+    responses: { 200: z.object({ data: z.array(Position) }), ...errors() },
+    metadata: meta('anyone'),
+  },
+  listCandidatePositions: {
+    method: 'GET',
+    path: '/psk/candidate/positions',
+    summary: 'List positions for assigning candidates',
+    responses: { 200: z.object({ data: z.object({ data: z.array(Position) }) }), ...errors(401, 403) },
+    metadata: meta('admin'),
+  },
+  getMemberDetails: {
+    method: 'POST',
+    path: '/details',
+    summary: "Show a member's registered (masked) phone, email and branch, and the support email",
+    body: DetailsBody,
+    responses: { 200: DetailsResponse, ...errors(404) },
+    metadata: meta('anyone'),
+  },
+});

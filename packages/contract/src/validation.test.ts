@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  consentSchema,
+  CONSENT_MESSAGE,
+  IDENTIFIER_FORMAT_MESSAGE,
+  identifierSchema,
+  passSchema,
+  phoneSchema,
+  tokenSchema,
+  voterIdSchema,
+} from './validation';
+
+const messages = (schema: z.ZodTypeAny, value: unknown) => {
+  const r = schema.safeParse(value);
+  return r.success ? [] : r.error.issues.map((i) => i.message);
+};
+
+describe('identifier', () => {
+  it('gives the spec messages', () => {
+    expect(messages(identifierSchema, 'ab')).toContain('Must be at least 3 characters long');
+    expect(messages(identifierSchema, '1'.repeat(151))).toContain('Must be at most 150 characters long');
+    expect(messages(identifierSchema, 'abc!')).toEqual([IDENTIFIER_FORMAT_MESSAGE]);
+    expect(IDENTIFIER_FORMAT_MESSAGE).toBe('Should only contain digits, be a valid email address, or follow CMAKE##/## format');
+  });
+
+  it.each(['1234', 'a@b.co', 'CMAKE12/34'])('accepts %s', (v) => {
+    expect(identifierSchema.safeParse(v).success).toBe(true);
+  });
+});
+
+describe.each([
+  ['voter ID', voterIdSchema, 4],
+  ['phone', phoneSchema, 10],
+  ['token', tokenSchema, 6],
+] as const)('%s', (_name, schema, n) => {
+  it(`accepts exactly ${n} digits`, () => {
+    expect(schema.safeParse('1'.repeat(n)).success).toBe(true);
+  });
+  it('gives the spec messages', () => {
+    expect(messages(schema, '1'.repeat(n - 1))).toContain(`Must be at least ${n} characters long`);
+    expect(messages(schema, '1'.repeat(n + 1))).toContain(`Must be at most ${n} characters long`);
+    expect(messages(schema, 'a'.repeat(n))).toEqual(['Should only contain digits']);
+  });
+});
+
+describe('consent and password', () => {
+  it('rejects consent false or missing', () => {
+    expect(messages(consentSchema, false)).toEqual([CONSENT_MESSAGE]);
+    expect(consentSchema.safeParse(undefined).success).toBe(false);
+    expect(consentSchema.safeParse(true).success).toBe(true);
+  });
+  it('requires the password', () => {
+    expect(messages(passSchema, '')).toEqual(['The password field is required']);
+    expect(messages(passSchema, undefined)).toEqual(['The password field is required']);
+  });
+});

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/**
+ * Field rules of spec §5 with its exact messages. The server validates requests with these
+ * and the browser validates forms with the same schemas, so the two can never disagree.
+ */
+
+const lengthMessages = (n: number) => ({
+  min: `Must be at least ${n} characters long`,
+  max: `Must be at most ${n} characters long`,
+});
+
+export const IDENTIFIER_FORMAT_MESSAGE =
+  'Should only contain digits, be a valid email address, or follow CMAKE##/## format';
+
+const DIGITS = /^\d+$/;
+const CMAKE = /^CMAKE\d+\/\d+$/;
+const EMAIL = z.string().email();
+
+/** Sign-in identifier: a member number (digits or CMAKE##/##) or an email, 3–150 characters. */
+export const identifierSchema = z
+  .string({ required_error: 'Enter your member number', invalid_type_error: 'Enter your member number' })
+  .trim()
+  .min(3, 'Must be at least 3 characters long')
+  .max(150, 'Must be at most 150 characters long')
+  .refine((v) => DIGITS.test(v) || CMAKE.test(v) || EMAIL.safeParse(v).success, IDENTIFIER_FORMAT_MESSAGE);
+
+/** A string of exactly `n` digits, with the spec's three messages. */
+export function exactDigits(n: number, requiredMessage = 'This field is required') {
+  const m = lengthMessages(n);
+  return z
+    .string({ required_error: requiredMessage, invalid_type_error: requiredMessage })
+    .trim()
+    .min(n, m.min)
+    .max(n, m.max)
+    .regex(DIGITS, 'Should only contain digits');
+}
+
+/** Sign-up Voter ID: exactly 4 digits. */
+export const voterIdSchema = exactDigits(4, 'Enter your voter ID');
+/** Phone number: exactly 10 digits. */
+export const phoneSchema = exactDigits(10, 'Enter your phone number');
+/** One-time code or authenticator token: exactly 6 digits. */
+export const tokenSchema = exactDigits(6, 'Enter 6 digit secure OTP');
+
+export const CONSENT_MESSAGE = 'You must accept the data collection, privacy and terms to continue';
+/** The consent checkbox: must be ticked. */
+export const consentSchema = z.literal(true, {
+  errorMap: () => ({ message: CONSENT_MESSAGE }),
+});
+
+export const passwordSchema = z
+  .string({ required_error: 'The password field is required', invalid_type_error: 'The password field is required' })
+  .min(1, 'The password field is required')
+  .max(200, 'Must be at most 200 characters long');
+
+export const emailSchema = z
+  .string({ required_error: 'The email field is required', invalid_type_error: 'The email field is required' })
+  .trim()
+  .min(1, 'The email field is required')
+  .max(150, 'Must be at most 150 characters long')
+  .email('Enter a valid email address');
+
+export const GOOGLE_BUTTON_MESSAGE = 'Please click on the Google Button';
+/** Google ID token (the button's `credential`); required. */
+export const googleCredentialSchema = z
+  .string({ required_error: 'Google sign-in requires a credential', invalid_type_error: 'Google sign-in requires a credential' })
+  .min(1, 'Google sign-in requires a credential')
+  .max(8192, 'The credential is too long');
+
+/** A member's display name. */
+export const nameSchema = z
+  .string({ required_error: 'The name field is required', invalid_type_error: 'The name field is required' })
+  .trim()
+  .min(1, 'The name field is required')
+  .max(150, 'Must be at most 150 characters long');
+
+/** Member number as stored: digits or CMAKE##/##, 1–50 characters. */
+export const memberNoSchema = z
+  .string({ required_error: 'The member number is required', invalid_type_error: 'The member number is required' })
+  .trim()
+  .min(1, 'The member number is required')
+  .max(50, 'Must be at most 50 characters long')
+  .refine((v) => DIGITS.test(v) || CMAKE.test(v), 'Should only contain digits or follow CMAKE##/## format');
+
+/**
+ * The pfNumber sent back by the authenticator and pin steps: the member number the browser
+ * stored at sign-in/sign-up (1–50 characters). The server looks it up; it does not re-check
+ * the format, so a member number stored in an older format still works.
+ */
+export const pfNumberSchema = z
+  .string({ required_error: 'The pfNumber field is required', invalid_type_error: 'The pfNumber field is required' })
+  .trim()
+  .min(1, 'The pfNumber field is required')
+  .max(50, 'Must be at most 50 characters long');
+
+/** The pin / password of the Password screen. */
+export const passSchema = z
+  .string({ required_error: 'The password field is required', invalid_type_error: 'The password field is required' })
+  .min(1, 'The password field is required')
+  .max(100, 'Must be at most 100 characters long');
+
+/** A numeric id in a path (`/edit/psk/member/{id}`): a positive whole number. */
+export const pathIdSchema = z.coerce
+  .number({ invalid_type_error: 'The id must be a number' })
+  .int('The id must be a whole number')
+  .positive('The id must be a positive number');
+
+/** A database id inside a body or query: a positive whole number. */
+export const positiveIdSchema = (field = 'id') =>
+  z
+    .number({ required_error: `The ${field} field is required`, invalid_type_error: `The ${field} must be a number` })
+    .int(`The ${field} must be a whole number`)
+    .positive(`The ${field} must be a positive number`);
+
+/** An optional free-text search filter in a query string. */
+export const filterSchema = (max = 150) =>
+  z.string().trim().max(max, `Must be at most ${max} characters long`).optional();

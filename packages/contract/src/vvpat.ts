@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { c, errors, meta, PageMeta, PageQuery, VvpatRow } from './common';
+import { filterSchema } from './validation';
+
+export const VvpatSearchQuery = PageQuery.extend({
+  vvpat: filterSchema(64),
+  /** an empty value (a cleared select) means "any position" */
+  psk_position_id: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.coerce
+      .number({ invalid_type_error: 'The psk_position_id must be a number' })
+      .int('The psk_position_id must be a whole number')
+      .positive('The psk_position_id must be a positive number')
+      .optional(),
+  ),
+});
+
+/** `{data: {votes}, meta: {current_page, last_page, per_page, total}}` */
+export const VvpatPage = z.object({ data: z.object({ votes: z.array(VvpatRow) }), meta: PageMeta });
+
+export const vvpatRouter = c.router({
+  listVvpat: {
+    method: 'GET',
+    path: '/psk/admin/vvpat',
+    summary: 'Verifiable paper audit trail: receipt codes with their choice, paginated',
+    query: PageQuery,
+    responses: { 200: VvpatPage, ...errors(401, 403) },
+    metadata: meta('admin'),
+  },
+  searchVvpat: {
+    method: 'GET',
+    path: '/search/vvpat',
+    summary: 'Search the audit trail by receipt code (vvpat) or position (psk_position_id), paginated',
+    query: VvpatSearchQuery,
+    responses: { 200: VvpatPage, ...errors(401, 403) },
+    metadata: meta('admin'),
+  },
+  getMyVvpat: {
+    method: 'GET',
+    path: '/psk/vvpat',
+    summary: "The caller's own ballots with their receipt codes",
+    responses: { 200: z.object({ data: z.object({ votes: z.array(VvpatRow) }) }), ...errors(401, 403) },
+    metadata: meta('voter'),
+  },
+});
