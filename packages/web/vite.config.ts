@@ -9,7 +9,12 @@ const API = 'http://localhost:3000';
 export default defineConfig({
   // The router plugin must run before the react plugin so generated route files get transformed.
   plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), tailwindcss()],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    // The lockfile holds two copies of @ts-rest/core (different peer sets); the contract and the
+    // client must share one so its symbols (c.noBody) and zod instances agree.
+    dedupe: ['@ts-rest/core', 'zod', 'react', 'react-dom'],
+  },
   server: {
     port: 5173,
     proxy: {

@@ -4,7 +4,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen';
 import { ErrorBoundary } from './components/error-boundary';
+import { ensureCsrfCookie } from './lib/api';
+import { getColours } from './lib/colours';
 import './styles.css';
+
+// Spec §7: GET /sanctum/csrf-cookie on load; spec §3: the custom colours are read at start.
+void ensureCsrfCookie();
+getColours();
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },

@@ -1,0 +1,115 @@
+import { initTsrReactQuery } from '@ts-rest/react-query/v5';
+import { tsRestFetchApi, type ApiFetcherArgs } from '@ts-rest/core';
+import { contract } from '@kura/contract';
+import { clearSession, getAccountType, getToken, loginRouteFor } from './session';
+
+/** Reads a cookie by name (the readable XSRF-TOKEN cookie of GET /sanctum/csrf-cookie). */
+export function readCookie(name: string): string | null {
+  if (typeof document === 'undefined') return null;
+  for (const part of document.cookie.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return decodeURIComponent(v.join('='));
+  }
+  return null;
+}
+
+let csrfRequest: Promise<void> | null = null;
+
+/** GET /sanctum/csrf-cookie once (on load, and again when the cookie is missing or rejected). */
+export function ensureCsrfCookie(force = false): Promise<void> {
+  if (!force && readCookie('XSRF-TOKEN')) return Promise.resolve();
+  if (!csrfRequest || force) {
+    csrfRequest = fetch('/sanctum/csrf-cookie', { credentials: 'include' })
+      .then(() => undefined)
+      .catch(() => undefined)
+      .finally(() => {
+        csrfRequest = null;
+      });
+  }
+  return csrfRequest;
+}
+
+/** Where a 401 sends the browser; replaced in tests. */
+export const navigation = {
+  assign: (path: string) => {
+    if (typeof window !== 'undefined' && window.location.pathname !== path) window.location.assign(path);
+  },
+};
+
+/**
+ * Spec §6: on a 401 the session is cleared and the user goes to the sign-in route of the stored
+ * account type. Only a request that carried a session token can lose a session; the sign-in
+ * steps themselves answer 401 for wrong credentials and must show their own error instead.
+ */
+export function handleUnauthorized() {
+  const route = loginRouteFor(getAccountType());
+  clearSession();
+  navigation.assign(route);
+}
+
+async function fetchWithSession(args: ApiFetcherArgs) {
+  const token = getToken();
+  const build = (): ApiFetcherArgs => {
+    const headers: Record<string, string> = { Accept: 'application/json', ...args.headers };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const xsrf = readCookie('XSRF-TOKEN');
+    if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
+    return { ...args, headers, fetchOptions: { ...args.fetchOptions, credentials: 'include' } };
+  };
+  let res = await tsRestFetchApi(build());
+  if (res.status === 419) {
+    // The CSRF cookie expired or was never set: fetch a fresh one and try once more.
+    await ensureCsrfCookie(true);
+    res = await tsRestFetchApi(build());
+  }
+  if (res.status === 401 && token) handleUnauthorized();
+  return res;
+}
+
+export const tsr = initTsrReactQuery(contract, {
+  baseUrl: '',
+  baseHeaders: {},
+  credentials: 'include',
+  api: fetchWithSession,
+});
+
+/** The /api/v1 routers, for short call sites: `api.auth.verifyPhone.useMutation()`. */
+export const api = tsr.api;
+
+type ErrorLike = { status?: number; body?: unknown; message?: unknown };
+
+/** The server's `message` from an error envelope, or the Error's message, or undefined. */
+export function errorMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as ErrorLike;
+  if (e.body && typeof e.body === 'object') {
+    const m = (e.body as { message?: unknown }).message;
+    if (typeof m === 'string' && m) return m;
+  }
+  if (error instanceof Error && error.message) return error.message;
+  return undefined;
+}
+
+/** The envelope's `issue` text, if any (spec: 'No such user exists'). */
+export function errorIssue(error: unknown): string | undefined {
+  const e = error as ErrorLike | null;
+  if (e?.body && typeof e.body === 'object') {
+    const i = (e.body as { issue?: unknown }).issue;
+    if (typeof i === 'string' && i) return i;
+  }
+  return undefined;
+}
+
+export function errorStatus(error: unknown): number | undefined {
+  const s = (error as ErrorLike | null)?.status;
+  return typeof s === 'number' ? s : undefined;
+}
+
+/** First validation message of a 422, if any. */
+export function firstFieldError(error: unknown): string | undefined {
+  const e = error as ErrorLike | null;
+  const errs = e?.body && typeof e.body === 'object' ? (e.body as { errors?: Record<string, string[]> }).errors : undefined;
+  if (!errs) return undefined;
+  for (const list of Object.values(errs)) if (list?.[0]) return list[0];
+  return undefined;
+}

@@ -1,0 +1,34 @@
+/** Spec §5: percentage = count / total × 100 with 2 decimals. A zero total reads 0.00%. */
+export function percentage(count: number, total: number): string {
+  const value = total > 0 ? (count / total) * 100 : 0;
+  return `${value.toFixed(2)}%`;
+}
+
+/** Spec §9: 'vote' for a count of 1 or less, 'votes' above that. */
+export function voteWord(count: number): 'vote' | 'votes' {
+  return count <= 1 ? 'vote' : 'votes';
+}
+
+/** The results-row text: percentage, then count, then vote|votes. */
+export function resultText(count: number, total: number): string {
+  return `${percentage(count, total)} ${count} ${voteWord(count)}`;
+}
+
+/** Position select value: name_level (spec §3). */
+export function positionKey(p: { name: string; level: string }): string {
+  return `${p.name}_${p.level}`;
+}
+
+/** Position select label: name plus level. */
+export function positionLabel(p: { name: string; level: string }): string {
+  return `${p.name} ${p.level}`;
+}
+
+export function capitalise(text: string): string {
+  return text.replace(/(^|[\s_-])(\p{L})/gu, (_m, sep: string, ch: string) => sep + ch.toUpperCase());
+}
+
+export function initial(name: string | null | undefined): string {
+  const t = (name ?? '').trim();
+  return t ? t.charAt(0).toUpperCase() : '?';
+}

@@ -1,0 +1,87 @@
+/**
+ * Browser storage of the signed-in person (spec §3 "Browser storage"): token, hash, name,
+ * photo, balance, pfNumber and account_type (member, admin or agent).
+ */
+export type AccountType = 'member' | 'admin' | 'agent';
+
+export const STORAGE_KEYS = {
+  token: 'token',
+  hash: 'hash',
+  name: 'name',
+  photo: 'photo',
+  balance: 'balance',
+  pfNumber: 'pfNumber',
+  accountType: 'account_type',
+} as const;
+
+function get(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function set(key: string, value: string | null | undefined) {
+  try {
+    if (value === null || value === undefined) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // Storage can be unavailable (private mode, quota); the session then lives only in memory.
+  }
+}
+
+export const getToken = () => get(STORAGE_KEYS.token);
+export const getHash = () => get(STORAGE_KEYS.hash);
+export const getName = () => get(STORAGE_KEYS.name) ?? '';
+export const getPhoto = () => {
+  const p = get(STORAGE_KEYS.photo);
+  return p && p !== 'null' && p !== 'undefined' ? p : null;
+};
+export const getBalance = () => Number(get(STORAGE_KEYS.balance) ?? 0) || 0;
+export const getPfNumber = () => get(STORAGE_KEYS.pfNumber);
+export const setPfNumber = (pfNumber: string) => set(STORAGE_KEYS.pfNumber, pfNumber);
+export const setName = (name: string) => set(STORAGE_KEYS.name, name);
+
+export function getAccountType(): AccountType | null {
+  const t = get(STORAGE_KEYS.accountType);
+  return t === 'member' || t === 'admin' || t === 'agent' ? t : null;
+}
+
+export const setAccountType = (type: AccountType) => set(STORAGE_KEYS.accountType, type);
+
+export const hasSession = () => Boolean(getToken() && getHash());
+
+export type SessionBody = {
+  bearer_token: string;
+  hash: string;
+  name: string;
+  photo: string | null;
+  balance: number;
+};
+
+/** Stores what a successful sign-in answers (the Session shape of API.md). */
+export function storeSession(session: SessionBody, accountType: AccountType) {
+  set(STORAGE_KEYS.token, session.bearer_token);
+  set(STORAGE_KEYS.hash, session.hash);
+  set(STORAGE_KEYS.name, session.name);
+  set(STORAGE_KEYS.photo, session.photo);
+  set(STORAGE_KEYS.balance, String(session.balance ?? 0));
+  set(STORAGE_KEYS.accountType, accountType);
+}
+
+/** Spec §4: sign-out and a failed session check clear all local storage. */
+export function clearSession() {
+  try {
+    window.localStorage.clear();
+  } catch {
+    // nothing stored, nothing to clear
+  }
+}
+
+/** Where each role signs in again (spec §6: 401 handling, and sign-out for staff). */
+export function loginRouteFor(type: AccountType | null): '/sign-in' | '/admin/login' | '/agent/login' {
+  if (type === 'admin') return '/admin/login';
+  if (type === 'agent') return '/agent/login';
+  return '/sign-in';
+}
