@@ -1,0 +1,132 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import cookieParser from 'cookie-parser';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import swaggerUi from 'swagger-ui-express';
+import { createExpressEndpoints } from '@ts-rest/express';
+import { contract, type RouteMetadata } from '@kura/contract';
+import { join } from 'node:path';
+import type { AppContext } from './context';
+import { AppError } from './errors';
+import { accessMiddleware } from './auth/access';
+import { errorHandler } from './http/error-handler';
+import { buildImplementation } from './http/routes';
+import { openApiDocument } from './http/openapi';
+import { mountWebApp } from './http/web';
+import { migrationsApplied } from './db/migrate';
+import { moduleImplementations } from './modules';
+
+export const JSON_BODY_LIMIT = '100kb';
+
+/** Rewrites the `/api/...` alias onto `/api/v1/...`: one router, two prefixes. */
+function apiAlias(req: Request, _res: Response, next: NextFunction) {
+  if (req.url.startsWith('/api/') && !req.url.startsWith('/api/v1/') && !req.url.startsWith('/api/docs') && !req.url.startsWith('/api/openapi.json')) {
+    req.url = `/api/v1${req.url.slice(4)}`;
+  }
+  next();
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A body in a media type the route does not take is a 415, not a confusing 422. */
+function mediaTypeGuard(req: Request, _res: Response, next: NextFunction) {
+  const route = (req as Request & { tsRestRoute?: { contentType?: string } }).tsRestRoute;
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (!BODY_METHODS.has(req.method) || !hasBody) return next();
+  const expected = route?.contentType === 'multipart/form-data' ? 'multipart/form-data' : 'application/json';
+  if (!req.is(expected)) return next(new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body must be ${expected}`));
+  next();
+}
+
+export function createApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // A hop count, never `true`: X-Forwarded-For is only believed from that many proxies.
+  app.set('trust proxy', ctx.env.TRUST_PROXY_HOPS);
+  app.set('query parser', 'simple');
+
+  app.use(
+    pinoHttp({
+      logger: ctx.logger,
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      serializers: {
+        req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, url: req.url.split('?')[0], ip: req.remoteAddress }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (res.statusCode === 500 || (err && res.statusCode >= 500) ? 'error' : res.statusCode >= 500 ? 'warn' : 'info'),
+    }),
+  );
+
+  app.use(
+    helmet({
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+      crossOriginEmbedderPolicy: false,
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", 'https://accounts.google.com/gsi/client'],
+          frameSrc: ["'self'", 'https://accounts.google.com/gsi/'],
+          connectSrc: ["'self'", 'ws:', 'wss:', 'https://accounts.google.com/gsi/'],
+          styleSrc: ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
+          imgSrc: ["'self'", 'data:', 'blob:', 'https://*.googleusercontent.com'],
+          fontSrc: ["'self'", 'data:'],
+          // Installations on a plain-HTTP LAN address must still load their own assets.
+          upgradeInsecureRequests: null,
+        },
+      },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await ctx.database.sql`select 1`;
+      const migrated = await migrationsApplied(ctx.database);
+      res.status(migrated ? 200 : 503).json({ status: migrated ? 'ready' : 'migrations pending', database: ctx.database.kind });
+    } catch {
+      res.status(503).json({ status: 'database unreachable', database: ctx.database.kind });
+    }
+  });
+
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(openApiDocument());
+  });
+  app.use('/api/docs', (_req: Request, res: Response, next: NextFunction) => {
+    // Swagger UI needs inline styles and its own init script.
+    res.setHeader('Content-Security-Policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; script-src 'self' 'unsafe-inline'");
+    next();
+  }, swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/api/openapi.json' }, customSiteTitle: 'Kura API' }));
+
+  app.use(
+    '/uploads',
+    express.static(join(ctx.env.DATA_DIR, 'uploads'), {
+      index: false,
+      dotfiles: 'deny',
+      fallthrough: true,
+      maxAge: '1d',
+      setHeaders: (res) => {
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('Content-Security-Policy', "default-src 'none'");
+      },
+    }),
+  );
+
+  app.use(apiAlias);
+  app.use(cookieParser(ctx.secrets.sessionSecret));
+  app.use('/api', express.json({ limit: JSON_BODY_LIMIT, strict: true }));
+
+  createExpressEndpoints(contract, buildImplementation(moduleImplementations(ctx)), app, {
+    responseValidation: ctx.env.NODE_ENV === 'test',
+    globalMiddleware: [accessMiddleware(ctx), mediaTypeGuard],
+    requestValidationErrorHandler: (err, _req, _res, next) => next(err),
+  });
+
+  app.use('/api', (req, _res, next) => next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.baseUrl}${req.path}`)));
+  mountWebApp(app, ctx);
+  app.use(errorHandler(ctx.logger));
+  return app;
+}
+
+export type { RouteMetadata };

@@ -1,0 +1,94 @@
+import type { Access, RouteMetadata } from '@kura/contract';
+import type { NextFunction, Request, Response } from 'express';
+import type { AppContext } from '../context';
+import { AppError } from '../errors';
+import { safeEqual } from '../lib/crypto';
+import { resolveSession, type Caller } from './sessions';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    // Declaration merging with Express's own Request needs an interface.
+    // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+    interface Request {
+      /** Set by the access middleware on guarded routes. */
+      caller?: Caller;
+    }
+  }
+}
+
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'x-xsrf-token';
+
+export function bearerToken(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/** Which roles an access level admits (an admin may call every agent route). */
+export function rolesFor(access: Access): readonly Caller['role'][] | 'any' | 'none' {
+  switch (access) {
+    case 'voter':
+      return ['voter'];
+    case 'agent':
+      return ['agent', 'admin'];
+    case 'admin':
+      return ['admin'];
+    case 'signed-in':
+      return ['voter', 'agent', 'admin'];
+    case 'anyone':
+      return 'any';
+    default:
+      return 'none';
+  }
+}
+
+/** Double-submit CSRF check for calls authorised by a cookie (API.md "CSRF"). */
+export function assertCsrf(req: Request): void {
+  const cookie = req.cookies?.[XSRF_COOKIE] as unknown;
+  const header = req.headers[XSRF_HEADER];
+  if (typeof cookie !== 'string' || typeof header !== 'string' || !cookie || !safeEqual(cookie, header)) {
+    throw new AppError('CSRF_MISMATCH');
+  }
+}
+
+/** The signed-in caller of a guarded route; the access middleware guarantees it is set. */
+export function callerOf(req: Request): Caller {
+  if (!req.caller) throw new AppError('UNAUTHENTICATED');
+  return req.caller;
+}
+
+/**
+ * ts-rest global middleware: enforces each route's `metadata.access` before its handler (and
+ * before any upload middleware) runs. No token → 401; wrong role → 403; cookie steps need CSRF.
+ */
+export function accessMiddleware(ctx: AppContext) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    try {
+      const route = (req as Request & { tsRestRoute?: { metadata?: RouteMetadata } }).tsRestRoute;
+      const access = route?.metadata?.access ?? 'admin';
+      const allowed = rolesFor(access);
+      const token = bearerToken(req);
+      if (allowed === 'none') {
+        // pending-*: the second step of a sign-in, carried by the signed pending cookie.
+        assertCsrf(req);
+        return next();
+      }
+      if (allowed === 'any') {
+        // A public route may still personalise its answer; a bad token there is simply ignored.
+        if (token) req.caller = (await resolveSession(ctx, token)) ?? undefined;
+        return next();
+      }
+      if (!token) throw new AppError('UNAUTHENTICATED');
+      const caller = await resolveSession(ctx, token);
+      if (!caller) throw new AppError('UNAUTHENTICATED');
+      if (!allowed.includes(caller.role)) throw new AppError('FORBIDDEN');
+      req.caller = caller;
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}

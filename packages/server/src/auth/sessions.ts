@@ -1,0 +1,62 @@
+import { and, eq, gt } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import { sessions } from '../db/schema';
+import { newToken, sha256 } from '../lib/crypto';
+
+export type Role = 'voter' | 'agent' | 'admin';
+
+/** The signed-in caller, resolved from the bearer token. */
+export type Caller = { role: Role; subjectId: number; tokenHash: string };
+
+/** Only refresh last_seen (and push the idle expiry) when it is this stale, to keep reads cheap. */
+const TOUCH_AFTER_MS = 60_000;
+
+export function idleMinutes(ctx: AppContext, role: Role): number {
+  return role === 'voter' ? ctx.env.VOTER_SESSION_IDLE_MINUTES : ctx.env.STAFF_SESSION_IDLE_MINUTES;
+}
+
+/** Starts a session; answers the bearer token (shown once) and its public hash. */
+export async function createSession(
+  ctx: AppContext,
+  input: { role: Role; subjectId: number; ip?: string },
+): Promise<{ token: string; hash: string }> {
+  const token = newToken();
+  const tokenHash = sha256(token);
+  const now = ctx.now();
+  await ctx.database.db.insert(sessions).values({
+    tokenHash,
+    role: input.role,
+    subjectId: input.subjectId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + idleMinutes(ctx, input.role) * 60_000),
+    ip: input.ip ?? null,
+  });
+  // The browser keeps `hash` beside the token (spec storage); it is not the stored hash.
+  return { token, hash: sha256(`public:${tokenHash}`).slice(0, 32) };
+}
+
+/** The caller behind a bearer token, or null when unknown or expired. */
+export async function resolveSession(ctx: AppContext, token: string): Promise<Caller | null> {
+  if (!token || token.length > 200) return null;
+  const tokenHash = sha256(token);
+  const now = ctx.now();
+  const [row] = await ctx.database.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
+    .limit(1);
+  if (!row) return null;
+  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+    await ctx.database.db
+      .update(sessions)
+      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + idleMinutes(ctx, row.role) * 60_000) })
+      .where(eq(sessions.tokenHash, tokenHash));
+  }
+  return { role: row.role, subjectId: row.subjectId, tokenHash };
+}
+
+export async function revokeSession(ctx: AppContext, tokenHash: string): Promise<void> {
+  await ctx.database.db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+  ctx.events.emit('session.revoked', { tokenHash });
+}

@@ -1,0 +1,29 @@
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import type { Database } from './db/client';
+import type { Env } from './env';
+import type { Secrets } from './secrets';
+
+/** Domain events services raise; the realtime module (and caches) listen. Services never emit on sockets. */
+export type DomainEvents = {
+  'votes.cast': [{ positionIds: number[] }];
+  'election.toggled': [{ active: boolean }];
+  'members.changed': [];
+  'candidates.changed': [];
+  'session.revoked': [{ tokenHash: string }];
+};
+
+export class DomainEventBus extends EventEmitter<DomainEvents> {}
+
+/** Everything a request handler or service needs, built once at start (or per test). */
+export type AppContext = {
+  env: Env;
+  database: Database;
+  logger: Logger;
+  secrets: Secrets;
+  events: DomainEventBus;
+  /** The clock; tests move it to expire codes and sessions. */
+  now: () => Date;
+  /** Work to run at shutdown (timers, caches, adapters), in reverse order of registration. */
+  onClose: (fn: () => Promise<void> | void) => void;
+};

@@ -1,0 +1,5 @@
+export * from './reference';
+export * from './people';
+export * from './auth';
+export * from './voting';
+export * from './records';

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+
+/**
+ * The one place that reads process.env. Every variable of API.md "Configuration" plus a few
+ * product texts. A bad value stops the start with one line per variable.
+ */
+
+const bool01 = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+const optionalUrl = z.string().trim().url().optional();
+const positiveInt = (def: number) => z.coerce.number().int().positive().default(def);
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    DATABASE_URL: z
+      .string()
+      .trim()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+    DATABASE_POOL_MAX: positiveInt(20),
+    DATA_DIR: z.string().default('./data'),
+    SEED_DEMO: bool01.optional(),
+    ADMIN_EMAIL: z.string().trim().toLowerCase().email().optional(),
+    ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+    AGENT_EMAILS: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean) : []))
+      .pipe(z.array(z.string().email('must be a comma-separated list of emails'))),
+    SMTP_URL: z
+      .string()
+      .trim()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().default('Kura Elections <no-reply@localhost>'),
+    SMS_PROVIDER: z.enum(['console', 'webhook', 'africastalking']).default('console'),
+    SMS_WEBHOOK_URL: optionalUrl,
+    AFRICASTALKING_USERNAME: z.string().optional(),
+    AFRICASTALKING_API_KEY: z.string().optional(),
+    AFRICASTALKING_SENDER_ID: z.string().optional(),
+    AFRICASTALKING_URL: z.string().url().default('https://api.africastalking.com/version1/messaging'),
+    GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+    BALLOT_KEY: z
+      .string()
+      .trim()
+      .regex(/^[0-9a-fA-F]{64}$|^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes as 64 hex characters or base64')
+      .optional(),
+    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    REDIS_URL: z
+      .string()
+      .trim()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .optional(),
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    VOTER_SESSION_IDLE_MINUTES: positiveInt(120),
+    STAFF_SESSION_IDLE_MINUTES: positiveInt(480),
+    RATE_LIMIT_IP_SENDS_PER_HOUR: positiveInt(1000),
+    RATE_LIMIT_IP_TRIES_PER_HOUR: positiveInt(1000),
+    RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: positiveInt(100),
+    RATE_LIMIT_DETAILS_PER_HOUR: positiveInt(1000),
+    COMMITMENT_INTERVAL_SECONDS: positiveInt(300),
+    /** Minimum number of queued ballots the mixer publishes at once (the anonymity set). */
+    MIX_MIN_BATCH: positiveInt(20),
+    MIX_INTERVAL_MS: positiveInt(2000),
+    APP_NAME: z.string().default('Kura'),
+    ORG_NAME: z.string().default('Pharmaceutical Society of Kenya'),
+    ORG_WEBSITE: z.string().url().default('https://psk.or.ke'),
+    SUPPORT_EMAIL: z.string().email().default('secretariat@psk.or.ke'),
+    DEFAULT_PIN: z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits').default('1234'),
+    ELECTION_TITLE: z.string().default('PSK Elections 2025'),
+    ELECTION_START: z.string().default('03/10/2025'),
+    WEB_DIST_DIR: z.string().optional(),
+  })
+  .superRefine((env, ctx) => {
+    const need = (key: string, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+    if (env.SMS_PROVIDER === 'webhook' && !env.SMS_WEBHOOK_URL) need('SMS_WEBHOOK_URL', 'is required when SMS_PROVIDER=webhook');
+    if (env.SMS_PROVIDER === 'africastalking') {
+      if (!env.AFRICASTALKING_USERNAME) need('AFRICASTALKING_USERNAME', 'is required when SMS_PROVIDER=africastalking');
+      if (!env.AFRICASTALKING_API_KEY) need('AFRICASTALKING_API_KEY', 'is required when SMS_PROVIDER=africastalking');
+    }
+    if ((env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) || (!env.ADMIN_EMAIL && env.ADMIN_PASSWORD)) {
+      need(env.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL', 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+    }
+    if (env.NODE_ENV === 'production') {
+      if (!env.SMTP_URL) need('SMTP_URL', 'is required in production (codes cannot be written to the log)');
+      if (env.SMS_PROVIDER === 'console') need('SMS_PROVIDER', 'must be a real provider in production, not console');
+      if (!env.BALLOT_KEY) need('BALLOT_KEY', 'is required in production');
+      if (!env.SESSION_SECRET) need('SESSION_SECRET', 'is required in production');
+    }
+  });
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly lines: string[]) {
+    super(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+}
+
+/** Parse a raw environment; throws EnvError with one line per bad variable. */
+export function parseEnv(raw: Record<string, string | undefined>): Env {
+  // An empty string means "unset", as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
+  const result = EnvSchema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => {
+    const key = i.path[0] ?? 'environment';
+    return `${String(key)}: ${i.message}`;
+  });
+  throw new EnvError([...new Set(lines)]);
+}
+
+let cached: Env | undefined;
+/** The process environment, parsed once. */
+export function loadEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

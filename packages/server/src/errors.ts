@@ -1,0 +1,80 @@
+import type { ErrorStatus } from '@kura/contract';
+
+/** Domain error codes and the HTTP status each maps to: the one place this mapping lives. */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  CSRF_MISMATCH: 419,
+  VALIDATION: 422,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL: 500,
+  NOT_IMPLEMENTED: 501,
+  BAD_GATEWAY: 502,
+  UNAVAILABLE: 503,
+} as const satisfies Record<string, ErrorStatus>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
+  BAD_REQUEST: 'Bad request',
+  UNAUTHENTICATED: 'Unauthenticated',
+  FORBIDDEN: 'This action is unauthorized',
+  NOT_FOUND: 'Not found',
+  CONFLICT: 'Conflict',
+  PAYLOAD_TOO_LARGE: 'The upload is too large',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
+  CSRF_MISMATCH: 'CSRF token mismatch',
+  VALIDATION: 'The given data was invalid',
+  TOO_MANY_REQUESTS: 'Too many attempts, please try again later',
+  INTERNAL: 'Server error',
+  NOT_IMPLEMENTED: 'Not implemented',
+  BAD_GATEWAY: 'Could not deliver the message, please try again',
+  UNAVAILABLE: 'Service unavailable, please try again shortly',
+};
+
+export type AppErrorOptions = {
+  issue?: string;
+  errors?: Record<string, string[]>;
+  /** Seconds, for 429 answers. */
+  retryAfter?: number;
+  cause?: unknown;
+};
+
+/** A failure a service raises on purpose; the error middleware turns it into the API.md envelope. */
+export class AppError extends Error {
+  readonly status: ErrorStatus;
+  readonly issue?: string;
+  readonly errors?: Record<string, string[]>;
+  readonly retryAfter?: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(message ?? DEFAULT_MESSAGE[code], { cause: options.cause });
+    this.status = ERROR_STATUS[code];
+    this.issue = options.issue;
+    this.errors = options.errors;
+    this.retryAfter = options.retryAfter;
+  }
+
+  /** 422 with a message per field, the first field's message as the headline. */
+  static validation(errors: Record<string, string[]>, message?: string): AppError {
+    const first = Object.values(errors)[0]?.[0];
+    return new AppError('VALIDATION', message ?? first ?? DEFAULT_MESSAGE.VALIDATION, { errors });
+  }
+
+  get body(): { message: string; issue?: string; errors?: Record<string, string[]> } {
+    return {
+      message: this.message,
+      ...(this.issue ? { issue: this.issue } : {}),
+      ...(this.errors ? { errors: this.errors } : {}),
+    };
+  }
+}

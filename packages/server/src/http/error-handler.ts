@@ -1,0 +1,73 @@
+import type { NextFunction, Request, Response } from 'express';
+import { RequestValidationError } from '@ts-rest/express';
+import { MulterError } from 'multer';
+import { ZodError } from 'zod';
+import type { Logger } from 'pino';
+import { AppError } from '../errors';
+
+/** zod issues → `{field: [messages]}` keyed by the dotted path (e.g. `candidates.3`). */
+export function fieldErrors(error: ZodError, prefix?: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = [prefix, ...issue.path].filter((p) => p !== undefined && p !== '').join('.') || 'body';
+    const messages = (out[key] ??= []);
+    if (!messages.includes(issue.message)) messages.push(issue.message);
+  }
+  return out;
+}
+
+const isPostgresError = (e: unknown): e is { code: string; name?: string } =>
+  typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' && (e as { severity?: unknown }).severity !== undefined;
+
+const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03', '08006', '08003', '08001']);
+
+/** Maps anything thrown to an AppError; the single translation point of DESIGN.md. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof RequestValidationError) {
+    const errors = {
+      ...(error.pathParams ? fieldErrors(error.pathParams) : {}),
+      ...(error.query ? fieldErrors(error.query) : {}),
+      ...(error.body ? fieldErrors(error.body) : {}),
+      ...(error.headers ? fieldErrors(error.headers) : {}),
+    };
+    return AppError.validation(errors);
+  }
+  if (error instanceof ZodError) return AppError.validation(fieldErrors(error));
+  if (error instanceof MulterError) {
+    if (error.code === 'LIMIT_FILE_SIZE') return new AppError('PAYLOAD_TOO_LARGE', 'Each image must be at most 5 MB');
+    if (error.code === 'LIMIT_FILE_COUNT' || error.code === 'LIMIT_UNEXPECTED_FILE') {
+      return new AppError('VALIDATION', 'Too many files or an unexpected file field', { errors: { [error.field ?? 'images']: ['Too many files or an unexpected file field'] } });
+    }
+    return new AppError('BAD_REQUEST', 'Malformed upload');
+  }
+  const e = error as { type?: string; status?: number; statusCode?: number; code?: string; message?: string };
+  // body-parser and busboy errors carry a `type` or an HTTP status.
+  if (e?.type === 'entity.parse.failed') return new AppError('BAD_REQUEST', 'Malformed JSON body');
+  if (e?.type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large');
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE');
+  if (typeof e?.message === 'string' && /^(Multipart|Unexpected end of form|Malformed part header|Boundary not found)/i.test(e.message)) {
+    return new AppError('BAD_REQUEST', 'Malformed multipart body');
+  }
+  if ((e?.code && CONNECTION_ERRORS.has(e.code)) || (isPostgresError(error) && error.code.startsWith('08'))) {
+    return new AppError('UNAVAILABLE', undefined, { cause: error });
+  }
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return new AppError('BAD_REQUEST', undefined, { cause: error });
+  return new AppError('INTERNAL', undefined, { cause: error });
+}
+
+export function errorHandler(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const appError = toAppError(error);
+    if (appError.code === 'INTERNAL' || appError.code === 'UNAVAILABLE') {
+      logger.error({ err: error, method: req.method, url: req.originalUrl.split('?')[0] }, 'request failed');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (appError.retryAfter !== undefined) res.setHeader('Retry-After', String(Math.ceil(appError.retryAfter)));
+    res.status(appError.status).json(appError.body);
+  };
+}

@@ -1,0 +1,51 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import express, { type Express, type Request, type Response } from 'express';
+import type { AppContext } from '../context';
+import { findUp } from '../lib/find-up';
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Runtime settings the browser needs, injected into index.html (no rebuild per deployment). */
+export function browserConfig(ctx: AppContext) {
+  const { env } = ctx;
+  return {
+    appName: env.APP_NAME,
+    orgName: env.ORG_NAME,
+    orgWebsite: env.ORG_WEBSITE,
+    supportEmail: env.SUPPORT_EMAIL,
+    defaultPin: env.DEFAULT_PIN,
+    googleClientId: env.GOOGLE_CLIENT_ID ?? null,
+    electionTitle: env.ELECTION_TITLE,
+    electionStart: env.ELECTION_START,
+  };
+}
+
+function webDistDir(ctx: AppContext): string | undefined {
+  if (ctx.env.WEB_DIST_DIR) return ctx.env.WEB_DIST_DIR;
+  const index = findUp('packages/web/dist/index.html') ?? findUp('web/index.html');
+  return index ? dirname(index) : undefined;
+}
+
+const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Kura</title></head>
+<body><h1>The web app is not built</h1><p>Run <code>pnpm build</code> (or <code>pnpm start</code>) and reload.</p></body></html>`;
+
+/** Serves the built web app: hashed assets with long caching, index.html for every app route. */
+export function mountWebApp(app: Express, ctx: AppContext): void {
+  const dir = webDistDir(ctx);
+  const indexPath = dir ? join(dir, 'index.html') : undefined;
+  const meta = `<meta name="kura-config" content="${escapeHtml(JSON.stringify(browserConfig(ctx)))}">`;
+  const indexHtml =
+    indexPath && existsSync(indexPath) ? readFileSync(indexPath, 'utf8').replace('<!--kura-config-->', meta) : NOT_BUILT;
+
+  if (dir) {
+    app.use('/assets', express.static(join(dir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }));
+    app.use(express.static(dir, { index: false, maxAge: '1h' }));
+  }
+  app.get('/{*path}', (req: Request, res: Response, next) => {
+    if (req.path.startsWith('/api') || req.path.startsWith('/socket.io') || req.path.startsWith('/uploads')) return next();
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('html').send(indexHtml);
+  });
+}

@@ -1,0 +1,77 @@
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../src/context';
+import { branches, candidacies, members, positions, staff } from '../src/db/schema';
+import { createSession, type Role } from '../src/auth/sessions';
+import { hashPassword } from '../src/lib/crypto';
+
+/** Factories for test data: each makes a valid row with unique fields unless told otherwise. */
+
+let seq = 0;
+const next = () => ++seq + Math.floor(Math.random() * 1000) * 1000;
+
+export async function branchId(ctx: AppContext, name = 'Nairobi'): Promise<number> {
+  const [found] = await ctx.database.db.select().from(branches).where(eq(branches.name, name));
+  if (found) return found.id;
+  const [row] = await ctx.database.db.insert(branches).values({ name }).returning();
+  return row!.id;
+}
+
+export async function createPosition(ctx: AppContext, input: { name?: string; level?: string } = {}) {
+  const level = input.level ?? 'National';
+  const branch = level === 'National' ? null : await branchId(ctx, level);
+  const [row] = await ctx.database.db
+    .insert(positions)
+    .values({ name: input.name ?? `Position ${next()}`, level, branchId: branch })
+    .returning();
+  return row!;
+}
+
+export async function createMember(
+  ctx: AppContext,
+  input: Partial<{ memberNo: string; name: string; email: string; phone: string; branch: string; verified: boolean }> = {},
+) {
+  const n = next();
+  const [row] = await ctx.database.db
+    .insert(members)
+    .values({
+      memberNo: input.memberNo ?? String(100_000 + n),
+      name: input.name ?? `Member ${n}`,
+      email: (input.email ?? `member${n}@example.org`).toLowerCase(),
+      phone: input.phone ?? `07${String(n).padStart(8, '0').slice(-8)}`,
+      branchId: await branchId(ctx, input.branch ?? 'Nairobi'),
+      verifiedAt: input.verified ? new Date() : null,
+    })
+    .returning();
+  return row!;
+}
+
+/** A member standing for the given positions. */
+export async function createCandidate(ctx: AppContext, positionIds: number[], input: Parameters<typeof createMember>[1] = {}) {
+  const member = await createMember(ctx, input);
+  if (positionIds.length) {
+    await ctx.database.db.insert(candidacies).values(positionIds.map((positionId) => ({ memberId: member.id, positionId })));
+  }
+  return member;
+}
+
+export async function createStaff(ctx: AppContext, input: { role: 'admin' | 'agent'; email?: string; password?: string; name?: string }) {
+  const n = next();
+  const [row] = await ctx.database.db
+    .insert(staff)
+    .values({
+      email: (input.email ?? `${input.role}${n}@example.org`).toLowerCase(),
+      name: input.name ?? `${input.role === 'admin' ? 'Admin' : 'Agent'} ${n}`,
+      role: input.role,
+      passwordHash: input.password ? await hashPassword(input.password) : null,
+    })
+    .returning();
+  return row!;
+}
+
+/** A bearer token for a fresh subject of the role (or the given subject). */
+export async function tokenFor(ctx: AppContext, role: Role, subjectId?: number): Promise<string> {
+  const id = subjectId ?? (role === 'voter' ? (await createMember(ctx)).id : (await createStaff(ctx, { role })).id);
+  return (await createSession(ctx, { role, subjectId: id })).token;
+}
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

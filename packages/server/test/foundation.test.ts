@@ -1,0 +1,130 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildImplementation, flattenRoutes } from '../src/http/routes';
+import { createTestApp, type TestApp } from './harness';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const envelope = (body: unknown) => {
+  expect(body).toMatchObject({ message: expect.any(String) });
+  expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+|node_modules|SELECT |\/work\//);
+};
+
+describe('error envelope', () => {
+  it('answers malformed JSON with 400', async () => {
+    const res = await request(t.app).post('/api/v1/verify/phone').set('content-type', 'application/json').send('{"unique_id": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'Malformed JSON body' });
+  });
+
+  it('answers a body in the wrong media type with 415', async () => {
+    const res = await request(t.app).post('/api/v1/verify/phone').set('content-type', 'text/plain').send('unique_id=1234');
+    expect(res.status).toBe(415);
+    envelope(res.body);
+  });
+
+  it('answers an oversize body with 413', async () => {
+    const res = await request(t.app)
+      .post('/api/v1/verify/phone')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ unique_id: 'x'.repeat(200_000), consent: true }));
+    expect(res.status).toBe(413);
+    envelope(res.body);
+  });
+
+  it('answers an unknown API route with a JSON 404 under both prefixes', async () => {
+    for (const path of ['/api/v1/no/such/route', '/api/no/such/route']) {
+      const res = await request(t.app).get(path);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/json/);
+      envelope(res.body);
+    }
+  });
+
+  it('answers validation failures with 422 and the spec message per field', async () => {
+    const res = await request(t.app).post('/api/v1/verify/phone').send({ unique_id: 'ab', consent: true });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.unique_id).toContain('Must be at least 3 characters long');
+    expect(res.body.message).toBe('Must be at least 3 characters long');
+  });
+
+  it('answers 401 Unauthenticated for a guarded route without a token, before validating', async () => {
+    const res = await request(t.app).post('/api/v1/psk/vote').send({ nonsense: true });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: 'Unauthenticated' });
+  });
+
+  it('fills routes no module serves with 501 Not implemented', async () => {
+    const impl = buildImplementation({}) as unknown as { api: { elections: { getElectionStatus: () => Promise<unknown> } } };
+    await expect(impl.api.elections.getElectionStatus()).rejects.toMatchObject({ status: 501, message: 'Not implemented' });
+  });
+});
+
+describe('routing', () => {
+  it('mounts every contract route under /api/v1 and the /api alias', async () => {
+    const routes = flattenRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(49);
+    for (const { route } of routes) {
+      const concrete = route.path.replace(/:(\w+)/g, '1');
+      const paths = concrete.startsWith('/api/v1') ? [concrete, concrete.replace('/api/v1', '/api')] : [concrete];
+      for (const path of paths) {
+        const res = await request(t.app)[route.method.toLowerCase() as 'get' | 'post'](path);
+        // Whatever the route answers, it is not the "no such route" 404.
+        expect(res.body?.message ?? '', `${route.method} ${path}`).not.toMatch(/^No route for/);
+        expect(res.status, `${route.method} ${path}`).toBeLessThan(500 + (res.status === 501 || res.status === 503 ? 100 : 0));
+      }
+    }
+  });
+
+  it('publishes an OpenAPI 3 document listing every contract path', async () => {
+    const res = await request(t.app).get('/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    const documented = Object.keys(res.body.paths);
+    for (const { route } of flattenRoutes()) {
+      expect(documented).toContain(route.path.replace(/:(\w+)/g, '{$1}'));
+    }
+  });
+
+  it('serves a browsable API page', async () => {
+    const res = await request(t.app).get('/api/docs/').redirects(1);
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(/swagger/i);
+  });
+
+  it('answers health and readiness', async () => {
+    expect((await request(t.app).get('/healthz')).body).toEqual({ status: 'ok' });
+    const ready = await request(t.app).get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.status).toBe('ready');
+  });
+
+  it('sets a readable XSRF-TOKEN cookie', async () => {
+    const res = await request(t.app).get('/sanctum/csrf-cookie');
+    expect(res.status).toBe(204);
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(/XSRF-TOKEN=[\w-]{32,}/);
+    expect(cookie).not.toMatch(/HttpOnly/i);
+  });
+
+  it('serves the web app shell for app routes (SPA fallback) with the runtime config', async () => {
+    for (const path of ['/', '/voter/elect', '/admin/members', '/sign-in']) {
+      const res = await request(t.app).get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/html/);
+    }
+  });
+
+  it('sends security headers', async () => {
+    const res = await request(t.app).get('/healthz');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+});
