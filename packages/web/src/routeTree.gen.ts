@@ -10,33 +10,222 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as VoterRouteImport } from './routes/_voter'
+import { Route as DataCollectionRouteImport } from './routes/data-collection'
+import { Route as PasswordRouteImport } from './routes/password'
+import { Route as PrivacyRouteImport } from './routes/privacy'
+import { Route as ScanQrRouteImport } from './routes/scan-qr'
+import { Route as SignInRouteImport } from './routes/sign-in'
+import { Route as SignUpRouteImport } from './routes/sign-up'
+import { Route as TermsRouteImport } from './routes/terms'
+import { Route as VerifyRouteImport } from './routes/verify'
+import { Route as VerifyTokenRouteImport } from './routes/verify-token'
+import { Route as VoterVoterIndexRouteImport } from './routes/_voter/voter/index'
+import { Route as VoterVoterEducationRouteImport } from './routes/_voter/voter/education'
+import { Route as VoterVoterElectRouteImport } from './routes/_voter/voter/elect'
+import { Route as VoterVoterNominateRouteImport } from './routes/_voter/voter/nominate'
+import { Route as VoterVoterVpatRouteImport } from './routes/_voter/voter/vpat'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
   getParentRoute: () => rootRouteImport,
 } as any)
+const VoterRoute = VoterRouteImport.update({
+  id: '/_voter',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const DataCollectionRoute = DataCollectionRouteImport.update({
+  id: '/data-collection',
+  path: '/data-collection',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PasswordRoute = PasswordRouteImport.update({
+  id: '/password',
+  path: '/password',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PrivacyRoute = PrivacyRouteImport.update({
+  id: '/privacy',
+  path: '/privacy',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ScanQrRoute = ScanQrRouteImport.update({
+  id: '/scan-qr',
+  path: '/scan-qr',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SignInRoute = SignInRouteImport.update({
+  id: '/sign-in',
+  path: '/sign-in',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SignUpRoute = SignUpRouteImport.update({
+  id: '/sign-up',
+  path: '/sign-up',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TermsRoute = TermsRouteImport.update({
+  id: '/terms',
+  path: '/terms',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyRoute = VerifyRouteImport.update({
+  id: '/verify',
+  path: '/verify',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyTokenRoute = VerifyTokenRouteImport.update({
+  id: '/verify-token',
+  path: '/verify-token',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VoterVoterIndexRoute = VoterVoterIndexRouteImport.update({
+  id: '/voter/',
+  path: '/voter/',
+  getParentRoute: () => VoterRoute,
+} as any)
+const VoterVoterEducationRoute = VoterVoterEducationRouteImport.update({
+  id: '/voter/education',
+  path: '/voter/education',
+  getParentRoute: () => VoterRoute,
+} as any)
+const VoterVoterElectRoute = VoterVoterElectRouteImport.update({
+  id: '/voter/elect',
+  path: '/voter/elect',
+  getParentRoute: () => VoterRoute,
+} as any)
+const VoterVoterNominateRoute = VoterVoterNominateRouteImport.update({
+  id: '/voter/nominate',
+  path: '/voter/nominate',
+  getParentRoute: () => VoterRoute,
+} as any)
+const VoterVoterVpatRoute = VoterVoterVpatRouteImport.update({
+  id: '/voter/vpat',
+  path: '/voter/vpat',
+  getParentRoute: () => VoterRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/data-collection': typeof DataCollectionRoute
+  '/password': typeof PasswordRoute
+  '/privacy': typeof PrivacyRoute
+  '/scan-qr': typeof ScanQrRoute
+  '/sign-in': typeof SignInRoute
+  '/sign-up': typeof SignUpRoute
+  '/terms': typeof TermsRoute
+  '/verify': typeof VerifyRoute
+  '/verify-token': typeof VerifyTokenRoute
+  '/voter/education': typeof VoterVoterEducationRoute
+  '/voter/elect': typeof VoterVoterElectRoute
+  '/voter/nominate': typeof VoterVoterNominateRoute
+  '/voter/vpat': typeof VoterVoterVpatRoute
+  '/voter/': typeof VoterVoterIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/data-collection': typeof DataCollectionRoute
+  '/password': typeof PasswordRoute
+  '/privacy': typeof PrivacyRoute
+  '/scan-qr': typeof ScanQrRoute
+  '/sign-in': typeof SignInRoute
+  '/sign-up': typeof SignUpRoute
+  '/terms': typeof TermsRoute
+  '/verify': typeof VerifyRoute
+  '/verify-token': typeof VerifyTokenRoute
+  '/voter/education': typeof VoterVoterEducationRoute
+  '/voter/elect': typeof VoterVoterElectRoute
+  '/voter/nominate': typeof VoterVoterNominateRoute
+  '/voter/vpat': typeof VoterVoterVpatRoute
+  '/voter': typeof VoterVoterIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/_voter': typeof VoterRouteWithChildren
+  '/data-collection': typeof DataCollectionRoute
+  '/password': typeof PasswordRoute
+  '/privacy': typeof PrivacyRoute
+  '/scan-qr': typeof ScanQrRoute
+  '/sign-in': typeof SignInRoute
+  '/sign-up': typeof SignUpRoute
+  '/terms': typeof TermsRoute
+  '/verify': typeof VerifyRoute
+  '/verify-token': typeof VerifyTokenRoute
+  '/_voter/voter/education': typeof VoterVoterEducationRoute
+  '/_voter/voter/elect': typeof VoterVoterElectRoute
+  '/_voter/voter/nominate': typeof VoterVoterNominateRoute
+  '/_voter/voter/vpat': typeof VoterVoterVpatRoute
+  '/_voter/voter/': typeof VoterVoterIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/'
+  fullPaths:
+    | '/'
+    | '/data-collection'
+    | '/password'
+    | '/privacy'
+    | '/scan-qr'
+    | '/sign-in'
+    | '/sign-up'
+    | '/terms'
+    | '/verify'
+    | '/verify-token'
+    | '/voter/education'
+    | '/voter/elect'
+    | '/voter/nominate'
+    | '/voter/vpat'
+    | '/voter/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/'
-  id: '__root__' | '/'
+  to:
+    | '/'
+    | '/data-collection'
+    | '/password'
+    | '/privacy'
+    | '/scan-qr'
+    | '/sign-in'
+    | '/sign-up'
+    | '/terms'
+    | '/verify'
+    | '/verify-token'
+    | '/voter/education'
+    | '/voter/elect'
+    | '/voter/nominate'
+    | '/voter/vpat'
+    | '/voter'
+  id:
+    | '__root__'
+    | '/'
+    | '/_voter'
+    | '/data-collection'
+    | '/password'
+    | '/privacy'
+    | '/scan-qr'
+    | '/sign-in'
+    | '/sign-up'
+    | '/terms'
+    | '/verify'
+    | '/verify-token'
+    | '/_voter/voter/education'
+    | '/_voter/voter/elect'
+    | '/_voter/voter/nominate'
+    | '/_voter/voter/vpat'
+    | '/_voter/voter/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  VoterRoute: typeof VoterRouteWithChildren
+  DataCollectionRoute: typeof DataCollectionRoute
+  PasswordRoute: typeof PasswordRoute
+  PrivacyRoute: typeof PrivacyRoute
+  ScanQrRoute: typeof ScanQrRoute
+  SignInRoute: typeof SignInRoute
+  SignUpRoute: typeof SignUpRoute
+  TermsRoute: typeof TermsRoute
+  VerifyRoute: typeof VerifyRoute
+  VerifyTokenRoute: typeof VerifyTokenRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -48,11 +237,144 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof IndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_voter': {
+      id: '/_voter'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof VoterRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/data-collection': {
+      id: '/data-collection'
+      path: '/data-collection'
+      fullPath: '/data-collection'
+      preLoaderRoute: typeof DataCollectionRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/password': {
+      id: '/password'
+      path: '/password'
+      fullPath: '/password'
+      preLoaderRoute: typeof PasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/privacy': {
+      id: '/privacy'
+      path: '/privacy'
+      fullPath: '/privacy'
+      preLoaderRoute: typeof PrivacyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/scan-qr': {
+      id: '/scan-qr'
+      path: '/scan-qr'
+      fullPath: '/scan-qr'
+      preLoaderRoute: typeof ScanQrRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/sign-in': {
+      id: '/sign-in'
+      path: '/sign-in'
+      fullPath: '/sign-in'
+      preLoaderRoute: typeof SignInRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/sign-up': {
+      id: '/sign-up'
+      path: '/sign-up'
+      fullPath: '/sign-up'
+      preLoaderRoute: typeof SignUpRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/terms': {
+      id: '/terms'
+      path: '/terms'
+      fullPath: '/terms'
+      preLoaderRoute: typeof TermsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/verify': {
+      id: '/verify'
+      path: '/verify'
+      fullPath: '/verify'
+      preLoaderRoute: typeof VerifyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/verify-token': {
+      id: '/verify-token'
+      path: '/verify-token'
+      fullPath: '/verify-token'
+      preLoaderRoute: typeof VerifyTokenRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_voter/voter/': {
+      id: '/_voter/voter/'
+      path: '/voter'
+      fullPath: '/voter/'
+      preLoaderRoute: typeof VoterVoterIndexRouteImport
+      parentRoute: typeof VoterRoute
+    }
+    '/_voter/voter/education': {
+      id: '/_voter/voter/education'
+      path: '/voter/education'
+      fullPath: '/voter/education'
+      preLoaderRoute: typeof VoterVoterEducationRouteImport
+      parentRoute: typeof VoterRoute
+    }
+    '/_voter/voter/elect': {
+      id: '/_voter/voter/elect'
+      path: '/voter/elect'
+      fullPath: '/voter/elect'
+      preLoaderRoute: typeof VoterVoterElectRouteImport
+      parentRoute: typeof VoterRoute
+    }
+    '/_voter/voter/nominate': {
+      id: '/_voter/voter/nominate'
+      path: '/voter/nominate'
+      fullPath: '/voter/nominate'
+      preLoaderRoute: typeof VoterVoterNominateRouteImport
+      parentRoute: typeof VoterRoute
+    }
+    '/_voter/voter/vpat': {
+      id: '/_voter/voter/vpat'
+      path: '/voter/vpat'
+      fullPath: '/voter/vpat'
+      preLoaderRoute: typeof VoterVoterVpatRouteImport
+      parentRoute: typeof VoterRoute
+    }
   }
 }
 
+interface VoterRouteChildren {
+  VoterVoterEducationRoute: typeof VoterVoterEducationRoute
+  VoterVoterElectRoute: typeof VoterVoterElectRoute
+  VoterVoterNominateRoute: typeof VoterVoterNominateRoute
+  VoterVoterVpatRoute: typeof VoterVoterVpatRoute
+  VoterVoterIndexRoute: typeof VoterVoterIndexRoute
+}
+
+const VoterRouteChildren: VoterRouteChildren = {
+  VoterVoterEducationRoute: VoterVoterEducationRoute,
+  VoterVoterElectRoute: VoterVoterElectRoute,
+  VoterVoterNominateRoute: VoterVoterNominateRoute,
+  VoterVoterVpatRoute: VoterVoterVpatRoute,
+  VoterVoterIndexRoute: VoterVoterIndexRoute,
+}
+
+const VoterRouteWithChildren = VoterRoute._addFileChildren(VoterRouteChildren)
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  VoterRoute: VoterRouteWithChildren,
+  DataCollectionRoute: DataCollectionRoute,
+  PasswordRoute: PasswordRoute,
+  PrivacyRoute: PrivacyRoute,
+  ScanQrRoute: ScanQrRoute,
+  SignInRoute: SignInRoute,
+  SignUpRoute: SignUpRoute,
+  TermsRoute: TermsRoute,
+  VerifyRoute: VerifyRoute,
+  VerifyTokenRoute: VerifyTokenRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -1,9 +1,40 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { PublicLayout } from '@/components/layout/public-layout';
+import { PositionResults } from '@/components/results/position-results';
+import { api } from '@/lib/api';
+import { queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
+import { useRealtime } from '@/lib/realtime';
 
 export const Route = createFileRoute('/')({
   component: Landing,
 });
 
+export const LANDING_DEFAULT_POSITION = 'Chairperson_National';
+
 function Landing() {
-  return <h1>Current election statistics</h1>;
+  const queryClient = useQueryClient();
+  const positions = api.members.listPositions.useQuery({ queryKey: queryKeys.positions, staleTime: 5 * 60_000 });
+  const results = api.elections.getResults.useQuery({ queryKey: queryKeys.publicResults });
+
+  // Live updates: the `results` channel carries every position's tallies.
+  useRealtime({
+    results: (payload) => {
+      queryClient.setQueryData<ResultsResponseLike>(queryKeys.publicResults, (prev) => withResults(prev, payload.results));
+    },
+  });
+
+  return (
+    <PublicLayout showColourDialog wide>
+      <h1 className="mb-6 text-2xl font-bold sm:text-3xl">Current election statistics</h1>
+      <PositionResults
+        positions={positions.data?.body.data}
+        groups={results.data?.body.data.data}
+        loading={results.isPending}
+        error={results.isError}
+        defaultKey={LANDING_DEFAULT_POSITION}
+        noVotesText="No votes at the moment for the selected position"
+      />
+    </PublicLayout>
+  );
 }

@@ -1,0 +1,21 @@
+import { useEffect, useState } from 'react';
+import { CheckCircle2 } from 'lucide-react';
+import { SUCCESS_ALERT_MS } from '@/lib/time';
+
+/** A success alert that closes after 1.5 s (spec §9). */
+export function SuccessAlert({ message }: { message: string | null }) {
+  const [shown, setShown] = useState<string | null>(message);
+  useEffect(() => {
+    setShown(message);
+    if (!message) return;
+    const t = setTimeout(() => setShown(null), SUCCESS_ALERT_MS);
+    return () => clearTimeout(t);
+  }, [message]);
+  if (!shown) return null;
+  return (
+    <div role="status" className="flex items-center gap-2 rounded-md border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900">
+      <CheckCircle2 className="size-4" aria-hidden="true" />
+      {shown}
+    </div>
+  );
+}

@@ -1,0 +1,186 @@
+import { useState } from 'react';
+import type { BallotGroup } from '@kura/contract';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { capitalise } from '@/lib/format';
+import { cn } from '@/lib/utils';
+
+export type Choice = { id: number; name: string; photo: string | null; positionId: number; position: string };
+export type Choices = Record<number, Choice>;
+
+type Props = {
+  groups: BallotGroup[];
+  /** positions (by id) already voted for: shown plainly, not selectable */
+  votedPositionIds?: ReadonlySet<number>;
+  /** why voting is not possible now (e.g. disabled), or null */
+  blockedReason?: string | null;
+  submitting?: boolean;
+  onConfirm: (choices: Choices) => Promise<boolean>;
+};
+
+export const DEFAULT_PHOTO = '/default-avatar.svg';
+
+/**
+ * Spec §2 "Election (voter)": a card per position, one radio group per position named after it;
+ * each radio's value is the candidate id and it carries name, photo and position id.
+ */
+export function BallotForm({ groups, votedPositionIds, blockedReason, submitting, onConfirm }: Props) {
+  const [choices, setChoices] = useState<Choices>({});
+  const [confirming, setConfirming] = useState(false);
+  const [hint, setHint] = useState<string | null>(null);
+  const visible = groups.filter((g) => g.candidates.length > 0);
+  const chosen = Object.values(choices);
+
+  const reset = () => {
+    setChoices({});
+    setHint(null);
+  };
+
+  const onVote = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (blockedReason) return;
+    if (chosen.length === 0) {
+      setHint('Choose a candidate for at least one position.');
+      return;
+    }
+    setHint(null);
+    setConfirming(true);
+  };
+
+  return (
+    <form onSubmit={onVote} onReset={reset} className="grid gap-6" aria-describedby={hint ? 'ballot-hint' : undefined}>
+      <div className="grid gap-4 lg:grid-cols-2">
+        {visible.map((group) => {
+          const voted = votedPositionIds?.has(group.position_id) ?? false;
+          const headingId = `position-${group.position_id}`;
+          return (
+            <Card key={group.position_id}>
+              <CardHeader>
+                <CardTitle id={headingId} className="capitalize">
+                  {capitalise(group.title)}
+                </CardTitle>
+                {voted && <p className="text-sm font-medium text-green-800">You have already voted for this position.</p>}
+              </CardHeader>
+              <CardContent>
+                <fieldset aria-labelledby={headingId} disabled={voted || Boolean(blockedReason) || submitting} className="grid gap-2">
+                  {group.candidates.map((c) => {
+                    const inputId = `candidate-${group.position_id}-${c.id}`;
+                    const checked = choices[group.position_id]?.id === c.id;
+                    return (
+                      <label
+                        key={c.id}
+                        htmlFor={inputId}
+                        className={cn(
+                          'flex cursor-pointer items-center gap-3 rounded-md border border-border p-3 hover:bg-muted has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
+                          checked && 'border-primary bg-secondary',
+                          (voted || blockedReason) && 'cursor-not-allowed opacity-70',
+                        )}
+                      >
+                        <img
+                          src={c.photo || DEFAULT_PHOTO}
+                          alt=""
+                          className="size-12 shrink-0 rounded-full object-cover"
+                          onError={(e) => {
+                            if (!e.currentTarget.src.endsWith(DEFAULT_PHOTO)) e.currentTarget.src = DEFAULT_PHOTO;
+                          }}
+                        />
+                        <span className="min-w-0 flex-1 font-medium">{c.name}</span>
+                        <input
+                          id={inputId}
+                          type="radio"
+                          name={group.title}
+                          value={c.id}
+                          data-name={c.name}
+                          data-photo={c.photo ?? ''}
+                          data-position-id={group.position_id}
+                          checked={checked}
+                          onChange={() =>
+                            setChoices((prev) => ({
+                              ...prev,
+                              [group.position_id]: { id: c.id, name: c.name, photo: c.photo, positionId: group.position_id, position: group.title },
+                            }))
+                          }
+                          className="size-5 shrink-0 accent-primary"
+                        />
+                      </label>
+                    );
+                  })}
+                </fieldset>
+              </CardContent>
+            </Card>
+          );
+        })}
+      </div>
+
+      {hint && (
+        <p id="ballot-hint" role="alert" className="text-sm text-destructive">
+          {hint}
+        </p>
+      )}
+
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit" disabled={Boolean(blockedReason) || submitting}>
+          {submitting ? 'Voting…' : 'Vote'}
+        </Button>
+        <Button type="reset" variant="outline" disabled={submitting}>
+          Reset
+        </Button>
+      </div>
+
+      <AlertDialog
+        open={confirming}
+        onOpenChange={(open) => {
+          if (!open) setConfirming(false);
+        }}
+      >
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Are you sure?</AlertDialogTitle>
+            <AlertDialogDescription asChild>
+              <div className="grid gap-2">
+                <p>You are voting for:</p>
+                <ul className="grid gap-1">
+                  {chosen.map((c) => (
+                    <li key={c.positionId}>
+                      <span className="font-medium capitalize">{c.position}</span>: {c.name}
+                    </li>
+                  ))}
+                </ul>
+                <p>A vote cannot be changed once cast.</p>
+              </div>
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel
+              onClick={() => {
+                // Spec §4: cancelling the confirmation resets the form.
+                reset();
+              }}
+            >
+              Cancel
+            </AlertDialogCancel>
+            <AlertDialogAction
+              onClick={async () => {
+                setConfirming(false);
+                const ok = await onConfirm(choices);
+                if (ok) reset();
+              }}
+            >
+              Yes!
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </form>
+  );
+}

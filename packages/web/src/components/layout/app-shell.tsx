@@ -1,0 +1,171 @@
+import { useEffect, type ReactNode } from 'react';
+import { Link, useLocation, useNavigate } from '@tanstack/react-router';
+import { ChevronDown, LogOut, Menu, type LucideIcon } from 'lucide-react';
+import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
+import { Button } from '@/components/ui/button';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
+import { toast } from '@/components/ui/use-toast';
+import { ColourDialog } from '@/components/colours/colour-dialog';
+import { IssueDialog } from '@/components/help/issue-dialog';
+import { config } from '@/lib/config';
+import { initial } from '@/lib/format';
+import { clearSession, getName, getPhoto } from '@/lib/session';
+import { tsr } from '@/lib/api';
+import { cn } from '@/lib/utils';
+
+export type MenuItem = {
+  label: string;
+  to: string;
+  icon?: LucideIcon;
+  /** the page subtitle shown in the page-title banner while this item is active */
+  title: string;
+};
+
+export type AppShellProps = {
+  menu: MenuItem[];
+  /** voter and agent shells offer the colour dialog; the admin shell does not */
+  showColourDialog: boolean;
+  /** where Sign Out goes: / (voter), /admin/login (admin), /agent/login (agent) */
+  signOutTo: string;
+  /** the agent shell paints its page-title banner in the custom colours */
+  bannerUsesCustomColours?: boolean;
+  /** subtitles of pages that are not menu items (pathname → subtitle) */
+  extraTitles?: Record<string, string>;
+  /** shows the help button in the page-title banner */
+  showHelp?: boolean;
+  children: ReactNode;
+};
+
+export const SHELL_WELCOME_TOAST = 'Secure and Transparent Voting ✅';
+
+function isActive(pathname: string, to: string, menu: MenuItem[]) {
+  const clean = pathname.replace(/\/+$/, '') || '/';
+  if (clean === to) return true;
+  // a deeper path belongs to the longest menu entry that prefixes it
+  const owners = menu.filter((m) => clean.startsWith(`${m.to}/`));
+  const best = owners.sort((a, b) => b.to.length - a.to.length)[0];
+  return best?.to === to;
+}
+
+/** Header (logo, photo, Sign Out), 300px side navigation (a dropdown on small screens) and page-title banner. */
+export function AppShell({ menu, showColourDialog, signOutTo, bannerUsesCustomColours, extraTitles, showHelp = true, children }: AppShellProps) {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const name = getName();
+  const photo = getPhoto();
+  const clean = pathname.replace(/\/+$/, '') || '/';
+  const active = menu.find((m) => isActive(pathname, m.to, menu));
+  const subtitle = extraTitles?.[clean] ?? active?.title ?? '';
+
+  useEffect(() => {
+    toast({ variant: 'success', title: SHELL_WELCOME_TOAST });
+  }, []);
+
+  const signOut = async () => {
+    // Best effort: kill the token on the server; the browser forgets it either way.
+    try {
+      await tsr.api.auth.logout.mutate({});
+    } catch {
+      // offline or already expired
+    }
+    clearSession();
+    await navigate({ to: signOutTo as never });
+  };
+
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="sticky top-0 z-40 flex h-16 items-center justify-between gap-2 border-b border-border bg-background px-3 sm:px-6">
+        <Link to="/" className="flex min-w-0 items-center gap-2 font-semibold" aria-label={`${config.appName} home`}>
+          <img src="/logo.svg" alt="" className="size-9" />
+          <span className="truncate text-lg">{config.appName}</span>
+        </Link>
+        <div className="flex items-center gap-2 sm:gap-3">
+          <Avatar title={name}>
+            {photo && <AvatarImage src={photo} alt={name ? `Photo of ${name}` : 'Your photo'} />}
+            <AvatarFallback aria-label={name || 'You'}>{initial(name)}</AvatarFallback>
+          </Avatar>
+          <span className="hidden max-w-[12rem] truncate text-sm md:inline">{name}</span>
+          <Button variant="outline" size="sm" onClick={signOut}>
+            <LogOut aria-hidden="true" />
+            Sign Out
+          </Button>
+        </div>
+      </header>
+
+      <div className="flex flex-1">
+        <nav aria-label="Main" className="hidden w-[300px] shrink-0 border-r border-border bg-muted/40 p-4 md:block">
+          <ul className="grid gap-1">
+            {menu.map((item) => {
+              const Icon = item.icon;
+              const on = isActive(pathname, item.to, menu);
+              return (
+                <li key={item.to}>
+                  <Link
+                    to={item.to as never}
+                    aria-current={on ? 'page' : undefined}
+                    className={cn(
+                      'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                      on && 'bg-primary text-primary-foreground hover:bg-primary/90',
+                    )}
+                  >
+                    {Icon && <Icon className="size-4" aria-hidden="true" />}
+                    {item.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+
+        <div className="flex min-w-0 flex-1 flex-col">
+          <div className="border-b border-border px-3 py-2 md:hidden">
+            <DropdownMenu>
+              <DropdownMenuTrigger asChild>
+                <Button variant="outline" className="w-full justify-between" aria-label="Open menu">
+                  <span className="flex items-center gap-2">
+                    <Menu aria-hidden="true" />
+                    {active?.label ?? 'Menu'}
+                  </span>
+                  <ChevronDown aria-hidden="true" />
+                </Button>
+              </DropdownMenuTrigger>
+              <DropdownMenuContent align="start" className="w-[calc(100vw-1.5rem)]">
+                {menu.map((item) => {
+                  const Icon = item.icon;
+                  return (
+                    <DropdownMenuItem key={item.to} asChild>
+                      <Link to={item.to as never}>
+                        {Icon && <Icon aria-hidden="true" className="size-4" />}
+                        {item.label}
+                      </Link>
+                    </DropdownMenuItem>
+                  );
+                })}
+              </DropdownMenuContent>
+            </DropdownMenu>
+          </div>
+
+          <div
+            className={cn(
+              'flex flex-wrap items-center justify-between gap-3 px-3 py-4 sm:px-6',
+              bannerUsesCustomColours ? 'custom-colours' : 'bg-secondary text-secondary-foreground',
+            )}
+          >
+            <div className="min-w-0">
+              <p className="text-sm font-medium opacity-80">{config.appName}</p>
+              <h1 className="text-xl font-semibold sm:text-2xl">{subtitle}</h1>
+            </div>
+            <div className="flex flex-wrap gap-2">
+              {showColourDialog && <ColourDialog />}
+              {showHelp && <IssueDialog />}
+            </div>
+          </div>
+
+          <main id="main" className="flex-1 px-3 py-6 sm:px-6">
+            {children}
+          </main>
+        </div>
+      </div>
+    </div>
+  );
+}

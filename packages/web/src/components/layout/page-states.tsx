@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+import { Loader2 } from 'lucide-react';
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p role="status" className="flex items-center gap-2 text-muted-foreground">
+      <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+      {label}
+    </p>
+  );
+}
+
+export function ErrorState({ children }: { children: ReactNode }) {
+  return (
+    <p role="alert" className="rounded-md border border-destructive/40 bg-red-50 px-4 py-3 text-destructive">
+      {children}
+    </p>
+  );
+}
+
+export function EmptyState({ children }: { children: ReactNode }) {
+  return <p className="rounded-md border border-dashed border-border px-4 py-6 text-center text-muted-foreground">{children}</p>;
+}
+
+export function FullPageLoading() {
+  return (
+    <div className="flex min-h-screen items-center justify-center">
+      <Loading label="Checking your session…" />
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import type { ReactNode } from 'react';
+import { Link } from '@tanstack/react-router';
+import { ExternalLink } from 'lucide-react';
+import { ColourDialog } from '@/components/colours/colour-dialog';
+import { buttonVariants } from '@/components/ui/button';
+import { config } from '@/lib/config';
+import { cn } from '@/lib/utils';
+import { AnnouncementBanner } from './announcement-banner';
+
+/** The frame of the public screens: header with the logo and links, then the announcement banner. */
+export function PublicLayout({ children, showColourDialog = false, wide = false }: { children: ReactNode; showColourDialog?: boolean; wide?: boolean }) {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="border-b border-border bg-background">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-3 py-3 sm:px-6">
+          <Link to="/" className="flex items-center gap-2 font-semibold" aria-label={`${config.appName} home`}>
+            <img src="/logo.svg" alt="" className="size-9" />
+            <span className="text-lg">{config.appName}</span>
+          </Link>
+          <nav aria-label="Site" className="flex flex-wrap items-center gap-1 sm:gap-2">
+            {showColourDialog && <ColourDialog />}
+            <a
+              href={config.orgWebsite}
+              target="_blank"
+              rel="noreferrer"
+              className={cn(buttonVariants({ variant: 'ghost', size: 'sm' }))}
+            >
+              {config.orgName}
+              <ExternalLink aria-hidden="true" />
+              <span className="sr-only">(opens in a new tab)</span>
+            </a>
+            <Link to="/verify" className={cn(buttonVariants({ variant: 'outline', size: 'sm' }))}>
+              Verify
+            </Link>
+            <Link to="/sign-in" className={cn(buttonVariants({ size: 'sm' }))}>
+              Log in
+            </Link>
+          </nav>
+        </div>
+      </header>
+      <AnnouncementBanner />
+      <main id="main" className={cn('mx-auto w-full flex-1 px-3 py-6 sm:px-6 sm:py-10', wide ? 'max-w-6xl' : 'max-w-lg')}>
+        {children}
+      </main>
+      <footer className="border-t border-border px-3 py-4 text-center text-xs text-muted-foreground">
+        <nav aria-label="Documents" className="flex flex-wrap justify-center gap-4">
+          <Link to="/data-collection" className="underline-offset-4 hover:underline">
+            Data collection
+          </Link>
+          <Link to="/privacy" className="underline-offset-4 hover:underline">
+            Privacy policy
+          </Link>
+          <Link to="/terms" className="underline-offset-4 hover:underline">
+            Terms and conditions
+          </Link>
+        </nav>
+        <p className="mt-2">
+          © {config.orgName}
+        </p>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { useId, useMemo, useState } from 'react';
+import type { Position, ResultGroup } from '@kura/contract';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { positionKey, positionLabel } from '@/lib/format';
+import { ResultsRows } from './results-rows';
+import { cn } from '@/lib/utils';
+
+export const NO_RESULTS_TEXT = 'No results available';
+
+type Props = {
+  positions: Position[] | undefined;
+  groups: ResultGroup[] | undefined;
+  loading?: boolean;
+  error?: boolean;
+  /** name_level of the position selected first */
+  defaultKey: string;
+  /** what an empty position says (differs per screen) */
+  noVotesText: string;
+  className?: string;
+};
+
+type Option = { key: string; label: string };
+
+/** A position dropdown (label name + level, value name_level) and the results card for it. */
+export function PositionResults({ positions, groups, loading, error, defaultKey, noVotesText, className }: Props) {
+  const selectId = useId();
+  const options: Option[] = useMemo(() => {
+    if (positions && positions.length > 0) return positions.map((p) => ({ key: positionKey(p), label: positionLabel(p) }));
+    return (groups ?? []).map((g) => ({ key: g.key, label: g.title }));
+  }, [positions, groups]);
+
+  const [chosen, setChosen] = useState<string | null>(null);
+  const selected = chosen ?? (options.some((o) => o.key === defaultKey) || options.length === 0 ? defaultKey : options[0]!.key);
+  const group = groups?.find((g) => g.key === selected);
+  const label = options.find((o) => o.key === selected)?.label ?? selected.replace(/_/g, ' ');
+
+  return (
+    <div className={cn('grid gap-4', className)}>
+      <div className="grid max-w-sm gap-2">
+        <Label htmlFor={selectId}>Position</Label>
+        <Select value={selected} onValueChange={setChosen} disabled={options.length === 0}>
+          <SelectTrigger id={selectId} className="custom-colours border-transparent" aria-label="Position">
+            <SelectValue placeholder={loading ? 'Loading positions…' : 'Choose a position'} />
+          </SelectTrigger>
+          <SelectContent className="custom-colours">
+            {options.length === 0 ? (
+              <SelectItem value={defaultKey} disabled>
+                {label}
+              </SelectItem>
+            ) : (
+              options.map((o) => (
+                <SelectItem key={o.key} value={o.key} className="focus:bg-white/20">
+                  {o.label}
+                </SelectItem>
+              ))
+            )}
+          </SelectContent>
+        </Select>
+      </div>
+      <Card className="w-full max-w-md">
+        <CardHeader>
+          <CardTitle>{group?.title ?? label}</CardTitle>
+        </CardHeader>
+        <CardContent aria-live="polite">
+          {loading ? (
+            <p className="text-muted-foreground" role="status">
+              Loading results…
+            </p>
+          ) : error || !groups || groups.length === 0 ? (
+            <p className="text-muted-foreground">{NO_RESULTS_TEXT}</p>
+          ) : !group || group.total <= 0 || group.values.length === 0 ? (
+            <p className="text-muted-foreground">{noVotesText}</p>
+          ) : (
+            <ResultsRows values={group.values} total={group.total} />
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { AppShell } from '@/components/layout/app-shell';
+import { FullPageLoading } from '@/components/layout/page-states';
+import { VOTER_EXTRA_TITLES, VOTER_MENU } from '@/components/layout/voter-menu';
+import { requireVoter } from '@/lib/guards';
+
+export const Route = createFileRoute('/_voter')({
+  beforeLoad: ({ context }) => requireVoter(context.queryClient),
+  pendingComponent: FullPageLoading,
+  component: VoterLayout,
+});
+
+function VoterLayout() {
+  return (
+    <AppShell menu={VOTER_MENU} extraTitles={VOTER_EXTRA_TITLES} showColourDialog signOutTo="/">
+      <Outlet />
+    </AppShell>
+  );
+}

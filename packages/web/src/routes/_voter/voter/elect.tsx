@@ -1,0 +1,103 @@
+import { useMemo, useState } from 'react';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { CheckCircle2 } from 'lucide-react';
+import { BallotForm, type Choices } from '@/components/ballot/ballot-form';
+import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
+import { toast } from '@/components/ui/use-toast';
+import { api, errorMessage, errorStatus, firstFieldError } from '@/lib/api';
+import { queryKeys } from '@/lib/queries';
+
+export const Route = createFileRoute('/_voter/voter/elect')({
+  component: Elect,
+});
+
+export const VOTED_BANNER = 'You have successfully voted';
+export const VOTING_DISABLED = 'Voting is currently disabled. Please come back when voting opens.';
+
+const norm = (s: string) => s.toLowerCase().replace(/[_\s]+/g, ' ').trim();
+
+function Elect() {
+  const queryClient = useQueryClient();
+  const ballot = api.ballots.getBallot.useQuery({ queryKey: queryKeys.ballot });
+  const status = api.elections.getElectionStatus.useQuery({ queryKey: queryKeys.electionStatus });
+  const mine = api.vvpat.getMyVvpat.useQuery({ queryKey: queryKeys.myVvpat });
+  const vote = api.ballots.castVote.useMutation();
+  const [voted, setVoted] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const groups = useMemo(() => ballot.data?.body.data ?? [], [ballot.data]);
+  // The voter's own receipts name the positions already voted for.
+  const votedPositionIds = useMemo(() => {
+    const done = new Set((mine.data?.body.data.votes ?? []).map((v) => norm(v.position)));
+    return new Set(groups.filter((g) => done.has(norm(g.title))).map((g) => g.position_id));
+  }, [mine.data, groups]);
+
+  const disabled = status.data?.body.active === '0';
+  const withCandidates = groups.filter((g) => g.candidates.length > 0);
+  const allVoted = withCandidates.length > 0 && withCandidates.every((g) => votedPositionIds.has(g.position_id));
+
+  const confirm = async (choices: Choices): Promise<boolean> => {
+    setFailure(null);
+    const candidates: Record<string, number> = {};
+    for (const c of Object.values(choices)) candidates[String(c.positionId)] = c.id;
+    try {
+      await vote.mutateAsync({ body: { candidates } });
+      setVoted(true);
+      toast({ variant: 'success', title: 'Successfully voted' });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.myVvpat });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
+      return true;
+    } catch (err) {
+      const message = firstFieldError(err) ?? errorMessage(err) ?? 'Please try again';
+      setFailure(`Unable to process vote, ${message}`);
+      toast({ variant: 'destructive', title: 'Unable to process vote,', description: message });
+      if (errorStatus(err) === 409) void queryClient.invalidateQueries({ queryKey: queryKeys.myVvpat });
+      if (errorStatus(err) === 403) void queryClient.invalidateQueries({ queryKey: queryKeys.electionStatus });
+      return false;
+    }
+  };
+
+  if (ballot.isPending) return <Loading label="Loading the ballot…" />;
+  if (ballot.isError) {
+    return <ErrorState>{errorMessage(ballot.error) ?? 'The ballot could not be loaded. Please try again later.'}</ErrorState>;
+  }
+
+  return (
+    <div className="grid max-w-5xl gap-6">
+      {voted && (
+        <div role="status" className="flex flex-wrap items-center gap-2 rounded-md border border-green-300 bg-green-50 px-4 py-3 text-green-900">
+          <CheckCircle2 className="size-5" aria-hidden="true" />
+          <span className="font-semibold">{VOTED_BANNER}</span>
+          <Link to="/voter/vpat" className="underline">
+            See your receipts
+          </Link>
+        </div>
+      )}
+      {disabled && !voted && (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 font-medium text-amber-900">
+          {VOTING_DISABLED}
+        </p>
+      )}
+      {failure && <ErrorState>{failure}</ErrorState>}
+      {withCandidates.length === 0 ? (
+        <EmptyState>There are no positions to vote for at the moment.</EmptyState>
+      ) : allVoted && !voted ? (
+        <p role="status" className="rounded-md border border-green-300 bg-green-50 px-4 py-3 font-medium text-green-900">
+          You have already voted for every position.{' '}
+          <Link to="/voter/vpat" className="underline">
+            See your receipts
+          </Link>
+        </p>
+      ) : !voted ? (
+        <BallotForm
+          groups={groups}
+          votedPositionIds={votedPositionIds}
+          blockedReason={disabled ? VOTING_DISABLED : null}
+          submitting={vote.isPending}
+          onConfirm={confirm}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { PositionResults } from '@/components/results/position-results';
+import { api } from '@/lib/api';
+import { queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
+import { useRealtime } from '@/lib/realtime';
+
+export const Route = createFileRoute('/_voter/voter/')({
+  component: VoterDashboard,
+});
+
+function VoterDashboard() {
+  const queryClient = useQueryClient();
+  const positions = api.members.listPositions.useQuery({ queryKey: queryKeys.positions, staleTime: 5 * 60_000 });
+  const results = api.elections.getDashboard.useQuery({ queryKey: queryKeys.dashboard });
+
+  useRealtime({
+    results: (payload) => queryClient.setQueryData<ResultsResponseLike>(queryKeys.dashboard, (prev) => withResults(prev, payload.results)),
+  });
+
+  return (
+    <PositionResults
+      positions={positions.data?.body.data}
+      groups={results.data?.body.data.data}
+      loading={results.isPending}
+      error={results.isError}
+      defaultKey="Chairperson_National"
+      noVotesText="No votes at the moment, Go to Elections tab to vote"
+    />
+  );
+}

@@ -1,0 +1,141 @@
+import { useId, useState } from 'react';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { CheckCircle2 } from 'lucide-react';
+import { consentSchema, GOOGLE_BUTTON_MESSAGE, phoneSchema, voterIdSchema } from '@kura/contract';
+import { AuthCard } from '@/components/auth/auth-card';
+import { ConsentField } from '@/components/auth/consent-field';
+import { FieldError } from '@/components/auth/field-error';
+import { GoogleButton } from '@/components/auth/google-button';
+import { PublicLayout } from '@/components/layout/public-layout';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { toast } from '@/components/ui/use-toast';
+import { api, errorMessage, errorStatus } from '@/lib/api';
+import { decodeIdToken, type GoogleCredentialResponse, type GoogleProfile } from '@/lib/google';
+import { setPfNumber } from '@/lib/session';
+
+export const Route = createFileRoute('/sign-up')({
+  component: SignUp,
+});
+
+export const ACCOUNT_EXISTS = 'Such an account already exists, try signing in or use a different voter id';
+
+const schema = z.object({
+  pfNumber: z.string().trim().min(1, 'Must be at least 4 characters long').pipe(voterIdSchema),
+  phone: z.string().trim().min(1, 'Must be at least 10 characters long').pipe(phoneSchema),
+  consent: consentSchema,
+});
+type Values = { pfNumber: string; phone: string; consent: boolean };
+
+function SignUp() {
+  const navigate = useNavigate();
+  const voterId = useId();
+  const phoneId = useId();
+  const consentId = useId();
+  const [google, setGoogle] = useState<{ credential: string; profile: GoogleProfile | null } | null>(null);
+  const [googleError, setGoogleError] = useState<string | null>(null);
+  const signup = api.auth.signup.useMutation();
+
+  const form = useForm<Values>({ resolver: zodResolver(schema) as never, mode: 'onChange', defaultValues: { pfNumber: '', phone: '', consent: false } });
+  const errors = form.formState.errors;
+
+  const onGoogle = (response: GoogleCredentialResponse) => {
+    setGoogle({ credential: response.credential, profile: decodeIdToken(response.credential) });
+    setGoogleError(null);
+  };
+
+  const submit = form.handleSubmit(async (values) => {
+    if (!google) {
+      setGoogleError(GOOGLE_BUTTON_MESSAGE);
+      return;
+    }
+    const p = google.profile;
+    try {
+      const res = await signup.mutateAsync({
+        body: {
+          pfNumber: values.pfNumber.trim(),
+          phone: values.phone.trim(),
+          name: p?.name || undefined,
+          email: p?.email || undefined,
+          email_verified: p?.email_verified,
+          photo: p?.picture || undefined,
+          google_id: p?.sub || undefined,
+          credential: google.credential,
+        },
+      });
+      setPfNumber(res.body.pfNumber || values.pfNumber.trim());
+      toast({ variant: 'success', title: res.body.message || 'Account created', description: 'You can now sign in.' });
+      void navigate({ to: '/sign-in' });
+    } catch (err) {
+      if (errorStatus(err) === 409) {
+        toast({ variant: 'destructive', title: 'An error occurred', description: ACCOUNT_EXISTS });
+      } else {
+        toast({ variant: 'destructive', title: 'An error occurred', description: `${errorMessage(err) ?? 'Something went wrong.'} Try using a different voter id` });
+      }
+    }
+  });
+
+  return (
+    <PublicLayout>
+      <AuthCard title="Sign up" description="Link your Google account to your member record.">
+        <form onSubmit={submit} className="grid gap-4" noValidate>
+          <div className="grid gap-2">
+            <Label htmlFor={voterId}>Voter ID</Label>
+            <Input
+              id={voterId}
+              inputMode="numeric"
+              maxLength={10}
+              aria-invalid={errors.pfNumber ? true : undefined}
+              aria-describedby={errors.pfNumber ? `${voterId}-error` : undefined}
+              {...form.register('pfNumber')}
+            />
+            <FieldError id={`${voterId}-error`} message={errors.pfNumber?.message} />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={phoneId}>Phone Number</Label>
+            <Input
+              id={phoneId}
+              type="tel"
+              inputMode="numeric"
+              autoComplete="tel"
+              maxLength={16}
+              aria-invalid={errors.phone ? true : undefined}
+              aria-describedby={errors.phone ? `${phoneId}-error` : undefined}
+              {...form.register('phone')}
+            />
+            <FieldError id={`${phoneId}-error`} message={errors.phone?.message} />
+          </div>
+          <div className="grid gap-2">
+            {google ? (
+              <p className="flex items-center gap-2 text-sm text-green-800" role="status">
+                <CheckCircle2 className="size-4" aria-hidden="true" />
+                Google account selected{google.profile?.email ? `: ${google.profile.email}` : ''}
+              </p>
+            ) : (
+              <GoogleButton onCredential={onGoogle} text="signup_with" />
+            )}
+            <FieldError id="google-error" message={googleError ?? undefined} />
+          </div>
+          <Controller
+            control={form.control}
+            name="consent"
+            render={({ field }) => <ConsentField id={consentId} checked={field.value} onChange={field.onChange} error={errors.consent?.message} />}
+          />
+          <Button type="submit" disabled={signup.isPending}>
+            {signup.isPending ? 'Signing up…' : 'Sign up'}
+          </Button>
+          <p className="text-center text-sm">
+            Already have an account?{' '}
+            <Link to="/sign-in" className="text-primary underline underline-offset-2">
+              Sign in
+            </Link>
+          </p>
+        </form>
+      </AuthCard>
+    </PublicLayout>
+  );
+}
