@@ -1,0 +1,36 @@
+# syntax=docker/dockerfile:1
+# Multi-stage build: compile the web app and the server bundle, then ship only production deps.
+
+FROM node:20-bookworm-slim AS base
+RUN npm install -g pnpm@10
+WORKDIR /app
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml tsconfig.base.json ./
+COPY packages/contract/package.json packages/contract/
+COPY packages/server/package.json packages/server/
+COPY packages/web/package.json packages/web/
+
+FROM base AS build
+RUN pnpm install --frozen-lockfile
+COPY . .
+RUN pnpm build
+
+FROM base AS prod-deps
+RUN pnpm install --frozen-lockfile --prod --filter @kura/server...
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=prod-deps /app/packages/server/node_modules ./packages/server/node_modules
+COPY --from=build /app/packages/server/dist ./packages/server/dist
+COPY --from=build /app/packages/server/package.json ./packages/server/package.json
+COPY --from=build /app/packages/web/dist ./packages/web/dist
+COPY --from=build /app/migrations ./migrations
+COPY package.json ./
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=5 \
+  CMD node -e "fetch('http://127.0.0.1:3000/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+CMD ["node", "packages/server/dist/main.js"]
