@@ -1,0 +1,75 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, screen } from '@testing-library/react';
+import { renderWithProviders } from '@/test/render';
+import { AnnouncementBanner, BANNER_DELAY_MS, bannerMessages } from './announcement-banner';
+
+/**
+ * jsdom has no layout, so give every element a 300px-wide box laid out left to right among its
+ * siblings: embla then sees a track of four 300px slides in a 300px viewport.
+ */
+const WIDTH = 300;
+function stubLayout() {
+  const props = {
+    offsetWidth: { get: () => WIDTH },
+    offsetHeight: { get: () => 40 },
+    offsetTop: { get: () => 0 },
+    offsetLeft: {
+      get(this: HTMLElement) {
+        const parent = this.parentElement;
+        return parent ? Array.prototype.indexOf.call(parent.children, this) * WIDTH : 0;
+      },
+    },
+  } as const;
+  const saved = Object.fromEntries(Object.keys(props).map((k) => [k, Object.getOwnPropertyDescriptor(HTMLElement.prototype, k)]));
+  Object.defineProperties(HTMLElement.prototype, props);
+  return () => {
+    for (const [k, d] of Object.entries(saved)) if (d) Object.defineProperty(HTMLElement.prototype, k, d);
+  };
+}
+
+describe('announcement banner (spec §1, §9)', () => {
+  let restore: () => void;
+  beforeEach(() => {
+    restore = stubLayout();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    restore();
+  });
+
+  it('holds the four messages in order, the third a link to /verify', async () => {
+    await renderWithProviders(<AnnouncementBanner />);
+    const texts = bannerMessages().map((m) => m.text);
+    expect(texts).toEqual([
+      'PSK Elections 2025',
+      'Elections starts on 03/10/2025',
+      'Click here to Verify your member details prior to voting date',
+      'Secure and verifiable voting',
+    ]);
+    for (const t of texts) expect(screen.getByText(t)).toBeTruthy();
+    const link = screen.getByRole('link', { name: 'Click here to Verify your member details prior to voting date' });
+    expect(link.getAttribute('href')).toBe('/verify');
+    expect(screen.getAllByRole('group')).toHaveLength(4);
+  });
+
+  it('moves on every 4000 ms and loops back to the first message', async () => {
+    expect(BANNER_DELAY_MS).toBe(4000);
+    const slides: number[] = [];
+    vi.useFakeTimers();
+    await renderWithProviders(<AnnouncementBanner onSlide={(i) => slides.push(i)} />);
+    const before = slides.length;
+
+    await act(async () => {
+      vi.advanceTimersByTime(3990);
+    });
+    expect(slides.length).toBe(before); // nothing before 4 s
+    await act(async () => {
+      vi.advanceTimersByTime(20);
+    });
+    expect(slides.slice(before)).toEqual([1]);
+    await act(async () => {
+      vi.advanceTimersByTime(4000 * 3);
+    });
+    expect(slides.slice(before)).toEqual([1, 2, 3, 0]);
+  });
+});

@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { handleUnauthorized, navigation, readCookie } from './api';
+import { storeSession } from './session';
+
+const session = { bearer_token: 't', hash: 'h', name: 'Jane', photo: null, balance: 0 };
+
+describe('401 handling (spec §6)', () => {
+  afterEach(() => {
+    document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+  });
+
+  it.each([
+    ['member', '/sign-in'],
+    ['admin', '/admin/login'],
+    ['agent', '/agent/login'],
+  ] as const)('clears storage and sends a %s to %s', (type, route) => {
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+    storeSession(session, type);
+    window.localStorage.setItem('pfNumber', '1234');
+    handleUnauthorized();
+    expect(assign).toHaveBeenCalledWith(route);
+    expect(window.localStorage.length).toBe(0);
+  });
+
+  it('goes to /sign-in when the account type is unknown', () => {
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+    handleUnauthorized();
+    expect(assign).toHaveBeenCalledWith('/sign-in');
+  });
+
+  it('reads the XSRF-TOKEN cookie', () => {
+    document.cookie = 'XSRF-TOKEN=abc%3D123';
+    expect(readCookie('XSRF-TOKEN')).toBe('abc=123');
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { IDENTIFIER_FORMAT_MESSAGE } from '@kura/contract';
+import { renderWithProviders } from '@/test/render';
+import { SignIn } from './sign-in';
+
+async function setup() {
+  await renderWithProviders(<SignIn />, '/sign-in');
+  const input = await screen.findByLabelText('Member number or email');
+  const button = screen.getByRole('button', { name: 'Sign in' });
+  return { input: input as HTMLInputElement, button: button as HTMLButtonElement };
+}
+
+const type = (input: HTMLInputElement, value: string) => fireEvent.change(input, { target: { value } });
+
+describe('sign-in identifier validation (spec §5)', () => {
+  it('says too short below 3 characters and disables Sign in', async () => {
+    const { input, button } = await setup();
+    type(input, 'ab');
+    expect(await screen.findByText('Must be at least 3 characters long')).toBeTruthy();
+    expect(button.disabled).toBe(true);
+  });
+
+  it('says too long above 150 characters', async () => {
+    const { input, button } = await setup();
+    type(input, '1'.repeat(151));
+    expect(await screen.findByText('Must be at most 150 characters long')).toBeTruthy();
+    expect(button.disabled).toBe(true);
+  });
+
+  it('rejects anything that is not digits, an email or CMAKE##/##', async () => {
+    const { input } = await setup();
+    type(input, 'hello world');
+    expect(await screen.findByText(IDENTIFIER_FORMAT_MESSAGE)).toBeTruthy();
+    type(input, 'CMAKE12');
+    expect(await screen.findByText(IDENTIFIER_FORMAT_MESSAGE)).toBeTruthy();
+  });
+
+  it.each(['12345', 'jane@example.org', 'CMAKE12/34'])('accepts %s live and enables Sign in', async (value) => {
+    const { input, button } = await setup();
+    type(input, 'ab');
+    await screen.findByText('Must be at least 3 characters long');
+    type(input, value);
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(button.disabled).toBe(false);
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('asks for the member number when empty and for consent before sending', async () => {
+    const { input, button } = await setup();
+    fireEvent.click(button);
+    expect(await screen.findByText('Enter your member number', { selector: '[role=alert]' })).toBeTruthy();
+    type(input, '12345');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('You must accept the data collection, privacy and terms to continue')).toBeTruthy();
+  });
+
+  it('links the three consent documents and explains Google sign-in is unavailable without a client id', async () => {
+    await setup();
+    expect(screen.getByRole('link', { name: 'data collection' }).getAttribute('href')).toBe('/data-collection');
+    expect(screen.getByRole('link', { name: 'privacy policy' }).getAttribute('href')).toBe('/privacy');
+    expect(screen.getByRole('link', { name: 'terms and conditions' }).getAttribute('href')).toBe('/terms');
+    const google = screen.getByRole('button', { name: 'Sign in with Google' }) as HTMLButtonElement;
+    expect(google.disabled).toBe(true);
+    expect(screen.getByText(/Google sign-in is unavailable/)).toBeTruthy();
+  });
+});
