@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen';
-import { ErrorBoundary } from './components/error-boundary';
+import { CrashMessage, ErrorBoundary } from './components/error-boundary';
 import { ensureCsrfCookie } from './lib/api';
 import { getColours } from './lib/colours';
 import './styles.css';
@@ -20,6 +20,8 @@ const router = createRouter({
   routeTree,
   context: { queryClient },
   defaultPreload: 'intent',
+  // A crash inside a page shows the message in place, keeping the shell and the toasts.
+  defaultErrorComponent: CrashMessage,
   scrollRestoration: true,
 });
 

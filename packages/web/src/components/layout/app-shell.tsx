@@ -38,13 +38,12 @@ export type AppShellProps = {
 
 export const SHELL_WELCOME_TOAST = 'Secure and Transparent Voting ✅';
 
-function isActive(pathname: string, to: string, menu: MenuItem[]) {
+/** The menu entry of a path: an exact match, else the longest entry that prefixes it. */
+export function activeMenuItem(pathname: string, menu: MenuItem[]): MenuItem | undefined {
   const clean = pathname.replace(/\/+$/, '') || '/';
-  if (clean === to) return true;
-  // a deeper path belongs to the longest menu entry that prefixes it
-  const owners = menu.filter((m) => clean.startsWith(`${m.to}/`));
-  const best = owners.sort((a, b) => b.to.length - a.to.length)[0];
-  return best?.to === to;
+  const exact = menu.find((m) => m.to === clean);
+  if (exact) return exact;
+  return menu.filter((m) => clean.startsWith(`${m.to}/`)).sort((a, b) => b.to.length - a.to.length)[0];
 }
 
 /** Header (logo, photo, Sign Out), 300px side navigation (a dropdown on small screens) and page-title banner. */
@@ -54,7 +53,7 @@ export function AppShell({ menu, showColourDialog, signOutTo, bannerUsesCustomCo
   const name = getName();
   const photo = getPhoto();
   const clean = pathname.replace(/\/+$/, '') || '/';
-  const active = menu.find((m) => isActive(pathname, m.to, menu));
+  const active = activeMenuItem(pathname, menu);
   const subtitle = extraTitles?.[clean] ?? active?.title ?? '';
 
   useEffect(() => {
@@ -97,7 +96,7 @@ export function AppShell({ menu, showColourDialog, signOutTo, bannerUsesCustomCo
           <ul className="grid gap-1">
             {menu.map((item) => {
               const Icon = item.icon;
-              const on = isActive(pathname, item.to, menu);
+              const on = item === active;
               return (
                 <li key={item.to}>
                   <Link

@@ -91,6 +91,9 @@ export function useToast() {
   const [state, setState] = React.useState<State>(memoryState);
   React.useEffect(() => {
     listeners.push(setState);
+    // A toast raised by a component mounted in the same commit (before this effect ran) is
+    // already in the store: pick it up.
+    setState(memoryState);
     return () => {
       const index = listeners.indexOf(setState);
       if (index > -1) listeners.splice(index, 1);
