@@ -10,6 +10,8 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as AdminRouteImport } from './routes/_admin'
+import { Route as AgentRouteImport } from './routes/_agent'
 import { Route as VoterRouteImport } from './routes/_voter'
 import { Route as DataCollectionRouteImport } from './routes/data-collection'
 import { Route as PasswordRouteImport } from './routes/password'
@@ -20,6 +22,15 @@ import { Route as SignUpRouteImport } from './routes/sign-up'
 import { Route as TermsRouteImport } from './routes/terms'
 import { Route as VerifyRouteImport } from './routes/verify'
 import { Route as VerifyTokenRouteImport } from './routes/verify-token'
+import { Route as AdminLoginRouteImport } from './routes/admin.login'
+import { Route as AgentLoginRouteImport } from './routes/agent.login'
+import { Route as AdminAdminIndexRouteImport } from './routes/_admin/admin/index'
+import { Route as AdminAdminCandidatesRouteImport } from './routes/_admin/admin/candidates'
+import { Route as AdminAdminIssuesRouteImport } from './routes/_admin/admin/issues'
+import { Route as AdminAdminLogsRouteImport } from './routes/_admin/admin/logs'
+import { Route as AdminAdminMembersRouteImport } from './routes/_admin/admin/members'
+import { Route as AdminAdminVpatRouteImport } from './routes/_admin/admin/vpat'
+import { Route as AgentAgentIndexRouteImport } from './routes/_agent/agent/index'
 import { Route as VoterVoterIndexRouteImport } from './routes/_voter/voter/index'
 import { Route as VoterVoterEducationRouteImport } from './routes/_voter/voter/education'
 import { Route as VoterVoterElectRouteImport } from './routes/_voter/voter/elect'
@@ -29,6 +40,14 @@ import { Route as VoterVoterVpatRouteImport } from './routes/_voter/voter/vpat'
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminRoute = AdminRouteImport.update({
+  id: '/_admin',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AgentRoute = AgentRouteImport.update({
+  id: '/_agent',
   getParentRoute: () => rootRouteImport,
 } as any)
 const VoterRoute = VoterRouteImport.update({
@@ -80,6 +99,51 @@ const VerifyTokenRoute = VerifyTokenRouteImport.update({
   path: '/verify-token',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AdminLoginRoute = AdminLoginRouteImport.update({
+  id: '/admin/login',
+  path: '/admin/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AgentLoginRoute = AgentLoginRouteImport.update({
+  id: '/agent/login',
+  path: '/agent/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminAdminIndexRoute = AdminAdminIndexRouteImport.update({
+  id: '/admin/',
+  path: '/admin/',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminAdminCandidatesRoute = AdminAdminCandidatesRouteImport.update({
+  id: '/admin/candidates',
+  path: '/admin/candidates',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminAdminIssuesRoute = AdminAdminIssuesRouteImport.update({
+  id: '/admin/issues',
+  path: '/admin/issues',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminAdminLogsRoute = AdminAdminLogsRouteImport.update({
+  id: '/admin/logs',
+  path: '/admin/logs',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminAdminMembersRoute = AdminAdminMembersRouteImport.update({
+  id: '/admin/members',
+  path: '/admin/members',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminAdminVpatRoute = AdminAdminVpatRouteImport.update({
+  id: '/admin/vpat',
+  path: '/admin/vpat',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AgentAgentIndexRoute = AgentAgentIndexRouteImport.update({
+  id: '/agent/',
+  path: '/agent/',
+  getParentRoute: () => AgentRoute,
+} as any)
 const VoterVoterIndexRoute = VoterVoterIndexRouteImport.update({
   id: '/voter/',
   path: '/voter/',
@@ -117,10 +181,19 @@ export interface FileRoutesByFullPath {
   '/terms': typeof TermsRoute
   '/verify': typeof VerifyRoute
   '/verify-token': typeof VerifyTokenRoute
+  '/admin/login': typeof AdminLoginRoute
+  '/agent/login': typeof AgentLoginRoute
+  '/admin/candidates': typeof AdminAdminCandidatesRoute
+  '/admin/issues': typeof AdminAdminIssuesRoute
+  '/admin/logs': typeof AdminAdminLogsRoute
+  '/admin/members': typeof AdminAdminMembersRoute
+  '/admin/vpat': typeof AdminAdminVpatRoute
   '/voter/education': typeof VoterVoterEducationRoute
   '/voter/elect': typeof VoterVoterElectRoute
   '/voter/nominate': typeof VoterVoterNominateRoute
   '/voter/vpat': typeof VoterVoterVpatRoute
+  '/admin/': typeof AdminAdminIndexRoute
+  '/agent/': typeof AgentAgentIndexRoute
   '/voter/': typeof VoterVoterIndexRoute
 }
 export interface FileRoutesByTo {
@@ -134,15 +207,26 @@ export interface FileRoutesByTo {
   '/terms': typeof TermsRoute
   '/verify': typeof VerifyRoute
   '/verify-token': typeof VerifyTokenRoute
+  '/admin/login': typeof AdminLoginRoute
+  '/agent/login': typeof AgentLoginRoute
+  '/admin/candidates': typeof AdminAdminCandidatesRoute
+  '/admin/issues': typeof AdminAdminIssuesRoute
+  '/admin/logs': typeof AdminAdminLogsRoute
+  '/admin/members': typeof AdminAdminMembersRoute
+  '/admin/vpat': typeof AdminAdminVpatRoute
   '/voter/education': typeof VoterVoterEducationRoute
   '/voter/elect': typeof VoterVoterElectRoute
   '/voter/nominate': typeof VoterVoterNominateRoute
   '/voter/vpat': typeof VoterVoterVpatRoute
+  '/admin': typeof AdminAdminIndexRoute
+  '/agent': typeof AgentAgentIndexRoute
   '/voter': typeof VoterVoterIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/_admin': typeof AdminRouteWithChildren
+  '/_agent': typeof AgentRouteWithChildren
   '/_voter': typeof VoterRouteWithChildren
   '/data-collection': typeof DataCollectionRoute
   '/password': typeof PasswordRoute
@@ -153,10 +237,19 @@ export interface FileRoutesById {
   '/terms': typeof TermsRoute
   '/verify': typeof VerifyRoute
   '/verify-token': typeof VerifyTokenRoute
+  '/admin/login': typeof AdminLoginRoute
+  '/agent/login': typeof AgentLoginRoute
+  '/_admin/admin/candidates': typeof AdminAdminCandidatesRoute
+  '/_admin/admin/issues': typeof AdminAdminIssuesRoute
+  '/_admin/admin/logs': typeof AdminAdminLogsRoute
+  '/_admin/admin/members': typeof AdminAdminMembersRoute
+  '/_admin/admin/vpat': typeof AdminAdminVpatRoute
   '/_voter/voter/education': typeof VoterVoterEducationRoute
   '/_voter/voter/elect': typeof VoterVoterElectRoute
   '/_voter/voter/nominate': typeof VoterVoterNominateRoute
   '/_voter/voter/vpat': typeof VoterVoterVpatRoute
+  '/_admin/admin/': typeof AdminAdminIndexRoute
+  '/_agent/agent/': typeof AgentAgentIndexRoute
   '/_voter/voter/': typeof VoterVoterIndexRoute
 }
 export interface FileRouteTypes {
@@ -172,10 +265,19 @@ export interface FileRouteTypes {
     | '/terms'
     | '/verify'
     | '/verify-token'
+    | '/admin/login'
+    | '/agent/login'
+    | '/admin/candidates'
+    | '/admin/issues'
+    | '/admin/logs'
+    | '/admin/members'
+    | '/admin/vpat'
     | '/voter/education'
     | '/voter/elect'
     | '/voter/nominate'
     | '/voter/vpat'
+    | '/admin/'
+    | '/agent/'
     | '/voter/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -189,14 +291,25 @@ export interface FileRouteTypes {
     | '/terms'
     | '/verify'
     | '/verify-token'
+    | '/admin/login'
+    | '/agent/login'
+    | '/admin/candidates'
+    | '/admin/issues'
+    | '/admin/logs'
+    | '/admin/members'
+    | '/admin/vpat'
     | '/voter/education'
     | '/voter/elect'
     | '/voter/nominate'
     | '/voter/vpat'
+    | '/admin'
+    | '/agent'
     | '/voter'
   id:
     | '__root__'
     | '/'
+    | '/_admin'
+    | '/_agent'
     | '/_voter'
     | '/data-collection'
     | '/password'
@@ -207,15 +320,26 @@ export interface FileRouteTypes {
     | '/terms'
     | '/verify'
     | '/verify-token'
+    | '/admin/login'
+    | '/agent/login'
+    | '/_admin/admin/candidates'
+    | '/_admin/admin/issues'
+    | '/_admin/admin/logs'
+    | '/_admin/admin/members'
+    | '/_admin/admin/vpat'
     | '/_voter/voter/education'
     | '/_voter/voter/elect'
     | '/_voter/voter/nominate'
     | '/_voter/voter/vpat'
+    | '/_admin/admin/'
+    | '/_agent/agent/'
     | '/_voter/voter/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  AdminRoute: typeof AdminRouteWithChildren
+  AgentRoute: typeof AgentRouteWithChildren
   VoterRoute: typeof VoterRouteWithChildren
   DataCollectionRoute: typeof DataCollectionRoute
   PasswordRoute: typeof PasswordRoute
@@ -226,6 +350,8 @@ export interface RootRouteChildren {
   TermsRoute: typeof TermsRoute
   VerifyRoute: typeof VerifyRoute
   VerifyTokenRoute: typeof VerifyTokenRoute
+  AdminLoginRoute: typeof AdminLoginRoute
+  AgentLoginRoute: typeof AgentLoginRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -235,6 +361,20 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_admin': {
+      id: '/_admin'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof AdminRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_agent': {
+      id: '/_agent'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof AgentRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_voter': {
@@ -307,6 +447,69 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof VerifyTokenRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/admin/login': {
+      id: '/admin/login'
+      path: '/admin/login'
+      fullPath: '/admin/login'
+      preLoaderRoute: typeof AdminLoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/agent/login': {
+      id: '/agent/login'
+      path: '/agent/login'
+      fullPath: '/agent/login'
+      preLoaderRoute: typeof AgentLoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_admin/admin/': {
+      id: '/_admin/admin/'
+      path: '/admin'
+      fullPath: '/admin/'
+      preLoaderRoute: typeof AdminAdminIndexRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/_admin/admin/candidates': {
+      id: '/_admin/admin/candidates'
+      path: '/admin/candidates'
+      fullPath: '/admin/candidates'
+      preLoaderRoute: typeof AdminAdminCandidatesRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/_admin/admin/issues': {
+      id: '/_admin/admin/issues'
+      path: '/admin/issues'
+      fullPath: '/admin/issues'
+      preLoaderRoute: typeof AdminAdminIssuesRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/_admin/admin/logs': {
+      id: '/_admin/admin/logs'
+      path: '/admin/logs'
+      fullPath: '/admin/logs'
+      preLoaderRoute: typeof AdminAdminLogsRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/_admin/admin/members': {
+      id: '/_admin/admin/members'
+      path: '/admin/members'
+      fullPath: '/admin/members'
+      preLoaderRoute: typeof AdminAdminMembersRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/_admin/admin/vpat': {
+      id: '/_admin/admin/vpat'
+      path: '/admin/vpat'
+      fullPath: '/admin/vpat'
+      preLoaderRoute: typeof AdminAdminVpatRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/_agent/agent/': {
+      id: '/_agent/agent/'
+      path: '/agent'
+      fullPath: '/agent/'
+      preLoaderRoute: typeof AgentAgentIndexRouteImport
+      parentRoute: typeof AgentRoute
+    }
     '/_voter/voter/': {
       id: '/_voter/voter/'
       path: '/voter'
@@ -345,6 +548,36 @@ declare module '@tanstack/react-router' {
   }
 }
 
+interface AdminRouteChildren {
+  AdminAdminCandidatesRoute: typeof AdminAdminCandidatesRoute
+  AdminAdminIssuesRoute: typeof AdminAdminIssuesRoute
+  AdminAdminLogsRoute: typeof AdminAdminLogsRoute
+  AdminAdminMembersRoute: typeof AdminAdminMembersRoute
+  AdminAdminVpatRoute: typeof AdminAdminVpatRoute
+  AdminAdminIndexRoute: typeof AdminAdminIndexRoute
+}
+
+const AdminRouteChildren: AdminRouteChildren = {
+  AdminAdminCandidatesRoute: AdminAdminCandidatesRoute,
+  AdminAdminIssuesRoute: AdminAdminIssuesRoute,
+  AdminAdminLogsRoute: AdminAdminLogsRoute,
+  AdminAdminMembersRoute: AdminAdminMembersRoute,
+  AdminAdminVpatRoute: AdminAdminVpatRoute,
+  AdminAdminIndexRoute: AdminAdminIndexRoute,
+}
+
+const AdminRouteWithChildren = AdminRoute._addFileChildren(AdminRouteChildren)
+
+interface AgentRouteChildren {
+  AgentAgentIndexRoute: typeof AgentAgentIndexRoute
+}
+
+const AgentRouteChildren: AgentRouteChildren = {
+  AgentAgentIndexRoute: AgentAgentIndexRoute,
+}
+
+const AgentRouteWithChildren = AgentRoute._addFileChildren(AgentRouteChildren)
+
 interface VoterRouteChildren {
   VoterVoterEducationRoute: typeof VoterVoterEducationRoute
   VoterVoterElectRoute: typeof VoterVoterElectRoute
@@ -365,6 +598,8 @@ const VoterRouteWithChildren = VoterRoute._addFileChildren(VoterRouteChildren)
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  AdminRoute: AdminRouteWithChildren,
+  AgentRoute: AgentRouteWithChildren,
   VoterRoute: VoterRouteWithChildren,
   DataCollectionRoute: DataCollectionRoute,
   PasswordRoute: PasswordRoute,
@@ -375,6 +610,8 @@ const rootRouteChildren: RootRouteChildren = {
   TermsRoute: TermsRoute,
   VerifyRoute: VerifyRoute,
   VerifyTokenRoute: VerifyTokenRoute,
+  AdminLoginRoute: AdminLoginRoute,
+  AgentLoginRoute: AgentLoginRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -1,0 +1,56 @@
+import { Link } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { MessageSquareWarning } from 'lucide-react';
+import { PositionResults } from '@/components/results/position-results';
+import { StatisticsTiles } from '@/components/staff/statistics-tiles';
+import { staffKeys, withAdminStatistics } from '@/components/staff/staff-queries';
+import { buttonVariants } from '@/components/ui/button';
+import { api } from '@/lib/api';
+import { queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
+import { useRealtime } from '@/lib/realtime';
+import { cn } from '@/lib/utils';
+import { ElectionToggle } from './election-toggle';
+import { ExportResultsButton } from './export-results-button';
+
+export const ADMIN_DEFAULT_POSITION = 'Chairperson_National';
+export const ADMIN_NO_VOTES = 'No votes at the moment';
+
+/**
+ * Spec §2 "Admin dashboard": the election status toggle, results per position and the
+ * five statistics tiles, live from the results and statistics channels. The 'Report an Issue or
+ * Help' button sits in the shell's page-title banner, above this content.
+ */
+export function AdminDashboard() {
+  const queryClient = useQueryClient();
+  const positions = api.members.listPositions.useQuery({ queryKey: queryKeys.positions, staleTime: 5 * 60_000 });
+  const results = api.elections.getResults.useQuery({ queryKey: staffKeys.adminResults });
+  const statistics = api.elections.getStatistics.useQuery({ queryKey: staffKeys.adminStatistics });
+
+  useRealtime({
+    results: (payload) => queryClient.setQueryData<ResultsResponseLike>(staffKeys.adminResults, (prev) => withResults(prev, payload.results)),
+    statistics: (payload) =>
+      queryClient.setQueryData(staffKeys.adminStatistics, (prev: Parameters<typeof withAdminStatistics>[0]) => withAdminStatistics(prev, payload.statistics)),
+  });
+
+  return (
+    <div className="grid gap-8">
+      <div className="flex flex-wrap gap-2">
+        <ExportResultsButton />
+        <Link to="/admin/issues" className={cn(buttonVariants({ variant: 'outline' }))}>
+          <MessageSquareWarning aria-hidden="true" />
+          Issue reports
+        </Link>
+      </div>
+      <ElectionToggle />
+      <PositionResults
+        positions={positions.data?.body.data}
+        groups={results.data?.body.data.data}
+        loading={results.isPending}
+        error={results.isError}
+        defaultKey={ADMIN_DEFAULT_POSITION}
+        noVotesText={ADMIN_NO_VOTES}
+      />
+      <StatisticsTiles statistics={statistics.data?.body.data.data} loading={statistics.isPending} error={statistics.isError} />
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import type { Branch } from '@kura/contract';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+
+type Props = {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  branches: Branch[];
+  loading?: boolean;
+  invalid?: boolean;
+  describedBy?: string;
+};
+
+/** A branch select whose value is the branch name (the API accepts a branch id or name). */
+export function BranchSelect({ id, value, onChange, branches, loading, invalid, describedBy }: Props) {
+  const names = branches.map((b) => b.name);
+  // Keep the current branch selectable even when the list failed or does not hold it.
+  if (value && !names.includes(value)) names.unshift(value);
+  return (
+    <Select value={value || undefined} onValueChange={onChange}>
+      <SelectTrigger id={id} aria-invalid={invalid ? true : undefined} aria-describedby={describedBy}>
+        <SelectValue placeholder={loading ? 'Loading branches…' : 'Choose a branch'} />
+      </SelectTrigger>
+      <SelectContent>
+        {names.map((n) => (
+          <SelectItem key={n} value={n}>
+            {n}
+          </SelectItem>
+        ))}
+      </SelectContent>
+    </Select>
+  );
+}

@@ -1,0 +1,66 @@
+import { useId } from 'react';
+import * as SwitchPrimitive from '@radix-ui/react-switch';
+import { useQueryClient } from '@tanstack/react-query';
+import { toast } from '@/components/ui/use-toast';
+import { staffKeys } from '@/components/staff/staff-queries';
+import { api, errorMessage } from '@/lib/api';
+import { cn } from '@/lib/utils';
+
+export const ENABLED_MESSAGE = 'Voting has been enabled';
+export const DISABLED_MESSAGE = 'Voting has been disabled';
+
+/**
+ * Spec §4 "Election status": active '1' means voting enabled. The switch flips it and says
+ * 'Voting has been enabled' or 'Voting has been disabled'; a failure shows 'Failed to update
+ * election status' with the server message or 'Something went wrong'.
+ */
+export function ElectionToggle() {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const status = api.elections.getElectionStatus.useQuery({ queryKey: staffKeys.electionStatus });
+  const toggle = api.elections.toggleElection.useMutation();
+  const active = status.data?.body.active === '1';
+
+  const onChange = async (next: boolean) => {
+    try {
+      const res = await toggle.mutateAsync({ body: { status: next } });
+      queryClient.setQueryData(staffKeys.electionStatus, { status: 200, headers: new Headers(), body: { active: res.body.active } });
+      toast({ variant: 'success', title: res.body.message || (res.body.active === '1' ? ENABLED_MESSAGE : DISABLED_MESSAGE) });
+    } catch (err) {
+      toast({ variant: 'destructive', title: 'Failed to update election status', description: errorMessage(err) ?? 'Something went wrong' });
+      void status.refetch();
+    }
+  };
+
+  const stateText = status.isPending ? 'Checking the election status…' : status.isError ? 'The election status could not be loaded' : active ? 'Voting is enabled' : 'Voting is disabled';
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-border bg-card p-4 shadow-sm">
+      <div className="grid gap-1">
+        <h2 id={`${id}-heading`} className="text-lg font-semibold">
+          Election status
+        </h2>
+        <p className="text-sm text-muted-foreground" aria-live="polite">
+          {stateText}
+        </p>
+      </div>
+      <div className="flex items-center gap-3">
+        <label htmlFor={id} className="text-sm font-medium">
+          Voting enabled
+        </label>
+        <SwitchPrimitive.Root
+          id={id}
+          checked={active}
+          disabled={status.isPending || status.isError || toggle.isPending}
+          onCheckedChange={(v) => void onChange(v)}
+          className={cn(
+            'peer inline-flex h-7 w-12 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-50',
+            'data-[state=checked]:bg-success data-[state=unchecked]:bg-input',
+          )}
+        >
+          <SwitchPrimitive.Thumb className="pointer-events-none block size-6 rounded-full bg-background shadow-lg ring-0 transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
+        </SwitchPrimitive.Root>
+      </div>
+    </section>
+  );
+}

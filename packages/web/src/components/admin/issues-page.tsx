@@ -1,0 +1,61 @@
+import { useEffect, useState } from 'react';
+import { keepPreviousData } from '@tanstack/react-query';
+import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
+import { Pager } from '@/components/staff/pager';
+import { staffKeys } from '@/components/staff/staff-queries';
+import { toast } from '@/components/ui/use-toast';
+import { api, errorMessage } from '@/lib/api';
+import { formatDateTime } from './logs-page';
+
+/** Beyond the spec: the issues reported through 'Report an Issue or Help', newest first. */
+export function IssuesPage() {
+  const [page, setPage] = useState(1);
+  const q = api.help.listIssues.useQuery({
+    queryKey: [...staffKeys.issues, page],
+    queryData: { query: { page } },
+    placeholderData: keepPreviousData,
+  });
+  useEffect(() => {
+    if (q.isError) toast({ variant: 'destructive', title: 'Error fetching issue reports', description: errorMessage(q.error) ?? 'Please try again.' });
+  }, [q.isError, q.error]);
+
+  const body = q.data?.body;
+  const lastPage = body?.last_page ?? 1;
+  useEffect(() => {
+    if (page > lastPage) setPage(lastPage);
+  }, [page, lastPage]);
+
+  if (q.isPending) return <Loading label="Loading issue reports…" />;
+  if (q.isError && !body) return <ErrorState>The issue reports could not be loaded. Please try again later.</ErrorState>;
+  if (!body || body.data.length === 0) return <EmptyState>No issues have been reported.</EmptyState>;
+
+  return (
+    <div className="grid gap-6">
+      <ul className="grid gap-3" aria-busy={q.isFetching ? true : undefined}>
+        {body.data.map((r) => (
+          <li key={r.id} className="grid gap-2 rounded-lg border border-border bg-card p-4 shadow-sm">
+            <p className="flex flex-wrap items-baseline justify-between gap-2 text-sm text-muted-foreground">
+              <span>
+                <strong className="text-foreground">{r.reporter_name}</strong> ({r.role})
+              </span>
+              <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time>
+            </p>
+            <p className="whitespace-pre-wrap break-words">{r.details}</p>
+            {r.images.length > 0 && (
+              <ul className="flex flex-wrap gap-2" aria-label="Attachments">
+                {r.images.map((src, i) => (
+                  <li key={src}>
+                    <a href={src} target="_blank" rel="noreferrer" className="block rounded-md focus-visible:outline-2 focus-visible:outline-ring">
+                      <img src={src} alt={`Attachment ${i + 1} from ${r.reporter_name}`} className="size-20 rounded-md border border-border object-cover" />
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ul>
+      <Pager page={page} lastPage={lastPage} onPageChange={setPage} disabled={q.isFetching && q.isPlaceholderData} label="Issue report pages" />
+    </div>
+  );
+}

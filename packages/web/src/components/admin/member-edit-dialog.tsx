@@ -1,0 +1,115 @@
+import { useEffect, useId, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { UpdateMemberBody, type Member } from '@kura/contract';
+import { FieldError } from '@/components/auth/field-error';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { toast } from '@/components/ui/use-toast';
+import { staffKeys } from '@/components/staff/staff-queries';
+import { api, errorMessage, firstFieldError } from '@/lib/api';
+import { BranchSelect } from './branch-select';
+import { fieldErrorsOf, useBranches, zodFieldErrors } from './use-admin-lists';
+
+type Values = { name: string; member_no: string; phone: string; email: string; county: string };
+
+const valuesOf = (m: Member | null): Values => ({
+  name: m?.name ?? '',
+  member_no: m?.member_no ?? '',
+  phone: m?.phone ?? '',
+  email: m?.email ?? '',
+  county: m?.county ?? '',
+});
+
+/** Spec §2 "Edit member dialog": name, member no, phone, email and a branch select. */
+export function MemberEditDialog({ member, onClose }: { member: Member | null; onClose: () => void }) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const { branches, loading } = useBranches();
+  const update = api.members.updateMember.useMutation();
+  const [values, setValues] = useState<Values>(valuesOf(member));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  useEffect(() => {
+    setValues(valuesOf(member));
+    setErrors({});
+  }, [member]);
+
+  const set = (key: keyof Values) => (value: string) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    if (errors[key]) setErrors((e) => ({ ...e, [key]: '' }));
+  };
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!member) return;
+    const parsed = UpdateMemberBody.safeParse(values);
+    if (!parsed.success) {
+      setErrors(zodFieldErrors(parsed.error.issues));
+      return;
+    }
+    try {
+      await update.mutateAsync({ params: { id: member.id }, body: parsed.data });
+      toast({ variant: 'success', title: 'Member updated successfully' });
+      await queryClient.invalidateQueries({ queryKey: staffKeys.members });
+      onClose();
+    } catch (err) {
+      setErrors(fieldErrorsOf(err));
+      toast({ variant: 'destructive', title: 'Error updating member', description: firstFieldError(err) ?? errorMessage(err) });
+    }
+  };
+
+  const field = (key: Exclude<keyof Values, 'county'>, label: string, props: React.ComponentProps<'input'> = {}) => (
+    <div className="grid gap-2">
+      <Label htmlFor={`${id}-${key}`}>{label}</Label>
+      <Input
+        id={`${id}-${key}`}
+        value={values[key]}
+        onChange={(ev) => set(key)(ev.target.value)}
+        aria-invalid={errors[key] ? true : undefined}
+        aria-describedby={errors[key] ? `${id}-${key}-error` : undefined}
+        {...props}
+      />
+      <FieldError id={`${id}-${key}-error`} message={errors[key]} />
+    </div>
+  );
+
+  return (
+    <Dialog open={member !== null} onOpenChange={(o) => !o && onClose()}>
+      <DialogContent>
+        <form onSubmit={submit} className="grid gap-4" noValidate>
+          <DialogHeader>
+            <DialogTitle>Edit member</DialogTitle>
+            <DialogDescription>Change the member's details and branch.</DialogDescription>
+          </DialogHeader>
+          {field('name', 'Name', { autoComplete: 'off', maxLength: 150 })}
+          {field('member_no', 'Member no', { autoComplete: 'off', maxLength: 50 })}
+          {field('phone', 'Phone', { inputMode: 'numeric', autoComplete: 'off', maxLength: 10 })}
+          {field('email', 'Email', { type: 'email', autoComplete: 'off', maxLength: 150 })}
+          <div className="grid gap-2">
+            <Label htmlFor={`${id}-county`}>Branch</Label>
+            <BranchSelect
+              id={`${id}-county`}
+              value={values.county}
+              onChange={set('county')}
+              branches={branches}
+              loading={loading}
+              invalid={Boolean(errors.county)}
+              describedBy={errors.county ? `${id}-county-error` : undefined}
+            />
+            <FieldError id={`${id}-county-error`} message={errors.county} />
+          </div>
+          <DialogFooter>
+            <Button variant="outline" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={update.isPending}>
+              {update.isPending ? 'Saving…' : 'Save'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

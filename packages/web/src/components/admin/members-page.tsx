@@ -1,0 +1,130 @@
+import { useEffect, useId, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Member } from '@kura/contract';
+import { Pencil, Search, UserPlus, X } from 'lucide-react';
+import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
+import { DataTable, rowClass, Td } from '@/components/staff/data-table';
+import { Pager } from '@/components/staff/pager';
+import { staffKeys } from '@/components/staff/staff-queries';
+import { activeFilters, useFilteredPages } from '@/components/staff/use-filtered-pages';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { api } from '@/lib/api';
+import { AssignPositionDialog } from './assign-position-dialog';
+import { MemberEditDialog } from './member-edit-dialog';
+import { MemberImport } from './member-import';
+
+const EMPTY = { query: '', county: '', phone: '', email: '' };
+const FIELDS: { key: keyof typeof EMPTY; label: string; type?: string }[] = [
+  { key: 'query', label: 'Search' },
+  { key: 'county', label: 'County' },
+  { key: 'phone', label: 'Phone' },
+  { key: 'email', label: 'Email', type: 'email' },
+];
+
+/** Spec §2 "Members page": search form, table, pager, Edit and Assign Position dialogs. */
+export function MembersPage() {
+  const id = useId();
+  const f = useFilteredPages(EMPTY);
+  const [editing, setEditing] = useState<Member | null>(null);
+  const [assigning, setAssigning] = useState<Member | null>(null);
+
+  const q = useQuery({
+    queryKey: [...staffKeys.members, f.filterMode ? f.applied : null, f.page],
+    queryFn: async () => {
+      const res = f.filterMode
+        ? await api.members.searchMembers.query({ query: { ...activeFilters(f.applied), page: f.page } })
+        : await api.members.listMembers.query({ query: { page: f.page } });
+      if (res.status !== 200) throw res;
+      return res;
+    },
+    placeholderData: keepPreviousData,
+  });
+  const body = q.data?.body;
+  const { setLastPage } = f;
+  useEffect(() => {
+    if (body) setLastPage(body.last_page);
+  }, [body, setLastPage]);
+
+  const offset = body ? (body.current_page - 1) * body.per_page : 0;
+
+  return (
+    <div className="grid gap-6">
+      <form
+        role="search"
+        aria-label="Search members"
+        className="grid gap-4 rounded-lg border border-border bg-card p-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          f.search();
+        }}
+      >
+        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+          {FIELDS.map((fd) => (
+            <div key={fd.key} className="grid gap-2">
+              <Label htmlFor={`${id}-${fd.key}`}>{fd.label}</Label>
+              <Input
+                id={`${id}-${fd.key}`}
+                type={fd.type ?? 'text'}
+                value={f.draft[fd.key]}
+                maxLength={150}
+                onChange={(e) => f.setField(fd.key, e.target.value)}
+              />
+            </div>
+          ))}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit">
+            <Search aria-hidden="true" />
+            Search
+          </Button>
+          <Button variant="outline" onClick={f.reset}>
+            <X aria-hidden="true" />
+            Reset
+          </Button>
+        </div>
+      </form>
+
+      <MemberImport />
+
+      {q.isPending ? (
+        <Loading label="Loading members…" />
+      ) : q.isError && !body ? (
+        <ErrorState>The members could not be loaded. Please try again later.</ErrorState>
+      ) : !body || body.data.length === 0 ? (
+        <EmptyState>{f.filterMode ? 'No members match the search.' : 'There are no members yet.'}</EmptyState>
+      ) : (
+        <DataTable caption="Members" headers={['#', 'Member No', 'Name', 'Email', 'Phone', 'Branch', 'Edit', 'Assign']} minWidth="min-w-[52rem]" busy={q.isFetching}>
+          {body.data.map((m, i) => (
+            <tr key={m.id} className={rowClass}>
+              <Td>{offset + i + 1}</Td>
+              <Td className="font-mono">{m.member_no}</Td>
+              <Td>{m.name}</Td>
+              <Td className="break-all">{m.email}</Td>
+              <Td>{m.phone}</Td>
+              <Td>{m.county}</Td>
+              <Td>
+                <Button variant="outline" size="sm" onClick={() => setEditing(m)} aria-label={`Edit ${m.name}`}>
+                  <Pencil aria-hidden="true" />
+                  Edit
+                </Button>
+              </Td>
+              <Td>
+                <Button variant="secondary" size="sm" onClick={() => setAssigning(m)} aria-label={`Assign position to ${m.name}`}>
+                  <UserPlus aria-hidden="true" />
+                  Assign
+                </Button>
+              </Td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+
+      <Pager page={f.page} lastPage={f.lastPage} onPageChange={f.setPage} disabled={q.isFetching && q.isPlaceholderData} label="Members pages" />
+
+      <MemberEditDialog member={editing} onClose={() => setEditing(null)} />
+      <AssignPositionDialog member={assigning} onClose={() => setAssigning(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+import { useEffect, useId } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Search, X } from 'lucide-react';
+import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
+import { DataTable, rowClass, Td } from '@/components/staff/data-table';
+import { Pager } from '@/components/staff/pager';
+import { staffKeys } from '@/components/staff/staff-queries';
+import { useFilteredPages } from '@/components/staff/use-filtered-pages';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { toast } from '@/components/ui/use-toast';
+import { api, errorStatus } from '@/lib/api';
+import { positionLabel } from '@/lib/format';
+import { queryKeys } from '@/lib/queries';
+
+export const VVPAT_FETCH_ERROR = 'An error occurred while fetching the data. Please try again later.';
+const ANY = 'any';
+const EMPTY = { vvpat: '', position: '' };
+
+/** Spec §8 "Vvpat fetch": a 401 says the session expired, anything else the generic error. */
+export function vvpatErrorToast(status: number | undefined) {
+  if (status === 401) toast({ variant: 'destructive', title: 'Unauthorized', description: 'Your session has expired' });
+  else toast({ variant: 'destructive', title: 'Error', description: VVPAT_FETCH_ERROR });
+}
+
+/** Spec §2 "Verifiable Paper Audit Trail (admin)": search by ref and position, table, pager. */
+export function VvpatPage() {
+  const id = useId();
+  const f = useFilteredPages(EMPTY);
+  const positions = api.members.listPositions.useQuery({ queryKey: queryKeys.positions, staleTime: 5 * 60_000 });
+
+  const q = useQuery({
+    queryKey: [...staffKeys.vvpat, f.filterMode ? f.applied : null, f.page],
+    queryFn: async () => {
+      const ref = f.applied.vvpat.trim();
+      const positionId = f.applied.position ? Number(f.applied.position) : undefined;
+      const res = f.filterMode
+        ? await api.vvpat.searchVvpat.query({
+            query: { page: f.page, ...(ref ? { vvpat: ref } : {}), ...(positionId ? { psk_position_id: positionId } : {}) },
+          })
+        : await api.vvpat.listVvpat.query({ query: { page: f.page } });
+      if (res.status !== 200) throw res;
+      return res;
+    },
+    placeholderData: keepPreviousData,
+  });
+  const body = q.data?.body;
+  const { setLastPage } = f;
+  useEffect(() => {
+    if (body) setLastPage(body.meta.last_page);
+  }, [body, setLastPage]);
+  const status = q.isError ? errorStatus(q.error) : undefined;
+  useEffect(() => {
+    if (q.isError) vvpatErrorToast(status);
+  }, [q.isError, q.errorUpdatedAt, status]);
+
+  const offset = body ? (body.meta.current_page - 1) * body.meta.per_page : 0;
+  const votes = body?.data.votes ?? [];
+
+  return (
+    <div className="grid gap-6">
+      <form
+        role="search"
+        aria-label="Search the audit trail"
+        className="grid gap-4 rounded-lg border border-border bg-card p-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          f.search();
+        }}
+      >
+        <div className="grid gap-3 sm:grid-cols-2">
+          <div className="grid gap-2">
+            <Label htmlFor={`${id}-ref`}>VPAT Ref</Label>
+            <Input id={`${id}-ref`} value={f.draft.vvpat} maxLength={64} autoComplete="off" onChange={(e) => f.setField('vvpat', e.target.value)} />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={`${id}-position`}>Position</Label>
+            <Select value={f.draft.position || ANY} onValueChange={(v) => f.setField('position', v === ANY ? '' : v)}>
+              <SelectTrigger id={`${id}-position`}>
+                <SelectValue placeholder={positions.isPending ? 'Loading positions…' : 'All positions'} />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={ANY}>All positions</SelectItem>
+                {(positions.data?.body.data ?? []).map((p) => (
+                  <SelectItem key={p.id} value={String(p.id)}>
+                    {positionLabel(p)}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit">
+            <Search aria-hidden="true" />
+            Search
+          </Button>
+          <Button variant="outline" onClick={f.reset}>
+            <X aria-hidden="true" />
+            Reset
+          </Button>
+        </div>
+      </form>
+
+      {q.isPending ? (
+        <Loading label="Loading the audit trail…" />
+      ) : q.isError && !body ? (
+        <ErrorState>{status === 401 ? 'Your session has expired' : VVPAT_FETCH_ERROR}</ErrorState>
+      ) : votes.length === 0 ? (
+        <EmptyState>{f.filterMode ? 'No receipts match the search.' : 'No votes have been cast yet.'}</EmptyState>
+      ) : (
+        <DataTable caption="Verifiable paper audit trail" headers={['#', 'VPAT Ref', 'Candidate Selected', 'Vote Count', 'Position']} minWidth="min-w-[36rem]" busy={q.isFetching}>
+          {votes.map((v, i) => (
+            <tr key={`${v.vvpat}-${i}`} className={rowClass}>
+              <Td>{offset + i + 1}</Td>
+              <Td className="font-mono">{v.vvpat}</Td>
+              <Td>{v.name}</Td>
+              <Td>{v.count}</Td>
+              <Td>{v.position}</Td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+
+      <Pager page={f.page} lastPage={f.lastPage} onPageChange={f.setPage} disabled={q.isFetching && q.isPlaceholderData} label="Audit trail pages" />
+    </div>
+  );
+}

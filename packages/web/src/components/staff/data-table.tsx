@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react';
+import { cn } from '@/lib/utils';
+
+type Props = {
+  caption: string;
+  headers: ReactNode[];
+  children: ReactNode;
+  /** below this width the table scrolls sideways inside its frame (phones) */
+  minWidth?: string;
+  busy?: boolean;
+};
+
+/** A bordered, horizontally scrollable table with a screen-reader caption. */
+export function DataTable({ caption, headers, children, minWidth = 'min-w-[40rem]', busy }: Props) {
+  return (
+    <div className="overflow-x-auto rounded-md border border-border" tabIndex={0} role="region" aria-label={caption}>
+      <table className={cn('w-full text-left text-sm', minWidth, busy && 'opacity-60')} aria-busy={busy ? true : undefined}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-muted">
+          <tr>
+            {headers.map((h, i) => (
+              <th key={i} scope="col" className="whitespace-nowrap px-3 py-2 font-semibold">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Td({ children, className }: { children?: ReactNode; className?: string }) {
+  return <td className={cn('px-3 py-2 align-middle', className)}>{children}</td>;
+}
+
+export const rowClass = 'border-t border-border';

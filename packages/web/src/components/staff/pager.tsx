@@ -1,0 +1,56 @@
+import { ChevronFirst, ChevronLast, ChevronLeft, ChevronRight } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/utils';
+
+/** Keeps a page number between 1 and the last page (spec §4: the pager is bounded). */
+export function clampPage(page: number, lastPage: number): number {
+  const last = Math.max(1, Math.floor(lastPage) || 1);
+  const p = Math.floor(page) || 1;
+  return Math.min(Math.max(1, p), last);
+}
+
+type Props = {
+  page: number;
+  lastPage: number;
+  onPageChange: (page: number) => void;
+  /** while a page is loading the buttons wait */
+  disabled?: boolean;
+  className?: string;
+  /** names the pager for screen readers when a screen has more than one */
+  label?: string;
+};
+
+/** First, Back, 'Page X of Y', Next and Last; never leaves the range 1..last page. */
+export function Pager({ page, lastPage, onPageChange, disabled = false, className, label = 'Pagination' }: Props) {
+  const last = Math.max(1, Math.floor(lastPage) || 1);
+  const current = clampPage(page, last);
+  const go = (target: number) => {
+    const next = clampPage(target, last);
+    if (next !== current) onPageChange(next);
+  };
+  const atStart = current <= 1;
+  const atEnd = current >= last;
+  return (
+    <nav aria-label={label} className={cn('flex flex-wrap items-center justify-center gap-2', className)}>
+      <Button variant="outline" size="sm" onClick={() => go(1)} disabled={disabled || atStart}>
+        <ChevronFirst aria-hidden="true" />
+        First
+      </Button>
+      <Button variant="outline" size="sm" onClick={() => go(current - 1)} disabled={disabled || atStart}>
+        <ChevronLeft aria-hidden="true" />
+        Back
+      </Button>
+      <span className="px-2 text-sm tabular-nums" aria-live="polite" aria-atomic="true">
+        Page {current} of {last}
+      </span>
+      <Button variant="outline" size="sm" onClick={() => go(current + 1)} disabled={disabled || atEnd}>
+        Next
+        <ChevronRight aria-hidden="true" />
+      </Button>
+      <Button variant="outline" size="sm" onClick={() => go(last)} disabled={disabled || atEnd}>
+        Last
+        <ChevronLast aria-hidden="true" />
+      </Button>
+    </nav>
+  );
+}

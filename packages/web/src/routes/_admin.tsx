@@ -1,0 +1,20 @@
+import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { AppShell } from '@/components/layout/app-shell';
+import { FullPageLoading } from '@/components/layout/page-states';
+import { requireStaff } from '@/components/staff/staff-guard';
+import { ADMIN_EXTRA_TITLES, ADMIN_MENU } from '@/components/staff/staff-menus';
+
+export const Route = createFileRoute('/_admin')({
+  beforeLoad: ({ context }) => requireStaff(context.queryClient, 'admin'),
+  pendingComponent: FullPageLoading,
+  component: AdminLayout,
+});
+
+/** Spec §2: the admin shell has no colour dialog; Sign Out returns to /admin/login. */
+function AdminLayout() {
+  return (
+    <AppShell menu={ADMIN_MENU} extraTitles={ADMIN_EXTRA_TITLES} showColourDialog={false} signOutTo="/admin/login">
+      <Outlet />
+    </AppShell>
+  );
+}

@@ -1,0 +1,20 @@
+import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { AppShell } from '@/components/layout/app-shell';
+import { FullPageLoading } from '@/components/layout/page-states';
+import { requireStaff } from '@/components/staff/staff-guard';
+import { AGENT_MENU } from '@/components/staff/staff-menus';
+
+export const Route = createFileRoute('/_agent')({
+  beforeLoad: ({ context }) => requireStaff(context.queryClient, 'agent'),
+  pendingComponent: FullPageLoading,
+  component: AgentLayout,
+});
+
+/** Spec §2: the agent shell offers the colour dialog and paints its page-title banner in the custom colours. */
+function AgentLayout() {
+  return (
+    <AppShell menu={AGENT_MENU} showColourDialog bannerUsesCustomColours signOutTo="/agent/login">
+      <Outlet />
+    </AppShell>
+  );
+}
