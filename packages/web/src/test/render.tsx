@@ -14,6 +14,8 @@ export async function renderWithProviders(ui: ReactNode, path = '/') {
         <Toaster />
       </>
     ),
+    // a test renders one screen; navigation elsewhere only changes the location
+    notFoundComponent: () => null,
   });
   const page = createRoute({ getParentRoute: () => rootRoute, path, component: () => <>{ui}</> });
   const router = createRouter({

@@ -17,7 +17,7 @@ export const VOTING_DISABLED = 'Voting is currently disabled. Please come back w
 
 const norm = (s: string) => s.toLowerCase().replace(/[_\s]+/g, ' ').trim();
 
-function Elect() {
+export function Elect() {
   const queryClient = useQueryClient();
   const ballot = api.ballots.getBallot.useQuery({ queryKey: queryKeys.ballot });
   const status = api.elections.getElectionStatus.useQuery({ queryKey: queryKeys.electionStatus });

@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderWithProviders } from '@/test/render';
+import { mockFetch } from '@/test/fetch-mock';
+import { Elect } from '@/routes/_voter/voter/elect';
+
+const ballot = [
+  { title: 'chairperson national', position_id: 1, candidates: [ { id: 11, name: 'Jane Wanjiku', photo: '/uploads/jane.png' }, { id: 12, name: 'Otieno Omondi', photo: null } ] },
+  { title: 'treasurer national', position_id: 2, candidates: [ { id: 21, name: 'Amina Hassan', photo: null } ] },
+  { title: 'secretary national', position_id: 3, candidates: [] },
+];
+
+function server(opts: { active?: '1' | '0'; vote?: { status: number; body: unknown } } = {}) {
+  return mockFetch((path) => {
+    if (path === '/psk/candidates/v2') return { status: 200, body: { data: ballot } };
+    if (path === '/psk/election/status') return { status: 200, body: { active: opts.active ?? '1' } };
+    if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
+    if (path === '/psk/vote') return opts.vote ?? { status: 201, body: { message: 'Successfully voted', receipts: [] } };
+    return undefined;
+  });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('voter ballot (spec §2 "Election (voter)", §4 vote flow)', () => {
+  it('groups radios per position: name = position, value = candidate id, with name/photo/position id', async () => {
+    server();
+    await renderWithProviders(<Elect />, '/voter/elect');
+    expect(await screen.findByRole('heading', { name: 'Chairperson National' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Treasurer National' })).toBeTruthy();
+    // a position with no candidates shows nothing
+    expect(screen.queryByText(/secretary national/i)).toBeNull();
+    const jane = screen.getByRole('radio', { name: 'Jane Wanjiku' }) as HTMLInputElement;
+    expect(jane.name).toBe('chairperson national');
+    expect(jane.value).toBe('11');
+    expect(jane.dataset.name).toBe('Jane Wanjiku');
+    expect(jane.dataset.photo).toBe('/uploads/jane.png');
+    expect(jane.dataset.positionId).toBe('1');
+    const otieno = screen.getByRole('radio', { name: 'Otieno Omondi' }) as HTMLInputElement;
+    fireEvent.click(jane);
+    fireEvent.click(otieno);
+    expect(jane.checked).toBe(false);
+    expect(otieno.checked).toBe(true);
+  });
+
+  it('asks "Are you sure?"; cancel resets the choices', async () => {
+    const { calls } = server();
+    await renderWithProviders(<Elect />, '/voter/elect');
+    fireEvent.click(await screen.findByRole('radio', { name: 'Jane Wanjiku' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText('Are you sure?')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect((screen.getByRole('radio', { name: 'Jane Wanjiku' }) as HTMLInputElement).checked).toBe(false);
+    expect(calls.some((c) => c.path === '/psk/vote')).toBe(false);
+  });
+
+  it('posts {candidates: {position_id: candidate_id}} on "Yes!" and shows the voted banner and toast', async () => {
+    const { calls } = server();
+    await renderWithProviders(<Elect />, '/voter/elect');
+    fireEvent.click(await screen.findByRole('radio', { name: 'Otieno Omondi' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Amina Hassan' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    expect(await screen.findByText('You have successfully voted')).toBeTruthy();
+    expect(await screen.findAllByText('Successfully voted')).not.toHaveLength(0);
+    const vote = calls.find((c) => c.path === '/psk/vote');
+    expect(vote?.method).toBe('POST');
+    expect(vote?.body).toEqual({ candidates: { '1': 12, '2': 21 } });
+  });
+
+  it("shows 'Unable to process vote,' with the server message on failure", async () => {
+    server({ vote: { status: 409, body: { message: 'You have already voted for Chairperson National' } } });
+    await renderWithProviders(<Elect />, '/voter/elect');
+    fireEvent.click(await screen.findByRole('radio', { name: 'Jane Wanjiku' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    expect(await screen.findByText('Unable to process vote, You have already voted for Chairperson National')).toBeTruthy();
+    expect(screen.queryByText('You have successfully voted')).toBeNull();
+  });
+
+  it('says plainly when voting is disabled and disables Vote', async () => {
+    server({ active: '0' });
+    await renderWithProviders(<Elect />, '/voter/elect');
+    expect(await screen.findByText(/Voting is currently disabled/)).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Vote' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
