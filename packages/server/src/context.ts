@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
+import type { GoogleCertsSource } from './auth/google';
 import type { Database } from './db/client';
 import type { Env } from './env';
 import type { Secrets } from './secrets';
@@ -26,4 +27,6 @@ export type AppContext = {
   now: () => Date;
   /** Work to run at shutdown (timers, caches, adapters), in reverse order of registration. */
   onClose: (fn: () => Promise<void> | void) => void;
+  /** Google's signing keys; unset means fetch them from Google (tests inject their own). */
+  googleCerts?: GoogleCertsSource;
 };

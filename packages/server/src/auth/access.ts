@@ -3,7 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { safeEqual } from '../lib/crypto';
-import { resolveSession, type Caller } from './sessions';
+import { createBearerAuthenticator } from './passport';
+import type { Caller } from './sessions';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -65,7 +66,10 @@ export function callerOf(req: Request): Caller {
  * before any upload middleware) runs. No token → 401; wrong role → 403; cookie steps need CSRF.
  */
 export function accessMiddleware(ctx: AppContext) {
-  return async (req: Request, _res: Response, next: NextFunction) => {
+  const authenticate = createBearerAuthenticator(ctx);
+  // Only the Authorization header carries a token: never the query string (it lands in logs).
+  const resolveCaller = (req: Request, res: Response) => (bearerToken(req) ? authenticate(req, res) : Promise.resolve(null));
+  return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const route = (req as Request & { tsRestRoute?: { metadata?: RouteMetadata } }).tsRestRoute;
       const access = route?.metadata?.access ?? 'admin';
@@ -78,11 +82,11 @@ export function accessMiddleware(ctx: AppContext) {
       }
       if (allowed === 'any') {
         // A public route may still personalise its answer; a bad token there is simply ignored.
-        if (token) req.caller = (await resolveSession(ctx, token)) ?? undefined;
+        if (token) req.caller = (await resolveCaller(req, res)) ?? undefined;
         return next();
       }
       if (!token) throw new AppError('UNAUTHENTICATED');
-      const caller = await resolveSession(ctx, token);
+      const caller = await resolveCaller(req, res);
       if (!caller) throw new AppError('UNAUTHENTICATED');
       if (!allowed.includes(caller.role)) throw new AppError('FORBIDDEN');
       req.caller = caller;

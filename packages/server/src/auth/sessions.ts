@@ -1,5 +1,6 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type { AppContext } from '../context';
+import type { Db, Tx } from '../db/client';
 import { sessions } from '../db/schema';
 import { newToken, sha256 } from '../lib/crypto';
 
@@ -15,15 +16,16 @@ export function idleMinutes(ctx: AppContext, role: Role): number {
   return role === 'voter' ? ctx.env.VOTER_SESSION_IDLE_MINUTES : ctx.env.STAFF_SESSION_IDLE_MINUTES;
 }
 
-/** Starts a session; answers the bearer token (shown once) and its public hash. */
+/** Starts a session (inside the sign-in's transaction when given); answers the bearer token (shown once) and its public hash. */
 export async function createSession(
   ctx: AppContext,
   input: { role: Role; subjectId: number; ip?: string },
+  tx?: Db | Tx,
 ): Promise<{ token: string; hash: string }> {
   const token = newToken();
   const tokenHash = sha256(token);
   const now = ctx.now();
-  await ctx.database.db.insert(sessions).values({
+  await (tx ?? ctx.database.db).insert(sessions).values({
     tokenHash,
     role: input.role,
     subjectId: input.subjectId,

@@ -1,0 +1,72 @@
+import { OAuth2Client } from 'google-auth-library';
+import type { AppContext } from '../context';
+import { AppError } from '../errors';
+
+/** Google's public keys by key id (PEM), as `https://www.googleapis.com/oauth2/v1/certs` serves them. */
+export type GoogleCertsSource = () => Promise<Record<string, string>>;
+
+/** What a verified Google ID token says about its holder. */
+export type GoogleIdentity = { sub: string; email: string; name: string | null; picture: string | null };
+
+const ISSUERS = ['accounts.google.com', 'https://accounts.google.com'];
+
+export const GOOGLE_NOT_CONFIGURED = 'Google sign-in is not configured on this server';
+export const GOOGLE_INVALID = 'Invalid Google credential, please sign in with Google again';
+export const GOOGLE_EMAIL_UNVERIFIED = 'Your Google email address is not verified';
+export const GOOGLE_EMAIL_MISMATCH = 'The email does not match the Google account';
+
+// One client per context: it caches Google's certificates for as long as Google allows.
+const clients = new WeakMap<AppContext['env'], OAuth2Client>();
+
+function clientFor(ctx: AppContext): OAuth2Client {
+  let client = clients.get(ctx.env);
+  if (!client) {
+    client = new OAuth2Client({ clientId: ctx.env.GOOGLE_CLIENT_ID });
+    clients.set(ctx.env, client);
+  }
+  return client;
+}
+
+async function certificates(ctx: AppContext): Promise<Record<string, string>> {
+  try {
+    if (ctx.googleCerts) return await ctx.googleCerts();
+    const { certs } = await clientFor(ctx).getFederatedSignonCertsAsync();
+    return certs as Record<string, string>;
+  } catch (error) {
+    ctx.logger.warn({ reason: error instanceof Error ? error.message.split('\n')[0] : 'unknown' }, 'could not load Google certificates');
+    throw new AppError('UNAVAILABLE', 'Could not reach Google to check the sign-in, please try again');
+  }
+}
+
+/**
+ * Checks a Google ID token server-side: RS256 signature against Google's keys, audience =
+ * GOOGLE_CLIENT_ID, issuer, expiry and a verified email. Without GOOGLE_CLIENT_ID every Google
+ * sign-in answers 503, never a silent accept.
+ */
+export async function verifyGoogleIdToken(ctx: AppContext, idToken: string): Promise<GoogleIdentity> {
+  const audience = ctx.env.GOOGLE_CLIENT_ID;
+  if (!audience) throw new AppError('UNAVAILABLE', GOOGLE_NOT_CONFIGURED);
+  const certs = await certificates(ctx);
+  let payload: Record<string, unknown> | undefined;
+  try {
+    const ticket = await clientFor(ctx).verifySignedJwtWithCertsAsync(idToken, certs, audience, ISSUERS);
+    payload = ticket.getPayload() as Record<string, unknown> | undefined;
+  } catch {
+    // The library's messages quote the token itself: never log them.
+    throw new AppError('UNAUTHENTICATED', GOOGLE_INVALID, { issue: GOOGLE_INVALID });
+  }
+  const sub = payload?.sub;
+  const email = payload?.email;
+  if (typeof sub !== 'string' || !sub || typeof email !== 'string' || !email) {
+    throw new AppError('UNAUTHENTICATED', GOOGLE_INVALID, { issue: GOOGLE_INVALID });
+  }
+  if (payload?.email_verified !== true && payload?.email_verified !== 'true') {
+    throw new AppError('UNAUTHENTICATED', GOOGLE_EMAIL_UNVERIFIED, { issue: GOOGLE_EMAIL_UNVERIFIED });
+  }
+  return {
+    sub,
+    email: email.trim().toLowerCase(),
+    name: typeof payload?.name === 'string' ? payload.name : null,
+    picture: typeof payload?.picture === 'string' && /^https:\/\//.test(payload.picture) ? payload.picture : null,
+  };
+}

@@ -1,0 +1,119 @@
+import { createHmac } from 'node:crypto';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import type { Db, Tx } from '../db/client';
+import { otpChallenges } from '../db/schema';
+import { AppError } from '../errors';
+import { newOtpCode, safeEqual } from '../lib/crypto';
+import type { Role } from './sessions';
+
+/**
+ * One-time codes (API.md "Rules the server enforces"): 6 digits from the CSPRNG, stored only
+ * as an HMAC, valid 5 minutes, single use, dead after 5 wrong tries, a new code kills the older
+ * ones, and at most one send per account per minute.
+ */
+
+export const CODE_TTL_MS = 5 * 60_000;
+export const MAX_TRIES = 5;
+export const RESEND_INTERVAL_MS = 60_000;
+
+export const CODE_WRONG = 'The code is incorrect, please try again';
+export const CODE_EXHAUSTED = 'Too many wrong codes, please request a new one';
+export const CODE_DEAD = 'The code has expired or was already used, please request a new one';
+export const RESEND_TOO_SOON = 'A code was sent less than a minute ago, please wait before asking for another';
+
+type Channel = 'sms' | 'email';
+
+/**
+ * Keyed with the server secret: six digits are a million guesses, so a plain hash in a stolen
+ * database would give the live codes away at once.
+ */
+function codeHash(ctx: AppContext, purpose: Role, subjectId: number, code: string): string {
+  return createHmac('sha256', ctx.secrets.sessionSecret).update(`otp:${purpose}:${subjectId}:${code}`).digest('hex');
+}
+
+export type IssuedCode = { challengeId: number; code: string; expiresAt: Date };
+
+/**
+ * Creates a fresh code for the account and revokes its older ones; 429 (with Retry-After) when
+ * the last code went out less than a minute ago. The caller delivers the code, and calls
+ * `discardCode` if delivery fails so no usable code is left behind.
+ */
+export async function issueCode(ctx: AppContext, input: { purpose: Role; subjectId: number; channel: Channel }): Promise<IssuedCode> {
+  const now = ctx.now();
+  return ctx.database.db.transaction(async (tx) => {
+    // Serialises concurrent sends for one account, so two requests cannot both pass the resend check.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`otp:${input.purpose}:${input.subjectId}`}))`);
+    const [latest] = await tx
+      .select({ createdAt: otpChallenges.createdAt })
+      .from(otpChallenges)
+      .where(and(eq(otpChallenges.purpose, input.purpose), eq(otpChallenges.subjectId, input.subjectId)))
+      .orderBy(desc(otpChallenges.createdAt))
+      .limit(1);
+    const since = latest ? now.getTime() - latest.createdAt.getTime() : Infinity;
+    if (since < RESEND_INTERVAL_MS) {
+      throw new AppError('TOO_MANY_REQUESTS', RESEND_TOO_SOON, { retryAfter: Math.max(1, Math.ceil((RESEND_INTERVAL_MS - since) / 1000)) });
+    }
+    await tx
+      .update(otpChallenges)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(otpChallenges.purpose, input.purpose),
+          eq(otpChallenges.subjectId, input.subjectId),
+          isNull(otpChallenges.usedAt),
+          isNull(otpChallenges.revokedAt),
+        ),
+      );
+    const code = newOtpCode();
+    const expiresAt = new Date(now.getTime() + CODE_TTL_MS);
+    const [row] = await tx
+      .insert(otpChallenges)
+      .values({
+        purpose: input.purpose,
+        subjectId: input.subjectId,
+        channel: input.channel,
+        codeHash: codeHash(ctx, input.purpose, input.subjectId, code),
+        expiresAt,
+        createdAt: now,
+      })
+      .returning({ id: otpChallenges.id });
+    return { challengeId: row!.id, code, expiresAt };
+  });
+}
+
+/** Removes a code whose delivery failed: it was never seen, and the member may ask again at once. */
+export async function discardCode(ctx: AppContext, challengeId: number): Promise<void> {
+  await ctx.database.db.delete(otpChallenges).where(eq(otpChallenges.id, challengeId));
+}
+
+export type CodeCheck = { ok: true } | { ok: false; reason: 'wrong' | 'exhausted' | 'dead' };
+
+/**
+ * Checks and spends a code inside the caller's transaction (so the session it leads to is
+ * created atomically). The row is locked, so two concurrent correct answers make one session.
+ */
+export async function consumeCode(
+  ctx: AppContext,
+  tx: Db | Tx,
+  input: { purpose: Role; subjectId: number; challengeId: number; code: string },
+): Promise<CodeCheck> {
+  const now = ctx.now();
+  if (input.challengeId <= 0) return { ok: false, reason: 'wrong' };
+  const [row] = await tx
+    .select()
+    .from(otpChallenges)
+    .where(and(eq(otpChallenges.id, input.challengeId), eq(otpChallenges.purpose, input.purpose), eq(otpChallenges.subjectId, input.subjectId)))
+    .for('update');
+  if (!row || row.usedAt || row.revokedAt || row.expiresAt <= now || row.tries >= MAX_TRIES) return { ok: false, reason: 'dead' };
+  if (!safeEqual(row.codeHash, codeHash(ctx, input.purpose, input.subjectId, input.code))) {
+    const tries = row.tries + 1;
+    await tx.update(otpChallenges).set({ tries }).where(eq(otpChallenges.id, row.id));
+    return { ok: false, reason: tries >= MAX_TRIES ? 'exhausted' : 'wrong' };
+  }
+  await tx.update(otpChallenges).set({ usedAt: now }).where(eq(otpChallenges.id, row.id));
+  return { ok: true };
+}
+
+export const codeFailureMessage = (reason: 'wrong' | 'exhausted' | 'dead'): string =>
+  reason === 'wrong' ? CODE_WRONG : reason === 'exhausted' ? CODE_EXHAUSTED : CODE_DEAD;

@@ -1,0 +1,2 @@
+export { createDelivery } from './delivery';
+export { DeliveryError, type Delivery, type EmailMessage, type SmsMessage } from './types';

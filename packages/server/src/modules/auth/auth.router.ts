@@ -1,0 +1,142 @@
+import type { Request } from 'express';
+import type { Contract } from '@kura/contract';
+import { assertCsrf, callerOf } from '../../auth/access';
+import { clearPendingSignIn, readPendingSignIn, setPendingSignIn } from '../../auth/pending';
+import { createDecoyThrottle, createIpLimiters } from '../../auth/rate-limits';
+import { RESEND_INTERVAL_MS } from '../../auth/one-time-codes';
+import type { AppContext } from '../../context';
+import { createDelivery } from '../../delivery';
+import type { PartialImplementation } from '../../http/routes';
+import { checkPin, confirmEnrolment, signInWithAuthenticator, startEnrolment } from './authenticator.service';
+import { sendAdminCode, sendAgentCode, sendVoterCode, verifyCodeSignIn, type CodeDeps } from './code-sign-in.service';
+import { signInStaffWithGoogle, signInVoterWithGoogle, signUpVoter } from './google-sign-in.service';
+import { describeStaff, describeVoter, signOut } from './session.service';
+
+/** The address the activity log records (Express resolves it through TRUST_PROXY_HOPS). */
+const ipOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
+
+/** Thin handlers for API.md rows 8–13 and 34–44: read the request, call one service, answer. */
+export function authRoutes(ctx: AppContext): PartialImplementation<Contract['api']['auth']> {
+  const delivery = createDelivery(ctx.env, ctx.logger);
+  ctx.onClose(() => delivery.close());
+  const deps: CodeDeps = { delivery, decoy: createDecoyThrottle(ctx, RESEND_INTERVAL_MS) };
+  const limit = createIpLimiters(ctx);
+
+  return {
+    loginAdmin: {
+      middleware: [limit.sends, limit.tries],
+      handler: async ({ body, req, res }) => {
+        const sent = await sendAdminCode(ctx, deps, { email: body.email, password: body.password, ip: ipOf(req) });
+        setPendingSignIn(req, res, sent.pending);
+        return { status: 200, body: { message: sent.message } };
+      },
+    },
+    verifyAdmin: {
+      middleware: [limit.tries],
+      handler: async ({ body, req, res }) => {
+        const pending = readPendingSignIn(ctx, req, 'admin', 'code');
+        const session = await verifyCodeSignIn(ctx, { pending, code: body.token, ip: ipOf(req) });
+        clearPendingSignIn(req, res, 'admin');
+        return { status: 200, body: session };
+      },
+    },
+    loginAdminGoogle: {
+      middleware: [limit.tries],
+      handler: async ({ body, req }) => ({
+        status: 200,
+        body: await signInStaffWithGoogle(ctx, 'admin', { email: body.email, idToken: body.oauth_id_token, ip: ipOf(req) }),
+      }),
+    },
+    loginAgent: {
+      middleware: [limit.sends],
+      handler: async ({ body, req, res }) => {
+        const sent = await sendAgentCode(ctx, deps, { email: body.email, ip: ipOf(req) });
+        setPendingSignIn(req, res, sent.pending);
+        return { status: 200, body: { message: sent.message } };
+      },
+    },
+    verifyAgent: {
+      middleware: [limit.tries],
+      handler: async ({ body, req, res }) => {
+        const pending = readPendingSignIn(ctx, req, 'agent', 'code');
+        const session = await verifyCodeSignIn(ctx, { pending, code: body.token, ip: ipOf(req) });
+        clearPendingSignIn(req, res, 'agent');
+        return { status: 200, body: session };
+      },
+    },
+    loginAgentGoogle: {
+      middleware: [limit.tries],
+      handler: async ({ body, req }) => ({
+        status: 200,
+        body: await signInStaffWithGoogle(ctx, 'agent', { email: body.email, idToken: body.oauth_id_token, ip: ipOf(req) }),
+      }),
+    },
+    verifyPhone: {
+      middleware: [limit.sends],
+      handler: async ({ body, req, res }) => {
+        const sent = await sendVoterCode(ctx, deps, { identifier: body.unique_id, ip: ipOf(req) });
+        setPendingSignIn(req, res, sent.pending);
+        return { status: 200, body: { message: sent.message } };
+      },
+    },
+    verifySms: {
+      middleware: [limit.tries],
+      handler: async ({ body, req, res }) => {
+        const pending = readPendingSignIn(ctx, req, 'voter', 'code');
+        const session = await verifyCodeSignIn(ctx, { pending, code: body.token, ip: ipOf(req) });
+        clearPendingSignIn(req, res, 'voter');
+        return { status: 200, body: session };
+      },
+    },
+    loginGoogle: {
+      middleware: [limit.tries],
+      handler: async ({ body, req }) => ({
+        status: 200,
+        body: await signInVoterWithGoogle(ctx, { email: body.email, idToken: body.oauth_id_token, ip: ipOf(req) }),
+      }),
+    },
+    signup: {
+      middleware: [limit.tries],
+      handler: async ({ body, req }) => ({
+        status: 201,
+        body: await signUpVoter(ctx, { pfNumber: body.pfNumber, phone: body.phone, credential: body.credential, ip: ipOf(req) }),
+      }),
+    },
+    sendQr: async ({ body, req }) => ({
+      status: 200,
+      body: await startEnrolment(ctx, callerOf(req), { pfNumber: body.pfNumber, ip: ipOf(req) }),
+    }),
+    verifyToken: {
+      middleware: [limit.tries],
+      handler: async ({ body, req }) => ({
+        status: 200,
+        body: await confirmEnrolment(ctx, callerOf(req), { pfNumber: body.pfNumber, token: body.token, ip: ipOf(req) }),
+      }),
+    },
+    signPass: {
+      middleware: [limit.tries],
+      handler: async ({ body, req, res }) => {
+        // Open to anyone, but it writes the pending cookie: the double-submit check applies.
+        assertCsrf(req);
+        const passed = await checkPin(ctx, { pfNumber: body.pfNumber, pin: body.pass, ip: ipOf(req) });
+        setPendingSignIn(req, res, passed.pending);
+        return { status: 200, body: { message: passed.message } };
+      },
+    },
+    verifyTokenLogin: {
+      middleware: [limit.tries],
+      handler: async ({ body, req, res }) => {
+        const pending = readPendingSignIn(ctx, req, 'voter', 'pin');
+        const session = await signInWithAuthenticator(ctx, { pending, pfNumber: body.pfNumber, token: body.token, ip: ipOf(req) });
+        clearPendingSignIn(req, res, 'voter');
+        return { status: 200, body: session };
+      },
+    },
+    validateVoter: async ({ req }) => ({ status: 200, body: await describeVoter(ctx, callerOf(req)) }),
+    validateStaff: async ({ req }) => ({ status: 200, body: await describeStaff(ctx, callerOf(req)) }),
+    logout: async ({ req }) => {
+      await signOut(ctx, callerOf(req), { ip: ipOf(req) });
+      return { status: 204, body: undefined };
+    },
+  };
+}

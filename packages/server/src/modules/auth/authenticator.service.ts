@@ -1,0 +1,155 @@
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import type { Session } from '@kura/contract';
+import { accountKey, assertAccountNotLocked, recordAccountFailure } from '../../auth/account-limits';
+import { SIGN_IN_EXPIRED, PENDING_TTL_MS, type PendingSignIn } from '../../auth/pending';
+import type { Caller } from '../../auth/sessions';
+import { matchTotpStep, newTotpSecret, qrCodeDataUrl } from '../../auth/totp';
+import type { AppContext } from '../../context';
+import type { Db, Tx } from '../../db/client';
+import { members } from '../../db/schema';
+import { AppError } from '../../errors';
+import { recordActivity } from '../../lib/activity-log';
+import { safeEqual, seal, unseal, verifyPassword } from '../../lib/crypto';
+import { findMemberByIdentifier, markMemberVerified, noAccount, startSession, type Member } from './sign-in-support';
+
+/**
+ * Authenticator app sign-in: enrolment (send-qr, verify-token) needs a signed-in voter, so
+ * nobody can enrol an authenticator knowing only public data (member number, default pin).
+ * Sign-in is pin (sign-pass) then a TOTP token (verify-token-login); each 30 s step is accepted
+ * once per member.
+ */
+
+export const NOT_YOUR_ACCOUNT = 'You can only set up an authenticator for your own account';
+export const SCAN_FIRST = 'Scan the QR code with your authenticator app first';
+export const TOKEN_WRONG = 'The token is incorrect or has expired, please try again';
+export const PIN_WRONG = 'Incorrect pin';
+export const NO_AUTHENTICATOR = 'Set up an authenticator app first: sign in with an SMS code, then scan the QR code';
+export const AUTHENTICATOR_CONFIRMED = 'Authenticator set up successfully';
+export const PIN_ACCEPTED = 'Pin accepted, enter the token from your authenticator app';
+
+/** The caller's own member record named by pfNumber (member number or email), or 403. */
+async function ownMember(ctx: AppContext, caller: Caller, pfNumber: string): Promise<Member> {
+  const member = await findMemberByIdentifier(ctx.database.db, pfNumber);
+  if (!member || member.id !== caller.subjectId) throw new AppError('FORBIDDEN', NOT_YOUR_ACCOUNT, { issue: NOT_YOUR_ACCOUNT });
+  return member;
+}
+
+/** send-qr: a new secret (sealed with the server key) replaces any earlier one until confirmed. */
+export async function startEnrolment(ctx: AppContext, caller: Caller, input: { pfNumber: string; ip: string }): Promise<{ url: string; secret: string }> {
+  const member = await ownMember(ctx, caller, input.pfNumber);
+  const { secret, otpauthUrl } = newTotpSecret(ctx.env.APP_NAME);
+  const url = await qrCodeDataUrl(otpauthUrl);
+  await ctx.database.db.transaction(async (tx) => {
+    await tx
+      .update(members)
+      .set({ totpSecretEnc: seal(ctx.secrets.ballotKey, secret), totpConfirmedAt: null, totpLastStep: null, updatedAt: ctx.now() })
+      .where(eq(members.id, member.id));
+    await recordActivity(ctx, { name: member.name, activity: 'Authenticator enrolment started', userId: member.id, ip: input.ip, status: 'success' }, tx);
+  });
+  return { url, secret };
+}
+
+/**
+ * Accepts a token for the member if it matches a step newer than the last accepted one. The
+ * conditional update makes the check-and-store atomic, so a token raced twice is accepted once.
+ */
+async function acceptToken(ctx: AppContext, db: Db | Tx, member: Member, token: string): Promise<number | null> {
+  if (!member.totpSecretEnc) return null;
+  const secret = unseal(ctx.secrets.ballotKey, member.totpSecretEnc);
+  const step = matchTotpStep(secret, token, ctx.now(), member.totpLastStep);
+  if (step === null) return null;
+  const rows = await db
+    .update(members)
+    .set({ totpLastStep: step })
+    .where(and(eq(members.id, member.id), or(isNull(members.totpLastStep), lt(members.totpLastStep, step))))
+    .returning({ id: members.id });
+  return rows.length ? step : null;
+}
+
+/** verify-token: the first token from the app confirms the enrolment. */
+export async function confirmEnrolment(ctx: AppContext, caller: Caller, input: { pfNumber: string; token: string; ip: string }): Promise<{ message: string }> {
+  const member = await ownMember(ctx, caller, input.pfNumber);
+  if (!member.totpSecretEnc) throw new AppError('FORBIDDEN', SCAN_FIRST, { issue: SCAN_FIRST });
+  const key = accountKey('voter', member.id);
+  await assertAccountNotLocked(ctx, key);
+  const activity = 'Authenticator enrolment confirmed';
+  const ok = await ctx.database.db.transaction(async (tx) => {
+    const step = await acceptToken(ctx, tx, member, input.token);
+    if (step === null) {
+      await recordAccountFailure(ctx, key, tx);
+      return false;
+    }
+    await tx.update(members).set({ totpConfirmedAt: ctx.now(), updatedAt: ctx.now() }).where(eq(members.id, member.id));
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'success' }, tx);
+    return true;
+  });
+  if (!ok) {
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'failed', data: 'wrong token' });
+    // 422, not 401: the caller is signed in, and a 401 would end their session in the browser.
+    throw AppError.validation({ token: [TOKEN_WRONG] });
+  }
+  return { message: AUTHENTICATOR_CONFIRMED };
+}
+
+async function pinMatches(ctx: AppContext, member: Member, pin: string): Promise<boolean> {
+  // No stored pin means the configured default pin, until the member changes it.
+  if (!member.pinHash) return safeEqual(pin, ctx.env.DEFAULT_PIN);
+  return verifyPassword(pin, member.pinHash);
+}
+
+/** sign-pass: checks the pin and answers the pending "pin passed" state for the cookie. */
+export async function checkPin(
+  ctx: AppContext,
+  input: { pfNumber: string; pin: string; ip: string },
+): Promise<{ message: string; pending: Extract<PendingSignIn, { kind: 'pin' }> }> {
+  const activity = 'Authenticator sign-in: pin check';
+  const member = await findMemberByIdentifier(ctx.database.db, input.pfNumber);
+  if (!member) {
+    await recordActivity(ctx, { name: input.pfNumber, activity, ip: input.ip, status: 'failed', data: 'no such member' });
+    throw noAccount();
+  }
+  const key = accountKey('voter', member.id);
+  await assertAccountNotLocked(ctx, key);
+  if (!(await pinMatches(ctx, member, input.pin))) {
+    await recordAccountFailure(ctx, key);
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'failed', data: 'wrong pin' });
+    throw new AppError('UNAUTHENTICATED', PIN_WRONG, { issue: PIN_WRONG });
+  }
+  if (!member.totpConfirmedAt) {
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'denied', data: 'no authenticator' });
+    throw new AppError('FORBIDDEN', NO_AUTHENTICATOR, { issue: NO_AUTHENTICATOR });
+  }
+  await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'success' });
+  return {
+    message: PIN_ACCEPTED,
+    pending: { kind: 'pin', role: 'voter', subjectId: member.id, pinPassed: true, expiresAt: ctx.now().getTime() + PENDING_TTL_MS },
+  };
+}
+
+/** verify-token-login: after a passed pin, a fresh authenticator token starts the session. */
+export async function signInWithAuthenticator(
+  ctx: AppContext,
+  input: { pending: Extract<PendingSignIn, { kind: 'pin' }>; pfNumber: string; token: string; ip: string },
+): Promise<Session> {
+  const activity = 'Authenticator sign-in: token check';
+  const member = await findMemberByIdentifier(ctx.database.db, input.pfNumber);
+  if (!member || member.id !== input.pending.subjectId) throw new AppError('UNAUTHENTICATED', SIGN_IN_EXPIRED, { issue: SIGN_IN_EXPIRED });
+  if (!member.totpConfirmedAt) throw new AppError('FORBIDDEN', NO_AUTHENTICATOR, { issue: NO_AUTHENTICATOR });
+  const key = accountKey('voter', member.id);
+  await assertAccountNotLocked(ctx, key);
+  const session = await ctx.database.db.transaction(async (tx) => {
+    const step = await acceptToken(ctx, tx, member, input.token);
+    if (step === null) {
+      await recordAccountFailure(ctx, key, tx);
+      return null;
+    }
+    await markMemberVerified(ctx, tx, member.id);
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'success' }, tx);
+    return startSession(ctx, tx, { role: 'voter', subjectId: member.id, name: member.name, photo: member.photoUrl, ip: input.ip });
+  });
+  if (!session) {
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'failed', data: 'wrong token' });
+    throw new AppError('UNAUTHENTICATED', TOKEN_WRONG, { issue: TOKEN_WRONG });
+  }
+  return session;
+}

@@ -1,0 +1,192 @@
+import { eq } from 'drizzle-orm';
+import type { Session } from '@kura/contract';
+import { accountKey, assertAccountNotLocked, recordAccountFailure } from '../../auth/account-limits';
+import { CODE_TTL_MS, RESEND_TOO_SOON, codeFailureMessage, consumeCode, discardCode, issueCode } from '../../auth/one-time-codes';
+import type { PendingSignIn } from '../../auth/pending';
+import type { createDecoyThrottle } from '../../auth/rate-limits';
+import type { Role } from '../../auth/sessions';
+import type { AppContext } from '../../context';
+import { members, staff } from '../../db/schema';
+import { DeliveryError, type Delivery } from '../../delivery';
+import { AppError } from '../../errors';
+import { recordActivity } from '../../lib/activity-log';
+import { hashPassword, verifyPassword } from '../../lib/crypto';
+import { findMemberByIdentifier, findStaffByEmail, markMemberVerified, maskPhone, noAccount, startSession } from './sign-in-support';
+
+/**
+ * Two-step sign-in with a one-time code: voters get it by SMS (member number or email first),
+ * admins by email after their password, agents by email alone. Step one answers the pending
+ * state the router keeps in the signed cookie; step two spends the code and starts a session.
+ */
+
+export type CodeDeps = { delivery: Delivery; decoy: ReturnType<typeof createDecoyThrottle> };
+
+type Pending = Extract<PendingSignIn, { kind: 'code' }>;
+export type CodeSent = { message: string; pending: Pending };
+
+export const INVALID_CREDENTIALS = 'Invalid credentials';
+export const SMS_FAILED = 'Could not send the SMS code, please try again';
+export const EMAIL_FAILED = 'Could not send the security code by email, please try again';
+export const AGENT_CODE_SENT = 'If this email belongs to an agent, a security code has been sent to it';
+export const ADMIN_CODE_SENT = 'A security code has been sent to your email';
+
+const minutes = Math.round(CODE_TTL_MS / 60_000);
+
+const pendingFor = (role: Role, subjectId: number, challengeId: number, expiresAt: Date): Pending => ({
+  kind: 'code',
+  role,
+  subjectId,
+  challengeId,
+  expiresAt: expiresAt.getTime(),
+});
+
+/** Issues a code and hands it to the transport; a failed delivery leaves no usable code (502). */
+async function sendCode(
+  ctx: AppContext,
+  deps: CodeDeps,
+  input: { role: Role; subjectId: number; channel: 'sms' | 'email'; to: string; name: string; ip: string; activity: string },
+) {
+  const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
+  try {
+    if (input.channel === 'sms') {
+      await deps.delivery.sendSms({
+        to: input.to,
+        message: `${issued.code} is your ${ctx.env.APP_NAME} sign-in code. It expires in ${minutes} minutes. Do not share it.`,
+      });
+    } else {
+      await deps.delivery.sendEmail({
+        to: input.to,
+        subject: `${ctx.env.APP_NAME} security code`,
+        text: `Your ${ctx.env.APP_NAME} security code is ${issued.code}.\n\nIt expires in ${minutes} minutes. If you did not try to sign in, ignore this email.`,
+      });
+    }
+  } catch (error) {
+    await discardCode(ctx, issued.challengeId);
+    const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
+    ctx.logger.warn({ channel: input.channel, subjectId: input.subjectId, reason }, 'one-time code not delivered');
+    await recordActivity(ctx, { name: input.name, activity: input.activity, userId: input.subjectId, ip: input.ip, status: 'failed', data: 'delivery failed' });
+    throw new AppError('BAD_GATEWAY', input.channel === 'sms' ? SMS_FAILED : EMAIL_FAILED);
+  }
+  await recordActivity(ctx, { name: input.name, activity: input.activity, userId: input.subjectId, ip: input.ip, status: 'success' });
+  return pendingFor(input.role, input.subjectId, issued.challengeId, issued.expiresAt);
+}
+
+/** verify/phone: texts a code to the member's registered phone. */
+export async function sendVoterCode(ctx: AppContext, deps: CodeDeps, input: { identifier: string; ip: string }): Promise<CodeSent> {
+  const member = await findMemberByIdentifier(ctx.database.db, input.identifier);
+  if (!member) {
+    await recordActivity(ctx, { name: input.identifier, activity: 'Voter sign-in: SMS code requested', ip: input.ip, status: 'failed', data: 'no such member' });
+    throw noAccount();
+  }
+  const pending = await sendCode(ctx, deps, {
+    role: 'voter',
+    subjectId: member.id,
+    channel: 'sms',
+    to: member.phone,
+    name: member.name,
+    ip: input.ip,
+    activity: 'Voter sign-in: SMS code sent',
+  });
+  return { message: `A 6 digit code has been sent to your phone ${maskPhone(member.phone)}`, pending };
+}
+
+// Unknown emails still cost one slow hash, so the answer time does not say whether an admin exists.
+let dummyHash: Promise<string> | undefined;
+
+/** admin/login: email and password, then an emailed code. */
+export async function sendAdminCode(ctx: AppContext, deps: CodeDeps, input: { email: string; password: string; ip: string }): Promise<CodeSent> {
+  const admin = await findStaffByEmail(ctx.database.db, input.email, 'admin');
+  const activity = 'Admin sign-in: password check';
+  if (!admin?.passwordHash) {
+    await verifyPassword(input.password, await (dummyHash ??= hashPassword('not-a-real-password')));
+    await recordActivity(ctx, { name: input.email, activity, userId: admin?.id, ip: input.ip, status: 'failed', data: 'unknown email' });
+    throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
+  }
+  const key = accountKey('admin', admin.id);
+  await assertAccountNotLocked(ctx, key);
+  if (!(await verifyPassword(input.password, admin.passwordHash))) {
+    await recordAccountFailure(ctx, key);
+    await recordActivity(ctx, { name: admin.name, activity, userId: admin.id, ip: input.ip, status: 'failed', data: 'wrong password' });
+    throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
+  }
+  await recordActivity(ctx, { name: admin.name, activity, userId: admin.id, ip: input.ip, status: 'success' });
+  const pending = await sendCode(ctx, deps, {
+    role: 'admin',
+    subjectId: admin.id,
+    channel: 'email',
+    to: admin.email,
+    name: admin.name,
+    ip: input.ip,
+    activity: 'Admin sign-in: email code sent',
+  });
+  return { message: ADMIN_CODE_SENT, pending };
+}
+
+/** agent/login: emails a code to an agent; the answer is the same for any other email. */
+export async function sendAgentCode(ctx: AppContext, deps: CodeDeps, input: { email: string; ip: string }): Promise<CodeSent> {
+  const agent = await findStaffByEmail(ctx.database.db, input.email, 'agent');
+  if (!agent) {
+    const wait = deps.decoy.hit(`agent:${input.email}`);
+    if (wait > 0) throw new AppError('TOO_MANY_REQUESTS', RESEND_TOO_SOON, { retryAfter: wait });
+    await recordActivity(ctx, { name: input.email, activity: 'Agent sign-in: email code requested', ip: input.ip, status: 'failed', data: 'not an agent' });
+    // A pending state that no code can ever satisfy, so even the cookie looks the same.
+    return { message: AGENT_CODE_SENT, pending: pendingFor('agent', 0, 0, new Date(ctx.now().getTime() + CODE_TTL_MS)) };
+  }
+  const pending = await sendCode(ctx, deps, {
+    role: 'agent',
+    subjectId: agent.id,
+    channel: 'email',
+    to: agent.email,
+    name: agent.name,
+    ip: input.ip,
+    activity: 'Agent sign-in: email code sent',
+  });
+  return { message: AGENT_CODE_SENT, pending };
+}
+
+const CHECK_ACTIVITY: Record<Role, string> = {
+  voter: 'Voter sign-in: SMS code check',
+  admin: 'Admin sign-in: email code check',
+  agent: 'Agent sign-in: email code check',
+};
+
+/**
+ * verify/sms, verify/admin, verify/agent: spends the code of the pending sign-in and starts a
+ * session, in one transaction; a voter becomes verified. A wrong code counts against the code
+ * (5 tries) and against the account (per-hour ceiling).
+ */
+export async function verifyCodeSignIn(ctx: AppContext, input: { pending: Pending; code: string; ip: string }): Promise<Session> {
+  const { role, subjectId, challengeId } = input.pending;
+  const activity = CHECK_ACTIVITY[role];
+  const key = accountKey(role, subjectId);
+  const subject = await loadSubject(ctx, role, subjectId);
+  if (subjectId > 0) await assertAccountNotLocked(ctx, key);
+  const outcome = await ctx.database.db.transaction(async (tx) => {
+    const check = await consumeCode(ctx, tx, { purpose: role, subjectId, challengeId, code: input.code });
+    if (!check.ok || !subject) {
+      if (subjectId > 0) await recordAccountFailure(ctx, key, tx);
+      return { ok: false as const, reason: check.ok ? ('dead' as const) : check.reason };
+    }
+    if (role === 'voter') await markMemberVerified(ctx, tx, subjectId);
+    await recordActivity(ctx, { name: subject.name, activity, userId: subjectId, ip: input.ip, status: 'success' }, tx);
+    return { ok: true as const, session: await startSession(ctx, tx, { role, subjectId, name: subject.name, photo: subject.photoUrl, ip: input.ip }) };
+  });
+  if (!outcome.ok) {
+    await recordActivity(ctx, { name: subject?.name ?? 'unknown', activity, userId: subjectId || null, ip: input.ip, status: 'failed', data: outcome.reason });
+    const message = codeFailureMessage(outcome.reason);
+    throw new AppError('UNAUTHENTICATED', message, { issue: message });
+  }
+  return outcome.session;
+}
+
+async function loadSubject(ctx: AppContext, role: Role, id: number): Promise<{ name: string; photoUrl: string | null } | undefined> {
+  if (id <= 0) return undefined;
+  const { db } = ctx.database;
+  if (role === 'voter') {
+    const [member] = await db.select({ name: members.name, photoUrl: members.photoUrl }).from(members).where(eq(members.id, id)).limit(1);
+    return member;
+  }
+  const [person] = await db.select({ name: staff.name, photoUrl: staff.photoUrl, role: staff.role }).from(staff).where(eq(staff.id, id)).limit(1);
+  // The role is fixed at step one; someone whose role changed since cannot finish as the old one.
+  return person?.role === role ? person : undefined;
+}

@@ -1,0 +1,144 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Session } from '@kura/contract';
+import { GOOGLE_EMAIL_MISMATCH, verifyGoogleIdToken, type GoogleIdentity } from '../../auth/google';
+import type { AppContext } from '../../context';
+import { members, staff } from '../../db/schema';
+import { AppError } from '../../errors';
+import { recordActivity } from '../../lib/activity-log';
+import { findStaffByEmail, markMemberVerified, noAccount, normalisePhone, startSession, type Member } from './sign-in-support';
+
+/**
+ * Google sign-in for every role and voter sign-up. The ID token is always verified here
+ * (signature, audience, issuer, expiry, verified email); the profile fields the browser sends
+ * beside it are never trusted.
+ */
+
+export const ACCOUNT_EXISTS = 'Such an account already exists, try signing in or use a different voter id';
+export const SIGNUP_NO_MATCH = 'No member matches this voter ID and phone number';
+export const SIGNED_UP = 'Account created successfully, you can now sign in';
+export const GOOGLE_LINKED_ELSEWHERE = 'This account is linked to a different Google account';
+
+type GoogleInput = { email: string; idToken: string; ip: string };
+
+/** The verified identity, and the email the browser named must be the token's. */
+async function identify(ctx: AppContext, input: GoogleInput): Promise<GoogleIdentity> {
+  const identity = await verifyGoogleIdToken(ctx, input.idToken);
+  if (identity.email !== input.email.trim().toLowerCase()) {
+    throw new AppError('UNAUTHENTICATED', GOOGLE_EMAIL_MISMATCH, { issue: GOOGLE_EMAIL_MISMATCH });
+  }
+  return identity;
+}
+
+const isUniqueViolation = (e: unknown) => (e as { code?: unknown })?.code === '23505' || (e as { cause?: { code?: unknown } })?.cause?.code === '23505';
+
+/** google/login: the member linked to this Google account, or whose email it is. */
+export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput): Promise<Session> {
+  const activity = 'Voter sign-in: Google';
+  let identity: GoogleIdentity;
+  try {
+    identity = await identify(ctx, input);
+  } catch (error) {
+    await recordActivity(ctx, { name: input.email, activity, ip: input.ip, status: 'failed', data: error instanceof AppError ? error.message : 'error' });
+    throw error;
+  }
+  const { db } = ctx.database;
+  const [bySub] = await db.select().from(members).where(eq(members.googleSub, identity.sub)).limit(1);
+  let member: Member | undefined = bySub;
+  if (!member) {
+    const [byEmail] = await db.select().from(members).where(eq(members.email, identity.email)).limit(1);
+    if (byEmail?.googleSub && byEmail.googleSub !== identity.sub) {
+      await recordActivity(ctx, { name: byEmail.name, activity, userId: byEmail.id, ip: input.ip, status: 'denied', data: 'different Google account' });
+      throw new AppError('FORBIDDEN', GOOGLE_LINKED_ELSEWHERE, { issue: GOOGLE_LINKED_ELSEWHERE });
+    }
+    member = byEmail;
+  }
+  if (!member) {
+    await recordActivity(ctx, { name: identity.email, activity, ip: input.ip, status: 'failed', data: 'no such member' });
+    throw noAccount();
+  }
+  const found = member;
+  return db.transaction(async (tx) => {
+    // The registered email proved itself through Google: remember the account for next time.
+    await tx
+      .update(members)
+      .set({ googleSub: found.googleSub ?? identity.sub, photoUrl: found.photoUrl ?? identity.picture, updatedAt: ctx.now() })
+      .where(eq(members.id, found.id));
+    await markMemberVerified(ctx, tx, found.id);
+    await recordActivity(ctx, { name: found.name, activity, userId: found.id, ip: input.ip, status: 'success' }, tx);
+    return startSession(ctx, tx, { role: 'voter', subjectId: found.id, name: found.name, photo: found.photoUrl ?? identity.picture, ip: input.ip });
+  });
+}
+
+/** admin/google/login and agent/google/login: the email must be a staff member's of that role. */
+export async function signInStaffWithGoogle(ctx: AppContext, role: 'admin' | 'agent', input: GoogleInput): Promise<Session> {
+  const activity = `${role === 'admin' ? 'Admin' : 'Agent'} sign-in: Google`;
+  let identity: GoogleIdentity;
+  try {
+    identity = await identify(ctx, input);
+  } catch (error) {
+    await recordActivity(ctx, { name: input.email, activity, ip: input.ip, status: 'failed', data: error instanceof AppError ? error.message : 'error' });
+    throw error;
+  }
+  const person = await findStaffByEmail(ctx.database.db, identity.email, role);
+  if (!person || (person.googleSub && person.googleSub !== identity.sub)) {
+    const message = person ? GOOGLE_LINKED_ELSEWHERE : `This Google account is not an ${role}'s`;
+    await recordActivity(ctx, { name: person?.name ?? identity.email, activity, userId: person?.id, ip: input.ip, status: 'denied', data: message });
+    throw new AppError('FORBIDDEN', message, { issue: message });
+  }
+  return ctx.database.db.transaction(async (tx) => {
+    await tx
+      .update(staff)
+      .set({ googleSub: person.googleSub ?? identity.sub, photoUrl: person.photoUrl ?? identity.picture })
+      .where(eq(staff.id, person.id));
+    await recordActivity(ctx, { name: person.name, activity, userId: person.id, ip: input.ip, status: 'success' }, tx);
+    return startSession(ctx, tx, { role, subjectId: person.id, name: person.name, photo: person.photoUrl ?? identity.picture, ip: input.ip });
+  });
+}
+
+/**
+ * signup: links a Google account to the member with this voter ID whose registered phone
+ * matches. The member's registered name and email stay as the organisation keeps them.
+ */
+export async function signUpVoter(
+  ctx: AppContext,
+  input: { pfNumber: string; phone: string; credential: string; ip: string },
+): Promise<{ message: string; pfNumber: string }> {
+  const activity = 'Voter sign-up';
+  let identity: GoogleIdentity;
+  try {
+    identity = await verifyGoogleIdToken(ctx, input.credential);
+  } catch (error) {
+    await recordActivity(ctx, { name: input.pfNumber, activity, ip: input.ip, status: 'failed', data: error instanceof AppError ? error.message : 'error' });
+    throw error;
+  }
+  const { db } = ctx.database;
+  const [member] = await db.select().from(members).where(eq(members.memberNo, input.pfNumber.trim())).limit(1);
+  if (!member || normalisePhone(member.phone) !== normalisePhone(input.phone)) {
+    await recordActivity(ctx, { name: input.pfNumber, activity, userId: member?.id, ip: input.ip, status: 'failed', data: 'voter ID and phone do not match' });
+    throw new AppError('NOT_FOUND', SIGNUP_NO_MATCH, { issue: SIGNUP_NO_MATCH });
+  }
+  const conflict = async () => {
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'failed', data: 'account exists' });
+    return new AppError('CONFLICT', ACCOUNT_EXISTS, { issue: ACCOUNT_EXISTS });
+  };
+  if (member.googleSub) throw await conflict();
+  try {
+    const linked = await db.transaction(async (tx) => {
+      const rows = await tx
+        .update(members)
+        .set({ googleSub: identity.sub, photoUrl: member.photoUrl ?? identity.picture, updatedAt: ctx.now() })
+        .where(and(eq(members.id, member.id), isNull(members.googleSub)))
+        .returning({ id: members.id });
+      if (rows.length === 0) return false;
+      await markMemberVerified(ctx, tx, member.id);
+      await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'success' }, tx);
+      return true;
+    });
+    if (!linked) throw await conflict();
+  } catch (error) {
+    // The Google account is already linked to another member.
+    if (isUniqueViolation(error)) throw await conflict();
+    throw error;
+  }
+  return { message: SIGNED_UP, pfNumber: member.memberNo };
+}

@@ -1,0 +1,68 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Session } from '@kura/contract';
+import { createSession, type Role } from '../../auth/sessions';
+import type { AppContext } from '../../context';
+import type { Db, Tx } from '../../db/client';
+import { members, staff } from '../../db/schema';
+import { AppError } from '../../errors';
+
+/** Pieces every sign-in flow shares: finding the account, finishing with a session. */
+
+export type Member = typeof members.$inferSelect;
+export type StaffMember = typeof staff.$inferSelect;
+
+export const NO_ACCOUNT = 'No account found, try signing up';
+export const NO_SUCH_USER = 'No such user exists';
+export const SIGNED_IN = 'Signed in successfully';
+
+/** 404 with the spec's texts; the sign-in screen sends the person to sign-up on this issue. */
+export const noAccount = () => new AppError('NOT_FOUND', NO_ACCOUNT, { issue: NO_SUCH_USER });
+
+/** A member by the sign-in identifier: an email (stored lower-cased) or a member number. */
+export async function findMemberByIdentifier(db: Db | Tx, identifier: string): Promise<Member | undefined> {
+  const value = identifier.trim();
+  const where = value.includes('@') ? eq(members.email, value.toLowerCase()) : eq(members.memberNo, value);
+  const [row] = await db.select().from(members).where(where).limit(1);
+  return row;
+}
+
+export async function findStaffByEmail(db: Db | Tx, email: string, role: 'admin' | 'agent'): Promise<StaffMember | undefined> {
+  const [row] = await db
+    .select()
+    .from(staff)
+    .where(and(eq(staff.email, email.trim().toLowerCase()), eq(staff.role, role)))
+    .limit(1);
+  return row;
+}
+
+/** Statistics count a member as verified from their first verified sign-in or sign-up on. */
+export async function markMemberVerified(ctx: AppContext, db: Db | Tx, memberId: number): Promise<void> {
+  await db
+    .update(members)
+    .set({ verifiedAt: ctx.now() })
+    .where(and(eq(members.id, memberId), isNull(members.verifiedAt)));
+}
+
+/** Creates the session and answers the API.md Session body. */
+export async function startSession(
+  ctx: AppContext,
+  db: Db | Tx,
+  input: { role: Role; subjectId: number; name: string; photo: string | null; ip: string },
+): Promise<Session> {
+  const { token, hash } = await createSession(ctx, { role: input.role, subjectId: input.subjectId, ip: input.ip }, db);
+  return { bearer_token: token, hash, name: input.name, photo: input.photo, balance: 0, message: SIGNED_IN };
+}
+
+/** `07******89`: enough for a person to recognise their number, not enough to harvest it. */
+export function maskPhone(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  if (digits.length <= 4) return '*'.repeat(digits.length);
+  return `${digits.slice(0, 2)}${'*'.repeat(digits.length - 4)}${digits.slice(-2)}`;
+}
+
+/** Local form of a Kenyan number: `+254 712…` and `0712…` compare equal. */
+export function normalisePhone(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  if (digits.startsWith('254') && digits.length === 12) return `0${digits.slice(3)}`;
+  return digits;
+}

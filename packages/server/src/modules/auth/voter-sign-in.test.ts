@@ -1,0 +1,427 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app';
+import { totpTokenAt } from '../../auth/totp';
+import { activityLogs, members, otpChallenges } from '../../db/schema';
+import { hashPassword } from '../../lib/crypto';
+import { openBrowser, cookiesOf, type Browser } from '../../../test/auth/browser';
+import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../../test/auth/google-signer';
+import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
+import { bearer, createMember, createStaff, tokenFor } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/harness';
+
+/**
+ * Voter sign-in end to end over HTTP: SMS codes through a real webhook sink, the authenticator
+ * flow, Google sign-in and sign-up with locally signed ID tokens.
+ */
+
+let t: TestApp;
+let sms: SmsSink;
+let google: GoogleSigner;
+/** Every code and bearer token handed out, to prove none reaches the log. */
+const secrets: string[] = [];
+
+const API = '/api/v1';
+
+beforeAll(async () => {
+  [sms, google] = await Promise.all([startSmsSink(), createGoogleSigner()]);
+  t = await createTestApp({ env: { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID } });
+  t.ctx.googleCerts = google.certs;
+});
+
+afterAll(async () => {
+  await t?.close();
+  await sms?.close();
+});
+
+/** Step one of the SMS sign-in; answers the code the sink received. */
+async function requestCode(browser: Browser, member: { memberNo: string; phone: string }, identifier = member.memberNo) {
+  const res = await browser.post(`${API}/verify/phone`, { unique_id: identifier, consent: true });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const code = sms.codeFor(member.phone);
+  secrets.push(code);
+  return { res, code };
+}
+
+const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+async function session(res: request.Response) {
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toMatchObject({ bearer_token: expect.any(String), hash: expect.any(String), balance: 0, message: expect.any(String) });
+  secrets.push(res.body.bearer_token);
+  return res.body.bearer_token as string;
+}
+
+describe('SMS sign-in (verify/phone, verify/sms)', () => {
+  it('texts a code and signs the member in with it; the token works until logout', async () => {
+    const member = await createMember(t.ctx, { name: 'Amina Ochieng', phone: '0712345689' });
+    const browser = await openBrowser(t.app);
+    const { res, code } = await requestCode(browser, member);
+    expect(res.body.message).toContain('07******89');
+    expect(sms.messages.at(-1)).toMatchObject({ to: '0712345689' });
+    const pendingCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('kura_pending_voter='));
+    expect(pendingCookie).toMatch(/HttpOnly/i);
+    expect(pendingCookie).toMatch(/SameSite=Lax/i);
+    expect(pendingCookie).not.toContain(code);
+
+    const token = await session(await browser.post(`${API}/verify/sms`, { token: code }));
+    const validate = await request(t.app).get(`${API}/validate`).set(bearer(token));
+    expect(validate.status).toBe(200);
+    expect(validate.body).toEqual({ user_type: 'voter', data: { name: 'Amina Ochieng' } });
+
+    const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, member.id));
+    expect(row!.verifiedAt).toBeInstanceOf(Date);
+
+    // Voter token on a staff route: 403.
+    expect((await request(t.app).get(`${API}/validate/admin`).set(bearer(token))).status).toBe(403);
+
+    expect((await request(t.app).post(`${API}/logout`).set(bearer(token))).status).toBe(204);
+    const after = await request(t.app).get(`${API}/validate`).set(bearer(token));
+    expect(after.status).toBe(401);
+    expect(after.body).toEqual({ message: 'Unauthenticated' });
+  });
+
+  it('accepts the member email as identifier, whatever its case', async () => {
+    const member = await createMember(t.ctx, { email: 'wanjiku@example.org' });
+    const browser = await openBrowser(t.app);
+    const { code } = await requestCode(browser, member, 'Wanjiku@Example.org');
+    await session(await browser.post(`${API}/verify/sms`, { token: code }));
+  });
+
+  it('answers an unknown member with 404 and the sign-up hint, and a missing consent with 422', async () => {
+    const browser = await openBrowser(t.app);
+    const unknown = await browser.post(`${API}/verify/phone`, { unique_id: '99999999', consent: true });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: 'No account found, try signing up', issue: 'No such user exists' });
+
+    const noConsent = await browser.post(`${API}/verify/phone`, { unique_id: '12345', consent: false });
+    expect(noConsent.status).toBe(422);
+    expect(noConsent.body.errors.consent).toBeDefined();
+  });
+
+  it('refuses the code step without the CSRF header (419) or without a pending sign-in (401)', async () => {
+    const member = await createMember(t.ctx);
+    const browser = await openBrowser(t.app);
+    const { code } = await requestCode(browser, member);
+    const noCsrf = await browser.postWithoutCsrf(`${API}/verify/sms`, { token: code });
+    expect(noCsrf.status).toBe(419);
+    expect(noCsrf.body).toEqual({ message: 'CSRF token mismatch' });
+
+    const stranger = await openBrowser(t.app);
+    const noPending = await stranger.post(`${API}/verify/sms`, { token: code });
+    expect(noPending.status).toBe(401);
+    expect(noPending.body.message).toBe('Your sign-in has expired, please start again');
+
+    // The refused attempts did not spend the code.
+    await session(await browser.post(`${API}/verify/sms`, { token: code }));
+  });
+
+  it('rejects a wrong code but keeps the right one usable', async () => {
+    const member = await createMember(t.ctx);
+    const browser = await openBrowser(t.app);
+    const { code } = await requestCode(browser, member);
+    const wrong = await browser.post(`${API}/verify/sms`, { token: wrongCode(code) });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.message).toBe('The code is incorrect, please try again');
+    await session(await browser.post(`${API}/verify/sms`, { token: code }));
+  });
+
+  it('rejects an expired code (5 minutes)', async () => {
+    const member = await createMember(t.ctx);
+    const browser = await openBrowser(t.app);
+    const { res, code } = await requestCode(browser, member);
+    t.clock.advance(5 * 60_000 + 1000);
+    // Replay the pending cookie explicitly: the server's clock, not the browser's, decides.
+    const expired = await request(t.app)
+      .post(`${API}/verify/sms`)
+      .set('Cookie', `${cookiesOf(res)}; XSRF-TOKEN=${browser.xsrf}`)
+      .set('X-XSRF-TOKEN', browser.xsrf)
+      .send({ token: code });
+    expect(expired.status).toBe(401);
+  });
+
+  it('rejects a code used once already', async () => {
+    const member = await createMember(t.ctx);
+    const browser = await openBrowser(t.app);
+    const { res, code } = await requestCode(browser, member);
+    const cookie = `${cookiesOf(res)}; XSRF-TOKEN=${browser.xsrf}`;
+    const replay = () => request(t.app).post(`${API}/verify/sms`).set('Cookie', cookie).set('X-XSRF-TOKEN', browser.xsrf).send({ token: code });
+    await session(await replay());
+    const again = await replay();
+    expect(again.status).toBe(401);
+    expect(again.body.message).toBe('The code has expired or was already used, please request a new one');
+  });
+
+  it('kills a code after 5 wrong tries, even for the right code on the sixth', async () => {
+    const member = await createMember(t.ctx);
+    const browser = await openBrowser(t.app);
+    const { code } = await requestCode(browser, member);
+    for (let i = 1; i <= 5; i++) {
+      const res = await browser.post(`${API}/verify/sms`, { token: wrongCode(code) });
+      expect(res.status).toBe(401);
+      if (i === 5) expect(res.body.message).toBe('Too many wrong codes, please request a new one');
+    }
+    const sixth = await browser.post(`${API}/verify/sms`, { token: code });
+    expect(sixth.status).toBe(401);
+    expect(sixth.body.message).toBe('The code has expired or was already used, please request a new one');
+  });
+
+  it('allows one send per minute, and a new code kills the older one', async () => {
+    const member = await createMember(t.ctx);
+    const browser = await openBrowser(t.app);
+    const first = await requestCode(browser, member);
+
+    const tooSoon = await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true });
+    expect(tooSoon.status).toBe(429);
+    expect(Number(tooSoon.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(tooSoon.headers['retry-after'])).toBeLessThanOrEqual(60);
+
+    t.clock.advance(61_000);
+    const second = await requestCode(browser, member);
+    const old = await request(t.app)
+      .post(`${API}/verify/sms`)
+      .set('Cookie', `${cookiesOf(first.res)}; XSRF-TOKEN=${browser.xsrf}`)
+      .set('X-XSRF-TOKEN', browser.xsrf)
+      .send({ token: first.code });
+    expect(old.status).toBe(401);
+    await session(await browser.post(`${API}/verify/sms`, { token: second.code }));
+  });
+
+  it('answers 502 when the SMS gateway fails and leaves no usable code behind', async () => {
+    const member = await createMember(t.ctx);
+    const browser = await openBrowser(t.app);
+    const before = sms.messages.length;
+    sms.failNext(500);
+    const failed = await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true });
+    expect(failed.status).toBe(502);
+    expect(failed.body.message).toBe('Could not send the SMS code, please try again');
+    expect(sms.messages.length).toBe(before);
+    const live = await t.ctx.database.db
+      .select()
+      .from(otpChallenges)
+      .where(and(eq(otpChallenges.subjectId, member.id), eq(otpChallenges.purpose, 'voter'), isNull(otpChallenges.usedAt), isNull(otpChallenges.revokedAt)));
+    expect(live).toHaveLength(0);
+    // The member can ask again at once, and that code works.
+    const { code } = await requestCode(browser, member);
+    await session(await browser.post(`${API}/verify/sms`, { token: code }));
+  });
+
+  it('records attempts and outcomes in the activity log without the code', async () => {
+    const member = await createMember(t.ctx, { name: 'Logged Member' });
+    const browser = await openBrowser(t.app);
+    const { code } = await requestCode(browser, member);
+    await browser.post(`${API}/verify/sms`, { token: wrongCode(code) });
+    await session(await browser.post(`${API}/verify/sms`, { token: code }));
+    const rows = await t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.userId, member.id));
+    expect(rows.map((r) => `${r.activity}/${r.status}`)).toEqual(
+      expect.arrayContaining(['Voter sign-in: SMS code sent/success', 'Voter sign-in: SMS code check/failed', 'Voter sign-in: SMS code check/success']),
+    );
+    expect(rows.every((r) => r.name === 'Logged Member' && r.ipAddress.length > 0)).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain(code);
+  });
+});
+
+describe('authenticator sign-in (send-qr, verify-token, sign-pass, verify-token-login)', () => {
+  it('enrols from a voter session, then signs in with pin + token; each token step works once', async () => {
+    const member = await createMember(t.ctx, { name: 'Totp Voter' });
+    const voterToken = await tokenFor(t.ctx, 'voter', member.id);
+
+    const qr = await request(t.app).post(`${API}/send-qr`).set(bearer(voterToken)).send({ pfNumber: member.memberNo });
+    expect(qr.status).toBe(200);
+    expect(qr.body.url).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(Buffer.from(qr.body.url.split(',')[1], 'base64').toString()).toContain('<svg');
+    expect(qr.body.secret).toMatch(/^[A-Z2-7]{32}$/);
+    const secret = qr.body.secret as string;
+
+    const wrongConfirm = await request(t.app).post(`${API}/verify-token`).set(bearer(voterToken)).send({ pfNumber: member.memberNo, token: wrongCode(totpTokenAt(secret, t.clock.now())) });
+    expect(wrongConfirm.status).toBe(422);
+
+    const firstToken = totpTokenAt(secret, t.clock.now());
+    const confirm = await request(t.app).post(`${API}/verify-token`).set(bearer(voterToken)).send({ pfNumber: member.memberNo, token: firstToken });
+    expect(confirm.status, JSON.stringify(confirm.body)).toBe(200);
+    expect(confirm.body.message).toBe('Authenticator set up successfully');
+
+    const browser = await openBrowser(t.app);
+    const badPin = await browser.post(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: '0000' });
+    expect(badPin.status).toBe(401);
+    expect(badPin.body.issue).toBe('Incorrect pin');
+    const noCsrf = await browser.postWithoutCsrf(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: t.ctx.env.DEFAULT_PIN });
+    expect(noCsrf.status).toBe(419);
+    const pin = await browser.post(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: t.ctx.env.DEFAULT_PIN });
+    expect(pin.status).toBe(200);
+
+    // The token already accepted at enrolment is a replay.
+    const replay = await browser.post(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: firstToken });
+    expect(replay.status).toBe(401);
+    expect(replay.body.message).toBe('The token is incorrect or has expired, please try again');
+
+    t.clock.advance(30_000);
+    const freshToken = totpTokenAt(secret, t.clock.now());
+    const noCsrfLogin = await browser.postWithoutCsrf(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: freshToken });
+    expect(noCsrfLogin.status).toBe(419);
+    const token = await session(await browser.post(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: freshToken }));
+    expect((await request(t.app).get(`${API}/validate`).set(bearer(token))).body).toEqual({ user_type: 'voter', data: { name: 'Totp Voter' } });
+    const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, member.id));
+    expect(row!.verifiedAt).toBeInstanceOf(Date);
+
+    // The pin step is spent by the sign-in, and the same token cannot be used again either.
+    const again = await browser.post(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: freshToken });
+    expect(again.status).toBe(401);
+    await browser.post(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: t.ctx.env.DEFAULT_PIN }).expect(200);
+    const reused = await browser.post(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: freshToken });
+    expect(reused.status).toBe(401);
+  });
+
+  it('needs a passed pin for the same member before the token step', async () => {
+    const member = await createMember(t.ctx);
+    const other = await createMember(t.ctx);
+    await enrol(member);
+    await enrol(other);
+    const browser = await openBrowser(t.app);
+    const noPin = await browser.post(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: '123456' });
+    expect(noPin.status).toBe(401);
+    expect(noPin.body.message).toBe('Your sign-in has expired, please start again');
+
+    await browser.post(`${API}/sign-pass`, { pfNumber: other.memberNo, pass: t.ctx.env.DEFAULT_PIN }).expect(200);
+    const swapped = await browser.post(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: '123456' });
+    expect(swapped.status).toBe(401);
+  });
+
+  it('uses the member own pin once set, and refuses the pin step without an authenticator', async () => {
+    const member = await createMember(t.ctx);
+    await t.ctx.database.db.update(members).set({ pinHash: await hashPassword('8642') }).where(eq(members.id, member.id));
+    await enrol(member);
+    const browser = await openBrowser(t.app);
+    expect((await browser.post(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: t.ctx.env.DEFAULT_PIN })).status).toBe(401);
+    expect((await browser.post(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: '8642' })).status).toBe(200);
+
+    const plain = await createMember(t.ctx);
+    const refused = await browser.post(`${API}/sign-pass`, { pfNumber: plain.memberNo, pass: t.ctx.env.DEFAULT_PIN });
+    expect(refused.status).toBe(403);
+    const unknown = await browser.post(`${API}/sign-pass`, { pfNumber: '424242', pass: t.ctx.env.DEFAULT_PIN });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.issue).toBe('No such user exists');
+  });
+
+  it('enrols only from a voter session and only for the caller', async () => {
+    const member = await createMember(t.ctx);
+    const other = await createMember(t.ctx);
+    const voterToken = await tokenFor(t.ctx, 'voter', member.id);
+    expect((await request(t.app).post(`${API}/send-qr`).send({ pfNumber: member.memberNo })).status).toBe(401);
+    expect((await request(t.app).post(`${API}/send-qr`).set(bearer(voterToken)).send({ pfNumber: other.memberNo })).status).toBe(403);
+    const agentToken = await tokenFor(t.ctx, 'agent');
+    expect((await request(t.app).post(`${API}/send-qr`).set(bearer(agentToken)).send({ pfNumber: member.memberNo })).status).toBe(403);
+  });
+});
+
+/** Enrols an authenticator for the member through the API; answers the secret. */
+async function enrol(member: { id: number; memberNo: string }) {
+  const voterToken = await tokenFor(t.ctx, 'voter', member.id);
+  const qr = await request(t.app).post(`${API}/send-qr`).set(bearer(voterToken)).send({ pfNumber: member.memberNo }).expect(200);
+  const secret = qr.body.secret as string;
+  await request(t.app).post(`${API}/verify-token`).set(bearer(voterToken)).send({ pfNumber: member.memberNo, token: totpTokenAt(secret, t.clock.now()) }).expect(200);
+  return secret;
+}
+
+describe('Google sign-in and sign-up for voters', () => {
+  it('signs a member in with a Google ID token for their email', async () => {
+    const member = await createMember(t.ctx, { email: 'grace@example.org', name: 'Grace Wambui' });
+    const idToken = await google.idToken({ email: 'grace@example.org' });
+    const res = await request(t.app).post(`${API}/google/login`).send({ email: 'grace@example.org', oauth_id_token: idToken });
+    const token = await session(res);
+    expect(res.body.name).toBe('Grace Wambui');
+    expect((await request(t.app).get(`${API}/validate`).set(bearer(token))).status).toBe(200);
+    const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, member.id));
+    expect(row!.verifiedAt).toBeInstanceOf(Date);
+    expect(row!.googleSub).toMatch(/^google-sub-/);
+  });
+
+  it('refuses a wrong audience, an unverified email, an expired token, a foreign key and a mismatched email', async () => {
+    await createMember(t.ctx, { email: 'felix@example.org' });
+    const cases = [
+      await google.idToken({ email: 'felix@example.org', audience: 'someone-else.apps.googleusercontent.com' }),
+      await google.idToken({ email: 'felix@example.org', emailVerified: false }),
+      await google.idToken({ email: 'felix@example.org', expiresIn: -600 }),
+      await google.idToken({ email: 'felix@example.org', foreignKey: true }),
+      await google.idToken({ email: 'felix@example.org', issuer: 'https://evil.example.com' }),
+      'not-a-jwt',
+    ];
+    const messages = [];
+    for (const idToken of cases) {
+      const res = await request(t.app).post(`${API}/google/login`).send({ email: 'felix@example.org', oauth_id_token: idToken });
+      expect(res.status).toBe(401);
+      messages.push(res.body.message);
+    }
+    expect(messages[1]).toBe('Your Google email address is not verified');
+    const mismatch = await request(t.app)
+      .post(`${API}/google/login`)
+      .send({ email: 'felix@example.org', oauth_id_token: await google.idToken({ email: 'someone@example.org' }) });
+    expect(mismatch.status).toBe(401);
+  });
+
+  it('sends an unknown Google account to sign-up (404 with the issue)', async () => {
+    const res = await request(t.app)
+      .post(`${API}/google/login`)
+      .send({ email: 'nobody@example.org', oauth_id_token: await google.idToken({ email: 'nobody@example.org' }) });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: 'No account found, try signing up', issue: 'No such user exists' });
+  });
+
+  it('links a Google account at sign-up (201), refuses it twice (409), then signs in by it', async () => {
+    const member = await createMember(t.ctx, { memberNo: '4321', phone: '0722000111', email: 'registered@example.org', name: 'Registered Name' });
+    const credential = await google.idToken({ email: 'personal@gmail.com', sub: 'google-sub-personal' });
+    const body = { pfNumber: '4321', phone: '0722000111', name: 'x', email: 'personal@gmail.com', email_verified: true, photo: '', google_id: 'x', credential };
+
+    const wrongPhone = await request(t.app).post(`${API}/signup`).send({ ...body, phone: '0722000999' });
+    expect(wrongPhone.status).toBe(404);
+
+    const created = await request(t.app).post(`${API}/signup`).send(body);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toEqual({ message: expect.any(String), pfNumber: '4321' });
+    const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, member.id));
+    expect(row!.googleSub).toBe('google-sub-personal');
+    expect(row!.verifiedAt).toBeInstanceOf(Date);
+    expect(row!.email).toBe('registered@example.org');
+
+    const again = await request(t.app).post(`${API}/signup`).send(body);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('Such an account already exists, try signing in or use a different voter id');
+
+    // The same Google account on another voter ID: also taken.
+    await createMember(t.ctx, { memberNo: '4322', phone: '0722000222' });
+    const taken = await request(t.app).post(`${API}/signup`).send({ ...body, pfNumber: '4322', phone: '0722000222' });
+    expect(taken.status).toBe(409);
+
+    const login = await request(t.app)
+      .post(`${API}/google/login`)
+      .send({ email: 'personal@gmail.com', oauth_id_token: await google.idToken({ email: 'personal@gmail.com', sub: 'google-sub-personal' }) });
+    expect((await session(login)) && login.body.name).toBe('Registered Name');
+  });
+
+  it('answers 503 on every Google route when GOOGLE_CLIENT_ID is not configured', async () => {
+    const app = createApp({ ...t.ctx, env: { ...t.ctx.env, GOOGLE_CLIENT_ID: undefined } });
+    const idToken = await google.idToken({ email: 'grace@example.org' });
+    for (const path of ['/google/login', '/admin/google/login', '/agent/google/login']) {
+      const res = await request(app).post(`${API}${path}`).send({ email: 'grace@example.org', oauth_id_token: idToken });
+      expect(res.status).toBe(503);
+      expect(res.body.message).toBe('Google sign-in is not configured on this server');
+    }
+    const signup = await request(app).post(`${API}/signup`).send({ pfNumber: '4321', phone: '0722000111', credential: idToken });
+    expect(signup.status).toBe(503);
+  });
+});
+
+describe('roles and logs', () => {
+  it('refuses a staff token on a voter route (403)', async () => {
+    const admin = await createStaff(t.ctx, { role: 'admin' });
+    const token = await tokenFor(t.ctx, 'admin', admin.id);
+    expect((await request(t.app).get(`${API}/validate`).set(bearer(token))).status).toBe(403);
+  });
+
+  it('never writes a code or a bearer token to the log', () => {
+    expect(secrets.length).toBeGreaterThan(10);
+    const log = t.logs.join('\n');
+    for (const secret of secrets) expect(log).not.toContain(secret);
+  });
+});

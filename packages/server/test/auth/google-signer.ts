@@ -1,0 +1,52 @@
+import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
+
+export const TEST_GOOGLE_CLIENT_ID = 'kura-test-client.apps.googleusercontent.com';
+
+export type IdTokenClaims = {
+  email: string;
+  sub?: string;
+  emailVerified?: boolean;
+  name?: string;
+  picture?: string;
+  audience?: string;
+  issuer?: string;
+  /** Seconds from now; negative for an expired token. */
+  expiresIn?: number;
+  /** Sign with a key Google's certificate list does not have. */
+  foreignKey?: boolean;
+};
+
+export type GoogleSigner = {
+  /** For ctx.googleCerts: the test key by key id, as Google serves its PEM certificates. */
+  certs: () => Promise<Record<string, string>>;
+  idToken(claims: IdTokenClaims): Promise<string>;
+};
+
+/** Signs Google-shaped ID tokens with its own RSA key, so Google sign-in tests never touch the network. */
+export async function createGoogleSigner(): Promise<GoogleSigner> {
+  const kid = 'kura-test-key';
+  const trusted = await generateKeyPair('RS256', { extractable: true });
+  const foreign = await generateKeyPair('RS256');
+  const pem = await exportSPKI(trusted.publicKey);
+  let n = 0;
+  return {
+    certs: async () => ({ [kid]: pem }),
+    async idToken(claims) {
+      const now = Math.floor(Date.now() / 1000);
+      const expiresIn = claims.expiresIn ?? 3600;
+      return new SignJWT({
+        email: claims.email,
+        email_verified: claims.emailVerified ?? true,
+        name: claims.name ?? 'Google Person',
+        picture: claims.picture ?? 'https://lh3.googleusercontent.com/a/test-photo',
+      })
+        .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+        .setSubject(claims.sub ?? `google-sub-${claims.email}-${++n}`)
+        .setAudience(claims.audience ?? TEST_GOOGLE_CLIENT_ID)
+        .setIssuer(claims.issuer ?? 'https://accounts.google.com')
+        .setIssuedAt(Math.min(now, now + expiresIn - 60))
+        .setExpirationTime(now + expiresIn)
+        .sign(claims.foreignKey ? foreign.privateKey : trusted.privateKey);
+    },
+  };
+}

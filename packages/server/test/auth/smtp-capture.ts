@@ -1,0 +1,60 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export type CapturedMail = { from: string; to: string[]; raw: string };
+
+export type SmtpCapture = {
+  /** `smtp://127.0.0.1:<port>` for SMTP_URL. */
+  url: string;
+  messages: CapturedMail[];
+  /** Reject the next `n` messages with a permanent SMTP error (delivery failure tests). */
+  rejectNext(n?: number): void;
+  /** The six-digit code in the latest mail to `to`. */
+  codeFor(to: string): string;
+  close(): Promise<void>;
+};
+
+/** A real SMTP server on loopback that keeps every message it is given (no auth, no TLS). */
+export async function startSmtpCapture(): Promise<SmtpCapture> {
+  const messages: CapturedMail[] = [];
+  let rejecting = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (rejecting > 0) {
+          rejecting--;
+          const error = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
+          return callback(error);
+        }
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    rejectNext(n = 1) {
+      rejecting = n;
+    },
+    codeFor(to) {
+      const mail = [...messages].reverse().find((m) => m.to.includes(to.toLowerCase()));
+      const body = mail?.raw.split(/\r?\n\r?\n/).slice(1).join('\n') ?? '';
+      const code = /security code is (\d{6})/.exec(body)?.[1];
+      if (!code) throw new Error(`no code mailed to ${to}`);
+      return code;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
