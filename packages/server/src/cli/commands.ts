@@ -1,5 +1,7 @@
 import type { AppContext } from '../context';
+import { readFile } from 'node:fs/promises';
 import { upsertStaff } from '../db/seed';
+import { importMembers } from '../modules/members/members-import';
 
 /**
  * Operator commands: `pnpm cli <command> [args]` (or `node packages/server/dist/cli.js` in the
@@ -36,6 +38,25 @@ export const COMMANDS: Record<string, Command> = {
       }
       await upsertStaff(ctx.database.db, { email, role: 'agent', name: name.join(' ') || undefined });
       console.log(`Agent ${email.toLowerCase()} is ready.`);
+      return 0;
+    },
+  },
+  'members:import': {
+    usage: 'members:import <file.csv>',
+    description: 'Import members (member_no,name,email,phone,branch); all or nothing, re-runs update by member number.',
+    async run(ctx, [file]) {
+      if (!file) {
+        console.error('Usage: members:import <file.csv>');
+        return 2;
+      }
+      const csv = await readFile(file);
+      const result = await importMembers(ctx, { role: 'admin', id: null, name: 'CLI members:import', ip: '' }, csv);
+      for (const e of result.errors) console.error(`line ${e.line}: ${e.message}`);
+      if (result.errors.length > 0) {
+        console.error('Nothing was imported; fix the lines above and run the import again.');
+        return 1;
+      }
+      console.log(`Imported ${file}: ${result.created} created, ${result.updated} updated.`);
       return 0;
     },
   },

@@ -2,6 +2,11 @@ import type { AppContext } from '../context';
 import type { ModuleImplementations } from '../http/routes';
 import { issueCsrfCookie } from '../auth/csrf';
 import { authRoutes } from './auth/auth.router';
+import { candidatesRoutes } from './candidates/candidates.router';
+import { helpRoutes } from './help/help.router';
+import { itemsRoutes } from './members/items.router';
+import { logsRoutes } from './logs/logs.router';
+import { membersRoutes } from './members/members.router';
 
 /**
  * Every domain module's handlers, by contract domain. A module adds itself here with one line;
@@ -17,6 +22,12 @@ export function moduleImplementations(ctx: AppContext): ModuleImplementations {
     },
     api: {
       auth: authRoutes(ctx),
+      members: membersRoutes(ctx),
+      candidates: candidatesRoutes(ctx),
+      logs: logsRoutes(ctx),
+      help: helpRoutes(ctx),
+      // The ballots domain is shared: its own module spreads in beside the nominate page's items.
+      ballots: { ...itemsRoutes(ctx) },
     },
   };
 }

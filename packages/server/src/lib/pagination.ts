@@ -1,0 +1,29 @@
+import { DEFAULT_PER_PAGE, type PageQuery, type Paginated } from '@kura/contract';
+
+export type PageRequest = { page: number; perPage: number; offset: number };
+
+/** `?page&per_page` (already range-checked by the contract) → limit/offset. */
+export function pageRequest(query: PageQuery): PageRequest {
+  const page = query.page ?? 1;
+  const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+/**
+ * The API.md paginator. `last_page` is at least 1 even when there is nothing, because the
+ * pager shows "Page 1 of 1" rather than "Page 1 of 0"; a page past the end is simply empty.
+ */
+export function paginate<T>(data: T[], total: number, page: PageRequest): Paginated<T> {
+  return {
+    data,
+    current_page: page.page,
+    last_page: Math.max(1, Math.ceil(total / page.perPage)),
+    per_page: page.perPage,
+    total,
+  };
+}
+
+/** Escapes LIKE/ILIKE wildcards so a search for `50%` or `a_b` matches those characters literally. */
+export function likeContains(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}

@@ -1,0 +1,20 @@
+import type { Contract } from '@kura/contract';
+import type { AppContext } from '../../context';
+import type { PartialImplementation } from '../../http/routes';
+import { actorOf } from '../../lib/actor';
+import { filesOf, imageUpload } from '../../lib/uploads';
+import { listCandidates, updateCandidate } from './candidates.service';
+
+export function candidatesRoutes(ctx: AppContext): PartialImplementation<Contract['api']['candidates']> {
+  return {
+    listCandidates: async () => ({ status: 200, body: { data: { data: { candidates: await listCandidates(ctx) } } } }),
+
+    updateCandidate: {
+      middleware: [imageUpload([{ name: 'image', maxCount: 1 }])],
+      handler: async ({ params, body, req }) => {
+        const [image] = filesOf(req, ['image']);
+        return { status: 200, body: { data: await updateCandidate(ctx, await actorOf(ctx, req), params.id, body, image) } };
+      },
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { Candidate, Position } from '@kura/contract';
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db, Tx } from '../../db/client';
+import { branches, candidacies, members, positions } from '../../db/schema';
+import { AppError } from '../../errors';
+import { auditedTransaction, type Actor } from '../../lib/actor';
+import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
+import { applyMemberEdit, positionOrder, replacePositions } from '../members/members.service';
+
+export type CandidateEdit = { name: string; phone: string; email: string; county: string; position_ids: number[] };
+
+/** Candidates with their positions; `memberIds` narrows to those members (candidate or not). */
+async function loadCandidates(db: Db | Tx, memberIds?: number[]): Promise<Candidate[]> {
+  const links = await db
+    .select({ memberId: candidacies.memberId, id: positions.id, name: positions.name, level: positions.level })
+    .from(candidacies)
+    .innerJoin(positions, eq(positions.id, candidacies.positionId))
+    .where(memberIds ? inArray(candidacies.memberId, memberIds) : undefined)
+    .orderBy(...positionOrder);
+  const positionsOf = new Map<number, Position[]>();
+  for (const { memberId, ...p } of links) (positionsOf.get(memberId) ?? positionsOf.set(memberId, []).get(memberId)!).push(p);
+  const ids = memberIds ?? [...positionsOf.keys()];
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({
+      id: members.id,
+      member_no: members.memberNo,
+      name: members.name,
+      phone: members.phone,
+      email: members.email,
+      county: branches.name,
+      image_url: members.photoUrl,
+    })
+    .from(members)
+    .innerJoin(branches, eq(branches.id, members.branchId))
+    .where(inArray(members.id, ids))
+    .orderBy(asc(members.id));
+  return rows.map((r) => ({ ...r, positions: positionsOf.get(r.id) ?? [] }));
+}
+
+/** Every member standing for at least one position, with those positions and their photo. */
+export async function listCandidates(ctx: AppContext): Promise<Candidate[]> {
+  return loadCandidates(ctx.database.db);
+}
+
+/**
+ * The candidate edit dialog: member fields, the position set and an optional new photo, all or
+ * nothing. The photo is checked and written before the transaction (so a bad image changes
+ * nothing), removed again if the transaction fails, and the old one removed once it commits.
+ */
+export async function updateCandidate(ctx: AppContext, actor: Actor, id: number, input: CandidateEdit, image?: UploadFile): Promise<Candidate> {
+  const [stored] = image ? await storeImages(ctx, [image]) : [];
+  const photoUrl = stored ? uploadUrl(stored) : undefined;
+  let previousPhoto: string | null = null;
+  let candidate: Candidate;
+  try {
+    candidate = await auditedTransaction(
+      ctx,
+      { actor, activity: 'Candidate updated', data: `member id ${id}, positions [${input.position_ids.join(', ')}]${photoUrl ? ', new photo' : ''}` },
+      async (tx) => {
+        const [member] = await tx.select({ memberNo: members.memberNo, photoUrl: members.photoUrl }).from(members).where(eq(members.id, id)).for('update');
+        if (!member) throw new AppError('NOT_FOUND', 'Candidate not found');
+        previousPhoto = member.photoUrl;
+        await applyMemberEdit(tx, id, { ...input, member_no: member.memberNo }, ctx.now());
+        await replacePositions(tx, id, input.position_ids);
+        if (photoUrl) await tx.update(members).set({ photoUrl }).where(eq(members.id, id));
+        return (await loadCandidates(tx, [id]))[0]!;
+      },
+    );
+  } catch (error) {
+    if (stored) await removeUploads(ctx, [stored]);
+    throw error;
+  }
+  if (photoUrl && previousPhoto !== photoUrl) await removeUploads(ctx, [previousPhoto]);
+  ctx.events.emit('candidates.changed');
+  ctx.events.emit('members.changed');
+  return candidate;
+}

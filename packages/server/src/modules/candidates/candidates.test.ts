@@ -1,0 +1,220 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activityLogs, candidacies, members } from '../../db/schema';
+import { bearer, createCandidate, createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/harness';
+
+/** A valid 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+/** A minimal JPEG header (SOI + JFIF APP0), enough for content sniffing. */
+const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'), Buffer.alloc(64), Buffer.from('ffd9', 'hex')]);
+
+let t: TestApp;
+let admin: string;
+let uploads: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const staff = await createStaff(t.ctx, { role: 'admin', name: 'Carol Admin' });
+  admin = await tokenFor(t.ctx, 'admin', staff.id);
+  uploads = join(t.dataDir, 'uploads');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const storedFiles = () => (existsSync(uploads) ? readdirSync(uploads).sort() : []);
+
+/** The edit form as a browser sends it: text fields plus an optional image part. */
+function editForm(id: number, fields: Record<string, string | string[]>, token = admin) {
+  const req = request(t.app).post(`/api/v1/edit/candidate/${id}`).set(bearer(token));
+  for (const [key, value] of Object.entries(fields)) {
+    for (const v of Array.isArray(value) ? value : [value]) req.field(key, v);
+  }
+  return req;
+}
+
+async function candidateFields(positionIds: number[]) {
+  const m = await createCandidate(t.ctx, positionIds, { branch: 'Nairobi' });
+  const fields = { name: m.name, phone: m.phone, email: m.email, county: 'Nairobi', 'position_ids[]': positionIds.map(String) };
+  return { m, fields };
+}
+
+describe('list candidates', () => {
+  it('lists every member with a position, with positions and image_url', async () => {
+    const national = await createPosition(t.ctx, { name: 'Chair Test' });
+    const branch = await createPosition(t.ctx, { name: 'Branch Test', level: 'Kisumu' });
+    const c = await createCandidate(t.ctx, [national.id, branch.id], { name: 'Listed Candidate', branch: 'Kisumu' });
+    const notCandidate = await createMember(t.ctx);
+    const res = await request(t.app).get('/api/v1/psk/candidates').set(bearer(admin));
+    expect(res.status).toBe(200);
+    const list = res.body.data.data.candidates as { id: number }[];
+    expect(list.some((x) => x.id === notCandidate.id)).toBe(false);
+    expect(list.find((x) => x.id === c.id)).toEqual({
+      id: c.id,
+      member_no: c.memberNo,
+      name: 'Listed Candidate',
+      phone: c.phone,
+      email: c.email,
+      county: 'Kisumu',
+      image_url: null,
+      positions: [
+        { id: national.id, name: 'Chair Test', level: 'National' },
+        { id: branch.id, name: 'Branch Test', level: 'Kisumu' },
+      ],
+    });
+  });
+
+  it('is for admins only', async () => {
+    expect((await request(t.app).get('/api/v1/psk/candidates')).status).toBe(401);
+    for (const role of ['voter', 'agent'] as const) {
+      expect((await request(t.app).get('/api/v1/psk/candidates').set(bearer(await tokenFor(t.ctx, role)))).status).toBe(403);
+    }
+  });
+});
+
+describe('edit candidate', () => {
+  it('updates fields and positions without an image', async () => {
+    const [a, b] = [await createPosition(t.ctx), await createPosition(t.ctx)];
+    const { m, fields } = await candidateFields([a.id]);
+    const res = await editForm(m.id, { ...fields, name: 'New Name', county: 'Mombasa', 'position_ids[]': [String(b.id)] });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: m.id, name: 'New Name', county: 'Mombasa', image_url: null, positions: [{ id: b.id }] });
+    const [log] = await t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.activity, 'Candidate updated'));
+    expect(log).toMatchObject({ name: 'Carol Admin', status: 'success' });
+  });
+
+  it('stores a real PNG under a random name and serves it back byte-identical as image/png', async () => {
+    const p = await createPosition(t.ctx);
+    const { m, fields } = await candidateFields([p.id]);
+    const res = await editForm(m.id, fields).attach('image', PNG, { filename: 'me.png', contentType: 'image/png' });
+    expect(res.status).toBe(200);
+    const url = res.body.data.image_url as string;
+    expect(url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+    const served = await request(t.app).get(url).buffer(true).parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
+    expect(served.status).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.headers['x-content-type-options']).toBe('nosniff');
+    expect(Buffer.compare(served.body as Buffer, PNG)).toBe(0);
+    const list = await request(t.app).get('/api/v1/psk/candidates').set(bearer(admin));
+    expect(list.body.data.data.candidates.find((c: { id: number }) => c.id === m.id).image_url).toBe(url);
+  });
+
+  it('replaces the photo, removing the old file; the type comes from the content, not the name', async () => {
+    const p = await createPosition(t.ctx);
+    const { m, fields } = await candidateFields([p.id]);
+    const first = await editForm(m.id, fields).attach('image', PNG, { filename: 'a.png', contentType: 'image/png' });
+    const oldName = (first.body.data.image_url as string).split('/').pop()!;
+    expect(storedFiles()).toContain(oldName);
+    const second = await editForm(m.id, fields).attach('image', JPEG, { filename: 'b.png', contentType: 'image/png' });
+    expect(second.status).toBe(200);
+    expect(second.body.data.image_url).toMatch(/\.jpg$/);
+    expect(storedFiles()).not.toContain(oldName);
+    expect(storedFiles()).toContain((second.body.data.image_url as string).split('/').pop());
+    // An edit without an image keeps the photo.
+    const third = await editForm(m.id, fields);
+    expect(third.body.data.image_url).toBe(second.body.data.image_url);
+  });
+
+  it('refuses an HTML file renamed .png with 415, changing nothing', async () => {
+    const p = await createPosition(t.ctx);
+    const { m, fields } = await candidateFields([p.id]);
+    const before = storedFiles();
+    const html = Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>');
+    const res = await editForm(m.id, { ...fields, name: 'Should Not Change' }).attach('image', html, { filename: 'photo.png', contentType: 'image/png' });
+    expect(res.status).toBe(415);
+    expect(res.body.message).toBe('Images must be JPEG, PNG or WebP files');
+    expect(storedFiles()).toEqual(before);
+    const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, m.id));
+    expect(row!.name).toBe(m.name);
+  });
+
+  it('refuses a 6 MiB image with 413', async () => {
+    const p = await createPosition(t.ctx);
+    const { m, fields } = await candidateFields([p.id]);
+    const big = Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]);
+    const res = await editForm(m.id, fields).attach('image', big, { filename: 'big.png', contentType: 'image/png' });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ message: expect.any(String) });
+  });
+
+  it('answers malformed multipart with 400, and the next request still works', async () => {
+    const p = await createPosition(t.ctx);
+    const { m, fields } = await candidateFields([p.id]);
+    const res = await request(t.app)
+      .post(`/api/v1/edit/candidate/${m.id}`)
+      .set(bearer(admin))
+      .set('content-type', 'multipart/form-data; boundary=XYZ')
+      .send('--XYZ\r\nContent-Disposition: form-data; name="name"\r\n\r\nhalf a part with no end');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: expect.any(String) });
+    const noBoundary = await request(t.app).post(`/api/v1/edit/candidate/${m.id}`).set(bearer(admin)).set('content-type', 'multipart/form-data').send('garbage');
+    expect(noBoundary.status).toBe(400);
+    const next = await editForm(m.id, fields);
+    expect(next.status).toBe(200);
+  });
+
+  it('neutralises a path-traversal file name', async () => {
+    const p = await createPosition(t.ctx);
+    const { m, fields } = await candidateFields([p.id]);
+    const res = await editForm(m.id, fields).attach('image', PNG, { filename: '../../../evil.png', contentType: 'image/png' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.image_url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+    expect(storedFiles().every((f) => /^[a-f0-9]{32}\.(png|jpg|webp)$/.test(f))).toBe(true);
+    expect(readdirSync(t.dataDir).filter((f) => f !== 'uploads' && !f.endsWith('.csv'))).toEqual([]);
+    expect(existsSync(join(dirname(t.dataDir), 'evil.png'))).toBe(false);
+    expect(readFileSync(join(uploads, res.body.data.image_url.split('/').pop())).equals(PNG)).toBe(true);
+  });
+
+  it('validates fields (422), uniqueness, positions and the target', async () => {
+    const p = await createPosition(t.ctx);
+    const other = await createMember(t.ctx, { email: 'cand.taken@example.org' });
+    const { m, fields } = await candidateFields([p.id]);
+    const bad = await editForm(m.id, { ...fields, phone: 'abc', 'position_ids[]': ['x'] });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['phone', 'position_ids.0']);
+    const taken = await editForm(m.id, { ...fields, email: other.email });
+    expect(taken.status).toBe(422);
+    expect(taken.body.errors).toEqual({ email: ['The email has already been taken'] });
+    const unknown = await editForm(m.id, { ...fields, 'position_ids[]': ['999999'] });
+    expect(unknown.status).toBe(422);
+    expect((await editForm(99999999, fields)).status).toBe(404);
+    // A failed edit with an image leaves no file behind.
+    const before = storedFiles();
+    const failed = await editForm(m.id, { ...fields, email: other.email }).attach('image', PNG, 'x.png');
+    expect(failed.status).toBe(422);
+    expect(storedFiles()).toEqual(before);
+    expect((await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.memberId, m.id))).map((r) => r.positionId)).toEqual([p.id]);
+  });
+
+  it('takes no positions as "none" and refuses a second image or other file fields', async () => {
+    const p = await createPosition(t.ctx);
+    const { m, fields } = await candidateFields([p.id]);
+    const { 'position_ids[]': _ids, ...rest } = fields;
+    const two = await editForm(m.id, rest).attach('image', PNG, 'a.png').attach('image', PNG, 'b.png');
+    expect(two.status).toBe(422);
+    const stray = await editForm(m.id, rest).attach('other', PNG, 'a.png');
+    expect(stray.status).toBe(422);
+    const none = await editForm(m.id, rest);
+    expect(none.status).toBe(200);
+    expect(none.body.data.positions).toEqual([]);
+  });
+
+  it('is refused before the upload is read: 401 without a token, 403 for voters and agents', async () => {
+    const { m, fields } = await candidateFields([]);
+    const before = storedFiles();
+    expect((await request(t.app).post(`/api/v1/edit/candidate/${m.id}`).field('name', 'x').attach('image', PNG, 'a.png')).status).toBe(401);
+    for (const role of ['voter', 'agent'] as const) {
+      const res = await editForm(m.id, fields, await tokenFor(t.ctx, role)).attach('image', PNG, 'a.png');
+      expect(res.status).toBe(403);
+    }
+    expect(storedFiles()).toEqual(before);
+  });
+});

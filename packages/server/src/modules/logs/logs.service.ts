@@ -1,0 +1,55 @@
+import type { LogEntry, PageQuery, Paginated } from '@kura/contract';
+import { and, count, desc, eq, ilike, sql, type Column, type SQL } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { activityLogs } from '../../db/schema';
+import { likeContains, pageRequest, paginate } from '../../lib/pagination';
+
+export type LogFilters = { name?: string; activity?: string; user_id?: string; data?: string; ip_address?: string; status?: string };
+
+function filterConditions(f: LogFilters): SQL[] {
+  const out: SQL[] = [];
+  const contains = (column: Column, value?: string) => {
+    const v = value?.trim();
+    if (v) out.push(ilike(column, likeContains(v)));
+  };
+  contains(activityLogs.name, f.name);
+  contains(activityLogs.activity, f.activity);
+  contains(activityLogs.data, f.data);
+  contains(activityLogs.ipAddress, f.ip_address);
+  contains(activityLogs.status, f.status);
+  const userId = f.user_id?.trim();
+  if (userId) {
+    // An id is matched exactly; a non-numeric id can match nothing (rather than a 422 on a search box).
+    out.push(/^\d{1,9}$/.test(userId) ? eq(activityLogs.userId, Number(userId)) : sql`false`);
+  }
+  return out;
+}
+
+/** The activity log, newest first, paginated; every filter given must match. */
+export async function searchLogs(ctx: AppContext, query: PageQuery, filters: LogFilters = {}): Promise<Paginated<LogEntry>> {
+  const { db } = ctx.database;
+  const page = pageRequest(query);
+  const where = and(...filterConditions(filters));
+  const [total] = await db.select({ n: count() }).from(activityLogs).where(where);
+  const rows = await db
+    .select()
+    .from(activityLogs)
+    .where(where)
+    .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
+    .limit(page.perPage)
+    .offset(page.offset);
+  return paginate(
+    rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      activity: r.activity,
+      user_id: r.userId,
+      created_at: r.createdAt.toISOString(),
+      updated_at: r.updatedAt.toISOString(),
+      ip_address: r.ipAddress,
+      status: r.status,
+    })),
+    total?.n ?? 0,
+    page,
+  );
+}

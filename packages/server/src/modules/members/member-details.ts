@@ -1,0 +1,39 @@
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { branches, members } from '../../db/schema';
+import { AppError } from '../../errors';
+
+export type MemberDetails = { phone: string; email: string; branch: string; support_email: string };
+
+export const DETAILS_NOT_FOUND = 'No member found with that member number or email. Check it and try again, or contact the secretariat.';
+
+/** `0712345689` → `07******89`: enough for the member to recognise it, too little to use it. */
+export function maskPhone(phone: string): string {
+  const p = phone.trim();
+  if (p.length <= 4) return '*'.repeat(p.length);
+  return `${p.slice(0, 2)}${'*'.repeat(p.length - 4)}${p.slice(-2)}`;
+}
+
+/** `jane@example.org` → `j***@example.org`. The domain stays: it is rarely personal and helps recognition. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${email[0]}***${email.slice(at)}`;
+}
+
+/**
+ * The public "details verification" lookup: a member number or an email answers where the
+ * member is registered, masked, so a member can check their records without signing in.
+ */
+export async function lookupMemberDetails(ctx: AppContext, identifier: string): Promise<MemberDetails> {
+  const id = identifier.trim();
+  const where = id.includes('@') ? eq(members.email, id.toLowerCase()) : eq(members.memberNo, id);
+  const [row] = await ctx.database.db
+    .select({ phone: members.phone, email: members.email, branch: branches.name })
+    .from(members)
+    .innerJoin(branches, eq(branches.id, members.branchId))
+    .where(where)
+    .limit(1);
+  if (!row) throw new AppError('NOT_FOUND', DETAILS_NOT_FOUND);
+  return { phone: maskPhone(row.phone), email: maskEmail(row.email), branch: row.branch, support_email: ctx.env.SUPPORT_EMAIL };
+}

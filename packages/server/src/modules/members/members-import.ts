@@ -1,0 +1,196 @@
+import { emailSchema, memberNoSchema, nameSchema, phoneSchema } from '@kura/contract';
+import { parse, type CsvError } from 'csv-parse/sync';
+import { inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import type { Tx } from '../../db/client';
+import { branches, members } from '../../db/schema';
+import { AppError } from '../../errors';
+import { auditedTransaction, uniqueViolation, type Actor } from '../../lib/actor';
+
+export const IMPORT_COLUMNS = ['member_no', 'name', 'email', 'phone', 'branch'] as const;
+type Column = (typeof IMPORT_COLUMNS)[number];
+
+export type ImportLineError = { line: number; message: string };
+export type ImportOutcome = { created: number; updated: number; errors: ImportLineError[] };
+
+/** Enough to fix a file in one pass without turning a garbage upload into a megabyte answer. */
+const MAX_REPORTED_ERRORS = 200;
+const WRITE_CHUNK = 500;
+
+const RowSchema = z.object({
+  member_no: memberNoSchema,
+  name: nameSchema,
+  email: emailSchema.transform((e) => e.toLowerCase()),
+  phone: phoneSchema,
+  branch: z.string().trim().min(1, 'The branch is required'),
+});
+
+type ImportRow = { line: number; memberNo: string; name: string; email: string; phone: string; branchId: number };
+
+/** Thrown inside the import transaction so nothing is written; carries the line errors out. */
+class ImportRejected extends AppError {
+  constructor(readonly lineErrors: ImportLineError[]) {
+    super('VALIDATION', `${lineErrors.length} line${lineErrors.length === 1 ? '' : 's'} rejected, nothing imported`);
+  }
+}
+
+function capErrors(errors: ImportLineError[]): ImportLineError[] {
+  if (errors.length <= MAX_REPORTED_ERRORS) return errors;
+  const shown = errors.slice(0, MAX_REPORTED_ERRORS);
+  shown.push({ line: errors[MAX_REPORTED_ERRORS]!.line, message: `…and ${errors.length - MAX_REPORTED_ERRORS} more lines with errors` });
+  return shown;
+}
+
+type Parsed = { records: { line: number; fields: Record<Column, string> }[]; errors: ImportLineError[] };
+
+/** CSV text → records keyed by column, with the file line each record starts on (header = line 1). */
+export function parseMembersCsv(input: Buffer | string): Parsed {
+  const text = typeof input === 'string' ? input : input.toString('utf8');
+  if (text.includes('\u0000')) return { records: [], errors: [{ line: 1, message: 'The file is not a CSV text file' }] };
+  let raw: { record: string[]; info: { lines: number } }[];
+  try {
+    raw = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true }) as unknown as typeof raw;
+  } catch (error) {
+    const e = error as CsvError & { lines?: number };
+    return { records: [], errors: [{ line: e.lines ?? 1, message: `The file is not valid CSV: ${e.message.split(':')[0]}` }] };
+  }
+  const [header, ...body] = raw;
+  if (!header) return { records: [], errors: [{ line: 1, message: 'The file is empty' }] };
+  const names = header.record.map((h) => h.trim().toLowerCase());
+  const missing = IMPORT_COLUMNS.filter((c) => !names.includes(c));
+  if (missing.length > 0) {
+    return { records: [], errors: [{ line: header.info.lines, message: `The header must name the columns ${IMPORT_COLUMNS.join(',')}; missing ${missing.join(', ')}` }] };
+  }
+  const index = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, names.indexOf(c)])) as Record<Column, number>;
+  const records = body.map(({ record, info }) => {
+    // info.lines is where the record ends; a quoted field may have spanned several lines.
+    const line = info.lines - (record.join('').match(/\n/g)?.length ?? 0);
+    const fields = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, record[index[c]] ?? ''])) as Record<Column, string>;
+    return { line, fields };
+  });
+  return { records, errors: [] };
+}
+
+/** Checks every line against the member rules, the branches, each other and the database. */
+async function validateRows(tx: Tx, parsed: Parsed): Promise<{ rows: ImportRow[]; errors: ImportLineError[] }> {
+  const errors = [...parsed.errors];
+  const branchRows = await tx.select({ id: branches.id, name: branches.name }).from(branches);
+  const branchByKey = new Map<string, number>();
+  for (const b of branchRows) {
+    branchByKey.set(b.name.toLowerCase(), b.id);
+    branchByKey.set(String(b.id), b.id);
+  }
+  const rows: ImportRow[] = [];
+  const lineOfMemberNo = new Map<string, number>();
+  const lineOfEmail = new Map<string, number>();
+  for (const { line, fields } of parsed.records) {
+    const result = RowSchema.safeParse(fields);
+    if (!result.success) {
+      const messages = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+      errors.push({ line, message: messages.join('; ') });
+      continue;
+    }
+    const r = result.data;
+    const problems: string[] = [];
+    const branchId = branchByKey.get(r.branch.toLowerCase());
+    if (branchId === undefined) problems.push(`branch: Unknown branch "${r.branch}"`);
+    const dupNo = lineOfMemberNo.get(r.member_no);
+    if (dupNo !== undefined) problems.push(`member_no: ${r.member_no} already appears on line ${dupNo}`);
+    const dupEmail = lineOfEmail.get(r.email);
+    if (dupEmail !== undefined) problems.push(`email: ${r.email} already appears on line ${dupEmail}`);
+    if (problems.length > 0 || branchId === undefined) {
+      errors.push({ line, message: problems.join('; ') });
+      continue;
+    }
+    lineOfMemberNo.set(r.member_no, line);
+    lineOfEmail.set(r.email, line);
+    rows.push({ line, memberNo: r.member_no, name: r.name, email: r.email, phone: r.phone, branchId });
+  }
+  // An email may only move with its own member: another member's address is a clash.
+  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
+    const chunk = rows.slice(i, i + WRITE_CHUNK);
+    const owners = await tx
+      .select({ memberNo: members.memberNo, email: members.email })
+      .from(members)
+      .where(
+        inArray(
+          members.email,
+          chunk.map((r) => r.email),
+        ),
+      );
+    const ownerOf = new Map(owners.map((o) => [o.email, o.memberNo]));
+    for (const r of chunk) {
+      const owner = ownerOf.get(r.email);
+      if (owner !== undefined && owner !== r.memberNo) errors.push({ line: r.line, message: `email: ${r.email} already belongs to member ${owner}` });
+    }
+  }
+  errors.sort((a, b) => a.line - b.line);
+  return { rows, errors };
+}
+
+/** Inserts new members and updates existing ones by member number; answers how many of each. */
+async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ created: number; updated: number }> {
+  let created = 0;
+  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
+    const chunk = rows.slice(i, i + WRITE_CHUNK);
+    const existing = await tx
+      .select({ memberNo: members.memberNo })
+      .from(members)
+      .where(
+        inArray(
+          members.memberNo,
+          chunk.map((r) => r.memberNo),
+        ),
+      );
+    created += chunk.length - existing.length;
+    await tx
+      .insert(members)
+      .values(chunk.map((r) => ({ memberNo: r.memberNo, name: r.name, email: r.email, phone: r.phone, branchId: r.branchId, createdAt: now, updatedAt: now })))
+      .onConflictDoUpdate({
+        target: members.memberNo,
+        set: {
+          name: sql`excluded.name`,
+          email: sql`excluded.email`,
+          phone: sql`excluded.phone`,
+          branchId: sql`excluded.branch_id`,
+          updatedAt: sql`excluded.updated_at`,
+        },
+      });
+  }
+  return { created, updated: rows.length - created };
+}
+
+/**
+ * Imports a members CSV (member_no,name,email,phone,branch) all-or-nothing: every line is checked
+ * first and any bad line means nothing is written. Re-importing the same file updates by member
+ * number, so it is safe to run again after fixing a line.
+ */
+export async function importMembers(ctx: AppContext, actor: Actor, input: Buffer | string): Promise<ImportOutcome> {
+  const parsed = parseMembersCsv(input);
+  try {
+    const outcome = await auditedTransaction(
+      ctx,
+      { actor, activity: 'Members imported', data: (r: { created: number; updated: number }) => `created ${r.created}, updated ${r.updated}` },
+      async (tx) => {
+        const { rows, errors } = await validateRows(tx, parsed);
+        if (errors.length > 0) throw new ImportRejected(capErrors(errors));
+        if (rows.length === 0) throw new ImportRejected([{ line: 2, message: 'The file has no member lines' }]);
+        try {
+          return await upsertRows(tx, rows, ctx.now());
+        } catch (error) {
+          // Only a concurrent change can get past the checks above.
+          if (uniqueViolation(error) !== undefined) throw new AppError('CONFLICT', 'Members changed while importing; run the import again');
+          throw error;
+        }
+      },
+    );
+    ctx.events.emit('members.changed');
+    // Updated members may be candidates, whose names and branches the candidate lists show.
+    if (outcome.updated > 0) ctx.events.emit('candidates.changed');
+    return { ...outcome, errors: [] };
+  } catch (error) {
+    if (error instanceof ImportRejected) return { created: 0, updated: 0, errors: error.lineErrors };
+    throw error;
+  }
+}

@@ -1,0 +1,73 @@
+import type { Contract } from '@kura/contract';
+import type { NextFunction, Request, Response } from 'express';
+import { MemoryStore, rateLimit } from 'express-rate-limit';
+import type { AppContext } from '../../context';
+import { AppError } from '../../errors';
+import type { PartialImplementation } from '../../http/routes';
+import { actorOf } from '../../lib/actor';
+import { csvUpload, filesOf } from '../../lib/uploads';
+import { lookupMemberDetails } from './member-details';
+import { importMembers } from './members-import';
+import { assignPositions, listBranches, listPositions, searchMembers, updateMember } from './members.service';
+
+/**
+ * The details lookup is public and says whether a member number exists, so it is limited per IP.
+ * The ceiling is generous (members share office and carrier NAT addresses); it stops harvesting.
+ */
+function detailsRateLimit(ctx: AppContext) {
+  const store = new MemoryStore();
+  ctx.onClose(() => store.shutdown());
+  return rateLimit({
+    windowMs: 60 * 60 * 1000,
+    limit: ctx.env.RATE_LIMIT_DETAILS_PER_HOUR,
+    store,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    handler: (req: Request, _res: Response, next: NextFunction) => {
+      const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+      const retryAfter = reset ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000)) : 3600;
+      next(new AppError('TOO_MANY_REQUESTS', 'Too many lookups from this address, please try again later', { retryAfter }));
+    },
+  });
+}
+
+export function membersRoutes(ctx: AppContext): PartialImplementation<Contract['api']['members']> {
+  return {
+    listMembers: async ({ query }) => ({ status: 200, body: await searchMembers(ctx, query) }),
+
+    searchMembers: async ({ query: { query, county, phone, email, ...page } }) => ({
+      status: 200,
+      body: await searchMembers(ctx, page, { query, county, phone, email }),
+    }),
+
+    updateMember: async ({ params, body, req }) => ({
+      status: 200,
+      body: { data: await updateMember(ctx, await actorOf(ctx, req), params.id, body) },
+    }),
+
+    assignPositions: async ({ body, req }) => {
+      await assignPositions(ctx, await actorOf(ctx, req), body.member_no, body.position_ids);
+      return { status: 200, body: { message: 'Position assigned successfully' } };
+    },
+
+    importMembers: {
+      middleware: [csvUpload('file')],
+      handler: async ({ req }) => {
+        const [file] = filesOf(req, ['file']);
+        if (!file) throw AppError.validation({ file: ['Choose a CSV file to import'] });
+        return { status: 200, body: await importMembers(ctx, await actorOf(ctx, req), file.buffer) };
+      },
+    },
+
+    listBranches: async () => ({ status: 200, body: { data: { data: await listBranches(ctx) } } }),
+
+    listPositions: async () => ({ status: 200, body: { data: await listPositions(ctx) } }),
+
+    listCandidatePositions: async () => ({ status: 200, body: { data: { data: await listPositions(ctx) } } }),
+
+    getMemberDetails: {
+      middleware: [detailsRateLimit(ctx)],
+      handler: async ({ body }) => ({ status: 200, body: await lookupMemberDetails(ctx, body.member_no) }),
+    },
+  };
+}

@@ -1,0 +1,213 @@
+import type { Branch, Member, PageQuery, Paginated, Position } from '@kura/contract';
+import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db, Tx } from '../../db/client';
+import { branches, candidacies, members, participation, positions } from '../../db/schema';
+import { AppError } from '../../errors';
+import { auditedTransaction, uniqueViolation, type Actor } from '../../lib/actor';
+import { likeContains, pageRequest, paginate } from '../../lib/pagination';
+
+type Reader = Db | Tx;
+
+export type MemberFilters = { query?: string; county?: string; phone?: string; email?: string };
+
+export type MemberEdit = { name: string; phone: string; email: string; county: number | string; member_no: string };
+
+const DIGITS = /^\d+$/;
+
+const memberColumns = {
+  id: members.id,
+  member_no: members.memberNo,
+  name: members.name,
+  email: members.email,
+  phone: members.phone,
+  county: branches.name,
+};
+
+/** Attaches each member's position ids (one query for the whole page). */
+async function withPositionIds(db: Reader, rows: Omit<Member, 'psk_position_ids'>[]): Promise<Member[]> {
+  if (rows.length === 0) return [];
+  const links = await db
+    .select({ memberId: candidacies.memberId, positionId: candidacies.positionId })
+    .from(candidacies)
+    .where(
+      inArray(
+        candidacies.memberId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(candidacies.positionId));
+  const byMember = new Map<number, number[]>();
+  for (const l of links) (byMember.get(l.memberId) ?? byMember.set(l.memberId, []).get(l.memberId)!).push(l.positionId);
+  return rows.map((r) => ({ ...r, psk_position_ids: byMember.get(r.id) ?? [] }));
+}
+
+function filterConditions(f: MemberFilters): SQL[] {
+  const out: SQL[] = [];
+  const query = f.query?.trim();
+  if (query) {
+    const like = likeContains(query);
+    out.push(or(ilike(members.memberNo, like), ilike(members.name, like), ilike(members.email, like), ilike(members.phone, like))!);
+  }
+  const county = f.county?.trim();
+  // The pager's branch filter may come from a select (id) or be typed (name).
+  if (county) out.push(DIGITS.test(county) ? eq(members.branchId, Number(county)) : ilike(branches.name, likeContains(county)));
+  const phone = f.phone?.trim();
+  if (phone) out.push(ilike(members.phone, likeContains(phone)));
+  const email = f.email?.trim();
+  if (email) out.push(ilike(members.email, likeContains(email)));
+  return out;
+}
+
+/** Members by id, paginated, optionally filtered; every filter given must match. */
+export async function searchMembers(ctx: AppContext, query: PageQuery, filters: MemberFilters = {}): Promise<Paginated<Member>> {
+  const { db } = ctx.database;
+  const page = pageRequest(query);
+  const where = and(...filterConditions(filters));
+  const [total] = await db.select({ n: count() }).from(members).innerJoin(branches, eq(branches.id, members.branchId)).where(where);
+  const rows = await db
+    .select(memberColumns)
+    .from(members)
+    .innerJoin(branches, eq(branches.id, members.branchId))
+    .where(where)
+    .orderBy(asc(members.id))
+    .limit(page.perPage)
+    .offset(page.offset);
+  return paginate(await withPositionIds(db, rows), total?.n ?? 0, page);
+}
+
+export async function getMember(db: Reader, id: number): Promise<Member | undefined> {
+  const rows = await db.select(memberColumns).from(members).innerJoin(branches, eq(branches.id, members.branchId)).where(eq(members.id, id));
+  return (await withPositionIds(db, rows))[0];
+}
+
+/** A branch given by id (number or digits) or by name (any case). */
+export async function resolveBranch(db: Reader, ref: number | string): Promise<Branch | undefined> {
+  if (typeof ref === 'number' || DIGITS.test(ref)) {
+    const [byId] = await db.select({ id: branches.id, name: branches.name }).from(branches).where(eq(branches.id, Number(ref)));
+    if (byId || typeof ref === 'number') return byId;
+  }
+  const [byName] = await db
+    .select({ id: branches.id, name: branches.name })
+    .from(branches)
+    .where(sql`lower(${branches.name}) = lower(${String(ref).trim()})`);
+  return byName;
+}
+
+export const uniqueFieldErrors = {
+  member_no: 'The member number has already been taken',
+  email: 'The email has already been taken',
+} as const;
+
+/**
+ * Writes a member's own fields: the branch must exist and member number and email must stay
+ * unique (422 per field). The pre-check gives both messages at once; the catch covers a race.
+ */
+export async function applyMemberEdit(tx: Tx, id: number, input: MemberEdit, now: Date): Promise<void> {
+  const branch = await resolveBranch(tx, input.county);
+  const email = input.email.trim().toLowerCase();
+  const memberNo = input.member_no.trim();
+  const errors: Record<string, string[]> = {};
+  if (!branch) errors.county = ['The selected county is invalid'];
+  const clashes = await tx
+    .select({ memberNo: members.memberNo, email: members.email })
+    .from(members)
+    .where(and(ne(members.id, id), or(eq(members.memberNo, memberNo), eq(members.email, email))));
+  if (clashes.some((c) => c.memberNo === memberNo)) errors.member_no = [uniqueFieldErrors.member_no];
+  if (clashes.some((c) => c.email === email)) errors.email = [uniqueFieldErrors.email];
+  if (Object.keys(errors).length > 0 || !branch) throw AppError.validation(errors);
+  try {
+    await tx
+      .update(members)
+      .set({ name: input.name.trim(), phone: input.phone.trim(), email, memberNo, branchId: branch.id, updatedAt: now })
+      .where(eq(members.id, id));
+  } catch (error) {
+    const constraint = uniqueViolation(error);
+    if (constraint === undefined) throw error;
+    throw AppError.validation(constraint.includes('email') ? { email: [uniqueFieldErrors.email] } : { member_no: [uniqueFieldErrors.member_no] });
+  }
+}
+
+/** Locks the member row for the rest of the transaction, so two edits of one member queue up. */
+async function lockMember(tx: Tx, where: SQL): Promise<{ id: number; memberNo: string }> {
+  const [row] = await tx.select({ id: members.id, memberNo: members.memberNo }).from(members).where(where).for('update');
+  if (!row) throw new AppError('NOT_FOUND', 'Member not found');
+  return row;
+}
+
+export async function updateMember(ctx: AppContext, actor: Actor, id: number, input: MemberEdit): Promise<Member> {
+  const { member, isCandidate } = await auditedTransaction(
+    ctx,
+    { actor, activity: 'Member updated', data: `member id ${id}, member no ${input.member_no}` },
+    async (tx) => {
+      await lockMember(tx, eq(members.id, id));
+      await applyMemberEdit(tx, id, input, ctx.now());
+      const updated = (await getMember(tx, id))!;
+      return { member: updated, isCandidate: updated.psk_position_ids.length > 0 };
+    },
+  );
+  ctx.events.emit('members.changed');
+  if (isCandidate) ctx.events.emit('candidates.changed');
+  return member;
+}
+
+export type PositionChange = { added: number[]; removed: number[] };
+
+/**
+ * Makes the member's positions exactly `positionIds`. Unknown positions are a 422. Once a
+ * position has ballots its candidate list is frozen (403): adding or removing a candidate then
+ * would change what voters already chose between.
+ */
+export async function replacePositions(tx: Tx, memberId: number, positionIds: number[]): Promise<PositionChange> {
+  const wanted = [...new Set(positionIds)];
+  if (wanted.length > 0) {
+    const found = await tx.select({ id: positions.id }).from(positions).where(inArray(positions.id, wanted));
+    const known = new Set(found.map((p) => p.id));
+    const unknown = wanted.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      throw AppError.validation({ position_ids: [`The selected position${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ${unknown.length > 1 ? 'do' : 'does'} not exist`] });
+    }
+  }
+  const current = (await tx.select({ id: candidacies.positionId }).from(candidacies).where(eq(candidacies.memberId, memberId))).map((r) => r.id);
+  const added = wanted.filter((id) => !current.includes(id));
+  const removed = current.filter((id) => !wanted.includes(id));
+  const changed = [...added, ...removed];
+  if (changed.length === 0) return { added, removed };
+  const voted = await tx.selectDistinct({ id: participation.positionId }).from(participation).where(inArray(participation.positionId, changed));
+  if (voted.length > 0) {
+    throw new AppError('FORBIDDEN', 'Votes have already been cast for this position, so its candidates can no longer be changed');
+  }
+  if (removed.length > 0) await tx.delete(candidacies).where(and(eq(candidacies.memberId, memberId), inArray(candidacies.positionId, removed)));
+  if (added.length > 0) await tx.insert(candidacies).values(added.map((positionId) => ({ memberId, positionId })));
+  return { added, removed };
+}
+
+export async function assignPositions(ctx: AppContext, actor: Actor, memberNo: string, positionIds: number[]): Promise<PositionChange> {
+  const change = await auditedTransaction(
+    ctx,
+    { actor, activity: 'Positions assigned', data: `member no ${memberNo}, positions [${positionIds.join(', ')}]` },
+    async (tx) => {
+      const member = await lockMember(tx, eq(members.memberNo, memberNo.trim()));
+      return replacePositions(tx, member.id, positionIds);
+    },
+  );
+  if (change.added.length + change.removed.length > 0) {
+    ctx.events.emit('candidates.changed');
+    ctx.events.emit('members.changed');
+  }
+  return change;
+}
+
+export async function listBranches(ctx: AppContext): Promise<Branch[]> {
+  return ctx.database.db.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name));
+}
+
+/** National positions first, then branch positions by branch; seed order within each. */
+export const positionOrder = [sql`${positions.level} <> 'National'`, asc(positions.sortOrder), asc(positions.level), asc(positions.id)];
+
+export async function listPositions(ctx: AppContext): Promise<Position[]> {
+  return ctx.database.db
+    .select({ id: positions.id, name: positions.name, level: positions.level })
+    .from(positions)
+    .orderBy(...positionOrder);
+}
