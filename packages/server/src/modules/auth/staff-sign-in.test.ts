@@ -1,0 +1,250 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app';
+import { activityLogs, otpChallenges } from '../../db/schema';
+import { openBrowser, type Browser } from '../../../test/auth/browser';
+import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../../test/auth/google-signer';
+import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
+import { startSmtpCapture, type SmtpCapture } from '../../../test/auth/smtp-capture';
+import { bearer, createMember, createStaff, tokenFor } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/harness';
+
+/**
+ * Admin and agent sign-in end to end over HTTP, with a real SMTP server capturing the codes;
+ * plus the rate limits every sign-in shares.
+ */
+
+let t: TestApp;
+let smtp: SmtpCapture;
+let sms: SmsSink;
+let google: GoogleSigner;
+const secrets: string[] = [];
+
+const API = '/api/v1';
+const PASSWORD = 'correct horse battery';
+
+beforeAll(async () => {
+  [smtp, sms, google] = await Promise.all([startSmtpCapture(), startSmsSink(), createGoogleSigner()]);
+  t = await createTestApp({
+    env: { SMTP_URL: smtp.url, MAIL_FROM: 'Kura <codes@kura.test>', SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID },
+  });
+  t.ctx.googleCerts = google.certs;
+});
+
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([smtp?.close(), sms?.close()]);
+});
+
+const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+function session(res: request.Response): string {
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toMatchObject({ bearer_token: expect.any(String), hash: expect.any(String), balance: 0 });
+  secrets.push(res.body.bearer_token);
+  return res.body.bearer_token as string;
+}
+
+function mailedCode(to: string): string {
+  const code = smtp.codeFor(to);
+  secrets.push(code);
+  return code;
+}
+
+describe('admin sign-in (admin/login, verify/admin)', () => {
+  it('checks the password, emails a code, and answers a session for it', async () => {
+    const admin = await createStaff(t.ctx, { role: 'admin', password: PASSWORD, name: 'Ada Admin' });
+    const browser = await openBrowser(t.app);
+    const login = await browser.post(`${API}/admin/login`, { email: admin.email.toUpperCase(), password: PASSWORD });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    expect(login.body).toEqual({ message: 'A security code has been sent to your email' });
+    const mail = smtp.messages.at(-1)!;
+    expect(mail.to).toEqual([admin.email]);
+    expect(mail.from).toBe('codes@kura.test');
+    const code = mailedCode(admin.email);
+
+    const noCsrf = await browser.postWithoutCsrf(`${API}/verify/admin`, { token: code });
+    expect(noCsrf.status).toBe(419);
+
+    const wrong = await browser.post(`${API}/verify/admin`, { token: wrongCode(code) });
+    expect(wrong.status).toBe(401);
+
+    const token = session(await browser.post(`${API}/verify/admin`, { token: code }));
+    const validate = await request(t.app).get(`${API}/validate/admin`).set(bearer(token));
+    expect(validate.body).toEqual({ user_type: 'admin', data: { name: 'Ada Admin' } });
+    // Staff token on a voter route: 403.
+    expect((await request(t.app).get(`${API}/validate`).set(bearer(token))).status).toBe(403);
+
+    await request(t.app).post(`${API}/logout`).set(bearer(token)).expect(204);
+    const after = await request(t.app).get(`${API}/validate/admin`).set(bearer(token));
+    expect(after.status).toBe(401);
+    expect(after.body).toEqual({ message: 'Unauthenticated' });
+  });
+
+  it('answers 401 Invalid credentials for a wrong password or an unknown email, and sends nothing', async () => {
+    const admin = await createStaff(t.ctx, { role: 'admin', password: PASSWORD });
+    const agent = await createStaff(t.ctx, { role: 'agent' });
+    const before = smtp.messages.length;
+    const browser = await openBrowser(t.app);
+    for (const body of [
+      { email: admin.email, password: 'not-the-password-1' },
+      { email: 'nobody@example.org', password: PASSWORD },
+      { email: agent.email, password: PASSWORD },
+    ]) {
+      const res = await browser.post(`${API}/admin/login`, body);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ message: 'Invalid credentials' });
+    }
+    expect(smtp.messages.length).toBe(before);
+    const rows = await t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.userId, admin.id));
+    expect(rows.some((r) => r.activity === 'Admin sign-in: password check' && r.status === 'failed')).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain('not-the-password');
+  });
+
+  it('answers 502 when the mail server refuses the code, and leaves no usable code', async () => {
+    const admin = await createStaff(t.ctx, { role: 'admin', password: PASSWORD });
+    const browser = await openBrowser(t.app);
+    smtp.rejectNext();
+    const res = await browser.post(`${API}/admin/login`, { email: admin.email, password: PASSWORD });
+    expect(res.status).toBe(502);
+    expect(res.body.message).toBe('Could not send the security code by email, please try again');
+    const live = await t.ctx.database.db
+      .select()
+      .from(otpChallenges)
+      .where(and(eq(otpChallenges.purpose, 'admin'), eq(otpChallenges.subjectId, admin.id), isNull(otpChallenges.usedAt), isNull(otpChallenges.revokedAt)));
+    expect(live).toHaveLength(0);
+  });
+});
+
+describe('agent sign-in (agent/login, verify/agent)', () => {
+  it('emails a code to an agent and answers a session for it', async () => {
+    const agent = await createStaff(t.ctx, { role: 'agent', name: 'Otieno Agent' });
+    const browser = await openBrowser(t.app);
+    const login = await browser.post(`${API}/agent/login`, { email: agent.email });
+    expect(login.status).toBe(200);
+    const code = mailedCode(agent.email);
+    const token = session(await browser.post(`${API}/verify/agent`, { token: code }));
+    expect((await request(t.app).get(`${API}/validate/admin`).set(bearer(token))).body).toEqual({ user_type: 'agent', data: { name: 'Otieno Agent' } });
+    // An agent is not an admin.
+    expect((await request(t.app).get(`${API}/members`).set(bearer(token))).status).toBe(403);
+  });
+
+  it('answers the same for an unknown email, sends nothing, and no code completes it', async () => {
+    const agent = await createStaff(t.ctx, { role: 'agent' });
+    const known = await (await openBrowser(t.app)).post(`${API}/agent/login`, { email: agent.email });
+    const before = smtp.messages.length;
+    const browser = await openBrowser(t.app);
+    const unknown = await browser.post(`${API}/agent/login`, { email: 'stranger@example.org' });
+    expect(unknown.status).toBe(known.status);
+    expect(unknown.body).toEqual(known.body);
+    expect(([] as string[]).concat(unknown.headers['set-cookie'] ?? []).some((c) => c.startsWith('kura_pending_agent='))).toBe(true);
+    expect(smtp.messages.length).toBe(before);
+    const verify = await browser.post(`${API}/verify/agent`, { token: '123456' });
+    expect(verify.status).toBe(401);
+    expect(verify.body.message).toBe('The code is incorrect, please try again');
+  });
+
+  it('does not let an admin-pending cookie finish an agent sign-in', async () => {
+    const admin = await createStaff(t.ctx, { role: 'admin', password: PASSWORD });
+    const browser = await openBrowser(t.app);
+    await browser.post(`${API}/admin/login`, { email: admin.email, password: PASSWORD }).expect(200);
+    const code = mailedCode(admin.email);
+    const crossed = await browser.post(`${API}/verify/agent`, { token: code });
+    expect(crossed.status).toBe(401);
+  });
+});
+
+describe('staff Google sign-in', () => {
+  it('signs in an admin and an agent by their Google accounts, each only on its own route', async () => {
+    const admin = await createStaff(t.ctx, { role: 'admin', email: 'boss@example.org', name: 'Boss' });
+    const agent = await createStaff(t.ctx, { role: 'agent', email: 'watcher@example.org', name: 'Watcher' });
+    const adminToken = await google.idToken({ email: admin.email });
+    const agentToken = await google.idToken({ email: agent.email });
+
+    const a = session(await request(t.app).post(`${API}/admin/google/login`).send({ email: admin.email, oauth_id_token: adminToken }));
+    expect((await request(t.app).get(`${API}/validate/admin`).set(bearer(a))).body.user_type).toBe('admin');
+    const g = session(await request(t.app).post(`${API}/agent/google/login`).send({ email: agent.email, oauth_id_token: agentToken }));
+    expect((await request(t.app).get(`${API}/validate/admin`).set(bearer(g))).body.user_type).toBe('agent');
+
+    const crossed = await request(t.app).post(`${API}/admin/google/login`).send({ email: agent.email, oauth_id_token: agentToken });
+    expect(crossed.status).toBe(403);
+    const wrongAudience = await request(t.app)
+      .post(`${API}/admin/google/login`)
+      .send({ email: admin.email, oauth_id_token: await google.idToken({ email: admin.email, audience: 'other-app' }) });
+    expect(wrongAudience.status).toBe(401);
+    const unverified = await request(t.app)
+      .post(`${API}/agent/google/login`)
+      .send({ email: agent.email, oauth_id_token: await google.idToken({ email: agent.email, emailVerified: false }) });
+    expect(unverified.status).toBe(401);
+  });
+});
+
+describe('rate limits', () => {
+  /** The same database and clock behind an app with other limits. */
+  const appWith = (env: Partial<TestApp['ctx']['env']>) => createApp({ ...t.ctx, env: { ...t.ctx.env, ...env } });
+
+  it('caps sends per IP with 429 and Retry-After', async () => {
+    const app = appWith({ RATE_LIMIT_IP_SENDS_PER_HOUR: 2 });
+    const browser: Browser = await openBrowser(app);
+    for (let i = 0; i < 2; i++) await browser.post(`${API}/agent/login`, { email: `nobody${i}@example.org` }).expect(200);
+    const third = await browser.post(`${API}/agent/login`, { email: 'nobody3@example.org' });
+    expect(third.status).toBe(429);
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(60);
+    expect(third.body.message).toBe('Too many attempts from this network, please try again later');
+  });
+
+  it('caps failed tries per IP with 429 and Retry-After', async () => {
+    const app = appWith({ RATE_LIMIT_IP_TRIES_PER_HOUR: 2 });
+    const admin = await createStaff(t.ctx, { role: 'admin', password: PASSWORD });
+    const browser = await openBrowser(app);
+    for (let i = 0; i < 2; i++) await browser.post(`${API}/admin/login`, { email: admin.email, password: `wrong ${i}` }).expect(401);
+    const third = await browser.post(`${API}/admin/login`, { email: admin.email, password: PASSWORD });
+    expect(third.status).toBe(429);
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('caps failures per account whatever the IP, until the hour has passed', async () => {
+    const app = appWith({ RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: 3, TRUST_PROXY_HOPS: 1 });
+    const admin = await createStaff(t.ctx, { role: 'admin', password: PASSWORD });
+    const from = (ip: string) => request(app).post(`${API}/admin/login`).set('X-Forwarded-For', ip);
+    for (let i = 1; i <= 3; i++) await from(`198.51.100.${i}`).send({ email: admin.email, password: 'guess' }).expect(401);
+    const locked = await from('203.0.113.9').send({ email: admin.email, password: PASSWORD });
+    expect(locked.status).toBe(429);
+    const retryAfter = Number(locked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(3000);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    const ips = await t.ctx.database.db.select({ ip: activityLogs.ipAddress }).from(activityLogs).where(eq(activityLogs.userId, admin.id));
+    expect(new Set(ips.map((r) => r.ip)).size).toBeGreaterThanOrEqual(3);
+
+    t.clock.advance(60 * 60_000 + 1000);
+    expect((await from('203.0.113.9').send({ email: admin.email, password: PASSWORD })).status).toBe(200);
+    secrets.push(mailedCode(admin.email));
+  });
+
+  it('counts wrong SMS codes against the member account too', async () => {
+    const app = appWith({ RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: 3 });
+    const member = await createMember(t.ctx);
+    const browser = await openBrowser(app);
+    await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).expect(200);
+    const code = sms.codeFor(member.phone);
+    secrets.push(code);
+    for (let i = 0; i < 3; i++) await browser.post(`${API}/verify/sms`, { token: wrongCode(code) }).expect(401);
+    const locked = await browser.post(`${API}/verify/sms`, { token: code });
+    expect(locked.status).toBe(429);
+    expect(locked.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('logs', () => {
+  it('never writes a code or a bearer token to the log', () => {
+    expect(secrets.length).toBeGreaterThan(5);
+    const log = t.logs.join('\n');
+    for (const secret of secrets) expect(log).not.toContain(secret);
+  });
+
+  it('a voter token cannot reach staff routes', async () => {
+    const token = await tokenFor(t.ctx, 'voter');
+    expect((await request(t.app).get(`${API}/validate/admin`).set(bearer(token))).status).toBe(403);
+  });
+});
