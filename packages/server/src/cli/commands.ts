@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { readFile } from 'node:fs/promises';
 import { upsertStaff } from '../db/seed';
+import { verifyAudit } from '../modules/elections/audit';
 import { importMembers } from '../modules/members/members-import';
 
 /**
@@ -58,6 +59,18 @@ export const COMMANDS: Record<string, Command> = {
       }
       console.log(`Imported ${file}: ${result.created} created, ${result.updated} updated.`);
       return 0;
+    },
+  },
+  'audit:verify': {
+    usage: 'audit:verify',
+    description: 'Recompute every tally and the newest commitment from the ballots; exit 1 on any mismatch.',
+    async run(ctx) {
+      const report = await verifyAudit(ctx);
+      for (const t of report.tallies) console.log(`position ${t.positionId}\tcandidate ${t.candidateId}\t${t.count}`);
+      for (const note of report.notes) console.log(note);
+      for (const problem of report.problems) console.error(`MISMATCH: ${problem}`);
+      console.log(report.ok ? 'Audit passed.' : 'Audit FAILED.');
+      return report.ok ? 0 : 1;
     },
   },
 };

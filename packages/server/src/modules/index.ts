@@ -2,11 +2,14 @@ import type { AppContext } from '../context';
 import type { ModuleImplementations } from '../http/routes';
 import { issueCsrfCookie } from '../auth/csrf';
 import { authRoutes } from './auth/auth.router';
+import { ballotsRoutes } from './ballots/ballots.router';
 import { candidatesRoutes } from './candidates/candidates.router';
+import { electionsRoutes } from './elections/elections.router';
 import { helpRoutes } from './help/help.router';
 import { itemsRoutes } from './members/items.router';
 import { logsRoutes } from './logs/logs.router';
 import { membersRoutes } from './members/members.router';
+import { vvpatRoutes } from './vvpat/vvpat.router';
 
 /**
  * Every domain module's handlers, by contract domain. A module adds itself here with one line;
@@ -27,7 +30,9 @@ export function moduleImplementations(ctx: AppContext): ModuleImplementations {
       logs: logsRoutes(ctx),
       help: helpRoutes(ctx),
       // The ballots domain is shared: its own module spreads in beside the nominate page's items.
-      ballots: { ...itemsRoutes(ctx) },
+      ballots: { ...itemsRoutes(ctx), ...ballotsRoutes(ctx) },
+      elections: electionsRoutes(ctx),
+      vvpat: vvpatRoutes(ctx),
     },
   };
 }

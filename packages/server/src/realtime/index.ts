@@ -1,15 +1,203 @@
 import type { Server as HttpServer } from 'node:http';
-import { Server } from 'socket.io';
-import type { ClientToServerEvents, ServerToClientEvents } from '@kura/contract';
-import type { AppContext } from '../context';
+import { Server, type Socket } from 'socket.io';
+import {
+  canJoinChannel,
+  CHANNEL_EVENTS,
+  CHANNELS,
+  EMIT_COALESCE_MS,
+  isChannel,
+  SOCKET_PATH,
+  SubscribeRequest,
+  type Channel,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  type SocketRole,
+  type SubscribeAck,
+} from '@kura/contract';
+import type { AppContext, DomainEvents } from '../context';
+import { resolveSession } from '../auth/sessions';
+import { seal, unseal } from '../lib/crypto';
+import { votingRuntime } from '../modules/elections/voting-runtime';
+import { coalesce, type Coalescer } from './coalesce';
+import { createScaleOut, type ScaleOutOptions } from './scale-out';
 
-export type Realtime = { io: Server<ClientToServerEvents, ServerToClientEvents>; close(): Promise<void> };
+/** Messages between server processes (through the cluster adapter), sealed with BALLOT_KEY. */
+type InterServerEvents = { 'kura:relay': (sealed: string) => void };
+type SocketData = { role: SocketRole; tokenHash?: string };
+type Relayed =
+  | { type: 'votes'; votes: DomainEvents['votes.cast'][0][] }
+  | { type: 'election.toggled'; active: boolean }
+  | { type: 'candidates.changed' | 'members.changed' }
+  | { type: 'session.revoked'; tokenHash: string };
 
-/** Socket.IO on the HTTP server's port, path /socket.io. Channels and emitters come with the voting core. */
-export async function attachRealtime(_ctx: AppContext, server: HttpServer): Promise<Realtime> {
-  const io = new Server<ClientToServerEvents, ServerToClientEvents>(server, { path: '/socket.io', serveClient: false });
-  return {
-    io,
-    close: () => new Promise<void>((resolve) => void io.close(() => resolve())),
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type Realtime = { io: RealtimeServer; close(): Promise<void> };
+export type RealtimeOptions = ScaleOutOptions;
+
+/** How long this process gathers its votes before relaying them to the others in one message. */
+const RELAY_EVERY_MS = 50;
+/**
+ * With several processes, a relayed message can be missed (a LISTEN connection that dropped, one
+ * not yet listening at start). Each process therefore rebuilds its snapshot now and then; the
+ * rebuild is exact (see TallySnapshot), so it only repairs.
+ */
+const RESYNC_EVERY_MS = 30_000;
+const FIRST_RESYNC_MS = 3000;
+
+/**
+ * Socket.IO on the HTTP server's port (path /socket.io). Clients `subscribe` to channels; the
+ * server emits coalesced updates computed from this process's snapshot to its own clients, and
+ * relays domain events to the other processes so each one's snapshot, and clients, stay current.
+ * Only this module emits on sockets; services raise domain events.
+ */
+export async function attachRealtime(ctx: AppContext, server: HttpServer, options: RealtimeOptions = {}): Promise<Realtime> {
+  const io: RealtimeServer = new Server(server, { path: SOCKET_PATH, serveClient: false });
+  const scaleOut = createScaleOut(ctx, { redisUrl: options.redisUrl ?? ctx.env.REDIS_URL, databaseUrl: options.databaseUrl ?? ctx.env.DATABASE_URL });
+  if (scaleOut) io.adapter(scaleOut.adapter);
+  const { tally } = votingRuntime(ctx);
+  const logError = (what: string) => (err: unknown) => ctx.logger.error({ err }, what);
+
+  // The handshake token is checked once; a bad or missing token still connects, to public channels only.
+  io.use((socket, next) => {
+    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    socket.data.role = null;
+    if (typeof token !== 'string' || !token) return next();
+    resolveSession(ctx, token)
+      .then((caller) => {
+        socket.data.role = caller?.role ?? null;
+        socket.data.tokenHash = caller?.tokenHash;
+        next();
+      })
+      .catch((err: unknown) => {
+        logError('socket session check failed')(err);
+        next();
+      });
+  });
+
+  io.on('connection', (socket) => {
+    socket.on('subscribe', (names, ack) => subscribe(socket, names, ack));
+  });
+
+  function subscribe(socket: Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>, names: unknown, ack: unknown) {
+    const parsed = SubscribeRequest.safeParse(names);
+    const result: SubscribeAck = { joined: [], denied: [] };
+    if (!parsed.success) {
+      result.denied = Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string').slice(0, 16).map((n) => n.slice(0, 64)) : [];
+    } else {
+      for (const name of new Set(parsed.data)) {
+        if (isChannel(name) && canJoinChannel(name, socket.data.role)) result.joined.push(name);
+        else result.denied.push(name);
+      }
+      if (result.joined.length) void socket.join(result.joined);
+    }
+    if (typeof ack === 'function') (ack as (r: SubscribeAck) => void)(result);
+  }
+
+  // ---- Coalesced emits, one per channel, to this process's clients ----
+  const hasListeners = (room: Channel) => (io.of('/').adapter.rooms.get(room)?.size ?? 0) > 0;
+  const payloads: { [C in Channel]: () => Promise<void> } = {
+    votes: async () => {
+      io.local.to('votes').emit(CHANNEL_EVENTS.votes, { results: tally.totals() });
+    },
+    results: async () => {
+      io.local.to('results').emit(CHANNEL_EVENTS.results, { results: tally.results() });
+    },
+    statistics: async () => {
+      io.local.to('statistics').emit(CHANNEL_EVENTS.statistics, { statistics: await tally.statistics() });
+    },
   };
+  const emitters = Object.fromEntries(
+    CHANNELS.map((channel) => [
+      channel,
+      coalesce(EMIT_COALESCE_MS, () => (hasListeners(channel) ? payloads[channel]() : undefined), logError(`emit on ${channel} failed`)),
+    ]),
+  ) as Record<Channel, Coalescer>;
+  const emitAll = () => CHANNELS.forEach((c) => emitters[c].request());
+
+  // ---- Relay between processes ----
+  let relaying = false;
+  const outbox: DomainEvents['votes.cast'][0][] = [];
+  let relayTimer: NodeJS.Timeout | undefined;
+  const send = (message: Relayed) => {
+    if (scaleOut) io.serverSideEmit('kura:relay', seal(ctx.secrets.ballotKey, JSON.stringify(message)));
+  };
+  const flushVotes = () => {
+    relayTimer = undefined;
+    if (outbox.length) send({ type: 'votes', votes: outbox.splice(0) });
+  };
+  io.on('kura:relay', (sealed) => {
+    let message: Relayed;
+    try {
+      message = JSON.parse(unseal(ctx.secrets.ballotKey, sealed)) as Relayed;
+    } catch (err) {
+      return logError('unreadable relay message')(err);
+    }
+    relaying = true;
+    try {
+      if (message.type === 'votes') message.votes.forEach((v) => ctx.events.emit('votes.cast', v));
+      else if (message.type === 'election.toggled') ctx.events.emit('election.toggled', { active: message.active });
+      else if (message.type === 'session.revoked') ctx.events.emit('session.revoked', { tokenHash: message.tokenHash });
+      else ctx.events.emit(message.type);
+    } finally {
+      relaying = false;
+    }
+  });
+
+  const onVote = (vote: DomainEvents['votes.cast'][0]) => {
+    if (relaying || !scaleOut) return;
+    outbox.push(vote);
+    relayTimer ??= setTimeout(flushVotes, RELAY_EVERY_MS);
+  };
+  const onToggle = ({ active }: { active: boolean }) => {
+    emitAll();
+    if (!relaying) send({ type: 'election.toggled', active });
+  };
+  const onCandidates = () => !relaying && send({ type: 'candidates.changed' });
+  const onMembers = () => !relaying && send({ type: 'members.changed' });
+  const onRevoked = ({ tokenHash }: { tokenHash: string }) => {
+    // A signed-out staff socket loses the staff channels at once.
+    for (const socket of io.of('/').sockets.values()) {
+      if (socket.data.tokenHash !== tokenHash) continue;
+      socket.data.role = null;
+      socket.data.tokenHash = undefined;
+      for (const channel of CHANNELS) if (!canJoinChannel(channel, null)) void socket.leave(channel);
+    }
+    if (!relaying) send({ type: 'session.revoked', tokenHash });
+  };
+  ctx.events.on('results.changed', emitAll);
+  ctx.events.on('votes.cast', onVote);
+  ctx.events.on('election.toggled', onToggle);
+  ctx.events.on('candidates.changed', onCandidates);
+  ctx.events.on('members.changed', onMembers);
+  ctx.events.on('session.revoked', onRevoked);
+
+  const timers: NodeJS.Timeout[] = [];
+  if (scaleOut) {
+    const resync = () => void tally.resync().catch(logError('periodic results rebuild failed'));
+    timers.push(setTimeout(resync, FIRST_RESYNC_MS), setInterval(resync, RESYNC_EVERY_MS));
+    timers.forEach((t) => t.unref());
+  }
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      ctx.events.off('results.changed', emitAll);
+      ctx.events.off('votes.cast', onVote);
+      ctx.events.off('election.toggled', onToggle);
+      ctx.events.off('candidates.changed', onCandidates);
+      ctx.events.off('members.changed', onMembers);
+      ctx.events.off('session.revoked', onRevoked);
+      timers.forEach((t) => clearTimeout(t));
+      if (relayTimer) clearTimeout(relayTimer);
+      flushVotes();
+      CHANNELS.forEach((c) => emitters[c].close());
+      // Not io.close(): that also closes the HTTP server and waits for its keep-alive connections,
+      // which belongs to whoever owns the server.
+      io.local.disconnectSockets(true);
+      await Promise.allSettled([...io._nsps.values()].map((nsp) => nsp.adapter.close()));
+      io.engine.close();
+      await scaleOut?.close();
+    })());
+  ctx.onClose(close);
+  return { io, close };
 }

@@ -1,0 +1,74 @@
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db, Tx } from '../../db/client';
+import { ballotQueue } from '../../db/schema';
+import { seal, unseal } from '../../lib/crypto';
+
+/** A ballot: what `ballots` holds, and what a queued row holds sealed. */
+export type Ballot = { receipt: string; positionId: number; candidateId: number };
+
+type SealedBallot = { receipt: string; position_id: number; candidate_id: number };
+
+export function sealBallot(key: Buffer, ballot: Ballot): string {
+  const body: SealedBallot = { receipt: ballot.receipt, position_id: ballot.positionId, candidate_id: ballot.candidateId };
+  return seal(key, JSON.stringify(body));
+}
+
+export function openBallot(key: Buffer, sealed: string): Ballot {
+  const body = JSON.parse(unseal(key, sealed)) as SealedBallot;
+  return { receipt: body.receipt, positionId: body.position_id, candidateId: body.candidate_id };
+}
+
+/**
+ * Opened queue rows by queue id: a row never changes, so each is decrypted once per process
+ * however often the queue is read (receipt checks, vvpat, resyncs). Entries of rows the mixer
+ * has moved are dropped on the next read.
+ */
+const opened = new WeakMap<AppContext, Map<string, Ballot>>();
+
+/** Decrypts queue rows (id, sealed), reusing earlier work; prunes the cache when `complete`. */
+export function openQueueRows(ctx: AppContext, rows: { id: string; sealed: string }[], complete: boolean): Ballot[] {
+  let cache = opened.get(ctx);
+  if (!cache) opened.set(ctx, (cache = new Map()));
+  const out: Ballot[] = [];
+  const seen = complete ? new Set<string>() : undefined;
+  for (const row of rows) {
+    let ballot = cache.get(row.id);
+    if (!ballot) {
+      ballot = openBallot(ctx.secrets.ballotKey, row.sealed);
+      cache.set(row.id, ballot);
+    }
+    seen?.add(row.id);
+    out.push(ballot);
+  }
+  if (seen) for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id);
+  return out;
+}
+
+/** Every queued (not yet mixed) ballot, opened. */
+export async function readQueue(ctx: AppContext, db: Db | Tx = ctx.database.db): Promise<Ballot[]> {
+  const rows = await db.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
+  return openQueueRows(ctx, rows, true);
+}
+
+/**
+ * The ballots with these receipts, mixed or still queued. One statement reads both tables, so it
+ * sees one snapshot: a ballot the mixer moves meanwhile is found on one side or the other, never lost.
+ */
+export async function findBallots(ctx: AppContext, receipts: string[]): Promise<Map<string, Ballot>> {
+  const found = new Map<string, Ballot>();
+  if (receipts.length === 0) return found;
+  const rows = await ctx.database.db.execute<{ receipt: string | null; position_id: number | null; candidate_id: number | null; id: string | null; sealed: string | null }>(sql`
+    select receipt, position_id, candidate_id, null::text as id, null::text as sealed from ballots
+      where receipt in (${sql.join(receipts.map((r) => sql`${r}`), sql`, `)})
+    union all
+    select null, null, null, id, sealed from ballot_queue`);
+  const wanted = new Set(receipts);
+  const queueRows: { id: string; sealed: string }[] = [];
+  for (const row of rows) {
+    if (row.receipt !== null) found.set(row.receipt, { receipt: row.receipt, positionId: row.position_id!, candidateId: row.candidate_id! });
+    else queueRows.push({ id: row.id!, sealed: row.sealed! });
+  }
+  for (const ballot of openQueueRows(ctx, queueRows, true)) if (wanted.has(ballot.receipt)) found.set(ballot.receipt, ballot);
+  return found;
+}

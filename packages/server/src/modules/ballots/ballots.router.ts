@@ -1,0 +1,16 @@
+import type { Contract } from '@kura/contract';
+import type { AppContext } from '../../context';
+import { callerOf } from '../../auth/access';
+import type { PartialImplementation } from '../../http/routes';
+import { castVote, getBallot } from './ballots.service';
+
+export function ballotsRoutes(ctx: AppContext): PartialImplementation<Contract['api']['ballots']> {
+  return {
+    getBallot: async ({ req }) => ({ status: 200, body: { data: await getBallot(ctx, callerOf(req).subjectId) } }),
+
+    castVote: async ({ req, body }) => {
+      const receipts = await castVote(ctx, { memberId: callerOf(req).subjectId, ip: req.ip ?? '' }, body.candidates);
+      return { status: 201, body: { message: 'Successfully voted', receipts } };
+    },
+  };
+}

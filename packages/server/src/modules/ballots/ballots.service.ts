@@ -1,0 +1,134 @@
+import type { BallotGroup } from '@kura/contract';
+import { asc, eq, or, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { ballotQueue, candidacies, members, participation, positions } from '../../db/schema';
+import { AppError } from '../../errors';
+import { recordActivity } from '../../lib/activity-log';
+import { uniqueViolation } from '../../lib/actor';
+import { seal } from '../../lib/crypto';
+import { sealBallot, type Ballot } from './ballot-queue';
+import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from './locks';
+import { newQueueId, newReceipt } from './receipts';
+
+export const positionTitle = (p: { name: string; level: string }): string => `${p.name} ${p.level}`;
+
+/** The ballot: every position the member may vote for (national + their branch) that has candidates. */
+export async function getBallot(ctx: AppContext, memberId: number): Promise<BallotGroup[]> {
+  const [me] = await ctx.database.db.select({ branchId: members.branchId }).from(members).where(eq(members.id, memberId)).limit(1);
+  if (!me) throw new AppError('UNAUTHENTICATED');
+  const rows = await ctx.database.db
+    .select({
+      positionId: positions.id,
+      name: positions.name,
+      level: positions.level,
+      candidateId: members.id,
+      candidateName: members.name,
+      photo: members.photoUrl,
+    })
+    .from(positions)
+    .innerJoin(candidacies, eq(candidacies.positionId, positions.id))
+    .innerJoin(members, eq(members.id, candidacies.memberId))
+    .where(or(eq(positions.level, 'National'), eq(positions.branchId, me.branchId)))
+    .orderBy(asc(positions.sortOrder), asc(positions.id), asc(members.name), asc(members.id));
+  const groups = new Map<number, BallotGroup>();
+  for (const r of rows) {
+    let group = groups.get(r.positionId);
+    if (!group) groups.set(r.positionId, (group = { title: positionTitle(r), position_id: r.positionId, candidates: [] }));
+    group.candidates.push({ id: r.candidateId, name: r.candidateName, photo: r.photo });
+  }
+  return [...groups.values()];
+}
+
+export type VoteReceipt = { position_id: number; vvpat: string };
+export type Voter = { memberId: number; ip: string };
+
+type CheckRow = {
+  position_id: number;
+  candidate_id: number;
+  position_name: string | null;
+  level: string | null;
+  eligible: boolean;
+  standing: boolean;
+  voted: boolean;
+  active: string | null;
+  voter_name: string;
+  voted_before: boolean;
+};
+
+/**
+ * Casts a vote: one transaction, all-or-nothing. Voting must be on (403), every position eligible
+ * and every candidate standing for it (422), and no position already voted (409). The choices go
+ * to `ballot_queue` sealed; `participation` records only that the member voted for the position,
+ * with the receipt sealed. The activity log says that the member voted, never for whom.
+ */
+export async function castVote(ctx: AppContext, voter: Voter, choices: Record<string, number>): Promise<VoteReceipt[]> {
+  const entries = Object.entries(choices).map(([position, candidate]) => ({ positionId: Number(position), candidateId: candidate }));
+  const key = ctx.secrets.ballotKey;
+  const cast: Ballot[] = entries.map((e) => ({ ...e, receipt: newReceipt() }));
+  const requested = sql.join(
+    entries.map((e) => sql`(${e.positionId}::int, ${e.candidateId}::int)`),
+    sql`, `,
+  );
+
+  let voterName = '';
+  let result: { xid: string; newVoter: boolean };
+  try {
+    result = await ctx.database.db.transaction(async (tx) => {
+      // Shared election lock: a toggle (exclusive) waits for votes in flight and later votes see its
+      // outcome. Member lock: one member's concurrent submissions run one after the other, so the
+      // checks below see the earlier one; the participation key still guards if they did not.
+      await tx.execute(sql`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}), pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}, ${voter.memberId})`);
+      const rows = await tx.execute<CheckRow>(sql`
+        with req(position_id, candidate_id) as (values ${requested}),
+             me as (select m.id, m.name, m.branch_id from members m where m.id = ${voter.memberId})
+        select req.position_id, req.candidate_id, p.name as position_name, p.level,
+               (p.id is not null and (p.level = 'National' or p.branch_id = me.branch_id)) as eligible,
+               exists (select 1 from candidacies c where c.position_id = req.position_id and c.member_id = req.candidate_id) as standing,
+               exists (select 1 from participation pa where pa.member_id = me.id and pa.position_id = req.position_id) as voted,
+               (select value from settings where key = 'election_active') as active,
+               me.name as voter_name,
+               exists (select 1 from participation pa where pa.member_id = me.id) as voted_before
+        from req cross join me left join positions p on p.id = req.position_id`);
+      if (rows.length === 0) throw new AppError('UNAUTHENTICATED');
+      voterName = rows[0]!.voter_name;
+      if (rows[0]!.active !== '1') throw new AppError('FORBIDDEN', 'Voting is currently disabled');
+
+      const invalid: Record<string, string[]> = {};
+      for (const r of rows) {
+        const field = `candidates.${r.position_id}`;
+        if (r.position_name === null) invalid[field] = ['The selected position does not exist'];
+        else if (!r.eligible) invalid[field] = [`You are not eligible to vote for ${r.position_name} ${r.level}`];
+        else if (!r.standing) invalid[field] = [`The selected candidate is not standing for ${r.position_name} ${r.level}`];
+      }
+      if (Object.keys(invalid).length > 0) throw AppError.validation(invalid);
+
+      const already = rows.filter((r) => r.voted).map((r) => `${r.position_name} ${r.level}`);
+      if (already.length > 0) throw new AppError('CONFLICT', `You have already voted for ${already.join(', ')}`);
+
+      const [inserted] = await tx
+        .insert(participation)
+        .values(cast.map((b) => ({ memberId: voter.memberId, positionId: b.positionId, receiptEnc: seal(key, b.receipt) })))
+        .returning({ xid: sql<string>`pg_current_xact_id()::text` });
+      await tx.insert(ballotQueue).values(cast.map((b) => ({ id: newQueueId(), sealed: sealBallot(key, b) })));
+      await recordActivity(ctx, { name: voterName, activity: 'Voted', userId: voter.memberId, data: `${cast.length} position(s)`, ip: voter.ip, status: 'success' }, tx);
+      return { xid: inserted!.xid, newVoter: !rows[0]!.voted_before };
+    });
+  } catch (error) {
+    // Two submissions the member lock did not serialise (it always should): the key decides.
+    const failure = uniqueViolation(error) !== undefined ? new AppError('CONFLICT', 'You have already voted for one of these positions') : error;
+    if (failure instanceof AppError && failure.status < 500 && voterName) {
+      await recordActivity(ctx, { name: voterName, activity: 'Voted', userId: voter.memberId, data: failure.message, ip: voter.ip, status: failure.status === 403 ? 'denied' : 'failed' }).catch(
+        (err: unknown) => ctx.logger.warn({ err }, 'could not record a refused vote'),
+      );
+    }
+    throw failure;
+  }
+
+  ctx.events.emit('votes.cast', {
+    positionIds: entries.map((e) => e.positionId),
+    entries,
+    newVoter: result.newVoter,
+    xid: result.xid,
+  });
+  return cast.map((b) => ({ position_id: b.positionId, vvpat: b.receipt }));
+}

@@ -1,0 +1,198 @@
+import request from 'supertest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { activityLogs, participation } from '../../db/schema';
+import { unseal } from '../../lib/crypto';
+import { bearer, createMember, tokenFor } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/harness';
+import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
+import { readQueue } from './ballot-queue';
+import { newReceipt, normaliseReceipt } from './receipts';
+
+let t: TestApp;
+let e: Election;
+beforeAll(async () => {
+  // The mixer stays out of the way: these tests look at the queue.
+  t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
+  e = await createElection(t.ctx);
+});
+afterAll(async () => {
+  await t?.close();
+});
+beforeEach(async () => {
+  await setVoting(t.ctx, true);
+});
+
+describe('psk/candidates/v2', () => {
+  it("lists exactly the national positions and the voter's branch, each with candidates", async () => {
+    const { token } = await createVoter(t.ctx, 'Nairobi');
+    const res = await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token));
+    expect(res.status).toBe(200);
+    const ids = res.body.data.map((g: { position_id: number }) => g.position_id);
+    expect(ids).toEqual([e.chair.id, e.treasurer.id, e.nairobi.id]);
+    expect(res.body.data[0]).toEqual({
+      title: `${e.chair.name} National`,
+      position_id: e.chair.id,
+      candidates: [
+        { id: e.alice.id, name: 'Alice Achieng', photo: null },
+        { id: e.brian.id, name: 'Brian Barasa', photo: null },
+      ],
+    });
+    // Seeded positions without candidates (Chairperson, Branch Chairperson…) are left out.
+    expect(res.body.data.every((g: { candidates: unknown[] }) => g.candidates.length > 0)).toBe(true);
+  });
+
+  it('gives a Mombasa voter the Mombasa position and not the Nairobi one', async () => {
+    const { token } = await createVoter(t.ctx, 'Mombasa');
+    const res = await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token));
+    expect(res.body.data.map((g: { position_id: number }) => g.position_id)).toEqual([e.chair.id, e.treasurer.id, e.mombasa.id]);
+  });
+
+  it('refuses staff tokens', async () => {
+    const res = await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(await tokenFor(t.ctx, 'admin')));
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('psk/vote', () => {
+  it('records a vote and answers one readable receipt per position', async () => {
+    const { token, member } = await createVoter(t.ctx);
+    const before = await votingRows(t.ctx);
+    const res = await vote(t.app, token, { [e.chair.id]: e.alice.id, [e.nairobi.id]: e.erin.id });
+    expect(res.status).toBe(201);
+    expect(res.body.message).toBe('Successfully voted');
+    expect(res.body.receipts).toHaveLength(2);
+    for (const r of res.body.receipts) expect(r.vvpat).toMatch(/^VP-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    expect(res.body.receipts.map((r: { position_id: number }) => r.position_id).sort()).toEqual([e.chair.id, e.nairobi.id].sort());
+    const after = await votingRows(t.ctx);
+    expect(after.participation - before.participation).toBe(2);
+    expect(after.queue - before.queue).toBe(2);
+    expect(after.ballots).toBe(before.ballots);
+    // The activity log knows that the member voted, not the choice or the receipt.
+    const logs = await t.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.userId} = ${member.id}`);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ activity: 'Voted', status: 'success' });
+    const text = JSON.stringify(logs);
+    for (const r of res.body.receipts) expect(text).not.toContain(r.vvpat);
+    expect(text).not.toContain('Alice');
+    expect(logs[0]!.data).toBe('2 position(s)');
+  });
+
+  it('answers 403 when voting is disabled and records nothing', async () => {
+    await setVoting(t.ctx, false);
+    const { token } = await createVoter(t.ctx);
+    const before = await votingRows(t.ctx);
+    const res = await vote(t.app, token, { [e.chair.id]: e.alice.id });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('Voting is currently disabled');
+    expect(await votingRows(t.ctx)).toEqual(before);
+  });
+
+  it("answers 422 for another branch's position and records nothing, not even the valid part", async () => {
+    const { token } = await createVoter(t.ctx, 'Nairobi');
+    const before = await votingRows(t.ctx);
+    const res = await vote(t.app, token, { [e.chair.id]: e.alice.id, [e.mombasa.id]: e.fred.id });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[`candidates.${e.mombasa.id}`][0]).toMatch(/not eligible/);
+    expect(await votingRows(t.ctx)).toEqual(before);
+  });
+
+  it('answers 422 for a candidate not standing for the position, or an unknown position', async () => {
+    const { token } = await createVoter(t.ctx);
+    const before = await votingRows(t.ctx);
+    const wrong = await vote(t.app, token, { [e.chair.id]: e.carol.id, [e.treasurer.id]: e.carol.id });
+    expect(wrong.status).toBe(422);
+    expect(Object.keys(wrong.body.errors)).toEqual([`candidates.${e.chair.id}`]);
+    const unknown = await vote(t.app, token, { 999999: e.alice.id });
+    expect(unknown.status).toBe(422);
+    const notACandidate = await vote(t.app, token, { [e.chair.id]: 999999 });
+    expect(notACandidate.status).toBe(422);
+    expect(await votingRows(t.ctx)).toEqual(before);
+  });
+
+  it('answers 422 for malformed bodies without a 500', async () => {
+    const { token } = await createVoter(t.ctx);
+    for (const body of [{}, { candidates: {} }, { candidates: [] }, { candidates: { abc: 1 } }, { candidates: { 1: 'x' } }, { candidates: { 1: -1 } }, { candidates: null }]) {
+      const res = await request(t.app).post('/api/v1/psk/vote').set(bearer(token)).send(body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+    }
+  });
+
+  it('answers 409 when any position was already voted, recording nothing of the new submission', async () => {
+    const { token } = await createVoter(t.ctx);
+    expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
+    const before = await votingRows(t.ctx);
+    const res = await vote(t.app, token, { [e.treasurer.id]: e.carol.id, [e.chair.id]: e.brian.id });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(`You have already voted for ${e.chair.name} National`);
+    expect(await votingRows(t.ctx)).toEqual(before);
+    // The other position is still open.
+    expect((await vote(t.app, token, { [e.treasurer.id]: e.carol.id })).status).toBe(201);
+  });
+
+  it('records exactly one ballot per position under 20 concurrent identical submissions, every time', async () => {
+    for (let round = 0; round < 8; round++) {
+      const { token, member } = await createVoter(t.ctx);
+      const before = await votingRows(t.ctx);
+      const answers = await Promise.all(Array.from({ length: 20 }, () => vote(t.app, token, { [e.chair.id]: e.alice.id, [e.treasurer.id]: e.dan.id })));
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+      const after = await votingRows(t.ctx);
+      expect(after.participation - before.participation).toBe(2);
+      expect(after.queue - before.queue).toBe(2);
+      const mine = await t.ctx.database.db.select().from(participation).where(sql`${participation.memberId} = ${member.id}`);
+      expect(mine).toHaveLength(2);
+    }
+  });
+
+  it('keeps overlapping concurrent submissions all-or-nothing', async () => {
+    for (let round = 0; round < 4; round++) {
+      const { token } = await createVoter(t.ctx);
+      const before = await votingRows(t.ctx);
+      const answers = await Promise.all([
+        vote(t.app, token, { [e.chair.id]: e.alice.id, [e.treasurer.id]: e.carol.id }),
+        vote(t.app, token, { [e.treasurer.id]: e.dan.id, [e.nairobi.id]: e.erin.id }),
+        vote(t.app, token, { [e.nairobi.id]: e.erin.id }),
+      ]);
+      const ok = answers.filter((a) => a.status === 201);
+      const positionsVoted = ok.flatMap((a) => a.body.receipts.map((r: { position_id: number }) => r.position_id));
+      expect(new Set(positionsVoted).size).toBe(positionsVoted.length);
+      const after = await votingRows(t.ctx);
+      expect(after.participation - before.participation).toBe(positionsVoted.length);
+      expect(after.queue - before.queue).toBe(positionsVoted.length);
+    }
+  });
+
+  it('refuses staff and anonymous callers', async () => {
+    expect((await request(t.app).post('/api/v1/psk/vote').send({ candidates: { [e.chair.id]: e.alice.id } })).status).toBe(401);
+    const admin = await tokenFor(t.ctx, 'admin');
+    expect((await vote(t.app, admin, { [e.chair.id]: e.alice.id })).status).toBe(403);
+  });
+});
+
+describe('receipts', () => {
+  it('are sealed in participation and the queue: readable only with BALLOT_KEY', async () => {
+    const member = await createMember(t.ctx);
+    const token = await tokenFor(t.ctx, 'voter', member.id);
+    const res = await vote(t.app, token, { [e.chair.id]: e.brian.id });
+    const receipt = res.body.receipts[0].vvpat as string;
+    const [row] = await t.ctx.database.db.select().from(participation).where(sql`${participation.memberId} = ${member.id}`);
+    expect(row!.receiptEnc).not.toContain(receipt);
+    expect(unseal(t.ctx.secrets.ballotKey, row!.receiptEnc)).toBe(receipt);
+    expect(() => unseal(randomBytes(32), row!.receiptEnc)).toThrow();
+    const dump = JSON.stringify(await t.ctx.database.db.execute(sql`select * from ballot_queue`));
+    expect(dump).not.toContain(receipt);
+    const queued = await readQueue(t.ctx);
+    expect(queued.find((b) => b.receipt === receipt)).toEqual({ receipt, positionId: e.chair.id, candidateId: e.brian.id });
+  });
+
+  it('are random and normalise from what a person types', () => {
+    const many = new Set(Array.from({ length: 10_000 }, newReceipt));
+    expect(many.size).toBe(10_000);
+    expect(normaliseReceipt(' vp-7k3q-m9xd-2fOa ')).toBe('VP-7K3Q-M9XD-2F0A');
+    expect(normaliseReceipt('VP7K3QM9XD2FLA')).toBe('VP-7K3Q-M9XD-2F1A');
+    expect(normaliseReceipt('7k3q')).toBe('7K3Q');
+  });
+});

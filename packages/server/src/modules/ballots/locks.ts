@@ -1,0 +1,13 @@
+/**
+ * Postgres advisory locks of the voting core. Advisory locks live in the lock manager (memory),
+ * so taking one per vote costs no disk write, unlike `SELECT ... FOR SHARE` on a hot settings row.
+ */
+
+/** Held shared by every vote transaction, exclusively by a toggle: a vote commits entirely before or after it. */
+export const ELECTION_LOCK = 7_262_000_001;
+/** Namespace of the per-member lock (two-int form): one member's concurrent votes run one at a time. */
+export const MEMBER_LOCK_NAMESPACE = 72_620_002;
+/** Serialises the mixer across processes, so no two move the same queued ballots. */
+export const MIX_LOCK = 7_262_000_003;
+/** Serialises commitments across processes, so a periodic one is recorded once per interval. */
+export const COMMITMENT_LOCK = 7_262_000_004;

@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { ballotQueue, ballots } from '../../db/schema';
+import { MIX_LOCK } from './locks';
+import { openQueueRows } from './ballot-queue';
+import { shuffle } from './receipts';
+
+/**
+ * The mixer: moves queued ballots into `ballots` in shuffled batches, in its own transactions.
+ *
+ * Why a queue at all: Postgres stamps every row a transaction writes with that transaction's id
+ * (xmin) and appends rows in commit order. Had the vote transaction written the ballot beside the
+ * participation row, anyone able to SELECT (a dump, a read replica, a backup) could join
+ * `participation.xmin = ballots.xmin`, or read both tables in physical order, and learn who voted
+ * for whom. The vote transaction therefore writes only the sealed queue row; a ballot becomes a
+ * plain `ballots` row later, written by the mixer together with at least MIX_MIN_BATCH others in
+ * random order. What remains observable is which batch a voter's ballot went into (the dead queue
+ * row keeps the vote's xmin and the mixer's xmax until vacuum), so each voter hides among the
+ * voters of the batch: the anonymity set is the batch, at least MIX_MIN_BATCH ballots while voting
+ * is open. When voting closes the rest is flushed whatever its size (the election is over and
+ * every ballot must be published); a toggle also flushes before it records a commitment.
+ */
+
+export type MixResult = { moved: number };
+
+/**
+ * One mixing pass. `force` moves everything queued (toggle, voting closed) and waits for a
+ * concurrent mixer; otherwise it moves nothing unless at least MIX_MIN_BATCH are queued, and
+ * steps aside if another process is mixing.
+ */
+export async function mixQueuedBallots(ctx: AppContext, options: { force?: boolean } = {}): Promise<MixResult> {
+  return ctx.database.db.transaction(async (tx) => {
+    if (options.force) {
+      await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
+    } else {
+      const [lock] = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${MIX_LOCK}) as ok`);
+      if (!lock?.ok) return { moved: 0 };
+      const [state] = await tx.execute<{ queued: number; active: string | null }>(
+        sql`select (select count(*) from ballot_queue)::int as queued, (select value from settings where key = 'election_active') as active`,
+      );
+      const queued = state?.queued ?? 0;
+      // Voting closed with ballots still queued (a crash between toggle and flush): publish them all.
+      const closed = state?.active !== '1';
+      if (queued === 0 || (queued < ctx.env.MIX_MIN_BATCH && !closed)) return { moved: 0 };
+    }
+    const rows = await tx.delete(ballotQueue).returning({ id: ballotQueue.id, sealed: ballotQueue.sealed });
+    if (rows.length === 0) return { moved: 0 };
+    const batch = shuffle(openQueueRows(ctx, rows, false));
+    // Rows go to the heap in the order inserted: the shuffled order, never the cast order.
+    for (let i = 0; i < batch.length; i += 1000) {
+      await tx.insert(ballots).values(batch.slice(i, i + 1000));
+    }
+    return { moved: batch.length };
+  });
+}
+
+/** The per-process mixing loop; answers a stop function that waits for a pass in progress. */
+export function startMixer(ctx: AppContext): () => Promise<void> {
+  let running: Promise<unknown> | undefined;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    running = mixQueuedBallots(ctx)
+      .then((r) => r.moved > 0 && ctx.logger.debug({ moved: r.moved }, 'mixed queued ballots'))
+      .catch((err: unknown) => ctx.logger.error({ err }, 'mixing failed'))
+      .finally(() => (running = undefined));
+  };
+  const timer = setInterval(tick, ctx.env.MIX_INTERVAL_MS);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,103 @@
+import { asc, desc } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { ballotQueue, candidacies, commitments, participation } from '../../db/schema';
+import { unseal } from '../../lib/crypto';
+import { openBallot } from '../ballots/ballot-queue';
+import { digestBallots } from './commitments';
+
+export type AuditReport = { ok: boolean; problems: string[]; notes: string[]; tallies: { positionId: number; candidateId: number; count: number }[] };
+
+/**
+ * `cli audit:verify`: recomputes everything from the stored ballots, in one snapshot.
+ * - Tallies from `ballots` plus the queue (opened with BALLOT_KEY).
+ * - Every participation row's sealed receipt names exactly one ballot of that position, and each
+ *   position has as many ballots as participation rows: a ballot removed, added or moved shows.
+ * - The newest commitment: when no ballot was mixed since, count and hash must match exactly; a
+ *   set smaller than committed means ballots disappeared. Candidates changed in place show here.
+ * - Commitment counts never decrease.
+ * It prints counts only, never which member holds which receipt.
+ */
+export async function verifyAudit(ctx: AppContext): Promise<AuditReport> {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const key = ctx.secrets.ballotKey;
+  return ctx.database.db.transaction(
+    async (tx) => {
+      const tally = new Map<string, number>();
+      const receiptPosition = new Map<string, number>();
+      const bump = (positionId: number, candidateId: number) => tally.set(`${positionId}:${candidateId}`, (tally.get(`${positionId}:${candidateId}`) ?? 0) + 1);
+
+      const digest = await digestBallots(tx, (b) => {
+        receiptPosition.set(b.receipt, b.positionId);
+        bump(b.positionId, b.candidateId);
+      });
+      let queued = 0;
+      let unreadable = 0;
+      for (const row of await tx.select().from(ballotQueue)) {
+        try {
+          const b = openBallot(key, row.sealed);
+          if (receiptPosition.has(b.receipt)) problems.push(`Receipt ${b.receipt} is both queued and mixed`);
+          receiptPosition.set(b.receipt, b.positionId);
+          bump(b.positionId, b.candidateId);
+          queued++;
+        } catch {
+          unreadable++;
+        }
+      }
+      if (unreadable) problems.push(`${unreadable} queued ballot(s) cannot be opened with this BALLOT_KEY (altered, or a different key)`);
+
+      const perPosition = new Map<number, number>();
+      for (const positionId of receiptPosition.values()) perPosition.set(positionId, (perPosition.get(positionId) ?? 0) + 1);
+      const participated = new Map<number, number>();
+      let missing = 0;
+      let wrongPosition = 0;
+      let sealedBad = 0;
+      for (const row of await tx.select({ positionId: participation.positionId, receiptEnc: participation.receiptEnc }).from(participation)) {
+        participated.set(row.positionId, (participated.get(row.positionId) ?? 0) + 1);
+        let receipt: string;
+        try {
+          receipt = unseal(key, row.receiptEnc);
+        } catch {
+          sealedBad++;
+          continue;
+        }
+        const at = receiptPosition.get(receipt);
+        if (at === undefined) missing++;
+        else if (at !== row.positionId) wrongPosition++;
+      }
+      if (sealedBad) problems.push(`${sealedBad} participation receipt(s) cannot be opened with this BALLOT_KEY`);
+      if (missing) problems.push(`${missing} voter receipt(s) have no ballot`);
+      if (wrongPosition) problems.push(`${wrongPosition} ballot(s) are recorded under a different position than their voter's`);
+      for (const positionId of new Set([...perPosition.keys(), ...participated.keys()])) {
+        const ballotsN = perPosition.get(positionId) ?? 0;
+        const votersN = participated.get(positionId) ?? 0;
+        if (ballotsN !== votersN) problems.push(`Position ${positionId}: ${ballotsN} ballot(s) but ${votersN} voter(s)`);
+      }
+
+      const standing = new Set((await tx.select().from(candidacies)).map((c) => `${c.positionId}:${c.memberId}`));
+      const strays = [...tally.keys()].filter((k) => !standing.has(k));
+      if (strays.length) notes.push(`${strays.length} (position, candidate) pair(s) hold ballots without a current candidacy (withdrawn after voting?)`);
+
+      const history = await tx.select().from(commitments).orderBy(asc(commitments.id));
+      for (let i = 1; i < history.length; i++) {
+        if (history[i]!.count < history[i - 1]!.count) problems.push(`Commitment ${history[i]!.id} counts fewer ballots (${history[i]!.count}) than the one before (${history[i - 1]!.count})`);
+      }
+      const [newest] = await tx.select().from(commitments).orderBy(desc(commitments.id)).limit(1);
+      if (!newest) notes.push('No commitment recorded yet');
+      else if (digest.count < newest.count) problems.push(`The newest commitment (${newest.at.toISOString()}) covers ${newest.count} ballots but only ${digest.count} are stored`);
+      else if (digest.count === newest.count && digest.hash !== newest.hash) problems.push(`The ballots do not match the newest commitment (${newest.at.toISOString()}): hash ${digest.hash} != ${newest.hash}`);
+      else if (digest.count > newest.count) notes.push(`${digest.count - newest.count} ballot(s) mixed since the newest commitment; the next commitment covers them`);
+      else notes.push(`Newest commitment (${newest.at.toISOString()}, ${newest.count} ballots) matches`);
+      notes.push(`${digest.count} mixed and ${queued} queued ballot(s)`);
+
+      const tallies = [...tally.entries()]
+        .map(([k, count]) => {
+          const [positionId, candidateId] = k.split(':').map(Number) as [number, number];
+          return { positionId, candidateId, count };
+        })
+        .sort((a, b) => a.positionId - b.positionId || b.count - a.count || a.candidateId - b.candidateId);
+      return { ok: problems.length === 0, problems, notes, tallies };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}

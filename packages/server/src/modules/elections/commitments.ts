@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import type { Commitment } from '@kura/contract';
+import { desc, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db, Tx } from '../../db/client';
+import { ballots, commitments } from '../../db/schema';
+import { COMMITMENT_LOCK } from '../ballots/locks';
+
+/**
+ * A commitment to the ballot set: its size and a SHA-256 over every mixed ballot, one line
+ * `receipt,position_id,candidate_id\n` per ballot in receipt order (byte order, COLLATE "C").
+ * Anyone holding the ballots (an export, a backup) can recompute it; `audit:verify` does.
+ * Queued ballots join the set once mixed, so they appear in a later commitment.
+ */
+export type BallotSetDigest = { count: number; hash: string };
+
+const PAGE = 5000;
+
+/** Streams `ballots` in receipt order (keyset pages; call inside one snapshot for a consistent set). */
+export async function digestBallots(db: Db | Tx, onBallot?: (b: { receipt: string; positionId: number; candidateId: number }) => void): Promise<BallotSetDigest> {
+  const hash = createHash('sha256');
+  let n = 0;
+  let after: string | null = null;
+  for (;;) {
+    const page: { receipt: string; positionId: number; candidateId: number }[] = await db
+      .select({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })
+      .from(ballots)
+      .where(after === null ? undefined : sql`${ballots.receipt} collate "C" > ${after}`)
+      .orderBy(sql`${ballots.receipt} collate "C"`)
+      .limit(PAGE);
+    for (const b of page) {
+      hash.update(`${b.receipt},${b.positionId},${b.candidateId}\n`);
+      onBallot?.(b);
+    }
+    n += page.length;
+    if (page.length < PAGE) break;
+    after = page[page.length - 1]!.receipt;
+  }
+  return { count: n, hash: hash.digest('hex') };
+}
+
+/**
+ * Appends a commitment. `due` makes it conditional: only when the newest one is at least
+ * COMMITMENT_INTERVAL_SECONDS old (periodic, several processes may try at once; the lock and the
+ * re-check inside it record one). Answers the commitment, or null when none was due.
+ */
+export async function recordCommitment(ctx: AppContext, reason: string, options: { onlyIfDue?: boolean } = {}): Promise<Commitment | null> {
+  return ctx.database.db.transaction(
+    async (tx) => {
+      const now = ctx.now();
+      if (!options.onlyIfDue) {
+        await tx.execute(sql`select pg_advisory_xact_lock(${COMMITMENT_LOCK})`);
+      } else {
+        // Another process recording one right now makes this one unnecessary.
+        const [lock] = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${COMMITMENT_LOCK}) as ok`);
+        if (!lock?.ok) return null;
+        const [latest] = await tx.select({ at: commitments.at }).from(commitments).orderBy(desc(commitments.id)).limit(1);
+        if (latest && now.getTime() - latest.at.getTime() < ctx.env.COMMITMENT_INTERVAL_SECONDS * 1000) return null;
+      }
+      const digest = await digestBallots(tx);
+      const [row] = await tx.insert(commitments).values({ at: now, count: digest.count, hash: digest.hash, reason }).returning();
+      return { at: row!.at.toISOString(), count: row!.count, hash: row!.hash };
+    },
+    // One snapshot for all pages of the digest.
+    { isolationLevel: 'repeatable read' },
+  );
+}
+
+export async function listCommitments(ctx: AppContext): Promise<Commitment[]> {
+  const rows = await ctx.database.db.select().from(commitments).orderBy(desc(commitments.id)).limit(1000);
+  return rows.map((r) => ({ at: r.at.toISOString(), count: r.count, hash: r.hash }));
+}
+
+/** How often the loop checks whether a periodic commitment is due. */
+const CHECK_EVERY_MS = 5000;
+
+/** While voting is open, records a commitment at least every COMMITMENT_INTERVAL_SECONDS. */
+export function startCommitmentLoop(ctx: AppContext): () => Promise<void> {
+  let running: Promise<unknown> | undefined;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    running = (async () => {
+      const [state] = await ctx.database.db.execute<{ active: string | null }>(sql`select value as active from settings where key = 'election_active'`);
+      if (state?.active === '1') await recordCommitment(ctx, 'periodic', { onlyIfDue: true });
+    })()
+      .catch((err: unknown) => ctx.logger.error({ err }, 'periodic commitment failed'))
+      .finally(() => (running = undefined));
+  };
+  const timer = setInterval(tick, Math.min(CHECK_EVERY_MS, ctx.env.COMMITMENT_INTERVAL_SECONDS * 1000));
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

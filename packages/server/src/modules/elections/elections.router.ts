@@ -1,0 +1,39 @@
+import type { Contract } from '@kura/contract';
+import type { AppContext } from '../../context';
+import type { PartialImplementation } from '../../http/routes';
+import { actorOf } from '../../lib/actor';
+import { listCommitments } from './commitments';
+import { exportResultsCsv, getElectionStatus, getResults, getStatistics, lookupReceipt, toggleElection } from './elections.service';
+import { votingRuntime } from './voting-runtime';
+
+export function electionsRoutes(ctx: AppContext): PartialImplementation<Contract['api']['elections']> {
+  // Start the snapshot and the mixer/commitment loops with the app, not on the first request.
+  votingRuntime(ctx);
+  const results = async () => ({ status: 200 as const, body: { data: { data: await getResults(ctx) } } });
+  return {
+    getElectionStatus: async () => ({ status: 200, body: { active: await getElectionStatus(ctx) } }),
+
+    toggleElection: async ({ req, body }) => {
+      const active = await toggleElection(ctx, await actorOf(ctx, req), body.status);
+      return { status: 200, body: { active, message: active === '1' ? 'Voting has been enabled' : 'Voting has been disabled' } };
+    },
+
+    getResults: results,
+    getDashboard: results,
+    getAgentResults: results,
+
+    getStatistics: async () => ({ status: 200, body: { data: { data: await getStatistics(ctx) } } }),
+    getAgentStatistics: async () => ({ status: 200, body: { data: await getStatistics(ctx) } }),
+
+    listCommitments: async () => ({ status: 200, body: { data: await listCommitments(ctx) } }),
+
+    getReceipt: async ({ params }) => ({ status: 200, body: await lookupReceipt(ctx, params.vvpat) }),
+
+    exportResults: async ({ res }) => {
+      const csv = await exportResultsCsv(ctx);
+      res.setHeader('Content-Disposition', 'attachment; filename="results.csv"');
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      return { status: 200, body: csv };
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { ResultGroup, Statistics } from '@kura/contract';
+import { eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { positions, settings } from '../../db/schema';
+import { AppError } from '../../errors';
+import { auditedTransaction, type Actor } from '../../lib/actor';
+import { findBallots } from '../ballots/ballot-queue';
+import { ELECTION_LOCK } from '../ballots/locks';
+import { mixQueuedBallots } from '../ballots/mixer';
+import { normaliseReceipt } from '../ballots/receipts';
+import { recordCommitment } from './commitments';
+import { votingRuntime } from './voting-runtime';
+
+export type ElectionState = '1' | '0';
+
+export async function getElectionStatus(ctx: AppContext): Promise<ElectionState> {
+  const [row] = await ctx.database.db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'election_active')).limit(1);
+  return row?.value === '1' ? '1' : '0';
+}
+
+/**
+ * Enables or disables voting. The exclusive election lock waits for votes in flight, so every vote
+ * commits wholly before the switch (and is counted) or after it (and sees the new state). Then
+ * the queue is flushed and a commitment recorded, so the published set matches the count at the
+ * moment of the switch; these run after the switch's own transaction (a mix is its own transaction
+ * by design) and, should they fail, the mixer loop and the next commitment catch up.
+ */
+export async function toggleElection(ctx: AppContext, actor: Actor, active: boolean): Promise<ElectionState> {
+  const value: ElectionState = active ? '1' : '0';
+  await auditedTransaction(ctx, { actor, activity: active ? 'Enabled voting' : 'Disabled voting' }, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    await tx
+      .insert(settings)
+      .values({ key: 'election_active', value, updatedAt: ctx.now() })
+      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: ctx.now() } });
+  });
+  await mixQueuedBallots(ctx, { force: true });
+  await recordCommitment(ctx, active ? 'voting enabled' : 'voting disabled');
+  ctx.events.emit('election.toggled', { active });
+  return value;
+}
+
+export async function getResults(ctx: AppContext): Promise<ResultGroup[]> {
+  const { tally } = votingRuntime(ctx);
+  await tally.whenReady();
+  return tally.results();
+}
+
+export async function getStatistics(ctx: AppContext): Promise<Statistics> {
+  const { tally } = votingRuntime(ctx);
+  await tally.whenReady();
+  return tally.statistics();
+}
+
+/** Confirms a receipt is counted and for which position, never for whom. */
+export async function lookupReceipt(ctx: AppContext, input: string): Promise<{ vvpat: string; position: string; recorded: true }> {
+  const receipt = normaliseReceipt(input);
+  const ballot = (await findBallots(ctx, [receipt])).get(receipt);
+  if (!ballot) throw new AppError('NOT_FOUND', 'No ballot has this receipt code');
+  const [position] = await ctx.database.db.select({ name: positions.name, level: positions.level }).from(positions).where(eq(positions.id, ballot.positionId));
+  return { vvpat: receipt, position: position ? `${position.name} ${position.level}` : `Position ${ballot.positionId}`, recorded: true };
+}
+
+const csvCell = (value: string | number): string => {
+  const text = String(value);
+  // Quote always; a leading = + - @ is neutralised so a spreadsheet never runs it as a formula.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return `"${safe.replace(/"/g, '""')}"`;
+};
+
+/** Every position's results as CSV (one row per candidate). */
+export async function exportResultsCsv(ctx: AppContext): Promise<string> {
+  const groups = await getResults(ctx);
+  const lines = [['position_id', 'position', 'candidate_id', 'member_no', 'candidate', 'votes', 'position_total'].join(',')];
+  for (const g of groups) {
+    for (const v of g.values) lines.push([g.position_id, csvCell(g.title), v.candidate_id, csvCell(v.member_no), csvCell(v.name), v.count, g.total].join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

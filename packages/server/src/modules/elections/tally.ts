@@ -1,0 +1,273 @@
+import type { ResultGroup, Statistics, VoteResultsUpdatedPayload } from '@kura/contract';
+import { asc, count, eq, inArray, sql } from 'drizzle-orm';
+import type { AppContext, DomainEvents } from '../../context';
+import { ballotQueue, ballots, candidacies, members, participation, positions } from '../../db/schema';
+import { openQueueRows } from '../ballots/ballot-queue';
+
+type VoteCast = DomainEvents['votes.cast'][0];
+
+/** `xmin:xmax:xip,...` of pg_current_snapshot(): which transactions a resync's read could see. */
+type DbSnapshot = { xmin: bigint; xmax: bigint; xip: Set<bigint> };
+
+function parseSnapshot(text: string): DbSnapshot {
+  const [xmin, xmax, xip] = text.split(':');
+  return { xmin: BigInt(xmin!), xmax: BigInt(xmax!), xip: new Set((xip ?? '').split(',').filter(Boolean).map(BigInt)) };
+}
+
+/** Whether a committed transaction's writes were visible to a snapshot (Postgres's own rule). */
+function visibleIn(snapshot: DbSnapshot, xid: bigint): boolean {
+  return xid < snapshot.xmin || (xid < snapshot.xmax && !snapshot.xip.has(xid));
+}
+
+type PositionInfo = { id: number; name: string; level: string; title: string; key: string };
+type CandidateInfo = { id: number; name: string; memberNo: string };
+
+/** How long member counters (which change with sign-ins and imports, not votes) may be reused. */
+const MEMBER_COUNTS_TTL_MS = 1000;
+
+/**
+ * Results and statistics of this process, in memory. Built from the database at start (and on a
+ * resync), then kept current by `votes.cast` events: this process's own votes and, through the
+ * realtime adapter, other processes'. Reads never scan ballots.
+ *
+ * Exactness across processes: every delta carries its vote's transaction id and a resync records
+ * the database snapshot it counted in. A delta whose transaction that snapshot already saw is
+ * skipped, one it did not see is added, so a resync racing with votes neither loses nor doubles one.
+ */
+export class TallySnapshot {
+  private positionList: PositionInfo[] = [];
+  private standing = new Map<number, CandidateInfo[]>();
+  private people = new Map<number, CandidateInfo>();
+  private counts = new Map<number, Map<number, number>>();
+  private votesCasted = 0;
+  private membersVoted = 0;
+  private memberCounts = { members: 0, verified: 0, at: 0 };
+  private memberCountsLoading: Promise<void> | undefined;
+  private lastResync: DbSnapshot | undefined;
+  /** Deltas that arrive while a resync reads; applied (or skipped) once its snapshot is known. */
+  private pending: VoteCast[] | undefined;
+  private resyncing: Promise<void> | undefined;
+  private resyncAgain = false;
+  private cachedResults: ResultGroup[] | undefined;
+  private ready: Promise<void>;
+
+  constructor(private readonly ctx: AppContext) {
+    this.ready = this.resync();
+    this.ready.catch((err: unknown) => ctx.logger.error({ err }, 'could not build the results snapshot'));
+  }
+
+  /** Applies a committed vote (local or from another process). */
+  applyVote(vote: VoteCast): void {
+    if (this.pending) {
+      this.pending.push(vote);
+      return;
+    }
+    if (this.lastResync && visibleIn(this.lastResync, BigInt(vote.xid))) return;
+    this.add(vote);
+    this.changed();
+  }
+
+  private add(vote: VoteCast): void {
+    for (const { positionId, candidateId } of vote.entries) {
+      let byCandidate = this.counts.get(positionId);
+      if (!byCandidate) this.counts.set(positionId, (byCandidate = new Map()));
+      byCandidate.set(candidateId, (byCandidate.get(candidateId) ?? 0) + 1);
+      this.votesCasted++;
+    }
+    if (vote.newVoter) this.membersVoted++;
+  }
+
+  private changed(): void {
+    this.cachedResults = undefined;
+    this.ctx.events.emit('results.changed');
+  }
+
+  /** Rebuilds everything from the database; concurrent calls share one run (plus one follow-up). */
+  resync(): Promise<void> {
+    if (this.resyncing) {
+      this.resyncAgain = true;
+      return this.resyncing;
+    }
+    this.resyncing = (async () => {
+      try {
+        do {
+          this.resyncAgain = false;
+          await this.load();
+        } while (this.resyncAgain);
+      } finally {
+        this.resyncing = undefined;
+      }
+    })();
+    return this.resyncing;
+  }
+
+  private async load(): Promise<void> {
+    this.pending = [];
+    let read;
+    try {
+      read = await this.ctx.database.db.transaction(
+        async (tx) => {
+          // The first statement fixes the transaction's snapshot: the counts below are exactly it.
+          const [snap] = await tx.execute<{ s: string }>(sql`select pg_current_snapshot()::text as s`);
+          const tallies = await tx
+            .select({ positionId: ballots.positionId, candidateId: ballots.candidateId, n: count() })
+            .from(ballots)
+            .groupBy(ballots.positionId, ballots.candidateId);
+          const queue = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
+          const [voted] = await tx.select({ n: sql<number>`count(distinct ${participation.memberId})::int` }).from(participation);
+          const structure = await readStructure(tx);
+          return { snap: snap!.s, tallies, queue, voted: voted?.n ?? 0, structure };
+        },
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
+    } catch (error) {
+      // Keep serving the previous state, with the votes that arrived meanwhile.
+      const pending = this.pending;
+      this.pending = undefined;
+      for (const vote of pending) this.applyVote(vote);
+      throw error;
+    }
+    const counts = new Map<number, Map<number, number>>();
+    let total = 0;
+    const bump = (positionId: number, candidateId: number, n: number) => {
+      let byCandidate = counts.get(positionId);
+      if (!byCandidate) counts.set(positionId, (byCandidate = new Map()));
+      byCandidate.set(candidateId, (byCandidate.get(candidateId) ?? 0) + n);
+      total += n;
+    };
+    for (const t of read.tallies) bump(t.positionId, t.candidateId, Number(t.n));
+    for (const b of openQueueRows(this.ctx, read.queue, true)) bump(b.positionId, b.candidateId, 1);
+    this.counts = counts;
+    this.votesCasted = total;
+    this.membersVoted = read.voted;
+    this.lastResync = parseSnapshot(read.snap);
+    const pending = this.pending;
+    this.pending = undefined;
+    for (const vote of pending) if (!visibleIn(this.lastResync, BigInt(vote.xid))) this.add(vote);
+    this.memberCounts.at = 0;
+    await this.setStructure(read.structure);
+    this.changed();
+  }
+
+  /** Positions, candidacies or names changed: reload them (counts stay). */
+  async refreshStructure(): Promise<void> {
+    await this.setStructure(await readStructure(this.ctx.database.db));
+    this.changed();
+  }
+
+  private async setStructure(structure: Structure): Promise<void> {
+    this.positionList = structure.positions;
+    this.standing = structure.standing;
+    this.people = structure.people;
+    // Names of candidates who hold ballots but no longer stand (withdrawn after votes).
+    const missing = [...this.counts.values()].flatMap((m) => [...m.keys()]).filter((id) => !this.people.has(id));
+    if (missing.length === 0) return;
+    const rows = await this.ctx.database.db
+      .select({ id: members.id, name: members.name, memberNo: members.memberNo })
+      .from(members)
+      .where(inArray(members.id, [...new Set(missing)]));
+    for (const p of rows) this.people.set(p.id, p);
+  }
+
+  /** Resolves when no resync is running (shutdown waits for it). */
+  async idle(): Promise<void> {
+    await this.resyncing?.catch(() => {});
+  }
+
+  /** Resolves once the first build succeeded, retrying it if it failed (database down at start). */
+  async whenReady(): Promise<void> {
+    await this.ready.catch(() => (this.ready = this.resync()));
+  }
+
+  /** Member counters may have changed (sign-ins, imports): re-read them on the next statistics read. */
+  invalidateMembers(): void {
+    this.memberCounts.at = 0;
+  }
+
+  /** Result groups: positions with candidates in stable order, candidates by count then name. */
+  results(): ResultGroup[] {
+    if (this.cachedResults) return this.cachedResults;
+    const groups: ResultGroup[] = [];
+    for (const p of this.positionList) {
+      const byCandidate = this.counts.get(p.id) ?? new Map<number, number>();
+      const ids = new Set<number>((this.standing.get(p.id) ?? []).map((c) => c.id));
+      // A candidate withdrawn after receiving votes still shows: ballots are never hidden.
+      for (const [id, n] of byCandidate) if (n > 0) ids.add(id);
+      if (ids.size === 0) continue;
+      const values = [...ids].map((id) => {
+        const person = this.people.get(id);
+        const name = person?.name ?? `Candidate ${id}`;
+        return { candidate_id: id, title: name, name, member_no: person?.memberNo ?? '', count: byCandidate.get(id) ?? 0 };
+      });
+      values.sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.candidate_id - b.candidate_id));
+      groups.push({ position_id: p.id, title: p.title, key: p.key, values, total: values.reduce((sum, v) => sum + v.count, 0) });
+    }
+    this.cachedResults = groups;
+    return groups;
+  }
+
+  /** `votes` channel payload: totals per position. */
+  totals(): VoteResultsUpdatedPayload['results'] {
+    return this.results().map((g) => ({ position_id: g.position_id, title: g.title, total: g.total }));
+  }
+
+  /** A candidate's current tally in a position (vvpat rows show it). */
+  countOf(positionId: number, candidateId: number): number {
+    return this.counts.get(positionId)?.get(candidateId) ?? 0;
+  }
+
+  async statistics(): Promise<Statistics> {
+    if (Date.now() - this.memberCounts.at > MEMBER_COUNTS_TTL_MS) await this.loadMemberCounts();
+    const { members: all, verified } = this.memberCounts;
+    return {
+      votesCasted: this.votesCasted,
+      verifiedMembers: verified,
+      unverifiedMembers: all - verified,
+      membersVoted: this.membersVoted,
+      membersNotVoted: Math.max(0, all - this.membersVoted),
+    };
+  }
+
+  private loadMemberCounts(): Promise<void> {
+    this.memberCountsLoading ??= (async () => {
+      try {
+        const [row] = await this.ctx.database.db
+          .select({ all: sql<number>`count(*)::int`, verified: sql<number>`count(${members.verifiedAt})::int` })
+          .from(members);
+        this.memberCounts = { members: row?.all ?? 0, verified: row?.verified ?? 0, at: Date.now() };
+      } finally {
+        this.memberCountsLoading = undefined;
+      }
+    })();
+    return this.memberCountsLoading;
+  }
+}
+
+type Structure = { positions: PositionInfo[]; standing: Map<number, CandidateInfo[]>; people: Map<number, CandidateInfo> };
+
+type Reader = Pick<AppContext['database']['db'], 'select'>;
+
+async function readStructure(db: Reader): Promise<Structure> {
+  const positionRows = await db
+    .select({ id: positions.id, name: positions.name, level: positions.level })
+    .from(positions)
+    .orderBy(asc(positions.sortOrder), asc(positions.id));
+  const candidateRows = await db
+    .select({ positionId: candidacies.positionId, id: members.id, name: members.name, memberNo: members.memberNo })
+    .from(candidacies)
+    .innerJoin(members, eq(members.id, candidacies.memberId));
+  const standing = new Map<number, CandidateInfo[]>();
+  const people = new Map<number, CandidateInfo>();
+  for (const c of candidateRows) {
+    const info = { id: c.id, name: c.name, memberNo: c.memberNo };
+    people.set(c.id, info);
+    let list = standing.get(c.positionId);
+    if (!list) standing.set(c.positionId, (list = []));
+    list.push(info);
+  }
+  return {
+    positions: positionRows.map((p) => ({ ...p, title: `${p.name} ${p.level}`, key: `${p.name}_${p.level}` })),
+    standing,
+    people,
+  };
+}

@@ -1,0 +1,48 @@
+import type { AppContext } from '../../context';
+import { startMixer } from '../ballots/mixer';
+import { startCommitmentLoop } from './commitments';
+import { TallySnapshot } from './tally';
+
+/** The voting core's per-process state: the results snapshot and the background loops. */
+export type VotingRuntime = { tally: TallySnapshot };
+
+const runtimes = new WeakMap<AppContext, VotingRuntime>();
+
+/**
+ * The runtime of this context, started on first use: snapshot built from the database, kept
+ * current by domain events; mixer and commitment loops running until the context closes.
+ */
+export function votingRuntime(ctx: AppContext): VotingRuntime {
+  const existing = runtimes.get(ctx);
+  if (existing) return existing;
+  const tally = new TallySnapshot(ctx);
+  const runtime: VotingRuntime = { tally };
+  runtimes.set(ctx, runtime);
+
+  const logFailure = (what: string) => (err: unknown) => ctx.logger.error({ err }, what);
+  const onVote = (vote: Parameters<TallySnapshot['applyVote']>[0]) => tally.applyVote(vote);
+  const onCandidates = () => void tally.refreshStructure().catch(logFailure('could not reload candidates'));
+  const onMembers = () => {
+    tally.invalidateMembers();
+    onCandidates();
+  };
+  // After a toggle the queue is flushed and committed: rebuild so every process shows the exact count.
+  const onToggle = () => void tally.resync().catch(logFailure('could not rebuild results'));
+  ctx.events.on('votes.cast', onVote);
+  ctx.events.on('candidates.changed', onCandidates);
+  ctx.events.on('members.changed', onMembers);
+  ctx.events.on('election.toggled', onToggle);
+  const stopMixer = startMixer(ctx);
+  const stopCommitments = startCommitmentLoop(ctx);
+
+  ctx.onClose(async () => {
+    ctx.events.off('votes.cast', onVote);
+    ctx.events.off('candidates.changed', onCandidates);
+    ctx.events.off('members.changed', onMembers);
+    ctx.events.off('election.toggled', onToggle);
+    await stopMixer();
+    await stopCommitments();
+    await tally.idle();
+  });
+  return runtime;
+}

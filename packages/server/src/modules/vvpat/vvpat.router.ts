@@ -1,0 +1,18 @@
+import type { Contract } from '@kura/contract';
+import type { AppContext } from '../../context';
+import { callerOf } from '../../auth/access';
+import type { PartialImplementation } from '../../http/routes';
+import { listMyVvpat, searchVvpat } from './vvpat.service';
+
+export function vvpatRoutes(ctx: AppContext): PartialImplementation<Contract['api']['vvpat']> {
+  return {
+    listVvpat: async ({ query }) => ({ status: 200, body: await searchVvpat(ctx, query) }),
+
+    searchVvpat: async ({ query: { vvpat, psk_position_id, ...page } }) => ({
+      status: 200,
+      body: await searchVvpat(ctx, page, { vvpat, positionId: psk_position_id }),
+    }),
+
+    getMyVvpat: async ({ req }) => ({ status: 200, body: { data: { votes: await listMyVvpat(ctx, callerOf(req).subjectId) } } }),
+  };
+}

@@ -1,0 +1,106 @@
+import type { PageQuery, VvpatRow } from '@kura/contract';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { members, participation, positions } from '../../db/schema';
+import { unseal } from '../../lib/crypto';
+import { likeContains, pageRequest } from '../../lib/pagination';
+import { findBallots, readQueue } from '../ballots/ballot-queue';
+import { normaliseReceipt } from '../ballots/receipts';
+import { votingRuntime } from '../elections/voting-runtime';
+
+export type VvpatPage = { data: { votes: VvpatRow[] }; meta: { current_page: number; last_page: number; per_page: number; total: number } };
+
+async function tallyOf(ctx: AppContext) {
+  const { tally } = votingRuntime(ctx);
+  await tally.whenReady();
+  return tally;
+}
+
+/**
+ * The member's own ballots: their receipts are sealed in `participation`, so only the server (with
+ * BALLOT_KEY) can find which ballots are theirs, and only for them.
+ */
+export async function listMyVvpat(ctx: AppContext, memberId: number): Promise<VvpatRow[]> {
+  const mine = await ctx.database.db
+    .select({ positionId: participation.positionId, receiptEnc: participation.receiptEnc })
+    .from(participation)
+    .where(eq(participation.memberId, memberId));
+  if (mine.length === 0) return [];
+  const receipts = mine.map((p) => unseal(ctx.secrets.ballotKey, p.receiptEnc));
+  const found = await findBallots(ctx, receipts);
+  const ballots = receipts.map((r) => found.get(r)).filter((b) => b !== undefined);
+  const [names, titles, tally] = await Promise.all([
+    ballots.length
+      ? ctx.database.db.select({ id: members.id, name: members.name }).from(members).where(inArray(members.id, ballots.map((b) => b.candidateId)))
+      : [],
+    ctx.database.db.select({ id: positions.id, name: positions.name, level: positions.level, sortOrder: positions.sortOrder }).from(positions).where(inArray(positions.id, mine.map((p) => p.positionId))),
+    tallyOf(ctx),
+  ]);
+  const nameOf = new Map(names.map((n) => [n.id, n.name]));
+  const positionOf = new Map(titles.map((p) => [p.id, p]));
+  const order = (id: number) => positionOf.get(id)?.sortOrder ?? 0;
+  return ballots
+    .sort((a, b) => order(a.positionId) - order(b.positionId) || a.positionId - b.positionId)
+    .map((b) => {
+      const p = positionOf.get(b.positionId);
+      return {
+        vvpat: b.receipt,
+        name: nameOf.get(b.candidateId) ?? `Candidate ${b.candidateId}`,
+        count: tally.countOf(b.positionId, b.candidateId),
+        position: p ? `${p.name} ${p.level}` : `Position ${b.positionId}`,
+      };
+    });
+}
+
+type Row = { receipt: string; position_id: number; candidate_id: number; candidate_name: string | null; position_name: string | null; level: string | null };
+
+/**
+ * The audit trail for admins: every counted ballot, mixed or still queued, in receipt order
+ * (receipts are random, so the order says nothing about when a ballot was cast).
+ */
+export async function searchVvpat(ctx: AppContext, query: PageQuery, filter: { vvpat?: string; positionId?: number } = {}): Promise<VvpatPage> {
+  const page = pageRequest(query);
+  const tally = await tallyOf(ctx);
+  const code = filter.vvpat ? normaliseReceipt(filter.vvpat) : undefined;
+  const { rows, total } = await ctx.database.db.transaction(
+    async (tx) => {
+      // Queue and ballots in one snapshot: a ballot mixed meanwhile is listed once.
+      const queued = await readQueue(ctx, tx);
+      const json = JSON.stringify(queued.map((b) => ({ receipt: b.receipt, position_id: b.positionId, candidate_id: b.candidateId })));
+      const where = sql.join(
+        [
+          sql`true`,
+          ...(code ? [sql`b.receipt ilike ${likeContains(code)}`] : []),
+          ...(filter.positionId ? [sql`b.position_id = ${filter.positionId}`] : []),
+        ],
+        sql` and `,
+      );
+      const all = sql`(select receipt, position_id, candidate_id from ballots
+                       union all
+                       select receipt, position_id, candidate_id from jsonb_to_recordset(${json}::jsonb) as q(receipt text, position_id int, candidate_id int)) b`;
+      const rows = await tx.execute<Row>(sql`
+        select b.receipt, b.position_id, b.candidate_id, m.name as candidate_name, p.name as position_name, p.level
+        from ${all}
+        left join members m on m.id = b.candidate_id
+        left join positions p on p.id = b.position_id
+        where ${where}
+        order by b.receipt
+        limit ${page.perPage} offset ${page.offset}`);
+      const [counted] = await tx.execute<{ n: number }>(sql`select count(*)::int as n from ${all} where ${where}`);
+      return { rows: [...rows], total: counted?.n ?? 0 };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+  return {
+    data: {
+      votes: rows.map((r) => ({
+        vvpat: r.receipt,
+        name: r.candidate_name ?? `Candidate ${r.candidate_id}`,
+        count: tally.countOf(r.position_id, r.candidate_id),
+        position: r.position_name ? `${r.position_name} ${r.level}` : `Position ${r.position_id}`,
+      })),
+    },
+    meta: { current_page: page.page, last_page: Math.max(1, Math.ceil(total / page.perPage)), per_page: page.perPage, total },
+  };
+}
+

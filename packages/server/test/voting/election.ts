@@ -1,0 +1,58 @@
+import { eq, sql } from 'drizzle-orm';
+import request from 'supertest';
+import type { Express } from 'express';
+import type { AppContext } from '../../src/context';
+import { positions, settings } from '../../src/db/schema';
+import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../factories';
+
+/**
+ * A small election for the voting-core tests: two national positions and one Nairobi position,
+ * each with candidates, plus a Mombasa position (with a candidate) a Nairobi voter may not vote for.
+ */
+export async function createElection(ctx: AppContext) {
+  const chair = await createPosition(ctx, { name: `Chair ${Math.random().toString(36).slice(2, 7)}` });
+  const treasurer = await createPosition(ctx, { name: `Treasurer ${Math.random().toString(36).slice(2, 7)}` });
+  const nairobi = await createPosition(ctx, { name: `Branch Rep ${Math.random().toString(36).slice(2, 7)}`, level: 'Nairobi' });
+  const mombasa = await createPosition(ctx, { name: `Branch Rep ${Math.random().toString(36).slice(2, 7)}`, level: 'Mombasa' });
+  // Stable order: chair, treasurer, then the branch positions.
+  await ctx.database.db.update(positions).set({ sortOrder: -30 }).where(eq(positions.id, chair.id));
+  await ctx.database.db.update(positions).set({ sortOrder: -20 }).where(eq(positions.id, treasurer.id));
+  await ctx.database.db.update(positions).set({ sortOrder: -10 }).where(eq(positions.id, nairobi.id));
+  await ctx.database.db.update(positions).set({ sortOrder: -5 }).where(eq(positions.id, mombasa.id));
+  const alice = await createCandidate(ctx, [chair.id], { name: 'Alice Achieng' });
+  const brian = await createCandidate(ctx, [chair.id], { name: 'Brian Barasa' });
+  const carol = await createCandidate(ctx, [treasurer.id], { name: 'Carol Chebet' });
+  const dan = await createCandidate(ctx, [treasurer.id], { name: 'DanDing' });
+  const erin = await createCandidate(ctx, [nairobi.id], { name: 'Erin Njeri', branch: 'Nairobi' });
+  const fred = await createCandidate(ctx, [mombasa.id], { name: 'Fred Fundi', branch: 'Mombasa' });
+  return { chair, treasurer, nairobi, mombasa, alice, brian, carol, dan, erin, fred };
+}
+
+export type Election = Awaited<ReturnType<typeof createElection>>;
+
+export async function setVoting(ctx: AppContext, active: boolean) {
+  await ctx.database.db
+    .insert(settings)
+    .values({ key: 'election_active', value: active ? '1' : '0' })
+    .onConflictDoUpdate({ target: settings.key, set: { value: active ? '1' : '0' } });
+}
+
+/** A Nairobi voter with a session. */
+export async function createVoter(ctx: AppContext, branch = 'Nairobi') {
+  const member = await createMember(ctx, { branch });
+  const token = await tokenFor(ctx, 'voter', member.id);
+  return { member, token };
+}
+
+export function vote(app: Express, token: string, candidates: Record<number, number>) {
+  return request(app).post('/api/v1/psk/vote').set(bearer(token)).send({ candidates });
+}
+
+/** Row counts of the three voting tables. */
+export async function votingRows(ctx: AppContext) {
+  const [row] = await ctx.database.db.execute<{ participation: number; queue: number; ballots: number }>(sql`
+    select (select count(*) from participation)::int as participation,
+           (select count(*) from ballot_queue)::int as queue,
+           (select count(*) from ballots)::int as ballots`);
+  return row!;
+}
