@@ -1,0 +1,123 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activityLogs, issueReports } from '../../db/schema';
+import { bearer, createMember, createStaff, tokenFor } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/harness';
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+/** RIFF....WEBPVP8 : enough for content sniffing to call it WebP. */
+const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x1a, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(18)]);
+
+let t: TestApp;
+let admin: string;
+let voter: string;
+let voterId: number;
+let uploads: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const staff = await createStaff(t.ctx, { role: 'admin', name: 'Help Admin' });
+  admin = await tokenFor(t.ctx, 'admin', staff.id);
+  const member = await createMember(t.ctx, { name: 'Wanjiku Reporter' });
+  voterId = member.id;
+  voter = await tokenFor(t.ctx, 'voter', member.id);
+  uploads = join(t.dataDir, 'uploads');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const storedFiles = () => (existsSync(uploads) ? readdirSync(uploads).sort() : []);
+const report = (token: string, details?: string) => {
+  const req = request(t.app).post('/api/v1/help').set(bearer(token));
+  return details === undefined ? req.field('other', 'x') : req.field('details', details);
+};
+
+describe('report an issue', () => {
+  it('stores the report with the reporter and images, and logs it', async () => {
+    const res = await report(voter, '  I cannot see my branch ballot  ')
+      .attach('images[]', PNG, { filename: 'screen.png', contentType: 'image/png' })
+      .attach('images[]', WEBP, { filename: 'screen2.webp', contentType: 'image/webp' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ message: 'Issue reported successfully' });
+    const [row] = await t.ctx.database.db.select().from(issueReports).where(eq(issueReports.reporterId, voterId));
+    expect(row).toMatchObject({ details: 'I cannot see my branch ballot', role: 'voter', reporterName: 'Wanjiku Reporter' });
+    expect(row!.images).toHaveLength(2);
+    expect(row!.images[0]).toMatch(/^[a-f0-9]{32}\.png$/);
+    expect(row!.images[1]).toMatch(/^[a-f0-9]{32}\.webp$/);
+    expect(storedFiles()).toEqual([...row!.images].sort());
+    const [log] = await t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.activity, 'Issue reported'));
+    expect(log).toMatchObject({ name: 'Wanjiku Reporter', userId: voterId, status: 'success', data: '2 images' });
+  });
+
+  it('takes a report without images, from any signed-in role, and `images` without brackets', async () => {
+    for (const role of ['agent', 'admin'] as const) expect((await report(await tokenFor(t.ctx, role), `from ${role}`)).status).toBe(201);
+    const plain = await report(voter, 'plain field name').attach('images', PNG, 'a.png');
+    expect(plain.status).toBe(201);
+    const [row] = await t.ctx.database.db.select().from(issueReports).where(eq(issueReports.details, 'from agent'));
+    expect(row!.role).toBe('agent');
+  });
+
+  it('requires details (422) and a multipart body (415)', async () => {
+    const missing = await report(voter);
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors.details).toEqual(['The details field is required']);
+    const blank = await report(voter, '   ');
+    expect(blank.status).toBe(422);
+    const json = await request(t.app).post('/api/v1/help').set(bearer(voter)).send({ details: 'json' });
+    expect(json.status).toBe(415);
+  });
+
+  it('refuses six images, a non-image and an oversize image, keeping nothing', async () => {
+    const before = storedFiles();
+    const count = await t.ctx.database.db.$count(issueReports);
+    let six = report(voter, 'six');
+    for (let i = 0; i < 6; i++) six = six.attach('images[]', PNG, `${i}.png`);
+    expect((await six).status).toBe(422);
+    const html = await report(voter, 'html').attach('images[]', PNG, 'ok.png').attach('images[]', Buffer.from('<html><script>x</script></html>'), 'evil.png');
+    expect(html.status).toBe(415);
+    const big = await report(voter, 'big').attach('images[]', Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]), 'big.png');
+    expect(big.status).toBe(413);
+    expect(storedFiles()).toEqual(before);
+    expect(await t.ctx.database.db.$count(issueReports)).toBe(count);
+  });
+
+  it('needs a session', async () => {
+    expect((await request(t.app).post('/api/v1/help').field('details', 'anon')).status).toBe(401);
+  });
+});
+
+describe('list issues (admin)', () => {
+  it('lists reports newest first with image URLs that serve the images', async () => {
+    t.clock.advance(60_000);
+    await report(voter, 'the newest one');
+    const res = await request(t.app).get('/api/v1/help?per_page=2').set(bearer(admin));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ current_page: 1, per_page: 2, total: 5, last_page: 3 });
+    expect(res.body.data[0]).toEqual({
+      id: expect.any(Number),
+      details: 'the newest one',
+      role: 'voter',
+      reporter_id: voterId,
+      reporter_name: 'Wanjiku Reporter',
+      images: [],
+      created_at: expect.any(String),
+    });
+    const all = await request(t.app).get('/api/v1/help?per_page=100').set(bearer(admin));
+    const withImages = all.body.data.find((r: { images: string[] }) => r.images.length === 2);
+    expect(withImages.images[0]).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+    const served = await request(t.app).get(withImages.images[0]);
+    expect(served.status).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    const webp = await request(t.app).get(withImages.images[1]);
+    expect(webp.headers['content-type']).toBe('image/webp');
+  });
+
+  it('is for admins only', async () => {
+    expect((await request(t.app).get('/api/v1/help')).status).toBe(401);
+    for (const token of [voter, await tokenFor(t.ctx, 'agent')]) expect((await request(t.app).get('/api/v1/help').set(bearer(token))).status).toBe(403);
+  });
+});
