@@ -188,6 +188,34 @@ describe('SMS sign-in (verify/phone, verify/sms)', () => {
     await session(await browser.post(`${API}/verify/sms`, { token: second.code }));
   });
 
+  it('makes one session from two simultaneous submissions of the same code', async () => {
+    const member = await createMember(t.ctx);
+    const browser = await openBrowser(t.app);
+    const { res, code } = await requestCode(browser, member);
+    const cookie = `${cookiesOf(res)}; XSRF-TOKEN=${browser.xsrf}`;
+    const submit = () => request(t.app).post(`${API}/verify/sms`).set('Cookie', cookie).set('X-XSRF-TOKEN', browser.xsrf).send({ token: code });
+    const answers = await Promise.all([submit(), submit()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
+    secrets.push(...answers.filter((a) => a.status === 200).map((a) => a.body.bearer_token as string));
+  });
+
+  it('refuses a forged or tampered pending cookie', async () => {
+    const member = await createMember(t.ctx);
+    const browser = await openBrowser(t.app);
+    const { res, code } = await requestCode(browser, member);
+    const forged = cookiesOf(res).replace(/kura_pending_voter=[^;]+/, (c) => {
+      const value = decodeURIComponent(c.split('=')[1]!);
+      return `kura_pending_voter=${encodeURIComponent(value.replace(`"subjectId":${member.id}`, `"subjectId":${member.id + 1}`))}`;
+    });
+    const tampered = await request(t.app)
+      .post(`${API}/verify/sms`)
+      .set('Cookie', `${forged}; XSRF-TOKEN=${browser.xsrf}`)
+      .set('X-XSRF-TOKEN', browser.xsrf)
+      .send({ token: code });
+    expect(tampered.status).toBe(401);
+    expect(tampered.body.message).toBe('Your sign-in has expired, please start again');
+  });
+
   it('answers 502 when the SMS gateway fails and leaves no usable code behind', async () => {
     const member = await createMember(t.ctx);
     const browser = await openBrowser(t.app);
@@ -417,6 +445,13 @@ describe('roles and logs', () => {
     const admin = await createStaff(t.ctx, { role: 'admin' });
     const token = await tokenFor(t.ctx, 'admin', admin.id);
     expect((await request(t.app).get(`${API}/validate`).set(bearer(token))).status).toBe(403);
+  });
+
+  it('takes the bearer token only from the Authorization header', async () => {
+    const token = await tokenFor(t.ctx, 'voter');
+    expect((await request(t.app).get(`${API}/validate?access_token=${token}`)).status).toBe(401);
+    expect((await request(t.app).get(`${API}/validate`).set('Authorization', `Basic ${token}`)).status).toBe(401);
+    expect((await request(t.app).get(`${API}/validate`).set(bearer('not-a-real-token'))).status).toBe(401);
   });
 
   it('never writes a code or a bearer token to the log', () => {
