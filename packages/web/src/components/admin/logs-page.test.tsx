@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderWithProviders } from '@/test/render';
+import { paginator, stubFetch } from '@/components/staff/staff-test-utils';
+import { LogsPage } from './logs-page';
+
+const entry = (id: number, user_id: number | null) => ({
+  id,
+  name: `Person ${id}`,
+  activity: 'Signed in',
+  user_id,
+  created_at: '2026-11-22T08:00:00.000Z',
+  updated_at: '2026-11-22T08:00:00.000Z',
+  ip_address: '10.0.0.1',
+  status: 'success',
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('logs page (spec §2 "System logs", §4, §8)', () => {
+  it('shows Reset only while a filter is active, and Search sends the filters from page 1', async () => {
+    const calls = stubFetch(({ path, search }) => {
+      const page = Number(search.get('page') ?? 1);
+      if (path === '/logs') return { status: 200, body: { data: paginator([entry(page, null)], page, 3) } };
+      if (path === '/search/logs') return { status: 200, body: { data: paginator([entry(99, 7)], 1, 1) } };
+      return undefined;
+    });
+    await renderWithProviders(<LogsPage />, '/admin/logs');
+    expect(await screen.findByText('Person 1')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Reset' })).toBeNull();
+
+    // A typed filter is active: Reset appears; clearing the field hides it again.
+    const name = screen.getByLabelText('Name');
+    fireEvent.change(name, { target: { value: 'Jane' } });
+    expect(screen.getByRole('button', { name: 'Reset' })).toBeTruthy();
+    fireEvent.change(name, { target: { value: '' } });
+    expect(screen.queryByRole('button', { name: 'Reset' })).toBeNull();
+
+    // Move to page 2, then search: filter mode on, page 1, Reset stays while filtering.
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Person 2')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Activity'), { target: { value: 'Signed in' } });
+    fireEvent.change(screen.getByLabelText('Ip address'), { target: { value: '10.0.0.1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('Person 99')).toBeTruthy();
+    const searchCall = calls.find((c) => c.path === '/search/logs')!;
+    expect(searchCall.search.get('page')).toBe('1');
+    expect(searchCall.search.get('activity')).toBe('Signed in');
+    expect(searchCall.search.get('ip_address')).toBe('10.0.0.1');
+    expect(searchCall.search.has('name')).toBe(false);
+    expect(screen.getByText('Page 1 of 1')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reset' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
+    expect(await screen.findByText('Person 1')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Reset' })).toBeNull();
+    expect((screen.getByLabelText('Activity') as HTMLInputElement).value).toBe('');
+  });
+
+  it('has the spec columns and shows N/A for an empty user id', async () => {
+    stubFetch(({ path }) => (path === '/logs' ? { status: 200, body: { data: paginator([entry(1, null), entry(2, 42)], 1, 1) } } : undefined));
+    await renderWithProviders(<LogsPage />, '/admin/logs');
+    await screen.findByText('Person 1');
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(['ID', 'Name', 'Activity', 'User ID', 'Created At', 'Updated At', 'IP Address', 'Status']);
+    const rows = screen.getAllByRole('row');
+    expect(rows[1]!.textContent).toContain('N/A');
+    expect(rows[2]!.textContent).toContain('42');
+    expect(rows[2]!.textContent).not.toContain('N/A');
+  });
+
+  it("says 'Failed to fetch logs. Please try again later.' when the list fails", async () => {
+    stubFetch(() => ({ status: 500, body: { message: 'Server error' } }));
+    await renderWithProviders(<LogsPage />, '/admin/logs');
+    await waitFor(() => expect(screen.getAllByText('Failed to fetch logs. Please try again later.').length).toBeGreaterThanOrEqual(1));
+  });
+});

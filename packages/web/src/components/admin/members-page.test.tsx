@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderWithProviders } from '@/test/render';
+import { paginator, stubFetch, type Call } from '@/components/staff/staff-test-utils';
+import { MembersPage } from './members-page';
+
+const member = (id: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  member_no: String(1000 + id),
+  name: `Member ${id}`,
+  email: `m${id}@example.org`,
+  phone: '0712345678',
+  county: 'Nairobi',
+  psk_position_ids: [] as number[],
+  ...extra,
+});
+
+const positions = [
+  { id: 1, name: 'Chairperson', level: 'National' },
+  { id: 2, name: 'Treasurer', level: 'Nairobi' },
+];
+
+function server(overrides: (c: Call) => { status: number; body?: unknown } | undefined = () => undefined) {
+  return stubFetch((c) => {
+    const o = overrides(c);
+    if (o) return o;
+    const page = Number(c.search.get('page') ?? 1);
+    if (c.path === '/members') return { status: 200, body: paginator([member(page, { psk_position_ids: page === 1 ? [2] : [] })], page, 4) };
+    if (c.path === '/search/member') return { status: 200, body: paginator([member(50)], 1, 1) };
+    if (c.path === '/branches') return { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }, { id: 2, name: 'Mombasa' }] } } };
+    if (c.path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
+    return undefined;
+  });
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('members page (spec §2 "Members page", §4, §8)', () => {
+  it('lists members with the spec columns and keeps the pager between 1 and the last page', async () => {
+    const calls = server();
+    await renderWithProviders(<MembersPage />, '/admin/members');
+    expect(await screen.findByText('Member 1')).toBeTruthy();
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['#', 'Member No', 'Name', 'Email', 'Phone', 'Branch', 'Edit', 'Assign']);
+    expect(screen.getByText('Page 1 of 4')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Last' }));
+    expect(await screen.findByText('Member 4')).toBeTruthy();
+    expect(screen.getByText('Page 4 of 4')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    // numbering continues across pages (10 per page)
+    expect(screen.getAllByRole('row')[1]!.textContent?.startsWith('31')).toBe(true);
+    expect(calls.filter((c) => c.path === '/members').map((c) => c.search.get('page'))).toEqual(['1', '4']);
+  });
+
+  it('searches by the four fields from page 1 and Reset returns to the full list', async () => {
+    const calls = server();
+    await renderWithProviders(<MembersPage />, '/admin/members');
+    await screen.findByText('Member 1');
+    fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'Jane' } });
+    fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Nairobi' } });
+    fireEvent.change(screen.getByLabelText('Phone'), { target: { value: '0712' } });
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'j@x.org' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('Member 50')).toBeTruthy();
+    const s = calls.find((c) => c.path === '/search/member')!.search;
+    expect(Object.fromEntries(s)).toEqual({ query: 'Jane', county: 'Nairobi', phone: '0712', email: 'j@x.org', page: '1' });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
+    expect(await screen.findByText('Member 1')).toBeTruthy();
+    expect((screen.getByLabelText('Search') as HTMLInputElement).value).toBe('');
+  });
+
+  it("edits a member and says 'Member updated successfully'", async () => {
+    const calls = server((c) => (c.path === '/edit/psk/member/1' ? { status: 200, body: { data: member(1, { name: 'Renamed' }) } } : undefined));
+    await renderWithProviders(<MembersPage />, '/admin/members');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit member' });
+    expect((within(dialog).getByLabelText('Member no') as HTMLInputElement).value).toBe('1001');
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Renamed' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Member updated successfully')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/edit/psk/member/1')!.body).toEqual({
+      name: 'Renamed',
+      phone: '0712345678',
+      email: 'm1@example.org',
+      county: 'Nairobi',
+      member_no: '1001',
+    });
+  });
+
+  it("shows the field message and 'Error updating member' when the server refuses", async () => {
+    server((c) =>
+      c.path === '/edit/psk/member/1'
+        ? { status: 409, body: { message: 'The email is already taken', errors: { email: ['The email is already taken'] } } }
+        : undefined,
+    );
+    await renderWithProviders(<MembersPage />, '/admin/members');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit member' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Error updating member')).toBeTruthy();
+    expect(within(dialog).getByRole('alert').textContent).toBe('The email is already taken');
+  });
+
+  it("assigns positions from a 'name - level' checkbox list", async () => {
+    const calls = server((c) => (c.path === '/assign/psk/position' ? { status: 200, body: { message: 'Position assigned successfully' } } : undefined));
+    await renderWithProviders(<MembersPage />, '/admin/members');
+    fireEvent.click(await screen.findByRole('button', { name: 'Assign position to Member 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Assign Position' });
+    const chair = (await within(dialog).findByLabelText('Chairperson - National')) as HTMLButtonElement;
+    const treasurer = within(dialog).getByLabelText('Treasurer - Nairobi');
+    expect(treasurer.getAttribute('data-state')).toBe('checked');
+    expect(chair.getAttribute('data-state')).toBe('unchecked');
+    fireEvent.click(chair);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Assign' }));
+    expect(await screen.findByText('Position assigned successfully')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/assign/psk/position')!.body).toEqual({ member_no: '1001', position_ids: [2, 1] });
+  });
+
+  it("says 'Error assigning position' / 'Please try again.' on failure, and 'Error fetching branches' when branches fail", async () => {
+    server((c) => {
+      if (c.path === '/assign/psk/position') return { status: 500, body: { message: 'Server error' } };
+      if (c.path === '/branches') return { status: 500, body: { message: 'Server error' } };
+      return undefined;
+    });
+    await renderWithProviders(<MembersPage />, '/admin/members');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
+    expect(await screen.findByText('Error fetching branches')).toBeTruthy();
+    expect(screen.getByText('Server error')).toBeTruthy();
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Edit member' })).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Assign position to Member 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Assign Position' });
+    await within(dialog).findByLabelText('Chairperson - National');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Assign' }));
+    expect(await screen.findByText('Error assigning position')).toBeTruthy();
+    expect(screen.getByText('Please try again.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
+import type { ChannelHandlers } from '@/lib/realtime';
+import { renderWithProviders } from '@/test/render';
+import { stubFetch } from '@/components/staff/staff-test-utils';
+import { AgentDashboard } from './agent-dashboard';
+
+const live: { handlers: ChannelHandlers | null } = { handlers: null };
+vi.mock('@/lib/realtime', () => ({
+  useRealtime: (handlers: ChannelHandlers) => {
+    live.handlers = handlers;
+  },
+}));
+
+const president = (count: number, total = count) => ({
+  position_id: 2,
+  title: 'President National',
+  key: 'President_National',
+  total,
+  values: [{ candidate_id: 7, title: 'Ada Lovelace', name: 'Ada Lovelace', member_no: '1007', count }],
+});
+const stats = (votesCasted: number) => ({ votesCasted, verifiedMembers: 3, unverifiedMembers: 1, membersVoted: votesCasted, membersNotVoted: 4 - votesCasted });
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('agent dashboard (spec §2 "Agent dashboard")', () => {
+  it("defaults to President_National, says 'No votes at the moment', and follows the live channels", async () => {
+    stubFetch((c) => {
+      if (c.path === '/psk/positions')
+        return { status: 200, body: { data: [{ id: 1, name: 'Chairperson', level: 'National' }, { id: 2, name: 'President', level: 'National' }] } };
+      if (c.path === '/agent/results') return { status: 200, body: { data: { data: [president(0, 0)] } } };
+      if (c.path === '/agent/statistics') return { status: 200, body: { data: stats(0) } };
+      return undefined;
+    });
+    await renderWithProviders(<AgentDashboard />, '/agent');
+    expect(await screen.findByText('No votes at the moment')).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Position' }).textContent).toContain('President National');
+    expect(await screen.findByText('General Election Statistics')).toBeTruthy();
+    const votes = await screen.findByTestId('tile-votesCasted');
+    await within(votes).findByText('Votes Casted');
+    expect(within(votes).getByText('0')).toBeTruthy();
+
+    await act(async () => {
+      live.handlers?.results?.({ results: [president(1)] });
+      live.handlers?.statistics?.({ statistics: stats(1) });
+    });
+    expect(await screen.findByText('100.00% 1 vote')).toBeTruthy();
+    expect(within(screen.getByTestId('tile-votesCasted')).getByText('Vote Casted')).toBeTruthy();
+    expect(within(screen.getByTestId('tile-membersNotVoted')).getByText('3')).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Ada Lovelace share' }).getAttribute('aria-valuenow')).toBe('100');
+  });
+});

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { storeSession } from '@/lib/session';
+import { requireStaff } from './staff-guard';
+import { stubFetch } from './staff-test-utils';
+
+const client = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
+const session = { bearer_token: 'tok', hash: 'h', name: 'X', photo: null, balance: 0 };
+
+async function redirectOf(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+    return undefined;
+  } catch (e) {
+    return (e as { options?: { to?: string } }).options?.to;
+  }
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('staff guard (spec §4: validate/admin; admin → /admin, agent → /agent)', () => {
+  it('sends a browser without a session to /sign-in without asking the server', async () => {
+    const calls = stubFetch(() => undefined);
+    expect(await redirectOf(requireStaff(client(), 'admin'))).toBe('/sign-in');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('lets an admin into /admin and sends an admin away from /agent', async () => {
+    stubFetch(({ path }) => (path === '/validate/admin' ? { status: 200, body: { user_type: 'admin', data: { name: 'Ada' } } } : undefined));
+    storeSession(session, 'admin');
+    const qc = client();
+    expect(await redirectOf(requireStaff(qc, 'admin'))).toBeUndefined();
+    expect(await redirectOf(requireStaff(qc, 'agent'))).toBe('/admin');
+    expect(window.localStorage.getItem('account_type')).toBe('admin');
+    expect(window.localStorage.getItem('name')).toBe('Ada');
+  });
+
+  it('sends an agent from /admin to /agent', async () => {
+    stubFetch(({ path }) => (path === '/validate/admin' ? { status: 200, body: { user_type: 'agent', data: { name: 'Otto' } } } : undefined));
+    storeSession(session, 'agent');
+    const qc = client();
+    expect(await redirectOf(requireStaff(qc, 'admin'))).toBe('/agent');
+    expect(await redirectOf(requireStaff(qc, 'agent'))).toBeUndefined();
+  });
+
+  it('clears storage and goes to /sign-in when the server refuses (a voter token answers 403)', async () => {
+    stubFetch(({ path }) => (path === '/validate/admin' ? { status: 403, body: { message: 'Forbidden' } } : undefined));
+    storeSession(session, 'member');
+    expect(await redirectOf(requireStaff(client(), 'admin'))).toBe('/sign-in');
+    expect(window.localStorage.getItem('token')).toBeNull();
+  });
+});
