@@ -1,4 +1,4 @@
-import { OAuth2Client } from 'google-auth-library';
+import type { OAuth2Client } from 'google-auth-library';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 
@@ -15,13 +15,14 @@ export const GOOGLE_INVALID = 'Invalid Google credential, please sign in with Go
 export const GOOGLE_EMAIL_UNVERIFIED = 'Your Google email address is not verified';
 export const GOOGLE_EMAIL_MISMATCH = 'The email does not match the Google account';
 
-// One client per context: it caches Google's certificates for as long as Google allows.
-const clients = new WeakMap<AppContext['env'], OAuth2Client>();
+// One client per configuration: it caches Google's certificates for as long as Google allows.
+// The library is loaded on first use, so servers without Google sign-in never pay its start-up cost.
+const clients = new WeakMap<AppContext['env'], Promise<OAuth2Client>>();
 
-function clientFor(ctx: AppContext): OAuth2Client {
+function clientFor(ctx: AppContext): Promise<OAuth2Client> {
   let client = clients.get(ctx.env);
   if (!client) {
-    client = new OAuth2Client({ clientId: ctx.env.GOOGLE_CLIENT_ID });
+    client = import('google-auth-library').then(({ OAuth2Client }) => new OAuth2Client({ clientId: ctx.env.GOOGLE_CLIENT_ID }));
     clients.set(ctx.env, client);
   }
   return client;
@@ -30,7 +31,7 @@ function clientFor(ctx: AppContext): OAuth2Client {
 async function certificates(ctx: AppContext): Promise<Record<string, string>> {
   try {
     if (ctx.googleCerts) return await ctx.googleCerts();
-    const { certs } = await clientFor(ctx).getFederatedSignonCertsAsync();
+    const { certs } = await (await clientFor(ctx)).getFederatedSignonCertsAsync();
     return certs as Record<string, string>;
   } catch (error) {
     ctx.logger.warn({ reason: error instanceof Error ? error.message.split('\n')[0] : 'unknown' }, 'could not load Google certificates');
@@ -47,9 +48,10 @@ export async function verifyGoogleIdToken(ctx: AppContext, idToken: string): Pro
   const audience = ctx.env.GOOGLE_CLIENT_ID;
   if (!audience) throw new AppError('UNAVAILABLE', GOOGLE_NOT_CONFIGURED);
   const certs = await certificates(ctx);
+  const client = await clientFor(ctx);
   let payload: Record<string, unknown> | undefined;
   try {
-    const ticket = await clientFor(ctx).verifySignedJwtWithCertsAsync(idToken, certs, audience, ISSUERS);
+    const ticket = await client.verifySignedJwtWithCertsAsync(idToken, certs, audience, ISSUERS);
     payload = ticket.getPayload() as Record<string, unknown> | undefined;
   } catch {
     // The library's messages quote the token itself: never log them.

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { Logger } from 'pino';
 import type { Env } from '../env';
@@ -16,13 +16,15 @@ export function createEmailTransport(env: Env, logger: Logger): EmailTransport {
     greetingTimeout: DELIVERY_TIMEOUT_MS,
     socketTimeout: DELIVERY_TIMEOUT_MS,
   };
-  const transporter = nodemailer.createTransport(options);
+  // nodemailer is loaded on the first mail: most requests never send one, and start-up stays quick.
+  let transporter: Promise<Transporter<SMTPTransport.SentMessageInfo>> | undefined;
   return {
     name: 'smtp',
     async send({ to, subject, text }) {
-      await transporter.sendMail({ from: env.MAIL_FROM, to, subject, text });
+      transporter ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options));
+      await (await transporter).sendMail({ from: env.MAIL_FROM, to, subject, text });
     },
-    close: () => transporter.close(),
+    close: () => void transporter?.then((t) => t.close()),
   };
 }
 
