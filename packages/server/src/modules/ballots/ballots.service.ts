@@ -77,8 +77,10 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
       // Shared election lock: a toggle (exclusive) waits for votes in flight and later votes see its
       // outcome. Member lock: one member's concurrent submissions run one after the other, so the
       // checks below see the earlier one; the participation key still guards if they did not.
-      await tx.execute(sql`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}), pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}, ${voter.memberId})`);
-      const rows = await tx.execute<CheckRow>(sql`
+      // The two statements are pipelined; the check still runs (and takes its snapshot) after the locks.
+      const [, rows] = await Promise.all([
+        tx.execute(sql`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}), pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}, ${voter.memberId})`),
+        tx.execute<CheckRow>(sql`
         with req(position_id, candidate_id) as (values ${requested}),
              me as (select m.id, m.name, m.branch_id from members m where m.id = ${voter.memberId})
         select req.position_id, req.candidate_id, p.name as position_name, p.level,
@@ -88,7 +90,8 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
                (select value from settings where key = 'election_active') as active,
                me.name as voter_name,
                exists (select 1 from participation pa where pa.member_id = me.id) as voted_before
-        from req cross join me left join positions p on p.id = req.position_id`);
+        from req cross join me left join positions p on p.id = req.position_id`),
+      ]);
       if (rows.length === 0) throw new AppError('UNAUTHENTICATED');
       voterName = rows[0]!.voter_name;
       if (rows[0]!.active !== '1') throw new AppError('FORBIDDEN', 'Voting is currently disabled');
@@ -105,12 +108,15 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
       const already = rows.filter((r) => r.voted).map((r) => `${r.position_name} ${r.level}`);
       if (already.length > 0) throw new AppError('CONFLICT', `You have already voted for ${already.join(', ')}`);
 
-      const [inserted] = await tx
-        .insert(participation)
-        .values(cast.map((b) => ({ memberId: voter.memberId, positionId: b.positionId, receiptEnc: seal(key, b.receipt) })))
-        .returning({ xid: sql<string>`pg_current_xact_id()::text` });
-      await tx.insert(ballotQueue).values(cast.map((b) => ({ id: newQueueId(), sealed: sealBallot(key, b) })));
-      await recordActivity(ctx, { name: voterName, activity: 'Voted', userId: voter.memberId, data: `${cast.length} position(s)`, ip: voter.ip, status: 'success' }, tx);
+      // Pipelined as well: a unique violation on the first fails the transaction as a whole.
+      const [[inserted]] = await Promise.all([
+        tx
+          .insert(participation)
+          .values(cast.map((b) => ({ memberId: voter.memberId, positionId: b.positionId, receiptEnc: seal(key, b.receipt) })))
+          .returning({ xid: sql<string>`pg_current_xact_id()::text` }),
+        tx.insert(ballotQueue).values(cast.map((b) => ({ id: newQueueId(), sealed: sealBallot(key, b) }))),
+        recordActivity(ctx, { name: voterName, activity: 'Voted', userId: voter.memberId, data: `${cast.length} position(s)`, ip: voter.ip, status: 'success' }, tx),
+      ]);
       return { xid: inserted!.xid, newVoter: !rows[0]!.voted_before };
     });
   } catch (error) {

@@ -1,0 +1,237 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { COMMANDS } from '../../cli/commands';
+import { activityLogs, members } from '../../db/schema';
+import { bearer, createMember, tokenFor } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/harness';
+import { createElection, createVoter, setVoting, vote, type Election } from '../../../test/voting/election';
+import { mixQueuedBallots } from '../ballots/mixer';
+import { verifyAudit } from './audit';
+import { recordCommitment } from './commitments';
+import { TallySnapshot } from './tally';
+import { votingRuntime } from './voting-runtime';
+
+let t: TestApp;
+let e: Election;
+let admin: string;
+let agent: string;
+beforeAll(async () => {
+  t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
+  e = await createElection(t.ctx);
+  admin = await tokenFor(t.ctx, 'admin');
+  agent = await tokenFor(t.ctx, 'agent');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const toggle = (status: unknown, token = admin) => request(t.app).post('/api/v1/toggle').set(bearer(token)).send({ status });
+
+describe('election status and toggle', () => {
+  it('starts disabled and switches with the spec messages, logged, with a commitment each time', async () => {
+    expect((await request(t.app).get('/api/v1/psk/election/status')).body).toEqual({ active: '0' });
+    const on = await toggle(true);
+    expect(on.status).toBe(200);
+    expect(on.body).toEqual({ active: '1', message: 'Voting has been enabled' });
+    expect((await request(t.app).get('/api/v1/psk/election/status')).body).toEqual({ active: '1' });
+    const off = await toggle(false);
+    expect(off.body).toEqual({ active: '0', message: 'Voting has been disabled' });
+    const logs = await t.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.activity} in ('Enabled voting', 'Disabled voting')`);
+    expect(logs.map((l) => [l.activity, l.status])).toEqual([
+      ['Enabled voting', 'success'],
+      ['Disabled voting', 'success'],
+    ]);
+    const commitments = await request(t.app).get('/api/v1/psk/commitments');
+    expect(commitments.body.data).toHaveLength(2);
+    expect(commitments.body.data[0]).toEqual({ at: expect.any(String), count: 0, hash: createHash('sha256').update('').digest('hex') });
+  });
+
+  it('lets only an admin toggle, and validates the body', async () => {
+    expect((await request(t.app).post('/api/v1/toggle').send({ status: true })).status).toBe(401);
+    expect((await toggle(true, agent)).status).toBe(403);
+    expect((await toggle(true, (await createVoter(t.ctx)).token)).status).toBe(403);
+    const bad = await toggle('yes');
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.status).toEqual(['The status must be true or false']);
+  });
+});
+
+describe('results, statistics, receipts, commitments', () => {
+  const receipts: string[] = [];
+  let voters: { token: string }[] = [];
+
+  beforeAll(async () => {
+    await toggle(true);
+    // chair: Brian 3, Alice 1; treasurer: Carol 2, Dan 2 (tie: by name); nairobi: Erin 1.
+    voters = await Promise.all(Array.from({ length: 4 }, () => createVoter(t.ctx)));
+    const choices = [
+      { [e.chair.id]: e.brian.id, [e.treasurer.id]: e.carol.id, [e.nairobi.id]: e.erin.id },
+      { [e.chair.id]: e.brian.id, [e.treasurer.id]: e.dan.id },
+      { [e.chair.id]: e.brian.id, [e.treasurer.id]: e.carol.id },
+      { [e.chair.id]: e.alice.id, [e.treasurer.id]: e.dan.id },
+    ];
+    for (const [i, c] of choices.entries()) {
+      const res = await vote(t.app, voters[i]!.token, c);
+      expect(res.status).toBe(201);
+      receipts.push(...res.body.receipts.map((r: { vvpat: string }) => r.vvpat));
+    }
+  });
+
+  it('serves results in position order, candidates by count then name, zero counts included', async () => {
+    const res = await request(t.app).get('/api/v1/psk/results');
+    expect(res.status).toBe(200);
+    const groups = res.body.data.data;
+    const mine = groups.filter((g: { position_id: number }) => [e.chair.id, e.treasurer.id, e.nairobi.id, e.mombasa.id].includes(g.position_id));
+    expect(mine).toEqual([
+      {
+        position_id: e.chair.id,
+        title: `${e.chair.name} National`,
+        key: `${e.chair.name}_National`,
+        values: [
+          { candidate_id: e.brian.id, title: 'Brian Barasa', name: 'Brian Barasa', member_no: e.brian.memberNo, count: 3 },
+          { candidate_id: e.alice.id, title: 'Alice Achieng', name: 'Alice Achieng', member_no: e.alice.memberNo, count: 1 },
+        ],
+        total: 4,
+      },
+      {
+        position_id: e.treasurer.id,
+        title: `${e.treasurer.name} National`,
+        key: `${e.treasurer.name}_National`,
+        values: [
+          { candidate_id: e.carol.id, title: 'Carol Chebet', name: 'Carol Chebet', member_no: e.carol.memberNo, count: 2 },
+          { candidate_id: e.dan.id, title: 'DanDing', name: 'DanDing', member_no: e.dan.memberNo, count: 2 },
+        ],
+        total: 4,
+      },
+      expect.objectContaining({ position_id: e.nairobi.id, title: `${e.nairobi.name} Nairobi`, key: `${e.nairobi.name}_Nairobi`, total: 1 }),
+      expect.objectContaining({ position_id: e.mombasa.id, total: 0, values: [expect.objectContaining({ candidate_id: e.fred.id, count: 0 })] }),
+    ]);
+    // Only positions with candidates appear (the seeded ones have none here).
+    expect(groups).toHaveLength(4);
+    const dashboard = await request(t.app).get('/api/v1/psk/dashboard').set(bearer(voters[0]!.token));
+    expect(dashboard.body).toEqual(res.body);
+    expect((await request(t.app).get('/api/v1/agent/results').set(bearer(agent))).body).toEqual(res.body);
+    expect((await request(t.app).get('/api/v1/agent/results').set(bearer(admin))).status).toBe(200);
+    expect((await request(t.app).get('/api/v1/psk/dashboard').set(bearer(agent))).status).toBe(403);
+  });
+
+  it('counts statistics by the API.md definitions', async () => {
+    await createMember(t.ctx, { verified: true });
+    await createMember(t.ctx, { verified: true });
+    votingRuntime(t.ctx).tally.invalidateMembers();
+    const [counts] = await t.ctx.database.db.select({ all: sql<number>`count(*)::int`, verified: sql<number>`count(${members.verifiedAt})::int` }).from(members);
+    const res = await request(t.app).get('/api/v1/statistics').set(bearer(admin));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: {
+        data: {
+          votesCasted: 9,
+          verifiedMembers: counts!.verified,
+          unverifiedMembers: counts!.all - counts!.verified,
+          membersVoted: 4,
+          membersNotVoted: counts!.all - 4,
+        },
+      },
+    });
+    expect(counts!.verified).toBe(2);
+    const agentView = await request(t.app).get('/api/v1/agent/statistics').set(bearer(agent));
+    expect(agentView.body).toEqual({ data: res.body.data.data });
+    expect((await request(t.app).get('/api/v1/statistics').set(bearer(voters[0]!.token))).status).toBe(403);
+    expect((await request(t.app).get('/api/v1/statistics')).status).toBe(401);
+  });
+
+  it('confirms a receipt with its position but never the choice, queued or mixed', async () => {
+    const [first] = receipts;
+    const res = await request(t.app).get(`/api/v1/psk/receipt/${first}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ vvpat: first, position: `${e.chair.name} National`, recorded: true });
+    expect((await request(t.app).get(`/api/v1/psk/receipt/${first!.toLowerCase()}`)).body.vvpat).toBe(first);
+    expect((await request(t.app).get('/api/v1/psk/receipt/VP-0000-0000-0000')).status).toBe(404);
+    expect((await request(t.app).get('/api/v1/psk/receipt/nonsense')).status).toBe(404);
+    await mixQueuedBallots(t.ctx, { force: true });
+    const after = await request(t.app).get(`/api/v1/psk/receipt/${first}`);
+    expect(after.body).toEqual(res.body);
+  });
+
+  it('exports the results as CSV for admins', async () => {
+    const res = await request(t.app).get('/api/v1/psk/results/export?format=csv').set(bearer(admin));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/csv/);
+    const lines = res.text.trim().split('\r\n');
+    expect(lines[0]).toBe('position_id,position,candidate_id,member_no,candidate,votes,position_total');
+    expect(lines).toContain(`${e.chair.id},"${e.chair.name} National",${e.brian.id},"${e.brian.memberNo}","Brian Barasa",3,4`);
+    expect((await request(t.app).get('/api/v1/psk/results/export').set(bearer(agent))).status).toBe(403);
+  });
+
+  it('rebuilds the same results and statistics from the database (a restart)', async () => {
+    const fresh = new TallySnapshot(t.ctx);
+    await fresh.whenReady();
+    const runtime = votingRuntime(t.ctx).tally;
+    expect(fresh.results()).toEqual(runtime.results());
+    expect(await fresh.statistics()).toEqual(await runtime.statistics());
+  });
+
+  it('neither loses nor doubles a vote whose event arrives after a rebuild saw it', async () => {
+    const snapshot = new TallySnapshot(t.ctx);
+    await snapshot.whenReady();
+    const events: Parameters<TallySnapshot['applyVote']>[0][] = [];
+    const capture = (v: (typeof events)[0]) => events.push(v);
+    t.ctx.events.on('votes.cast', capture);
+    const { token } = await createVoter(t.ctx);
+    await vote(t.app, token, { [e.chair.id]: e.alice.id });
+    t.ctx.events.off('votes.cast', capture);
+    await snapshot.resync();
+    const chairCount = () => snapshot.results().find((g) => g.position_id === e.chair.id)!.total;
+    expect(chairCount()).toBe(5);
+    // The same vote relayed late from "another process": already counted, skipped.
+    snapshot.applyVote(events[0]!);
+    expect(chairCount()).toBe(5);
+  });
+
+  it('records periodic commitments only when due', async () => {
+    expect(await recordCommitment(t.ctx, 'periodic', { onlyIfDue: true })).toBeNull();
+    t.clock.advance(t.ctx.env.COMMITMENT_INTERVAL_SECONDS * 1000 + 1000);
+    const made = await recordCommitment(t.ctx, 'periodic', { onlyIfDue: true });
+    expect(made).not.toBeNull();
+    expect(await recordCommitment(t.ctx, 'periodic', { onlyIfDue: true })).toBeNull();
+    const list = (await request(t.app).get('/api/v1/psk/commitments')).body.data;
+    expect(list[0]).toEqual(made);
+    expect(new Date(list[0].at).getTime()).toBeGreaterThan(new Date(list[1].at).getTime());
+  });
+
+  it('commits to exactly the stored ballot set; audit:verify passes, then fails after one ballot is altered', async () => {
+    const off = await toggle(false);
+    expect(off.status).toBe(200);
+    const rows = await t.ctx.database.db.execute<{ receipt: string; position_id: number; candidate_id: number }>(
+      sql`select receipt, position_id, candidate_id from ballots order by receipt collate "C"`,
+    );
+    const hash = createHash('sha256');
+    for (const r of rows) hash.update(`${r.receipt},${r.position_id},${r.candidate_id}\n`);
+    const [newest] = (await request(t.app).get('/api/v1/psk/commitments')).body.data;
+    expect(newest).toMatchObject({ count: 10, hash: hash.digest('hex') });
+
+    const report = await verifyAudit(t.ctx);
+    expect(report.problems).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.tallies).toContainEqual({ positionId: e.chair.id, candidateId: e.brian.id, count: 3 });
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect(await COMMANDS['audit:verify']!.run(t.ctx, [])).toBe(0);
+      await t.ctx.database.db.execute(sql`update ballots set candidate_id = ${e.alice.id} where position_id = ${e.chair.id} and candidate_id = ${e.brian.id} and receipt = (select min(receipt) from ballots where candidate_id = ${e.brian.id})`);
+      expect(await COMMANDS['audit:verify']!.run(t.ctx, [])).toBe(1);
+      const failed = await verifyAudit(t.ctx);
+      expect(failed.ok).toBe(false);
+      expect(failed.problems.join('\n')).toMatch(/do not match the newest commitment/);
+
+      await t.ctx.database.db.execute(sql`delete from ballots where receipt = (select min(receipt) from ballots)`);
+      const removed = await verifyAudit(t.ctx);
+      expect(removed.problems.join('\n')).toMatch(/covers 10 ballots but only 9|have no ballot/);
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,184 @@
+import { sql } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DetailedResultsUpdatePayload, StatisticsUpdatePayload, VoteResultsUpdatedPayload } from '@kura/contract';
+import { createApp } from '../app';
+import { createContext } from '../bootstrap';
+import { openDatabase } from '../db/client';
+import { members } from '../db/schema';
+import { castVote } from '../modules/ballots/ballots.service';
+import { bearer, branchId, tokenFor } from '../../test/factories';
+import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../test/harness';
+import { createElection, createVoter, setVoting, vote, type Election } from '../../test/voting/election';
+import { connectClient, listen, record, sleep, subscribe, waitFor, type Client, type Running } from '../../test/voting/sockets';
+
+let t: TestApp;
+let e: Election;
+let running: Running;
+let admin: string;
+let agent: string;
+const clients: Client[] = [];
+beforeAll(async () => {
+  t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
+  e = await createElection(t.ctx);
+  running = await listen(t.ctx, t.app);
+  admin = await tokenFor(t.ctx, 'admin');
+  agent = await tokenFor(t.ctx, 'agent');
+  await setVoting(t.ctx, true);
+});
+afterAll(async () => {
+  clients.forEach((c) => c.disconnect());
+  await running?.close();
+  await t?.close();
+});
+
+const client = async (token?: string) => {
+  const c = await connectClient(running.url, token);
+  clients.push(c);
+  return c;
+};
+const chairTotal = (results: { position_id: number; total: number }[]) => results.find((r) => r.position_id === e.chair.id)?.total;
+
+describe('channels', () => {
+  it('lets anyone join votes and results, and only staff join statistics', async () => {
+    const anonymous = await client();
+    expect(await subscribe(anonymous, ['votes', 'results', 'statistics', 'nonsense'])).toEqual({ joined: ['votes', 'results'], denied: ['statistics', 'nonsense'] });
+    const voter = await client((await createVoter(t.ctx)).token);
+    expect(await subscribe(voter, ['statistics'])).toEqual({ joined: [], denied: ['statistics'] });
+    const badToken = await client('not-a-token');
+    expect(await subscribe(badToken, ['statistics', 'votes'])).toEqual({ joined: ['votes'], denied: ['statistics'] });
+    expect(await subscribe(await client(agent), ['statistics'])).toEqual({ joined: ['statistics'], denied: [] });
+    expect(await subscribe(await client(admin), ['statistics'])).toEqual({ joined: ['statistics'], denied: [] });
+    const junk = await client();
+    expect(await subscribe(junk, 'votes' as unknown as string[])).toEqual({ joined: [], denied: [] });
+  });
+
+  it('delivers each event with its payload after a vote; statistics only to staff', async () => {
+    const watcher = await client();
+    await subscribe(watcher, ['votes', 'results', 'statistics']);
+    const staff = await client(admin);
+    await subscribe(staff, ['statistics']);
+    const voterSocket = await client((await createVoter(t.ctx)).token);
+    await subscribe(voterSocket, ['statistics', 'votes']);
+    const totals = record(watcher, 'VoteResultsUpdated');
+    const detailed = record(watcher, 'DetailedResultsUpdate');
+    const refused = record(watcher, 'StatisticsUpdate');
+    const refusedVoter = record(voterSocket, 'StatisticsUpdate');
+    const stats = record(staff, 'StatisticsUpdate');
+
+    const { token } = await createVoter(t.ctx);
+    expect((await vote(t.app, token, { [e.chair.id]: e.alice.id, [e.treasurer.id]: e.carol.id })).status).toBe(201);
+    await waitFor(() => totals.length > 0 && detailed.length > 0 && stats.length > 0, 10_000, 'emits');
+    await sleep(400);
+
+    const results = (await request(t.app).get('/api/v1/psk/results')).body.data.data;
+    const statistics = (await request(t.app).get('/api/v1/agent/statistics').set(bearer(agent))).body.data;
+    expect(VoteResultsUpdatedPayload.parse(totals.at(-1))).toEqual({ results: results.map((g: { position_id: number; title: string; total: number }) => ({ position_id: g.position_id, title: g.title, total: g.total })) });
+    expect(DetailedResultsUpdatePayload.parse(detailed.at(-1))).toEqual({ results });
+    expect(StatisticsUpdatePayload.parse(stats.at(-1))).toEqual({ statistics });
+    expect(statistics.votesCasted).toBe(2);
+    expect(refused).toEqual([]);
+    expect(refusedVoter).toEqual([]);
+  });
+
+  it('emits on a toggle too', async () => {
+    const watcher = await client();
+    await subscribe(watcher, ['results']);
+    const detailed = record(watcher, 'DetailedResultsUpdate');
+    const res = await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status: true });
+    expect(res.status).toBe(200);
+    await waitFor(() => detailed.length > 0, 10_000, 'toggle emit');
+  });
+
+  it('coalesces a burst of 500 votes into few emits and always sends the final state', async () => {
+    const watcher = await client();
+    await subscribe(watcher, ['votes', 'results']);
+    const staff = await client(agent);
+    await subscribe(staff, ['statistics']);
+    const detailed = record(watcher, 'DetailedResultsUpdate');
+    const totals = record(watcher, 'VoteResultsUpdated');
+    const stats = record(staff, 'StatisticsUpdate');
+    const before = chairTotal((await request(t.app).get('/api/v1/psk/results')).body.data.data)!;
+
+    const branch = await branchId(t.ctx, 'Nairobi');
+    const voters = await t.ctx.database.db
+      .insert(members)
+      .values(Array.from({ length: 500 }, (_, i) => ({ memberNo: `B${i}-${Date.now()}`, name: `Burst ${i}`, email: `burst${i}.${Date.now()}@example.org`, phone: '0700000000', branchId: branch })))
+      .returning({ id: members.id });
+    const started = Date.now();
+    const queue = [...voters];
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let v = queue.pop(); v; v = queue.pop()) await castVote(t.ctx, { memberId: v.id, ip: '' }, { [e.chair.id]: v.id % 2 ? e.alice.id : e.brian.id });
+      }),
+    );
+    const elapsed = Date.now() - started;
+    await waitFor(() => chairTotal(detailed.at(-1)?.results ?? []) === before + 500, 10_000, 'final results emit');
+    await waitFor(() => chairTotal(totals.at(-1)?.results ?? []) === before + 500, 10_000, 'final totals emit');
+    await sleep(300);
+
+    // At most one emit per 250 ms window, plus the first and the trailing one.
+    const ceiling = Math.ceil((elapsed + 600) / 250) + 2;
+    expect(detailed.length).toBeLessThanOrEqual(ceiling);
+    expect(totals.length).toBeLessThanOrEqual(ceiling);
+    expect(detailed.length).toBeLessThan(500 / 5);
+    expect(detailed.at(-1)!.results).toEqual((await request(t.app).get('/api/v1/psk/results')).body.data.data);
+    const [{ n }] = (await t.ctx.database.db.execute<{ n: number }>(sql`select (select count(*) from ballots) + (select count(*) from ballot_queue) as n`)) as unknown as [{ n: number }];
+    expect(stats.at(-1)!.statistics.votesCasted).toBe(Number(n));
+  }, 120_000);
+
+  it('takes the staff channels away from a socket whose session is revoked', async () => {
+    const token = await tokenFor(t.ctx, 'agent');
+    const staff = await client(token);
+    await subscribe(staff, ['statistics']);
+    const stats = record(staff, 'StatisticsUpdate');
+    await request(t.app).post('/api/v1/logout').set(bearer(token));
+    const { token: voter } = await createVoter(t.ctx);
+    await vote(t.app, voter, { [e.chair.id]: e.alice.id });
+    await sleep(600);
+    expect(stats).toEqual([]);
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Postgres)', () => {
+  it("delivers a vote cast on the second server to the first server's clients, and keeps both snapshots exact", async () => {
+    const url = (t.ctx.database as TestDatabase).url!;
+    const database = await openDatabase({ url, poolMax: 5 });
+    const ctx2 = await createContext({ env: t.ctx.env, logger: t.ctx.logger, database, secrets: t.ctx.secrets, now: t.ctx.now });
+    const app2 = createApp(ctx2);
+    const second = await listen(ctx2, app2, url);
+    try {
+      // Wait until the second server's messages reach the first (its LISTEN connection is up).
+      let heard = false;
+      const first = running.realtime.io as unknown as { on(ev: string, fn: () => void): void };
+      first.on('test:ping', () => (heard = true));
+      await waitFor(() => {
+        (second.realtime.io as unknown as { serverSideEmit(ev: string): void }).serverSideEmit('test:ping');
+        return heard;
+      }, 10_000, 'the adapters to connect');
+
+      const watcher = await client();
+      await subscribe(watcher, ['results', 'votes']);
+      const detailed = record(watcher, 'DetailedResultsUpdate');
+      const before = chairTotal((await request(t.app).get('/api/v1/psk/results')).body.data.data)!;
+
+      const { token } = await createVoter(ctx2);
+      expect((await vote(app2, token, { [e.chair.id]: e.brian.id })).status).toBe(201);
+      await waitFor(() => chairTotal(detailed.at(-1)?.results ?? []) === before + 1, 10_000, "the first server's clients to hear the vote");
+
+      // Both processes answer the same results.
+      const one = (await request(t.app).get('/api/v1/psk/results')).body;
+      const two = (await request(app2).get('/api/v1/psk/results')).body;
+      expect(one).toEqual(two);
+
+      // A toggle on the second server reaches the first server's clients too.
+      const count = detailed.length;
+      await request(app2).post('/api/v1/toggle').set(bearer(admin)).send({ status: true });
+      await waitFor(() => detailed.length > count, 10_000, 'the toggle to reach the first server');
+    } finally {
+      await second.close();
+      await ctx2.close();
+      await database.close();
+    }
+  });
+});

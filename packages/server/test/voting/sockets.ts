@@ -1,0 +1,60 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, ServerToClientEvents, SubscribeAck } from '@kura/contract';
+import type { AppContext } from '../../src/context';
+import { attachRealtime, type Realtime } from '../../src/realtime';
+import type { TestDatabase } from '../harness';
+
+export type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
+export type Running = { url: string; server: Server; realtime: Realtime; close(): Promise<void> };
+
+/** The app on a real port with Socket.IO attached (the Postgres adapter when the test database is Postgres). */
+export async function listen(ctx: AppContext, app: Express, databaseUrl = (ctx.database as TestDatabase).url): Promise<Running> {
+  const server = createServer(app);
+  const realtime = await attachRealtime(ctx, server, { databaseUrl });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    server,
+    realtime,
+    async close() {
+      await realtime.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export async function connectClient(url: string, token?: string): Promise<Client> {
+  const socket: Client = connect(url, { path: '/socket.io', transports: ['websocket'], auth: token ? { token } : {}, reconnection: false, forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+export const subscribe = (socket: Client, channels: string[]) =>
+  new Promise<SubscribeAck>((resolve) => socket.emit('subscribe', channels, (ack) => resolve(ack)));
+
+/** Every payload a socket receives for an event, in order. */
+export function record<E extends keyof ServerToClientEvents>(socket: Client, event: E): Parameters<ServerToClientEvents[E]>[0][] {
+  const seen: Parameters<ServerToClientEvents[E]>[0][] = [];
+  (socket as unknown as { on(ev: string, fn: (payload: unknown) => void): void }).on(event, (payload) => {
+    seen.push(payload as Parameters<ServerToClientEvents[E]>[0]);
+  });
+  return seen;
+}
+
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
