@@ -154,7 +154,8 @@ export function AppShell({ menu, showColourDialog, signOutTo, bannerUsesCustomCo
               <p className="text-sm font-medium opacity-80">{config.appName}</p>
               <h1 className="text-xl font-semibold sm:text-2xl">{subtitle}</h1>
             </div>
-            <div className="flex flex-wrap gap-2">
+            {/* outline buttons have a light background: keep their text dark on a custom-coloured banner */}
+            <div className={cn('flex flex-wrap gap-2', bannerUsesCustomColours && 'text-foreground')}>
               {showColourDialog && <ColourDialog />}
               {showHelp && <IssueDialog />}
             </div>
