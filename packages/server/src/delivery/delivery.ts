@@ -4,6 +4,10 @@ import { createEmailTransport } from './email';
 import { createSmsTransport } from './sms';
 import { DeliveryError, describe, type Delivery } from './types';
 
+/**
+ * The email and SMS transports the configuration names, behind one interface. Any transport
+ * failure surfaces as a DeliveryError whose message is safe to log (never the text sent).
+ */
 export function createDelivery(env: Env, logger: Logger): Delivery {
   const email = createEmailTransport(env, logger);
   const sms = createSmsTransport(env, logger);
