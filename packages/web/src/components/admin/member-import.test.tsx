@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
+import { renderWithProviders } from '@/test/render';
+import { stubFetch } from '@/components/staff/staff-test-utils';
+import { MemberImport } from './member-import';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const csv = () => new File(['member_no,name,email,phone,branch\n'], 'members.csv', { type: 'text/csv' });
+
+describe('member CSV import (beyond the spec)', () => {
+  it('uploads the file as multipart and sums up what was created and updated', async () => {
+    const calls = stubFetch((c) => (c.path === '/members/import' ? { status: 200, body: { created: 2, updated: 1, errors: [] } } : undefined));
+    await renderWithProviders(<MemberImport />, '/admin/members');
+    fireEvent.change(screen.getByLabelText('CSV file of members'), { target: { files: [csv()] } });
+    expect(await screen.findByText((_, el) => el?.tagName === 'P' && el.textContent === '2 created, 1 updated')).toBeTruthy();
+    const body = calls.find((c) => c.path === '/members/import')!.body as FormData;
+    expect((body.get('file') as File).name).toBe('members.csv');
+  });
+
+  it('lists the lines with errors when nothing was imported', async () => {
+    stubFetch((c) =>
+      c.path === '/members/import'
+        ? { status: 200, body: { created: 0, updated: 0, errors: [{ line: 3, message: 'Should only contain digits' }, { line: 7, message: 'Unknown branch' }] } }
+        : undefined,
+    );
+    await renderWithProviders(<MemberImport />, '/admin/members');
+    fireEvent.change(screen.getByLabelText('CSV file of members'), { target: { files: [csv()] } });
+    expect(await screen.findByText('Line 3: Should only contain digits')).toBeTruthy();
+    expect(screen.getByText('Line 7: Unknown branch')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain('2 lines with errors (nothing was imported)');
+  });
+});
