@@ -1,3 +1,442 @@
-// The benchmark suite is issue 8; until it lands this says so instead of printing made-up figures.
-console.error('pnpm bench: the benchmark suite is not built yet (issue 8).');
-process.exit(1);
+// `pnpm bench` (issue 8): the performance suite. Starts the BUILT server as a child process against
+// a real Postgres (a database it creates and drops) and once against embedded PGlite, seeds an
+// election straight into the database, and prints six figures, each beside its baseline measured
+// in this same run and the ratio against its target. Every loop is bounded by count and by time;
+// all traffic goes to 127.0.0.1. See BENCHMARKS.md for what each figure means and the last record.
+//
+// Environment (all optional):
+//   BENCH_PG_URL      admin URL of the Postgres to use (default postgres://postgres@127.0.0.1:5432/postgres)
+//   BENCH_DB          database the bench creates and drops (default kura_bench)
+//   BENCH_SECONDS     length of each measured load phase (default 10)
+//   BENCH_WATCHERS    Socket.IO watchers of figure 4 (default 5000)
+//   BENCH_ONLY        comma-separated figures to run, e.g. "1,3" (default all)
+//   BENCH_PROFILE=1   write a V8 CPU profile of every server child into bench/.profiles/
+import { execFile, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+import postgres from 'postgres';
+import { castVotes, hammer, VoterPool } from './lib/load.mjs';
+import { seedBallots, seedElection } from './lib/seed.mjs';
+import { startServer } from './lib/server.mjs';
+import { csrfPair, requestCodes, verifyCodes } from './lib/signin.mjs';
+import { startSmsSink } from './lib/sms-sink.mjs';
+import { cpuMeter, loadAverage, nowMs, percentile, ROOT, round, sleep } from './lib/util.mjs';
+
+const run = promisify(execFile);
+const T0 = Date.now();
+const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB_NAME = process.env.BENCH_DB ?? 'kura_bench';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 5000);
+const ONLY = new Set((process.env.BENCH_ONLY ?? '1,2,3,4,5,6').split(',').map((s) => s.trim()));
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const CONNECTIONS = 32;
+const BENCH_URL = (() => {
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${DB_NAME}`;
+  return u.toString();
+})();
+
+const elapsed = () => `${((Date.now() - T0) / 1000).toFixed(0)}s`;
+const say = (line) => console.log(`[${elapsed()}] ${line}`);
+const results = { figures: {}, phases: {} };
+const cleanups = [];
+
+function serverEnv(extra) {
+  return {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: '0',
+    BALLOT_KEY: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    // Production refuses to start without SMTP; no email is sent in this bench.
+    SMTP_URL: 'smtp://127.0.0.1:9',
+    SMS_PROVIDER: 'webhook',
+    // One client address sends every sign-in here: lift the per-IP ceilings (configurable by design).
+    RATE_LIMIT_IP_SENDS_PER_HOUR: '1000000',
+    RATE_LIMIT_IP_TRIES_PER_HOUR: '1000000',
+    ...extra,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figure lines
+
+const figureLines = [];
+function figure(id, name, value, baseline, ratio, target, met, note = '') {
+  results.figures[id] = { name, value, baseline, ratio, target, met, note };
+  const line = `${id.padEnd(4)} ${name.padEnd(44)} ${String(value).padEnd(22)} ${String(baseline).padEnd(30)} ${String(ratio).padEnd(9)} ${target.padEnd(12)} ${met ? 'MET' : 'MISSED'}${note ? `  (${note})` : ''}`;
+  figureLines.push(line);
+  say(line);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Postgres
+
+async function pgbenchBaseline(admin, db) {
+  try {
+    await run('pgbench', ['--version']);
+  } catch {
+    say('pgbench not found (apt-get install postgresql-client): figure 1 has no baseline');
+    return undefined;
+  }
+  await db.unsafe(`drop schema if exists pgb cascade; create schema pgb;
+    create table pgb.participation (like public.participation including all);
+    create table pgb.ballot_queue (like public.ballot_queue including all);`);
+  const u = new URL(BENCH_URL);
+  const args = ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres'), '-n', '-M', 'prepared',
+    '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-D', 'n=0', '-f', join(ROOT, 'bench/pgbench/vote.sql'), '-r', DB_NAME];
+  const meter = cpuMeter();
+  const { stdout } = await run('pgbench', args, {
+    env: { ...process.env, PGOPTIONS: '-c search_path=pgb', ...(u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {}) },
+    maxBuffer: 10 * 2 ** 20,
+  });
+  const cpu = meter();
+  const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(stdout)?.[1]);
+  const lat = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1]);
+  const failed = /number of failed transactions: (\d+)/.exec(stdout)?.[1];
+  await db.unsafe(`drop schema pgb cascade`);
+  results.phases.pgbench = { tps, latencyAvgMs: lat, failed: Number(failed ?? 0), cpu };
+  say(`pgbench: ${round(tps, 0)} TPS, latency avg ${lat} ms, failed ${failed ?? 0}; cpu ${JSON.stringify(cpu)}`);
+  return tps;
+}
+
+async function measureVotes(label, server, args) {
+  await server.eldReset();
+  const meter = cpuMeter({ server: server.pid, bench: process.pid });
+  const r = await castVotes({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, ...args });
+  const cpu = meter();
+  const eld = await server.eldRead();
+  results.phases[label] = { ...r, cpu, eld: eld.stats };
+  say(`${label}: ${r.okPerSec} ballots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}; event loop p99 ${eld.stats.p99} ms max ${eld.stats.max} ms; cpu ${JSON.stringify(cpu)}`);
+  if (r.non2xx > 0) say(`  status codes: ${JSON.stringify(r.statusCodes)}`);
+  return { ...r, eld: eld.stats, cpu };
+}
+
+async function resultsReads(label, server, tmp) {
+  const res = await fetch(`${server.url}/api/v1/psk/results`);
+  const body = Buffer.from(await res.arrayBuffer());
+  const file = join(tmp, `${label}-body.json`);
+  writeFileSync(file, body);
+  const bare = fork(join(ROOT, 'bench/lib/bare-http.mjs'), [file], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise((resolve) => bare.once('message', (m) => resolve(m.port)));
+  try {
+    const READ_SECONDS = Math.max(3, Math.round(SECONDS * 0.6));
+    const meterBare = cpuMeter({ bare: bare.pid });
+    const base = await hammer({ url: `http://127.0.0.1:${port}`, path: '/', connections: 100, seconds: READ_SECONDS });
+    const cpuBare = meterBare();
+    await server.eldReset();
+    const meter = cpuMeter({ server: server.pid });
+    const real = await hammer({ url: server.url, path: '/api/v1/psk/results', connections: 100, seconds: READ_SECONDS });
+    const cpu = meter();
+    const eld = await server.eldRead();
+    results.phases[label] = { bodyBytes: body.length, bare: { ...base, cpu: cpuBare }, server: { ...real, cpu, eld: eld.stats } };
+    say(`${label}: body ${body.length} B; bare node:http ${base.okPerSec} req/s p99 ${base.p99} ms; psk/results ${real.okPerSec} req/s p99 ${real.p99} ms non2xx ${real.non2xx}; cpu ${JSON.stringify(cpu)}`);
+    return { base, real, bodyBytes: body.length };
+  } finally {
+    bare.send('stop');
+  }
+}
+
+/** Sequential probe votes for the probe candidate while the load runs; answers [[count, sendTime]]. */
+function startProbe(url, pool, seeded, base, intervalMs = 100) {
+  let stopped = false;
+  const sent = [];
+  let count = base;
+  let failures = 0;
+  const done = (async () => {
+    while (!stopped) {
+      const id = pool.take();
+      if (id === undefined) break;
+      const t = nowMs();
+      const res = await fetch(`${url}/api/v1/psk/vote`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${pool.tokenOf(id)}` },
+        body: JSON.stringify({ candidates: { [seeded.positions.p1]: seeded.probeCandidate, [seeded.positions.p2]: seeded.standing.p2[0] } }),
+      }).catch(() => undefined);
+      await res?.text();
+      if (res?.status === 201) sent.push([++count, t]);
+      else failures++;
+      const wait = intervalMs - (nowMs() - t);
+      if (wait > 0) await sleep(wait);
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await done;
+      return { sent, failures };
+    },
+  };
+}
+
+async function probeCount(url, seeded) {
+  const res = await fetch(`${url}/api/v1/psk/results`);
+  const json = await res.json();
+  const group = json.data.data.find((g) => g.position_id === seeded.positions.p1);
+  return group?.values.find((v) => v.candidate_id === seeded.probeCandidate)?.count ?? 0;
+}
+
+function ask(child, message, type, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`watcher process did not answer ${type}`)), timeoutMs);
+    const onMessage = (m) => {
+      if (m?.type === type) {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve(m);
+      }
+    };
+    child.on('message', onMessage);
+    if (message) child.send(message);
+  });
+}
+
+async function liveFigure(server, pool, seeded, spread) {
+  // Baseline: the same load (32 voters + the probe) with nobody watching.
+  let base = await probeCount(server.url, seeded);
+  let probe = startProbe(server.url, pool, seeded, base);
+  const without = await measureVotes('live-no-watchers', server, { pool, choose: spread });
+  await probe.stop();
+
+  // 5,000 watchers from several processes (one process would saturate a core on its own).
+  const processes = Math.max(1, Math.min(4, Math.ceil(WATCHERS / 2500)));
+  const children = [];
+  try {
+    base = await probeCount(server.url, seeded);
+    const t0 = nowMs();
+    for (let i = 0; i < processes; i++) {
+      const child = fork(join(ROOT, 'bench/lib/watchers.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      children.push(child);
+      await ask(child, undefined, 'up', 10_000);
+    }
+    const share = Math.ceil(WATCHERS / processes);
+    const connected = await Promise.all(
+      children.map((child, i) =>
+        ask(child, { type: 'connect', url: server.url, count: Math.min(share, WATCHERS - i * share), position: seeded.positions.p1, probeCandidate: seeded.probeCandidate, initialCount: base }, 'connected', 120_000),
+      ),
+    );
+    const watching = connected.reduce((s, c) => s + c.count, 0);
+    say(`live: ${watching} watchers connected and subscribed to results in ${round((nowMs() - t0) / 1000, 1)} s (${connected.reduce((s, c) => s + c.errors, 0)} connect errors)`);
+    await sleep(1000);
+
+    probe = startProbe(server.url, pool, seeded, base);
+    const meterWatchers = cpuMeter(Object.fromEntries(children.map((c, i) => [`watchers${i}`, c.pid])));
+    const withWatchers = await measureVotes('live-with-watchers', server, { pool, choose: spread });
+    const watcherCpu = meterWatchers();
+    const probed = await probe.stop();
+    await sleep(1500); // the trailing coalesced emit (≤ 250 ms) and its delivery
+    const collected = await Promise.all(children.map((child) => ask(child, { type: 'collect', sent: probed.sent }, 'collected', 60_000)));
+    const latencies = collected.flatMap((c) => c.latencies).sort((a, b) => a - b);
+    const missing = collected.reduce((s, c) => s + c.missing, 0);
+    const messages = collected.reduce((s, c) => s + c.messages, 0);
+    const live = {
+      watchers: watching,
+      probes: probed.sent.length,
+      samples: latencies.length,
+      missing,
+      messagesPerWatcher: round(messages / Math.max(1, watching), 1),
+      p50: round(percentile(latencies, 50), 1),
+      p99: round(percentile(latencies, 99), 1),
+      max: round(latencies[latencies.length - 1], 1),
+      watcherCpu,
+    };
+    results.phases.live = live;
+    say(`live latency: ${JSON.stringify(live)}`);
+    return { without, withWatchers, live };
+  } finally {
+    await Promise.all(children.map((child) => ask(child, { type: 'close' }, 'closed', 10_000).catch(() => child.kill())));
+  }
+}
+
+async function signInFigure(server, sink, seeded, pool, spread) {
+  const xsrf = await csrfPair(server.url);
+  const VERIFY_SECONDS = Math.max(3, Math.round(SECONDS * 0.6));
+  const half = Math.floor(seeded.signerNos.length / 2);
+  // Idle baseline: codes first (step one), then verifications alone.
+  const codesIdle = await requestCodes({ url: server.url, sink, memberNos: seeded.signerNos.slice(0, half), phoneOf: seeded.phoneOf, seconds: 15 });
+  say(`sign-in step one (verify/phone, idle): ${codesIdle.sends} codes sent, ${codesIdle.perSec}/s, p99 ${codesIdle.p99} ms, ${codesIdle.failures} failures`);
+  const idle = await verifyCodes({ url: server.url, prepared: codesIdle.prepared, xsrf, connections: CONNECTIONS, seconds: VERIFY_SECONDS });
+  say(`sign-in verify/sms idle: ${idle.okPerSec}/s p99 ${idle.p99} ms non2xx ${idle.non2xx}${idle.exhausted ? ' (ran out of codes)' : ''}`);
+
+  const codesLoaded = await requestCodes({ url: server.url, sink, memberNos: seeded.signerNos.slice(half), phoneOf: seeded.phoneOf, seconds: 15 });
+  say(`sign-in step one (verify/phone, idle): ${codesLoaded.sends} codes sent, ${codesLoaded.perSec}/s`);
+  await server.eldReset();
+  const meter = cpuMeter({ server: server.pid });
+  const [loaded, votes] = await Promise.all([
+    verifyCodes({ url: server.url, prepared: codesLoaded.prepared, xsrf, connections: CONNECTIONS, seconds: VERIFY_SECONDS }),
+    castVotes({ url: server.url, pool, connections: CONNECTIONS, seconds: VERIFY_SECONDS, choose: spread }),
+  ]);
+  const cpu = meter();
+  const eld = await server.eldRead();
+  say(`sign-in verify/sms while casting: ${loaded.okPerSec}/s p99 ${loaded.p99} ms non2xx ${loaded.non2xx}${loaded.exhausted ? ' (ran out of codes)' : ''}; ballots meanwhile ${votes.okPerSec}/s p99 ${votes.p99} ms; event loop p99 ${eld.stats.p99} ms; cpu ${JSON.stringify(cpu)}`);
+  results.phases.signin = { codesIdle: { ...codesIdle, prepared: undefined }, idle, codesLoaded: { ...codesLoaded, prepared: undefined }, loaded, votes, cpu, eld: eld.stats };
+  return { idle, loaded, votes };
+}
+
+async function postgresSuite(sink, tmp) {
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  cleanups.push(async () => {
+    await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`).catch(() => {});
+    await admin.end({ timeout: 5 });
+  });
+  await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
+  await admin.unsafe(`create database ${DB_NAME}`);
+  const db = postgres(BENCH_URL, { max: 2, onnotice: () => {} });
+  cleanups.unshift(() => db.end({ timeout: 5 }));
+  const exec = (text) => db.unsafe(text);
+  const env = serverEnv({ DATABASE_URL: BENCH_URL, DATA_DIR: join(tmp, 'pg-data'), SMS_WEBHOOK_URL: sink.url });
+
+  // First start: migrations and reference data. Then seed, and restart so the results snapshot
+  // (built at start) includes the seeded ballots.
+  let server = await startServer({ env, label: 'pg-migrate' });
+  await server.stop();
+  const secret = randomBytes(16).toString('hex');
+  const voters = Number(process.env.BENCH_VOTERS ?? 150_000);
+  const seeded = await seedElection(exec, { voters, signers: 8000, secret });
+  await seedBallots(exec, 10_000);
+  await exec(`update settings set value = '0' where key = 'election_active'`);
+  say(`postgres: seeded ${seeded.voterIds.length} voters with sessions, ${seeded.signerNos.length} sign-in members, 10,000 ballots`);
+
+  // Figure 1 baseline first, while nothing else of ours runs.
+  const pgbenchTps = ONLY.has('1') ? await pgbenchBaseline(admin, db) : undefined;
+
+  const startPg = async (label) => {
+    const s = await startServer({ env, label, profile: PROFILE });
+    cleanups.unshift(() => s.stop());
+    return s;
+  };
+  server = await startPg('pg');
+  say(`postgres server up at ${server.url} (pid ${server.pid})`);
+  const pool = new VoterPool(seeded.voterIds, seeded.tokenOf);
+  const { p1, p2 } = seeded.positions;
+  const spread = (i) => ({ [p1]: seeded.standing.p1[i % 3], [p2]: seeded.standing.p2[Math.floor(i / 3) % 3] });
+  const hot = () => ({ [p1]: seeded.standing.p1[0], [p2]: seeded.standing.p2[0] });
+
+  let reads10k;
+  if (ONLY.has('3')) reads10k = await resultsReads('results-10k', server, tmp);
+
+  await exec(`update settings set value = '1' where key = 'election_active'`);
+  const out = {};
+  if (ONLY.has('1') || ONLY.has('2') || ONLY.has('4') || ONLY.has('5') || ONLY.has('6')) {
+    // Warm-up (JIT, pools, caches): discarded.
+    await castVotes({ url: server.url, pool, connections: CONNECTIONS, seconds: 3, choose: spread });
+    out.spread = await measureVotes('votes-spread', server, { pool, choose: spread });
+  }
+  if (ONLY.has('2')) out.hot = await measureVotes('votes-hot', server, { pool, choose: hot });
+  if (ONLY.has('4')) out.live = await liveFigure(server, pool, seeded, spread);
+  if (ONLY.has('6')) out.signin = await signInFigure(server, sink, seeded, pool, spread);
+
+  let reads1m;
+  if (ONLY.has('3')) {
+    await exec(`update settings set value = '0' where key = 'election_active'`);
+    await server.stop();
+    const t = nowMs();
+    const n = await seedBallots(exec, 1_000_000);
+    say(`postgres: ballots topped up to ${n} in ${round((nowMs() - t) / 1000, 1)} s; restarting so the snapshot includes them`);
+    server = await startPg('pg-1m');
+    reads1m = await resultsReads('results-1m', server, tmp);
+  }
+  await server.stop();
+  say(`postgres: ${pool.next} voters used of ${pool.ids.length}`);
+  return { pgbenchTps, reads10k, reads1m, ...out };
+}
+
+// ---------------------------------------------------------------------------------------------
+// PGlite
+
+async function pgliteSuite(sink, tmp) {
+  const dataDir = join(tmp, 'pglite-data');
+  const env = serverEnv({ DATA_DIR: dataDir, SMS_WEBHOOK_URL: sink.url });
+  let server = await startServer({ env, label: 'pglite-migrate' });
+  await server.stop();
+  // The server is down: open its data folder here, seed, close.
+  const t = nowMs();
+  const lite = await PGlite.create(join(dataDir, 'pglite'));
+  const exec = async (text) => (await lite.query(text)).rows;
+  const secret = randomBytes(16).toString('hex');
+  const seeded = await seedElection(exec, { voters: Number(process.env.BENCH_PGLITE_VOTERS ?? 20_000), signers: 10, secret });
+  await lite.close();
+  say(`pglite: seeded ${seeded.voterIds.length} voters in ${round((nowMs() - t) / 1000, 1)} s`);
+  server = await startServer({ env, label: 'pglite', profile: PROFILE });
+  cleanups.unshift(() => server.stop());
+  const pool = new VoterPool(seeded.voterIds, seeded.tokenOf);
+  const { p1, p2 } = seeded.positions;
+  const spread = (i) => ({ [p1]: seeded.standing.p1[i % 3], [p2]: seeded.standing.p2[Math.floor(i / 3) % 3] });
+  await castVotes({ url: server.url, pool, connections: CONNECTIONS, seconds: 2, choose: spread });
+  const votes = await measureVotes('pglite-votes', server, { pool, choose: spread });
+  await server.stop();
+  return { votes };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  say(`kura bench: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${round(totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}, load average ${loadAverage()}`);
+  say(`phases of ${SECONDS} s, ${CONNECTIONS} voters, ${WATCHERS} watchers; figures ${[...ONLY].join(',')}`);
+  const tmp = mkdtempSync(join(tmpdir(), 'kura-bench-'));
+  cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
+  const sink = await startSmsSink();
+  cleanups.push(() => sink.close());
+
+  const pg = await postgresSuite(sink, tmp);
+  const lite = ONLY.has('5') ? await pgliteSuite(sink, tmp) : undefined;
+
+  console.log('\nFigures (value | baseline measured in this run | ratio | target):');
+  if (pg.spread && pg.pgbenchTps) {
+    const ratio = round(pg.spread.okPerSec / pg.pgbenchTps, 2);
+    figure('1', 'ballots/s via HTTP, 32 voters, 2 positions', `${pg.spread.okPerSec}/s p99 ${pg.spread.p99} ms`, `pgbench ${round(pg.pgbenchTps, 0)} TPS`, ratio, '≥0.5, <100ms', ratio >= 0.5 && pg.spread.p99 < 100);
+  }
+  if (pg.hot && pg.spread) {
+    const ratio = round(pg.hot.okPerSec / pg.spread.okPerSec, 2);
+    figure('2', 'hot candidate ballots/s', `${pg.hot.okPerSec}/s p99 ${pg.hot.p99} ms`, `spread ${pg.spread.okPerSec}/s`, ratio, '≥0.7', ratio >= 0.7);
+  }
+  if (pg.reads10k) {
+    const r = pg.reads10k;
+    const ratio = round(r.real.okPerSec / r.base.okPerSec, 2);
+    figure('3a', 'psk/results req/s, 100 conns, 10k ballots', `${r.real.okPerSec}/s p99 ${r.real.p99} ms`, `bare node:http ${r.base.okPerSec}/s`, ratio, '≥0.5', ratio >= 0.5);
+  }
+  if (pg.reads10k && pg.reads1m) {
+    const a = pg.reads10k.real;
+    const b = pg.reads1m.real;
+    const ratio = round(a.okPerSec / b.okPerSec, 2);
+    const latRatio = round(b.p99 / Math.max(1, a.p99), 2);
+    figure('3b', 'psk/results at 1M vs 10k ballots', `${b.okPerSec}/s p99 ${b.p99} ms`, `10k: ${a.okPerSec}/s p99 ${a.p99} ms`, ratio, '≤2×', ratio <= 2 && latRatio <= 2, `p99 ratio ${latRatio}; bare at 1M ${pg.reads1m.base.okPerSec}/s`);
+  }
+  if (pg.live) {
+    const { without, withWatchers, live } = pg.live;
+    figure('4a', `live: vote→watcher p99, ${live.watchers} watchers`, `p99 ${live.p99} ms p50 ${live.p50} ms`, `coalescing window 250 ms`, '-', '≤250ms', live.p99 <= 250 && live.missing === 0, `${live.samples} samples, ${live.missing} missed`);
+    const ratio = round(withWatchers.okPerSec / without.okPerSec, 2);
+    figure('4b', 'live: ballots/s with watchers', `${withWatchers.okPerSec}/s`, `no watchers ${without.okPerSec}/s`, ratio, '≥0.8', ratio >= 0.8);
+  }
+  if (lite && pg.spread) {
+    const ratio = round(lite.votes.okPerSec / pg.spread.okPerSec, 2);
+    figure('5a', 'PGlite ballots/s', `${lite.votes.okPerSec}/s p99 ${lite.votes.p99} ms`, `Postgres ${pg.spread.okPerSec}/s`, ratio, '≥0.3', ratio >= 0.3);
+    figure('5b', 'PGlite event-loop delay p99 under load', `${lite.votes.eld.p99} ms (max ${lite.votes.eld.max})`, `Postgres ${pg.spread.eld.p99} ms`, '-', '≤50ms', lite.votes.eld.p99 <= 50);
+  }
+  if (pg.signin) {
+    const { idle, loaded, votes } = pg.signin;
+    figure('6', 'SMS-code verifications/s, 32 conc., casting', `${loaded.okPerSec}/s p99 ${loaded.p99} ms`, `idle ${idle.okPerSec}/s p99 ${idle.p99} ms`, round(loaded.okPerSec / idle.okPerSec, 2), 'p99<200ms', loaded.p99 < 200 && loaded.non2xx === 0, `ballots meanwhile ${votes.okPerSec}/s`);
+  }
+  console.log(`\n${figureLines.join('\n')}\n`);
+  const outDir = join(ROOT, 'bench/.results');
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, watchers: WATCHERS, loadAverage: loadAverage(), ...results }, null, 2));
+  say(`raw results: ${file}; total ${elapsed()}`);
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (error) {
+  console.error('bench failed:', error);
+  exitCode = 1;
+} finally {
+  for (const fn of cleanups) await Promise.resolve().then(fn).catch(() => {});
+}
+process.exit(exitCode);

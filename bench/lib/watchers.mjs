@@ -1,0 +1,82 @@
+// A child process holding many Socket.IO watchers subscribed to `results` (figure 4). For every
+// DetailedResultsUpdate it notes, per watcher, when the probe candidate's count first reached each
+// value; the parent later sends the probe votes' send times and gets the latencies back.
+import { io } from 'socket.io-client';
+import { nowMs, sleep } from './util.mjs';
+
+let sockets = [];
+let config;
+/** arrivals[k] = list of arrival times (one per watcher) of the first update whose probe count ≥ k. */
+const arrivals = new Map();
+let messages = 0;
+let connectErrors = 0;
+
+function onUpdate(state, payload) {
+  messages++;
+  const t = nowMs();
+  const group = payload?.results?.find((g) => g.position_id === config.position);
+  const value = group?.values.find((v) => v.candidate_id === config.probeCandidate);
+  const n = value?.count ?? 0;
+  for (let k = state.seen + 1; k <= n; k++) {
+    let list = arrivals.get(k);
+    if (!list) arrivals.set(k, (list = []));
+    list.push(t);
+  }
+  if (n > state.seen) state.seen = n;
+}
+
+async function connect(count) {
+  const BATCH = 250;
+  for (let i = 0; i < count; i += BATCH) {
+    const batch = [];
+    for (let j = i; j < Math.min(count, i + BATCH); j++) {
+      const state = { seen: config.initialCount };
+      const socket = io(config.url, { path: '/socket.io', transports: ['websocket'], reconnection: false, forceNew: true, timeout: 30_000 });
+      socket.on('DetailedResultsUpdate', (p) => onUpdate(state, p));
+      batch.push(
+        new Promise((resolve) => {
+          socket.once('connect', () =>
+            socket.emit('subscribe', ['results'], (ack) => resolve(ack?.joined?.includes('results') ? socket : (socket.close(), null))),
+          );
+          socket.once('connect_error', () => {
+            connectErrors++;
+            socket.close();
+            resolve(null);
+          });
+        }),
+      );
+    }
+    for (const s of await Promise.all(batch)) if (s) sockets.push(s);
+    await sleep(20);
+  }
+}
+
+process.on('message', async (m) => {
+  if (m.type === 'connect') {
+    config = m;
+    const t0 = nowMs();
+    await connect(m.count);
+    process.send({ type: 'connected', count: sockets.length, errors: connectErrors, ms: Math.round(nowMs() - t0) });
+  } else if (m.type === 'reset') {
+    arrivals.clear();
+    messages = 0;
+    process.send({ type: 'reset' });
+  } else if (m.type === 'collect') {
+    // m.sent: [[k, sendTime], ...] with k the probe count that vote made.
+    const latencies = [];
+    let missing = 0;
+    for (const [k, sent] of m.sent) {
+      const list = arrivals.get(k) ?? [];
+      for (const t of list) latencies.push(Math.round((t - sent) * 10) / 10);
+      missing += Math.max(0, sockets.length - list.length);
+    }
+    const cpu = process.cpuUsage();
+    process.send({ type: 'collected', latencies, missing, messages, cpuMs: (cpu.user + cpu.system) / 1000 });
+  } else if (m.type === 'close') {
+    for (const s of sockets) s.close();
+    sockets = [];
+    process.send({ type: 'closed' });
+    setTimeout(() => process.exit(0), 100);
+  }
+});
+process.send({ type: 'up' });
