@@ -21,6 +21,9 @@ const isPostgresError = (e: unknown): e is { code: string; name?: string } =>
 
 const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03', '08006', '08003', '08001']);
 
+/** Postgres class-22 codes an input value can raise: 22001 too long, 22003 out of range, 22021 bad byte (NUL), 22P02 bad text form, 22P05 untranslatable. */
+const INPUT_DATA_ERRORS = new Set(['22001', '22003', '22021', '22P02', '22P05']);
+
 /** Maps anything thrown to an AppError; the single translation point of DESIGN.md. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -52,6 +55,11 @@ export function toAppError(error: unknown): AppError {
   if ((e?.code && CONNECTION_ERRORS.has(e.code)) || (isPostgresError(error) && error.code.startsWith('08'))) {
     return new AppError('UNAVAILABLE', undefined, { cause: error });
   }
+  // Data exceptions caused by the input itself (a NUL byte Postgres cannot store in text, a number
+  // beyond the column's range): the request is bad, the server is not broken.
+  if (isPostgresError(error) && INPUT_DATA_ERRORS.has(error.code)) {
+    return new AppError('BAD_REQUEST', 'The request contains a value that cannot be stored', { cause: error });
+  }
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return new AppError('BAD_REQUEST', undefined, { cause: error });
   return new AppError('INTERNAL', undefined, { cause: error });
@@ -60,7 +68,8 @@ export function toAppError(error: unknown): AppError {
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const appError = toAppError(error);
-    if (appError.code === 'INTERNAL' || appError.code === 'UNAVAILABLE') {
+    // Deliberate AppErrors are answers, not incidents; log what was thrown unexpectedly.
+    if (!(error instanceof AppError) && appError.status >= 500) {
       logger.error({ err: error, method: req.method, url: req.originalUrl.split('?')[0] }, 'request failed');
     }
     if (res.headersSent) {
