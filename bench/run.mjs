@@ -11,9 +11,10 @@
 //   BENCH_WATCHERS    Socket.IO watchers of figure 4 (default 5000)
 //   BENCH_ONLY        comma-separated figures to run, e.g. "1,3" (default all)
 //   BENCH_PROFILE=1   write a V8 CPU profile of every server child into bench/.profiles/
-import { execFile, fork } from 'node:child_process';
+//   BENCH_KEEP_DB=1   keep the database afterwards (for EXPLAIN ANALYZE)
+import { execFile, fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -40,6 +41,21 @@ const BENCH_URL = (() => {
   u.pathname = `/${DB_NAME}`;
   return u.toString();
 })();
+
+// 5,000 watchers need as many sockets in the server and in the watcher processes: raise the soft
+// open-files limit to the hard one (children inherit it) by re-running under `ulimit -n`.
+{
+  const limits = /Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/.exec(readFileSync('/proc/self/limits', 'utf8'));
+  const soft = limits ? Number(limits[1] === 'unlimited' ? Infinity : limits[1]) : Infinity;
+  const hard = limits ? (limits[2] === 'unlimited' ? 'unlimited' : limits[2]) : 'unlimited';
+  if (soft < WATCHERS * 2 + 2000 && !process.env.BENCH_ULIMIT_RAISED) {
+    const child = spawnSync('sh', ['-c', `ulimit -n ${hard} 2>/dev/null; exec "$0" "$@"`, process.execPath, ...process.argv.slice(1)], {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_ULIMIT_RAISED: '1' },
+    });
+    process.exit(child.status ?? 1);
+  }
+}
 
 const elapsed = () => `${((Date.now() - T0) / 1000).toFixed(0)}s`;
 const say = (line) => console.log(`[${elapsed()}] ${line}`);
@@ -217,7 +233,7 @@ async function liveFigure(server, pool, seeded, spread) {
     const share = Math.ceil(WATCHERS / processes);
     const connected = await Promise.all(
       children.map((child, i) =>
-        ask(child, { type: 'connect', url: server.url, count: Math.min(share, WATCHERS - i * share), position: seeded.positions.p1, probeCandidate: seeded.probeCandidate, initialCount: base }, 'connected', 120_000),
+        ask(child, { type: 'connect', url: server.url, count: Math.min(share, WATCHERS - i * share), position: seeded.positions.p1, probeCandidate: seeded.probeCandidate, initialCount: base, connectSeconds: 60 }, 'connected', 90_000),
       ),
     );
     const watching = connected.reduce((s, c) => s + c.count, 0);
@@ -281,7 +297,7 @@ async function signInFigure(server, sink, seeded, pool, spread) {
 async function postgresSuite(sink, tmp) {
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   cleanups.push(async () => {
-    await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`).catch(() => {});
+    if (process.env.BENCH_KEEP_DB !== '1') await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`).catch(() => {});
     await admin.end({ timeout: 5 });
   });
   await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
@@ -359,7 +375,7 @@ async function pgliteSuite(sink, tmp) {
   const lite = await PGlite.create(join(dataDir, 'pglite'));
   const exec = async (text) => (await lite.query(text)).rows;
   const secret = randomBytes(16).toString('hex');
-  const seeded = await seedElection(exec, { voters: Number(process.env.BENCH_PGLITE_VOTERS ?? 20_000), signers: 10, secret });
+  const seeded = await seedElection(exec, { voters: Number(process.env.BENCH_PGLITE_VOTERS ?? 12_000), signers: 10, secret });
   await lite.close();
   say(`pglite: seeded ${seeded.voterIds.length} voters in ${round((nowMs() - t) / 1000, 1)} s`);
   server = await startServer({ env, label: 'pglite', profile: PROFILE });

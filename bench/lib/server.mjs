@@ -18,8 +18,10 @@ export async function startServer({ env, label, profile = false }) {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run pnpm build first`);
   const execArgv = ['--import', PRELOAD];
   if (profile) {
-    mkdirSync(PROFILE_DIR, { recursive: true });
-    execArgv.push('--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', `${label}-${Date.now()}.cpuprofile`);
+    // One folder per server run; V8 writes one profile per thread (main, PGlite worker).
+    const dir = join(PROFILE_DIR, `${label}-${Date.now()}`);
+    mkdirSync(dir, { recursive: true });
+    execArgv.push('--cpu-prof', '--cpu-prof-dir', dir);
   }
   const child = fork(MAIN, [], {
     cwd: ROOT,

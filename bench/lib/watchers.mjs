@@ -25,9 +25,9 @@ function onUpdate(state, payload) {
   if (n > state.seen) state.seen = n;
 }
 
-async function connect(count) {
+async function connect(count, deadline) {
   const BATCH = 250;
-  for (let i = 0; i < count; i += BATCH) {
+  for (let i = 0; i < count && nowMs() < deadline; i += BATCH) {
     const batch = [];
     for (let j = i; j < Math.min(count, i + BATCH); j++) {
       const state = { seen: config.initialCount };
@@ -55,7 +55,7 @@ process.on('message', async (m) => {
   if (m.type === 'connect') {
     config = m;
     const t0 = nowMs();
-    await connect(m.count);
+    await connect(m.count, t0 + (m.connectSeconds ?? 60) * 1000);
     process.send({ type: 'connected', count: sockets.length, errors: connectErrors, ms: Math.round(nowMs() - t0) });
   } else if (m.type === 'reset') {
     arrivals.clear();
