@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { RequestValidationError } from '@ts-rest/express';
 import { MulterError } from 'multer';
 import { ZodError } from 'zod';
+import { DrizzleQueryError } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { AppError } from '../errors';
 
@@ -27,6 +28,11 @@ const INPUT_DATA_ERRORS = new Set(['22001', '22003', '22021', '22P02', '22P05'])
 /** Maps anything thrown to an AppError; the single translation point of DESIGN.md. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  // Drizzle wraps the driver's error (connection lost, NUL byte, ...): judge by what it wraps.
+  if (error instanceof DrizzleQueryError && error.cause) {
+    const inner = toAppError(error.cause);
+    return inner.code === 'INTERNAL' ? new AppError('INTERNAL', undefined, { cause: error }) : inner;
+  }
   if (error instanceof RequestValidationError) {
     const errors = {
       ...(error.pathParams ? fieldErrors(error.pathParams) : {}),
