@@ -149,7 +149,7 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
     const database = await openDatabase({ url, poolMax: 5 });
     const ctx2 = await createContext({ env: t.ctx.env, logger: t.ctx.logger, database, secrets: t.ctx.secrets, now: t.ctx.now });
     const app2 = createApp(ctx2);
-    const second = await listen(ctx2, app2, url);
+    const second = await listen(ctx2, app2, { databaseUrl: url });
     try {
       // Wait until the second server's messages reach the first (its LISTEN connection is up).
       let heard = false;
@@ -182,6 +182,42 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
       await second.close();
       await ctx2.close();
       await database.close();
+    }
+  });
+
+  it.skipIf(!process.env.REDIS_URL)('relays through Redis when REDIS_URL is set', async () => {
+    const url = (t.ctx.database as TestDatabase).url!;
+    const processes = await Promise.all(
+      [0, 1].map(async () => {
+        const database = await openDatabase({ url, poolMax: 5 });
+        const ctx = await createContext({ env: t.ctx.env, logger: t.ctx.logger, database, secrets: t.ctx.secrets, now: t.ctx.now });
+        const app = createApp(ctx);
+        const server = await listen(ctx, app, { redisUrl: process.env.REDIS_URL });
+        return { ctx, app, server, database };
+      }),
+    );
+    const [a, b] = processes as [(typeof processes)[0], (typeof processes)[0]];
+    try {
+      let heard = false;
+      (a.server.realtime.io as unknown as { on(ev: string, fn: () => void): void }).on('test:ping', () => (heard = true));
+      await waitFor(() => {
+        (b.server.realtime.io as unknown as { serverSideEmit(ev: string): void }).serverSideEmit('test:ping');
+        return heard;
+      }, 10_000, 'the Redis adapters to connect');
+      const watcher = await connectClient(a.server.url);
+      clients.push(watcher);
+      await subscribe(watcher, ['results']);
+      const detailed = record(watcher, 'DetailedResultsUpdate');
+      const before = chairTotal((await request(a.app).get('/api/v1/psk/results')).body.data.data)!;
+      const { token } = await createVoter(b.ctx);
+      expect((await vote(b.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
+      await waitFor(() => chairTotal(detailed.at(-1)?.results ?? []) === before + 1, 10_000, 'the vote to reach the other process through Redis');
+    } finally {
+      for (const p of processes) {
+        await p.server.close();
+        await p.ctx.close();
+        await p.database.close();
+      }
     }
   });
 });

@@ -4,16 +4,16 @@ import type { Express } from 'express';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents, SubscribeAck } from '@kura/contract';
 import type { AppContext } from '../../src/context';
-import { attachRealtime, type Realtime } from '../../src/realtime';
+import { attachRealtime, type Realtime, type RealtimeOptions } from '../../src/realtime';
 import type { TestDatabase } from '../harness';
 
 export type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type Running = { url: string; server: Server; realtime: Realtime; close(): Promise<void> };
 
 /** The app on a real port with Socket.IO attached (the Postgres adapter when the test database is Postgres). */
-export async function listen(ctx: AppContext, app: Express, databaseUrl = (ctx.database as TestDatabase).url): Promise<Running> {
+export async function listen(ctx: AppContext, app: Express, options: RealtimeOptions = { databaseUrl: (ctx.database as TestDatabase).url }): Promise<Running> {
   const server = createServer(app);
-  const realtime = await attachRealtime(ctx, server, { databaseUrl });
+  const realtime = await attachRealtime(ctx, server, options);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
