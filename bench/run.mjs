@@ -12,6 +12,7 @@
 //   BENCH_ONLY        comma-separated figures to run, e.g. "1,3" (default all)
 //   BENCH_PROFILE=1   write a V8 CPU profile of every server child into bench/.profiles/
 //   BENCH_KEEP_DB=1   keep the database afterwards (for EXPLAIN ANALYZE)
+//   BENCH_EXTRA=1     also measure figure 1 with DATABASE_POOL_MAX 8 and 32 (diagnostic)
 import { execFile, fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -127,8 +128,12 @@ async function measureVotes(label, server, args) {
   const r = await castVotes({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, ...args });
   const cpu = meter();
   const eld = await server.eldRead();
-  results.phases[label] = { ...r, cpu, eld: eld.stats };
-  say(`${label}: ${r.okPerSec} ballots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}; event loop p99 ${eld.stats.p99} ms max ${eld.stats.max} ms; cpu ${JSON.stringify(cpu)}`);
+  const perBallot = {
+    serverCpuMs: round((cpu.serverCores * 1000) / Math.max(1, r.okPerSec), 2),
+    postgresCpuMs: round((cpu.postgresCores * 1000) / Math.max(1, r.okPerSec), 2),
+  };
+  results.phases[label] = { ...r, cpu, perBallot, eld: eld.stats };
+  say(`${label}: ${r.okPerSec} ballots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}; event loop p99 ${eld.stats.p99} ms max ${eld.stats.max} ms; cpu ${JSON.stringify(cpu)}; CPU per ballot: server ${perBallot.serverCpuMs} ms, postgres ${perBallot.postgresCpuMs} ms`);
   if (r.non2xx > 0) say(`  status codes: ${JSON.stringify(r.statusCodes)}`);
   return { ...r, eld: eld.stats, cpu };
 }
@@ -150,9 +155,15 @@ async function resultsReads(label, server, tmp) {
     const real = await hammer({ url: server.url, path: '/api/v1/psk/results', connections: 100, seconds: READ_SECONDS });
     const cpu = meter();
     const eld = await server.eldRead();
-    results.phases[label] = { bodyBytes: body.length, bare: { ...base, cpu: cpuBare }, server: { ...real, cpu, eld: eld.stats } };
-    say(`${label}: body ${body.length} B; bare node:http ${base.okPerSec} req/s p99 ${base.p99} ms; psk/results ${real.okPerSec} req/s p99 ${real.p99} ms non2xx ${real.non2xx}; cpu ${JSON.stringify(cpu)}`);
-    return { base, real, bodyBytes: body.length };
+    // Diagnostic: the server's cheapest route (GET /healthz: pino-http, helmet, a tiny res.json)
+    // shows what the Express stack alone costs next to the bare server.
+    const meterHealth = cpuMeter({ server: server.pid });
+    const health = await hammer({ url: server.url, path: '/healthz', connections: 100, seconds: 3 });
+    const cpuHealth = meterHealth();
+    results.phases[label] = { bodyBytes: body.length, bare: { ...base, cpu: cpuBare }, server: { ...real, cpu, eld: eld.stats }, healthz: { ...health, cpu: cpuHealth } };
+    const usPer = (r, cores) => round((cores * 1e6) / Math.max(1, r.okPerSec), 0);
+    say(`${label}: body ${body.length} B; bare node:http ${base.okPerSec} req/s p99 ${base.p99} ms (${usPer(base, cpuBare.bareCores)} µs CPU/req); psk/results ${real.okPerSec} req/s p99 ${real.p99} ms non2xx ${real.non2xx} (${usPer(real, cpu.serverCores)} µs CPU/req); /healthz ${health.okPerSec} req/s (${usPer(health, cpuHealth.serverCores)} µs CPU/req); cpu ${JSON.stringify(cpu)}`);
+    return { base, real, health, bodyBytes: body.length };
   } finally {
     bare.send('stop');
   }
@@ -346,6 +357,17 @@ async function postgresSuite(sink, tmp) {
   if (ONLY.has('2')) out.hot = await measureVotes('votes-hot', server, { pool, choose: hot });
   if (ONLY.has('4')) out.live = await liveFigure(server, pool, seeded, spread);
   if (ONLY.has('6')) out.signin = await signInFigure(server, sink, seeded, pool, spread);
+
+  if (process.env.BENCH_EXTRA === '1') {
+    // Diagnostic: is the connection pool (DATABASE_POOL_MAX, default 20) what limits figure 1?
+    for (const size of [8, 32]) {
+      await server.stop();
+      server = await startServer({ env: { ...env, DATABASE_POOL_MAX: String(size) }, label: `pg-pool${size}`, profile: PROFILE });
+      cleanups.unshift(() => server.stop());
+      await castVotes({ url: server.url, pool, connections: CONNECTIONS, seconds: 2, choose: spread });
+      out[`pool${size}`] = await measureVotes(`votes-spread-pool${size}`, server, { pool, choose: spread });
+    }
+  }
 
   let reads1m;
   if (ONLY.has('3')) {
