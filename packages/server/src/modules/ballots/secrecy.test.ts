@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
-import { mixQueuedBallots } from './mixer';
+import { mixQueuedBallots, startMixer } from './mixer';
 
 /**
  * The secret ballot by construction: nothing stored links a voter to a choice, neither a column,
@@ -96,5 +96,25 @@ describe('secret ballot', () => {
     await setVoting(t.ctx, false);
     expect(await mixQueuedBallots(t.ctx)).toEqual({ moved: 1 });
     await setVoting(t.ctx, true);
+  });
+
+  it('runs in the background: the loop mixes once enough ballots are queued', async () => {
+    const loop = { ...t.ctx, env: { ...t.ctx.env, MIX_INTERVAL_MS: 50, MIX_MIN_BATCH: 3 } };
+    const stop = startMixer(loop);
+    try {
+      for (let i = 0; i < 2; i++) {
+        const { token } = await createVoter(t.ctx);
+        expect((await vote(t.app, token, { [e.treasurer.id]: e.dan.id })).status).toBe(201);
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await votingRows(t.ctx)).queue).toBe(2);
+      const { token } = await createVoter(t.ctx);
+      expect((await vote(t.app, token, { [e.treasurer.id]: e.dan.id })).status).toBe(201);
+      const until = Date.now() + 10_000;
+      while ((await votingRows(t.ctx)).queue > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect((await votingRows(t.ctx)).queue).toBe(0);
+    } finally {
+      await stop();
+    }
   });
 });

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
 import { mixQueuedBallots } from '../ballots/mixer';
 import { verifyAudit } from './audit';
-import { recordCommitment } from './commitments';
+import { recordCommitment, startCommitmentLoop } from './commitments';
 import { TallySnapshot } from './tally';
 import { votingRuntime } from './voting-runtime';
 
@@ -199,6 +199,21 @@ describe('results, statistics, receipts, commitments', () => {
     const list = (await request(t.app).get('/api/v1/psk/commitments')).body.data;
     expect(list[0]).toEqual(made);
     expect(new Date(list[0].at).getTime()).toBeGreaterThan(new Date(list[1].at).getTime());
+  });
+
+  it('records them in the background while voting is open', async () => {
+    const loop = { ...t.ctx, env: { ...t.ctx.env, COMMITMENT_INTERVAL_SECONDS: 1 } };
+    const count = async () => (await request(t.app).get('/api/v1/psk/commitments')).body.data.length as number;
+    const before = await count();
+    t.clock.advance(2000);
+    const stop = startCommitmentLoop(loop);
+    try {
+      const until = Date.now() + 10_000;
+      while ((await count()) === before && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      expect(await count()).toBe(before + 1);
+    } finally {
+      await stop();
+    }
   });
 
   it('commits to exactly the stored ballot set; audit:verify passes, then fails after one ballot is altered', async () => {
