@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
+import { driverLadder } from './lib/driver-ladder.mjs';
 import { castVotes, hammer, VoterPool } from './lib/load.mjs';
 import { seedBallots, seedElection } from './lib/seed.mjs';
 import { startServer } from './lib/server.mjs';
@@ -94,7 +95,7 @@ function figure(id, name, value, baseline, ratio, target, met, note = '') {
 // ---------------------------------------------------------------------------------------------
 // Postgres
 
-async function pgbenchBaseline(admin, db) {
+async function pgbenchBaseline(db, seeded, pool) {
   try {
     await run('pgbench', ['--version']);
   } catch {
@@ -103,22 +104,42 @@ async function pgbenchBaseline(admin, db) {
   }
   await db.unsafe(`drop schema if exists pgb cascade; create schema pgb;
     create table pgb.participation (like public.participation including all);
-    create table pgb.ballot_queue (like public.ballot_queue including all);`);
+    create table pgb.ballot_queue (like public.ballot_queue including all);
+    create table pgb.activity_logs (like public.activity_logs including all);`);
   const u = new URL(BENCH_URL);
   const args = ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres'), '-n', '-M', 'prepared',
     '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-D', 'n=0', '-f', join(ROOT, 'bench/pgbench/vote.sql'), '-r', DB_NAME];
-  const meter = cpuMeter();
+  // pgbench's backends exit with it, taking their CPU counters along: sample while they run.
+  let cpu;
+  const sampler = sleep(1000).then(async () => {
+    const meter = cpuMeter();
+    await sleep(Math.max(1000, (SECONDS - 2) * 1000));
+    cpu = meter();
+  });
   const { stdout } = await run('pgbench', args, {
     env: { ...process.env, PGOPTIONS: '-c search_path=pgb', ...(u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {}) },
     maxBuffer: 10 * 2 ** 20,
   });
-  const cpu = meter();
+  await sampler;
   const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(stdout)?.[1]);
   const lat = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1]);
   const failed = /number of failed transactions: (\d+)/.exec(stdout)?.[1];
+  const postgresCpuMs = round((cpu.postgresCores * 1000) / Math.max(1, tps), 2);
+  results.phases.pgbench = { tps, latencyAvgMs: lat, failed: Number(failed ?? 0), cpu, postgresCpuMs };
+  say(`pgbench: ${round(tps, 0)} TPS, latency avg ${lat} ms, failed ${failed ?? 0}; cpu ${JSON.stringify(cpu)}; postgres CPU per transaction ${postgresCpuMs} ms`);
+
+  // Diagnostic ladder: the server's vote SQL straight through postgres.js, unprepared then prepared.
+  const LADDER_SECONDS = Math.max(3, Math.round(SECONDS / 2));
+  results.phases.driver = {};
+  for (const prepare of [false, true]) {
+    await db.unsafe(`truncate pgb.participation, pgb.ballot_queue, pgb.activity_logs`);
+    const ids = pool.ids.slice(pool.next, pool.next + 40_000);
+    const r = await driverLadder({ url: BENCH_URL, seeded, memberIds: ids, seconds: LADDER_SECONDS, connections: CONNECTIONS, prepare });
+    pool.next += r.used;
+    results.phases.driver[prepare ? 'prepared' : 'unprepared'] = r;
+    say(`server vote SQL via postgres.js, ${prepare ? 'prepared  ' : 'unprepared'} (no HTTP/Express/Drizzle): ${r.tps} TPS p99 ${r.p99} ms, failures ${r.failures}; CPU per vote: node ${r.nodeCpuMs} ms, postgres ${r.postgresCpuMs} ms`);
+  }
   await db.unsafe(`drop schema pgb cascade`);
-  results.phases.pgbench = { tps, latencyAvgMs: lat, failed: Number(failed ?? 0), cpu };
-  say(`pgbench: ${round(tps, 0)} TPS, latency avg ${lat} ms, failed ${failed ?? 0}; cpu ${JSON.stringify(cpu)}`);
   return tps;
 }
 
@@ -330,7 +351,8 @@ async function postgresSuite(sink, tmp) {
   say(`postgres: seeded ${seeded.voterIds.length} voters with sessions, ${seeded.signerNos.length} sign-in members, 10,000 ballots`);
 
   // Figure 1 baseline first, while nothing else of ours runs.
-  const pgbenchTps = ONLY.has('1') ? await pgbenchBaseline(admin, db) : undefined;
+  const pool = new VoterPool(seeded.voterIds, seeded.tokenOf);
+  const pgbenchTps = ONLY.has('1') ? await pgbenchBaseline(db, seeded, pool) : undefined;
 
   const startPg = async (label) => {
     const s = await startServer({ env, label, profile: PROFILE });
@@ -339,7 +361,6 @@ async function postgresSuite(sink, tmp) {
   };
   server = await startPg('pg');
   say(`postgres server up at ${server.url} (pid ${server.pid})`);
-  const pool = new VoterPool(seeded.voterIds, seeded.tokenOf);
   const { p1, p2 } = seeded.positions;
   const spread = (i) => ({ [p1]: seeded.standing.p1[i % 3], [p2]: seeded.standing.p2[Math.floor(i / 3) % 3] });
   const hot = () => ({ [p1]: seeded.standing.p1[0], [p2]: seeded.standing.p2[0] });
