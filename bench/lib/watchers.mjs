@@ -62,16 +62,20 @@ process.on('message', async (m) => {
     messages = 0;
     process.send({ type: 'reset' });
   } else if (m.type === 'collect') {
-    // m.sent: [[k, sendTime], ...] with k the probe count that vote made.
+    // m.sent: [[k, sendTime, ackTime], ...] with k the probe count that vote made.
     const latencies = [];
+    const fromAck = [];
     let missing = 0;
-    for (const [k, sent] of m.sent) {
+    for (const [k, sent, acked] of m.sent) {
       const list = arrivals.get(k) ?? [];
-      for (const t of list) latencies.push(Math.round((t - sent) * 10) / 10);
+      for (const t of list) {
+        latencies.push(Math.round((t - sent) * 10) / 10);
+        fromAck.push(Math.round((t - acked) * 10) / 10);
+      }
       missing += Math.max(0, sockets.length - list.length);
     }
     const cpu = process.cpuUsage();
-    process.send({ type: 'collected', latencies, missing, messages, cpuMs: (cpu.user + cpu.system) / 1000 });
+    process.send({ type: 'collected', latencies, fromAck, missing, messages, cpuMs: (cpu.user + cpu.system) / 1000 });
   } else if (m.type === 'close') {
     for (const s of sockets) s.close();
     sockets = [];
