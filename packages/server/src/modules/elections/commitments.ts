@@ -67,7 +67,7 @@ export async function recordCommitment(ctx: AppContext, reason: string, options:
 }
 
 export async function listCommitments(ctx: AppContext): Promise<Commitment[]> {
-  const rows = await ctx.database.db.select().from(commitments).orderBy(desc(commitments.id)).limit(1000);
+  const rows = await ctx.database.db.select().from(commitments).orderBy(desc(commitments.id)).limit(10_000);
   return rows.map((r) => ({ at: r.at.toISOString(), count: r.count, hash: r.hash }));
 }
 
