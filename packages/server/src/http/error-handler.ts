@@ -20,7 +20,10 @@ export function fieldErrors(error: ZodError, prefix?: string): Record<string, st
 const isPostgresError = (e: unknown): e is { code: string; name?: string } =>
   typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' && (e as { severity?: unknown }).severity !== undefined;
 
-const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03', '08006', '08003', '08001']);
+const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03', '08006', '08003', '08001', '53300']);
+
+/** "database ... is not currently accepting connections" (55000 at connect time): unavailable, not broken. */
+const refusesConnections = (e: unknown) => isPostgresError(e) && e.code === '55000' && /accepting connections/i.test(String((e as { message?: unknown }).message));
 
 /** Postgres class-22 codes an input value can raise: 22001 too long, 22003 out of range, 22021 bad byte (NUL), 22P02 bad text form, 22P05 untranslatable. */
 const INPUT_DATA_ERRORS = new Set(['22001', '22003', '22021', '22P02', '22P05']);
@@ -58,7 +61,7 @@ export function toAppError(error: unknown): AppError {
   if (typeof e?.message === 'string' && /^(Multipart|Unexpected end of form|Malformed part header|Boundary not found)/i.test(e.message)) {
     return new AppError('BAD_REQUEST', 'Malformed multipart body');
   }
-  if ((e?.code && CONNECTION_ERRORS.has(e.code)) || (isPostgresError(error) && error.code.startsWith('08'))) {
+  if ((e?.code && CONNECTION_ERRORS.has(e.code)) || (isPostgresError(error) && error.code.startsWith('08')) || refusesConnections(error)) {
     return new AppError('UNAVAILABLE', undefined, { cause: error });
   }
   // Data exceptions caused by the input itself (a NUL byte Postgres cannot store in text, a number

@@ -35,11 +35,29 @@ export function createScaleOut(ctx: AppContext, options: ScaleOutOptions): Scale
   if (options.databaseUrl && ctx.database.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, application_name: 'kura-realtime' });
     pool.on('error', onError);
+    // The adapter holds one client checked out for LISTEN and attaches no 'error' listener to it;
+    // the pool's own listener covers idle clients only. Without this, a terminated connection
+    // (database restart, failover, pg_terminate_backend) is an unhandled 'error' that kills the
+    // process. The adapter reconnects on the client's 'end'.
+    // A client that dies while checked out is never released by the adapter either: give it back
+    // (destroyed), or each database blip leaks a pool slot until LISTEN can no longer reconnect and
+    // pool.end() waits forever at shutdown.
+    pool.on('connect', (client) => {
+      client.on('error', onError);
+      client.once('end', () => {
+        try {
+          (client as pg.PoolClient).release?.(true);
+        } catch {
+          // idle or already released: the pool has dealt with it
+        }
+      });
+    });
     return {
       kind: 'postgres',
       adapter: createPostgresAdapter(pool, { errorHandler: onError }),
       async close() {
-        await pool.end().catch(onError);
+        // Bounded: a shutdown must not hang on a connection the database already dropped.
+        await Promise.race([pool.end().catch(onError), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
       },
     };
   }

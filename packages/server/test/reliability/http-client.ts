@@ -7,7 +7,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
 export function rawRequest(
   base: { host?: string; port: number },
-  input: { method: string; path: string; headers?: Record<string, string>; body?: Buffer | string; timeoutMs?: number },
+  input: { method: string; path: string; headers?: Record<string, string>; body?: Buffer | string; timeoutMs?: number; /** a connection of its own, closed after the answer */ fresh?: boolean },
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const body = input.body === undefined ? undefined : Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body);
@@ -17,8 +17,8 @@ export function rawRequest(
         port: base.port,
         method: input.method,
         path: input.path,
-        agent,
-        headers: { ...(body ? { 'content-length': String(body.length) } : {}), ...input.headers },
+        agent: input.fresh ? false : agent,
+        headers: { ...(body ? { 'content-length': String(body.length) } : {}), ...(input.fresh ? { connection: 'close' } : {}), ...input.headers },
       },
       (res) => {
         const chunks: Buffer[] = [];

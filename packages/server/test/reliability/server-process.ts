@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppContext } from '../../src/context';
@@ -64,6 +64,10 @@ export async function createDeployment(extraEnv: Record<string, string> = {}): P
         procs.push(proc);
         let out = '';
         const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+        // RELIABILITY_SERVER_LOGS=<dir> keeps each server's output for a post-mortem.
+        if (process.env.RELIABILITY_SERVER_LOGS) {
+          void exited.then(() => writeFileSync(join(process.env.RELIABILITY_SERVER_LOGS!, `server-${proc.pid}.log`), out));
+        }
         const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
         const onData = (chunk: Buffer) => {
           out += chunk.toString();
