@@ -38,19 +38,29 @@ export function processCpuMs(pid) {
   }
 }
 
-/** CPU time (ms) of every process whose command name is `name` (e.g. postgres backends). */
-export function commandCpuMs(name) {
-  let sum = 0;
+/**
+ * CPU time (ms) per pid of the Postgres processes that work for the bench: backends connected to
+ * the bench's database (BENCH_DB, process title "postgres: user db …") and the shared auxiliary
+ * processes (WAL writer, checkpointer, …); other databases' backends (other users) are left out.
+ */
+export function postgresCpuByPid() {
+  const db = process.env.BENCH_DB ?? 'kura_bench';
+  const out = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
-      if (comm === name) sum += processCpuMs(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      // "postgres: [cluster: ]user db host(port) state" or "postgres: [cluster: ]walwriter"
+      const rest = title.replace(/^postgres: (\S+\/\S+: )?/, '');
+      const aux = /^(walwriter|checkpointer|background writer|autovacuum|logical replication|archiver|stats)/.test(rest);
+      const m = /^(\S+) (\S+) /.exec(rest);
+      if (aux || (m && m[2] === db)) out.set(entry, processCpuMs(Number(entry)));
     } catch {
       /* process gone */
     }
   }
-  return sum;
+  return out;
 }
 
 /** Measures CPU use over a phase: the machine's busy share and the given processes' cores in use. */
@@ -58,14 +68,17 @@ export function cpuMeter(pids = {}) {
   const t0 = machineTicks();
   const start = performance.now();
   const p0 = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, processCpuMs(pid)]));
-  const pg0 = commandCpuMs('postgres');
+  const pg0 = postgresCpuByPid();
   return () => {
     const t1 = machineTicks();
     const seconds = (performance.now() - start) / 1000;
     const out = {};
     if (t0 && t1) out.machineBusyPct = round((100 * (1 - (t1.idle - t0.idle) / (t1.total - t0.total))), 0);
     for (const [k, pid] of Object.entries(pids)) out[`${k}Cores`] = round((processCpuMs(pid) - p0[k]) / 1000 / seconds, 2);
-    out.postgresCores = round((commandCpuMs('postgres') - pg0) / 1000 / seconds, 2);
+    // Backends that started during the phase count from 0; ones that exited are lost (pgbench: sampled while it runs).
+    let pgMs = 0;
+    for (const [pid, ms] of postgresCpuByPid()) pgMs += ms - (pg0.get(pid) ?? 0);
+    out.postgresCores = round(Math.max(0, pgMs) / 1000 / seconds, 2);
     return out;
   };
 }
