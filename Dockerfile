@@ -5,6 +5,8 @@ FROM node:20-bookworm-slim AS base
 RUN npm install -g pnpm@10
 WORKDIR /app
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml tsconfig.base.json ./
+# Dependency patches (pnpm patchedDependencies) must be present for the frozen install.
+COPY patches ./patches
 COPY packages/contract/package.json packages/contract/
 COPY packages/server/package.json packages/server/
 COPY packages/web/package.json packages/web/

@@ -57,4 +57,13 @@ describe('Dockerfile', () => {
     expect(dockerfile).toContain('packages/server/dist/main.js');
     expect(dockerfile).toContain('COPY --from=build /app/migrations ./migrations');
   });
+
+  it('copies every pnpm dependency patch before the frozen install', () => {
+    const workspace = parse(readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8')) as { patchedDependencies?: Record<string, string> };
+    const patches = Object.values(workspace.patchedDependencies ?? {});
+    if (patches.length === 0) return;
+    const copy = dockerfile.indexOf('COPY patches ./patches');
+    expect(copy).toBeGreaterThan(-1);
+    expect(copy).toBeLessThan(dockerfile.indexOf('pnpm install --frozen-lockfile'));
+  });
 });
