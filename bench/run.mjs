@@ -143,18 +143,46 @@ async function pgbenchBaseline(db, seeded, pool) {
   return tps;
 }
 
+/** Samples the server's pool connections in pg_stat_activity every 100 ms: how many are busy. */
+let benchDb;
+function poolSampler() {
+  if (!benchDb) return { stop: async () => undefined };
+  let stopped = false;
+  const samples = [];
+  const loop = (async () => {
+    while (!stopped) {
+      const rows = await benchDb
+        .unsafe(`select count(*) filter (where state <> 'idle')::int as busy, count(*)::int as open from pg_stat_activity where datname = current_database() and application_name = 'kura'`)
+        .catch(() => undefined);
+      if (rows?.[0]) samples.push(rows[0]);
+      await sleep(100);
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      if (!samples.length) return undefined;
+      const busy = samples.map((x) => x.busy).sort((a, b) => a - b);
+      return { busyAvg: round(busy.reduce((a, b) => a + b, 0) / busy.length, 1), busyP50: percentile(busy, 50), openMax: Math.max(...samples.map((x) => x.open)), samples: samples.length };
+    },
+  };
+}
+
 async function measureVotes(label, server, args) {
   await server.eldReset();
   const meter = cpuMeter({ server: server.pid, bench: process.pid });
+  const sampler = poolSampler();
   const r = await castVotes({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, ...args });
   const cpu = meter();
+  const poolUse = await sampler.stop();
   const eld = await server.eldRead();
   const perBallot = {
     serverCpuMs: round((cpu.serverCores * 1000) / Math.max(1, r.okPerSec), 2),
     postgresCpuMs: round((cpu.postgresCores * 1000) / Math.max(1, r.okPerSec), 2),
   };
-  results.phases[label] = { ...r, cpu, perBallot, eld: eld.stats };
-  say(`${label}: ${r.okPerSec} ballots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}; event loop p99 ${eld.stats.p99} ms max ${eld.stats.max} ms; cpu ${JSON.stringify(cpu)}; CPU per ballot: server ${perBallot.serverCpuMs} ms, postgres ${perBallot.postgresCpuMs} ms`);
+  results.phases[label] = { ...r, cpu, perBallot, eld: eld.stats, poolUse };
+  say(`${label}: ${r.okPerSec} ballots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}; event loop p99 ${eld.stats.p99} ms max ${eld.stats.max} ms; cpu ${JSON.stringify(cpu)}; CPU per ballot: server ${perBallot.serverCpuMs} ms, postgres ${perBallot.postgresCpuMs} ms${poolUse ? `; pool connections busy avg ${poolUse.busyAvg} of ${poolUse.openMax}` : ''}`);
   if (r.non2xx > 0) say(`  status codes: ${JSON.stringify(r.statusCodes)}`);
   return { ...r, eld: eld.stats, cpu };
 }
@@ -318,17 +346,19 @@ async function signInFigure(server, sink, seeded, pool, spread) {
   say(`sign-in verify/sms idle: ${idle.okPerSec}/s p99 ${idle.p99} ms non2xx ${idle.non2xx}${idle.exhausted ? ' (ran out of codes)' : ''}`);
 
   const codesLoaded = await requestCodes({ url: server.url, sink, memberNos: seeded.signerNos.slice(half), phoneOf: seeded.phoneOf, seconds: 15 });
-  say(`sign-in step one (verify/phone, idle): ${codesLoaded.sends} codes sent, ${codesLoaded.perSec}/s`);
+  say(`sign-in step one (verify/phone, second batch): ${codesLoaded.sends} codes sent, ${codesLoaded.perSec}/s`);
   await server.eldReset();
   const meter = cpuMeter({ server: server.pid });
+  const sampler = poolSampler();
   const [loaded, votes] = await Promise.all([
     verifyCodes({ url: server.url, prepared: codesLoaded.prepared, xsrf, connections: CONNECTIONS, seconds: VERIFY_SECONDS }),
     castVotes({ url: server.url, pool, connections: CONNECTIONS, seconds: VERIFY_SECONDS, choose: spread }),
   ]);
   const cpu = meter();
+  const poolUse = await sampler.stop();
   const eld = await server.eldRead();
-  say(`sign-in verify/sms while casting: ${loaded.okPerSec}/s p99 ${loaded.p99} ms non2xx ${loaded.non2xx}${loaded.exhausted ? ' (ran out of codes)' : ''}; ballots meanwhile ${votes.okPerSec}/s p99 ${votes.p99} ms; event loop p99 ${eld.stats.p99} ms; cpu ${JSON.stringify(cpu)}`);
-  results.phases.signin = { codesIdle: { ...codesIdle, prepared: undefined }, idle, codesLoaded: { ...codesLoaded, prepared: undefined }, loaded, votes, cpu, eld: eld.stats };
+  say(`sign-in verify/sms while casting: ${loaded.okPerSec}/s p99 ${loaded.p99} ms non2xx ${loaded.non2xx}${loaded.exhausted ? ' (ran out of codes)' : ''}; ballots meanwhile ${votes.okPerSec}/s p99 ${votes.p99} ms; event loop p99 ${eld.stats.p99} ms; cpu ${JSON.stringify(cpu)}; pool busy ${JSON.stringify(poolUse)}`);
+  results.phases.signin = { codesIdle: { ...codesIdle, prepared: undefined }, idle, codesLoaded: { ...codesLoaded, prepared: undefined }, loaded, votes, cpu, eld: eld.stats, poolUse };
   return { idle, loaded, votes };
 }
 
@@ -342,6 +372,7 @@ async function postgresSuite(sink, tmp) {
   await admin.unsafe(`create database ${DB_NAME}`);
   const db = postgres(BENCH_URL, { max: 2, onnotice: () => {} });
   cleanups.unshift(() => db.end({ timeout: 5 }));
+  benchDb = db;
   const exec = (text) => db.unsafe(text);
   const env = serverEnv({ DATABASE_URL: BENCH_URL, DATA_DIR: join(tmp, 'pg-data'), SMS_WEBHOOK_URL: sink.url });
 
@@ -407,6 +438,7 @@ async function postgresSuite(sink, tmp) {
     reads1m = await resultsReads('results-1m', server, tmp);
   }
   await server.stop();
+  benchDb = undefined;
   say(`postgres: ${pool.next} voters used of ${pool.ids.length}`);
   return { pgbenchTps, reads10k, reads1m, ...out };
 }
