@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { AppContext } from '../../src/context';
 import { positions, settings } from '../../src/db/schema';
+import { votingRuntime } from '../../src/modules/elections/voting-runtime';
 import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../factories';
 
 /**
@@ -25,6 +26,8 @@ export async function createElection(ctx: AppContext) {
   const dan = await createCandidate(ctx, [treasurer.id], { name: 'DanDing' });
   const erin = await createCandidate(ctx, [nairobi.id], { name: 'Erin Njeri', branch: 'Nairobi' });
   const fred = await createCandidate(ctx, [mombasa.id], { name: 'Fred Fundi', branch: 'Mombasa' });
+  // Factories write rows directly; the real modules raise `candidates.changed`, and this waits for its effect.
+  await votingRuntime(ctx).tally.refreshStructure();
   return { chair, treasurer, nairobi, mombasa, alice, brian, carol, dan, erin, fred };
 }
 

@@ -49,6 +49,10 @@ export class TallySnapshot {
   private resyncing: Promise<void> | undefined;
   private resyncAgain = false;
   private cachedResults: ResultGroup[] | undefined;
+  private signature = '';
+  /** Structure reads are numbered as they start; an older read never replaces a newer one. */
+  private structureReads = 0;
+  private structureApplied = 0;
   private ready: Promise<void>;
 
   constructor(private readonly ctx: AppContext) {
@@ -103,6 +107,7 @@ export class TallySnapshot {
 
   private async load(): Promise<void> {
     this.pending = [];
+    const structureRead = ++this.structureReads;
     let read;
     try {
       read = await this.ctx.database.db.transaction(
@@ -145,17 +150,28 @@ export class TallySnapshot {
     this.pending = undefined;
     for (const vote of pending) if (!visibleIn(this.lastResync, BigInt(vote.xid))) this.add(vote);
     this.memberCounts.at = 0;
-    await this.setStructure(read.structure);
+    if (structureRead > this.structureApplied) {
+      this.structureApplied = structureRead;
+      await this.setStructure(read.structure);
+    }
     this.changed();
   }
 
-  /** Positions, candidacies or names changed: reload them (counts stay). */
+  /**
+   * Positions, candidacies or names may have changed: reload them (counts stay). Announces a
+   * change only when there is one, so the periodic safety-net check costs no emits.
+   */
   async refreshStructure(): Promise<void> {
-    await this.setStructure(await readStructure(this.ctx.database.db));
+    const structureRead = ++this.structureReads;
+    const structure = await readStructure(this.ctx.database.db);
+    if (structureRead < this.structureApplied || structureSignature(structure) === this.signature) return;
+    this.structureApplied = structureRead;
+    await this.setStructure(structure);
     this.changed();
   }
 
   private async setStructure(structure: Structure): Promise<void> {
+    this.signature = structureSignature(structure);
     this.positionList = structure.positions;
     this.standing = structure.standing;
     this.people = structure.people;
@@ -244,6 +260,10 @@ export class TallySnapshot {
 }
 
 type Structure = { positions: PositionInfo[]; standing: Map<number, CandidateInfo[]>; people: Map<number, CandidateInfo> };
+
+function structureSignature(structure: Structure): string {
+  return JSON.stringify([structure.positions, [...structure.standing.entries()], [...structure.people.values()]]);
+}
 
 type Reader = Pick<AppContext['database']['db'], 'select'>;
 

@@ -8,6 +8,9 @@ export type VotingRuntime = { tally: TallySnapshot };
 
 const runtimes = new WeakMap<AppContext, VotingRuntime>();
 
+/** How often positions and candidacies are re-read in case they changed without an event. */
+const STRUCTURE_CHECK_MS = 10_000;
+
 /**
  * The runtime of this context, started on first use: snapshot built from the database, kept
  * current by domain events; mixer and commitment loops running until the context closes.
@@ -32,6 +35,9 @@ export function votingRuntime(ctx: AppContext): VotingRuntime {
   ctx.events.on('candidates.changed', onCandidates);
   ctx.events.on('members.changed', onMembers);
   ctx.events.on('election.toggled', onToggle);
+  // Safety net for changes that raise no event here (an import run by the CLI, an operator's SQL).
+  const structureTimer = setInterval(onCandidates, STRUCTURE_CHECK_MS);
+  structureTimer.unref();
   const stopMixer = startMixer(ctx);
   const stopCommitments = startCommitmentLoop(ctx);
 
@@ -40,6 +46,7 @@ export function votingRuntime(ctx: AppContext): VotingRuntime {
     ctx.events.off('candidates.changed', onCandidates);
     ctx.events.off('members.changed', onMembers);
     ctx.events.off('election.toggled', onToggle);
+    clearInterval(structureTimer);
     await stopMixer();
     await stopCommitments();
     await tally.idle();
