@@ -27,7 +27,8 @@ beforeAll(async () => {
   t = await createTestApp({ env: { MIX_MIN_BATCH: '3', MIX_INTERVAL_MS: '50', LOG_LEVEL: 'warn' } });
   e = await createElection(t.ctx);
   await setVoting(t.ctx, true);
-  server = createServer(t.app).listen(0, '127.0.0.1');
+  server = createServer(t.app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 });
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));

@@ -33,7 +33,8 @@ const shared = new Map<Identity, string | undefined>();
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = createServer(t.app).listen(0, '127.0.0.1');
+  server = createServer(t.app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   voterId = (await createMember(t.ctx)).id;
   agentId = (await createStaff(t.ctx, { role: 'agent' })).id;
   adminId = (await createStaff(t.ctx, { role: 'admin' })).id;
