@@ -15,7 +15,9 @@ import {
   type SubscribeAck,
 } from '@kura/contract';
 import type { AppContext, DomainEvents } from '../context';
+import { and, gt, inArray } from 'drizzle-orm';
 import { resolveSession } from '../auth/sessions';
+import { sessions } from '../db/schema';
 import { seal, unseal } from '../lib/crypto';
 import { votingRuntime } from '../modules/elections/voting-runtime';
 import { coalesce, type Coalescer } from './coalesce';
@@ -32,7 +34,10 @@ type Relayed =
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 export type Realtime = { io: RealtimeServer; close(): Promise<void> };
-export type RealtimeOptions = ScaleOutOptions;
+export type RealtimeOptions = ScaleOutOptions & {
+  /** How often connected staff sockets' sessions are re-checked for expiry (default 60 s). */
+  sessionRecheckMs?: number;
+};
 
 /** How long this process gathers its votes before relaying them to the others in one message. */
 const RELAY_EVERY_MS = 50;
@@ -43,6 +48,7 @@ const RELAY_EVERY_MS = 50;
  */
 const RESYNC_EVERY_MS = 30_000;
 const FIRST_RESYNC_MS = 3000;
+const SESSION_RECHECK_MS = 60_000;
 
 /**
  * Socket.IO on the HTTP server's port (path /socket.io). Clients `subscribe` to channels; the
@@ -154,15 +160,32 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
   };
   const onCandidates = () => !relaying && send({ type: 'candidates.changed' });
   const onMembers = () => !relaying && send({ type: 'members.changed' });
-  const onRevoked = ({ tokenHash }: { tokenHash: string }) => {
-    // A signed-out staff socket loses the staff channels at once.
+  const demote = (dead: (tokenHash: string) => boolean) => {
     for (const socket of io.of('/').sockets.values()) {
-      if (socket.data.tokenHash !== tokenHash) continue;
+      if (!socket.data.tokenHash || !dead(socket.data.tokenHash)) continue;
       socket.data.role = null;
       socket.data.tokenHash = undefined;
       for (const channel of CHANNELS) if (!canJoinChannel(channel, null)) void socket.leave(channel);
     }
+  };
+  const onRevoked = ({ tokenHash }: { tokenHash: string }) => {
+    // A signed-out staff socket loses the staff channels at once.
+    demote((hash) => hash === tokenHash);
     if (!relaying) send({ type: 'session.revoked', tokenHash });
+  };
+  // Sessions also end by idling out: a connected socket is re-checked now and then.
+  const expireSessions = async () => {
+    const hashes = [...new Set([...io.of('/').sockets.values()].map((s) => s.data.tokenHash).filter((h): h is string => Boolean(h)))];
+    if (hashes.length === 0) return;
+    const alive = new Set(
+      (
+        await ctx.database.db
+          .select({ tokenHash: sessions.tokenHash })
+          .from(sessions)
+          .where(and(inArray(sessions.tokenHash, hashes), gt(sessions.expiresAt, ctx.now())))
+      ).map((r) => r.tokenHash),
+    );
+    demote((hash) => !alive.has(hash));
   };
   ctx.events.on('results.changed', emitAll);
   ctx.events.on('votes.cast', onVote);
@@ -171,12 +194,12 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
   ctx.events.on('members.changed', onMembers);
   ctx.events.on('session.revoked', onRevoked);
 
-  const timers: NodeJS.Timeout[] = [];
+  const timers: NodeJS.Timeout[] = [setInterval(() => void expireSessions().catch(logError('socket session re-check failed')), options.sessionRecheckMs ?? SESSION_RECHECK_MS)];
   if (scaleOut) {
     const resync = () => void tally.resync().catch(logError('periodic results rebuild failed'));
     timers.push(setTimeout(resync, FIRST_RESYNC_MS), setInterval(resync, RESYNC_EVERY_MS));
-    timers.forEach((t) => t.unref());
   }
+  timers.forEach((t) => t.unref());
 
   let closing: Promise<void> | undefined;
   const close = () =>

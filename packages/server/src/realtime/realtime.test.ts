@@ -143,6 +143,27 @@ describe('channels', () => {
   });
 });
 
+describe('session expiry', () => {
+  it('takes the staff channels away once the session idles out', async () => {
+    const other = await listen(t.ctx, t.app, { sessionRecheckMs: 100 });
+    try {
+      const staff = await connectClient(other.url, await tokenFor(t.ctx, 'agent'));
+      clients.push(staff);
+      expect(await subscribe(staff, ['statistics'])).toEqual({ joined: ['statistics'], denied: [] });
+      const stats = record(staff, 'StatisticsUpdate');
+      t.clock.advance((t.ctx.env.STAFF_SESSION_IDLE_MINUTES + 1) * 60_000);
+      await sleep(400);
+      const { token } = await createVoter(t.ctx);
+      await vote(t.app, token, { [e.chair.id]: e.alice.id });
+      await sleep(600);
+      expect(stats).toEqual([]);
+      expect(await subscribe(staff, ['statistics'])).toEqual({ joined: [], denied: ['statistics'] });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Postgres)', () => {
   it("delivers a vote cast on the second server to the first server's clients, and keeps both snapshots exact", async () => {
     const url = (t.ctx.database as TestDatabase).url!;
@@ -176,7 +197,9 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
 
       // A toggle on the second server reaches the first server's clients too.
       const count = detailed.length;
-      await request(app2).post('/api/v1/toggle').set(bearer(admin)).send({ status: true });
+      // A fresh admin: the expiry test moved the clock past the first one's idle limit.
+      const toggled = await request(app2).post('/api/v1/toggle').set(bearer(await tokenFor(t.ctx, 'admin'))).send({ status: true });
+      expect(toggled.status).toBe(200);
       await waitFor(() => detailed.length > count, 10_000, 'the toggle to reach the first server');
     } finally {
       await second.close();
