@@ -13,6 +13,7 @@
 //   BENCH_PROFILE=1   write a V8 CPU profile of every server child into bench/.profiles/
 //   BENCH_KEEP_DB=1   keep the database afterwards (for EXPLAIN ANALYZE)
 //   BENCH_EXTRA=1     also measure figure 1 with DATABASE_POOL_MAX 8 and 32 (diagnostic)
+//   BENCH_SERVER_ENV  extra server environment, "KEY=value,KEY2=value" (experiments)
 import { execFile, fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -77,6 +78,8 @@ function serverEnv(extra) {
     // One client address sends every sign-in here: lift the per-IP ceilings (configurable by design).
     RATE_LIMIT_IP_SENDS_PER_HOUR: '1000000',
     RATE_LIMIT_IP_TRIES_PER_HOUR: '1000000',
+    // Extra server settings for experiments, e.g. BENCH_SERVER_ENV="DATABASE_POOL_MAX=32,LOG_LEVEL=info".
+    ...Object.fromEntries((process.env.BENCH_SERVER_ENV ?? '').split(',').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')).trim(), kv.slice(kv.indexOf('=') + 1)])),
     ...extra,
   };
 }
