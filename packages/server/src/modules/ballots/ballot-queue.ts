@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
-import { ballotQueue } from '../../db/schema';
+import { ballotQueue, ballots } from '../../db/schema';
 import { seal, unseal } from '../../lib/crypto';
 
 /** A ballot: what `ballots` holds, and what a queued row holds sealed. */
@@ -58,6 +58,13 @@ export async function readQueue(ctx: AppContext, db: Db | Tx = ctx.database.db):
 export async function findBallots(ctx: AppContext, receipts: string[]): Promise<Map<string, Ballot>> {
   const found = new Map<string, Ballot>();
   if (receipts.length === 0) return found;
+  // Mixed ballots never move again: found here, they are found for good, without reading the queue.
+  const mixed = await ctx.database.db
+    .select({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })
+    .from(ballots)
+    .where(inArray(ballots.receipt, receipts));
+  for (const b of mixed) found.set(b.receipt, b);
+  if (found.size === new Set(receipts).size) return found;
   const rows = await ctx.database.db.execute<{ receipt: string | null; position_id: number | null; candidate_id: number | null; id: string | null; sealed: string | null }>(sql`
     select receipt, position_id, candidate_id, null::text as id, null::text as sealed from ballots
       where receipt in (${sql.join(receipts.map((r) => sql`${r}`), sql`, `)})
