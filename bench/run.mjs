@@ -184,7 +184,8 @@ async function measureVotes(label, server, args) {
     serverCpuMs: round((cpu.serverCores * 1000) / Math.max(1, r.okPerSec), 2),
     postgresCpuMs: round((cpu.postgresCores * 1000) / Math.max(1, r.okPerSec), 2),
   };
-  results.phases[label] = { ...r, cpu, perBallot, eld: eld.stats, poolUse };
+  results.phases[label] = { ...r, cpu, perBallot, eld: eld.stats, poolUse, broadcast: eld.broadcast };
+  if (eld.broadcast?.count) say(`  results broadcasts: ${eld.broadcast.count}, ${eld.broadcast.meanMs} ms each on average (max ${eld.broadcast.maxMs} ms) of synchronous fan-out, ${eld.broadcast.totalMs} ms in all`);
   say(`${label}: ${r.okPerSec} ballots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}; event loop p99 ${eld.stats.p99} ms max ${eld.stats.max} ms; cpu ${JSON.stringify(cpu)}; CPU per ballot: server ${perBallot.serverCpuMs} ms, postgres ${perBallot.postgresCpuMs} ms${poolUse ? `; pool connections busy avg ${poolUse.busyAvg} of ${poolUse.openMax}` : ''}`);
   if (r.non2xx > 0) say(`  status codes: ${JSON.stringify(r.statusCodes)}`);
   return { ...r, eld: eld.stats, cpu };
