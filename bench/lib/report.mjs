@@ -17,14 +17,15 @@ for (const [id, f] of Object.entries(figures)) {
 }
 
 console.log('\nPhases (CPU in cores of the 2; per-ballot CPU = cores ÷ rate):\n');
-console.log('| Phase | Rate | p50 / p99 ms | Server CPU | Postgres CPU | Per op: server / postgres ms | Event loop p99 / max ms |');
-console.log('|---|---|---|---|---|---|---|');
+console.log('| Phase | Rate | p50 / p99 ms | Server CPU | Postgres CPU | Per op: server / postgres ms | Event loop p99 / max ms | Pool busy (of 20) |');
+console.log('|---|---|---|---|---|---|---|---|');
 const row = (name, r) => {
   if (!r) return;
   const cpu = r.cpu ?? {};
   const per = r.perBallot ? `${r.perBallot.serverCpuMs} / ${r.perBallot.postgresCpuMs}` : '';
   const eld = r.eld ? `${r.eld.p99} / ${r.eld.max}` : '';
-  console.log(`| ${name} | ${r.okPerSec ?? r.tps}/s | ${r.p50 ?? ''} / ${r.p99 ?? ''} | ${cpu.serverCores ?? ''} | ${cpu.postgresCores ?? ''} | ${per} | ${eld} |`);
+  const pool = r.poolUse ? `${r.poolUse.busyAvg}` : '';
+  console.log(`| ${name} | ${r.okPerSec ?? r.tps}/s | ${r.p50 ?? ''} / ${r.p99 ?? ''} | ${cpu.serverCores ?? ''} | ${cpu.postgresCores ?? ''} | ${per} | ${eld} | ${pool} |`);
 };
 if (phases.pgbench) console.log(`| pgbench (32 clients, prepared) | ${Math.round(phases.pgbench.tps)}/s | avg ${phases.pgbench.latencyAvgMs} | – | ${phases.pgbench.cpu?.postgresCores} | – / ${phases.pgbench.postgresCpuMs} | |`);
 for (const [k, r] of Object.entries(phases.driver ?? {}))
@@ -45,3 +46,4 @@ if (phases.signin) {
   row('ballots during sign-in', s.votes);
 }
 if (phases.live) console.log(`\nLive: ${JSON.stringify(phases.live)}`);
+for (const k of ['live-no-watchers', 'live-with-watchers']) if (phases[k]?.broadcast?.count) console.log(`Broadcasts during ${k}: ${JSON.stringify(phases[k].broadcast)}`);
