@@ -155,7 +155,10 @@ function poolSampler() {
   const loop = (async () => {
     while (!stopped) {
       const rows = await benchDb
-        .unsafe(`select count(*) filter (where state <> 'idle')::int as busy, count(*)::int as open from pg_stat_activity where datname = current_database() and application_name = 'kura'`)
+        .unsafe(`select count(*) filter (where state <> 'idle')::int as busy, count(*) filter (where state = 'active')::int as active,
+                        count(*) filter (where state like 'idle in transaction%')::int as in_tx_idle,
+                        count(*) filter (where state = 'active' and wait_event = 'ClientRead')::int as active_client_read, count(*)::int as open
+                 from pg_stat_activity where datname = current_database() and application_name = 'kura'`)
         .catch(() => undefined);
       if (rows?.[0]) samples.push(rows[0]);
       await sleep(100);
@@ -167,7 +170,9 @@ function poolSampler() {
       await loop;
       if (!samples.length) return undefined;
       const busy = samples.map((x) => x.busy).sort((a, b) => a - b);
-      return { busyAvg: round(busy.reduce((a, b) => a + b, 0) / busy.length, 1), busyP50: percentile(busy, 50), openMax: Math.max(...samples.map((x) => x.open)), samples: samples.length };
+      const avg = (k) => round(samples.reduce((a, x) => a + x[k], 0) / samples.length, 1);
+      // busy = active (Postgres working) + idle in transaction (waiting for the server between statements)
+      return { busyAvg: avg('busy'), activeAvg: avg('active'), activeClientReadAvg: avg('active_client_read'), inTxIdleAvg: avg('in_tx_idle'), busyP50: percentile(busy, 50), openMax: Math.max(...samples.map((x) => x.open)), samples: samples.length };
     },
   };
 }
@@ -186,7 +191,7 @@ async function measureVotes(label, server, args) {
   };
   results.phases[label] = { ...r, cpu, perBallot, eld: eld.stats, poolUse, broadcast: eld.broadcast };
   if (eld.broadcast?.count) say(`  results broadcasts: ${eld.broadcast.count}, ${eld.broadcast.meanMs} ms each on average (max ${eld.broadcast.maxMs} ms) of synchronous fan-out, ${eld.broadcast.totalMs} ms in all`);
-  say(`${label}: ${r.okPerSec} ballots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}; event loop p99 ${eld.stats.p99} ms max ${eld.stats.max} ms; cpu ${JSON.stringify(cpu)}; CPU per ballot: server ${perBallot.serverCpuMs} ms, postgres ${perBallot.postgresCpuMs} ms${poolUse ? `; pool connections busy avg ${poolUse.busyAvg} of ${poolUse.openMax}` : ''}`);
+  say(`${label}: ${r.okPerSec} ballots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}; event loop p99 ${eld.stats.p99} ms max ${eld.stats.max} ms; cpu ${JSON.stringify(cpu)}; CPU per ballot: server ${perBallot.serverCpuMs} ms, postgres ${perBallot.postgresCpuMs} ms${poolUse ? `; pool connections busy avg ${poolUse.busyAvg} of ${poolUse.openMax} (active ${poolUse.activeAvg} of which waiting for the server's next message ${poolUse.activeClientReadAvg}, idle in transaction ${poolUse.inTxIdleAvg})` : ''}`);
   if (r.non2xx > 0) say(`  status codes: ${JSON.stringify(r.statusCodes)}`);
   return { ...r, eld: eld.stats, cpu };
 }

@@ -24,7 +24,7 @@ const row = (name, r) => {
   const cpu = r.cpu ?? {};
   const per = r.perBallot ? `${r.perBallot.serverCpuMs} / ${r.perBallot.postgresCpuMs}` : '';
   const eld = r.eld ? `${r.eld.p99} / ${r.eld.max}` : '';
-  const pool = r.poolUse ? `${r.poolUse.busyAvg}` : '';
+  const pool = r.poolUse ? `${r.poolUse.busyAvg} (active ${r.poolUse.activeAvg ?? '?'}, of which ClientRead ${r.poolUse.activeClientReadAvg ?? '?'}, idle in tx ${r.poolUse.inTxIdleAvg ?? '?'})` : '';
   console.log(`| ${name} | ${r.okPerSec ?? r.tps}/s | ${r.p50 ?? ''} / ${r.p99 ?? ''} | ${cpu.serverCores ?? ''} | ${cpu.postgresCores ?? ''} | ${per} | ${eld} | ${pool} |`);
 };
 if (phases.pgbench) console.log(`| pgbench (32 clients, prepared) | ${Math.round(phases.pgbench.tps)}/s | avg ${phases.pgbench.latencyAvgMs} | – | ${phases.pgbench.cpu?.postgresCores} | – / ${phases.pgbench.postgresCpuMs} | |`);
