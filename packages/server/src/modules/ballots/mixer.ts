@@ -18,7 +18,11 @@ import { shuffle } from './receipts';
  * row keeps the vote's xmin and the mixer's xmax until vacuum), so each voter hides among the
  * voters of the batch: the anonymity set is the batch, at least MIX_MIN_BATCH ballots while voting
  * is open. When voting closes the rest is flushed whatever its size (the election is over and
- * every ballot must be published); a toggle also flushes before it records a commitment.
+ * every ballot must be published); a toggle also flushes before it records a commitment. A forced
+ * batch smaller than MIX_MIN_BATCH is padded with published ballots, deleted and written again
+ * within the batch, so the live rows still show a batch of MIX_MIN_BATCH sharing one xmin: the
+ * last voters before a close do not stand out. (Someone reading dead tuples or the WAL can tell
+ * the padding apart by its receipts; against them the close batch is only as large as it is.)
  */
 
 export type MixResult = { moved: number };
@@ -45,12 +49,21 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
     }
     const rows = await tx.delete(ballotQueue).returning({ id: ballotQueue.id, sealed: ballotQueue.sealed });
     if (rows.length === 0) return { moved: 0 };
-    const batch = shuffle(openQueueRows(ctx, rows, false));
+    const queued = openQueueRows(ctx, rows, false);
+    const shortBy = ctx.env.MIX_MIN_BATCH - queued.length;
+    const padding =
+      shortBy > 0
+        ? await tx
+            .delete(ballots)
+            .where(sql`${ballots.receipt} in (select receipt from ballots order by random() limit ${shortBy})`)
+            .returning({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })
+        : [];
+    const batch = shuffle([...queued, ...padding]);
     // Rows go to the heap in the order inserted: the shuffled order, never the cast order.
     for (let i = 0; i < batch.length; i += 1000) {
       await tx.insert(ballots).values(batch.slice(i, i + 1000));
     }
-    return { moved: batch.length };
+    return { moved: queued.length };
   });
 }
 

@@ -87,6 +87,9 @@ describe('secret ballot', () => {
     const res = await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status: false });
     expect(res.status).toBe(200);
     expect(await votingRows(t.ctx)).toMatchObject({ queue: 0, ballots: 62 });
+    // The two ballots are padded with published ones: the newest batch (one xmin) has MIX_MIN_BATCH rows.
+    const batches = await t.ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from ballots group by xmin::text order by max(ctid) desc`);
+    expect(batches[0]!.n).toBe(20);
     await setVoting(t.ctx, true);
   });
 
