@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../src/auth/sessions';
 import { createMember } from '../factories';
 import { TEST_DATABASE_URL } from '../harness';
-import { createElection, setVoting, type Election } from '../voting/election';
+import { setVoting } from '../voting/election';
 import { closeRawClients, rawRequest } from './http-client';
-import { createDeployment, staffToken, type Deployment } from './server-process';
+import { createDeployment, seedElection, staffToken, type Deployment, type SeededElection } from './server-process';
 
 /**
  * Crash consistency on a real Postgres: the real server is started, a burst of voters votes, the
@@ -20,14 +20,14 @@ const VOTERS_PER_BURST = 40;
 type Voter = { memberId: number; token: string; acked?: { position_id: number; vvpat: string }[] };
 
 let dep: Deployment;
-let election: Election;
+let election: SeededElection;
 let adminToken: string;
 let crashesSurvived = 0;
 
 describe.skipIf(!TEST_DATABASE_URL)('crash consistency (kill -9 mid-burst, restart)', () => {
   beforeAll(async () => {
     dep = await createDeployment({ MIX_MIN_BATCH: '5', MIX_INTERVAL_MS: '100' });
-    election = await createElection(dep.ctx);
+    election = await seedElection(dep.ctx);
     await setVoting(dep.ctx, true);
     adminToken = await staffToken(dep.ctx, 'admin');
   });

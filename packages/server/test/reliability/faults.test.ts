@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../src/auth/sessions';
 import { createMember } from '../factories';
 import { TEST_DATABASE_URL } from '../harness';
-import { createElection, setVoting, type Election } from '../voting/election';
+import { setVoting } from '../voting/election';
 import { closeRawClients, rawRequest, rawRequest as raw, type RawAnswer } from './http-client';
-import { createDeployment, staffToken, type Deployment } from './server-process';
+import { createDeployment, seedElection, staffToken, type Deployment, type SeededElection } from './server-process';
 
 /**
  * Database faults and shutdown under load, against the real server process on a real Postgres:
@@ -18,7 +18,7 @@ import { createDeployment, staffToken, type Deployment } from './server-process'
  */
 
 let dep: Deployment;
-let election: Election;
+let election: SeededElection;
 let adminToken: string;
 let admin: postgres.Sql;
 let dbName: string;
@@ -26,7 +26,7 @@ let dbName: string;
 describe.skipIf(!TEST_DATABASE_URL)('database faults and shutdown under load (real server, Postgres)', () => {
   beforeAll(async () => {
     dep = await createDeployment({ MIX_MIN_BATCH: '5', MIX_INTERVAL_MS: '200', DATABASE_POOL_MAX: '5' });
-    election = await createElection(dep.ctx);
+    election = await seedElection(dep.ctx);
     await setVoting(dep.ctx, true);
     adminToken = await staffToken(dep.ctx, 'admin');
     admin = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });

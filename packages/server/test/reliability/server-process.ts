@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AppContext } from '../../src/context';
 import { createSession } from '../../src/auth/sessions';
 import { parseEnv } from '../../src/env';
-import { createStaff } from '../factories';
+import { createCandidate, createPosition, createStaff } from '../factories';
 import { createTestDatabase, type TestDatabase } from '../harness';
 
 /**
@@ -106,3 +106,21 @@ export async function staffToken(ctx: AppContext, role: 'admin' | 'agent'): Prom
   const staff = await createStaff(ctx, { role });
   return (await createSession(ctx, { role, subjectId: staff.id })).token;
 }
+
+/**
+ * A small election written straight into a deployment's database (the server process, not this
+ * one, runs the voting runtime): two national positions and a Nairobi one, with candidates.
+ */
+export async function seedElection(ctx: AppContext) {
+  const tag = () => Math.random().toString(36).slice(2, 7);
+  const chair = await createPosition(ctx, { name: `Chair ${tag()}` });
+  const treasurer = await createPosition(ctx, { name: `Treasurer ${tag()}` });
+  const nairobi = await createPosition(ctx, { name: `Branch Rep ${tag()}`, level: 'Nairobi' });
+  const alice = await createCandidate(ctx, [chair.id], { name: 'Alice Achieng' });
+  const brian = await createCandidate(ctx, [chair.id], { name: 'Brian Barasa' });
+  const carol = await createCandidate(ctx, [treasurer.id], { name: 'Carol Chebet' });
+  const dan = await createCandidate(ctx, [treasurer.id], { name: 'Dan Ding' });
+  const erin = await createCandidate(ctx, [nairobi.id], { name: 'Erin Njeri', branch: 'Nairobi' });
+  return { chair, treasurer, nairobi, alice, brian, carol, dan, erin };
+}
+export type SeededElection = Awaited<ReturnType<typeof seedElection>>;
