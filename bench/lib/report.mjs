@@ -12,7 +12,7 @@ const { figures, phases } = run;
 console.log(`Run of ${run.at} (phases of ${run.seconds} s, ${run.watchers} watchers; load average at the end ${run.loadAverage})\n`);
 console.log('| # | Figure | Measured | Baseline (same run) | Ratio | Target | |');
 console.log('|---|---|---|---|---|---|---|');
-for (const [id, f] of Object.entries(figures)) {
+for (const [id, f] of Object.entries(figures).sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true }))) {
   console.log(`| ${id} | ${f.name} | ${f.value} | ${f.baseline} | ${f.ratio} | ${f.target} | ${f.met ? '**met**' : '**missed**'}${f.note ? ` (${f.note})` : ''} |`);
 }
 
