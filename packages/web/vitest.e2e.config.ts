@@ -12,6 +12,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     fileParallelism: false,
-    passWithNoTests: true,
+    passWithNoTests: false,
   },
 });

@@ -1,5 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { ChevronDown, LogOut, Menu, type LucideIcon } from 'lucide-react';
 import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
@@ -50,6 +51,7 @@ export function activeMenuItem(pathname: string, menu: MenuItem[]): MenuItem | u
 export function AppShell({ menu, showColourDialog, signOutTo, bannerUsesCustomColours, extraTitles, showHelp = true, children }: AppShellProps) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const name = getName();
   const photo = getPhoto();
   const clean = pathname.replace(/\/+$/, '') || '/';
@@ -68,6 +70,8 @@ export function AppShell({ menu, showColourDialog, signOutTo, bannerUsesCustomCo
       // offline or already expired
     }
     clearSession();
+    // Nothing of this person's data may outlive the session in memory either.
+    queryClient.clear();
     await navigate({ to: signOutTo as never });
   };
 

@@ -1,0 +1,166 @@
+/// <reference types="node" />
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { enableVoting, launchBrowser, screenshot, startServer, startSmsSink, type RunningServer } from './harness';
+
+const MEMBER_NO = '1001';
+
+let sink: Awaited<ReturnType<typeof startSmsSink>>;
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  sink = await startSmsSink();
+  server = await startServer(sink.url);
+  await enableVoting(server);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sink?.close();
+});
+
+async function newPage(width = 1280, height = 900): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height }, baseURL: server.baseUrl });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+describe('public pages', () => {
+  it('landing shows the seeded positions and the results card, defaulting to Chairperson National', async () => {
+    const { context, page } = await newPage();
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Current election statistics' }).waitFor();
+    const select = page.getByRole('combobox', { name: 'Position' });
+    await expect.poll(() => select.textContent()).toContain('Chairperson National');
+    await page.getByRole('heading', { name: 'Chairperson National', level: 2 }).waitFor();
+    await page.getByText('No votes at the moment for the selected position').waitFor();
+    expect(await page.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/sign-in');
+    expect(await page.getByRole('link', { name: 'Verify', exact: true }).getAttribute('href')).toBe('/verify');
+    await page.getByRole('button', { name: 'Customize Colors' }).waitFor();
+    await screenshot(page, 'landing');
+
+    await select.click();
+    await page.getByRole('option', { name: 'President National' }).click();
+    await page.getByRole('heading', { name: 'President National', level: 2 }).waitFor();
+    await context.close();
+  });
+
+  it('landing is usable at 360px', async () => {
+    const { context, page } = await newPage(360, 780);
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Current election statistics' }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'landing-360');
+    await context.close();
+  });
+
+  it('sign-in shows the identifier messages live and disables Sign in', async () => {
+    const { context, page } = await newPage();
+    await page.goto('/sign-in');
+    const input = page.getByLabel('Member number or email');
+    const button = page.getByRole('button', { name: 'Sign in', exact: true });
+    await input.fill('ab');
+    await page.getByText('Must be at least 3 characters long').waitFor();
+    expect(await button.isDisabled()).toBe(true);
+    await input.fill('not an id');
+    await page.getByText('Should only contain digits, be a valid email address, or follow CMAKE##/## format').waitFor();
+    await input.fill('1'.repeat(151));
+    await page.getByText('Must be at most 150 characters long').waitFor();
+    await screenshot(page, 'sign-in-invalid');
+    await input.fill('CMAKE12/34');
+    await expect.poll(() => button.isDisabled()).toBe(false);
+    await context.close();
+  });
+
+  it('verify shows the registered (masked) details of a member', async () => {
+    const { context, page } = await newPage();
+    await page.goto('/verify');
+    await page.getByLabel('Enter your member number or email').fill(MEMBER_NO);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByText('Branch').waitFor();
+    await screenshot(page, 'verify');
+    await page.getByLabel('Enter your member number or email').fill('999999');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('p.text-red-600').waitFor();
+    await context.close();
+  });
+});
+
+describe('voter journey', () => {
+  it('signs in with an SMS code, votes on every eligible position, sees receipts, and the landing page updates live', async () => {
+    const watcher = await newPage();
+    await watcher.page.goto('/');
+    await watcher.page.getByText('No votes at the moment for the selected position').waitFor();
+
+    const { context, page } = await newPage();
+    await page.goto('/sign-in');
+    await page.getByLabel('Member number or email').fill(MEMBER_NO);
+    await page.getByRole('checkbox').click();
+    const since = Date.now();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByText('Enter 6 digit secure OTP').waitFor();
+    await screenshot(page, 'sign-in-token');
+    const code = await sink.codeSince(since);
+    await page.getByLabel('SMS token').fill(code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL('**/voter', { timeout: 15_000 });
+    expect(await page.evaluate(() => localStorage.getItem('account_type'))).toBe('member');
+    await page.getByText('Secure and Transparent Voting ✅').first().waitFor();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await screenshot(page, 'voter-dashboard');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Voting' }).click();
+    await page.waitForURL('**/voter/elect');
+    await page.getByRole('button', { name: 'Vote', exact: true }).waitFor();
+    const radios = page.getByRole('radio');
+    await radios.first().waitFor();
+    const names = await radios.evaluateAll((els) => [...new Set(els.map((e) => (e as HTMLInputElement).name))]);
+    expect(names.length).toBeGreaterThan(0);
+    const chosen: string[] = [];
+    for (const name of names) {
+      const first = page.locator(`input[type=radio][name="${name}"]`).first();
+      await first.check();
+      chosen.push((await first.getAttribute('data-name')) ?? '');
+    }
+    await screenshot(page, 'voter-elect');
+    await page.getByRole('button', { name: 'Vote', exact: true }).click();
+    await page.getByRole('alertdialog').getByText('Are you sure?').waitFor();
+    await screenshot(page, 'voter-elect-confirm');
+    await page.getByRole('button', { name: 'Yes!' }).click();
+    await page.getByText('You have successfully voted').waitFor();
+    await screenshot(page, 'voter-voted');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Vvpt' }).click();
+    await page.waitForURL('**/voter/vpat');
+    const rows = page.locator('tbody tr');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(names.length);
+    const firstRef = (await rows.first().locator('td').nth(1).textContent())?.trim() ?? '';
+    expect(firstRef.length).toBeGreaterThan(4);
+    await screenshot(page, 'voter-vpat');
+
+    // Live: the landing page in the other tab moves without a reload.
+    await watcher.page.getByText('100.00% 1 vote').first().waitFor({ timeout: 15_000 });
+    await screenshot(watcher.page, 'landing-after-vote');
+
+    // A second visit says plainly that the voter has voted.
+    await page.goto('/voter/elect');
+    await page.getByText('You have already voted for every position.').waitFor();
+
+    await page.goto('/voter/education');
+    await page.getByText('voting starts on 8th Jan 2025 and ends on 9th August 2027').waitFor();
+    await screenshot(page, 'voter-education');
+
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await page.goto('/voter');
+    await page.waitForURL('**/sign-in');
+
+    await context.close();
+    await watcher.context.close();
+  });
+});
