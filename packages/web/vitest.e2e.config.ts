@@ -2,8 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * End-to-end tests: Playwright (playwright-core) driving Debian's Chromium against the built
- * app and a real server. The suite is written once the server answers the voter journey; until
- * then an empty run passes.
+ * app and a real server (see e2e/harness.ts). An empty run is a failure.
  */
 export default defineConfig({
   test: {
