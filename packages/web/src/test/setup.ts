@@ -1,5 +1,8 @@
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// findBy*/waitFor default to 1 s, too tight when CI runs suites side by side on 2 cores.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these browser APIs; embla-carousel and Radix need them.
 class ResizeObserverStub {
