@@ -22,6 +22,8 @@ export type OpenDatabaseOptions = {
   /** PGlite on a worker thread (the server) or the calling thread (tests). */
   pgliteMode?: 'worker' | 'inline';
   poolMax?: number;
+  /** Distinct statement texts prepared at most (default PREPARED_STATEMENT_LIMIT). */
+  preparedStatementLimit?: number;
 };
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
@@ -43,7 +45,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     idle_timeout: host ? 0 : 60,
     connect_timeout: 10,
   });
-  const db = drizzle(sql, { schema, casing: 'snake_case' });
+  const db = drizzle(preparingStatements(sql, options.preparedStatementLimit ?? PREPARED_STATEMENT_LIMIT), { schema, casing: 'snake_case' });
   return {
     db,
     sql,
@@ -53,4 +55,56 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       await host?.close();
     },
   };
+}
+
+/**
+ * How many distinct statement texts may become named prepared statements. Queries are built by
+ * Drizzle from a fixed set of shapes, but a few (IN lists, bulk inserts) vary with their input;
+ * past the bound a new text runs unprepared, so no connection collects statements without limit.
+ */
+export const PREPARED_STATEMENT_LIMIT = 500;
+
+/**
+ * Drizzle asks postgres.js for an unnamed statement on every query not built with `.prepare()`:
+ * Parse/Describe, a wait for the parameter types, then Bind/Execute, with Postgres planning it
+ * again each time. Named statements skip the wait and the planning (BENCHMARKS.md: +45 % votes,
+ * a third of the database CPU per vote). postgres.js keeps them per connection and re-prepares
+ * after a schema change (its RevalidateCachedQuery retry).
+ */
+function preparingStatements(sql: postgres.Sql, limit: number): postgres.Sql {
+  const known = new Set<string>();
+  const wrap = (target: postgres.Sql): postgres.Sql =>
+    new Proxy(target, {
+      get(t, prop) {
+        if (prop === 'unsafe') {
+          return (query: string, args?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) => {
+            // Without parameters postgres.js uses the simple protocol: one round trip, nothing to name.
+            const prepare = Boolean(args?.length) && (known.has(query) || (known.size < limit && Boolean(known.add(query))));
+            return t.unsafe(query, args, { ...options, prepare });
+          };
+        }
+        if (prop === 'begin' || prop === 'savepoint') {
+          // The transaction's own handle must prepare too: castVote and sign-in run inside one.
+          return (...args: unknown[]) => {
+            const fn = args[args.length - 1] as (tx: postgres.Sql) => unknown;
+            args[args.length - 1] = (tx: postgres.Sql) => fn(wrap(tx));
+            return (Reflect.get(t, prop) as (...a: unknown[]) => unknown).apply(t, args);
+          };
+        }
+        const value = Reflect.get(t, prop) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
+      },
+    });
+  return wrap(sql);
+}
+
+/**
+ * Awaits pipelined queries (sent together on one connection) and then throws the first failure,
+ * so no query is left to reject unobserved, which would crash the process.
+ */
+export async function settleAll<T extends readonly unknown[]>(queries: { readonly [K in keyof T]: PromiseLike<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(queries);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
