@@ -5,6 +5,7 @@ import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract, type RouteMetadata } from '@kura/contract';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { AppContext } from './context';
 import { AppError } from './errors';
@@ -13,6 +14,7 @@ import { errorHandler } from './http/error-handler';
 import { buildImplementation } from './http/routes';
 import { openApiDocument } from './http/openapi';
 import { mountWebApp } from './http/web';
+import { publicResultsFastPath, staticHeadersOf } from './http/public-results';
 import { migrationsApplied } from './db/migrate';
 import { moduleImplementations } from './modules';
 
@@ -38,6 +40,64 @@ function mediaTypeGuard(req: Request, _res: Response, next: NextFunction) {
   next();
 }
 
+/**
+ * One line per request at `info`. Above that level (production runs at `warn` under load) pino-http
+ * would still build a redacting child logger for every request, about a tenth of a results read's
+ * CPU (BENCHMARKS.md), to print nothing but failures: then only server errors are logged.
+ */
+function requestLogging(ctx: AppContext) {
+  if (!ctx.logger.isLevelEnabled('info')) {
+    return (req: Request, res: Response, next: NextFunction) => {
+      res.once('finish', () => {
+        if (res.statusCode >= 500) ctx.logger[res.statusCode === 500 ? 'error' : 'warn']({ req: { method: req.method, url: req.originalUrl.split('?')[0], ip: req.ip }, res: { status: res.statusCode } }, 'request completed');
+      });
+      next();
+    };
+  }
+  return pinoHttp({
+    logger: ctx.logger,
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    serializers: {
+      req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, url: req.url.split('?')[0], ip: req.remoteAddress }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+    customLogLevel: (_req, res, err) => (res.statusCode === 500 || (err && res.statusCode >= 500) ? 'error' : res.statusCode >= 500 ? 'warn' : 'info'),
+  });
+}
+
+function securityHeaders() {
+  return helmet({
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    crossOriginEmbedderPolicy: false,
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", 'https://accounts.google.com/gsi/client'],
+        frameSrc: ["'self'", 'https://accounts.google.com/gsi/'],
+        connectSrc: ["'self'", 'ws:', 'wss:', 'https://accounts.google.com/gsi/'],
+        styleSrc: ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https://*.googleusercontent.com'],
+        fontSrc: ["'self'", 'data:'],
+        // Installations on a plain-HTTP LAN address must still load their own assets.
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+}
+
+const fastPaths = new WeakMap<Express, (req: IncomingMessage, res: ServerResponse) => boolean>();
+
+/**
+ * The HTTP server's listener: the app's fast paths straight on `node:http` (Express's own
+ * per-request setup costs more than the whole answer), then the app.
+ */
+export function createRequestListener(app: Express): RequestListener {
+  const fast = fastPaths.get(app);
+  return (req, res) => {
+    if (!fast?.(req, res)) app(req, res);
+  };
+}
+
 export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -45,37 +105,16 @@ export function createApp(ctx: AppContext): Express {
   app.set('trust proxy', ctx.env.TRUST_PROXY_HOPS);
   app.set('query parser', 'simple');
 
-  app.use(
-    pinoHttp({
-      logger: ctx.logger,
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-      serializers: {
-        req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, url: req.url.split('?')[0], ip: req.remoteAddress }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (res.statusCode === 500 || (err && res.statusCode >= 500) ? 'error' : res.statusCode >= 500 ? 'warn' : 'info'),
-    }),
-  );
+  // Before everything else, unlogged like /healthz: the most frequent read of an election day.
+  const security = securityHeaders();
+  const publicResults = publicResultsFastPath(ctx, staticHeadersOf(security));
+  fastPaths.set(app, publicResults);
+  app.use((req, res, next) => {
+    if (!publicResults(req, res)) next();
+  });
+  app.use(requestLogging(ctx));
 
-  app.use(
-    helmet({
-      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-      crossOriginEmbedderPolicy: false,
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", 'https://accounts.google.com/gsi/client'],
-          frameSrc: ["'self'", 'https://accounts.google.com/gsi/'],
-          connectSrc: ["'self'", 'ws:', 'wss:', 'https://accounts.google.com/gsi/'],
-          styleSrc: ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
-          imgSrc: ["'self'", 'data:', 'blob:', 'https://*.googleusercontent.com'],
-          fontSrc: ["'self'", 'data:'],
-          // Installations on a plain-HTTP LAN address must still load their own assets.
-          upgradeInsecureRequests: null,
-        },
-      },
-    }),
-  );
+  app.use(security);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
-import { createApp } from './app';
+import { createApp, createRequestListener } from './app';
 import { createContext, prepareData } from './bootstrap';
 import { EnvError, loadEnv } from './env';
 import { createLogger } from './logger';
@@ -22,7 +22,7 @@ async function main() {
   const report = await prepareData(ctx);
 
   const app = createApp(ctx);
-  const server = createServer(app);
+  const server = createServer(createRequestListener(app));
   const realtime = await attachRealtime(ctx, server);
 
   // Track keep-alive sockets so shutdown can close idle ones while in-flight requests finish.

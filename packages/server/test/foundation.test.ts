@@ -1,6 +1,10 @@
+import { Writable } from 'node:stream';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app';
+import { openDatabase } from '../src/db/client';
 import { buildImplementation, flattenRoutes } from '../src/http/routes';
+import { createLogger } from '../src/logger';
 import { createTestApp, type TestApp } from './harness';
 
 let t: TestApp;
@@ -126,5 +130,25 @@ describe('routing', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+});
+
+describe('request logging', () => {
+  it('logs a line per request at info, and only server errors above it', async () => {
+    const before = t.logs.length;
+    await request(t.app).get('/api/v1/psk/election/status').expect(200);
+    expect(t.logs.slice(before).some((l) => l.includes('"url":"/api/v1/psk/election/status"') && l.includes('"status":200'))).toBe(true);
+
+    const lines: string[] = [];
+    const quiet = createLogger({ LOG_LEVEL: 'warn', NODE_ENV: 'test' }, new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }));
+    const dead = await openDatabase({ pgliteMode: 'inline' });
+    await dead.close();
+    const app = createApp({ ...t.ctx, logger: quiet, database: dead });
+    await request(app).get('/healthz').expect(200);
+    await request(app).get('/api/v1/no-such-route').expect(404);
+    expect(lines.filter((l) => l.includes('request completed'))).toEqual([]);
+    await request(app).get('/readyz').expect(503);
+    const failed = lines.filter((l) => l.includes('request completed')).map((l) => JSON.parse(l) as { level: number; req: { url: string }; res: { status: number } });
+    expect(failed).toEqual([expect.objectContaining({ level: 40, req: expect.objectContaining({ method: 'GET', url: '/readyz' }), res: { status: 503 } })]);
   });
 });

@@ -54,6 +54,8 @@ export class TallySnapshot {
   private structureReads = 0;
   private structureApplied = 0;
   private ready: Promise<void>;
+  /** True once the first build finished: results() is then the real state, not an empty one. */
+  loaded = false;
 
   constructor(private readonly ctx: AppContext) {
     this.ready = this.resync();
@@ -154,6 +156,7 @@ export class TallySnapshot {
       this.structureApplied = structureRead;
       await this.setStructure(read.structure);
     }
+    this.loaded = true;
     this.changed();
   }
 
