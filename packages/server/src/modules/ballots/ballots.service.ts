@@ -1,9 +1,11 @@
 import type { BallotGroup } from '@kura/contract';
-import { asc, eq, or, sql } from 'drizzle-orm';
+import { asc, eq, or } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { ballotQueue, candidacies, members, participation, positions } from '../../db/schema';
+import { candidacies, members, positions } from '../../db/schema';
 import { AppError } from '../../errors';
-import { recordActivity } from '../../lib/activity-log';
+import { activityRow, recordActivity } from '../../lib/activity-log';
+import { intArray, textArray } from '../../db/arrays';
+import { settleAll } from '../../db/client';
 import { uniqueViolation } from '../../lib/actor';
 import { seal } from '../../lib/crypto';
 import { sealBallot, type Ballot } from './ballot-queue';
@@ -65,23 +67,30 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
   const entries = Object.entries(choices).map(([position, candidate]) => ({ positionId: Number(position), candidateId: candidate }));
   const key = ctx.secrets.ballotKey;
   const cast: Ballot[] = entries.map((e) => ({ ...e, receipt: newReceipt() }));
-  const requested = sql.join(
-    entries.map((e) => sql`(${e.positionId}::int, ${e.candidateId}::int)`),
-    sql`, `,
-  );
+  // Arrays, not a VALUES list: the statements keep one text for any ballot, so they stay prepared.
+  const positionIds = intArray(entries.map((e) => e.positionId));
+  const candidateIds = intArray(entries.map((e) => e.candidateId));
+  // Sealed before the transaction: nothing but SQL runs while it holds its locks.
+  const participationRows = cast.map((b) => ({ positionId: b.positionId, receiptEnc: seal(key, b.receipt) }));
+  const queueRows = cast.map((b) => ({ id: newQueueId(), sealed: sealBallot(key, b) }));
 
   let voterName = '';
   let result: { xid: string; newVoter: boolean };
   try {
-    result = await ctx.database.db.transaction(async (tx) => {
+    // The statements go straight to the driver (prepared, nothing built per call; ADR 003) in a
+    // postgres.js transaction. Not a reserved connection with BEGIN/COMMIT pipelined by hand:
+    // postgres.js 3.4 puts a reserved connection that died back into its pool on release, and a
+    // statement sent after the death lands on whatever that connection serves next (the
+    // terminated-connections fault test hung on it).
+    result = await ctx.database.sql.begin(async (conn) => {
       // Shared election lock: a toggle (exclusive) waits for votes in flight and later votes see its
       // outcome. Member lock: one member's concurrent submissions run one after the other, so the
       // checks below see the earlier one; the participation key still guards if they did not.
       // The two statements are pipelined; the check still runs (and takes its snapshot) after the locks.
-      const [, rows] = await Promise.all([
-        tx.execute(sql`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}), pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}, ${voter.memberId})`),
-        tx.execute<CheckRow>(sql`
-        with req(position_id, candidate_id) as (values ${requested}),
+      const [, rows] = await settleAll([
+        conn`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}), pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}, ${voter.memberId})`,
+        conn<CheckRow[]>`
+        with req(position_id, candidate_id) as (select * from unnest(${positionIds}::int[], ${candidateIds}::int[])),
              me as (select m.id, m.name, m.branch_id from members m where m.id = ${voter.memberId})
         select req.position_id, req.candidate_id, p.name as position_name, p.level,
                (p.id is not null and (p.level = 'National' or p.branch_id = me.branch_id)) as eligible,
@@ -90,8 +99,8 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
                (select value from settings where key = 'election_active') as active,
                me.name as voter_name,
                exists (select 1 from participation pa where pa.member_id = me.id) as voted_before
-        from req cross join me left join positions p on p.id = req.position_id`),
-      ]);
+        from req cross join me left join positions p on p.id = req.position_id`,
+      ] as const);
       if (rows.length === 0) throw new AppError('UNAUTHENTICATED');
       voterName = rows[0]!.voter_name;
       if (rows[0]!.active !== '1') throw new AppError('FORBIDDEN', 'Voting is currently disabled');
@@ -108,15 +117,21 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
       const already = rows.filter((r) => r.voted).map((r) => `${r.position_name} ${r.level}`);
       if (already.length > 0) throw new AppError('CONFLICT', `You have already voted for ${already.join(', ')}`);
 
-      // Pipelined as well: a unique violation on the first fails the transaction as a whole.
-      const [[inserted]] = await Promise.all([
-        tx
-          .insert(participation)
-          .values(cast.map((b) => ({ memberId: voter.memberId, positionId: b.positionId, receiptEnc: seal(key, b.receipt) })))
-          .returning({ xid: sql<string>`pg_current_xact_id()::text` }),
-        tx.insert(ballotQueue).values(cast.map((b) => ({ id: newQueueId(), sealed: sealBallot(key, b) }))),
-        recordActivity(ctx, { name: voterName, activity: 'Voted', userId: voter.memberId, data: `${cast.length} position(s)`, ip: voter.ip, status: 'success' }, tx),
-      ]);
+      // One statement writes the three rows (a unique violation on participation fails it whole).
+      const log = activityRow(ctx, { name: voterName, activity: 'Voted', userId: voter.memberId, data: `${cast.length} position(s)`, ip: voter.ip, status: 'success' });
+      const [inserted] = await conn<{ xid: string }[]>`
+        with voted as (
+          insert into participation (member_id, position_id, receipt_enc)
+          select ${voter.memberId}::int, position_id, receipt_enc
+          from unnest(${intArray(participationRows.map((r) => r.positionId))}::int[], ${textArray(participationRows.map((r) => r.receiptEnc))}::text[]) as t(position_id, receipt_enc)
+        ), queued as (
+          insert into ballot_queue (id, sealed)
+          select * from unnest(${textArray(queueRows.map((r) => r.id))}::text[], ${textArray(queueRows.map((r) => r.sealed))}::text[])
+        ), logged as (
+          insert into activity_logs (name, activity, user_id, data, ip_address, status, created_at, updated_at)
+          values (${log.name}, ${log.activity}, ${log.userId}::int, ${log.data}, ${log.ipAddress}, ${log.status}, ${log.createdAt.toISOString()}::timestamptz, ${log.updatedAt.toISOString()}::timestamptz)
+        )
+        select pg_current_xact_id()::text as xid`;
       return { xid: inserted!.xid, newVoter: !rows[0]!.voted_before };
     });
   } catch (error) {

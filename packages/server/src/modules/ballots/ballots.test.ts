@@ -165,6 +165,35 @@ describe('psk/vote', () => {
     }
   });
 
+  it('rolls the whole vote back when a write fails late, and the connection serves the next vote', async () => {
+    // A failure after the checks passed, in the statement that writes the rows (sent with COMMIT).
+    await t.ctx.database.db.execute(sql`
+      create or replace function refuse_boom() returns trigger language plpgsql as $$
+      begin if new.name = 'Boom Voter' then raise exception 'boom'; end if; return new; end $$`);
+    await t.ctx.database.db.execute(sql`create trigger refuse_boom before insert on activity_logs for each row execute function refuse_boom()`);
+    try {
+      const boom = await createMember(t.ctx, { branch: 'Nairobi', name: 'Boom Voter' });
+      const before = await votingRows(t.ctx);
+      // A vote refused by the checks (after BEGIN) must end its transaction too.
+      expect((await vote(t.app, (await createVoter(t.ctx, 'Mombasa')).token, { [e.nairobi.id]: e.erin.id })).status).toBe(422);
+      const failed = await vote(t.app, await tokenFor(t.ctx, 'voter', boom.id), { [e.chair.id]: e.alice.id, [e.treasurer.id]: e.carol.id });
+      expect(failed.status).toBe(500);
+      expect(failed.body).toEqual({ message: expect.any(String) });
+      expect(await votingRows(t.ctx)).toEqual(before);
+      // Every pooled connection is out of a transaction: a run of votes all land and are counted.
+      const voters = await Promise.all(Array.from({ length: 12 }, () => createVoter(t.ctx)));
+      const answers = await Promise.all(voters.map((v) => vote(t.app, v.token, { [e.chair.id]: e.brian.id })));
+      expect(answers.map((a) => a.status)).toEqual(voters.map(() => 201));
+      const after = await votingRows(t.ctx);
+      expect(after.participation - before.participation).toBe(12);
+      expect(after.queue + after.ballots - before.queue - before.ballots).toBe(12);
+      const [open] = await t.ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`);
+      expect(open!.n).toBe(0);
+    } finally {
+      await t.ctx.database.db.execute(sql`drop trigger refuse_boom on activity_logs`);
+    }
+  });
+
   it('refuses staff and anonymous callers', async () => {
     expect((await request(t.app).post('/api/v1/psk/vote').send({ candidates: { [e.chair.id]: e.alice.id } })).status).toBe(401);
     const admin = await tokenFor(t.ctx, 'admin');

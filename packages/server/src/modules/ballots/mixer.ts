@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { ballotQueue, ballots } from '../../db/schema';
 import { MIX_LOCK } from './locks';
-import { openQueueRows } from './ballot-queue';
+import { intArray, textArray } from '../../db/arrays';
+import { openQueueRows, type Ballot } from './ballot-queue';
 import { shuffle } from './receipts';
 
 /**
@@ -27,6 +28,11 @@ import { shuffle } from './receipts';
 
 export type MixResult = { moved: number };
 
+/** Queue rows decrypted per turn of the event loop. */
+const OPEN_SLICE = 500;
+/** Ballots per insert statement. */
+const INSERT_SLICE = 5000;
+
 /**
  * One mixing pass. `force` moves everything queued (toggle, voting closed) and waits for a
  * concurrent mixer; otherwise it moves nothing unless at least MIX_MIN_BATCH are queued, and
@@ -49,7 +55,12 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
     }
     const rows = await tx.delete(ballotQueue).returning({ id: ballotQueue.id, sealed: ballotQueue.sealed });
     if (rows.length === 0) return { moved: 0 };
-    const queued = openQueueRows(ctx, rows, false);
+    // At 600 ballots/s a pass opens thousands of rows: in slices, so HTTP requests are not held up.
+    const queued: Ballot[] = [];
+    for (let i = 0; i < rows.length; i += OPEN_SLICE) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      queued.push(...openQueueRows(ctx, rows.slice(i, i + OPEN_SLICE), false));
+    }
     const shortBy = ctx.env.MIX_MIN_BATCH - queued.length;
     const padding =
       shortBy > 0
@@ -59,9 +70,13 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
             .returning({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })
         : [];
     const batch = shuffle([...queued, ...padding]);
-    // Rows go to the heap in the order inserted: the shuffled order, never the cast order.
-    for (let i = 0; i < batch.length; i += 1000) {
-      await tx.insert(ballots).values(batch.slice(i, i + 1000));
+    // Rows go to the heap in the order inserted (unnest keeps the arrays' order): the shuffled
+    // order, never the cast order.
+    for (let i = 0; i < batch.length; i += INSERT_SLICE) {
+      const slice = batch.slice(i, i + INSERT_SLICE);
+      await tx.execute(sql`
+        insert into ballots (receipt, position_id, candidate_id)
+        select * from unnest(${textArray(slice.map((b) => b.receipt))}::text[], ${intArray(slice.map((b) => b.positionId))}::int[], ${intArray(slice.map((b) => b.candidateId))}::int[])`);
     }
     return { moved: queued.length };
   });
