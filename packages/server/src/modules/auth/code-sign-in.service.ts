@@ -159,17 +159,21 @@ export async function verifyCodeSignIn(ctx: AppContext, input: { pending: Pendin
   const { role, subjectId, challengeId } = input.pending;
   const activity = CHECK_ACTIVITY[role];
   const key = accountKey(role, subjectId);
-  const subject = await loadSubject(ctx, role, subjectId);
-  if (subjectId > 0) await assertAccountNotLocked(ctx, key);
+  // Independent reads, sent together (each sequential round trip waits on the event loop under load).
+  const [subject] = await Promise.all([loadSubject(ctx, role, subjectId), subjectId > 0 ? assertAccountNotLocked(ctx, key) : undefined]);
   const outcome = await ctx.database.db.transaction(async (tx) => {
     const check = await consumeCode(ctx, tx, { purpose: role, subjectId, challengeId, code: input.code });
     if (!check.ok || !subject) {
       if (subjectId > 0) await recordAccountFailure(ctx, key, tx);
       return { ok: false as const, reason: check.ok ? ('dead' as const) : check.reason };
     }
-    if (role === 'voter') await markMemberVerified(ctx, tx, subjectId);
-    await recordActivity(ctx, { name: subject.name, activity, userId: subjectId, ip: input.ip, status: 'success' }, tx);
-    return { ok: true as const, session: await startSession(ctx, tx, { role, subjectId, name: subject.name, photo: subject.photoUrl, ip: input.ip }) };
+    // Pipelined on the transaction's connection; any failure fails the transaction as a whole.
+    const [session] = await Promise.all([
+      startSession(ctx, tx, { role, subjectId, name: subject.name, photo: subject.photoUrl, ip: input.ip }),
+      role === 'voter' ? markMemberVerified(ctx, tx, subjectId) : undefined,
+      recordActivity(ctx, { name: subject.name, activity, userId: subjectId, ip: input.ip, status: 'success' }, tx),
+    ]);
+    return { ok: true as const, session };
   });
   if (!outcome.ok) {
     await recordActivity(ctx, { name: subject?.name ?? 'unknown', activity, userId: subjectId || null, ip: input.ip, status: 'failed', data: outcome.reason });
