@@ -1,22 +1,32 @@
 /**
  * At most one run per `intervalMs`, and always one after the last request: the first request runs
  * at once, later ones inside the window collapse into a single trailing run that reads the state
- * at that moment, so the final state is always delivered.
+ * at that moment, so the final state is always delivered. The window starts when a run has
+ * finished (a fan-out to thousands of sockets takes a while), so runs never overlap and every
+ * client receives them in order.
  */
 export type Coalescer = { request(): void; close(): void };
 
 export function coalesce(intervalMs: number, run: () => Promise<void> | void, onError: (err: unknown) => void): Coalescer {
   let timer: NodeJS.Timeout | undefined;
+  let running = false;
   let dirty = false;
   let closed = false;
-  const fire = () => {
-    try {
-      void Promise.resolve(run()).catch(onError);
-    } catch (err) {
-      onError(err);
-    }
+  const openWindow = () => {
+    running = false;
+    if (closed) return;
     timer = setTimeout(window, intervalMs);
     timer.unref();
+  };
+  const fire = () => {
+    running = true;
+    let outcome: Promise<void>;
+    try {
+      outcome = Promise.resolve(run());
+    } catch (err) {
+      outcome = Promise.reject(err);
+    }
+    outcome.catch(onError).finally(openWindow);
   };
   const window = () => {
     timer = undefined;
@@ -28,7 +38,7 @@ export function coalesce(intervalMs: number, run: () => Promise<void> | void, on
   return {
     request() {
       if (closed) return;
-      if (timer) dirty = true;
+      if (timer || running) dirty = true;
       else fire();
     },
     close() {

@@ -22,7 +22,8 @@ const clients: Client[] = [];
 beforeAll(async () => {
   t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
   e = await createElection(t.ctx);
-  running = await listen(t.ctx, t.app);
+  // Tiny fan-out slices, so these tests broadcast in several turns of the event loop.
+  running = await listen(t.ctx, t.app, { databaseUrl: (t.ctx.database as TestDatabase).url, fanOutSlice: 2 });
   admin = await tokenFor(t.ctx, 'admin');
   agent = await tokenFor(t.ctx, 'agent');
   await setVoting(t.ctx, true);
@@ -80,6 +81,24 @@ describe('channels', () => {
     expect(statistics.votesCasted).toBe(2);
     expect(refused).toEqual([]);
     expect(refusedVoter).toEqual([]);
+  });
+
+  it('reaches every watcher when a broadcast is written in slices, in order, past a socket that left', async () => {
+    const watchers = await Promise.all(Array.from({ length: 7 }, () => client()));
+    await Promise.all(watchers.map((w) => subscribe(w, ['results'])));
+    const seen = watchers.map((w) => record(w, 'DetailedResultsUpdate'));
+    watchers[3]!.disconnect();
+    const live = seen.filter((_, i) => i !== 3);
+    const start = chairTotal((await request(t.app).get('/api/v1/psk/results')).body.data.data)!;
+    for (let i = 0; i < 3; i++) {
+      const { token } = await createVoter(t.ctx);
+      expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
+    }
+    await waitFor(() => live.every((s) => chairTotal(s.at(-1)?.results ?? []) === start + 3), 10_000, 'the final state on every watcher');
+    for (const s of live) {
+      const totals = s.map((p) => chairTotal(p.results)!);
+      expect(totals).toEqual([...totals].sort((a, b) => a - b));
+    }
   });
 
   it('emits on a toggle too', async () => {

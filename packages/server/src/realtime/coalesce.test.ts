@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { coalesce } from './coalesce';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('coalesce', () => {
+  it('runs the first request at once and folds a burst into one trailing run', async () => {
+    let runs = 0;
+    const c = coalesce(30, () => void runs++, () => {});
+    c.request();
+    expect(runs).toBe(1);
+    for (let i = 0; i < 50; i++) c.request();
+    expect(runs).toBe(1);
+    await sleep(80);
+    expect(runs).toBe(2);
+    c.close();
+  });
+
+  it('never overlaps a slow run, and still delivers the state after the last request', async () => {
+    let active = 0;
+    let maxActive = 0;
+    let state = 0;
+    const delivered: number[] = [];
+    const c = coalesce(
+      10,
+      async () => {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        const seen = state;
+        await sleep(40); // a fan-out slower than the window
+        delivered.push(seen);
+        active--;
+      },
+      () => {},
+    );
+    for (let i = 1; i <= 20; i++) {
+      state = i;
+      c.request();
+      await sleep(5);
+    }
+    await sleep(200);
+    expect(maxActive).toBe(1);
+    expect(delivered.at(-1)).toBe(20);
+    expect(delivered).toEqual([...delivered].sort((a, b) => a - b));
+    expect(delivered.length).toBeLessThan(10);
+    c.close();
+  });
+
+  it('reports a failing run and keeps coalescing', async () => {
+    const errors: unknown[] = [];
+    let runs = 0;
+    const c = coalesce(
+      10,
+      () => {
+        runs++;
+        if (runs === 1) throw new Error('first fails');
+      },
+      (err) => errors.push(err),
+    );
+    c.request();
+    await sleep(1);
+    c.request();
+    await sleep(40);
+    expect(errors).toHaveLength(1);
+    expect(runs).toBe(2);
+    c.close();
+  });
+});
