@@ -24,7 +24,9 @@ export function browserConfig(ctx: AppContext) {
 
 function webDistDir(ctx: AppContext): string | undefined {
   if (ctx.env.WEB_DIST_DIR) return ctx.env.WEB_DIST_DIR;
-  const index = findUp('packages/web/dist/index.html') ?? findUp('web/index.html');
+  // Only the build output: a looser match (`web/index.html`) finds packages/web itself when the
+  // app is not built, and would serve its sources and package.json as static files.
+  const index = findUp('packages/web/dist/index.html');
   return index ? dirname(index) : undefined;
 }
 
