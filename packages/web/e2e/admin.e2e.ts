@@ -6,8 +6,8 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, enableVoting, launchBrowser, screenshot, s
 
 /**
  * The admin and agent journeys of issue 7 against the real server (embedded database, demo
- * seed). One-time codes: the admin's and agent's emailed codes are read from the server's
- * console mail transport (the harness runs without SMTP_URL), voters' SMS codes from the sink.
+ * seed). One-time codes: the admin's and agent's emailed codes are read from a real SMTP server
+ * on loopback (the harness's SMTP_URL), voters' SMS codes from the HTTP SMS sink.
  */
 
 const AGENT_EMAIL = 'agent@kura.local'; // the demo seed's agent

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+// The server's own test SMTP sink: the same capture its delivery tests use.
+import { startSmtpCapture } from '../../server/test/auth/smtp-capture';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const WEB_DIR = resolve(here, '..');
@@ -65,7 +67,7 @@ async function freePort(): Promise<number> {
 export type RunningServer = {
   baseUrl: string;
   logLines: string[];
-  /** The 6-digit code of the newest console email to `to` written after `since` (no SMTP_URL: codes go to the log). */
+  /** The 6-digit code of the newest mail to `to` that the SMTP sink received after `since`. */
   emailCodeSince: (to: string, since: number, timeoutMs?: number) => Promise<string>;
   stop: () => Promise<void>;
 };
@@ -74,6 +76,7 @@ export type RunningServer = {
 export async function startServer(smsWebhookUrl: string): Promise<RunningServer> {
   if (!existsSync(join(WEB_DIR, 'dist/index.html'))) throw new Error('Build the web app first: pnpm --filter @kura/web build');
   const port = await freePort();
+  const smtp = await startSmtpCapture();
   const dataDir = mkdtempSync(join(tmpdir(), 'kura-e2e-'));
   const built = join(REPO_DIR, 'packages/server/dist/main.js');
   // E2E_SERVER=src runs the TypeScript source (handy while the server changes under you).
@@ -91,7 +94,8 @@ export async function startServer(smsWebhookUrl: string): Promise<RunningServer>
       SEED_DEMO: '1',
       SMS_PROVIDER: 'webhook',
       SMS_WEBHOOK_URL: smsWebhookUrl,
-      SMTP_URL: '',
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Kura Elections <no-reply@kura.test>',
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       WEB_DIST_DIR: join(WEB_DIR, 'dist'),
@@ -123,24 +127,7 @@ export async function startServer(smsWebhookUrl: string): Promise<RunningServer>
   return {
     baseUrl,
     logLines,
-    async emailCodeSince(to, since, timeoutMs = 15_000) {
-      const end = Date.now() + timeoutMs;
-      while (Date.now() < end) {
-        for (const line of [...logLines].reverse()) {
-          if (!line.includes('console-email')) continue;
-          try {
-            const entry = JSON.parse(line) as { to?: string; body?: string; time?: number | string };
-            const at = typeof entry.time === 'number' ? entry.time : Date.parse(String(entry.time));
-            const code = entry.body?.match(/\b(\d{6})\b/)?.[1];
-            if (entry.to === to && code && at >= since - 1000) return code;
-          } catch {
-            // not JSON
-          }
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`no emailed code for ${to}`);
-    },
+    emailCodeSince: (to, since, timeoutMs) => smtp.codeSince(to, since, timeoutMs),
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
@@ -155,6 +142,7 @@ export async function startServer(smsWebhookUrl: string): Promise<RunningServer>
           });
         });
       }
+      await smtp.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-export type CapturedMail = { from: string; to: string[]; raw: string };
+/** A received message; `at` is when it arrived (ms since the epoch). */
+export type CapturedMail = { from: string; to: string[]; raw: string; at: number };
 
 export type SmtpCapture = {
   /** `smtp://127.0.0.1:<port>` for SMTP_URL. */
@@ -11,8 +12,17 @@ export type SmtpCapture = {
   rejectNext(n?: number): void;
   /** The six-digit code in the latest mail to `to`. */
   codeFor(to: string): string;
+  /** Waits for a mail to `to` that arrived at or after `since` and answers its code (browser tests). */
+  codeSince(to: string, since: number, timeoutMs?: number): Promise<string>;
   close(): Promise<void>;
 };
+
+/** The security code in the newest mail to `to` that arrived at or after `since`, if any. */
+function latestCode(messages: CapturedMail[], to: string, since = 0): string | undefined {
+  const mail = [...messages].reverse().find((m) => m.at >= since && m.to.includes(to.toLowerCase()));
+  const body = mail?.raw.split(/\r?\n\r?\n/).slice(1).join('\n') ?? '';
+  return /security code is (\d{6})/.exec(body)?.[1];
+}
 
 /** A real SMTP server on loopback that keeps every message it is given (no auth, no TLS). */
 export async function startSmtpCapture(): Promise<SmtpCapture> {
@@ -35,6 +45,7 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
           raw: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
         });
         callback();
       });
@@ -49,11 +60,18 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
       rejecting = n;
     },
     codeFor(to) {
-      const mail = [...messages].reverse().find((m) => m.to.includes(to.toLowerCase()));
-      const body = mail?.raw.split(/\r?\n\r?\n/).slice(1).join('\n') ?? '';
-      const code = /security code is (\d{6})/.exec(body)?.[1];
+      const code = latestCode(messages, to);
       if (!code) throw new Error(`no code mailed to ${to}`);
       return code;
+    },
+    async codeSince(to, since, timeoutMs = 15_000) {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        const code = latestCode(messages, to, since);
+        if (code) return code;
+        if (Date.now() >= end) throw new Error(`no code was mailed to ${to}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
