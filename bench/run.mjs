@@ -13,7 +13,7 @@
 //   BENCH_PROFILE=1   write a V8 CPU profile of every server child into bench/.profiles/
 //   BENCH_KEEP_DB=1   keep the database afterwards (for EXPLAIN ANALYZE)
 //   BENCH_EXTRA=1     also measure figure 1 with DATABASE_POOL_MAX 8 and 32 (diagnostic)
-//   BENCH_SERVER_ENV  extra server environment, "KEY=value,KEY2=value" (experiments)
+//   BENCH_SERVER_ENV  extra server environment, "KEY=value,KEY2=value" (to try a setting)
 import { execFile, fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
