@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import type { Db, Tx } from '../db/client';
 import { otpChallenges } from '../db/schema';
 import { AppError } from '../errors';
-import { newOtpCode, safeEqual } from '../lib/crypto';
+import { newOtpCode, newToken, safeEqual } from '../lib/crypto';
 import type { Role } from './sessions';
 
 /**
@@ -80,6 +80,22 @@ export async function issueCode(ctx: AppContext, input: { purpose: Role; subject
       .returning({ id: otpChallenges.id });
     return { challengeId: row!.id, code, expiresAt };
   });
+}
+
+/**
+ * A challenge for an address that has no account (agent sign-in answers alike for any email):
+ * a real row, so wrong tries count, run out and expire exactly as an agent's do, but its hash is
+ * of a secret that is not six digits, so no code can ever match, and it is never delivered. It
+ * neither revokes nor waits for other codes: subject 0 is shared by every unknown address.
+ */
+export async function issueDecoyCode(ctx: AppContext, purpose: Role): Promise<Omit<IssuedCode, 'code'>> {
+  const now = ctx.now();
+  const expiresAt = new Date(now.getTime() + CODE_TTL_MS);
+  const [row] = await ctx.database.db
+    .insert(otpChallenges)
+    .values({ purpose, subjectId: 0, channel: 'email', codeHash: codeHash(ctx, purpose, 0, `decoy:${newToken()}`), expiresAt, createdAt: now })
+    .returning({ id: otpChallenges.id });
+  return { challengeId: row!.id, expiresAt };
 }
 
 /** Removes a code whose delivery failed: it was never seen, and the member may ask again at once. */

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Session } from '@kura/contract';
 import { accountKey, assertAccountNotLocked, recordAccountFailure } from '../../auth/account-limits';
-import { CODE_TTL_MS, RESEND_TOO_SOON, codeFailureMessage, consumeCode, discardCode, issueCode } from '../../auth/one-time-codes';
+import { CODE_TTL_MS, RESEND_TOO_SOON, codeFailureMessage, consumeCode, discardCode, issueCode, issueDecoyCode } from '../../auth/one-time-codes';
 import type { PendingSignIn } from '../../auth/pending';
 import type { createDecoyThrottle } from '../../auth/rate-limits';
 import type { Role } from '../../auth/sessions';
@@ -129,8 +129,10 @@ export async function sendAgentCode(ctx: AppContext, deps: CodeDeps, input: { em
     const wait = deps.decoy.hit(`agent:${input.email}`);
     if (wait > 0) throw new AppError('TOO_MANY_REQUESTS', RESEND_TOO_SOON, { retryAfter: wait });
     await recordActivity(ctx, { name: input.email, activity: 'Agent sign-in: email code requested', ip: input.ip, status: 'failed', data: 'not an agent' });
-    // A pending state that no code can ever satisfy, so even the cookie looks the same.
-    return { message: AGENT_CODE_SENT, pending: pendingFor('agent', 0, 0, new Date(ctx.now().getTime() + CODE_TTL_MS)) };
+    // A pending state that no code can ever satisfy, backed by a real challenge, so the cookie and
+    // every later answer (wrong, too many tries, expired) look the same as for an agent.
+    const decoy = await issueDecoyCode(ctx, 'agent');
+    return { message: AGENT_CODE_SENT, pending: pendingFor('agent', 0, decoy.challengeId, decoy.expiresAt) };
   }
   const pending = await sendCode(ctx, deps, {
     role: 'agent',

@@ -145,6 +145,30 @@ describe('agent sign-in (agent/login, verify/agent)', () => {
     expect(verify.body.message).toBe('The code is incorrect, please try again');
   });
 
+  it('answers wrong, then too many tries, then expired, alike for an agent and an unknown email', async () => {
+    const agent = await createStaff(t.ctx, { role: 'agent' });
+    const knownBrowser = await openBrowser(t.app);
+    await knownBrowser.post(`${API}/agent/login`, { email: agent.email }).expect(200);
+    const wrong = wrongCode(mailedCode(agent.email));
+    const unknownBrowser = await openBrowser(t.app);
+    await unknownBrowser.post(`${API}/agent/login`, { email: 'not-an-agent@example.org' }).expect(200);
+    const answers = async (browser: Browser) => {
+      const seen: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await browser.post(`${API}/verify/agent`, { token: wrong });
+        seen.push(`${res.status} ${res.body.message}`);
+      }
+      return seen;
+    };
+    const known = await answers(knownBrowser);
+    expect(known.slice(3)).toEqual([
+      '401 The code is incorrect, please try again',
+      '401 Too many wrong codes, please request a new one',
+      '401 The code has expired or was already used, please request a new one',
+    ]);
+    expect(await answers(unknownBrowser)).toEqual(known);
+  });
+
   it('does not let an admin-pending cookie finish an agent sign-in', async () => {
     const admin = await createStaff(t.ctx, { role: 'admin', password: PASSWORD });
     const browser = await openBrowser(t.app);
