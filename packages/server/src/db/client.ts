@@ -97,14 +97,3 @@ function preparingStatements(sql: postgres.Sql, limit: number): postgres.Sql {
     });
   return wrap(sql);
 }
-
-/**
- * Awaits pipelined queries (sent together on one connection) and then throws the first failure,
- * so no query is left to reject unobserved, which would crash the process.
- */
-export async function settleAll<T extends readonly unknown[]>(queries: { readonly [K in keyof T]: PromiseLike<T[K]> }): Promise<T> {
-  const settled = await Promise.allSettled(queries);
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
-}

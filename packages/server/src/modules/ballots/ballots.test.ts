@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { activityLogs, participation } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
 import { bearer, createMember, tokenFor } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
+import { ELECTION_LOCK } from './locks';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
 import { readQueue } from './ballot-queue';
 import { newReceipt, normaliseReceipt } from './receipts';
@@ -194,6 +195,31 @@ describe('psk/vote', () => {
     }
   });
 
+  // Needs a second connection that holds the lock while the vote waits (PGlite serves one).
+  it.skipIf(databaseKind !== 'postgres')('checks with what committed while the vote waited for the election lock: a switch-off wins', async () => {
+    const { token } = await createVoter(t.ctx, 'Nairobi');
+    const before = await votingRows(t.ctx);
+    const switchOff = await t.ctx.database.sql.reserve();
+    try {
+      // A toggle's transaction: the exclusive election lock, then the new state, not yet committed.
+      await switchOff`begin`;
+      await switchOff`select pg_advisory_xact_lock(${ELECTION_LOCK})`;
+      await switchOff`update settings set value = '0' where key = 'election_active'`;
+      // supertest sends on then(): start it now.
+      const pending = vote(t.app, token, { [e.chair.id]: e.alice.id }).then((r) => r);
+      // The vote is now waiting on the shared lock; its check must not use a snapshot from before.
+      await waitForLockWaiters(t, 1);
+      await switchOff`commit`;
+      const res = await pending;
+      expect(res.status).toBe(403);
+      expect(res.body.message).toBe('Voting is currently disabled');
+      expect(await votingRows(t.ctx)).toEqual(before);
+    } finally {
+      await switchOff`rollback`.catch(() => undefined);
+      switchOff.release();
+    }
+  });
+
   it('refuses staff and anonymous callers', async () => {
     expect((await request(t.app).post('/api/v1/psk/vote').send({ candidates: { [e.chair.id]: e.alice.id } })).status).toBe(401);
     const admin = await tokenFor(t.ctx, 'admin');
@@ -225,3 +251,14 @@ describe('receipts', () => {
     expect(normaliseReceipt('7k3q')).toBe('7K3Q');
   });
 });
+
+/** Waits until `n` sessions of this database wait on an advisory lock. */
+async function waitForLockWaiters(app: TestApp, n: number) {
+  for (let i = 0; i < 200; i++) {
+    const [row] = await app.ctx.database.sql<{ n: number }[]>`
+      select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`;
+    if (row!.n >= n) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`fewer than ${n} sessions ever waited on an advisory lock`);
+}
