@@ -6,13 +6,12 @@ import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { staffKeys } from '@/components/staff/staff-queries';
 import { api, errorMessage, firstFieldError } from '@/lib/api';
-import { BranchSelect } from './branch-select';
 import { CandidatePhoto } from './candidate-photo';
+import { ContactFields, type ContactValues } from './contact-fields';
 import { fieldErrorsOf, positionOptionLabel, useBranches, useCandidatePositions, zodFieldErrors } from './use-admin-lists';
 
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
@@ -25,9 +24,7 @@ export function imageProblem(file: File): string | null {
   return null;
 }
 
-type Values = { name: string; phone: string; email: string; county: string };
-
-const valuesOf = (c: Candidate | null): Values => ({ name: c?.name ?? '', phone: c?.phone ?? '', email: c?.email ?? '', county: c?.county ?? '' });
+const valuesOf = (c: Candidate | null): ContactValues => ({ name: c?.name ?? '', phone: c?.phone ?? '', email: c?.email ?? '', county: c?.county ?? '' });
 
 /**
  * Spec §2 "Edit Candidate dialog": name, phone, email, branch select, position checkboxes and a
@@ -40,7 +37,7 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
   const { branches, loading: branchesLoading } = useBranches();
   const { positions, loading: positionsLoading, error: positionsError } = useCandidatePositions();
   const update = api.candidates.updateCandidate.useMutation();
-  const [values, setValues] = useState<Values>(valuesOf(candidate));
+  const [values, setValues] = useState<ContactValues>(valuesOf(candidate));
   const [selected, setSelected] = useState<number[]>([]);
   const [image, setImage] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
@@ -64,7 +61,7 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
     return () => URL.revokeObjectURL(url);
   }, [image]);
 
-  const set = (key: keyof Values) => (value: string) => {
+  const set = (key: keyof ContactValues, value: string) => {
     setValues((v) => ({ ...v, [key]: value }));
     if (errors[key]) setErrors((e) => ({ ...e, [key]: '' }));
   };
@@ -109,21 +106,6 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
     }
   };
 
-  const field = (key: Exclude<keyof Values, 'county'>, label: string, props: React.ComponentProps<'input'> = {}) => (
-    <div className="grid gap-2">
-      <Label htmlFor={`${id}-${key}`}>{label}</Label>
-      <Input
-        id={`${id}-${key}`}
-        value={values[key]}
-        onChange={(ev) => set(key)(ev.target.value)}
-        aria-invalid={errors[key] ? true : undefined}
-        aria-describedby={errors[key] ? `${id}-${key}-error` : undefined}
-        {...props}
-      />
-      <FieldError id={`${id}-${key}-error`} message={errors[key]} />
-    </div>
-  );
-
   return (
     <Dialog open={candidate !== null} onOpenChange={(o) => !o && onClose()}>
       <DialogContent>
@@ -132,22 +114,7 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
             <DialogTitle>Edit Candidate</DialogTitle>
             <DialogDescription>{candidate ? `Member no ${candidate.member_no}` : ''}</DialogDescription>
           </DialogHeader>
-          {field('name', 'Name', { autoComplete: 'off', maxLength: 150 })}
-          {field('phone', 'Phone', { inputMode: 'numeric', autoComplete: 'off', maxLength: 10 })}
-          {field('email', 'Email', { type: 'email', autoComplete: 'off', maxLength: 150 })}
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-county`}>Branch</Label>
-            <BranchSelect
-              id={`${id}-county`}
-              value={values.county}
-              onChange={set('county')}
-              branches={branches}
-              loading={branchesLoading}
-              invalid={Boolean(errors.county)}
-              describedBy={errors.county ? `${id}-county-error` : undefined}
-            />
-            <FieldError id={`${id}-county-error`} message={errors.county} />
-          </div>
+          <ContactFields id={id} values={values} errors={errors} onChange={set} branches={branches} branchesLoading={branchesLoading} />
           <fieldset className="grid gap-2" aria-describedby={errors.position_ids ? `${id}-positions-error` : undefined}>
             <legend className="mb-2 text-sm font-medium">Positions</legend>
             {positionsLoading ? (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
-import { Pager } from '@/components/staff/pager';
+import { Pager, useLastPage } from '@/components/staff/pager';
 import { staffKeys } from '@/components/staff/staff-queries';
 import { toast } from '@/components/ui/use-toast';
 import { api, errorMessage } from '@/lib/api';
@@ -20,10 +20,7 @@ export function IssuesPage() {
   }, [q.isError, q.error]);
 
   const body = q.data?.body;
-  const lastPage = body?.last_page ?? 1;
-  useEffect(() => {
-    if (page > lastPage) setPage(lastPage);
-  }, [page, lastPage]);
+  const lastPage = useLastPage(page, setPage, body?.last_page);
 
   if (q.isPending) return <Loading label="Loading issue reports…" />;
   if (q.isError && !body) return <ErrorState>The issue reports could not be loaded. Please try again later.</ErrorState>;

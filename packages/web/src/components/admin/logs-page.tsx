@@ -1,25 +1,22 @@
-import { useEffect, useId } from 'react';
+import { useEffect } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Search, X } from 'lucide-react';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
-import { Pager } from '@/components/staff/pager';
+import { Pager, useLastPage } from '@/components/staff/pager';
+import { SearchForm, type SearchField } from '@/components/staff/search-form';
 import { staffKeys } from '@/components/staff/staff-queries';
 import { activeFilters, hasAnyFilter, useFilteredPages } from '@/components/staff/use-filtered-pages';
-import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { api } from '@/lib/api';
 
 export const LOGS_FAILED = 'Failed to fetch logs. Please try again later.';
 
 const EMPTY = { name: '', activity: '', user_id: '', ip_address: '' };
-const FIELDS: { key: keyof typeof EMPTY; label: string; max: number }[] = [
-  { key: 'name', label: 'Name', max: 150 },
-  { key: 'activity', label: 'Activity', max: 150 },
-  { key: 'user_id', label: 'User id', max: 20 },
-  { key: 'ip_address', label: 'Ip address', max: 64 },
+const FIELDS: SearchField<keyof typeof EMPTY>[] = [
+  { key: 'name', label: 'Name', maxLength: 150 },
+  { key: 'activity', label: 'Activity', maxLength: 150 },
+  { key: 'user_id', label: 'User id', maxLength: 20 },
+  { key: 'ip_address', label: 'Ip address', maxLength: 64 },
 ];
 
 /** Dates as the browser's locale writes them; the raw value when it does not parse. */
@@ -30,7 +27,6 @@ export function formatDateTime(value: string): string {
 
 /** Spec §2 "System logs": filters, table and pager; Reset shows only while a filter is active. */
 export function LogsPage() {
-  const id = useId();
   const f = useFilteredPages(EMPTY);
   const filterActive = f.filterMode || hasAnyFilter(f.draft);
 
@@ -46,46 +42,14 @@ export function LogsPage() {
     placeholderData: keepPreviousData,
   });
   const page = q.data?.body.data;
-  const { setLastPage } = f;
-  useEffect(() => {
-    if (page) setLastPage(page.last_page);
-  }, [page, setLastPage]);
+  const lastPage = useLastPage(f.page, f.setPage, page?.last_page);
   useEffect(() => {
     if (q.isError) toast({ variant: 'destructive', title: LOGS_FAILED });
   }, [q.isError, q.errorUpdatedAt]);
 
   return (
     <div className="grid gap-6">
-      <form
-        role="search"
-        aria-label="Filter logs"
-        className="grid gap-4 rounded-lg border border-border bg-card p-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          f.search();
-        }}
-      >
-        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-          {FIELDS.map((fd) => (
-            <div key={fd.key} className="grid gap-2">
-              <Label htmlFor={`${id}-${fd.key}`}>{fd.label}</Label>
-              <Input id={`${id}-${fd.key}`} value={f.draft[fd.key]} maxLength={fd.max} onChange={(e) => f.setField(fd.key, e.target.value)} />
-            </div>
-          ))}
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit">
-            <Search aria-hidden="true" />
-            Search
-          </Button>
-          {filterActive && (
-            <Button variant="outline" onClick={f.reset}>
-              <X aria-hidden="true" />
-              Reset
-            </Button>
-          )}
-        </div>
-      </form>
+      <SearchForm label="Filter logs" fields={FIELDS} filters={f} showReset={filterActive} />
 
       {q.isPending ? (
         <Loading label="Loading logs…" />
@@ -115,7 +79,7 @@ export function LogsPage() {
         </DataTable>
       )}
 
-      <Pager page={f.page} lastPage={f.lastPage} onPageChange={f.setPage} disabled={q.isFetching && q.isPlaceholderData} label="Log pages" />
+      <Pager page={f.page} lastPage={lastPage} onPageChange={f.setPage} disabled={q.isFetching && q.isPlaceholderData} label="Log pages" />
     </div>
   );
 }

@@ -1,18 +1,15 @@
 import { useEffect, useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { UpdateMemberBody, type Member } from '@kura/contract';
-import { FieldError } from '@/components/auth/field-error';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { staffKeys } from '@/components/staff/staff-queries';
 import { api, errorMessage, firstFieldError } from '@/lib/api';
-import { BranchSelect } from './branch-select';
+import { ContactFields, type ContactValues } from './contact-fields';
 import { fieldErrorsOf, useBranches, zodFieldErrors } from './use-admin-lists';
 
-type Values = { name: string; member_no: string; phone: string; email: string; county: string };
+type Values = ContactValues & { member_no: string };
 
 const valuesOf = (m: Member | null): Values => ({
   name: m?.name ?? '',
@@ -36,7 +33,7 @@ export function MemberEditDialog({ member, onClose }: { member: Member | null; o
     setErrors({});
   }, [member]);
 
-  const set = (key: keyof Values) => (value: string) => {
+  const set = (key: keyof Values, value: string) => {
     setValues((v) => ({ ...v, [key]: value }));
     if (errors[key]) setErrors((e) => ({ ...e, [key]: '' }));
   };
@@ -60,21 +57,6 @@ export function MemberEditDialog({ member, onClose }: { member: Member | null; o
     }
   };
 
-  const field = (key: Exclude<keyof Values, 'county'>, label: string, props: React.ComponentProps<'input'> = {}) => (
-    <div className="grid gap-2">
-      <Label htmlFor={`${id}-${key}`}>{label}</Label>
-      <Input
-        id={`${id}-${key}`}
-        value={values[key]}
-        onChange={(ev) => set(key)(ev.target.value)}
-        aria-invalid={errors[key] ? true : undefined}
-        aria-describedby={errors[key] ? `${id}-${key}-error` : undefined}
-        {...props}
-      />
-      <FieldError id={`${id}-${key}-error`} message={errors[key]} />
-    </div>
-  );
-
   return (
     <Dialog open={member !== null} onOpenChange={(o) => !o && onClose()}>
       <DialogContent>
@@ -83,23 +65,7 @@ export function MemberEditDialog({ member, onClose }: { member: Member | null; o
             <DialogTitle>Edit member</DialogTitle>
             <DialogDescription>Change the member's details and branch.</DialogDescription>
           </DialogHeader>
-          {field('name', 'Name', { autoComplete: 'off', maxLength: 150 })}
-          {field('member_no', 'Member no', { autoComplete: 'off', maxLength: 50 })}
-          {field('phone', 'Phone', { inputMode: 'numeric', autoComplete: 'off', maxLength: 10 })}
-          {field('email', 'Email', { type: 'email', autoComplete: 'off', maxLength: 150 })}
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-county`}>Branch</Label>
-            <BranchSelect
-              id={`${id}-county`}
-              value={values.county}
-              onChange={set('county')}
-              branches={branches}
-              loading={loading}
-              invalid={Boolean(errors.county)}
-              describedBy={errors.county ? `${id}-county-error` : undefined}
-            />
-            <FieldError id={`${id}-county-error`} message={errors.county} />
-          </div>
+          <ContactFields id={id} values={values} errors={errors} onChange={set} branches={branches} branchesLoading={loading} />
           <DialogFooter>
             <Button variant="outline" onClick={onClose}>
               Cancel

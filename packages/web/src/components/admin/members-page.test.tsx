@@ -1,3 +1,4 @@
+import { Profiler, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
@@ -35,6 +36,21 @@ function server(overrides: (c: Call) => { status: number; body?: unknown } | und
 
 afterEach(() => vi.unstubAllGlobals());
 
+/**
+ * What the rows and the pager show at every commit. Profiler's onRender runs once the DOM holds
+ * the commit, so a commit in which new rows sit under a stale 'Page X of Y' is caught however
+ * soon a follow-up render would have mended it.
+ */
+function recordCommits(ui: ReactNode) {
+  const commits: { rows: string[]; pager: string | null | undefined }[] = [];
+  const onRender = () =>
+    commits.push({
+      rows: [...document.querySelectorAll('tbody tr')].map((r) => r.children[2]?.textContent ?? ''),
+      pager: document.querySelector('nav[aria-label="Members pages"] [aria-live]')?.textContent,
+    });
+  return { ui: <Profiler id="members" onRender={onRender}>{ui}</Profiler>, commits };
+}
+
 describe('members page (spec §2 "Members page", §4, §8)', () => {
   it('lists members with the spec columns and keeps the pager between 1 and the last page', async () => {
     const calls = server();
@@ -49,6 +65,18 @@ describe('members page (spec §2 "Members page", §4, §8)', () => {
     // numbering continues across pages (10 per page)
     expect(screen.getAllByRole('row')[1]!.textContent?.startsWith('31')).toBe(true);
     expect(calls.filter((c) => c.path === '/members').map((c) => c.search.get('page'))).toEqual(['1', '4']);
+  });
+
+  it('never shows rows under a pager that has not caught up with their page count', async () => {
+    server();
+    const { ui, commits } = recordCommits(<MembersPage />);
+    await renderWithProviders(ui, '/admin/members');
+    await screen.findByText('Member 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Last' }));
+    await screen.findByText('Member 4');
+    const withRows = commits.filter((c) => c.rows.length > 0);
+    expect(withRows.length).toBeGreaterThan(0);
+    expect(withRows.filter((c) => !c.pager?.endsWith(' of 4'))).toEqual([]);
   });
 
   it('searches by the four fields from page 1 and Reset returns to the full list', async () => {

@@ -1,31 +1,29 @@
-import { useEffect, useId, useState } from 'react';
+import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Member } from '@kura/contract';
-import { Pencil, Search, UserPlus, X } from 'lucide-react';
+import { Pencil, UserPlus } from 'lucide-react';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
-import { Pager } from '@/components/staff/pager';
+import { Pager, useLastPage } from '@/components/staff/pager';
+import { SearchForm, type SearchField } from '@/components/staff/search-form';
 import { staffKeys } from '@/components/staff/staff-queries';
 import { activeFilters, useFilteredPages } from '@/components/staff/use-filtered-pages';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { api } from '@/lib/api';
 import { AssignPositionDialog } from './assign-position-dialog';
 import { MemberEditDialog } from './member-edit-dialog';
 import { MemberImport } from './member-import';
 
 const EMPTY = { query: '', county: '', phone: '', email: '' };
-const FIELDS: { key: keyof typeof EMPTY; label: string; type?: string }[] = [
-  { key: 'query', label: 'Search' },
-  { key: 'county', label: 'County' },
-  { key: 'phone', label: 'Phone' },
-  { key: 'email', label: 'Email', type: 'email' },
+const FIELDS: SearchField<keyof typeof EMPTY>[] = [
+  { key: 'query', label: 'Search', type: 'text', maxLength: 150 },
+  { key: 'county', label: 'County', type: 'text', maxLength: 150 },
+  { key: 'phone', label: 'Phone', type: 'text', maxLength: 150 },
+  { key: 'email', label: 'Email', type: 'email', maxLength: 150 },
 ];
 
 /** Spec §2 "Members page": search form, table, pager, Edit and Assign Position dialogs. */
 export function MembersPage() {
-  const id = useId();
   const f = useFilteredPages(EMPTY);
   const [editing, setEditing] = useState<Member | null>(null);
   const [assigning, setAssigning] = useState<Member | null>(null);
@@ -42,49 +40,13 @@ export function MembersPage() {
     placeholderData: keepPreviousData,
   });
   const body = q.data?.body;
-  const { setLastPage } = f;
-  useEffect(() => {
-    if (body) setLastPage(body.last_page);
-  }, [body, setLastPage]);
+  const lastPage = useLastPage(f.page, f.setPage, body?.last_page);
 
   const offset = body ? (body.current_page - 1) * body.per_page : 0;
 
   return (
     <div className="grid gap-6">
-      <form
-        role="search"
-        aria-label="Search members"
-        className="grid gap-4 rounded-lg border border-border bg-card p-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          f.search();
-        }}
-      >
-        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-          {FIELDS.map((fd) => (
-            <div key={fd.key} className="grid gap-2">
-              <Label htmlFor={`${id}-${fd.key}`}>{fd.label}</Label>
-              <Input
-                id={`${id}-${fd.key}`}
-                type={fd.type ?? 'text'}
-                value={f.draft[fd.key]}
-                maxLength={150}
-                onChange={(e) => f.setField(fd.key, e.target.value)}
-              />
-            </div>
-          ))}
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit">
-            <Search aria-hidden="true" />
-            Search
-          </Button>
-          <Button variant="outline" onClick={f.reset}>
-            <X aria-hidden="true" />
-            Reset
-          </Button>
-        </div>
-      </form>
+      <SearchForm label="Search members" fields={FIELDS} filters={f} />
 
       <MemberImport />
 
@@ -121,7 +83,7 @@ export function MembersPage() {
         </DataTable>
       )}
 
-      <Pager page={f.page} lastPage={f.lastPage} onPageChange={f.setPage} disabled={q.isFetching && q.isPlaceholderData} label="Members pages" />
+      <Pager page={f.page} lastPage={lastPage} onPageChange={f.setPage} disabled={q.isFetching && q.isPlaceholderData} label="Members pages" />
 
       <MemberEditDialog member={editing} onClose={() => setEditing(null)} />
       <AssignPositionDialog member={assigning} onClose={() => setAssigning(null)} />

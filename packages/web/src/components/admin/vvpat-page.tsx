@@ -1,13 +1,11 @@
 import { useEffect, useId } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Search, X } from 'lucide-react';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
-import { Pager } from '@/components/staff/pager';
+import { Pager, useLastPage } from '@/components/staff/pager';
+import { SearchForm, type SearchField } from '@/components/staff/search-form';
 import { staffKeys } from '@/components/staff/staff-queries';
 import { useFilteredPages } from '@/components/staff/use-filtered-pages';
-import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { toast } from '@/components/ui/use-toast';
@@ -18,6 +16,8 @@ import { queryKeys } from '@/lib/queries';
 export const VVPAT_FETCH_ERROR = 'An error occurred while fetching the data. Please try again later.';
 const ANY = 'any';
 const EMPTY = { vvpat: '', position: '' };
+// The position is a select, passed to the form as an extra control.
+const FIELDS: SearchField<keyof typeof EMPTY>[] = [{ key: 'vvpat', label: 'VPAT Ref', maxLength: 64, autoComplete: 'off' }];
 
 /** Spec §8 "Vvpat fetch": a 401 says the session expired, anything else the generic error. */
 export function vvpatErrorToast(status: number | undefined) {
@@ -47,10 +47,7 @@ export function VvpatPage() {
     placeholderData: keepPreviousData,
   });
   const body = q.data?.body;
-  const { setLastPage } = f;
-  useEffect(() => {
-    if (body) setLastPage(body.meta.last_page);
-  }, [body, setLastPage]);
+  const lastPage = useLastPage(f.page, f.setPage, body?.meta.last_page);
   const status = q.isError ? errorStatus(q.error) : undefined;
   useEffect(() => {
     if (q.isError) vvpatErrorToast(status);
@@ -61,48 +58,24 @@ export function VvpatPage() {
 
   return (
     <div className="grid gap-6">
-      <form
-        role="search"
-        aria-label="Search the audit trail"
-        className="grid gap-4 rounded-lg border border-border bg-card p-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          f.search();
-        }}
-      >
-        <div className="grid gap-3 sm:grid-cols-2">
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-ref`}>VPAT Ref</Label>
-            <Input id={`${id}-ref`} value={f.draft.vvpat} maxLength={64} autoComplete="off" onChange={(e) => f.setField('vvpat', e.target.value)} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-position`}>Position</Label>
-            <Select value={f.draft.position || ANY} onValueChange={(v) => f.setField('position', v === ANY ? '' : v)}>
-              <SelectTrigger id={`${id}-position`}>
-                <SelectValue placeholder={positions.isPending ? 'Loading positions…' : 'All positions'} />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={ANY}>All positions</SelectItem>
-                {(positions.data?.body.data ?? []).map((p) => (
-                  <SelectItem key={p.id} value={String(p.id)}>
-                    {positionLabel(p)}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </div>
+      <SearchForm label="Search the audit trail" fields={FIELDS} filters={f} columns={2}>
+        <div className="grid gap-2">
+          <Label htmlFor={`${id}-position`}>Position</Label>
+          <Select value={f.draft.position || ANY} onValueChange={(v) => f.setField('position', v === ANY ? '' : v)}>
+            <SelectTrigger id={`${id}-position`}>
+              <SelectValue placeholder={positions.isPending ? 'Loading positions…' : 'All positions'} />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ANY}>All positions</SelectItem>
+              {(positions.data?.body.data ?? []).map((p) => (
+                <SelectItem key={p.id} value={String(p.id)}>
+                  {positionLabel(p)}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
         </div>
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit">
-            <Search aria-hidden="true" />
-            Search
-          </Button>
-          <Button variant="outline" onClick={f.reset}>
-            <X aria-hidden="true" />
-            Reset
-          </Button>
-        </div>
-      </form>
+      </SearchForm>
 
       {q.isPending ? (
         <Loading label="Loading the audit trail…" />
@@ -124,7 +97,7 @@ export function VvpatPage() {
         </DataTable>
       )}
 
-      <Pager page={f.page} lastPage={f.lastPage} onPageChange={f.setPage} disabled={q.isFetching && q.isPlaceholderData} label="Audit trail pages" />
+      <Pager page={f.page} lastPage={lastPage} onPageChange={f.setPage} disabled={q.isFetching && q.isPlaceholderData} label="Audit trail pages" />
     </div>
   );
 }

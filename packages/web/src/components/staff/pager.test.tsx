@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useState } from 'react';
-import { fireEvent, render, screen } from '@testing-library/react';
-import { clampPage, Pager } from './pager';
+import { fireEvent, render, renderHook, screen } from '@testing-library/react';
+import { clampPage, Pager, useLastPage } from './pager';
 
 function Harness({ last, start = 1 }: { last: number; start?: number }) {
   const [page, setPage] = useState(start);
@@ -59,5 +59,52 @@ describe('pager (spec §4: bounded by 1 and the last page)', () => {
     render(<Harness last={0} />);
     expect(screen.getByText('Page 1 of 1')).toBeTruthy();
     for (const name of ['First', 'Back', 'Next', 'Last']) expect(button(name).disabled).toBe(true);
+  });
+});
+
+describe('useLastPage (the pager follows the body on screen)', () => {
+  // Every render's answer, not only the settled one: a value set in an effect would show up as
+  // one render that still returns the previous last page.
+  function track(start: { page: number; reported: number | undefined }) {
+    const seen: number[] = [];
+    const pages: number[] = [];
+    const hook = renderHook(
+      ({ page, reported }) => {
+        const last = useLastPage(page, (p) => pages.push(p), reported);
+        seen.push(last);
+        return last;
+      },
+      { initialProps: start },
+    );
+    return { ...hook, seen, pages };
+  }
+
+  it('returns the reported last page in the very render that brings it', () => {
+    const { rerender, seen } = track({ page: 1, reported: undefined });
+    expect(seen).toEqual([1]);
+    seen.length = 0;
+    rerender({ page: 1, reported: 4 });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((last) => last === 4)).toBe(true);
+  });
+
+  it('keeps the last reported page while no body is on screen (a failed page)', () => {
+    const { rerender, result, pages } = track({ page: 3, reported: 4 });
+    rerender({ page: 3, reported: undefined });
+    expect(result.current).toBe(4);
+    expect(pages).toEqual([]);
+  });
+
+  it('steps back to the new last page when the list shrinks below the current page', () => {
+    const { rerender, result, pages } = track({ page: 4, reported: 4 });
+    rerender({ page: 4, reported: 2 });
+    expect(result.current).toBe(2);
+    expect(pages).toEqual([2]);
+  });
+
+  it('treats an empty list (last page 0) as one page', () => {
+    const { result, pages } = track({ page: 1, reported: 0 });
+    expect(result.current).toBe(1);
+    expect(pages).toEqual([]);
   });
 });

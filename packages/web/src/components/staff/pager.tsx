@@ -1,12 +1,32 @@
+import { useEffect, useState } from 'react';
 import { ChevronFirst, ChevronLast, ChevronLeft, ChevronRight } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 
+/** A last page the pager can show: a whole number, at least 1. */
+const wholeLastPage = (lastPage: number) => Math.max(1, Math.floor(lastPage) || 1);
+
 /** Keeps a page number between 1 and the last page (spec §4: the pager is bounded). */
 export function clampPage(page: number, lastPage: number): number {
-  const last = Math.max(1, Math.floor(lastPage) || 1);
   const p = Math.floor(page) || 1;
-  return Math.min(Math.max(1, p), last);
+  return Math.min(Math.max(1, p), wholeLastPage(lastPage));
+}
+
+/**
+ * The last page of a server-paged list, read from the body on screen in the same render: state
+ * set in an effect would leave a commit in which the new rows sit under the old 'Page X of Y'.
+ * Without a body (first load, or a page that failed) the last one reported stands, so a failure
+ * does not throw the user back to page 1. A list that shrank below the current page (a search,
+ * a change made elsewhere) steps back to its new last page.
+ */
+export function useLastPage(page: number, setPage: (page: number) => void, reported: number | undefined): number {
+  const [known, setKnown] = useState(1);
+  if (reported !== undefined && reported !== known) setKnown(reported);
+  const lastPage = wholeLastPage(reported ?? known);
+  useEffect(() => {
+    if (page > lastPage) setPage(lastPage);
+  }, [page, lastPage, setPage]);
+  return lastPage;
 }
 
 type Props = {
@@ -22,7 +42,7 @@ type Props = {
 
 /** First, Back, 'Page X of Y', Next and Last; never leaves the range 1..last page. */
 export function Pager({ page, lastPage, onPageChange, disabled = false, className, label = 'Pagination' }: Props) {
-  const last = Math.max(1, Math.floor(lastPage) || 1);
+  const last = wholeLastPage(lastPage);
   const current = clampPage(page, last);
   const go = (target: number) => {
     const next = clampPage(target, last);
