@@ -134,14 +134,18 @@ async function pgbenchBaseline(db, seeded, pool) {
   // Diagnostic ladder: the server's vote SQL straight through postgres.js, unprepared then prepared.
   const LADDER_SECONDS = Math.max(3, Math.round(SECONDS / 2));
   results.phases.driver = {};
+  // cast_vote checks that voting is open, as the server's votes do.
+  const [{ value: wasActive }] = await db.unsafe(`select value from settings where key = 'election_active'`);
+  await db.unsafe(`update settings set value = '1' where key = 'election_active'`);
   for (const prepare of [false, true]) {
     await db.unsafe(`truncate pgb.participation, pgb.ballot_queue, pgb.activity_logs`);
     const ids = pool.ids.slice(pool.next, pool.next + 40_000);
     const r = await driverLadder({ url: BENCH_URL, seeded, memberIds: ids, seconds: LADDER_SECONDS, connections: CONNECTIONS, prepare });
     pool.next += r.used;
     results.phases.driver[prepare ? 'prepared' : 'unprepared'] = r;
-    say(`server vote SQL via postgres.js, ${prepare ? 'prepared  ' : 'unprepared'} (no HTTP/Express/Drizzle): ${r.tps} TPS p99 ${r.p99} ms, failures ${r.failures}; CPU per vote: node ${r.nodeCpuMs} ms, postgres ${r.postgresCpuMs} ms`);
+    say(`server vote SQL via postgres.js, ${prepare ? 'prepared  ' : 'unprepared'} (no HTTP/Express/Drizzle): ${r.tps} TPS p99 ${r.p99} ms, failures ${r.failures}${r.firstError ? ` (first: ${r.firstError})` : ''}; CPU per vote: node ${r.nodeCpuMs} ms, postgres ${r.postgresCpuMs} ms`);
   }
+  await db.unsafe(`update settings set value = $1 where key = 'election_active'`, [wasActive]);
   await db.unsafe(`drop schema pgb cascade`);
   return tps;
 }

@@ -1,10 +1,11 @@
-// Diagnostic for figure 1: the server's own vote SQL (session lookup, then one transaction: advisory
-// locks + eligibility check pipelined, then participation, sealed-queue and activity-log inserts
-// pipelined, as castVote issues them) driven straight through the `postgres` driver from this
-// process, with no HTTP, Express or Drizzle. Run twice: unprepared (what Drizzle asks of
+// Diagnostic for figure 1: the server's own vote SQL (the session lookup, then `select cast_vote(...)`
+// in autocommit: locks, check and the three inserts in one statement, as castVote sends it) driven
+// straight through the `postgres` driver from this process, with no HTTP, Express or Drizzle, and
+// the server's default pool of 8. Run twice: unprepared (what Drizzle asks of
 // postgres.js for every query that is not `.prepare()`d: Parse/Describe, wait, Bind/Execute, and a
 // fresh plan each time) and prepared (named statements reused per connection). Writes go to copies
-// of participation / ballot_queue / activity_logs in schema `pgb`; reads hit the seeded tables.
+// of participation / ballot_queue / activity_logs in schema `pgb` (search_path pgb first, which the
+// function's unqualified table names follow); reads hit the seeded tables.
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { cpuMeter, nowMs, percentile, round } from './util.mjs';
@@ -13,13 +14,14 @@ const ELECTION_LOCK = 7_262_000_001;
 const MEMBER_LOCK_NAMESPACE = 72_620_002;
 const b64 = (n) => randomBytes(n).toString('base64url');
 
-export async function driverLadder({ url, seeded, memberIds, seconds, connections = 32, poolMax = 20, prepare }) {
+export async function driverLadder({ url, seeded, memberIds, seconds, connections = 32, poolMax = 8, prepare }) {
   const sql = postgres(url, { max: poolMax, prepare: true, onnotice: () => {}, connection: { search_path: 'pgb, public' } });
   const opts = { prepare };
   const { p1, p2 } = seeded.positions;
   let next = 0;
   let done = 0;
   let failures = 0;
+  let firstError;
   const latencies = [];
   const deadline = nowMs() + seconds * 1000;
   const castOne = async (memberId) => {
@@ -31,39 +33,13 @@ export async function driverLadder({ url, seeded, memberIds, seconds, connection
     if (!session) throw new Error('no session');
     const c1 = seeded.standing.p1[memberId % 3];
     const c2 = seeded.standing.p2[memberId % 3];
-    await sql.begin(async (tx) => {
-      const [, rows] = await Promise.all([
-        tx.unsafe('select pg_advisory_xact_lock_shared($1), pg_advisory_xact_lock($2, $3)', [ELECTION_LOCK, MEMBER_LOCK_NAMESPACE, memberId], opts),
-        tx.unsafe(
-          `with req(position_id, candidate_id) as (values ($1::int, $2::int), ($3::int, $4::int)),
-             me as (select m.id, m.name, m.branch_id from members m where m.id = $5)
-        select req.position_id, req.candidate_id, p.name as position_name, p.level,
-               (p.id is not null and (p.level = 'National' or p.branch_id = me.branch_id)) as eligible,
-               exists (select 1 from candidacies c where c.position_id = req.position_id and c.member_id = req.candidate_id) as standing,
-               exists (select 1 from participation pa where pa.member_id = me.id and pa.position_id = req.position_id) as voted,
-               (select value from settings where key = 'election_active') as active,
-               me.name as voter_name,
-               exists (select 1 from participation pa where pa.member_id = me.id) as voted_before
-        from req cross join me left join positions p on p.id = req.position_id`,
-          [p1, c1, p2, c2, memberId],
-          opts,
-        ),
-      ]);
-      if (rows.length !== 2 || rows.some((r) => r.voted || !r.standing || !r.eligible)) throw new Error('check failed');
-      await Promise.all([
-        tx.unsafe(
-          'insert into "participation" ("member_id", "position_id", "receipt_enc") values ($1, $2, $3), ($4, $5, $6) returning pg_current_xact_id()::text',
-          [memberId, p1, b64(47), memberId, p2, b64(47)],
-          opts,
-        ),
-        tx.unsafe('insert into "ballot_queue" ("id", "sealed") values ($1, $2), ($3, $4)', [b64(16), b64(100), b64(16), b64(100)], opts),
-        tx.unsafe(
-          'insert into "activity_logs" ("id", "name", "activity", "user_id", "data", "ip_address", "status", "created_at", "updated_at") values (default, $1, $2, $3, $4, $5, $6, $7, $8)',
-          ['Bench Member', 'Voted', memberId, '2 position(s)', '127.0.0.1', 'success', new Date(), new Date()],
-          opts,
-        ),
-      ]);
-    });
+    const [{ outcome }] = await sql.unsafe(
+      `select cast_vote($1::int, $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7, $8, $9, $10::timestamptz, $11::bigint, $12::int) as outcome`,
+      [memberId, `{${p1},${p2}}`, `{${c1},${c2}}`, `{"${b64(47)}","${b64(47)}"}`, `{"${b64(16)}","${b64(16)}"}`, `{"${b64(100)}","${b64(100)}"}`,
+        'Voted', '2 position(s)', '127.0.0.1', new Date().toISOString(), ELECTION_LOCK, MEMBER_LOCK_NAMESPACE],
+      opts,
+    );
+    if (!outcome.xid) throw new Error(`refused: ${JSON.stringify(outcome.checks)}`);
   };
   const meter = cpuMeter({ bench: process.pid });
   const started = nowMs();
@@ -76,7 +52,8 @@ export async function driverLadder({ url, seeded, memberIds, seconds, connection
           await castOne(id);
           done++;
           latencies.push(nowMs() - t0);
-        } catch {
+        } catch (error) {
+          firstError ??= error instanceof Error ? error.message : String(error);
           failures++;
         }
       }
@@ -92,6 +69,7 @@ export async function driverLadder({ url, seeded, memberIds, seconds, connection
     tps: round(tps, 1),
     p99: round(percentile(latencies, 99), 1),
     failures,
+    firstError,
     used: next,
     cpu,
     nodeCpuMs: round((cpu.benchCores * 1000) / Math.max(1, tps), 2),
