@@ -17,7 +17,7 @@ for (const [id, f] of Object.entries(figures).sort((a, b) => a[0].localeCompare(
 }
 
 console.log('\nPhases (CPU in cores of the 2; per-ballot CPU = cores ÷ rate):\n');
-console.log('| Phase | Rate | p50 / p99 ms | Server CPU | Postgres CPU | Per op: server / postgres ms | Event loop p99 / max ms | Pool busy (of 20) |');
+console.log('| Phase | Rate | p50 / p99 ms | Server CPU | Postgres CPU | Per op: server / postgres ms | Event loop p99 / max ms | Pool busy (of 8 by default) |');
 console.log('|---|---|---|---|---|---|---|---|');
 const row = (name, r) => {
   if (!r) return;
@@ -30,7 +30,7 @@ const row = (name, r) => {
 if (phases.pgbench) console.log(`| pgbench (32 clients, prepared) | ${Math.round(phases.pgbench.tps)}/s | avg ${phases.pgbench.latencyAvgMs} | – | ${phases.pgbench.cpu?.postgresCores} | – / ${phases.pgbench.postgresCpuMs} | |`);
 for (const [k, r] of Object.entries(phases.driver ?? {}))
   console.log(`| vote SQL via postgres.js, ${k} (no HTTP) | ${r.tps}/s | – / ${r.p99} | ${r.cpu?.benchCores} (bench) | ${r.cpu?.postgresCores} | ${r.nodeCpuMs} / ${r.postgresCpuMs} | |`);
-for (const k of ['votes-spread', 'votes-hot', 'votes-spread-pool8', 'votes-spread-pool32', 'live-no-watchers', 'live-with-watchers', 'pglite-votes']) row(k, phases[k]);
+for (const k of ['votes-spread', 'votes-hot', 'votes-spread-pool4', 'votes-spread-pool20', 'live-no-watchers', 'live-with-watchers', 'pglite-votes']) row(k, phases[k]);
 for (const k of ['results-10k', 'results-1m']) {
   const r = phases[k];
   if (!r) continue;
