@@ -55,7 +55,7 @@ export function MemberImport() {
       </Button>
       <p className="text-xs text-muted-foreground">Columns: member_no, name, email, phone, branch</p>
       {result && (
-        <div role="status" className="grid gap-1 rounded-md border border-border bg-muted/40 px-3 py-2 text-sm">
+        <div role="status" aria-label="Import result" className="grid gap-1 rounded-md border border-border bg-muted/40 px-3 py-2 text-sm">
           <p>
             <strong>{result.created}</strong> created, <strong>{result.updated}</strong> updated
             {result.errors.length > 0 && (
