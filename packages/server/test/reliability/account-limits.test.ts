@@ -1,9 +1,8 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, type Browser } from '../auth/browser';
-import { startSmsSink, type SmsSink } from '../auth/sms-sink';
+import { describe, expect, it } from 'vitest';
+import { openBrowser } from '../auth/browser';
+import { API, guessingSetup, wrongCode } from '../auth/guessing';
 import { createMember, createStaff } from '../factories';
-import { createTestApp, type TestApp } from '../harness';
 
 /**
  * The per-account ceiling at its real default: at most 100 failed sign-in steps an hour per
@@ -11,36 +10,18 @@ import { createTestApp, type TestApp } from '../harness';
  * Slow (100 password hashes), so it lives here rather than in the normal suite.
  */
 
-const API = '/api/v1';
-let t: TestApp;
-let sms: SmsSink;
-let n = 0;
-const nextIp = () => `10.${(++n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-
-beforeAll(async () => {
-  sms = await startSmsSink();
-  t = await createTestApp({ env: { TRUST_PROXY_HOPS: '1', SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url } });
-});
-afterAll(async () => {
-  await t?.close();
-  await sms?.close();
-});
-
-async function requestCode(browser: Browser, member: { memberNo: string; phone: string }) {
-  const res = await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).set('X-Forwarded-For', nextIp());
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return sms.codeFor(member.phone);
-}
+const g = guessingSetup();
+const { nextIp, requestCode } = g;
+const wrong = wrongCode;
 
 describe('100 failures an hour per account', () => {
   it('stops an account at 100 failures an hour across codes and rotating X-Forwarded-For', async () => {
-    const member = await createMember(t.ctx);
-    const browser = await openBrowser(t.app);
+    const member = await createMember(g.t.ctx);
+    const browser = await openBrowser(g.t.app);
     let failures = 0;
     let code = '';
     for (let round = 0; round < 20; round++) {
-      t.clock.advance(61_000); // one send per identifier per 60 s
+      g.t.clock.advance(61_000); // one send per identifier per 60 s
       code = await requestCode(browser, member);
       for (let i = 0; i < 5; i++) {
         const res = await browser.post(`${API}/verify/sms`, { token: wrong(code) }).set('X-Forwarded-For', nextIp());
@@ -49,30 +30,30 @@ describe('100 failures an hour per account', () => {
       }
     }
     expect(failures).toBe(100);
-    t.clock.advance(61_000);
+    g.t.clock.advance(61_000);
     const fresh = await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).set('X-Forwarded-For', nextIp());
     if (fresh.status === 200) {
       // Even the right code is refused while the account is locked.
-      const res = await browser.post(`${API}/verify/sms`, { token: sms.codeFor(member.phone) }).set('X-Forwarded-For', nextIp());
+      const res = await browser.post(`${API}/verify/sms`, { token: g.sms.codeFor(member.phone) }).set('X-Forwarded-For', nextIp());
       expect(res.status).toBe(429);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     } else {
       expect(fresh.status).toBe(429);
     }
     // An hour later the account may try again.
-    t.clock.advance(61 * 60_000);
+    g.t.clock.advance(61 * 60_000);
     const code2 = await requestCode(browser, member);
     const ok = await browser.post(`${API}/verify/sms`, { token: code2 }).set('X-Forwarded-For', nextIp());
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 
   it('stops admin password guessing at 100 an hour across rotating addresses, the right password included', async () => {
-    const admin = await createStaff(t.ctx, { role: 'admin', password: 'correct horse battery' });
+    const admin = await createStaff(g.t.ctx, { role: 'admin', password: 'correct horse battery' });
     for (let i = 0; i < 100; i++) {
-      const res = await request(t.app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: admin.email, password: `guess-${i}` });
+      const res = await request(g.t.app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: admin.email, password: `guess-${i}` });
       expect(res.status).toBe(401);
     }
-    const res = await request(t.app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: admin.email, password: 'correct horse battery' });
+    const res = await request(g.t.app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: admin.email, password: 'correct horse battery' });
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });

@@ -1,11 +1,10 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { totpTokenAt } from '../../src/auth/totp';
-import { openBrowser, type Browser } from '../auth/browser';
-import { startSmsSink, type SmsSink } from '../auth/sms-sink';
+import { openBrowser } from '../auth/browser';
+import { API, guessingSetup, wrongCode } from '../auth/guessing';
 import { bearer, createMember, createStaff, tokenFor } from '../factories';
-import { createTestApp, type TestApp } from '../harness';
 
 /**
  * Brute force and enumeration: one-time codes die after 5 wrong tries; an account takes at most
@@ -14,33 +13,14 @@ import { createTestApp, type TestApp } from '../harness';
  * details lookup tell nothing beyond API.md; an authenticator token cannot be replayed.
  */
 
-const API = '/api/v1';
-let t: TestApp;
-let sms: SmsSink;
-let n = 0;
-/** A different client address on every call, as a botnet behind the (trusted) proxy would send. */
-const nextIp = () => `10.${(++n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-
-beforeAll(async () => {
-  sms = await startSmsSink();
-  t = await createTestApp({ env: { TRUST_PROXY_HOPS: '1', SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url } });
-});
-afterAll(async () => {
-  await t?.close();
-  await sms?.close();
-});
-
-async function requestCode(browser: Browser, member: { memberNo: string; phone: string }) {
-  const res = await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).set('X-Forwarded-For', nextIp());
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return sms.codeFor(member.phone);
-}
+const g = guessingSetup();
+const { nextIp, requestCode } = g;
+const wrong = wrongCode;
 
 describe('one-time code guessing', () => {
   it('kills a code after 5 wrong tries, even when each try comes from a new address', async () => {
-    const member = await createMember(t.ctx);
-    const browser = await openBrowser(t.app);
+    const member = await createMember(g.t.ctx);
+    const browser = await openBrowser(g.t.app);
     const code = await requestCode(browser, member);
     for (let i = 0; i < 5; i++) {
       const res = await browser.post(`${API}/verify/sms`, { token: wrong(code) }).set('X-Forwarded-For', nextIp());
@@ -52,20 +32,20 @@ describe('one-time code guessing', () => {
   });
 
   it('stops an account at its failure ceiling across codes and rotating X-Forwarded-For (100/h in test:reliability)', async () => {
-    const app = createApp({ ...t.ctx, env: { ...t.ctx.env, RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: 10 } });
-    const member = await createMember(t.ctx);
+    const app = createApp({ ...g.t.ctx, env: { ...g.t.ctx.env, RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: 10 } });
+    const member = await createMember(g.t.ctx);
     const browser = await openBrowser(app);
     for (let round = 0; round < 2; round++) {
-      t.clock.advance(61_000);
+      g.t.clock.advance(61_000);
       const res = await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).set('X-Forwarded-For', nextIp());
       expect(res.status).toBe(200);
-      const code = sms.codeFor(member.phone);
+      const code = g.sms.codeFor(member.phone);
       for (let i = 0; i < 5; i++) expect((await browser.post(`${API}/verify/sms`, { token: wrong(code) }).set('X-Forwarded-For', nextIp())).status).toBe(401);
     }
-    t.clock.advance(61_000);
+    g.t.clock.advance(61_000);
     const again = await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).set('X-Forwarded-For', nextIp());
     if (again.status === 200) {
-      const res = await browser.post(`${API}/verify/sms`, { token: sms.codeFor(member.phone) }).set('X-Forwarded-For', nextIp());
+      const res = await browser.post(`${API}/verify/sms`, { token: g.sms.codeFor(member.phone) }).set('X-Forwarded-For', nextIp());
       expect(res.status).toBe(429);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     } else {
@@ -74,7 +54,7 @@ describe('one-time code guessing', () => {
   });
 
   it('does not believe X-Forwarded-For without a trusted proxy hop (per-IP ceilings hold)', async () => {
-    const app = createApp({ ...t.ctx, env: { ...t.ctx.env, TRUST_PROXY_HOPS: 0, RATE_LIMIT_IP_TRIES_PER_HOUR: 3, RATE_LIMIT_IP_SENDS_PER_HOUR: 3 } });
+    const app = createApp({ ...g.t.ctx, env: { ...g.t.ctx.env, TRUST_PROXY_HOPS: 0, RATE_LIMIT_IP_TRIES_PER_HOUR: 3, RATE_LIMIT_IP_SENDS_PER_HOUR: 3 } });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       const res = await request(app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: `nobody${i}@example.org`, password: 'x' });
@@ -86,11 +66,11 @@ describe('one-time code guessing', () => {
 
 describe('enumeration', () => {
   it('agent login answers the same for an agent, an admin and an unknown email', async () => {
-    const agent = await createStaff(t.ctx, { role: 'agent' });
-    const admin = await createStaff(t.ctx, { role: 'admin' });
+    const agent = await createStaff(g.t.ctx, { role: 'agent' });
+    const admin = await createStaff(g.t.ctx, { role: 'admin' });
     const answers = [];
     for (const email of [agent.email, admin.email, 'no-such-agent@example.org']) {
-      const res = await request(t.app).post(`${API}/agent/login`).set('X-Forwarded-For', nextIp()).send({ email });
+      const res = await request(g.t.app).post(`${API}/agent/login`).set('X-Forwarded-For', nextIp()).send({ email });
       const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []).map((c) => c.split('=')[0]).sort();
       answers.push({ status: res.status, body: res.body, cookies });
     }
@@ -99,23 +79,23 @@ describe('enumeration', () => {
   });
 
   it('admin login answers the same for a wrong password and an unknown email', async () => {
-    const admin = await createStaff(t.ctx, { role: 'admin', password: 'another long password' });
-    const a = await request(t.app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: admin.email, password: 'wrong password' });
-    const b = await request(t.app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: 'nobody-here@example.org', password: 'wrong password' });
+    const admin = await createStaff(g.t.ctx, { role: 'admin', password: 'another long password' });
+    const a = await request(g.t.app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: admin.email, password: 'wrong password' });
+    const b = await request(g.t.app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: 'nobody-here@example.org', password: 'wrong password' });
     expect(a.status).toBe(401);
     expect({ status: b.status, body: b.body }).toEqual({ status: a.status, body: a.body });
   });
 
   it('the details lookup masks phone and email and says nothing more than API.md', async () => {
-    const member = await createMember(t.ctx, { phone: '0712345689', email: 'janet.wambui@example.org' });
-    const res = await request(t.app).post(`${API}/details`).set('X-Forwarded-For', nextIp()).send({ member_no: member.memberNo });
+    const member = await createMember(g.t.ctx, { phone: '0712345689', email: 'janet.wambui@example.org' });
+    const res = await request(g.t.app).post(`${API}/details`).set('X-Forwarded-For', nextIp()).send({ member_no: member.memberNo });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['branch', 'email', 'phone', 'support_email']);
     expect(res.body.phone).toBe('07******89');
     expect(res.body.email).toMatch(/^j\*+@example\.org$/);
     expect(JSON.stringify(res.body)).not.toContain('0712345689');
     expect(JSON.stringify(res.body)).not.toContain('janet.wambui');
-    const unknown = await request(t.app).post(`${API}/details`).set('X-Forwarded-For', nextIp()).send({ member_no: '99999999' });
+    const unknown = await request(g.t.app).post(`${API}/details`).set('X-Forwarded-For', nextIp()).send({ member_no: '99999999' });
     expect(unknown.status).toBe(404);
     expect(Object.keys(unknown.body).every((k) => ['message', 'issue'].includes(k))).toBe(true);
   });
@@ -123,22 +103,22 @@ describe('enumeration', () => {
 
 describe('authenticator', () => {
   it('refuses a replayed authenticator token', async () => {
-    const member = await createMember(t.ctx);
-    const voterToken = await tokenFor(t.ctx, 'voter', member.id);
-    const qr = await request(t.app).post(`${API}/send-qr`).set(bearer(voterToken)).send({ pfNumber: member.memberNo });
+    const member = await createMember(g.t.ctx);
+    const voterToken = await tokenFor(g.t.ctx, 'voter', member.id);
+    const qr = await request(g.t.app).post(`${API}/send-qr`).set(bearer(voterToken)).send({ pfNumber: member.memberNo });
     expect(qr.status).toBe(200);
     const secret = qr.body.secret as string;
-    const enrol = await request(t.app).post(`${API}/verify-token`).set(bearer(voterToken)).send({ pfNumber: member.memberNo, token: totpTokenAt(secret, t.clock.now()) });
+    const enrol = await request(g.t.app).post(`${API}/verify-token`).set(bearer(voterToken)).send({ pfNumber: member.memberNo, token: totpTokenAt(secret, g.t.clock.now()) });
     expect(enrol.status, JSON.stringify(enrol.body)).toBe(200);
-    t.clock.advance(31_000);
+    g.t.clock.advance(31_000);
 
     const signIn = async () => {
-      const browser = await openBrowser(t.app);
-      const pin = await browser.post(`${API}/sign-pass`, { pass: t.ctx.env.DEFAULT_PIN, pfNumber: member.memberNo }).set('X-Forwarded-For', nextIp());
+      const browser = await openBrowser(g.t.app);
+      const pin = await browser.post(`${API}/sign-pass`, { pass: g.t.ctx.env.DEFAULT_PIN, pfNumber: member.memberNo }).set('X-Forwarded-For', nextIp());
       expect(pin.status, JSON.stringify(pin.body)).toBe(200);
       return browser;
     };
-    const token = totpTokenAt(secret, t.clock.now());
+    const token = totpTokenAt(secret, g.t.clock.now());
     const first = await (await signIn()).post(`${API}/verify-token-login`, { token, pfNumber: member.memberNo });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const replay = await (await signIn()).post(`${API}/verify-token-login`, { token, pfNumber: member.memberNo });
