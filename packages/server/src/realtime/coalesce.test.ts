@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { coalesce } from './coalesce';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits for what must happen (timers run late on a loaded machine); fails after 5 s. */
+async function until(check: () => boolean) {
+  for (const end = Date.now() + 5000; !check(); await sleep(5)) if (Date.now() > end) throw new Error('timed out');
+}
 
 describe('coalesce', () => {
   it('runs the first request at once and folds a burst into one trailing run', async () => {
@@ -11,6 +15,7 @@ describe('coalesce', () => {
     expect(runs).toBe(1);
     for (let i = 0; i < 50; i++) c.request();
     expect(runs).toBe(1);
+    await until(() => runs === 2);
     await sleep(80);
     expect(runs).toBe(2);
     c.close();
@@ -38,7 +43,8 @@ describe('coalesce', () => {
       c.request();
       await sleep(5);
     }
-    await sleep(200);
+    await until(() => delivered.at(-1) === 20 && active === 0);
+    await sleep(60);
     expect(maxActive).toBe(1);
     expect(delivered.at(-1)).toBe(20);
     expect(delivered).toEqual([...delivered].sort((a, b) => a - b));
@@ -60,7 +66,7 @@ describe('coalesce', () => {
     c.request();
     await sleep(1);
     c.request();
-    await sleep(40);
+    await until(() => runs === 2);
     expect(errors).toHaveLength(1);
     expect(runs).toBe(2);
     c.close();
