@@ -33,7 +33,8 @@ BEGIN
   PERFORM pg_advisory_xact_lock_shared(p_election_lock), pg_advisory_xact_lock(p_member_lock_namespace, p_member_id);
 
   SELECT coalesce(jsonb_agg(c), '[]'::jsonb),
-         count(*) > 0 AND bool_and(c.active = '1' AND c.position_name IS NOT NULL AND c.eligible AND c.standing AND NOT c.voted),
+         -- coalesce: bool_and skips NULLs, and a NULL must refuse (e.g. a branch position with no branch).
+         count(*) > 0 AND bool_and(coalesce(c.active = '1' AND c.position_name IS NOT NULL AND c.eligible AND c.standing AND NOT c.voted, false)),
          min(c.voter_name)
     INTO v_checks, v_ok, v_name
   FROM (

@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
-import { activityLogs, participation } from '../../db/schema';
+import { activityLogs, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
-import { bearer, createMember, tokenFor } from '../../../test/factories';
+import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
+import { votingRuntime } from '../elections/voting-runtime';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { ELECTION_LOCK } from './locks';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
@@ -97,6 +98,22 @@ describe('psk/vote', () => {
     expect(res.status).toBe(422);
     expect(res.body.errors[`candidates.${e.mombasa.id}`][0]).toMatch(/not eligible/);
     expect(await votingRows(t.ctx)).toEqual(before);
+  });
+
+  it('answers 422 and records nothing for a branch position with no branch (a NULL eligibility refuses)', async () => {
+    // Positions are data: a branch-level row whose branch was never set must not let a vote through.
+    const orphan = await createPosition(t.ctx, { name: `Orphan ${Math.random().toString(36).slice(2, 7)}`, level: 'Nairobi' });
+    await t.ctx.database.db.update(positions).set({ branchId: null }).where(eq(positions.id, orphan.id));
+    const candidate = await createCandidate(t.ctx, [orphan.id], { branch: 'Nairobi' });
+    await votingRuntime(t.ctx).tally.refreshStructure();
+    const { token } = await createVoter(t.ctx, 'Nairobi');
+    const before = await votingRows(t.ctx);
+    const res = await vote(t.app, token, { [e.chair.id]: e.alice.id, [orphan.id]: candidate.id });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[`candidates.${orphan.id}`][0]).toMatch(/not eligible/);
+    expect(await votingRows(t.ctx)).toEqual(before);
+    // And the voter can still vote for what they may vote for.
+    expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
   });
 
   it('answers 422 for a candidate not standing for the position, or an unknown position', async () => {
