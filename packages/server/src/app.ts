@@ -107,7 +107,7 @@ export function createApp(ctx: AppContext): Express {
 
   // Before everything else, unlogged like /healthz: the most frequent read of an election day.
   const security = securityHeaders();
-  const publicResults = publicResultsFastPath(ctx, staticHeadersOf(security));
+  const publicResults = publicResultsFastPath(ctx, staticHeadersOf(security), app.get('etag fn') as (body: Buffer) => string);
   fastPaths.set(app, publicResults);
   app.use((req, res, next) => {
     if (!publicResults(req, res)) next();

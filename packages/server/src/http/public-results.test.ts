@@ -40,6 +40,7 @@ describe('public results fast path', () => {
     expect(fast.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(Number(fast.headers['content-length'])).toBe(Buffer.byteLength(fast.text));
     for (const name of SECURITY_HEADERS) expect(fast.headers[name], name).toBe(routed.headers[name]);
+    expect(fast.headers.etag).toBe(routed.headers.etag);
     expect(fast.headers['x-powered-by']).toBeUndefined();
     // The alias prefix is the same read.
     expect((await request(base).get('/api/psk/results')).body).toEqual(fast.body);

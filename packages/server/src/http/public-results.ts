@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ResultsResponse, type ResultGroup } from '@kura/contract';
 import type { AppContext } from '../context';
@@ -27,11 +26,12 @@ const matches = (ifNoneMatch: string | undefined, etag: string) =>
  * `GET psk/results` answered before Express: the most read route during an election (every
  * member's dashboard, every public screen) and identical for every caller. The body is
  * serialised once per results change, keyed by the snapshot's own cache (a new array on every
- * change), with an ETag for conditional reads. Same body, status and security headers as the
- * contract route it stands in for; anything else (another method, a query string, a snapshot not
- * built yet) returns false and Express answers as before.
+ * change), with the ETag Express would give it (`etagOf` is the app's own etag function) for
+ * conditional reads. Same body, status and security headers as the contract route it stands in
+ * for; anything else (another method, a query string, a snapshot not built yet) returns false and
+ * Express answers as before.
  */
-export function publicResultsFastPath(ctx: AppContext, securityHeaders: [string, string][]) {
+export function publicResultsFastPath(ctx: AppContext, securityHeaders: [string, string][], etagOf: (body: Buffer) => string) {
   let source: ResultGroup[] | undefined;
   let body = Buffer.alloc(0);
   let etag = '';
@@ -45,7 +45,7 @@ export function publicResultsFastPath(ctx: AppContext, securityHeaders: [string,
       // Tests check the stand-in against the contract, as Express's response validation would.
       if (ctx.env.NODE_ENV === 'test') ResultsResponse.parse(payload);
       body = Buffer.from(JSON.stringify(payload));
-      etag = `W/"${body.length.toString(16)}-${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
+      etag = etagOf(body);
       source = groups;
     }
     for (const [name, value] of securityHeaders) res.setHeader(name, value);
