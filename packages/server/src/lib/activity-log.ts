@@ -13,10 +13,10 @@ export type ActivityEntry = {
   status: 'success' | 'failed' | 'denied' | string;
 };
 
-/** The row an entry becomes (bounded lengths); for statements that write it themselves. */
-export function activityRow(ctx: AppContext, entry: ActivityEntry) {
+/** Appends to the activity log; inside a transaction when one is given. */
+export async function recordActivity(ctx: AppContext, entry: ActivityEntry, tx?: Db | Tx): Promise<void> {
   const now = ctx.now();
-  return {
+  await (tx ?? ctx.database.db).insert(activityLogs).values({
     name: entry.name.slice(0, 200),
     activity: entry.activity.slice(0, 200),
     userId: entry.userId ?? null,
@@ -25,10 +25,5 @@ export function activityRow(ctx: AppContext, entry: ActivityEntry) {
     status: entry.status,
     createdAt: now,
     updatedAt: now,
-  };
-}
-
-/** Appends to the activity log; inside a transaction when one is given. */
-export async function recordActivity(ctx: AppContext, entry: ActivityEntry, tx?: Db | Tx): Promise<void> {
-  await (tx ?? ctx.database.db).insert(activityLogs).values(activityRow(ctx, entry));
+  });
 }

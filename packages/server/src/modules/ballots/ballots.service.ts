@@ -72,7 +72,8 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
   const positionIds = intArray(entries.map((e) => e.positionId));
   const candidateIds = intArray(entries.map((e) => e.candidateId));
   // Sealed before the statement: nothing but SQL runs while it holds its locks.
-  const participationRows = cast.map((b) => ({ positionId: b.positionId, receiptEnc: seal(key, b.receipt) }));
+  // In the order of positionIds: cast_vote pairs them by position in the arrays.
+  const receiptsEnc = cast.map((b) => seal(key, b.receipt));
   const queueRows = cast.map((b) => ({ id: newQueueId(), sealed: sealBallot(key, b) }));
 
   let voterName = '';
@@ -88,7 +89,7 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
     const [row] = await ctx.database.sql<{ outcome: { checks: CheckRow[]; xid?: string } }[]>`
       select cast_vote(
         ${voter.memberId}::int, ${positionIds}::int[], ${candidateIds}::int[],
-        ${textArray(participationRows.map((r) => r.receiptEnc))}::text[],
+        ${textArray(receiptsEnc)}::text[],
         ${textArray(queueRows.map((r) => r.id))}::text[], ${textArray(queueRows.map((r) => r.sealed))}::text[],
         ${VOTED}, ${`${cast.length} position(s)`}, ${voter.ip}, ${at}::timestamptz,
         ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int

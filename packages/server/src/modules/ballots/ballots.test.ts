@@ -184,7 +184,7 @@ describe('psk/vote', () => {
   });
 
   it('rolls the whole vote back when a write fails late, and the connection serves the next vote', async () => {
-    // A failure after the checks passed, in the statement that writes the rows (sent with COMMIT).
+    // A failure after the checks passed, while cast_vote writes the rows.
     await t.ctx.database.db.execute(sql`
       create or replace function refuse_boom() returns trigger language plpgsql as $$
       begin if new.name = 'Boom Voter' then raise exception 'boom'; end if; return new; end $$`);
@@ -192,7 +192,7 @@ describe('psk/vote', () => {
     try {
       const boom = await createMember(t.ctx, { branch: 'Nairobi', name: 'Boom Voter' });
       const before = await votingRows(t.ctx);
-      // A vote refused by the checks (after BEGIN) must end its transaction too.
+      // A vote refused by the checks must leave no transaction open either.
       expect((await vote(t.app, (await createVoter(t.ctx, 'Mombasa')).token, { [e.nairobi.id]: e.erin.id })).status).toBe(422);
       const failed = await vote(t.app, await tokenFor(t.ctx, 'voter', boom.id), { [e.chair.id]: e.alice.id, [e.treasurer.id]: e.carol.id });
       expect(failed.status).toBe(500);
