@@ -12,7 +12,6 @@ import { createMember, createStaff } from '../factories';
 
 const g = guessingSetup();
 const { nextIp, requestCode } = g;
-const wrong = wrongCode;
 
 describe('100 failures an hour per account', () => {
   it('stops an account at 100 failures an hour across codes and rotating X-Forwarded-For', async () => {
@@ -24,7 +23,7 @@ describe('100 failures an hour per account', () => {
       g.t.clock.advance(61_000); // one send per identifier per 60 s
       code = await requestCode(browser, member);
       for (let i = 0; i < 5; i++) {
-        const res = await browser.post(`${API}/verify/sms`, { token: wrong(code) }).set('X-Forwarded-For', nextIp());
+        const res = await browser.post(`${API}/verify/sms`, { token: wrongCode(code) }).set('X-Forwarded-For', nextIp());
         expect(res.status).toBe(401);
         failures++;
       }

@@ -15,7 +15,6 @@ import { bearer, createMember, createStaff, tokenFor } from '../factories';
 
 const g = guessingSetup();
 const { nextIp, requestCode } = g;
-const wrong = wrongCode;
 
 describe('one-time code guessing', () => {
   it('kills a code after 5 wrong tries, even when each try comes from a new address', async () => {
@@ -23,7 +22,7 @@ describe('one-time code guessing', () => {
     const browser = await openBrowser(g.t.app);
     const code = await requestCode(browser, member);
     for (let i = 0; i < 5; i++) {
-      const res = await browser.post(`${API}/verify/sms`, { token: wrong(code) }).set('X-Forwarded-For', nextIp());
+      const res = await browser.post(`${API}/verify/sms`, { token: wrongCode(code) }).set('X-Forwarded-For', nextIp());
       expect(res.status).toBe(401);
     }
     const late = await browser.post(`${API}/verify/sms`, { token: code }).set('X-Forwarded-For', nextIp());
@@ -40,7 +39,7 @@ describe('one-time code guessing', () => {
       const res = await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).set('X-Forwarded-For', nextIp());
       expect(res.status).toBe(200);
       const code = g.sms.codeFor(member.phone);
-      for (let i = 0; i < 5; i++) expect((await browser.post(`${API}/verify/sms`, { token: wrong(code) }).set('X-Forwarded-For', nextIp())).status).toBe(401);
+      for (let i = 0; i < 5; i++) expect((await browser.post(`${API}/verify/sms`, { token: wrongCode(code) }).set('X-Forwarded-For', nextIp())).status).toBe(401);
     }
     g.t.clock.advance(61_000);
     const again = await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).set('X-Forwarded-For', nextIp());

@@ -7,6 +7,7 @@ import { openBrowser, type Browser } from '../../../test/auth/browser';
 import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../../test/auth/google-signer';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
 import { startSmtpCapture, type SmtpCapture } from '../../../test/auth/smtp-capture';
+import { wrongCode } from '../../../test/auth/guessing';
 import { bearer, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
@@ -37,7 +38,6 @@ afterAll(async () => {
   await Promise.all([smtp?.close(), sms?.close()]);
 });
 
-const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 function session(res: request.Response): string {
   expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -8,6 +8,7 @@ import { hashPassword } from '../../lib/crypto';
 import { openBrowser, cookiesOf, type Browser } from '../../../test/auth/browser';
 import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../../test/auth/google-signer';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
+import { wrongCode } from '../../../test/auth/guessing';
 import { bearer, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
@@ -44,7 +45,6 @@ async function requestCode(browser: Browser, member: { memberNo: string; phone: 
   return { res, code };
 }
 
-const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 async function session(res: request.Response) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -8,6 +8,7 @@ import { bearer, createCandidate, createMember, createPosition, tokenFor } from 
 import { votingRuntime } from '../elections/voting-runtime';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { ELECTION_LOCK } from './locks';
+import { waitFor } from '../../../test/voting/sockets';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
 import { readQueue } from './ballot-queue';
 import { newReceipt, normaliseReceipt } from './receipts';
@@ -270,12 +271,14 @@ describe('receipts', () => {
 });
 
 /** Waits until `n` sessions of this database wait on an advisory lock. */
-async function waitForLockWaiters(app: TestApp, n: number) {
-  for (let i = 0; i < 200; i++) {
-    const [row] = await app.ctx.database.sql<{ n: number }[]>`
-      select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`;
-    if (row!.n >= n) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`fewer than ${n} sessions ever waited on an advisory lock`);
+function waitForLockWaiters(app: TestApp, n: number) {
+  return waitFor(
+    async () => {
+      const [row] = await app.ctx.database.sql<{ n: number }[]>`
+        select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`;
+      return row!.n >= n;
+    },
+    5000,
+    `${n} session(s) waiting on an advisory lock`,
+  );
 }
