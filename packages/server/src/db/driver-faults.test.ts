@@ -1,0 +1,72 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DATABASE_URL } from '../../test/harness';
+
+/**
+ * postgres.js connection loss at the worst moment, made to happen on purpose: a loopback proxy in
+ * front of the real Postgres cuts the connection when the driver sends its start-up query for the
+ * array types (before the caller's first query runs). The server then reconnects by itself; the
+ * patched driver (patches/postgres@3.4.9.patch) must neither leave that query waiting nor let the
+ * cut surface as an unhandled rejection, which would end the server process.
+ */
+describe.skipIf(!TEST_DATABASE_URL)('postgres.js: a connection cut during its start-up', () => {
+  let proxy: Server;
+  let url: string;
+  let cutNext = false;
+  let cuts = 0;
+  const sockets = new Set<Socket>();
+
+  beforeAll(async () => {
+    const upstream = new URL(TEST_DATABASE_URL!);
+    proxy = createServer((client) => {
+      const server = createConnection(Number(upstream.port || 5432), upstream.hostname);
+      for (const s of [client, server]) {
+        sockets.add(s);
+        s.on('error', () => {});
+        s.on('close', () => sockets.delete(s));
+      }
+      client.on('data', (chunk) => {
+        if (cutNext && chunk.includes('typcategory')) {
+          cutNext = false;
+          cuts++;
+          client.destroy();
+          server.destroy();
+          return;
+        }
+        server.write(chunk);
+      });
+      server.pipe(client);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const via = new URL(TEST_DATABASE_URL!);
+    via.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    url = via.toString();
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  });
+
+  it('reconnects, runs the first query, and raises nothing unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+    try {
+      cutNext = true;
+      const [row] = await sql<{ one: number }[]>`select 1::int as one`;
+      expect(row!.one).toBe(1);
+      expect(cuts).toBe(1);
+      // Array parameters still work: the types were fetched again on the new connection.
+      const [sum] = await sql<{ total: number }[]>`select sum(x)::int as total from unnest(${[1, 2, 3]}::int[]) as x`;
+      expect(sum!.total).toBe(6);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await sql.end({ timeout: 1 });
+    }
+  });
+});
