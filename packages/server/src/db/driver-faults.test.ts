@@ -70,3 +70,44 @@ describe.skipIf(!TEST_DATABASE_URL)('postgres.js: a connection cut during its st
     }
   });
 });
+
+describe.skipIf(!TEST_DATABASE_URL)('postgres.js: backends terminated under pipelined load', () => {
+  // The server's shape: a small pool, autocommit statements pipelined on busy connections, and
+  // transactions. Before the patch's close guard, a query dispatched to a connection between its
+  // socket error and its close was never settled (the server's request then hung forever).
+  it('settles every query, ok or CONNECTION_CLOSED-like, and the pool keeps serving', async () => {
+    const name = `kura-faults-${process.pid}`;
+    const admin = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+    try {
+      for (let round = 0; round < 3; round++) {
+        const sql = postgres(TEST_DATABASE_URL!, { max: 5, onnotice: () => {}, connection: { application_name: name }, connect_timeout: 10 });
+        const pending = new Set<Promise<unknown>>();
+        let stop = false;
+        const settle = (p: Promise<unknown>) => {
+          const tracked = p.catch(() => undefined).finally(() => pending.delete(tracked));
+          pending.add(tracked);
+          return tracked;
+        };
+        const workers = Array.from({ length: 6 }, async (_, w) => {
+          for (let i = w; !stop; i += 6) {
+            if (i % 3 === 0) await settle(sql.unsafe('select $1::int as n', [i], { prepare: true }));
+            else if (i % 3 === 1) await settle(Promise.all([sql.unsafe('select $1::text as t', [String(i)], { prepare: true }), sql.unsafe('select pg_sleep(0.002), $1::int', [i], { prepare: true })]));
+            else await settle(sql.begin(async (tx) => tx.unsafe('select $1::int', [i], { prepare: true })));
+          }
+        });
+        for (let k = 0; k < 8; k++) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await admin.unsafe('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [name]);
+        }
+        stop = true;
+        const finished = await Promise.race([Promise.all(workers).then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 10_000))]);
+        expect(finished, `round ${round}: ${pending.size} queries never settled`).toBe(true);
+        expect((await sql`select 1::int as one`)[0]!.one).toBe(1);
+        await sql.end({ timeout: 1 });
+      }
+    } finally {
+      await admin.end();
+    }
+  }, 60_000);
+});
+
