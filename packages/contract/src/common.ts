@@ -33,10 +33,14 @@ export const ErrorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 419 | 422 | 429 | 500 | 501 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 419 | 422 | 429 | 500 | 502 | 503;
 
-/** Every route can answer these: bad body, validation, rate limit, server trouble, not yet built. */
-const ALWAYS = [400, 422, 429, 500, 501, 503] as const;
+/**
+ * Every route can answer these: bad body or query (400), validation (422), rate limit (429),
+ * server trouble (500) and the database being unreachable (503). No route answers 501: the
+ * server's router is checked complete at compile time.
+ */
+const ALWAYS = [400, 422, 429, 500, 503] as const;
 
 /** The error responses a route documents: the common ones plus the route's own. */
 export function errors<const S extends ErrorStatus>(...statuses: S[]) {

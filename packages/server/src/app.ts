@@ -11,7 +11,6 @@ import type { AppContext } from './context';
 import { AppError } from './errors';
 import { accessMiddleware } from './auth/access';
 import { errorHandler } from './http/error-handler';
-import { buildImplementation } from './http/routes';
 import { openApiDocument } from './http/openapi';
 import { mountWebApp } from './http/web';
 import { publicResultsFastPath, staticHeadersOf } from './http/public-results';
@@ -156,7 +155,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(cookieParser(ctx.secrets.sessionSecret));
   app.use('/api', express.json({ limit: JSON_BODY_LIMIT, strict: true }));
 
-  createExpressEndpoints(contract, buildImplementation(moduleImplementations(ctx)), app, {
+  createExpressEndpoints(contract, moduleImplementations(ctx), app, {
     responseValidation: ctx.env.NODE_ENV === 'test',
     globalMiddleware: [accessMiddleware(ctx), mediaTypeGuard],
     requestValidationErrorHandler: (err, _req, _res, next) => next(err),

@@ -13,7 +13,6 @@ export const ERROR_STATUS = {
   VALIDATION: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
-  NOT_IMPLEMENTED: 501,
   BAD_GATEWAY: 502,
   UNAVAILABLE: 503,
 } as const satisfies Record<string, ErrorStatus>;
@@ -32,7 +31,6 @@ const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
   VALIDATION: 'The given data was invalid',
   TOO_MANY_REQUESTS: 'Too many attempts, please try again later',
   INTERNAL: 'Server error',
-  NOT_IMPLEMENTED: 'Not implemented',
   BAD_GATEWAY: 'Could not deliver the message, please try again',
   UNAVAILABLE: 'Service unavailable, please try again shortly',
 };

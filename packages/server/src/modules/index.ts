@@ -1,5 +1,6 @@
+import { contract } from '@kura/contract';
 import type { AppContext } from '../context';
-import type { ModuleImplementations } from '../http/routes';
+import { tsr } from '../http/routes';
 import { issueCsrfCookie } from '../auth/csrf';
 import { authRoutes } from './auth/auth.router';
 import { ballotsRoutes } from './ballots/ballots.router';
@@ -12,11 +13,12 @@ import { membersRoutes } from './members/members.router';
 import { vvpatRoutes } from './vvpat/vvpat.router';
 
 /**
- * Every domain module's handlers, by contract domain. A module adds itself here with one line;
- * routes that no module serves answer 501 until they are built.
+ * Every domain module's handlers, by contract domain. `tsr.router` checks at compile time that
+ * every contract route has exactly one handler: a route added to the contract without a handler
+ * (or a handler left behind after a route is removed) fails `pnpm typecheck`.
  */
-export function moduleImplementations(ctx: AppContext): ModuleImplementations {
-  return {
+export function moduleImplementations(ctx: AppContext) {
+  return tsr.router(contract, {
     csrf: {
       getCsrfCookie: async ({ req, res }) => {
         issueCsrfCookie(req, res);
@@ -34,5 +36,5 @@ export function moduleImplementations(ctx: AppContext): ModuleImplementations {
       elections: electionsRoutes(ctx),
       vvpat: vvpatRoutes(ctx),
     },
-  };
+  });
 }

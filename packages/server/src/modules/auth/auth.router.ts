@@ -6,7 +6,7 @@ import { createDecoyThrottle, createIpLimiters } from '../../auth/rate-limits';
 import { RESEND_INTERVAL_MS } from '../../auth/one-time-codes';
 import type { AppContext } from '../../context';
 import { createDelivery } from '../../delivery';
-import type { PartialImplementation } from '../../http/routes';
+import type { RouterImplementation } from '../../http/routes';
 import { checkPin, confirmEnrolment, signInWithAuthenticator, startEnrolment } from './authenticator.service';
 import { sendAdminCode, sendAgentCode, sendVoterCode, verifyCodeSignIn, type CodeDeps } from './code-sign-in.service';
 import { signInStaffWithGoogle, signInVoterWithGoogle, signUpVoter } from './google-sign-in.service';
@@ -16,7 +16,7 @@ import { describeStaff, describeVoter, signOut } from './session.service';
 const ipOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
 
 /** Thin handlers for API.md rows 8–13 and 34–44: read the request, call one service, answer. */
-export function authRoutes(ctx: AppContext): PartialImplementation<Contract['api']['auth']> {
+export function authRoutes(ctx: AppContext): RouterImplementation<Contract['api']['auth']> {
   const delivery = createDelivery(ctx.env, ctx.logger);
   ctx.onClose(() => delivery.close());
   const deps: CodeDeps = { delivery, decoy: createDecoyThrottle(ctx, RESEND_INTERVAL_MS) };

@@ -1,10 +1,10 @@
 import type { Contract } from '@kura/contract';
 import type { AppContext } from '../../context';
 import { callerOf } from '../../auth/access';
-import type { PartialImplementation } from '../../http/routes';
+import type { RouterImplementation } from '../../http/routes';
 import { castVote, getBallot } from './ballots.service';
 
-export function ballotsRoutes(ctx: AppContext): PartialImplementation<Contract['api']['ballots']> {
+export function ballotsRoutes(ctx: AppContext): Omit<RouterImplementation<Contract['api']['ballots']>, 'listItems'> {
   return {
     getBallot: async ({ req }) => ({ status: 200, body: { data: await getBallot(ctx, callerOf(req).subjectId) } }),
 

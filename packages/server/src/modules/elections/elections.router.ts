@@ -1,12 +1,12 @@
 import type { Contract } from '@kura/contract';
 import type { AppContext } from '../../context';
-import type { PartialImplementation } from '../../http/routes';
+import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../lib/actor';
 import { listCommitments } from './commitments';
 import { exportResultsCsv, getElectionStatus, getResults, getStatistics, lookupReceipt, toggleElection } from './elections.service';
 import { votingRuntime } from './voting-runtime';
 
-export function electionsRoutes(ctx: AppContext): PartialImplementation<Contract['api']['elections']> {
+export function electionsRoutes(ctx: AppContext): RouterImplementation<Contract['api']['elections']> {
   // Start the snapshot and the mixer/commitment loops with the app, not on the first request.
   votingRuntime(ctx);
   const results = async () => ({ status: 200 as const, body: { data: { data: await getResults(ctx) } } });

@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { MemoryStore, rateLimit } from 'express-rate-limit';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
-import type { PartialImplementation } from '../../http/routes';
+import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../lib/actor';
 import { csvUpload, filesOf } from '../../lib/uploads';
 import { lookupMemberDetails } from './member-details';
@@ -31,7 +31,7 @@ function detailsRateLimit(ctx: AppContext) {
   });
 }
 
-export function membersRoutes(ctx: AppContext): PartialImplementation<Contract['api']['members']> {
+export function membersRoutes(ctx: AppContext): RouterImplementation<Contract['api']['members']> {
   return {
     listMembers: async ({ query }) => ({ status: 200, body: await searchMembers(ctx, query) }),
 
