@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BallotGroup, c, errors, meta } from './common';
+import { MAX_ID } from './validation';
 
 const POSITION_KEY = /^[1-9]\d{0,9}$/;
 export const MAX_VOTE_ENTRIES = 100;
@@ -10,7 +11,8 @@ const candidateChoice = z.preprocess(
   z
     .number({ required_error: 'Choose a candidate', invalid_type_error: 'The candidate must be a candidate id' })
     .int('The candidate must be a candidate id')
-    .positive('The candidate must be a candidate id'),
+    .positive('The candidate must be a candidate id')
+    .max(MAX_ID, 'The candidate must be a candidate id'),
 );
 
 /** `{candidates: {[position_id]: candidate_id}}`: one choice per position, 1..100 entries. */
@@ -19,6 +21,10 @@ export const VoteBody = z.object({
     .record(z.string().regex(POSITION_KEY, 'Each key must be a position id'), candidateChoice, {
       required_error: 'Choose at least one candidate',
       invalid_type_error: 'The candidates field must be an object of position id to candidate id',
+    })
+    .superRefine((o, ctx) => {
+      // a key zod's record cannot refine: a position id beyond the 4-byte integer range
+      for (const k of Object.keys(o)) if (Number(k) > MAX_ID) ctx.addIssue({ code: 'custom', path: [k], message: 'Each key must be a position id' });
     })
     .refine((o) => Object.keys(o).length >= 1, 'Choose at least one candidate')
     .refine((o) => Object.keys(o).length <= MAX_VOTE_ENTRIES, `At most ${MAX_VOTE_ENTRIES} positions per vote`),

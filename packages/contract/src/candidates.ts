@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { c, Candidate, errors, meta } from './common';
-import { emailSchema, nameSchema, pathIdSchema, phoneSchema } from './validation';
+import { emailSchema, nameSchema, pathIdSchema, phoneSchema, textIdNumber } from './validation';
 
 /**
  * `position_ids` in a multipart body arrives as one string, a list of strings, or not at all
@@ -10,10 +10,7 @@ export const multipartIdListSchema = z.preprocess(
   (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : [v]),
   z
     .array(
-      z.coerce
-        .number({ invalid_type_error: 'Each position id must be a number' })
-        .int('Each position id must be a whole number')
-        .positive('Each position id must be a positive number'),
+      textIdNumber('position id'),
     )
     .max(100, 'At most 100 positions'),
 );

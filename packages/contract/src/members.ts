@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Branch, c, errors, Member, MessageBody, meta, PageQuery, paginated, Position } from './common';
-import { emailSchema, filterSchema, memberNoSchema, nameSchema, pathIdSchema, phoneSchema, positiveIdSchema } from './validation';
+import { emailSchema, filterSchema, idNumber, memberNoSchema, nameSchema, pathIdSchema, phoneSchema, positiveIdSchema } from './validation';
 
 export const IdParams = z.object({ id: pathIdSchema });
 
@@ -14,7 +14,7 @@ export const MemberSearchQuery = PageQuery.extend({
 /** A branch given by id (number) or by name (string). */
 export const branchRefSchema = z.union(
   [
-    z.number().int().positive(),
+    idNumber('county'),
     z.string().trim().min(1, 'The county field is required').max(150, 'Must be at most 150 characters long'),
   ],
   { errorMap: () => ({ message: 'The county must be a branch id or a branch name' }) },

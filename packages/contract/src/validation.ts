@@ -100,18 +100,35 @@ export const passSchema = z
   .min(1, 'The password field is required')
   .max(100, 'Must be at most 100 characters long');
 
+/**
+ * The largest id the database stores (a 4-byte `integer`). Every numeric id the contract accepts
+ * (path, query, body, multipart) is built from `idNumber` below, so no id reaches the database out
+ * of range (`1e20` or `9007199254740993` is a 422, not a driver error); `contract.test.ts` walks
+ * every route's request schemas and fails on an unbounded number.
+ */
+export const MAX_ID = 2_147_483_647;
+
+/** A positive whole number no larger than `MAX_ID`, with messages naming the field. */
+export const idNumber = (field = 'id', requiredMessage = `The ${field} field is required`) =>
+  z
+    .number({ required_error: requiredMessage, invalid_type_error: `The ${field} must be a number` })
+    .int(`The ${field} must be a whole number`)
+    .positive(`The ${field} must be a positive number`)
+    .max(MAX_ID, `The ${field} is too large`);
+
+/** An id that arrives as text (path, query, multipart field), coerced, then checked like `idNumber`. */
+export const textIdNumber = (field = 'id') =>
+  z.coerce
+    .number({ invalid_type_error: `The ${field} must be a number` })
+    .int(`The ${field} must be a whole number`)
+    .positive(`The ${field} must be a positive number`)
+    .max(MAX_ID, `The ${field} is too large`);
+
 /** A numeric id in a path (`/edit/psk/member/{id}`): a positive whole number. */
-export const pathIdSchema = z.coerce
-  .number({ invalid_type_error: 'The id must be a number' })
-  .int('The id must be a whole number')
-  .positive('The id must be a positive number');
+export const pathIdSchema = textIdNumber('id');
 
 /** A database id inside a body or query: a positive whole number. */
-export const positiveIdSchema = (field = 'id') =>
-  z
-    .number({ required_error: `The ${field} field is required`, invalid_type_error: `The ${field} must be a number` })
-    .int(`The ${field} must be a whole number`)
-    .positive(`The ${field} must be a positive number`);
+export const positiveIdSchema = (field = 'id') => idNumber(field);
 
 /** An optional free-text search filter in a query string. */
 export const filterSchema = (max = 150) =>

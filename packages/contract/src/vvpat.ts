@@ -1,17 +1,13 @@
 import { z } from 'zod';
 import { c, errors, meta, PageMeta, PageQuery, VvpatRow } from './common';
-import { filterSchema } from './validation';
+import { filterSchema, textIdNumber } from './validation';
 
 export const VvpatSearchQuery = PageQuery.extend({
   vvpat: filterSchema(64),
   /** an empty value (a cleared select) means "any position" */
   psk_position_id: z.preprocess(
     (v) => (v === '' || v === null ? undefined : v),
-    z.coerce
-      .number({ invalid_type_error: 'The psk_position_id must be a number' })
-      .int('The psk_position_id must be a whole number')
-      .positive('The psk_position_id must be a positive number')
-      .optional(),
+    textIdNumber('psk_position_id').optional(),
   ),
 });
 

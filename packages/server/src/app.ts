@@ -15,6 +15,7 @@ import { openApiDocument } from './http/openapi';
 import { mountWebApp } from './http/web';
 import { publicResultsFastPath, staticHeadersOf } from './http/public-results';
 import { migrationsApplied } from './db/migrate';
+import { loggedPath } from './http/log-path';
 import { moduleImplementations } from './modules';
 
 export const JSON_BODY_LIMIT = '100kb';
@@ -48,7 +49,7 @@ function requestLogging(ctx: AppContext) {
   if (!ctx.logger.isLevelEnabled('info')) {
     return (req: Request, res: Response, next: NextFunction) => {
       res.once('finish', () => {
-        if (res.statusCode >= 500) ctx.logger[res.statusCode === 500 ? 'error' : 'warn']({ req: { method: req.method, url: req.originalUrl.split('?')[0], ip: req.ip }, res: { status: res.statusCode } }, 'request completed');
+        if (res.statusCode >= 500) ctx.logger[res.statusCode === 500 ? 'error' : 'warn']({ req: { method: req.method, url: loggedPath(req.originalUrl), ip: req.ip }, res: { status: res.statusCode } }, 'request completed');
       });
       next();
     };
@@ -57,7 +58,7 @@ function requestLogging(ctx: AppContext) {
     logger: ctx.logger,
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
     serializers: {
-      req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, url: req.url.split('?')[0], ip: req.remoteAddress }),
+      req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, url: loggedPath(req.url), ip: req.remoteAddress }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
     customLogLevel: (_req, res, err) => (res.statusCode === 500 || (err && res.statusCode >= 500) ? 'error' : res.statusCode >= 500 ? 'warn' : 'info'),

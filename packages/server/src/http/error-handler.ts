@@ -5,6 +5,7 @@ import { ZodError } from 'zod';
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { AppError } from '../errors';
+import { loggedPath } from './log-path';
 
 /** zod issues → `{field: [messages]}` keyed by the dotted path (e.g. `candidates.3`). */
 export function fieldErrors(error: ZodError, prefix?: string): Record<string, string[]> {
@@ -79,7 +80,7 @@ export function errorHandler(logger: Logger) {
     const appError = toAppError(error);
     // Deliberate AppErrors are answers, not incidents; log what was thrown unexpectedly.
     if (!(error instanceof AppError) && appError.status >= 500) {
-      logger.error({ err: error, method: req.method, url: req.originalUrl.split('?')[0] }, 'request failed');
+      logger.error({ err: error, method: req.method, url: loggedPath(req.originalUrl) }, 'request failed');
     }
     if (res.headersSent) {
       res.end();
