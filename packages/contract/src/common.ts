@@ -25,7 +25,7 @@ export type RouteMetadata = { access: Access };
 
 export const meta = (access: Access): RouteMetadata => ({ access });
 
-/** The API.md error envelope: every non-2xx body has this shape. */
+/** The error envelope (docs/api.md "Errors"): every non-2xx body has this shape. */
 export const ErrorBody = z.object({
   message: z.string(),
   issue: z.string().optional(),
@@ -52,7 +52,7 @@ export function errors<const S extends ErrorStatus>(...statuses: S[]) {
 /** Statuses every route guarded by a session may answer. */
 export const AUTH_ERRORS = [401, 403] as const;
 
-// ---- Shared shapes (API.md "Shared shapes") ----
+// ---- Shared shapes (docs/api.md "Shared shapes") ----
 
 export const Position = z.object({ id: z.number().int(), name: z.string(), level: z.string() });
 export type Position = z.infer<typeof Position>;
@@ -145,7 +145,7 @@ export type Session = z.infer<typeof Session>;
 
 export const MessageBody = z.object({ message: z.string() });
 
-// ---- Pagination (API.md "Pagination") ----
+// ---- Pagination (docs/api.md "Conventions") ----
 
 export const DEFAULT_PER_PAGE = 10;
 export const MAX_PER_PAGE = 100;

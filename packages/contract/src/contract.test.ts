@@ -4,7 +4,7 @@ import { contract, type Access } from './index';
 
 type Row = [method: 'GET' | 'POST', path: string, access: Access];
 
-/** API.md "Endpoints" (44 rows) and the operator rows, plus GET help (admin list of reports). */
+/** The calls of docs/api.md "Endpoints": the original 44, the operator ones, and GET help (admin list of reports). */
 const EXPECTED: Row[] = [
   ['GET', '/sanctum/csrf-cookie', 'anyone'], // 1
   ['GET', '/api/v1/psk/election/status', 'anyone'], // 2
@@ -55,7 +55,7 @@ const EXPECTED: Row[] = [
   ['GET', '/api/v1/psk/results/export', 'admin'],
   ['GET', '/api/v1/psk/commitments', 'anyone'],
   ['GET', '/api/v1/psk/receipt/:vvpat', 'anyone'],
-  // beyond API.md
+  // beyond the original 44
   ['GET', '/api/v1/help', 'admin'],
 ];
 

@@ -39,7 +39,7 @@ export const helpRouter = c.router({
   listIssues: {
     method: 'GET',
     path: '/help',
-    summary: 'List reported issues, newest first, paginated (admin; beyond API.md)',
+    summary: 'List reported issues, newest first, paginated',
     query: PageQuery,
     responses: { 200: paginated(IssueReport), ...errors(401, 403) },
     metadata: meta('admin'),

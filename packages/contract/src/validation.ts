@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Field rules of spec §5 with its exact messages. The server validates requests with these
+ * Field rules with their exact messages (docs/api.md "Validation"). The server validates requests with these
  * and the browser validates forms with the same schemas, so the two can never disagree.
  */
 

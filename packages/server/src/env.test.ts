@@ -12,7 +12,7 @@ const linesOf = (raw: Record<string, string>) => {
 };
 
 describe('parseEnv', () => {
-  it('applies API.md defaults', () => {
+  it('applies the documented defaults (README "Configuration")', () => {
     const env = parseEnv({});
     expect(env.PORT).toBe(3000);
     expect(env.DATA_DIR).toBe('./data');

@@ -43,7 +43,7 @@ export type AppErrorOptions = {
   cause?: unknown;
 };
 
-/** A failure a service raises on purpose; the error middleware turns it into the API.md envelope. */
+/** A failure a service raises on purpose; the error middleware turns it into the error envelope of docs/api.md "Errors". */
 export class AppError extends Error {
   readonly status: ErrorStatus;
   readonly issue?: string;

@@ -8,7 +8,7 @@ import { ensureCsrfCookie } from './lib/api';
 import { getColours } from './lib/colours';
 import './styles.css';
 
-// Spec §7: GET /sanctum/csrf-cookie on load; spec §3: the custom colours are read at start.
+// GET /sanctum/csrf-cookie on load and the custom colours read at start (docs/screens.md "Sign-in and session loss", "Browser storage").
 void ensureCsrfCookie();
 getColours();
 

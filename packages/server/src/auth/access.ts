@@ -46,7 +46,7 @@ export function rolesFor(access: Access): readonly Caller['role'][] | 'any' | 'n
   }
 }
 
-/** Double-submit CSRF check for calls authorised by a cookie (API.md "CSRF"). */
+/** Double-submit CSRF check for calls authorised by a cookie (docs/api.md "CSRF"). */
 export function assertCsrf(req: Request): void {
   const cookie = req.cookies?.[XSRF_COOKIE] as unknown;
   const header = req.headers[XSRF_HEADER];

@@ -8,7 +8,7 @@ import type { Role } from './sessions';
 /**
  * The per-account ceiling on failed sign-in steps (wrong code, password, pin or authenticator
  * token). It counts per account, whatever the IP, so spreading guesses over many addresses does
- * not help; API.md keeps per-IP limits generous because members share addresses.
+ * not help; docs/api.md "Rules the server enforces" keeps per-IP limits generous because members share addresses.
  */
 
 const WINDOW_MS = 60 * 60_000;

@@ -8,7 +8,7 @@ import { newOtpCode, newToken, safeEqual } from '../lib/crypto';
 import type { Role } from './sessions';
 
 /**
- * One-time codes (API.md "Rules the server enforces"): 6 digits from the CSPRNG, stored only
+ * One-time codes (docs/api.md "Rules the server enforces"): 6 digits from the CSPRNG, stored only
  * as an HMAC, valid 5 minutes, single use, dead after 5 wrong tries, a new code kills the older
  * ones, and at most one send per account per minute.
  */

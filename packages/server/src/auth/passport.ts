@@ -26,7 +26,7 @@ export function createBearerAuthenticator(ctx: AppContext): BearerAuthenticator 
   return (req, res) =>
     new Promise<Caller | null>((resolve, reject) => {
       // A custom callback and no session: passport never writes the response itself, so every
-      // failure still answers the API.md envelope through the error middleware.
+      // failure still answers the error envelope (docs/api.md "Errors") through the error middleware.
       const middleware = authenticator.authenticate('bearer', { session: false }, (error: unknown, caller: Caller | false) => {
         if (error) reject(error instanceof Error ? error : new Error('bearer authentication failed'));
         else resolve(caller || null);

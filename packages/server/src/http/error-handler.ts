@@ -29,7 +29,7 @@ const refusesConnections = (e: unknown) => isPostgresError(e) && e.code === '550
 /** Postgres class-22 codes an input value can raise: 22001 too long, 22003 out of range, 22021 bad byte (NUL), 22P02 bad text form, 22P05 untranslatable. */
 const INPUT_DATA_ERRORS = new Set(['22001', '22003', '22021', '22P02', '22P05']);
 
-/** Maps anything thrown to an AppError; the single translation point of DESIGN.md. */
+/** Maps anything thrown to an AppError; the single translation point (docs/architecture.md "Request path"). */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   // Drizzle wraps the driver's error (connection lost, NUL byte, ...): judge by what it wraps.

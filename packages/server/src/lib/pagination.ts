@@ -10,7 +10,7 @@ export function pageRequest(query: PageQuery): PageRequest {
 }
 
 /**
- * The API.md paginator. `last_page` is at least 1 even when there is nothing, because the
+ * The paginator of docs/api.md "Conventions". `last_page` is at least 1 even when there is nothing, because the
  * pager shows "Page 1 of 1" rather than "Page 1 of 0"; a page past the end is simply empty.
  */
 export function paginate<T>(data: T[], total: number, page: PageRequest): Paginated<T> {

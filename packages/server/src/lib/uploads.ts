@@ -8,7 +8,7 @@ import type { AppContext } from '../context';
 import { AppError } from '../errors';
 
 /**
- * Uploads (API.md "Uploads"): images only (JPEG, PNG, WebP) judged by their bytes, at most 5 MiB
+ * Uploads (docs/api.md "Rules the server enforces"): images only (JPEG, PNG, WebP) judged by their bytes, at most 5 MiB
  * each, stored under random names in DATA_DIR/uploads and served at /uploads/<name>. The client's
  * file name and claimed type are never used for anything.
  */

@@ -331,10 +331,10 @@ export function requestArbitrary(route: AppRoute): fc.Arbitrary<FuzzRequest> {
   }));
 }
 
-/** What every answer must look like: a documented status and, for errors, the API.md envelope. */
+/** What every answer must look like: a documented status and, for errors, the error envelope (docs/api.md "Errors"). */
 export function documentedStatuses(route: AppRoute): Set<number> {
   const statuses = new Set(Object.keys(route.responses).map(Number));
-  // API.md "Errors": 413 (too large) and 415 (wrong media type) apply to every call that takes a body.
+  // docs/api.md "Errors": 413 (too large) and 415 (wrong media type) apply to every call that takes a body.
   if (route.method !== 'GET') {
     statuses.add(413);
     statuses.add(415);
@@ -355,7 +355,7 @@ export function checkAnswer(route: AppRoute, status: number, contentType: string
       return `error body is not JSON: ${text.slice(0, 200)}`;
     }
     const parsed = ErrorBody.strict().safeParse(body);
-    if (!parsed.success) return `error body is not the API.md envelope: ${text.slice(0, 300)}`;
+    if (!parsed.success) return `error body is not the error envelope: ${text.slice(0, 300)}`;
     if (/node_modules|\/work\/|at [\w.]+ \(|select .* from|stack/i.test(text)) return `error body leaks internals: ${text.slice(0, 300)}`;
     if (!(contentType ?? '').includes('application/json')) return `error answer is ${contentType}`;
   } else if (status !== 204 && (contentType ?? '').includes('application/json')) {

@@ -16,7 +16,7 @@ import { closeRawClients, rawRequest } from './http-client';
  * No 5xx from any input: every contract route is fuzzed with requests generated from its zod
  * schemas and hostile mutations of them, as each identity (none, a garbage token, voter, agent,
  * admin, and a browser carrying the CSRF cookie). Every answer must be a status the route
- * documents (500 never) with the API.md envelope, and the server must still answer after.
+ * documents (500 never) with the error envelope (docs/api.md "Errors"), and the server must still answer after.
  */
 
 const TOTAL = Number(process.env.FUZZ_REQUESTS ?? 10_500);

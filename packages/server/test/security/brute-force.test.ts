@@ -10,7 +10,7 @@ import { bearer, createMember, createStaff, tokenFor } from '../factories';
  * Brute force and enumeration: one-time codes die after 5 wrong tries; an account takes at most
  * RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR (100) failures an hour however many addresses the guesses
  * come from (X-Forwarded-For is believed only through TRUST_PROXY_HOPS proxies); sign-in and the
- * details lookup tell nothing beyond API.md; an authenticator token cannot be replayed.
+ * details lookup tell nothing beyond docs/api.md "Rules the server enforces"; an authenticator token cannot be replayed.
  */
 
 const g = guessingSetup();
@@ -85,7 +85,7 @@ describe('enumeration', () => {
     expect({ status: b.status, body: b.body }).toEqual({ status: a.status, body: a.body });
   });
 
-  it('the details lookup masks phone and email and says nothing more than API.md', async () => {
+  it('the details lookup masks phone and email and says nothing more than docs/api.md', async () => {
     const member = await createMember(g.t.ctx, { phone: '0712345689', email: 'janet.wambui@example.org' });
     const res = await request(g.t.app).post(`${API}/details`).set('X-Forwarded-For', nextIp()).send({ member_no: member.memberNo });
     expect(res.status).toBe(200);

@@ -16,7 +16,7 @@ export function CrashMessage() {
   );
 }
 
-/** Spec §8: a render crash shows 'Something went wrong.' */
+/** docs/screens.md "Messages and timings": a render crash shows 'Something went wrong.' */
 export class ErrorBoundary extends React.Component<Props, State> {
   override state: State = { error: null };
 

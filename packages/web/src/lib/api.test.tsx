@@ -4,7 +4,7 @@ import { storeSession } from './session';
 
 const session = { bearer_token: 't', hash: 'h', name: 'Jane', photo: null, balance: 0 };
 
-describe('401 handling (spec §6)', () => {
+describe('401 handling (docs/screens.md "Sign-in and session loss")', () => {
   afterEach(() => {
     document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
   });

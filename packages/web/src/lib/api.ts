@@ -37,7 +37,7 @@ export const navigation = {
 };
 
 /**
- * Spec §6: on a 401 the session is cleared and the user goes to the sign-in route of the stored
+ * docs/screens.md "Sign-in and session loss": on a 401 the session is cleared and the user goes to the sign-in route of the stored
  * account type. Only a request that carried a session token can lose a session; the sign-in
  * steps themselves answer 401 for wrong credentials and must show their own error instead.
  */

@@ -6,7 +6,7 @@ import { COLOURS_STORAGE_KEY, DEFAULT_COLOURS, getColours, readColours, reloadCo
 const stored = () => JSON.parse(window.localStorage.getItem(COLOURS_STORAGE_KEY) ?? 'null') as unknown;
 const cssVar = (name: string) => document.documentElement.style.getPropertyValue(name);
 
-describe('custom colours in localStorage (spec §3)', () => {
+describe('custom colours in localStorage (docs/screens.md "Browser storage")', () => {
   beforeEach(() => {
     window.localStorage.clear();
     reloadColours();

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * The two custom colours of spec §3: kept in localStorage under `customColors`, read at start,
+ * The two custom colours (docs/screens.md "Browser storage"): kept in localStorage under `customColors`, read at start,
  * rewritten on every change, and applied as CSS variables on the document root.
  */
 export type CustomColours = { selectBackground: string; selectText: string };

@@ -1,10 +1,10 @@
-/** Spec §5: percentage = count / total × 100 with 2 decimals. A zero total reads 0.00%. */
+/** docs/screens.md "Ballot and results": percentage = count / total × 100 with 2 decimals. A zero total reads 0.00%. */
 export function percentage(count: number, total: number): string {
   const value = total > 0 ? (count / total) * 100 : 0;
   return `${value.toFixed(2)}%`;
 }
 
-/** Spec §9: 'vote' for a count of 1 or less, 'votes' above that. */
+/** docs/screens.md "Ballot and results": 'vote' for a count of 1 or less, 'votes' above that. */
 export function voteWord(count: number): 'vote' | 'votes' {
   return count <= 1 ? 'vote' : 'votes';
 }
@@ -14,7 +14,7 @@ export function resultText(count: number, total: number): string {
   return `${percentage(count, total)} ${count} ${voteWord(count)}`;
 }
 
-/** Position select value: name_level (spec §3). */
+/** Position select value: name_level (docs/screens.md "Browser storage"). */
 export function positionKey(p: { name: string; level: string }): string {
   return `${p.name}_${p.level}`;
 }

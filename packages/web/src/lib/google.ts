@@ -31,7 +31,7 @@ declare global {
   }
 }
 
-/** Spec §7: button heights 40 (large), 32 (medium) and 20 (small). */
+/** docs/screens.md "Messages and timings": button heights 40 (large), 32 (medium) and 20 (small). */
 export const GOOGLE_BUTTON_HEIGHTS = { large: 40, medium: 32, small: 20 } as const;
 
 let loading: Promise<GsiApi> | null = null;

@@ -7,7 +7,7 @@ import { clearSession, hasSession, setAccountType, setName } from './session';
 const VALIDATION_TTL_MS = 60_000;
 
 /**
- * Spec §4 voter guard: no stored token or hash → /sign-in; otherwise ask the validation
+ * docs/screens.md "Sign-in and session loss" voter guard: no stored token or hash → /sign-in; otherwise ask the validation
  * endpoint. A non-200 or an error clears storage and goes to /sign-in; a voter becomes account
  * type `member`. The answer is cached for a minute so moving between voter pages stays quick.
  */

@@ -1,5 +1,5 @@
 /**
- * Browser storage of the signed-in person (spec §3 "Browser storage"): token, hash, name,
+ * Browser storage of the signed-in person (docs/screens.md "Browser storage"): token, hash, name,
  * photo, balance, pfNumber and account_type (member, admin or agent).
  */
 export type AccountType = 'member' | 'admin' | 'agent';
@@ -60,7 +60,7 @@ export type SessionBody = {
   balance: number;
 };
 
-/** Stores what a successful sign-in answers (the Session shape of API.md). */
+/** Stores what a successful sign-in answers (the Session shape of docs/api.md). */
 export function storeSession(session: SessionBody, accountType: AccountType) {
   set(STORAGE_KEYS.token, session.bearer_token);
   set(STORAGE_KEYS.hash, session.hash);
@@ -70,7 +70,7 @@ export function storeSession(session: SessionBody, accountType: AccountType) {
   set(STORAGE_KEYS.accountType, accountType);
 }
 
-/** Spec §4: sign-out and a failed session check clear all local storage. */
+/** docs/screens.md "Sign-in and session loss": sign-out and a failed session check clear all local storage. */
 export function clearSession() {
   try {
     window.localStorage.clear();
@@ -79,7 +79,7 @@ export function clearSession() {
   }
 }
 
-/** Where each role signs in again (spec §6: 401 handling, and sign-out for staff). */
+/** Where each role signs in again (docs/screens.md "Sign-in and session loss": 401 handling, and sign-out). */
 export function loginRouteFor(type: AccountType | null): '/sign-in' | '/admin/login' | '/agent/login' {
   if (type === 'admin') return '/admin/login';
   if (type === 'agent') return '/agent/login';

@@ -1,8 +1,8 @@
-/** Spec §9: redirect 2 s after a successful sign-in. */
+/** docs/screens.md "Messages and timings": redirect 2 s after a successful sign-in. */
 export const LOGIN_REDIRECT_DELAY_MS = 2000;
-/** Spec §7: the pin, token and password requests are delayed 1 s. */
+/** docs/screens.md "Messages and timings": the pin, token and password requests are delayed 1 s. */
 export const SECRET_REQUEST_DELAY_MS = 1000;
-/** Spec §9: success alerts close after 1.5 s. */
+/** docs/screens.md "Messages and timings": success alerts close after 1.5 s. */
 export const SUCCESS_ALERT_MS = 1500;
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -10,7 +10,7 @@ export const Route = createFileRoute('/_admin')({
   component: AdminLayout,
 });
 
-/** Spec §2: the admin shell has no colour dialog; Sign Out returns to /admin/login. */
+/** docs/screens.md "Screens": the admin shell has no colour dialog; Sign Out returns to /admin/login. */
 function AdminLayout() {
   return (
     <AppShell menu={ADMIN_MENU} extraTitles={ADMIN_EXTRA_TITLES} showColourDialog={false} signOutTo="/admin/login">

@@ -10,7 +10,7 @@ export const Route = createFileRoute('/_agent')({
   component: AgentLayout,
 });
 
-/** Spec §2: the agent shell offers the colour dialog and paints its page-title banner in the custom colours. */
+/** docs/screens.md "Screens": the agent shell offers the colour dialog and paints its page-title banner in the custom colours. */
 function AgentLayout() {
   return (
     <AppShell menu={AGENT_MENU} showColourDialog bannerUsesCustomColours signOutTo="/agent/login">

@@ -15,7 +15,7 @@ async function submitIdentifier(value: string) {
   fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
-describe('sign-in flow (spec §4)', () => {
+describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
   it("sends an unknown member to /sign-up with 'There has been the below issue'", async () => {
     const { calls } = mockFetch((path) =>
       path === '/verify/phone' ? { status: 404, body: { message: 'No account found, try signing up', issue: 'No such user exists' } } : { status: 204 },

@@ -13,7 +13,7 @@ async function setup() {
 
 const type = (input: HTMLInputElement, value: string) => fireEvent.change(input, { target: { value } });
 
-describe('sign-in identifier validation (spec §5)', () => {
+describe('sign-in identifier validation (docs/api.md "Validation")', () => {
   it('says too short below 3 characters and disables Sign in', async () => {
     const { input, button } = await setup();
     type(input, 'ab');

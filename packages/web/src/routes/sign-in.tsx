@@ -87,7 +87,7 @@ export function SignIn() {
 
   const onGoogle = async (response: GoogleCredentialResponse) => {
     const profile = decodeIdToken(response.credential);
-    // Spec §4: the Google login stores the account type at the attempt; a voter session then
+    // docs/screens.md "Sign-in and session loss": the Google login stores the account type at the attempt; a voter session then
     // becomes `member` (the voter guard confirms it on the next screen).
     setAccountType('admin');
     try {

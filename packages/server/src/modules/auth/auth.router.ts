@@ -15,7 +15,7 @@ import { describeStaff, describeVoter, signOut } from './session.service';
 /** The address the activity log records (Express resolves it through TRUST_PROXY_HOPS). */
 const ipOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
 
-/** Thin handlers for API.md rows 8–13 and 34–44: read the request, call one service, answer. */
+/** Thin handlers for the auth calls (docs/api.md "Endpoints", auth): read the request, call one service, answer. */
 export function authRoutes(ctx: AppContext): RouterImplementation<Contract['api']['auth']> {
   const delivery = createDelivery(ctx.env, ctx.logger);
   ctx.onClose(() => delivery.close());

@@ -43,7 +43,7 @@ export async function markMemberVerified(ctx: AppContext, db: Db | Tx, memberId:
     .where(and(eq(members.id, memberId), isNull(members.verifiedAt)));
 }
 
-/** Creates the session and answers the API.md Session body. */
+/** Creates the session and answers the Session body (docs/api.md "Shared shapes"). */
 export async function startSession(
   ctx: AppContext,
   db: Db | Tx,

@@ -117,7 +117,7 @@ describe('results, statistics, receipts, commitments', () => {
     expect((await request(t.app).get('/api/v1/psk/dashboard').set(bearer(agent))).status).toBe(403);
   });
 
-  it('counts statistics by the API.md definitions', async () => {
+  it('counts statistics by the docs/api.md definitions', async () => {
     await createMember(t.ctx, { verified: true });
     await createMember(t.ctx, { verified: true });
     votingRuntime(t.ctx).tally.invalidateMembers();

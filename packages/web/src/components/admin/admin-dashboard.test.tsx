@@ -23,7 +23,7 @@ function server(toggle: { status: number; body?: unknown }) {
   });
 }
 
-describe('admin dashboard (spec §2, §4, §8)', () => {
+describe('admin dashboard (docs/screens.md "Staff pages")', () => {
   it("flips the election status and says 'Voting has been enabled' then 'Voting has been disabled'", async () => {
     const calls = server({ status: 200 });
     await renderWithProviders(<AdminDashboard />, '/admin');

@@ -16,7 +16,7 @@ export const ADMIN_DEFAULT_POSITION = 'Chairperson_National';
 export const ADMIN_NO_VOTES = 'No votes at the moment';
 
 /**
- * Spec §2 "Admin dashboard": the election status toggle, results per position and the
+ * Admin dashboard (docs/screens.md "Staff pages"): the election status toggle, results per position and the
  * five statistics tiles, live from the results and statistics channels. The 'Report an Issue or
  * Help' button sits in the shell's page-title banner, above this content.
  */

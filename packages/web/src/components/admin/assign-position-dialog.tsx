@@ -13,8 +13,8 @@ import { api } from '@/lib/api';
 import { positionOptionLabel, useCandidatePositions } from './use-admin-lists';
 
 /**
- * Spec §2 "Assign Position dialog": the member number and a checkbox list of positions
- * ('name - level'). Saving sends the member number and the ticked position ids (spec §5),
+ * Assign Position dialog (docs/screens.md "Staff pages"): the member number and a checkbox list of positions
+ * ('name - level'). Saving sends the member number and the ticked position ids (docs/screens.md "Staff pages"),
  * which replace the member's set.
  */
 export function AssignPositionDialog({ member, onClose }: { member: Member | null; onClose: () => void }) {

@@ -27,8 +27,8 @@ export function imageProblem(file: File): string | null {
 const valuesOf = (c: Candidate | null): ContactValues => ({ name: c?.name ?? '', phone: c?.phone ?? '', email: c?.email ?? '', county: c?.county ?? '' });
 
 /**
- * Spec §2 "Edit Candidate dialog": name, phone, email, branch select, position checkboxes and a
- * profile picture file (optional, spec §5) with a preview. Sent as multipart with position_ids[].
+ * Edit Candidate dialog (docs/screens.md "Staff pages"): name, phone, email, branch select, position checkboxes and a
+ * profile picture file (optional; docs/screens.md "Staff pages") with a preview. Sent as multipart with position_ids[].
  */
 export function CandidateEditDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
   const id = useId();

@@ -32,7 +32,7 @@ function server(edit?: { status: number; body?: unknown }) {
   });
 }
 
-describe('candidates page (spec §2 "Candidates page")', () => {
+describe('candidates page (docs/screens.md "Staff pages")', () => {
   it("shows the columns, 'No positions assigned', '-' and the default photo", async () => {
     server();
     await renderWithProviders(<CandidatesPage />, '/admin/candidates');

@@ -12,19 +12,19 @@ import { CandidatePhoto } from './candidate-photo';
 
 export const NO_POSITIONS = 'No positions assigned';
 
-/** Positions and levels as the table shows them (spec §2 "Candidates page"). */
+/** Positions and levels as the table shows them (docs/screens.md "Staff pages"). */
 export function candidateColumns(c: Pick<Candidate, 'positions'>) {
   if (c.positions.length === 0) return { positions: NO_POSITIONS, level: '-' };
   return { positions: c.positions.map((p) => p.name).join(', '), level: [...new Set(c.positions.map((p) => p.level))].join(', ') };
 }
 
-/** Spec §2 "Candidates page": the table and the Edit Candidate dialog. */
+/** Candidates page (docs/screens.md "Staff pages"): the table and the Edit Candidate dialog. */
 export function CandidatesPage() {
   const q = api.candidates.listCandidates.useQuery({ queryKey: staffKeys.candidates });
   const [editing, setEditing] = useState<Candidate | null>(null);
 
   useEffect(() => {
-    // Spec §8: a destructive toast with the server's issue text.
+    // docs/screens.md "Staff pages": a destructive toast with the server's issue text.
     if (q.isError) toast({ variant: 'destructive', title: errorIssue(q.error) ?? errorMessage(q.error) ?? 'Error fetching candidates' });
   }, [q.isError, q.error]);
 

@@ -28,7 +28,7 @@ type Props<V extends ContactValues> = {
 
 /**
  * Name, Member no (only when the values hold one), Phone, Email and the Branch select of the
- * member and candidate edit dialogs (spec §2), each with its field message.
+ * member and candidate edit dialogs (docs/screens.md "Staff pages"), each with its field message.
  */
 export function ContactFields<V extends ContactValues>({ id, values, errors, onChange, branches, branchesLoading }: Props<V>) {
   const text = values as ContactValues & { member_no?: string };

@@ -10,7 +10,7 @@ export const ENABLED_MESSAGE = 'Voting has been enabled';
 export const DISABLED_MESSAGE = 'Voting has been disabled';
 
 /**
- * Spec §4 "Election status": active '1' means voting enabled. The switch flips it and says
+ * Election status (docs/screens.md "Staff pages"): active '1' means voting enabled. The switch flips it and says
  * 'Voting has been enabled' or 'Voting has been disabled'; a failure shows 'Failed to update
  * election status' with the server message or 'Something went wrong'.
  */

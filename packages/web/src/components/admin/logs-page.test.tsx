@@ -17,7 +17,7 @@ const entry = (id: number, user_id: number | null) => ({
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('logs page (spec §2 "System logs", §4, §8)', () => {
+describe('logs page (docs/screens.md "Staff pages", "Messages and timings")', () => {
   it('shows Reset only while a filter is active, and Search sends the filters from page 1', async () => {
     const calls = stubFetch(({ path, search }) => {
       const page = Number(search.get('page') ?? 1);

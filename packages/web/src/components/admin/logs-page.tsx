@@ -25,7 +25,7 @@ export function formatDateTime(value: string): string {
   return Number.isNaN(d.getTime()) ? value : d.toLocaleString();
 }
 
-/** Spec §2 "System logs": filters, table and pager; Reset shows only while a filter is active. */
+/** System logs (docs/screens.md "Staff pages"): filters, table and pager; Reset shows only while a filter is active. */
 export function LogsPage() {
   const f = useFilteredPages(EMPTY);
   const filterActive = f.filterMode || hasAnyFilter(f.draft);

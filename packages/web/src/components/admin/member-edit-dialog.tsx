@@ -19,7 +19,7 @@ const valuesOf = (m: Member | null): Values => ({
   county: m?.county ?? '',
 });
 
-/** Spec §2 "Edit member dialog": name, member no, phone, email and a branch select. */
+/** Edit member dialog (docs/screens.md "Staff pages"): name, member no, phone, email and a branch select. */
 export function MemberEditDialog({ member, onClose }: { member: Member | null; onClose: () => void }) {
   const id = useId();
   const queryClient = useQueryClient();

@@ -51,7 +51,7 @@ function recordCommits(ui: ReactNode) {
   return { ui: <Profiler id="members" onRender={onRender}>{ui}</Profiler>, commits };
 }
 
-describe('members page (spec §2 "Members page", §4, §8)', () => {
+describe('members page (docs/screens.md "Staff pages")', () => {
   it('lists members with the spec columns and keeps the pager between 1 and the last page', async () => {
     const calls = server();
     await renderWithProviders(<MembersPage />, '/admin/members');

@@ -22,7 +22,7 @@ const FIELDS: SearchField<keyof typeof EMPTY>[] = [
   { key: 'email', label: 'Email', type: 'email', maxLength: 150 },
 ];
 
-/** Spec §2 "Members page": search form, table, pager, Edit and Assign Position dialogs. */
+/** Members page (docs/screens.md "Staff pages"): search form, table, pager, Edit and Assign Position dialogs. */
 export function MembersPage() {
   const f = useFilteredPages(EMPTY);
   const [editing, setEditing] = useState<Member | null>(null);

@@ -5,7 +5,7 @@ import { api, errorMessage } from '@/lib/api';
 
 const LIST_STALE_MS = 5 * 60_000;
 
-/** Branches for the branch selects; a failure says 'Error fetching branches' (spec §8). */
+/** Branches for the branch selects; a failure says 'Error fetching branches' (docs/screens.md "Messages and timings"). */
 export function useBranches() {
   const q = api.members.listBranches.useQuery({ queryKey: staffKeys.branches, staleTime: LIST_STALE_MS });
   useEffect(() => {
@@ -14,7 +14,7 @@ export function useBranches() {
   return { branches: q.data?.body.data.data ?? [], loading: q.isPending, error: q.isError };
 }
 
-/** Positions a member can stand for; a failure says 'Error fetching positions' (spec §8). */
+/** Positions a member can stand for; a failure says 'Error fetching positions' (docs/screens.md "Messages and timings"). */
 export function useCandidatePositions() {
   const q = api.members.listCandidatePositions.useQuery({ queryKey: staffKeys.candidatePositions, staleTime: LIST_STALE_MS });
   useEffect(() => {
@@ -23,7 +23,7 @@ export function useCandidatePositions() {
   return { positions: q.data?.body.data.data ?? [], loading: q.isPending, error: q.isError };
 }
 
-/** `name - level`, the label of a position checkbox (spec §2 "Assign Position dialog"). */
+/** `name - level`, the label of a position checkbox (docs/screens.md "Staff pages"). */
 export const positionOptionLabel = (p: { name: string; level: string }) => `${p.name} - ${p.level}`;
 
 /** Field messages of a 422 (`errors` of the envelope), first message per field. */

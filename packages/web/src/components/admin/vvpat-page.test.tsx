@@ -8,7 +8,7 @@ import { VvpatPage } from './vvpat-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('admin vvpat page (spec §2, §8)', () => {
+describe('admin vvpat page (docs/screens.md "Staff pages")', () => {
   it('lists receipts with the spec columns and the pager', async () => {
     stubFetch((c) => {
       if (c.path === '/psk/admin/vvpat')

@@ -19,13 +19,13 @@ const EMPTY = { vvpat: '', position: '' };
 // The position is a select, passed to the form as an extra control.
 const FIELDS: SearchField<keyof typeof EMPTY>[] = [{ key: 'vvpat', label: 'VPAT Ref', maxLength: 64, autoComplete: 'off' }];
 
-/** Spec §8 "Vvpat fetch": a 401 says the session expired, anything else the generic error. */
+/** Vvpat fetch (docs/screens.md "Staff pages"): a 401 says the session expired, anything else the generic error. */
 export function vvpatErrorToast(status: number | undefined) {
   if (status === 401) toast({ variant: 'destructive', title: 'Unauthorized', description: 'Your session has expired' });
   else toast({ variant: 'destructive', title: 'Error', description: VVPAT_FETCH_ERROR });
 }
 
-/** Spec §2 "Verifiable Paper Audit Trail (admin)": search by ref and position, table, pager. */
+/** Verifiable Paper Audit Trail (admin) (docs/screens.md "Staff pages"): search by ref and position, table, pager. */
 export function VvpatPage() {
   const id = useId();
   const f = useFilteredPages(EMPTY);

@@ -23,7 +23,7 @@ const stats = (votesCasted: number) => ({ votesCasted, verifiedMembers: 3, unver
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('agent dashboard (spec §2 "Agent dashboard")', () => {
+describe('agent dashboard (docs/screens.md "Staff pages")', () => {
   it("defaults to President_National, says 'No votes at the moment', and follows the live channels", async () => {
     stubFetch((c) => {
       if (c.path === '/psk/positions')

@@ -10,7 +10,7 @@ export const AGENT_DEFAULT_POSITION = 'President_National';
 export const AGENT_NO_VOTES = 'No votes at the moment';
 
 /**
- * Spec §2 "Agent dashboard": read-only results for a chosen position (default President_National)
+ * Agent dashboard (docs/screens.md "Staff pages"): read-only results for a chosen position (default President_National)
  * and the five statistics tiles, kept live by the results and statistics channels (the socket
  * carries the agent's token, which the statistics channel needs).
  */

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { CheckCircle2 } from 'lucide-react';
 import { SUCCESS_ALERT_MS } from '@/lib/time';
 
-/** A success alert that closes after 1.5 s (spec §9). */
+/** A success alert that closes after 1.5 s (docs/screens.md "Messages and timings"). */
 export function SuccessAlert({ message }: { message: string | null }) {
   const [shown, setShown] = useState<string | null>(message);
   useEffect(() => {

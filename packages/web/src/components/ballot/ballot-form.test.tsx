@@ -24,7 +24,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('voter ballot (spec §2 "Election (voter)", §4 vote flow)', () => {
+describe('voter ballot (docs/screens.md "Ballot and results")', () => {
   it('groups radios per position: name = position, value = candidate id, with name/photo/position id', async () => {
     server();
     await renderWithProviders(<Elect />, '/voter/elect');

@@ -31,7 +31,7 @@ type Props = {
 export const DEFAULT_PHOTO = '/default-avatar.svg';
 
 /**
- * Spec §2 "Election (voter)": a card per position, one radio group per position named after it;
+ * Election (voter) (docs/screens.md "Ballot and results"): a card per position, one radio group per position named after it;
  * each radio's value is the candidate id and it carries name, photo and position id.
  */
 export function BallotForm({ groups, votedPositionIds, blockedReason, submitting, onConfirm }: Props) {
@@ -163,7 +163,7 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
           <AlertDialogFooter>
             <AlertDialogCancel
               onClick={() => {
-                // Spec §4: cancelling the confirmation resets the form.
+                // docs/screens.md "Ballot and results": cancelling the confirmation resets the form.
                 reset();
               }}
             >

@@ -6,7 +6,7 @@ import { Label } from '@/components/ui/label';
 import { setColours, useColours } from '@/lib/colours';
 
 /**
- * Spec §2 "Colour dialog": two pickers; every change is stored and applied at once, so Save and
+ * Colour dialog (docs/screens.md "Browser storage"): two pickers; every change is stored and applied at once, so Save and
  * Cancel both only close the dialog.
  */
 export function ColourDialog({ triggerClassName }: { triggerClassName?: string }) {

@@ -8,7 +8,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { api, errorMessage } from '@/lib/api';
 
-/** Spec §2 "Issue dialog" and §8's report toasts. */
+/** The issue dialog and its report toasts (docs/screens.md "Messages and timings"). */
 export function IssueDialog({ triggerLabel = 'Report an Issue or Help' }: { triggerLabel?: string }) {
   const [open, setOpen] = useState(false);
   const [details, setDetails] = useState('');

@@ -27,7 +27,7 @@ function stubLayout() {
   };
 }
 
-describe('announcement banner (spec §1, §9)', () => {
+describe('announcement banner (docs/screens.md "Messages and timings")', () => {
   let restore: () => void;
   beforeEach(() => {
     restore = stubLayout();

@@ -5,10 +5,10 @@ import Autoplay from 'embla-carousel-autoplay';
 import { config } from '@/lib/config';
 import { cn } from '@/lib/utils';
 
-/** Spec §9: the banner moves on every 4000 ms and loops. */
+/** The banner moves on every 4000 ms and loops (docs/screens.md "Messages and timings"). */
 export const BANNER_DELAY_MS = 4000;
 
-/** The four messages of spec §1, in order; the third is a link to /verify. */
+/** The four messages, in order (docs/screens.md "Messages and timings"); the third is a link to /verify. */
 export function bannerMessages(cfg = config) {
   return [
     { id: 'title', text: cfg.electionTitle },

@@ -1,7 +1,7 @@
 import { FileCheck2, GraduationCap, House, Vote } from 'lucide-react';
 import type { MenuItem } from './app-shell';
 
-/** Spec §2 "Menus": Voter: Home, Voting, Vvpt, Tutorial. */
+/** Menus (docs/screens.md "Screens"): Voter: Home, Voting, Vvpt, Tutorial. */
 export const VOTER_MENU: MenuItem[] = [
   { label: 'Home', to: '/voter', icon: House, title: 'Dashboard' },
   { label: 'Voting', to: '/voter/elect', icon: Vote, title: 'Elections' },

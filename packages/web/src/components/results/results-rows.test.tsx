@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/react';
 import { percentage, resultText, voteWord } from '@/lib/format';
 import { ResultsRows } from './results-rows';
 
-describe('percentage and plural text (spec §5, §9)', () => {
+describe('percentage and plural text (docs/screens.md "Ballot and results")', () => {
   it('formats count / total × 100 with 2 decimals', () => {
     expect(percentage(1, 3)).toBe('33.33%');
     expect(percentage(2, 3)).toBe('66.67%');

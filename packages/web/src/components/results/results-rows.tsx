@@ -3,7 +3,7 @@ import { resultText, percentage } from '@/lib/format';
 export type ResultRow = { candidate_id?: number; title?: string; name?: string; member_no?: string; count: number };
 
 /**
- * Spec §2 "Results rows": a title and a bar in one fixed purple filled to the share; text reads
+ * Results rows (docs/screens.md "Ballot and results"): a title and a bar in one fixed purple filled to the share; text reads
  * the percentage, the count and vote|votes. The column is about 20rem wide.
  */
 export function ResultsRows({ values, total }: { values: ResultRow[]; total: number }) {

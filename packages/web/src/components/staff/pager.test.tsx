@@ -10,7 +10,7 @@ function Harness({ last, start = 1 }: { last: number; start?: number }) {
 
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 
-describe('pager (spec §4: bounded by 1 and the last page)', () => {
+describe('pager (docs/screens.md "Staff pages": bounded by 1 and the last page)', () => {
   it('clamps any page into 1..last', () => {
     expect(clampPage(0, 5)).toBe(1);
     expect(clampPage(-3, 5)).toBe(1);

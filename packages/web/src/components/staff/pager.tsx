@@ -6,7 +6,7 @@ import { cn } from '@/lib/utils';
 /** A last page the pager can show: a whole number, at least 1. */
 const wholeLastPage = (lastPage: number) => Math.max(1, Math.floor(lastPage) || 1);
 
-/** Keeps a page number between 1 and the last page (spec §4: the pager is bounded). */
+/** Keeps a page number between 1 and the last page (docs/screens.md "Staff pages": the pager is bounded). */
 export function clampPage(page: number, lastPage: number): number {
   const p = Math.floor(page) || 1;
   return Math.min(Math.max(1, p), wholeLastPage(lastPage));

@@ -13,7 +13,7 @@ type Props<F extends Filters> = {
   label: string;
   fields: SearchField<keyof F & string>[];
   filters: Pick<ReturnType<typeof useFilteredPages<F>>, 'draft' | 'setField' | 'search' | 'reset'>;
-  /** the logs page shows Reset only while a filter is active (spec §2 "System logs") */
+  /** the logs page shows Reset only while a filter is active (docs/screens.md "Staff pages") */
   showReset?: boolean;
   /** the field grid's columns from the sm and lg breakpoints up */
   columns?: 2 | 4;

@@ -18,7 +18,7 @@ async function redirectOf(p: Promise<unknown>): Promise<string | undefined> {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('staff guard (spec §4: validate/admin; admin → /admin, agent → /agent)', () => {
+describe('staff guard (docs/screens.md "Sign-in and session loss": validate/admin; admin → /admin, agent → /agent)', () => {
   it('sends a browser without a session to /sign-in without asking the server', async () => {
     const calls = stubFetch(() => undefined);
     expect(await redirectOf(requireStaff(client(), 'admin'))).toBe('/sign-in');

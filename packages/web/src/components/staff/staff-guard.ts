@@ -11,7 +11,7 @@ export type StaffArea = 'admin' | 'agent';
 export const staffValidationKey = (token: string | null) => ['validate', 'staff', token] as const;
 
 /**
- * Spec §4 admin guard, used by both staff areas: no stored token or hash → /sign-in; otherwise
+ * docs/screens.md "Sign-in and session loss" admin guard, used by both staff areas: no stored token or hash → /sign-in; otherwise
  * ask GET validate/admin. A non-200 or an error clears storage and goes to /sign-in. An admin
  * belongs in /admin and an agent in /agent, so each is sent to its own area from the other one.
  */

@@ -14,7 +14,7 @@ async function fillAdmin() {
   fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
-describe('admin login (spec §2, §4, §8)', () => {
+describe('admin login (docs/screens.md "Sign-in and session loss")', () => {
   it('stores the account type at the attempt, asks for the emailed code, and goes to /admin 2 s after Verify', async () => {
     const calls = stubFetch(({ path }) => {
       if (path === '/admin/login') return { status: 200, body: { message: 'Code sent' } };
@@ -71,7 +71,7 @@ describe('admin login (spec §2, §4, §8)', () => {
   });
 });
 
-describe('agent login (spec §2)', () => {
+describe('agent login (docs/screens.md "Sign-in and session loss")', () => {
   it('asks for the email only, then the code, and stores account type agent', async () => {
     const calls = stubFetch(({ path }) => (path === '/agent/login' ? { status: 200, body: { message: 'Code sent' } } : undefined));
     await renderWithProviders(<StaffLogin role="agent" />, '/agent/login');

@@ -20,14 +20,14 @@ export const OTP_PROMPT = 'Enter security otp sent to your email';
 
 export type StaffRole = 'admin' | 'agent';
 
-/** Spec §8 "Login failure": 'An error occurred' with the server message; a 401 gives 'Invalid credentials'. */
+/** Login failure (docs/screens.md "Messages and timings"): 'An error occurred' with the server message; a 401 gives 'Invalid credentials'. */
 export function loginFailureToast(err: unknown) {
   const description = errorStatus(err) === 401 ? 'Invalid credentials' : (firstFieldError(err) ?? errorMessage(err) ?? 'Please try again');
   toast({ variant: 'destructive', title: 'An error occurred', description });
 }
 
 /**
- * Admin and agent sign-in (spec §2, §4): credentials (admin: username and password; agent:
+ * Admin and agent sign-in (docs/screens.md "Sign-in and session loss"): credentials (admin: username and password; agent:
  * email only) or Google, then the emailed one-time code, then the area after 2 seconds. The
  * account type is stored at the attempt, so a 401 during the attempt sends the person back here.
  */

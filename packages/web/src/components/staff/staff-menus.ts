@@ -1,7 +1,7 @@
 import { FileCheck2, House, ScrollText, UserSquare2, Users } from 'lucide-react';
 import type { MenuItem } from '@/components/layout/app-shell';
 
-/** Spec §2 "Menus": Admin: Home, Manage, Candidates, Logs, VvPat. */
+/** Menus (docs/screens.md "Screens"): Admin: Home, Manage, Candidates, Logs, VvPat. */
 export const ADMIN_MENU: MenuItem[] = [
   { label: 'Home', to: '/admin', icon: House, title: 'Admin Dashboard' },
   { label: 'Manage', to: '/admin/members', icon: Users, title: 'Manage Members' },
@@ -13,5 +13,5 @@ export const ADMIN_MENU: MenuItem[] = [
 /** Admin pages that are not menu items. */
 export const ADMIN_EXTRA_TITLES: Record<string, string> = { '/admin/issues': 'Issue Reports' };
 
-/** Spec §2 "Menus": Agent: Home. */
+/** Menus (docs/screens.md "Screens"): Agent: Home. */
 export const AGENT_MENU: MenuItem[] = [{ label: 'Home', to: '/agent', icon: House, title: 'Agent Dashboard' }];

@@ -4,7 +4,7 @@ import { STATISTICS_HEADING, StatisticsTiles, tileLabel, STATISTICS_TILES } from
 
 const tile = (key: string) => screen.getByTestId(`tile-${key}`);
 
-describe('General Election Statistics tiles (spec §2: wording follows the count)', () => {
+describe('General Election Statistics tiles (docs/screens.md "Staff pages": wording follows the count)', () => {
   it('has the five tiles in the spec order under the heading', () => {
     render(<StatisticsTiles statistics={{ votesCasted: 5, verifiedMembers: 4, unverifiedMembers: 3, membersVoted: 2, membersNotVoted: 6 }} />);
     expect(screen.getByRole('heading', { name: STATISTICS_HEADING }).textContent).toBe('General Election Statistics');

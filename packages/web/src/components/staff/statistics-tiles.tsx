@@ -6,7 +6,7 @@ export const STATISTICS_HEADING = 'General Election Statistics';
 
 type Tile = { key: keyof Statistics; singular: string; plural: string };
 
-/** Spec §2: the five tiles, in order, each with its singular and plural wording. */
+/** docs/screens.md "Staff pages": the five tiles, in order, each with its singular and plural wording. */
 export const STATISTICS_TILES: readonly Tile[] = [
   { key: 'votesCasted', singular: 'Vote Casted', plural: 'Votes Casted' },
   { key: 'verifiedMembers', singular: 'Member verified', plural: 'Members verified' },

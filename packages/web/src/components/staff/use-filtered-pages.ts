@@ -15,7 +15,7 @@ export function activeFilters<F extends Filters>(filters: F): Partial<F> {
 }
 
 /**
- * Spec §4 for logs, vvpat and members: Search turns on filter mode and goes to page 1, Reset
+ * docs/screens.md "Staff pages" for logs, vvpat and members: Search turns on filter mode and goes to page 1, Reset
  * turns it off (and clears the form). The bounds of the page come from the query's body, which
  * this hook runs before: pass `page` and `setPage` to `useLastPage` with the body's last page.
  */

@@ -6,7 +6,7 @@ import { cn } from '@/lib/utils';
 
 export const ToastProvider = ToastPrimitives.Provider;
 
-/** Spec §9: toasts sit at the top-right on every screen size. */
+/** docs/screens.md "Messages and timings": toasts sit at the top-right on every screen size. */
 export function ToastViewport({ className, ...props }: React.ComponentProps<typeof ToastPrimitives.Viewport>) {
   return (
     <ToastPrimitives.Viewport

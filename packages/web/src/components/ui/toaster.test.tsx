@@ -3,7 +3,7 @@ import { act, render, screen } from '@testing-library/react';
 import { Toaster, TOAST_DURATION, TOAST_SWIPE_THRESHOLD } from './toaster';
 import { toast, TOAST_LIMIT, TOAST_REMOVE_DELAY } from './use-toast';
 
-describe('toasts (spec §9)', () => {
+describe('toasts (docs/screens.md "Messages and timings")', () => {
   it('uses the spec constants', () => {
     expect(TOAST_LIMIT).toBe(1);
     expect(TOAST_REMOVE_DELAY).toBe(1_000_000);

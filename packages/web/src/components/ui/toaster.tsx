@@ -1,7 +1,7 @@
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
 import { useToast } from './use-toast';
 
-/** Spec §9: auto close after 5000 ms, swipe threshold 50, hotkey F8 (Radix's own defaults, stated here). */
+/** docs/screens.md "Messages and timings": auto close after 5000 ms, swipe threshold 50, hotkey F8 (Radix's own defaults, stated here). */
 export const TOAST_DURATION = 5000;
 export const TOAST_SWIPE_THRESHOLD = 50;
 

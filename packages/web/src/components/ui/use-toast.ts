@@ -1,9 +1,9 @@
 import * as React from 'react';
 import type { ToastActionElement, ToastProps } from './toast';
 
-/** Spec §9: one toast at a time. */
+/** docs/screens.md "Messages and timings": one toast at a time. */
 export const TOAST_LIMIT = 1;
-/** Spec §9: a dismissed toast is removed from the store after 1,000,000 ms (shadcn's pattern). */
+/** docs/screens.md "Messages and timings": a dismissed toast is removed from the store after 1,000,000 ms (shadcn's pattern). */
 export const TOAST_REMOVE_DELAY = 1_000_000;
 
 type ToasterToast = ToastProps & {

@@ -5,7 +5,7 @@ export const Route = createFileRoute('/_voter/voter/education')({
   component: Education,
 });
 
-/** Spec §2 "Education": six steps and the voting window footer. */
+/** Education (docs/screens.md "Screens"): six steps and the voting window footer. */
 export const EDUCATION_STEPS = [
   { title: 'Go to the elections tab', body: 'Open Voting in the menu to see the positions you can vote for.' },
   { title: 'Pick a candidate', body: 'In each position, choose one candidate by selecting the button next to their name.' },

@@ -12,7 +12,7 @@ export const Route = createFileRoute('/_voter/voter/nominate')({
   component: Nominate,
 });
 
-/** Spec §2 "Events/nominate": voting items with a Vote button that only logs the chosen values. */
+/** Events/nominate (docs/screens.md "Screens"): voting items with a Vote button that only logs the chosen values. */
 function Nominate() {
   const q = api.ballots.listItems.useQuery({ queryKey: queryKeys.items });
   const [chosen, setChosen] = useState<number[]>([]);
