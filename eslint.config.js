@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/routeTree.gen.ts', 'data/**', '**/data/**', 'migrations/**', 'packages/web/e2e/screenshots/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/routeTree.gen.ts', 'data/**', '**/data/**', 'migrations/**', 'packages/web/e2e/screenshots/**', '**/*.gen.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -83,7 +83,7 @@ export const authRouter = c.router({
     description: 'On valid credentials emails a one-time code and sets the pending-admin cookie. Wrong credentials answer 401 "Invalid credentials".',
     body: AdminLoginBody,
     responses: { 200: MessageBody, ...errors(401, 502) },
-    metadata: meta('anyone'),
+    metadata: meta('anyone', { startsSignIn: 'admin' }),
   },
   verifyAdmin: {
     method: 'POST',
@@ -110,7 +110,7 @@ export const authRouter = c.router({
     description: "Emails a one-time code when the email is an agent's; the answer is the same either way.",
     body: AgentLoginBody,
     responses: { 200: MessageBody, ...errors(502) },
-    metadata: meta('anyone'),
+    metadata: meta('anyone', { startsSignIn: 'agent' }),
   },
   verifyAgent: {
     method: 'POST',
@@ -138,7 +138,7 @@ export const authRouter = c.router({
       'Texts a 6-digit code to the member\'s phone and sets the pending-voter cookie. Unknown member: 404 {message: "No account found, try signing up", issue: "No such user exists"}.',
     body: VerifyPhoneBody,
     responses: { 200: MessageBody, ...errors(404, 502) },
-    metadata: meta('anyone'),
+    metadata: meta('anyone', { startsSignIn: 'voter' }),
   },
   verifySms: {
     method: 'POST',
@@ -192,7 +192,7 @@ export const authRouter = c.router({
     description: 'Checks the member\'s pin and marks the pin step passed in the pending-voter cookie (send X-XSRF-TOKEN).',
     body: SignPassBody,
     responses: { 200: MessageBody, ...errors(401, 403, 404, 419) },
-    metadata: meta('anyone'),
+    metadata: meta('anyone', { startsSignIn: 'voter', csrf: true }),
   },
   verifyTokenLogin: {
     method: 'POST',

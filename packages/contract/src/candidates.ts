@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { c, Candidate, errors, meta } from './common';
+import { c, Candidate, errors, IMAGE_MEDIA_TYPES, meta } from './common';
 import { emailSchema, nameSchema, pathIdSchema, phoneSchema, textIdNumber } from './validation';
 
 /**
@@ -49,6 +49,8 @@ export const candidatesRouter = c.router({
     pathParams: z.object({ id: pathIdSchema }),
     body: UpdateCandidateBody,
     responses: { 200: z.object({ data: Candidate }), ...errors(401, 403, 404, 409, 413, 415) },
-    metadata: meta('admin'),
+    metadata: meta('admin', {
+      files: [{ name: 'image', maxCount: 1, required: false, mediaTypes: IMAGE_MEDIA_TYPES, description: 'Profile picture (JPEG, PNG or WebP, at most 5 MiB)' }],
+    }),
   },
 });

@@ -21,9 +21,29 @@ export type Access =
   | 'pending-admin'
   | 'pending-agent';
 
-export type RouteMetadata = { access: Access };
+/** A file part of a multipart route: the OpenAPI document lists it beside the text fields. */
+export type FileField = {
+  name: string;
+  /** more than 1: the field may repeat (an array of files) */
+  maxCount: number;
+  required: boolean;
+  mediaTypes: readonly string[];
+  description: string;
+};
 
-export const meta = (access: Access): RouteMetadata => ({ access });
+export type RouteMetadata = {
+  access: Access;
+  /** Multipart routes: the file fields the upload middleware reads. */
+  files?: readonly FileField[];
+  /** The first step of a two-step sign-in: answers Set-Cookie with that role's pending cookie. */
+  startsSignIn?: 'voter' | 'admin' | 'agent';
+  /** An open route that still needs the double-submit CSRF header (pending-* routes always do). */
+  csrf?: boolean;
+};
+
+export const meta = (access: Access, extra: Omit<RouteMetadata, 'access'> = {}): RouteMetadata => ({ access, ...extra });
+
+export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 
 /** The error envelope (docs/api.md "Errors"): every non-2xx body has this shape. */
 export const ErrorBody = z.object({

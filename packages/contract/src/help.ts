@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { c, errors, MessageBody, meta, PageQuery, paginated } from './common';
+import { c, errors, IMAGE_MEDIA_TYPES, MessageBody, meta, PageQuery, paginated } from './common';
 
 export const MAX_ISSUE_IMAGES = 5;
 
@@ -34,7 +34,9 @@ export const helpRouter = c.router({
     contentType: 'multipart/form-data',
     body: ReportIssueBody,
     responses: { 201: MessageBody, ...errors(401, 403, 413, 415) },
-    metadata: meta('signed-in'),
+    metadata: meta('signed-in', {
+      files: [{ name: 'images[]', maxCount: MAX_ISSUE_IMAGES, required: false, mediaTypes: IMAGE_MEDIA_TYPES, description: 'Up to 5 screenshots (JPEG, PNG or WebP, at most 5 MiB each)' }],
+    }),
   },
   listIssues: {
     method: 'GET',

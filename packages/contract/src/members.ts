@@ -103,7 +103,9 @@ export const membersRouter = c.router({
     contentType: 'multipart/form-data',
     body: z.object({}),
     responses: { 200: ImportResult, ...errors(401, 403, 413, 415) },
-    metadata: meta('admin'),
+    metadata: meta('admin', {
+      files: [{ name: 'file', maxCount: 1, required: true, mediaTypes: ['text/csv'], description: 'CSV with the header member_no,name,email,phone,branch (UTF-8)' }],
+    }),
   },
   listBranches: {
     method: 'GET',
