@@ -55,8 +55,12 @@ const EXPECTED: Row[] = [
   ['GET', '/api/v1/psk/results/export', 'admin'],
   ['GET', '/api/v1/psk/commitments', 'anyone'],
   ['GET', '/api/v1/psk/receipt/:vvpat', 'anyone'],
+  // running any organisation's election
+  ['POST', '/api/v1/reminders', 'admin'],
+  ['GET', '/api/v1/reminders/:id', 'admin'],
   // beyond the original 44
   ['GET', '/api/v1/help', 'admin'],
+  ['GET', '/api/v1/reminders', 'admin'],
 ];
 
 function walk(router: AppRouter, prefix: string[] = []): { key: string; route: AppRoute }[] {
@@ -71,8 +75,8 @@ const accessOf = (r: AppRoute) => (r.metadata as { access?: Access } | undefined
 const GUARDED: Access[] = ['signed-in', 'voter', 'agent', 'admin', 'pending-voter', 'pending-admin', 'pending-agent'];
 
 describe('contract', () => {
-  it('has 44 spec rows + 4 operator rows + GET help', () => {
-    expect(EXPECTED).toHaveLength(49);
+  it('has 44 spec rows + 4 operator rows + the election-running rows + GET help and the reminders list', () => {
+    expect(EXPECTED).toHaveLength(52);
   });
 
   it.each(EXPECTED)('%s %s exists with access %s', (method, path, access) => {

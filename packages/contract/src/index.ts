@@ -6,6 +6,7 @@ import { electionsRouter } from './elections';
 import { helpRouter } from './help';
 import { logsRouter } from './logs';
 import { membersRouter } from './members';
+import { remindersRouter } from './reminders';
 import { vvpatRouter } from './vvpat';
 
 export * from './common';
@@ -18,6 +19,7 @@ export * from './candidates';
 export * from './logs';
 export * from './vvpat';
 export * from './help';
+export * from './reminders';
 export * from './realtime';
 
 /** Every domain router, served under /api/v1 (and its alias /api). */
@@ -33,6 +35,7 @@ export const apiRouter = c.router(
     logs: logsRouter,
     vvpat: vvpatRouter,
     help: helpRouter,
+    reminders: remindersRouter,
   },
   { pathPrefix: API_PREFIX },
 );

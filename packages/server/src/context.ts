@@ -15,6 +15,8 @@ export type DomainEvents = {
   'members.changed': [];
   'candidates.changed': [];
   'session.revoked': [{ tokenHash: string }];
+  /** A reminder campaign was queued here (its sender wakes at once instead of at the next poll). */
+  'reminders.queued': [];
 };
 
 export class DomainEventBus extends EventEmitter<DomainEvents> {}

@@ -67,6 +67,8 @@ const EnvSchema = z
     /** Minimum number of queued ballots the mixer publishes at once (the anonymity set). */
     MIX_MIN_BATCH: positiveInt(20),
     MIX_INTERVAL_MS: positiveInt(2000),
+    /** Reminder messages sent per second, across all server processes (fractions allowed: 0.5 is one every 2 s). */
+    REMINDER_RATE_PER_SECOND: z.coerce.number().positive().max(1000).default(5),
     APP_NAME: z.string().default('Kura'),
     ORG_NAME: z.string().default('Pharmaceutical Society of Kenya'),
     ORG_WEBSITE: z.string().url().default('https://psk.or.ke'),

@@ -29,6 +29,7 @@ import { Route as AdminAdminCandidatesRouteImport } from './routes/_admin/admin/
 import { Route as AdminAdminIssuesRouteImport } from './routes/_admin/admin/issues'
 import { Route as AdminAdminLogsRouteImport } from './routes/_admin/admin/logs'
 import { Route as AdminAdminMembersRouteImport } from './routes/_admin/admin/members'
+import { Route as AdminAdminRemindersRouteImport } from './routes/_admin/admin/reminders'
 import { Route as AdminAdminVpatRouteImport } from './routes/_admin/admin/vpat'
 import { Route as AgentAgentIndexRouteImport } from './routes/_agent/agent/index'
 import { Route as VoterVoterIndexRouteImport } from './routes/_voter/voter/index'
@@ -134,6 +135,11 @@ const AdminAdminMembersRoute = AdminAdminMembersRouteImport.update({
   path: '/admin/members',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminAdminRemindersRoute = AdminAdminRemindersRouteImport.update({
+  id: '/admin/reminders',
+  path: '/admin/reminders',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminAdminVpatRoute = AdminAdminVpatRouteImport.update({
   id: '/admin/vpat',
   path: '/admin/vpat',
@@ -187,6 +193,7 @@ export interface FileRoutesByFullPath {
   '/admin/issues': typeof AdminAdminIssuesRoute
   '/admin/logs': typeof AdminAdminLogsRoute
   '/admin/members': typeof AdminAdminMembersRoute
+  '/admin/reminders': typeof AdminAdminRemindersRoute
   '/admin/vpat': typeof AdminAdminVpatRoute
   '/voter/education': typeof VoterVoterEducationRoute
   '/voter/elect': typeof VoterVoterElectRoute
@@ -213,6 +220,7 @@ export interface FileRoutesByTo {
   '/admin/issues': typeof AdminAdminIssuesRoute
   '/admin/logs': typeof AdminAdminLogsRoute
   '/admin/members': typeof AdminAdminMembersRoute
+  '/admin/reminders': typeof AdminAdminRemindersRoute
   '/admin/vpat': typeof AdminAdminVpatRoute
   '/voter/education': typeof VoterVoterEducationRoute
   '/voter/elect': typeof VoterVoterElectRoute
@@ -243,6 +251,7 @@ export interface FileRoutesById {
   '/_admin/admin/issues': typeof AdminAdminIssuesRoute
   '/_admin/admin/logs': typeof AdminAdminLogsRoute
   '/_admin/admin/members': typeof AdminAdminMembersRoute
+  '/_admin/admin/reminders': typeof AdminAdminRemindersRoute
   '/_admin/admin/vpat': typeof AdminAdminVpatRoute
   '/_voter/voter/education': typeof VoterVoterEducationRoute
   '/_voter/voter/elect': typeof VoterVoterElectRoute
@@ -271,6 +280,7 @@ export interface FileRouteTypes {
     | '/admin/issues'
     | '/admin/logs'
     | '/admin/members'
+    | '/admin/reminders'
     | '/admin/vpat'
     | '/voter/education'
     | '/voter/elect'
@@ -297,6 +307,7 @@ export interface FileRouteTypes {
     | '/admin/issues'
     | '/admin/logs'
     | '/admin/members'
+    | '/admin/reminders'
     | '/admin/vpat'
     | '/voter/education'
     | '/voter/elect'
@@ -326,6 +337,7 @@ export interface FileRouteTypes {
     | '/_admin/admin/issues'
     | '/_admin/admin/logs'
     | '/_admin/admin/members'
+    | '/_admin/admin/reminders'
     | '/_admin/admin/vpat'
     | '/_voter/voter/education'
     | '/_voter/voter/elect'
@@ -496,6 +508,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAdminMembersRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/_admin/admin/reminders': {
+      id: '/_admin/admin/reminders'
+      path: '/admin/reminders'
+      fullPath: '/admin/reminders'
+      preLoaderRoute: typeof AdminAdminRemindersRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/_admin/admin/vpat': {
       id: '/_admin/admin/vpat'
       path: '/admin/vpat'
@@ -553,6 +572,7 @@ interface AdminRouteChildren {
   AdminAdminIssuesRoute: typeof AdminAdminIssuesRoute
   AdminAdminLogsRoute: typeof AdminAdminLogsRoute
   AdminAdminMembersRoute: typeof AdminAdminMembersRoute
+  AdminAdminRemindersRoute: typeof AdminAdminRemindersRoute
   AdminAdminVpatRoute: typeof AdminAdminVpatRoute
   AdminAdminIndexRoute: typeof AdminAdminIndexRoute
 }
@@ -562,6 +582,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminAdminIssuesRoute: AdminAdminIssuesRoute,
   AdminAdminLogsRoute: AdminAdminLogsRoute,
   AdminAdminMembersRoute: AdminAdminMembersRoute,
+  AdminAdminRemindersRoute: AdminAdminRemindersRoute,
   AdminAdminVpatRoute: AdminAdminVpatRoute,
   AdminAdminIndexRoute: AdminAdminIndexRoute,
 }

@@ -10,6 +10,7 @@ import { helpRoutes } from './help/help.router';
 import { itemsRoutes } from './members/items.router';
 import { logsRoutes } from './logs/logs.router';
 import { membersRoutes } from './members/members.router';
+import { remindersRoutes } from './reminders/reminders.router';
 import { vvpatRoutes } from './vvpat/vvpat.router';
 
 /**
@@ -35,6 +36,7 @@ export function moduleImplementations(ctx: AppContext) {
       ballots: { ...itemsRoutes(ctx), ...ballotsRoutes(ctx) },
       elections: electionsRoutes(ctx),
       vvpat: vvpatRoutes(ctx),
+      reminders: remindersRoutes(ctx),
     },
   });
 }

@@ -7,6 +7,8 @@ export type SmsSink = {
   /** For SMS_WEBHOOK_URL. */
   url: string;
   messages: SentSms[];
+  /** When each of `messages` arrived (ms since the epoch), index for index. */
+  arrivals: number[];
   /** Answer the next `n` requests with this HTTP status instead of 200. */
   failNext(status: number, n?: number): void;
   /** The six-digit code in the latest text to `to`. */
@@ -17,6 +19,7 @@ export type SmsSink = {
 /** A real HTTP endpoint on loopback standing in for the SMS_PROVIDER=webhook gateway. */
 export async function startSmsSink(): Promise<SmsSink> {
   const messages: SentSms[] = [];
+  const arrivals: number[] = [];
   let failing = { status: 0, left: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -34,6 +37,7 @@ export async function startSmsSink(): Promise<SmsSink> {
           return;
         }
         messages.push({ to: body.to, message: body.message });
+        arrivals.push(Date.now());
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"queued"}');
       } catch {
         res.writeHead(400).end();
@@ -45,6 +49,7 @@ export async function startSmsSink(): Promise<SmsSink> {
   return {
     url: `http://127.0.0.1:${port}/sms`,
     messages,
+    arrivals,
     failNext(status, n = 1) {
       failing = { status, left: n };
     },

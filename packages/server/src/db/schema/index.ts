@@ -3,3 +3,4 @@ export * from './people';
 export * from './auth';
 export * from './voting';
 export * from './records';
+export * from './reminders';

@@ -11,3 +11,5 @@ export const MEMBER_LOCK_NAMESPACE = 72_620_002;
 export const MIX_LOCK = 7_262_000_003;
 /** Serialises commitments across processes, so a periodic one is recorded once per interval. */
 export const COMMITMENT_LOCK = 7_262_000_004;
+/** Namespace of the per-member reminder lock (two-int form): two campaigns never reach one member within the hour. */
+export const REMINDER_MEMBER_LOCK_NAMESPACE = 72_620_005;

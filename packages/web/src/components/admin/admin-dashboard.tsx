@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { MessageSquareWarning } from 'lucide-react';
+import { BellRing, MessageSquareWarning } from 'lucide-react';
 import { PositionResults } from '@/components/results/position-results';
 import { StatisticsTiles } from '@/components/staff/statistics-tiles';
 import { staffKeys, withAdminStatistics } from '@/components/staff/staff-queries';
@@ -39,6 +39,10 @@ export function AdminDashboard() {
         <Link to="/admin/issues" className={cn(buttonVariants({ variant: 'outline' }))}>
           <MessageSquareWarning aria-hidden="true" />
           Issue reports
+        </Link>
+        <Link to="/admin/reminders" className={cn(buttonVariants({ variant: 'outline' }))}>
+          <BellRing aria-hidden="true" />
+          Reminders
         </Link>
       </div>
       <ElectionToggle />

@@ -11,7 +11,7 @@ export const ADMIN_MENU: MenuItem[] = [
 ];
 
 /** Admin pages that are not menu items. */
-export const ADMIN_EXTRA_TITLES: Record<string, string> = { '/admin/issues': 'Issue Reports' };
+export const ADMIN_EXTRA_TITLES: Record<string, string> = { '/admin/issues': 'Issue Reports', '/admin/reminders': 'Reminders' };
 
 /** Menus (docs/screens.md "Screens"): Agent: Home. */
 export const AGENT_MENU: MenuItem[] = [{ label: 'Home', to: '/agent', icon: House, title: 'Agent Dashboard' }];

@@ -14,6 +14,7 @@ export const staffKeys = {
   logs: ['admin', 'logs'] as const,
   vvpat: ['admin', 'vvpat'] as const,
   issues: ['admin', 'issues'] as const,
+  reminders: ['admin', 'reminders'] as const,
 };
 
 type Response<B> = { status: number; body: B; headers: Headers };

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { c, errors, meta } from './common';
+import { pathIdSchema } from './validation';
+
+export const ReminderChannel = z.enum(['sms', 'email'], { message: 'The channel must be sms or email' });
+
+export const CreateReminderBody = z.object({
+  channel: ReminderChannel,
+  /** `{name}` is replaced with each member's name. */
+  message: z
+    .string({ required_error: 'The message field is required', invalid_type_error: 'The message must be text' })
+    .trim()
+    .min(1, 'The message field is required')
+    .max(1000, 'Must be at most 1000 characters long'),
+  /** Only count the recipients; nothing is queued or sent. */
+  dry_run: z.boolean({ invalid_type_error: 'The dry_run must be true or false' }).optional(),
+});
+export type CreateReminderBody = z.infer<typeof CreateReminderBody>;
+
+export const CreateReminderResponse = z.object({
+  /** The campaign to follow with GET reminders/{id}; null for a dry run. */
+  id: z.number().int().nullable(),
+  /** Members who have not voted and were not reminded in the last hour. */
+  recipients: z.number().int(),
+});
+
+export const Reminder = z.object({
+  id: z.number().int(),
+  channel: ReminderChannel,
+  total: z.number().int(),
+  sent: z.number().int(),
+  failed: z.number().int(),
+  /** Recipients passed over at send time: they voted meanwhile, or another reminder reached them within the hour. */
+  skipped: z.number().int(),
+  status: z.enum(['queued', 'sending', 'done']),
+});
+export type Reminder = z.infer<typeof Reminder>;
+
+export const ReminderParams = z.object({ id: pathIdSchema });
+
+export const remindersRouter = c.router({
+  createReminder: {
+    method: 'POST',
+    path: '/reminders',
+    summary: 'Remind the members who have not voted yet (SMS or email), sent in the background',
+    description:
+      'Answers 202 with the campaign id and the number of recipients; `dry_run` only counts them (id null). A member reminded in the last hour is skipped. Sent at REMINDER_RATE_PER_SECOND across all server processes.',
+    body: CreateReminderBody,
+    responses: { 202: CreateReminderResponse, ...errors(401, 403, 409) },
+    metadata: meta('admin'),
+  },
+  getReminder: {
+    method: 'GET',
+    path: '/reminders/:id',
+    summary: 'Progress of a reminder campaign',
+    pathParams: ReminderParams,
+    responses: { 200: Reminder, ...errors(401, 403, 404) },
+    metadata: meta('admin'),
+  },
+  listReminders: {
+    method: 'GET',
+    path: '/reminders',
+    summary: 'Recent reminder campaigns, newest first',
+    responses: { 200: z.object({ data: z.array(Reminder) }), ...errors(401, 403) },
+    metadata: meta('admin'),
+  },
+});

@@ -1,0 +1,192 @@
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { createDelivery, type Delivery } from '../../delivery';
+import { recordActivity } from '../../lib/activity-log';
+import { REMINDER_MEMBER_LOCK_NAMESPACE } from '../ballots/locks';
+import { REMINDER_QUIET_MS } from './reminders.service';
+
+/** How often an idle sender looks for campaigns queued by another process. */
+const IDLE_POLL_MS = 2000;
+/** Sends one process keeps in flight at once (a slow gateway must not hold the rate down). */
+const MAX_IN_FLIGHT = 4;
+/**
+ * A claim older than this belonged to a process that stopped mid-send (sends time out after 10 s).
+ * It is counted as failed rather than sent again: the member may already have the message, and a
+ * reminder is never worth sending twice.
+ */
+export const STALE_CLAIM_MS = 60_000;
+
+const iso = (d: Date) => d.toISOString();
+
+type Claimed = { reminderId: number; channel: 'sms' | 'email'; message: string; memberId: number; name: string; email: string; phone: string };
+
+/**
+ * The background sender. Every process runs one; the database decides who sends what: a send
+ * slot is taken by a conditional UPDATE of the campaign's `next_send_at` (so the rate holds across
+ * processes), and a recipient by `FOR UPDATE SKIP LOCKED` (so each message goes out once).
+ */
+export function startReminderSender(ctx: AppContext, delivery: Delivery = createDelivery(ctx.env, ctx.logger)): () => Promise<void> {
+  const intervalMs = 1000 / ctx.env.REMINDER_RATE_PER_SECOND;
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  const onQueued = () => wake?.();
+  ctx.events.on('reminders.queued', onQueued);
+
+  /** Takes the next send slot and a recipient; answers how long to wait when there is none. */
+  async function next(): Promise<Claimed | { waitMs: number }> {
+    const now = ctx.now();
+    const [campaign] = await ctx.database.db.execute<{ id: number; next_send_at: string }>(
+      sql`select id, next_send_at from reminders where status <> 'done' order by id limit 1`,
+    );
+    if (!campaign) return { waitMs: IDLE_POLL_MS };
+    await failStaleClaims(ctx, now);
+    const [slot] = await ctx.database.db.execute<{ id: number }>(sql`
+      update reminders set status = 'sending',
+        next_send_at = greatest(next_send_at, ${iso(now)}::timestamptz) + ${intervalMs} * interval '1 millisecond'
+      where id = ${campaign.id} and next_send_at <= ${iso(now)}::timestamptz
+      returning id`);
+    if (!slot) return { waitMs: Math.max(5, Math.min(IDLE_POLL_MS, new Date(campaign.next_send_at).getTime() - now.getTime())) };
+    // The slot is spent on the first recipient who may be reminded; the ones passed over cost nothing.
+    for (;;) {
+      const outcome = await claimRecipient(ctx, campaign.id, now);
+      if (outcome === 'none') {
+        await finishIfComplete(ctx, campaign.id, now);
+        return { waitMs: 0 };
+      }
+      if (outcome !== 'skipped') return outcome;
+    }
+  }
+
+  async function send(claim: Claimed) {
+    const text = claim.message.replaceAll('{name}', claim.name);
+    let error: unknown;
+    try {
+      if (claim.channel === 'sms') await delivery.sendSms({ to: claim.phone, message: text });
+      else await delivery.sendEmail({ to: claim.email, subject: `Reminder: ${ctx.env.ELECTION_TITLE}`, text });
+    } catch (e) {
+      error = e;
+    }
+    const now = ctx.now();
+    const ok = error === undefined;
+    await ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`
+        update reminder_recipients set status = ${ok ? 'sent' : 'failed'}, sent_at = ${ok ? iso(now) : null}::timestamptz
+        where reminder_id = ${claim.reminderId} and member_id = ${claim.memberId} and status = 'sending'`);
+      await tx.execute(ok ? sql`update reminders set sent = sent + 1 where id = ${claim.reminderId}` : sql`update reminders set failed = failed + 1 where id = ${claim.reminderId}`);
+      await recordActivity(
+        ctx,
+        {
+          name: claim.name,
+          activity: ok ? 'Reminder sent' : 'Reminder failed',
+          userId: claim.memberId,
+          data: `reminder ${claim.reminderId} by ${claim.channel}${ok ? '' : `: ${error instanceof Error ? error.message : 'delivery failed'}`}`,
+          status: ok ? 'success' : 'failed',
+        },
+        tx,
+      );
+    });
+    if (!ok) ctx.logger.warn({ err: error, reminder: claim.reminderId }, 'reminder not delivered');
+    await finishIfComplete(ctx, claim.reminderId, now);
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        if (inFlight.size >= MAX_IN_FLIGHT) {
+          await Promise.race(inFlight);
+          continue;
+        }
+        const step = await next();
+        if ('waitMs' in step) {
+          if (step.waitMs > 0) await sleep(step.waitMs);
+          continue;
+        }
+        const sending: Promise<void> = send(step)
+          .catch((err: unknown) => ctx.logger.error({ err }, 'could not record a reminder send'))
+          .finally(() => inFlight.delete(sending));
+        inFlight.add(sending);
+      } catch (err) {
+        // A database hiccup: the campaign's state is in the database, so the next round resumes it.
+        ctx.logger.error({ err }, 'reminder sender failed a round');
+        await sleep(IDLE_POLL_MS);
+      }
+    }
+  })();
+
+  return async () => {
+    stopped = true;
+    ctx.events.off('reminders.queued', onQueued);
+    wake?.();
+    await loop;
+    await Promise.allSettled(inFlight);
+    delivery.close();
+  };
+}
+
+/**
+ * Claims the next pending recipient of the campaign, or passes over one who voted meanwhile or
+ * was reached by another campaign within the hour (the member lock makes that check and the claim
+ * one step for all processes).
+ */
+async function claimRecipient(ctx: AppContext, reminderId: number, now: Date): Promise<Claimed | 'skipped' | 'none'> {
+  return ctx.database.db.transaction(async (tx) => {
+    const [row] = await tx.execute<{ member_id: number; channel: 'sms' | 'email'; message: string }>(sql`
+      select r.member_id, c.channel, c.message from reminder_recipients r join reminders c on c.id = r.reminder_id
+      where r.reminder_id = ${reminderId} and r.status = 'pending'
+      order by r.member_id limit 1 for update of r skip locked`);
+    if (!row) return 'none' as const;
+    await tx.execute(sql`select pg_advisory_xact_lock(${REMINDER_MEMBER_LOCK_NAMESPACE}, ${row.member_id})`);
+    const quietSince = iso(new Date(now.getTime() - REMINDER_QUIET_MS));
+    const [member] = await tx.execute<{ name: string; email: string; phone: string; voted: boolean; reminded: boolean }>(sql`
+      select m.name, m.email, m.phone,
+        exists (select 1 from participation p where p.member_id = m.id) as voted,
+        exists (select 1 from reminder_recipients o where o.member_id = m.id and o.reminder_id <> ${reminderId}
+                and (o.status = 'sending' or (o.status = 'sent' and o.sent_at > ${quietSince}::timestamptz))) as reminded
+      from members m where m.id = ${row.member_id}`);
+    if (!member || member.voted || member.reminded) {
+      await tx.execute(sql`update reminder_recipients set status = 'skipped' where reminder_id = ${reminderId} and member_id = ${row.member_id}`);
+      await tx.execute(sql`update reminders set skipped = skipped + 1 where id = ${reminderId}`);
+      const reason = !member ? 'member removed' : member.voted ? 'voted meanwhile' : 'reminded within the hour';
+      await recordActivity(ctx, { name: member?.name ?? `member #${row.member_id}`, activity: 'Reminder skipped', userId: row.member_id, data: `reminder ${reminderId}: ${reason}`, status: 'skipped' }, tx);
+      return 'skipped' as const;
+    }
+    await tx.execute(sql`update reminder_recipients set status = 'sending', claimed_at = ${iso(now)}::timestamptz where reminder_id = ${reminderId} and member_id = ${row.member_id}`);
+    return { reminderId, channel: row.channel, message: row.message, memberId: row.member_id, name: member.name, email: member.email, phone: member.phone };
+  });
+}
+
+/** Marks the campaign done once no recipient is pending or being sent. */
+async function finishIfComplete(ctx: AppContext, reminderId: number, now: Date) {
+  await ctx.database.db.execute(sql`
+    update reminders set status = 'done', finished_at = ${iso(now)}::timestamptz
+    where id = ${reminderId} and status <> 'done'
+      and not exists (select 1 from reminder_recipients where reminder_id = ${reminderId} and status in ('pending', 'sending'))`);
+}
+
+/** Claims left by a process that stopped mid-send count as failed (see STALE_CLAIM_MS). */
+async function failStaleClaims(ctx: AppContext, now: Date) {
+  const cutoff = iso(new Date(now.getTime() - STALE_CLAIM_MS));
+  await ctx.database.db.transaction(async (tx) => {
+    const stale = await tx.execute<{ reminder_id: number; member_id: number; name: string | null }>(sql`
+      with gone as (
+        update reminder_recipients set status = 'failed'
+        where status = 'sending' and claimed_at < ${cutoff}::timestamptz
+        returning reminder_id, member_id)
+      select g.reminder_id, g.member_id, m.name from gone g left join members m on m.id = g.member_id`);
+    for (const s of stale) {
+      await tx.execute(sql`update reminders set failed = failed + 1 where id = ${s.reminder_id}`);
+      await recordActivity(ctx, { name: s.name ?? `member #${s.member_id}`, activity: 'Reminder failed', userId: s.member_id, data: `reminder ${s.reminder_id}: interrupted (the sending process stopped)`, status: 'failed' }, tx);
+    }
+  });
+}

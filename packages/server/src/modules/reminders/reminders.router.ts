@@ -1,0 +1,17 @@
+import type { Contract } from '@kura/contract';
+import type { AppContext } from '../../context';
+import type { PartialImplementation } from '../../http/routes';
+import { actorOf } from '../../lib/actor';
+import { startReminderSender } from './reminder-sender';
+import { createReminder, getReminder, listReminders } from './reminders.service';
+
+export function remindersRoutes(ctx: AppContext): PartialImplementation<Contract['api']['reminders']> {
+  // The sender runs with the app: campaigns queued before a restart, or by another process, resume.
+  const stop = startReminderSender(ctx);
+  ctx.onClose(stop);
+  return {
+    createReminder: async ({ req, body }) => ({ status: 202, body: await createReminder(ctx, await actorOf(ctx, req), body) }),
+    getReminder: async ({ params }) => ({ status: 200, body: await getReminder(ctx, params.id) }),
+    listReminders: async () => ({ status: 200, body: { data: await listReminders(ctx) } }),
+  };
+}

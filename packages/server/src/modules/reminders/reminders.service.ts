@@ -1,0 +1,88 @@
+import type { CreateReminderBody, Reminder } from '@kura/contract';
+import { desc, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db, Tx } from '../../db/client';
+import { reminders } from '../../db/schema';
+import { AppError } from '../../errors';
+import { auditedTransaction, type Actor } from '../../lib/actor';
+
+/** A member reminded (by any campaign, on any channel) less than this long ago is not reminded again. */
+export const REMINDER_QUIET_MS = 60 * 60 * 1000;
+
+const iso = (d: Date) => d.toISOString();
+
+/**
+ * Members who would receive a reminder now: no ballot cast yet, and no reminder sent to them (or
+ * in flight) within the quiet hour. The sender checks both again for each member at send time.
+ */
+function eligibleMembers(now: Date) {
+  const quietSince = iso(new Date(now.getTime() - REMINDER_QUIET_MS));
+  return sql`
+    select m.id from members m
+    where not exists (select 1 from participation p where p.member_id = m.id)
+      and not exists (
+        select 1 from reminder_recipients r
+        where r.member_id = m.id and (r.status = 'sending' or (r.status = 'sent' and r.sent_at > ${quietSince}::timestamptz))
+      )`;
+}
+
+async function countEligible(db: Db | Tx, now: Date): Promise<number> {
+  const [row] = await db.execute<{ n: number }>(sql`select count(*)::int as n from (${eligibleMembers(now)}) e`);
+  return row?.n ?? 0;
+}
+
+/**
+ * Queues a reminder to every member who has not voted (or only counts them for a dry run). The
+ * recipients are fixed here, in the campaign's own rows; the sender (reminder-sender.ts) works
+ * through them in the background at the configured rate.
+ */
+export async function createReminder(ctx: AppContext, actor: Actor, input: CreateReminderBody): Promise<{ id: number | null; recipients: number }> {
+  const now = ctx.now();
+  if (input.dry_run) return { id: null, recipients: await countEligible(ctx.database.db, now) };
+  const created = await auditedTransaction(
+    ctx,
+    { actor, activity: 'Queued reminder', data: (r: { id: number; recipients: number }) => `reminder ${r.id}: ${input.channel} to ${r.recipients} members` },
+    async (tx) => {
+      const [row] = await tx
+        .insert(reminders)
+        .values({ channel: input.channel, message: input.message, total: 0, nextSendAt: now, createdBy: actor.id, createdAt: now })
+        .returning({ id: reminders.id });
+      const id = row!.id;
+      const [inserted] = await tx.execute<{ n: number }>(sql`
+        with added as (
+          insert into reminder_recipients (reminder_id, member_id)
+          select ${id}, e.id from (${eligibleMembers(now)}) e
+          returning 1)
+        select count(*)::int as n from added`);
+      const total = inserted?.n ?? 0;
+      await tx
+        .update(reminders)
+        .set({ total, ...(total === 0 ? { status: 'done' as const, finishedAt: now } : {}) })
+        .where(eq(reminders.id, id));
+      return { id, recipients: total };
+    },
+  );
+  ctx.events.emit('reminders.queued');
+  return created;
+}
+
+const toReminder = (r: typeof reminders.$inferSelect): Reminder => ({
+  id: r.id,
+  channel: r.channel,
+  total: r.total,
+  sent: r.sent,
+  failed: r.failed,
+  skipped: r.skipped,
+  status: r.status,
+});
+
+export async function getReminder(ctx: AppContext, id: number): Promise<Reminder> {
+  const [row] = await ctx.database.db.select().from(reminders).where(eq(reminders.id, id)).limit(1);
+  if (!row) throw new AppError('NOT_FOUND', 'No reminder has this id');
+  return toReminder(row);
+}
+
+export async function listReminders(ctx: AppContext): Promise<Reminder[]> {
+  const rows = await ctx.database.db.select().from(reminders).orderBy(desc(reminders.id)).limit(20);
+  return rows.map(toReminder);
+}

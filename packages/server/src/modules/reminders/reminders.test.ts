@@ -1,0 +1,287 @@
+import { sql } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../bootstrap';
+import type { AppContext } from '../../context';
+import { openDatabase, type Database } from '../../db/client';
+import { activityLogs, members } from '../../db/schema';
+import { createDelivery, type Delivery } from '../../delivery';
+import { parseEnv } from '../../env';
+import { createLogger } from '../../logger';
+import { randomSecrets } from '../../secrets';
+import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
+import { startSmtpCapture, type SmtpCapture } from '../../../test/auth/smtp-capture';
+import { bearer, tokenFor } from '../../../test/factories';
+import { createTestApp, createTestDatabase, TEST_DATABASE_URL, TestClock, type TestApp, type TestDatabase } from '../../../test/harness';
+import { createElection, createVoter, setVoting, vote, type Election } from '../../../test/voting/election';
+import { waitFor } from '../../../test/voting/sockets';
+import { startReminderSender, STALE_CLAIM_MS } from './reminder-sender';
+import { createReminder } from './reminders.service';
+
+/**
+ * Reminders through the real transports: an SMTP server and an HTTP SMS gateway on loopback. The
+ * rate is measured at the sinks; a second "process" is a second context (own event bus, own sender,
+ * and on Postgres its own connection pool) on the same database.
+ */
+
+const RATE = 10; // per second: one message every 100 ms
+let smtp: SmtpCapture;
+let sms: SmsSink;
+let t: TestApp;
+let e: Election;
+let admin: string;
+const voterIds = new Set<number>();
+
+beforeAll(async () => {
+  [smtp, sms] = await Promise.all([startSmtpCapture(), startSmsSink()]);
+  t = await createTestApp({
+    env: { SMTP_URL: smtp.url, SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, REMINDER_RATE_PER_SECOND: String(RATE), MIX_INTERVAL_MS: '3600000' },
+  });
+  e = await createElection(t.ctx);
+  admin = await tokenFor(t.ctx, 'admin');
+  await setVoting(t.ctx, true);
+  for (let i = 0; i < 3; i++) {
+    const v = await createVoter(t.ctx);
+    expect((await vote(t.app, v.token, { [e.chair.id]: e.alice.id })).status).toBe(201);
+    voterIds.add(v.member.id);
+  }
+  // Non-voters: the six candidates of the election plus these, some with a session of their own.
+  for (let i = 0; i < 6; i++) await createVoter(t.ctx);
+});
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([smtp?.close(), sms?.close()]);
+});
+
+const remind = (body: object, token = admin) => request(t.app).post('/api/v1/reminders').set(bearer(token)).send(body);
+const progress = async (id: number) => (await request(t.app).get(`/api/v1/reminders/${id}`).set(bearer(admin))).body;
+const until = async (id: number, timeoutMs = 15_000) => {
+  let last: { status?: string } = {};
+  await waitFor(async () => (last = await progress(id)).status === 'done', timeoutMs, () => `reminder ${id} done: ${JSON.stringify(last)}`);
+  return progress(id);
+};
+
+async function nonVoters() {
+  const all = await t.ctx.database.db.select({ id: members.id, name: members.name, email: members.email, phone: members.phone }).from(members);
+  return all.filter((m) => !voterIds.has(m.id));
+}
+
+function assertRate(times: number[], label: string) {
+  const sorted = [...times].sort((a, b) => a - b);
+  const span = sorted.at(-1)! - sorted[0]!;
+  const interval = 1000 / RATE;
+  // Never faster than the rate (a little slack for arrival jitter), and not dawdling either.
+  expect(span, `${label}: ${times.length} messages over ${span} ms`).toBeGreaterThanOrEqual((times.length - 1) * interval - 60);
+  expect(span, `${label}: ${times.length} messages over ${span} ms`).toBeLessThan((times.length - 1) * interval + 3000);
+  // No bursts: any four consecutive arrivals span at least two intervals. The first few are left
+  // out: the transport's first connection (nodemailer loads on first use) holds them up together.
+  for (let i = 4; i + 3 < sorted.length; i++) {
+    expect(sorted[i + 3]! - sorted[i]!, `${label}: burst at ${i}`).toBeGreaterThanOrEqual(2 * interval);
+  }
+}
+
+describe('reminders', () => {
+  it('validates the request, and a dry run only counts', async () => {
+    const bad = await remind({ channel: 'fax', message: '' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.channel).toEqual(['The channel must be sms or email']);
+    expect(bad.body.errors.message).toEqual(['The message field is required']);
+    expect((await remind({ channel: 'sms', message: 'x'.repeat(1001) })).status).toBe(422);
+    expect((await remind({ channel: 'sms', message: 'hi' }, await tokenFor(t.ctx, 'agent'))).status).toBe(403);
+    expect((await request(t.app).get('/api/v1/reminders/999999').set(bearer(admin))).status).toBe(404);
+
+    const expected = (await nonVoters()).length;
+    const dry = await remind({ channel: 'email', message: 'Hello {name}', dry_run: true });
+    expect(dry.status).toBe(202);
+    expect(dry.body).toEqual({ id: null, recipients: expected });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.messages).toHaveLength(0);
+  });
+
+  it('emails exactly the members who have not voted, with {name} filled in, at the configured rate, each send logged', async () => {
+    const targets = await nonVoters();
+    const res = await remind({ channel: 'email', message: 'Dear {name}, please vote today. {name}!' });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ id: expect.any(Number), recipients: targets.length });
+    const done = await until(res.body.id);
+    expect(done).toEqual({ id: res.body.id, channel: 'email', total: targets.length, sent: targets.length, failed: 0, skipped: 0, status: 'done' });
+
+    expect(smtp.messages.map((m) => m.to[0]).sort()).toEqual(targets.map((m) => m.email).sort());
+    for (const m of targets) {
+      const mail = smtp.messages.find((x) => x.to[0] === m.email)!;
+      expect(mail.raw).toContain(`Dear ${m.name}, please vote today. ${m.name}!`);
+      expect(mail.raw).toMatch(/Subject: Reminder:/);
+    }
+    assertRate(
+      smtp.messages.map((m) => m.at),
+      'email',
+    );
+    const logs = await t.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.activity} = 'Reminder sent'`);
+    expect(logs.map((l) => l.userId).sort()).toEqual(targets.map((m) => m.id).sort());
+    expect(logs.every((l) => l.status === 'success' && l.data === `reminder ${res.body.id} by email`)).toBe(true);
+    const queued = await t.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.activity} = 'Queued reminder'`);
+    expect(queued.map((l) => l.data)).toEqual([`reminder ${res.body.id}: email to ${targets.length} members`]);
+  });
+
+  it('skips a member reminded within the hour (whatever the channel); after the hour, texts them; a failing gateway is counted, not fatal', async () => {
+    const again = await remind({ channel: 'sms', message: 'Hi {name}' });
+    expect(again.status).toBe(202);
+    expect(again.body.recipients).toBe(0);
+    expect(await progress(again.body.id)).toMatchObject({ total: 0, sent: 0, status: 'done' });
+
+    t.clock.advance(61 * 60 * 1000);
+    const targets = await nonVoters();
+    sms.failNext(503, 2);
+    const res = await remind({ channel: 'sms', message: 'Hi {name}, voting is open' });
+    expect(res.body.recipients).toBe(targets.length);
+    const done = await until(res.body.id);
+    expect(done).toMatchObject({ total: targets.length, sent: targets.length - 2, failed: 2, skipped: 0, status: 'done' });
+    expect(sms.messages).toHaveLength(targets.length - 2);
+    const phones = new Set(targets.map((m) => m.phone));
+    for (const m of sms.messages) {
+      expect(phones.has(m.to)).toBe(true);
+      const member = targets.find((x) => x.phone === m.to)!;
+      expect(m.message).toBe(`Hi ${member.name}, voting is open`);
+    }
+    assertRate(sms.arrivals, 'sms');
+    const failed = await t.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.activity} = 'Reminder failed'`);
+    expect(failed).toHaveLength(2);
+    expect(failed[0]!.data).toMatch(new RegExp(`^reminder ${res.body.id} by sms: sms delivery via webhook failed: webhook answered HTTP 503`));
+    // The message text never reaches the log.
+    expect(failed.every((l) => !l.data!.includes('voting is open'))).toBe(true);
+  });
+
+  it('passes over a member who voted after the campaign was queued', async () => {
+    t.clock.advance(61 * 60 * 1000);
+    const late = await createVoter(t.ctx);
+    // The campaign was fixed before the vote (written straight in, as the create step would have); the send-time check catches it.
+    expect((await vote(t.app, late.token, { [e.chair.id]: e.brian.id })).status).toBe(201);
+    voterIds.add(late.member.id);
+    const id = await queueWithoutSending(t.ctx, late.member.id);
+    t.ctx.events.emit('reminders.queued');
+    const done = await until(id);
+    expect(done).toMatchObject({ total: 1, sent: 0, skipped: 1, status: 'done' });
+    const [log] = await t.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.activity} = 'Reminder skipped'`);
+    expect(log).toMatchObject({ userId: late.member.id, data: `reminder ${id}: voted meanwhile`, status: 'skipped' });
+  });
+});
+
+/** A campaign for one member written straight into the tables, as a crashed or remote process leaves it. */
+async function queueWithoutSending(ctx: AppContext, memberId: number, status: 'pending' | 'sending' = 'pending', claimedAt?: Date): Promise<number> {
+  const now = ctx.now();
+  const [row] = await ctx.database.db.execute<{ id: number }>(sql`
+    insert into reminders (channel, message, total, next_send_at, status) values ('sms', 'Hi {name}', 1, ${now.toISOString()}::timestamptz, 'queued') returning id`);
+  await ctx.database.db.execute(
+    sql`insert into reminder_recipients (reminder_id, member_id, status, claimed_at) values (${row!.id}, ${memberId}, ${status}, ${claimedAt ? claimedAt.toISOString() : null}::timestamptz)`,
+  );
+  return row!.id;
+}
+
+describe('reminders across restarts and processes', () => {
+  type Proc = { ctx: AppContext; sent: { n: number }; close(): Promise<void> };
+  let sinkSms: SmsSink;
+  // The shared database with a context but no app, so no sender runs but the processes' own.
+  const shared = { clock: new TestClock() } as { clock: TestClock; database: TestDatabase; ctx: AppContext & { close(): Promise<void> } };
+  const extraPools: Database[] = [];
+  const logger = createLogger(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'warn' }));
+
+  beforeAll(async () => {
+    sinkSms = await startSmsSink();
+    shared.database = await createTestDatabase();
+    shared.ctx = await createContext({ env: parseEnv({ NODE_ENV: 'test' }), logger, database: shared.database, secrets: randomSecrets(), now: shared.clock.now });
+    for (let i = 0; i < 12; i++) await createVoter(shared.ctx);
+  });
+  afterAll(async () => {
+    for (const pool of extraPools) await pool.close();
+    await shared.ctx?.close();
+    await shared.database?.close();
+    await sinkSms?.close();
+  });
+
+  /** A server process: its own context and sender; on Postgres its own connection pool. */
+  async function startProcess(rate = RATE): Promise<Proc> {
+    const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'warn', SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sinkSms.url, REMINDER_RATE_PER_SECOND: String(rate) });
+    let database = shared.ctx.database;
+    if (TEST_DATABASE_URL) {
+      database = await openDatabase({ url: shared.database.url!, poolMax: 4 });
+      extraPools.push(database);
+    }
+    const ctx = await createContext({ env, logger: logger, database, secrets: randomSecrets(), now: shared.clock.now });
+    const real = createDelivery(env, logger);
+    const sent = { n: 0 };
+    const delivery: Delivery = {
+      sendEmail: (m) => real.sendEmail(m),
+      sendSms: async (m) => {
+        await real.sendSms(m);
+        sent.n++;
+      },
+      close: () => real.close(),
+    };
+    const stop = startReminderSender(ctx, delivery);
+    return {
+      ctx,
+      sent,
+      async close() {
+        await stop();
+        await ctx.close();
+      },
+    };
+  }
+
+  const adminActor = { role: 'admin' as const, id: null, name: 'Test admin', ip: '' };
+  const state = async (ctx: AppContext, id: number | null) => {
+    const [row] = await ctx.database.db.execute<{ status: string; sent: number; failed: number; total: number }>(sql`select status, sent, failed, total from reminders where id = ${id}`);
+    return row!;
+  };
+
+  it('resumes after a restart: nothing sent twice, nothing missed; a send cut off by the stop counts as failed', async () => {
+    shared.clock.advance(2 * 60 * 60 * 1000);
+    sinkSms.messages.length = 0;
+    // The test app's own sender stays out of it: the campaign is queued through a process's service.
+    const a = await startProcess(4);
+    const { id, recipients } = await createReminder(a.ctx, adminActor, { channel: 'sms', message: 'Restart {name}' });
+    await waitFor(() => a.sent.n >= 3, 10_000, 'first sends');
+    await a.close();
+    const before = await state(shared.ctx, id);
+    expect(before.status).not.toBe('done');
+    const b = await startProcess();
+    b.ctx.events.emit('reminders.queued');
+    await waitFor(async () => (await state(shared.ctx, id)).status === 'done', 15_000, 'campaign done after restart');
+    await b.close();
+    const after = await state(shared.ctx, id);
+    expect(after.sent + after.failed).toBe(recipients);
+    const tos = sinkSms.messages.filter((m) => m.message.startsWith('Restart')).map((m) => m.to);
+    expect(new Set(tos).size).toBe(tos.length);
+    expect(tos).toHaveLength(after.sent);
+  });
+
+  it('counts a claim left by a process that died mid-send as failed, once', async () => {
+    const member = (await shared.ctx.database.db.select({ id: members.id }).from(members).limit(1))[0]!;
+    const id = await queueWithoutSending(shared.ctx, member.id, 'sending', new Date(shared.clock.now().getTime() - STALE_CLAIM_MS - 1000));
+    const p = await startProcess();
+    await waitFor(async () => (await state(shared.ctx, id)).status === 'done', 10_000, 'stale claim settled');
+    await p.close();
+    expect(await state(shared.ctx, id)).toMatchObject({ sent: 0, failed: 1, total: 1 });
+    const logs = await shared.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.data} like ${`reminder ${id}: interrupted%`}`);
+    expect(logs).toHaveLength(1);
+  });
+
+  it('with two processes running, each member gets exactly one message and the rate holds across both', async () => {
+    shared.clock.advance(2 * 60 * 60 * 1000);
+    sinkSms.messages.length = 0;
+    sinkSms.arrivals.length = 0;
+    const [a, b] = [await startProcess(), await startProcess()];
+    const { id, recipients } = await createReminder(a.ctx, adminActor, { channel: 'sms', message: 'Both {name}' });
+    b.ctx.events.emit('reminders.queued');
+    await waitFor(async () => (await state(shared.ctx, id)).status === 'done', 15_000, 'campaign done');
+    await Promise.all([a.close(), b.close()]);
+    expect(await state(shared.ctx, id)).toMatchObject({ sent: recipients, failed: 0 });
+    const tos = sinkSms.messages.map((m) => m.to);
+    expect(tos).toHaveLength(recipients);
+    expect(new Set(tos).size).toBe(recipients);
+    expect(a.sent.n + b.sent.n).toBe(recipients);
+    expect(a.sent.n, 'process A sent some').toBeGreaterThan(0);
+    expect(b.sent.n, 'process B sent some').toBeGreaterThan(0);
+    assertRate(sinkSms.arrivals, 'two processes');
+  });
+});

@@ -1,0 +1,134 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Reminder } from '@kura/contract';
+import { staffKeys } from '@/components/staff/staff-queries';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/label';
+import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
+import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/components/ui/use-toast';
+import { api, errorMessage, firstFieldError } from '@/lib/api';
+
+export const DEFAULT_REMINDER = 'Dear {name}, voting is open and you have not voted yet. Please sign in and cast your vote.';
+
+/**
+ * Reminders to the members who have not voted: SMS or email, `{name}` filled in, a count first
+ * (dry run), then sent in the background at the server's rate with live progress below.
+ */
+export function RemindersPage() {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const [channel, setChannel] = useState<'sms' | 'email'>('sms');
+  const [message, setMessage] = useState(DEFAULT_REMINDER);
+  const [counted, setCounted] = useState<number | null>(null);
+  const create = api.reminders.createReminder.useMutation();
+  const list = api.reminders.listReminders.useQuery({
+    queryKey: staffKeys.reminders,
+    // Progress while a campaign runs; nothing to poll otherwise.
+    refetchInterval: (q) => (q.state.data?.body.data.some((r) => r.status !== 'done') ? 1000 : false),
+  });
+
+  const submit = async (dryRun: boolean) => {
+    try {
+      const res = await create.mutateAsync({ body: { channel, message, dry_run: dryRun } });
+      if (dryRun) {
+        setCounted(res.body.recipients);
+        return;
+      }
+      setCounted(null);
+      toast({ variant: 'success', title: `Reminder queued for ${res.body.recipients} ${res.body.recipients === 1 ? 'member' : 'members'}` });
+      await queryClient.invalidateQueries({ queryKey: staffKeys.reminders });
+    } catch (err) {
+      toast({ variant: 'destructive', title: 'The reminder could not be queued', description: firstFieldError(err) ?? errorMessage(err) ?? 'Something went wrong' });
+    }
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void submit(false);
+  };
+
+  return (
+    <div className="grid gap-8">
+      <form onSubmit={onSubmit} className="grid max-w-2xl gap-4 rounded-lg border border-border bg-card p-4 shadow-sm" aria-labelledby={`${id}-h`}>
+        <h2 id={`${id}-h`} className="text-lg font-semibold">
+          Remind members who have not voted
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Goes to every member without a ballot yet. A member reminded in the last hour is left out, so pressing send twice does not reach anyone twice.
+        </p>
+        <fieldset className="grid gap-2">
+          <legend className="text-sm font-medium">Send by</legend>
+          <RadioGroup value={channel} onValueChange={(v) => { setChannel(v as 'sms' | 'email'); setCounted(null); }} className="flex gap-6">
+            <span className="flex items-center gap-2">
+              <RadioGroupItem id={`${id}-sms`} value="sms" />
+              <Label htmlFor={`${id}-sms`}>SMS</Label>
+            </span>
+            <span className="flex items-center gap-2">
+              <RadioGroupItem id={`${id}-email`} value="email" />
+              <Label htmlFor={`${id}-email`}>Email</Label>
+            </span>
+          </RadioGroup>
+        </fieldset>
+        <div className="grid gap-2">
+          <Label htmlFor={`${id}-message`}>Message</Label>
+          <Textarea id={`${id}-message`} value={message} maxLength={1000} onChange={(e) => { setMessage(e.target.value); setCounted(null); }} aria-describedby={`${id}-hint`} />
+          <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+            <code>{'{name}'}</code> is replaced with each member&apos;s name. {message.length}/1000
+          </p>
+        </div>
+        <p role="status" className="text-sm">
+          {counted !== null ? `${counted} ${counted === 1 ? 'member' : 'members'} would receive this reminder.` : ''}
+        </p>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" disabled={create.isPending || !message.trim()} onClick={() => void submit(true)}>
+            Count recipients
+          </Button>
+          <Button type="submit" disabled={create.isPending || !message.trim()}>
+            Send reminder
+          </Button>
+        </div>
+      </form>
+      <section aria-labelledby={`${id}-progress`} className="grid gap-3">
+        <h2 id={`${id}-progress`} className="text-lg font-semibold">
+          Recent reminders
+        </h2>
+        {list.isPending ? (
+          <p className="text-sm text-muted-foreground">Loading…</p>
+        ) : list.isError ? (
+          <p className="text-sm text-destructive">The reminders could not be loaded.</p>
+        ) : list.data.body.data.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No reminders have been sent.</p>
+        ) : (
+          <ul className="grid gap-3">
+            {list.data.body.data.map((r) => (
+              <ReminderProgress key={r.id} reminder={r} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+const STATUS_TEXT: Record<Reminder['status'], string> = { queued: 'Queued', sending: 'Sending', done: 'Done' };
+
+export function ReminderProgress({ reminder: r }: { reminder: Reminder }) {
+  const settled = r.sent + r.failed + r.skipped;
+  const pct = r.total === 0 ? 100 : Math.round((settled / r.total) * 100);
+  return (
+    <li className="grid gap-2 rounded-lg border border-border bg-card p-4 shadow-sm" aria-label={`Reminder ${r.id}`}>
+      <p className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
+        <strong>
+          #{r.id} by {r.channel === 'sms' ? 'SMS' : 'email'}
+        </strong>
+        <span>{STATUS_TEXT[r.status]}</span>
+      </p>
+      <progress className="h-2 w-full accent-primary" max={Math.max(r.total, 1)} value={r.total === 0 ? 1 : settled} aria-label={`Reminder ${r.id} progress`}>
+        {pct}%
+      </progress>
+      <p className="text-sm text-muted-foreground" aria-live="polite">
+        {r.sent} sent, {r.failed} failed, {r.skipped} skipped of {r.total}
+      </p>
+    </li>
+  );
+}
