@@ -1,11 +1,11 @@
 import type { Contract } from '@kura/contract';
 import type { AppContext } from '../../context';
-import type { PartialImplementation } from '../../http/routes';
+import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../lib/actor';
 import { startReminderSender } from './reminder-sender';
 import { createReminder, getReminder, listReminders } from './reminders.service';
 
-export function remindersRoutes(ctx: AppContext): PartialImplementation<Contract['api']['reminders']> {
+export function remindersRoutes(ctx: AppContext): RouterImplementation<Contract['api']['reminders']> {
   // The sender runs with the app: campaigns queued before a restart, or by another process, resume.
   const stop = startReminderSender(ctx);
   ctx.onClose(stop);
