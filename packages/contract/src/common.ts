@@ -143,6 +143,8 @@ export const LogEntry = z.object({
   name: z.string(),
   activity: z.string(),
   user_id: z.number().int().nullable(),
+  /** Whose id user_id is: members (voter) and staff (admin, agent) number their ids separately. */
+  user_type: z.enum(['voter', 'agent', 'admin']).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
   ip_address: z.string(),

@@ -6,6 +6,11 @@ export const LogSearchQuery = PageQuery.extend({
   name: filterSchema(),
   activity: filterSchema(),
   user_id: filterSchema(20),
+  /** With user_id: whose id (members and staff number their ids separately); "staff" is admin or agent. */
+  user_type: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.enum(['voter', 'agent', 'admin', 'staff'], { message: 'The user type must be voter, agent, admin or staff' }).optional(),
+  ),
   data: filterSchema(),
   ip_address: filterSchema(64),
   status: filterSchema(50),
@@ -26,7 +31,7 @@ export const logsRouter = c.router({
   searchLogs: {
     method: 'GET',
     path: '/search/logs',
-    summary: 'Search the activity log by name, activity, user_id, data, ip_address or status, paginated',
+    summary: 'Search the activity log by name, activity, user_id (and user_type), data, ip_address or status, paginated',
     query: LogSearchQuery,
     responses: { 200: LogsResponse, ...errors(401, 403) },
     metadata: meta('admin'),

@@ -38,7 +38,7 @@ export type AuditedChange<T> = {
  */
 export async function auditedTransaction<T>(ctx: AppContext, change: AuditedChange<T>, work: (tx: Tx) => Promise<T>): Promise<T> {
   const { actor, activity } = change;
-  const base = { name: actor.name, activity, userId: actor.id, ip: actor.ip };
+  const base = { name: actor.name, activity, userId: actor.id, userType: actor.role, ip: actor.ip };
   try {
     return await ctx.database.db.transaction(async (tx) => {
       const result = await work(tx);

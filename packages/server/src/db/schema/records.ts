@@ -8,6 +8,8 @@ export const activityLogs = pgTable(
     name: text('name').notNull(),
     activity: text('activity').notNull(),
     userId: integer('user_id'),
+    /** Whose id user_id is: members (voter) and staff (admin, agent) number their ids separately. */
+    userType: text('user_type', { enum: ['voter', 'agent', 'admin'] }),
     /** Free-form, non-secret context (searchable as `data`). */
     data: text('data'),
     ipAddress: text('ip_address').notNull().default(''),

@@ -44,7 +44,7 @@ export async function startEnrolment(ctx: AppContext, caller: Caller, input: { p
       .update(members)
       .set({ totpSecretEnc: seal(ctx.secrets.ballotKey, secret), totpConfirmedAt: null, totpLastStep: null, updatedAt: ctx.now() })
       .where(eq(members.id, member.id));
-    await recordActivity(ctx, { name: member.name, activity: 'Authenticator enrolment started', userId: member.id, ip: input.ip, status: 'success' }, tx);
+    await recordActivity(ctx, { name: member.name, activity: 'Authenticator enrolment started', userId: member.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
   });
   return { url, secret };
 }
@@ -80,11 +80,11 @@ export async function confirmEnrolment(ctx: AppContext, caller: Caller, input: {
       return false;
     }
     await tx.update(members).set({ totpConfirmedAt: ctx.now(), updatedAt: ctx.now() }).where(eq(members.id, member.id));
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'success' }, tx);
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
     return true;
   });
   if (!ok) {
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'failed', data: 'wrong token' });
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'failed', data: 'wrong token' });
     // 422, not 401: the caller is signed in, and a 401 would end their session in the browser.
     throw AppError.validation({ token: [TOKEN_WRONG] });
   }
@@ -112,14 +112,14 @@ export async function checkPin(
   await assertAccountNotLocked(ctx, key);
   if (!(await pinMatches(ctx, member, input.pin))) {
     await recordAccountFailure(ctx, key);
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'failed', data: 'wrong pin' });
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'failed', data: 'wrong pin' });
     throw new AppError('UNAUTHENTICATED', PIN_WRONG, { issue: PIN_WRONG });
   }
   if (!member.totpConfirmedAt) {
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'denied', data: 'no authenticator' });
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'denied', data: 'no authenticator' });
     throw new AppError('FORBIDDEN', NO_AUTHENTICATOR, { issue: NO_AUTHENTICATOR });
   }
-  await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'success' });
+  await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'success' });
   return {
     message: PIN_ACCEPTED,
     pending: { kind: 'pin', role: 'voter', subjectId: member.id, pinPassed: true, expiresAt: ctx.now().getTime() + PENDING_TTL_MS },
@@ -144,11 +144,11 @@ export async function signInWithAuthenticator(
       return null;
     }
     await markMemberVerified(ctx, tx, member.id);
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'success' }, tx);
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
     return startSession(ctx, tx, { role: 'voter', subjectId: member.id, name: member.name, photo: member.photoUrl, ip: input.ip });
   });
   if (!session) {
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'failed', data: 'wrong token' });
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'failed', data: 'wrong token' });
     throw new AppError('UNAUTHENTICATED', TOKEN_WRONG, { issue: TOKEN_WRONG });
   }
   return session;

@@ -64,10 +64,10 @@ async function sendCode(
     await discardCode(ctx, issued.challengeId);
     const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
     ctx.logger.warn({ channel: input.channel, subjectId: input.subjectId, reason }, 'one-time code not delivered');
-    await recordActivity(ctx, { name: input.name, activity: input.activity, userId: input.subjectId, ip: input.ip, status: 'failed', data: 'delivery failed' });
+    await recordActivity(ctx, { name: input.name, activity: input.activity, userId: input.subjectId, userType: input.role, ip: input.ip, status: 'failed', data: 'delivery failed' });
     throw new AppError('BAD_GATEWAY', input.channel === 'sms' ? SMS_FAILED : EMAIL_FAILED);
   }
-  await recordActivity(ctx, { name: input.name, activity: input.activity, userId: input.subjectId, ip: input.ip, status: 'success' });
+  await recordActivity(ctx, { name: input.name, activity: input.activity, userId: input.subjectId, userType: input.role, ip: input.ip, status: 'success' });
   return pendingFor(input.role, input.subjectId, issued.challengeId, issued.expiresAt);
 }
 
@@ -99,17 +99,17 @@ export async function sendAdminCode(ctx: AppContext, deps: CodeDeps, input: { em
   const activity = 'Admin sign-in: password check';
   if (!admin?.passwordHash) {
     await verifyPassword(input.password, await (dummyHash ??= hashPassword('not-a-real-password')));
-    await recordActivity(ctx, { name: input.email, activity, userId: admin?.id, ip: input.ip, status: 'failed', data: 'unknown email' });
+    await recordActivity(ctx, { name: input.email, activity, userId: admin?.id, userType: 'admin', ip: input.ip, status: 'failed', data: 'unknown email' });
     throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
   }
   const key = accountKey('admin', admin.id);
   await assertAccountNotLocked(ctx, key);
   if (!(await verifyPassword(input.password, admin.passwordHash))) {
     await recordAccountFailure(ctx, key);
-    await recordActivity(ctx, { name: admin.name, activity, userId: admin.id, ip: input.ip, status: 'failed', data: 'wrong password' });
+    await recordActivity(ctx, { name: admin.name, activity, userId: admin.id, userType: 'admin', ip: input.ip, status: 'failed', data: 'wrong password' });
     throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
   }
-  await recordActivity(ctx, { name: admin.name, activity, userId: admin.id, ip: input.ip, status: 'success' });
+  await recordActivity(ctx, { name: admin.name, activity, userId: admin.id, userType: 'admin', ip: input.ip, status: 'success' });
   const pending = await sendCode(ctx, deps, {
     role: 'admin',
     subjectId: admin.id,
@@ -173,12 +173,12 @@ export async function verifyCodeSignIn(ctx: AppContext, input: { pending: Pendin
     const [session] = await Promise.all([
       startSession(ctx, tx, { role, subjectId, name: subject.name, photo: subject.photoUrl, ip: input.ip }),
       role === 'voter' ? markMemberVerified(ctx, tx, subjectId) : undefined,
-      recordActivity(ctx, { name: subject.name, activity, userId: subjectId, ip: input.ip, status: 'success' }, tx),
+      recordActivity(ctx, { name: subject.name, activity, userId: subjectId, userType: role, ip: input.ip, status: 'success' }, tx),
     ]);
     return { ok: true as const, session };
   });
   if (!outcome.ok) {
-    await recordActivity(ctx, { name: subject?.name ?? 'unknown', activity, userId: subjectId || null, ip: input.ip, status: 'failed', data: outcome.reason });
+    await recordActivity(ctx, { name: subject?.name ?? 'unknown', activity, userId: subjectId || null, userType: role, ip: input.ip, status: 'failed', data: outcome.reason });
     const message = codeFailureMessage(outcome.reason);
     throw new AppError('UNAUTHENTICATED', message, { issue: message });
   }

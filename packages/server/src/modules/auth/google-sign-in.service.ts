@@ -47,7 +47,7 @@ export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput)
   if (!member) {
     const [byEmail] = await db.select().from(members).where(eq(members.email, identity.email)).limit(1);
     if (byEmail?.googleSub && byEmail.googleSub !== identity.sub) {
-      await recordActivity(ctx, { name: byEmail.name, activity, userId: byEmail.id, ip: input.ip, status: 'denied', data: 'different Google account' });
+      await recordActivity(ctx, { name: byEmail.name, activity, userId: byEmail.id, userType: 'voter', ip: input.ip, status: 'denied', data: 'different Google account' });
       throw new AppError('FORBIDDEN', GOOGLE_LINKED_ELSEWHERE, { issue: GOOGLE_LINKED_ELSEWHERE });
     }
     member = byEmail;
@@ -64,7 +64,7 @@ export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput)
       .set({ googleSub: found.googleSub ?? identity.sub, photoUrl: found.photoUrl ?? identity.picture, updatedAt: ctx.now() })
       .where(eq(members.id, found.id));
     await markMemberVerified(ctx, tx, found.id);
-    await recordActivity(ctx, { name: found.name, activity, userId: found.id, ip: input.ip, status: 'success' }, tx);
+    await recordActivity(ctx, { name: found.name, activity, userId: found.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
     return startSession(ctx, tx, { role: 'voter', subjectId: found.id, name: found.name, photo: found.photoUrl ?? identity.picture, ip: input.ip });
   });
 }
@@ -82,7 +82,7 @@ export async function signInStaffWithGoogle(ctx: AppContext, role: 'admin' | 'ag
   const person = await findStaffByEmail(ctx.database.db, identity.email, role);
   if (!person || (person.googleSub && person.googleSub !== identity.sub)) {
     const message = person ? GOOGLE_LINKED_ELSEWHERE : `This Google account is not an ${role}'s`;
-    await recordActivity(ctx, { name: person?.name ?? identity.email, activity, userId: person?.id, ip: input.ip, status: 'denied', data: message });
+    await recordActivity(ctx, { name: person?.name ?? identity.email, activity, userId: person?.id, userType: role, ip: input.ip, status: 'denied', data: message });
     throw new AppError('FORBIDDEN', message, { issue: message });
   }
   return ctx.database.db.transaction(async (tx) => {
@@ -90,7 +90,7 @@ export async function signInStaffWithGoogle(ctx: AppContext, role: 'admin' | 'ag
       .update(staff)
       .set({ googleSub: person.googleSub ?? identity.sub, photoUrl: person.photoUrl ?? identity.picture })
       .where(eq(staff.id, person.id));
-    await recordActivity(ctx, { name: person.name, activity, userId: person.id, ip: input.ip, status: 'success' }, tx);
+    await recordActivity(ctx, { name: person.name, activity, userId: person.id, userType: role, ip: input.ip, status: 'success' }, tx);
     return startSession(ctx, tx, { role, subjectId: person.id, name: person.name, photo: person.photoUrl ?? identity.picture, ip: input.ip });
   });
 }
@@ -114,11 +114,11 @@ export async function signUpVoter(
   const { db } = ctx.database;
   const [member] = await db.select().from(members).where(eq(members.memberNo, input.pfNumber.trim())).limit(1);
   if (!member || normalisePhone(member.phone) !== normalisePhone(input.phone)) {
-    await recordActivity(ctx, { name: input.pfNumber, activity, userId: member?.id, ip: input.ip, status: 'failed', data: 'voter ID and phone do not match' });
+    await recordActivity(ctx, { name: input.pfNumber, activity, userId: member?.id, userType: 'voter', ip: input.ip, status: 'failed', data: 'voter ID and phone do not match' });
     throw new AppError('NOT_FOUND', SIGNUP_NO_MATCH, { issue: SIGNUP_NO_MATCH });
   }
   const conflict = async () => {
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'failed', data: 'account exists' });
+    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'failed', data: 'account exists' });
     return new AppError('CONFLICT', ACCOUNT_EXISTS, { issue: ACCOUNT_EXISTS });
   };
   if (member.googleSub) throw await conflict();
@@ -131,7 +131,7 @@ export async function signUpVoter(
         .returning({ id: members.id });
       if (rows.length === 0) return false;
       await markMemberVerified(ctx, tx, member.id);
-      await recordActivity(ctx, { name: member.name, activity, userId: member.id, ip: input.ip, status: 'success' }, tx);
+      await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
       return true;
     });
     if (!linked) throw await conflict();

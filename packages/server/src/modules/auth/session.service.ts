@@ -24,5 +24,5 @@ export async function signOut(ctx: AppContext, caller: Caller, input: { ip: stri
   await revokeSession(ctx, caller.tokenHash);
   const table = caller.role === 'voter' ? members : staff;
   const [who] = await ctx.database.db.select({ name: table.name }).from(table).where(eq(table.id, caller.subjectId)).limit(1);
-  await recordActivity(ctx, { name: who?.name ?? caller.role, activity: 'Sign-out', userId: caller.subjectId, ip: input.ip, status: 'success' });
+  await recordActivity(ctx, { name: who?.name ?? caller.role, activity: 'Sign-out', userId: caller.subjectId, userType: caller.role, ip: input.ip, status: 'success' });
 }

@@ -119,7 +119,7 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
     // Two submissions the member lock did not serialise (it always should): the key decides.
     const failure = uniqueViolation(error) !== undefined ? new AppError('CONFLICT', 'You have already voted for one of these positions') : error;
     if (failure instanceof AppError && failure.status < 500 && voterName) {
-      await recordActivity(ctx, { name: voterName, activity: VOTED, userId: voter.memberId, data: failure.message, ip: voter.ip, status: failure.status === 403 ? 'denied' : 'failed' }).catch(
+      await recordActivity(ctx, { name: voterName, activity: VOTED, userId: voter.memberId, userType: 'voter', data: failure.message, ip: voter.ip, status: failure.status === 403 ? 'denied' : 'failed' }).catch(
         (err: unknown) => ctx.logger.warn({ err }, 'could not record a refused vote'),
       );
     }

@@ -1,10 +1,20 @@
 import type { LogEntry, PageQuery, Paginated } from '@kura/contract';
-import { and, count, desc, eq, ilike, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, sql, type Column, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { activityLogs } from '../../db/schema';
 import { likeContains, pageRequest, paginate } from '../../lib/pagination';
 
-export type LogFilters = { name?: string; activity?: string; user_id?: string; data?: string; ip_address?: string; status?: string };
+export type LogUserType = 'voter' | 'agent' | 'admin' | 'staff';
+export type LogFilters = {
+  name?: string;
+  activity?: string;
+  user_id?: string;
+  /** members (voter) and staff (admin, agent) number their ids separately: this says whose */
+  user_type?: LogUserType;
+  data?: string;
+  ip_address?: string;
+  status?: string;
+};
 
 function filterConditions(f: LogFilters): SQL[] {
   const out: SQL[] = [];
@@ -22,6 +32,8 @@ function filterConditions(f: LogFilters): SQL[] {
     // An id is matched exactly; a non-numeric id can match nothing (rather than a 422 on a search box).
     out.push(/^\d{1,9}$/.test(userId) ? eq(activityLogs.userId, Number(userId)) : sql`false`);
   }
+  if (f.user_type === 'staff') out.push(inArray(activityLogs.userType, ['admin', 'agent']));
+  else if (f.user_type) out.push(eq(activityLogs.userType, f.user_type));
   return out;
 }
 
@@ -44,6 +56,7 @@ export async function searchLogs(ctx: AppContext, query: PageQuery, filters: Log
       name: r.name,
       activity: r.activity,
       user_id: r.userId,
+      user_type: r.userType ?? null,
       created_at: r.createdAt.toISOString(),
       updated_at: r.updatedAt.toISOString(),
       ip_address: r.ipAddress,

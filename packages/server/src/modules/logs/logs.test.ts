@@ -8,9 +8,9 @@ let t: TestApp;
 let admin: string;
 
 const ENTRIES: ActivityEntry[] = [
-  { name: 'Alice Wanjiru', activity: 'Admin login', userId: 7, data: 'email alice@example.org', ip: '10.0.0.1', status: 'success' },
-  { name: 'Bob Otieno', activity: 'Vote cast', userId: 8, data: null, ip: '10.0.0.2', status: 'failed' },
-  { name: 'alice cooper', activity: 'Member updated', userId: 7, data: 'member no 1001 (100%)', ip: '192.168.1.5', status: 'denied' },
+  { name: 'Alice Wanjiru', activity: 'Admin login', userId: 7, userType: 'admin', data: 'email alice@example.org', ip: '10.0.0.1', status: 'success' },
+  { name: 'Bob Otieno', activity: 'Vote cast', userId: 8, userType: 'voter', data: null, ip: '10.0.0.2', status: 'failed' },
+  { name: 'alice cooper', activity: 'Member updated', userId: 7, userType: 'admin', data: 'member no 1001 (100%)', ip: '192.168.1.5', status: 'denied' },
 ];
 
 beforeAll(async () => {
@@ -45,6 +45,7 @@ describe('logs', () => {
       name: 'alice cooper',
       activity: 'Member updated',
       user_id: 7,
+      user_type: 'admin',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       updated_at: expect.any(String),
       ip_address: '192.168.1.5',
@@ -92,7 +93,37 @@ describe('logs', () => {
     const res = await request(t.app).post('/api/v1/assign/psk/position').set(bearer(admin)).send({ member_no: m.memberNo, position_ids: [p.id] });
     expect(res.status).toBe(200);
     const found = await get(`/search/logs?activity=positions%20assigned&name=logs%20admin&data=${m.memberNo}`);
-    expect(found.body.data.data).toEqual([expect.objectContaining({ name: 'Logs Admin', status: 'success', ip_address: expect.stringContaining('127.0.0.1') })]);
+    expect(found.body.data.data).toEqual([expect.objectContaining({ name: 'Logs Admin', user_type: 'admin', status: 'success', ip_address: expect.stringContaining('127.0.0.1') })]);
+  });
+
+  it('tells a member and a staff member with the same id apart (user_type)', async () => {
+    // Members and staff number their ids separately: the same user_id names two people.
+    const member = await createMember(t.ctx, { name: 'Same Id Voter' });
+    const sameIdAdmin = await createStaff(t.ctx, { role: 'admin', name: 'Same Id Admin' });
+    const sameIdAgent = await createStaff(t.ctx, { role: 'agent', name: 'Same Id Agent' });
+    const id = 900_000 + (member.id % 1000);
+    await recordActivity(t.ctx, { name: 'Same Id Voter', activity: 'Overlap check', userId: id, userType: 'voter', status: 'success' });
+    await recordActivity(t.ctx, { name: 'Same Id Admin', activity: 'Overlap check', userId: id, userType: 'admin', status: 'success' });
+    await recordActivity(t.ctx, { name: 'Same Id Agent', activity: 'Overlap check', userId: id, userType: 'agent', status: 'success' });
+    expect(sameIdAdmin.id).toEqual(expect.any(Number));
+    expect(sameIdAgent.id).toEqual(expect.any(Number));
+    const both = await get(`/search/logs?user_id=${id}`);
+    expect(both.body.data.data.map((e: { user_type: string }) => e.user_type).sort()).toEqual(['admin', 'agent', 'voter']);
+    expect(names(await get(`/search/logs?user_id=${id}&user_type=voter`))).toEqual(['Same Id Voter']);
+    expect(names(await get(`/search/logs?user_id=${id}&user_type=admin`))).toEqual(['Same Id Admin']);
+    expect(names(await get(`/search/logs?user_id=${id}&user_type=staff`)).sort()).toEqual(['Same Id Admin', 'Same Id Agent']);
+    expect(names(await get(`/search/logs?user_id=${id}&user_type=`)).length).toBe(3);
+    expect((await get('/search/logs?user_type=robot')).status).toBe(422);
+  });
+
+  it('records the user type of a real voter sign-out', async () => {
+    const voter = await createMember(t.ctx, { name: 'Signed Out Voter' });
+    const voterToken = await tokenFor(t.ctx, 'voter', voter.id);
+    expect((await request(t.app).post('/api/v1/logout').set(bearer(voterToken))).status).toBe(204);
+    const found = await get(`/search/logs?user_id=${voter.id}&user_type=voter&activity=sign-out`);
+    expect(found.body.data.data).toEqual([expect.objectContaining({ name: 'Signed Out Voter', user_id: voter.id, user_type: 'voter' })]);
+    const asStaff = await get(`/search/logs?user_id=${voter.id}&user_type=staff&activity=sign-out&name=signed%20out%20voter`);
+    expect(asStaff.body.data.data).toEqual([]);
   });
 
   it('is for admins only', async () => {

@@ -4,11 +4,12 @@ import { renderWithProviders } from '@/test/render';
 import { paginator, stubFetch } from '@/components/staff/staff-test-utils';
 import { LogsPage } from './logs-page';
 
-const entry = (id: number, user_id: number | null) => ({
+const entry = (id: number, user_id: number | null, user_type: 'voter' | 'admin' | 'agent' | null = user_id === null ? null : 'voter') => ({
   id,
   name: `Person ${id}`,
   activity: 'Signed in',
   user_id,
+  user_type,
   created_at: '2026-11-22T08:00:00.000Z',
   updated_at: '2026-11-22T08:00:00.000Z',
   ip_address: '10.0.0.1',
@@ -67,6 +68,31 @@ describe('logs page (docs/screens.md "Staff pages", "Messages and timings")', ()
     expect(rows[1]!.textContent).toContain('N/A');
     expect(rows[2]!.textContent).toContain('42');
     expect(rows[2]!.textContent).not.toContain('N/A');
+  });
+
+  it('tells members and staff with the same user id apart: a User type filter, and the type beside the id', async () => {
+    const calls = stubFetch(({ path, search }) => {
+      if (path === '/logs') return { status: 200, body: { data: paginator([entry(1, 1, 'admin'), entry(2, 1, 'voter')], 1, 1) } };
+      if (path === '/search/logs') return { status: 200, body: { data: paginator([entry(3, Number(search.get('user_id')), 'voter')], 1, 1) } };
+      return undefined;
+    });
+    await renderWithProviders(<LogsPage />, '/admin/logs');
+    await screen.findByText('Person 1');
+    const rows = screen.getAllByRole('row');
+    expect(rows[1]!.textContent).toContain('1 (admin)');
+    expect(rows[2]!.textContent).toContain('1 (member)');
+
+    fireEvent.change(screen.getByLabelText('User id'), { target: { value: '1' } });
+    const type = screen.getByRole('combobox', { name: 'User type' });
+    type.focus();
+    fireEvent.keyDown(type, { key: 'Enter' });
+    fireEvent.click(await screen.findByRole('option', { name: 'Members (voters)' }));
+    expect(type.textContent).toContain('Members (voters)');
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('Person 3')).toBeTruthy();
+    const searchCall = calls.find((c) => c.path === '/search/logs')!;
+    expect(searchCall.search.get('user_id')).toBe('1');
+    expect(searchCall.search.get('user_type')).toBe('voter');
   });
 
   it("says 'Failed to fetch logs. Please try again later.' when the list fails", async () => {

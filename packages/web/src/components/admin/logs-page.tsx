@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useId } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
@@ -6,12 +6,31 @@ import { Pager, useLastPage } from '@/components/staff/pager';
 import { SearchForm, type SearchField } from '@/components/staff/search-form';
 import { staffKeys } from '@/components/staff/staff-queries';
 import { activeFilters, hasAnyFilter, useFilteredPages } from '@/components/staff/use-filtered-pages';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { toast } from '@/components/ui/use-toast';
 import { api } from '@/lib/api';
 
 export const LOGS_FAILED = 'Failed to fetch logs. Please try again later.';
 
-const EMPTY = { name: '', activity: '', user_id: '', ip_address: '' };
+const EMPTY = { name: '', activity: '', user_id: '', user_type: '', ip_address: '' };
+const ANY = 'any';
+/** Members and staff number their ids separately: a user id means nothing without whose it is. */
+export const USER_TYPES = [
+  { value: 'voter', label: 'Members (voters)' },
+  { value: 'staff', label: 'Staff (admins and agents)' },
+  { value: 'admin', label: 'Admins' },
+  { value: 'agent', label: 'Agents' },
+] as const;
+const TYPE_LABEL: Record<string, string> = { voter: 'member', admin: 'admin', agent: 'agent' };
+
+/** The User ID cell: N/A when empty, else the id and whose it is. */
+export function userIdCell(entry: { user_id: number | null; user_type?: string | null }): string {
+  if (entry.user_id === null || entry.user_id === undefined || String(entry.user_id) === '') return 'N/A';
+  const type = entry.user_type ? TYPE_LABEL[entry.user_type] : undefined;
+  return type ? `${entry.user_id} (${type})` : String(entry.user_id);
+}
+
 const FIELDS: SearchField<keyof typeof EMPTY>[] = [
   { key: 'name', label: 'Name', maxLength: 150 },
   { key: 'activity', label: 'Activity', maxLength: 150 },
@@ -27,6 +46,7 @@ export function formatDateTime(value: string): string {
 
 /** System logs (docs/screens.md "Staff pages"): filters, table and pager; Reset shows only while a filter is active. */
 export function LogsPage() {
+  const id = useId();
   const f = useFilteredPages(EMPTY);
   const filterActive = f.filterMode || hasAnyFilter(f.draft);
 
@@ -49,7 +69,24 @@ export function LogsPage() {
 
   return (
     <div className="grid gap-6">
-      <SearchForm label="Filter logs" fields={FIELDS} filters={f} showReset={filterActive} />
+      <SearchForm label="Filter logs" fields={FIELDS} filters={f} showReset={filterActive}>
+        <div className="grid gap-2">
+          <Label htmlFor={`${id}-user-type`}>User type</Label>
+          <Select value={f.draft.user_type || ANY} onValueChange={(v) => f.setField('user_type', v === ANY ? '' : v)}>
+            <SelectTrigger id={`${id}-user-type`}>
+              <SelectValue placeholder="Everyone" />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ANY}>Everyone</SelectItem>
+              {USER_TYPES.map((t) => (
+                <SelectItem key={t.value} value={t.value}>
+                  {t.label}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      </SearchForm>
 
       {q.isPending ? (
         <Loading label="Loading logs…" />
@@ -69,7 +106,7 @@ export function LogsPage() {
               <Td>{l.id}</Td>
               <Td>{l.name}</Td>
               <Td>{l.activity}</Td>
-              <Td>{l.user_id === null || l.user_id === undefined || String(l.user_id) === '' ? 'N/A' : l.user_id}</Td>
+              <Td>{userIdCell(l)}</Td>
               <Td className="whitespace-nowrap">{formatDateTime(l.created_at)}</Td>
               <Td className="whitespace-nowrap">{formatDateTime(l.updated_at)}</Td>
               <Td className="font-mono">{l.ip_address}</Td>
