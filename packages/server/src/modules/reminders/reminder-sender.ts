@@ -90,6 +90,7 @@ export function startReminderSender(ctx: AppContext, delivery: Delivery = create
           name: claim.name,
           activity: ok ? 'Reminder sent' : 'Reminder failed',
           userId: claim.memberId,
+          userType: 'voter',
           data: `reminder ${claim.reminderId} by ${claim.channel}${ok ? '' : `: ${error instanceof Error ? error.message : 'delivery failed'}`}`,
           status: ok ? 'success' : 'failed',
         },
@@ -158,7 +159,7 @@ async function claimRecipient(ctx: AppContext, reminderId: number, now: Date): P
       await tx.execute(sql`update reminder_recipients set status = 'skipped' where reminder_id = ${reminderId} and member_id = ${row.member_id}`);
       await tx.execute(sql`update reminders set skipped = skipped + 1 where id = ${reminderId}`);
       const reason = !member ? 'member removed' : member.voted ? 'voted meanwhile' : 'reminded within the hour';
-      await recordActivity(ctx, { name: member?.name ?? `member #${row.member_id}`, activity: 'Reminder skipped', userId: row.member_id, data: `reminder ${reminderId}: ${reason}`, status: 'skipped' }, tx);
+      await recordActivity(ctx, { name: member?.name ?? `member #${row.member_id}`, activity: 'Reminder skipped', userId: row.member_id, userType: 'voter', data: `reminder ${reminderId}: ${reason}`, status: 'skipped' }, tx);
       return 'skipped' as const;
     }
     await tx.execute(sql`update reminder_recipients set status = 'sending', claimed_at = ${iso(now)}::timestamptz where reminder_id = ${reminderId} and member_id = ${row.member_id}`);
@@ -186,7 +187,7 @@ async function failStaleClaims(ctx: AppContext, now: Date) {
       select g.reminder_id, g.member_id, m.name from gone g left join members m on m.id = g.member_id`);
     for (const s of stale) {
       await tx.execute(sql`update reminders set failed = failed + 1 where id = ${s.reminder_id}`);
-      await recordActivity(ctx, { name: s.name ?? `member #${s.member_id}`, activity: 'Reminder failed', userId: s.member_id, data: `reminder ${s.reminder_id}: interrupted (the sending process stopped)`, status: 'failed' }, tx);
+      await recordActivity(ctx, { name: s.name ?? `member #${s.member_id}`, activity: 'Reminder failed', userId: s.member_id, userType: 'voter', data: `reminder ${s.reminder_id}: interrupted (the sending process stopped)`, status: 'failed' }, tx);
     }
   });
 }
