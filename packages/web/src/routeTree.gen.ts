@@ -13,9 +13,11 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AdminRouteImport } from './routes/_admin'
 import { Route as AgentRouteImport } from './routes/_agent'
 import { Route as VoterRouteImport } from './routes/_voter'
+import { Route as CommitmentsRouteImport } from './routes/commitments'
 import { Route as DataCollectionRouteImport } from './routes/data-collection'
 import { Route as PasswordRouteImport } from './routes/password'
 import { Route as PrivacyRouteImport } from './routes/privacy'
+import { Route as ReceiptRouteImport } from './routes/receipt'
 import { Route as ScanQrRouteImport } from './routes/scan-qr'
 import { Route as SignInRouteImport } from './routes/sign-in'
 import { Route as SignUpRouteImport } from './routes/sign-up'
@@ -55,6 +57,11 @@ const VoterRoute = VoterRouteImport.update({
   id: '/_voter',
   getParentRoute: () => rootRouteImport,
 } as any)
+const CommitmentsRoute = CommitmentsRouteImport.update({
+  id: '/commitments',
+  path: '/commitments',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DataCollectionRoute = DataCollectionRouteImport.update({
   id: '/data-collection',
   path: '/data-collection',
@@ -68,6 +75,11 @@ const PasswordRoute = PasswordRouteImport.update({
 const PrivacyRoute = PrivacyRouteImport.update({
   id: '/privacy',
   path: '/privacy',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ReceiptRoute = ReceiptRouteImport.update({
+  id: '/receipt',
+  path: '/receipt',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ScanQrRoute = ScanQrRouteImport.update({
@@ -178,9 +190,11 @@ const VoterVoterVpatRoute = VoterVoterVpatRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/commitments': typeof CommitmentsRoute
   '/data-collection': typeof DataCollectionRoute
   '/password': typeof PasswordRoute
   '/privacy': typeof PrivacyRoute
+  '/receipt': typeof ReceiptRoute
   '/scan-qr': typeof ScanQrRoute
   '/sign-in': typeof SignInRoute
   '/sign-up': typeof SignUpRoute
@@ -205,9 +219,11 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/commitments': typeof CommitmentsRoute
   '/data-collection': typeof DataCollectionRoute
   '/password': typeof PasswordRoute
   '/privacy': typeof PrivacyRoute
+  '/receipt': typeof ReceiptRoute
   '/scan-qr': typeof ScanQrRoute
   '/sign-in': typeof SignInRoute
   '/sign-up': typeof SignUpRoute
@@ -236,9 +252,11 @@ export interface FileRoutesById {
   '/_admin': typeof AdminRouteWithChildren
   '/_agent': typeof AgentRouteWithChildren
   '/_voter': typeof VoterRouteWithChildren
+  '/commitments': typeof CommitmentsRoute
   '/data-collection': typeof DataCollectionRoute
   '/password': typeof PasswordRoute
   '/privacy': typeof PrivacyRoute
+  '/receipt': typeof ReceiptRoute
   '/scan-qr': typeof ScanQrRoute
   '/sign-in': typeof SignInRoute
   '/sign-up': typeof SignUpRoute
@@ -265,9 +283,11 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/commitments'
     | '/data-collection'
     | '/password'
     | '/privacy'
+    | '/receipt'
     | '/scan-qr'
     | '/sign-in'
     | '/sign-up'
@@ -292,9 +312,11 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/commitments'
     | '/data-collection'
     | '/password'
     | '/privacy'
+    | '/receipt'
     | '/scan-qr'
     | '/sign-in'
     | '/sign-up'
@@ -322,9 +344,11 @@ export interface FileRouteTypes {
     | '/_admin'
     | '/_agent'
     | '/_voter'
+    | '/commitments'
     | '/data-collection'
     | '/password'
     | '/privacy'
+    | '/receipt'
     | '/scan-qr'
     | '/sign-in'
     | '/sign-up'
@@ -353,9 +377,11 @@ export interface RootRouteChildren {
   AdminRoute: typeof AdminRouteWithChildren
   AgentRoute: typeof AgentRouteWithChildren
   VoterRoute: typeof VoterRouteWithChildren
+  CommitmentsRoute: typeof CommitmentsRoute
   DataCollectionRoute: typeof DataCollectionRoute
   PasswordRoute: typeof PasswordRoute
   PrivacyRoute: typeof PrivacyRoute
+  ReceiptRoute: typeof ReceiptRoute
   ScanQrRoute: typeof ScanQrRoute
   SignInRoute: typeof SignInRoute
   SignUpRoute: typeof SignUpRoute
@@ -396,6 +422,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof VoterRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/commitments': {
+      id: '/commitments'
+      path: '/commitments'
+      fullPath: '/commitments'
+      preLoaderRoute: typeof CommitmentsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/data-collection': {
       id: '/data-collection'
       path: '/data-collection'
@@ -415,6 +448,13 @@ declare module '@tanstack/react-router' {
       path: '/privacy'
       fullPath: '/privacy'
       preLoaderRoute: typeof PrivacyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/receipt': {
+      id: '/receipt'
+      path: '/receipt'
+      fullPath: '/receipt'
+      preLoaderRoute: typeof ReceiptRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/scan-qr': {
@@ -622,9 +662,11 @@ const rootRouteChildren: RootRouteChildren = {
   AdminRoute: AdminRouteWithChildren,
   AgentRoute: AgentRouteWithChildren,
   VoterRoute: VoterRouteWithChildren,
+  CommitmentsRoute: CommitmentsRoute,
   DataCollectionRoute: DataCollectionRoute,
   PasswordRoute: PasswordRoute,
   PrivacyRoute: PrivacyRoute,
+  ReceiptRoute: ReceiptRoute,
   ScanQrRoute: ScanQrRoute,
   SignInRoute: SignInRoute,
   SignUpRoute: SignUpRoute,

@@ -53,6 +53,12 @@ export function PublicLayout({ children, showColourDialog = false, wide = false 
           <Link to="/terms" className="underline-offset-4 hover:underline">
             Terms and conditions
           </Link>
+          <Link to="/receipt" className="underline-offset-4 hover:underline">
+            Check a receipt
+          </Link>
+          <Link to="/commitments" className="underline-offset-4 hover:underline">
+            Commitments
+          </Link>
         </nav>
         <p className="mt-2">
           © {config.orgName}

@@ -42,6 +42,11 @@ function Education() {
                     Go to Vvpt
                   </Link>
                 )}
+                {i === 4 && (
+                  <Link to="/receipt" className="mt-2 inline-block text-primary underline">
+                    Check a receipt
+                  </Link>
+                )}
               </CardContent>
             </Card>
           </li>

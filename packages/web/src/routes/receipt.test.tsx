@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderWithProviders } from '@/test/render';
+import { stubFetch } from '@/components/staff/staff-test-utils';
+import { ReceiptCheck } from './receipt';
+import { Commitments } from './commitments';
+import { VoterVvpat } from './_voter/voter/vpat';
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('public receipt check', () => {
+  it('says a counted receipt is in the count, for its position only; an unknown one is not', async () => {
+    const calls = stubFetch(({ path }) => {
+      if (path === '/psk/receipt/VP-AAAA-BBBB') return { status: 200, body: { vvpat: 'VP-AAAA-BBBB', position: 'Chairperson National', recorded: true } };
+      if (path.startsWith('/psk/receipt/')) return { status: 404, body: { message: 'No ballot has this receipt code' } };
+      return undefined;
+    });
+    await renderWithProviders(<ReceiptCheck />, '/receipt');
+    fireEvent.change(screen.getByLabelText('Receipt code'), { target: { value: 'VP-AAAA-BBBB' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Check receipt' }));
+    expect(await screen.findByText(/is in the count, for Chairperson National/)).toBeTruthy();
+    expect(calls.some((c) => c.path === '/psk/receipt/VP-AAAA-BBBB')).toBe(true);
+
+    fireEvent.change(screen.getByLabelText('Receipt code'), { target: { value: ' VP-ZZZZ-ZZZZ ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Check receipt' }));
+    expect(await screen.findByText(/No ballot has the receipt code/)).toBeTruthy();
+    expect(screen.getByText('VP-ZZZZ-ZZZZ')).toBeTruthy();
+  });
+
+  it('lists the published commitments with time, count and hash, and how to check them', async () => {
+    stubFetch(({ path }) => (path === '/psk/commitments' ? { status: 200, body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: 12, hash: 'ab'.repeat(32) }] } } : undefined));
+    await renderWithProviders(<Commitments />, '/commitments');
+    expect(await screen.findByText('ab'.repeat(32))).toBeTruthy();
+    expect(screen.getByText('12')).toBeTruthy();
+    expect(screen.getByText(/recompute the hash/)).toBeTruthy();
+  });
+
+  it("offers the voter's codes to copy and download (codes and positions, never the candidate), each linked to the check", async () => {
+    stubFetch(({ path }) =>
+      path === '/psk/vvpat' ? { status: 200, body: { data: { votes: [{ vvpat: 'VP-AAAA-BBBB', name: 'Alice Achieng', count: 1, position: 'Chairperson National' }] } } } : undefined,
+    );
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await renderWithProviders(<VoterVvpat />, '/voter/vpat');
+    fireEvent.click(await screen.findByRole('button', { name: 'Copy codes' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalled());
+    const text = (writeText.mock.calls[0] as unknown as [string])[0];
+    expect(text).toContain('VP-AAAA-BBBB  Chairperson National');
+    expect(text).toContain('/receipt');
+    expect(text).not.toContain('Alice');
+    expect(await screen.findByText('Receipt codes copied.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Check receipt VP-AAAA-BBBB' }).getAttribute('href')).toBe('/receipt?code=VP-AAAA-BBBB');
+    expect(screen.getByRole('button', { name: 'Download codes' })).toBeTruthy();
+  });
+});
