@@ -1,10 +1,13 @@
-# syntax=docker/dockerfile:1
 # Multi-stage build: compile the web app and the server bundle, then ship only production deps.
+# NODE_IMAGE is the base of every stage; the default is the current Node LTS on Debian bookworm.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
-FROM node:20-bookworm-slim AS base
-RUN npm install -g pnpm@10
+FROM ${NODE_IMAGE} AS base
 WORKDIR /app
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml tsconfig.base.json ./
+# pnpm at exactly the version package.json's "packageManager" names (corepack is not used: it
+# cannot fetch or verify pnpm on every network).
+RUN npm install -g --no-fund --no-audit "$(node -p "require('./package.json').packageManager.split('+')[0]")" && pnpm --version
 # Dependency patches (pnpm patchedDependencies) must be present for the frozen install.
 COPY patches ./patches
 COPY packages/contract/package.json packages/contract/
@@ -19,7 +22,7 @@ RUN pnpm build
 FROM base AS prod-deps
 RUN pnpm install --frozen-lockfile --prod --filter @kura/server...
 
-FROM node:20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
@@ -29,7 +32,9 @@ COPY --from=build /app/packages/server/package.json ./packages/server/package.js
 COPY --from=build /app/packages/web/dist ./packages/web/dist
 COPY --from=build /app/migrations ./migrations
 COPY package.json ./
-RUN mkdir -p /data && chown node:node /data
+# Operator commands: `docker compose exec server kura <command>` (README "Operator commands").
+COPY deploy/kura /usr/local/bin/kura
+RUN chmod 755 /usr/local/bin/kura && mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 3000

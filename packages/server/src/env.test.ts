@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import postgres from 'postgres';
 import { EnvError, parseEnv } from './env';
 
 const linesOf = (raw: Record<string, string>) => {
@@ -61,5 +62,20 @@ describe('parseEnv', () => {
       SESSION_SECRET: 'b'.repeat(40),
     });
     expect(env.NODE_ENV).toBe('production');
+  });
+
+  it('composes DATABASE_URL from its parts, percent-encoding a password with / @ # + % : ? and spaces', async () => {
+    const password = 'p/@ss#w+rd%20:?& x';
+    const env = parseEnv({ DATABASE_HOST: 'postgres', DATABASE_USER: 'kura', DATABASE_PASSWORD: password, DATABASE_NAME: 'kura' });
+    expect(env.DATABASE_URL).toMatch(/^postgres:\/\/kura:[^/@#?]+@postgres:5432\/kura$/);
+    // The driver reads back exactly the password that was set (no connection is opened).
+    const sql = postgres(env.DATABASE_URL!);
+    expect(sql.options.pass).toBe(password);
+    expect(sql.options.host).toEqual(['postgres']);
+    expect(sql.options.database).toBe('kura');
+    await sql.end();
+    // An explicit DATABASE_URL wins over the parts.
+    expect(parseEnv({ DATABASE_URL: 'postgres://a@b/c', DATABASE_HOST: 'x' }).DATABASE_URL).toBe('postgres://a@b/c');
+    expect(parseEnv({}).DATABASE_URL).toBeUndefined();
   });
 });

@@ -19,6 +19,13 @@ const EnvSchema = z
       .trim()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional(),
+    // The parts of DATABASE_URL, for deployments that keep the password apart (docker-compose.yml):
+    // DATABASE_URL is composed from them, percent-encoded, when it is unset (see composeDatabaseUrl).
+    DATABASE_HOST: z.string().trim().optional(),
+    DATABASE_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    DATABASE_USER: z.string().optional(),
+    DATABASE_PASSWORD: z.string().optional(),
+    DATABASE_NAME: z.string().optional(),
     // Small on purpose: a vote is one statement, so busy connections pipeline further queries, and
     // fewer connections mean fewer socket writes per query (BENCHMARKS.md: 8 beat 20 by a quarter).
     DATABASE_POOL_MAX: positiveInt(8),
@@ -104,10 +111,24 @@ export class EnvError extends Error {
   }
 }
 
+/**
+ * DATABASE_URL from DATABASE_HOST/PORT/USER/PASSWORD/NAME, each part percent-encoded, so a password
+ * with `/ @ # + % :` works (pasted raw into a URL it breaks the parse). An explicit DATABASE_URL wins.
+ */
+export function composeDatabaseUrl(env: Record<string, string>): string | undefined {
+  if (env.DATABASE_URL || !env.DATABASE_HOST) return env.DATABASE_URL;
+  const enc = encodeURIComponent;
+  const user = env.DATABASE_USER ? enc(env.DATABASE_USER) + (env.DATABASE_PASSWORD ? `:${enc(env.DATABASE_PASSWORD)}` : '') + '@' : '';
+  const host = env.DATABASE_HOST.includes(':') ? `[${env.DATABASE_HOST}]` : env.DATABASE_HOST;
+  return `postgres://${user}${host}:${env.DATABASE_PORT ?? '5432'}/${enc(env.DATABASE_NAME ?? 'postgres')}`;
+}
+
 /** Parse a raw environment; throws EnvError with one line per bad variable. */
 export function parseEnv(raw: Record<string, string | undefined>): Env {
   // An empty string means "unset", as in most .env tooling.
-  const cleaned = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
+  const cleaned: Record<string, string> = Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+  const databaseUrl = composeDatabaseUrl(cleaned);
+  if (databaseUrl) cleaned.DATABASE_URL = databaseUrl;
   const result = EnvSchema.safeParse(cleaned);
   if (result.success) return result.data;
   const lines = result.error.issues.map((i) => {

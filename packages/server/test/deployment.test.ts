@@ -3,67 +3,114 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
-// No Docker engine runs here, so the deployment files are checked by reading them.
+// The deployment files as text. The real run (docker compose up, sign-in, vote, backup, restore,
+// scale-out, TLS) is `pnpm test:docker` (deploy/test/run.mjs); these checks keep the files honest
+// where no Docker engine runs.
 const root = join(__dirname, '..', '..', '..');
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
 
 type Service = {
   build?: unknown;
   image?: string;
+  env_file?: string | string[];
   environment?: Record<string, string>;
-  depends_on?: Record<string, { condition: string }>;
+  depends_on?: Record<string, { condition: string }> | string[];
   healthcheck?: { test: unknown };
   volumes?: string[];
   ports?: string[];
   profiles?: string[];
 };
 
-describe('docker-compose.yml', () => {
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
-    services: Record<string, Service>;
-    volumes: Record<string, unknown>;
-  };
+const compose = parse(read('docker-compose.yml')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+const envKeys = [...read('packages/server/src/env.ts').matchAll(/^ {4}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!);
+// Fixed by docker-compose.yml or internal: not for an operator's .env.
+const fixedByCompose = ['NODE_ENV', 'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_HOST', 'DATABASE_PORT', 'DATABASE_USER', 'DATABASE_PASSWORD', 'DATABASE_NAME', 'WEB_DIST_DIR', 'AFRICASTALKING_URL'];
 
-  it('runs Postgres with a persistent volume and a healthcheck', () => {
+describe('docker-compose.yml', () => {
+  it('runs Postgres with a persistent volume, no published port, and a TCP health check', () => {
     const pg = compose.services.postgres!;
     expect(pg.image).toMatch(/^postgres:\d+/);
     expect(pg.volumes?.some((v) => v.endsWith(':/var/lib/postgresql/data'))).toBe(true);
-    expect(pg.healthcheck?.test).toBeDefined();
+    expect(JSON.stringify(pg.healthcheck?.test)).toContain('-h 127.0.0.1');
+    expect(pg.ports).toBeUndefined();
     expect(Object.keys(compose.volumes)).toContain('pgdata');
   });
 
-  it('runs the server against that Postgres once it is healthy', () => {
+  it('passes every setting of .env to the server and the database password apart from the URL', () => {
     const server = compose.services.server!;
     expect(server.build).toBeDefined();
-    expect(server.depends_on?.postgres?.condition).toBe('service_healthy');
-    expect(server.environment?.DATABASE_URL).toMatch(/^postgres:\/\/.+@postgres:5432\//);
+    expect((server.depends_on as Record<string, { condition: string }>).postgres?.condition).toBe('service_healthy');
+    expect(server.env_file).toBe('.env');
+    expect(server.environment?.DATABASE_URL).toBeUndefined();
+    expect(server.environment?.DATABASE_HOST).toBe('postgres');
+    expect(server.environment?.DATABASE_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
     expect(server.environment?.NODE_ENV).toBe('production');
-    for (const key of ['BALLOT_KEY', 'SESSION_SECRET', 'SMTP_URL', 'SMS_PROVIDER']) expect(server.environment).toHaveProperty(key);
-    expect(server.healthcheck?.test).toBeDefined();
+    for (const key of ['BALLOT_KEY', 'SESSION_SECRET', 'SMTP_URL', 'SMS_PROVIDER']) expect(server.environment?.[key]).toMatch(new RegExp(`^\\$\\{${key}:\\?`));
     expect(JSON.stringify(server.healthcheck?.test)).toContain('/readyz');
     expect(server.volumes?.some((v) => v.endsWith(':/data'))).toBe(true);
+    // Replicas (--scale server=N) publish nothing themselves: the proxy does.
+    expect(server.ports).toBeUndefined();
   });
 
-  it('keeps Redis optional', () => {
+  it('puts a reverse proxy in front that finds every replica, and Redis in the scale profile', () => {
+    const proxy = compose.services.proxy!;
+    expect(proxy.image).toMatch(/^caddy:/);
+    expect(proxy.volumes).toContain('./deploy/Caddyfile:/etc/caddy/Caddyfile:ro');
+    const caddyfile = read('deploy/Caddyfile');
+    expect(caddyfile).toMatch(/dynamic a server 3000/);
+    expect(caddyfile).toMatch(/lb_policy cookie/);
     expect(compose.services.redis?.profiles).toContain('scale');
   });
 });
 
+describe('.env.example', () => {
+  const example = read('.env.example');
+  const keys = [...example.matchAll(/^#?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]!);
+  it('names every setting the server reads, and the deployment ones', () => {
+    const missing = envKeys.filter((k) => !fixedByCompose.includes(k) && !keys.includes(k));
+    expect(missing).toEqual([]);
+    for (const k of ['KURA_PORT', 'KURA_HTTPS_PORT', 'KURA_SITE', 'KURA_TLS', 'TRUST_PROXY_HOPS', 'REDIS_URL', 'AFRICASTALKING_API_KEY']) expect(keys).toContain(k);
+  });
+  it('never ships half an admin: ADMIN_EMAIL and ADMIN_PASSWORD are both empty', () => {
+    expect(example).toMatch(/^ADMIN_EMAIL=$/m);
+    expect(example).toMatch(/^ADMIN_PASSWORD=$/m);
+  });
+  it('is documented in the README, variable by variable', () => {
+    const readme = read('README.md');
+    const undocumented = keys.filter((k) => !readme.includes(`\`${k}\``) && !readme.includes(`${k},`) && !readme.includes(`, ${k}`));
+    expect(undocumented).toEqual([]);
+  });
+});
+
 describe('Dockerfile', () => {
-  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
-  it('is a multi-stage build that runs the bundled server as a non-root user', () => {
+  const dockerfile = read('Dockerfile');
+  it('is a multi-stage build on Node 24 that runs the bundled server as a non-root user', () => {
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-bookworm-slim$/m);
     expect(dockerfile).toContain('pnpm install --frozen-lockfile');
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toContain('packages/server/dist/main.js');
     expect(dockerfile).toContain('COPY --from=build /app/migrations ./migrations');
+    expect(dockerfile).toContain('COPY deploy/kura /usr/local/bin/kura');
+  });
+
+  it('installs the pnpm version package.json pins', () => {
+    expect(JSON.parse(read('package.json')).packageManager).toMatch(/^pnpm@\d+\.\d+\.\d+/);
+    expect(dockerfile).toContain(`require('./package.json').packageManager`);
+    expect(dockerfile).not.toMatch(/pnpm@10\b/);
   });
 
   it('copies every pnpm dependency patch before the frozen install', () => {
-    const workspace = parse(readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8')) as { patchedDependencies?: Record<string, string> };
+    const workspace = parse(read('pnpm-workspace.yaml')) as { patchedDependencies?: Record<string, string> };
     const patches = Object.values(workspace.patchedDependencies ?? {});
     if (patches.length === 0) return;
     const copy = dockerfile.indexOf('COPY patches ./patches');
     expect(copy).toBeGreaterThan(-1);
     expect(copy).toBeLessThan(dockerfile.indexOf('pnpm install --frozen-lockfile'));
+  });
+
+  it('keeps nested data, coverage, Vite caches and secrets out of the build context', () => {
+    const ignore = read('.dockerignore').split('\n');
+    for (const line of ['**/node_modules', '**/dist', '**/data', '**/coverage', '**/.vite', '.env']) expect(ignore).toContain(line);
   });
 });

@@ -5,8 +5,8 @@ import { verifyAudit } from '../modules/elections/audit';
 import { importMembers } from '../modules/members/members-import';
 
 /**
- * Operator commands: `pnpm cli <command> [args]` (or `node packages/server/dist/cli.js` in the
- * container). Each command gets a ready context (database open and migrated) and answers an exit
+ * Operator commands: `pnpm cli <command> [args]` (or `kura <command>` in the container:
+ * README "Operator commands"). Each command gets a ready context (database open and migrated) and answers an exit
  * code. Add a command by adding an entry to COMMANDS.
  */
 export type Command = {
@@ -14,6 +14,12 @@ export type Command = {
   description: string;
   run(ctx: AppContext, args: string[]): Promise<number>;
 };
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
 
 export const COMMANDS: Record<string, Command> = {
   'admin:create': {
@@ -43,21 +49,23 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'members:import': {
-    usage: 'members:import <file.csv>',
-    description: 'Import members (member_no,name,email,phone,branch); all or nothing, re-runs update by member number.',
+    usage: 'members:import <file.csv | ->',
+    description: 'Import members (member_no,name,email,phone,branch); all or nothing, re-runs update by member number. "-" reads standard input.',
     async run(ctx, [file]) {
       if (!file) {
-        console.error('Usage: members:import <file.csv>');
+        console.error('Usage: members:import <file.csv | ->');
         return 2;
       }
-      const csv = await readFile(file);
+      // "-": the CSV on standard input, so a file on the Docker host needs no copying into the
+      // container: docker compose exec -T server kura members:import - < members.csv
+      const csv = file === '-' ? await readStdin() : await readFile(file);
       const result = await importMembers(ctx, { role: 'admin', id: null, name: 'CLI members:import', ip: '' }, csv);
       for (const e of result.errors) console.error(`line ${e.line}: ${e.message}`);
       if (result.errors.length > 0) {
         console.error('Nothing was imported; fix the lines above and run the import again.');
         return 1;
       }
-      console.log(`Imported ${file}: ${result.created} created, ${result.updated} updated.`);
+      console.log(`Imported ${file === '-' ? 'standard input' : file}: ${result.created} created, ${result.updated} updated.`);
       return 0;
     },
   },

@@ -1,0 +1,609 @@
+#!/usr/bin/env node
+// `pnpm test:docker`: the on-premises deployment, run for real as README "On-premises with Docker"
+// tells an operator to. Needs root and a Docker engine (started here if it is installed but not
+// running). Steps, each printed as it passes or fails:
+//   .env.example as shipped stops `up` with a message (no restart loop); a generated .env whose
+//   database password is full of / @ # + % : ? & = characters; `up -d --build`; health; the admin
+//   signs in through a real SMTP server on this host; members imported with the documented
+//   operator command; voting on; a member signs in with a code sent through an SMS webhook on this
+//   host and votes; `restart` and the vote is still counted; backup with the documented pg_dump
+//   command; `down -v`; restore into a fresh stack; the vote is still there and audit:verify
+//   passes; the scale profile with 2 replicas behind the proxy and Redis: a vote through one
+//   replica reaches a live Socket.IO watcher on the other, long-polling sticks to one replica
+//   through the proxy, WebSocket passes through it; HTTPS at the proxy with a local certificate:
+//   Secure cookies and HSTS there, neither on plain HTTP. Then everything is torn down.
+// Base images: pulled where Docker Hub answers, else stand-ins built from Debian packages
+// (deploy/test/standins.sh, cached). The closing line is "N passed, N failed".
+// Environment: KURA_DOCKER_OPTIONAL=1 turns "no Docker engine can run here" into a skip (CI);
+// KURA_DOCKER_KEEP=1 leaves the stack up after a failure for a look.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { createServer as createNetServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const requireServer = createRequire(join(ROOT, 'packages/server/package.json'));
+const { SMTPServer } = requireServer('smtp-server');
+const { io } = createRequire(join(ROOT, 'package.json'))('socket.io-client');
+
+const T0 = Date.now();
+const secs = (ms) => `${(ms / 1000).toFixed(1)}s`;
+const say = (line) => console.log(`[${secs(Date.now() - T0).padStart(6)}] ${line}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+let passed = 0;
+let failed = 0;
+const timings = {};
+
+function fail(message) {
+  throw new Error(message);
+}
+function check(ok, message) {
+  if (!ok) fail(message);
+}
+async function step(name, fn) {
+  const t = Date.now();
+  try {
+    const note = await fn();
+    passed++;
+    timings[name] = Date.now() - t;
+    say(`ok   ${name} (${secs(Date.now() - t)})${note ? ` — ${note}` : ''}`);
+  } catch (error) {
+    failed++;
+    say(`FAIL ${name}: ${error instanceof Error ? error.message : error}`);
+    throw error;
+  }
+}
+
+// ---- Docker engine and compose ------------------------------------------------------------
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, ...opts });
+  return { code: r.status ?? (r.error ? 127 : 1), out: r.stdout ?? '', err: (r.stderr ?? '') + (r.error ? String(r.error) : '') };
+}
+const has = (cmd) => run('sh', ['-c', `command -v ${cmd}`]).code === 0;
+const engineUp = () => run('docker', ['info', '--format', '{{.ServerVersion}}']).code === 0;
+
+async function ensureEngine() {
+  const missing = ['docker', 'dockerd', 'docker-compose', 'debootstrap'].filter((c) => !has(c));
+  if (missing.length > 0 && process.getuid?.() === 0 && has('apt-get') && !(has('docker') && engineUp())) {
+    say(`installing Debian's docker.io, docker-compose and debootstrap (missing: ${missing.join(', ')})`);
+    run('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io docker-compose debootstrap >/dev/null']);
+  }
+  if (!has('docker')) return 'no docker command (apt-get install docker.io)';
+  if (engineUp()) return undefined;
+  if (process.getuid?.() !== 0) return 'the Docker engine is not running and starting it needs root';
+  if (!has('dockerd')) return 'the Docker engine is not running and dockerd is not installed (apt-get install docker.io)';
+  say('starting dockerd (storage driver overlay2)');
+  const child = spawn('sh', ['-c', 'exec dockerd --storage-driver=overlay2 >>/var/log/kura-dockerd.log 2>&1'], { detached: true, stdio: 'ignore' });
+  child.unref();
+  for (let i = 0; i < 60; i++) {
+    await sleep(500);
+    if (engineUp()) return undefined;
+    if (child.exitCode !== null) break;
+  }
+  return `dockerd did not start (see /var/log/kura-dockerd.log: ${run('tail', ['-n', '3', '/var/log/kura-dockerd.log']).out.trim().replace(/\n/g, ' | ')})`;
+}
+
+function composeCommand() {
+  if (run('docker', ['compose', 'version']).code === 0) return { cmd: 'docker', pre: ['compose'], name: `docker compose (v2) ${run('docker', ['compose', 'version', '--short']).out.trim()}` };
+  if (has('docker-compose')) return { cmd: 'docker-compose', pre: [], name: `docker-compose (v1) ${run('docker-compose', ['version', '--short']).out.trim()}` };
+  return undefined;
+}
+
+// ---- Sinks on this host, reachable from the containers as host.docker.internal --------------
+
+async function startSmtpSink() {
+  const mails = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks = [];
+      stream.on('data', (c) => chunks.push(c));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        callback();
+      });
+    },
+  });
+  await new Promise((resolve) => server.listen(0, '0.0.0.0', resolve));
+  return {
+    port: server.server.address().port,
+    async codeFor(to, since, timeoutMs = 30_000) {
+      const end = Date.now() + timeoutMs;
+      while (Date.now() < end) {
+        const mail = [...mails].reverse().find((m) => m.at >= since && m.to.includes(to.toLowerCase()));
+        const code = mail && /security code is (\d{6})/.exec(mail.raw.split(/\r?\n\r?\n/).slice(1).join('\n'))?.[1];
+        if (code) return code;
+        await sleep(200);
+      }
+      fail(`no mail with a code reached the SMTP sink for ${to} within ${timeoutMs / 1000}s`);
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+async function startSmsSink() {
+  const texts = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      try {
+        const { to, message } = JSON.parse(body);
+        texts.push({ to, message, at: Date.now() });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      } catch {
+        res.writeHead(400).end();
+      }
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '0.0.0.0', resolve));
+  return {
+    port: server.address().port,
+    async codeSince(since, timeoutMs = 30_000) {
+      const end = Date.now() + timeoutMs;
+      while (Date.now() < end) {
+        const text = [...texts].reverse().find((t) => t.at >= since);
+        const code = text && /\b(\d{6})\b/.exec(text.message)?.[1];
+        if (code) return code;
+        await sleep(200);
+      }
+      fail(`no text reached the SMS webhook sink within ${timeoutMs / 1000}s`);
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createNetServer();
+    s.once('error', reject);
+    s.listen(0, '0.0.0.0', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+// ---- HTTP as a browser would: a cookie jar and the XSRF double-submit ------------------------
+
+class Client {
+  constructor(base) {
+    this.base = base;
+    this.jar = new Map();
+    this.token = undefined;
+  }
+  keep(res) {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair.indexOf('=');
+      this.jar.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+  }
+  async call(method, path, body) {
+    const headers = {};
+    if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (this.jar.has('XSRF-TOKEN')) headers['x-xsrf-token'] = decodeURIComponent(this.jar.get('XSRF-TOKEN'));
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${this.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
+    this.keep(res);
+    const text = await res.text();
+    let json;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, json, text, headers: res.headers };
+  }
+  async expect(status, method, path, body) {
+    const r = await this.call(method, path, body);
+    check(r.status === status, `${method} ${path} answered ${r.status}, expected ${status}: ${r.text.slice(0, 300)}`);
+    return r.json;
+  }
+}
+
+async function adminSignIn(base, smtp, email, password) {
+  const c = new Client(base);
+  await c.expect(204, 'GET', '/sanctum/csrf-cookie');
+  const since = Date.now();
+  await c.expect(200, 'POST', '/api/v1/admin/login', { email, password });
+  const code = await smtp.codeFor(email, since);
+  const session = await c.expect(200, 'POST', '/api/v1/verify/admin', { token: code });
+  c.token = session.bearer_token;
+  check(c.token, 'no bearer_token in the admin session');
+  return c;
+}
+
+async function voterSignIn(base, sms, memberNo) {
+  const c = new Client(base);
+  await c.expect(204, 'GET', '/sanctum/csrf-cookie');
+  const since = Date.now();
+  await c.expect(200, 'POST', '/api/v1/verify/phone', { unique_id: memberNo, consent: true });
+  const code = await sms.codeSince(since);
+  const session = await c.expect(200, 'POST', '/api/v1/verify/sms', { token: code });
+  c.token = session.bearer_token;
+  check(c.token, 'no bearer_token in the voter session');
+  return c;
+}
+
+/** The voter's first eligible position and its first candidate; casts the vote. */
+async function castVote(voter) {
+  const groups = (await voter.expect(200, 'GET', '/api/v1/psk/candidates/v2')).data;
+  const group = groups.find((g) => g.candidates.length > 0);
+  check(group, 'the voter has no position with candidates');
+  const candidate = group.candidates[0];
+  const answer = await voter.expect(201, 'POST', '/api/v1/psk/vote', { candidates: { [group.position_id]: candidate.id } });
+  const vvpat = answer.receipts?.[0]?.vvpat;
+  check(vvpat, 'no receipt in the vote answer');
+  return { positionId: group.position_id, candidateId: candidate.id, vvpat };
+}
+
+async function receiptRecorded(base, vvpat, timeoutMs = 30_000) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < end) {
+    last = await fetch(`${base}/api/v1/psk/receipt/${encodeURIComponent(vvpat)}`).catch((e) => ({ status: String(e) }));
+    if (last.status === 200 && (await last.json()).recorded === true) return true;
+    await sleep(300);
+  }
+  fail(`receipt ${vvpat} not recorded (last answer ${last?.status})`);
+}
+
+async function candidateCount(admin, positionId, candidateId) {
+  const groups = (await admin.expect(200, 'GET', '/api/v1/agent/results')).data.data;
+  const group = groups.find((g) => g.position_id === positionId);
+  return group?.values.find((v) => v.candidate_id === candidateId)?.count ?? 0;
+}
+
+function httpsGet(port, path, ca) {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest({ host: '127.0.0.1', port, path, servername: 'localhost', headers: { host: 'localhost' }, ca, timeout: 10_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+// ---- The run --------------------------------------------------------------------------------
+
+async function main() {
+  const optional = process.env.KURA_DOCKER_OPTIONAL === '1';
+  const skip = (reason) => {
+    console.log(`test:docker skipped: ${reason}`);
+    console.log('0 passed, 0 failed, 1 skipped');
+    process.exit(optional ? 0 : 1);
+  };
+  const engineProblem = await ensureEngine();
+  if (engineProblem) skip(engineProblem);
+  const compose = composeCommand();
+  if (!compose) skip('neither `docker compose` nor `docker-compose` is installed (apt-get install docker-compose)');
+  say(`Docker engine ${run('docker', ['info', '--format', '{{.ServerVersion}}']).out.trim()}; compose: ${compose.name}`);
+
+  // Base images: the real ones where a registry answers, stand-ins otherwise.
+  const real = ['node:24-bookworm-slim', 'postgres:16-alpine', 'redis:7-alpine', 'caddy:2'];
+  let images;
+  await step('base images', async () => {
+    const pulled = run('timeout', ['60', 'docker', 'pull', real[0]]);
+    if (pulled.code === 0) {
+      for (const image of real.slice(1)) check(run('docker', ['pull', image]).code === 0, `docker pull ${image} failed`);
+      images = undefined;
+      return `pulled ${real.join(', ')}`;
+    }
+    const r = run('bash', [join(ROOT, 'deploy/test/standins.sh')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    check(r.code === 0, 'building the stand-in images failed');
+    const [node, postgres, redis, caddy] = r.out.trim().split('\n');
+    images = { node, postgres, redis, caddy };
+    return `Docker Hub unreachable (${pulled.err.trim().split('\n').pop()}); STAND-INS from Debian bookworm packages: ${real[0]} → ${node} (Node ${run('docker', ['run', '--rm', node, 'node', '--version']).out.trim()} from the npm registry); ${real[1]} → ${postgres} (PostgreSQL 15); ${real[2]} → ${redis} (Redis 7.0); ${real[3]} → ${caddy} (Caddy 2.6)`;
+  });
+
+  // A copy of the repository as a fresh clone has it (tracked and new files; nothing ignored).
+  const work = mkdtempSync(join(tmpdir(), 'kura-docker-'));
+  const app = join(work, 'app');
+  mkdirSync(app);
+  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((f) => f && existsSync(join(ROOT, f)));
+  for (const f of files) cpSync(join(ROOT, f), join(app, f), { recursive: true });
+  const project = `kuradt${process.pid}`;
+  // Test-only overrides: the stand-in images, the test's own image tag (never the operator's
+  // kura:latest), and host.docker.internal for the sinks on this host. Nothing else.
+  const override = join(work, 'test-override.yml');
+  const lines = ['services:', '  server:', '    image: kura-test:latest', '    extra_hosts:', '      - "host.docker.internal:host-gateway"'];
+  if (images) {
+    lines.push('    build:', '      args:', `        NODE_IMAGE: ${images.node}`);
+    lines.push('  postgres:', `    image: ${images.postgres}`, '  redis:', `    image: ${images.redis}`, '  proxy:', `    image: ${images.caddy}`);
+  }
+  writeFileSync(override, `${lines.join('\n')}\n`);
+  const env = { ...process.env, COMPOSE_FILE: ['docker-compose.yml', override].join(':'), COMPOSE_PROJECT_NAME: project, COMPOSE_PROFILES: '' };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  const dc = (args, opts = {}) => run(compose.cmd, [...compose.pre, ...args], { cwd: app, env, ...opts });
+  const dcOk = (args, opts = {}) => {
+    const r = dc(args, opts);
+    check(r.code === 0, `${compose.cmd} ${[...compose.pre, ...args].join(' ')} exited ${r.code}: ${(r.err || r.out).trim().split('\n').slice(-8).join(' | ')}`);
+    return r;
+  };
+  const containers = (service) => run('docker', ['ps', '-q', '--filter', `label=com.docker.compose.project=${project}`, '--filter', `label=com.docker.compose.service=${service}`]).out.trim().split('\n').filter(Boolean);
+  const health = (id) => run('docker', ['inspect', '-f', '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}', id]).out.trim();
+  const ipOf = (id) => run('docker', ['inspect', '-f', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', id]).out.trim();
+  async function healthy(service, count = 1, timeoutMs = 180_000) {
+    const end = Date.now() + timeoutMs;
+    let states = [];
+    while (Date.now() < end) {
+      const ids = containers(service);
+      states = ids.map(health);
+      if (ids.length === count && states.every((s) => s === 'healthy')) return ids;
+      await sleep(1000);
+    }
+    const logs = containers(service).map((id) => run('docker', ['logs', '--tail', '15', id]).out + run('docker', ['logs', '--tail', '15', id]).err).join('\n');
+    fail(`${service}: ${count} healthy containers expected, states [${states.join(', ')}] after ${timeoutMs / 1000}s\n${logs}`);
+  }
+
+  const smtp = await startSmtpSink();
+  const sms = await startSmsSink();
+  const httpPort = await freePort();
+  const httpsPort = await freePort();
+  const base = `http://127.0.0.1:${httpPort}`;
+  // A password full of the characters that break a URL; no "$" (compose expands it) or quotes.
+  const password = `p@ss/w#rd+%2F:?&=~!${randomBytes(6).toString('base64url')}`;
+  const adminEmail = 'returning.officer@example.org';
+  const adminPassword = `Adm1n/@#+${randomBytes(6).toString('hex')}`;
+  const setEnv = (text, values) => {
+    let out = text;
+    for (const [k, v] of Object.entries(values)) {
+      const re = new RegExp(`^#?${k}=.*$`, 'm');
+      out = re.test(out) ? out.replace(re, () => `${k}=${v}`) : `${out}${k}=${v}\n`;
+    }
+    return out;
+  };
+  const example = readFileSync(join(app, '.env.example'), 'utf8');
+  let dotenv = setEnv(example, {
+    POSTGRES_PASSWORD: password,
+    BALLOT_KEY: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    SMTP_URL: `smtp://host.docker.internal:${smtp.port}`,
+    MAIL_FROM: 'Kura Test <elections@example.org>',
+    SMS_PROVIDER: 'webhook',
+    SMS_WEBHOOK_URL: `http://host.docker.internal:${sms.port}/sms`,
+    ADMIN_EMAIL: adminEmail,
+    ADMIN_PASSWORD: adminPassword,
+    KURA_PORT: String(httpPort),
+    KURA_HTTPS_PORT: String(httpsPort),
+    // README settings that must reach the server through .env: the demo election gives
+    // candidates; a mixer batch of 1 publishes a single ballot at once.
+    SEED_DEMO: '1',
+    MIX_MIN_BATCH: '1',
+    MIX_INTERVAL_MS: '200',
+    LOG_LEVEL: 'info',
+  });
+  const writeEnv = () => writeFileSync(join(app, '.env'), dotenv);
+  let ok = false;
+  try {
+    await step('.env.example as shipped: `up` refuses at once, naming the missing setting', async () => {
+      writeFileSync(join(app, '.env'), example);
+      const r = dc(['up', '-d', '--no-build']);
+      check(r.code !== 0, '`up` with the bare .env.example succeeded');
+      check(/set (POSTGRES_PASSWORD|BALLOT_KEY|SESSION_SECRET|SMTP_URL) in \.env/.test(r.err + r.out), `no message naming the setting: ${r.err.trim().slice(-300)}`);
+      check(containers('server').length === 0 && containers('postgres').length === 0, 'containers were started');
+      return (r.err + r.out).trim().split('\n').pop();
+    });
+
+    writeEnv();
+    await step('docker compose up -d --build (generated .env, password with / @ # + % : ? & =)', async () => {
+      const t = Date.now();
+      dcOk(['up', '-d', '--build']);
+      timings.build = Date.now() - t;
+      await healthy('postgres');
+      await healthy('server');
+      const ready = await fetch(`${base}/readyz`);
+      check(ready.ok, `/readyz through the proxy answered ${ready.status}`);
+      return `image built and started in ${secs(timings.build)}`;
+    });
+
+    const admin = await (async () => {
+      let c;
+      await step('admin signs in: password, then the code mailed through the SMTP sink on the host', async () => {
+        c = await adminSignIn(base, smtp, adminEmail, adminPassword);
+      });
+      return c;
+    })();
+
+    const memberNos = ['771001', '771002'];
+    await step('members imported with `docker compose exec -T server kura members:import - < members.csv`', async () => {
+      const branches = (await admin.expect(200, 'GET', '/api/v1/branches')).data.data;
+      check(branches.length > 0, 'no branches');
+      const branch = branches[0].name;
+      const csv = `member_no,name,email,phone,branch\n${memberNos[0]},Docker Voter One,voter.one@example.org,0711771001,${branch}\n${memberNos[1]},Docker Voter Two,voter.two@example.org,0711771002,${branch}\n`;
+      const r = dcOk(['exec', '-T', 'server', 'kura', 'members:import', '-'], { input: csv });
+      check(/2 created/.test(r.out), `import said: ${r.out.trim()} ${r.err.trim()}`);
+      return r.out.trim();
+    });
+
+    await step('voting on (POST toggle as the admin)', async () => {
+      const r = await admin.expect(200, 'POST', '/api/v1/toggle', { status: true });
+      check(r.active === '1', `toggle answered ${JSON.stringify(r)}`);
+    });
+
+    let vote;
+    await step('a member signs in with the code texted through the SMS webhook sink, and votes', async () => {
+      const voter = await voterSignIn(base, sms, memberNos[0]);
+      vote = await castVote(voter);
+      await receiptRecorded(base, vote.vvpat);
+      vote.count = await candidateCount(admin, vote.positionId, vote.candidateId);
+      check(vote.count >= 1, 'the vote is not in the results');
+      return `receipt ${vote.vvpat}, candidate count ${vote.count}`;
+    });
+
+    await step('docker compose restart: the vote is still counted', async () => {
+      dcOk(['restart']);
+      await healthy('postgres');
+      await healthy('server');
+      await receiptRecorded(base, vote.vvpat);
+      const again = await adminSignIn(base, smtp, adminEmail, adminPassword);
+      const count = await candidateCount(again, vote.positionId, vote.candidateId);
+      check(count === vote.count, `count ${count} after restart, ${vote.count} before`);
+    });
+
+    const backup = join(work, 'kura-backup.sql');
+    const uploadsTar = join(work, 'kura-uploads.tar');
+    await step('backup: `docker compose exec -T postgres pg_dump -U kura --clean --if-exists kura > backup.sql` and the uploads tar', async () => {
+      const dump = dcOk(['exec', '-T', 'postgres', 'pg_dump', '-U', 'kura', '--clean', '--if-exists', 'kura']);
+      check(dump.out.includes('PostgreSQL database dump complete'), 'the dump is incomplete');
+      writeFileSync(backup, dump.out);
+      const tar = run(compose.cmd, [...compose.pre, 'exec', '-T', 'server', 'tar', '-C', '/data', '-cf', '-', '.'], { cwd: app, env, encoding: 'buffer' });
+      check(tar.code === 0, `uploads tar exited ${tar.code}`);
+      writeFileSync(uploadsTar, tar.out);
+      return `${(dump.out.length / 1024).toFixed(0)} KiB of SQL, ${(tar.out.length / 1024).toFixed(0)} KiB of uploads`;
+    });
+
+    await step('docker compose down -v: the volumes are gone', async () => {
+      dcOk(['down', '-v']);
+      const vols = run('docker', ['volume', 'ls', '-q', '--filter', `label=com.docker.compose.project=${project}`]).out.trim();
+      check(vols === '', `volumes left: ${vols}`);
+    });
+
+    await step('restore into a fresh stack (README "Backups and restore"); the vote is there and audit:verify passes', async () => {
+      dcOk(['up', '-d', 'postgres']);
+      await healthy('postgres');
+      dcOk(['exec', '-T', 'postgres', 'psql', '-q', '-U', 'kura', '-d', 'kura', '-v', 'ON_ERROR_STOP=1', '--single-transaction'], { input: readFileSync(backup) });
+      dcOk(['up', '-d', '--build']);
+      await healthy('server');
+      dcOk(['exec', '-T', 'server', 'tar', '-C', '/data', '-xf', '-'], { input: readFileSync(uploadsTar) });
+      await receiptRecorded(base, vote.vvpat);
+      const again = await adminSignIn(base, smtp, adminEmail, adminPassword);
+      const count = await candidateCount(again, vote.positionId, vote.candidateId);
+      check(count === vote.count, `count ${count} after restore, ${vote.count} before`);
+      const audit = dc(['exec', '-T', 'server', 'kura', 'audit:verify']);
+      check(audit.code === 0 && audit.out.includes('Audit passed.'), `audit:verify exited ${audit.code}: ${(audit.out + audit.err).trim().slice(-400)}`);
+      return audit.out.trim().split('\n').pop();
+    });
+
+    dotenv = setEnv(dotenv, { COMPOSE_PROFILES: 'scale', REDIS_URL: 'redis://redis:6379' });
+    writeEnv();
+    env.COMPOSE_PROFILES = 'scale';
+    let replicas;
+    await step('scale profile: `docker compose up -d --scale server=2` behind the proxy with Redis', async () => {
+      dcOk(['up', '-d', '--scale', 'server=2']);
+      await healthy('redis');
+      replicas = await healthy('server', 2);
+      const logs = replicas.map((id) => run('docker', ['logs', id]).out).join('\n');
+      check(/redis/i.test(logs), 'the replicas do not say they use Redis');
+      return `replicas at ${replicas.map(ipOf).join(' and ')}`;
+    });
+
+    await step('a vote cast through one replica reaches a live Socket.IO watcher on the other', async () => {
+      const [a, b] = replicas.map((id) => `http://${ipOf(id)}:3000`);
+      const watcher = io(a, { path: '/socket.io', transports: ['websocket'], reconnection: false, timeout: 10_000 });
+      try {
+        await new Promise((resolve, reject) => {
+          watcher.once('connect', resolve);
+          watcher.once('connect_error', reject);
+        });
+        await new Promise((resolve) => watcher.emit('subscribe', ['votes'], () => resolve()));
+        const seen = [];
+        watcher.on('VoteResultsUpdated', (payload) => seen.push(payload));
+        const voter = await voterSignIn(b, sms, memberNos[1]);
+        const second = await castVote(voter);
+        const end = Date.now() + 30_000;
+        const totalOf = (p) => p.results.find((r) => r.position_id === second.positionId)?.total ?? 0;
+        const before = vote.positionId === second.positionId ? vote.count : 0;
+        while (Date.now() < end && !seen.some((p) => totalOf(p) > before)) await sleep(200);
+        check(seen.some((p) => totalOf(p) > before), `the watcher on replica A saw ${seen.length} updates, none with the new vote`);
+        return `vote through ${b}, update seen on ${a}`;
+      } finally {
+        watcher.close();
+      }
+    });
+
+    await step('through the proxy: long-polling sticks to one replica (cookie kura_lb), WebSocket passes', async () => {
+      // Engine.IO long-polling: the handshake's session lives on one replica only, so every poll
+      // must reach that replica; the proxy's cookie sees to it.
+      const hand = await fetch(`${base}/socket.io/?EIO=4&transport=polling`);
+      const cookie = hand.headers.getSetCookie().find((c) => c.startsWith('kura_lb='))?.split(';')[0];
+      check(cookie, 'the proxy set no kura_lb cookie');
+      const sid = /"sid":"([^"]+)"/.exec(await hand.text())?.[1];
+      check(sid, 'no Engine.IO session id');
+      const url = `${base}/socket.io/?EIO=4&transport=polling&sid=${sid}`;
+      const opened = await fetch(url, { method: 'POST', headers: { cookie, 'content-type': 'text/plain' }, body: '40' });
+      check(opened.ok, `connect packet answered ${opened.status}`);
+      await opened.text();
+      for (let i = 0; i < 8; i++) {
+        const poll = await fetch(url, { method: 'POST', headers: { cookie, 'content-type': 'text/plain' }, body: '3' });
+        check(poll.ok, `poll ${i + 1} with the cookie answered ${poll.status} (a replica without the session)`);
+        await poll.text();
+      }
+      const ws = io(base, { path: '/socket.io', transports: ['websocket'], reconnection: false, timeout: 10_000 });
+      try {
+        await new Promise((resolve, reject) => {
+          ws.once('connect', resolve);
+          ws.once('connect_error', reject);
+        });
+      } finally {
+        ws.close();
+      }
+    });
+
+    await step('HTTPS at the proxy (local certificate, KURA_SITE=https://localhost, KURA_TLS=files): Secure cookies and HSTS there only', async () => {
+      const certs = join(app, 'certs');
+      const o = run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(certs, 'key.pem'), '-out', join(certs, 'cert.pem')]);
+      check(o.code === 0, `openssl: ${o.err}`);
+      run('chmod', ['644', join(certs, 'key.pem')]);
+      dotenv = setEnv(dotenv, { KURA_SITE: 'https://localhost', KURA_TLS: 'files' });
+      writeEnv();
+      dcOk(['up', '-d', '--scale', 'server=2']);
+      const ca = readFileSync(join(certs, 'cert.pem'));
+      let res;
+      const end = Date.now() + 30_000;
+      while (Date.now() < end) {
+        res = await httpsGet(httpsPort, '/sanctum/csrf-cookie', ca).catch((e) => e);
+        if (res.statusCode === 204) break;
+        await sleep(500);
+      }
+      check(res?.statusCode === 204, `https://localhost:${httpsPort}/sanctum/csrf-cookie: ${res?.statusCode ?? res}`);
+      const xsrf = (res.headers['set-cookie'] ?? []).find((c) => c.startsWith('XSRF-TOKEN='));
+      check(xsrf && /;\s*Secure/i.test(xsrf), `the cookie over HTTPS is not Secure: ${xsrf}`);
+      check(/max-age=\d+/.test(res.headers['strict-transport-security'] ?? ''), 'no HSTS over HTTPS');
+      // Plain HTTP: the proxy redirects to HTTPS; a replica reached directly over HTTP sends
+      // neither Secure cookies nor HSTS.
+      const plain = await fetch(`${base}/sanctum/csrf-cookie`, { redirect: 'manual' });
+      check([301, 302, 307, 308].includes(plain.status) && (plain.headers.get('location') ?? '').startsWith('https://'), `plain HTTP at the proxy answered ${plain.status}`);
+      const direct = await fetch(`http://${ipOf(replicas[0])}:3000/sanctum/csrf-cookie`);
+      const directCookie = direct.headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN=')) ?? '';
+      check(!/;\s*Secure/i.test(directCookie), 'a Secure cookie over plain HTTP');
+      const hsts = direct.headers.get('strict-transport-security');
+      check(!hsts, `HSTS over plain HTTP: ${hsts}`);
+      return `HSTS "${res.headers['strict-transport-security']}"`;
+    });
+    ok = true;
+  } catch {
+    // reported by step()
+  } finally {
+    if (!ok && process.env.KURA_DOCKER_KEEP === '1') say(`left running for a look: COMPOSE_PROJECT_NAME=${project} in ${app}`);
+    else {
+      const t = Date.now();
+      dc(['down', '-v', '--remove-orphans']);
+      rmSync(work, { recursive: true, force: true });
+      say(`torn down (${secs(Date.now() - t)}): containers, network and volumes of ${project}; images kept for the next run`);
+    }
+    await smtp.close();
+    await sms.close();
+  }
+  say(`total ${secs(Date.now() - T0)}${timings.build !== undefined ? `, of which image build + first start ${secs(timings.build)}` : ''}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main().catch((error) => {
+  console.error(error);
+  console.log(`${passed} passed, ${failed + 1} failed`);
+  process.exit(1);
+});
