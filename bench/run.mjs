@@ -1,6 +1,6 @@
 // `pnpm bench` (issue 8): the performance suite. Starts the BUILT server as a child process against
 // a real Postgres (a database it creates and drops) and once against embedded PGlite, seeds an
-// election straight into the database, and prints six figures, each beside its baseline measured
+// election straight into the database, and prints seven figures, each beside its baseline measured
 // in this same run and the ratio against its target. Every loop is bounded by count and by time;
 // all traffic goes to 127.0.0.1. See BENCHMARKS.md for what each figure means and the last record.
 //
@@ -36,7 +36,7 @@ const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:543
 const DB_NAME = process.env.BENCH_DB ?? 'kura_bench';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 5000);
-const ONLY = new Set((process.env.BENCH_ONLY ?? '1,2,3,4,5,6').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const CONNECTIONS = 32;
 const BENCH_URL = (() => {
@@ -375,6 +375,22 @@ async function signInFigure(server, sink, seeded, pool, spread) {
   return { idle, loaded, votes };
 }
 
+// Figure 7: ballots/s with two server processes on the same Postgres (what the compose scale
+// profile runs as replicas; here two children on this machine, the Postgres adapter between them)
+// against one, 32 voters in all either way, split evenly over the two.
+async function replicasFigure(server, startPg, pool, spread) {
+  await castVotes({ url: server.url, pool, connections: CONNECTIONS, seconds: 2, choose: spread });
+  const one = await measureVotes('votes-1-process', server, { pool, choose: spread });
+  const second = await startPg('pg-second');
+  say(`second server process up at ${second.url} (pid ${second.pid})`);
+  await castVotes({ url: second.url, pool, connections: CONNECTIONS / 2, seconds: 2, choose: spread });
+  const [a, b] = await Promise.all([server, second].map((s) => castVotes({ url: s.url, pool, connections: CONNECTIONS / 2, seconds: SECONDS, choose: spread })));
+  await second.stop();
+  const two = { okPerSec: round(a.okPerSec + b.okPerSec, 1), p99: Math.max(a.p99, b.p99), non2xx: a.non2xx + b.non2xx };
+  say(`votes-2-processes: ${two.okPerSec} ballots/s (${a.okPerSec} + ${b.okPerSec}), p99 ${two.p99} ms, non2xx ${two.non2xx}`);
+  return { one, two };
+}
+
 async function postgresSuite(sink, tmp) {
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   cleanups.push(async () => {
@@ -428,6 +444,7 @@ async function postgresSuite(sink, tmp) {
   if (ONLY.has('2')) out.hot = await measureVotes('votes-hot', server, { pool, choose: hot });
   if (ONLY.has('4')) out.live = await liveFigure(server, pool, seeded, spread);
   if (ONLY.has('6')) out.signin = await signInFigure(server, sink, seeded, pool, spread);
+  if (ONLY.has('7')) out.replicas = await replicasFigure(server, startPg, pool, spread);
 
   if (process.env.BENCH_EXTRA === '1') {
     // Diagnostic: how the connection pool (DATABASE_POOL_MAX, default 8) shapes figure 1.
@@ -531,6 +548,11 @@ async function main() {
   if (pg.signin) {
     const { idle, loaded, votes } = pg.signin;
     figure('6', 'SMS-code verifications/s, 32 conc., casting', `${loaded.okPerSec}/s p99 ${loaded.p99} ms`, `idle ${idle.okPerSec}/s p99 ${idle.p99} ms`, round(loaded.okPerSec / idle.okPerSec, 2), 'p99<200ms', loaded.p99 < 200 && loaded.non2xx === 0, `ballots meanwhile ${votes.okPerSec}/s`);
+  }
+  if (pg.replicas) {
+    const { one, two } = pg.replicas;
+    const ratio = round(two.okPerSec / one.okPerSec, 2);
+    figure('7', 'ballots/s, 2 server processes vs 1', `${two.okPerSec}/s p99 ${two.p99} ms`, `1 process ${one.okPerSec}/s p99 ${one.p99} ms`, ratio, 'record', true, `${cpus().length} cores shared with Postgres and the load generator`);
   }
   console.log(`\n${figureLines.join('\n')}\n`);
   const outDir = join(ROOT, 'bench/.results');

@@ -65,6 +65,8 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
   const io: RealtimeServer = new Server(server, { path: SOCKET_PATH, serveClient: false });
   const scaleOut = createScaleOut(ctx, { redisUrl: options.redisUrl ?? ctx.env.REDIS_URL, databaseUrl: options.databaseUrl ?? ctx.env.DATABASE_URL });
   if (scaleOut) io.adapter(scaleOut.adapter);
+  // Operators check a scale-out deployment by this line (README "Scale-out").
+  ctx.logger.info({ adapter: scaleOut?.kind ?? 'memory' }, 'realtime adapter');
   const { tally } = votingRuntime(ctx);
   const logError = (what: string) => (err: unknown) => ctx.logger.error({ err }, what);
 
