@@ -579,6 +579,8 @@ async function main() {
       // neither Secure cookies nor HSTS.
       const plain = await fetch(`${base}/sanctum/csrf-cookie`, { redirect: 'manual' });
       check([301, 302, 307, 308].includes(plain.status) && (plain.headers.get('location') ?? '').startsWith('https://'), `plain HTTP at the proxy answered ${plain.status}`);
+      // The .env change recreated the replicas: look them up again.
+      replicas = await healthy('server', 2);
       const direct = await fetch(`http://${ipOf(replicas[0])}:3000/sanctum/csrf-cookie`);
       const directCookie = direct.headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN=')) ?? '';
       check(!/;\s*Secure/i.test(directCookie), 'a Secure cookie over plain HTTP');
