@@ -1,47 +1,105 @@
-import { and, asc, count, eq, gt, lte } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, lte, max, min, ne } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import type { Db, Tx } from '../db/client';
 import { authFailures } from '../db/schema';
 import { AppError } from '../errors';
 import type { Role } from './sessions';
 
 /**
- * The per-account ceiling on failed sign-in steps (wrong code, password, pin or authenticator
- * token). It counts per account, whatever the IP, so spreading guesses over many addresses does
- * not help; docs/api.md "Rules the server enforces" keeps per-IP limits generous because members share addresses.
+ * Failed sign-in steps, counted so that guessing stops and a stranger cannot aim a lock-out
+ * (SECURITY.md "Sign-in, sessions and codes"; NIST SP 800-63B §5.2.2):
+ *
+ * - **Per account and method.** A wrong pin counts against the account's pin, never against its
+ *   SMS code or its authenticator token, so failures on one method never block another; the
+ *   member's own code by SMS (proof of possession) always remains.
+ * - **Only where the method exists.** A pin is counted only for a member with a confirmed
+ *   authenticator (without one it opens nothing), a token only for a member enrolling or holding
+ *   one, a code only for a real account.
+ * - **Growing delays, then a ceiling.** The first `FREE_FAILURES` failures of a method cost
+ *   nothing; each later one doubles the wait before the next attempt is even checked (1 s, 2 s,
+ *   … up to `MAX_DELAY_MS`), and `RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR` failures within an hour
+ *   stop the method until the oldest ages out. A success clears the method's failures.
+ * - **Admin password: the address first.** Failures count per (admin, client address) with the
+ *   delays and ceiling above, and against the admin as a whole only at
+ *   `ADMIN_PASSWORD_GLOBAL_FACTOR` times the ceiling, so one address (or a few) cannot lock the
+ *   admin out; guessing from many addresses still meets the global ceiling.
+ *
+ * An attempt is recorded as a failure *before* the secret is checked and withdrawn if it was
+ * right, so parallel guesses see each other and cannot all slip under the limit at once.
  */
 
 const WINDOW_MS = 60 * 60_000;
+export const FREE_FAILURES = 5;
+export const MAX_DELAY_MS = 10 * 60_000;
+export const ADMIN_PASSWORD_GLOBAL_FACTOR = 10;
 
 export const TOO_MANY_FAILURES = 'Too many failed attempts for this account, please try again later';
+export const TRY_AGAIN_SOON = 'Too many failed attempts, please wait a moment before trying again';
 
-export const accountKey = (role: Role, subjectId: number) => `${role}:${subjectId}`;
+export type Method = 'code' | 'pin' | 'token' | 'password';
 
-/** 429 with Retry-After when the account has reached its failures for the past hour. */
-export async function assertAccountNotLocked(ctx: AppContext, key: string, db: Db | Tx = ctx.database.db): Promise<void> {
-  const now = ctx.now();
-  const since = new Date(now.getTime() - WINDOW_MS);
-  const limit = ctx.env.RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR;
-  const [row] = await db
-    .select({ n: count() })
-    .from(authFailures)
-    .where(and(eq(authFailures.accountKey, key), gt(authFailures.at, since)));
-  if ((row?.n ?? 0) < limit) return;
-  // The window reopens when enough of the oldest failures in it have aged out.
-  const oldest = await db
-    .select({ at: authFailures.at })
-    .from(authFailures)
-    .where(and(eq(authFailures.accountKey, key), gt(authFailures.at, since)))
-    .orderBy(asc(authFailures.at))
-    .limit(1)
-    .offset(Math.max(0, (row?.n ?? 0) - limit));
-  const reopensAt = (oldest[0]?.at.getTime() ?? now.getTime()) + WINDOW_MS;
-  throw new AppError('TOO_MANY_REQUESTS', TOO_MANY_FAILURES, { retryAfter: Math.max(1, Math.ceil((reopensAt - now.getTime()) / 1000)) });
+/** The counter of one (account, method), or of one (admin, method, address). */
+export const accountKey = (role: Role, subjectId: number, method: Method, ip?: string) =>
+  `${role}:${subjectId}:${method}${ip === undefined ? '' : `@${ip}`}`;
+
+type Counter = { key: string; ceiling: number; delays: boolean };
+
+/** The counters a sign-in step is held to. */
+export function countersFor(ctx: AppContext, role: Role, subjectId: number, method: Method, ip: string): Counter[] {
+  const ceiling = ctx.env.RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR;
+  if (role === 'admin' && method === 'password') {
+    return [
+      { key: accountKey(role, subjectId, method, ip), ceiling, delays: true },
+      { key: accountKey(role, subjectId, method), ceiling: ceiling * ADMIN_PASSWORD_GLOBAL_FACTOR, delays: false },
+    ];
+  }
+  // A code is new each time and dies after 5 tries, so its guesses are bounded by the sends (one a
+  // minute); delays would only let a stranger who triggers codes hold the member's own code back.
+  return [{ key: accountKey(role, subjectId, method), ceiling, delays: method !== 'code' }];
 }
 
-/** Counts one failure against the account, and forgets its failures older than the window. */
-export async function recordAccountFailure(ctx: AppContext, key: string, db: Db | Tx = ctx.database.db): Promise<void> {
+/** The wait after `n` failures in the window (0 while they are free). */
+export const delayAfter = (n: number) => (n < FREE_FAILURES ? 0 : Math.min(MAX_DELAY_MS, 1000 * 2 ** (n - FREE_FAILURES)));
+
+export type Attempt = {
+  /** The secret was right: withdraw this attempt and clear the method's failures. */
+  succeeded(): Promise<void>;
+};
+
+/**
+ * Starts a checked attempt: 429 (with Retry-After) when a counter is at its ceiling or still in
+ * its delay; otherwise records the attempt as a failure until `succeeded` says otherwise.
+ */
+export async function beginAttempt(ctx: AppContext, counters: Counter[]): Promise<Attempt> {
+  const { db } = ctx.database;
   const now = ctx.now();
-  await db.delete(authFailures).where(and(eq(authFailures.accountKey, key), lte(authFailures.at, new Date(now.getTime() - WINDOW_MS))));
-  await db.insert(authFailures).values({ accountKey: key, at: now });
+  const since = new Date(now.getTime() - WINDOW_MS);
+  const keys = counters.map((c) => c.key);
+  await db.delete(authFailures).where(and(inArray(authFailures.accountKey, keys), lte(authFailures.at, since)));
+  const inserted = await db
+    .insert(authFailures)
+    .values(keys.map((accountKey) => ({ accountKey, at: now })))
+    .returning({ id: authFailures.id });
+  const mine = inserted.map((r) => r.id);
+  const withdraw = () => db.delete(authFailures).where(inArray(authFailures.id, mine));
+  for (const counter of counters) {
+    const others = and(eq(authFailures.accountKey, counter.key), gt(authFailures.at, since), ...mine.map((id) => ne(authFailures.id, id)));
+    const [row] = await db.select({ n: count(), oldest: min(authFailures.at), latest: max(authFailures.at) }).from(authFailures).where(others);
+    const n = row?.n ?? 0;
+    if (n >= counter.ceiling) {
+      await withdraw();
+      // The window reopens when the oldest failure in it ages out.
+      const reopensAt = (row?.oldest?.getTime() ?? now.getTime()) + WINDOW_MS;
+      throw new AppError('TOO_MANY_REQUESTS', TOO_MANY_FAILURES, { retryAfter: Math.max(1, Math.ceil((reopensAt - now.getTime()) / 1000)) });
+    }
+    const wait = counter.delays && row?.latest ? row.latest.getTime() + delayAfter(n) - now.getTime() : 0;
+    if (wait > 0) {
+      await withdraw();
+      throw new AppError('TOO_MANY_REQUESTS', TRY_AGAIN_SOON, { retryAfter: Math.max(1, Math.ceil(wait / 1000)) });
+    }
+  }
+  return {
+    async succeeded() {
+      await db.delete(authFailures).where(inArray(authFailures.accountKey, keys));
+    },
+  };
 }

@@ -7,9 +7,9 @@ import { API, guessingSetup, wrongCode } from '../auth/guessing';
 import { bearer, createMember, createStaff, tokenFor } from '../factories';
 
 /**
- * Brute force and enumeration: one-time codes die after 5 wrong tries; an account takes at most
- * RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR (100) failures an hour however many addresses the guesses
- * come from (X-Forwarded-For is believed only through TRUST_PROXY_HOPS proxies); sign-in and the
+ * Brute force and enumeration: one-time codes die after 5 wrong tries; an account's codes take at
+ * most RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR (100) failures an hour however many addresses the guesses
+ * come from (the other methods: lockouts.test.ts) (X-Forwarded-For is believed only through TRUST_PROXY_HOPS proxies); sign-in and the
  * details lookup tell nothing beyond docs/api.md "Rules the server enforces"; an authenticator token cannot be replayed.
  */
 

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Session } from '@kura/contract';
-import { accountKey, assertAccountNotLocked, recordAccountFailure } from '../../auth/account-limits';
+import { beginAttempt, countersFor } from '../../auth/account-limits';
 import { SIGN_IN_EXPIRED, PENDING_TTL_MS, type PendingSignIn } from '../../auth/pending';
 import type { Caller } from '../../auth/sessions';
 import { matchTotpStep, newTotpSecret, qrCodeDataUrl } from '../../auth/totp';
@@ -70,15 +70,11 @@ async function acceptToken(ctx: AppContext, db: Db | Tx, member: Member, token: 
 export async function confirmEnrolment(ctx: AppContext, caller: Caller, input: { pfNumber: string; token: string; ip: string }): Promise<{ message: string }> {
   const member = await ownMember(ctx, caller, input.pfNumber);
   if (!member.totpSecretEnc) throw new AppError('FORBIDDEN', SCAN_FIRST, { issue: SCAN_FIRST });
-  const key = accountKey('voter', member.id);
-  await assertAccountNotLocked(ctx, key);
+  const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'token', input.ip));
   const activity = 'Authenticator enrolment confirmed';
   const ok = await ctx.database.db.transaction(async (tx) => {
     const step = await acceptToken(ctx, tx, member, input.token);
-    if (step === null) {
-      await recordAccountFailure(ctx, key, tx);
-      return false;
-    }
+    if (step === null) return false;
     await tx.update(members).set({ totpConfirmedAt: ctx.now(), updatedAt: ctx.now() }).where(eq(members.id, member.id));
     await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
     return true;
@@ -88,6 +84,7 @@ export async function confirmEnrolment(ctx: AppContext, caller: Caller, input: {
     // 422, not 401: the caller is signed in, and a 401 would end their session in the browser.
     throw AppError.validation({ token: [TOKEN_WRONG] });
   }
+  await attempt.succeeded();
   return { message: AUTHENTICATOR_CONFIRMED };
 }
 
@@ -108,10 +105,10 @@ export async function checkPin(
     await recordActivity(ctx, { name: input.pfNumber, activity, ip: input.ip, status: 'failed', data: 'no such member' });
     throw noAccount();
   }
-  const key = accountKey('voter', member.id);
-  await assertAccountNotLocked(ctx, key);
+  // Without a confirmed authenticator the pin opens nothing, so its failures are not counted:
+  // otherwise anyone knowing a member number could spend the member's failures (SECURITY.md).
+  const attempt = member.totpConfirmedAt ? await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'pin', input.ip)) : undefined;
   if (!(await pinMatches(ctx, member, input.pin))) {
-    await recordAccountFailure(ctx, key);
     await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'failed', data: 'wrong pin' });
     throw new AppError('UNAUTHENTICATED', PIN_WRONG, { issue: PIN_WRONG });
   }
@@ -119,6 +116,7 @@ export async function checkPin(
     await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'denied', data: 'no authenticator' });
     throw new AppError('FORBIDDEN', NO_AUTHENTICATOR, { issue: NO_AUTHENTICATOR });
   }
+  await attempt?.succeeded();
   await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'success' });
   return {
     message: PIN_ACCEPTED,
@@ -135,14 +133,10 @@ export async function signInWithAuthenticator(
   const member = await findMemberByIdentifier(ctx.database.db, input.pfNumber);
   if (!member || member.id !== input.pending.subjectId) throw new AppError('UNAUTHENTICATED', SIGN_IN_EXPIRED, { issue: SIGN_IN_EXPIRED });
   if (!member.totpConfirmedAt) throw new AppError('FORBIDDEN', NO_AUTHENTICATOR, { issue: NO_AUTHENTICATOR });
-  const key = accountKey('voter', member.id);
-  await assertAccountNotLocked(ctx, key);
+  const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'token', input.ip));
   const session = await ctx.database.db.transaction(async (tx) => {
     const step = await acceptToken(ctx, tx, member, input.token);
-    if (step === null) {
-      await recordAccountFailure(ctx, key, tx);
-      return null;
-    }
+    if (step === null) return null;
     await markMemberVerified(ctx, tx, member.id);
     await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
     return startSession(ctx, tx, { role: 'voter', subjectId: member.id, name: member.name, photo: member.photoUrl, ip: input.ip });
@@ -151,5 +145,6 @@ export async function signInWithAuthenticator(
     await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'failed', data: 'wrong token' });
     throw new AppError('UNAUTHENTICATED', TOKEN_WRONG, { issue: TOKEN_WRONG });
   }
+  await attempt.succeeded();
   return session;
 }

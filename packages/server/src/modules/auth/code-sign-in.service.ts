@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Session } from '@kura/contract';
-import { accountKey, assertAccountNotLocked, recordAccountFailure } from '../../auth/account-limits';
+import { beginAttempt, countersFor } from '../../auth/account-limits';
 import { CODE_TTL_MS, RESEND_TOO_SOON, codeFailureMessage, consumeCode, discardCode, issueCode, issueDecoyCode } from '../../auth/one-time-codes';
 import type { PendingSignIn } from '../../auth/pending';
 import type { createDecoyThrottle } from '../../auth/rate-limits';
@@ -102,13 +102,12 @@ export async function sendAdminCode(ctx: AppContext, deps: CodeDeps, input: { em
     await recordActivity(ctx, { name: input.email, activity, userId: admin?.id, userType: 'admin', ip: input.ip, status: 'failed', data: 'unknown email' });
     throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
   }
-  const key = accountKey('admin', admin.id);
-  await assertAccountNotLocked(ctx, key);
+  const attempt = await beginAttempt(ctx, countersFor(ctx, 'admin', admin.id, 'password', input.ip));
   if (!(await verifyPassword(input.password, admin.passwordHash))) {
-    await recordAccountFailure(ctx, key);
     await recordActivity(ctx, { name: admin.name, activity, userId: admin.id, userType: 'admin', ip: input.ip, status: 'failed', data: 'wrong password' });
     throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
   }
+  await attempt.succeeded();
   await recordActivity(ctx, { name: admin.name, activity, userId: admin.id, userType: 'admin', ip: input.ip, status: 'success' });
   const pending = await sendCode(ctx, deps, {
     role: 'admin',
@@ -160,15 +159,12 @@ const CHECK_ACTIVITY: Record<Role, string> = {
 export async function verifyCodeSignIn(ctx: AppContext, input: { pending: Pending; code: string; ip: string }): Promise<Session> {
   const { role, subjectId, challengeId } = input.pending;
   const activity = CHECK_ACTIVITY[role];
-  const key = accountKey(role, subjectId);
-  // Independent reads, sent together (each sequential round trip waits on the event loop under load).
-  const [subject] = await Promise.all([loadSubject(ctx, role, subjectId), subjectId > 0 ? assertAccountNotLocked(ctx, key) : undefined]);
+  // Independent, sent together (each sequential round trip waits on the event loop under load).
+  // A decoy (subject 0, an unknown agent email) has no account to count against.
+  const [subject, attempt] = await Promise.all([loadSubject(ctx, role, subjectId), subjectId > 0 ? beginAttempt(ctx, countersFor(ctx, role, subjectId, 'code', input.ip)) : undefined]);
   const outcome = await ctx.database.db.transaction(async (tx) => {
     const check = await consumeCode(ctx, tx, { purpose: role, subjectId, challengeId, code: input.code });
-    if (!check.ok || !subject) {
-      if (subjectId > 0) await recordAccountFailure(ctx, key, tx);
-      return { ok: false as const, reason: check.ok ? ('dead' as const) : check.reason };
-    }
+    if (!check.ok || !subject) return { ok: false as const, reason: check.ok ? ('dead' as const) : check.reason };
     // Pipelined on the transaction's connection; any failure fails the transaction as a whole.
     const [session] = await Promise.all([
       startSession(ctx, tx, { role, subjectId, name: subject.name, photo: subject.photoUrl, ip: input.ip }),
@@ -182,6 +178,7 @@ export async function verifyCodeSignIn(ctx: AppContext, input: { pending: Pendin
     const message = codeFailureMessage(outcome.reason);
     throw new AppError('UNAUTHENTICATED', message, { issue: message });
   }
+  await attempt?.succeeded();
   return outcome.session;
 }
 
