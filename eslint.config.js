@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+const MODULE_BOUNDARY =
+  "Import another server module through its index.ts (e.g. '../ballots', not '../ballots/mixer'); export what you need from that module's index.ts.";
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/routeTree.gen.ts', 'data/**', '**/data/**', 'migrations/**', 'packages/web/e2e/screenshots/**', '**/*.gen.ts'] },
   js.configs.recommended,
@@ -12,6 +15,27 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
+    },
+  },
+  // Server modules talk to each other through their public index.ts only (docs/architecture.md
+  // "Module map"): `../ballots` is fine, `../ballots/mixer` is another module's internals.
+  {
+    files: ['packages/server/src/modules/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!\\.\\.)[^/]+/', message: MODULE_BOUNDARY }] }],
+    },
+  },
+  {
+    files: ['packages/server/src/modules/index.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\./[^/]+/', message: MODULE_BOUNDARY }] }],
+    },
+  },
+  {
+    files: ['packages/server/src/**/*.ts', 'packages/server/test/**/*.ts'],
+    ignores: ['packages/server/src/modules/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)modules/[^/]+/', message: MODULE_BOUNDARY }] }],
     },
   },
 );

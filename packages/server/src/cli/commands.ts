@@ -1,8 +1,8 @@
 import type { AppContext } from '../context';
 import { readFile } from 'node:fs/promises';
 import { upsertStaff } from '../db/seed';
-import { verifyAudit } from '../modules/elections/audit';
-import { importMembers } from '../modules/members/members-import';
+import { verifyAudit } from '../modules/elections';
+import { importMembers } from '../modules/members';
 
 /**
  * Operator commands: `pnpm cli <command> [args]` (or `kura <command>` in the container:

@@ -2,16 +2,15 @@ import { contract } from '@kura/contract';
 import type { AppContext } from '../context';
 import { tsr } from '../http/routes';
 import { issueCsrfCookie } from '../auth/csrf';
-import { authRoutes } from './auth/auth.router';
-import { ballotsRoutes } from './ballots/ballots.router';
-import { candidatesRoutes } from './candidates/candidates.router';
-import { electionsRoutes } from './elections/elections.router';
-import { helpRoutes } from './help/help.router';
-import { itemsRoutes } from './members/items.router';
-import { logsRoutes } from './logs/logs.router';
-import { membersRoutes } from './members/members.router';
-import { remindersRoutes } from './reminders/reminders.router';
-import { vvpatRoutes } from './vvpat/vvpat.router';
+import { authRoutes } from './auth';
+import { ballotsRoutes } from './ballots';
+import { candidatesRoutes } from './candidates';
+import { electionsRoutes } from './elections';
+import { helpRoutes } from './help';
+import { logsRoutes } from './logs';
+import { membersRoutes } from './members';
+import { remindersRoutes } from './reminders';
+import { vvpatRoutes } from './vvpat';
 
 /**
  * Every domain module's handlers, by contract domain. `tsr.router` checks at compile time that
@@ -32,8 +31,7 @@ export function moduleImplementations(ctx: AppContext) {
       candidates: candidatesRoutes(ctx),
       logs: logsRoutes(ctx),
       help: helpRoutes(ctx),
-      // The ballots domain is shared: its own module spreads in beside the nominate page's items.
-      ballots: { ...itemsRoutes(ctx), ...ballotsRoutes(ctx) },
+      ballots: ballotsRoutes(ctx),
       elections: electionsRoutes(ctx),
       vvpat: vvpatRoutes(ctx),
       reminders: remindersRoutes(ctx),

@@ -19,7 +19,7 @@ import { and, gt, inArray } from 'drizzle-orm';
 import { resolveSession } from '../auth/sessions';
 import { sessions } from '../db/schema';
 import { seal, unseal } from '../lib/crypto';
-import { votingRuntime } from '../modules/elections/voting-runtime';
+import { votingRuntime } from '../modules/elections';
 import { writeInSlices } from './fan-out';
 import { coalesce, type Coalescer } from './coalesce';
 import { createScaleOut, type ScaleOutOptions } from './scale-out';

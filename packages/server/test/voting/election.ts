@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { AppContext } from '../../src/context';
 import { positions, settings } from '../../src/db/schema';
-import { votingRuntime } from '../../src/modules/elections/voting-runtime';
+import { votingRuntime } from '../../src/modules/elections';
 import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../factories';
 
 /**

@@ -11,7 +11,8 @@ import { DeliveryError, type Delivery } from '../../delivery';
 import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
-import { findMemberByIdentifier, findStaffByEmail, markMemberVerified, maskPhone, noAccount, startSession } from './sign-in-support';
+import { maskPhone } from '../../lib/masking';
+import { findMemberByIdentifier, findStaffByEmail, markMemberVerified, noAccount, startSession } from './sign-in-support';
 
 /**
  * Two-step sign-in with a one-time code: voters get it by SMS (member number or email first),

@@ -53,13 +53,6 @@ export async function startSession(
   return { bearer_token: token, hash, name: input.name, photo: input.photo, balance: 0, message: SIGNED_IN };
 }
 
-/** `07******89`: enough for a person to recognise their number, not enough to harvest it. */
-export function maskPhone(phone: string): string {
-  const digits = phone.replace(/\D/g, '');
-  if (digits.length <= 4) return '*'.repeat(digits.length);
-  return `${digits.slice(0, 2)}${'*'.repeat(digits.length - 4)}${digits.slice(-2)}`;
-}
-
 /** Local form of a Kenyan number: `+254 712…` and `0712…` compare equal. */
 export function normalisePhone(phone: string): string {
   const digits = phone.replace(/\D/g, '');

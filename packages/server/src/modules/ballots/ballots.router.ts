@@ -3,8 +3,9 @@ import type { AppContext } from '../../context';
 import { callerOf } from '../../auth/access';
 import type { RouterImplementation } from '../../http/routes';
 import { castVote, getBallot } from './ballots.service';
+import { listItems } from './items.service';
 
-export function ballotsRoutes(ctx: AppContext): Omit<RouterImplementation<Contract['api']['ballots']>, 'listItems'> {
+export function ballotsRoutes(ctx: AppContext): RouterImplementation<Contract['api']['ballots']> {
   return {
     getBallot: async ({ req }) => ({ status: 200, body: { data: await getBallot(ctx, callerOf(req).subjectId) } }),
 
@@ -12,5 +13,7 @@ export function ballotsRoutes(ctx: AppContext): Omit<RouterImplementation<Contra
       const receipts = await castVote(ctx, { memberId: callerOf(req).subjectId, ip: req.ip ?? '' }, body.candidates);
       return { status: 201, body: { message: 'Successfully voted', receipts } };
     },
+
+    listItems: async () => ({ status: 200, body: { data: await listItems(ctx) } }),
   };
 }

@@ -5,13 +5,13 @@ import { candidacies, members, positions } from '../../db/schema';
 import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
 import { intArray, textArray } from '../../db/arrays';
-import { uniqueViolation } from '../../lib/actor';
+import { uniqueViolation } from '../../db/errors';
 import { seal } from '../../lib/crypto';
+import { positionTitle } from '../../lib/position-title';
 import { sealBallot, type Ballot } from './ballot-queue';
 import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from './locks';
 import { newQueueId, newReceipt } from './receipts';
 
-export const positionTitle = (p: { name: string; level: string }): string => `${p.name} ${p.level}`;
 
 /** The ballot: every position the member may vote for (national + their branch) that has candidates. */
 export async function getBallot(ctx: AppContext, memberId: number): Promise<BallotGroup[]> {
@@ -103,12 +103,12 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
     for (const r of rows) {
       const field = `candidates.${r.position_id}`;
       if (r.position_name === null) invalid[field] = ['The selected position does not exist'];
-      else if (!r.eligible) invalid[field] = [`You are not eligible to vote for ${r.position_name} ${r.level}`];
-      else if (!r.standing) invalid[field] = [`The selected candidate is not standing for ${r.position_name} ${r.level}`];
+      else if (!r.eligible) invalid[field] = [`You are not eligible to vote for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`];
+      else if (!r.standing) invalid[field] = [`The selected candidate is not standing for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`];
     }
     if (Object.keys(invalid).length > 0) throw AppError.validation(invalid);
 
-    const already = rows.filter((r) => r.voted).map((r) => `${r.position_name} ${r.level}`);
+    const already = rows.filter((r) => r.voted).map((r) => positionTitle({ name: r.position_name ?? '', level: r.level ?? '' }));
     if (already.length > 0) throw new AppError('CONFLICT', `You have already voted for ${already.join(', ')}`);
 
     // The function writes only when every check above passes; anything else is a disagreement

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { activityLogs, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
 import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
-import { votingRuntime } from '../elections/voting-runtime';
+import { votingRuntime } from '../elections';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { ELECTION_LOCK } from './locks';
 import { waitFor } from '../../../test/voting/sockets';

@@ -1,7 +1,7 @@
 import type { Contract } from '@kura/contract';
 import type { AppContext } from '../../context';
 import type { RouterImplementation } from '../../http/routes';
-import { actorOf } from '../../lib/actor';
+import { actorOf } from '../../auth/actor';
 import { filesOf, imageUpload } from '../../lib/uploads';
 import { listCandidates, updateCandidate } from './candidates.service';
 

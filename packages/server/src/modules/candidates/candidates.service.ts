@@ -4,9 +4,10 @@ import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { branches, candidacies, members, positions } from '../../db/schema';
 import { AppError } from '../../errors';
-import { auditedTransaction, type Actor } from '../../lib/actor';
+import type { Actor } from '../../auth/actor';
+import { auditedTransaction } from '../../lib/audited-transaction';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
-import { applyMemberEdit, positionOrder, replacePositions } from '../members/members.service';
+import { applyMemberEdit, positionOrder, replacePositions } from '../members';
 
 export type CandidateEdit = { name: string; phone: string; email: string; county: string; position_ids: number[] };
 

@@ -2,7 +2,7 @@ import { asc, desc } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { ballotQueue, candidacies, commitments, participation } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
-import { openBallot } from '../ballots/ballot-queue';
+import { openBallot } from '../ballots';
 import { digestBallots } from './commitments';
 
 export type AuditReport = { ok: boolean; problems: string[]; notes: string[]; tallies: { positionId: number; candidateId: number; count: number }[] };

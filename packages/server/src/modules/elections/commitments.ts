@@ -4,7 +4,7 @@ import { desc, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { ballots, commitments } from '../../db/schema';
-import { COMMITMENT_LOCK } from '../ballots/locks';
+import { COMMITMENT_LOCK } from '../ballots';
 
 /**
  * A commitment to the ballot set: its size and a SHA-256 over every mixed ballot, one line

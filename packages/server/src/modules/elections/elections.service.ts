@@ -3,11 +3,10 @@ import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { positions, settings } from '../../db/schema';
 import { AppError } from '../../errors';
-import { auditedTransaction, type Actor } from '../../lib/actor';
-import { findBallots } from '../ballots/ballot-queue';
-import { ELECTION_LOCK } from '../ballots/locks';
-import { mixQueuedBallots } from '../ballots/mixer';
-import { normaliseReceipt } from '../ballots/receipts';
+import { positionTitle } from '../../lib/position-title';
+import type { Actor } from '../../auth/actor';
+import { auditedTransaction } from '../../lib/audited-transaction';
+import { ELECTION_LOCK, findBallots, mixQueuedBallots, normaliseReceipt } from '../ballots';
 import { recordCommitment } from './commitments';
 import { votingRuntime } from './voting-runtime';
 
@@ -58,7 +57,7 @@ export async function lookupReceipt(ctx: AppContext, input: string): Promise<{ v
   const ballot = (await findBallots(ctx, [receipt])).get(receipt);
   if (!ballot) throw new AppError('NOT_FOUND', 'No ballot has this receipt code');
   const [position] = await ctx.database.db.select({ name: positions.name, level: positions.level }).from(positions).where(eq(positions.id, ballot.positionId));
-  return { vvpat: receipt, position: position ? `${position.name} ${position.level}` : `Position ${ballot.positionId}`, recorded: true };
+  return { vvpat: receipt, position: position ? positionTitle(position) : `Position ${ballot.positionId}`, recorded: true };
 }
 
 const csvCell = (value: string | number): string => {

@@ -7,7 +7,7 @@ import { activityLogs, members } from '../../db/schema';
 import { bearer, createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
-import { mixQueuedBallots } from '../ballots/mixer';
+import { mixQueuedBallots } from '../ballots';
 import { verifyAudit } from './audit';
 import { recordCommitment, startCommitmentLoop } from './commitments';
 import { TallySnapshot } from './tally';

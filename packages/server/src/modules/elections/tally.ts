@@ -2,7 +2,8 @@ import type { ResultGroup, Statistics, VoteResultsUpdatedPayload } from '@kura/c
 import { asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext, DomainEvents } from '../../context';
 import { ballotQueue, ballots, candidacies, members, participation, positions } from '../../db/schema';
-import { openQueueRows } from '../ballots/ballot-queue';
+import { positionKey, positionTitle } from '../../lib/position-title';
+import { openQueueRows } from '../ballots';
 
 type VoteCast = DomainEvents['votes.cast'][0];
 
@@ -289,7 +290,7 @@ async function readStructure(db: Reader): Promise<Structure> {
     list.push(info);
   }
   return {
-    positions: positionRows.map((p) => ({ ...p, title: `${p.name} ${p.level}`, key: `${p.name}_${p.level}` })),
+    positions: positionRows.map((p) => ({ ...p, title: positionTitle(p), key: positionKey(p) })),
     standing,
     people,
   };

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context';
-import { startMixer } from '../ballots/mixer';
+import { startMixer } from '../ballots';
 import { startCommitmentLoop } from './commitments';
 import { TallySnapshot } from './tally';
 

@@ -2,7 +2,8 @@ import type { IssueReport, PageQuery, Paginated } from '@kura/contract';
 import { count, desc } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { issueReports } from '../../db/schema';
-import { auditedTransaction, type SignedInActor } from '../../lib/actor';
+import type { SignedInActor } from '../../auth/actor';
+import { auditedTransaction } from '../../lib/audited-transaction';
 import { pageRequest, paginate } from '../../lib/pagination';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
 

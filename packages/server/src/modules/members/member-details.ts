@@ -2,24 +2,11 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { branches, members } from '../../db/schema';
 import { AppError } from '../../errors';
+import { maskEmail, maskPhone } from '../../lib/masking';
 
 export type MemberDetails = { phone: string; email: string; branch: string; support_email: string };
 
 export const DETAILS_NOT_FOUND = 'No member found with that member number or email. Check it and try again, or contact the secretariat.';
-
-/** `0712345689` → `07******89`: enough for the member to recognise it, too little to use it. */
-export function maskPhone(phone: string): string {
-  const p = phone.trim();
-  if (p.length <= 4) return '*'.repeat(p.length);
-  return `${p.slice(0, 2)}${'*'.repeat(p.length - 4)}${p.slice(-2)}`;
-}
-
-/** `jane@example.org` → `j***@example.org`. The domain stays: it is rarely personal and helps recognition. */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf('@');
-  if (at <= 0) return '***';
-  return `${email[0]}***${email.slice(at)}`;
-}
 
 /**
  * The public "details verification" lookup: a member number or an email answers where the

@@ -6,7 +6,9 @@ import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
 import { branches, members } from '../../db/schema';
 import { AppError } from '../../errors';
-import { auditedTransaction, uniqueViolation, type Actor } from '../../lib/actor';
+import type { Actor } from '../../auth/actor';
+import { auditedTransaction } from '../../lib/audited-transaction';
+import { uniqueViolation } from '../../db/errors';
 
 export const IMPORT_COLUMNS = ['member_no', 'name', 'email', 'phone', 'branch'] as const;
 type Column = (typeof IMPORT_COLUMNS)[number];

@@ -4,7 +4,7 @@ import { MemoryStore, rateLimit } from 'express-rate-limit';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { RouterImplementation } from '../../http/routes';
-import { actorOf } from '../../lib/actor';
+import { actorOf } from '../../auth/actor';
 import { csvUpload, filesOf } from '../../lib/uploads';
 import { lookupMemberDetails } from './member-details';
 import { importMembers } from './members-import';

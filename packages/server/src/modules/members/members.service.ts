@@ -4,7 +4,9 @@ import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { branches, candidacies, members, participation, positions } from '../../db/schema';
 import { AppError } from '../../errors';
-import { auditedTransaction, uniqueViolation, type Actor } from '../../lib/actor';
+import type { Actor } from '../../auth/actor';
+import { auditedTransaction } from '../../lib/audited-transaction';
+import { uniqueViolation } from '../../db/errors';
 import { likeContains, pageRequest, paginate } from '../../lib/pagination';
 
 type Reader = Db | Tx;

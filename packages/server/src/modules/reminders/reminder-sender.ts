@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { createDelivery, type Delivery } from '../../delivery';
 import { recordActivity } from '../../lib/activity-log';
-import { REMINDER_MEMBER_LOCK_NAMESPACE } from '../ballots/locks';
+import { REMINDER_MEMBER_LOCK_NAMESPACE } from '../ballots';
 import { REMINDER_QUIET_MS } from './reminders.service';
 
 /** How often an idle sender looks for campaigns queued by another process. */

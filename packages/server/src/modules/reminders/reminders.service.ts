@@ -4,7 +4,8 @@ import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { reminders } from '../../db/schema';
 import { AppError } from '../../errors';
-import { auditedTransaction, type Actor } from '../../lib/actor';
+import type { Actor } from '../../auth/actor';
+import { auditedTransaction } from '../../lib/audited-transaction';
 
 /** A member reminded (by any campaign, on any channel) less than this long ago is not reminded again. */
 export const REMINDER_QUIET_MS = 60 * 60 * 1000;

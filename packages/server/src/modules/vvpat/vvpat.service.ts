@@ -1,14 +1,14 @@
-import type { PageQuery, VvpatRow } from '@kura/contract';
+import type { PageMeta, PageQuery, VvpatRow } from '@kura/contract';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { members, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
-import { likeContains, pageRequest } from '../../lib/pagination';
-import { findBallots, readQueue } from '../ballots/ballot-queue';
-import { normaliseReceipt } from '../ballots/receipts';
-import { votingRuntime } from '../elections/voting-runtime';
+import { likeContains, pageMeta, pageRequest } from '../../lib/pagination';
+import { positionTitle } from '../../lib/position-title';
+import { findBallots, normaliseReceipt, readQueue } from '../ballots';
+import { votingRuntime } from '../elections';
 
-export type VvpatPage = { data: { votes: VvpatRow[] }; meta: { current_page: number; last_page: number; per_page: number; total: number } };
+export type VvpatPage = { data: { votes: VvpatRow[] }; meta: PageMeta };
 
 async function tallyOf(ctx: AppContext) {
   const { tally } = votingRuntime(ctx);
@@ -47,7 +47,7 @@ export async function listMyVvpat(ctx: AppContext, memberId: number): Promise<Vv
         vvpat: b.receipt,
         name: nameOf.get(b.candidateId) ?? `Candidate ${b.candidateId}`,
         count: tally.countOf(b.positionId, b.candidateId),
-        position: p ? `${p.name} ${p.level}` : `Position ${b.positionId}`,
+        position: p ? positionTitle(p) : `Position ${b.positionId}`,
       };
     });
 }
@@ -97,10 +97,10 @@ export async function searchVvpat(ctx: AppContext, query: PageQuery, filter: { v
         vvpat: r.receipt,
         name: r.candidate_name ?? `Candidate ${r.candidate_id}`,
         count: tally.countOf(r.position_id, r.candidate_id),
-        position: r.position_name ? `${r.position_name} ${r.level}` : `Position ${r.position_id}`,
+        position: r.position_name ? positionTitle({ name: r.position_name, level: r.level ?? '' }) : `Position ${r.position_id}`,
       })),
     },
-    meta: { current_page: page.page, last_page: Math.max(1, Math.ceil(total / page.perPage)), per_page: page.perPage, total },
+    meta: pageMeta(total, page),
   };
 }
 

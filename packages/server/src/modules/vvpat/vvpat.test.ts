@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, type Election } from '../../../test/voting/election';
-import { mixQueuedBallots } from '../ballots/mixer';
+import { mixQueuedBallots } from '../ballots';
 
 let t: TestApp;
 let e: Election;

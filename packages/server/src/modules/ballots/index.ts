@@ -1,0 +1,13 @@
+/**
+ * The ballots module's public face: what the app and other modules may use. Everything else in
+ * this folder is internal (an ESLint rule keeps other modules out of it).
+ */
+export { ballotsRoutes } from './ballots.router';
+export { castVote } from './ballots.service';
+/** The sealed queue a vote lands in, read by the tally, the audit and the vvpat pages. */
+export { findBallots, openBallot, openQueueRows, readQueue, type Ballot } from './ballot-queue';
+/** The mixer that moves queued ballots into `ballots` in shuffled batches. */
+export { mixQueuedBallots, startMixer, type MixResult } from './mixer';
+export { normaliseReceipt } from './receipts';
+/** Advisory lock ids shared with the elections module (toggle and commitments) and reminders. */
+export { COMMITMENT_LOCK, ELECTION_LOCK, REMINDER_MEMBER_LOCK_NAMESPACE } from './locks';

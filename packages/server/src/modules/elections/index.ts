@@ -1,0 +1,8 @@
+/**
+ * The elections module's public face: what the app and other modules may use. Everything else in
+ * this folder is internal (an ESLint rule keeps other modules out of it).
+ */
+export { electionsRoutes } from './elections.router';
+/** The per-app tally, mixer and commitment loops (started with the elections router). */
+export { votingRuntime, type VotingRuntime } from './voting-runtime';
+export { verifyAudit, type AuditReport } from './audit';

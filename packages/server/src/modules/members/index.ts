@@ -1,0 +1,8 @@
+/**
+ * The members module's public face: what the app and other modules may use. Everything else in
+ * this folder is internal (an ESLint rule keeps other modules out of it).
+ */
+export { membersRoutes } from './members.router';
+export { importMembers } from './members-import';
+/** Shared with candidates: a candidate is a member, edited and ordered the same way. */
+export { applyMemberEdit, positionOrder, replacePositions } from './members.service';
