@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { ColourDialog } from '@/components/colours/colour-dialog';
+import { clearSession, storeSession } from './session';
 import { COLOURS_STORAGE_KEY, DEFAULT_COLOURS, getColours, readColours, reloadColours, setColours, writeColours } from './colours';
 
 const stored = () => JSON.parse(window.localStorage.getItem(COLOURS_STORAGE_KEY) ?? 'null') as unknown;
@@ -63,3 +64,15 @@ describe('custom colours in localStorage (docs/screens.md "Browser storage")', (
     expect(screen.queryByLabelText('Select Background Color')).toBeNull();
   });
 });
+
+describe('sign-out and the colour preference', () => {
+  it('clearSession forgets the session but keeps the colours (a browser preference, not a session)', () => {
+    writeColours({ selectBackground: '#123456', selectText: '#abcdef' });
+    storeSession({ bearer_token: 't', hash: 'h', name: 'Jane', photo: null, balance: 0 }, 'member');
+    clearSession();
+    expect(window.localStorage.getItem('token')).toBeNull();
+    expect(window.localStorage.getItem('account_type')).toBeNull();
+    expect(JSON.parse(window.localStorage.getItem(COLOURS_STORAGE_KEY) ?? 'null')).toEqual({ selectBackground: '#123456', selectText: '#abcdef' });
+  });
+});
+

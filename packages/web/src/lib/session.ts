@@ -1,3 +1,5 @@
+import { COLOURS_STORAGE_KEY } from './colours';
+
 /**
  * Browser storage of the signed-in person (docs/screens.md "Browser storage"): token, hash, name,
  * photo, balance, pfNumber and account_type (member, admin or agent).
@@ -70,10 +72,22 @@ export function storeSession(session: SessionBody, accountType: AccountType) {
   set(STORAGE_KEYS.accountType, accountType);
 }
 
-/** docs/screens.md "Sign-in and session loss": sign-out and a failed session check clear all local storage. */
+/**
+ * Browser preferences that are not part of anyone's session: they outlive a sign-out
+ * (the colour choice, docs/screens.md "Browser storage").
+ */
+export const PREFERENCE_KEYS: readonly string[] = [COLOURS_STORAGE_KEY];
+
+/**
+ * docs/screens.md "Sign-in and session loss": sign-out and a failed session check clear local
+ * storage, all of it except the browser's preferences (the colours are not a session).
+ */
 export function clearSession() {
   try {
-    window.localStorage.clear();
+    const storage = window.localStorage;
+    const kept = PREFERENCE_KEYS.map((k) => [k, storage.getItem(k)] as const);
+    storage.clear();
+    for (const [k, v] of kept) if (v !== null) storage.setItem(k, v);
   } catch {
     // nothing stored, nothing to clear
   }

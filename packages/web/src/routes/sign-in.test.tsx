@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { IDENTIFIER_FORMAT_MESSAGE } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
 import { SignIn } from './sign-in';
+import { SignUp, SIGN_UP_UNAVAILABLE } from './sign-up';
 
 async function setup() {
   await renderWithProviders(<SignIn />, '/sign-in');
@@ -65,3 +66,29 @@ describe('sign-in identifier validation (docs/api.md "Validation")', () => {
     expect(screen.getByText(/Google sign-in is unavailable/)).toBeTruthy();
   });
 });
+
+describe('the ways in from the sign-in page', () => {
+  it('offers the authenticator sign-in and the admin and agent logins', async () => {
+    await setup();
+    expect(screen.getByRole('link', { name: 'Sign in with your authenticator app' }).getAttribute('href')).toBe('/password');
+    expect(screen.getByRole('link', { name: 'Admin login' }).getAttribute('href')).toBe('/admin/login');
+    expect(screen.getByRole('link', { name: 'Agent login' }).getAttribute('href')).toBe('/agent/login');
+  });
+
+  it('without Google, "No account yet?" leads to checking the member details, not to a sign-up that cannot work', async () => {
+    await setup();
+    expect(screen.queryByRole('link', { name: 'Sign up' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Check your member details' }).getAttribute('href')).toBe('/verify');
+  });
+
+  it('without Google, sign-up explains why and what to do instead, and hides the form that cannot succeed', async () => {
+    await renderWithProviders(<SignUp />, '/sign-up');
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toContain(SIGN_UP_UNAVAILABLE);
+    expect(screen.getByRole('link', { name: 'Sign in with your member number or email' }).getAttribute('href')).toBe('/sign-in');
+    expect(screen.getByRole('link', { name: 'Check your member details' }).getAttribute('href')).toBe('/verify');
+    expect(screen.getByRole('link', { name: 'info@psk.or.ke' }).getAttribute('href')).toBe('mailto:info@psk.or.ke');
+    expect(screen.queryByRole('button', { name: 'Sign up' })).toBeNull();
+  });
+});
+

@@ -16,6 +16,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { api, ensureCsrfCookie, errorIssue, errorMessage, errorStatus } from '@/lib/api';
+import { config } from '@/lib/config';
 import { decodeIdToken, type GoogleCredentialResponse } from '@/lib/google';
 import { setAccountType, setPfNumber, storeSession } from '@/lib/session';
 import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
@@ -141,12 +142,7 @@ export function SignIn() {
                   {verifyPhone.isPending ? 'Signing in…' : 'Sign in'}
                 </Button>
               </form>
-              <p className="text-center text-sm">
-                No account yet?{' '}
-                <Link to="/sign-up" className="text-primary underline underline-offset-2">
-                  Sign up
-                </Link>
-              </p>
+              <SignInAlternatives />
             </>
           ) : (
             <>
@@ -169,5 +165,49 @@ export function SignIn() {
         </div>
       </AuthCard>
     </PublicLayout>
+  );
+}
+
+const linkClass = 'text-primary underline underline-offset-2';
+
+/**
+ * The other ways in, under the form: the authenticator app, sign-up (or, without Google, where to
+ * check one's registration instead), and the staff logins for admins and agents sent here.
+ */
+export function SignInAlternatives() {
+  return (
+    <div className="grid gap-2 border-t border-border pt-4 text-center text-sm">
+      <p>
+        Set up an authenticator app?{' '}
+        <Link to="/password" className={linkClass}>
+          Sign in with your authenticator app
+        </Link>
+      </p>
+      {config.googleClientId ? (
+        <p>
+          No account yet?{' '}
+          <Link to="/sign-up" className={linkClass}>
+            Sign up
+          </Link>
+        </p>
+      ) : (
+        <p>
+          No account yet? Members are registered by {config.orgName}: sign in with your member number.{' '}
+          <Link to="/verify" className={linkClass}>
+            Check your member details
+          </Link>
+        </p>
+      )}
+      <p>
+        Staff:{' '}
+        <Link to="/admin/login" className={linkClass}>
+          Admin login
+        </Link>{' '}
+        ·{' '}
+        <Link to="/agent/login" className={linkClass}>
+          Agent login
+        </Link>
+      </p>
+    </div>
   );
 }

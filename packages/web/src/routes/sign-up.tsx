@@ -16,6 +16,7 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { api, errorMessage, errorStatus } from '@/lib/api';
 import { decodeIdToken, type GoogleCredentialResponse, type GoogleProfile } from '@/lib/google';
+import { config } from '@/lib/config';
 import { setPfNumber } from '@/lib/session';
 
 export const Route = createFileRoute('/sign-up')({
@@ -31,7 +32,7 @@ const schema = z.object({
 });
 type Values = { pfNumber: string; phone: string; consent: boolean };
 
-function SignUp() {
+export function SignUp() {
   const navigate = useNavigate();
   const voterId = useId();
   const phoneId = useId();
@@ -82,7 +83,8 @@ function SignUp() {
   return (
     <PublicLayout>
       <AuthCard title="Sign up" description="Link your Google account to your member record.">
-        <form onSubmit={submit} className="grid gap-4" noValidate>
+        {config.googleClientId ? null : <SignUpWithoutGoogle />}
+        <form hidden={!config.googleClientId} onSubmit={submit} className="grid gap-4" noValidate>
           <div className="grid gap-2">
             <Label htmlFor={voterId}>Voter ID</Label>
             <Input
@@ -137,5 +139,39 @@ function SignUp() {
         </form>
       </AuthCard>
     </PublicLayout>
+  );
+}
+
+export const SIGN_UP_UNAVAILABLE = 'Sign-up needs a Google account, and Google sign-in has not been set up on this server.';
+
+/** Without Google, sign-up cannot work: say so, and what to do instead. */
+function SignUpWithoutGoogle() {
+  const link = 'text-primary underline underline-offset-2';
+  return (
+    <div role="note" className="grid gap-3 rounded-md border border-border bg-muted px-4 py-3 text-sm">
+      <p className="font-medium">{SIGN_UP_UNAVAILABLE}</p>
+      <p>You do not need to sign up to vote: {config.orgName} registers its members. Instead:</p>
+      <ul className="grid list-disc gap-1 pl-5">
+        <li>
+          <Link to="/sign-in" className={link}>
+            Sign in with your member number or email
+          </Link>
+          : a code is texted to your registered phone.
+        </li>
+        <li>
+          <Link to="/verify" className={link}>
+            Check your member details
+          </Link>{' '}
+          if you are not sure you are registered.
+        </li>
+        <li>
+          Still stuck? Write to{' '}
+          <a href={`mailto:${config.supportEmail}`} className={link}>
+            {config.supportEmail}
+          </a>
+          .
+        </li>
+      </ul>
+    </div>
   );
 }

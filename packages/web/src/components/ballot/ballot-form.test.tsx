@@ -88,4 +88,47 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
     expect(await screen.findByText(/Voting is currently disabled/)).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Vote' }) as HTMLButtonElement).disabled).toBe(true);
   });
+
+  it('keeps the rest of the ballot votable after voting for some positions', async () => {
+    const { calls } = server({ vote: { status: 201, body: { message: 'Successfully voted', receipts: [{ position_id: 1, vvpat: 'VP-AAAA-BBBB' }] } } });
+    await renderWithProviders(<Elect />, '/voter/elect');
+    fireEvent.click(await screen.findByRole('radio', { name: 'Jane Wanjiku' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    expect(await screen.findByText('You have successfully voted')).toBeTruthy();
+    // The voted position is done; the other one can still be chosen and voted for, without a reload.
+    await waitFor(() => expect(screen.getByRole('radio', { name: 'Jane Wanjiku' }).matches(':disabled')).toBe(true));
+    expect(screen.getByText('You have already voted for this position.')).toBeTruthy();
+    const amina = screen.getByRole('radio', { name: 'Amina Hassan' }) as HTMLInputElement;
+    expect(amina.matches(':disabled')).toBe(false);
+    fireEvent.click(amina);
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    await waitFor(() => expect(calls.filter((c) => c.path === '/psk/vote')).toHaveLength(2));
+    expect(calls.filter((c) => c.path === '/psk/vote').map((c) => c.body)).toEqual([{ candidates: { '1': 11 } }, { candidates: { '2': 21 } }]);
+  }, 20_000);
+
+  it.each(['Cancel', 'Escape'])('%s closes the dialog, clears the choices and returns focus to Vote', async (how) => {
+    server();
+    await renderWithProviders(<Elect />, '/voter/elect');
+    fireEvent.click(await screen.findByRole('radio', { name: 'Jane Wanjiku' }));
+    const vote = screen.getByRole('button', { name: 'Vote' });
+    fireEvent.click(vote);
+    const dialog = await screen.findByRole('alertdialog');
+    if (how === 'Cancel') fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    else fireEvent.keyDown(document.activeElement ?? dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect((screen.getByRole('radio', { name: 'Jane Wanjiku' }) as HTMLInputElement).checked).toBe(false);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Vote' })));
+  });
+
+  it('returns focus to Vote after Yes!', async () => {
+    server();
+    await renderWithProviders(<Elect />, '/voter/elect');
+    fireEvent.click(await screen.findByRole('radio', { name: 'Jane Wanjiku' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    expect(await screen.findByText('You have successfully voted')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Vot(e|ing…)$/));
+  });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { BallotGroup } from '@kura/contract';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -38,6 +38,8 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
   const [choices, setChoices] = useState<Choices>({});
   const [confirming, setConfirming] = useState(false);
   const [hint, setHint] = useState<string | null>(null);
+  // The dialog has no trigger of its own: closing it (Cancel, Escape or Yes!) returns focus here.
+  const voteButton = useRef<HTMLButtonElement>(null);
   const visible = groups.filter((g) => g.candidates.length > 0);
   const chosen = Object.values(choices);
 
@@ -48,7 +50,7 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
 
   const onVote = (e: React.FormEvent) => {
     e.preventDefault();
-    if (blockedReason) return;
+    if (blockedReason || submitting) return;
     if (chosen.length === 0) {
       setHint('Choose a candidate for at least one position.');
       return;
@@ -129,7 +131,8 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
       )}
 
       <div className="flex flex-wrap gap-3">
-        <Button type="submit" disabled={Boolean(blockedReason) || submitting}>
+        {/* Not `disabled` while submitting: focus comes back to this button when the dialog closes. */}
+        <Button ref={voteButton} type="submit" disabled={Boolean(blockedReason)} aria-disabled={submitting || undefined}>
           {submitting ? 'Voting…' : 'Vote'}
         </Button>
         <Button type="reset" variant="outline" disabled={submitting}>
@@ -143,7 +146,14 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
           if (!open) setConfirming(false);
         }}
       >
-        <AlertDialogContent>
+        <AlertDialogContent
+          // Escape is Cancel: both reset the choices (docs/screens.md "Ballot and results").
+          onEscapeKeyDown={reset}
+          onCloseAutoFocus={(e) => {
+            e.preventDefault();
+            voteButton.current?.focus();
+          }}
+        >
           <AlertDialogHeader>
             <AlertDialogTitle>Are you sure?</AlertDialogTitle>
             <AlertDialogDescription asChild>

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { AnnouncementBanner, BANNER_DELAY_MS, bannerMessages } from './announcement-banner';
 
@@ -72,4 +72,45 @@ describe('announcement banner (docs/screens.md "Messages and timings")', () => {
     });
     expect(slides.slice(before)).toEqual([1, 2, 3, 0]);
   });
+
+  it('keeps moving while the pointer is over it', async () => {
+    const slides: number[] = [];
+    vi.useFakeTimers();
+    await renderWithProviders(<AnnouncementBanner onSlide={(i) => slides.push(i)} />);
+    const before = slides.length;
+    const banner = screen.getByRole('region', { name: 'Announcements' });
+    fireEvent.mouseEnter(banner.firstElementChild!);
+    fireEvent.pointerEnter(banner.firstElementChild!);
+    await act(async () => {
+      vi.advanceTimersByTime(4010 * 2);
+    });
+    expect(slides.slice(before)).toEqual([1, 2]);
+  });
+
+  it('stands still for prefers-reduced-motion, and Pause/Play stops and starts it', async () => {
+    const slides: number[] = [];
+    const original = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ ...original(query), matches: query.includes('prefers-reduced-motion') })) as typeof window.matchMedia;
+    try {
+      vi.useFakeTimers();
+      await renderWithProviders(<AnnouncementBanner onSlide={(i) => slides.push(i)} />);
+      await act(async () => {
+        vi.advanceTimersByTime(4010 * 3);
+      });
+      expect(slides).toEqual([]);
+      fireEvent.click(screen.getByRole('button', { name: 'Play announcements' }));
+      await act(async () => {
+        vi.advanceTimersByTime(4010);
+      });
+      expect(slides).toEqual([1]);
+      fireEvent.click(screen.getByRole('button', { name: 'Pause announcements' }));
+      await act(async () => {
+        vi.advanceTimersByTime(4010 * 2);
+      });
+      expect(slides).toEqual([1]);
+    } finally {
+      window.matchMedia = original;
+    }
+  });
 });
+

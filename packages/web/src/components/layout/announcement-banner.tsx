@@ -1,4 +1,5 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { Pause, Play } from 'lucide-react';
 import { Link } from '@tanstack/react-router';
 import useEmblaCarousel from 'embla-carousel-react';
 import Autoplay from 'embla-carousel-autoplay';
@@ -18,10 +19,27 @@ export function bannerMessages(cfg = config) {
   ];
 }
 
+/** Whether the person asked their system for less motion. */
+export function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
 export function AnnouncementBanner({ className, onSlide }: { className?: string; onSlide?: (index: number) => void }) {
-  const [emblaRef, emblaApi] = useEmblaCarousel({ loop: true }, [
-    Autoplay({ delay: BANNER_DELAY_MS, stopOnInteraction: false, stopOnMouseEnter: true }),
+  // It keeps moving under the pointer (a hover must not freeze it); who asked for less motion
+  // gets it still, and everyone gets a Pause/Play button (moving content must be stoppable).
+  const [reduced] = useState(prefersReducedMotion);
+  const [playing, setPlaying] = useState(!reduced);
+  const [emblaRef, emblaApi] = useEmblaCarousel({ loop: true, duration: reduced ? 0 : 25 }, [
+    Autoplay({ delay: BANNER_DELAY_MS, stopOnInteraction: false, stopOnMouseEnter: false, stopOnFocusIn: false, playOnInit: !reduced }),
   ]);
+
+  const toggle = () => {
+    const autoplay = emblaApi?.plugins().autoplay;
+    if (!autoplay) return;
+    if (playing) autoplay.stop();
+    else autoplay.play();
+    setPlaying(!playing);
+  };
 
   useEffect(() => {
     if (!emblaApi || !onSlide) return;
@@ -37,9 +55,9 @@ export function AnnouncementBanner({ className, onSlide }: { className?: string;
     <section
       aria-roledescription="carousel"
       aria-label="Announcements"
-      className={cn('overflow-hidden bg-primary text-primary-foreground', className)}
+      className={cn('relative flex items-center overflow-hidden bg-primary text-primary-foreground', className)}
     >
-      <div ref={emblaRef} className="overflow-hidden">
+      <div ref={emblaRef} className="min-w-0 flex-1 overflow-hidden">
         <div className="flex">
           {messages.map((m, i) => (
             <div
@@ -60,6 +78,15 @@ export function AnnouncementBanner({ className, onSlide }: { className?: string;
           ))}
         </div>
       </div>
+      <button
+        type="button"
+        onClick={toggle}
+        aria-pressed={!playing}
+        className="mr-2 inline-flex size-8 shrink-0 items-center justify-center rounded-md hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
+      >
+        {playing ? <Pause className="size-4" aria-hidden="true" /> : <Play className="size-4" aria-hidden="true" />}
+        <span className="sr-only">{playing ? 'Pause announcements' : 'Play announcements'}</span>
+      </button>
     </section>
   );
 }

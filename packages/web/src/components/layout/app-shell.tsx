@@ -77,17 +77,27 @@ export function AppShell({ menu, showColourDialog, signOutTo, bannerUsesCustomCo
 
   return (
     <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-background px-4 py-2 font-medium text-foreground ring-2 ring-ring focus:not-sr-only focus:fixed focus:left-3 focus:top-3"
+      >
+        Skip to main content
+      </a>
       <header className="sticky top-0 z-40 flex h-16 items-center justify-between gap-2 border-b border-border bg-background px-3 sm:px-6">
         <Link to="/" className="flex min-w-0 items-center gap-2 font-semibold" aria-label={`${config.appName} home`}>
           <img src="/logo.svg" alt="" className="size-9" />
           <span className="truncate text-lg">{config.appName}</span>
         </Link>
         <div className="flex items-center gap-2 sm:gap-3">
-          <Avatar title={name}>
-            {photo && <AvatarImage src={photo} alt={name ? `Photo of ${name}` : 'Your photo'} />}
-            <AvatarFallback aria-label={name || 'You'}>{initial(name)}</AvatarFallback>
+          {/* The photo (or initial) is decoration: the name beside it says who is signed in. */}
+          <Avatar title={name} aria-hidden="true">
+            {photo && <AvatarImage src={photo} alt="" />}
+            <AvatarFallback>{initial(name)}</AvatarFallback>
           </Avatar>
-          <span className="hidden max-w-[12rem] truncate text-sm md:inline">{name}</span>
+          <span className="sr-only max-w-[12rem] truncate text-sm md:not-sr-only md:inline">
+            <span className="sr-only">Signed in as </span>
+            {name}
+          </span>
           <Button variant="outline" size="sm" onClick={signOut}>
             <LogOut aria-hidden="true" />
             Sign Out
@@ -122,12 +132,21 @@ export function AppShell({ menu, showColourDialog, signOutTo, bannerUsesCustomCo
 
         <div className="flex min-w-0 flex-1 flex-col">
           <div className="border-b border-border px-3 py-2 md:hidden">
-            <DropdownMenu>
+            {/* Not modal: a modal menu hides the header and banner from assistive technology while their buttons stay focusable. */}
+            <DropdownMenu modal={false}>
               <DropdownMenuTrigger asChild>
-                <Button variant="outline" className="w-full justify-between" aria-label="Open menu">
+                {/* The visible text (the page name) is in the accessible name: "Menu: Voting". */}
+                <Button variant="outline" className="w-full justify-between">
                   <span className="flex items-center gap-2">
                     <Menu aria-hidden="true" />
-                    {active?.label ?? 'Menu'}
+                    {active ? (
+                      <>
+                        <span className="sr-only">Menu: </span>
+                        {active.label}
+                      </>
+                    ) : (
+                      'Menu'
+                    )}
                   </span>
                   <ChevronDown aria-hidden="true" />
                 </Button>
@@ -165,7 +184,7 @@ export function AppShell({ menu, showColourDialog, signOutTo, bannerUsesCustomCo
             </div>
           </div>
 
-          <main id="main" className="flex-1 px-3 py-6 sm:px-6">
+          <main id="main" tabIndex={-1} className="flex-1 px-3 py-6 focus:outline-none sm:px-6">
             {children}
           </main>
         </div>

@@ -6,11 +6,11 @@ import { cn } from '@/lib/utils';
 
 export const ToastProvider = ToastPrimitives.Provider;
 
-/** docs/screens.md "Messages and timings": toasts sit at the top-right on every screen size. */
+/** docs/screens.md "Messages and timings": toasts sit at the top-right on every screen size, below the 4rem header so they never cover the photo and Sign Out. */
 export function ToastViewport({ className, ...props }: React.ComponentProps<typeof ToastPrimitives.Viewport>) {
   return (
     <ToastPrimitives.Viewport
-      className={cn('fixed right-0 top-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 sm:max-w-[420px]', className)}
+      className={cn('fixed right-0 top-16 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 sm:max-w-[420px]', className)}
       {...props}
     />
   );

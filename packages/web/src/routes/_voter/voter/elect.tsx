@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
@@ -24,14 +24,17 @@ export function Elect() {
   const mine = api.vvpat.getMyVvpat.useQuery({ queryKey: queryKeys.myVvpat });
   const vote = api.ballots.castVote.useMutation();
   const [voted, setVoted] = useState(false);
+  // Positions voted for in this visit, from the vote's receipts (before the receipts list refetches).
+  const [justVoted, setJustVoted] = useState<number[]>([]);
+  const bannerRef = useRef<HTMLDivElement>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
   const groups = useMemo(() => ballot.data?.body.data ?? [], [ballot.data]);
   // The voter's own receipts name the positions already voted for.
   const votedPositionIds = useMemo(() => {
     const done = new Set((mine.data?.body.data.votes ?? []).map((v) => norm(v.position)));
-    return new Set(groups.filter((g) => done.has(norm(g.title))).map((g) => g.position_id));
-  }, [mine.data, groups]);
+    return new Set([...groups.filter((g) => done.has(norm(g.title))).map((g) => g.position_id), ...justVoted]);
+  }, [mine.data, groups, justVoted]);
 
   const disabled = status.data?.body.active === '0';
   const withCandidates = groups.filter((g) => g.candidates.length > 0);
@@ -42,7 +45,9 @@ export function Elect() {
     const candidates: Record<string, number> = {};
     for (const c of Object.values(choices)) candidates[String(c.positionId)] = c.id;
     try {
-      await vote.mutateAsync({ body: { candidates } });
+      const res = await vote.mutateAsync({ body: { candidates } });
+      const receipts = res.status === 201 ? res.body.receipts : [];
+      setJustVoted((prev) => [...prev, ...receipts.map((r) => r.position_id), ...Object.values(choices).map((c) => c.positionId)]);
       setVoted(true);
       toast({ variant: 'success', title: 'Successfully voted' });
       void queryClient.invalidateQueries({ queryKey: queryKeys.myVvpat });
@@ -58,6 +63,11 @@ export function Elect() {
     }
   };
 
+  // Nothing left to vote for: the ballot goes, so focus goes to the banner rather than the page.
+  useEffect(() => {
+    if (voted && allVoted) bannerRef.current?.focus();
+  }, [voted, allVoted]);
+
   if (ballot.isPending) return <Loading label="Loading the ballot…" />;
   if (ballot.isError) {
     return <ErrorState>{errorMessage(ballot.error) ?? 'The ballot could not be loaded. Please try again later.'}</ErrorState>;
@@ -66,7 +76,7 @@ export function Elect() {
   return (
     <div className="grid max-w-5xl gap-6">
       {voted && (
-        <div role="status" className="flex flex-wrap items-center gap-2 rounded-md border border-green-300 bg-green-50 px-4 py-3 text-green-900">
+        <div ref={bannerRef} tabIndex={-1} role="status" className="flex flex-wrap focus:outline-none items-center gap-2 rounded-md border border-green-300 bg-green-50 px-4 py-3 text-green-900">
           <CheckCircle2 className="size-5" aria-hidden="true" />
           <span className="font-semibold">{VOTED_BANNER}</span>
           <Link to="/voter/vpat" className="underline">
@@ -82,14 +92,17 @@ export function Elect() {
       {failure && <ErrorState>{failure}</ErrorState>}
       {withCandidates.length === 0 ? (
         <EmptyState>There are no positions to vote for at the moment.</EmptyState>
-      ) : allVoted && !voted ? (
-        <p role="status" className="rounded-md border border-green-300 bg-green-50 px-4 py-3 font-medium text-green-900">
-          You have already voted for every position.{' '}
-          <Link to="/voter/vpat" className="underline">
-            See your receipts
-          </Link>
-        </p>
-      ) : !voted ? (
+      ) : allVoted ? (
+        voted ? null : (
+          <p role="status" className="rounded-md border border-green-300 bg-green-50 px-4 py-3 font-medium text-green-900">
+            You have already voted for every position.{' '}
+            <Link to="/voter/vpat" className="underline">
+              See your receipts
+            </Link>
+          </p>
+        )
+      ) : (
+        // After a vote the rest of the ballot stays: the positions voted for are shown as done.
         <BallotForm
           groups={groups}
           votedPositionIds={votedPositionIds}
@@ -97,7 +110,7 @@ export function Elect() {
           submitting={vote.isPending}
           onConfirm={confirm}
         />
-      ) : null}
+      )}
     </div>
   );
 }
