@@ -81,6 +81,7 @@ export const membersRouter = c.router({
     method: 'POST',
     path: '/edit/psk/member/:id',
     summary: 'Edit a member (county = branch id or name)',
+    description: '409 when the member already voted for a branch position and the edit would move them to another branch.',
     pathParams: IdParams,
     body: UpdateMemberBody,
     responses: { 200: z.object({ data: Member }), ...errors(401, 403, 404, 409) },
@@ -99,10 +100,10 @@ export const membersRouter = c.router({
     path: '/members/import',
     summary: 'Import members from a CSV file (multipart field `file`)',
     description:
-      'multipart/form-data with one file field `file`: CSV with header member_no,name,email,phone,branch. All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines.',
+      'multipart/form-data with one file field `file`: CSV with header member_no,name,email,phone,branch. All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines. 409 when a line would move a member who already voted for a branch position to another branch (nothing is written).',
     contentType: 'multipart/form-data',
     body: z.object({}),
-    responses: { 200: ImportResult, ...errors(401, 403, 413, 415) },
+    responses: { 200: ImportResult, ...errors(401, 403, 409, 413, 415) },
     metadata: meta('admin', {
       files: [{ name: 'file', maxCount: 1, required: true, mediaTypes: ['text/csv'], description: 'CSV with the header member_no,name,email,phone,branch (UTF-8)' }],
     }),

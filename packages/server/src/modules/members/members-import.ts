@@ -9,6 +9,7 @@ import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
+import { BRANCH_LOCKED_AFTER_VOTE, membersLockedToBranch } from './members.service';
 
 export const IMPORT_COLUMNS = ['member_no', 'name', 'email', 'phone', 'branch'] as const;
 type Column = (typeof IMPORT_COLUMNS)[number];
@@ -131,6 +132,32 @@ async function validateRows(tx: Tx, parsed: Parsed): Promise<{ rows: ImportRow[]
   return { rows, errors };
 }
 
+/**
+ * A re-import must not move a member who voted for a branch position to another branch (they
+ * could then vote for the new branch's positions too): 409 naming the lines, nothing written.
+ */
+async function refuseBranchMovesAfterVoting(tx: Tx, rows: ImportRow[]): Promise<void> {
+  const moves = new Map<number, number>();
+  const lineOf = new Map<number, ImportRow>();
+  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
+    const chunk = rows.slice(i, i + WRITE_CHUNK);
+    const existing = await tx.select({ id: members.id, memberNo: members.memberNo, branchId: members.branchId }).from(members).where(inArray(members.memberNo, chunk.map((r) => r.memberNo)));
+    const byNo = new Map(chunk.map((r) => [r.memberNo, r]));
+    for (const m of existing) {
+      const row = byNo.get(m.memberNo)!;
+      if (m.branchId !== row.branchId) {
+        moves.set(m.id, row.branchId);
+        lineOf.set(m.id, row);
+      }
+    }
+  }
+  const locked = await membersLockedToBranch(tx, moves);
+  if (locked.size === 0) return;
+  const lines = [...locked].map((id) => lineOf.get(id)!).sort((a, b) => a.line - b.line);
+  const shown = lines.slice(0, 5).map((r) => `line ${r.line} (member ${r.memberNo})`).join(', ');
+  throw new AppError('CONFLICT', `Nothing imported: ${shown}${lines.length > 5 ? ` and ${lines.length - 5} more` : ''}: the member ${BRANCH_LOCKED_AFTER_VOTE}`, { issue: BRANCH_LOCKED_AFTER_VOTE });
+}
+
 /** Inserts new members and updates existing ones by member number; answers how many of each. */
 async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ created: number; updated: number }> {
   let created = 0;
@@ -178,6 +205,7 @@ export async function importMembers(ctx: AppContext, actor: Actor, input: Buffer
         const { rows, errors } = await validateRows(tx, parsed);
         if (errors.length > 0) throw new ImportRejected(capErrors(errors));
         if (rows.length === 0) throw new ImportRejected([{ line: 2, message: 'The file has no member lines' }]);
+        await refuseBranchMovesAfterVoting(tx, rows);
         try {
           return await upsertRows(tx, rows, ctx.now());
         } catch (error) {

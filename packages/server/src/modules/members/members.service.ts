@@ -8,6 +8,7 @@ import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
 import { likeContains, pageRequest, paginate } from '../../lib/pagination';
+import { MEMBER_LOCK_NAMESPACE } from '../ballots/locks';
 
 type Reader = Db | Tx;
 
@@ -118,6 +119,9 @@ export async function applyMemberEdit(tx: Tx, id: number, input: MemberEdit, now
   if (clashes.some((c) => c.memberNo === memberNo)) errors.member_no = [uniqueFieldErrors.member_no];
   if (clashes.some((c) => c.email === email)) errors.email = [uniqueFieldErrors.email];
   if (Object.keys(errors).length > 0 || !branch) throw AppError.validation(errors);
+  if ((await membersLockedToBranch(tx, new Map([[id, branch.id]]))).has(id)) {
+    throw new AppError('CONFLICT', `This member ${BRANCH_LOCKED_AFTER_VOTE}`, { issue: BRANCH_LOCKED_AFTER_VOTE });
+  }
   try {
     await tx
       .update(members)
@@ -128,6 +132,28 @@ export async function applyMemberEdit(tx: Tx, id: number, input: MemberEdit, now
     if (constraint === undefined) throw error;
     throw AppError.validation(constraint.includes('email') ? { email: [uniqueFieldErrors.email] } : { member_no: [uniqueFieldErrors.member_no] });
   }
+}
+
+export const BRANCH_LOCKED_AFTER_VOTE = 'has already voted for a branch position, so their branch cannot change until the election is over';
+
+/**
+ * Of these members (id → the branch they would move to), the ones who voted for a branch position
+ * and would change branch: such a move would let them vote for the new branch's positions too.
+ * Takes each moving member's vote lock first (the lock cast_vote takes), so a vote in flight
+ * finishes before the check and a later one sees the new branch.
+ */
+export async function membersLockedToBranch(tx: Tx, moves: Map<number, number>): Promise<Set<number>> {
+  if (moves.size === 0) return new Set();
+  const current = await tx.select({ id: members.id, branchId: members.branchId }).from(members).where(inArray(members.id, [...moves.keys()]));
+  const changing = current.filter((m) => m.branchId !== moves.get(m.id)).map((m) => m.id);
+  if (changing.length === 0) return new Set();
+  for (const id of changing.sort((a, b) => a - b)) await tx.execute(sql`select pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}::int, ${id}::int)`);
+  const voted = await tx
+    .selectDistinct({ id: participation.memberId })
+    .from(participation)
+    .innerJoin(positions, eq(positions.id, participation.positionId))
+    .where(and(inArray(participation.memberId, changing), sql`${positions.branchId} is not null`));
+  return new Set(voted.map((r) => r.id));
 }
 
 /** Locks the member row for the rest of the transaction, so two edits of one member queue up. */
