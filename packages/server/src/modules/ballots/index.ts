@@ -9,5 +9,5 @@ export { findBallots, openBallot, openQueueRows, readQueue, type Ballot } from '
 /** The mixer that moves queued ballots into `ballots` in shuffled batches. */
 export { mixQueuedBallots, startMixer, type MixResult } from './mixer';
 export { normaliseReceipt } from './receipts';
-/** Advisory lock ids shared with the elections module (toggle and commitments) and reminders. */
-export { COMMITMENT_LOCK, ELECTION_LOCK, REMINDER_MEMBER_LOCK_NAMESPACE } from './locks';
+/** Advisory lock ids shared with the elections module (toggle and commitments), reminders and member edits. */
+export { COMMITMENT_LOCK, ELECTION_LOCK, MEMBER_LOCK_NAMESPACE, REMINDER_MEMBER_LOCK_NAMESPACE } from './locks';

@@ -8,7 +8,7 @@ import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
 import { likeContains, pageRequest, paginate } from '../../lib/pagination';
-import { MEMBER_LOCK_NAMESPACE } from '../ballots/locks';
+import { MEMBER_LOCK_NAMESPACE } from '../ballots';
 
 type Reader = Db | Tx;
 
