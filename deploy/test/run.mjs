@@ -323,7 +323,9 @@ async function main() {
     lines.push('  postgres:', `    image: ${images.postgres}`, '  redis:', `    image: ${images.redis}`, '  proxy:', `    image: ${images.caddy}`);
   }
   writeFileSync(override, `${lines.join('\n')}\n`);
-  const env = { ...process.env, COMPOSE_FILE: ['docker-compose.yml', override].join(':'), COMPOSE_PROJECT_NAME: project, COMPOSE_PROFILES: '' };
+  // COMPOSE_PROFILES comes from .env, as README tells operators (the environment would win).
+  const env = { ...process.env, COMPOSE_FILE: ['docker-compose.yml', override].join(':'), COMPOSE_PROJECT_NAME: project };
+  delete env.COMPOSE_PROFILES;
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   const dc = (args, opts = {}) => run(compose.cmd, [...compose.pre, ...args], { cwd: app, env, ...opts });
@@ -488,9 +490,8 @@ async function main() {
 
     dotenv = setEnv(dotenv, { COMPOSE_PROFILES: 'scale', REDIS_URL: 'redis://redis:6379' });
     writeEnv();
-    env.COMPOSE_PROFILES = 'scale';
     let replicas;
-    await step('scale profile: `docker compose up -d --scale server=2` behind the proxy with Redis', async () => {
+    await step('scale profile (COMPOSE_PROFILES=scale, REDIS_URL in .env): `docker compose up -d --scale server=2`', async () => {
       dcOk(['up', '-d', '--scale', 'server=2']);
       await healthy('redis');
       replicas = await healthy('server', 2);
@@ -555,7 +556,7 @@ async function main() {
       }
     });
 
-    await step('HTTPS at the proxy (local certificate, KURA_SITE=https://localhost, KURA_TLS=files): Secure cookies and HSTS there only', async () => {
+    await step('HTTPS at the proxy (local certificate, KURA_SITE=https://localhost, KURA_TLS=files): Secure cookies and HSTS over HTTPS, plain HTTP redirected', async () => {
       const certs = join(app, 'certs');
       const o = run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(certs, 'key.pem'), '-out', join(certs, 'cert.pem')]);
       check(o.code === 0, `openssl: ${o.err}`);
