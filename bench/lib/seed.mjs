@@ -13,7 +13,21 @@ const sha256 = (s) => createHash('sha256').update(s).digest('hex');
  * Member numbers: candidates 7000001…, voters 7100001…, sign-in members 7900001…; each member a
  * distinct phone (07 + 8 digits) so the SMS sink can tell whose code it received.
  */
+/** The bench's structure on an empty install (SEED_DEMO=0): the demo's branches and positions. */
+const BRANCHES = [...CONTESTED_BRANCHES, 'Machakos', 'Nyeri', 'Kakamega', 'Eldoret', 'Garissa'];
+const NATIONAL_POSITIONS = ['Chairperson', 'President', 'Vice Chairperson', 'Secretary', 'Treasurer'];
+
+async function ensureStructure(exec) {
+  const [{ n }] = await exec(`select count(*)::int as n from positions`);
+  if (Number(n) > 0) return;
+  await exec(`insert into branches (name) values ${BRANCHES.map((b) => `('${b}')`).join(', ')} on conflict do nothing`);
+  await exec(`insert into positions (name, level, branch_id, sort_order)
+              values ${NATIONAL_POSITIONS.map((p, i) => `('${p}', 'National', null, ${i})`).join(', ')}`);
+  await exec(`insert into positions (name, level, branch_id, sort_order) select 'Branch Chairperson', name, id, 100 from branches`);
+}
+
 export async function seedElection(exec, { voters, signers, secret }) {
+  await ensureStructure(exec);
   const branches = await exec(`select id, name from branches`);
   const branchId = new Map(branches.map((b) => [b.name, Number(b.id)]));
   const contested = CONTESTED_BRANCHES.map((n) => branchId.get(n)).filter(Boolean);

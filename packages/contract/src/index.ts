@@ -7,6 +7,7 @@ import { helpRouter } from './help';
 import { logsRouter } from './logs';
 import { membersRouter } from './members';
 import { remindersRouter } from './reminders';
+import { setupRouter } from './setup';
 import { vvpatRouter } from './vvpat';
 
 export * from './common';
@@ -20,6 +21,7 @@ export * from './logs';
 export * from './vvpat';
 export * from './help';
 export * from './reminders';
+export * from './setup';
 export * from './realtime';
 
 /** Every domain router, served under /api/v1 (and its alias /api). */
@@ -36,6 +38,7 @@ export const apiRouter = c.router(
     vvpat: vvpatRouter,
     help: helpRouter,
     reminders: remindersRouter,
+    setup: setupRouter,
   },
   { pathPrefix: API_PREFIX },
 );

@@ -44,6 +44,14 @@ export const ImportResult = z.object({
   errors: z.array(z.object({ line: z.number().int(), message: z.string() })),
 });
 
+/** `?create_branches=1` creates the branches a file names that do not exist yet. */
+export const ImportQuery = z.object({
+  create_branches: z
+    .enum(['0', '1', 'true', 'false'], { errorMap: () => ({ message: 'The create_branches must be 1 or 0' }) })
+    .optional()
+    .transform((v) => v === '1' || v === 'true'),
+});
+
 export const DetailsBody = z.object({
   member_no: z
     .string({ required_error: 'Enter your member number or email', invalid_type_error: 'Enter your member number or email' })
@@ -100,8 +108,9 @@ export const membersRouter = c.router({
     path: '/members/import',
     summary: 'Import members from a CSV file (multipart field `file`)',
     description:
-      'multipart/form-data with one file field `file`: CSV with header member_no,name,email,phone,branch. All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines. 409 when a line would move a member who already voted for a branch position to another branch (nothing is written).',
+      'multipart/form-data with one file field `file`: CSV with header member_no,name,email,phone,branch. All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines. 409 when a line would move a member who already voted for a branch position to another branch (nothing is written). An unknown branch is a line error naming it, unless `?create_branches=1`, which creates it.',
     contentType: 'multipart/form-data',
+    query: ImportQuery,
     body: z.object({}),
     responses: { 200: ImportResult, ...errors(401, 403, 409, 413, 415) },
     metadata: meta('admin', {

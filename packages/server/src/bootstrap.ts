@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { DomainEventBus, type AppContext } from './context';
 import { openDatabase, type Database } from './db/client';
 import { runMigrations } from './db/migrate';
-import { DEMO_ADMIN, DEMO_AGENT, DEMO_VOTER_MEMBER_NO, isDatabaseEmpty, seedDemo, seedReference, upsertStaff } from './db/seed';
+import { DEMO_ADMIN, DEMO_AGENT, DEMO_VOTER_MEMBER_NO, isDatabaseEmpty, seedDemo, upsertStaff } from './db/seed';
+import { applyElectionDefaults } from './modules/elections';
 import type { Env } from './env';
 import { loadSecrets, type Secrets } from './secrets';
 
@@ -56,11 +57,12 @@ export async function prepareData(ctx: AppContext): Promise<SeedReport> {
   const seedDemoData = env.SEED_DEMO ?? (empty && env.NODE_ENV !== 'production');
   let seeded = false;
   if (seedDemoData && empty) {
-    const summary = await seedDemo(database.db);
+    const summary = await seedDemo(ctx);
     seeded = true;
-    lines.push(`Demo election seeded: 47 branches, ${summary.members} members, ${summary.candidates} candidacies.`);
+    lines.push(`Demo election seeded: ${summary.branches} branches, ${summary.members} members, ${summary.candidates} candidates.`);
   } else {
-    await seedReference(database.db);
+    // No reference data: an empty install stays empty until the admin sets it up.
+    await applyElectionDefaults(database.db, env);
   }
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
     await upsertStaff(database.db, { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD, role: 'admin' });

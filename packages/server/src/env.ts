@@ -76,13 +76,15 @@ const EnvSchema = z
     MIX_INTERVAL_MS: positiveInt(2000),
     /** Reminder messages sent per second, across all server processes (fractions allowed: 0.5 is one every 2 s). */
     REMINDER_RATE_PER_SECOND: z.coerce.number().positive().max(1000).default(5),
+    /** The product's name in sign-in messages and the authenticator app. */
     APP_NAME: z.string().default('Kura'),
-    ORG_NAME: z.string().default('Pharmaceutical Society of Kenya'),
-    ORG_WEBSITE: z.string().url().default('https://psk.or.ke'),
-    SUPPORT_EMAIL: z.string().email().default('secretariat@psk.or.ke'),
+    // First-start defaults only: an empty organisation text in the database takes these once;
+    // after that the back office's Set-up page owns them (modules/elections).
+    ORG_NAME: z.string().trim().max(200).optional(),
+    ORG_WEBSITE: z.string().trim().url().optional(),
+    SUPPORT_EMAIL: z.string().trim().toLowerCase().email().optional(),
+    ELECTION_TITLE: z.string().trim().max(200).optional(),
     DEFAULT_PIN: z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits').default('1234'),
-    ELECTION_TITLE: z.string().default('PSK Elections 2025'),
-    ELECTION_START: z.string().default('03/10/2025'),
     WEB_DIST_DIR: z.string().optional(),
   })
   .superRefine((env, ctx) => {

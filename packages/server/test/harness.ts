@@ -10,7 +10,7 @@ import { createContext } from '../src/bootstrap';
 import type { AppContext } from '../src/context';
 import { openDatabase, type Database } from '../src/db/client';
 import { runMigrations } from '../src/db/migrate';
-import { seedReference } from '../src/db/seed';
+import { seedSampleStructure } from './reference';
 import { parseEnv } from '../src/env';
 import { createLogger } from '../src/logger';
 import { randomSecrets } from '../src/secrets';
@@ -64,7 +64,7 @@ export class TestClock {
 export type TestAppOptions = {
   /** Raw environment overrides, as strings, like the real process environment. */
   env?: Record<string, string | undefined>;
-  /** Seed branches, positions and the election flag (default true). */
+  /** Start from the demo's branches and positions (default true); false is an empty install. */
   seedReference?: boolean;
 };
 
@@ -93,7 +93,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const database = await createTestDatabase();
   const clock = new TestClock();
   const ctx = await createContext({ env, logger, database, secrets: randomSecrets(), now: clock.now });
-  if (options.seedReference !== false) await seedReference(database.db);
+  if (options.seedReference !== false) await seedSampleStructure(database.db);
   const app = createApp(ctx);
   return {
     app,

@@ -1,7 +1,12 @@
-import { sql } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
+import type { AppContext } from '../context';
 import type { Db } from './client';
-import { branches, candidacies, items, members, positions, settings, staff } from './schema';
+import { branches, items, members, positions, staff } from './schema';
+import type { Actor } from '../auth/actor';
 import { hashPassword } from '../lib/crypto';
+import { updateElection } from '../modules/elections';
+import { assignPositions, importMembers } from '../modules/members';
+import { createBranch, createPositions } from '../modules/setup';
 
 export const KENYA_COUNTIES = [
   'Mombasa', 'Kwale', 'Kilifi', 'Tana River', 'Lamu', 'Taita Taveta', 'Garissa', 'Wajir', 'Mandera', 'Marsabit',
@@ -36,62 +41,65 @@ function prng(seed: number) {
   };
 }
 
+/** Nothing an admin or the demo would have set up: no branches, positions or members. */
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(branches);
+  const [row] = await db.execute<{ n: number }>(sql`
+    select ((select count(*) from ${branches}) + (select count(*) from ${positions}) + (select count(*) from ${members}))::int as n`);
   return (row?.n ?? 0) === 0;
 }
 
-/** Reference data every installation needs: branches, positions, the election flag. */
-export async function seedReference(db: Db): Promise<void> {
-  await db.insert(branches).values(KENYA_COUNTIES.map((name) => ({ name }))).onConflictDoNothing();
-  const branchRows = await db.select().from(branches);
-  await db
-    .insert(positions)
-    .values([
-      ...NATIONAL_POSITIONS.map((name, i) => ({ name, level: 'National', branchId: null, sortOrder: i })),
-      ...branchRows.map((b) => ({ name: BRANCH_POSITION, level: b.name, branchId: b.id, sortOrder: 100 })),
-    ])
-    .onConflictDoNothing();
-  await db.insert(settings).values({ key: 'election_active', value: '0' }).onConflictDoNothing();
-}
+export type DemoSummary = { branches: number; members: number; candidates: number };
 
-export type DemoSummary = { members: number; candidates: number };
+export const DEMO_ELECTION = {
+  title: 'PSK Elections 2025',
+  organisation: 'Pharmaceutical Society of Kenya',
+  website: 'https://psk.or.ke',
+  support_email: 'secretariat@psk.or.ke',
+};
 
-/** A realistic demo election: members across branches and 2–4 candidates per contested position. */
-export async function seedDemo(db: Db, options: { memberCount?: number } = {}): Promise<DemoSummary> {
+/**
+ * A realistic demo election, set up through the same services an admin's Set-up page calls (each
+ * step is in the activity log as the "Demo seed"): the society's texts, 47 branches, five national
+ * positions and a branch chairperson per branch, members imported from a CSV, and 2–4 candidates
+ * per contested position.
+ */
+export async function seedDemo(ctx: AppContext, options: { memberCount?: number } = {}): Promise<DemoSummary> {
+  const db = ctx.database.db;
+  const actor: Actor = { role: 'admin', id: null, name: 'Demo seed', ip: '' };
   const memberCount = options.memberCount ?? 400;
   const rand = prng(2025);
   const pick = <T,>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
-  await seedReference(db);
-  const branchRows = await db.select().from(branches);
-  const byName = new Map(branchRows.map((b) => [b.name, b.id]));
-  const weighted = [...DEMO_CONTESTED_BRANCHES, ...DEMO_CONTESTED_BRANCHES, ...KENYA_COUNTIES];
 
-  const rows = Array.from({ length: memberCount }, (_, i) => {
+  await updateElection(ctx, actor, DEMO_ELECTION);
+  for (const name of KENYA_COUNTIES) await createBranch(ctx, actor, name);
+  for (const name of NATIONAL_POSITIONS) await createPositions(ctx, actor, { name });
+  await createPositions(ctx, actor, { name: BRANCH_POSITION, every_branch: true });
+
+  const weighted = [...DEMO_CONTESTED_BRANCHES, ...DEMO_CONTESTED_BRANCHES, ...KENYA_COUNTIES];
+  const lines = ['member_no,name,email,phone,branch'];
+  for (let i = 0; i < memberCount; i++) {
     const first = pick(FIRST);
     const last = pick(LAST);
     const branch = i === 0 ? 'Nairobi' : pick(weighted);
-    return {
-      memberNo: String(1001 + i),
-      name: `${first} ${last}`,
-      email: `${first}.${last}.${1001 + i}@members.example.org`.toLowerCase(),
-      phone: `07${String(10_000_000 + Math.floor(rand() * 89_999_999)).slice(0, 8)}`,
-      branchId: byName.get(branch)!,
-    };
-  });
-  const inserted = await db.insert(members).values(rows).onConflictDoNothing().returning({ id: members.id, branchId: members.branchId });
+    const email = `${first}.${last}.${1001 + i}@members.example.org`.toLowerCase();
+    const phone = `07${String(10_000_000 + Math.floor(rand() * 89_999_999)).slice(0, 8)}`;
+    lines.push([String(1001 + i), `${first} ${last}`, email, phone, `"${branch}"`].join(','));
+  }
+  const imported = await importMembers(ctx, actor, lines.join('\n'));
+  if (imported.errors.length > 0) throw new Error(`demo members could not be imported: ${imported.errors[0]!.message}`);
 
-  const positionRows = await db.select().from(positions);
+  const memberRows = await db.select({ id: members.id, memberNo: members.memberNo, branchId: members.branchId }).from(members).orderBy(asc(members.id));
+  const positionRows = await db.select().from(positions).orderBy(asc(positions.id));
+  const standing = new Map<string, number[]>();
   const taken = new Set<number>();
-  const candidacyRows: { memberId: number; positionId: number }[] = [];
-  const choose = (pool: typeof inserted, n: number, positionId: number) => {
+  const choose = (pool: typeof memberRows, n: number, positionId: number) => {
     for (const m of pool.filter((p) => !taken.has(p.id)).slice(0, n)) {
       taken.add(m.id);
-      candidacyRows.push({ memberId: m.id, positionId });
+      standing.set(m.memberNo, [...(standing.get(m.memberNo) ?? []), positionId]);
     }
   };
   // Skip the demo voter so their own ballot is never "vote for yourself".
-  const pool = inserted.slice(1);
+  const pool = memberRows.filter((m) => m.memberNo !== DEMO_VOTER_MEMBER_NO);
   let offset = 3;
   for (const p of positionRows) {
     const n = 2 + Math.floor(rand() * 3);
@@ -102,7 +110,7 @@ export async function seedDemo(db: Db, options: { memberCount?: number } = {}): 
       choose(pool.filter((m) => m.branchId === p.branchId), n, p.id);
     }
   }
-  if (candidacyRows.length) await db.insert(candidacies).values(candidacyRows).onConflictDoNothing();
+  for (const [memberNo, positionIds] of standing) await assignPositions(ctx, actor, memberNo, positionIds);
 
   await db
     .insert(items)
@@ -115,7 +123,7 @@ export async function seedDemo(db: Db, options: { memberCount?: number } = {}): 
 
   await upsertStaff(db, { ...DEMO_ADMIN, role: 'admin' });
   await upsertStaff(db, { ...DEMO_AGENT, role: 'agent' });
-  return { members: inserted.length, candidates: candidacyRows.length };
+  return { branches: KENYA_COUNTIES.length, members: imported.created, candidates: taken.size };
 }
 
 /** Creates or updates an admin or agent (ADMIN_EMAIL, AGENT_EMAILS, `cli admin:create`). */

@@ -7,18 +7,16 @@ import { findUp } from '../lib/find-up';
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Runtime settings the browser needs, injected into index.html (no rebuild per deployment). */
+/**
+ * Deployment settings the browser needs, injected into index.html (no rebuild per deployment). The
+ * organisation's texts are not here: they live in the database and the app reads GET election.
+ */
 export function browserConfig(ctx: AppContext) {
   const { env } = ctx;
   return {
     appName: env.APP_NAME,
-    orgName: env.ORG_NAME,
-    orgWebsite: env.ORG_WEBSITE,
-    supportEmail: env.SUPPORT_EMAIL,
     defaultPin: env.DEFAULT_PIN,
     googleClientId: env.GOOGLE_CLIENT_ID ?? null,
-    electionTitle: env.ELECTION_TITLE,
-    electionStart: env.ELECTION_START,
   };
 }
 

@@ -10,6 +10,7 @@ import { helpRoutes } from './help';
 import { logsRoutes } from './logs';
 import { membersRoutes } from './members';
 import { remindersRoutes } from './reminders';
+import { setupRoutes } from './setup';
 import { vvpatRoutes } from './vvpat';
 
 /**
@@ -35,6 +36,7 @@ export function moduleImplementations(ctx: AppContext) {
       elections: electionsRoutes(ctx),
       vvpat: vvpatRoutes(ctx),
       reminders: remindersRoutes(ctx),
+      setup: setupRoutes(ctx),
     },
   });
 }

@@ -1,16 +1,18 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { DocumentPage } from '@/components/documents/document-page';
 import { config } from '@/lib/config';
+import { useElection } from '@/lib/election';
 
 export const Route = createFileRoute('/data-collection')({
   component: DataCollection,
 });
 
 function DataCollection() {
+  const { texts } = useElection();
   return (
     <DocumentPage title="Data collection">
       <p>
-        {config.orgName} runs its elections on {config.appName}. To let you vote exactly once and to keep the election verifiable, we
+        {texts.organisation || 'The organisation'} runs its elections on {config.appName}. To let you vote exactly once and to keep the election verifiable, we
         collect the following about you.
       </p>
       <h2>What we collect</h2>
@@ -28,10 +30,14 @@ function DataCollection() {
       </p>
       <h2>Why</h2>
       <p>To confirm you are an eligible member, to send you one-time sign-in codes, to count the votes and to answer your questions.</p>
-      <h2>Questions</h2>
-      <p>
-        Write to <a href={`mailto:${config.supportEmail}`}>{config.supportEmail}</a>.
-      </p>
+      {texts.supportEmail && (
+        <>
+          <h2>Questions</h2>
+          <p>
+            Write to <a href={`mailto:${texts.supportEmail}`}>{texts.supportEmail}</a>.
+          </p>
+        </>
+      )}
     </DocumentPage>
   );
 }

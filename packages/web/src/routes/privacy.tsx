@@ -1,16 +1,18 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { DocumentPage } from '@/components/documents/document-page';
 import { config } from '@/lib/config';
+import { useElection } from '@/lib/election';
 
 export const Route = createFileRoute('/privacy')({
   component: Privacy,
 });
 
 function Privacy() {
+  const { texts } = useElection();
   return (
     <DocumentPage title="Privacy policy">
       <p>
-        This policy explains how {config.orgName} handles personal data in the {config.appName} election service.
+        This policy explains how {texts.organisation || 'the organisation'} handles personal data in the {config.appName} election service.
       </p>
       <h2>Secret ballot</h2>
       <p>
@@ -26,8 +28,14 @@ function Privacy() {
       <p>Member details are kept as long as you are a member. Sign-in codes expire after five minutes. Activity logs are kept for audit after the election.</p>
       <h2>Your rights</h2>
       <p>
-        You may ask to see or correct the data we hold about you. Use the Verify page to check your registered details, and write to{' '}
-        <a href={`mailto:${config.supportEmail}`}>{config.supportEmail}</a> for anything else.
+        You may ask to see or correct the data we hold about you. Use the Verify page to check your registered details, and
+        {texts.supportEmail ? (
+          <>
+            {' '}write to <a href={`mailto:${texts.supportEmail}`}>{texts.supportEmail}</a> for anything else.
+          </>
+        ) : (
+          ' ask the organisation for anything else.'
+        )}
       </p>
     </DocumentPage>
   );

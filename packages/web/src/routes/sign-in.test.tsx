@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { IDENTIFIER_FORMAT_MESSAGE } from '@kura/contract';
+import { mockFetch } from '@/test/fetch-mock';
 import { renderWithProviders } from '@/test/render';
 import { SignIn } from './sign-in';
 import { SignUp, SIGN_UP_UNAVAILABLE } from './sign-up';
@@ -13,6 +14,10 @@ async function setup() {
 }
 
 const type = (input: HTMLInputElement, value: string) => fireEvent.change(input, { target: { value } });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe('sign-in identifier validation (docs/api.md "Validation")', () => {
   it('says too short below 3 characters and disables Sign in', async () => {
@@ -82,12 +87,20 @@ describe('the ways in from the sign-in page', () => {
   });
 
   it('without Google, sign-up explains why and what to do instead, and hides the form that cannot succeed', async () => {
+    // The support address is the one the admin set on the election (GET election).
+    mockFetch((path) =>
+      path === '/election'
+        ? { status: 200, body: { data: { title: 'AGM', organisation: 'Umoja Savings', website: null, support_email: 'help@umoja.example', opens_at: null, closes_at: null, results_visibility: 'live', phase: 'setup', active: '0' } } }
+        : undefined,
+    );
     await renderWithProviders(<SignUp />, '/sign-up');
     const note = await screen.findByRole('note');
+    await screen.findByRole('link', { name: 'help@umoja.example' });
+    expect(note.textContent).toContain('Umoja Savings registers its members');
     expect(note.textContent).toContain(SIGN_UP_UNAVAILABLE);
     expect(screen.getByRole('link', { name: 'Sign in with your member number or email' }).getAttribute('href')).toBe('/sign-in');
     expect(screen.getByRole('link', { name: 'Check your member details' }).getAttribute('href')).toBe('/verify');
-    expect(screen.getByRole('link', { name: 'info@psk.or.ke' }).getAttribute('href')).toBe('mailto:info@psk.or.ke');
+    expect(screen.getByRole('link', { name: 'help@umoja.example' }).getAttribute('href')).toBe('mailto:help@umoja.example');
     expect(screen.queryByRole('button', { name: 'Sign up' })).toBeNull();
   });
 });

@@ -17,6 +17,7 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { api, ensureCsrfCookie, errorIssue, errorMessage, errorStatus } from '@/lib/api';
 import { config } from '@/lib/config';
+import { useElection } from '@/lib/election';
 import { decodeIdToken, type GoogleCredentialResponse } from '@/lib/google';
 import { setAccountType, setPfNumber, storeSession } from '@/lib/session';
 import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
@@ -175,6 +176,7 @@ const linkClass = 'text-primary underline underline-offset-2';
  * check one's registration instead), and the staff logins for admins and agents sent here.
  */
 export function SignInAlternatives() {
+  const { texts } = useElection();
   return (
     <div className="grid gap-2 border-t border-border pt-4 text-center text-sm">
       <p>
@@ -192,7 +194,7 @@ export function SignInAlternatives() {
         </p>
       ) : (
         <p>
-          No account yet? Members are registered by {config.orgName}: sign in with your member number.{' '}
+          No account yet? Members are registered by {texts.organisation || 'your organisation'}: sign in with your member number.{' '}
           <Link to="/verify" className={linkClass}>
             Check your member details
           </Link>

@@ -17,6 +17,7 @@ import { toast } from '@/components/ui/use-toast';
 import { api, errorMessage, errorStatus } from '@/lib/api';
 import { decodeIdToken, type GoogleCredentialResponse, type GoogleProfile } from '@/lib/google';
 import { config } from '@/lib/config';
+import { useElection } from '@/lib/election';
 import { setPfNumber } from '@/lib/session';
 
 export const Route = createFileRoute('/sign-up')({
@@ -146,11 +147,12 @@ export const SIGN_UP_UNAVAILABLE = 'Sign-up needs a Google account, and Google s
 
 /** Without Google, sign-up cannot work: say so, and what to do instead. */
 function SignUpWithoutGoogle() {
+  const { texts } = useElection();
   const link = 'text-primary underline underline-offset-2';
   return (
     <div role="note" className="grid gap-3 rounded-md border border-border bg-muted px-4 py-3 text-sm">
       <p className="font-medium">{SIGN_UP_UNAVAILABLE}</p>
-      <p>You do not need to sign up to vote: {config.orgName} registers its members. Instead:</p>
+      <p>You do not need to sign up to vote: {texts.organisation || 'your organisation'} registers its members. Instead:</p>
       <ul className="grid list-disc gap-1 pl-5">
         <li>
           <Link to="/sign-in" className={link}>
@@ -164,13 +166,15 @@ function SignUpWithoutGoogle() {
           </Link>{' '}
           if you are not sure you are registered.
         </li>
-        <li>
-          Still stuck? Write to{' '}
-          <a href={`mailto:${config.supportEmail}`} className={link}>
-            {config.supportEmail}
-          </a>
-          .
-        </li>
+        {texts.supportEmail && (
+          <li>
+            Still stuck? Write to{' '}
+            <a href={`mailto:${texts.supportEmail}`} className={link}>
+              {texts.supportEmail}
+            </a>
+            .
+          </li>
+        )}
       </ul>
     </div>
   );

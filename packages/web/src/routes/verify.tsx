@@ -8,7 +8,6 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { api, errorMessage, firstFieldError } from '@/lib/api';
-import { config } from '@/lib/config';
 
 export const Route = createFileRoute('/verify')({
   component: VerifyDetails,
@@ -69,9 +68,13 @@ function VerifyDetails() {
               <dt className="font-medium">Support</dt>
               <dd className="break-all">
                 If these details are wrong, contact the secretariat at{' '}
-                <a className="text-primary underline" href={`mailto:${details.support_email || config.supportEmail}`}>
-                  {details.support_email || config.supportEmail}
-                </a>
+                {details.support_email ? (
+                  <a className="text-primary underline" href={`mailto:${details.support_email}`}>
+                    {details.support_email}
+                  </a>
+                ) : (
+                  'the organisation'
+                )}
                 .
               </dd>
             </dl>

@@ -25,6 +25,8 @@ export const members = pgTable(
     googleSub: text('google_sub').unique(),
     /** Profile photo URL (uploaded candidate photo under /uploads, or the Google picture). */
     photoUrl: text('photo_url'),
+    /** A candidate's statement to voters (at most 2,000 characters), shown on the ballot. */
+    statement: text('statement'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

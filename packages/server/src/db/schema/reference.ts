@@ -1,6 +1,7 @@
-import { integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 
-/** The organisation's branches (Kenya's counties in the demo). */
+/** The organisation's branches, as the admin defines them (Kenya's counties in the demo). */
 export const branches = pgTable('branches', {
   id: serial('id').primaryKey(),
   name: text('name').notNull().unique(),
@@ -15,8 +16,11 @@ export const positions = pgTable(
     level: text('level').notNull(),
     branchId: integer('branch_id').references(() => branches.id, { onDelete: 'restrict' }),
     sortOrder: integer('sort_order').notNull().default(0),
+    /** How many candidates are elected; a ballot takes 1..seats distinct candidates. */
+    seats: integer('seats').notNull().default(1),
+    description: text('description'),
   },
-  (t) => [uniqueIndex('positions_name_level_uq').on(t.name, t.level)],
+  (t) => [uniqueIndex('positions_name_level_uq').on(t.name, t.level), check('positions_seats_ck', sql`${t.seats} >= 1`)],
 );
 
 /** Voting items shown on the nominate page (spec: the Vote button there only logs). */
@@ -32,3 +36,31 @@ export const settings = pgTable('settings', {
   value: text('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The one election this installation runs: its texts, schedule and results visibility, edited by
+ * admins (docs/decisions/004). Exactly one row (id 1), created by the migration. The on/off switch
+ * stays in `settings.election_active`, where the vote statement reads it.
+ */
+export const election = pgTable(
+  'election',
+  {
+    id: integer('id').primaryKey().default(1),
+    title: text('title').notNull().default(''),
+    organisation: text('organisation').notNull().default(''),
+    website: text('website'),
+    supportEmail: text('support_email'),
+    opensAt: timestamp('opens_at', { withTimezone: true }),
+    closesAt: timestamp('closes_at', { withTimezone: true }),
+    resultsVisibility: text('results_visibility', { enum: ['live', 'staff', 'after_close'] }).notNull().default('live'),
+    /** When voting was first switched on (setup before that). */
+    openedAt: timestamp('opened_at', { withTimezone: true }),
+    /** When the election closed for good. */
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('election_single_row_ck', sql`${t.id} = 1`),
+    check('election_results_visibility_ck', sql`${t.resultsVisibility} in ('live', 'staff', 'after_close')`),
+  ],
+);

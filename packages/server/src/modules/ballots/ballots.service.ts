@@ -22,9 +22,11 @@ export async function getBallot(ctx: AppContext, memberId: number): Promise<Ball
       positionId: positions.id,
       name: positions.name,
       level: positions.level,
+      seats: positions.seats,
       candidateId: members.id,
       candidateName: members.name,
       photo: members.photoUrl,
+      statement: members.statement,
     })
     .from(positions)
     .innerJoin(candidacies, eq(candidacies.positionId, positions.id))
@@ -34,8 +36,8 @@ export async function getBallot(ctx: AppContext, memberId: number): Promise<Ball
   const groups = new Map<number, BallotGroup>();
   for (const r of rows) {
     let group = groups.get(r.positionId);
-    if (!group) groups.set(r.positionId, (group = { title: positionTitle(r), position_id: r.positionId, candidates: [] }));
-    group.candidates.push({ id: r.candidateId, name: r.candidateName, photo: r.photo });
+    if (!group) groups.set(r.positionId, (group = { title: positionTitle(r), position_id: r.positionId, seats: r.seats, candidates: [] }));
+    group.candidates.push({ id: r.candidateId, name: r.candidateName, photo: r.photo, statement: r.statement });
   }
   return [...groups.values()];
 }

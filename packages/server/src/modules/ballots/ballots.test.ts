@@ -37,9 +37,10 @@ describe('psk/candidates/v2', () => {
     expect(res.body.data[0]).toEqual({
       title: `${e.chair.name} National`,
       position_id: e.chair.id,
+      seats: 1,
       candidates: [
-        { id: e.alice.id, name: 'Alice Achieng', photo: null },
-        { id: e.brian.id, name: 'Brian Barasa', photo: null },
+        { id: e.alice.id, name: 'Alice Achieng', photo: null, statement: null },
+        { id: e.brian.id, name: 'Brian Barasa', photo: null, statement: null },
       ],
     });
     // Seeded positions without candidates (Chairperson, Branch Chairperson…) are left out.

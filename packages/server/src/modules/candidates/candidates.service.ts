@@ -7,14 +7,14 @@ import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
-import { applyMemberEdit, positionOrder, replacePositions } from '../members';
+import { applyMemberEdit, positionColumns, positionOrder, replacePositions } from '../members';
 
 export type CandidateEdit = { name: string; phone: string; email: string; county: string; position_ids: number[] };
 
 /** Candidates with their positions; `memberIds` narrows to those members (candidate or not). */
 async function loadCandidates(db: Db | Tx, memberIds?: number[]): Promise<Candidate[]> {
   const links = await db
-    .select({ memberId: candidacies.memberId, id: positions.id, name: positions.name, level: positions.level })
+    .select({ memberId: candidacies.memberId, ...positionColumns })
     .from(candidacies)
     .innerJoin(positions, eq(positions.id, candidacies.positionId))
     .where(memberIds ? inArray(candidacies.memberId, memberIds) : undefined)
@@ -32,6 +32,7 @@ async function loadCandidates(db: Db | Tx, memberIds?: number[]): Promise<Candid
       email: members.email,
       county: branches.name,
       image_url: members.photoUrl,
+      statement: members.statement,
     })
     .from(members)
     .innerJoin(branches, eq(branches.id, members.branchId))

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { listCommitments } from './commitments';
+import { getElection, updateElection } from './election.service';
 import { exportResultsCsv, getElectionStatus, getResults, getStatistics, lookupReceipt, toggleElection } from './elections.service';
 import { votingRuntime } from './voting-runtime';
 
@@ -11,6 +12,10 @@ export function electionsRoutes(ctx: AppContext): RouterImplementation<Contract[
   votingRuntime(ctx);
   const results = async () => ({ status: 200 as const, body: { data: { data: await getResults(ctx) } } });
   return {
+    getElection: async () => ({ status: 200, body: { data: await getElection(ctx) } }),
+
+    updateElection: async ({ req, body }) => ({ status: 200, body: { data: await updateElection(ctx, await actorOf(ctx, req), body) } }),
+
     getElectionStatus: async () => ({ status: 200, body: { active: await getElectionStatus(ctx) } }),
 
     toggleElection: async ({ req, body }) => {

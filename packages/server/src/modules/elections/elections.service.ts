@@ -8,6 +8,7 @@ import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { ELECTION_LOCK, findBallots, mixQueuedBallots, normaliseReceipt } from '../ballots';
 import { recordCommitment } from './commitments';
+import { markOpened } from './election.service';
 import { votingRuntime } from './voting-runtime';
 
 export type ElectionState = '1' | '0';
@@ -28,6 +29,7 @@ export async function toggleElection(ctx: AppContext, actor: Actor, active: bool
   const value: ElectionState = active ? '1' : '0';
   await auditedTransaction(ctx, { actor, activity: active ? 'Enabled voting' : 'Disabled voting' }, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    if (active) await markOpened(tx, ctx.now());
     await tx
       .insert(settings)
       .values({ key: 'election_active', value, updatedAt: ctx.now() })

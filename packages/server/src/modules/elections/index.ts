@@ -6,3 +6,6 @@ export { electionsRoutes } from './elections.router';
 /** The per-app tally, mixer and commitment loops (started with the elections router). */
 export { votingRuntime, type VotingRuntime } from './voting-runtime';
 export { verifyAudit, type AuditReport } from './audit';
+/** The election's settings (texts, schedule, results visibility) and its phase. */
+export { applyElectionDefaults, getElection, readElection, toElection, updateElection } from './election.service';
+export { computePhase, type PhaseInput } from './phase';

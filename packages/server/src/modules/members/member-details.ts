@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { branches, members } from '../../db/schema';
+import { branches, election, members } from '../../db/schema';
 import { AppError } from '../../errors';
 import { maskEmail, maskPhone } from '../../lib/masking';
 
@@ -16,11 +16,11 @@ export async function lookupMemberDetails(ctx: AppContext, identifier: string): 
   const id = identifier.trim();
   const where = id.includes('@') ? eq(members.email, id.toLowerCase()) : eq(members.memberNo, id);
   const [row] = await ctx.database.db
-    .select({ phone: members.phone, email: members.email, branch: branches.name })
+    .select({ phone: members.phone, email: members.email, branch: branches.name, supportEmail: sql<string | null>`(select ${election.supportEmail} from ${election} where ${election.id} = 1)` })
     .from(members)
     .innerJoin(branches, eq(branches.id, members.branchId))
     .where(where)
     .limit(1);
   if (!row) throw new AppError('NOT_FOUND', DETAILS_NOT_FOUND);
-  return { phone: maskPhone(row.phone), email: maskEmail(row.email), branch: row.branch, support_email: ctx.env.SUPPORT_EMAIL };
+  return { phone: maskPhone(row.phone), email: maskEmail(row.email), branch: row.branch, support_email: row.supportEmail ?? '' };
 }

@@ -75,14 +75,47 @@ export function parseMembersCsv(input: Buffer | string): Parsed {
   return { records, errors: [] };
 }
 
-/** Checks every line against the member rules, the branches, each other and the database. */
-async function validateRows(tx: Tx, parsed: Parsed): Promise<{ rows: ImportRow[]; errors: ImportLineError[] }> {
+export type ImportOptions = {
+  /** Create the branches the file names that do not exist yet (`?create_branches=1`). */
+  createBranches?: boolean;
+};
+
+/** A branch name from a file line must fit the branch rules of the Set-up page. */
+const NewBranchName = z.string().max(100, 'A branch name must be at most 100 characters long').refine((n) => n.toLowerCase() !== 'national', 'A branch cannot be called National');
+
+/**
+ * Checks every line against the member rules, the branches, each other and the database. With
+ * `createBranches`, an unknown branch is created (inside the import's transaction, so a rejected
+ * file creates none); without it, it is a line error naming the branch.
+ */
+async function validateRows(tx: Tx, parsed: Parsed, options: ImportOptions): Promise<{ rows: ImportRow[]; errors: ImportLineError[]; createdBranches: string[] }> {
   const errors = [...parsed.errors];
   const branchRows = await tx.select({ id: branches.id, name: branches.name }).from(branches);
   const branchByKey = new Map<string, number>();
   for (const b of branchRows) {
     branchByKey.set(b.name.toLowerCase(), b.id);
     branchByKey.set(String(b.id), b.id);
+  }
+  const createdBranches: string[] = [];
+  if (options.createBranches) {
+    const wanted = new Map<string, { name: string; line: number }>();
+    for (const { line, fields } of parsed.records) {
+      const name = fields.branch.trim();
+      if (name && !branchByKey.has(name.toLowerCase()) && !wanted.has(name.toLowerCase())) wanted.set(name.toLowerCase(), { name, line });
+    }
+    const fresh: string[] = [];
+    for (const { name, line } of wanted.values()) {
+      const ok = NewBranchName.safeParse(name);
+      if (ok.success) fresh.push(name);
+      else errors.push({ line, message: `branch: ${ok.error.issues[0]!.message}` });
+    }
+    if (fresh.length > 0) {
+      const inserted = await tx.insert(branches).values(fresh.map((name) => ({ name }))).returning({ id: branches.id, name: branches.name });
+      for (const b of inserted) {
+        branchByKey.set(b.name.toLowerCase(), b.id);
+        createdBranches.push(b.name);
+      }
+    }
   }
   const rows: ImportRow[] = [];
   const lineOfMemberNo = new Map<string, number>();
@@ -97,7 +130,8 @@ async function validateRows(tx: Tx, parsed: Parsed): Promise<{ rows: ImportRow[]
     const r = result.data;
     const problems: string[] = [];
     const branchId = branchByKey.get(r.branch.toLowerCase());
-    if (branchId === undefined) problems.push(`branch: Unknown branch "${r.branch}"`);
+    if (branchId === undefined && !options.createBranches) problems.push(`branch: Unknown branch "${r.branch}" (create it on the Set-up page, or import with "create unknown branches")`);
+    else if (branchId === undefined) problems.push(`branch: "${r.branch}" could not be created`);
     const dupNo = lineOfMemberNo.get(r.member_no);
     if (dupNo !== undefined) problems.push(`member_no: ${r.member_no} already appears on line ${dupNo}`);
     const dupEmail = lineOfEmail.get(r.email);
@@ -129,7 +163,7 @@ async function validateRows(tx: Tx, parsed: Parsed): Promise<{ rows: ImportRow[]
     }
   }
   errors.sort((a, b) => a.line - b.line);
-  return { rows, errors };
+  return { rows, errors, createdBranches };
 }
 
 /**
@@ -195,14 +229,22 @@ async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ creat
  * first and any bad line means nothing is written. Re-importing the same file updates by member
  * number, so it is safe to run again after fixing a line.
  */
-export async function importMembers(ctx: AppContext, actor: Actor, input: Buffer | string): Promise<ImportOutcome> {
+export async function importMembers(ctx: AppContext, actor: Actor, input: Buffer | string, options: ImportOptions = {}): Promise<ImportOutcome> {
   const parsed = parseMembersCsv(input);
+  let createdBranches: string[] = [];
   try {
     const outcome = await auditedTransaction(
       ctx,
-      { actor, activity: 'Members imported', data: (r: { created: number; updated: number }) => `created ${r.created}, updated ${r.updated}` },
+      {
+        actor,
+        activity: 'Members imported',
+        data: (r: { created: number; updated: number }) =>
+          `created ${r.created}, updated ${r.updated}${createdBranches.length ? `; new branches: ${createdBranches.join(', ')}` : ''}`,
+      },
       async (tx) => {
-        const { rows, errors } = await validateRows(tx, parsed);
+        const validated = await validateRows(tx, parsed, options);
+        const { rows, errors } = validated;
+        createdBranches = validated.createdBranches;
         if (errors.length > 0) throw new ImportRejected(capErrors(errors));
         if (rows.length === 0) throw new ImportRejected([{ line: 2, message: 'The file has no member lines' }]);
         await refuseBranchMovesAfterVoting(tx, rows);

@@ -230,12 +230,18 @@ export async function listBranches(ctx: AppContext): Promise<Branch[]> {
   return ctx.database.db.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name));
 }
 
-/** National positions first, then branch positions by branch; seed order within each. */
+/** National positions first, then branch positions by branch; the admin's order within each. */
 export const positionOrder = [sql`${positions.level} <> 'National'`, asc(positions.sortOrder), asc(positions.level), asc(positions.id)];
 
+export const positionColumns = {
+  id: positions.id,
+  name: positions.name,
+  level: positions.level,
+  seats: positions.seats,
+  description: positions.description,
+  branch_id: positions.branchId,
+};
+
 export async function listPositions(ctx: AppContext): Promise<Position[]> {
-  return ctx.database.db
-    .select({ id: positions.id, name: positions.name, level: positions.level })
-    .from(positions)
-    .orderBy(...positionOrder);
+  return ctx.database.db.select(positionColumns).from(positions).orderBy(...positionOrder);
 }

@@ -4,7 +4,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../cli/commands';
-import { activityLogs, candidacies, items, members, participation } from '../../db/schema';
+import { activityLogs, candidacies, election, items, members, participation } from '../../db/schema';
 import { bearer, createCandidate, createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
@@ -280,9 +280,11 @@ describe('assign positions', () => {
 describe('details lookup (public, rate limited)', () => {
   it('answers masked details by member number or email, 404 otherwise, then 429 with Retry-After', async () => {
     await createMember(t.ctx, { memberNo: '990001', email: 'jane.doe@example.org', phone: '0712345689', branch: 'Kiambu' });
+    // The support email is the one the admin set on the election.
+    await t.ctx.database.db.update(election).set({ supportEmail: 'help@society.example' });
     const byNo = await request(t.app).post('/api/details').send({ member_no: '990001' });
     expect(byNo.status).toBe(200);
-    expect(byNo.body).toEqual({ phone: '07******89', email: 'j***@example.org', branch: 'Kiambu', support_email: t.ctx.env.SUPPORT_EMAIL });
+    expect(byNo.body).toEqual({ phone: '07******89', email: 'j***@example.org', branch: 'Kiambu', support_email: 'help@society.example' });
     const byEmail = await request(t.app).post('/api/details').send({ member_no: ' Jane.Doe@Example.org ' });
     expect(byEmail.body.branch).toBe('Kiambu');
     const missing = await request(t.app).post('/api/details').send({ member_no: '12121212' });
@@ -359,7 +361,7 @@ describe('members import (CSV)', () => {
     expect(res.body.updated).toBe(0);
     expect(res.body.errors).toEqual([
       { line: 3, message: 'phone: Must be at least 10 characters long' },
-      { line: 5, message: 'branch: Unknown branch "Atlantis"' },
+      { line: 5, message: 'branch: Unknown branch "Atlantis" (create it on the Set-up page, or import with "create unknown branches")' },
       { line: 6, message: 'member_no: 660101 already appears on line 2' },
       { line: 7, message: 'email: owner@example.org already belongs to member 660900' },
     ]);

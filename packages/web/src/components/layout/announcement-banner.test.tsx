@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
+import { formatDateTime } from '@/lib/election';
 import { AnnouncementBanner, BANNER_DELAY_MS, bannerMessages } from './announcement-banner';
 
 /**
@@ -37,12 +38,14 @@ describe('announcement banner (docs/screens.md "Messages and timings")', () => {
     restore();
   });
 
+  const election = { title: 'Coop Elections 2026', opensAt: '2026-05-04T06:00:00.000Z' };
+
   it('holds the four messages in order, the third a link to /verify', async () => {
-    await renderWithProviders(<AnnouncementBanner />);
-    const texts = bannerMessages().map((m) => m.text);
+    await renderWithProviders(<AnnouncementBanner texts={election} />);
+    const texts = bannerMessages(election).map((m) => m.text);
     expect(texts).toEqual([
-      'PSK Elections 2025',
-      'Elections starts on 03/10/2025',
+      'Coop Elections 2026',
+      `Elections starts on ${formatDateTime(election.opensAt)}`,
       'Click here to Verify your member details prior to voting date',
       'Secure and verifiable voting',
     ]);
@@ -52,11 +55,15 @@ describe('announcement banner (docs/screens.md "Messages and timings")', () => {
     expect(screen.getAllByRole('group')).toHaveLength(4);
   });
 
+  it('leaves out the title and opening time the admin has not set (an empty install names no organisation)', () => {
+    expect(bannerMessages({ title: '', opensAt: null }).map((m) => m.id)).toEqual(['verify', 'secure']);
+  });
+
   it('moves on every 4000 ms and loops back to the first message', async () => {
     expect(BANNER_DELAY_MS).toBe(4000);
     const slides: number[] = [];
     vi.useFakeTimers();
-    await renderWithProviders(<AnnouncementBanner onSlide={(i) => slides.push(i)} />);
+    await renderWithProviders(<AnnouncementBanner texts={election} onSlide={(i) => slides.push(i)} />);
     const before = slides.length;
 
     await act(async () => {
@@ -76,7 +83,7 @@ describe('announcement banner (docs/screens.md "Messages and timings")', () => {
   it('keeps moving while the pointer is over it', async () => {
     const slides: number[] = [];
     vi.useFakeTimers();
-    await renderWithProviders(<AnnouncementBanner onSlide={(i) => slides.push(i)} />);
+    await renderWithProviders(<AnnouncementBanner texts={election} onSlide={(i) => slides.push(i)} />);
     const before = slides.length;
     const banner = screen.getByRole('region', { name: 'Announcements' });
     fireEvent.mouseEnter(banner.firstElementChild!);
@@ -93,7 +100,7 @@ describe('announcement banner (docs/screens.md "Messages and timings")', () => {
     window.matchMedia = ((query: string) => ({ ...original(query), matches: query.includes('prefers-reduced-motion') })) as typeof window.matchMedia;
     try {
       vi.useFakeTimers();
-      await renderWithProviders(<AnnouncementBanner onSlide={(i) => slides.push(i)} />);
+      await renderWithProviders(<AnnouncementBanner texts={election} onSlide={(i) => slides.push(i)} />);
       await act(async () => {
         vi.advanceTimersByTime(4010 * 3);
       });

@@ -3,20 +3,25 @@ import { Pause, Play } from 'lucide-react';
 import { Link } from '@tanstack/react-router';
 import useEmblaCarousel from 'embla-carousel-react';
 import Autoplay from 'embla-carousel-autoplay';
-import { config } from '@/lib/config';
+import { formatDateTime, useElection, type ElectionTexts } from '@/lib/election';
 import { cn } from '@/lib/utils';
 
 /** The banner moves on every 4000 ms and loops (docs/screens.md "Messages and timings"). */
 export const BANNER_DELAY_MS = 4000;
 
-/** The four messages, in order (docs/screens.md "Messages and timings"); the third is a link to /verify. */
-export function bannerMessages(cfg = config) {
-  return [
-    { id: 'title', text: cfg.electionTitle },
-    { id: 'start', text: `Elections starts on ${cfg.electionStart}` },
-    { id: 'verify', text: 'Click here to Verify your member details prior to voting date', to: '/verify' as const },
-    { id: 'secure', text: 'Secure and verifiable voting' },
-  ];
+type BannerMessage = { id: string; text: string; to?: '/verify' };
+
+/**
+ * The messages of docs/screens.md "Messages and timings", in order; the verify one is a link to /verify. The election's title and
+ * opening time come from the election's settings and are left out while the admin has not set them.
+ */
+export function bannerMessages(texts: Pick<ElectionTexts, 'title' | 'opensAt'>): BannerMessage[] {
+  const out: BannerMessage[] = [];
+  if (texts.title) out.push({ id: 'title', text: texts.title });
+  if (texts.opensAt) out.push({ id: 'start', text: `Elections starts on ${formatDateTime(texts.opensAt)}` });
+  out.push({ id: 'verify', text: 'Click here to Verify your member details prior to voting date', to: '/verify' });
+  out.push({ id: 'secure', text: 'Secure and verifiable voting' });
+  return out;
 }
 
 /** Whether the person asked their system for less motion. */
@@ -24,7 +29,16 @@ export function prefersReducedMotion(): boolean {
   return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
-export function AnnouncementBanner({ className, onSlide }: { className?: string; onSlide?: (index: number) => void }) {
+export function AnnouncementBanner({
+  className,
+  onSlide,
+  texts,
+}: {
+  className?: string;
+  onSlide?: (index: number) => void;
+  /** The election's texts; read from GET election when not given. */
+  texts?: Pick<ElectionTexts, 'title' | 'opensAt'>;
+}) {
   // It keeps moving under the pointer (a hover must not freeze it); who asked for less motion
   // gets it still, and everyone gets a Pause/Play button (moving content must be stoppable).
   const [reduced] = useState(prefersReducedMotion);
@@ -50,7 +64,8 @@ export function AnnouncementBanner({ className, onSlide }: { className?: string;
     };
   }, [emblaApi, onSlide]);
 
-  const messages = bannerMessages();
+  const election = useElection();
+  const messages = bannerMessages(texts ?? election.texts);
   return (
     <section
       aria-roledescription="carousel"

@@ -4,11 +4,13 @@ import { ExternalLink } from 'lucide-react';
 import { ColourDialog } from '@/components/colours/colour-dialog';
 import { buttonVariants } from '@/components/ui/button';
 import { config } from '@/lib/config';
+import { useElection } from '@/lib/election';
 import { cn } from '@/lib/utils';
 import { AnnouncementBanner } from './announcement-banner';
 
 /** The frame of the public screens: header with the logo and links, then the announcement banner. */
 export function PublicLayout({ children, showColourDialog = false, wide = false }: { children: ReactNode; showColourDialog?: boolean; wide?: boolean }) {
+  const { texts } = useElection();
   return (
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-border bg-background">
@@ -19,16 +21,18 @@ export function PublicLayout({ children, showColourDialog = false, wide = false 
           </Link>
           <nav aria-label="Site" className="flex flex-wrap items-center gap-1 sm:gap-2">
             {showColourDialog && <ColourDialog />}
-            <a
-              href={config.orgWebsite}
-              target="_blank"
-              rel="noreferrer"
-              className={cn(buttonVariants({ variant: 'ghost', size: 'sm' }))}
-            >
-              {config.orgName}
-              <ExternalLink aria-hidden="true" />
-              <span className="sr-only">(opens in a new tab)</span>
-            </a>
+            {texts.organisation && texts.website && (
+              <a
+                href={texts.website}
+                target="_blank"
+                rel="noreferrer"
+                className={cn(buttonVariants({ variant: 'ghost', size: 'sm' }))}
+              >
+                {texts.organisation}
+                <ExternalLink aria-hidden="true" />
+                <span className="sr-only">(opens in a new tab)</span>
+              </a>
+            )}
             <Link to="/verify" className={cn(buttonVariants({ variant: 'outline', size: 'sm' }))}>
               Verify
             </Link>
@@ -60,9 +64,7 @@ export function PublicLayout({ children, showColourDialog = false, wide = false 
             Commitments
           </Link>
         </nav>
-        <p className="mt-2">
-          © {config.orgName}
-        </p>
+        {texts.organisation && <p className="mt-2">© {texts.organisation}</p>}
       </footer>
     </div>
   );

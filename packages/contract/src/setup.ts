@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { Branch, c, errors, meta, Position } from './common';
+import { pathIdSchema, positiveIdSchema } from './validation';
+
+/** Setting up an organisation's election: its branches and the positions it elects. */
+
+export const SetupIdParams = z.object({ id: pathIdSchema });
+
+export const MAX_SEATS = 50;
+export const MAX_STATEMENT_LENGTH = 2000;
+
+const branchName = z
+  .string({ required_error: 'The name field is required', invalid_type_error: 'The name must be text' })
+  .trim()
+  .min(1, 'The name field is required')
+  .max(100, 'Must be at most 100 characters long')
+  .refine((n) => n.toLowerCase() !== 'national', 'A branch cannot be called National');
+
+export const BranchBody = z.object({ name: branchName });
+
+const positionName = z
+  .string({ required_error: 'The name field is required', invalid_type_error: 'The name must be text' })
+  .trim()
+  .min(1, 'The name field is required')
+  .max(100, 'Must be at most 100 characters long');
+const seats = z
+  .number({ invalid_type_error: 'The seats must be a number' })
+  .int('The seats must be a whole number')
+  .min(1, 'The seats must be at least 1')
+  .max(MAX_SEATS, `The seats must be at most ${MAX_SEATS}`);
+const description = z
+  .string({ invalid_type_error: 'The description must be text' })
+  .trim()
+  .max(1000, 'Must be at most 1000 characters long')
+  .nullable()
+  .transform((d) => (d === '' ? null : d));
+
+export const CreatePositionBody = z
+  .object({
+    name: positionName,
+    seats: seats.optional(),
+    description: description.optional(),
+    /** null or absent: national; a branch id: that branch only */
+    branch_id: positiveIdSchema('branch id').nullable().optional(),
+    /** one position per branch (level = the branch's name) */
+    every_branch: z.boolean({ invalid_type_error: 'The every_branch must be true or false' }).optional(),
+  })
+  .refine((b) => !(b.every_branch && b.branch_id), { message: 'Choose one branch or every branch, not both', path: ['branch_id'] });
+export type CreatePositionBody = z.infer<typeof CreatePositionBody>;
+
+export const UpdatePositionBody = z.object({
+  name: positionName.optional(),
+  seats: seats.optional(),
+  description: description.optional(),
+  sort_order: z
+    .number({ invalid_type_error: 'The sort_order must be a number' })
+    .int('The sort_order must be a whole number')
+    .min(0, 'The sort_order must be at least 0')
+    .max(1_000_000, 'The sort_order must be at most 1000000')
+    .optional(),
+});
+export type UpdatePositionBody = z.infer<typeof UpdatePositionBody>;
+
+export const setupRouter = c.router({
+  createBranch: {
+    method: 'POST',
+    path: '/branches',
+    summary: 'Create a branch',
+    description: '409 when a branch of that name exists.',
+    body: BranchBody,
+    responses: { 201: z.object({ data: Branch }), ...errors(401, 403, 409) },
+    metadata: meta('admin'),
+  },
+  updateBranch: {
+    method: 'PATCH',
+    path: '/branches/:id',
+    summary: 'Rename a branch',
+    description: "Its branch positions' level follows the new name. 409 when another branch has that name.",
+    pathParams: SetupIdParams,
+    body: BranchBody,
+    responses: { 200: z.object({ data: Branch }), ...errors(401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+  deleteBranch: {
+    method: 'DELETE',
+    path: '/branches/:id',
+    summary: 'Delete a branch',
+    description: '409 while members or positions use it.',
+    pathParams: SetupIdParams,
+    responses: { 204: c.noBody(), ...errors(401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+  createPosition: {
+    method: 'POST',
+    path: '/positions',
+    summary: 'Create a position: national, of one branch, or one per branch (every_branch)',
+    body: CreatePositionBody,
+    responses: { 201: z.object({ data: z.array(Position) }), ...errors(401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+  updatePosition: {
+    method: 'PATCH',
+    path: '/positions/:id',
+    summary: 'Rename, describe, reorder a position or set its seats',
+    description: '409 once a vote is cast for it (reordering stays allowed).',
+    pathParams: SetupIdParams,
+    body: UpdatePositionBody,
+    responses: { 200: z.object({ data: Position }), ...errors(401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+  deletePosition: {
+    method: 'DELETE',
+    path: '/positions/:id',
+    summary: 'Delete a position',
+    description: '409 once a vote is cast for it.',
+    pathParams: SetupIdParams,
+    responses: { 204: c.noBody(), ...errors(401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+});

@@ -1,0 +1,27 @@
+import type { Contract } from '@kura/contract';
+import type { AppContext } from '../../context';
+import type { RouterImplementation } from '../../http/routes';
+import { actorOf } from '../../auth/actor';
+import { createBranch, createPositions, deleteBranch, deletePosition, renameBranch, updatePosition } from './setup.service';
+
+export function setupRoutes(ctx: AppContext): RouterImplementation<Contract['api']['setup']> {
+  return {
+    createBranch: async ({ req, body }) => ({ status: 201, body: { data: await createBranch(ctx, await actorOf(ctx, req), body.name) } }),
+
+    updateBranch: async ({ req, params, body }) => ({ status: 200, body: { data: await renameBranch(ctx, await actorOf(ctx, req), params.id, body.name) } }),
+
+    deleteBranch: async ({ req, params }) => {
+      await deleteBranch(ctx, await actorOf(ctx, req), params.id);
+      return { status: 204, body: undefined };
+    },
+
+    createPosition: async ({ req, body }) => ({ status: 201, body: { data: await createPositions(ctx, await actorOf(ctx, req), body) } }),
+
+    updatePosition: async ({ req, params, body }) => ({ status: 200, body: { data: await updatePosition(ctx, await actorOf(ctx, req), params.id, body) } }),
+
+    deletePosition: async ({ req, params }) => {
+      await deletePosition(ctx, await actorOf(ctx, req), params.id);
+      return { status: 204, body: undefined };
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import type { Branch, CreatePositionBody, Position, UpdatePositionBody } from '@kura/contract';
+import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Tx } from '../../db/client';
+import { branches, members, participation, positions } from '../../db/schema';
+import { AppError } from '../../errors';
+import type { Actor } from '../../auth/actor';
+import { uniqueViolation } from '../../db/errors';
+import { auditedTransaction } from '../../lib/audited-transaction';
+import { ELECTION_LOCK } from '../ballots';
+import { positionColumns } from '../members';
+
+/**
+ * Branches and positions, as an admin sets up their organisation's election. Every change is one
+ * audited transaction (one activity-log line, success or refusal). A position is frozen once a vote
+ * is cast for it: the change takes the election lock exclusively, as a toggle does, so no vote is
+ * in flight while it checks `participation` and writes.
+ */
+
+export const NATIONAL = 'National';
+
+const duplicateBranch = (name: string) => new AppError('CONFLICT', `A branch called ${name} already exists`, { errors: { name: ['A branch with this name already exists'] } });
+
+async function findBranch(tx: Tx, id: number): Promise<Branch> {
+  const [row] = await tx.select({ id: branches.id, name: branches.name }).from(branches).where(eq(branches.id, id)).for('update');
+  if (!row) throw new AppError('NOT_FOUND', 'No branch has this id');
+  return row;
+}
+
+async function assertBranchNameFree(tx: Tx, name: string, exceptId?: number): Promise<void> {
+  const [taken] = await tx
+    .select({ id: branches.id })
+    .from(branches)
+    .where(and(sql`lower(${branches.name}) = lower(${name})`, exceptId ? ne(branches.id, exceptId) : undefined));
+  if (taken) throw duplicateBranch(name);
+}
+
+export async function createBranch(ctx: AppContext, actor: Actor, name: string): Promise<Branch> {
+  try {
+    const branch = await auditedTransaction(ctx, { actor, activity: 'Branch created', data: name }, async (tx) => {
+      await assertBranchNameFree(tx, name);
+      const [row] = await tx.insert(branches).values({ name }).returning({ id: branches.id, name: branches.name });
+      return row!;
+    });
+    ctx.events.emit('members.changed');
+    return branch;
+  } catch (error) {
+    if (uniqueViolation(error) !== undefined) throw duplicateBranch(name);
+    throw error;
+  }
+}
+
+/** Renames a branch; its branch positions' level (their title on ballots and results) follows. */
+export async function renameBranch(ctx: AppContext, actor: Actor, id: number, name: string): Promise<Branch> {
+  try {
+    const branch = await auditedTransaction(ctx, { actor, activity: 'Branch renamed', data: `branch ${id} to ${name}` }, async (tx) => {
+      const current = await findBranch(tx, id);
+      await assertBranchNameFree(tx, name, id);
+      if (current.name === name) return current;
+      await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+      const voted = await tx
+        .select({ id: positions.id })
+        .from(positions)
+        .innerJoin(participation, eq(participation.positionId, positions.id))
+        .where(eq(positions.branchId, id))
+        .limit(1);
+      if (voted.length > 0) throw new AppError('CONFLICT', 'Votes have been cast for this branch’s positions, so it can no longer be renamed');
+      await tx.update(branches).set({ name }).where(eq(branches.id, id));
+      await tx.update(positions).set({ level: name }).where(eq(positions.branchId, id));
+      return { id, name };
+    });
+    ctx.events.emit('members.changed');
+    return branch;
+  } catch (error) {
+    if (uniqueViolation(error) !== undefined) throw duplicateBranch(name);
+    throw error;
+  }
+}
+
+export async function deleteBranch(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  await auditedTransaction(ctx, { actor, activity: 'Branch deleted', data: `branch ${id}` }, async (tx) => {
+    const branch = await findBranch(tx, id);
+    const [usedByMembers] = await tx.select({ n: sql<number>`count(*)::int` }).from(members).where(eq(members.branchId, id));
+    const [usedByPositions] = await tx.select({ n: sql<number>`count(*)::int` }).from(positions).where(eq(positions.branchId, id));
+    const m = usedByMembers?.n ?? 0;
+    const p = usedByPositions?.n ?? 0;
+    if (m > 0 || p > 0) {
+      const uses = [m > 0 ? `${m} member${m === 1 ? '' : 's'}` : '', p > 0 ? `${p} position${p === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+      throw new AppError('CONFLICT', `${branch.name} is used by ${uses}, so it cannot be deleted`);
+    }
+    await tx.delete(branches).where(eq(branches.id, id));
+  });
+  ctx.events.emit('members.changed');
+}
+
+const duplicatePosition = (title: string) =>
+  new AppError('CONFLICT', `The position ${title} already exists`, { errors: { name: ['A position with this name already exists at this level'] } });
+
+/** One position (national or one branch's), or one per branch with `every_branch`. */
+export async function createPositions(ctx: AppContext, actor: Actor, input: CreatePositionBody): Promise<Position[]> {
+  const scope = input.every_branch ? 'every branch' : input.branch_id ? `branch ${input.branch_id}` : NATIONAL;
+  try {
+    const created = await auditedTransaction(
+      ctx,
+      { actor, activity: 'Position created', data: (rows: Position[]) => `${input.name} (${scope}, ${input.seats ?? 1} seat(s)); ids [${rows.map((r) => r.id).join(', ')}]` },
+      async (tx) => {
+        let levels: { level: string; branchId: number | null }[];
+        if (input.every_branch) {
+          const all = await tx.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name));
+          if (all.length === 0) throw AppError.validation({ every_branch: ['Create the branches first'] });
+          levels = all.map((b) => ({ level: b.name, branchId: b.id }));
+        } else if (input.branch_id) {
+          const [b] = await tx.select({ id: branches.id, name: branches.name }).from(branches).where(eq(branches.id, input.branch_id));
+          if (!b) throw AppError.validation({ branch_id: ['The selected branch does not exist'] });
+          levels = [{ level: b.name, branchId: b.id }];
+        } else {
+          levels = [{ level: NATIONAL, branchId: null }];
+        }
+        const existing = await tx
+          .select({ level: positions.level })
+          .from(positions)
+          .where(and(sql`lower(${positions.name}) = lower(${input.name})`, inArray(positions.level, levels.map((l) => l.level))));
+        if (existing.length > 0) throw duplicatePosition(`${input.name} ${existing[0]!.level}`);
+        const [last] = await tx.select({ n: max(positions.sortOrder) }).from(positions);
+        const sortOrder = (last?.n ?? 0) + 1;
+        return tx
+          .insert(positions)
+          .values(levels.map((l) => ({ name: input.name, level: l.level, branchId: l.branchId, seats: input.seats ?? 1, description: input.description ?? null, sortOrder })))
+          .returning(positionColumns);
+      },
+    );
+    ctx.events.emit('candidates.changed');
+    return created;
+  } catch (error) {
+    if (uniqueViolation(error) !== undefined) throw duplicatePosition(input.name);
+    throw error;
+  }
+}
+
+async function lockPositionForChange(tx: Tx, id: number, what: string): Promise<typeof positions.$inferSelect> {
+  // Exclusive election lock: votes in flight finish first, later ones wait for this change.
+  await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+  const [row] = await tx.select().from(positions).where(eq(positions.id, id)).for('update');
+  if (!row) throw new AppError('NOT_FOUND', 'No position has this id');
+  const [voted] = await tx.select({ one: sql<number>`1` }).from(participation).where(eq(participation.positionId, id)).limit(1);
+  if (voted) throw new AppError('CONFLICT', `Votes have been cast for ${row.name} ${row.level}, so it can no longer be ${what}`);
+  return row;
+}
+
+/** Renames, describes, reorders or re-seats a position; refused (409) once it has votes, except a pure reorder. */
+export async function updatePosition(ctx: AppContext, actor: Actor, id: number, input: UpdatePositionBody): Promise<Position> {
+  const fields = (Object.keys(input) as (keyof UpdatePositionBody)[]).filter((k) => input[k] !== undefined);
+  try {
+    const updated = await auditedTransaction(ctx, { actor, activity: 'Position updated', data: `position ${id}: ${fields.join(', ') || 'nothing'}` }, async (tx) => {
+      const reorderOnly = fields.every((f) => f === 'sort_order');
+      let current: typeof positions.$inferSelect;
+      if (reorderOnly) {
+        const [row] = await tx.select().from(positions).where(eq(positions.id, id)).for('update');
+        if (!row) throw new AppError('NOT_FOUND', 'No position has this id');
+        current = row;
+      } else {
+        current = await lockPositionForChange(tx, id, 'changed');
+      }
+      if (input.name !== undefined && input.name.toLowerCase() !== current.name.toLowerCase()) {
+        const [taken] = await tx
+          .select({ id: positions.id })
+          .from(positions)
+          .where(and(sql`lower(${positions.name}) = lower(${input.name})`, eq(positions.level, current.level), ne(positions.id, id)));
+        if (taken) throw duplicatePosition(`${input.name} ${current.level}`);
+      }
+      const [row] = await tx
+        .update(positions)
+        .set({
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.seats !== undefined ? { seats: input.seats } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          ...(input.sort_order !== undefined ? { sortOrder: input.sort_order } : {}),
+        })
+        .where(eq(positions.id, id))
+        .returning(positionColumns);
+      return row!;
+    });
+    ctx.events.emit('candidates.changed');
+    return updated;
+  } catch (error) {
+    if (uniqueViolation(error) !== undefined) throw duplicatePosition(input.name ?? '');
+    throw error;
+  }
+}
+
+/** Deletes a position and its candidacies; refused (409) once it has votes. */
+export async function deletePosition(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  await auditedTransaction(ctx, { actor, activity: 'Position deleted', data: `position ${id}` }, async (tx) => {
+    await lockPositionForChange(tx, id, 'deleted');
+    await tx.delete(positions).where(eq(positions.id, id));
+  });
+  ctx.events.emit('candidates.changed');
+  ctx.events.emit('members.changed');
+}

@@ -1,0 +1,259 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareData } from '../../bootstrap';
+import { activityLogs, branches, election, positions } from '../../db/schema';
+import { bearer, createCandidate, createMember, tokenFor } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/harness';
+import { setVoting, vote } from '../../../test/voting/election';
+import { computePhase, votingRuntime } from '../elections';
+
+/** An empty install (no sample structure): an admin sets up a savings cooperative's election. */
+let t: TestApp;
+let admin: string;
+beforeAll(async () => {
+  t = await createTestApp({ seedReference: false, env: { MIX_INTERVAL_MS: '3600000', SEED_DEMO: '0' } });
+  admin = await tokenFor(t.ctx, 'admin');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const api = (method: 'get' | 'put' | 'post' | 'patch' | 'delete', path: string, token: string | null = admin) => {
+  const r = request(t.app)[method](`/api/v1${path}`);
+  return token ? r.set(bearer(token)) : r;
+};
+const lastLog = async () => (await t.ctx.database.db.select().from(activityLogs).orderBy(desc(activityLogs.id)).limit(1))[0]!;
+
+describe('an empty install', () => {
+  it('starts with no branches, no positions and no organisation texts (SEED_DEMO=0)', async () => {
+    const report = await prepareData(t.ctx);
+    expect(report.seeded).toBe(false);
+    expect((await api('get', '/branches')).body).toEqual({ data: { data: [] } });
+    expect((await api('get', '/psk/positions', null)).body).toEqual({ data: [] });
+    const res = await api('get', '/election', null);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: {
+        title: '',
+        organisation: '',
+        website: null,
+        support_email: null,
+        opens_at: null,
+        closes_at: null,
+        results_visibility: 'live',
+        phase: 'setup',
+        active: '0',
+      },
+    });
+    // The page the browser loads names no organisation either.
+    const page = await request(t.app).get('/');
+    expect(page.text).not.toMatch(/Pharmaceutical|PSK|psk\.or\.ke/);
+  });
+});
+
+describe('election settings', () => {
+  it('PUT takes any subset, is admin-only and logged', async () => {
+    const res = await api('put', '/election').send({ title: 'Coop Elections 2026', organisation: 'Umoja Savings Cooperative', support_email: 'Help@Umoja.example' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ title: 'Coop Elections 2026', organisation: 'Umoja Savings Cooperative', support_email: 'help@umoja.example', website: null, phase: 'setup' });
+    const more = await api('put', '/election').send({ website: 'https://umoja.example', results_visibility: 'staff' });
+    expect(more.body.data).toMatchObject({ title: 'Coop Elections 2026', website: 'https://umoja.example', results_visibility: 'staff' });
+    expect(await lastLog()).toMatchObject({ activity: 'Election settings updated', status: 'success', data: 'website, results visibility' });
+    expect((await api('put', '/election', await tokenFor(t.ctx, 'agent')).send({ title: 'x' })).status).toBe(403);
+    expect((await api('put', '/election', null).send({ title: 'x' })).status).toBe(401);
+    expect((await api('get', '/election', null)).body.data.title).toBe('Coop Elections 2026');
+    await api('put', '/election').send({ results_visibility: 'live' }).expect(200);
+  });
+
+  it('refuses a closing time not after the opening time (422), also against the stored one', async () => {
+    const bad = await api('put', '/election').send({ opens_at: '2026-05-04T09:00:00+03:00', closes_at: '2026-05-04T08:00:00+03:00' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.closes_at).toEqual(['The closing time must be after the opening time']);
+    const ok = await api('put', '/election').send({ opens_at: '2099-05-04T08:00:00+03:00', closes_at: '2099-05-04T17:00:00+03:00' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({ opens_at: '2099-05-04T05:00:00.000Z', closes_at: '2099-05-04T14:00:00.000Z', phase: 'scheduled' });
+    const against = await api('put', '/election').send({ closes_at: '2099-05-04T07:00:00+03:00' });
+    expect(against.status).toBe(422);
+    expect(against.body.errors.closes_at).toEqual(['The closing time must be after the opening time']);
+    const junk = await api('put', '/election').send({ opens_at: 'tomorrow', website: 'not a url', support_email: 'nope', results_visibility: 'secret' });
+    expect(junk.status).toBe(422);
+    expect(Object.keys(junk.body.errors).sort()).toEqual(['opens_at', 'results_visibility', 'support_email', 'website']);
+    await api('put', '/election').send({ opens_at: null, closes_at: null }).expect(200);
+  });
+
+  it('is final once closed (409)', async () => {
+    await t.ctx.database.db.update(election).set({ closedAt: new Date() });
+    try {
+      const res = await api('put', '/election').send({ title: 'Renamed' });
+      expect(res.status).toBe(409);
+      expect((await api('get', '/election', null)).body.data).toMatchObject({ phase: 'closed', title: 'Coop Elections 2026' });
+    } finally {
+      await t.ctx.database.db.update(election).set({ closedAt: null });
+    }
+  });
+
+  it('phase: setup → open → paused from the switch; scheduled before opens_at; closed is final', () => {
+    const base = { active: false, openedAt: null, closedAt: null, opensAt: null, closesAt: null };
+    const now = new Date('2026-05-04T06:00:00Z');
+    expect(computePhase(base, now)).toBe('setup');
+    expect(computePhase({ ...base, active: true, openedAt: now }, now)).toBe('open');
+    expect(computePhase({ ...base, openedAt: now }, now)).toBe('paused');
+    expect(computePhase({ ...base, opensAt: new Date('2026-05-05T06:00:00Z') }, now)).toBe('scheduled');
+    expect(computePhase({ ...base, active: true, openedAt: now, closedAt: now }, now)).toBe('closed');
+  });
+});
+
+describe('branches', () => {
+  it('creates (201), refuses a duplicate name in any case (409), renames and lists them', async () => {
+    const created = await api('post', '/branches').send({ name: 'Kisumu' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ data: { id: expect.any(Number), name: 'Kisumu' } });
+    expect(await lastLog()).toMatchObject({ activity: 'Branch created', status: 'success', data: 'Kisumu' });
+    const dup = await api('post', '/branches').send({ name: ' kisumu ' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.message).toBe('A branch called kisumu already exists');
+    expect(await lastLog()).toMatchObject({ activity: 'Branch created', status: 'failed' });
+    expect((await api('post', '/branches').send({ name: '' })).status).toBe(422);
+    expect((await api('post', '/branches').send({ name: 'National' })).status).toBe(422);
+
+    await api('post', '/branches').send({ name: 'Eldoret' }).expect(201);
+    const renamed = await api('patch', `/branches/${created.body.data.id}`).send({ name: 'Kisumu Central' });
+    expect(renamed.body).toEqual({ data: { id: created.body.data.id, name: 'Kisumu Central' } });
+    expect((await api('patch', `/branches/${created.body.data.id}`).send({ name: 'eldoret' })).status).toBe(409);
+    expect((await api('patch', '/branches/999999').send({ name: 'Nowhere' })).status).toBe(404);
+    const names = (await api('get', '/branches')).body.data.data.map((b: { name: string }) => b.name);
+    expect(names).toEqual(['Eldoret', 'Kisumu Central']);
+  });
+
+  it('deletes an unused branch (204); refuses one used by members or positions (409)', async () => {
+    const spare = (await api('post', '/branches').send({ name: 'Spare' })).body.data;
+    expect((await api('delete', `/branches/${spare.id}`)).status).toBe(204);
+    expect(await lastLog()).toMatchObject({ activity: 'Branch deleted', status: 'success' });
+    expect((await api('delete', `/branches/${spare.id}`)).status).toBe(404);
+
+    const withMember = (await api('post', '/branches').send({ name: 'Nakuru' })).body.data;
+    await createMember(t.ctx, { branch: 'Nakuru' });
+    const refused = await api('delete', `/branches/${withMember.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('Nakuru is used by 1 member, so it cannot be deleted');
+
+    const withPosition = (await api('post', '/branches').send({ name: 'Thika' })).body.data;
+    await api('post', '/positions').send({ name: 'Thika Delegate', branch_id: withPosition.id }).expect(201);
+    expect((await api('delete', `/branches/${withPosition.id}`)).body.message).toBe('Thika is used by 1 position, so it cannot be deleted');
+  });
+
+  it('renaming a branch renames the level of its positions', async () => {
+    const b = (await api('post', '/branches').send({ name: 'Machakos' })).body.data;
+    const [p] = (await api('post', '/positions').send({ name: 'Branch Rep', branch_id: b.id })).body.data;
+    expect(p.level).toBe('Machakos');
+    await api('patch', `/branches/${b.id}`).send({ name: 'Machakos Town' }).expect(200);
+    const listed = (await api('get', '/psk/positions', null)).body.data.find((x: { id: number }) => x.id === p.id);
+    expect(listed).toMatchObject({ name: 'Branch Rep', level: 'Machakos Town', branch_id: b.id });
+  });
+});
+
+describe('positions', () => {
+  it('creates a national position with seats and a description, and one per branch with every_branch', async () => {
+    const board = await api('post', '/positions').send({ name: 'Board Member', seats: 3, description: 'Three seats on the national board' });
+    expect(board.status).toBe(201);
+    expect(board.body.data).toEqual([
+      { id: expect.any(Number), name: 'Board Member', level: 'National', seats: 3, description: 'Three seats on the national board', branch_id: null },
+    ]);
+    expect(await lastLog()).toMatchObject({ activity: 'Position created', status: 'success' });
+    const treasurer = (await api('post', '/positions').send({ name: 'Treasurer' })).body.data[0];
+    expect(treasurer).toMatchObject({ seats: 1, description: null, level: 'National' });
+    expect((await api('post', '/positions').send({ name: 'treasurer' })).status).toBe(409);
+    expect((await api('post', '/positions').send({ name: 'Ghost', branch_id: 999999 })).status).toBe(422);
+    expect((await api('post', '/positions').send({ name: 'Board', seats: 0 })).status).toBe(422);
+
+    const allBranches = (await api('get', '/branches')).body.data.data as { id: number; name: string }[];
+    const chairs = await api('post', '/positions').send({ name: 'Branch Chair', every_branch: true });
+    expect(chairs.status).toBe(201);
+    expect(chairs.body.data.map((p: { level: string }) => p.level).sort()).toEqual(allBranches.map((b) => b.name).sort());
+    expect(chairs.body.data.every((p: { branch_id: number | null; seats: number }) => p.branch_id !== null && p.seats === 1)).toBe(true);
+    // Listed: national positions first, in the admin's order.
+    const listed = (await api('get', '/psk/positions', null)).body.data as { name: string; level: string }[];
+    expect(listed.filter((p) => p.level === 'National').map((p) => p.name)).toEqual(['Board Member', 'Treasurer']);
+  });
+
+  it('renames, describes, re-seats and reorders; 404 for an unknown one', async () => {
+    const [p] = (await api('post', '/positions').send({ name: 'Secretary' })).body.data;
+    const res = await api('patch', `/positions/${p.id}`).send({ name: 'General Secretary', seats: 2, description: 'Keeps the minutes', sort_order: 0 });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ id: p.id, name: 'General Secretary', level: 'National', seats: 2, description: 'Keeps the minutes', branch_id: null });
+    expect(await lastLog()).toMatchObject({ activity: 'Position updated', status: 'success' });
+    const first = (await api('get', '/psk/positions', null)).body.data[0];
+    expect(first.id).toBe(p.id);
+    expect((await api('patch', `/positions/${p.id}`).send({ description: '' })).body.data.description).toBeNull();
+    expect((await api('patch', '/positions/999999').send({ name: 'X' })).status).toBe(404);
+    expect((await api('patch', `/positions/${p.id}`).send({ seats: -1 })).status).toBe(422);
+    expect((await api('delete', `/positions/${p.id}`)).status).toBe(204);
+    expect((await api('delete', `/positions/${p.id}`)).status).toBe(404);
+  });
+
+  it('is locked (409) once a vote is cast for it; reordering stays possible; its candidates are frozen', async () => {
+    const [chair] = (await api('post', '/positions').send({ name: 'Chairperson' })).body.data;
+    const candidate = await createCandidate(t.ctx, [chair.id], { branch: 'Eldoret' });
+    await votingRuntime(t.ctx).tally.refreshStructure();
+    const voter = await createMember(t.ctx, { branch: 'Eldoret' });
+    await setVoting(t.ctx, true);
+    try {
+      expect((await vote(t.app, await tokenFor(t.ctx, 'voter', voter.id), { [chair.id]: candidate.id })).status).toBe(201);
+    } finally {
+      await setVoting(t.ctx, false);
+    }
+    for (const change of [{ name: 'Chair' }, { seats: 2 }, { description: 'changed' }]) {
+      const res = await api('patch', `/positions/${chair.id}`).send(change);
+      expect(res.status, JSON.stringify(change)).toBe(409);
+      expect(res.body.message).toBe('Votes have been cast for Chairperson National, so it can no longer be changed');
+    }
+    expect(await lastLog()).toMatchObject({ activity: 'Position updated', status: 'failed' });
+    expect((await api('delete', `/positions/${chair.id}`)).status).toBe(409);
+    expect((await api('patch', `/positions/${chair.id}`).send({ sort_order: 0 })).status).toBe(200);
+    const newcomer = await createMember(t.ctx, { branch: 'Eldoret' });
+    expect((await api('post', '/assign/psk/position').send({ member_no: newcomer.memberNo, position_ids: [chair.id] })).status).toBe(403);
+    const [row] = await t.ctx.database.db.select().from(positions).where(eq(positions.id, chair.id));
+    expect(row).toMatchObject({ name: 'Chairperson', seats: 1 });
+  });
+});
+
+describe('members import creates branches only when asked', () => {
+  const csv = (lines: string[]) => Buffer.from(['member_no,name,email,phone,branch', ...lines].join('\n'));
+  const importCsv = (file: Buffer, query = '') => api('post', `/members/import${query}`).attach('file', file, { filename: 'members.csv', contentType: 'text/csv' });
+
+  it('without create_branches an unknown branch is a line error naming it, and nothing is written', async () => {
+    const res = await importCsv(csv(['5001,Wanjiru Kamau,w.kamau@umoja.example,0711000001,Eldoret', '5002,Otieno Were,o.were@umoja.example,0711000002,Kericho']));
+    expect(res.status).toBe(200);
+    expect(res.body.created).toBe(0);
+    expect(res.body.errors).toEqual([{ line: 3, message: expect.stringContaining('Unknown branch "Kericho"') }]);
+    expect(await t.ctx.database.db.select().from(branches).where(eq(branches.name, 'Kericho'))).toEqual([]);
+  });
+
+  it('with ?create_branches=1 it creates the branch and logs it', async () => {
+    const res = await importCsv(csv(['5001,Wanjiru Kamau,w.kamau@umoja.example,0711000001,Eldoret', '5002,Otieno Were,o.were@umoja.example,0711000002,Kericho', '5003,Chebet Kiptoo,c.kiptoo@umoja.example,0711000003,kericho']), '?create_branches=1');
+    expect(res.body).toEqual({ created: 3, updated: 0, errors: [] });
+    const created = await t.ctx.database.db.select().from(branches).where(sql`lower(${branches.name}) = 'kericho'`);
+    expect(created.map((b) => b.name)).toEqual(['Kericho']);
+    expect(await lastLog()).toMatchObject({ activity: 'Members imported', status: 'success', data: 'created 3, updated 0; new branches: Kericho' });
+  });
+
+  it('a rejected file creates no branch', async () => {
+    const res = await importCsv(csv(['5010,Bad Email,not-an-email,0711000010,Nyeri']), '?create_branches=1');
+    expect(res.body.errors).toHaveLength(1);
+    expect(await t.ctx.database.db.select().from(branches).where(eq(branches.name, 'Nyeri'))).toEqual([]);
+  });
+});
+
+describe('access', () => {
+  it('set-up calls are admin-only', async () => {
+    const agent = await tokenFor(t.ctx, 'agent');
+    const voter = await tokenFor(t.ctx, 'voter');
+    for (const token of [agent, voter]) {
+      expect((await api('post', '/branches', token).send({ name: 'Nope' })).status).toBe(403);
+      expect((await api('post', '/positions', token).send({ name: 'Nope' })).status).toBe(403);
+      expect((await api('delete', '/positions/1', token)).status).toBe(403);
+    }
+    expect((await api('post', '/branches', null).send({ name: 'Nope' })).status).toBe(401);
+  });
+});

@@ -1,0 +1,19 @@
+import type { Db } from '../src/db/client';
+import { branches, positions } from '../src/db/schema';
+import { BRANCH_POSITION, KENYA_COUNTIES, NATIONAL_POSITIONS } from '../src/db/seed';
+
+/**
+ * The sample structure most tests start from (the demo's branches and positions, written
+ * directly). The product itself seeds nothing: an install without SEED_DEMO is empty.
+ */
+export async function seedSampleStructure(db: Db): Promise<void> {
+  await db.insert(branches).values(KENYA_COUNTIES.map((name) => ({ name }))).onConflictDoNothing();
+  const branchRows = await db.select().from(branches);
+  await db
+    .insert(positions)
+    .values([
+      ...NATIONAL_POSITIONS.map((name, i) => ({ name, level: 'National', branchId: null, sortOrder: i })),
+      ...branchRows.map((b) => ({ name: BRANCH_POSITION, level: b.name, branchId: b.id, sortOrder: 100 })),
+    ])
+    .onConflictDoNothing();
+}

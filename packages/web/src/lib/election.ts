@@ -1,0 +1,37 @@
+import type { Election } from '@kura/contract';
+import { api } from './api';
+
+export const electionQueryKey = ['election'] as const;
+
+/** The organisation's texts as the pages show them; empty until the admin enters them. */
+export type ElectionTexts = {
+  title: string;
+  organisation: string;
+  website: string | null;
+  supportEmail: string | null;
+  opensAt: string | null;
+};
+
+export function electionTexts(e: Election | undefined): ElectionTexts {
+  return {
+    title: e?.title ?? '',
+    organisation: e?.organisation ?? '',
+    website: e?.website ?? null,
+    supportEmail: e?.support_email ?? null,
+    opensAt: e?.opens_at ?? null,
+  };
+}
+
+/** GET election: the organisation's texts, schedule and phase (anyone may read it). */
+export function useElection() {
+  const query = api.elections.getElection.useQuery({ queryKey: electionQueryKey, staleTime: 60_000 });
+  const election = query.data?.status === 200 ? query.data.body.data : undefined;
+  return { election, texts: electionTexts(election), query };
+}
+
+/** "3 May 2026, 08:00" in the reader's locale. */
+export function formatDateTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(undefined, { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
