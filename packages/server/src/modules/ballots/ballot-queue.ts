@@ -2,16 +2,23 @@ import { inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { ballotQueue, ballots } from '../../db/schema';
-import { seal, unseal } from '../../lib/crypto';
+import { sealPadded, unseal } from '../../lib/crypto';
 
 /** A ballot: what `ballots` holds, and what a queued row holds sealed. */
 export type Ballot = { receipt: string; positionId: number; candidateId: number };
 
 type SealedBallot = { receipt: string; position_id: number; candidate_id: number };
 
+/**
+ * Every sealed ballot is padded to one block: its length says nothing about the candidate id (its
+ * digit count narrowed the choice). A block holds a receipt and dozens of candidate ids, room for
+ * several choices per position later.
+ */
+export const SEALED_BALLOT_BLOCK = 512;
+
 export function sealBallot(key: Buffer, ballot: Ballot): string {
   const body: SealedBallot = { receipt: ballot.receipt, position_id: ballot.positionId, candidate_id: ballot.candidateId };
-  return seal(key, JSON.stringify(body));
+  return sealPadded(key, body, SEALED_BALLOT_BLOCK);
 }
 
 export function openBallot(key: Buffer, sealed: string): Ballot {

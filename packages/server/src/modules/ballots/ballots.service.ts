@@ -133,6 +133,7 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
     entries,
     newVoter: result.newVoter,
     xid: result.xid,
+    queueIds: queueRows.map((r) => r.id),
   });
   return cast.map((b) => ({ position_id: b.positionId, vvpat: b.receipt }));
 }
