@@ -57,8 +57,11 @@ const SCREENS: Screen[] = [
     as: 'voter',
     ready: (p) => p.getByRole('button', { name: 'Vote' }).waitFor(),
     prepare: async (p) => {
-      await p.locator('input[type=radio]:not(:disabled)').first().check();
-      await p.getByRole('button', { name: 'Vote' }).click();
+      // by keyboard: the welcome toast may lie over a radio in the right-hand column for its 5 s
+      await p.locator('input[type=radio]:not(:disabled)').first().focus();
+      await p.keyboard.press('Space');
+      await p.getByRole('button', { name: 'Vote' }).focus();
+      await p.keyboard.press('Enter');
       await p.getByRole('alertdialog').waitFor();
     },
   },
@@ -263,7 +266,8 @@ describe('keyboard-only ballot', () => {
     await screenshot(page, 'a11y-ballot-after-escape');
 
     // Cancel: the same.
-    await page.getByRole('radio').first().check();
+    await page.getByRole('radio').first().focus();
+    await page.keyboard.press('Space');
     await page.getByRole('button', { name: 'Vote' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('alertdialog').waitFor();
@@ -274,7 +278,8 @@ describe('keyboard-only ballot', () => {
     expect(await page.locator('input[type=radio]:checked').count()).toBe(0);
 
     // Yes! for the first position only: focus returns to Vote and the rest of the ballot stays votable.
-    await page.getByRole('radio').first().check();
+    await page.getByRole('radio').first().focus();
+    await page.keyboard.press('Space');
     await page.getByRole('button', { name: 'Vote' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('alertdialog').waitFor();
