@@ -186,12 +186,12 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
       await tally.resync();
       return;
     }
-    const opened = openQueueRows(ctx, rows, false);
-    const byId = new Map(rows.map((r, i) => [r.id, opened[i]!]));
+    // A queue row is one position's ballot: a choice per candidate (several for several seats).
+    const byId = new Map(rows.map((r) => [r.id, openQueueRows(ctx, [r], false)]));
     relaying = true;
     try {
       for (const v of votes) {
-        const entries = v.queueIds.map((id) => ({ positionId: byId.get(id)!.positionId, candidateId: byId.get(id)!.candidateId }));
+        const entries = v.queueIds.flatMap((id) => byId.get(id)!.map((b) => ({ positionId: b.positionId, candidateId: b.candidateId })));
         ctx.events.emit('votes.cast', { ...v, entries });
       }
     } finally {

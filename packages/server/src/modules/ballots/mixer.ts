@@ -59,24 +59,28 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
     // a position's ballots move only once at least MIX_MIN_BATCH of them are queued; a forced pass
     // (voting closed) moves everything.
     const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue).for('update');
-    const opened: Ballot[] = [];
+    // One queue row is one position's ballot: its rows (a row per candidate chosen, several for a
+    // position with several seats) move together.
+    const opened: Ballot[][] = [];
     for (let i = 0; i < all.length; i += OPEN_SLICE) {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      opened.push(...openQueueRows(ctx, all.slice(i, i + OPEN_SLICE), false));
+      for (const row of all.slice(i, i + OPEN_SLICE)) opened.push(openQueueRows(ctx, [row], false));
     }
+    const positionOf = (rows: Ballot[]) => rows[0]?.positionId ?? 0;
     const perPosition = new Map<number, number>();
-    for (const b of opened) perPosition.set(b.positionId, (perPosition.get(b.positionId) ?? 0) + 1);
-    const takes = (b: Ballot) => closed || (perPosition.get(b.positionId) ?? 0) >= ctx.env.MIX_MIN_BATCH;
+    for (const rows of opened) perPosition.set(positionOf(rows), (perPosition.get(positionOf(rows)) ?? 0) + 1);
+    const takes = (rows: Ballot[]) => closed || (perPosition.get(positionOf(rows)) ?? 0) >= ctx.env.MIX_MIN_BATCH;
     const chosen = all.filter((_, i) => takes(opened[i]!));
     if (chosen.length === 0) return { moved: 0 };
-    const queued = opened.filter(takes);
+    const takenBallots = opened.filter(takes);
+    const queued = takenBallots.flat();
     for (let i = 0; i < chosen.length; i += INSERT_SLICE) {
       await tx.execute(sql`delete from ballot_queue where id = any(${textArray(chosen.slice(i, i + INSERT_SLICE).map((r) => r.id))}::text[])`);
     }
     // A forced pass may move fewer than MIX_MIN_BATCH of a position: padded, per position, with
     // published ballots of that position, deleted and written again within the batch.
     const moving = new Map<number, number>();
-    for (const b of queued) moving.set(b.positionId, (moving.get(b.positionId) ?? 0) + 1);
+    for (const rows of takenBallots) moving.set(positionOf(rows), (moving.get(positionOf(rows)) ?? 0) + 1);
     const padding: Ballot[] = [];
     for (const [positionId, n] of moving) {
       const shortBy = ctx.env.MIX_MIN_BATCH - n;
@@ -84,7 +88,7 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
       padding.push(
         ...(await tx
           .delete(ballots)
-          .where(sql`${ballots.receipt} in (select receipt from ballots where position_id = ${positionId} order by random() limit ${shortBy})`)
+          .where(sql`${ballots.receipt} in (select receipt from (select distinct receipt from ballots where position_id = ${positionId}) r order by random() limit ${shortBy})`)
           .returning({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })),
       );
     }
@@ -97,7 +101,7 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
         insert into ballots (receipt, position_id, candidate_id)
         select * from unnest(${textArray(slice.map((b) => b.receipt))}::text[], ${intArray(slice.map((b) => b.positionId))}::int[], ${intArray(slice.map((b) => b.candidateId))}::int[])`);
     }
-    return { moved: queued.length };
+    return { moved: takenBallots.length };
   });
 }
 
