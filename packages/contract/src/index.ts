@@ -8,6 +8,7 @@ import { logsRouter } from './logs';
 import { membersRouter } from './members';
 import { remindersRouter } from './reminders';
 import { setupRouter } from './setup';
+import { lifecycleRouter } from './lifecycle';
 import { vvpatRouter } from './vvpat';
 
 export * from './common';
@@ -22,6 +23,7 @@ export * from './vvpat';
 export * from './help';
 export * from './reminders';
 export * from './setup';
+export * from './lifecycle';
 export * from './realtime';
 
 /** Every domain router, served under /api/v1 (and its alias /api). */
@@ -39,6 +41,7 @@ export const apiRouter = c.router(
     help: helpRouter,
     reminders: remindersRouter,
     setup: setupRouter,
+    lifecycle: lifecycleRouter,
   },
   { pathPrefix: API_PREFIX },
 );

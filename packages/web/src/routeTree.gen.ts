@@ -18,6 +18,7 @@ import { Route as DataCollectionRouteImport } from './routes/data-collection'
 import { Route as PasswordRouteImport } from './routes/password'
 import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as ReceiptRouteImport } from './routes/receipt'
+import { Route as ResultsRouteImport } from './routes/results'
 import { Route as ScanQrRouteImport } from './routes/scan-qr'
 import { Route as SignInRouteImport } from './routes/sign-in'
 import { Route as SignUpRouteImport } from './routes/sign-up'
@@ -80,6 +81,11 @@ const PrivacyRoute = PrivacyRouteImport.update({
 const ReceiptRoute = ReceiptRouteImport.update({
   id: '/receipt',
   path: '/receipt',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ResultsRoute = ResultsRouteImport.update({
+  id: '/results',
+  path: '/results',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ScanQrRoute = ScanQrRouteImport.update({
@@ -195,6 +201,7 @@ export interface FileRoutesByFullPath {
   '/password': typeof PasswordRoute
   '/privacy': typeof PrivacyRoute
   '/receipt': typeof ReceiptRoute
+  '/results': typeof ResultsRoute
   '/scan-qr': typeof ScanQrRoute
   '/sign-in': typeof SignInRoute
   '/sign-up': typeof SignUpRoute
@@ -224,6 +231,7 @@ export interface FileRoutesByTo {
   '/password': typeof PasswordRoute
   '/privacy': typeof PrivacyRoute
   '/receipt': typeof ReceiptRoute
+  '/results': typeof ResultsRoute
   '/scan-qr': typeof ScanQrRoute
   '/sign-in': typeof SignInRoute
   '/sign-up': typeof SignUpRoute
@@ -257,6 +265,7 @@ export interface FileRoutesById {
   '/password': typeof PasswordRoute
   '/privacy': typeof PrivacyRoute
   '/receipt': typeof ReceiptRoute
+  '/results': typeof ResultsRoute
   '/scan-qr': typeof ScanQrRoute
   '/sign-in': typeof SignInRoute
   '/sign-up': typeof SignUpRoute
@@ -288,6 +297,7 @@ export interface FileRouteTypes {
     | '/password'
     | '/privacy'
     | '/receipt'
+    | '/results'
     | '/scan-qr'
     | '/sign-in'
     | '/sign-up'
@@ -317,6 +327,7 @@ export interface FileRouteTypes {
     | '/password'
     | '/privacy'
     | '/receipt'
+    | '/results'
     | '/scan-qr'
     | '/sign-in'
     | '/sign-up'
@@ -349,6 +360,7 @@ export interface FileRouteTypes {
     | '/password'
     | '/privacy'
     | '/receipt'
+    | '/results'
     | '/scan-qr'
     | '/sign-in'
     | '/sign-up'
@@ -382,6 +394,7 @@ export interface RootRouteChildren {
   PasswordRoute: typeof PasswordRoute
   PrivacyRoute: typeof PrivacyRoute
   ReceiptRoute: typeof ReceiptRoute
+  ResultsRoute: typeof ResultsRoute
   ScanQrRoute: typeof ScanQrRoute
   SignInRoute: typeof SignInRoute
   SignUpRoute: typeof SignUpRoute
@@ -455,6 +468,13 @@ declare module '@tanstack/react-router' {
       path: '/receipt'
       fullPath: '/receipt'
       preLoaderRoute: typeof ReceiptRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/results': {
+      id: '/results'
+      path: '/results'
+      fullPath: '/results'
+      preLoaderRoute: typeof ResultsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/scan-qr': {
@@ -667,6 +687,7 @@ const rootRouteChildren: RootRouteChildren = {
   PasswordRoute: PasswordRoute,
   PrivacyRoute: PrivacyRoute,
   ReceiptRoute: ReceiptRoute,
+  ResultsRoute: ResultsRoute,
   ScanQrRoute: ScanQrRoute,
   SignInRoute: SignInRoute,
   SignUpRoute: SignUpRoute,

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ResultsResponse, type ResultGroup } from '@kura/contract';
 import type { AppContext } from '../context';
 
-import { votingRuntime } from '../modules/elections';
+import { currentResultsGate, mayViewResults, votingRuntime } from '../modules/elections';
 
 /** The paths of the public results read (`/api/...` is the alias of `/api/v1/...`). */
 const PATHS = new Set(['/api/v1/psk/results', '/api/psk/results']);
@@ -28,8 +28,8 @@ const matches = (ifNoneMatch: string | undefined, etag: string) =>
  * serialised once per results change, keyed by the snapshot's own cache (a new array on every
  * change), with the ETag Express would give it (`etagOf` is the app's own etag function) for
  * conditional reads. Same body, status and security headers as the contract route it stands in
- * for; anything else (another method, a query string, a snapshot not built yet) returns false and
- * Express answers as before.
+ * for; anything else (another method, a query string, a snapshot not built yet, results not
+ * public under the election's results visibility) returns false and Express answers as before.
  */
 export function publicResultsFastPath(ctx: AppContext, securityHeaders: [string, string][], etagOf: (body: Buffer) => string) {
   let source: ResultGroup[] | undefined;
@@ -37,6 +37,10 @@ export function publicResultsFastPath(ctx: AppContext, securityHeaders: [string,
   let etag = '';
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' || !req.url || !PATHS.has(req.url)) return false;
+    // Only while results are public to anyone, by a fresh gate; otherwise Express decides (403 or
+    // a signed-in staff member's read).
+    const gate = currentResultsGate(ctx);
+    if (!gate || !mayViewResults(gate, null)) return false;
     const { tally } = votingRuntime(ctx);
     if (!tally.loaded) return false;
     const groups = tally.results();

@@ -5,7 +5,7 @@ import { issueCsrfCookie } from '../auth/csrf';
 import { authRoutes } from './auth';
 import { ballotsRoutes } from './ballots';
 import { candidatesRoutes } from './candidates';
-import { electionsRoutes } from './elections';
+import { electionsRoutes, lifecycleRoutes } from './elections';
 import { helpRoutes } from './help';
 import { logsRoutes } from './logs';
 import { membersRoutes } from './members';
@@ -36,6 +36,7 @@ export function moduleImplementations(ctx: AppContext) {
       elections: electionsRoutes(ctx),
       vvpat: vvpatRoutes(ctx),
       reminders: remindersRoutes(ctx),
+      lifecycle: lifecycleRoutes(ctx),
       setup: setupRoutes(ctx),
     },
   });

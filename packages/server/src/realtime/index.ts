@@ -15,31 +15,22 @@ import {
   type SubscribeAck,
 } from '@kura/contract';
 import type { AppContext, DomainEvents } from '../context';
-import { and, gt, inArray, sql } from 'drizzle-orm';
+import { and, gt, inArray } from 'drizzle-orm';
 import { resolveSession } from '../auth/sessions';
 import { sessions } from '../db/schema';
-import { sealPadded, unseal } from '../lib/crypto';
-import { textArray } from '../db/arrays';
-import { openQueueRows } from '../modules/ballots';
-import { votingRuntime } from '../modules/elections';
+import { seal, unseal } from '../lib/crypto';
+import { mayJoinResultsChannel, resultsGate, votingRuntime } from '../modules/elections';
 import { writeInSlices } from './fan-out';
 import { coalesce, type Coalescer } from './coalesce';
 import { createScaleOut, type ScaleOutOptions } from './scale-out';
 
-/**
- * Messages between server processes (through the cluster adapter: Postgres NOTIFY or Redis, which
- * any database role with LISTEN can read), sealed with BALLOT_KEY and padded to RELAY_BLOCK bytes.
- * A vote travels without its choices: the receiving process reads the vote's sealed queue rows
- * from the database by id (and rebuilds from the database if the mixer moved them meanwhile).
- */
-const RELAY_BLOCK = 1024;
-type RelayedVote = { xid: string; newVoter: boolean; positionIds: number[]; queueIds: string[] };
+/** Messages between server processes (through the cluster adapter), sealed with BALLOT_KEY. */
 type InterServerEvents = { 'kura:relay': (sealed: string) => void };
 type SocketData = { role: SocketRole; tokenHash?: string };
 type Relayed =
-  | { type: 'votes'; votes: RelayedVote[] }
+  | { type: 'votes'; votes: DomainEvents['votes.cast'][0][] }
   | { type: 'election.toggled'; active: boolean }
-  | { type: 'candidates.changed' | 'members.changed' }
+  | { type: 'candidates.changed' | 'members.changed' | 'election.changed' }
   | { type: 'session.revoked'; tokenHash: string };
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -97,23 +88,42 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
   });
 
   io.on('connection', (socket) => {
-    socket.on('subscribe', (names, ack) => subscribe(socket, names, ack));
+    socket.on('subscribe', (names, ack) => void subscribe(socket, names, ack).catch(logError('subscribe failed')));
   });
 
-  function subscribe(socket: Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>, names: unknown, ack: unknown) {
+  async function subscribe(socket: Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>, names: unknown, ack: unknown) {
     const parsed = SubscribeRequest.safeParse(names);
     const result: SubscribeAck = { joined: [], denied: [] };
     if (!parsed.success) {
       result.denied = Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string').slice(0, 16).map((n) => n.slice(0, 64)) : [];
     } else {
+      // The results visibility decides the results channels (SECURITY.md "Results visibility").
+      const gate = await resultsGate(ctx);
       for (const name of new Set(parsed.data)) {
-        if (isChannel(name) && canJoinChannel(name, socket.data.role)) result.joined.push(name);
+        if (isChannel(name) && canJoinChannel(name, socket.data.role) && mayJoinResultsChannel(gate, name, socket.data.role)) result.joined.push(name);
         else result.denied.push(name);
       }
       if (result.joined.length) void socket.join(result.joined);
     }
     if (typeof ack === 'function') (ack as (r: SubscribeAck) => void)(result);
   }
+
+  /**
+   * Removes every socket the visibility no longer admits from the results channels. Run when the
+   * election changes (here or, relayed, in another process) and before every results emit, so a
+   * mode change reaches the rooms before the next payload does.
+   */
+  const enforceVisibility = async () => {
+    const gate = await resultsGate(ctx);
+    for (const channel of ['votes', 'results'] as const) {
+      const room = io.of('/').adapter.rooms.get(channel);
+      if (!room) continue;
+      for (const id of [...room]) {
+        const socket = io.of('/').sockets.get(id);
+        if (socket && !mayJoinResultsChannel(gate, channel, socket.data.role)) void socket.leave(channel);
+      }
+    }
+  };
 
   // ---- Coalesced emits, one per channel, to this process's clients ----
   const hasListeners = (room: Channel) => (io.of('/').adapter.rooms.get(room)?.size ?? 0) > 0;
@@ -133,8 +143,14 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
     await writeInSlices([...members], slice, (id) => room()?.has(id) ?? false, emit);
   };
   const payloads: { [C in Channel]: () => Promise<void> } = {
-    votes: () => fanOut('votes', { results: tally.totals() }),
-    results: () => fanOut('results', { results: tally.results() }),
+    votes: async () => {
+      await enforceVisibility();
+      await fanOut('votes', { results: tally.totals() });
+    },
+    results: async () => {
+      await enforceVisibility();
+      await fanOut('results', { results: tally.results() });
+    },
     statistics: async () => fanOut('statistics', { statistics: await tally.statistics() }),
   };
   const emitters = Object.fromEntries(
@@ -150,11 +166,11 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
   const outbox: DomainEvents['votes.cast'][0][] = [];
   let relayTimer: NodeJS.Timeout | undefined;
   const send = (message: Relayed) => {
-    if (scaleOut) io.serverSideEmit('kura:relay', sealPadded(ctx.secrets.ballotKey, message, RELAY_BLOCK));
+    if (scaleOut) io.serverSideEmit('kura:relay', seal(ctx.secrets.ballotKey, JSON.stringify(message)));
   };
   const flushVotes = () => {
     relayTimer = undefined;
-    if (outbox.length) send({ type: 'votes', votes: outbox.splice(0).map(({ xid, newVoter, positionIds, queueIds }) => ({ xid, newVoter, positionIds, queueIds })) });
+    if (outbox.length) send({ type: 'votes', votes: outbox.splice(0) });
   };
   io.on('kura:relay', (sealed) => {
     let message: Relayed;
@@ -163,41 +179,16 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
     } catch (err) {
       return logError('unreadable relay message')(err);
     }
-    if (message.type === 'votes') {
-      void receiveVotes(message.votes).catch(logError('could not apply relayed votes'));
-      return;
-    }
     relaying = true;
     try {
-      if (message.type === 'election.toggled') ctx.events.emit('election.toggled', { active: message.active });
+      if (message.type === 'votes') message.votes.forEach((v) => ctx.events.emit('votes.cast', v));
+      else if (message.type === 'election.toggled') ctx.events.emit('election.toggled', { active: message.active });
       else if (message.type === 'session.revoked') ctx.events.emit('session.revoked', { tokenHash: message.tokenHash });
       else ctx.events.emit(message.type);
     } finally {
       relaying = false;
     }
   });
-
-  /** Relayed votes: their choices come from their sealed queue rows, read here by id. */
-  const receiveVotes = async (votes: RelayedVote[]) => {
-    const ids = votes.flatMap((v) => v.queueIds);
-    const rows = ids.length ? await ctx.database.db.execute<{ id: string; sealed: string }>(sql`select id, sealed from ballot_queue where id = any(${textArray(ids)}::text[])`) : [];
-    if (rows.length < ids.length) {
-      // The mixer moved some meanwhile: the database has them, in `ballots`.
-      await tally.resync();
-      return;
-    }
-    // A queue row is one position's ballot: a choice per candidate (several for several seats).
-    const byId = new Map(rows.map((r) => [r.id, openQueueRows(ctx, [r], false)]));
-    relaying = true;
-    try {
-      for (const v of votes) {
-        const entries = v.queueIds.flatMap((id) => byId.get(id)!.map((b) => ({ positionId: b.positionId, candidateId: b.candidateId })));
-        ctx.events.emit('votes.cast', { ...v, entries });
-      }
-    } finally {
-      relaying = false;
-    }
-  };
 
   const onVote = (vote: DomainEvents['votes.cast'][0]) => {
     if (relaying || !scaleOut) return;
@@ -209,6 +200,11 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
     if (!relaying) send({ type: 'election.toggled', active });
   };
   const onCandidates = () => !relaying && send({ type: 'candidates.changed' });
+  const onElection = () => {
+    // After every listener of this event has run (the visibility cache drops its gate on it).
+    setImmediate(() => void enforceVisibility().catch(logError('results visibility check failed')));
+    if (!relaying) send({ type: 'election.changed' });
+  };
   const onMembers = () => !relaying && send({ type: 'members.changed' });
   const demote = (dead: (tokenHash: string) => boolean) => {
     for (const socket of io.of('/').sockets.values()) {
@@ -243,6 +239,7 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
   ctx.events.on('candidates.changed', onCandidates);
   ctx.events.on('members.changed', onMembers);
   ctx.events.on('session.revoked', onRevoked);
+  ctx.events.on('election.changed', onElection);
 
   const timers: NodeJS.Timeout[] = [setInterval(() => void expireSessions().catch(logError('socket session re-check failed')), options.sessionRecheckMs ?? SESSION_RECHECK_MS)];
   if (scaleOut) {
@@ -260,6 +257,7 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
       ctx.events.off('candidates.changed', onCandidates);
       ctx.events.off('members.changed', onMembers);
       ctx.events.off('session.revoked', onRevoked);
+      ctx.events.off('election.changed', onElection);
       timers.forEach((t) => clearTimeout(t));
       if (relayTimer) clearTimeout(relayTimer);
       flushVotes();

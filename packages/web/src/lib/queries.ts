@@ -18,3 +18,10 @@ export type ResultsResponseLike = { status: number; body: { data: { data: Result
 export function withResults(prev: ResultsResponseLike | undefined, results: ResultGroup[]): ResultsResponseLike {
   return { status: 200, headers: prev?.headers ?? new Headers(), body: { data: { data: results } } };
 }
+
+/** The server's reason when it withholds results (403 under the election's results visibility). */
+export function hiddenResultsText(query: { isError: boolean; error: unknown }): string | undefined {
+  if (!query.isError) return undefined;
+  const e = query.error as { status?: number; body?: { message?: unknown } } | null;
+  return e?.status === 403 && typeof e.body?.message === 'string' ? e.body.message : undefined;
+}

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { PositionResults } from '@/components/results/position-results';
 import { api } from '@/lib/api';
-import { queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
+import { hiddenResultsText, queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
 import { useRealtime } from '@/lib/realtime';
 
 export const Route = createFileRoute('/')({
@@ -34,6 +34,7 @@ function Landing() {
         error={results.isError}
         defaultKey={LANDING_DEFAULT_POSITION}
         noVotesText="No votes at the moment for the selected position"
+        hiddenText={hiddenResultsText(results)}
       />
     </PublicLayout>
   );

@@ -1,4 +1,4 @@
-import { check, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
 /** The organisation's branches, as the admin defines them (Kenya's counties in the demo). */
@@ -57,6 +57,12 @@ export const election = pgTable(
     openedAt: timestamp('opened_at', { withTimezone: true }),
     /** When the election closed for good. */
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** The `opens_at` the scheduler last opened voting for: each opening time opens once, across processes and restarts. */
+    scheduledOpenFor: timestamp('scheduled_open_for', { withTimezone: true }),
+    /** The commitment recorded when the election closed (the closing statements ran). */
+    finalCommitmentId: bigint('final_commitment_id', { mode: 'number' }),
+    /** `audit:verify` at close: {ok, problems, at}. */
+    audit: jsonb('audit').$type<{ ok: boolean; problems: string[]; at: string }>(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -10,4 +10,4 @@ export { findBallots, openBallot, openQueueRows, readQueue, type Ballot } from '
 export { mixQueuedBallots, startMixer, type MixResult } from './mixer';
 export { normaliseReceipt } from './receipts';
 /** Advisory lock ids shared with the elections module (toggle and commitments), reminders and member edits. */
-export { COMMITMENT_LOCK, ELECTION_LOCK, MEMBER_LOCK_NAMESPACE, REMINDER_MEMBER_LOCK_NAMESPACE } from './locks';
+export { COMMITMENT_LOCK, ELECTION_LOCK, FINALISE_LOCK, MEMBER_LOCK_NAMESPACE, REMINDER_MEMBER_LOCK_NAMESPACE } from './locks';

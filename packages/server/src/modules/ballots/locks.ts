@@ -13,3 +13,5 @@ export const MIX_LOCK = 7_262_000_003;
 export const COMMITMENT_LOCK = 7_262_000_004;
 /** Namespace of the per-member reminder lock (two-int form): two campaigns never reach one member within the hour. */
 export const REMINDER_MEMBER_LOCK_NAMESPACE = 72_620_005;
+/** Serialises the closing statements across processes, so the final commitment is recorded once. */
+export const FINALISE_LOCK = 7_262_000_006;

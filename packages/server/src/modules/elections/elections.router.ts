@@ -1,7 +1,10 @@
 import type { Contract } from '@kura/contract';
 import type { AppContext } from '../../context';
 import type { RouterImplementation } from '../../http/routes';
+import { bearerToken, callerOf } from '../../auth/access';
 import { actorOf } from '../../auth/actor';
+import { resolveSession } from '../../auth/sessions';
+import { assertMayViewResults, mayViewResults, resultsGate, type Viewer } from './visibility';
 import { listCommitments } from './commitments';
 import { getElection, updateElection } from './election.service';
 import { exportResultsCsv, getElectionStatus, getResults, getStatistics, lookupReceipt, toggleElection } from './elections.service';
@@ -11,6 +14,16 @@ export function electionsRoutes(ctx: AppContext): RouterImplementation<Contract[
   // Start the snapshot and the mixer/commitment loops with the app, not on the first request.
   votingRuntime(ctx);
   const results = async () => ({ status: 200 as const, body: { data: { data: await getResults(ctx) } } });
+  /** Results under the election's results visibility (SECURITY.md "Results visibility"). */
+  const gated = async (viewer: () => Promise<Viewer>) => {
+    const gate = await resultsGate(ctx);
+    if (!mayViewResults(gate, null)) assertMayViewResults(gate, await viewer());
+  };
+  // The public route ignores tokens unless results are not public: then a staff token counts.
+  const optionalViewer = (req: Parameters<typeof bearerToken>[0]) => async (): Promise<Viewer> => {
+    const token = bearerToken(req);
+    return token ? ((await resolveSession(ctx, token))?.role ?? null) : null;
+  };
   return {
     getElection: async () => ({ status: 200, body: { data: await getElection(ctx) } }),
 
@@ -23,9 +36,18 @@ export function electionsRoutes(ctx: AppContext): RouterImplementation<Contract[
       return { status: 200, body: { active, message: active === '1' ? 'Voting has been enabled' : 'Voting has been disabled' } };
     },
 
-    getResults: results,
-    getDashboard: results,
-    getAgentResults: results,
+    getResults: async ({ req }) => {
+      await gated(optionalViewer(req));
+      return results();
+    },
+    getDashboard: async ({ req }) => {
+      await gated(async () => callerOf(req).role);
+      return results();
+    },
+    getAgentResults: async ({ req }) => {
+      await gated(async () => callerOf(req).role);
+      return results();
+    },
 
     getStatistics: async () => ({ status: 200, body: { data: { data: await getStatistics(ctx) } } }),
     getAgentStatistics: async () => ({ status: 200, body: { data: await getStatistics(ctx) } }),
@@ -34,7 +56,8 @@ export function electionsRoutes(ctx: AppContext): RouterImplementation<Contract[
 
     getReceipt: async ({ params }) => ({ status: 200, body: await lookupReceipt(ctx, params.vvpat) }),
 
-    exportResults: async ({ res }) => {
+    exportResults: async ({ req, res }) => {
+      await gated(async () => callerOf(req).role);
       const csv = await exportResultsCsv(ctx);
       res.setHeader('Content-Disposition', 'attachment; filename="results.csv"');
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');

@@ -1,7 +1,7 @@
-import type { ResultGroup, Statistics } from '@kura/contract';
+import { declareSeats, type ResultGroup, type Statistics } from '@kura/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { positions, settings } from '../../db/schema';
+import { election, positions, settings } from '../../db/schema';
 import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
 import type { Actor } from '../../auth/actor';
@@ -29,6 +29,12 @@ export async function toggleElection(ctx: AppContext, actor: Actor, active: bool
   const value: ElectionState = active ? '1' : '0';
   await auditedTransaction(ctx, { actor, activity: active ? 'Enabled voting' : 'Disabled voting' }, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    // Under the lock, so a close or a scheduled opening in flight is seen.
+    const [e] = await tx.select({ closedAt: election.closedAt, opensAt: election.opensAt }).from(election).where(eq(election.id, 1));
+    if (e?.closedAt) throw new AppError('CONFLICT', 'The election is closed; voting cannot be switched on or off');
+    if (active && e?.opensAt && e.opensAt.getTime() > ctx.now().getTime()) {
+      throw new AppError('CONFLICT', `Voting opens by itself at ${e.opensAt.toISOString()}; change the opening time to open earlier`);
+    }
     if (active) await markOpened(tx, ctx.now());
     await tx
       .insert(settings)
@@ -56,7 +62,7 @@ export async function getStatistics(ctx: AppContext): Promise<Statistics> {
 /** Confirms a receipt is counted and for which position, never for whom. */
 export async function lookupReceipt(ctx: AppContext, input: string): Promise<{ vvpat: string; position: string; recorded: true }> {
   const receipt = normaliseReceipt(input);
-  const ballot = (await findBallots(ctx, [receipt])).get(receipt)?.[0];
+  const ballot = (await findBallots(ctx, [receipt])).get(receipt);
   if (!ballot) throw new AppError('NOT_FOUND', 'No ballot has this receipt code');
   const [position] = await ctx.database.db.select({ name: positions.name, level: positions.level }).from(positions).where(eq(positions.id, ballot.positionId));
   return { vvpat: receipt, position: position ? positionTitle(position) : `Position ${ballot.positionId}`, recorded: true };
@@ -69,12 +75,19 @@ const csvCell = (value: string | number): string => {
   return `"${safe.replace(/"/g, '""')}"`;
 };
 
-/** Every position's results as CSV (one row per candidate). */
+/**
+ * Every position's results as CSV (one row per candidate, by count), with `seats`, `elected` and
+ * `tied` as the declaration marks them (provisional until the election closes).
+ */
 export async function exportResultsCsv(ctx: AppContext): Promise<string> {
   const groups = await getResults(ctx);
-  const lines = [['position_id', 'position', 'candidate_id', 'member_no', 'candidate', 'votes', 'position_total'].join(',')];
+  const seats = new Map((await ctx.database.db.select({ id: positions.id, seats: positions.seats }).from(positions)).map((p) => [p.id, p.seats]));
+  const lines = [['position_id', 'position', 'seats', 'candidate_id', 'member_no', 'candidate', 'votes', 'position_total', 'elected', 'tied'].join(',')];
   for (const g of groups) {
-    for (const v of g.values) lines.push([g.position_id, csvCell(g.title), v.candidate_id, csvCell(v.member_no), csvCell(v.name), v.count, g.total].join(','));
+    const n = seats.get(g.position_id) ?? 1;
+    for (const v of declareSeats(g.values, n)) {
+      lines.push([g.position_id, csvCell(g.title), n, v.candidate_id, csvCell(v.member_no), csvCell(v.name), v.count, g.total, v.elected ? 'yes' : 'no', v.tied ? 'yes' : 'no'].join(','));
+    }
   }
   return `${lines.join('\r\n')}\r\n`;
 }

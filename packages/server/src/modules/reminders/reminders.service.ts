@@ -6,6 +6,7 @@ import { reminders } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
+import { assertNotClosed } from '../elections';
 
 /** A member reminded (by any campaign, on any channel) less than this long ago is not reminded again. */
 export const REMINDER_QUIET_MS = 60 * 60 * 1000;
@@ -38,6 +39,8 @@ async function countEligible(db: Db | Tx, now: Date): Promise<number> {
  * through them in the background at the configured rate.
  */
 export async function createReminder(ctx: AppContext, actor: Actor, input: CreateReminderBody): Promise<{ id: number | null; recipients: number }> {
+  // After the close there is nobody left to remind: voting ended for good.
+  await assertNotClosed(ctx, 'reminders');
   const now = ctx.now();
   if (input.dry_run) return { id: null, recipients: await countEligible(ctx.database.db, now) };
   const created = await auditedTransaction(

@@ -1,3 +1,4 @@
+import { assertNotClosed } from '../elections';
 import type { Branch, CreatePositionBody, Position, UpdatePositionBody } from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
@@ -36,6 +37,7 @@ async function assertBranchNameFree(tx: Tx, name: string, exceptId?: number): Pr
 }
 
 export async function createBranch(ctx: AppContext, actor: Actor, name: string): Promise<Branch> {
+  await assertNotClosed(ctx, 'the set-up');
   try {
     const branch = await auditedTransaction(ctx, { actor, activity: 'Branch created', data: name }, async (tx) => {
       await assertBranchNameFree(tx, name);
@@ -52,6 +54,7 @@ export async function createBranch(ctx: AppContext, actor: Actor, name: string):
 
 /** Renames a branch; its branch positions' level (their title on ballots and results) follows. */
 export async function renameBranch(ctx: AppContext, actor: Actor, id: number, name: string): Promise<Branch> {
+  await assertNotClosed(ctx, 'the set-up');
   try {
     const branch = await auditedTransaction(ctx, { actor, activity: 'Branch renamed', data: `branch ${id} to ${name}` }, async (tx) => {
       const current = await findBranch(tx, id);
@@ -78,6 +81,7 @@ export async function renameBranch(ctx: AppContext, actor: Actor, id: number, na
 }
 
 export async function deleteBranch(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  await assertNotClosed(ctx, 'the set-up');
   await auditedTransaction(ctx, { actor, activity: 'Branch deleted', data: `branch ${id}` }, async (tx) => {
     const branch = await findBranch(tx, id);
     const [usedByMembers] = await tx.select({ n: sql<number>`count(*)::int` }).from(members).where(eq(members.branchId, id));
@@ -98,6 +102,7 @@ const duplicatePosition = (title: string) =>
 
 /** One position (national or one branch's), or one per branch with `every_branch`. */
 export async function createPositions(ctx: AppContext, actor: Actor, input: CreatePositionBody): Promise<Position[]> {
+  await assertNotClosed(ctx, 'the set-up');
   const scope = input.every_branch ? 'every branch' : input.branch_id ? `branch ${input.branch_id}` : NATIONAL;
   try {
     const created = await auditedTransaction(
@@ -149,6 +154,7 @@ async function lockPositionForChange(tx: Tx, id: number, what: string): Promise<
 
 /** Renames, describes, reorders or re-seats a position; refused (409) once it has votes, except a pure reorder. */
 export async function updatePosition(ctx: AppContext, actor: Actor, id: number, input: UpdatePositionBody): Promise<Position> {
+  await assertNotClosed(ctx, 'the set-up');
   const fields = (Object.keys(input) as (keyof UpdatePositionBody)[]).filter((k) => input[k] !== undefined);
   try {
     const updated = await auditedTransaction(ctx, { actor, activity: 'Position updated', data: `position ${id}: ${fields.join(', ') || 'nothing'}` }, async (tx) => {
@@ -190,6 +196,7 @@ export async function updatePosition(ctx: AppContext, actor: Actor, id: number, 
 
 /** Deletes a position and its candidacies; refused (409) once it has votes. */
 export async function deletePosition(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  await assertNotClosed(ctx, 'the set-up');
   await auditedTransaction(ctx, { actor, activity: 'Position deleted', data: `position ${id}` }, async (tx) => {
     await lockPositionForChange(tx, id, 'deleted');
     await tx.delete(positions).where(eq(positions.id, id));

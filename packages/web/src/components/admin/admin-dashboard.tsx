@@ -6,9 +6,10 @@ import { StatisticsTiles } from '@/components/staff/statistics-tiles';
 import { staffKeys, withAdminStatistics } from '@/components/staff/staff-queries';
 import { buttonVariants } from '@/components/ui/button';
 import { api } from '@/lib/api';
-import { queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
+import { hiddenResultsText, queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
 import { useRealtime } from '@/lib/realtime';
 import { cn } from '@/lib/utils';
+import { ElectionSchedule } from './election-schedule';
 import { ElectionToggle } from './election-toggle';
 import { ExportResultsButton } from './export-results-button';
 
@@ -46,6 +47,7 @@ export function AdminDashboard() {
         </Link>
       </div>
       <ElectionToggle />
+      <ElectionSchedule />
       <PositionResults
         positions={positions.data?.body.data}
         groups={results.data?.body.data.data}
@@ -53,6 +55,7 @@ export function AdminDashboard() {
         error={results.isError}
         defaultKey={ADMIN_DEFAULT_POSITION}
         noVotesText={ADMIN_NO_VOTES}
+        hiddenText={hiddenResultsText(results)}
       />
       <StatisticsTiles statistics={statistics.data?.body.data.data} loading={statistics.isPending} error={statistics.isError} />
     </div>

@@ -3,7 +3,7 @@ import { PositionResults } from '@/components/results/position-results';
 import { StatisticsTiles } from '@/components/staff/statistics-tiles';
 import { staffKeys, withAgentStatistics } from '@/components/staff/staff-queries';
 import { api } from '@/lib/api';
-import { queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
+import { hiddenResultsText, queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
 import { useRealtime } from '@/lib/realtime';
 
 export const AGENT_DEFAULT_POSITION = 'President_National';
@@ -35,6 +35,7 @@ export function AgentDashboard() {
         error={results.isError}
         defaultKey={AGENT_DEFAULT_POSITION}
         noVotesText={AGENT_NO_VOTES}
+        hiddenText={hiddenResultsText(results)}
       />
       <StatisticsTiles statistics={statistics.data?.body.data} loading={statistics.isPending} error={statistics.isError} />
     </div>

@@ -7,6 +7,7 @@ import { config } from '@/lib/config';
 import { useElection } from '@/lib/election';
 import { cn } from '@/lib/utils';
 import { AnnouncementBanner } from './announcement-banner';
+import { VotingCountdown } from './voting-countdown';
 
 /** The frame of the public screens: header with the logo and links, then the announcement banner. */
 export function PublicLayout({ children, showColourDialog = false, wide = false }: { children: ReactNode; showColourDialog?: boolean; wide?: boolean }) {
@@ -43,6 +44,7 @@ export function PublicLayout({ children, showColourDialog = false, wide = false 
         </div>
       </header>
       <AnnouncementBanner />
+      <VotingCountdown className="print:hidden" />
       <main id="main" className={cn('mx-auto w-full flex-1 px-3 py-6 sm:px-6 sm:py-10', wide ? 'max-w-6xl' : 'max-w-lg')}>
         {children}
       </main>
@@ -62,6 +64,9 @@ export function PublicLayout({ children, showColourDialog = false, wide = false 
           </Link>
           <Link to="/commitments" className="underline-offset-4 hover:underline">
             Commitments
+          </Link>
+          <Link to="/results" className="underline-offset-4 hover:underline">
+            Results
           </Link>
         </nav>
         {texts.organisation && <p className="mt-2">© {texts.organisation}</p>}

@@ -18,13 +18,15 @@ type Props = {
   defaultKey: string;
   /** what an empty position says (differs per screen) */
   noVotesText: string;
+  /** shown instead of 'No results available' when the server withheld the results (their visibility) */
+  hiddenText?: string;
   className?: string;
 };
 
 type Option = { key: string; label: string };
 
 /** A position dropdown (label name + level, value name_level) and the results card for it. */
-export function PositionResults({ positions, groups, loading, error, defaultKey, noVotesText, className }: Props) {
+export function PositionResults({ positions, groups, loading, error, defaultKey, noVotesText, hiddenText, className }: Props) {
   const selectId = useId();
   const options: Option[] = useMemo(() => {
     if (positions && positions.length > 0) return positions.map((p) => ({ key: positionKey(p), label: positionLabel(p) }));
@@ -68,6 +70,8 @@ export function PositionResults({ positions, groups, loading, error, defaultKey,
             <p className="text-muted-foreground" role="status">
               Loading results…
             </p>
+          ) : error && hiddenText ? (
+            <p className="text-muted-foreground">{hiddenText}</p>
           ) : error || !groups || groups.length === 0 ? (
             <p className="text-muted-foreground">{NO_RESULTS_TEXT}</p>
           ) : !group || group.total <= 0 || group.values.length === 0 ? (

@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { PositionResults } from '@/components/results/position-results';
 import { api } from '@/lib/api';
-import { queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
+import { hiddenResultsText, queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
 import { useRealtime } from '@/lib/realtime';
 
 export const Route = createFileRoute('/_voter/voter/')({
@@ -26,6 +26,7 @@ function VoterDashboard() {
       error={results.isError}
       defaultKey="Chairperson_National"
       noVotesText="No votes at the moment, Go to Elections tab to vote"
+      hiddenText={hiddenResultsText(results)}
     />
   );
 }

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { c, errors, meta, ResultValue } from './common';
+import { Commitment, Election } from './elections';
+
+/** A candidate's final count: elected within the seats, or tied across the last seat (then not elected). */
+export const FinalValue = ResultValue.extend({ elected: z.boolean(), tied: z.boolean() });
+export type FinalValue = z.infer<typeof FinalValue>;
+
+export const FinalResult = z.object({
+  position_id: z.number().int(),
+  /** "Chairperson National" */
+  title: z.string(),
+  seats: z.number().int(),
+  total: z.number().int(),
+  /** by count, descending */
+  values: z.array(FinalValue),
+});
+export type FinalResult = z.infer<typeof FinalResult>;
+
+export const BranchTurnout = z.object({ branch: z.string(), members: z.number().int(), voted: z.number().int() });
+export type BranchTurnout = z.infer<typeof BranchTurnout>;
+
+export const AuditOutcome = z.object({ ok: z.boolean(), problems: z.array(z.string()), at: z.string() });
+export type AuditOutcome = z.infer<typeof AuditOutcome>;
+
+export const FinalResultsResponse = z.object({
+  data: z.array(FinalResult),
+  /** members who may vote, and those who voted for at least one position; per branch as well */
+  turnout: z.object({ members: z.number().int(), voted: z.number().int(), branches: z.array(BranchTurnout) }),
+  /** the final commitment, recorded when the election closed */
+  commitment: Commitment,
+  /** when the election closed (ISO 8601) */
+  closed_at: z.string(),
+  /** `audit:verify`, run at close */
+  audit: AuditOutcome.nullable(),
+});
+export type FinalResultsResponse = z.infer<typeof FinalResultsResponse>;
+
+/**
+ * Marks the winners of one position: the `seats` highest counts are elected; candidates tied
+ * across the last seat are all `tied` and none of them is elected. `values` come back by count,
+ * descending (ties by name, as the results list them).
+ */
+export function declareSeats<V extends { count: number; name: string }>(values: V[], seats: number): (V & { elected: boolean; tied: boolean })[] {
+  const sorted = [...values].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+  if (sorted.length <= seats) return sorted.map((v) => ({ ...v, elected: true, tied: false }));
+  const cutoff = sorted[seats - 1]!.count;
+  const tiedAcross = sorted[seats]!.count === cutoff;
+  return sorted.map((v) => ({
+    ...v,
+    elected: v.count > cutoff || (!tiedAcross && v.count === cutoff),
+    tied: tiedAcross && v.count === cutoff,
+  }));
+}
+
+export const lifecycleRouter = c.router({
+  closeElection: {
+    method: 'POST',
+    path: '/election/close',
+    summary: 'Close the election for good: voting ends, the mixer is flushed, a final commitment is recorded and audit:verify run',
+    description: 'Answers the election with phase `closed`. Afterwards toggle, PUT election and set-up changes answer 409. Closing twice is 409.',
+    body: c.noBody(),
+    responses: { 200: z.object({ data: Election }), ...errors(401, 403, 409) },
+    metadata: meta('admin'),
+  },
+  getFinalResults: {
+    method: 'GET',
+    path: '/psk/results/final',
+    summary: 'The declared result: elected and tied candidates per position, turnout, the final commitment',
+    description: 'Public in every results-visibility mode once the election is closed; 403 before.',
+    responses: { 200: FinalResultsResponse, ...errors(403) },
+    metadata: meta('anyone'),
+  },
+});

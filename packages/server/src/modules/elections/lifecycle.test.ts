@@ -1,0 +1,261 @@
+import { eq, sql } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../bootstrap';
+import type { AppContext } from '../../context';
+import { openDatabase, type Database } from '../../db/client';
+import { activityLogs, commitments, election, positions } from '../../db/schema';
+import { parseEnv } from '../../env';
+import { createLogger } from '../../logger';
+import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
+import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../../test/harness';
+import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
+import { votingRuntime } from './voting-runtime';
+import { schedulerOf } from './lifecycle.router';
+import { startScheduler } from './lifecycle';
+
+/**
+ * The election's life with a controllable clock: opening and closing on time, once across
+ * processes and restarts; the toggle inside the window; close is final; the declared result.
+ */
+
+let t: TestApp;
+let e: Election;
+let admin: string;
+let agent: string;
+beforeAll(async () => {
+  t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000', MIX_MIN_BATCH: '50' } });
+  e = await createElection(t.ctx);
+  admin = await tokenFor(t.ctx, 'admin');
+  agent = await tokenFor(t.ctx, 'agent');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const at = (msFromNow: number) => new Date(t.clock.now().getTime() + msFromNow).toISOString();
+const getElection = async () => (await request(t.app).get('/api/v1/election')).body.data;
+const toggle = (status: boolean) => request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status });
+const logCount = async (activity: string) =>
+  (await t.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(activityLogs).where(eq(activityLogs.activity, activity)))[0]!.n;
+const tick = () => schedulerOf(t.ctx)!.tick();
+
+describe('the schedule', () => {
+  it('opens at opens_at by itself, once; the toggle pauses and resumes inside the window; closes at closes_at', async () => {
+    const put = await request(t.app).put('/api/v1/election').set(bearer(admin)).send({ opens_at: at(60_000), closes_at: at(120_000) });
+    expect(put.status).toBe(200);
+    expect(put.body.data.phase).toBe('scheduled');
+    // Not before its time, neither by the scheduler nor by the switch.
+    await tick();
+    expect((await getElection()).phase).toBe('scheduled');
+    const early = await toggle(true);
+    expect(early.status).toBe(409);
+    expect(early.body.message).toMatch(/opens by itself/);
+
+    t.clock.advance(61_000);
+    await tick();
+    expect(await getElection()).toMatchObject({ phase: 'open', active: '1' });
+    expect((await request(t.app).get('/api/v1/psk/election/status')).body).toEqual({ active: '1' });
+    await tick();
+    expect(await logCount('Voting opened on schedule')).toBe(1);
+    const opening = await t.ctx.database.db.select().from(commitments).where(eq(commitments.reason, 'voting opened on schedule'));
+    expect(opening).toHaveLength(1);
+
+    // Members vote; the admin pauses; the scheduler does not reopen what the admin paused.
+    const v = await createVoter(t.ctx);
+    expect((await vote(t.app, v.token, { [e.chair.id]: e.alice.id })).status).toBe(201);
+    expect((await toggle(false)).body.active).toBe('0');
+    await tick();
+    expect((await getElection()).phase).toBe('paused');
+    expect((await toggle(true)).body.active).toBe('1');
+    expect((await getElection()).phase).toBe('open');
+
+    t.clock.advance(60_000);
+    await tick();
+    const closed = await getElection();
+    expect(closed).toMatchObject({ phase: 'closed', active: '0' });
+    expect(await logCount('Closed the election')).toBe(1);
+    await tick();
+    expect(await logCount('Closed the election')).toBe(1);
+    expect((await vote(t.app, (await createVoter(t.ctx)).token, { [e.chair.id]: e.alice.id })).status).toBe(403);
+  });
+
+  it('close is final: the closing statements ran once, and toggle, PUT election and set-up changes answer 409', async () => {
+    const [row] = await t.ctx.database.db.select().from(election).where(eq(election.id, 1));
+    expect(row!.finalCommitmentId).not.toBeNull();
+    expect(row!.audit).toMatchObject({ ok: true, problems: [] });
+    const finals = await t.ctx.database.db.select().from(commitments).where(eq(commitments.reason, 'final'));
+    expect(finals).toHaveLength(1);
+    // The queue was flushed into the ballot box: the final commitment covers every ballot.
+    const [queue] = await t.ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from ballot_queue`);
+    expect(queue!.n).toBe(0);
+    expect(finals[0]!.count).toBe(1);
+
+    expect((await toggle(true)).status).toBe(409);
+    expect((await toggle(false)).status).toBe(409);
+    expect((await request(t.app).put('/api/v1/election').set(bearer(admin)).send({ title: 'Again' })).status).toBe(409);
+    expect((await request(t.app).post('/api/v1/positions').set(bearer(admin)).send({ name: 'Late position' })).status).toBe(409);
+    expect((await request(t.app).post('/api/v1/branches').set(bearer(admin)).send({ name: 'Late branch' })).status).toBe(409);
+    const again = await request(t.app).post('/api/v1/election/close').set(bearer(admin));
+    expect(again.status).toBe(409);
+    expect((await request(t.app).post('/api/v1/election/close').set(bearer(agent))).status).toBe(403);
+  });
+
+  it('declares the result publicly after close: elected, turnout overall and per branch, the final commitment', async () => {
+    const res = await request(t.app).get('/api/v1/psk/results/final');
+    expect(res.status).toBe(200);
+    const chair = res.body.data.find((p: { position_id: number }) => p.position_id === e.chair.id);
+    expect(chair).toMatchObject({ seats: 1, total: 1 });
+    expect(chair.values[0]).toMatchObject({ candidate_id: e.alice.id, count: 1, elected: true, tied: false });
+    expect(chair.values[1]).toMatchObject({ candidate_id: e.brian.id, count: 0, elected: false, tied: false });
+    expect(res.body.turnout.voted).toBe(1);
+    expect(res.body.turnout.branches.find((b: { branch: string }) => b.branch === 'Nairobi')).toMatchObject({ voted: 1 });
+    expect(res.body.turnout.members).toBe(res.body.turnout.branches.reduce((n: number, b: { members: number }) => n + b.members, 0));
+    const [final] = await t.ctx.database.db.select().from(commitments).where(eq(commitments.reason, 'final'));
+    expect(res.body.commitment).toEqual({ at: final!.at.toISOString(), count: final!.count, hash: final!.hash });
+    expect(res.body.audit).toMatchObject({ ok: true });
+  });
+});
+
+describe('psk/results/final before close, and elected/tied for 1 and 3 seats', () => {
+  let u: TestApp;
+  afterAll(async () => {
+    await u?.close();
+  });
+
+  it('is 403 before close; after an admin close it marks the seats highest counts elected and ties across the last seat', async () => {
+    u = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
+    const adminToken = await tokenFor(u.ctx, 'admin');
+    const one = await createPosition(u.ctx, { name: 'Chair' });
+    const three = await createPosition(u.ctx, { name: 'Committee' });
+    await u.ctx.database.db.update(positions).set({ seats: 3 }).where(eq(positions.id, three.id));
+    const [a, b] = [await createCandidate(u.ctx, [one.id], { name: 'A One' }), await createCandidate(u.ctx, [one.id], { name: 'B One' })];
+    const c = await Promise.all(['C1', 'C2', 'C3', 'C4', 'C5'].map((name) => createCandidate(u.ctx, [three.id], { name })));
+    await votingRuntime(u.ctx).tally.refreshStructure();
+    expect((await request(u.app).post('/api/v1/toggle').set(bearer(adminToken)).send({ status: true })).status).toBe(200);
+    // Chair: A 2, B 2 (tied for the one seat). Committee (3 seats), one choice per ballot:
+    // C1 4, C2 3, C3 2, C4 2, C5 1 → C1, C2 elected; C3, C4 tied across the last seat.
+    const committee = [0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 4];
+    for (const [i, pick] of committee.entries()) {
+      const voter = await createVoter(u.ctx);
+      const choice: Record<number, number> = { [three.id]: c[pick]!.id };
+      if (i < 4) choice[one.id] = i < 2 ? a.id : b.id;
+      const res = await vote(u.app, voter.token, choice);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const before = await request(u.app).get('/api/v1/psk/results/final');
+    expect(before.status).toBe(403);
+    expect(before.body.message).toBe('The result is declared when the election closes');
+
+    const closed = await request(u.app).post('/api/v1/election/close').set(bearer(adminToken));
+    expect(closed.status).toBe(200);
+    expect(closed.body.data).toMatchObject({ phase: 'closed', active: '0' });
+    const res = await request(u.app).get('/api/v1/psk/results/final');
+    expect(res.status).toBe(200);
+    const marks = (positionId: number) =>
+      res.body.data
+        .find((p: { position_id: number }) => p.position_id === positionId)
+        .values.map((v: { name: string; count: number; elected: boolean; tied: boolean }) => `${v.name}:${v.count}:${v.elected ? 'E' : v.tied ? 'T' : '-'}`)
+        .join(' ');
+    expect(marks(one.id)).toBe('A One:2:T B One:2:T');
+    expect(marks(three.id)).toBe('C1:4:E C2:3:E C3:2:T C4:2:T C5:1:-');
+    expect(res.body.data.find((p: { position_id: number }) => p.position_id === three.id).seats).toBe(3);
+    const csv = await request(u.app).get('/api/v1/psk/results/export?format=csv').set(bearer(adminToken));
+    expect(csv.text).toContain(`${three.id},"Committee National",3,${c[0]!.id},"${c[0]!.memberNo}","C1",4,12,yes,no`);
+    expect(csv.text).toContain(`${three.id},"Committee National",3,${c[2]!.id},"${c[2]!.memberNo}","C3",2,12,no,yes`);
+  });
+});
+
+describe('two server processes on one database, and restarts', () => {
+  type Proc = { ctx: AppContext & { close(): Promise<void> }; scheduler: ReturnType<typeof startScheduler>; close(): Promise<void> };
+  let base: TestApp;
+  const pools: Database[] = [];
+  const logger = createLogger(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'warn' }));
+
+  beforeAll(async () => {
+    base = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
+    // The app's own scheduler stands for a process that is down during these tests.
+    await schedulerOf(base.ctx)!.stop();
+  });
+  afterAll(async () => {
+    for (const pool of pools) await pool.close();
+    await base?.close();
+  });
+
+  /** A server process: its own context and scheduler; on Postgres its own connection pool. */
+  async function startProcess(): Promise<Proc> {
+    let database = base.ctx.database;
+    if (TEST_DATABASE_URL) {
+      database = await openDatabase({ url: (base.ctx.database as TestDatabase).url!, poolMax: 4 });
+      pools.push(database);
+    }
+    const ctx = await createContext({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'warn', MIX_INTERVAL_MS: '3600000' }), logger, database, secrets: base.ctx.secrets, now: base.clock.now });
+    const scheduler = startScheduler(ctx);
+    return {
+      ctx,
+      scheduler,
+      async close() {
+        await scheduler.stop();
+        await ctx.close();
+      },
+    };
+  }
+  const count = async (activity: string) =>
+    (await base.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(activityLogs).where(eq(activityLogs.activity, activity)))[0]!.n;
+  const row = async () => (await base.ctx.database.db.select().from(election).where(eq(election.id, 1)))[0]!;
+
+  it('opens exactly once with two processes ticking at the same moment; a restart after it neither repeats nor undoes a pause', async () => {
+    const now = base.clock.now().getTime();
+    await base.ctx.database.db
+      .update(election)
+      .set({ opensAt: new Date(now + 30_000), closesAt: new Date(now + 90_000) })
+      .where(eq(election.id, 1));
+    const [a, b] = [await startProcess(), await startProcess()];
+    base.clock.advance(31_000);
+    await Promise.all([a.scheduler.tick(), b.scheduler.tick(), a.scheduler.tick(), b.scheduler.tick()]);
+    expect(await count('Voting opened on schedule')).toBe(1);
+    expect((await row()).openedAt).not.toBeNull();
+
+    // The admin pauses; both processes restart; neither reopens.
+    const adminToken = await tokenFor(base.ctx, 'admin');
+    expect((await request(base.app).post('/api/v1/toggle').set(bearer(adminToken)).send({ status: false })).status).toBe(200);
+    await Promise.all([a.close(), b.close()]);
+    const [c, d] = [await startProcess(), await startProcess()];
+    await Promise.all([c.scheduler.tick(), d.scheduler.tick()]);
+    expect(await count('Voting opened on schedule')).toBe(1);
+    expect((await request(base.app).get('/api/v1/psk/election/status')).body.active).toBe('0');
+    await Promise.all([c.close(), d.close()]);
+  });
+
+  it('closes exactly once when closes_at passed while no process ran: the next start applies it, with one final commitment', async () => {
+    base.clock.advance(60_000);
+    const [a, b] = [await startProcess(), await startProcess()];
+    await Promise.all([a.scheduler.tick(), b.scheduler.tick(), a.scheduler.tick(), b.scheduler.tick()]);
+    const closes = await base.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.activity, 'Closed the election'));
+    expect(closes.map((l) => [l.name, l.data, l.status]), JSON.stringify(closes)).toEqual([['Schedule', 'on schedule', 'success']]);
+    const state = await row();
+    expect(state.closedAt).not.toBeNull();
+    expect(state.finalCommitmentId).not.toBeNull();
+    expect(state.audit).not.toBeNull();
+    const finals = await base.ctx.database.db.select().from(commitments).where(eq(commitments.reason, 'final'));
+    expect(finals).toHaveLength(1);
+    expect(await count('Audit at close')).toBe(1);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('finishes the closing statements after a crash between the close and them', async () => {
+    // As if the process died right after the close's own transaction (commitments are append-only:
+    // the earlier final one stays, the resumed close records its own and points at it).
+    const before = (await base.ctx.database.db.select().from(commitments).where(eq(commitments.reason, 'final'))).length;
+    await base.ctx.database.db.update(election).set({ finalCommitmentId: null, audit: null }).where(eq(election.id, 1));
+    const p = await startProcess();
+    await p.scheduler.tick();
+    await p.scheduler.tick();
+    const state = await row();
+    const finals = await base.ctx.database.db.select().from(commitments).where(eq(commitments.reason, 'final'));
+    expect(finals).toHaveLength(before + 1);
+    expect(state.finalCommitmentId).toBe(finals.at(-1)!.id);
+    expect(state.audit).toMatchObject({ ok: true });
+    await p.close();
+  });
+});

@@ -1,0 +1,238 @@
+import type { AuditOutcome, BranchTurnout, Commitment, FinalResultsResponse } from '@kura/contract';
+import { declareSeats } from '@kura/contract';
+import { eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { commitments, election, positions, settings } from '../../db/schema';
+import { AppError } from '../../errors';
+import { recordActivity } from '../../lib/activity-log';
+import type { Actor } from '../../auth/actor';
+import { auditedTransaction } from '../../lib/audited-transaction';
+import { ELECTION_LOCK, FINALISE_LOCK, mixQueuedBallots } from '../ballots';
+import { verifyAudit } from './audit';
+import { digestBallots, recordCommitment } from './commitments';
+import { getResults } from './elections.service';
+
+const iso = (d: Date) => d.toISOString();
+
+/** The scheduler and the system close act as this actor in the activity log. */
+export const SCHEDULE_ACTOR: Actor = { role: 'admin', id: null, name: 'Schedule', ip: '' };
+
+/**
+ * Opens voting when `opens_at` has come, once per opening time: the conditional UPDATE records
+ * which `opens_at` it acted on, so of several processes (or a restarted one) exactly one opens, and
+ * a pause the admin makes afterwards is not undone. Answers whether this call opened it.
+ */
+export async function openOnSchedule(ctx: AppContext): Promise<boolean> {
+  const now = ctx.now();
+  const opened = await ctx.database.db.transaction(async (tx) => {
+    // Exclusive, like a toggle: votes in flight commit wholly before the switch.
+    await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    const rows = await tx.execute<{ id: number }>(sql`
+      update election set scheduled_open_for = opens_at, opened_at = coalesce(opened_at, ${iso(now)}::timestamptz), updated_at = ${iso(now)}::timestamptz
+      where id = 1 and closed_at is null and opens_at is not null and opens_at <= ${iso(now)}::timestamptz
+        and (closes_at is null or closes_at > ${iso(now)}::timestamptz)
+        and scheduled_open_for is distinct from opens_at
+      returning id`);
+    if (rows.length === 0) return false;
+    await tx
+      .insert(settings)
+      .values({ key: 'election_active', value: '1', updatedAt: now })
+      .onConflictDoUpdate({ target: settings.key, set: { value: '1', updatedAt: now } });
+    await recordActivity(ctx, { name: SCHEDULE_ACTOR.name, activity: 'Voting opened on schedule', status: 'success' }, tx);
+    return true;
+  });
+  if (!opened) return false;
+  await recordCommitment(ctx, 'voting opened on schedule').catch((err: unknown) => ctx.logger.error({ err }, 'commitment at the scheduled opening failed'));
+  ctx.events.emit('election.toggled', { active: true });
+  ctx.events.emit('election.changed');
+  return true;
+}
+
+/**
+ * Closes the election for good (`POST election/close`, or the schedule at `closes_at`): voting off,
+ * `closed_at` set, once (a conditional UPDATE), then `finaliseElection`. A second close is a 409
+ * for an admin and nothing for the schedule.
+ */
+export async function closeElection(ctx: AppContext, actor: Actor, by: 'admin' | 'schedule'): Promise<boolean> {
+  const now = ctx.now();
+  const work = async (tx: Parameters<Parameters<typeof ctx.database.db.transaction>[0]>[0]) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    const condition = by === 'schedule' ? sql`and closes_at is not null and closes_at <= ${iso(now)}::timestamptz` : sql``;
+    const rows = await tx.execute<{ id: number }>(sql`
+      update election set closed_at = ${iso(now)}::timestamptz, updated_at = ${iso(now)}::timestamptz
+      where id = 1 and closed_at is null ${condition} returning id`);
+    if (rows.length === 0) {
+      if (by === 'admin') throw new AppError('CONFLICT', 'The election is already closed');
+      return false;
+    }
+    await tx
+      .insert(settings)
+      .values({ key: 'election_active', value: '0', updatedAt: now })
+      .onConflictDoUpdate({ target: settings.key, set: { value: '0', updatedAt: now } });
+    if (by === 'schedule') await recordActivity(ctx, { name: actor.name, activity: 'Closed the election', data: 'on schedule', status: 'success' }, tx);
+    return true;
+  };
+  const closed = by === 'admin' ? await auditedTransaction(ctx, { actor, activity: 'Closed the election' }, work) : await ctx.database.db.transaction(work);
+  if (!closed) return false;
+  ctx.events.emit('election.toggled', { active: false });
+  ctx.events.emit('election.changed');
+  // The close stands whatever happens next; a closing statement that fails here is finished by
+  // the scheduler's next round (or the first read of the final result).
+  await finaliseElection(ctx).catch((err: unknown) => ctx.logger.error({ err }, 'closing statements failed; the scheduler retries'));
+  return true;
+}
+
+/**
+ * The closing statements, each once and each resumable after a crash: the queue flushed into
+ * `ballots`, the final commitment (recorded in the same transaction that stores its id, under a
+ * lock, so never twice), and `audit:verify` with its outcome stored on the election.
+ */
+export async function finaliseElection(ctx: AppContext): Promise<void> {
+  const [state] = await ctx.database.db
+    .select({ closedAt: election.closedAt, finalCommitmentId: election.finalCommitmentId, audit: election.audit })
+    .from(election)
+    .where(eq(election.id, 1));
+  if (!state?.closedAt) return;
+  if (state.finalCommitmentId === null) {
+    await mixQueuedBallots(ctx, { force: true });
+    // Read committed on purpose: each statement sees what committed before it, so the re-check after
+    // the lock sees another process's final commitment (a repeatable-read snapshot would be taken
+    // before the lock wait). The ballot set no longer moves: voting is off and the queue flushed.
+    await ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${FINALISE_LOCK})`);
+      const [again] = await tx.select({ id: election.finalCommitmentId }).from(election).where(eq(election.id, 1));
+      if (again?.id !== null && again?.id !== undefined) return;
+      const digest = await digestBallots(tx);
+      const [row] = await tx.insert(commitments).values({ at: ctx.now(), count: digest.count, hash: digest.hash, reason: 'final' }).returning({ id: commitments.id });
+      await tx.update(election).set({ finalCommitmentId: row!.id }).where(eq(election.id, 1));
+    });
+  }
+  if (!state.audit) {
+    const report = await verifyAudit(ctx);
+    const audit: AuditOutcome = { ok: report.ok, problems: report.problems.slice(0, 50), at: iso(ctx.now()) };
+    // Two processes may both run the audit; the first to store it records it.
+    const stored = await ctx.database.db.transaction(async (tx) => {
+      const rows = await tx.update(election).set({ audit }).where(sql`${election.id} = 1 and ${election.audit} is null`).returning({ id: election.id });
+      if (rows.length === 0) return false;
+      await recordActivity(ctx, { name: SCHEDULE_ACTOR.name, activity: 'Audit at close', data: report.ok ? 'passed' : `${report.problems.length} problem(s)`, status: report.ok ? 'success' : 'failed' }, tx);
+      return true;
+    });
+    if (stored) ctx.events.emit('election.changed');
+  }
+}
+
+/** Refuses changes once the election is closed (toggle, set-up). */
+export async function assertNotClosed(ctx: AppContext, what = 'this'): Promise<void> {
+  const [row] = await ctx.database.db.select({ closedAt: election.closedAt }).from(election).where(eq(election.id, 1));
+  if (row?.closedAt) throw new AppError('CONFLICT', `The election is closed; ${what} can no longer change`);
+}
+
+/** `GET psk/results/final`: the declared result, public once closed (403 before). */
+export async function getFinalResults(ctx: AppContext): Promise<FinalResultsResponse> {
+  const [row] = await ctx.database.db
+    .select({ closedAt: election.closedAt, finalCommitmentId: election.finalCommitmentId, audit: election.audit })
+    .from(election)
+    .where(eq(election.id, 1));
+  if (!row?.closedAt) throw new AppError('FORBIDDEN', 'The result is declared when the election closes');
+  if (row.finalCommitmentId === null) {
+    // Closed but the closing statements did not finish (a crash): finish them now.
+    await finaliseElection(ctx);
+    return getFinalResults(ctx);
+  }
+  const [final] = await ctx.database.db.select().from(commitments).where(eq(commitments.id, row.finalCommitmentId));
+  const commitment: Commitment = { at: iso(final!.at), count: final!.count, hash: final!.hash };
+  const seats = new Map((await ctx.database.db.select({ id: positions.id, seats: positions.seats }).from(positions)).map((p) => [p.id, p.seats]));
+  const groups = await getResults(ctx);
+  const data = groups.map((g) => {
+    const n = seats.get(g.position_id) ?? 1;
+    return { position_id: g.position_id, title: g.title, seats: n, total: g.total, values: declareSeats(g.values, n) };
+  });
+  const branches = await ctx.database.db.execute<{ branch: string; members: number; voted: number }>(sql`
+    select b.name as branch, count(m.id)::int as members,
+           count(m.id) filter (where exists (select 1 from participation p where p.member_id = m.id))::int as voted
+    from branches b left join members m on m.branch_id = b.id
+    group by b.id, b.name having count(m.id) > 0 order by b.name`);
+  const turnoutBranches: BranchTurnout[] = branches.map((b) => ({ branch: b.branch, members: b.members, voted: b.voted }));
+  return {
+    data,
+    turnout: {
+      members: turnoutBranches.reduce((n, b) => n + b.members, 0),
+      voted: turnoutBranches.reduce((n, b) => n + b.voted, 0),
+      branches: turnoutBranches,
+    },
+    commitment,
+    closed_at: iso(row.closedAt),
+    audit: (row.audit as AuditOutcome | null) ?? null,
+  };
+}
+
+/** How long the scheduler sleeps at most between looks (a schedule changed by another process). */
+const SCHEDULER_MAX_SLEEP_MS = 5000;
+
+/**
+ * Per process: wakes at `opens_at` and `closes_at` (and every few seconds, and at once when the
+ * election changes here) and applies the schedule. The database decides: the conditional UPDATEs
+ * make each opening and the close happen once across processes and restarts.
+ */
+export function startScheduler(ctx: AppContext): { tick(): Promise<void>; stop(): Promise<void> } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const tick = async () => {
+    const now = ctx.now();
+    const [row] = await ctx.database.db
+      .select({ opensAt: election.opensAt, closesAt: election.closesAt, closedAt: election.closedAt, scheduledOpenFor: election.scheduledOpenFor, final: election.finalCommitmentId, audit: election.audit })
+      .from(election)
+      .where(eq(election.id, 1));
+    if (!row) return;
+    if (row.closedAt) {
+      if (row.final === null || !row.audit) await finaliseElection(ctx);
+      return;
+    }
+    if (row.closesAt && row.closesAt <= now) {
+      await closeElection(ctx, SCHEDULE_ACTOR, 'schedule');
+      return;
+    }
+    if (row.opensAt && row.opensAt <= now && row.scheduledOpenFor?.getTime() !== row.opensAt.getTime()) await openOnSchedule(ctx);
+  };
+  const nextDelay = async () => {
+    const [row] = await ctx.database.db.select({ opensAt: election.opensAt, closesAt: election.closesAt }).from(election).where(eq(election.id, 1));
+    const now = ctx.now().getTime();
+    const due = [row?.opensAt, row?.closesAt].filter((d): d is Date => Boolean(d)).map((d) => d.getTime() - now).filter((ms) => ms > 0);
+    return Math.min(SCHEDULER_MAX_SLEEP_MS, ...due.map((ms) => ms + 5));
+  };
+  const run = () => {
+    if (stopped || running) return;
+    clearTimeout(timer);
+    running = (async () => {
+      let delay = SCHEDULER_MAX_SLEEP_MS;
+      try {
+        await tick();
+        delay = await nextDelay();
+      } catch (err) {
+        ctx.logger.error({ err }, 'scheduler round failed');
+      }
+      if (!stopped) {
+        timer = setTimeout(run, delay);
+        timer.unref();
+      }
+    })().finally(() => (running = undefined));
+  };
+  const onChange = () => {
+    if (!running) run();
+  };
+  ctx.events.on('election.changed', onChange);
+  run();
+  return {
+    async tick() {
+      await running;
+      await tick();
+    },
+    async stop() {
+      stopped = true;
+      ctx.events.off('election.changed', onChange);
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Election } from '@kura/contract';
+import { electionQueryKey, formatDateTime, useElection } from '@/lib/election';
+import { cn } from '@/lib/utils';
+
+/** "2 d 03:04:05", "03:04:05" */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const d = Math.floor(total / 86_400);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const hms = `${pad(Math.floor((total % 86_400) / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
+  return d > 0 ? `${d} d ${hms}` : hms;
+}
+
+/** What the countdown says for an election at `now`: null when there is nothing to announce. */
+export function countdownText(e: Election, now: number): { text: string; target?: string; link?: boolean } | null {
+  const opens = e.opens_at ? Date.parse(e.opens_at) : null;
+  const closes = e.closes_at ? Date.parse(e.closes_at) : null;
+  if (e.phase === 'closed') return { text: 'Voting has closed.', link: true };
+  if (e.phase === 'scheduled' && opens !== null) {
+    return opens > now ? { text: `Voting opens in ${formatCountdown(opens - now)}`, target: e.opens_at! } : { text: 'Voting is opening…' };
+  }
+  if (e.phase === 'open') {
+    if (closes === null) return { text: 'Voting is open.' };
+    return closes > now ? { text: `Voting is open. It closes in ${formatCountdown(closes - now)}`, target: e.closes_at! } : { text: 'Voting is closing…' };
+  }
+  if (e.phase === 'paused') return { text: 'Voting is paused.' };
+  return null;
+}
+
+/**
+ * The landing and sign-in pages' live notice: when voting opens or closes, counting down each
+ * second; when a moment passes it asks the server again, so the page opens (or closes) by itself.
+ */
+export function VotingCountdown({ className }: { className?: string }) {
+  const { election } = useElection();
+  const queryClient = useQueryClient();
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const due = election && [election.opens_at, election.closes_at].some((t) => t && Date.parse(t) <= now && Date.parse(t) > now - 60_000);
+  const pendingFlip = due && !(election.phase === 'closed' || (election.phase === 'open' && (!election.closes_at || Date.parse(election.closes_at) > now)));
+  useEffect(() => {
+    if (!pendingFlip) return;
+    // The server opens and closes on its own; ask again until its phase shows it.
+    const timer = setInterval(() => void queryClient.invalidateQueries({ queryKey: electionQueryKey }), 1000);
+    return () => clearInterval(timer);
+  }, [pendingFlip, queryClient]);
+  if (!election) return null;
+  const notice = countdownText(election, now);
+  if (!notice) return null;
+  return (
+    <p role="status" aria-live="off" data-testid="voting-countdown" className={cn('bg-secondary px-4 py-2 text-center text-sm font-medium text-secondary-foreground', className)}>
+      <span>{notice.text}</span>
+      {notice.target && <span className="text-muted-foreground"> ({formatDateTime(notice.target)})</span>}
+      {notice.link && (
+        <>
+          {' '}
+          <Link to="/results" className="underline underline-offset-4">
+            See the results
+          </Link>
+        </>
+      )}
+    </p>
+  );
+}
