@@ -61,9 +61,10 @@ describe('list candidates', () => {
       email: c.email,
       county: 'Kisumu',
       image_url: null,
+      statement: null,
       positions: [
-        { id: national.id, name: 'Chair Test', level: 'National' },
-        { id: branch.id, name: 'Branch Test', level: 'Kisumu' },
+        { id: national.id, name: 'Chair Test', level: 'National', seats: 1, description: null, branch_id: null },
+        { id: branch.id, name: 'Branch Test', level: 'Kisumu', seats: 1, description: null, branch_id: expect.any(Number) },
       ],
     });
   });
