@@ -1,27 +1,65 @@
 import type { IssueReport, PageQuery, Paginated } from '@kura/contract';
-import { count, desc } from 'drizzle-orm';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import { AppError } from '../../errors';
 import { issueReports } from '../../db/schema';
 import type { SignedInActor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { pageRequest, paginate } from '../../lib/pagination';
-import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
+import { removeUploads, storeImages, uploadsDir, uploadUrl, type UploadFile } from '../../lib/uploads';
+
+/** Reports one account may send an hour, and the image bytes all its reports may hold. */
+export const REPORTS_PER_HOUR = 5;
+export const REPORT_STORAGE_PER_ACCOUNT = 30 * 1024 * 1024;
+export const TOO_MANY_REPORTS = 'You have sent too many reports, please try again later';
+export const REPORT_STORAGE_FULL = 'Your reports have reached their storage limit; send the report without images or with smaller ones';
+const HOUR_MS = 60 * 60_000;
+
+/** Bytes the account's stored report images take on disk. */
+async function storedBytes(ctx: AppContext, images: string[]): Promise<number> {
+  let total = 0;
+  for (const name of images) total += await stat(join(uploadsDir(ctx), name)).then((s) => s.size, () => 0);
+  return total;
+}
 
 /**
- * Stores an issue report with who sent it. Images are checked and written first (a bad one
- * rejects the report with nothing kept) and removed again if the report cannot be saved.
+ * Stores an issue report with who sent it. Each account may send REPORTS_PER_HOUR reports an
+ * hour (429) and keep REPORT_STORAGE_PER_ACCOUNT bytes of images (413), checked under a lock per
+ * account so parallel requests cannot slip past together: ten reports of five 5 MiB images in a
+ * second once wrote 251 MB. Images are checked and written inside (a bad one rejects the report
+ * with nothing kept) and removed again if the report cannot be saved.
  */
 export async function reportIssue(ctx: AppContext, reporter: SignedInActor, details: string, images: UploadFile[]): Promise<void> {
-  const stored = await storeImages(ctx, images);
+  let stored: string[] = [];
   try {
-    await auditedTransaction(ctx, { actor: reporter, activity: 'Issue reported', data: `${stored.length} image${stored.length === 1 ? '' : 's'}` }, async (tx) => {
+    await auditedTransaction(ctx, { actor: reporter, activity: 'Issue reported', data: () => `${stored.length} image${stored.length === 1 ? '' : 's'}` }, async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`help:${reporter.role}:${reporter.id}`}))`);
+      const mine = and(eq(issueReports.role, reporter.role), eq(issueReports.reporterId, reporter.id));
+      const now = ctx.now();
+      const recent = await tx
+        .select({ at: issueReports.createdAt })
+        .from(issueReports)
+        .where(and(mine, gt(issueReports.createdAt, new Date(now.getTime() - HOUR_MS))))
+        .orderBy(issueReports.createdAt);
+      if (recent.length >= REPORTS_PER_HOUR) {
+        const reopens = recent[recent.length - REPORTS_PER_HOUR]!.at.getTime() + HOUR_MS;
+        throw new AppError('TOO_MANY_REQUESTS', TOO_MANY_REPORTS, { retryAfter: Math.max(1, Math.ceil((reopens - now.getTime()) / 1000)) });
+      }
+      const incoming = images.reduce((sum, f) => sum + f.size, 0);
+      if (incoming > 0) {
+        const earlier = (await tx.select({ images: issueReports.images }).from(issueReports).where(mine)).flatMap((r) => r.images);
+        if ((await storedBytes(ctx, earlier)) + incoming > REPORT_STORAGE_PER_ACCOUNT) throw new AppError('PAYLOAD_TOO_LARGE', REPORT_STORAGE_FULL);
+      }
+      stored = await storeImages(ctx, images);
       await tx.insert(issueReports).values({
         details: details.trim(),
         role: reporter.role,
         reporterId: reporter.id,
         reporterName: reporter.name,
         images: stored,
-        createdAt: ctx.now(),
+        createdAt: now,
       });
     });
   } catch (error) {

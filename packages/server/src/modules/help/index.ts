@@ -3,3 +3,5 @@
  * this folder is internal (an ESLint rule keeps other modules out of it).
  */
 export { helpRoutes } from './help.router';
+/** Per-account limits on help reports (429 / 413 texts), for tests and docs. */
+export { REPORT_STORAGE_FULL, REPORT_STORAGE_PER_ACCOUNT, REPORTS_PER_HOUR, TOO_MANY_REPORTS } from './help.service';
