@@ -5,6 +5,7 @@ import { mockFetch } from '@/test/fetch-mock';
 import { renderWithProviders } from '@/test/render';
 import { SignIn } from './sign-in';
 import { SignUp, SIGN_UP_UNAVAILABLE } from './sign-up';
+import { AuthenticatorHint } from './_voter/voter/index';
 
 async function setup() {
   await renderWithProviders(<SignIn />, '/sign-in');
@@ -78,6 +79,11 @@ describe('the ways in from the sign-in page', () => {
     expect(screen.getByRole('link', { name: 'Sign in with your authenticator app' }).getAttribute('href')).toBe('/password');
     expect(screen.getByRole('link', { name: 'Admin login' }).getAttribute('href')).toBe('/admin/login');
     expect(screen.getByRole('link', { name: 'Agent login' }).getAttribute('href')).toBe('/agent/login');
+  });
+
+  it('the voter dashboard leads to the authenticator set-up (/scan-qr)', async () => {
+    await renderWithProviders(<AuthenticatorHint />, '/voter');
+    expect((await screen.findByRole('link', { name: 'set up an authenticator app' })).getAttribute('href')).toBe('/scan-qr');
   });
 
   it('without Google, "No account yet?" leads to checking the member details, not to a sign-up that cannot work', async () => {

@@ -1,4 +1,4 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { PositionResults } from '@/components/results/position-results';
 import { api } from '@/lib/api';
@@ -19,14 +19,30 @@ function VoterDashboard() {
   });
 
   return (
-    <PositionResults
-      positions={positions.data?.body.data}
-      groups={results.data?.body.data.data}
-      loading={results.isPending}
-      error={results.isError}
-      defaultKey="Chairperson_National"
-      noVotesText="No votes at the moment, Go to Elections tab to vote"
-      hiddenText={hiddenResultsText(results)}
-    />
+    <div className="grid gap-6">
+      <PositionResults
+        positions={positions.data?.body.data}
+        groups={results.data?.body.data.data}
+        loading={results.isPending}
+        error={results.isError}
+        defaultKey="Chairperson_National"
+        noVotesText="No votes at the moment, Go to Elections tab to vote"
+        hiddenText={hiddenResultsText(results)}
+      />
+      <AuthenticatorHint />
+    </div>
+  );
+}
+
+/** The way into the authenticator flow (enrolment needs a signed-in voter, so it starts here). */
+export function AuthenticatorHint() {
+  return (
+    <p className="text-sm text-muted-foreground">
+      Sign in next time without waiting for a text:{' '}
+      <Link to="/scan-qr" className="text-primary underline underline-offset-2">
+        set up an authenticator app
+      </Link>
+      .
+    </p>
   );
 }
