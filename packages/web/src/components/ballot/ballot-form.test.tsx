@@ -132,3 +132,52 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
     await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Vot(e|ing…)$/));
   });
 });
+
+describe('a position with several seats', () => {
+  const board = {
+    title: 'board member national',
+    position_id: 7,
+    seats: 3,
+    candidates: [
+      { id: 71, name: 'Achieng A', photo: null, statement: 'Ten years on the credit committee.' },
+      { id: 72, name: 'Barasa B', photo: null, statement: null },
+      { id: 73, name: 'Chebet C', photo: null, statement: null },
+      { id: 74, name: 'Daudi D', photo: null, statement: null },
+    ],
+  };
+  const treasurer = { title: 'treasurer national', position_id: 8, seats: 1, candidates: [{ id: 81, name: 'Tresa T', photo: null, statement: null }] };
+  const multiServer = () =>
+    mockFetch((path) => {
+      if (path === '/psk/candidates/v2') return { status: 200, body: { data: [board, treasurer] } };
+      if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
+      if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
+      if (path === '/psk/vote') return { status: 201, body: { message: 'Successfully voted', receipts: [] } };
+      return undefined;
+    });
+
+  it('has checkboxes that stop at the number of seats ("Choose up to 3"), radios for one seat, and posts a list', async () => {
+    const { calls } = multiServer();
+    await renderWithProviders(<Elect />, '/voter/elect');
+    expect(await screen.findByText('Choose up to 3 (0 chosen)')).toBeTruthy();
+    const box = (name: RegExp) => screen.getByRole('checkbox', { name }) as HTMLInputElement;
+    expect(screen.getByRole('radio', { name: 'Tresa T' })).toBeTruthy();
+    fireEvent.click(box(/Achieng A/));
+    fireEvent.click(box(/Barasa B/));
+    fireEvent.click(box(/Daudi D/));
+    expect(screen.getByText('Choose up to 3 (3 chosen)')).toBeTruthy();
+    // Full: the fourth cannot be ticked until one is unticked.
+    expect(box(/Chebet C/).disabled).toBe(true);
+    fireEvent.click(box(/Barasa B/));
+    expect(box(/Chebet C/).disabled).toBe(false);
+    fireEvent.click(box(/Chebet C/));
+    fireEvent.click(screen.getByRole('radio', { name: 'Tresa T' }));
+    // The statement is on the ballot, collapsed.
+    expect(screen.getByText('Read statement')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText(/Achieng A, Daudi D, Chebet C/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes!' }));
+    await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
+    expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '7': [71, 74, 73], '8': 81 } });
+  });
+});

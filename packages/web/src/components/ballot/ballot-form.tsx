@@ -15,8 +15,14 @@ import {
 import { capitalise } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
-export type Choice = { id: number; name: string; photo: string | null; positionId: number; position: string };
-export type Choices = Record<number, Choice>;
+export type Choice = { id: number; name: string; photo: string | null; positionId: number; position: string; seats: number };
+/** By position id: one candidate, or up to `seats` of them for a position with several seats. */
+export type Choices = Record<number, Choice[]>;
+
+/** The vote body's value for a position: one id (one seat, as the spec has it) or a list. */
+export function choiceValue(list: Choice[]): number | number[] {
+  return list.length === 1 && (list[0]?.seats ?? 1) <= 1 ? list[0]!.id : list.map((c) => c.id);
+}
 
 type Props = {
   groups: BallotGroup[];
@@ -32,7 +38,8 @@ export const DEFAULT_PHOTO = '/default-avatar.svg';
 
 /**
  * Election (voter) (docs/screens.md "Ballot and results"): a card per position, one radio group per position named after it;
- * each radio's value is the candidate id and it carries name, photo and position id.
+ * each radio's value is the candidate id and it carries name, photo and position id. A position with several seats has
+ * checkboxes instead, which stop at its number of seats ("Choose up to N").
  */
 export function BallotForm({ groups, votedPositionIds, blockedReason, submitting, onConfirm }: Props) {
   const [choices, setChoices] = useState<Choices>({});
@@ -41,7 +48,7 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
   // The dialog has no trigger of its own: closing it (Cancel, Escape or Yes!) returns focus here.
   const voteButton = useRef<HTMLButtonElement>(null);
   const visible = groups.filter((g) => g.candidates.length > 0);
-  const chosen = Object.values(choices);
+  const chosen = Object.values(choices).filter((list) => list.length > 0);
 
   const reset = () => {
     setChoices({});
@@ -65,19 +72,29 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
         {visible.map((group) => {
           const voted = votedPositionIds?.has(group.position_id) ?? false;
           const headingId = `position-${group.position_id}`;
+          const seats = group.seats ?? 1;
+          const multi = seats > 1;
+          const picked = choices[group.position_id] ?? [];
+          const full = multi && picked.length >= seats;
           return (
             <Card key={group.position_id}>
               <CardHeader>
                 <CardTitle id={headingId} className="capitalize">
                   {capitalise(group.title)}
                 </CardTitle>
+                {multi && !voted && (
+                  <p id={`${headingId}-seats`} className="text-sm text-muted-foreground">
+                    Choose up to {seats} ({picked.length} chosen)
+                  </p>
+                )}
                 {voted && <p className="text-sm font-medium text-green-800">You have already voted for this position.</p>}
               </CardHeader>
               <CardContent>
-                <fieldset aria-labelledby={headingId} disabled={voted || Boolean(blockedReason) || submitting} className="grid gap-2">
+                <fieldset aria-labelledby={headingId} aria-describedby={multi ? `${headingId}-seats` : undefined} disabled={voted || Boolean(blockedReason) || submitting} className="grid gap-2">
                   {group.candidates.map((c) => {
                     const inputId = `candidate-${group.position_id}-${c.id}`;
-                    const checked = choices[group.position_id]?.id === c.id;
+                    const checked = picked.some((p) => p.id === c.id);
+                    const choice: Choice = { id: c.id, name: c.name, photo: c.photo, positionId: group.position_id, position: group.title, seats };
                     return (
                       <label
                         key={c.id}
@@ -96,21 +113,32 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
                             if (!e.currentTarget.src.endsWith(DEFAULT_PHOTO)) e.currentTarget.src = DEFAULT_PHOTO;
                           }}
                         />
-                        <span className="min-w-0 flex-1 font-medium">{c.name}</span>
+                        <span className="min-w-0 flex-1">
+                          <span className="block font-medium">{c.name}</span>
+                          {c.statement && (
+                            <details className="mt-1 text-sm text-muted-foreground" onClick={(e) => e.stopPropagation()}>
+                              <summary className="cursor-pointer text-primary underline-offset-2 hover:underline">Read statement</summary>
+                              <p className="mt-1 whitespace-pre-line break-words">{c.statement}</p>
+                            </details>
+                          )}
+                        </span>
                         <input
                           id={inputId}
-                          type="radio"
+                          type={multi ? 'checkbox' : 'radio'}
                           name={group.title}
                           value={c.id}
                           data-name={c.name}
                           data-photo={c.photo ?? ''}
                           data-position-id={group.position_id}
                           checked={checked}
+                          disabled={multi && full && !checked}
                           onChange={() =>
-                            setChoices((prev) => ({
-                              ...prev,
-                              [group.position_id]: { id: c.id, name: c.name, photo: c.photo, positionId: group.position_id, position: group.title },
-                            }))
+                            setChoices((prev) => {
+                              if (!multi) return { ...prev, [group.position_id]: [choice] };
+                              const current = prev[group.position_id] ?? [];
+                              const next = current.some((p) => p.id === c.id) ? current.filter((p) => p.id !== c.id) : current.length < seats ? [...current, choice] : current;
+                              return { ...prev, [group.position_id]: next };
+                            })
                           }
                           className="size-5 shrink-0 accent-primary"
                         />
@@ -160,9 +188,9 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
               <div className="grid gap-2">
                 <p>You are voting for:</p>
                 <ul className="grid gap-1">
-                  {chosen.map((c) => (
-                    <li key={c.positionId}>
-                      <span className="font-medium capitalize">{c.position}</span>: {c.name}
+                  {chosen.map((list) => (
+                    <li key={list[0]!.positionId}>
+                      <span className="font-medium capitalize">{list[0]!.position}</span>: {list.map((c) => c.name).join(', ')}
                     </li>
                   ))}
                 </ul>

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
-import { BallotForm, type Choices } from '@/components/ballot/ballot-form';
+import { BallotForm, choiceValue, type Choices } from '@/components/ballot/ballot-form';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { toast } from '@/components/ui/use-toast';
 import { api, errorMessage, errorStatus, firstFieldError } from '@/lib/api';
@@ -42,12 +42,12 @@ export function Elect() {
 
   const confirm = async (choices: Choices): Promise<boolean> => {
     setFailure(null);
-    const candidates: Record<string, number> = {};
-    for (const c of Object.values(choices)) candidates[String(c.positionId)] = c.id;
+    const candidates: Record<string, number | number[]> = {};
+    for (const [positionId, list] of Object.entries(choices)) if (list.length > 0) candidates[positionId] = choiceValue(list);
     try {
       const res = await vote.mutateAsync({ body: { candidates } });
       const receipts = res.status === 201 ? res.body.receipts : [];
-      setJustVoted((prev) => [...prev, ...receipts.map((r) => r.position_id), ...Object.values(choices).map((c) => c.positionId)]);
+      setJustVoted((prev) => [...prev, ...receipts.map((r) => r.position_id), ...Object.keys(choices).map(Number)]);
       setVoted(true);
       toast({ variant: 'success', title: 'Successfully voted' });
       void queryClient.invalidateQueries({ queryKey: queryKeys.myVvpat });
