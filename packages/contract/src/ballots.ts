@@ -15,10 +15,25 @@ const candidateChoice = z.preprocess(
     .max(MAX_ID, 'The candidate must be a candidate id'),
 );
 
-/** `{candidates: {[position_id]: candidate_id}}`: one choice per position, 1..100 entries. */
+/** At most this many candidates in one position's list (a position has at most 50 seats). */
+export const MAX_CHOICES_PER_POSITION = 50;
+
+/**
+ * A position's choice: one candidate id, or a list of 1..seats distinct ones for a position with
+ * several seats (the server checks the seats and the duplicates in the vote statement).
+ */
+const positionChoice = z.union([
+  candidateChoice,
+  z
+    .array(candidateChoice, { invalid_type_error: 'The candidates must be candidate ids' })
+    .min(1, 'Choose at least one candidate')
+    .max(MAX_CHOICES_PER_POSITION, `At most ${MAX_CHOICES_PER_POSITION} candidates per position`),
+]);
+
+/** `{candidates: {[position_id]: candidate_id | candidate_id[]}}`: 1..100 positions. */
 export const VoteBody = z.object({
   candidates: z
-    .record(z.string().regex(POSITION_KEY, 'Each key must be a position id'), candidateChoice, {
+    .record(z.string().regex(POSITION_KEY, 'Each key must be a position id'), positionChoice, {
       required_error: 'Choose at least one candidate',
       invalid_type_error: 'The candidates field must be an object of position id to candidate id',
     })
@@ -48,9 +63,9 @@ export const ballotsRouter = c.router({
   castVote: {
     method: 'POST',
     path: '/psk/vote',
-    summary: 'Cast a vote: one candidate per position, all-or-nothing',
+    summary: 'Cast a vote: one candidate per position (a list of up to `seats` for a position with several seats), all-or-nothing',
     description:
-      '403 when voting is disabled; 422 for an ineligible position or a candidate not standing for it; 409 when the voter already voted for any of the positions (nothing is recorded). Answers one receipt code per ballot.',
+      '403 when voting is disabled; 422 for an ineligible position, a candidate not standing for it, more candidates than the position has seats, or a candidate twice; 409 when the voter already voted for any of the positions (nothing is recorded). Answers one receipt code per position.',
     body: VoteBody,
     responses: { 201: VoteResponse, ...errors(401, 403, 409) },
     metadata: meta('voter'),

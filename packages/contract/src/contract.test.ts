@@ -157,6 +157,11 @@ describe('request schemas', () => {
     expect(body.safeParse({ candidates: many }).success).toBe(false);
     // unknown fields are ignored
     expect(body.safeParse({ candidates: { '1': 1 }, extra: 1 }).success).toBe(true);
+    // several seats: a list of candidate ids (the server checks seats and duplicates)
+    expect(body.safeParse({ candidates: { '1': [5, '7'], '2': 3 } })).toMatchObject({ success: true, data: { candidates: { '1': [5, 7], '2': 3 } } });
+    expect(body.safeParse({ candidates: { '1': [] } }).success).toBe(false);
+    expect(body.safeParse({ candidates: { '1': [5, 'x'] } }).success).toBe(false);
+    expect(body.safeParse({ candidates: { '1': [2 ** 31] } }).success).toBe(false);
   });
 
   it('toggle takes a boolean', () => {

@@ -67,6 +67,9 @@ function requestLogging(ctx: AppContext) {
 
 function securityHeaders() {
   return helmet({
+    // Sent only over HTTPS, by `httpsOnlyHsts` below: over plain HTTP the header is meaningless
+    // and, on a LAN install later moved behind TLS, a trap.
+    strictTransportSecurity: false,
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     crossOriginEmbedderPolicy: false,
     contentSecurityPolicy: {
@@ -74,7 +77,8 @@ function securityHeaders() {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", 'https://accounts.google.com/gsi/client'],
         frameSrc: ["'self'", 'https://accounts.google.com/gsi/'],
-        connectSrc: ["'self'", 'ws:', 'wss:', 'https://accounts.google.com/gsi/'],
+        // 'self' covers same-origin ws:/wss: in current browsers (CSP Level 3); no other socket host.
+        connectSrc: ["'self'", 'https://accounts.google.com/gsi/'],
         styleSrc: ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
         imgSrc: ["'self'", 'data:', 'blob:', 'https://*.googleusercontent.com'],
         fontSrc: ["'self'", 'data:'],
@@ -83,6 +87,15 @@ function securityHeaders() {
       },
     },
   });
+}
+
+/**
+ * Strict-Transport-Security only on a request that came over HTTPS: `req.secure` is the socket's
+ * TLS, or X-Forwarded-Proto from a proxy believed through TRUST_PROXY_HOPS.
+ */
+function httpsOnlyHsts(req: Request, res: Response, next: NextFunction) {
+  if (req.secure) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  next();
 }
 
 const fastPaths = new WeakMap<Express, (req: IncomingMessage, res: ServerResponse) => boolean>();
@@ -115,6 +128,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(requestLogging(ctx));
 
   app.use(security);
+  app.use(httpsOnlyHsts);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { EnvError, parseEnv } from './env';
+
+const STRONG_KEY = '3f9a1c7e5b2d8046f1e3a7c9b5d20e4f6a8c1e3b5d7f9021436587a9cbdef012';
+const STRONG_SECRET = 'q7Yw2Lp9Xz4Nc6Vb8Mk1Jh3Gf5Ds0Aa-r2T';
 
 const linesOf = (raw: Record<string, string>) => {
   try {
@@ -58,8 +62,8 @@ describe('parseEnv', () => {
       SMTP_URL: 'smtp://mail:25',
       SMS_PROVIDER: 'webhook',
       SMS_WEBHOOK_URL: 'http://sms.local/send',
-      BALLOT_KEY: 'a'.repeat(64),
-      SESSION_SECRET: 'b'.repeat(40),
+      BALLOT_KEY: STRONG_KEY,
+      SESSION_SECRET: STRONG_SECRET,
     });
     expect(env.NODE_ENV).toBe('production');
   });
@@ -77,5 +81,23 @@ describe('parseEnv', () => {
     // An explicit DATABASE_URL wins over the parts.
     expect(parseEnv({ DATABASE_URL: 'postgres://a@b/c', DATABASE_HOST: 'x' }).DATABASE_URL).toBe('postgres://a@b/c');
     expect(parseEnv({}).DATABASE_URL).toBeUndefined();
+  });
+});
+
+describe('weak secrets are refused at start (issue 16, finding 9)', () => {
+  it('refuses 32 identical characters, a repeated pattern, few distinct characters, and a weak BALLOT_KEY', () => {
+    for (const weak of ['a'.repeat(32), 'ab'.repeat(20), 'password'.repeat(4), '0123012301230123012301230123012301230123']) {
+      expect(linesOf({ SESSION_SECRET: weak }).find((l) => l.startsWith('SESSION_SECRET:')), weak).toMatch(/too predictable/);
+    }
+    expect(linesOf({ BALLOT_KEY: '00'.repeat(32) }).find((l) => l.startsWith('BALLOT_KEY:'))).toMatch(/too predictable/);
+    expect(linesOf({ BALLOT_KEY: 'ab'.repeat(32) }).find((l) => l.startsWith('BALLOT_KEY:'))).toMatch(/too predictable/);
+  });
+
+  it('accepts generated secrets', () => {
+    for (let i = 0; i < 50; i++) {
+      const env = parseEnv({ SESSION_SECRET: randomBytes(32).toString('hex'), BALLOT_KEY: randomBytes(32).toString('base64') });
+      expect(env.SESSION_SECRET).toBeTruthy();
+      expect(parseEnv({ SESSION_SECRET: randomBytes(24).toString('base64') }).SESSION_SECRET).toBeTruthy();
+    }
   });
 });

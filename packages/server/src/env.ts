@@ -89,6 +89,10 @@ const EnvSchema = z
   })
   .superRefine((env, ctx) => {
     const need = (key: string, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+    for (const key of ['SESSION_SECRET', 'BALLOT_KEY'] as const) {
+      const weak = env[key] ? weakSecret(key === 'BALLOT_KEY' ? keyBytes(env[key]) : env[key]) : undefined;
+      if (weak) need(key, `${weak}; generate one with: openssl rand -hex 32`);
+    }
     if (env.SMS_PROVIDER === 'webhook' && !env.SMS_WEBHOOK_URL) need('SMS_WEBHOOK_URL', 'is required when SMS_PROVIDER=webhook');
     if (env.SMS_PROVIDER === 'africastalking') {
       if (!env.AFRICASTALKING_USERNAME) need('AFRICASTALKING_USERNAME', 'is required when SMS_PROVIDER=africastalking');
@@ -106,6 +110,31 @@ const EnvSchema = z
   });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** BALLOT_KEY as the 32 bytes it encodes (hex or base64), as text of byte values, for `weakSecret`. */
+function keyBytes(value: string): string {
+  const bytes = /^[0-9a-fA-F]{64}$/.test(value.trim()) ? Buffer.from(value.trim(), 'hex') : Buffer.from(value.trim(), 'base64');
+  return String.fromCharCode(...bytes);
+}
+
+/**
+ * Why a secret is too predictable to start with, or undefined. Not a proof of randomness (nothing
+ * is), but it refuses what people type instead of generating: one character repeated, a short
+ * pattern repeated, or too few different characters (`openssl rand -hex 32` passes with room).
+ */
+export function weakSecret(value: string): string | undefined {
+  const chars = [...value];
+  const distinct = new Set(chars).size;
+  if (distinct < 8) return `is too predictable (only ${distinct} different characters)`;
+  for (let period = 1; period <= chars.length / 2; period++) {
+    if (chars.every((c, i) => c === chars[i % period])) return 'is too predictable (a repeated pattern)';
+  }
+  const counts = new Map<string, number>();
+  for (const c of chars) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const bits = -[...counts.values()].reduce((sum, n) => sum + (n / chars.length) * Math.log2(n / chars.length), 0) * chars.length;
+  if (bits < 96) return `is too predictable (about ${Math.floor(bits)} bits of variety, at least 96 needed)`;
+  return undefined;
+}
 
 export class EnvError extends Error {
   constructor(readonly lines: string[]) {

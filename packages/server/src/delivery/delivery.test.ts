@@ -9,6 +9,9 @@ import { startSmtpCapture, type SmtpCapture } from '../../test/auth/smtp-capture
 import { createDelivery, DeliveryError } from './index';
 import { toInternational } from './sms';
 
+const STRONG_KEY = '3f9a1c7e5b2d8046f1e3a7c9b5d20e4f6a8c1e3b5d7f9021436587a9cbdef012';
+const STRONG_SECRET = 'q7Yw2Lp9Xz4Nc6Vb8Mk1Jh3Gf5Ds0Aa-r2T';
+
 /** Each transport against a real local endpoint; no database needed. */
 
 function capturedLogger() {
@@ -44,7 +47,7 @@ describe('delivery', () => {
   });
 
   it('refuses the console transports in production', () => {
-    expect(() => parseEnv({ NODE_ENV: 'production', BALLOT_KEY: 'a'.repeat(64), SESSION_SECRET: 's'.repeat(32) })).toThrow(/SMTP_URL[\s\S]*SMS_PROVIDER/);
+    expect(() => parseEnv({ NODE_ENV: 'production', BALLOT_KEY: STRONG_KEY, SESSION_SECRET: STRONG_SECRET })).toThrow(/SMTP_URL[\s\S]*SMS_PROVIDER/);
   });
 
   it('sends email through SMTP and reports a refused message as a DeliveryError', async () => {

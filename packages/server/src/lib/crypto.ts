@@ -43,6 +43,18 @@ export function seal(key: Buffer, plaintext: string): string {
   return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
 }
 
+/**
+ * Seals JSON padded with spaces to a whole number of `block` bytes, so the sealed length says
+ * nothing about the content (a candidate id's digit count, how many entries a message holds)
+ * beyond the number of blocks. `JSON.parse` ignores the padding, so `unseal` + `JSON.parse` opens it.
+ */
+export function sealPadded(key: Buffer, value: unknown, block: number): string {
+  const json = JSON.stringify(value);
+  const size = Buffer.byteLength(json, 'utf8');
+  const padded = Math.max(1, Math.ceil(size / block)) * block;
+  return seal(key, json + ' '.repeat(padded - size));
+}
+
 /** Opens what `seal` made; throws on a wrong key or tampered data. */
 export function unseal(key: Buffer, sealed: string): string {
   const [iv, tag, body] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));

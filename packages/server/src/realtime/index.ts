@@ -15,20 +15,29 @@ import {
   type SubscribeAck,
 } from '@kura/contract';
 import type { AppContext, DomainEvents } from '../context';
-import { and, gt, inArray } from 'drizzle-orm';
+import { and, gt, inArray, sql } from 'drizzle-orm';
 import { resolveSession } from '../auth/sessions';
 import { sessions } from '../db/schema';
-import { seal, unseal } from '../lib/crypto';
+import { sealPadded, unseal } from '../lib/crypto';
+import { textArray } from '../db/arrays';
+import { openQueueRows } from '../modules/ballots';
 import { mayJoinResultsChannel, resultsGate, votingRuntime } from '../modules/elections';
 import { writeInSlices } from './fan-out';
 import { coalesce, type Coalescer } from './coalesce';
 import { createScaleOut, type ScaleOutOptions } from './scale-out';
 
-/** Messages between server processes (through the cluster adapter), sealed with BALLOT_KEY. */
+/**
+ * Messages between server processes (through the cluster adapter: Postgres NOTIFY or Redis, which
+ * any database role with LISTEN can read), sealed with BALLOT_KEY and padded to RELAY_BLOCK bytes.
+ * A vote travels without its choices: the receiving process reads the vote's sealed queue rows
+ * from the database by id (and rebuilds from the database if the mixer moved them meanwhile).
+ */
+const RELAY_BLOCK = 1024;
+type RelayedVote = { xid: string; newVoter: boolean; positionIds: number[]; queueIds: string[] };
 type InterServerEvents = { 'kura:relay': (sealed: string) => void };
 type SocketData = { role: SocketRole; tokenHash?: string };
 type Relayed =
-  | { type: 'votes'; votes: DomainEvents['votes.cast'][0][] }
+  | { type: 'votes'; votes: RelayedVote[] }
   | { type: 'election.toggled'; active: boolean }
   | { type: 'candidates.changed' | 'members.changed' | 'election.changed' }
   | { type: 'session.revoked'; tokenHash: string };
@@ -166,11 +175,11 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
   const outbox: DomainEvents['votes.cast'][0][] = [];
   let relayTimer: NodeJS.Timeout | undefined;
   const send = (message: Relayed) => {
-    if (scaleOut) io.serverSideEmit('kura:relay', seal(ctx.secrets.ballotKey, JSON.stringify(message)));
+    if (scaleOut) io.serverSideEmit('kura:relay', sealPadded(ctx.secrets.ballotKey, message, RELAY_BLOCK));
   };
   const flushVotes = () => {
     relayTimer = undefined;
-    if (outbox.length) send({ type: 'votes', votes: outbox.splice(0) });
+    if (outbox.length) send({ type: 'votes', votes: outbox.splice(0).map(({ xid, newVoter, positionIds, queueIds }) => ({ xid, newVoter, positionIds, queueIds })) });
   };
   io.on('kura:relay', (sealed) => {
     let message: Relayed;
@@ -179,16 +188,41 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
     } catch (err) {
       return logError('unreadable relay message')(err);
     }
+    if (message.type === 'votes') {
+      void receiveVotes(message.votes).catch(logError('could not apply relayed votes'));
+      return;
+    }
     relaying = true;
     try {
-      if (message.type === 'votes') message.votes.forEach((v) => ctx.events.emit('votes.cast', v));
-      else if (message.type === 'election.toggled') ctx.events.emit('election.toggled', { active: message.active });
+      if (message.type === 'election.toggled') ctx.events.emit('election.toggled', { active: message.active });
       else if (message.type === 'session.revoked') ctx.events.emit('session.revoked', { tokenHash: message.tokenHash });
       else ctx.events.emit(message.type);
     } finally {
       relaying = false;
     }
   });
+
+  /** Relayed votes: their choices come from their sealed queue rows, read here by id. */
+  const receiveVotes = async (votes: RelayedVote[]) => {
+    const ids = votes.flatMap((v) => v.queueIds);
+    const rows = ids.length ? await ctx.database.db.execute<{ id: string; sealed: string }>(sql`select id, sealed from ballot_queue where id = any(${textArray(ids)}::text[])`) : [];
+    if (rows.length < ids.length) {
+      // The mixer moved some meanwhile: the database has them, in `ballots`.
+      await tally.resync();
+      return;
+    }
+    // A queue row is one position's ballot: a choice per candidate (several for several seats).
+    const byId = new Map(rows.map((r) => [r.id, openQueueRows(ctx, [r], false)]));
+    relaying = true;
+    try {
+      for (const v of votes) {
+        const entries = v.queueIds.flatMap((id) => byId.get(id)!.map((b) => ({ positionId: b.positionId, candidateId: b.candidateId })));
+        ctx.events.emit('votes.cast', { ...v, entries });
+      }
+    } finally {
+      relaying = false;
+    }
+  };
 
   const onVote = (vote: DomainEvents['votes.cast'][0]) => {
     if (relaying || !scaleOut) return;

@@ -6,11 +6,16 @@ import { bigserial, integer, pgTable, primaryKey, text, timestamp } from 'drizzl
  * the mixer in its own transactions, so neither physical order nor transaction ids (xmin) tie a
  * ballot to the participation row of the vote that cast it.
  */
-export const ballots = pgTable('ballots', {
-  receipt: text('receipt').primaryKey(),
-  positionId: integer('position_id').notNull(),
-  candidateId: integer('candidate_id').notNull(),
-});
+export const ballots = pgTable(
+  'ballots',
+  {
+    receipt: text('receipt').notNull(),
+    positionId: integer('position_id').notNull(),
+    candidateId: integer('candidate_id').notNull(),
+  },
+  // A ballot for a position with several seats is one receipt with a row per chosen candidate.
+  (t) => [primaryKey({ columns: [t.receipt, t.candidateId] })],
+);
 
 /**
  * Ballots cast but not yet mixed: each row is {receipt, position, candidate} sealed with BALLOT_KEY

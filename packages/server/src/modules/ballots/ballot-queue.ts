@@ -2,21 +2,38 @@ import { inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { ballotQueue, ballots } from '../../db/schema';
-import { seal, unseal } from '../../lib/crypto';
+import { sealPadded, unseal } from '../../lib/crypto';
 
-/** A ballot: what `ballots` holds, and what a queued row holds sealed. */
+/**
+ * A ballot row: what `ballots` holds. A ballot for a position with several seats is one receipt
+ * with a row per chosen candidate.
+ */
 export type Ballot = { receipt: string; positionId: number; candidateId: number };
 
-type SealedBallot = { receipt: string; position_id: number; candidate_id: number };
+/** One position's ballot as cast: its receipt and the 1..seats candidates chosen. */
+export type CastBallot = { receipt: string; positionId: number; candidateIds: number[] };
 
-export function sealBallot(key: Buffer, ballot: Ballot): string {
-  const body: SealedBallot = { receipt: ballot.receipt, position_id: ballot.positionId, candidate_id: ballot.candidateId };
-  return seal(key, JSON.stringify(body));
+/** A queued row holds one position's ballot sealed: every candidate chosen for it, one receipt. */
+type SealedBallot = { receipt: string; position_id: number; candidate_ids: number[] };
+
+/**
+ * Every sealed ballot is padded to one block: its length says nothing about the candidate ids (their
+ * digit count narrowed the choice) nor how many were chosen. A block holds a receipt and dozens of
+ * candidate ids (a position has at most 50 seats: the vote statement refuses more long before).
+ */
+export const SEALED_BALLOT_BLOCK = 512;
+
+export function sealBallot(key: Buffer, ballot: CastBallot): string {
+  const body: SealedBallot = { receipt: ballot.receipt, position_id: ballot.positionId, candidate_ids: ballot.candidateIds };
+  return sealPadded(key, body, SEALED_BALLOT_BLOCK);
 }
 
-export function openBallot(key: Buffer, sealed: string): Ballot {
-  const body = JSON.parse(unseal(key, sealed)) as SealedBallot;
-  return { receipt: body.receipt, positionId: body.position_id, candidateId: body.candidate_id };
+/** The rows of one queued ballot (one per candidate chosen). */
+export function openBallot(key: Buffer, sealed: string): Ballot[] {
+  const body = JSON.parse(unseal(key, sealed)) as SealedBallot & { candidate_id?: number };
+  // A row sealed before several seats existed holds one `candidate_id`.
+  const ids = body.candidate_ids ?? (body.candidate_id !== undefined ? [body.candidate_id] : []);
+  return ids.map((candidateId) => ({ receipt: body.receipt, positionId: body.position_id, candidateId }));
 }
 
 /**
@@ -24,7 +41,7 @@ export function openBallot(key: Buffer, sealed: string): Ballot {
  * however often the queue is read (receipt checks, vvpat, resyncs). Entries of rows the mixer
  * has moved are dropped on the next read.
  */
-const opened = new WeakMap<AppContext, Map<string, Ballot>>();
+const opened = new WeakMap<AppContext, Map<string, Ballot[]>>();
 
 /** Decrypts queue rows (id, sealed), reusing earlier work; prunes the cache when `complete`. */
 export function openQueueRows(ctx: AppContext, rows: { id: string; sealed: string }[], complete: boolean): Ballot[] {
@@ -33,13 +50,13 @@ export function openQueueRows(ctx: AppContext, rows: { id: string; sealed: strin
   const out: Ballot[] = [];
   const seen = complete ? new Set<string>() : undefined;
   for (const row of rows) {
-    let ballot = cache.get(row.id);
+    let ballot: Ballot[] | undefined = cache.get(row.id);
     if (!ballot) {
       ballot = openBallot(ctx.secrets.ballotKey, row.sealed);
       cache.set(row.id, ballot);
     }
     seen?.add(row.id);
-    out.push(ballot);
+    out.push(...ballot);
   }
   if (seen) for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id);
   return out;
@@ -55,27 +72,29 @@ export async function readQueue(ctx: AppContext, db: Db | Tx = ctx.database.db):
  * The ballots with these receipts, mixed or still queued. One statement reads both tables, so it
  * sees one snapshot: a ballot the mixer moves meanwhile is found on one side or the other, never lost.
  */
-export async function findBallots(ctx: AppContext, receipts: string[]): Promise<Map<string, Ballot>> {
-  const found = new Map<string, Ballot>();
+export async function findBallots(ctx: AppContext, receipts: string[]): Promise<Map<string, Ballot[]>> {
+  const found = new Map<string, Ballot[]>();
+  const add = (b: Ballot) => found.set(b.receipt, [...(found.get(b.receipt) ?? []), b]);
   if (receipts.length === 0) return found;
   // Mixed ballots never move again: found here, they are found for good, without reading the queue.
   const mixed = await ctx.database.db
     .select({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })
     .from(ballots)
     .where(inArray(ballots.receipt, receipts));
-  for (const b of mixed) found.set(b.receipt, b);
+  for (const b of mixed) add(b);
   if (found.size === new Set(receipts).size) return found;
   const rows = await ctx.database.db.execute<{ receipt: string | null; position_id: number | null; candidate_id: number | null; id: string | null; sealed: string | null }>(sql`
     select receipt, position_id, candidate_id, null::text as id, null::text as sealed from ballots
       where receipt in (${sql.join(receipts.map((r) => sql`${r}`), sql`, `)})
     union all
     select null, null, null, id, sealed from ballot_queue`);
+  found.clear();
   const wanted = new Set(receipts);
   const queueRows: { id: string; sealed: string }[] = [];
   for (const row of rows) {
-    if (row.receipt !== null) found.set(row.receipt, { receipt: row.receipt, positionId: row.position_id!, candidateId: row.candidate_id! });
+    if (row.receipt !== null) add({ receipt: row.receipt, positionId: row.position_id!, candidateId: row.candidate_id! });
     else queueRows.push({ id: row.id!, sealed: row.sealed! });
   }
-  for (const ballot of openQueueRows(ctx, queueRows, true)) if (wanted.has(ballot.receipt)) found.set(ballot.receipt, ballot);
+  for (const ballot of openQueueRows(ctx, queueRows, true)) if (wanted.has(ballot.receipt)) add(ballot);
   return found;
 }

@@ -8,7 +8,7 @@ import { intArray, textArray } from '../../db/arrays';
 import { uniqueViolation } from '../../db/errors';
 import { seal } from '../../lib/crypto';
 import { positionTitle } from '../../lib/position-title';
-import { sealBallot, type Ballot } from './ballot-queue';
+import { sealBallot, type CastBallot } from './ballot-queue';
 import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from './locks';
 import { newQueueId, newReceipt } from './receipts';
 
@@ -52,6 +52,9 @@ type CheckRow = {
   candidate_id: number;
   position_name: string | null;
   level: string | null;
+  seats: number | null;
+  chosen: number;
+  duplicate: boolean;
   eligible: boolean;
   standing: boolean;
   voted: boolean;
@@ -66,15 +69,22 @@ type CheckRow = {
  * to `ballot_queue` sealed; `participation` records only that the member voted for the position,
  * with the receipt sealed. The activity log says that the member voted, never for whom.
  */
-export async function castVote(ctx: AppContext, voter: Voter, choices: Record<string, number>): Promise<VoteReceipt[]> {
-  const entries = Object.entries(choices).map(([position, candidate]) => ({ positionId: Number(position), candidateId: candidate }));
+export async function castVote(ctx: AppContext, voter: Voter, choices: Record<string, number | number[]>): Promise<VoteReceipt[]> {
+  // One ballot (one receipt) per position; a position with several seats takes a list.
+  const cast: CastBallot[] = Object.entries(choices).map(([position, chosen]) => ({
+    positionId: Number(position),
+    candidateIds: Array.isArray(chosen) ? chosen : [chosen],
+    receipt: newReceipt(),
+  }));
+  const entries = cast.flatMap((b) => b.candidateIds.map((candidateId) => ({ positionId: b.positionId, candidateId })));
   const key = ctx.secrets.ballotKey;
-  const cast: Ballot[] = entries.map((e) => ({ ...e, receipt: newReceipt() }));
   // Arrays, not a VALUES list: the statements keep one text for any ballot, so they stay prepared.
+  // The choices as (position, candidate) pairs; the ballots one per position.
   const positionIds = intArray(entries.map((e) => e.positionId));
   const candidateIds = intArray(entries.map((e) => e.candidateId));
+  const ballotPositions = intArray(cast.map((b) => b.positionId));
   // Sealed before the statement: nothing but SQL runs while it holds its locks.
-  // In the order of positionIds: cast_vote pairs them by position in the arrays.
+  // In the order of ballotPositions: cast_vote pairs them by position in the arrays.
   const receiptsEnc = cast.map((b) => seal(key, b.receipt));
   const queueRows = cast.map((b) => ({ id: newQueueId(), sealed: sealBallot(key, b) }));
 
@@ -82,7 +92,7 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
   let result: { xid: string; newVoter: boolean };
   try {
     // One statement, in autocommit: the locks, the check and the writes run inside the
-    // cast_vote function (migrations/0002; ADR 003). One round trip per vote, so no pooled
+    // cast_vote function (migrations/0006; ADR 003). One round trip per vote, so no pooled
     // connection waits "idle in transaction" on this event loop, and PGlite's single connection
     // is held for one message. Shared election lock: a toggle (exclusive) waits for votes in
     // flight and later votes see its outcome. Member lock: one member's concurrent submissions run
@@ -91,7 +101,7 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
     const [row] = await ctx.database.sql<{ outcome: { checks: CheckRow[]; xid?: string } }[]>`
       select cast_vote(
         ${voter.memberId}::int, ${positionIds}::int[], ${candidateIds}::int[],
-        ${textArray(receiptsEnc)}::text[],
+        ${ballotPositions}::int[], ${textArray(receiptsEnc)}::text[],
         ${textArray(queueRows.map((r) => r.id))}::text[], ${textArray(queueRows.map((r) => r.sealed))}::text[],
         ${VOTED}, ${`${cast.length} position(s)`}, ${voter.ip}, ${at}::timestamptz,
         ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int
@@ -107,6 +117,10 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
       if (r.position_name === null) invalid[field] = ['The selected position does not exist'];
       else if (!r.eligible) invalid[field] = [`You are not eligible to vote for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`];
       else if (!r.standing) invalid[field] = [`The selected candidate is not standing for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`];
+      else if (r.duplicate) invalid[field] = [`Choose each candidate for ${positionTitle({ name: r.position_name, level: r.level ?? '' })} at most once`];
+      else if (r.seats !== null && r.chosen > r.seats) {
+        invalid[field] = [`Choose at most ${r.seats} candidate${r.seats === 1 ? '' : 's'} for ${positionTitle({ name: r.position_name, level: r.level ?? '' })}`];
+      }
     }
     if (Object.keys(invalid).length > 0) throw AppError.validation(invalid);
 
@@ -129,10 +143,11 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
   }
 
   ctx.events.emit('votes.cast', {
-    positionIds: entries.map((e) => e.positionId),
+    positionIds: cast.map((b) => b.positionId),
     entries,
     newVoter: result.newVoter,
     xid: result.xid,
+    queueIds: queueRows.map((r) => r.id),
   });
   return cast.map((b) => ({ position_id: b.positionId, vvpat: b.receipt }));
 }

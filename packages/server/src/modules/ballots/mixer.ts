@@ -35,11 +35,12 @@ const INSERT_SLICE = 5000;
 
 /**
  * One mixing pass. `force` moves everything queued (toggle, voting closed) and waits for a
- * concurrent mixer; otherwise it moves nothing unless at least MIX_MIN_BATCH are queued, and
- * steps aside if another process is mixing.
+ * concurrent mixer; otherwise it moves the ballots of each position with at least MIX_MIN_BATCH
+ * queued (all of them once voting is closed), and steps aside if another process is mixing.
  */
 export async function mixQueuedBallots(ctx: AppContext, options: { force?: boolean } = {}): Promise<MixResult> {
   return ctx.database.db.transaction(async (tx) => {
+    let closed = Boolean(options.force);
     if (options.force) {
       await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
     } else {
@@ -50,25 +51,47 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
       );
       const queued = state?.queued ?? 0;
       // Voting closed with ballots still queued (a crash between toggle and flush): publish them all.
-      const closed = state?.active !== '1';
+      closed = state?.active !== '1';
       if (queued === 0 || (queued < ctx.env.MIX_MIN_BATCH && !closed)) return { moved: 0 };
     }
-    const rows = await tx.delete(ballotQueue).returning({ id: ballotQueue.id, sealed: ballotQueue.sealed });
-    if (rows.length === 0) return { moved: 0 };
-    // At 600 ballots/s a pass opens thousands of rows: in slices, so HTTP requests are not held up.
-    const queued: Ballot[] = [];
-    for (let i = 0; i < rows.length; i += OPEN_SLICE) {
+    // Which rows go: the anonymity set that matters is per position (the participation row says
+    // which position a voter voted for, and the dead queue row which pass moved their ballot), so
+    // a position's ballots move only once at least MIX_MIN_BATCH of them are queued; a forced pass
+    // (voting closed) moves everything.
+    const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue).for('update');
+    // One queue row is one position's ballot: its rows (a row per candidate chosen, several for a
+    // position with several seats) move together.
+    const opened: Ballot[][] = [];
+    for (let i = 0; i < all.length; i += OPEN_SLICE) {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      queued.push(...openQueueRows(ctx, rows.slice(i, i + OPEN_SLICE), false));
+      for (const row of all.slice(i, i + OPEN_SLICE)) opened.push(openQueueRows(ctx, [row], false));
     }
-    const shortBy = ctx.env.MIX_MIN_BATCH - queued.length;
-    const padding =
-      shortBy > 0
-        ? await tx
-            .delete(ballots)
-            .where(sql`${ballots.receipt} in (select receipt from ballots order by random() limit ${shortBy})`)
-            .returning({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })
-        : [];
+    const positionOf = (rows: Ballot[]) => rows[0]?.positionId ?? 0;
+    const perPosition = new Map<number, number>();
+    for (const rows of opened) perPosition.set(positionOf(rows), (perPosition.get(positionOf(rows)) ?? 0) + 1);
+    const takes = (rows: Ballot[]) => closed || (perPosition.get(positionOf(rows)) ?? 0) >= ctx.env.MIX_MIN_BATCH;
+    const chosen = all.filter((_, i) => takes(opened[i]!));
+    if (chosen.length === 0) return { moved: 0 };
+    const takenBallots = opened.filter(takes);
+    const queued = takenBallots.flat();
+    for (let i = 0; i < chosen.length; i += INSERT_SLICE) {
+      await tx.execute(sql`delete from ballot_queue where id = any(${textArray(chosen.slice(i, i + INSERT_SLICE).map((r) => r.id))}::text[])`);
+    }
+    // A forced pass may move fewer than MIX_MIN_BATCH of a position: padded, per position, with
+    // published ballots of that position, deleted and written again within the batch.
+    const moving = new Map<number, number>();
+    for (const rows of takenBallots) moving.set(positionOf(rows), (moving.get(positionOf(rows)) ?? 0) + 1);
+    const padding: Ballot[] = [];
+    for (const [positionId, n] of moving) {
+      const shortBy = ctx.env.MIX_MIN_BATCH - n;
+      if (shortBy <= 0) continue;
+      padding.push(
+        ...(await tx
+          .delete(ballots)
+          .where(sql`${ballots.receipt} in (select receipt from (select distinct receipt from ballots where position_id = ${positionId}) r order by random() limit ${shortBy})`)
+          .returning({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })),
+      );
+    }
     const batch = shuffle([...queued, ...padding]);
     // Rows go to the heap in the order inserted (unnest keeps the arrays' order): the shuffled
     // order, never the cast order.
@@ -78,7 +101,7 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
         insert into ballots (receipt, position_id, candidate_id)
         select * from unnest(${textArray(slice.map((b) => b.receipt))}::text[], ${intArray(slice.map((b) => b.positionId))}::int[], ${intArray(slice.map((b) => b.candidateId))}::int[])`);
     }
-    return { moved: queued.length };
+    return { moved: takenBallots.length };
   });
 }
 

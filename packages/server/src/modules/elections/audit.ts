@@ -35,10 +35,13 @@ export async function verifyAudit(ctx: AppContext): Promise<AuditReport> {
       let unreadable = 0;
       for (const row of await tx.select().from(ballotQueue)) {
         try {
-          const b = openBallot(key, row.sealed);
-          if (receiptPosition.has(b.receipt)) problems.push(`Receipt ${b.receipt} is both queued and mixed`);
-          receiptPosition.set(b.receipt, b.positionId);
-          bump(b.positionId, b.candidateId);
+          // One queued row is one position's ballot: a row per candidate chosen, one receipt.
+          const rows = openBallot(key, row.sealed);
+          const first = rows[0];
+          if (!first) throw new Error('empty ballot');
+          if (receiptPosition.has(first.receipt)) problems.push(`Receipt ${first.receipt} is both queued and mixed`);
+          receiptPosition.set(first.receipt, first.positionId);
+          for (const b of rows) bump(b.positionId, b.candidateId);
           queued++;
         } catch {
           unreadable++;

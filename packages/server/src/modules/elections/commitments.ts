@@ -8,7 +8,8 @@ import { COMMITMENT_LOCK } from '../ballots';
 
 /**
  * A commitment to the ballot set: its size and a SHA-256 over every mixed ballot, one line
- * `receipt,position_id,candidate_id\n` per ballot in receipt order (byte order, COLLATE "C").
+ * `receipt,position_id,candidate_id\n` per ballot row in receipt order (byte order, COLLATE "C"), then
+ * candidate id (a ballot for several seats is a row per chosen candidate under one receipt).
  * Anyone holding the ballots (an export, a backup) can recompute it; `audit:verify` does.
  * Queued ballots join the set once mixed, so they appear in a later commitment.
  */
@@ -20,13 +21,18 @@ const PAGE = 5000;
 export async function digestBallots(db: Db | Tx, onBallot?: (b: { receipt: string; positionId: number; candidateId: number }) => void): Promise<BallotSetDigest> {
   const hash = createHash('sha256');
   let n = 0;
-  let after: string | null = null;
+  let after: { receipt: string; candidateId: number } | null = null;
   for (;;) {
+    // A ballot for several seats is a row per candidate under one receipt: ordered by both.
     const page: { receipt: string; positionId: number; candidateId: number }[] = await db
       .select({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })
       .from(ballots)
-      .where(after === null ? undefined : sql`${ballots.receipt} collate "C" > ${after}`)
-      .orderBy(sql`${ballots.receipt} collate "C"`)
+      .where(
+        after === null
+          ? undefined
+          : sql`(${ballots.receipt} collate "C" > ${after.receipt} or (${ballots.receipt} = ${after.receipt} and ${ballots.candidateId} > ${after.candidateId}))`,
+      )
+      .orderBy(sql`${ballots.receipt} collate "C"`, ballots.candidateId)
       .limit(PAGE);
     for (const b of page) {
       hash.update(`${b.receipt},${b.positionId},${b.candidateId}\n`);
@@ -34,7 +40,8 @@ export async function digestBallots(db: Db | Tx, onBallot?: (b: { receipt: strin
     }
     n += page.length;
     if (page.length < PAGE) break;
-    after = page[page.length - 1]!.receipt;
+    const last = page[page.length - 1]!;
+    after = { receipt: last.receipt, candidateId: last.candidateId };
   }
   return { count: n, hash: hash.digest('hex') };
 }

@@ -62,7 +62,7 @@ export async function getStatistics(ctx: AppContext): Promise<Statistics> {
 /** Confirms a receipt is counted and for which position, never for whom. */
 export async function lookupReceipt(ctx: AppContext, input: string): Promise<{ vvpat: string; position: string; recorded: true }> {
   const receipt = normaliseReceipt(input);
-  const ballot = (await findBallots(ctx, [receipt])).get(receipt);
+  const ballot = (await findBallots(ctx, [receipt])).get(receipt)?.[0];
   if (!ballot) throw new AppError('NOT_FOUND', 'No ballot has this receipt code');
   const [position] = await ctx.database.db.select({ name: positions.name, level: positions.level }).from(positions).where(eq(positions.id, ballot.positionId));
   return { vvpat: receipt, position: position ? positionTitle(position) : `Position ${ballot.positionId}`, recorded: true };

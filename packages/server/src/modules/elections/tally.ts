@@ -79,8 +79,9 @@ export class TallySnapshot {
       let byCandidate = this.counts.get(positionId);
       if (!byCandidate) this.counts.set(positionId, (byCandidate = new Map()));
       byCandidate.set(candidateId, (byCandidate.get(candidateId) ?? 0) + 1);
-      this.votesCasted++;
     }
+    // One ballot per position, however many of its seats it fills.
+    this.votesCasted += vote.positionIds.length;
     if (vote.newVoter) this.membersVoted++;
   }
 
@@ -122,9 +123,10 @@ export class TallySnapshot {
             .from(ballots)
             .groupBy(ballots.positionId, ballots.candidateId);
           const queue = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
+          const [mixed] = await tx.select({ n: sql<number>`count(distinct ${ballots.receipt})::int` }).from(ballots);
           const [voted] = await tx.select({ n: sql<number>`count(distinct ${participation.memberId})::int` }).from(participation);
           const structure = await readStructure(tx);
-          return { snap: snap!.s, tallies, queue, voted: voted?.n ?? 0, structure };
+          return { snap: snap!.s, tallies, queue, mixed: mixed?.n ?? 0, voted: voted?.n ?? 0, structure };
         },
         { isolationLevel: 'repeatable read', accessMode: 'read only' },
       );
@@ -136,17 +138,16 @@ export class TallySnapshot {
       throw error;
     }
     const counts = new Map<number, Map<number, number>>();
-    let total = 0;
     const bump = (positionId: number, candidateId: number, n: number) => {
       let byCandidate = counts.get(positionId);
       if (!byCandidate) counts.set(positionId, (byCandidate = new Map()));
       byCandidate.set(candidateId, (byCandidate.get(candidateId) ?? 0) + n);
-      total += n;
     };
     for (const t of read.tallies) bump(t.positionId, t.candidateId, Number(t.n));
     for (const b of openQueueRows(this.ctx, read.queue, true)) bump(b.positionId, b.candidateId, 1);
     this.counts = counts;
-    this.votesCasted = total;
+    // Ballots, not rows: a receipt is one ballot (mixed), a queued row is one ballot.
+    this.votesCasted = read.mixed + read.queue.length;
     this.membersVoted = read.voted;
     this.lastResync = parseSnapshot(read.snap);
     const pending = this.pending;

@@ -28,7 +28,8 @@ export async function listMyVvpat(ctx: AppContext, memberId: number): Promise<Vv
   if (mine.length === 0) return [];
   const receipts = mine.map((p) => unseal(ctx.secrets.ballotKey, p.receiptEnc));
   const found = await findBallots(ctx, receipts);
-  const ballots = receipts.map((r) => found.get(r)).filter((b) => b !== undefined);
+  // A ballot for several seats shows a row per chosen candidate, under its one receipt.
+  const ballots = receipts.flatMap((r) => found.get(r) ?? []);
   const [names, titles, tally] = await Promise.all([
     ballots.length
       ? ctx.database.db.select({ id: members.id, name: members.name }).from(members).where(inArray(members.id, ballots.map((b) => b.candidateId)))

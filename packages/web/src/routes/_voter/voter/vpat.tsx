@@ -32,8 +32,9 @@ export function VoterVvpat() {
   return (
     <div className="grid gap-4">
       <ReceiptActions votes={votes} />
-      <div className="overflow-x-auto rounded-md border border-border">
-        <table className="w-full min-w-[28rem] text-left text-sm">
+      {/* Fits a phone (cells wrap, no minimum width); should it still scroll, the region is focusable so a keyboard can scroll it. */}
+      <div className="overflow-x-auto rounded-md border border-border" tabIndex={0} role="region" aria-label="Your votes and their receipt codes">
+        <table className="w-full text-left text-sm [&_td]:break-words sm:min-w-[28rem]">
           <caption className="sr-only">Your votes and their receipt codes</caption>
           <thead className="bg-muted">
             <tr>

@@ -1,0 +1,125 @@
+import { eq } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { positions } from '../../db/schema';
+import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/harness';
+import { createVoter, setVoting, vote, votingRows } from '../../../test/voting/election';
+import { verifyAudit, votingRuntime } from '../elections';
+import { mixQueuedBallots } from './mixer';
+
+/** A 3-seat national board and a one-seat treasurer: 1..seats distinct candidates per ballot. */
+let t: TestApp;
+let board: { id: number };
+let treasurer: { id: number };
+let b: { id: number }[];
+let tr: { id: number }[];
+beforeAll(async () => {
+  t = await createTestApp({ seedReference: false, env: { MIX_INTERVAL_MS: '3600000', MIX_MIN_BATCH: '1' } });
+  board = await createPosition(t.ctx, { name: 'Board Member' });
+  await t.ctx.database.db.update(positions).set({ seats: 3, sortOrder: -2 }).where(eq(positions.id, board.id));
+  treasurer = await createPosition(t.ctx, { name: 'Treasurer' });
+  await t.ctx.database.db.update(positions).set({ sortOrder: -1 }).where(eq(positions.id, treasurer.id));
+  b = [];
+  for (const name of ['Achieng A', 'Barasa B', 'Chebet C', 'Daudi D']) b.push(await createCandidate(t.ctx, [board.id], { name }));
+  tr = [await createCandidate(t.ctx, [treasurer.id], { name: 'Tresa T' }), await createCandidate(t.ctx, [treasurer.id], { name: 'Umi U' })];
+  await votingRuntime(t.ctx).tally.refreshStructure();
+  await setVoting(t.ctx, true);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const results = async () => (await request(t.app).get('/api/v1/psk/results')).body.data.data as { position_id: number; total: number; values: { candidate_id: number; count: number }[] }[];
+const countOf = (groups: Awaited<ReturnType<typeof results>>, positionId: number, candidateId: number) =>
+  groups.find((g) => g.position_id === positionId)?.values.find((v) => v.candidate_id === candidateId)?.count ?? 0;
+
+describe('several seats per position', () => {
+  it('the ballot says how many seats', async () => {
+    const { token } = await createVoter(t.ctx);
+    const ballot = (await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token))).body.data;
+    expect(ballot.map((g: { position_id: number; seats: number }) => [g.position_id, g.seats])).toEqual([
+      [board.id, 3],
+      [treasurer.id, 1],
+    ]);
+  });
+
+  it('takes 1..seats distinct candidates: one receipt per position, counted for each candidate', async () => {
+    const before = await votingRows(t.ctx);
+    const full = await createVoter(t.ctx);
+    const res = await vote(t.app, full.token, { [board.id]: [b[0]!.id, b[1]!.id, b[2]!.id], [treasurer.id]: tr[0]!.id } as never);
+    expect(res.status).toBe(201);
+    expect(res.body.receipts.map((r: { position_id: number }) => r.position_id).sort()).toEqual([board.id, treasurer.id].sort());
+    const two = await createVoter(t.ctx);
+    expect((await vote(t.app, two.token, { [board.id]: [b[0]!.id, b[3]!.id] } as never)).status).toBe(201);
+    const one = await createVoter(t.ctx);
+    expect((await vote(t.app, one.token, { [board.id]: b[0]!.id })).status).toBe(201);
+    const after = await votingRows(t.ctx);
+    expect(after.participation - before.participation).toBe(4);
+    expect(after.queue - before.queue).toBe(4); // one sealed row per position's ballot
+
+    const groups = await results();
+    expect([b[0], b[1], b[2], b[3]].map((c) => countOf(groups, board.id, c!.id))).toEqual([3, 1, 1, 1]);
+    expect(countOf(groups, treasurer.id, tr[0]!.id)).toBe(1);
+    const stats = (await request(t.app).get('/api/v1/agent/statistics').set(bearer(await tokenFor(t.ctx, 'agent')))).body.data;
+    expect(stats).toMatchObject({ votesCasted: 4, membersVoted: 3 });
+
+    // The voter's own receipts: the board receipt shows each of the three candidates.
+    const mine = (await request(t.app).get('/api/v1/psk/vvpat').set(bearer(full.token))).body.data.votes as { vvpat: string; name: string; position: string }[];
+    const boardReceipt = res.body.receipts.find((r: { position_id: number }) => r.position_id === board.id).vvpat;
+    expect(mine.filter((r) => r.vvpat === boardReceipt).map((r) => r.name).sort()).toEqual(['Achieng A', 'Barasa B', 'Chebet C']);
+    expect((await request(t.app).get(`/api/v1/psk/receipt/${boardReceipt}`)).body).toEqual({ vvpat: boardReceipt, position: 'Board Member National', recorded: true });
+
+    // Mixed, committed, audited: the rows move, the counts stay, the audit agrees.
+    await mixQueuedBallots(t.ctx, { force: true });
+    await votingRuntime(t.ctx).tally.resync();
+    const mixed = await results();
+    expect([b[0], b[1], b[2], b[3]].map((c) => countOf(mixed, board.id, c!.id))).toEqual([3, 1, 1, 1]);
+    expect((await request(t.app).get('/api/v1/agent/statistics').set(bearer(await tokenFor(t.ctx, 'agent')))).body.data.votesCasted).toBe(4);
+    expect((await request(t.app).get(`/api/v1/psk/receipt/${boardReceipt}`)).status).toBe(200);
+    expect((await request(t.app).get('/api/v1/psk/vvpat').set(bearer(full.token))).body.data.votes.filter((r: { vvpat: string }) => r.vvpat === boardReceipt)).toHaveLength(3);
+    await request(t.app).post('/api/v1/toggle').set(bearer(await tokenFor(t.ctx, 'admin'))).send({ status: true }).expect(200);
+    const report = await verifyAudit(t.ctx);
+    expect(report.problems).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.tallies.filter((x) => x.positionId === board.id).map((x) => x.count)).toEqual([3, 1, 1, 1]);
+    const commitment = (await request(t.app).get('/api/v1/psk/commitments')).body.data[0];
+    expect(commitment.count).toBe(7); // rows: 3 + 2 + 1 board choices and 1 treasurer
+  });
+
+  it('refuses (422, nothing recorded) more candidates than seats, a candidate twice, or a candidate of another position', async () => {
+    const { token } = await createVoter(t.ctx);
+    const before = await votingRows(t.ctx);
+    const tooMany = await vote(t.app, token, { [board.id]: b.map((c) => c.id) } as never);
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.errors[`candidates.${board.id}`]).toEqual(['Choose at most 3 candidates for Board Member National']);
+    const twice = await vote(t.app, token, { [board.id]: [b[0]!.id, b[0]!.id] } as never);
+    expect(twice.status).toBe(422);
+    expect(twice.body.errors[`candidates.${board.id}`]).toEqual(['Choose each candidate for Board Member National at most once']);
+    const other = await vote(t.app, token, { [board.id]: [b[0]!.id, tr[0]!.id] } as never);
+    expect(other.status).toBe(422);
+    expect(other.body.errors[`candidates.${board.id}`]).toEqual(['The selected candidate is not standing for Board Member National']);
+    const twoForOneSeat = await vote(t.app, token, { [treasurer.id]: [tr[0]!.id, tr[1]!.id] } as never);
+    expect(twoForOneSeat.status).toBe(422);
+    expect(twoForOneSeat.body.errors[`candidates.${treasurer.id}`]).toEqual(['Choose at most 1 candidate for Treasurer National']);
+    expect((await vote(t.app, token, { [board.id]: [] } as never)).status).toBe(422);
+    expect(await votingRows(t.ctx)).toEqual(before);
+  });
+
+  it('20 concurrent multi-seat ballots from one member record exactly one', async () => {
+    const { member, token } = await createVoter(t.ctx);
+    const before = await votingRows(t.ctx);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => vote(t.app, token, { [board.id]: i % 2 ? [b[1]!.id, b[2]!.id, b[3]!.id] : [b[0]!.id, b[1]!.id] } as never)),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+    const after = await votingRows(t.ctx);
+    expect(after.participation - before.participation).toBe(1);
+    expect(after.queue + after.ballots - before.queue - before.ballots).toBe(1);
+    const mine = (await request(t.app).get('/api/v1/psk/vvpat').set(bearer(token))).body.data.votes;
+    expect(mine.length === 2 || mine.length === 3).toBe(true);
+    expect(member.id).toBeGreaterThan(0);
+  });
+});

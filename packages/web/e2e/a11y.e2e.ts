@@ -1,0 +1,339 @@
+/// <reference types="node" />
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, screenshot, startServer, startSmsSink, type RunningServer } from './harness';
+
+/**
+ * Accessibility in Chromium: an axe-core scan (WCAG 2.1 A and AA) of every screen at 1280 and
+ * 390 px that fails on any serious or critical violation, a keyboard-only ballot, and the welcome
+ * toast kept clear of the photo and Sign Out. To cover a new screen, add it to SCREENS.
+ */
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = require.resolve('axe-core/axe.min.js');
+
+const MEMBER_NO = '1001';
+const AGENT_EMAIL = 'e2e-agent@kura.test';
+const WIDTHS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+
+type Role = 'public' | 'voter' | 'admin' | 'agent';
+type Screen = {
+  path: string;
+  as: Role;
+  /** something that shows the screen has rendered */
+  ready: (page: Page) => Promise<unknown>;
+  /** a state to put the screen in before scanning (a menu open, a dialog) */
+  prepare?: (page: Page, width: number) => Promise<unknown>;
+  name?: string;
+};
+
+const heading = (page: Page) => page.locator('h1, h2').first().waitFor();
+const mainText = (page: Page) => page.locator('main').first().waitFor();
+
+/** Every screen (and a few states of them). /api/docs is the third-party Swagger UI: not ours to scan. */
+const SCREENS: Screen[] = [
+  { path: '/', as: 'public', ready: (p) => p.getByRole('heading', { name: 'Current election statistics' }).waitFor() },
+  { path: '/verify', as: 'public', ready: heading },
+  { path: '/sign-in', as: 'public', ready: (p) => p.getByLabel('Member number or email').waitFor() },
+  { path: '/sign-up', as: 'public', ready: heading },
+  { path: '/password', as: 'public', ready: heading },
+  { path: '/verify-token', as: 'public', ready: heading },
+  { path: '/admin/login', as: 'public', ready: heading },
+  { path: '/agent/login', as: 'public', ready: heading },
+  { path: '/data-collection', as: 'public', ready: heading },
+  { path: '/privacy', as: 'public', ready: heading },
+  { path: '/terms', as: 'public', ready: heading },
+  { path: '/receipt', as: 'public', ready: heading },
+  { path: '/commitments', as: 'public', ready: heading },
+  { path: '/voter', as: 'voter', ready: mainText },
+  { path: '/voter/elect', as: 'voter', ready: (p) => p.getByRole('button', { name: 'Vote' }).waitFor() },
+  {
+    path: '/voter/elect',
+    name: 'voter-elect-confirm',
+    as: 'voter',
+    ready: (p) => p.getByRole('button', { name: 'Vote' }).waitFor(),
+    prepare: async (p) => {
+      // by keyboard: the welcome toast may lie over a radio in the right-hand column for its 5 s
+      await p.locator('input[type=radio]:not(:disabled)').first().focus();
+      await p.keyboard.press('Space');
+      await p.getByRole('button', { name: 'Vote' }).focus();
+      await p.keyboard.press('Enter');
+      await p.getByRole('alertdialog').waitFor();
+    },
+  },
+  // the keyboard test below has voted by then, so the receipts table shows
+  { path: '/voter/vpat', as: 'voter', ready: (p) => p.getByRole('table').or(p.getByText('You have not voted yet')).first().waitFor() },
+  { path: '/voter/education', as: 'voter', ready: mainText },
+  { path: '/voter/nominate', as: 'voter', ready: mainText },
+  {
+    path: '/voter',
+    name: 'voter-mobile-menu-open',
+    as: 'voter',
+    ready: mainText,
+    prepare: async (p, width) => {
+      if (width >= 768) return;
+      await p.getByRole('button', { name: /^Menu/ }).click();
+      await p.getByRole('menu').waitFor();
+    },
+  },
+  { path: '/scan-qr', as: 'voter', ready: heading },
+  { path: '/admin', as: 'admin', ready: mainText },
+  { path: '/admin/members', as: 'admin', ready: (p) => p.getByRole('table').waitFor() },
+  { path: '/admin/candidates', as: 'admin', ready: (p) => p.getByRole('table').waitFor() },
+  { path: '/admin/logs', as: 'admin', ready: (p) => p.getByRole('table').waitFor() },
+  { path: '/admin/vpat', as: 'admin', ready: mainText },
+  { path: '/admin/issues', as: 'admin', ready: mainText },
+  { path: '/admin/reminders', as: 'admin', ready: mainText },
+  { path: '/agent', as: 'agent', ready: mainText },
+];
+
+type Session = { bearer_token: string; hash: string; name: string; photo: string | null; balance: number };
+
+let sink: Awaited<ReturnType<typeof startSmsSink>>;
+let server: RunningServer;
+let browser: Browser;
+const sessions: Partial<Record<Role, { session: Session; accountType: string }>> = {};
+
+/** Signs in over the API (a cookie jar and the CSRF header, as the web app does). */
+async function signIn(kind: 'voter' | 'admin' | 'agent'): Promise<Session> {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const [k, ...v] = pair!.split('=');
+      jar.set(k!.trim(), v.join('='));
+    }
+  };
+  const headers = () => ({
+    'content-type': 'application/json',
+    cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+    'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
+  });
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${server.baseUrl}/api/v1${path}`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
+    keep(res);
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<unknown>;
+  };
+  keep(await fetch(`${server.baseUrl}/sanctum/csrf-cookie`));
+  const since = Date.now();
+  if (kind === 'voter') {
+    await post('/verify/phone', { unique_id: MEMBER_NO, consent: true });
+    return (await post('/verify/sms', { token: await sink.codeSince(since) })) as Session;
+  }
+  if (kind === 'admin') {
+    await post('/admin/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    return (await post('/verify/admin', { token: await server.emailCodeSince(ADMIN_EMAIL, since) })) as Session;
+  }
+  await post('/agent/login', { email: AGENT_EMAIL });
+  return (await post('/verify/agent', { token: await server.emailCodeSince(AGENT_EMAIL, since) })) as Session;
+}
+
+beforeAll(async () => {
+  process.env.AGENT_EMAILS = AGENT_EMAIL;
+  sink = await startSmsSink();
+  server = await startServer(sink.url);
+  browser = await launchBrowser();
+  sessions.admin = { session: await signIn('admin'), accountType: 'admin' };
+  const toggle = await fetch(`${server.baseUrl}/api/v1/toggle`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${sessions.admin.session.bearer_token}` },
+    body: JSON.stringify({ status: true }),
+  });
+  if (!toggle.ok) throw new Error(`toggle: ${toggle.status}`);
+  sessions.voter = { session: await signIn('voter'), accountType: 'member' };
+  sessions.agent = { session: await signIn('agent'), accountType: 'agent' };
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sink?.close();
+});
+
+/** A page signed in as `as` (the session put where the web app keeps it), at the given size. */
+async function pageAs(as: Role, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  // bypassCSP: the server's CSP (rightly) refuses the injected axe-core script.
+  const context = await browser.newContext({ viewport, baseURL: server.baseUrl, bypassCSP: true });
+  const signedIn = as === 'public' ? undefined : sessions[as];
+  if (signedIn) {
+    await context.addInitScript(
+      ({ s, type }) => {
+        if (sessionStorage.getItem('e2e-seeded')) return;
+        sessionStorage.setItem('e2e-seeded', '1');
+        localStorage.setItem('token', s.bearer_token);
+        localStorage.setItem('hash', s.hash);
+        localStorage.setItem('name', s.name);
+        localStorage.setItem('balance', String(s.balance));
+        localStorage.setItem('account_type', type);
+      },
+      { s: signedIn.session, type: signedIn.accountType },
+    );
+  }
+  return { context, page: await context.newPage() };
+}
+
+type AxeResult = { passes: unknown[]; violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[] };
+
+async function axeScan(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SOURCE });
+  const result = (await page.evaluate(() =>
+    (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<unknown> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    }),
+  )) as AxeResult;
+  if (result.passes.length === 0) return ['axe checked nothing'];
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+const tab = (page: Page, shift = false) => page.keyboard.press(shift ? 'Shift+Tab' : 'Tab');
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return {
+      tag: el?.tagName.toLowerCase() ?? '',
+      type: (el as HTMLInputElement | null)?.type ?? '',
+      name: el?.getAttribute('aria-label') ?? ((el as HTMLInputElement | null)?.labels?.[0]?.textContent?.trim() || el?.textContent?.trim() || ''),
+      id: el?.id ?? '',
+      inDialog: Boolean(el?.closest('[role=alertdialog]')),
+    };
+  });
+
+async function tabUntil(page: Page, test: (f: Awaited<ReturnType<typeof focused>>) => boolean, max = 60) {
+  for (let i = 0; i < max; i++) {
+    await tab(page);
+    const f = await focused(page);
+    if (test(f)) return f;
+  }
+  throw new Error('focus never reached the target');
+}
+
+describe('keyboard-only ballot', () => {
+  it('skips to the content, reaches every candidate and Vote, and the dialog traps and returns focus (Escape = Cancel)', async () => {
+    const { context, page } = await pageAs('voter', WIDTHS[0]);
+    await page.goto('/voter/elect');
+    await page.getByRole('button', { name: 'Vote' }).waitFor();
+    const ballot = (await (
+      await fetch(`${server.baseUrl}/api/v1/psk/candidates/v2`, { headers: { authorization: `Bearer ${sessions.voter!.session.bearer_token}` } })
+    ).json()) as { data: { title: string; candidates: { name: string }[] }[] };
+    const groups = ballot.data.filter((g) => g.candidates.length > 0);
+    expect(groups.length).toBeGreaterThan(1);
+
+    // The first Tab stop is the skip link; it moves focus into the main content.
+    await page.locator('body').focus();
+    await tab(page);
+    expect(await focused(page)).toMatchObject({ tag: 'a', name: 'Skip to main content' });
+    await page.keyboard.press('Enter');
+    expect((await focused(page)).id).toBe('main');
+
+    // Every candidate: Tab into each radio group, arrows through its candidates.
+    const reached: string[] = [];
+    for (const group of groups) {
+      const first = await tabUntil(page, (f) => f.type === 'radio');
+      reached.push(first.name);
+      for (let i = 1; i < group.candidates.length; i++) {
+        await page.keyboard.press('ArrowDown');
+        reached.push((await focused(page)).name);
+      }
+      if (group.candidates.length === 1) await page.keyboard.press('Space');
+    }
+    expect(reached.sort()).toEqual(groups.flatMap((g) => g.candidates.map((c) => c.name)).sort());
+
+    // Vote opens the confirmation; Tab stays inside it.
+    const vote = await tabUntil(page, (f) => f.tag === 'button' && f.name === 'Vote');
+    expect(vote.name).toBe('Vote');
+    const checkedBefore = await page.locator('input[type=radio]:checked').count();
+    expect(checkedBefore).toBe(groups.length);
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').waitFor();
+    for (let i = 0; i < 6; i++) {
+      expect((await focused(page)).inDialog).toBe(true);
+      await tab(page, i % 2 === 1);
+    }
+
+    // Escape: closed, focus back on Vote, the choices cleared (as Cancel does).
+    await page.keyboard.press('Escape');
+    await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+    expect(await focused(page)).toMatchObject({ tag: 'button', name: 'Vote' });
+    expect(await page.locator('input[type=radio]:checked').count()).toBe(0);
+    await screenshot(page, 'a11y-ballot-after-escape');
+
+    // Cancel: the same.
+    await page.getByRole('radio').first().focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Vote' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').waitFor();
+    await tabUntil(page, (f) => f.name === 'Cancel', 6);
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+    expect(await focused(page)).toMatchObject({ tag: 'button', name: 'Vote' });
+    expect(await page.locator('input[type=radio]:checked').count()).toBe(0);
+
+    // Yes! for the first position only: focus returns to Vote and the rest of the ballot stays votable.
+    await page.getByRole('radio').first().focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Vote' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').waitFor();
+    await tabUntil(page, (f) => f.name === 'Yes!', 6);
+    await page.keyboard.press('Enter');
+    await page.getByText('You have successfully voted').waitFor();
+    await expect.poll(async () => (await focused(page)).name).toMatch(/^Vot(e|ing…)$/);
+    await page.getByText('You have already voted for this position.').waitFor();
+    expect(await page.locator('input[type=radio]:not(:disabled)').count()).toBeGreaterThan(0);
+    await context.close();
+  });
+});
+
+describe('axe-core scan (WCAG 2.1 A/AA): no serious or critical violation on any screen', () => {
+  for (const viewport of WIDTHS) {
+    it(`every screen at ${viewport.width}px`, async () => {
+      const failures: string[] = [];
+      for (const s of SCREENS) {
+        const { context, page } = await pageAs(s.as, viewport);
+        const label = `${s.name ?? s.path} @${viewport.width}`;
+        try {
+          await page.goto(s.path);
+          await s.ready(page);
+          await s.prepare?.(page, viewport.width);
+          await page.waitForTimeout(400);
+          for (const v of await axeScan(page)) failures.push(`${label}: ${v}`);
+          if (viewport.width < 768) await screenshot(page, `a11y-${(s.name ?? s.path).replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'landing'}-${viewport.width}`);
+        } catch (error) {
+          failures.push(`${label}: did not render (${(error as Error).message.split('\n')[0]})`);
+        } finally {
+          await context.close();
+        }
+      }
+      expect(failures).toEqual([]);
+    }, 600_000);
+  }
+});
+
+describe('the welcome toast', () => {
+  for (const viewport of WIDTHS) {
+    it(`does not cover the photo or Sign Out at ${viewport.width}px`, async () => {
+      const { context, page } = await pageAs('voter', viewport);
+      await page.goto('/voter');
+      const toast = page.locator('li').filter({ hasText: 'Secure and Transparent Voting' });
+      await toast.waitFor();
+      await page.waitForTimeout(400); // the slide-in animation
+      const box = (await toast.boundingBox())!;
+      for (const target of [page.getByRole('button', { name: 'Sign Out' }), page.locator('header [title]').first()]) {
+        const other = (await target.boundingBox())!;
+        const overlaps = box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height;
+        expect(overlaps).toBe(false);
+      }
+      await screenshot(page, `a11y-welcome-toast-${viewport.width}`);
+      await context.close();
+    });
+  }
+});
