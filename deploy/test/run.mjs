@@ -556,7 +556,7 @@ async function main() {
       }
     });
 
-    await step('HTTPS at the proxy (local certificate, KURA_SITE=https://localhost, KURA_TLS=files): Secure cookies and HSTS over HTTPS, plain HTTP redirected', async () => {
+    await step('HTTPS at the proxy (local certificate, KURA_SITE=https://localhost, KURA_TLS=files): Secure cookies and HSTS over HTTPS only', async () => {
       const certs = join(app, 'certs');
       const o = run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(certs, 'key.pem'), '-out', join(certs, 'cert.pem')]);
       check(o.code === 0, `openssl: ${o.err}`);
@@ -585,11 +585,9 @@ async function main() {
       const direct = await fetch(`http://${ipOf(replicas[0])}:3000/sanctum/csrf-cookie`);
       const directCookie = direct.headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN=')) ?? '';
       check(!/;\s*Secure/i.test(directCookie), 'a Secure cookie over plain HTTP');
-      // HSTS on plain HTTP is the server's helmet setting, which the hardening issue (#16) changes
-      // to HTTPS-only; until it has, this is reported, not failed.
       const hsts = direct.headers.get('strict-transport-security');
-      if (hsts) say(`WARN the server still sends HSTS over plain HTTP ("${hsts}"): helmet's setting, changed by the hardening work`);
-      return `HSTS "${res.headers['strict-transport-security']}" over HTTPS; plain HTTP redirects to HTTPS`;
+      check(!hsts, `HSTS over plain HTTP: ${hsts}`);
+      return `HSTS "${res.headers['strict-transport-security']}" over HTTPS, none over plain HTTP; the proxy redirects plain HTTP to HTTPS`;
     });
     ok = true;
   } catch {
