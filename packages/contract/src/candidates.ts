@@ -26,6 +26,12 @@ export const UpdateCandidateBody = z.object({
     .min(1, 'The county field is required')
     .max(150, 'Must be at most 150 characters long'),
   position_ids: multipartIdListSchema,
+  /** The candidate's statement to voters, shown on the ballot; absent keeps it, empty clears it. */
+  statement: z
+    .string({ invalid_type_error: 'The statement must be text' })
+    .trim()
+    .max(2000, 'Must be at most 2000 characters long')
+    .optional(),
 });
 
 export const candidatesRouter = c.router({

@@ -9,7 +9,7 @@ import { auditedTransaction } from '../../lib/audited-transaction';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
 import { applyMemberEdit, positionColumns, positionOrder, replacePositions } from '../members';
 
-export type CandidateEdit = { name: string; phone: string; email: string; county: string; position_ids: number[] };
+export type CandidateEdit = { name: string; phone: string; email: string; county: string; position_ids: number[]; statement?: string };
 
 /** Candidates with their positions; `memberIds` narrows to those members (candidate or not). */
 async function loadCandidates(db: Db | Tx, memberIds?: number[]): Promise<Candidate[]> {
@@ -59,7 +59,7 @@ export async function updateCandidate(ctx: AppContext, actor: Actor, id: number,
   try {
     candidate = await auditedTransaction(
       ctx,
-      { actor, activity: 'Candidate updated', data: `member id ${id}, positions [${input.position_ids.join(', ')}]${photoUrl ? ', new photo' : ''}` },
+      { actor, activity: 'Candidate updated', data: `member id ${id}, positions [${input.position_ids.join(', ')}]${photoUrl ? ', new photo' : ''}${input.statement !== undefined ? ', statement' : ''}` },
       async (tx) => {
         const [member] = await tx.select({ memberNo: members.memberNo, photoUrl: members.photoUrl }).from(members).where(eq(members.id, id)).for('update');
         if (!member) throw new AppError('NOT_FOUND', 'Candidate not found');
@@ -67,6 +67,7 @@ export async function updateCandidate(ctx: AppContext, actor: Actor, id: number,
         await applyMemberEdit(tx, id, { ...input, member_no: member.memberNo }, ctx.now());
         await replacePositions(tx, id, input.position_ids);
         if (photoUrl) await tx.update(members).set({ photoUrl }).where(eq(members.id, id));
+        if (input.statement !== undefined) await tx.update(members).set({ statement: input.statement || null }).where(eq(members.id, id));
         return (await loadCandidates(tx, [id]))[0]!;
       },
     );

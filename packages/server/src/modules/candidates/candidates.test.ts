@@ -5,6 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, candidacies, members } from '../../db/schema';
 import { bearer, createCandidate, createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
+import { votingRuntime } from '../elections';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
 /** A valid 1×1 PNG. */
@@ -86,6 +87,22 @@ describe('edit candidate', () => {
     expect(res.body.data).toMatchObject({ id: m.id, name: 'New Name', county: 'Mombasa', image_url: null, positions: [{ id: b.id }] });
     const [log] = await t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.activity, 'Candidate updated'));
     expect(log).toMatchObject({ name: 'Carol Admin', status: 'success' });
+  });
+
+  it('sets the statement voters see on the ballot (at most 2,000 characters); empty clears it', async () => {
+    const p = await createPosition(t.ctx);
+    const { m, fields } = await candidateFields([p.id]);
+    const res = await editForm(m.id, { ...fields, statement: 'Twelve years as treasurer of the Eldoret branch.' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.statement).toBe('Twelve years as treasurer of the Eldoret branch.');
+    const voter = await tokenFor(t.ctx, 'voter');
+    await votingRuntime(t.ctx).tally.refreshStructure();
+    const ballot = (await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(voter))).body.data;
+    const mine = ballot.find((g: { position_id: number }) => g.position_id === p.id).candidates.find((c: { id: number }) => c.id === m.id);
+    expect(mine.statement).toBe('Twelve years as treasurer of the Eldoret branch.');
+    expect((await editForm(m.id, { ...fields, statement: 'x'.repeat(2001) })).status).toBe(422);
+    expect((await editForm(m.id, { ...fields })).body.data.statement).toBe('Twelve years as treasurer of the Eldoret branch.');
+    expect((await editForm(m.id, { ...fields, statement: '' })).body.data.statement).toBeNull();
   });
 
   it('stores a real PNG under a random name and serves it back byte-identical as image/png', async () => {
