@@ -49,6 +49,7 @@ const SCREENS: Screen[] = [
   { path: '/terms', as: 'public', ready: heading },
   { path: '/receipt', as: 'public', ready: heading },
   { path: '/commitments', as: 'public', ready: heading },
+  { path: '/results', as: 'public', ready: heading },
   { path: '/voter', as: 'voter', ready: mainText },
   { path: '/voter/elect', as: 'voter', ready: (p) => p.getByRole('button', { name: 'Vote' }).waitFor() },
   {
