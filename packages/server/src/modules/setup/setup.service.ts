@@ -174,6 +174,8 @@ export async function updatePosition(ctx: AppContext, actor: Actor, id: number, 
           .where(and(sql`lower(${positions.name}) = lower(${input.name})`, eq(positions.level, current.level), ne(positions.id, id)));
         if (taken) throw duplicatePosition(`${input.name} ${current.level}`);
       }
+      // A body with nothing to change answers the position as it is (an UPDATE needs a column).
+      if (fields.length === 0) return (await tx.select(positionColumns).from(positions).where(eq(positions.id, id)))[0]!;
       const [row] = await tx
         .update(positions)
         .set({
