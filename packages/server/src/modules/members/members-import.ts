@@ -47,9 +47,41 @@ function capErrors(errors: ImportLineError[]): ImportLineError[] {
 
 type Parsed = { records: { line: number; fields: Record<Column, string> }[]; errors: ImportLineError[] };
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The file as UTF-8 text, or a line error naming the first line that is not UTF-8 (a Latin-1
+ * 'é' is the byte 0xE9): lenient decoding would turn it into U+FFFD and store a wrong name.
+ * A UTF-8 byte-order mark is kept here and skipped by the CSV parser.
+ */
+function decodeUtf8(bytes: Buffer): string | ImportLineError {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    let start = 0;
+    for (let line = 1; ; line++) {
+      const end = bytes.indexOf(0x0a, start);
+      const chunk = bytes.subarray(start, end === -1 ? bytes.length : end);
+      try {
+        strictUtf8.decode(chunk);
+      } catch {
+        return { line, message: 'The file is not UTF-8 text; save it as "CSV UTF-8" and import it again' };
+      }
+      if (end === -1) return { line: 1, message: 'The file is not UTF-8 text; save it as "CSV UTF-8" and import it again' };
+      start = end + 1;
+    }
+  }
+}
+
 /** CSV text → records keyed by column, with the file line each record starts on (header = line 1). */
 export function parseMembersCsv(input: Buffer | string): Parsed {
-  const text = typeof input === 'string' ? input : input.toString('utf8');
+  let text: string;
+  if (typeof input === 'string') text = input;
+  else {
+    const decoded = decodeUtf8(input);
+    if (typeof decoded !== 'string') return { records: [], errors: [decoded] };
+    text = decoded;
+  }
   if (text.includes('\u0000')) return { records: [], errors: [{ line: 1, message: 'The file is not a CSV text file' }] };
   let raw: { record: string[]; info: { lines: number } }[];
   try {

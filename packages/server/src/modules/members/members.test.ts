@@ -380,6 +380,25 @@ describe('members import (CSV)', () => {
     expect(broken.body.errors[0]).toMatchObject({ line: 2, message: expect.stringMatching(/not valid CSV/) });
   });
 
+  it('refuses a file that is not UTF-8, naming the line; a UTF-8 BOM is fine', async () => {
+    const send = (bytes: Buffer) => request(t.app).post('/api/v1/members/import').set(bearer(admin)).attach('file', bytes, 'members.csv');
+    const header = Buffer.from('member_no,name,email,phone,branch\n660401,Ana Ok,ana.ok@example.org,0711000401,Nairobi\n');
+    // Latin-1 'é' (0xE9) on line 3, as a spreadsheet's "CSV (Windows)" export writes it.
+    const latin1 = Buffer.concat([header, Buffer.from('660402,Ren'), Buffer.from([0xe9]), Buffer.from(',rene@example.org,0711000402,Nairobi\n')]);
+    const res = await send(latin1);
+    expect(res.status).toBe(200);
+    expect(res.body.created).toBe(0);
+    expect(res.body.errors).toEqual([{ line: 3, message: 'The file is not UTF-8 text; save it as "CSV UTF-8" and import it again' }]);
+    expect(await memberNos(['660401', '660402'])).toEqual([]);
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), header, Buffer.from('660402,René,rene@example.org,0711000402,Nairobi\n')]);
+    const ok = await send(bom);
+    expect(ok.body).toMatchObject({ created: 2, errors: [] });
+    expect(await memberNos(['660401', '660402'])).toEqual([
+      { no: '660401', name: 'Ana Ok' },
+      { no: '660402', name: 'René' },
+    ]);
+  });
+
   it('needs a file, as multipart', async () => {
     const none = await request(t.app).post('/api/v1/members/import').set(bearer(admin)).field('x', '1');
     expect(none.status).toBe(422);
