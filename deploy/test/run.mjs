@@ -10,7 +10,8 @@
 //   command; `down -v`; restore into a fresh stack; the vote is still there and audit:verify
 //   passes; the scale profile with 2 replicas behind the proxy and Redis: a vote through one
 //   replica reaches a live Socket.IO watcher on the other, long-polling sticks to one replica
-//   through the proxy, WebSocket passes through it; HTTPS at the proxy with a local certificate:
+//   through the proxy, WebSocket passes through it; the schedule (PUT election opens_at/closes_at)
+//   opens and closes the election exactly once across the 2 replicas; HTTPS at the proxy with a local certificate:
 //   Secure cookies and HSTS there, neither on plain HTTP. Then everything is torn down.
 // Base images: pulled where Docker Hub answers, else stand-ins built from Debian packages
 // (deploy/test/standins.sh, cached). The closing line is "N passed, N failed".
@@ -554,6 +555,45 @@ async function main() {
       } finally {
         ws.close();
       }
+    });
+
+    // Closing is final: this runs after every step that votes; the HTTPS step after it needs no open election.
+    await step('with 2 replicas the schedule opens and closes the election exactly once (PUT election opens_at/closes_at)', async () => {
+      // Voting off first, so the opening is the scheduler's doing.
+      const off = await admin.expect(200, 'POST', '/api/v1/toggle', { status: false });
+      check(off.active === '0', `toggle off answered ${JSON.stringify(off)}`);
+      const opensAt = new Date(Date.now() + 8_000);
+      const closesAt = new Date(opensAt.getTime() + 8_000);
+      const put = (await admin.expect(200, 'PUT', '/api/v1/election', { opens_at: opensAt.toISOString(), closes_at: closesAt.toISOString() })).data;
+      check(put.phase === 'scheduled', `PUT election answered phase ${put.phase}, expected scheduled`);
+      const phaseBecomes = async (phase, timeoutMs) => {
+        const end = Date.now() + timeoutMs;
+        let last;
+        while (Date.now() < end) {
+          last = (await admin.expect(200, 'GET', '/api/v1/election')).data.phase;
+          if (last === phase) return Date.now();
+          await sleep(250);
+        }
+        fail(`GET election: phase ${last} after ${timeoutMs / 1000}s, expected ${phase}`);
+      };
+      const openedSeen = await phaseBecomes('open', 30_000);
+      const closedSeen = await phaseBecomes('closed', 30_000);
+      // Both replicas ran their scheduler through both times; give a late one a round to repeat.
+      await sleep(6_000);
+      const sqlOut = (query) => dcOk(['exec', '-T', 'postgres', 'psql', '-U', 'kura', '-d', 'kura', '-At', '-v', 'ON_ERROR_STOP=1', '-c', query]).out.trim();
+      const opened = sqlOut("select count(*) from activity_logs where activity = 'Voting opened on schedule'");
+      const closed = sqlOut("select name || '|' || coalesce(data, '') from activity_logs where activity = 'Closed the election'");
+      const openCommitments = sqlOut("select count(*) from commitments where reason = 'voting opened on schedule'");
+      const finals = sqlOut("select count(*) from commitments where reason = 'final'");
+      const row = sqlOut("select (opened_at is not null)::text || '|' || (closed_at is not null)::text || '|' || (final_commitment_id is not null)::text from election where id = 1");
+      check(opened === '1', `${opened} "Voting opened on schedule" activity-log rows, expected 1`);
+      check(closed === 'Schedule|on schedule', `"Closed the election" activity-log rows: ${JSON.stringify(closed.split('\n'))}, expected one by Schedule`);
+      check(openCommitments === '1', `${openCommitments} commitments at the scheduled opening, expected 1`);
+      check(finals === '1', `${finals} final commitments, expected 1`);
+      check(row === 'true|true|true', `election row opened_at|closed_at|final_commitment_id set: ${row}`);
+      const status = await fetch(`${base}/api/v1/psk/election/status`).then((r) => r.json());
+      check(status.active === '0', `voting status after the close: ${JSON.stringify(status)}`);
+      return `open seen ${secs(openedSeen - opensAt.getTime())} after opens_at, closed ${secs(closedSeen - closesAt.getTime())} after closes_at; 1 opening and 1 closing log row, 1 opening and 1 final commitment`;
     });
 
     await step('HTTPS at the proxy (local certificate, KURA_SITE=https://localhost, KURA_TLS=files): Secure cookies and HSTS over HTTPS only', async () => {
