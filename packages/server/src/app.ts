@@ -16,6 +16,7 @@ import { mountWebApp } from './http/web';
 import { publicResultsFastPath, staticHeadersOf } from './http/public-results';
 import { migrationsApplied } from './db/migrate';
 import { loggedPath } from './http/log-path';
+import { reportImageGuard } from './lib/report-images';
 import { moduleImplementations } from './modules';
 
 export const JSON_BODY_LIMIT = '100kb';
@@ -152,6 +153,7 @@ export function createApp(ctx: AppContext): Express {
     next();
   }, swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/api/openapi.json' }, customSiteTitle: 'Kura API' }));
 
+  app.use('/uploads', reportImageGuard(ctx));
   app.use(
     '/uploads',
     express.static(join(ctx.env.DATA_DIR, 'uploads'), {

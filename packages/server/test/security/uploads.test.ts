@@ -7,6 +7,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createCandidate, createPosition, tokenFor } from '../factories';
 import { createTestApp, type TestApp } from '../harness';
+import { reportImageUrl } from '../../src/lib/report-images';
 
 /**
  * Hostile uploads on the three multipart routes (help, candidate photo, members import): oversize,
@@ -77,7 +78,9 @@ describe('uploads', () => {
     const files = storedFiles();
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^[a-f0-9]{32}\.png$/);
-    const served = await request(server).get(`/uploads/${files[0]}`);
+    // A report image is served only at the admins' signed URL (src/lib/report-images.ts).
+    expect((await request(server).get(`/uploads/${files[0]}`)).status).toBe(403);
+    const served = await request(server).get(reportImageUrl(t.ctx, files[0]!));
     expect(served.status).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['x-content-type-options']).toBe('nosniff');

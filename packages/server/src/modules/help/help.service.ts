@@ -8,7 +8,8 @@ import { issueReports } from '../../db/schema';
 import type { SignedInActor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { pageRequest, paginate } from '../../lib/pagination';
-import { removeUploads, storeImages, uploadsDir, uploadUrl, type UploadFile } from '../../lib/uploads';
+import { removeUploads, storeImages, uploadsDir, type UploadFile } from '../../lib/uploads';
+import { reportImageUrl } from '../../lib/report-images';
 
 /** Reports one account may send an hour, and the image bytes all its reports may hold. */
 export const REPORTS_PER_HOUR = 5;
@@ -81,7 +82,7 @@ export async function listIssues(ctx: AppContext, query: PageQuery): Promise<Pag
       role: r.role,
       reporter_id: r.reporterId,
       reporter_name: r.reporterName,
-      images: r.images.map(uploadUrl),
+      images: r.images.map((name) => reportImageUrl(ctx, name)),
       created_at: r.createdAt.toISOString(),
     })),
     total?.n ?? 0,

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, issueReports } from '../../db/schema';
+import { REPORT_IMAGE_URL_TTL_MS, reportImageUrl } from '../../lib/report-images';
 import { bearer, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
@@ -108,12 +109,34 @@ describe('list issues (admin)', () => {
     });
     const all = await request(t.app).get('/api/v1/help?per_page=100').set(bearer(admin));
     const withImages = all.body.data.find((r: { images: string[] }) => r.images.length === 2);
-    expect(withImages.images[0]).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+    expect(withImages.images[0]).toMatch(/^\/uploads\/[a-f0-9]{32}\.png\?expires=\d+&sig=[\w-]+$/);
     const served = await request(t.app).get(withImages.images[0]);
     expect(served.status).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     const webp = await request(t.app).get(withImages.images[1]);
     expect(webp.headers['content-type']).toBe('image/webp');
+  });
+
+  it('serves report images only through the admins\' signed URLs, never to a shared cache', async () => {
+    const all = await request(t.app).get('/api/v1/help?per_page=100').set(bearer(admin));
+    const url: string = all.body.data.find((r: { images: string[] }) => r.images.length === 2).images[0];
+    const bare = url.split('?')[0]!;
+    const staff = await request(t.app).get(url);
+    expect(staff.status).toBe(200);
+    expect(staff.headers['content-type']).toBe('image/png');
+    expect(staff.headers['cache-control']).toBe('private, no-store');
+    for (const token of [undefined, voter, admin]) {
+      const req = request(t.app).get(bare);
+      const res = await (token ? req.set(bearer(token)) : req);
+      expect(res.status).toBe(403);
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+    const forged = url.replace(/sig=[\w-]+/, `sig=${'A'.repeat(43)}`);
+    expect((await request(t.app).get(forged)).status).toBe(403);
+    const otherImage = url.replace(/[a-f0-9]{32}\.png/, all.body.data.find((r: { images: string[] }) => r.images.length === 2).images[1].split('?')[0].slice(9));
+    expect((await request(t.app).get(otherImage)).status).toBe(403);
+    const expired = reportImageUrl({ ...t.ctx, now: () => new Date(t.ctx.now().getTime() - REPORT_IMAGE_URL_TTL_MS - 1000) }, bare.slice(9));
+    expect((await request(t.app).get(expired)).status).toBe(403);
   });
 
   it('is for admins only', async () => {
