@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/components/staff/staff-test-utils';
 import { MemberImport } from './member-import';
@@ -30,5 +30,17 @@ describe('member CSV import (beyond the spec)', () => {
     expect(screen.getByText('Line 7: Unknown branch')).toBeTruthy();
     // Named: other live regions (router, toasts) may be on the page too.
     expect(screen.getByRole('status', { name: 'Import result' }).textContent).toContain('2 lines with errors (nothing was imported)');
+  });
+
+  it("adds ?create_branches=1 when 'Create branches that don't exist yet' is ticked, and not otherwise", async () => {
+    const calls = stubFetch((c) => (c.path === '/members/import' ? { status: 200, body: { created: 1, updated: 0, errors: [] } } : undefined));
+    await renderWithProviders(<MemberImport />, '/admin/members');
+    fireEvent.change(screen.getByLabelText('CSV file of members'), { target: { files: [csv()] } });
+    await screen.findByRole('status', { name: 'Import result' });
+    expect(calls.find((c) => c.path === '/members/import')!.search.get('create_branches')).toBeNull();
+    fireEvent.click(screen.getByRole('checkbox', { name: "Create branches that don't exist yet" }));
+    fireEvent.change(screen.getByLabelText('CSV file of members'), { target: { files: [csv()] } });
+    await waitFor(() => expect(calls.filter((c) => c.path === '/members/import')).toHaveLength(2));
+    expect(calls.filter((c) => c.path === '/members/import')[1]!.search.get('create_branches')).toBe('1');
   });
 });

@@ -15,6 +15,7 @@ export function MemberImport() {
   const queryClient = useQueryClient();
   const importMembers = api.members.importMembers.useMutation();
   const [result, setResult] = useState<Result | null>(null);
+  const [createBranches, setCreateBranches] = useState(false);
 
   const onFile = async (file: File | undefined) => {
     if (!file) return;
@@ -22,11 +23,12 @@ export function MemberImport() {
     form.append('file', file);
     setResult(null);
     try {
-      const res = await importMembers.mutateAsync({ body: form });
+      const res = await importMembers.mutateAsync({ body: form, query: createBranches ? { create_branches: '1' } : {} });
       setResult(res.body);
       if (res.body.errors.length === 0) {
         toast({ variant: 'success', title: 'Members imported', description: `${res.body.created} created, ${res.body.updated} updated` });
         await queryClient.invalidateQueries({ queryKey: staffKeys.members });
+        if (createBranches) await queryClient.invalidateQueries({ queryKey: staffKeys.branches });
       } else {
         toast({ variant: 'destructive', title: 'Import failed', description: 'Nothing was imported. Fix the lines listed and try again.' });
       }
@@ -53,6 +55,10 @@ export function MemberImport() {
         <Upload aria-hidden="true" />
         {importMembers.isPending ? 'Importing…' : 'Import members (CSV)'}
       </Button>
+      <label className="flex w-fit items-center gap-2 text-sm">
+        <input type="checkbox" checked={createBranches} onChange={(e) => setCreateBranches(e.target.checked)} className="size-4" />
+        Create branches that don't exist yet
+      </label>
       <p className="text-xs text-muted-foreground">Columns: member_no, name, email, phone, branch</p>
       {result && (
         <div role="status" aria-label="Import result" className="grid gap-1 rounded-md border border-border bg-muted/40 px-3 py-2 text-sm">
