@@ -33,6 +33,7 @@ import { Route as AdminAdminIssuesRouteImport } from './routes/_admin/admin/issu
 import { Route as AdminAdminLogsRouteImport } from './routes/_admin/admin/logs'
 import { Route as AdminAdminMembersRouteImport } from './routes/_admin/admin/members'
 import { Route as AdminAdminRemindersRouteImport } from './routes/_admin/admin/reminders'
+import { Route as AdminAdminSetupRouteImport } from './routes/_admin/admin/setup'
 import { Route as AdminAdminVpatRouteImport } from './routes/_admin/admin/vpat'
 import { Route as AgentAgentIndexRouteImport } from './routes/_agent/agent/index'
 import { Route as VoterVoterIndexRouteImport } from './routes/_voter/voter/index'
@@ -158,6 +159,11 @@ const AdminAdminRemindersRoute = AdminAdminRemindersRouteImport.update({
   path: '/admin/reminders',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminAdminSetupRoute = AdminAdminSetupRouteImport.update({
+  id: '/admin/setup',
+  path: '/admin/setup',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminAdminVpatRoute = AdminAdminVpatRouteImport.update({
   id: '/admin/vpat',
   path: '/admin/vpat',
@@ -215,6 +221,7 @@ export interface FileRoutesByFullPath {
   '/admin/logs': typeof AdminAdminLogsRoute
   '/admin/members': typeof AdminAdminMembersRoute
   '/admin/reminders': typeof AdminAdminRemindersRoute
+  '/admin/setup': typeof AdminAdminSetupRoute
   '/admin/vpat': typeof AdminAdminVpatRoute
   '/voter/education': typeof VoterVoterEducationRoute
   '/voter/elect': typeof VoterVoterElectRoute
@@ -245,6 +252,7 @@ export interface FileRoutesByTo {
   '/admin/logs': typeof AdminAdminLogsRoute
   '/admin/members': typeof AdminAdminMembersRoute
   '/admin/reminders': typeof AdminAdminRemindersRoute
+  '/admin/setup': typeof AdminAdminSetupRoute
   '/admin/vpat': typeof AdminAdminVpatRoute
   '/voter/education': typeof VoterVoterEducationRoute
   '/voter/elect': typeof VoterVoterElectRoute
@@ -279,6 +287,7 @@ export interface FileRoutesById {
   '/_admin/admin/logs': typeof AdminAdminLogsRoute
   '/_admin/admin/members': typeof AdminAdminMembersRoute
   '/_admin/admin/reminders': typeof AdminAdminRemindersRoute
+  '/_admin/admin/setup': typeof AdminAdminSetupRoute
   '/_admin/admin/vpat': typeof AdminAdminVpatRoute
   '/_voter/voter/education': typeof VoterVoterEducationRoute
   '/_voter/voter/elect': typeof VoterVoterElectRoute
@@ -311,6 +320,7 @@ export interface FileRouteTypes {
     | '/admin/logs'
     | '/admin/members'
     | '/admin/reminders'
+    | '/admin/setup'
     | '/admin/vpat'
     | '/voter/education'
     | '/voter/elect'
@@ -341,6 +351,7 @@ export interface FileRouteTypes {
     | '/admin/logs'
     | '/admin/members'
     | '/admin/reminders'
+    | '/admin/setup'
     | '/admin/vpat'
     | '/voter/education'
     | '/voter/elect'
@@ -374,6 +385,7 @@ export interface FileRouteTypes {
     | '/_admin/admin/logs'
     | '/_admin/admin/members'
     | '/_admin/admin/reminders'
+    | '/_admin/admin/setup'
     | '/_admin/admin/vpat'
     | '/_voter/voter/education'
     | '/_voter/voter/elect'
@@ -575,6 +587,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAdminRemindersRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/_admin/admin/setup': {
+      id: '/_admin/admin/setup'
+      path: '/admin/setup'
+      fullPath: '/admin/setup'
+      preLoaderRoute: typeof AdminAdminSetupRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/_admin/admin/vpat': {
       id: '/_admin/admin/vpat'
       path: '/admin/vpat'
@@ -633,6 +652,7 @@ interface AdminRouteChildren {
   AdminAdminLogsRoute: typeof AdminAdminLogsRoute
   AdminAdminMembersRoute: typeof AdminAdminMembersRoute
   AdminAdminRemindersRoute: typeof AdminAdminRemindersRoute
+  AdminAdminSetupRoute: typeof AdminAdminSetupRoute
   AdminAdminVpatRoute: typeof AdminAdminVpatRoute
   AdminAdminIndexRoute: typeof AdminAdminIndexRoute
 }
@@ -643,6 +663,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminAdminLogsRoute: AdminAdminLogsRoute,
   AdminAdminMembersRoute: AdminAdminMembersRoute,
   AdminAdminRemindersRoute: AdminAdminRemindersRoute,
+  AdminAdminSetupRoute: AdminAdminSetupRoute,
   AdminAdminVpatRoute: AdminAdminVpatRoute,
   AdminAdminIndexRoute: AdminAdminIndexRoute,
 }

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderWithProviders } from '@/test/render';
+import { stubFetch } from '@/components/staff/staff-test-utils';
+import { SetupPage } from './setup-page';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const election = {
+  title: '',
+  organisation: '',
+  website: null,
+  support_email: null,
+  opens_at: null,
+  closes_at: null,
+  results_visibility: 'live',
+  phase: 'setup',
+  active: '0',
+};
+
+const checklistItem = (label: string) => within(screen.getByRole('list', { name: 'Set-up checklist' })).getByText(label).closest('li')!;
+
+describe('set-up page', () => {
+  it('adds a branch and a position, shows a 409 and ticks the checklist as the election is set up', async () => {
+    const branches: { id: number; name: string }[] = [];
+    const positions: { id: number; name: string; level: string; seats: number; description: string | null; branch_id: number | null }[] = [];
+    let texts = { ...election };
+    const calls = stubFetch(({ method, path, body }) => {
+      if (path === '/election' && method === 'GET') return { status: 200, body: { data: texts } };
+      if (path === '/election' && method === 'PUT') {
+        texts = { ...texts, ...(body as object) };
+        return { status: 200, body: { data: texts } };
+      }
+      if (path === '/branches' && method === 'GET') return { status: 200, body: { data: { data: branches } } };
+      if (path === '/branches' && method === 'POST') {
+        const name = (body as { name: string }).name;
+        if (branches.some((b) => b.name === name)) return { status: 409, body: { message: 'A branch of that name exists' } };
+        const b = { id: branches.length + 1, name };
+        branches.push(b);
+        return { status: 201, body: { data: b } };
+      }
+      if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
+      if (path === '/positions' && method === 'POST') {
+        const b = body as { name: string; seats: number; description: string | null; branch_id?: number | null };
+        const branch = branches.find((x) => x.id === b.branch_id);
+        const p = { id: positions.length + 1, name: b.name, seats: b.seats, description: b.description, branch_id: branch?.id ?? null, level: branch?.name ?? 'National' };
+        positions.push(p);
+        return { status: 201, body: { data: [p] } };
+      }
+      if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
+      if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
+      return undefined;
+    });
+    await renderWithProviders(<SetupPage />, '/admin/setup');
+
+    await waitFor(() => expect(checklistItem('Branches').textContent).toContain('Add at least one branch.'));
+    expect(checklistItem('Positions').textContent).toContain('Add at least one position.');
+    expect(checklistItem('Organisation texts').textContent).toContain('(to do)');
+
+    // organisation texts
+    await waitFor(() => expect(calls.some((c) => c.path === '/election')).toBe(true));
+    fireEvent.change(screen.getByLabelText('Election title'), { target: { value: 'Annual election 2026' } });
+    fireEvent.change(screen.getByLabelText('Organisation name'), { target: { value: 'Teachers Union' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save organisation texts' }));
+    await waitFor(() => expect(checklistItem('Organisation texts').textContent).toContain('Teachers Union: Annual election 2026'));
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ title: 'Annual election 2026', organisation: 'Teachers Union', website: null, support_email: null });
+
+    // a branch
+    fireEvent.change(screen.getByLabelText('New branch name'), { target: { value: 'Nairobi' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add branch' }));
+    expect(await within(screen.getByRole('list', { name: 'Branches' })).findByText('Nairobi')).toBeTruthy();
+    await waitFor(() => expect(checklistItem('Branches').textContent).toContain('1 branch'));
+    expect(checklistItem('Branches').textContent).toContain('(done)');
+
+    // the same name again: the 409 is shown
+    fireEvent.change(screen.getByLabelText('New branch name'), { target: { value: 'Nairobi' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add branch' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('A branch of that name exists');
+
+    // a position of that branch, two seats
+    fireEvent.change(screen.getByLabelText('New position name'), { target: { value: 'Delegate' } });
+    fireEvent.change(screen.getByLabelText('Seats'), { target: { value: '2' } });
+    fireEvent.change(screen.getByLabelText('Elected by'), { target: { value: 'branch' } });
+    fireEvent.change(screen.getByLabelText('Branch'), { target: { value: '1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
+    expect(await within(screen.getByRole('list', { name: 'Positions' })).findByText('Delegate - Nairobi')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST' && c.path === '/positions')!.body).toEqual({ name: 'Delegate', seats: 2, description: null, branch_id: 1 });
+    await waitFor(() => expect(checklistItem('Positions').textContent).toContain('1 position'));
+    expect(checklistItem('Candidates').textContent).toContain('No candidate for: Delegate - Nairobi');
+    expect(checklistItem('Members').textContent).toContain('(to do)');
+    expect(checklistItem('Schedule').textContent).toContain('Set the opening and closing times');
+    expect(screen.getByRole('button', { name: 'Delete Delegate - Nairobi' })).toBeTruthy();
+  }, 30_000);
+});
