@@ -196,7 +196,7 @@ function BranchesSection() {
                 className="flex flex-wrap items-center gap-2"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  void run('Failed to rename the branch', () => rename.mutateAsync({ params: { id: String(b.id) }, body: { name: editing.name } }), 'Branch renamed').then(
+                  void run('Failed to rename the branch', () => rename.mutateAsync({ params: { id: b.id }, body: { name: editing.name } }), 'Branch renamed').then(
                     (ok) => ok && setEditing(null),
                   );
                 }}
@@ -220,7 +220,7 @@ function BranchesSection() {
                   size="sm"
                   variant="outline"
                   aria-label={`Delete ${b.name}`}
-                  onClick={() => void run('Failed to delete the branch', () => remove.mutateAsync({ params: { id: String(b.id) } }), 'Branch deleted')}
+                  onClick={() => void run('Failed to delete the branch', () => remove.mutateAsync({ params: { id: b.id } }), 'Branch deleted')}
                 >
                   <Trash2 aria-hidden="true" />
                 </Button>
@@ -289,7 +289,7 @@ function PositionsSection() {
     order.splice(index + by, 0, p!);
     void run(
       'Failed to move the position',
-      () => Promise.all(order.map((q, i) => update.mutateAsync({ params: { id: String(q.id) }, body: { sort_order: i } }))),
+      () => Promise.all(order.map((q, i) => update.mutateAsync({ params: { id: q.id }, body: { sort_order: i } }))),
       null,
     );
   };
@@ -319,7 +319,7 @@ function PositionsSection() {
                     'Failed to update the position',
                     () =>
                       update.mutateAsync({
-                        params: { id: String(p.id) },
+                        params: { id: p.id },
                         body: { name: editing.name, seats: Number(editing.seats) || 1, description: editing.description.trim() || null },
                       }),
                     'Position updated',
@@ -376,7 +376,7 @@ function PositionsSection() {
                   size="sm"
                   variant="outline"
                   aria-label={`Delete ${label(p)}`}
-                  onClick={() => void run('Failed to delete the position', () => remove.mutateAsync({ params: { id: String(p.id) } }), 'Position deleted')}
+                  onClick={() => void run('Failed to delete the position', () => remove.mutateAsync({ params: { id: p.id } }), 'Position deleted')}
                 >
                   <Trash2 aria-hidden="true" />
                 </Button>
