@@ -76,7 +76,7 @@ export function accessMiddleware(ctx: AppContext) {
       const allowed = rolesFor(access);
       const token = bearerToken(req);
       if (allowed === 'none') {
-        // pending-*: the second step of a sign-in, carried by the signed pending cookie.
+        // pending-*: the second step of a sign-in, carried by the encrypted pending cookie.
         assertCsrf(req);
         return next();
       }

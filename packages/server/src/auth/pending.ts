@@ -1,3 +1,4 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
@@ -5,9 +6,12 @@ import { AppError } from '../errors';
 import type { Role } from './sessions';
 
 /**
- * The state between the two steps of a sign-in, kept in an httpOnly, SameSite=Lax cookie signed
- * with the session secret (cookie-parser). It holds ids only, never a code or pin, so a stolen
- * cookie is worth nothing without the code; the code itself lives hashed in otp_challenges.
+ * The state between the two steps of a sign-in, kept in an httpOnly, SameSite=Lax cookie that is
+ * opaque: AES-256-GCM under a key derived from the session secret (HKDF), a random IV, the JSON
+ * padded to one length, base64url (SECURITY.md "Enumeration"). So the cookie of an unknown email
+ * looks exactly like an agent's and shows no id; a forged or altered cookie fails to decrypt and
+ * counts as no pending sign-in. It holds ids only, never a code or pin; the code itself lives
+ * hashed in otp_challenges.
  */
 export type PendingSignIn =
   /** A one-time code was sent (SMS for voters, email for staff); `challengeId` 0 = nothing was sent. */
@@ -40,9 +44,50 @@ export const pendingCookieName = (role: Role) => `kura_pending_${role}`;
 /** The cookie reaches only the API (both /api and /api/v1). */
 const COOKIE_PATH = '/api';
 
-export function setPendingSignIn(req: Request, res: Response, state: PendingSignIn): void {
-  res.cookie(pendingCookieName(state.role), JSON.stringify(state), {
-    signed: true,
+/** Every state is padded to this many bytes before sealing, so all cookies have one length. */
+const PADDED_BYTES = 192;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+const keys = new WeakMap<AppContext, Buffer>();
+function keyOf(ctx: AppContext): Buffer {
+  let key = keys.get(ctx);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', ctx.secrets.sessionSecret, 'kura', 'pending sign-in cookie', 32));
+    keys.set(ctx, key);
+  }
+  return key;
+}
+
+/** The cookie value for `state` (exported for the tests that check it is opaque). */
+export function sealPending(ctx: AppContext, state: PendingSignIn): string {
+  const json = JSON.stringify(state);
+  const plain = Buffer.alloc(Math.max(PADDED_BYTES, Math.ceil(json.length / 64) * 64), ' ');
+  plain.write(json, 'utf8');
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', keyOf(ctx), iv);
+  cipher.setAAD(Buffer.from(state.role));
+  const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
+  return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url');
+}
+
+/** The state in a cookie value, or undefined when it is not one this server sealed for `role`. */
+function openPending(ctx: AppContext, value: string, role: Role): unknown {
+  try {
+    const bytes = Buffer.from(value, 'base64url');
+    if (bytes.length < IV_BYTES + TAG_BYTES + PADDED_BYTES) return undefined;
+    const decipher = createDecipheriv('aes-256-gcm', keyOf(ctx), bytes.subarray(0, IV_BYTES));
+    decipher.setAAD(Buffer.from(role));
+    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    const plain = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
+    return JSON.parse(plain.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export function setPendingSignIn(ctx: AppContext, req: Request, res: Response, state: PendingSignIn): void {
+  res.cookie(pendingCookieName(state.role), sealPending(ctx, state), {
     httpOnly: true,
     sameSite: 'lax',
     secure: req.secure,
@@ -53,13 +98,13 @@ export function setPendingSignIn(req: Request, res: Response, state: PendingSign
 }
 
 export function clearPendingSignIn(req: Request, res: Response, role: Role): void {
-  res.clearCookie(pendingCookieName(role), { httpOnly: true, sameSite: 'lax', secure: req.secure, path: COOKIE_PATH, signed: true });
+  res.clearCookie(pendingCookieName(role), { httpOnly: true, sameSite: 'lax', secure: req.secure, path: COOKIE_PATH });
 }
 
 export const SIGN_IN_EXPIRED = 'Your sign-in has expired, please start again';
 
 /**
- * The pending sign-in of `role`, or a 401 when it is missing, forged (bad signature), of the
+ * The pending sign-in of `role`, or a 401 when it is missing, forged or altered (fails to decrypt), of the
  * wrong kind or expired by the server clock.
  */
 export function readPendingSignIn<K extends PendingSignIn['kind']>(
@@ -68,15 +113,11 @@ export function readPendingSignIn<K extends PendingSignIn['kind']>(
   role: Role,
   kind: K,
 ): Extract<PendingSignIn, { kind: K }> {
-  const raw = (req.signedCookies as Record<string, unknown> | undefined)?.[pendingCookieName(role)];
+  const raw = (req.cookies as Record<string, unknown> | undefined)?.[pendingCookieName(role)];
   let parsed: PendingSignIn | undefined;
   if (typeof raw === 'string') {
-    try {
-      const result = PendingSchema.safeParse(JSON.parse(raw));
-      if (result.success) parsed = result.data;
-    } catch {
-      parsed = undefined;
-    }
+    const result = PendingSchema.safeParse(openPending(ctx, raw, role));
+    if (result.success) parsed = result.data;
   }
   if (!parsed || parsed.kind !== kind || parsed.role !== role || parsed.expiresAt <= ctx.now().getTime()) {
     throw new AppError('UNAUTHENTICATED', SIGN_IN_EXPIRED, { issue: SIGN_IN_EXPIRED });

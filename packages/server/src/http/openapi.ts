@@ -219,7 +219,7 @@ function completeOperation(operation: Json, route: AppRoute): Json {
     }
     if (code === 429) res.headers = RETRY_AFTER;
     if (code >= 200 && code < 300) {
-      if (metadata.startsSignIn) res.headers = SET_COOKIE(`The ${pendingCookieName(metadata.startsSignIn)} cookie for the next sign-in step (signed, httpOnly, path /api).`);
+      if (metadata.startsSignIn) res.headers = SET_COOKIE(`The ${pendingCookieName(metadata.startsSignIn)} cookie for the next sign-in step (encrypted, httpOnly, path /api).`);
       if (pending) res.headers = SET_COOKIE(`Clears the ${pendingCookieName(access.slice('pending-'.length) as 'voter')} cookie: the sign-in is complete.`);
       if (route.path === '/sanctum/csrf-cookie') res.headers = SET_COOKIE(`The readable ${XSRF_COOKIE} cookie (path /); echo its value in X-XSRF-TOKEN.`);
     }

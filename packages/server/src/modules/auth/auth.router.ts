@@ -27,7 +27,7 @@ export function authRoutes(ctx: AppContext): RouterImplementation<Contract['api'
       middleware: [limit.sends, limit.tries],
       handler: async ({ body, req, res }) => {
         const sent = await sendAdminCode(ctx, deps, { email: body.email, password: body.password, ip: ipOf(req) });
-        setPendingSignIn(req, res, sent.pending);
+        setPendingSignIn(ctx, req, res, sent.pending);
         return { status: 200, body: { message: sent.message } };
       },
     },
@@ -51,7 +51,7 @@ export function authRoutes(ctx: AppContext): RouterImplementation<Contract['api'
       middleware: [limit.sends],
       handler: async ({ body, req, res }) => {
         const sent = await sendAgentCode(ctx, deps, { email: body.email, ip: ipOf(req) });
-        setPendingSignIn(req, res, sent.pending);
+        setPendingSignIn(ctx, req, res, sent.pending);
         return { status: 200, body: { message: sent.message } };
       },
     },
@@ -75,7 +75,7 @@ export function authRoutes(ctx: AppContext): RouterImplementation<Contract['api'
       middleware: [limit.sends],
       handler: async ({ body, req, res }) => {
         const sent = await sendVoterCode(ctx, deps, { identifier: body.unique_id, ip: ipOf(req) });
-        setPendingSignIn(req, res, sent.pending);
+        setPendingSignIn(ctx, req, res, sent.pending);
         return { status: 200, body: { message: sent.message } };
       },
     },
@@ -119,7 +119,7 @@ export function authRoutes(ctx: AppContext): RouterImplementation<Contract['api'
         // Open to anyone, but it writes the pending cookie: the double-submit check applies.
         assertCsrf(req);
         const passed = await checkPin(ctx, { pfNumber: body.pfNumber, pin: body.pass, ip: ipOf(req) });
-        setPendingSignIn(req, res, passed.pending);
+        setPendingSignIn(ctx, req, res, passed.pending);
         return { status: 200, body: { message: passed.message } };
       },
     },

@@ -17,7 +17,7 @@ import { findMemberByIdentifier, findStaffByEmail, markMemberVerified, noAccount
 /**
  * Two-step sign-in with a one-time code: voters get it by SMS (member number or email first),
  * admins by email after their password, agents by email alone. Step one answers the pending
- * state the router keeps in the signed cookie; step two spends the code and starts a session.
+ * state the router keeps in the encrypted cookie; step two spends the code and starts a session.
  */
 
 export type CodeDeps = { delivery: Delivery; decoy: ReturnType<typeof createDecoyThrottle> };

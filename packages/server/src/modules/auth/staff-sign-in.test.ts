@@ -145,6 +145,38 @@ describe('agent sign-in (agent/login, verify/agent)', () => {
     expect(verify.body.message).toBe('The code is incorrect, please try again');
   });
 
+  it('gives an unknown email and an agent pending cookies alike: one length, no id, no JSON; an altered one is refused', async () => {
+    const agent = await createStaff(t.ctx, { role: 'agent' });
+    const pendingOf = (res: request.Response) => {
+      const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('kura_pending_agent='))!;
+      return decodeURIComponent(cookie.split(';')[0]!.slice('kura_pending_agent='.length));
+    };
+    const knownBrowser = await openBrowser(t.app);
+    const known = pendingOf(await knownBrowser.post(`${API}/agent/login`, { email: agent.email }).expect(200));
+    const unknown = pendingOf(await (await openBrowser(t.app)).post(`${API}/agent/login`, { email: 'nobody-here@example.org' }).expect(200));
+    expect(known).toMatch(/^[\w-]+$/);
+    expect(unknown.length).toBe(known.length);
+    for (const value of [known, unknown]) {
+      const decoded = Buffer.from(value, 'base64url').toString('latin1');
+      for (const text of [value, decoded]) {
+        expect(text).not.toContain('subjectId');
+        expect(text).not.toContain('"kind"');
+        expect(text).not.toContain('"role"');
+        expect(text).not.toContain(`:${agent.id},`);
+      }
+    }
+    // One byte of the sealed value changed: no pending sign-in, as for a forged cookie.
+    const bytes = Buffer.from(known, 'base64url');
+    bytes[20] = bytes[20]! ^ 1;
+    const altered = await request(t.app)
+      .post(`${API}/verify/agent`)
+      .set('Cookie', `kura_pending_agent=${bytes.toString('base64url')}; XSRF-TOKEN=${knownBrowser.xsrf}`)
+      .set('X-XSRF-TOKEN', knownBrowser.xsrf)
+      .send({ token: mailedCode(agent.email) });
+    expect(altered.status).toBe(401);
+    expect(altered.body.message).toBe('Your sign-in has expired, please start again');
+  });
+
   it('answers wrong, then too many tries, then expired, alike for an agent and an unknown email', async () => {
     const agent = await createStaff(t.ctx, { role: 'agent' });
     const knownBrowser = await openBrowser(t.app);

@@ -203,10 +203,18 @@ describe('SMS sign-in (verify/phone, verify/sms)', () => {
     const member = await createMember(t.ctx);
     const browser = await openBrowser(t.app);
     const { res, code } = await requestCode(browser, member);
-    const forged = cookiesOf(res).replace(/kura_pending_voter=[^;]+/, (c) => {
-      const value = decodeURIComponent(c.split('=')[1]!);
-      return `kura_pending_voter=${encodeURIComponent(value.replace(`"subjectId":${member.id}`, `"subjectId":${member.id + 1}`))}`;
-    });
+    // The cookie is sealed (src/auth/pending.ts): flip one bit of it, or put a plain state in its place.
+    const original = /kura_pending_voter=([^;]+)/.exec(cookiesOf(res))![1]!;
+    const bytes = Buffer.from(decodeURIComponent(original), 'base64url');
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 1;
+    const forged = cookiesOf(res).replace(/kura_pending_voter=[^;]+/, `kura_pending_voter=${bytes.toString('base64url')}`);
+    const plain = JSON.stringify({ kind: 'code', role: 'voter', subjectId: member.id, challengeId: 1, expiresAt: Date.now() + 60_000 });
+    const planted = await request(t.app)
+      .post(`${API}/verify/sms`)
+      .set('Cookie', `kura_pending_voter=${encodeURIComponent(plain)}; XSRF-TOKEN=${browser.xsrf}`)
+      .set('X-XSRF-TOKEN', browser.xsrf)
+      .send({ token: code });
+    expect(planted.status).toBe(401);
     const tampered = await request(t.app)
       .post(`${API}/verify/sms`)
       .set('Cookie', `${forged}; XSRF-TOKEN=${browser.xsrf}`)
