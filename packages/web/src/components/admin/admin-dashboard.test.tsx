@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/components/staff/staff-test-utils';
 import { AdminDashboard } from './admin-dashboard';
@@ -8,7 +8,7 @@ vi.mock('@/lib/realtime', () => ({ useRealtime: () => {} }));
 
 afterEach(() => vi.unstubAllGlobals());
 
-function server(toggle: { status: number; body?: unknown }) {
+function server(toggle: { status: number; body?: unknown }, extra: (path: string) => { status: number; body?: unknown } | undefined = () => undefined) {
   let active: '0' | '1' = '0';
   return stubFetch((c) => {
     if (c.path === '/psk/election/status') return { status: 200, body: { active } };
@@ -16,6 +16,8 @@ function server(toggle: { status: number; body?: unknown }) {
       if (toggle.status === 200) active = (c.body as { status: boolean }).status ? '1' : '0';
       return toggle.status === 200 ? { status: 200, body: { active, message: active === '1' ? 'Voting has been enabled' : 'Voting has been disabled' } } : toggle;
     }
+    const more = extra(c.path);
+    if (more) return more;
     if (c.path === '/psk/positions') return { status: 200, body: { data: [] } };
     if (c.path === '/psk/results') return { status: 200, body: { data: { data: [] } } };
     if (c.path === '/statistics') return { status: 200, body: { data: { data: { votesCasted: 2, verifiedMembers: 1, unverifiedMembers: 0, membersVoted: 1, membersNotVoted: 0 } } } };
@@ -48,4 +50,32 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
     expect(await screen.findByText('Only admins may do this')).toBeTruthy();
     expect(screen.getByText('Failed to update election status')).toBeTruthy();
   });
+
+  it('asks before enabling voting while a position has no candidate, and enables only on confirmation', async () => {
+    const positions = [
+      { id: 1, name: 'Chair', level: 'National', seats: 1, description: null, branch_id: null },
+      { id: 2, name: 'Delegate', level: 'Nairobi', seats: 2, description: null, branch_id: 1 },
+    ];
+    const calls = server({ status: 200 }, (path) => {
+      if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
+      if (path === '/psk/candidates')
+        return { status: 200, body: { data: { data: { candidates: [{ id: 9, member_no: '9', name: 'Ann', phone: '', email: '', county: '', image_url: null, statement: null, positions: [positions[0]] }] } } } };
+      return undefined;
+    });
+    await renderWithProviders(<AdminDashboard />, '/admin');
+    const toggle = await screen.findByRole('switch', { name: 'Voting enabled' });
+    await screen.findByText('Voting is disabled');
+    fireEvent.click(toggle);
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain('No candidate stands for: Delegate - Nairobi.');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(calls.some((c) => c.path === '/toggle')).toBe(false);
+    expect(toggle.getAttribute('aria-checked')).toBe('false');
+
+    fireEvent.click(toggle);
+    fireEvent.click(await screen.findByRole('button', { name: 'Enable voting anyway' }));
+    expect(await screen.findByText('Voting has been enabled')).toBeTruthy();
+    expect(calls.filter((c) => c.path === '/toggle').map((c) => c.body)).toEqual([{ status: true }]);
+  }, 30_000);
 });

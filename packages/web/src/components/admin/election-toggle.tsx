@@ -1,8 +1,18 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import * as SwitchPrimitive from '@radix-ui/react-switch';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/components/ui/use-toast';
 import { staffKeys } from '@/components/staff/staff-queries';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
 import { api, errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 
@@ -20,6 +30,36 @@ export function ElectionToggle() {
   const status = api.elections.getElectionStatus.useQuery({ queryKey: staffKeys.electionStatus });
   const toggle = api.elections.toggleElection.useMutation();
   const active = status.data?.body.active === '1';
+  // Read only when voting is being turned on (refetch below).
+  const positionsQuery = api.members.listCandidatePositions.useQuery({ queryKey: staffKeys.candidatePositions, enabled: false });
+  const candidatesQuery = api.candidates.listCandidates.useQuery({ queryKey: staffKeys.candidates, enabled: false });
+  const [empty, setEmpty] = useState<string[] | null>(null);
+
+  /** Positions that no candidate stands for; [] when every one has one or the lists cannot be read (then the server decides). */
+  const positionsWithoutCandidate = async (): Promise<string[]> => {
+    try {
+      const [p, c] = await Promise.all([positionsQuery.refetch(), candidatesQuery.refetch()]);
+      const positions = p.data;
+      const candidates = c.data;
+      if (positions?.status !== 200 || candidates?.status !== 200) return [];
+      const named = new Set(candidates.body.data.data.candidates.flatMap((c) => c.positions.map((p) => p.id)));
+      return positions.body.data.data.filter((p) => !named.has(p.id)).map((p) => `${p.name} - ${p.level}`);
+    } catch {
+      return [];
+    }
+  };
+
+  /** Turning voting on while a position has no candidate asks first. */
+  const onSwitch = async (next: boolean) => {
+    if (next) {
+      const missing = await positionsWithoutCandidate();
+      if (missing.length > 0) {
+        setEmpty(missing);
+        return;
+      }
+    }
+    await onChange(next);
+  };
 
   const onChange = async (next: boolean) => {
     try {
@@ -52,7 +92,7 @@ export function ElectionToggle() {
           id={id}
           checked={active}
           disabled={status.isPending || status.isError || toggle.isPending}
-          onCheckedChange={(v) => void onChange(v)}
+          onCheckedChange={(v) => void onSwitch(v)}
           className={cn(
             'peer inline-flex h-7 w-12 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-50',
             'data-[state=checked]:bg-success data-[state=unchecked]:bg-input',
@@ -61,6 +101,25 @@ export function ElectionToggle() {
           <SwitchPrimitive.Thumb className="pointer-events-none block size-6 rounded-full bg-background shadow-lg ring-0 transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
         </SwitchPrimitive.Root>
       </div>
+      <AlertDialog open={empty !== null} onOpenChange={(open) => !open && setEmpty(null)}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Open voting with positions that have no candidate?</AlertDialogTitle>
+            <AlertDialogDescription>No candidate stands for: {empty?.join(', ')}. Voters will see these positions with nobody to choose.</AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction
+              onClick={() => {
+                setEmpty(null);
+                void onChange(true);
+              }}
+            >
+              Enable voting anyway
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
     </section>
   );
 }
