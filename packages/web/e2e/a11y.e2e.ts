@@ -59,8 +59,16 @@ const SCREENS: Screen[] = [
     ready: (p) => p.getByRole('button', { name: 'Vote' }).waitFor(),
     prepare: async (p) => {
       // by keyboard: the welcome toast may lie over a radio in the right-hand column for its 5 s
-      await p.locator('input[type=radio]:not(:disabled)').first().focus();
-      await p.keyboard.press('Space');
+      // The ballot may re-render once more as its queries settle, which drops a choice made just
+      // before: choose until the choice holds.
+      const radio = p.locator('input[type=radio]:not(:disabled)').first();
+      await expect
+        .poll(async () => {
+          await radio.focus();
+          await p.keyboard.press('Space');
+          return radio.isChecked();
+        }, { timeout: 15_000 })
+        .toBe(true);
       await p.getByRole('button', { name: 'Vote' }).focus();
       await p.keyboard.press('Enter');
       await p.getByRole('alertdialog').waitFor();
