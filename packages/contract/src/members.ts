@@ -99,8 +99,9 @@ export const membersRouter = c.router({
     method: 'POST',
     path: '/assign/psk/position',
     summary: "Set the positions a member stands for (replaces the member's set)",
+    description: '409 when the change adds or removes a candidate of a position a vote has been cast for.',
     body: AssignPositionsBody,
-    responses: { 200: MessageBody, ...errors(401, 403, 404) },
+    responses: { 200: MessageBody, ...errors(401, 403, 404, 409) },
     metadata: meta('admin'),
   },
   importMembers: {

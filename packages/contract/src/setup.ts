@@ -102,7 +102,7 @@ export const setupRouter = c.router({
     method: 'PATCH',
     path: '/positions/:id',
     summary: 'Rename, describe, reorder a position or set its seats',
-    description: '409 once a vote is cast for it (reordering stays allowed).',
+    description: '409 once a vote is cast for it, whatever the field (sort_order too).',
     pathParams: SetupIdParams,
     body: UpdatePositionBody,
     responses: { 200: z.object({ data: Position }), ...errors(401, 403, 404, 409) },

@@ -183,8 +183,8 @@ export type PositionChange = { added: number[]; removed: number[] };
 
 /**
  * Makes the member's positions exactly `positionIds`. Unknown positions are a 422. Once a
- * position has ballots its candidate list is frozen (403): adding or removing a candidate then
- * would change what voters already chose between.
+ * position has ballots its candidate list is frozen (409): adding or removing a candidate then
+ * would change what voters already chose between (docs/decisions/004-the-election-is-data.md).
  */
 export async function replacePositions(tx: Tx, memberId: number, positionIds: number[]): Promise<PositionChange> {
   const wanted = [...new Set(positionIds)];
@@ -203,7 +203,7 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
   if (changed.length === 0) return { added, removed };
   const voted = await tx.selectDistinct({ id: participation.positionId }).from(participation).where(inArray(participation.positionId, changed));
   if (voted.length > 0) {
-    throw new AppError('FORBIDDEN', 'Votes have already been cast for this position, so its candidates can no longer be changed');
+    throw new AppError('CONFLICT', 'Votes have already been cast for this position, so its candidates can no longer be changed');
   }
   if (removed.length > 0) await tx.delete(candidacies).where(and(eq(candidacies.memberId, memberId), inArray(candidacies.positionId, removed)));
   if (added.length > 0) await tx.insert(candidacies).values(added.map((positionId) => ({ memberId, positionId })));

@@ -253,7 +253,7 @@ describe('assign positions', () => {
     expect((await post('/assign/psk/position', { member_no: m.memberNo })).status).toBe(422);
   });
 
-  it('refuses with 403 to add or remove a candidate of a position that already has votes', async () => {
+  it('refuses with 409 to add or remove a candidate of a position that already has votes', async () => {
     const voted = await createPosition(t.ctx);
     const fresh = await createPosition(t.ctx);
     const standing = await createCandidate(t.ctx, [voted.id]);
@@ -262,17 +262,18 @@ describe('assign positions', () => {
     const newcomer = await createMember(t.ctx);
 
     const add = await post('/assign/psk/position', { member_no: newcomer.memberNo, position_ids: [voted.id] });
-    expect(add.status).toBe(403);
+    expect(add.status).toBe(409);
     const remove = await post('/assign/psk/position', { member_no: standing.memberNo, position_ids: [fresh.id] });
-    expect(remove.status).toBe(403);
+    expect(remove.status).toBe(409);
     // Leaving the voted position alone while adding another is fine.
     const keep = await post('/assign/psk/position', { member_no: standing.memberNo, position_ids: [voted.id, fresh.id] });
     expect(keep.status).toBe(200);
-    const denied = await t.ctx.database.db
+    // A conflict, not a permission refusal: logged as a failed change.
+    const refused = await t.ctx.database.db
       .select()
       .from(activityLogs)
-      .where(and(eq(activityLogs.activity, 'Positions assigned'), eq(activityLogs.status, 'denied')));
-    expect(denied.length).toBe(2);
+      .where(and(eq(activityLogs.activity, 'Positions assigned'), eq(activityLogs.status, 'failed')));
+    expect(refused.filter((r) => r.data?.includes('its candidates can no longer be changed')).length).toBe(2);
     expect((await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.memberId, newcomer.id))).length).toBe(0);
   });
 });

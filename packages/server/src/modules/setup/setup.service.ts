@@ -152,21 +152,13 @@ async function lockPositionForChange(tx: Tx, id: number, what: string): Promise<
   return row;
 }
 
-/** Renames, describes, reorders or re-seats a position; refused (409) once it has votes, except a pure reorder. */
+/** Renames, describes, reorders or re-seats a position; refused (409) once it has votes, whatever the field. */
 export async function updatePosition(ctx: AppContext, actor: Actor, id: number, input: UpdatePositionBody): Promise<Position> {
   await assertNotClosed(ctx, 'the set-up');
   const fields = (Object.keys(input) as (keyof UpdatePositionBody)[]).filter((k) => input[k] !== undefined);
   try {
     const updated = await auditedTransaction(ctx, { actor, activity: 'Position updated', data: `position ${id}: ${fields.join(', ') || 'nothing'}` }, async (tx) => {
-      const reorderOnly = fields.every((f) => f === 'sort_order');
-      let current: typeof positions.$inferSelect;
-      if (reorderOnly) {
-        const [row] = await tx.select().from(positions).where(eq(positions.id, id)).for('update');
-        if (!row) throw new AppError('NOT_FOUND', 'No position has this id');
-        current = row;
-      } else {
-        current = await lockPositionForChange(tx, id, 'changed');
-      }
+      const current = await lockPositionForChange(tx, id, 'changed');
       if (input.name !== undefined && input.name.toLowerCase() !== current.name.toLowerCase()) {
         const [taken] = await tx
           .select({ id: positions.id })

@@ -2,7 +2,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareData } from '../../bootstrap';
-import { activityLogs, branches, election, positions } from '../../db/schema';
+import { activityLogs, branches, candidacies, election, positions } from '../../db/schema';
 import { bearer, createCandidate, createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { setVoting, vote } from '../../../test/voting/election';
@@ -199,7 +199,7 @@ describe('positions', () => {
     expect((await api('delete', `/positions/${p.id}`)).status).toBe(404);
   });
 
-  it('is locked (409) once a vote is cast for it; reordering stays possible; its candidates are frozen', async () => {
+  it('is locked (409) once a vote is cast for it, reordering too; its candidates are frozen (409)', async () => {
     const [chair] = (await api('post', '/positions').send({ name: 'Chairperson' })).body.data;
     const candidate = await createCandidate(t.ctx, [chair.id], { branch: 'Eldoret' });
     await votingRuntime(t.ctx).tally.refreshStructure();
@@ -210,18 +210,33 @@ describe('positions', () => {
     } finally {
       await setVoting(t.ctx, false);
     }
-    for (const change of [{ name: 'Chair' }, { seats: 2 }, { description: 'changed' }]) {
+    for (const change of [{ name: 'Chair' }, { seats: 2 }, { description: 'changed' }, { sort_order: 0 }]) {
       const res = await api('patch', `/positions/${chair.id}`).send(change);
       expect(res.status, JSON.stringify(change)).toBe(409);
       expect(res.body.message).toBe('Votes have been cast for Chairperson National, so it can no longer be changed');
     }
     expect(await lastLog()).toMatchObject({ activity: 'Position updated', status: 'failed' });
     expect((await api('delete', `/positions/${chair.id}`)).status).toBe(409);
-    expect((await api('patch', `/positions/${chair.id}`).send({ sort_order: 0 })).status).toBe(200);
+    const [before] = await t.ctx.database.db.select().from(positions).where(eq(positions.id, chair.id));
+    // Candidates of a voted position: adding (assign), removing (assign without it) and a candidate
+    // edit that adds or drops it are all 409, and nothing changes.
     const newcomer = await createMember(t.ctx, { branch: 'Eldoret' });
-    expect((await api('post', '/assign/psk/position').send({ member_no: newcomer.memberNo, position_ids: [chair.id] })).status).toBe(403);
+    const add = await api('post', '/assign/psk/position').send({ member_no: newcomer.memberNo, position_ids: [chair.id] });
+    expect(add.status).toBe(409);
+    expect(add.body.message).toBe('Votes have already been cast for this position, so its candidates can no longer be changed');
+    expect((await api('post', '/assign/psk/position').send({ member_no: candidate.memberNo, position_ids: [] })).status).toBe(409);
+    const edit = (memberId: number, positionIds: number[]) => {
+      const r = api('post', `/edit/candidate/${memberId}`).field('name', 'Some Candidate').field('phone', '0711222333').field('email', `m${memberId}@umoja.example`).field('county', 'Eldoret');
+      for (const p of positionIds) r.field('position_ids[]', String(p));
+      return r;
+    };
+    expect((await edit(newcomer.id, [chair.id])).status).toBe(409);
+    expect((await edit(candidate.id, [])).status).toBe(409);
+    expect(await lastLog()).toMatchObject({ activity: 'Candidate updated', status: 'failed' });
+    const standing = await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.positionId, chair.id));
+    expect(standing.map((c) => c.memberId)).toEqual([candidate.id]);
     const [row] = await t.ctx.database.db.select().from(positions).where(eq(positions.id, chair.id));
-    expect(row).toMatchObject({ name: 'Chairperson', seats: 1 });
+    expect(row).toMatchObject({ name: 'Chairperson', seats: 1, sortOrder: before!.sortOrder });
   });
 });
 
