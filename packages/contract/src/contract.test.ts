@@ -75,6 +75,8 @@ const SETUP: Row[] = [
   ['DELETE', '/api/v1/positions/:id', 'admin'],
   ['POST', '/api/v1/election/close', 'admin'],
   ['GET', '/api/v1/psk/results/final', 'anyone'],
+  // the set-up checklist's agents item
+  ['GET', '/api/v1/agents', 'admin'],
 ];
 
 function walk(router: AppRouter, prefix: string[] = []): { key: string; route: AppRoute }[] {

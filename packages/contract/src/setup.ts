@@ -61,7 +61,19 @@ export const UpdatePositionBody = z.object({
 });
 export type UpdatePositionBody = z.infer<typeof UpdatePositionBody>;
 
+/** An agent (observer): signs in with an emailed code and follows turnout and results. */
+export const Agent = z.object({ id: z.number().int(), name: z.string(), email: z.string() });
+export type Agent = z.infer<typeof Agent>;
+
 export const setupRouter = c.router({
+  listAgents: {
+    method: 'GET',
+    path: '/agents',
+    summary: 'List the agents (observers)',
+    description: 'By email. Agents are created by the operator, not through the API: `AGENT_EMAILS` at start or the `agent:create` command.',
+    responses: { 200: z.object({ data: z.array(Agent) }), ...errors(401, 403) },
+    metadata: meta('admin'),
+  },
   createBranch: {
     method: 'POST',
     path: '/branches',

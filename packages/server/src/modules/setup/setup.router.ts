@@ -2,10 +2,12 @@ import type { Contract } from '@kura/contract';
 import type { AppContext } from '../../context';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
-import { createBranch, createPositions, deleteBranch, deletePosition, renameBranch, updatePosition } from './setup.service';
+import { createBranch, createPositions, deleteBranch, deletePosition, listAgents, renameBranch, updatePosition } from './setup.service';
 
 export function setupRoutes(ctx: AppContext): RouterImplementation<Contract['api']['setup']> {
   return {
+    listAgents: async () => ({ status: 200, body: { data: await listAgents(ctx) } }),
+
     createBranch: async ({ req, body }) => ({ status: 201, body: { data: await createBranch(ctx, await actorOf(ctx, req), body.name) } }),
 
     updateBranch: async ({ req, params, body }) => ({ status: 200, body: { data: await renameBranch(ctx, await actorOf(ctx, req), params.id, body.name) } }),

@@ -1,9 +1,9 @@
 import { assertNotClosed } from '../elections';
-import type { Branch, CreatePositionBody, Position, UpdatePositionBody } from '@kura/contract';
+import type { Agent, Branch, CreatePositionBody, Position, UpdatePositionBody } from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
-import { branches, members, participation, positions } from '../../db/schema';
+import { branches, members, participation, positions, staff } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { uniqueViolation } from '../../db/errors';
@@ -19,6 +19,11 @@ import { positionColumns } from '../members';
  */
 
 export const NATIONAL = 'National';
+
+/** The agents (observers), by email; the operator creates them (AGENT_EMAILS, `agent:create`). */
+export async function listAgents(ctx: AppContext): Promise<Agent[]> {
+  return ctx.database.db.select({ id: staff.id, name: staff.name, email: staff.email }).from(staff).where(eq(staff.role, 'agent')).orderBy(asc(staff.email));
+}
 
 const duplicateBranch = (name: string) => new AppError('CONFLICT', `A branch called ${name} already exists`, { errors: { name: ['A branch with this name already exists'] } });
 

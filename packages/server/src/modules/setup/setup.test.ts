@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareData } from '../../bootstrap';
 import { activityLogs, branches, candidacies, election, positions } from '../../db/schema';
-import { bearer, createCandidate, createMember, tokenFor } from '../../../test/factories';
+import { bearer, createCandidate, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { setVoting, vote } from '../../../test/voting/election';
 import { computePhase, votingRuntime } from '../elections';
@@ -49,6 +49,27 @@ describe('an empty install', () => {
     // The page the browser loads names no organisation either.
     const page = await request(t.app).get('/');
     expect(page.text).not.toMatch(/Pharmaceutical|PSK|psk\.or\.ke/);
+  });
+});
+
+describe('agents (the set-up checklist)', () => {
+  it('GET agents lists the agents by email, none on an empty install; admin-only (see access below)', async () => {
+    const none = await api('get', '/agents');
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({ data: [] });
+    const zed = await createStaff(t.ctx, { role: 'agent', email: 'zed.observer@umoja.example', name: 'Zed Observer' });
+    const amy = await createStaff(t.ctx, { role: 'agent', email: 'amy.observer@umoja.example', name: 'Amy Observer' });
+    await createStaff(t.ctx, { role: 'admin', email: 'second.admin@umoja.example' });
+    const res = await api('get', '/agents');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: [
+        { id: amy.id, name: 'Amy Observer', email: 'amy.observer@umoja.example' },
+        { id: zed.id, name: 'Zed Observer', email: 'zed.observer@umoja.example' },
+      ],
+    });
+    expect((await api('get', '/agents', await tokenFor(t.ctx, 'agent'))).status).toBe(403);
+    expect((await api('get', '/agents', null)).status).toBe(401);
   });
 });
 
@@ -275,6 +296,7 @@ describe('access', () => {
       expect((await api('post', '/branches', token).send({ name: 'Nope' })).status).toBe(403);
       expect((await api('post', '/positions', token).send({ name: 'Nope' })).status).toBe(403);
       expect((await api('delete', '/positions/1', token)).status).toBe(403);
+      expect((await api('get', '/agents', token)).status).toBe(403);
     }
     expect((await api('post', '/branches', null).send({ name: 'Nope' })).status).toBe(401);
   });

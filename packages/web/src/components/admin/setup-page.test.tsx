@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/components/staff/staff-test-utils';
-import { SetupPage } from './setup-page';
+import { ADD_AGENT_TEXT, SetupPage } from './setup-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -25,6 +25,7 @@ describe('set-up page', () => {
     const branches: { id: number; name: string }[] = [];
     const positions: { id: number; name: string; level: string; seats: number; description: string | null; branch_id: number | null }[] = [];
     let texts = { ...election };
+    const agents: { id: number; name: string; email: string }[] = [];
     const calls = stubFetch(({ method, path, body }) => {
       if (path === '/election' && method === 'GET') return { status: 200, body: { data: texts } };
       if (path === '/election' && method === 'PUT') {
@@ -48,6 +49,7 @@ describe('set-up page', () => {
         return { status: 201, body: { data: [p] } };
       }
       if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
+      if (path === '/agents') return { status: 200, body: { data: agents } };
       if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
       return undefined;
     });
@@ -56,6 +58,9 @@ describe('set-up page', () => {
     await waitFor(() => expect(checklistItem('Branches').textContent).toContain('Add at least one branch.'));
     expect(checklistItem('Positions').textContent).toContain('Add at least one position.');
     expect(checklistItem('Organisation texts').textContent).toContain('(to do)');
+    // No agent yet: the item says who adds one and how.
+    await waitFor(() => expect(checklistItem('Agents').textContent).toContain(ADD_AGENT_TEXT));
+    expect(checklistItem('Agents').textContent).toContain('(to do)');
 
     // organisation texts
     await waitFor(() => expect(calls.some((c) => c.path === '/election')).toBe(true));
@@ -91,4 +96,19 @@ describe('set-up page', () => {
     expect(checklistItem('Schedule').textContent).toContain('Set the opening and closing times');
     expect(screen.getByRole('button', { name: 'Delete Delegate - Nairobi' })).toBeTruthy();
   }, 30_000);
+
+  it('ticks Agents once an agent exists', async () => {
+    stubFetch(({ path }) => {
+      if (path === '/election') return { status: 200, body: { data: election } };
+      if (path === '/branches') return { status: 200, body: { data: { data: [] } } };
+      if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: [] } } };
+      if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
+      if (path === '/agents') return { status: 200, body: { data: [{ id: 2, name: 'Amina', email: 'amina@coop.example' }] } };
+      if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
+      return undefined;
+    });
+    await renderWithProviders(<SetupPage />, '/admin/setup');
+    await waitFor(() => expect(checklistItem('Agents').textContent).toContain('1 agent (observers)'));
+    expect(checklistItem('Agents').textContent).toContain('(done)');
+  });
 });

@@ -14,6 +14,11 @@ import { queryKeys } from '@/lib/queries';
 import { useBranches, useCandidatePositions } from './use-admin-lists';
 
 const memberCountKey = [...staffKeys.members, 'count'] as const;
+const agentsKey = ['admin', 'agents'] as const;
+
+/** How agents come to exist: the operator creates them, there is no screen for it. */
+export const ADD_AGENT_TEXT =
+  'Ask the operator to add an agent (observer): AGENT_EMAILS at start, or the agent:create command (pnpm cli agent:create <email>). Agents sign in at /agent/login with an emailed code.';
 
 /** The server's reason for a failed call: the 409/422 message, or a generic one. */
 const reasonOf = (err: unknown) => firstFieldError(err) ?? errorMessage(err) ?? 'Please try again.';
@@ -42,6 +47,8 @@ function SetupChecklist() {
   const { positions } = useCandidatePositions();
   const candidates = api.candidates.listCandidates.useQuery({ queryKey: staffKeys.candidates });
   const members = api.members.listMembers.useQuery({ queryKey: memberCountKey, queryData: { query: { page: 1, per_page: 1 } } });
+  const agents = api.setup.listAgents.useQuery({ queryKey: agentsKey });
+  const agentCount = agents.data?.body.data.length ?? 0;
   const list = candidates.data?.body.data.data.candidates ?? [];
   const withCandidate = new Set(list.flatMap((c) => c.positions.map((p) => p.id)));
   const empty = positions.filter((p) => !withCandidate.has(p.id));
@@ -67,6 +74,11 @@ function SetupChecklist() {
             : `No candidate for: ${empty.map((p) => `${p.name} - ${p.level}`).join(', ')}`,
     },
     { label: 'Members', done: memberTotal > 0, detail: memberTotal > 0 ? `${memberTotal} members` : 'Import the members (Manage).' },
+    {
+      label: 'Agents',
+      done: agentCount > 0,
+      detail: agentCount > 0 ? `${agentCount} ${agentCount === 1 ? 'agent' : 'agents'} (observers)` : ADD_AGENT_TEXT,
+    },
     {
       label: 'Schedule',
       done: Boolean(election?.opens_at && election.closes_at),
