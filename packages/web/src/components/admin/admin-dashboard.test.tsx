@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/components/staff/staff-test-utils';
 import { AdminDashboard } from './admin-dashboard';
@@ -78,4 +78,56 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
     expect(await screen.findByText('Voting has been enabled')).toBeTruthy();
     expect(calls.filter((c) => c.path === '/toggle').map((c) => c.body)).toEqual([{ status: true }]);
   }, 30_000);
+
+  it('the schedule card follows the switch and the close without a reload (setup → open → paused → closed)', async () => {
+    let opened = false;
+    let closed = false;
+    let active = false;
+    const election = () => ({
+      title: 'Annual election',
+      organisation: 'Umoja Savings Cooperative',
+      website: null,
+      support_email: null,
+      opens_at: null,
+      closes_at: null,
+      results_visibility: 'live',
+      phase: closed ? 'closed' : active ? 'open' : opened ? 'paused' : 'setup',
+      active: active ? '1' : '0',
+    });
+    const calls = stubFetch((c) => {
+      if (c.path === '/psk/election/status') return { status: 200, body: { active: active ? '1' : '0' } };
+      if (c.path === '/toggle') {
+        active = (c.body as { status: boolean }).status;
+        opened ||= active;
+        return { status: 200, body: { active: active ? '1' : '0', message: active ? 'Voting has been enabled' : 'Voting has been disabled' } };
+      }
+      if (c.path === '/election') return { status: 200, body: { data: election() } };
+      if (c.path === '/election/close') {
+        closed = true;
+        active = false;
+        return { status: 200, body: { data: election() } };
+      }
+      if (c.path === '/psk/candidate/positions') return { status: 200, body: { data: { data: [] } } };
+      if (c.path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
+      if (c.path === '/psk/positions') return { status: 200, body: { data: [] } };
+      if (c.path === '/psk/results') return { status: 200, body: { data: { data: [] } } };
+      if (c.path === '/statistics') return { status: 200, body: { data: { data: { votesCasted: 0, verifiedMembers: 0, unverifiedMembers: 0, membersVoted: 0, membersNotVoted: 0 } } } };
+      return undefined;
+    });
+    await renderWithProviders(<AdminDashboard />, '/admin');
+    const phase = await screen.findByTestId('election-phase');
+    expect(phase.textContent).toBe('Set-up: voting has not been opened yet.');
+    const toggle = await screen.findByRole('switch', { name: 'Voting enabled' });
+    await waitFor(() => expect(toggle.hasAttribute('disabled')).toBe(false));
+    fireEvent.click(toggle);
+    await waitFor(() => expect(screen.getByTestId('election-phase').textContent).toBe('Open: members can vote.'));
+    fireEvent.click(toggle);
+    await waitFor(() => expect(screen.getByTestId('election-phase').textContent).toBe('Paused: voting is switched off for now.'));
+    fireEvent.click(screen.getByRole('button', { name: 'Close the election' }));
+    const confirm = await screen.findByRole('alertdialog');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Close the election' }));
+    await waitFor(() => expect(screen.getByTestId('election-phase').textContent).toBe('Closed: the result is declared and nothing can change.'));
+    // Each change was followed by a fresh GET election (the first load, two toggles, the close).
+    expect(calls.filter((c) => c.path === '/election' && c.method === 'GET').length).toBeGreaterThanOrEqual(4);
+  });
 });

@@ -83,7 +83,7 @@ export function ElectionSchedule() {
   const closed = election.phase === 'closed';
 
   const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: electionQueryKey });
+    await queryClient.invalidateQueries({ queryKey: electionQueryKey, exact: true });
     await queryClient.invalidateQueries({ queryKey: staffKeys.electionStatus });
   };
   const save = async () => {

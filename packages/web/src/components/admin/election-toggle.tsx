@@ -14,6 +14,7 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { api, errorMessage } from '@/lib/api';
+import { electionQueryKey } from '@/lib/election';
 import { cn } from '@/lib/utils';
 
 export const ENABLED_MESSAGE = 'Voting has been enabled';
@@ -65,6 +66,8 @@ export function ElectionToggle() {
     try {
       const res = await toggle.mutateAsync({ body: { status: next } });
       queryClient.setQueryData(staffKeys.electionStatus, { status: 200, headers: new Headers(), body: { active: res.body.active } });
+      // The phase (setup, open, paused) on the schedule card follows the switch.
+      void queryClient.invalidateQueries({ queryKey: electionQueryKey, exact: true });
       toast({ variant: 'success', title: res.body.message || (res.body.active === '1' ? ENABLED_MESSAGE : DISABLED_MESSAGE) });
     } catch (err) {
       toast({ variant: 'destructive', title: 'Failed to update election status', description: errorMessage(err) ?? 'Something went wrong' });
