@@ -2,6 +2,7 @@ import type { BallotGroup } from '@kura/contract';
 import { asc, eq, or } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { candidacies, members, positions } from '../../db/schema';
+import { CastVoteOutcome } from '../../db/schema/functions';
 import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
 import { intArray, textArray } from '../../db/arrays';
@@ -47,22 +48,6 @@ const VOTED = 'Voted';
 export type VoteReceipt = { position_id: number; vvpat: string };
 export type Voter = { memberId: number; ip: string };
 
-type CheckRow = {
-  position_id: number;
-  candidate_id: number;
-  position_name: string | null;
-  level: string | null;
-  seats: number | null;
-  chosen: number;
-  duplicate: boolean;
-  eligible: boolean;
-  standing: boolean;
-  voted: boolean;
-  active: string | null;
-  voter_name: string;
-  voted_before: boolean;
-};
-
 /**
  * Casts a vote: one transaction, all-or-nothing. Voting must be on (403), every position eligible
  * and every candidate standing for it (422), and no position already voted (409). The choices go
@@ -92,13 +77,13 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
   let result: { xid: string; newVoter: boolean };
   try {
     // One statement, in autocommit: the locks, the check and the writes run inside the
-    // cast_vote function (migrations/0006; ADR 003). One round trip per vote, so no pooled
-    // connection waits "idle in transaction" on this event loop, and PGlite's single connection
-    // is held for one message. Shared election lock: a toggle (exclusive) waits for votes in
+    // cast_vote function (declared in db/schema/functions.ts; ADR 003). One round trip per vote,
+    // so no pooled connection waits "idle in transaction" on this event loop, and PGlite's single
+    // connection is held for one message. Shared election lock: a toggle (exclusive) waits for votes in
     // flight and later votes see its outcome. Member lock: one member's concurrent submissions run
     // one after the other, so the check sees the earlier one; the participation key still guards.
     const at = ctx.now().toISOString();
-    const [row] = await ctx.database.sql<{ outcome: { checks: CheckRow[]; xid?: string } }[]>`
+    const [row] = await ctx.database.sql<{ outcome: unknown }[]>`
       select cast_vote(
         ${voter.memberId}::int, ${positionIds}::int[], ${candidateIds}::int[],
         ${ballotPositions}::int[], ${textArray(receiptsEnc)}::text[],
@@ -106,7 +91,11 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
         ${VOTED}, ${`${cast.length} position(s)`}, ${voter.ip}, ${at}::timestamptz,
         ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int
       ) as outcome`;
-    const { checks: rows, xid } = row!.outcome;
+    // Read through its declared result: a function that answered otherwise is a server fault
+    // (a plain Error, 500), never the voter's (a ZodError would read as a 422).
+    const outcome = CastVoteOutcome.safeParse(row?.outcome);
+    if (!outcome.success) throw new Error(`cast_vote answered an outcome its declaration does not describe: ${outcome.error.message}`);
+    const { checks: rows, xid } = outcome.data;
     if (rows.length === 0) throw new AppError('UNAUTHENTICATED');
     voterName = rows[0]!.voter_name;
     if (rows[0]!.active !== '1') throw new AppError('FORBIDDEN', 'Voting is currently disabled');

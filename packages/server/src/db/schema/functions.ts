@@ -1,0 +1,140 @@
+import { z } from 'zod';
+
+/**
+ * The SQL functions the server calls, declared beside the tables (the way Immich keeps its own in
+ * `schema/functions.ts`). A declaration is what the database must hold: `functions.test.ts` reads
+ * the function the migrations left in the database (arguments, result, language, volatility and
+ * body, on PGlite and Postgres) and fails when it differs, so the migrations and the code cannot
+ * drift apart. The result each one answers is declared here too, as a parser its caller uses.
+ *
+ * To change a function: edit its declaration, then add a migration (never edit a landed one) whose
+ * SQL is `pnpm --filter @kura/server db:functions <name>` output; when the arguments change, drop
+ * the old signature first, as 0006 does, with `--> statement-breakpoint` between the statements
+ * (docs/architecture.md "How to add a table").
+ */
+export type SqlFunction = {
+  name: string;
+  /** `name type` each, in order, with the type as Postgres spells it (`timestamp with time zone`). */
+  arguments: readonly string[];
+  returns: string;
+  language: 'plpgsql' | 'sql';
+  volatility: 'volatile' | 'stable' | 'immutable';
+  /** Exactly the text between the dollar quotes. */
+  body: string;
+};
+
+/** The statement that (re)defines `fn`, for a new migration. */
+export function functionSql(fn: SqlFunction): string {
+  const args = fn.arguments.map((a) => `  ${a}`).join(',\n');
+  return `CREATE OR REPLACE FUNCTION ${fn.name}(\n${args}\n) RETURNS ${fn.returns}\nLANGUAGE ${fn.language} ${fn.volatility.toUpperCase()} AS $$${fn.body}$$;\n`;
+}
+
+/**
+ * One vote, one statement (ADR 003; migrations 0002, then 0006 for several seats). The choices
+ * come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats once per chosen
+ * candidate. The ballots come one per position (p_ballot_positions[j] with its sealed receipt and
+ * queue row). It takes the shared election lock and the member's lock, then checks, in a snapshot
+ * taken after the locks were granted, every choice (voting on, position exists and is the
+ * member's, candidate standing, not voted yet, at most `seats` candidates, none twice); only when
+ * every check passes does it write participation, ballot_queue and the activity-log row. It
+ * answers the check rows, and the transaction id when it wrote the vote (CastVoteOutcome).
+ */
+export const castVoteFunction: SqlFunction = {
+  name: 'cast_vote',
+  arguments: [
+    'p_member_id integer',
+    'p_position_ids integer[]',
+    'p_candidate_ids integer[]',
+    'p_ballot_positions integer[]',
+    'p_receipts_enc text[]',
+    'p_queue_ids text[]',
+    'p_sealed text[]',
+    'p_activity text',
+    'p_data text',
+    'p_ip text',
+    'p_at timestamp with time zone',
+    'p_election_lock bigint',
+    'p_member_lock_namespace integer',
+  ],
+  returns: 'jsonb',
+  language: 'plpgsql',
+  volatility: 'volatile',
+  body: `
+DECLARE
+  v_checks jsonb;
+  v_ok boolean;
+  v_name text;
+BEGIN
+  PERFORM pg_advisory_xact_lock_shared(p_election_lock), pg_advisory_xact_lock(p_member_lock_namespace, p_member_id);
+
+  SELECT coalesce(jsonb_agg(c), '[]'::jsonb),
+         -- coalesce: bool_and skips NULLs, and a NULL must refuse (e.g. a branch position with no branch).
+         count(*) > 0 AND bool_and(coalesce(c.active = '1' AND c.position_name IS NOT NULL AND c.eligible AND c.standing AND NOT c.voted
+                                            AND c.chosen <= c.seats AND NOT c.duplicate, false)),
+         min(c.voter_name)
+    INTO v_checks, v_ok, v_name
+  FROM (
+    WITH req(position_id, candidate_id) AS (SELECT * FROM unnest(p_position_ids, p_candidate_ids)),
+         me AS (SELECT m.id, m.name, m.branch_id FROM members m WHERE m.id = p_member_id)
+    SELECT req.position_id, req.candidate_id, p.name AS position_name, p.level, p.seats,
+           count(*) OVER (PARTITION BY req.position_id) AS chosen,
+           count(*) OVER (PARTITION BY req.position_id, req.candidate_id) > 1 AS duplicate,
+           (p.id IS NOT NULL AND (p.level = 'National' OR p.branch_id = me.branch_id)) AS eligible,
+           EXISTS (SELECT 1 FROM candidacies cd WHERE cd.position_id = req.position_id AND cd.member_id = req.candidate_id) AS standing,
+           EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id) AS voted,
+           (SELECT s.value FROM settings s WHERE s.key = 'election_active') AS active,
+           me.name AS voter_name,
+           EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id) AS voted_before
+    FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id
+  ) c;
+
+  IF NOT coalesce(v_ok, false) THEN
+    RETURN jsonb_build_object('checks', v_checks);
+  END IF;
+
+  INSERT INTO participation (member_id, position_id, receipt_enc)
+    SELECT p_member_id, t.position_id, t.receipt_enc FROM unnest(p_ballot_positions, p_receipts_enc) AS t(position_id, receipt_enc);
+  INSERT INTO ballot_queue (id, sealed)
+    SELECT t.id, t.sealed FROM unnest(p_queue_ids, p_sealed) AS t(id, sealed);
+  INSERT INTO activity_logs (name, activity, user_id, user_type, data, ip_address, status, created_at, updated_at)
+    VALUES (left(v_name, 200), p_activity, p_member_id, 'voter', p_data, p_ip, 'success', p_at, p_at);
+
+  RETURN jsonb_build_object('checks', v_checks, 'xid', pg_current_xact_id()::text);
+END;
+`,
+};
+
+/** One requested (position, candidate) pair as cast_vote checked it. */
+export const CastVoteCheck = z.object({
+  position_id: z.number().int(),
+  candidate_id: z.number().int(),
+  /** null: no such position (then level and seats are null too). */
+  position_name: z.string().nullable(),
+  level: z.string().nullable(),
+  seats: z.number().int().nullable(),
+  /** How many candidates the request chose for this position. */
+  chosen: z.number().int(),
+  /** This candidate is chosen more than once for this position. */
+  duplicate: z.boolean(),
+  /** The member may vote for the position; null (a branch position, a member without a branch) refuses. */
+  eligible: z.boolean().nullable(),
+  standing: z.boolean(),
+  /** The member already voted for this position. */
+  voted: z.boolean(),
+  /** The `election_active` setting ('1' is on). */
+  active: z.string().nullable(),
+  voter_name: z.string(),
+  /** The member had voted for some position before this vote. */
+  voted_before: z.boolean(),
+});
+export type CastVoteCheck = z.infer<typeof CastVoteCheck>;
+
+/**
+ * What cast_vote answers: a row per requested pair (none when the member does not exist), and
+ * `xid`, the transaction id, only when the vote was written.
+ */
+export const CastVoteOutcome = z.object({ checks: z.array(CastVoteCheck), xid: z.string().optional() });
+export type CastVoteOutcome = z.infer<typeof CastVoteOutcome>;
+
+/** Every declared function, for the drift test and `db:functions`. */
+export const sqlFunctions: readonly SqlFunction[] = [castVoteFunction];
