@@ -6,29 +6,19 @@ import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { staffKeys } from '@/components/staff/staff-queries';
 import { api, errorMessage, firstFieldError } from '@/lib/api';
-import { CandidatePhoto } from './candidate-photo';
+import { PhotoField, StatementField } from './candidate-fields';
 import { ContactFields, type ContactValues } from './contact-fields';
 import { fieldErrorsOf, positionOptionLabel, useBranches, useCandidatePositions, zodFieldErrors } from './use-admin-lists';
-
-export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-
-/** The server checks the bytes; this catches the obvious mistakes before the upload. */
-export function imageProblem(file: File): string | null {
-  if (!IMAGE_TYPES.includes(file.type)) return 'Images must be JPEG, PNG or WebP files';
-  if (file.size > MAX_IMAGE_BYTES) return 'The image must be at most 5 MB';
-  return null;
-}
 
 const valuesOf = (c: Candidate | null): ContactValues => ({ name: c?.name ?? '', phone: c?.phone ?? '', email: c?.email ?? '', county: c?.county ?? '' });
 
 /**
- * Edit Candidate dialog (docs/screens.md "Staff pages"): name, phone, email, branch select, position checkboxes and a
- * profile picture file (optional; docs/screens.md "Staff pages") with a preview. Sent as multipart with position_ids[].
+ * Edit Candidate dialog (docs/screens.md "Staff pages"): name, phone, email, branch select, position checkboxes, a
+ * profile picture file (optional) with a preview and the statement to voters (at most 2,000 characters, with a
+ * counter). Sent as multipart with position_ids[]; an emptied statement clears it.
  */
 export function CandidateEditDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
   const id = useId();
@@ -40,47 +30,27 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
   const [values, setValues] = useState<ContactValues>(valuesOf(candidate));
   const [selected, setSelected] = useState<number[]>([]);
   const [image, setImage] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
+  const [statement, setStatement] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   useEffect(() => {
     setValues(valuesOf(candidate));
     setSelected(candidate?.positions.map((p) => p.id) ?? []);
+    setStatement(candidate?.statement ?? '');
     setImage(null);
     setErrors({});
     if (fileRef.current) fileRef.current.value = '';
   }, [candidate]);
-
-  useEffect(() => {
-    if (!image || typeof URL.createObjectURL !== 'function') {
-      setPreview(null);
-      return;
-    }
-    const url = URL.createObjectURL(image);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [image]);
 
   const set = (key: keyof ContactValues, value: string) => {
     setValues((v) => ({ ...v, [key]: value }));
     if (errors[key]) setErrors((e) => ({ ...e, [key]: '' }));
   };
 
-  const onFile = (file: File | undefined) => {
-    if (!file) {
-      setImage(null);
-      return;
-    }
-    const problem = imageProblem(file);
-    setErrors((e) => ({ ...e, image: problem ?? '' }));
-    setImage(problem ? null : file);
-    if (problem && fileRef.current) fileRef.current.value = '';
-  };
-
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     if (!candidate) return;
-    const parsed = UpdateCandidateBody.safeParse({ ...values, position_ids: selected });
+    const parsed = UpdateCandidateBody.safeParse({ ...values, position_ids: selected, statement });
     if (!parsed.success) {
       setErrors(zodFieldErrors(parsed.error.issues));
       return;
@@ -92,6 +62,7 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
     form.append('email', parsed.data.email);
     form.append('county', parsed.data.county);
     for (const pid of parsed.data.position_ids) form.append('position_ids[]', String(pid));
+    form.append('statement', parsed.data.statement ?? '');
     try {
       await update.mutateAsync({ params: { id: candidate.id }, body: form });
       toast({ variant: 'success', title: 'Candidate updated successfully' });
@@ -144,24 +115,25 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
             )}
             <FieldError id={`${id}-positions-error`} message={errors.position_ids} />
           </fieldset>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-image`}>Profile picture (optional)</Label>
-            <div className="flex items-center gap-3">
-              <CandidatePhoto src={preview ?? candidate?.image_url ?? null} name={values.name} className="size-16" />
-              <input
-                ref={fileRef}
-                id={`${id}-image`}
-                type="file"
-                accept="image/jpeg,image/png,image/webp"
-                aria-invalid={errors.image ? true : undefined}
-                aria-describedby={errors.image ? `${id}-image-error` : undefined}
-                onChange={(ev) => onFile(ev.target.files?.[0])}
-                className="min-w-0 text-sm file:mr-3 file:rounded-md file:border file:border-input file:bg-background file:px-3 file:py-1.5"
-              />
-            </div>
-            {preview && <p className="text-xs text-muted-foreground">Preview of the new picture; it is saved with the form.</p>}
-            <FieldError id={`${id}-image-error`} message={errors.image} />
-          </div>
+          <PhotoField
+            id={id}
+            fileRef={fileRef}
+            current={candidate?.image_url ?? null}
+            name={values.name}
+            image={image}
+            error={errors.image}
+            onImage={setImage}
+            onError={(message) => setErrors((e) => ({ ...e, image: message }))}
+          />
+          <StatementField
+            id={id}
+            value={statement}
+            error={errors.statement}
+            onChange={(v) => {
+              setStatement(v);
+              if (errors.statement) setErrors((e) => ({ ...e, statement: '' }));
+            }}
+          />
           <DialogFooter>
             <Button variant="outline" onClick={onClose}>
               Cancel

@@ -14,9 +14,10 @@ const candidates = [
     email: 'jane@example.org',
     county: 'Nairobi',
     image_url: '/uploads/abc.png',
+    statement: 'I will publish the accounts every quarter.',
     positions: [{ id: 1, name: 'Chairperson', level: 'National' }],
   },
-  { id: 2, member_no: '1002', name: 'John Roe', phone: '0712345679', email: 'john@example.org', county: 'Mombasa', image_url: null, positions: [] },
+  { id: 2, member_no: '1002', name: 'John Roe', phone: '0712345679', email: 'john@example.org', county: 'Mombasa', image_url: null, statement: null, positions: [] },
 ];
 
 afterEach(() => vi.unstubAllGlobals());
@@ -63,6 +64,30 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
     expect(body.get('name')).toBe('Jane Doe');
     expect(body.get('county')).toBe('Nairobi');
     expect((body.get('image') as File).name).toBe('me.png');
+    // The statement is sent as it stands (unchanged here).
+    expect(body.get('statement')).toBe('I will publish the accounts every quarter.');
+  });
+
+  it('edits the statement with a counter; emptying it sends an empty statement (cleared)', async () => {
+    const calls = server({ status: 200, body: { data: candidates[0] } });
+    await renderWithProviders(<CandidatesPage />, '/admin/candidates');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Jane Doe' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Candidate' });
+    const statement = within(dialog).getByLabelText('Statement to voters (optional)') as HTMLTextAreaElement;
+    expect(statement.value).toBe('I will publish the accounts every quarter.');
+    expect(within(dialog).getByText(/^42 of 2,000 characters/)).toBeTruthy();
+    fireEvent.change(statement, { target: { value: '' } });
+    expect(within(dialog).getByText(/^0 of 2,000 characters/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Candidate updated successfully')).toBeTruthy();
+    expect((calls.find((c) => c.path === '/edit/candidate/1')!.body as FormData).get('statement')).toBe('');
+  });
+
+  it('offers Add candidate, also when there is no candidate yet', async () => {
+    stubFetch((c) => (c.path === '/psk/candidates' ? { status: 200, body: { data: { data: { candidates: [] } } } } : undefined));
+    await renderWithProviders(<CandidatesPage />, '/admin/candidates');
+    expect(await screen.findByText(/There are no candidates yet/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add candidate' })).toBeTruthy();
   });
 
   it('refuses a file that is not an image and shows field errors before sending', async () => {

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
 import type { Candidate } from '@kura/contract';
-import { Pencil } from 'lucide-react';
+import { Pencil, UserPlus } from 'lucide-react';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
 import { staffKeys } from '@/components/staff/staff-queries';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { api, errorIssue, errorMessage } from '@/lib/api';
+import { AddCandidateDialog } from './add-candidate-dialog';
 import { CandidateEditDialog } from './candidate-edit-dialog';
 import { CandidatePhoto } from './candidate-photo';
 
@@ -18,10 +19,11 @@ export function candidateColumns(c: Pick<Candidate, 'positions'>) {
   return { positions: c.positions.map((p) => p.name).join(', '), level: [...new Set(c.positions.map((p) => p.level))].join(', ') };
 }
 
-/** Candidates page (docs/screens.md "Staff pages"): the table and the Edit Candidate dialog. */
+/** Candidates page (docs/screens.md "Staff pages"): Add candidate, the table and the Edit Candidate dialog. */
 export function CandidatesPage() {
   const q = api.candidates.listCandidates.useQuery({ queryKey: staffKeys.candidates });
   const [editing, setEditing] = useState<Candidate | null>(null);
+  const [adding, setAdding] = useState(false);
 
   useEffect(() => {
     // docs/screens.md "Staff pages": a destructive toast with the server's issue text.
@@ -31,10 +33,25 @@ export function CandidatesPage() {
   if (q.isPending) return <Loading label="Loading candidates…" />;
   if (q.isError) return <ErrorState>The candidates could not be loaded. Please try again later.</ErrorState>;
   const candidates = q.data.body.data.data.candidates;
-  if (candidates.length === 0) return <EmptyState>There are no candidates yet. Assign a position to a member on the Manage page.</EmptyState>;
+  const addDialog = <AddCandidateDialog open={adding} onClose={() => setAdding(false)} />;
+  const addButton = (
+    <Button className="w-fit" onClick={() => setAdding(true)}>
+      <UserPlus aria-hidden="true" />
+      Add candidate
+    </Button>
+  );
+  if (candidates.length === 0)
+    return (
+      <div className="grid gap-4">
+        {addButton}
+        <EmptyState>There are no candidates yet. Add one here, or assign a position to a member on the Manage page.</EmptyState>
+        {addDialog}
+      </div>
+    );
 
   return (
-    <>
+    <div className="grid gap-4">
+      {addButton}
       <DataTable caption="Candidates" headers={['#', 'Photo', 'Member No', 'Positions', 'Level', 'Name', 'Phone', 'Branch', 'Edit']} minWidth="min-w-[56rem]" busy={q.isFetching}>
         {candidates.map((c, i) => {
           const cols = candidateColumns(c);
@@ -61,6 +78,7 @@ export function CandidatesPage() {
         })}
       </DataTable>
       <CandidateEditDialog candidate={editing} onClose={() => setEditing(null)} />
-    </>
+      {addDialog}
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Branch, Position } from '@kura/contract';
-import { CheckCircle2, ChevronDown, ChevronUp, Circle, Pencil, Trash2 } from 'lucide-react';
+import { CheckCircle2, ChevronDown, ChevronUp, Circle, Pencil, Trash2, UserPlus } from 'lucide-react';
 import { staffKeys } from '@/components/staff/staff-queries';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -11,6 +11,7 @@ import { toast } from '@/components/ui/use-toast';
 import { api, errorMessage, firstFieldError } from '@/lib/api';
 import { electionQueryKey, useElection } from '@/lib/election';
 import { queryKeys } from '@/lib/queries';
+import { AddCandidateDialog } from './add-candidate-dialog';
 import { useBranches, useCandidatePositions } from './use-admin-lists';
 
 const memberCountKey = [...staffKeys.members, 'count'] as const;
@@ -267,6 +268,10 @@ function PositionsSection() {
   const [form, setForm] = useState({ name: '', seats: '1', description: '', scope: 'national' as Scope, branch: '' });
   const [editing, setEditing] = useState<{ id: number; name: string; seats: string; description: string } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [addingTo, setAddingTo] = useState<number | null>(null);
+  const candidates = api.candidates.listCandidates.useQuery({ queryKey: staffKeys.candidates });
+  const candidatesOf = (positionId: number) =>
+    (candidates.data?.body.data.data.candidates ?? []).filter((c) => c.positions.some((p) => p.id === positionId)).map((c) => c.name);
 
   const run = async (title: string, work: () => Promise<unknown>, done: string | null) => {
     setProblem(null);
@@ -367,7 +372,14 @@ function PositionsSection() {
                     {p.seats} {p.seats === 1 ? 'seat' : 'seats'}
                     {p.description ? ` · ${p.description}` : ''}
                   </p>
+                  <p className="text-muted-foreground break-words">
+                    {candidatesOf(p.id).length === 0 ? 'No candidate yet' : `Candidates: ${candidatesOf(p.id).join(', ')}`}
+                  </p>
                 </div>
+                <Button type="button" size="sm" variant="outline" aria-label={`Add a candidate for ${label(p)}`} onClick={() => setAddingTo(p.id)}>
+                  <UserPlus aria-hidden="true" />
+                  Candidate
+                </Button>
                 <Button type="button" size="sm" variant="outline" aria-label={`Move ${label(p)} up`} disabled={i === 0} onClick={() => move(i, -1)}>
                   <ChevronUp aria-hidden="true" />
                 </Button>
@@ -445,6 +457,7 @@ function PositionsSection() {
           Add position
         </Button>
       </form>
+      <AddCandidateDialog open={addingTo !== null} positionId={addingTo ?? undefined} onClose={() => setAddingTo(null)} />
     </section>
   );
 }

@@ -1,0 +1,249 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { UpdateCandidateBody, type Member } from '@kura/contract';
+import { Search } from 'lucide-react';
+import { FieldError } from '@/components/auth/field-error';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { toast } from '@/components/ui/use-toast';
+import { staffKeys } from '@/components/staff/staff-queries';
+import { api, errorMessage, firstFieldError } from '@/lib/api';
+import { PhotoField, StatementField } from './candidate-fields';
+import { fieldErrorsOf, positionOptionLabel, useCandidatePositions } from './use-admin-lists';
+
+/** How many matches the member search shows (the first page of the search). */
+const SEARCH_PAGE = 10;
+
+/**
+ * Add candidate (docs/screens.md "Staff pages"): choose a position, find a member by name, member
+ * number, phone or email (the members search), add an optional photo and a statement to voters of
+ * at most 2,000 characters. One multipart edit of that member: the member's positions plus this
+ * one, the photo and the statement, all or nothing (a position with votes answers 409).
+ */
+export function AddCandidateDialog({ open, positionId, onClose }: { open: boolean; positionId?: number; onClose: () => void }) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const fileRef = useRef<HTMLInputElement>(null);
+  const { positions, loading: positionsLoading } = useCandidatePositions();
+  const update = api.candidates.updateCandidate.useMutation();
+  const [position, setPosition] = useState('');
+  const [text, setText] = useState('');
+  const [results, setResults] = useState<Member[] | null>(null);
+  const [searching, setSearching] = useState(false);
+  const [member, setMember] = useState<Member | null>(null);
+  const [image, setImage] = useState<File | null>(null);
+  const [statement, setStatement] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  useEffect(() => {
+    if (!open) return;
+    setPosition(positionId ? String(positionId) : '');
+    setText('');
+    setResults(null);
+    setMember(null);
+    setImage(null);
+    setStatement('');
+    setErrors({});
+    if (fileRef.current) fileRef.current.value = '';
+  }, [open, positionId]);
+
+  const clearError = (key: string) => setErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
+
+  const search = async () => {
+    const query = text.trim();
+    if (!query) {
+      setErrors((e) => ({ ...e, member: 'Type a name, member number, phone or email to search' }));
+      return;
+    }
+    setSearching(true);
+    clearError('member');
+    try {
+      const res = await api.members.searchMembers.query({ query: { query, page: 1, per_page: SEARCH_PAGE } });
+      if (res.status !== 200) throw res;
+      setResults(res.body.data);
+      setMember(res.body.data.length === 1 ? res.body.data[0]! : null);
+    } catch (err) {
+      setResults(null);
+      setErrors((e) => ({ ...e, member: errorMessage(err) ?? 'The members could not be searched. Please try again.' }));
+    } finally {
+      setSearching(false);
+    }
+  };
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const wanted = Number(position);
+    const problems: Record<string, string> = {};
+    if (!wanted) problems.position = 'Choose the position they stand for';
+    if (!member) problems.member = 'Search for the member and choose one';
+    if (problems.position || problems.member) {
+      setErrors((x) => ({ ...x, ...problems }));
+      return;
+    }
+    const m = member!;
+    const parsed = UpdateCandidateBody.safeParse({
+      name: m.name,
+      phone: m.phone,
+      email: m.email,
+      county: m.county,
+      position_ids: [...new Set([...m.psk_position_ids, wanted])],
+      statement,
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = String(issue.path[0] ?? '');
+      setErrors((x) =>
+        field === 'statement' ? { ...x, statement: issue.message } : { ...x, member: `${m.name}'s ${field}: ${issue.message}. Correct it on the Manage page first.` },
+      );
+      return;
+    }
+    const form = new FormData();
+    if (image) form.append('image', image);
+    form.append('name', parsed.data.name);
+    form.append('phone', parsed.data.phone);
+    form.append('email', parsed.data.email);
+    form.append('county', parsed.data.county);
+    for (const pid of parsed.data.position_ids) form.append('position_ids[]', String(pid));
+    form.append('statement', parsed.data.statement ?? '');
+    try {
+      await update.mutateAsync({ params: { id: m.id }, body: form });
+      const chosen = positions.find((p) => p.id === wanted);
+      toast({ variant: 'success', title: 'Candidate added', description: chosen ? `${m.name} stands for ${positionOptionLabel(chosen)}.` : undefined });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: staffKeys.candidates }),
+        queryClient.invalidateQueries({ queryKey: staffKeys.members }),
+      ]);
+      onClose();
+    } catch (err) {
+      const fields = fieldErrorsOf(err);
+      setErrors((x) => ({ ...x, ...(fields.statement ? { statement: fields.statement } : {}), ...(fields.image ? { image: fields.image } : {}) }));
+      toast({ variant: 'destructive', title: 'Error adding candidate', description: firstFieldError(err) ?? errorMessage(err) ?? 'Please try again.' });
+    }
+  };
+
+  const standsFor = (m: Member) => m.psk_position_ids.includes(Number(position));
+
+  return (
+    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
+      <DialogContent className="max-h-[90dvh] overflow-y-auto">
+        <form onSubmit={(e) => void submit(e)} className="grid gap-4" noValidate>
+          <DialogHeader>
+            <DialogTitle>Add Candidate</DialogTitle>
+            <DialogDescription>A member stands for a position; voters see the photo and the statement on the ballot.</DialogDescription>
+          </DialogHeader>
+          <div className="grid gap-2">
+            <Label htmlFor={`${id}-position`}>Position</Label>
+            <select
+              id={`${id}-position`}
+              value={position}
+              disabled={positionsLoading}
+              aria-invalid={errors.position ? true : undefined}
+              aria-describedby={errors.position ? `${id}-position-error` : undefined}
+              onChange={(e) => {
+                setPosition(e.target.value);
+                clearError('position');
+              }}
+              className="h-9 rounded-md border border-input bg-background px-2 text-sm"
+            >
+              <option value="">{positionsLoading ? 'Loading positions…' : positions.length === 0 ? 'There are no positions yet' : 'Choose a position'}</option>
+              {positions.map((p) => (
+                <option key={p.id} value={String(p.id)}>
+                  {positionOptionLabel(p)}
+                </option>
+              ))}
+            </select>
+            <FieldError id={`${id}-position-error`} message={errors.position} />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={`${id}-search`}>Find the member</Label>
+            <div className="flex gap-2">
+              <Input
+                id={`${id}-search`}
+                type="search"
+                value={text}
+                placeholder="Name, member number, phone or email"
+                autoComplete="off"
+                onChange={(e) => setText(e.target.value)}
+                onKeyDown={(e) => {
+                  // Enter searches; it must not submit the whole dialog.
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    void search();
+                  }
+                }}
+              />
+              <Button type="button" variant="outline" onClick={() => void search()} disabled={searching}>
+                <Search aria-hidden="true" />
+                {searching ? 'Searching…' : 'Search'}
+              </Button>
+            </div>
+            {results !== null && (
+              <fieldset className="grid gap-1" aria-describedby={errors.member ? `${id}-member-error` : undefined}>
+                <legend className="sr-only">Member</legend>
+                {results.length === 0 ? (
+                  <p className="text-sm text-muted-foreground" role="status">
+                    No member matches “{text.trim()}”.
+                  </p>
+                ) : (
+                  <ul className="grid max-h-48 gap-1 overflow-y-auto pr-1">
+                    {results.map((m) => {
+                      const rid = `${id}-member-${m.id}`;
+                      return (
+                        <li key={m.id} className="flex items-center gap-2">
+                          <input
+                            type="radio"
+                            id={rid}
+                            name={`${id}-member`}
+                            checked={member?.id === m.id}
+                            onChange={() => {
+                              setMember(m);
+                              clearError('member');
+                            }}
+                            className="size-4 accent-primary"
+                          />
+                          <label htmlFor={rid} className="text-sm">
+                            {m.name} ({m.member_no}, {m.county}){standsFor(m) ? ' (already stands for it)' : ''}
+                          </label>
+                        </li>
+                      );
+                    })}
+                  </ul>
+                )}
+              </fieldset>
+            )}
+            <FieldError id={`${id}-member-error`} message={errors.member} />
+          </div>
+          <PhotoField
+            id={id}
+            fileRef={fileRef}
+            current={null}
+            name={member?.name ?? 'the candidate'}
+            image={image}
+            error={errors.image}
+            onImage={setImage}
+            onError={(message) => setErrors((e) => ({ ...e, image: message }))}
+          />
+          <StatementField
+            id={id}
+            value={statement}
+            error={errors.statement}
+            onChange={(v) => {
+              setStatement(v);
+              clearError('statement');
+            }}
+          />
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={update.isPending}>
+              {update.isPending ? 'Adding…' : 'Add candidate'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,112 @@
+import { useEffect, useState, type RefObject } from 'react';
+import { MAX_STATEMENT_LENGTH } from '@kura/contract';
+import { FieldError } from '@/components/auth/field-error';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+import { CandidatePhoto } from './candidate-photo';
+
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** The server checks the bytes; this catches the obvious mistakes before the upload. */
+export function imageProblem(file: File): string | null {
+  if (!IMAGE_TYPES.includes(file.type)) return 'Images must be JPEG, PNG or WebP files';
+  if (file.size > MAX_IMAGE_BYTES) return 'The image must be at most 5 MB';
+  return null;
+}
+
+/** A local preview URL of the chosen file, revoked when it changes. */
+export function usePreview(image: File | null): string | null {
+  const [preview, setPreview] = useState<string | null>(null);
+  useEffect(() => {
+    if (!image || typeof URL.createObjectURL !== 'function') {
+      setPreview(null);
+      return;
+    }
+    const url = URL.createObjectURL(image);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [image]);
+  return preview;
+}
+
+/**
+ * Profile picture (optional): the current photo or the chosen file's preview, and the file input.
+ * A file that is not an image is refused here with its message; `onImage(null)` clears the choice.
+ */
+export function PhotoField({
+  id,
+  fileRef,
+  current,
+  name,
+  image,
+  error,
+  onImage,
+  onError,
+}: {
+  id: string;
+  fileRef: RefObject<HTMLInputElement | null>;
+  current: string | null;
+  name: string;
+  image: File | null;
+  error?: string;
+  onImage: (file: File | null) => void;
+  onError: (message: string) => void;
+}) {
+  const preview = usePreview(image);
+  const onFile = (file: File | undefined) => {
+    if (!file) {
+      onImage(null);
+      return;
+    }
+    const problem = imageProblem(file);
+    onError(problem ?? '');
+    onImage(problem ? null : file);
+    if (problem && fileRef.current) fileRef.current.value = '';
+  };
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={`${id}-image`}>Profile picture (optional)</Label>
+      <div className="flex items-center gap-3">
+        <CandidatePhoto src={preview ?? current} name={name} className="size-16" />
+        <input
+          ref={fileRef}
+          id={`${id}-image`}
+          type="file"
+          accept="image/jpeg,image/png,image/webp"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-image-error` : undefined}
+          onChange={(ev) => onFile(ev.target.files?.[0])}
+          className="min-w-0 text-sm file:mr-3 file:rounded-md file:border file:border-input file:bg-background file:px-3 file:py-1.5"
+        />
+      </div>
+      {preview && <p className="text-xs text-muted-foreground">Preview of the new picture; it is saved with the form.</p>}
+      <FieldError id={`${id}-image-error`} message={error} />
+    </div>
+  );
+}
+
+/** "123 of 2,000 characters": how much of the statement is used. */
+export const statementCount = (text: string) => `${text.length.toLocaleString('en')} of ${MAX_STATEMENT_LENGTH.toLocaleString('en')} characters`;
+
+/** The candidate's statement to voters (shown on the ballot), at most 2,000 characters, with a counter. */
+export function StatementField({ id, value, error, onChange }: { id: string; value: string; error?: string; onChange: (value: string) => void }) {
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={`${id}-statement`}>Statement to voters (optional)</Label>
+      <Textarea
+        id={`${id}-statement`}
+        value={value}
+        maxLength={MAX_STATEMENT_LENGTH}
+        rows={5}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-statement-count${error ? ` ${id}-statement-error` : ''}`}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <p id={`${id}-statement-count`} className="text-xs text-muted-foreground">
+        {statementCount(value)}; voters read it on the ballot.
+      </p>
+      <FieldError id={`${id}-statement-error`} message={error} />
+    </div>
+  );
+}
