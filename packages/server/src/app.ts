@@ -5,7 +5,7 @@ import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract, type RouteMetadata } from '@kura/contract';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import type { AppContext } from './context';
 import { AppError } from './errors';
@@ -99,16 +99,18 @@ function httpsOnlyHsts(req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-const fastPaths = new WeakMap<Express, (req: IncomingMessage, res: ServerResponse) => boolean>();
+/** The public results read answered before Express, with the app's security headers and ETags. */
+const fastPathOf = (ctx: AppContext, app: Express) => publicResultsFastPath(ctx, staticHeadersOf(securityHeaders()), app.get('etag fn') as (body: Buffer) => string);
 
 /**
- * The HTTP server's listener: the app's fast paths straight on `node:http` (Express's own
- * per-request setup costs more than the whole answer), then the app.
+ * The HTTP server's listener: the fast paths straight on `node:http` (Express's own per-request
+ * setup costs more than the whole answer), then the app. Each holds its own serialised body;
+ * only this one is reached when the app runs behind it.
  */
-export function createRequestListener(app: Express): RequestListener {
-  const fast = fastPaths.get(app);
+export function createRequestListener(ctx: AppContext, app: Express): RequestListener {
+  const fast = fastPathOf(ctx, app);
   return (req, res) => {
-    if (!fast?.(req, res)) app(req, res);
+    if (!fast(req, res)) app(req, res);
   };
 }
 
@@ -119,16 +121,15 @@ export function createApp(ctx: AppContext): Express {
   app.set('trust proxy', ctx.env.TRUST_PROXY_HOPS);
   app.set('query parser', 'simple');
 
-  // Before everything else, unlogged like /healthz: the most frequent read of an election day.
-  const security = securityHeaders();
-  const publicResults = publicResultsFastPath(ctx, staticHeadersOf(security), app.get('etag fn') as (body: Buffer) => string);
-  fastPaths.set(app, publicResults);
+  // Before everything else, unlogged like /healthz: the most frequent read of an election day
+  // (for callers of the app itself, such as tests; a server puts createRequestListener in front).
+  const publicResults = fastPathOf(ctx, app);
   app.use((req, res, next) => {
     if (!publicResults(req, res)) next();
   });
   app.use(requestLogging(ctx));
 
-  app.use(security);
+  app.use(securityHeaders());
   app.use(httpsOnlyHsts);
 
   app.get('/healthz', (_req, res) => {

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DomainEventBus, type AppContext } from './context';
+import { startServices, stopServices, withServices } from './services';
 import { openDatabase, type Database } from './db/client';
 import { runMigrations } from './db/migrate';
 import { DEMO_ADMIN, DEMO_AGENT, DEMO_VOTER_MEMBER_NO, isDatabaseEmpty, seedDemo, upsertStaff } from './db/seed';
@@ -16,8 +17,19 @@ export type ContextOptions = {
   now?: () => Date;
 };
 
-/** Builds the shared context: database open and migrated, secrets loaded. */
-export async function createContext(options: ContextOptions): Promise<AppContext & { close(): Promise<void> }> {
+/** A context this process owns: it starts the services and closes everything at the end. */
+export type OwnedContext = AppContext & {
+  /** Starts the services (once), after the data is prepared and before the app serves. */
+  start(): Promise<void>;
+  /** Runs `onClose` work, stops the services in reverse order, closes a database it opened. */
+  close(): Promise<void>;
+};
+
+/**
+ * Builds the shared context: database open and migrated, secrets loaded, services built (by the
+ * composition root, `services.ts`) but not started.
+ */
+export async function createContext(options: ContextOptions): Promise<OwnedContext> {
   const { env, logger } = options;
   const database =
     options.database ??
@@ -29,7 +41,7 @@ export async function createContext(options: ContextOptions): Promise<AppContext
     }));
   await runMigrations(database);
   const closers: (() => Promise<void> | void)[] = [];
-  const ctx: AppContext = {
+  const ctx = withServices({
     env,
     logger,
     database,
@@ -37,14 +49,17 @@ export async function createContext(options: ContextOptions): Promise<AppContext
     events: new DomainEventBus(),
     now: options.now ?? (() => new Date()),
     onClose: (fn) => closers.push(fn),
-  };
-  return {
-    ...ctx,
+  });
+  let started: Promise<void> | undefined;
+  return Object.assign(ctx, {
+    start: () => (started ??= startServices(ctx)),
     async close() {
       for (const fn of closers.reverse()) await fn();
+      await started?.catch(() => undefined);
+      await stopServices(ctx);
       if (!options.database) await database.close();
     },
-  };
+  });
 }
 
 export type SeedReport = { seeded: boolean; lines: string[] };

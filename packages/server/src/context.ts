@@ -3,6 +3,9 @@ import type { Logger } from 'pino';
 import type { GoogleCertsSource } from './auth/google';
 import type { Database } from './db/client';
 import type { Env } from './env';
+import type { Service } from './lib/service';
+import type { BallotQueueCache } from './modules/ballots';
+import type { ResultsGateCache, Scheduler, VotingRuntime } from './modules/elections';
 import type { Secrets } from './secrets';
 
 /** Domain events services raise; the realtime module (and caches) listen. Services never emit on sockets. */
@@ -21,10 +24,43 @@ export type DomainEvents = {
   'reminders.queued': [];
 };
 
-export class DomainEventBus extends EventEmitter<DomainEvents> {}
+export type DomainEventHandlers = { [E in keyof DomainEvents]?: (...args: DomainEvents[E]) => void };
+
+export class DomainEventBus extends EventEmitter<DomainEvents> {
+  /** Adds every handler; answers the function that removes them all again. */
+  subscribe(handlers: DomainEventHandlers): () => void {
+    const pairs = Object.entries(handlers) as [keyof DomainEvents, (...args: unknown[]) => void][];
+    for (const [event, fn] of pairs) this.on(event, fn as never);
+    return () => {
+      for (const [event, fn] of pairs) this.off(event, fn as never);
+    };
+  }
+}
+
+/**
+ * The long-lived services of one process, built once by the composition root (`services.ts`),
+ * started by `start()` after the database is ready and stopped at shutdown in reverse order.
+ * Routers and handlers only read them from here (docs/architecture.md "Where state lives").
+ */
+export type Services = {
+  /** Opened (decrypted) queue rows by id, so each is decrypted once. No lifecycle. */
+  ballotQueue: BallotQueueCache;
+  /** The results visibility of the election, cached for a second and dropped on a change. */
+  resultsGate: ResultsGateCache;
+  /** The results/statistics snapshot, kept current by domain events. */
+  voting: VotingRuntime;
+  /** The loop moving queued ballots into `ballots` in shuffled batches. */
+  mixer: Service;
+  /** The loop recording periodic commitments while voting is open. */
+  commitments: Service;
+  /** Opens and closes the election on its schedule. */
+  scheduler: Scheduler;
+  /** Sends queued reminder campaigns. */
+  reminders: Service;
+};
 
 /** Everything a request handler or service needs, built once at start (or per test). */
-export type AppContext = {
+export type AppContext = Services & {
   env: Env;
   database: Database;
   logger: Logger;
@@ -32,8 +68,14 @@ export type AppContext = {
   events: DomainEventBus;
   /** The clock; tests move it to expire codes and sessions. */
   now: () => Date;
-  /** Work to run at shutdown (timers, caches, adapters), in reverse order of registration. */
+  /**
+   * Work to run at shutdown for things built after the services (the realtime hub, a router's
+   * delivery or limiter stores), in reverse order of registration, before the services stop.
+   */
   onClose: (fn: () => Promise<void> | void) => void;
   /** Google's signing keys; unset means fetch them from Google (tests inject their own). */
   googleCerts?: GoogleCertsSource;
 };
+
+/** The context without its services: what the composition root starts from. */
+export type CoreContext = Omit<AppContext, keyof Services>;

@@ -20,9 +20,11 @@ async function main() {
   const logger = createLogger(env);
   const ctx = await createContext({ env, logger });
   const report = await prepareData(ctx);
+  // Services start once the data is in place; the app only reads them (ctx.close stops them in reverse).
+  await ctx.start();
 
   const app = createApp(ctx);
-  const server = createServer(createRequestListener(app));
+  const server = createServer(createRequestListener(ctx, app));
   const realtime = await attachRealtime(ctx, server);
 
   // Track keep-alive sockets so shutdown can close idle ones while in-flight requests finish.

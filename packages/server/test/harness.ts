@@ -94,6 +94,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const clock = new TestClock();
   const ctx = await createContext({ env, logger, database, secrets: randomSecrets(), now: clock.now });
   if (options.seedReference !== false) await seedSampleStructure(database.db);
+  // As main.ts: services start once the data is in place, then the app is built on them.
+  await ctx.start();
   const app = createApp(ctx);
   return {
     app,

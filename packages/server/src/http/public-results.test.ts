@@ -15,7 +15,7 @@ beforeAll(async () => {
   t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
   e = await createElection(t.ctx);
   // The listener main.ts serves: the fast path in front of Express.
-  server = createServer(createRequestListener(t.app));
+  server = createServer(createRequestListener(t.ctx, t.app));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const admin = await tokenFor(t.ctx, 'admin');

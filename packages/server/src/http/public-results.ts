@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ResultsResponse, type ResultGroup } from '@kura/contract';
 import type { AppContext } from '../context';
 
-import { currentResultsGate, mayViewResults, votingRuntime } from '../modules/elections';
+import { mayViewResults } from '../modules/elections';
 
 /** The paths of the public results read (`/api/...` is the alias of `/api/v1/...`). */
 const PATHS = new Set(['/api/v1/psk/results', '/api/psk/results']);
@@ -39,9 +39,9 @@ export function publicResultsFastPath(ctx: AppContext, securityHeaders: [string,
     if (req.method !== 'GET' || !req.url || !PATHS.has(req.url)) return false;
     // Only while results are public to anyone, by a fresh gate; otherwise Express decides (403 or
     // a signed-in staff member's read).
-    const gate = currentResultsGate(ctx);
+    const gate = ctx.resultsGate.current();
     if (!gate || !mayViewResults(gate, null)) return false;
-    const { tally } = votingRuntime(ctx);
+    const { tally } = ctx.voting;
     if (!tally.loaded) return false;
     const groups = tally.results();
     if (groups !== source) {

@@ -20,8 +20,7 @@ import { resolveSession } from '../auth/sessions';
 import { sessions } from '../db/schema';
 import { sealPadded, unseal } from '../lib/crypto';
 import { textArray } from '../db/arrays';
-import { openQueueRows } from '../modules/ballots';
-import { mayJoinResultsChannel, resultsGate, votingRuntime } from '../modules/elections';
+import { mayJoinResultsChannel } from '../modules/elections';
 import { writeInSlices } from './fan-out';
 import { coalesce, type Coalescer } from './coalesce';
 import { createScaleOut, type ScaleOutOptions } from './scale-out';
@@ -76,7 +75,7 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
   if (scaleOut) io.adapter(scaleOut.adapter);
   // Operators check a scale-out deployment by this line (README "Scale-out").
   ctx.logger.info({ adapter: scaleOut?.kind ?? 'memory' }, 'realtime adapter');
-  const { tally } = votingRuntime(ctx);
+  const { tally } = ctx.voting;
   const logError = (what: string) => (err: unknown) => ctx.logger.error({ err }, what);
 
   // The handshake token is checked once; a bad or missing token still connects, to public channels only.
@@ -107,7 +106,7 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
       result.denied = Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string').slice(0, 16).map((n) => n.slice(0, 64)) : [];
     } else {
       // The results visibility decides the results channels (SECURITY.md "Results visibility").
-      const gate = await resultsGate(ctx);
+      const gate = await ctx.resultsGate.read();
       for (const name of new Set(parsed.data)) {
         if (isChannel(name) && canJoinChannel(name, socket.data.role) && mayJoinResultsChannel(gate, name, socket.data.role)) result.joined.push(name);
         else result.denied.push(name);
@@ -123,7 +122,7 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
    * mode change reaches the rooms before the next payload does.
    */
   const enforceVisibility = async () => {
-    const gate = await resultsGate(ctx);
+    const gate = await ctx.resultsGate.read();
     for (const channel of ['votes', 'results'] as const) {
       const room = io.of('/').adapter.rooms.get(channel);
       if (!room) continue;
@@ -212,7 +211,7 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
       return;
     }
     // A queue row is one position's ballot: a choice per candidate (several for several seats).
-    const byId = new Map(rows.map((r) => [r.id, openQueueRows(ctx, [r], false)]));
+    const byId = new Map(rows.map((r) => [r.id, ctx.ballotQueue.open([r], false)]));
     relaying = true;
     try {
       for (const v of votes) {

@@ -7,7 +7,6 @@ import { createContext } from '../bootstrap';
 import { openDatabase } from '../db/client';
 import { members } from '../db/schema';
 import { castVote } from '../modules/ballots';
-import { votingRuntime } from '../modules/elections';
 import { bearer, branchId, tokenFor } from '../../test/factories';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../test/harness';
 import { createElection, createVoter, setVoting, vote, type Election } from '../../test/voting/election';
@@ -139,7 +138,7 @@ describe('channels', () => {
       }),
     );
     const elapsed = Date.now() - started;
-    const seen = () => `the final results emit (${before} + 500 expected, last emit ${chairTotal(detailed.at(-1)?.results ?? [])} of ${detailed.length}, REST ${chairTotal(votingRuntime(t.ctx).tally.results())}, connected ${watcher.connected})`;
+    const seen = () => `the final results emit (${before} + 500 expected, last emit ${chairTotal(detailed.at(-1)?.results ?? [])} of ${detailed.length}, REST ${chairTotal(t.ctx.voting.tally.results())}, connected ${watcher.connected})`;
     await waitFor(() => chairTotal(detailed.at(-1)?.results ?? []) === before + 500, 10_000, seen);
     await waitFor(() => chairTotal(totals.at(-1)?.results ?? []) === before + 500, 10_000, 'final totals emit');
     await sleep(300);
@@ -196,6 +195,7 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
     const url = (t.ctx.database as TestDatabase).url!;
     const database = await openDatabase({ url, poolMax: 5 });
     const ctx2 = await createContext({ env: t.ctx.env, logger: t.ctx.logger, database, secrets: t.ctx.secrets, now: t.ctx.now });
+    await ctx2.start();
     const app2 = createApp(ctx2);
     const second = await listen(ctx2, app2, { databaseUrl: url });
     try {
@@ -241,6 +241,7 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
       [0, 1].map(async () => {
         const database = await openDatabase({ url, poolMax: 5 });
         const ctx = await createContext({ env: t.ctx.env, logger: t.ctx.logger, database, secrets: t.ctx.secrets, now: t.ctx.now });
+        await ctx.start();
         const app = createApp(ctx);
         const server = await listen(ctx, app, { redisUrl: process.env.REDIS_URL });
         return { ctx, app, server, database };

@@ -118,6 +118,7 @@ describe('a database reader without BALLOT_KEY', () => {
     const running = await listen(t.ctx, t.app, { databaseUrl: url });
     const database = await openDatabase({ url, poolMax: 5 });
     const ctx2 = await createContext({ env: t.ctx.env, logger: t.ctx.logger, database, secrets: t.ctx.secrets, now: t.ctx.now });
+    await ctx2.start();
     const second = await listen(ctx2, createApp(ctx2), { databaseUrl: url });
     try {
       await sleep(500);

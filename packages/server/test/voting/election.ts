@@ -3,7 +3,6 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { AppContext } from '../../src/context';
 import { positions, settings } from '../../src/db/schema';
-import { votingRuntime } from '../../src/modules/elections';
 import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../factories';
 
 /**
@@ -27,7 +26,7 @@ export async function createElection(ctx: AppContext) {
   const erin = await createCandidate(ctx, [nairobi.id], { name: 'Erin Njeri', branch: 'Nairobi' });
   const fred = await createCandidate(ctx, [mombasa.id], { name: 'Fred Fundi', branch: 'Mombasa' });
   // Factories write rows directly; the real modules raise `candidates.changed`, and this waits for its effect.
-  await votingRuntime(ctx).tally.refreshStructure();
+  await ctx.voting.tally.refreshStructure();
   return { chair, treasurer, nairobi, mombasa, alice, brian, carol, dan, erin, fred };
 }
 

@@ -37,35 +37,37 @@ export function openBallot(key: Buffer, sealed: string): Ballot[] {
 }
 
 /**
- * Opened queue rows by queue id: a row never changes, so each is decrypted once per process
- * however often the queue is read (receipt checks, vvpat, resyncs). Entries of rows the mixer
- * has moved are dropped on the next read.
+ * Opened queue rows by queue id (`ctx.ballotQueue`): a row never changes, so each is decrypted
+ * once per process however often the queue is read (receipt checks, vvpat, resyncs, relayed
+ * votes). Entries of rows the mixer has moved are dropped on the next complete read.
  */
-const opened = new WeakMap<AppContext, Map<string, Ballot[]>>();
+export class BallotQueueCache {
+  private readonly opened = new Map<string, Ballot[]>();
 
-/** Decrypts queue rows (id, sealed), reusing earlier work; prunes the cache when `complete`. */
-export function openQueueRows(ctx: AppContext, rows: { id: string; sealed: string }[], complete: boolean): Ballot[] {
-  let cache = opened.get(ctx);
-  if (!cache) opened.set(ctx, (cache = new Map()));
-  const out: Ballot[] = [];
-  const seen = complete ? new Set<string>() : undefined;
-  for (const row of rows) {
-    let ballot: Ballot[] | undefined = cache.get(row.id);
-    if (!ballot) {
-      ballot = openBallot(ctx.secrets.ballotKey, row.sealed);
-      cache.set(row.id, ballot);
+  constructor(private readonly ballotKey: Buffer) {}
+
+  /** Decrypts queue rows (id, sealed), reusing earlier work; prunes the cache when `complete`. */
+  open(rows: { id: string; sealed: string }[], complete: boolean): Ballot[] {
+    const out: Ballot[] = [];
+    const seen = complete ? new Set<string>() : undefined;
+    for (const row of rows) {
+      let ballot: Ballot[] | undefined = this.opened.get(row.id);
+      if (!ballot) {
+        ballot = openBallot(this.ballotKey, row.sealed);
+        this.opened.set(row.id, ballot);
+      }
+      seen?.add(row.id);
+      out.push(...ballot);
     }
-    seen?.add(row.id);
-    out.push(...ballot);
+    if (seen) for (const id of this.opened.keys()) if (!seen.has(id)) this.opened.delete(id);
+    return out;
   }
-  if (seen) for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id);
-  return out;
 }
 
 /** Every queued (not yet mixed) ballot, opened. */
 export async function readQueue(ctx: AppContext, db: Db | Tx = ctx.database.db): Promise<Ballot[]> {
   const rows = await db.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
-  return openQueueRows(ctx, rows, true);
+  return ctx.ballotQueue.open(rows, true);
 }
 
 /**
@@ -95,6 +97,6 @@ export async function findBallots(ctx: AppContext, receipts: string[]): Promise<
     if (row.receipt !== null) add({ receipt: row.receipt, positionId: row.position_id!, candidateId: row.candidate_id! });
     else queueRows.push({ id: row.id!, sealed: row.sealed! });
   }
-  for (const ballot of openQueueRows(ctx, queueRows, true)) if (wanted.has(ballot.receipt)) add(ballot);
+  for (const ballot of ctx.ballotQueue.open(queueRows, true)) if (wanted.has(ballot.receipt)) add(ballot);
   return found;
 }

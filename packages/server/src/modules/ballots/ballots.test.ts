@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { activityLogs, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
 import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
-import { votingRuntime } from '../elections';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { ELECTION_LOCK } from './locks';
 import { waitFor } from '../../../test/voting/sockets';
@@ -107,7 +106,7 @@ describe('psk/vote', () => {
     const orphan = await createPosition(t.ctx, { name: `Orphan ${Math.random().toString(36).slice(2, 7)}`, level: 'Nairobi' });
     await t.ctx.database.db.update(positions).set({ branchId: null }).where(eq(positions.id, orphan.id));
     const candidate = await createCandidate(t.ctx, [orphan.id], { branch: 'Nairobi' });
-    await votingRuntime(t.ctx).tally.refreshStructure();
+    await t.ctx.voting.tally.refreshStructure();
     const { token } = await createVoter(t.ctx, 'Nairobi');
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.chair.id]: e.alice.id, [orphan.id]: candidate.id });

@@ -3,7 +3,8 @@ import type { AppContext } from '../../context';
 import { ballotQueue, ballots } from '../../db/schema';
 import { MIX_LOCK } from './locks';
 import { intArray, textArray } from '../../db/arrays';
-import { openQueueRows, type Ballot } from './ballot-queue';
+import type { Ballot } from './ballot-queue';
+import { loopService, type Service } from '../../lib/service';
 import { shuffle } from './receipts';
 
 /**
@@ -64,7 +65,7 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
     const opened: Ballot[][] = [];
     for (let i = 0; i < all.length; i += OPEN_SLICE) {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      for (const row of all.slice(i, i + OPEN_SLICE)) opened.push(openQueueRows(ctx, [row], false));
+      for (const row of all.slice(i, i + OPEN_SLICE)) opened.push(ctx.ballotQueue.open([row], false));
     }
     const positionOf = (rows: Ballot[]) => rows[0]?.positionId ?? 0;
     const perPosition = new Map<number, number>();
@@ -123,4 +124,9 @@ export function startMixer(ctx: AppContext): () => Promise<void> {
     clearInterval(timer);
     await running;
   };
+}
+
+/** The mixing loop as a service (`ctx.mixer`): started with the app, stopped at shutdown. */
+export function createMixer(ctx: AppContext): Service {
+  return loopService(() => startMixer(ctx));
 }

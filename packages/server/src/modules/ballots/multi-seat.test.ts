@@ -5,7 +5,7 @@ import { positions } from '../../db/schema';
 import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote, votingRows } from '../../../test/voting/election';
-import { verifyAudit, votingRuntime } from '../elections';
+import { verifyAudit } from '../elections';
 import { mixQueuedBallots } from './mixer';
 
 /** A 3-seat national board and a one-seat treasurer: 1..seats distinct candidates per ballot. */
@@ -23,7 +23,7 @@ beforeAll(async () => {
   b = [];
   for (const name of ['Achieng A', 'Barasa B', 'Chebet C', 'Daudi D']) b.push(await createCandidate(t.ctx, [board.id], { name }));
   tr = [await createCandidate(t.ctx, [treasurer.id], { name: 'Tresa T' }), await createCandidate(t.ctx, [treasurer.id], { name: 'Umi U' })];
-  await votingRuntime(t.ctx).tally.refreshStructure();
+  await t.ctx.voting.tally.refreshStructure();
   await setVoting(t.ctx, true);
 });
 afterAll(async () => {
@@ -72,7 +72,7 @@ describe('several seats per position', () => {
 
     // Mixed, committed, audited: the rows move, the counts stay, the audit agrees.
     await mixQueuedBallots(t.ctx, { force: true });
-    await votingRuntime(t.ctx).tally.resync();
+    await t.ctx.voting.tally.resync();
     const mixed = await results();
     expect([b[0], b[1], b[2], b[3]].map((c) => countOf(mixed, board.id, c!.id))).toEqual([3, 1, 1, 1]);
     expect((await request(t.app).get('/api/v1/agent/statistics').set(bearer(await tokenFor(t.ctx, 'agent')))).body.data.votesCasted).toBe(4);

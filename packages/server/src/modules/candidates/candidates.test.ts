@@ -5,7 +5,6 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, candidacies, members } from '../../db/schema';
 import { bearer, createCandidate, createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
-import { votingRuntime } from '../elections';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
 /** A valid 1×1 PNG. */
@@ -96,7 +95,7 @@ describe('edit candidate', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.statement).toBe('Twelve years as treasurer of the Eldoret branch.');
     const voter = await tokenFor(t.ctx, 'voter');
-    await votingRuntime(t.ctx).tally.refreshStructure();
+    await t.ctx.voting.tally.refreshStructure();
     const ballot = (await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(voter))).body.data;
     const mine = ballot.find((g: { position_id: number }) => g.position_id === p.id).candidates.find((c: { id: number }) => c.id === m.id);
     expect(mine.statement).toBe('Twelve years as treasurer of the Eldoret branch.');

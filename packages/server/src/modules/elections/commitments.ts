@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { ballots, commitments } from '../../db/schema';
 import { COMMITMENT_LOCK } from '../ballots';
+import { loopService, type Service } from '../../lib/service';
 
 /**
  * A commitment to the ballot set: its size and a SHA-256 over every mixed ballot, one line
@@ -101,4 +102,9 @@ export function startCommitmentLoop(ctx: AppContext): () => Promise<void> {
     clearInterval(timer);
     await running;
   };
+}
+
+/** The commitment loop as a service (`ctx.commitments`): started with the app, stopped at shutdown. */
+export function createCommitmentLoop(ctx: AppContext): Service {
+  return loopService(() => startCommitmentLoop(ctx));
 }

@@ -4,19 +4,16 @@ import type { RouterImplementation } from '../../http/routes';
 import { bearerToken, callerOf } from '../../auth/access';
 import { actorOf } from '../../auth/actor';
 import { resolveSession } from '../../auth/sessions';
-import { assertMayViewResults, mayViewResults, resultsGate, type Viewer } from './visibility';
+import { assertMayViewResults, mayViewResults, type Viewer } from './visibility';
 import { listCommitments } from './commitments';
 import { getElection, updateElection } from './election.service';
 import { exportResultsCsv, getElectionStatus, getResults, getStatistics, lookupReceipt, toggleElection } from './elections.service';
-import { votingRuntime } from './voting-runtime';
 
 export function electionsRoutes(ctx: AppContext): RouterImplementation<Contract['api']['elections']> {
-  // Start the snapshot and the mixer/commitment loops with the app, not on the first request.
-  votingRuntime(ctx);
   const results = async () => ({ status: 200 as const, body: { data: { data: await getResults(ctx) } } });
   /** Results under the election's results visibility (SECURITY.md "Results visibility"). */
   const gated = async (viewer: () => Promise<Viewer>) => {
-    const gate = await resultsGate(ctx);
+    const gate = await ctx.resultsGate.read();
     if (!mayViewResults(gate, null)) assertMayViewResults(gate, await viewer());
   };
   // The public route ignores tokens unless results are not public: then a staff token counts.

@@ -9,7 +9,6 @@ import { auditedTransaction } from '../../lib/audited-transaction';
 import { ELECTION_LOCK, findBallots, mixQueuedBallots, normaliseReceipt } from '../ballots';
 import { recordCommitment } from './commitments';
 import { markOpened } from './election.service';
-import { votingRuntime } from './voting-runtime';
 
 export type ElectionState = '1' | '0';
 
@@ -48,13 +47,13 @@ export async function toggleElection(ctx: AppContext, actor: Actor, active: bool
 }
 
 export async function getResults(ctx: AppContext): Promise<ResultGroup[]> {
-  const { tally } = votingRuntime(ctx);
+  const { tally } = ctx.voting;
   await tally.whenReady();
   return tally.results();
 }
 
 export async function getStatistics(ctx: AppContext): Promise<Statistics> {
-  const { tally } = votingRuntime(ctx);
+  const { tally } = ctx.voting;
   await tally.whenReady();
   return tally.statistics();
 }

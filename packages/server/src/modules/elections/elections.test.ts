@@ -11,7 +11,6 @@ import { mixQueuedBallots } from '../ballots';
 import { verifyAudit } from './audit';
 import { recordCommitment, startCommitmentLoop } from './commitments';
 import { TallySnapshot } from './tally';
-import { votingRuntime } from './voting-runtime';
 
 let t: TestApp;
 let e: Election;
@@ -120,7 +119,7 @@ describe('results, statistics, receipts, commitments', () => {
   it('counts statistics by the docs/api.md definitions', async () => {
     await createMember(t.ctx, { verified: true });
     await createMember(t.ctx, { verified: true });
-    votingRuntime(t.ctx).tally.invalidateMembers();
+    t.ctx.voting.tally.invalidateMembers();
     const [counts] = await t.ctx.database.db.select({ all: sql<number>`count(*)::int`, verified: sql<number>`count(${members.verifiedAt})::int` }).from(members);
     const res = await request(t.app).get('/api/v1/statistics').set(bearer(admin));
     expect(res.status).toBe(200);
@@ -171,7 +170,7 @@ describe('results, statistics, receipts, commitments', () => {
   it('rebuilds the same results and statistics from the database (a restart)', async () => {
     const fresh = new TallySnapshot(t.ctx);
     await fresh.whenReady();
-    const runtime = votingRuntime(t.ctx).tally;
+    const runtime = t.ctx.voting.tally;
     expect(fresh.results()).toEqual(runtime.results());
     expect(await fresh.statistics()).toEqual(await runtime.statistics());
   });

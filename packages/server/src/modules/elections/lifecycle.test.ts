@@ -10,9 +10,7 @@ import { createLogger } from '../../logger';
 import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
-import { votingRuntime } from './voting-runtime';
-import { schedulerOf } from './lifecycle.router';
-import { startScheduler } from './lifecycle';
+import type { Scheduler } from './lifecycle';
 
 /**
  * The election's life with a controllable clock: opening and closing on time, once across
@@ -38,7 +36,7 @@ const getElection = async () => (await request(t.app).get('/api/v1/election')).b
 const toggle = (status: boolean) => request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status });
 const logCount = async (activity: string) =>
   (await t.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(activityLogs).where(eq(activityLogs.activity, activity)))[0]!.n;
-const tick = () => schedulerOf(t.ctx)!.tick();
+const tick = () => t.ctx.scheduler.tick();
 
 describe('the schedule', () => {
   it('opens at opens_at by itself, once; the toggle pauses and resumes inside the window; closes at closes_at', async () => {
@@ -131,7 +129,7 @@ describe('psk/results/final before close, and elected/tied for 1 and 3 seats', (
     await u.ctx.database.db.update(positions).set({ seats: 3 }).where(eq(positions.id, three.id));
     const [a, b] = [await createCandidate(u.ctx, [one.id], { name: 'A One' }), await createCandidate(u.ctx, [one.id], { name: 'B One' })];
     const c = await Promise.all(['C1', 'C2', 'C3', 'C4', 'C5'].map((name) => createCandidate(u.ctx, [three.id], { name })));
-    await votingRuntime(u.ctx).tally.refreshStructure();
+    await u.ctx.voting.tally.refreshStructure();
     expect((await request(u.app).post('/api/v1/toggle').set(bearer(adminToken)).send({ status: true })).status).toBe(200);
     // Chair: A 2, B 2 (tied for the one seat). Committee (3 seats), one choice per ballot:
     // C1 4, C2 3, C3 2, C4 2, C5 1 → C1, C2 elected; C3, C4 tied across the last seat.
@@ -167,7 +165,7 @@ describe('psk/results/final before close, and elected/tied for 1 and 3 seats', (
 });
 
 describe('two server processes on one database, and restarts', () => {
-  type Proc = { ctx: AppContext & { close(): Promise<void> }; scheduler: ReturnType<typeof startScheduler>; close(): Promise<void> };
+  type Proc = { ctx: AppContext & { close(): Promise<void> }; scheduler: Scheduler; close(): Promise<void> };
   let base: TestApp;
   const pools: Database[] = [];
   const logger = createLogger(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'warn' }));
@@ -175,7 +173,7 @@ describe('two server processes on one database, and restarts', () => {
   beforeAll(async () => {
     base = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
     // The app's own scheduler stands for a process that is down during these tests.
-    await schedulerOf(base.ctx)!.stop();
+    await base.ctx.scheduler.stop();
   });
   afterAll(async () => {
     for (const pool of pools) await pool.close();
@@ -190,7 +188,8 @@ describe('two server processes on one database, and restarts', () => {
       pools.push(database);
     }
     const ctx = await createContext({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'warn', MIX_INTERVAL_MS: '3600000' }), logger, database, secrets: base.ctx.secrets, now: base.clock.now });
-    const scheduler = startScheduler(ctx);
+    const { scheduler } = ctx;
+    scheduler.start();
     return {
       ctx,
       scheduler,

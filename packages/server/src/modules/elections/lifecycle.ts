@@ -7,6 +7,7 @@ import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
+import type { Service } from '../../lib/service';
 import { ELECTION_LOCK, FINALISE_LOCK, mixQueuedBallots } from '../ballots';
 import { verifyAudit } from './audit';
 import { digestBallots, recordCommitment } from './commitments';
@@ -170,11 +171,17 @@ export async function getFinalResults(ctx: AppContext): Promise<FinalResultsResp
 const SCHEDULER_MAX_SLEEP_MS = 5000;
 
 /**
- * Per process: wakes at `opens_at` and `closes_at` (and every few seconds, and at once when the
- * election changes here) and applies the schedule. The database decides: the conditional UPDATEs
+ * The schedule (`ctx.scheduler`), per process: once started, wakes at `opens_at` and `closes_at`
+ * (and every few seconds, and at once when the election changes here) and applies the schedule. The database decides: the conditional UPDATEs
  * make each opening and the close happen once across processes and restarts.
  */
-export function startScheduler(ctx: AppContext): { tick(): Promise<void>; stop(): Promise<void> } {
+export type Scheduler = Service & {
+  /** One round now, after any round in progress (tests drive it with a moved clock). */
+  tick(): Promise<void>;
+};
+
+export function createScheduler(ctx: AppContext): Scheduler {
+  let started = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -221,9 +228,14 @@ export function startScheduler(ctx: AppContext): { tick(): Promise<void>; stop()
   const onChange = () => {
     if (!running) run();
   };
-  ctx.events.on('election.changed', onChange);
-  run();
   return {
+    // An opening or closing time that passed while no process ran is applied at start.
+    start() {
+      if (started) return;
+      started = true;
+      ctx.events.on('election.changed', onChange);
+      run();
+    },
     async tick() {
       await running;
       await tick();

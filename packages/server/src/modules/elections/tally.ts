@@ -3,7 +3,6 @@ import { asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext, DomainEvents } from '../../context';
 import { ballotQueue, ballots, candidacies, members, participation, positions } from '../../db/schema';
 import { positionKey, positionTitle } from '../../lib/position-title';
-import { openQueueRows } from '../ballots';
 
 type VoteCast = DomainEvents['votes.cast'][0];
 
@@ -54,13 +53,18 @@ export class TallySnapshot {
   /** Structure reads are numbered as they start; an older read never replaces a newer one. */
   private structureReads = 0;
   private structureApplied = 0;
-  private ready: Promise<void>;
+  /** The first build, begun by `start()` (or by the first read that waits for it). */
+  private ready: Promise<void> | undefined;
   /** True once the first build finished: results() is then the real state, not an empty one. */
   loaded = false;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Builds the snapshot from the database (once; `whenReady` retries a failed build). */
+  start(): void {
+    if (this.ready) return;
     this.ready = this.resync();
-    this.ready.catch((err: unknown) => ctx.logger.error({ err }, 'could not build the results snapshot'));
+    this.ready.catch((err: unknown) => this.ctx.logger.error({ err }, 'could not build the results snapshot'));
   }
 
   /** Applies a committed vote (local or from another process). */
@@ -144,7 +148,7 @@ export class TallySnapshot {
       byCandidate.set(candidateId, (byCandidate.get(candidateId) ?? 0) + n);
     };
     for (const t of read.tallies) bump(t.positionId, t.candidateId, Number(t.n));
-    for (const b of openQueueRows(this.ctx, read.queue, true)) bump(b.positionId, b.candidateId, 1);
+    for (const b of this.ctx.ballotQueue.open(read.queue, true)) bump(b.positionId, b.candidateId, 1);
     this.counts = counts;
     // Ballots, not rows: a receipt is one ballot (mixed), a queued row is one ballot.
     this.votesCasted = read.mixed + read.queue.length;
@@ -197,7 +201,8 @@ export class TallySnapshot {
 
   /** Resolves once the first build succeeded, retrying it if it failed (database down at start). */
   async whenReady(): Promise<void> {
-    await this.ready.catch(() => (this.ready = this.resync()));
+    this.start();
+    await this.ready!.catch(() => (this.ready = this.resync()));
   }
 
   /** Member counters may have changed (sign-ins, imports): re-read them on the next statistics read. */

@@ -4,6 +4,7 @@ import type { Role } from '../../auth/sessions';
 import type { AppContext } from '../../context';
 import { election } from '../../db/schema';
 import { AppError } from '../../errors';
+import type { Service } from '../../lib/service';
 
 /**
  * Who may see results while voting runs (SECURITY.md "Results visibility"):
@@ -41,67 +42,69 @@ export function assertMayViewResults(gate: ResultsGate, viewer: Viewer): void {
 }
 
 /**
- * The gate, cached per process. A change made here refreshes it at once (domain events, relayed
- * to the other processes by the realtime module); a change another process made without a relay
- * is seen within MAX_AGE_MS. The public-results fast path only serves from a fresh gate.
+ * The gate, cached per process (`ctx.resultsGate`). A change made here refreshes it at once
+ * (domain events, relayed to the other processes by the realtime module); a change another
+ * process made without a relay is seen within MAX_AGE_MS. The public-results fast path only
+ * serves from a fresh gate.
  */
 const MAX_AGE_MS = 1000;
-type Cache = { gate?: ResultsGate; at: number; generation: number; loading?: { generation: number; promise: Promise<ResultsGate> } };
-const caches = new WeakMap<AppContext, Cache>();
 
-function cacheOf(ctx: AppContext): Cache {
-  let cache = caches.get(ctx);
-  if (!cache) {
-    const fresh: Cache = { at: 0, generation: 0 };
-    cache = fresh;
-    caches.set(ctx, fresh);
+export class ResultsGateCache implements Service {
+  private gate: ResultsGate | undefined;
+  private at = 0;
+  private generation = 0;
+  private loading: { generation: number; promise: Promise<ResultsGate> } | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  start(): void {
     // A change drops the gate at once (callers read the database until the new one is in).
     const invalidate = () => {
-      fresh.generation++;
-      fresh.gate = undefined;
-      void resultsGate(ctx).catch(() => undefined);
+      this.generation++;
+      this.gate = undefined;
+      void this.read().catch(() => undefined);
     };
-    ctx.events.on('election.changed', invalidate);
-    ctx.events.on('election.toggled', invalidate);
-    ctx.onClose(() => {
-      ctx.events.off('election.changed', invalidate);
-      ctx.events.off('election.toggled', invalidate);
-    });
+    this.unsubscribe ??= this.ctx.events.subscribe({ 'election.changed': invalidate, 'election.toggled': invalidate });
   }
-  return cache;
-}
 
-const isFresh = (cache: Cache) => cache.gate !== undefined && Date.now() - cache.at < MAX_AGE_MS;
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
 
-/** The gate if it is fresh, for synchronous callers (the fast path); undefined otherwise. */
-export function currentResultsGate(ctx: AppContext): ResultsGate | undefined {
-  const cache = cacheOf(ctx);
-  if (isFresh(cache)) return cache.gate;
-  void resultsGate(ctx).catch(() => undefined);
-  return undefined;
-}
+  private isFresh(): boolean {
+    return this.gate !== undefined && Date.now() - this.at < MAX_AGE_MS;
+  }
 
-export async function resultsGate(ctx: AppContext): Promise<ResultsGate> {
-  const cache = cacheOf(ctx);
-  if (isFresh(cache)) return cache.gate!;
-  if (cache.loading?.generation === cache.generation) return cache.loading.promise;
-  const generation = cache.generation;
-  const startedAt = Date.now();
-  const promise = (async () => {
-    const [row] = await ctx.database.db
-      .select({ visibility: election.resultsVisibility, closedAt: election.closedAt })
-      .from(election)
-      .where(eq(election.id, 1));
-    const gate: ResultsGate = { visibility: row?.visibility ?? 'live', closed: Boolean(row?.closedAt) };
-    // A read begun before the latest change is answered but not kept.
-    if (cache.generation === generation) {
-      cache.gate = gate;
-      cache.at = startedAt;
-    }
-    return gate;
-  })().finally(() => {
-    if (cache.loading?.promise === promise) cache.loading = undefined;
-  });
-  cache.loading = { generation, promise };
-  return promise;
+  /** The gate if it is fresh, for synchronous callers (the fast path); undefined otherwise. */
+  current(): ResultsGate | undefined {
+    if (this.isFresh()) return this.gate;
+    void this.read().catch(() => undefined);
+    return undefined;
+  }
+
+  async read(): Promise<ResultsGate> {
+    if (this.isFresh()) return this.gate!;
+    if (this.loading?.generation === this.generation) return this.loading.promise;
+    const generation = this.generation;
+    const startedAt = Date.now();
+    const promise = (async () => {
+      const [row] = await this.ctx.database.db
+        .select({ visibility: election.resultsVisibility, closedAt: election.closedAt })
+        .from(election)
+        .where(eq(election.id, 1));
+      const gate: ResultsGate = { visibility: row?.visibility ?? 'live', closed: Boolean(row?.closedAt) };
+      // A read begun before the latest change is answered but not kept.
+      if (this.generation === generation) {
+        this.gate = gate;
+        this.at = startedAt;
+      }
+      return gate;
+    })().finally(() => {
+      if (this.loading?.promise === promise) this.loading = undefined;
+    });
+    this.loading = { generation, promise };
+    return promise;
+  }
 }

@@ -1,55 +1,50 @@
-import type { AppContext } from '../../context';
-import { startMixer } from '../ballots';
-import { startCommitmentLoop } from './commitments';
+import type { AppContext, DomainEventHandlers } from '../../context';
+import type { Service } from '../../lib/service';
 import { TallySnapshot } from './tally';
-
-/** The voting core's per-process state: the results snapshot and the background loops. */
-export type VotingRuntime = { tally: TallySnapshot };
-
-const runtimes = new WeakMap<AppContext, VotingRuntime>();
 
 /** How often positions and candidacies are re-read in case they changed without an event. */
 const STRUCTURE_CHECK_MS = 10_000;
 
 /**
- * The runtime of this context, started on first use: snapshot built from the database, kept
- * current by domain events; mixer and commitment loops running until the context closes.
+ * The voting core's per-process state (`ctx.voting`): the results snapshot, built from the
+ * database at start and kept current by domain events until stopped. The mixer and the
+ * commitment loop run beside it as services of their own (`ctx.mixer`, `ctx.commitments`).
  */
-export function votingRuntime(ctx: AppContext): VotingRuntime {
-  const existing = runtimes.get(ctx);
-  if (existing) return existing;
-  const tally = new TallySnapshot(ctx);
-  const runtime: VotingRuntime = { tally };
-  runtimes.set(ctx, runtime);
+export class VotingRuntime implements Service {
+  readonly tally: TallySnapshot;
+  private structureTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
 
-  const logFailure = (what: string) => (err: unknown) => ctx.logger.error({ err }, what);
-  const onVote = (vote: Parameters<TallySnapshot['applyVote']>[0]) => tally.applyVote(vote);
-  const onCandidates = () => void tally.refreshStructure().catch(logFailure('could not reload candidates'));
-  const onMembers = () => {
-    tally.invalidateMembers();
-    onCandidates();
-  };
-  // After a toggle the queue is flushed and committed: rebuild so every process shows the exact count.
-  const onToggle = () => void tally.resync().catch(logFailure('could not rebuild results'));
-  ctx.events.on('votes.cast', onVote);
-  ctx.events.on('candidates.changed', onCandidates);
-  ctx.events.on('members.changed', onMembers);
-  ctx.events.on('election.toggled', onToggle);
-  // Safety net for changes that raise no event here (an import run by the CLI, an operator's SQL).
-  const structureTimer = setInterval(onCandidates, STRUCTURE_CHECK_MS);
-  structureTimer.unref();
-  const stopMixer = startMixer(ctx);
-  const stopCommitments = startCommitmentLoop(ctx);
+  constructor(private readonly ctx: AppContext) {
+    this.tally = new TallySnapshot(ctx);
+  }
 
-  ctx.onClose(async () => {
-    ctx.events.off('votes.cast', onVote);
-    ctx.events.off('candidates.changed', onCandidates);
-    ctx.events.off('members.changed', onMembers);
-    ctx.events.off('election.toggled', onToggle);
-    clearInterval(structureTimer);
-    await stopMixer();
-    await stopCommitments();
-    await tally.idle();
-  });
-  return runtime;
+  start(): void {
+    if (this.unsubscribe) return;
+    const { ctx, tally } = this;
+    const logFailure = (what: string) => (err: unknown) => ctx.logger.error({ err }, what);
+    const onCandidates = () => void tally.refreshStructure().catch(logFailure('could not reload candidates'));
+    const handlers: DomainEventHandlers = {
+      'votes.cast': (vote) => tally.applyVote(vote),
+      'candidates.changed': onCandidates,
+      'members.changed': () => {
+        tally.invalidateMembers();
+        onCandidates();
+      },
+      // After a toggle the queue is flushed and committed: rebuild so every process shows the exact count.
+      'election.toggled': () => void tally.resync().catch(logFailure('could not rebuild results')),
+    };
+    tally.start();
+    this.unsubscribe = ctx.events.subscribe(handlers);
+    // Safety net for changes that raise no event here (an import run by the CLI, an operator's SQL).
+    this.structureTimer = setInterval(onCandidates, STRUCTURE_CHECK_MS);
+    this.structureTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    clearInterval(this.structureTimer);
+    await this.tally.idle();
+  }
 }

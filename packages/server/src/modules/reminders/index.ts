@@ -3,3 +3,5 @@
  * this folder is internal (an ESLint rule keeps other modules out of it).
  */
 export { remindersRoutes } from './reminders.router';
+/** The background sender the composition root puts on the context (`ctx.reminders`). */
+export { createReminderSender } from './reminder-sender';

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { createDelivery, type Delivery } from '../../delivery';
 import { recordActivity } from '../../lib/activity-log';
+import { loopService, type Service } from '../../lib/service';
 import { REMINDER_MEMBER_LOCK_NAMESPACE } from '../ballots';
 import { REMINDER_QUIET_MS } from './reminders.service';
 
@@ -190,4 +191,12 @@ async function failStaleClaims(ctx: AppContext, now: Date) {
       await recordActivity(ctx, { name: s.name ?? `member #${s.member_id}`, activity: 'Reminder failed', userId: s.member_id, userType: 'voter', data: `reminder ${s.reminder_id}: interrupted (the sending process stopped)`, status: 'failed' }, tx);
     }
   });
+}
+
+/**
+ * The sender as a service (`ctx.reminders`): it runs with the app, so campaigns queued before a
+ * restart, or by another process, resume.
+ */
+export function createReminderSender(ctx: AppContext): Service {
+  return loopService(() => startReminderSender(ctx));
 }

@@ -6,7 +6,7 @@ import { activityLogs, branches, candidacies, election, positions } from '../../
 import { bearer, createCandidate, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { setVoting, vote } from '../../../test/voting/election';
-import { computePhase, votingRuntime } from '../elections';
+import { computePhase } from '../elections';
 
 /** An empty install (no sample structure): an admin sets up a savings cooperative's election. */
 let t: TestApp;
@@ -223,7 +223,7 @@ describe('positions', () => {
   it('is locked (409) once a vote is cast for it, reordering too; its candidates are frozen (409)', async () => {
     const [chair] = (await api('post', '/positions').send({ name: 'Chairperson' })).body.data;
     const candidate = await createCandidate(t.ctx, [chair.id], { branch: 'Eldoret' });
-    await votingRuntime(t.ctx).tally.refreshStructure();
+    await t.ctx.voting.tally.refreshStructure();
     const voter = await createMember(t.ctx, { branch: 'Eldoret' });
     await setVoting(t.ctx, true);
     try {

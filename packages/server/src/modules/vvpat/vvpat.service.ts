@@ -6,12 +6,11 @@ import { unseal } from '../../lib/crypto';
 import { likeContains, pageMeta, pageRequest } from '../../lib/pagination';
 import { positionTitle } from '../../lib/position-title';
 import { findBallots, normaliseReceipt, readQueue } from '../ballots';
-import { votingRuntime } from '../elections';
 
 export type VvpatPage = { data: { votes: VvpatRow[] }; meta: PageMeta };
 
 async function tallyOf(ctx: AppContext) {
-  const { tally } = votingRuntime(ctx);
+  const { tally } = ctx.voting;
   await tally.whenReady();
   return tally;
 }
