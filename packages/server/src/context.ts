@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import type { GoogleCertsSource } from './auth/google';
+import type { GoogleVerifier } from './auth/google';
 import type { Database } from './db/client';
 import type { Env } from './env';
+import type { RefusedActivityLimiter } from './lib/activity-log';
 import type { Service } from './lib/service';
 import type { BallotQueueCache } from './modules/ballots';
 import type { ResultsGateCache, Scheduler, VotingRuntime } from './modules/elections';
@@ -57,6 +58,10 @@ export type Services = {
   scheduler: Scheduler;
   /** Sends queued reminder campaigns. */
   reminders: Service;
+  /** Checks Google ID tokens against Google's certificates (cached). No lifecycle. */
+  google: GoogleVerifier;
+  /** How many refused actions the activity log still takes per subject and address. No lifecycle. */
+  refusedActivity: RefusedActivityLimiter;
 };
 
 /** Everything a request handler or service needs, built once at start (or per test). */
@@ -73,8 +78,6 @@ export type AppContext = Services & {
    * delivery or limiter stores), in reverse order of registration, before the services stop.
    */
   onClose: (fn: () => Promise<void> | void) => void;
-  /** Google's signing keys; unset means fetch them from Google (tests inject their own). */
-  googleCerts?: GoogleCertsSource;
 };
 
 /** The context without its services: what the composition root starts from. */

@@ -2,13 +2,28 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from './env';
+import { subkey } from './lib/crypto';
 
 export type Secrets = {
   /** 32 bytes: AES-256-GCM key sealing voter→receipt links, queued ballots and TOTP secrets. */
   ballotKey: Buffer;
-  /** Signs the pending sign-in cookie. */
+  /** Signs cookies and one-time code hashes; the keys below are derived from it. */
   sessionSecret: string;
+  /** AES-256-GCM key of the pending sign-in cookie (HKDF from sessionSecret). */
+  pendingCookieKey: Buffer;
+  /** HMAC key of the signed help-report image URLs (HKDF from sessionSecret). */
+  reportImageKey: Buffer;
 };
+
+/** The secrets with the keys derived from them, derived once at start. */
+function withSubkeys(ballotKey: Buffer, sessionSecret: string): Secrets {
+  return {
+    ballotKey,
+    sessionSecret,
+    pendingCookieKey: subkey(sessionSecret, 'pending sign-in cookie'),
+    reportImageKey: subkey(sessionSecret, 'report image urls'),
+  };
+}
 
 function decodeKey(value: string): Buffer {
   return /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
@@ -33,10 +48,10 @@ export function loadSecrets(env: Pick<Env, 'BALLOT_KEY' | 'SESSION_SECRET' | 'DA
       writeFileSync(file, JSON.stringify(toStore, null, 2), { mode: 0o600 });
     }
   }
-  return { ballotKey: decodeKey(ballotKey), sessionSecret };
+  return withSubkeys(decodeKey(ballotKey), sessionSecret);
 }
 
 /** Fresh random secrets (tests). */
 export function randomSecrets(): Secrets {
-  return { ballotKey: randomBytes(32), sessionSecret: randomBytes(32).toString('hex') };
+  return withSubkeys(randomBytes(32), randomBytes(32).toString('hex'));
 }

@@ -1,4 +1,6 @@
+import { GoogleVerifier } from './auth/google';
 import type { AppContext, CoreContext, Services } from './context';
+import { RefusedActivityLimiter } from './lib/activity-log';
 import { BallotQueueCache, createMixer } from './modules/ballots';
 import { createCommitmentLoop, createScheduler, ResultsGateCache, VotingRuntime } from './modules/elections';
 import { createReminderSender } from './modules/reminders';
@@ -20,6 +22,8 @@ export function withServices(core: CoreContext): AppContext {
     commitments: createCommitmentLoop(ctx),
     scheduler: createScheduler(ctx),
     reminders: createReminderSender(ctx),
+    google: new GoogleVerifier(),
+    refusedActivity: new RefusedActivityLimiter(),
   };
   return Object.assign(ctx, services);
 }

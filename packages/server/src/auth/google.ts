@@ -15,24 +15,31 @@ export const GOOGLE_INVALID = 'Invalid Google credential, please sign in with Go
 export const GOOGLE_EMAIL_UNVERIFIED = 'Your Google email address is not verified';
 export const GOOGLE_EMAIL_MISMATCH = 'The email does not match the Google account';
 
-// One client per configuration: it caches Google's certificates for as long as Google allows.
-// The library is loaded on first use, so servers without Google sign-in never pay its start-up cost.
-const clients = new WeakMap<AppContext['env'], Promise<OAuth2Client>>();
+/**
+ * Google's verifier of this process (`ctx.google`): one OAuth client, which caches Google's
+ * certificates for as long as Google allows. The library is loaded on first use, so servers
+ * without Google sign-in never pay its start-up cost. No lifecycle.
+ */
+export class GoogleVerifier {
+  private client: Promise<OAuth2Client> | undefined;
+  /** Google's signing keys; unset means fetch them from Google (tests set their own). */
+  certs: GoogleCertsSource | undefined;
 
-function clientFor(ctx: AppContext): Promise<OAuth2Client> {
-  let client = clients.get(ctx.env);
-  if (!client) {
-    client = import('google-auth-library').then(({ OAuth2Client }) => new OAuth2Client({ clientId: ctx.env.GOOGLE_CLIENT_ID }));
-    clients.set(ctx.env, client);
+  oauthClient(): Promise<OAuth2Client> {
+    // The audience is given on every check (from ctx.env), so the client needs no client id.
+    return (this.client ??= import('google-auth-library').then(({ OAuth2Client }) => new OAuth2Client()));
   }
-  return client;
+
+  async certificates(): Promise<Record<string, string>> {
+    if (this.certs) return await this.certs();
+    const { certs } = await (await this.oauthClient()).getFederatedSignonCertsAsync();
+    return certs as Record<string, string>;
+  }
 }
 
 async function certificates(ctx: AppContext): Promise<Record<string, string>> {
   try {
-    if (ctx.googleCerts) return await ctx.googleCerts();
-    const { certs } = await (await clientFor(ctx)).getFederatedSignonCertsAsync();
-    return certs as Record<string, string>;
+    return await ctx.google.certificates();
   } catch (error) {
     ctx.logger.warn({ reason: error instanceof Error ? error.message.split('\n')[0] : 'unknown' }, 'could not load Google certificates');
     throw new AppError('UNAVAILABLE', 'Could not reach Google to check the sign-in, please try again');
@@ -48,7 +55,7 @@ export async function verifyGoogleIdToken(ctx: AppContext, idToken: string): Pro
   const audience = ctx.env.GOOGLE_CLIENT_ID;
   if (!audience) throw new AppError('UNAVAILABLE', GOOGLE_NOT_CONFIGURED);
   const certs = await certificates(ctx);
-  const client = await clientFor(ctx);
+  const client = await ctx.google.oauthClient();
   let payload: Record<string, unknown> | undefined;
   try {
     const ticket = await client.verifySignedJwtWithCertsAsync(idToken, certs, audience, ISSUERS);

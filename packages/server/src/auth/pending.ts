@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
@@ -49,23 +49,13 @@ const PADDED_BYTES = 192;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-const keys = new WeakMap<AppContext, Buffer>();
-function keyOf(ctx: AppContext): Buffer {
-  let key = keys.get(ctx);
-  if (!key) {
-    key = Buffer.from(hkdfSync('sha256', ctx.secrets.sessionSecret, 'kura', 'pending sign-in cookie', 32));
-    keys.set(ctx, key);
-  }
-  return key;
-}
-
 /** The cookie value for `state` (exported for the tests that check it is opaque). */
 export function sealPending(ctx: AppContext, state: PendingSignIn): string {
   const json = JSON.stringify(state);
   const plain = Buffer.alloc(Math.max(PADDED_BYTES, Math.ceil(json.length / 64) * 64), ' ');
   plain.write(json, 'utf8');
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', keyOf(ctx), iv);
+  const cipher = createCipheriv('aes-256-gcm', ctx.secrets.pendingCookieKey, iv);
   cipher.setAAD(Buffer.from(state.role));
   const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
   return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url');
@@ -76,7 +66,7 @@ function openPending(ctx: AppContext, value: string, role: Role): unknown {
   try {
     const bytes = Buffer.from(value, 'base64url');
     if (bytes.length < IV_BYTES + TAG_BYTES + PADDED_BYTES) return undefined;
-    const decipher = createDecipheriv('aes-256-gcm', keyOf(ctx), bytes.subarray(0, IV_BYTES));
+    const decipher = createDecipheriv('aes-256-gcm', ctx.secrets.pendingCookieKey, bytes.subarray(0, IV_BYTES));
     decipher.setAAD(Buffer.from(role));
     decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
     const plain = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);

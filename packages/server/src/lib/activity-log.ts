@@ -32,12 +32,18 @@ export const REFUSED_WINDOW_MS = 10 * 60_000;
 const MORE_NOT_LOGGED = ' (more of these in the next 10 minutes are not logged)';
 
 type Window = { start: number; n: number };
-const refusedWindows = new WeakMap<AppContext, Map<string, Window>>();
 
-/** Whether this refused entry may be written, and whether it is the last one for now. */
-function refusedAllowance(ctx: AppContext, entry: ActivityEntry, now: number): 'write' | 'last' | 'skip' {
-  let windows = refusedWindows.get(ctx);
-  if (!windows) refusedWindows.set(ctx, (windows = new Map()));
+/** The refused-action windows of this process (`ctx.refusedActivity`). No lifecycle. */
+export class RefusedActivityLimiter {
+  private readonly windows = new Map<string, Window>();
+
+  /** Whether this refused entry may be written, and whether it is the last one for now. */
+  allowance(entry: ActivityEntry, now: number): 'write' | 'last' | 'skip' {
+    return refusedAllowance(this.windows, entry, now);
+  }
+}
+
+function refusedAllowance(windows: Map<string, Window>, entry: ActivityEntry, now: number): 'write' | 'last' | 'skip' {
   if (windows.size > 50_000) for (const [k, w] of windows) if (now - w.start >= REFUSED_WINDOW_MS) windows.delete(k);
   const subject = entry.userId ? `${entry.userType}:${entry.userId}` : `name:${entry.name.toLowerCase().slice(0, 200)}`;
   const keys: [string, number][] = [[`s|${entry.activity}|${subject}`, REFUSED_PER_SUBJECT]];
@@ -59,7 +65,7 @@ function refusedAllowance(ctx: AppContext, entry: ActivityEntry, now: number): '
 export async function recordActivity(ctx: AppContext, entry: ActivityEntry, tx?: Db | Tx): Promise<void> {
   const now = ctx.now();
   if (entry.status !== 'success') {
-    const allowance = refusedAllowance(ctx, entry, now.getTime());
+    const allowance = ctx.refusedActivity.allowance(entry, now.getTime());
     if (allowance === 'skip') return;
     if (allowance === 'last') entry = { ...entry, data: `${entry.data ?? ''}${MORE_NOT_LOGGED}`.trim() };
   }

@@ -1,9 +1,15 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+/**
+ * A 32-byte key for one purpose derived from a secret (HKDF-SHA256, salt 'kura', the purpose as
+ * info): one secret in the environment, a separate key per use, none usable for another.
+ */
+export const subkey = (secret: string, label: string): Buffer => Buffer.from(hkdfSync('sha256', secret, 'kura', label, 32));
 
 /** An opaque bearer token: 32 random bytes (256 bits), base64url. */
 export const newToken = (): string => randomBytes(32).toString('base64url');

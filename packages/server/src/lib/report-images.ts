@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import { sql } from 'drizzle-orm';
@@ -14,18 +14,8 @@ import { uploadUrl, uploadsDir } from './uploads';
  */
 export const REPORT_IMAGE_URL_TTL_MS = 60 * 60_000;
 
-const keys = new WeakMap<AppContext, Buffer>();
-function keyOf(ctx: AppContext): Buffer {
-  let key = keys.get(ctx);
-  if (!key) {
-    key = Buffer.from(hkdfSync('sha256', ctx.secrets.sessionSecret, 'kura', 'report image urls', 32));
-    keys.set(ctx, key);
-  }
-  return key;
-}
-
 const signatureOf = (ctx: AppContext, name: string, expires: number) =>
-  createHmac('sha256', keyOf(ctx)).update(`${name}\n${expires}`).digest('base64url');
+  createHmac('sha256', ctx.secrets.reportImageKey).update(`${name}\n${expires}`).digest('base64url');
 
 /** The URL an admin's browser loads a report image from. */
 export function reportImageUrl(ctx: AppContext, name: string): string {

@@ -17,7 +17,7 @@ export type IdTokenClaims = {
 };
 
 export type GoogleSigner = {
-  /** For ctx.googleCerts: the test key by key id, as Google serves its PEM certificates. */
+  /** For ctx.google.certs: the test key by key id, as Google serves its PEM certificates. */
   certs: () => Promise<Record<string, string>>;
   idToken(claims: IdTokenClaims): Promise<string>;
 };

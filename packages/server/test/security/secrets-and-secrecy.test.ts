@@ -37,7 +37,7 @@ beforeAll(async () => {
   t = await createTestApp({
     env: { LOG_LEVEL: 'trace', SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, SMTP_URL: smtp.url, GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID, MIX_MIN_BATCH: String(N) },
   });
-  t.ctx.googleCerts = google.certs;
+  t.ctx.google.certs = google.certs;
 }, 120_000);
 afterAll(async () => {
   await t?.close();

@@ -30,7 +30,7 @@ beforeAll(async () => {
   t = await createTestApp({
     env: { SMTP_URL: smtp.url, MAIL_FROM: 'Kura <codes@kura.test>', SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID },
   });
-  t.ctx.googleCerts = google.certs;
+  t.ctx.google.certs = google.certs;
 });
 
 afterAll(async () => {

@@ -28,7 +28,7 @@ const API = '/api/v1';
 beforeAll(async () => {
   [sms, google] = await Promise.all([startSmsSink(), createGoogleSigner()]);
   t = await createTestApp({ env: { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID } });
-  t.ctx.googleCerts = google.certs;
+  t.ctx.google.certs = google.certs;
 });
 
 afterAll(async () => {
