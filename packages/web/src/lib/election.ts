@@ -1,7 +1,6 @@
 import type { Election } from '@kura/contract';
 import { api } from './api';
-
-export const electionQueryKey = ['election'] as const;
+import { queryKeys } from './queries';
 
 /** The organisation's texts as the pages show them; empty until the admin enters them. */
 export type ElectionTexts = {
@@ -24,7 +23,7 @@ export function electionTexts(e: Election | undefined): ElectionTexts {
 
 /** GET election: the organisation's texts, schedule and phase (anyone may read it). */
 export function useElection() {
-  const query = api.elections.getElection.useQuery({ queryKey: electionQueryKey, staleTime: 60_000 });
+  const query = api.elections.getElection.useQuery({ queryKey: queryKeys.election, staleTime: 60_000 });
   const election = query.data?.status === 200 ? query.data.body.data : undefined;
   return { election, texts: electionTexts(election), query };
 }

@@ -24,6 +24,9 @@ export function positionLabel(p: { name: string; level: string }): string {
   return `${p.name} ${p.level}`;
 }
 
+/** `name - level`, the label of a position checkbox (docs/screens.md "Staff pages"). */
+export const positionOptionLabel = (p: { name: string; level: string }) => `${p.name} - ${p.level}`;
+
 export function capitalise(text: string): string {
   return text.replace(/(^|[\s_-])(\p{L})/gu, (_m, sep: string, ch: string) => sep + ch.toUpperCase());
 }

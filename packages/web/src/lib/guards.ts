@@ -2,35 +2,58 @@ import { redirect } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import { queryKeys } from './queries';
-import { clearSession, hasSession, setAccountType, setName } from './session';
+import { clearSession, getToken, hasSession, setAccountType, setName } from './session';
 
+/** A session check's answer is reused for a minute so moving between pages stays quick. */
 const VALIDATION_TTL_MS = 60_000;
 
+export type StaffArea = 'admin' | 'agent';
+type Role = 'voter' | StaffArea;
+
 /**
- * docs/screens.md "Sign-in and session loss" voter guard: no stored token or hash → /sign-in; otherwise ask the validation
- * endpoint. A non-200 or an error clears storage and goes to /sign-in; a voter becomes account
- * type `member`. The answer is cached for a minute so moving between voter pages stays quick.
+ * docs/screens.md "Sign-in and session loss", the one session check of the guarded layouts: no
+ * stored token or hash → /sign-in; otherwise ask the validation endpoint of the area (cached,
+ * keyed by token so a cached answer never outlives the session that produced it). A non-200, an
+ * error or a role the area does not take clears storage and goes to /sign-in. Answers the role.
  */
-export async function requireVoter(queryClient: QueryClient) {
+async function validatedRole<R extends Role>(
+  queryClient: QueryClient,
+  base: readonly string[],
+  validate: () => Promise<{ status: number; body: unknown }>,
+  accepts: readonly R[],
+): Promise<R> {
   if (!hasSession()) throw redirect({ to: '/sign-in' });
-  let ok = false;
+  let role: R | null = null;
   try {
-    const res = await queryClient.fetchQuery({
-      queryKey: queryKeys.validateVoter,
-      queryFn: () => api.auth.validateVoter.query(),
-      staleTime: VALIDATION_TTL_MS,
-    });
-    if (res.status === 200 && res.body.user_type === 'voter') {
-      setAccountType('member');
-      if (res.body.data?.name) setName(res.body.data.name);
-      ok = true;
+    const res = await queryClient.fetchQuery({ queryKey: [...base, getToken()], queryFn: validate, staleTime: VALIDATION_TTL_MS });
+    const body = res.status === 200 ? (res.body as { user_type?: string; data?: { name?: string } | null }) : undefined;
+    if (body && accepts.includes(body.user_type as R)) {
+      role = body.user_type as R;
+      if (body.data?.name) setName(body.data.name);
     }
   } catch {
-    ok = false;
+    role = null;
   }
-  if (!ok) {
-    queryClient.removeQueries({ queryKey: queryKeys.validateVoter });
+  if (!role) {
+    queryClient.removeQueries({ queryKey: base });
     clearSession();
     throw redirect({ to: '/sign-in' });
   }
+  return role;
+}
+
+/** Voter layout guard: a voter becomes account type `member`. */
+export async function requireVoter(queryClient: QueryClient) {
+  await validatedRole(queryClient, queryKeys.validateVoter, () => api.auth.validateVoter.query(), ['voter']);
+  setAccountType('member');
+}
+
+/**
+ * Admin and agent layout guard (GET validate/admin): an admin belongs in /admin and an agent in
+ * /agent, so each is sent to its own area from the other one.
+ */
+export async function requireStaff(queryClient: QueryClient, area: StaffArea) {
+  const role = await validatedRole(queryClient, queryKeys.validateStaff, () => api.auth.validateStaff.query(), ['admin', 'agent']);
+  setAccountType(role);
+  if (role !== area) throw redirect({ to: role === 'admin' ? '/admin' : '/agent' });
 }

@@ -1,8 +1,8 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { AppShell } from '@/components/layout/app-shell';
 import { FullPageLoading } from '@/components/layout/page-states';
-import { requireStaff } from '@/components/staff/staff-guard';
-import { ADMIN_EXTRA_TITLES, ADMIN_MENU } from '@/components/staff/staff-menus';
+import { requireStaff } from '@/lib/guards';
+import { ADMIN_EXTRA_TITLES, ADMIN_MENU } from '@/lib/menus';
 
 export const Route = createFileRoute('/_admin')({
   beforeLoad: ({ context }) => requireStaff(context.queryClient, 'admin'),

@@ -1,7 +1,7 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { AppShell } from '@/components/layout/app-shell';
 import { FullPageLoading } from '@/components/layout/page-states';
-import { VOTER_EXTRA_TITLES, VOTER_MENU } from '@/components/layout/voter-menu';
+import { VOTER_EXTRA_TITLES, VOTER_MENU } from '@/lib/menus';
 import { requireVoter } from '@/lib/guards';
 
 export const Route = createFileRoute('/_voter')({

@@ -3,7 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { PositionResults } from '@/components/results/position-results';
 import { api } from '@/lib/api';
-import { hiddenResultsText, queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
+import { queryKeys, type ResultsResponseLike, withResults } from '@/lib/queries';
+import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 
 export const Route = createFileRoute('/')({

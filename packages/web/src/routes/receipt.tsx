@@ -6,7 +6,8 @@ import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { api, errorMessage, errorStatus, firstFieldError } from '@/lib/api';
+import { api } from '@/lib/api';
+import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
 
 export const Route = createFileRoute('/receipt')({
   // `?code=` pre-fills the box (the voter's receipts page links here per code).

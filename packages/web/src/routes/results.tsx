@@ -4,7 +4,8 @@ import type { FinalResultsResponse } from '@kura/contract';
 import { ErrorState, Loading } from '@/components/layout/page-states';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
-import { api, errorMessage, errorStatus } from '@/lib/api';
+import { api } from '@/lib/api';
+import { errorMessage, errorStatus } from '@/lib/errors';
 import { percentage } from '@/lib/format';
 
 export const Route = createFileRoute('/results')({

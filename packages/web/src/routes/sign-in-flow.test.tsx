@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { mockFetch } from '@/test/fetch-mock';
+import { stubFetch } from '@/test/fetch';
 import { SignIn } from './sign-in';
 
 afterEach(() => {
@@ -17,7 +17,7 @@ async function submitIdentifier(value: string) {
 
 describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
   it("sends an unknown member to /sign-up with 'There has been the below issue'", async () => {
-    const { calls } = mockFetch((path) =>
+    const calls = stubFetch(({ path }) =>
       path === '/verify/phone' ? { status: 404, body: { message: 'No account found, try signing up', issue: 'No such user exists' } } : { status: 204 },
     );
     const { router } = await renderWithProviders(<SignIn />, '/sign-in');
@@ -29,7 +29,7 @@ describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
 
   it('shows the SMS token step, stores the session as member and goes to /voter after 2 s', async () => {
     const session = { bearer_token: 'tok', hash: 'hh', name: 'Jane', photo: null, balance: 0, message: 'Welcome' };
-    const { calls } = mockFetch((path) => {
+    const calls = stubFetch(({ path }) => {
       if (path === '/verify/phone') return { status: 200, body: { message: 'Code sent' } };
       if (path === '/verify/sms') return { status: 200, body: session };
       return { status: 204 };
@@ -53,7 +53,7 @@ describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
   }, 10_000);
 
   it("goes back to the details with 'Back to input details'", async () => {
-    mockFetch((path) => (path === '/verify/phone' ? { status: 200, body: { message: 'Code sent' } } : { status: 204 }));
+    stubFetch(({ path }) => (path === '/verify/phone' ? { status: 200, body: { message: 'Code sent' } } : { status: 204 }));
     await renderWithProviders(<SignIn />, '/sign-in');
     await submitIdentifier('1001');
     fireEvent.click(await screen.findByRole('button', { name: 'Back to input details' }));

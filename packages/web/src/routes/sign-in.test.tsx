@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { IDENTIFIER_FORMAT_MESSAGE } from '@kura/contract';
-import { mockFetch } from '@/test/fetch-mock';
+import { stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
 import { SignIn } from './sign-in';
 import { SignUp, SIGN_UP_UNAVAILABLE } from './sign-up';
@@ -94,7 +94,7 @@ describe('the ways in from the sign-in page', () => {
 
   it('without Google, sign-up explains why and what to do instead, and hides the form that cannot succeed', async () => {
     // The support address is the one the admin set on the election (GET election).
-    mockFetch((path) =>
+    stubFetch(({ path }) =>
       path === '/election'
         ? { status: 200, body: { data: { title: 'AGM', organisation: 'Umoja Savings', website: null, support_email: 'help@umoja.example', opens_at: null, closes_at: null, results_visibility: 'live', phase: 'setup', active: '0' } } }
         : undefined,

@@ -4,8 +4,9 @@ import { AuthCard } from '@/components/auth/auth-card';
 import { SuccessAlert } from '@/components/auth/success-alert';
 import { TokenForm } from '@/components/auth/token-form';
 import { PublicLayout } from '@/components/layout/public-layout';
-import { toast } from '@/components/ui/use-toast';
-import { api, ensureCsrfCookie, errorIssue, errorMessage } from '@/lib/api';
+import { toast } from '@/hooks/use-toast';
+import { api, ensureCsrfCookie } from '@/lib/api';
+import { errorIssue, errorMessage } from '@/lib/errors';
 import { getPfNumber, storeSession } from '@/lib/session';
 import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 

@@ -7,7 +7,8 @@ import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { api, errorMessage, firstFieldError } from '@/lib/api';
+import { api } from '@/lib/api';
+import { errorMessage, firstFieldError } from '@/lib/errors';
 
 export const Route = createFileRoute('/verify')({
   component: VerifyDetails,

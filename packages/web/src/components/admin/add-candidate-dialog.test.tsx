@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch, type Call, type Reply } from '@/components/staff/staff-test-utils';
+import { stubFetch, type Call, type Reply } from '@/test/fetch';
 import { CandidatesPage } from './candidates-page';
 import { SetupPage } from './setup-page';
 

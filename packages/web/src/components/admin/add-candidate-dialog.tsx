@@ -7,11 +7,13 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { toast } from '@/components/ui/use-toast';
-import { staffKeys } from '@/components/staff/staff-queries';
-import { api, errorMessage, firstFieldError } from '@/lib/api';
+import { toast } from '@/hooks/use-toast';
+import { useCandidatePositions } from '@/hooks/use-admin-lists';
+import { api } from '@/lib/api';
+import { errorMessage, fieldErrorsOf, firstFieldError } from '@/lib/errors';
+import { positionOptionLabel } from '@/lib/format';
+import { queryKeys } from '@/lib/queries';
 import { PhotoField, StatementField } from './candidate-fields';
-import { fieldErrorsOf, positionOptionLabel, useCandidatePositions } from './use-admin-lists';
 
 /** How many matches the member search shows (the first page of the search). */
 const SEARCH_PAGE = 10;
@@ -112,8 +114,8 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
       const chosen = positions.find((p) => p.id === wanted);
       toast({ variant: 'success', title: 'Candidate added', description: chosen ? `${m.name} stands for ${positionOptionLabel(chosen)}.` : undefined });
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: staffKeys.candidates }),
-        queryClient.invalidateQueries({ queryKey: staffKeys.members }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.candidates }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.members }),
       ]);
       onClose();
     } catch (err) {

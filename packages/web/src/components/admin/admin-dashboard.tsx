@@ -3,10 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { BellRing, MessageSquareWarning } from 'lucide-react';
 import { PositionResults } from '@/components/results/position-results';
 import { StatisticsTiles } from '@/components/staff/statistics-tiles';
-import { staffKeys, withAdminStatistics } from '@/components/staff/staff-queries';
 import { buttonVariants } from '@/components/ui/button';
 import { api } from '@/lib/api';
-import { hiddenResultsText, queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
+import { queryKeys, type ResultsResponseLike, withAdminStatistics, withResults } from '@/lib/queries';
+import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 import { cn } from '@/lib/utils';
 import { ElectionSchedule } from './election-schedule';
@@ -24,13 +24,13 @@ export const ADMIN_NO_VOTES = 'No votes at the moment';
 export function AdminDashboard() {
   const queryClient = useQueryClient();
   const positions = api.members.listPositions.useQuery({ queryKey: queryKeys.positions, staleTime: 5 * 60_000 });
-  const results = api.elections.getResults.useQuery({ queryKey: staffKeys.adminResults });
-  const statistics = api.elections.getStatistics.useQuery({ queryKey: staffKeys.adminStatistics });
+  const results = api.elections.getResults.useQuery({ queryKey: queryKeys.adminResults });
+  const statistics = api.elections.getStatistics.useQuery({ queryKey: queryKeys.adminStatistics });
 
   useRealtime({
-    results: (payload) => queryClient.setQueryData<ResultsResponseLike>(staffKeys.adminResults, (prev) => withResults(prev, payload.results)),
+    results: (payload) => queryClient.setQueryData<ResultsResponseLike>(queryKeys.adminResults, (prev) => withResults(prev, payload.results)),
     statistics: (payload) =>
-      queryClient.setQueryData(staffKeys.adminStatistics, (prev: Parameters<typeof withAdminStatistics>[0]) => withAdminStatistics(prev, payload.statistics)),
+      queryClient.setQueryData(queryKeys.adminStatistics, (prev: Parameters<typeof withAdminStatistics>[0]) => withAdminStatistics(prev, payload.statistics)),
   });
 
   return (

@@ -7,10 +7,11 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { toast } from '@/components/ui/use-toast';
-import { staffKeys } from '@/components/staff/staff-queries';
+import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
-import { positionOptionLabel, useCandidatePositions } from './use-admin-lists';
+import { useCandidatePositions } from '@/hooks/use-admin-lists';
+import { positionOptionLabel } from '@/lib/format';
+import { queryKeys } from '@/lib/queries';
 
 /**
  * Assign Position dialog (docs/screens.md "Staff pages"): the member number and a checkbox list of positions
@@ -38,8 +39,8 @@ export function AssignPositionDialog({ member, onClose }: { member: Member | nul
       await assign.mutateAsync({ body: { member_no: member.member_no, position_ids: selected } });
       toast({ variant: 'success', title: 'Position assigned successfully' });
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: staffKeys.members }),
-        queryClient.invalidateQueries({ queryKey: staffKeys.candidates }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.members }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.candidates }),
       ]);
       onClose();
     } catch {

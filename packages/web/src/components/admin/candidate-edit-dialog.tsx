@@ -6,12 +6,14 @@ import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { toast } from '@/components/ui/use-toast';
-import { staffKeys } from '@/components/staff/staff-queries';
-import { api, errorMessage, firstFieldError } from '@/lib/api';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorMessage, fieldErrorsOf, firstFieldError, zodFieldErrors } from '@/lib/errors';
 import { PhotoField, StatementField } from './candidate-fields';
 import { ContactFields, type ContactValues } from './contact-fields';
-import { fieldErrorsOf, positionOptionLabel, useBranches, useCandidatePositions, zodFieldErrors } from './use-admin-lists';
+import { useBranches, useCandidatePositions } from '@/hooks/use-admin-lists';
+import { positionOptionLabel } from '@/lib/format';
+import { queryKeys } from '@/lib/queries';
 
 const valuesOf = (c: Candidate | null): ContactValues => ({ name: c?.name ?? '', phone: c?.phone ?? '', email: c?.email ?? '', county: c?.county ?? '' });
 
@@ -67,8 +69,8 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
       await update.mutateAsync({ params: { id: candidate.id }, body: form });
       toast({ variant: 'success', title: 'Candidate updated successfully' });
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: staffKeys.candidates }),
-        queryClient.invalidateQueries({ queryKey: staffKeys.members }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.candidates }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.members }),
       ]);
       onClose();
     } catch (err) {

@@ -3,13 +3,14 @@ import type { Candidate } from '@kura/contract';
 import { Pencil, UserPlus } from 'lucide-react';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
-import { staffKeys } from '@/components/staff/staff-queries';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/use-toast';
-import { api, errorIssue, errorMessage } from '@/lib/api';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorIssue, errorMessage } from '@/lib/errors';
 import { AddCandidateDialog } from './add-candidate-dialog';
 import { CandidateEditDialog } from './candidate-edit-dialog';
 import { CandidatePhoto } from './candidate-photo';
+import { queryKeys } from '@/lib/queries';
 
 export const NO_POSITIONS = 'No positions assigned';
 
@@ -21,7 +22,7 @@ export function candidateColumns(c: Pick<Candidate, 'positions'>) {
 
 /** Candidates page (docs/screens.md "Staff pages"): Add candidate, the table and the Edit Candidate dialog. */
 export function CandidatesPage() {
-  const q = api.candidates.listCandidates.useQuery({ queryKey: staffKeys.candidates });
+  const q = api.candidates.listCandidates.useQuery({ queryKey: queryKeys.candidates });
   const [editing, setEditing] = useState<Candidate | null>(null);
   const [adding, setAdding] = useState(false);
 

@@ -1,7 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Election, ResultsVisibility } from '@kura/contract';
-import { staffKeys } from '@/components/staff/staff-queries';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -17,9 +16,11 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
-import { toast } from '@/components/ui/use-toast';
-import { api, errorMessage, firstFieldError } from '@/lib/api';
-import { electionQueryKey, formatDateTime, useElection } from '@/lib/election';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorMessage, firstFieldError } from '@/lib/errors';
+import { formatDateTime, useElection } from '@/lib/election';
+import { queryKeys } from '@/lib/queries';
 
 /** One sentence per mode, as the back office shows it (SECURITY.md "Results visibility"). */
 export const VISIBILITY_TEXT: Record<ResultsVisibility, string> = {
@@ -83,8 +84,8 @@ export function ElectionSchedule() {
   const closed = election.phase === 'closed';
 
   const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: electionQueryKey, exact: true });
-    await queryClient.invalidateQueries({ queryKey: staffKeys.electionStatus });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.election, exact: true });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.electionStatus });
   };
   const save = async () => {
     try {

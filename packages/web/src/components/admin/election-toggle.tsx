@@ -1,8 +1,7 @@
 import { useId, useState } from 'react';
 import * as SwitchPrimitive from '@radix-ui/react-switch';
 import { useQueryClient } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
-import { staffKeys } from '@/components/staff/staff-queries';
+import { toast } from '@/hooks/use-toast';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -13,9 +12,10 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
-import { api, errorMessage } from '@/lib/api';
-import { electionQueryKey } from '@/lib/election';
+import { api } from '@/lib/api';
+import { errorMessage } from '@/lib/errors';
 import { cn } from '@/lib/utils';
+import { queryKeys } from '@/lib/queries';
 
 export const ENABLED_MESSAGE = 'Voting has been enabled';
 export const DISABLED_MESSAGE = 'Voting has been disabled';
@@ -28,12 +28,12 @@ export const DISABLED_MESSAGE = 'Voting has been disabled';
 export function ElectionToggle() {
   const id = useId();
   const queryClient = useQueryClient();
-  const status = api.elections.getElectionStatus.useQuery({ queryKey: staffKeys.electionStatus });
+  const status = api.elections.getElectionStatus.useQuery({ queryKey: queryKeys.electionStatus });
   const toggle = api.elections.toggleElection.useMutation();
   const active = status.data?.body.active === '1';
   // Read only when voting is being turned on (refetch below).
-  const positionsQuery = api.members.listCandidatePositions.useQuery({ queryKey: staffKeys.candidatePositions, enabled: false });
-  const candidatesQuery = api.candidates.listCandidates.useQuery({ queryKey: staffKeys.candidates, enabled: false });
+  const positionsQuery = api.members.listCandidatePositions.useQuery({ queryKey: queryKeys.candidatePositions, enabled: false });
+  const candidatesQuery = api.candidates.listCandidates.useQuery({ queryKey: queryKeys.candidates, enabled: false });
   const [empty, setEmpty] = useState<string[] | null>(null);
 
   /** Positions that no candidate stands for; [] when every one has one or the lists cannot be read (then the server decides). */
@@ -65,9 +65,9 @@ export function ElectionToggle() {
   const onChange = async (next: boolean) => {
     try {
       const res = await toggle.mutateAsync({ body: { status: next } });
-      queryClient.setQueryData(staffKeys.electionStatus, { status: 200, headers: new Headers(), body: { active: res.body.active } });
+      queryClient.setQueryData(queryKeys.electionStatus, { status: 200, headers: new Headers(), body: { active: res.body.active } });
       // The phase (setup, open, paused) on the schedule card follows the switch.
-      void queryClient.invalidateQueries({ queryKey: electionQueryKey, exact: true });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.election, exact: true });
       toast({ variant: 'success', title: res.body.message || (res.body.active === '1' ? ENABLED_MESSAGE : DISABLED_MESSAGE) });
     } catch (err) {
       toast({ variant: 'destructive', title: 'Failed to update election status', description: errorMessage(err) ?? 'Something went wrong' });

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Download } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/use-toast';
-import { api, errorMessage } from '@/lib/api';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorMessage } from '@/lib/errors';
 
 /** Saves text as a file through a temporary link (the browser's own download). */
 function download(text: string, filename: string) {

@@ -1,17 +1,19 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
-import { Pager, useLastPage } from '@/components/staff/pager';
-import { staffKeys } from '@/components/staff/staff-queries';
-import { toast } from '@/components/ui/use-toast';
-import { api, errorMessage } from '@/lib/api';
+import { Pager } from '@/components/staff/pager';
+import { useLastPage } from '@/hooks/use-last-page';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from './logs-page';
+import { queryKeys } from '@/lib/queries';
 
 /** Beyond the spec: the issues reported through 'Report an Issue or Help', newest first. */
 export function IssuesPage() {
   const [page, setPage] = useState(1);
   const q = api.help.listIssues.useQuery({
-    queryKey: [...staffKeys.issues, page],
+    queryKey: [...queryKeys.issues, page],
     queryData: { query: { page } },
     placeholderData: keepPreviousData,
   });

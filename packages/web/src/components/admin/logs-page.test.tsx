@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { paginator, stubFetch } from '@/components/staff/staff-test-utils';
+import { paginator, stubFetch } from '@/test/fetch';
 import { LogsPage } from './logs-page';
 
 const entry = (id: number, user_id: number | null, user_type: 'voter' | 'admin' | 'agent' | null = user_id === null ? null : 'voter') => ({

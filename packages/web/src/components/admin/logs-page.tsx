@@ -2,14 +2,15 @@ import { useEffect, useId } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
-import { Pager, useLastPage } from '@/components/staff/pager';
+import { Pager } from '@/components/staff/pager';
+import { useLastPage } from '@/hooks/use-last-page';
 import { SearchForm, type SearchField } from '@/components/staff/search-form';
-import { staffKeys } from '@/components/staff/staff-queries';
-import { activeFilters, hasAnyFilter, useFilteredPages } from '@/components/staff/use-filtered-pages';
+import { activeFilters, hasAnyFilter, useFilteredPages } from '@/hooks/use-filtered-pages';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { toast } from '@/components/ui/use-toast';
+import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/queries';
 
 export const LOGS_FAILED = 'Failed to fetch logs. Please try again later.';
 
@@ -51,7 +52,7 @@ export function LogsPage() {
   const filterActive = f.filterMode || hasAnyFilter(f.draft);
 
   const q = useQuery({
-    queryKey: [...staffKeys.logs, f.filterMode ? f.applied : null, f.page],
+    queryKey: [...queryKeys.logs, f.filterMode ? f.applied : null, f.page],
     queryFn: async () => {
       const res = f.filterMode
         ? await api.logs.searchLogs.query({ query: { ...activeFilters(f.applied), page: f.page } })

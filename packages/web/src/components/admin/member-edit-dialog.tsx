@@ -3,11 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { UpdateMemberBody, type Member } from '@kura/contract';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { toast } from '@/components/ui/use-toast';
-import { staffKeys } from '@/components/staff/staff-queries';
-import { api, errorMessage, firstFieldError } from '@/lib/api';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorMessage, fieldErrorsOf, firstFieldError, zodFieldErrors } from '@/lib/errors';
 import { ContactFields, type ContactValues } from './contact-fields';
-import { fieldErrorsOf, useBranches, zodFieldErrors } from './use-admin-lists';
+import { useBranches } from '@/hooks/use-admin-lists';
+import { queryKeys } from '@/lib/queries';
 
 type Values = ContactValues & { member_no: string };
 
@@ -49,7 +50,7 @@ export function MemberEditDialog({ member, onClose }: { member: Member | null; o
     try {
       await update.mutateAsync({ params: { id: member.id }, body: parsed.data });
       toast({ variant: 'success', title: 'Member updated successfully' });
-      await queryClient.invalidateQueries({ queryKey: staffKeys.members });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.members });
       onClose();
     } catch (err) {
       setErrors(fieldErrorsOf(err));

@@ -2,9 +2,10 @@ import { useId, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/use-toast';
-import { staffKeys } from '@/components/staff/staff-queries';
-import { api, errorMessage } from '@/lib/api';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorMessage } from '@/lib/errors';
+import { queryKeys } from '@/lib/queries';
 
 type Result = { created: number; updated: number; errors: { line: number; message: string }[] };
 
@@ -27,8 +28,8 @@ export function MemberImport() {
       setResult(res.body);
       if (res.body.errors.length === 0) {
         toast({ variant: 'success', title: 'Members imported', description: `${res.body.created} created, ${res.body.updated} updated` });
-        await queryClient.invalidateQueries({ queryKey: staffKeys.members });
-        if (createBranches) await queryClient.invalidateQueries({ queryKey: staffKeys.branches });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.members });
+        if (createBranches) await queryClient.invalidateQueries({ queryKey: queryKeys.branches });
       } else {
         toast({ variant: 'destructive', title: 'Import failed', description: 'Nothing was imported. Fix the lines listed and try again.' });
       }

@@ -2,7 +2,7 @@ import { Profiler, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { paginator, stubFetch, type Call } from '@/components/staff/staff-test-utils';
+import { paginator, stubFetch, type Call } from '@/test/fetch';
 import { MembersPage } from './members-page';
 
 const member = (id: number, extra: Record<string, unknown> = {}) => ({

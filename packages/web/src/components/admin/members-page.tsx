@@ -4,15 +4,16 @@ import type { Member } from '@kura/contract';
 import { Pencil, UserPlus } from 'lucide-react';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
-import { Pager, useLastPage } from '@/components/staff/pager';
+import { Pager } from '@/components/staff/pager';
+import { useLastPage } from '@/hooks/use-last-page';
 import { SearchForm, type SearchField } from '@/components/staff/search-form';
-import { staffKeys } from '@/components/staff/staff-queries';
-import { activeFilters, useFilteredPages } from '@/components/staff/use-filtered-pages';
+import { activeFilters, useFilteredPages } from '@/hooks/use-filtered-pages';
 import { Button } from '@/components/ui/button';
 import { api } from '@/lib/api';
 import { AssignPositionDialog } from './assign-position-dialog';
 import { MemberEditDialog } from './member-edit-dialog';
 import { MemberImport } from './member-import';
+import { queryKeys } from '@/lib/queries';
 
 const EMPTY = { query: '', county: '', phone: '', email: '' };
 const FIELDS: SearchField<keyof typeof EMPTY>[] = [
@@ -29,7 +30,7 @@ export function MembersPage() {
   const [assigning, setAssigning] = useState<Member | null>(null);
 
   const q = useQuery({
-    queryKey: [...staffKeys.members, f.filterMode ? f.applied : null, f.page],
+    queryKey: [...queryKeys.members, f.filterMode ? f.applied : null, f.page],
     queryFn: async () => {
       const res = f.filterMode
         ? await api.members.searchMembers.query({ query: { ...activeFilters(f.applied), page: f.page } })

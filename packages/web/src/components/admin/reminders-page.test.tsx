@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/components/staff/staff-test-utils';
+import { stubFetch } from '@/test/fetch';
 import { RemindersPage } from './reminders-page';
 
 afterEach(() => vi.unstubAllGlobals());

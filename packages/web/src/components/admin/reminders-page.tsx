@@ -1,13 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Reminder } from '@kura/contract';
-import { staffKeys } from '@/components/staff/staff-queries';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/use-toast';
-import { api, errorMessage, firstFieldError } from '@/lib/api';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorMessage, firstFieldError } from '@/lib/errors';
+import { queryKeys } from '@/lib/queries';
 
 export const DEFAULT_REMINDER = 'Dear {name}, voting is open and you have not voted yet. Please sign in and cast your vote.';
 
@@ -23,7 +24,7 @@ export function RemindersPage() {
   const [counted, setCounted] = useState<number | null>(null);
   const create = api.reminders.createReminder.useMutation();
   const list = api.reminders.listReminders.useQuery({
-    queryKey: staffKeys.reminders,
+    queryKey: queryKeys.reminders,
     // Progress while a campaign runs; nothing to poll otherwise.
     refetchInterval: (q) => (q.state.data?.body.data.some((r) => r.status !== 'done') ? 1000 : false),
   });
@@ -37,7 +38,7 @@ export function RemindersPage() {
       }
       setCounted(null);
       toast({ variant: 'success', title: `Reminder queued for ${res.body.recipients} ${res.body.recipients === 1 ? 'member' : 'members'}` });
-      await queryClient.invalidateQueries({ queryKey: staffKeys.reminders });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.reminders });
     } catch (err) {
       toast({ variant: 'destructive', title: 'The reminder could not be queued', description: firstFieldError(err) ?? errorMessage(err) ?? 'Something went wrong' });
     }

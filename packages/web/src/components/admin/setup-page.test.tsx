@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/components/staff/staff-test-utils';
+import { stubFetch } from '@/test/fetch';
 import { ADD_AGENT_TEXT, SetupPage } from './setup-page';
 
 afterEach(() => vi.unstubAllGlobals());

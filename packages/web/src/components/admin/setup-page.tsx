@@ -2,20 +2,19 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Branch, Position } from '@kura/contract';
 import { CheckCircle2, ChevronDown, ChevronUp, Circle, Pencil, Trash2, UserPlus } from 'lucide-react';
-import { staffKeys } from '@/components/staff/staff-queries';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/use-toast';
-import { api, errorMessage, firstFieldError } from '@/lib/api';
-import { electionQueryKey, useElection } from '@/lib/election';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorMessage, firstFieldError } from '@/lib/errors';
+import { useElection } from '@/lib/election';
 import { queryKeys } from '@/lib/queries';
 import { AddCandidateDialog } from './add-candidate-dialog';
-import { useBranches, useCandidatePositions } from './use-admin-lists';
+import { useBranches, useCandidatePositions } from '@/hooks/use-admin-lists';
 
-const memberCountKey = [...staffKeys.members, 'count'] as const;
-const agentsKey = ['admin', 'agents'] as const;
+const memberCountKey = [...queryKeys.members, 'count'] as const;
 
 /** How agents come to exist: the operator creates them, there is no screen for it. */
 export const ADD_AGENT_TEXT =
@@ -46,9 +45,9 @@ function SetupChecklist() {
   const { election } = useElection();
   const { branches } = useBranches();
   const { positions } = useCandidatePositions();
-  const candidates = api.candidates.listCandidates.useQuery({ queryKey: staffKeys.candidates });
+  const candidates = api.candidates.listCandidates.useQuery({ queryKey: queryKeys.candidates });
   const members = api.members.listMembers.useQuery({ queryKey: memberCountKey, queryData: { query: { page: 1, per_page: 1 } } });
-  const agents = api.setup.listAgents.useQuery({ queryKey: agentsKey });
+  const agents = api.setup.listAgents.useQuery({ queryKey: queryKeys.agents });
   const agentCount = agents.data?.body.data.length ?? 0;
   const list = candidates.data?.body.data.data.candidates ?? [];
   const withCandidate = new Set(list.flatMap((c) => c.positions.map((p) => p.id)));
@@ -128,7 +127,7 @@ function OrganisationForm() {
         body: { title: form.title, organisation: form.organisation, website: form.website.trim() || null, support_email: form.support_email.trim() || null },
       });
       toast({ variant: 'success', title: 'Organisation texts saved' });
-      await queryClient.invalidateQueries({ queryKey: electionQueryKey });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.election });
     } catch (err) {
       failed('Failed to save the organisation texts', err);
     }
@@ -170,7 +169,7 @@ function BranchesSection() {
   const [editing, setEditing] = useState<{ id: number; name: string } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: staffKeys.branches });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.branches });
   const run = async (title: string, work: () => Promise<unknown>, done: string) => {
     setProblem(null);
     try {
@@ -269,7 +268,7 @@ function PositionsSection() {
   const [editing, setEditing] = useState<{ id: number; name: string; seats: string; description: string } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [addingTo, setAddingTo] = useState<number | null>(null);
-  const candidates = api.candidates.listCandidates.useQuery({ queryKey: staffKeys.candidates });
+  const candidates = api.candidates.listCandidates.useQuery({ queryKey: queryKeys.candidates });
   const candidatesOf = (positionId: number) =>
     (candidates.data?.body.data.data.candidates ?? []).filter((c) => c.positions.some((p) => p.id === positionId)).map((c) => c.name);
 

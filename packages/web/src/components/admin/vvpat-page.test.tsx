@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/components/staff/staff-test-utils';
+import { stubFetch } from '@/test/fetch';
 import { navigation } from '@/lib/api';
 import { storeSession } from '@/lib/session';
 import { VvpatPage } from './vvpat-page';

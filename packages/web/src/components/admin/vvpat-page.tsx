@@ -2,14 +2,15 @@ import { useEffect, useId } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
-import { Pager, useLastPage } from '@/components/staff/pager';
+import { Pager } from '@/components/staff/pager';
+import { useLastPage } from '@/hooks/use-last-page';
 import { SearchForm, type SearchField } from '@/components/staff/search-form';
-import { staffKeys } from '@/components/staff/staff-queries';
-import { useFilteredPages } from '@/components/staff/use-filtered-pages';
+import { useFilteredPages } from '@/hooks/use-filtered-pages';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { toast } from '@/components/ui/use-toast';
-import { api, errorStatus } from '@/lib/api';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorStatus } from '@/lib/errors';
 import { positionLabel } from '@/lib/format';
 import { queryKeys } from '@/lib/queries';
 
@@ -32,7 +33,7 @@ export function VvpatPage() {
   const positions = api.members.listPositions.useQuery({ queryKey: queryKeys.positions, staleTime: 5 * 60_000 });
 
   const q = useQuery({
-    queryKey: [...staffKeys.vvpat, f.filterMode ? f.applied : null, f.page],
+    queryKey: [...queryKeys.vvpat, f.filterMode ? f.applied : null, f.page],
     queryFn: async () => {
       const ref = f.applied.vvpat.trim();
       const positionId = f.applied.position ? Number(f.applied.position) : undefined;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import type { ChannelHandlers } from '@/lib/realtime';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/components/staff/staff-test-utils';
+import { stubFetch } from '@/test/fetch';
 import { AgentDashboard } from './agent-dashboard';
 
 const live: { handlers: ChannelHandlers | null } = { handlers: null };

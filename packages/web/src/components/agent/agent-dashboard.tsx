@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { PositionResults } from '@/components/results/position-results';
 import { StatisticsTiles } from '@/components/staff/statistics-tiles';
-import { staffKeys, withAgentStatistics } from '@/components/staff/staff-queries';
 import { api } from '@/lib/api';
-import { hiddenResultsText, queryKeys, withResults, type ResultsResponseLike } from '@/lib/queries';
+import { queryKeys, type ResultsResponseLike, withAgentStatistics, withResults } from '@/lib/queries';
+import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 
 export const AGENT_DEFAULT_POSITION = 'President_National';
@@ -17,13 +17,13 @@ export const AGENT_NO_VOTES = 'No votes at the moment';
 export function AgentDashboard() {
   const queryClient = useQueryClient();
   const positions = api.members.listPositions.useQuery({ queryKey: queryKeys.positions, staleTime: 5 * 60_000 });
-  const results = api.elections.getAgentResults.useQuery({ queryKey: staffKeys.agentResults });
-  const statistics = api.elections.getAgentStatistics.useQuery({ queryKey: staffKeys.agentStatistics });
+  const results = api.elections.getAgentResults.useQuery({ queryKey: queryKeys.agentResults });
+  const statistics = api.elections.getAgentStatistics.useQuery({ queryKey: queryKeys.agentStatistics });
 
   useRealtime({
-    results: (payload) => queryClient.setQueryData<ResultsResponseLike>(staffKeys.agentResults, (prev) => withResults(prev, payload.results)),
+    results: (payload) => queryClient.setQueryData<ResultsResponseLike>(queryKeys.agentResults, (prev) => withResults(prev, payload.results)),
     statistics: (payload) =>
-      queryClient.setQueryData(staffKeys.agentStatistics, (prev: Parameters<typeof withAgentStatistics>[0]) => withAgentStatistics(prev, payload.statistics)),
+      queryClient.setQueryData(queryKeys.agentStatistics, (prev: Parameters<typeof withAgentStatistics>[0]) => withAgentStatistics(prev, payload.statistics)),
   });
 
   return (

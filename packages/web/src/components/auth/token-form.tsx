@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { FieldError } from './field-error';
-import { tokenFormSchema, type TokenValues } from './identifier';
+import { tokenFormSchema, type TokenValues } from '@/lib/identifier';
 
 type Props = {
   label: string;

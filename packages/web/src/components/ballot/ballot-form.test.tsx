@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { mockFetch } from '@/test/fetch-mock';
+import { stubFetch } from '@/test/fetch';
 import { Elect } from '@/routes/_voter/voter/elect';
 
 const ballot = [
@@ -11,7 +11,7 @@ const ballot = [
 ];
 
 function server(opts: { active?: '1' | '0'; vote?: { status: number; body: unknown } } = {}) {
-  return mockFetch((path) => {
+  return stubFetch(({ path }) => {
     if (path === '/psk/candidates/v2') return { status: 200, body: { data: ballot } };
     if (path === '/psk/election/status') return { status: 200, body: { active: opts.active ?? '1' } };
     if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
@@ -46,7 +46,7 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
   });
 
   it('asks "Are you sure?"; cancel resets the choices', async () => {
-    const { calls } = server();
+    const calls = server();
     await renderWithProviders(<Elect />, '/voter/elect');
     fireEvent.click(await screen.findByRole('radio', { name: 'Jane Wanjiku' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
@@ -59,7 +59,7 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
   });
 
   it('posts {candidates: {position_id: candidate_id}} on "Yes!" and shows the voted banner and toast', async () => {
-    const { calls } = server();
+    const calls = server();
     await renderWithProviders(<Elect />, '/voter/elect');
     fireEvent.click(await screen.findByRole('radio', { name: 'Otieno Omondi' }));
     fireEvent.click(screen.getByRole('radio', { name: 'Amina Hassan' }));
@@ -90,7 +90,7 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
   });
 
   it('keeps the rest of the ballot votable after voting for some positions', async () => {
-    const { calls } = server({ vote: { status: 201, body: { message: 'Successfully voted', receipts: [{ position_id: 1, vvpat: 'VP-AAAA-BBBB' }] } } });
+    const calls = server({ vote: { status: 201, body: { message: 'Successfully voted', receipts: [{ position_id: 1, vvpat: 'VP-AAAA-BBBB' }] } } });
     await renderWithProviders(<Elect />, '/voter/elect');
     fireEvent.click(await screen.findByRole('radio', { name: 'Jane Wanjiku' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
@@ -147,7 +147,7 @@ describe('a position with several seats', () => {
   };
   const treasurer = { title: 'treasurer national', position_id: 8, seats: 1, candidates: [{ id: 81, name: 'Tresa T', photo: null, statement: null }] };
   const multiServer = () =>
-    mockFetch((path) => {
+    stubFetch(({ path }) => {
       if (path === '/psk/candidates/v2') return { status: 200, body: { data: [board, treasurer] } };
       if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
       if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
@@ -156,7 +156,7 @@ describe('a position with several seats', () => {
     });
 
   it('has checkboxes that stop at the number of seats ("Choose up to 3"), radios for one seat, and posts a list', async () => {
-    const { calls } = multiServer();
+    const calls = multiServer();
     await renderWithProviders(<Elect />, '/voter/elect');
     expect(await screen.findByText('Choose up to 3 (0 chosen)')).toBeTruthy();
     const box = (name: RegExp) => screen.getByRole('checkbox', { name }) as HTMLInputElement;

@@ -5,8 +5,9 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/use-toast';
-import { api, errorMessage } from '@/lib/api';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorMessage } from '@/lib/errors';
 
 /** The issue dialog and its report toasts (docs/screens.md "Messages and timings"). */
 export function IssueDialog({ triggerLabel = 'Report an Issue or Help' }: { triggerLabel?: string }) {

@@ -1,26 +1,19 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { ChevronDown, LogOut, Menu, type LucideIcon } from 'lucide-react';
+import { ChevronDown, LogOut, Menu } from 'lucide-react';
 import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
-import { toast } from '@/components/ui/use-toast';
+import { toast } from '@/hooks/use-toast';
 import { ColourDialog } from '@/components/colours/colour-dialog';
 import { IssueDialog } from '@/components/help/issue-dialog';
 import { config } from '@/lib/config';
 import { initial } from '@/lib/format';
+import type { MenuItem } from '@/lib/menus';
 import { clearSession, getName, getPhoto } from '@/lib/session';
 import { tsr } from '@/lib/api';
 import { cn } from '@/lib/utils';
-
-export type MenuItem = {
-  label: string;
-  to: string;
-  icon?: LucideIcon;
-  /** the page subtitle shown in the page-title banner while this item is active */
-  title: string;
-};
 
 export type AppShellProps = {
   menu: MenuItem[];

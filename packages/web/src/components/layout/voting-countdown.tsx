@@ -2,8 +2,9 @@ import { useEffect, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Election } from '@kura/contract';
-import { electionQueryKey, formatDateTime, useElection } from '@/lib/election';
+import { formatDateTime, useElection } from '@/lib/election';
 import { cn } from '@/lib/utils';
+import { queryKeys } from '@/lib/queries';
 
 /** "2 d 03:04:05", "03:04:05" */
 export function formatCountdown(ms: number): string {
@@ -47,7 +48,7 @@ export function VotingCountdown({ className }: { className?: string }) {
   useEffect(() => {
     if (!pendingFlip) return;
     // The server opens and closes on its own; ask again until its phase shows it.
-    const timer = setInterval(() => void queryClient.invalidateQueries({ queryKey: electionQueryKey }), 1000);
+    const timer = setInterval(() => void queryClient.invalidateQueries({ queryKey: queryKeys.election }), 1000);
     return () => clearInterval(timer);
   }, [pendingFlip, queryClient]);
   if (!election) return null;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { useState } from 'react';
 import { fireEvent, render, renderHook, screen } from '@testing-library/react';
-import { clampPage, Pager, useLastPage } from './pager';
+import { useLastPage } from '@/hooks/use-last-page';
+import { clampPage } from '@/lib/pages';
+import { Pager } from './pager';
 
 function Harness({ last, start = 1 }: { last: number; start?: number }) {
   const [page, setPage] = useState(start);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from './staff-test-utils';
+import { stubFetch } from '@/test/fetch';
 import { OTP_PROMPT, StaffLogin } from './staff-login';
 
 const session = { bearer_token: 'tok', hash: 'h', name: 'Ada Admin', photo: null, balance: 0, message: 'Signed in' };

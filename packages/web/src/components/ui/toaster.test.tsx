@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import { Toaster, TOAST_DURATION, TOAST_SWIPE_THRESHOLD } from './toaster';
-import { toast, TOAST_LIMIT, TOAST_REMOVE_DELAY } from './use-toast';
+import { toast, TOAST_LIMIT, TOAST_REMOVE_DELAY } from '@/hooks/use-toast';
 
 describe('toasts (docs/screens.md "Messages and timings")', () => {
   it('uses the spec constants', () => {

@@ -1,5 +1,5 @@
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
-import { useToast } from './use-toast';
+import { useToast } from '@/hooks/use-toast';
 
 /** docs/screens.md "Messages and timings": auto close after 5000 ms, swipe threshold 50, hotkey F8 (Radix's own defaults, stated here). */
 export const TOAST_DURATION = 5000;

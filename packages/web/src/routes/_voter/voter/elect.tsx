@@ -4,8 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
 import { BallotForm, choiceValue, type Choices } from '@/components/ballot/ballot-form';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
-import { toast } from '@/components/ui/use-toast';
-import { api, errorMessage, errorStatus, firstFieldError } from '@/lib/api';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
 import { queryKeys } from '@/lib/queries';
 
 export const Route = createFileRoute('/_voter/voter/elect')({

@@ -4,7 +4,7 @@ import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states
 import { Button } from '@/components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
-import { toast } from '@/components/ui/use-toast';
+import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/queries';
 

@@ -4,8 +4,9 @@ import { Copy, Download } from 'lucide-react';
 import type { VvpatRow } from '@kura/contract';
 import { Button } from '@/components/ui/button';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
-import { toast } from '@/components/ui/use-toast';
-import { api, errorStatus } from '@/lib/api';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorStatus } from '@/lib/errors';
 import { queryKeys } from '@/lib/queries';
 
 export const Route = createFileRoute('/_voter/voter/vpat')({

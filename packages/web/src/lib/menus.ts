@@ -1,5 +1,22 @@
-import { FileCheck2, House, ListChecks, ScrollText, UserSquare2, Users } from 'lucide-react';
-import type { MenuItem } from '@/components/layout/app-shell';
+import { FileCheck2, GraduationCap, House, ListChecks, ScrollText, UserSquare2, Users, Vote, type LucideIcon } from 'lucide-react';
+
+export type MenuItem = {
+  label: string;
+  to: string;
+  icon?: LucideIcon;
+  /** the page subtitle shown in the page-title banner while this item is active */
+  title: string;
+};
+
+/** Menus (docs/screens.md "Screens"): Voter: Home, Voting, Vvpt, Tutorial. */
+export const VOTER_MENU: MenuItem[] = [
+  { label: 'Home', to: '/voter', icon: House, title: 'Dashboard' },
+  { label: 'Voting', to: '/voter/elect', icon: Vote, title: 'Elections' },
+  { label: 'Vvpt', to: '/voter/vpat', icon: FileCheck2, title: 'Verifiable Paper Audit Trail' },
+  { label: 'Tutorial', to: '/voter/education', icon: GraduationCap, title: 'Voting Tutorial' },
+];
+
+export const VOTER_EXTRA_TITLES: Record<string, string> = { '/voter/nominate': 'Nominations' };
 
 /** Menus (docs/screens.md "Screens"): Admin: Home, Manage, Set-up, Candidates, Logs, VvPat. */
 export const ADMIN_MENU: MenuItem[] = [

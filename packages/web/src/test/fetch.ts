@@ -1,9 +1,13 @@
 import { vi } from 'vitest';
 
-/** Test helper only: a fetch stand-in that routes by method and path (without /api/v1). */
 export type Reply = { status: number; body?: unknown };
 export type Call = { method: string; path: string; search: URLSearchParams; body: unknown };
 
+/**
+ * The tests' one fetch stand-in: replaces global fetch and routes each call by method and path
+ * (without /api/v1) to `route`; a path it does not answer is 404, GET /sanctum/csrf-cookie is 204.
+ * Answers the list of calls made, in order.
+ */
 export function stubFetch(route: (call: Call) => Reply | undefined) {
   const calls: Call[] = [];
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -27,6 +31,7 @@ export function stubFetch(route: (call: Call) => Reply | undefined) {
   return calls;
 }
 
+/** A Laravel-style paginator body, as the members, logs and issues lists answer. */
 export const paginator = <T>(data: T[], current_page: number, last_page: number, per_page = 10) => ({
   data,
   current_page,

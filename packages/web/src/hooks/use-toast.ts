@@ -1,5 +1,5 @@
 import * as React from 'react';
-import type { ToastActionElement, ToastProps } from './toast';
+import type { ToastActionElement, ToastProps } from '@/components/ui/toast';
 
 /** docs/screens.md "Messages and timings": one toast at a time. */
 export const TOAST_LIMIT = 1;

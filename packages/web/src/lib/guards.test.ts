@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { storeSession } from '@/lib/session';
-import { requireStaff } from './staff-guard';
-import { stubFetch } from './staff-test-utils';
+import { requireStaff } from './guards';
+import { stubFetch } from '@/test/fetch';
 
 const client = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
 const session = { bearer_token: 'tok', hash: 'h', name: 'X', photo: null, balance: 0 };
