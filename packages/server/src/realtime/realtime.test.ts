@@ -190,6 +190,19 @@ describe('session expiry', () => {
   });
 });
 
+describe('shutdown', () => {
+  it('removes every domain-event listener the hub added, and only those', async () => {
+    const events = t.ctx.events;
+    const counts = () => Object.fromEntries(events.eventNames().map((name) => [name, events.listenerCount(name)]));
+    const before = counts();
+    const other = await listen(t.ctx, t.app);
+    const attached = counts();
+    expect(Object.keys(attached).some((name) => attached[name]! > (before[name] ?? 0))).toBe(true);
+    await other.close();
+    expect(Object.fromEntries(Object.entries(counts()).filter(([, n]) => n > 0))).toEqual(before);
+  });
+});
+
 describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Postgres)', () => {
   it("delivers a vote cast on the second server to the first server's clients, and keeps both snapshots exact", async () => {
     const url = (t.ctx.database as TestDatabase).url!;
