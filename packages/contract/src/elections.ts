@@ -24,6 +24,8 @@ export const Election = z.object({
   opens_at: z.string().nullable(),
   /** ISO 8601 with offset */
   closes_at: z.string().nullable(),
+  /** The organisation's IANA time zone (e.g. Africa/Nairobi): pages show the schedule in it. */
+  time_zone: z.string(),
   results_visibility: ResultsVisibility,
   phase: ElectionPhase,
   active: z.enum(['1', '0']),
@@ -40,6 +42,16 @@ const dateTimeField = (field: string) =>
     .string({ invalid_type_error: `The ${field} must be a date and time` })
     .datetime({ offset: true, message: `The ${field} must be an ISO 8601 date and time with an offset` })
     .nullable();
+
+/** Whether this runtime knows the IANA time zone name (Intl throws a RangeError on an unknown one). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Any subset of the election's editable fields; `null` clears an optional one. */
 export const UpdateElectionBody = z
@@ -62,6 +74,11 @@ export const UpdateElectionBody = z
       .nullable(),
     opens_at: dateTimeField('opens_at'),
     closes_at: dateTimeField('closes_at'),
+    time_zone: z
+      .string({ invalid_type_error: 'The time zone must be text' })
+      .trim()
+      .max(64, 'Must be at most 64 characters long')
+      .refine(isTimeZone, 'The time zone must be an IANA time zone name, e.g. Africa/Nairobi or Europe/London'),
     results_visibility: ResultsVisibility,
   })
   .partial()

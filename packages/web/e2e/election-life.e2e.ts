@@ -63,10 +63,8 @@ async function voteAs(memberNo: string): Promise<string[]> {
   return ((await res.json()) as { receipts: { vvpat: string }[] }).receipts.map((r) => r.vvpat);
 }
 
-const localInput = (d: Date) => {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-};
+/** A datetime-local value on the UTC wall clock (the test sets the organisation's zone to UTC). */
+const utcInput = (d: Date) => d.toISOString().slice(0, 19);
 
 async function signInAdmin(page: Page) {
   await page.goto('/admin/login');
@@ -88,10 +86,13 @@ describe('the election from schedule to declaration', () => {
 
     // The admin schedules the opening 12 seconds ahead, with the organisation's time zone shown.
     const schedule = admin.getByRole('region', { name: 'Schedule and results' });
-    await expect.poll(() => schedule.getByText(/Times are in/).textContent()).toMatch(/UTC[+-]\d\d:\d\d/);
+    // The demo society's zone is shown; the schedule is typed on the organisation's clock, set to UTC here.
+    await expect.poll(() => schedule.getByText(/Times are in/).textContent()).toMatch(/Africa\/Nairobi \(UTC\+03:00\)/);
+    await schedule.getByLabel("The organisation's time zone").fill('UTC');
+    await expect.poll(() => schedule.getByText(/Times are in/).textContent()).toMatch(/UTC \(UTC\+00:00\)/);
     const opensAt = new Date(Date.now() + 12_000);
-    await schedule.getByLabel('Voting opens', { exact: true }).fill(localInput(opensAt));
-    await schedule.getByLabel('Voting closes', { exact: true }).fill(localInput(new Date(Date.now() + 3_600_000)));
+    await schedule.getByLabel('Voting opens', { exact: true }).fill(utcInput(opensAt));
+    await schedule.getByLabel('Voting closes', { exact: true }).fill(utcInput(new Date(Date.now() + 3_600_000)));
     await schedule.getByText(/^Staff only:/).click();
     await schedule.getByRole('button', { name: 'Save schedule' }).click();
     await expect.poll(() => schedule.getByTestId('election-phase').textContent(), { timeout: 10_000 }).toMatch(/^Scheduled/);

@@ -55,6 +55,7 @@ export const DEMO_ELECTION = {
   organisation: 'Pharmaceutical Society of Kenya',
   website: 'https://psk.or.ke',
   support_email: 'secretariat@psk.or.ke',
+  time_zone: 'Africa/Nairobi',
 };
 
 /**

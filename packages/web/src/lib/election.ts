@@ -1,6 +1,7 @@
 import type { Election } from '@kura/contract';
 import { api } from './api';
 import { queryKeys } from './queries';
+import { formatInZone } from './zoned-time';
 
 /** The organisation's texts as the pages show them; empty until the admin enters them. */
 export type ElectionTexts = {
@@ -9,6 +10,8 @@ export type ElectionTexts = {
   website: string | null;
   supportEmail: string | null;
   opensAt: string | null;
+  /** The organisation's IANA time zone (UTC until the admin sets one). */
+  timeZone: string;
 };
 
 export function electionTexts(e: Election | undefined): ElectionTexts {
@@ -18,6 +21,7 @@ export function electionTexts(e: Election | undefined): ElectionTexts {
     website: e?.website ?? null,
     supportEmail: e?.support_email ?? null,
     opensAt: e?.opens_at ?? null,
+    timeZone: e?.time_zone ?? 'UTC',
   };
 }
 
@@ -28,9 +32,7 @@ export function useElection() {
   return { election, texts: electionTexts(election), query };
 }
 
-/** "3 May 2026, 08:00" in the reader's locale. */
-export function formatDateTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(undefined, { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+/** "3 May 2026, 08:00 EAT": the reader's language, the organisation's clock and zone. */
+export function formatDateTime(iso: string, timeZone: string): string {
+  return formatInZone(iso, timeZone);
 }

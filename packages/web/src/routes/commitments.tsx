@@ -2,8 +2,8 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { api } from '@/lib/api';
+import { formatDateTime, useElection } from '@/lib/election';
 
-const formatDateTime = (iso: string) => new Date(iso).toLocaleString();
 
 export const Route = createFileRoute('/commitments')({
   component: Commitments,
@@ -11,6 +11,7 @@ export const Route = createFileRoute('/commitments')({
 
 /** The published commitments to the ballot set, newest first, with how to check one. */
 export function Commitments() {
+  const { texts } = useElection();
   const q = api.elections.listCommitments.useQuery({ queryKey: ['commitments'], refetchInterval: 60_000 });
   return (
     <PublicLayout wide>
@@ -55,7 +56,7 @@ export function Commitments() {
                 {q.data.body.data.map((c) => (
                   <tr key={`${c.at}-${c.hash}`} className="border-t border-border">
                     <td className="whitespace-nowrap px-3 py-2">
-                      <time dateTime={c.at}>{formatDateTime(c.at)}</time>
+                      <time dateTime={c.at}>{formatDateTime(c.at, texts.timeZone)}</time>
                     </td>
                     <td className="px-3 py-2 text-right tabular-nums">{c.count}</td>
                     <td className="break-all px-3 py-2 font-mono text-xs">{c.hash}</td>

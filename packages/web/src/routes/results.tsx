@@ -6,13 +6,13 @@ import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { api } from '@/lib/api';
 import { errorMessage, errorStatus } from '@/lib/errors';
+import { formatDateTime, useElection } from '@/lib/election';
 import { percentage } from '@/lib/format';
 
 export const Route = createFileRoute('/results')({
   component: ResultsPage,
 });
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' });
 const share = (n: number, of: number) => (of > 0 ? `${((n / of) * 100).toFixed(1)}%` : '0.0%');
 
 /**
@@ -44,6 +44,8 @@ export function ResultsPage() {
 
 export function Declaration({ result }: { result: FinalResultsResponse }) {
   const { turnout, commitment } = result;
+  const { texts } = useElection();
+  const when = (iso: string) => formatDateTime(iso, texts.timeZone);
   return (
     <article className="declaration grid gap-8" aria-labelledby="declaration-title">
       <header className="grid gap-2">

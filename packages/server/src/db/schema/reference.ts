@@ -52,6 +52,8 @@ export const election = pgTable(
     supportEmail: text('support_email'),
     opensAt: timestamp('opens_at', { withTimezone: true }),
     closesAt: timestamp('closes_at', { withTimezone: true }),
+    /** The organisation's IANA time zone: the back office and the public pages show times in it. */
+    timeZone: text('time_zone').notNull().default('UTC'),
     resultsVisibility: text('results_visibility', { enum: ['live', 'staff', 'after_close'] }).notNull().default('live'),
     /** When voting was first switched on (setup before that). */
     openedAt: timestamp('opened_at', { withTimezone: true }),

@@ -29,6 +29,7 @@ export function toElection({ row, active }: { row: ElectionRow; active: boolean 
     support_email: row.supportEmail,
     opens_at: row.opensAt?.toISOString() ?? null,
     closes_at: row.closesAt?.toISOString() ?? null,
+    time_zone: row.timeZone,
     results_visibility: row.resultsVisibility,
     phase: computePhase({ active, openedAt: row.openedAt, closedAt: row.closedAt, opensAt: row.opensAt, closesAt: row.closesAt }, now),
     active: active ? '1' : '0',
@@ -46,6 +47,7 @@ const FIELD_LABELS: Record<keyof UpdateElectionBody, string> = {
   support_email: 'support email',
   opens_at: 'opening time',
   closes_at: 'closing time',
+  time_zone: 'time zone',
   results_visibility: 'results visibility',
 };
 
@@ -75,6 +77,7 @@ export async function updateElection(ctx: AppContext, actor: Actor, input: Updat
           ...(input.organisation !== undefined ? { organisation: input.organisation } : {}),
           ...(input.website !== undefined ? { website: input.website } : {}),
           ...(input.support_email !== undefined ? { supportEmail: input.support_email } : {}),
+          ...(input.time_zone !== undefined ? { timeZone: input.time_zone } : {}),
           ...(input.results_visibility !== undefined ? { resultsVisibility: input.results_visibility } : {}),
           opensAt,
           closesAt,

@@ -41,6 +41,7 @@ describe('an empty install', () => {
         support_email: null,
         opens_at: null,
         closes_at: null,
+        time_zone: 'UTC',
         results_visibility: 'live',
         phase: 'setup',
         active: '0',
@@ -85,6 +86,21 @@ describe('election settings', () => {
     expect((await api('put', '/election', null).send({ title: 'x' })).status).toBe(401);
     expect((await api('get', '/election', null)).body.data.title).toBe('Coop Elections 2026');
     await api('put', '/election').send({ results_visibility: 'live' }).expect(200);
+  });
+
+  it("keeps the organisation's time zone (an IANA name; anything else 422)", async () => {
+    const res = await api('put', '/election').send({ time_zone: 'Africa/Nairobi' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.time_zone).toBe('Africa/Nairobi');
+    expect(await lastLog()).toMatchObject({ activity: 'Election settings updated', data: 'time zone' });
+    for (const bad of ['Mars/Olympus', '', '+03:00', 'x'.repeat(65), 3]) {
+      const refused = await api('put', '/election').send({ time_zone: bad });
+      expect(refused.status, String(bad)).toBe(422);
+      expect(refused.body.errors.time_zone.length, String(bad)).toBeGreaterThan(0);
+    }
+    const mars = await api('put', '/election').send({ time_zone: 'Mars/Olympus' });
+    expect(mars.body.errors.time_zone).toEqual(['The time zone must be an IANA time zone name, e.g. Africa/Nairobi or Europe/London']);
+    expect((await api('get', '/election', null)).body.data.time_zone).toBe('Africa/Nairobi');
   });
 
   it('refuses a closing time not after the opening time (422), also against the stored one', async () => {

@@ -21,6 +21,7 @@ import { api } from '@/lib/api';
 import { errorMessage, firstFieldError } from '@/lib/errors';
 import { formatDateTime, useElection } from '@/lib/election';
 import { queryKeys } from '@/lib/queries';
+import { fromZonedInput, isKnownZone, knownTimeZones, timeZoneLabel, toZonedInput } from '@/lib/zoned-time';
 
 /** One sentence per mode, as the back office shows it (SECURITY.md "Results visibility"). */
 export const VISIBILITY_TEXT: Record<ResultsVisibility, string> = {
@@ -37,30 +38,6 @@ const PHASE_TEXT: Record<Election['phase'], string> = {
   closed: 'Closed: the result is declared and nothing can change.',
 };
 
-/** The organisation's time zone as this browser sees it, with its UTC offset. */
-export function timeZoneLabel(at = new Date()): string {
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time';
-  const minutes = -at.getTimezoneOffset();
-  const sign = minutes >= 0 ? '+' : '-';
-  const abs = Math.abs(minutes);
-  return `${zone} (UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')})`;
-}
-
-/** ISO → the value of a datetime-local input, in this browser's zone. */
-export function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
-
-/** A datetime-local value (this browser's zone) → ISO 8601 with an offset, or null when empty. */
-export function fromLocalInput(value: string): string | null {
-  if (!value) return null;
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
-}
-
 /**
  * The election's life in the back office: the schedule (opens and closes on its own), who sees
  * results while voting runs, and the final close with a confirm dialog that names what it does.
@@ -73,11 +50,14 @@ export function ElectionSchedule() {
   const close = api.lifecycle.closeElection.useMutation();
   const [opensAt, setOpensAt] = useState('');
   const [closesAt, setClosesAt] = useState('');
+  const [timeZone, setTimeZone] = useState('UTC');
+  const [zones] = useState(knownTimeZones);
   const [visibility, setVisibility] = useState<ResultsVisibility>('live');
   useEffect(() => {
     if (!election) return;
-    setOpensAt(toLocalInput(election.opens_at));
-    setClosesAt(toLocalInput(election.closes_at));
+    setTimeZone(election.time_zone);
+    setOpensAt(toZonedInput(election.opens_at, election.time_zone));
+    setClosesAt(toZonedInput(election.closes_at, election.time_zone));
     setVisibility(election.results_visibility);
   }, [election]);
   if (!election) return null;
@@ -87,9 +67,16 @@ export function ElectionSchedule() {
     await queryClient.invalidateQueries({ queryKey: queryKeys.election, exact: true });
     await queryClient.invalidateQueries({ queryKey: queryKeys.electionStatus });
   };
+  // The inputs hold wall-clock times; they are read in the zone chosen here (until saved, the
+  // stored zone is still what the server has).
+  const zone = isKnownZone(timeZone) ? timeZone : election.time_zone;
+  // The offset that applies on polling day (daylight saving may differ from today's).
+  const pollingDay = new Date(fromZonedInput(opensAt, zone) ?? Date.now());
   const save = async () => {
     try {
-      await update.mutateAsync({ body: { opens_at: fromLocalInput(opensAt), closes_at: fromLocalInput(closesAt), results_visibility: visibility } });
+      await update.mutateAsync({
+        body: { time_zone: timeZone.trim(), opens_at: fromZonedInput(opensAt, zone), closes_at: fromZonedInput(closesAt, zone), results_visibility: visibility },
+      });
       toast({ variant: 'success', title: 'Schedule saved' });
       await refresh();
     } catch (err) {
@@ -117,8 +104,25 @@ export function ElectionSchedule() {
         </p>
       </div>
       <fieldset disabled={closed} className="grid gap-4">
-        <p className="text-sm">
-          Times are in <strong>{timeZoneLabel()}</strong>. Voting opens and closes by itself at these times; the switch above pauses and resumes in between.
+        <div className="grid gap-2 sm:max-w-sm">
+          <Label htmlFor={`${id}-zone`}>The organisation's time zone</Label>
+          <Input
+            id={`${id}-zone`}
+            list={`${id}-zones`}
+            value={timeZone}
+            onChange={(e) => setTimeZone(e.target.value)}
+            autoComplete="off"
+            aria-describedby={`${id}-zone-hint`}
+          />
+          <datalist id={`${id}-zones`}>
+            {zones.map((z) => (
+              <option key={z} value={z} />
+            ))}
+          </datalist>
+        </div>
+        <p className="text-sm" id={`${id}-zone-hint`}>
+          Times are in <strong>{timeZoneLabel(zone, pollingDay)}</strong>, for every admin and member wherever they are. Voting opens and closes by itself at these
+          times; the switch above pauses and resumes in between.
         </p>
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="grid gap-2">
@@ -178,7 +182,7 @@ export function ElectionSchedule() {
             </AlertDialogContent>
           </AlertDialog>
         )}
-        {election.opens_at && !closed && <p className="text-xs text-muted-foreground">Opens {formatDateTime(election.opens_at)}{election.closes_at ? `, closes ${formatDateTime(election.closes_at)}` : ''}.</p>}
+        {election.opens_at && !closed && <p className="text-xs text-muted-foreground">Opens {formatDateTime(election.opens_at, election.time_zone)}{election.closes_at ? `, closes ${formatDateTime(election.closes_at, election.time_zone)}` : ''}.</p>}
       </div>
     </section>
   );

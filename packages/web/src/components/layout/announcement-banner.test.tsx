@@ -38,14 +38,14 @@ describe('announcement banner (docs/screens.md "Messages and timings")', () => {
     restore();
   });
 
-  const election = { title: 'Coop Elections 2026', opensAt: '2026-05-04T06:00:00.000Z' };
+  const election = { title: 'Coop Elections 2026', opensAt: '2026-05-04T06:00:00.000Z', timeZone: 'Africa/Nairobi' };
 
   it('holds the four messages in order, the third a link to /verify', async () => {
     await renderWithProviders(<AnnouncementBanner texts={election} />);
     const texts = bannerMessages(election).map((m) => m.text);
     expect(texts).toEqual([
       'Coop Elections 2026',
-      `Elections starts on ${formatDateTime(election.opensAt)}`,
+      `Elections starts on ${formatDateTime(election.opensAt, election.timeZone)}`,
       'Click here to Verify your member details prior to voting date',
       'Secure and verifiable voting',
     ]);
@@ -56,7 +56,7 @@ describe('announcement banner (docs/screens.md "Messages and timings")', () => {
   });
 
   it('leaves out the title and opening time the admin has not set (an empty install names no organisation)', () => {
-    expect(bannerMessages({ title: '', opensAt: null }).map((m) => m.id)).toEqual(['verify', 'secure']);
+    expect(bannerMessages({ title: '', opensAt: null, timeZone: 'UTC' }).map((m) => m.id)).toEqual(['verify', 'secure']);
   });
 
   it('moves on every 4000 ms and loops back to the first message', async () => {

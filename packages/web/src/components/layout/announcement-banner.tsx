@@ -15,10 +15,10 @@ type BannerMessage = { id: string; text: string; to?: '/verify' };
  * The messages of docs/screens.md "Messages and timings", in order; the verify one is a link to /verify. The election's title and
  * opening time come from the election's settings and are left out while the admin has not set them.
  */
-export function bannerMessages(texts: Pick<ElectionTexts, 'title' | 'opensAt'>): BannerMessage[] {
+export function bannerMessages(texts: Pick<ElectionTexts, 'title' | 'opensAt' | 'timeZone'>): BannerMessage[] {
   const out: BannerMessage[] = [];
   if (texts.title) out.push({ id: 'title', text: texts.title });
-  if (texts.opensAt) out.push({ id: 'start', text: `Elections starts on ${formatDateTime(texts.opensAt)}` });
+  if (texts.opensAt) out.push({ id: 'start', text: `Elections starts on ${formatDateTime(texts.opensAt, texts.timeZone)}` });
   out.push({ id: 'verify', text: 'Click here to Verify your member details prior to voting date', to: '/verify' });
   out.push({ id: 'secure', text: 'Secure and verifiable voting' });
   return out;
@@ -37,7 +37,7 @@ export function AnnouncementBanner({
   className?: string;
   onSlide?: (index: number) => void;
   /** The election's texts; read from GET election when not given. */
-  texts?: Pick<ElectionTexts, 'title' | 'opensAt'>;
+  texts?: Pick<ElectionTexts, 'title' | 'opensAt' | 'timeZone'>;
 }) {
   // It keeps moving under the pointer (a hover must not freeze it); who asked for less motion
   // gets it still, and everyone gets a Pause/Play button (moving content must be stoppable).

@@ -57,7 +57,7 @@ export function VotingCountdown({ className }: { className?: string }) {
   return (
     <p role="status" aria-live="off" data-testid="voting-countdown" className={cn('bg-secondary px-4 py-2 text-center text-sm font-medium text-secondary-foreground', className)}>
       <span>{notice.text}</span>
-      {notice.target && <span className="text-muted-foreground"> ({formatDateTime(notice.target)})</span>}
+      {notice.target && <span className="text-muted-foreground"> ({formatDateTime(notice.target, election.time_zone)})</span>}
       {notice.link && (
         <>
           {' '}

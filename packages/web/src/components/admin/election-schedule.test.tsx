@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { Election } from '@kura/contract';
+import { renderWithProviders } from '@/test/render';
+import { stubFetch } from '@/test/fetch';
+import { ElectionSchedule } from './election-schedule';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const election: Election = {
+  title: 'Coop Elections 2026',
+  organisation: 'Umoja Savings Cooperative',
+  website: null,
+  support_email: null,
+  opens_at: '2099-05-04T12:00:00.000Z',
+  closes_at: '2099-05-04T21:00:00.000Z',
+  time_zone: 'America/New_York',
+  results_visibility: 'live',
+  phase: 'scheduled',
+  active: '0',
+};
+
+describe("the schedule on the organisation's clock", () => {
+  it('shows and saves times in the organisation zone, whatever zone the browser is in', { timeout: 20_000 }, async () => {
+    let current = election;
+    const calls = stubFetch(({ method, path, body }) => {
+      if (path === '/election' && method === 'PUT') {
+        current = { ...current, ...(body as Partial<Election>) };
+        return { status: 200, body: { data: current } };
+      }
+      if (path === '/election') return { status: 200, body: { data: current } };
+      return undefined;
+    });
+    await renderWithProviders(<ElectionSchedule />, '/admin');
+    const opens = (await screen.findByLabelText('Voting opens')) as HTMLInputElement;
+    // 12:00 UTC is 08:00 in New York (daylight time in May).
+    await waitFor(() => expect(opens.value).toMatch(/^2099-05-04T08:00(:00)?$/));
+    expect((screen.getByLabelText('Voting closes') as HTMLInputElement).value).toMatch(/^2099-05-04T17:00(:00)?$/);
+    expect(screen.getByText(/America\/New_York \(UTC-04:00\)/)).toBeTruthy();
+
+    // The admin moves the organisation to Nairobi and sets 08:00 there.
+    fireEvent.change(screen.getByLabelText("The organisation's time zone"), { target: { value: 'Africa/Nairobi' } });
+    fireEvent.change(opens, { target: { value: '2099-05-04T08:00:00' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    const put = calls.find((c) => c.method === 'PUT')!.body as Record<string, unknown>;
+    expect(put).toMatchObject({ time_zone: 'Africa/Nairobi', opens_at: '2099-05-04T05:00:00.000Z', closes_at: '2099-05-04T14:00:00.000Z' });
+  });
+});
