@@ -13,5 +13,8 @@ export default defineConfig({
     include: ['src/**/*.test.tsx', 'src/**/*.test.ts'],
     setupFiles: ['./src/test/setup.ts'],
     restoreMocks: true,
+    // A screen test walks several findBy* steps of up to 5 s each (src/test/setup.ts): on a loaded
+    // 2-core CI machine the 5 s default for the whole test cut healthy ones short.
+    testTimeout: 30_000,
   },
 });
