@@ -1,4 +1,7 @@
+import { keepPreviousData, queryOptions, type EnsureQueryDataOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { ResultGroup, Statistics } from '@kura/contract';
+import { api } from './api';
+import { activeFilters, appliedFilters, LOG_FILTERS, MEMBER_FILTERS, VVPAT_FILTERS, type ListSearch } from './list-search';
 
 /** Query keys shared between screens and the realtime handlers that refresh them. */
 export const queryKeys = {
@@ -30,6 +33,137 @@ export const queryKeys = {
   reminders: ['admin', 'reminders'] as const,
   agents: ['admin', 'agents'] as const,
 };
+
+/** A successful answer of a contract route (what ts-rest's useQuery hands to the screen). */
+type Ok<R> = Extract<R, { status: 200 | 201 | 202 | 204 }>;
+
+/** Awaits a ts-rest call and throws its response when it is not 2xx, as ts-rest's useQuery does. */
+async function ok<R extends { status: number }>(call: Promise<R>): Promise<Ok<R>> {
+  const res = await call;
+  if (res.status < 200 || res.status > 299) throw res;
+  return res as Ok<R>;
+}
+
+const LIST_STALE_MS = 5 * 60_000;
+
+/**
+ * The one registry of the app's queries (TanStack Query `queryOptions`): each screen reads with
+ * `useQuery(queries.x(...))`, each route loader warms the same entry with
+ * `ensureQueryData(queries.x(...))`, and the realtime handlers write into the same keys.
+ */
+export const queries = {
+  election: () =>
+    queryOptions({ queryKey: queryKeys.election, queryFn: ({ signal }) => ok(api.elections.getElection.query({ fetchOptions: { signal } })), staleTime: 60_000 }),
+  electionStatus: () =>
+    queryOptions({ queryKey: queryKeys.electionStatus, queryFn: ({ signal }) => ok(api.elections.getElectionStatus.query({ fetchOptions: { signal } })) }),
+  positions: () =>
+    queryOptions({ queryKey: queryKeys.positions, queryFn: ({ signal }) => ok(api.members.listPositions.query({ fetchOptions: { signal } })), staleTime: LIST_STALE_MS }),
+  publicResults: () => queryOptions({ queryKey: queryKeys.publicResults, queryFn: ({ signal }) => ok(api.elections.getResults.query({ fetchOptions: { signal } })) }),
+  finalResults: () => queryOptions({ queryKey: queryKeys.finalResults, queryFn: ({ signal }) => ok(api.lifecycle.getFinalResults.query({ fetchOptions: { signal } })) }),
+  commitments: () => queryOptions({ queryKey: queryKeys.commitments, queryFn: ({ signal }) => ok(api.elections.listCommitments.query({ fetchOptions: { signal } })) }),
+  // voter
+  dashboard: () => queryOptions({ queryKey: queryKeys.dashboard, queryFn: ({ signal }) => ok(api.elections.getDashboard.query({ fetchOptions: { signal } })) }),
+  ballot: () => queryOptions({ queryKey: queryKeys.ballot, queryFn: ({ signal }) => ok(api.ballots.getBallot.query({ fetchOptions: { signal } })) }),
+  myVvpat: () => queryOptions({ queryKey: queryKeys.myVvpat, queryFn: ({ signal }) => ok(api.vvpat.getMyVvpat.query({ fetchOptions: { signal } })) }),
+  items: () => queryOptions({ queryKey: queryKeys.items, queryFn: ({ signal }) => ok(api.ballots.listItems.query({ fetchOptions: { signal } })) }),
+  // staff
+  adminResults: () => queryOptions({ queryKey: queryKeys.adminResults, queryFn: ({ signal }) => ok(api.elections.getResults.query({ fetchOptions: { signal } })) }),
+  adminStatistics: () =>
+    queryOptions({ queryKey: queryKeys.adminStatistics, queryFn: ({ signal }) => ok(api.elections.getStatistics.query({ fetchOptions: { signal } })) }),
+  agentResults: () => queryOptions({ queryKey: queryKeys.agentResults, queryFn: ({ signal }) => ok(api.elections.getAgentResults.query({ fetchOptions: { signal } })) }),
+  agentStatistics: () =>
+    queryOptions({ queryKey: queryKeys.agentStatistics, queryFn: ({ signal }) => ok(api.elections.getAgentStatistics.query({ fetchOptions: { signal } })) }),
+  branches: () =>
+    queryOptions({ queryKey: queryKeys.branches, queryFn: ({ signal }) => ok(api.members.listBranches.query({ fetchOptions: { signal } })), staleTime: LIST_STALE_MS }),
+  candidatePositions: () =>
+    queryOptions({
+      queryKey: queryKeys.candidatePositions,
+      queryFn: ({ signal }) => ok(api.members.listCandidatePositions.query({ fetchOptions: { signal } })),
+      staleTime: LIST_STALE_MS,
+    }),
+  candidates: () => queryOptions({ queryKey: queryKeys.candidates, queryFn: ({ signal }) => ok(api.candidates.listCandidates.query({ fetchOptions: { signal } })) }),
+  /** One member per page: only the total is read (the set-up checklist). */
+  memberCount: () =>
+    queryOptions({
+      queryKey: [...queryKeys.members, 'count'] as const,
+      queryFn: ({ signal }) => ok(api.members.listMembers.query({ query: { page: 1, per_page: 1 }, fetchOptions: { signal } })),
+    }),
+  agents: () => queryOptions({ queryKey: queryKeys.agents, queryFn: ({ signal }) => ok(api.setup.listAgents.query({ fetchOptions: { signal } })) }),
+  reminders: () => queryOptions({ queryKey: queryKeys.reminders, queryFn: ({ signal }) => ok(api.reminders.listReminders.query({ fetchOptions: { signal } })) }),
+
+  // The paged lists: one entry per page of a search (lib/list-search.ts); the previous page stays
+  // on screen while the next one loads.
+  members: (search: ListSearch<typeof MEMBER_FILTERS>) => {
+    const page = search.page ?? 1;
+    const applied = appliedFilters(MEMBER_FILTERS, search);
+    return queryOptions({
+      queryKey: [...queryKeys.members, search.filtered ? applied : null, page] as const,
+      queryFn: ({ signal }) =>
+        search.filtered
+          ? ok(api.members.searchMembers.query({ query: { ...activeFilters(applied), page }, fetchOptions: { signal } }))
+          : ok(api.members.listMembers.query({ query: { page }, fetchOptions: { signal } })),
+      placeholderData: keepPreviousData,
+    });
+  },
+  logs: (search: ListSearch<typeof LOG_FILTERS>) => {
+    const page = search.page ?? 1;
+    const applied = appliedFilters(LOG_FILTERS, search);
+    return queryOptions({
+      queryKey: [...queryKeys.logs, search.filtered ? applied : null, page] as const,
+      queryFn: ({ signal }) =>
+        search.filtered
+          ? ok(api.logs.searchLogs.query({ query: { ...activeFilters(applied), page }, fetchOptions: { signal } }))
+          : ok(api.logs.listLogs.query({ query: { page }, fetchOptions: { signal } })),
+      placeholderData: keepPreviousData,
+    });
+  },
+  vvpat: (search: ListSearch<typeof VVPAT_FILTERS>) => {
+    const page = search.page ?? 1;
+    const applied = appliedFilters(VVPAT_FILTERS, search);
+    const ref = applied.vvpat.trim();
+    const positionId = applied.position ? Number(applied.position) : undefined;
+    return queryOptions({
+      queryKey: [...queryKeys.vvpat, search.filtered ? applied : null, page] as const,
+      queryFn: ({ signal }) =>
+        search.filtered
+          ? ok(
+              api.vvpat.searchVvpat.query({
+                query: { page, ...(ref ? { vvpat: ref } : {}), ...(positionId ? { psk_position_id: positionId } : {}) },
+                fetchOptions: { signal },
+              }),
+            )
+          : ok(api.vvpat.listVvpat.query({ query: { page }, fetchOptions: { signal } })),
+      placeholderData: keepPreviousData,
+    });
+  },
+  issues: (search: { page?: number }) => {
+    const page = search.page ?? 1;
+    return queryOptions({
+      queryKey: [...queryKeys.issues, page] as const,
+      queryFn: ({ signal }) => ok(api.help.listIssues.query({ query: { page }, fetchOptions: { signal } })),
+      placeholderData: keepPreviousData,
+    });
+  },
+};
+
+/**
+ * A route loader's warm-up (TanStack Router's loader + ensureQueryData): on entering the page (or
+ * on hovering a link to it) its data is fetched while the route resolves, so the page opens with
+ * it. A search change within the page (the next page, a new search) does not hold the navigation:
+ * the page keeps its rows on screen with its own busy state, as before. A failure is left to the
+ * page, which shows its own message, as it does for a failure after it opened.
+ */
+export function preload<T, K extends QueryKey>(
+  queryClient: QueryClient,
+  options: EnsureQueryDataOptions<T, Error, T, K>,
+  cause: 'preload' | 'enter' | 'stay',
+): Promise<void> | undefined {
+  const done = queryClient.ensureQueryData(options).then(
+    () => undefined,
+    () => undefined, // the page's query reports it
+  );
+  return cause === 'stay' ? undefined : done;
+}
 
 type Response<B> = { status: number; body: B; headers: Headers };
 

@@ -4,8 +4,17 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, RouterProvider, Outlet } from '@tanstack/react-router';
 import { Toaster } from '@/components/ui/toaster';
 
-/** Renders a component inside a memory router (so Link and useNavigate work) and a query client. */
-export async function renderWithProviders(ui: ReactNode, path = '/') {
+type Options = {
+  /** the screen's route `validateSearch`, as its file route declares it */
+  validateSearch?: (search: Record<string, unknown>) => Record<string, unknown>;
+};
+
+/**
+ * Renders a component inside a memory router (so Link, useNavigate and useSearch work) and a
+ * query client. `url` is the screen's path, with search params if the test starts from some.
+ */
+export async function renderWithProviders(ui: ReactNode, url = '/', options: Options = {}) {
+  const path = url.split('?')[0] || '/';
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const rootRoute = createRootRoute({
     component: () => (
@@ -17,10 +26,10 @@ export async function renderWithProviders(ui: ReactNode, path = '/') {
     // a test renders one screen; navigation elsewhere only changes the location
     notFoundComponent: () => null,
   });
-  const page = createRoute({ getParentRoute: () => rootRoute, path, component: () => <>{ui}</> });
+  const page = createRoute({ getParentRoute: () => rootRoute, path, validateSearch: options.validateSearch, component: () => <>{ui}</> });
   const router = createRouter({
     routeTree: rootRoute.addChildren([page]),
-    history: createMemoryHistory({ initialEntries: [path] }),
+    history: createMemoryHistory({ initialEntries: [url] }),
     context: {},
   });
   const result = render(

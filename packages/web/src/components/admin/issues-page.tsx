@@ -1,28 +1,25 @@
-import { useEffect, useState } from 'react';
-import { keepPreviousData } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { Pager } from '@/components/staff/pager';
 import { useLastPage } from '@/hooks/use-last-page';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
+import { useFilteredPages } from '@/hooks/use-filtered-pages';
+import { NO_FILTERS } from '@/lib/list-search';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from './logs-page';
-import { queryKeys } from '@/lib/queries';
+import { queries } from '@/lib/queries';
 
 /** Beyond the spec: the issues reported through 'Report an Issue or Help', newest first. */
 export function IssuesPage() {
-  const [page, setPage] = useState(1);
-  const q = api.help.listIssues.useQuery({
-    queryKey: [...queryKeys.issues, page],
-    queryData: { query: { page } },
-    placeholderData: keepPreviousData,
-  });
+  const { page, setPage, clampPage, params } = useFilteredPages(NO_FILTERS);
+  const q = useQuery(queries.issues(params));
   useEffect(() => {
     if (q.isError) toast({ variant: 'destructive', title: 'Error fetching issue reports', description: errorMessage(q.error) ?? 'Please try again.' });
   }, [q.isError, q.error]);
 
   const body = q.data?.body;
-  const lastPage = useLastPage(page, setPage, body?.last_page);
+  const lastPage = useLastPage(page, clampPage, body?.last_page);
 
   if (q.isPending) return <Loading label="Loading issue reports…" />;
   if (q.isError && !body) return <ErrorState>The issue reports could not be loaded. Please try again later.</ErrorState>;

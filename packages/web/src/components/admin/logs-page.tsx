@@ -1,20 +1,20 @@
 import { useEffect, useId } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
 import { Pager } from '@/components/staff/pager';
 import { useLastPage } from '@/hooks/use-last-page';
 import { SearchForm, type SearchField } from '@/components/staff/search-form';
-import { activeFilters, hasAnyFilter, useFilteredPages } from '@/hooks/use-filtered-pages';
+import { useFilteredPages } from '@/hooks/use-filtered-pages';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/queries';
+import { hasAnyFilter, LOG_FILTERS } from '@/lib/list-search';
+import { queries } from '@/lib/queries';
 
 export const LOGS_FAILED = 'Failed to fetch logs. Please try again later.';
 
-const EMPTY = { name: '', activity: '', user_id: '', user_type: '', ip_address: '' };
+const EMPTY = LOG_FILTERS;
 const ANY = 'any';
 /** Members and staff number their ids separately: a user id means nothing without whose it is. */
 export const USER_TYPES = [
@@ -51,19 +51,9 @@ export function LogsPage() {
   const f = useFilteredPages(EMPTY);
   const filterActive = f.filterMode || hasAnyFilter(f.draft);
 
-  const q = useQuery({
-    queryKey: [...queryKeys.logs, f.filterMode ? f.applied : null, f.page],
-    queryFn: async () => {
-      const res = f.filterMode
-        ? await api.logs.searchLogs.query({ query: { ...activeFilters(f.applied), page: f.page } })
-        : await api.logs.listLogs.query({ query: { page: f.page } });
-      if (res.status !== 200) throw res;
-      return res;
-    },
-    placeholderData: keepPreviousData,
-  });
+  const q = useQuery(queries.logs(f.params));
   const page = q.data?.body.data;
-  const lastPage = useLastPage(f.page, f.setPage, page?.last_page);
+  const lastPage = useLastPage(f.page, f.clampPage, page?.last_page);
   useEffect(() => {
     if (q.isError) toast({ variant: 'destructive', title: LOGS_FAILED });
   }, [q.isError, q.errorUpdatedAt]);

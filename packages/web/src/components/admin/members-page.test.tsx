@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { paginator, stubFetch, type Call } from '@/test/fetch';
+import { membersSearch } from '@/lib/list-search';
 import { MembersPage } from './members-page';
 
 const member = (id: number, extra: Record<string, unknown> = {}) => ({
@@ -161,5 +162,40 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Assign' }));
     expect(await screen.findByText('Error assigning position')).toBeTruthy();
     expect(screen.getByText('Please try again.')).toBeTruthy();
+  });
+
+  it('keeps the page and the search in the URL, so a reload (or a shared link) opens the same list', async () => {
+    const calls = server((c) =>
+      c.path === '/search/member' ? { status: 200, body: paginator([member(60 + Number(c.search.get('page')))], Number(c.search.get('page')), 3) } : undefined,
+    );
+    const first = await renderWithProviders(<MembersPage />, '/admin/members', { validateSearch: membersSearch });
+    await screen.findByText('Member 1');
+    fireEvent.change(screen.getByLabelText('County'), { target: { value: ' Nairobi ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('Member 61')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Member 62')).toBeTruthy();
+    expect(first.router.state.location.search).toEqual({ county: 'Nairobi', filtered: true, page: 2 });
+    const url = first.router.state.location.href;
+    first.unmount();
+
+    // A new page load at the same address: same search, same page, the form filled in.
+    calls.length = 0;
+    await renderWithProviders(<MembersPage />, url, { validateSearch: membersSearch });
+    expect(await screen.findByText('Member 62')).toBeTruthy();
+    expect(screen.getByText('Page 2 of 3')).toBeTruthy();
+    expect((screen.getByLabelText('County') as HTMLInputElement).value).toBe('Nairobi');
+    expect(calls.filter((c) => c.path === '/members')).toEqual([]);
+    expect(Object.fromEntries(calls.find((c) => c.path === '/search/member')!.search)).toEqual({ county: 'Nairobi', page: '2' });
+
+    // Reset drops the search from the URL and goes back to the full list's first page.
+    fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
+    expect(await screen.findByText('Member 1')).toBeTruthy();
+  });
+
+  it('ignores malformed search params instead of failing the page', () => {
+    expect(membersSearch({ page: 'x', filtered: 'yes', query: '  ', county: 42, other: 'dropped' })).toEqual({ county: '42' });
+    expect(membersSearch({ page: 1 })).toEqual({});
+    expect(membersSearch({ page: '3' })).toEqual({ page: 3 });
   });
 });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Member } from '@kura/contract';
 import { Pencil, UserPlus } from 'lucide-react';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
@@ -7,15 +7,15 @@ import { DataTable, rowClass, Td } from '@/components/staff/data-table';
 import { Pager } from '@/components/staff/pager';
 import { useLastPage } from '@/hooks/use-last-page';
 import { SearchForm, type SearchField } from '@/components/staff/search-form';
-import { activeFilters, useFilteredPages } from '@/hooks/use-filtered-pages';
+import { useFilteredPages } from '@/hooks/use-filtered-pages';
 import { Button } from '@/components/ui/button';
-import { api } from '@/lib/api';
 import { AssignPositionDialog } from './assign-position-dialog';
 import { MemberEditDialog } from './member-edit-dialog';
 import { MemberImport } from './member-import';
-import { queryKeys } from '@/lib/queries';
+import { MEMBER_FILTERS } from '@/lib/list-search';
+import { queries } from '@/lib/queries';
 
-const EMPTY = { query: '', county: '', phone: '', email: '' };
+const EMPTY = MEMBER_FILTERS;
 const FIELDS: SearchField<keyof typeof EMPTY>[] = [
   { key: 'query', label: 'Search', type: 'text', maxLength: 150 },
   { key: 'county', label: 'County', type: 'text', maxLength: 150 },
@@ -29,19 +29,9 @@ export function MembersPage() {
   const [editing, setEditing] = useState<Member | null>(null);
   const [assigning, setAssigning] = useState<Member | null>(null);
 
-  const q = useQuery({
-    queryKey: [...queryKeys.members, f.filterMode ? f.applied : null, f.page],
-    queryFn: async () => {
-      const res = f.filterMode
-        ? await api.members.searchMembers.query({ query: { ...activeFilters(f.applied), page: f.page } })
-        : await api.members.listMembers.query({ query: { page: f.page } });
-      if (res.status !== 200) throw res;
-      return res;
-    },
-    placeholderData: keepPreviousData,
-  });
+  const q = useQuery(queries.members(f.params));
   const body = q.data?.body;
-  const lastPage = useLastPage(f.page, f.setPage, body?.last_page);
+  const lastPage = useLastPage(f.page, f.clampPage, body?.last_page);
 
   const offset = body ? (body.current_page - 1) * body.per_page : 0;
 

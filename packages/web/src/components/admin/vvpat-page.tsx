@@ -1,5 +1,5 @@
 import { useEffect, useId } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
 import { Pager } from '@/components/staff/pager';
@@ -9,14 +9,14 @@ import { useFilteredPages } from '@/hooks/use-filtered-pages';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
+import { VVPAT_FILTERS } from '@/lib/list-search';
 import { errorStatus } from '@/lib/errors';
 import { positionLabel } from '@/lib/format';
-import { queryKeys } from '@/lib/queries';
+import { queries } from '@/lib/queries';
 
 export const VVPAT_FETCH_ERROR = 'An error occurred while fetching the data. Please try again later.';
 const ANY = 'any';
-const EMPTY = { vvpat: '', position: '' };
+const EMPTY = VVPAT_FILTERS;
 // The position is a select, passed to the form as an extra control.
 const FIELDS: SearchField<keyof typeof EMPTY>[] = [{ key: 'vvpat', label: 'VPAT Ref', maxLength: 64, autoComplete: 'off' }];
 
@@ -30,25 +30,11 @@ export function vvpatErrorToast(status: number | undefined) {
 export function VvpatPage() {
   const id = useId();
   const f = useFilteredPages(EMPTY);
-  const positions = api.members.listPositions.useQuery({ queryKey: queryKeys.positions, staleTime: 5 * 60_000 });
+  const positions = useQuery(queries.positions());
 
-  const q = useQuery({
-    queryKey: [...queryKeys.vvpat, f.filterMode ? f.applied : null, f.page],
-    queryFn: async () => {
-      const ref = f.applied.vvpat.trim();
-      const positionId = f.applied.position ? Number(f.applied.position) : undefined;
-      const res = f.filterMode
-        ? await api.vvpat.searchVvpat.query({
-            query: { page: f.page, ...(ref ? { vvpat: ref } : {}), ...(positionId ? { psk_position_id: positionId } : {}) },
-          })
-        : await api.vvpat.listVvpat.query({ query: { page: f.page } });
-      if (res.status !== 200) throw res;
-      return res;
-    },
-    placeholderData: keepPreviousData,
-  });
+  const q = useQuery(queries.vvpat(f.params));
   const body = q.data?.body;
-  const lastPage = useLastPage(f.page, f.setPage, body?.meta.last_page);
+  const lastPage = useLastPage(f.page, f.clampPage, body?.meta.last_page);
   const status = q.isError ? errorStatus(q.error) : undefined;
   useEffect(() => {
     if (q.isError) vvpatErrorToast(status);

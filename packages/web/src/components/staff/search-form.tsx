@@ -4,7 +4,8 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
-import type { Filters, useFilteredPages } from '@/hooks/use-filtered-pages';
+import type { useFilteredPages } from '@/hooks/use-filtered-pages';
+import type { Filters } from '@/lib/list-search';
 
 export type SearchField<K extends string> = { key: K; label: string; maxLength: number; type?: string; autoComplete?: string };
 
