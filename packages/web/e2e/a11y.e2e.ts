@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, screenshot, startServer, startSmsSink, type RunningServer } from './harness';
+import { launchBrowser, screenshot, signInOverApi, startServer, startSmsSink, type RunningServer, type Session, type SmsSink } from './harness';
 
 /**
  * Accessibility in Chromium: an axe-core scan (WCAG 2.1 A and AA) of every screen at 1280 and
@@ -100,46 +100,15 @@ const SCREENS: Screen[] = [
   { path: '/agent', as: 'agent', ready: mainText },
 ];
 
-type Session = { bearer_token: string; hash: string; name: string; photo: string | null; balance: number };
-
-let sink: Awaited<ReturnType<typeof startSmsSink>>;
+let sink: SmsSink;
 let server: RunningServer;
 let browser: Browser;
 const sessions: Partial<Record<Role, { session: Session; accountType: string }>> = {};
 
-/** Signs in over the API (a cookie jar and the CSRF header, as the web app does). */
+/** Signs in over the API with the shared harness sign-in (the SMS or emailed code from the sinks). */
 async function signIn(kind: 'voter' | 'admin' | 'agent'): Promise<Session> {
-  const jar = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const [k, ...v] = pair!.split('=');
-      jar.set(k!.trim(), v.join('='));
-    }
-  };
-  const headers = () => ({
-    'content-type': 'application/json',
-    cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-    'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
-  });
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${server.baseUrl}/api/v1${path}`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
-    keep(res);
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return res.json() as Promise<unknown>;
-  };
-  keep(await fetch(`${server.baseUrl}/sanctum/csrf-cookie`));
-  const since = Date.now();
-  if (kind === 'voter') {
-    await post('/verify/phone', { unique_id: MEMBER_NO, consent: true });
-    return (await post('/verify/sms', { token: await sink.codeSince(since) })) as Session;
-  }
-  if (kind === 'admin') {
-    await post('/admin/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
-    return (await post('/verify/admin', { token: await server.emailCodeSince(ADMIN_EMAIL, since) })) as Session;
-  }
-  await post('/agent/login', { email: AGENT_EMAIL });
-  return (await post('/verify/agent', { token: await server.emailCodeSince(AGENT_EMAIL, since) })) as Session;
+  const who = kind === 'voter' ? { kind, memberNo: MEMBER_NO, sink } : kind === 'admin' ? { kind } : { kind, email: AGENT_EMAIL };
+  return (await signInOverApi(server, who)).session;
 }
 
 beforeAll(async () => {

@@ -1,8 +1,7 @@
 /// <reference types="node" />
-import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, enableVoting, launchBrowser, screenshot, startServer, startSmsSink, type RunningServer } from './harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, enableVoting, launchBrowser, purplePng, screenshot, signInOverApi, startServer, startSmsSink, type RunningServer, type SmsSink } from './harness';
 
 /**
  * The admin and agent journeys of issue 7 against the real server (embedded database, demo
@@ -16,7 +15,7 @@ const VVPAT_VOTER = '1003';
 const LIVE_VOTER = '1004';
 const INTRUDER_VOTER = '1005';
 
-let sink: Awaited<ReturnType<typeof startSmsSink>>;
+let sink: SmsSink;
 let server: RunningServer;
 let browser: Browser;
 /** The admin's bearer token, kept from the admin journey for set-up calls later on. */
@@ -40,77 +39,19 @@ async function newPage(width = 1280, height = 900): Promise<{ context: BrowserCo
   return { context, page };
 }
 
-/** A tiny valid 8×8 purple PNG, built here so the test needs no fixture file. */
-function purplePng(): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(td));
-    return Buffer.concat([len, td, sum]);
-  };
-  const w = 8;
-  const h = 8;
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // truecolour
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => [0x80, 0x00, 0x80]).flat())]);
-  const raw = Buffer.concat(Array.from({ length: h }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
-
-/** A cookie-keeping API client for a voter: SMS sign-in, ballot, vote. Set-up only; the UI is what the tests check. */
+/** A voter signed in over the API (the shared SMS sign-in): ballot and vote. Set-up only; the UI is what the tests check. */
 async function voterSession(memberNo: string) {
-  const jar = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const [k, ...v] = pair!.split('=');
-      jar.set(k!.trim(), v.join('='));
-    }
-  };
-  const headers = (token?: string) => ({
-    'content-type': 'application/json',
-    accept: 'application/json',
-    cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-    'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
-    ...(token ? { authorization: `Bearer ${token}` } : {}),
-  });
-  keep(await fetch(`${server.baseUrl}/sanctum/csrf-cookie`));
-  const since = Date.now();
-  const phone = await fetch(`${server.baseUrl}/api/v1/verify/phone`, { method: 'POST', headers: headers(), body: JSON.stringify({ unique_id: memberNo, consent: true }) });
-  keep(phone);
-  if (!phone.ok) throw new Error(`verify/phone: ${phone.status} ${await phone.text()}`);
-  const code = await sink.codeSince(since);
-  const sms = await fetch(`${server.baseUrl}/api/v1/verify/sms`, { method: 'POST', headers: headers(), body: JSON.stringify({ token: code }) });
-  keep(sms);
-  if (!sms.ok) throw new Error(`verify/sms: ${sms.status} ${await sms.text()}`);
-  const session = (await sms.json()) as { bearer_token: string; hash: string; name: string };
+  const { session, client } = await signInOverApi(server, { kind: 'voter', memberNo, sink });
   const token = session.bearer_token;
   return {
     session,
     /** Votes for the first candidate of the positions whose title matches, answers the receipts. */
     async vote(match: (title: string) => boolean) {
-      const ballot = await fetch(`${server.baseUrl}/api/v1/psk/candidates/v2`, { headers: headers(token) });
-      if (!ballot.ok) throw new Error(`ballot: ${ballot.status} ${await ballot.text()}`);
-      const groups = ((await ballot.json()) as { data: { title: string; position_id: number; candidates: { id: number; name: string }[] }[] }).data;
+      const groups = (await client.ok<{ data: { title: string; position_id: number; candidates: { id: number; name: string }[] }[] }>('GET', '/psk/candidates/v2', undefined, token)).data;
       const chosen = groups.filter((g) => match(g.title) && g.candidates.length > 0);
       if (chosen.length === 0) throw new Error('no matching position on the ballot');
       const candidates = Object.fromEntries(chosen.map((g) => [String(g.position_id), g.candidates[0]!.id]));
-      const res = await fetch(`${server.baseUrl}/api/v1/psk/vote`, { method: 'POST', headers: headers(token), body: JSON.stringify({ candidates }) });
+      const res = await client.call('POST', '/psk/vote', { candidates }, token);
       if (res.status !== 201) throw new Error(`vote: ${res.status} ${await res.text()}`);
       const body = (await res.json()) as { receipts: { position_id: number; vvpat: string }[] };
       return { receipts: body.receipts, chosen: chosen.map((g) => ({ title: g.title, candidate: g.candidates[0]!.name })) };

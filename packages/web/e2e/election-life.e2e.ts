@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, SCREENSHOT_DIR, screenshot, startServer, startSmsSink, type RunningServer } from './harness';
+import { launchBrowser, SCREENSHOT_DIR, screenshot, signInAdminInBrowser, signInOverApi, startServer, startSmsSink, type RunningServer, type SmsSink } from './harness';
 
 /**
  * The election's life in Chromium against the real server: the admin schedules voting to open a
@@ -13,7 +13,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, SCREENSHOT_DIR, screenshot,
  * commitment; a voter checks a receipt on the public page; the printed declaration is rendered.
  */
 
-let sink: Awaited<ReturnType<typeof startSmsSink>>;
+let sink: SmsSink;
 let server: RunningServer;
 let browser: Browser;
 
@@ -30,35 +30,12 @@ afterAll(async () => {
 
 /** A voter signed in through the API (set-up only): votes for the first candidate of every position on their ballot. */
 async function voteAs(memberNo: string): Promise<string[]> {
-  const jar = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const [k, ...v] = pair!.split('=');
-      jar.set(k!.trim(), v.join('='));
-    }
-  };
-  const headers = (token?: string) => ({
-    'content-type': 'application/json',
-    accept: 'application/json',
-    cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-    'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
-    ...(token ? { authorization: `Bearer ${token}` } : {}),
-  });
-  keep(await fetch(`${server.baseUrl}/sanctum/csrf-cookie`));
-  const since = Date.now();
-  const phone = await fetch(`${server.baseUrl}/api/v1/verify/phone`, { method: 'POST', headers: headers(), body: JSON.stringify({ unique_id: memberNo, consent: true }) });
-  keep(phone);
-  if (!phone.ok) throw new Error(`verify/phone: ${phone.status} ${await phone.text()}`);
-  const code = await sink.codeSince(since);
-  const sms = await fetch(`${server.baseUrl}/api/v1/verify/sms`, { method: 'POST', headers: headers(), body: JSON.stringify({ token: code }) });
-  keep(sms);
-  if (!sms.ok) throw new Error(`verify/sms: ${sms.status} ${await sms.text()}`);
-  const token = ((await sms.json()) as { bearer_token: string }).bearer_token;
-  const ballot = await fetch(`${server.baseUrl}/api/v1/psk/candidates/v2`, { headers: headers(token) });
-  const groups = ((await ballot.json()) as { data: { position_id: number; candidates: { id: number }[] }[] }).data.filter((g) => g.candidates.length > 0);
+  const { session, client } = await signInOverApi(server, { kind: 'voter', memberNo, sink });
+  const token = session.bearer_token;
+  const ballot = await client.ok<{ data: { position_id: number; candidates: { id: number }[] }[] }>('GET', '/psk/candidates/v2', undefined, token);
+  const groups = ballot.data.filter((g) => g.candidates.length > 0);
   const candidates = Object.fromEntries(groups.map((g) => [String(g.position_id), g.candidates[0]!.id]));
-  const res = await fetch(`${server.baseUrl}/api/v1/psk/vote`, { method: 'POST', headers: headers(token), body: JSON.stringify({ candidates }) });
+  const res = await client.call('POST', '/psk/vote', { candidates }, token);
   if (res.status !== 201) throw new Error(`vote: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { receipts: { vvpat: string }[] }).receipts.map((r) => r.vvpat);
 }
@@ -66,17 +43,7 @@ async function voteAs(memberNo: string): Promise<string[]> {
 /** A datetime-local value on the UTC wall clock (the test sets the organisation's zone to UTC). */
 const utcInput = (d: Date) => d.toISOString().slice(0, 19);
 
-async function signInAdmin(page: Page) {
-  await page.goto('/admin/login');
-  await page.getByLabel('Username').fill(ADMIN_EMAIL);
-  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-  const since = Date.now();
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  const code = await server.emailCodeSince(ADMIN_EMAIL, since);
-  await page.getByLabel('Security code').fill(code);
-  await page.getByRole('button', { name: 'Verify' }).click();
-  await page.waitForURL('**/admin', { timeout: 20_000 });
-}
+const signInAdmin = (page: Page) => signInAdminInBrowser(page, server);
 
 describe('the election from schedule to declaration', () => {
   it('opens on time by itself, closes on the admin’s word, declares the result, and a receipt checks out', async () => {

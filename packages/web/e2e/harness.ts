@@ -1,6 +1,7 @@
 /// <reference types="node" />
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import { createServer, type Server } from 'node:http';
 import { AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -72,8 +73,13 @@ export type RunningServer = {
   stop: () => Promise<void>;
 };
 
-/** Starts the real server (built dist/main.js, else the TypeScript source) on a free port with a fresh embedded database. */
-export async function startServer(smsWebhookUrl: string): Promise<RunningServer> {
+export type SmsSink = Awaited<ReturnType<typeof startSmsSink>>;
+
+/**
+ * Starts the real server (built dist/main.js, else the TypeScript source) on a free port with a
+ * fresh embedded database: the demo election unless `env` says otherwise (`SEED_DEMO: '0'`).
+ */
+export async function startServer(smsWebhookUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
   if (!existsSync(join(WEB_DIR, 'dist/index.html'))) throw new Error('Build the web app first: pnpm --filter @kura/web build');
   const port = await freePort();
   const smtp = await startSmtpCapture();
@@ -102,6 +108,7 @@ export async function startServer(smsWebhookUrl: string): Promise<RunningServer>
       MIX_MIN_BATCH: '1',
       MIX_INTERVAL_MS: '200',
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -148,8 +155,15 @@ export async function startServer(smsWebhookUrl: string): Promise<RunningServer>
   };
 }
 
-/** A minimal cookie-keeping API client for set-up steps done as the admin (not what the tests check). */
-export async function enableVoting(server: RunningServer) {
+/** What a sign-in answers (verify/sms, verify/admin, verify/agent). */
+export type Session = { bearer_token: string; hash: string; name: string; photo: string | null; balance: number };
+
+/**
+ * A cookie-keeping API client, as the web app talks to the server: the CSRF cookie and its header,
+ * the pending sign-in cookie, and a bearer token once signed in. For set-up steps only; what the
+ * tests check happens in the browser.
+ */
+export function apiClient(server: { baseUrl: string }) {
   const jar = new Map<string, string>();
   const keep = (res: Response) => {
     for (const c of res.headers.getSetCookie()) {
@@ -158,28 +172,122 @@ export async function enableVoting(server: RunningServer) {
       jar.set(k!.trim(), v.join('='));
     }
   };
-  const headers = () => ({
+  const headers = (token?: string) => ({
     'content-type': 'application/json',
     accept: 'application/json',
     cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
     'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
   });
-  keep(await fetch(`${server.baseUrl}/sanctum/csrf-cookie`));
+  /** A call under /api/v1; the response is answered as it is (cookies kept). */
+  const call = async (method: 'GET' | 'POST', path: string, body?: unknown, token?: string) => {
+    const res = await fetch(`${server.baseUrl}/api/v1${path}`, { method, headers: headers(token), body: body === undefined ? undefined : JSON.stringify(body) });
+    keep(res);
+    return res;
+  };
+  /** A call that must succeed: its JSON body, else an error naming the call and the answer. */
+  const ok = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<T> => {
+    const res = await call(method, path, body, token);
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  return {
+    headers,
+    call,
+    ok,
+    csrf: async () => keep(await fetch(`${server.baseUrl}/sanctum/csrf-cookie`)),
+  };
+}
+export type ApiClient = ReturnType<typeof apiClient>;
+
+export type Who = { kind: 'voter'; memberNo: string; sink: SmsSink } | { kind: 'admin' } | { kind: 'agent'; email: string };
+
+/**
+ * Signs in over the API with the one-time code: a voter's from the SMS sink, the admin's
+ * (ADMIN_EMAIL) and an agent's from the SMTP sink. Answers the session and the client that holds
+ * its cookies.
+ */
+export async function signInOverApi(server: RunningServer, who: Who): Promise<{ session: Session; client: ApiClient }> {
+  const client = apiClient(server);
+  await client.csrf();
   const since = Date.now();
-  const login = await fetch(`${server.baseUrl}/api/v1/admin/login`, { method: 'POST', headers: headers(), body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }) });
-  keep(login);
-  if (!login.ok) throw new Error(`admin login: ${login.status} ${await login.text()}`);
+  let session: Session;
+  if (who.kind === 'voter') {
+    await client.ok('POST', '/verify/phone', { unique_id: who.memberNo, consent: true });
+    session = await client.ok<Session>('POST', '/verify/sms', { token: await who.sink.codeSince(since) });
+  } else if (who.kind === 'admin') {
+    await client.ok('POST', '/admin/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    session = await client.ok<Session>('POST', '/verify/admin', { token: await server.emailCodeSince(ADMIN_EMAIL, since) });
+  } else {
+    await client.ok('POST', '/agent/login', { email: who.email });
+    session = await client.ok<Session>('POST', '/verify/agent', { token: await server.emailCodeSince(who.email, since) });
+  }
+  return { session, client };
+}
+
+/** Signs the admin (ADMIN_EMAIL) in through the browser: password, then the emailed code; lands on /admin. */
+export async function signInAdminInBrowser(page: Page, server: RunningServer) {
+  await page.goto('/admin/login');
+  await page.getByLabel('Username').fill(ADMIN_EMAIL);
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  const since = Date.now();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   const code = await server.emailCodeSince(ADMIN_EMAIL, since);
-  const verify = await fetch(`${server.baseUrl}/api/v1/verify/admin`, { method: 'POST', headers: headers(), body: JSON.stringify({ token: code }) });
-  keep(verify);
-  if (!verify.ok) throw new Error(`admin verify: ${verify.status} ${await verify.text()}`);
-  const { bearer_token } = (await verify.json()) as { bearer_token: string };
-  const toggle = await fetch(`${server.baseUrl}/api/v1/toggle`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer_token}` },
-    body: JSON.stringify({ status: true }),
+  await page.getByLabel('Security code').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL('**/admin', { timeout: 20_000 });
+}
+
+/** Signs a member in through the browser: member number, consent, then the SMS code; lands on /voter. */
+export async function signInVoterInBrowser(page: Page, sink: SmsSink, memberNo: string) {
+  await page.goto('/sign-in');
+  await page.getByLabel('Member number or email').fill(memberNo);
+  await page.getByRole('checkbox').click();
+  const since = Date.now();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByText('Enter 6 digit secure OTP').waitFor();
+  const code = await sink.codeSince(since);
+  await page.getByLabel('SMS token').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL('**/voter', { timeout: 15_000 });
+}
+
+/** Switches voting on as the admin, over the API (set-up for tests that are about something else). */
+export async function enableVoting(server: RunningServer) {
+  const { session, client } = await signInOverApi(server, { kind: 'admin' });
+  await client.ok('POST', '/toggle', { status: true }, session.bearer_token);
+}
+
+/** A tiny valid 8×8 PNG of one colour (purple by default), built here so tests need no fixture file. */
+export function purplePng(rgb: [number, number, number] = [0x80, 0x00, 0x80]): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
   });
-  if (!toggle.ok) throw new Error(`toggle: ${toggle.status} ${await toggle.text()}`);
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(td));
+    return Buffer.concat([len, td, sum]);
+  };
+  const w = 8;
+  const h = 8;
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // truecolour
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => rgb).flat())]);
+  const raw = Buffer.concat(Array.from({ length: h }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 export async function launchBrowser(): Promise<Browser> {
