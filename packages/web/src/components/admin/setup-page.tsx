@@ -82,7 +82,7 @@ function SetupChecklist() {
     {
       label: 'Schedule',
       done: Boolean(election?.opens_at && election.closes_at),
-      detail: election?.opens_at && election.closes_at ? 'Opening and closing times are set.' : 'Set the opening and closing times (Home).',
+      detail: election?.opens_at && election.closes_at ? 'Opening and closing times are set.' : 'Set the opening and closing times (Home), or open and close voting with the switch there.',
     },
   ];
 
