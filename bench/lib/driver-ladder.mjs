@@ -13,6 +13,8 @@ import { cpuMeter, nowMs, percentile, round } from './util.mjs';
 const ELECTION_LOCK = 7_262_000_001;
 const MEMBER_LOCK_NAMESPACE = 72_620_002;
 const b64 = (n) => randomBytes(n).toString('base64url');
+/** Random bytes whose base64url is as long as a sealed ballot: IV, tag and 512 bytes, 723 characters with the dots. */
+const SEALED_BALLOT = 542;
 
 export async function driverLadder({ url, seeded, memberIds, seconds, connections = 32, poolMax = 8, prepare }) {
   const sql = postgres(url, { max: poolMax, prepare: true, onnotice: () => {}, connection: { search_path: 'pgb, public' } });
@@ -34,8 +36,10 @@ export async function driverLadder({ url, seeded, memberIds, seconds, connection
     const c1 = seeded.standing.p1[memberId % 3];
     const c2 = seeded.standing.p2[memberId % 3];
     const [{ outcome }] = await sql.unsafe(
-      `select cast_vote($1::int, $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7, $8, $9, $10::timestamptz, $11::bigint, $12::int) as outcome`,
-      [memberId, `{${p1},${p2}}`, `{${c1},${c2}}`, `{"${b64(47)}","${b64(47)}"}`, `{"${b64(16)}","${b64(16)}"}`, `{"${b64(100)}","${b64(100)}"}`,
+      `select cast_vote($1::int, $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8, $9, $10, $11::timestamptz, $12::bigint, $13::int) as outcome`,
+      // (position, candidate) pairs, then one ballot per position: its sealed receipt, queue id and
+      // sealed ballot, the sizes the server's are (a ballot is padded to 512 bytes before sealing).
+      [memberId, `{${p1},${p2}}`, `{${c1},${c2}}`, `{${p1},${p2}}`, `{"${b64(47)}","${b64(47)}"}`, `{"${b64(16)}","${b64(16)}"}`, `{"${b64(SEALED_BALLOT)}","${b64(SEALED_BALLOT)}"}`,
         'Voted', '2 position(s)', '127.0.0.1', new Date().toISOString(), ELECTION_LOCK, MEMBER_LOCK_NAMESPACE],
       opts,
     );
