@@ -30,7 +30,7 @@ const row = (name, r) => {
 if (phases.pgbench) console.log(`| pgbench (32 clients, prepared) | ${Math.round(phases.pgbench.tps)}/s | avg ${phases.pgbench.latencyAvgMs} | – | ${phases.pgbench.cpu?.postgresCores} | – / ${phases.pgbench.postgresCpuMs} | |`);
 for (const [k, r] of Object.entries(phases.driver ?? {}))
   console.log(`| vote SQL via postgres.js, ${k} (no HTTP) | ${r.tps}/s | – / ${r.p99} | ${r.cpu?.benchCores} (bench) | ${r.cpu?.postgresCores} | ${r.nodeCpuMs} / ${r.postgresCpuMs} | |`);
-for (const k of ['votes-spread', 'votes-hot', 'votes-spread-pool4', 'votes-spread-pool20', 'live-no-watchers', 'live-with-watchers', 'pglite-votes']) row(k, phases[k]);
+for (const k of ['votes-spread', 'votes-multi-seat', 'votes-spread-after-1m', 'votes-hot', 'votes-spread-pool4', 'votes-spread-pool20', 'live-no-watchers', 'live-with-watchers', 'pglite-votes']) row(k, phases[k]);
 for (const k of ['results-10k', 'results-1m']) {
   const r = phases[k];
   if (!r) continue;

@@ -10,7 +10,7 @@ const CANDIDATES_PER_POSITION = 3;
 const sha256 = (s) => createHash('sha256').update(s).digest('hex');
 
 /**
- * Member numbers: candidates 7000001…, voters 7100001…, sign-in members 7900001…; each member a
+ * Member numbers: candidates 7000001…, figure 1m's board candidates 7050001…, voters 7100001…, sign-in members 7900001…; each member a
  * distinct phone (07 + 8 digits) so the SMS sink can tell whose code it received.
  */
 /** The bench's structure on an empty install (SEED_DEMO=0): the demo's branches and positions. */
@@ -26,7 +26,14 @@ async function ensureStructure(exec) {
   await exec(`insert into positions (name, level, branch_id, sort_order) select 'Branch Chairperson', name, id, 100 from branches`);
 }
 
-export async function seedElection(exec, { voters, signers, secret }) {
+/** Figure 1m's position: national, 3 seats, 6 candidates; a ballot chooses 3 distinct ones. */
+export const MULTI_SEAT = { name: 'Board', seats: 3, candidates: 6 };
+
+/**
+ * `multiSeat`: also create figure 1m's 3-seat position (after the others, so figure 1's positions
+ * and candidates are the same with or without it).
+ */
+export async function seedElection(exec, { voters, signers, secret, multiSeat = false }) {
   await ensureStructure(exec);
   const branches = await exec(`select id, name from branches`);
   const branchId = new Map(branches.map((b) => [b.name, Number(b.id)]));
@@ -61,6 +68,16 @@ export async function seedElection(exec, { voters, signers, secret }) {
   candidacy.push(`(${probeCandidate}, ${national[0].id})`);
   await exec(`insert into candidacies (member_id, position_id) values ${candidacy.join(', ')}`);
 
+  let board;
+  if (multiSeat) {
+    const [{ id }] = await exec(`insert into positions (name, level, branch_id, sort_order, seats)
+                                 values ('${MULTI_SEAT.name}', 'National', null, 50, ${MULTI_SEAT.seats}) returning id`);
+    await insertMembers(1, MULTI_SEAT.candidates, 7_050_000);
+    const ids = (await exec(`select id from members where member_no::bigint between 7050001 and ${7_050_000 + MULTI_SEAT.candidates} order by member_no::bigint`)).map((r) => Number(r.id));
+    await exec(`insert into candidacies (member_id, position_id) values ${ids.map((m) => `(${m}, ${Number(id)})`).join(', ')}`);
+    board = { id: Number(id), seats: MULTI_SEAT.seats, standing: ids };
+  }
+
   await insertMembers(1, voters, 7_100_000);
   await insertMembers(1, signers, 7_900_000);
   // Voter sessions: token = `${secret}.${memberId}`, stored as its SHA-256 like createSession does.
@@ -77,6 +94,7 @@ export async function seedElection(exec, { voters, signers, secret }) {
     positions: { p1: p1.id, p2: p2.id },
     standing: { p1: standing.get(p1.id), p2: standing.get(p2.id) },
     probeCandidate,
+    board,
     voterIds,
     signerNos,
     phoneOf: (memberNo) => `07${String(Number(memberNo) % 100_000_000).padStart(8, '0')}`,
