@@ -1,0 +1,99 @@
+// A/B of figure 1 in short alternating windows: two checkouts' built servers up at once (each with
+// its own database, seeded by its own bench code), 32 voters casting against one at a time for
+// WINDOW seconds, A B then B A, ROUNDS times, so load from other work on the machine hits both
+// alike. Not part of `pnpm bench`; see BENCHMARKS.md. Both trees must be built (`pnpm build`).
+// usage: node bench/ab.mjs TREE_A TREE_B [ROUNDS=10] [WINDOW_S=8]
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import postgres from 'postgres';
+import { startSmsSink } from './lib/sms-sink.mjs';
+import { percentile, postgresCpuByPid, processCpuMs, round, sleep } from './lib/util.mjs';
+
+const [treeA, treeB, roundsArg, windowArg] = process.argv.slice(2);
+if (!treeA || !treeB) throw new Error('usage: node bench/ab.mjs TREE_A TREE_B [ROUNDS] [WINDOW_S]');
+const TREES = { A: resolve(treeA), B: resolve(treeB) };
+const ROUNDS = Number(roundsArg ?? 10);
+const WINDOW = Number(windowArg ?? 8);
+const GAP_MS = 3000; // the mixer (every 2 s) moves the window's queue before the other side's window
+const ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const tmp = mkdtempSync(join(tmpdir(), 'kura-ab-'));
+const admin = postgres(ADMIN, { max: 1, onnotice: () => {} });
+const sides = {};
+const sink = await startSmsSink();
+
+for (const [name, root] of Object.entries(TREES)) {
+  const { startServer } = await import(`${root}/bench/lib/server.mjs`);
+  const { seedElection, seedBallots } = await import(`${root}/bench/lib/seed.mjs`);
+  const { castVotes, VoterPool } = await import(`${root}/bench/lib/load.mjs`);
+  const db = `kura_ab_${name.toLowerCase()}`;
+  await admin.unsafe(`drop database if exists ${db} with (force)`);
+  await admin.unsafe(`create database ${db}`);
+  const url = (() => {
+    const u = new URL(ADMIN);
+    u.pathname = `/${db}`;
+    return u.toString();
+  })();
+  const env = {
+    NODE_ENV: 'production', LOG_LEVEL: 'warn', SEED_DEMO: '0', BALLOT_KEY: randomBytes(32).toString('hex'), SESSION_SECRET: randomBytes(32).toString('hex'),
+    SMTP_URL: 'smtp://127.0.0.1:9', SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sink.url, RATE_LIMIT_IP_SENDS_PER_HOUR: '1000000', RATE_LIMIT_IP_TRIES_PER_HOUR: '1000000',
+    DATABASE_URL: url, DATA_DIR: join(tmp, name),
+  };
+  let server = await startServer({ env, label: `${name}-migrate` });
+  await server.stop();
+  const sql = postgres(url, { max: 2, onnotice: () => {} });
+  const seeded = await seedElection((t) => sql.unsafe(t), { voters: 100_000, signers: 10, secret: randomBytes(16).toString('hex') });
+  await seedBallots((t) => sql.unsafe(t), 10_000);
+  await sql.unsafe(`update settings set value = '1' where key = 'election_active'`);
+  await sql.end();
+  server = await startServer({ env, label: name });
+  const pool = new VoterPool(seeded.voterIds, seeded.tokenOf);
+  const { p1, p2 } = seeded.positions;
+  const spread = (i) => ({ [p1]: seeded.standing.p1[i % 3], [p2]: seeded.standing.p2[Math.floor(i / 3) % 3] });
+  sides[name] = { server, pool, castVotes, spread, db, runs: [] };
+  console.log(`${name}: ${root} up at ${server.url}`);
+}
+
+/**
+ * One window: `seconds` of casting, then GAP_MS in which the mixer moves what the window queued.
+ * CPU per ballot spans both (server process, and the Postgres backends of the side's database
+ * with the shared WAL writer and checkpointer), so a costlier mixer pass is counted.
+ */
+const window = async (name, seconds) => {
+  const s = sides[name];
+  process.env.BENCH_DB = s.db;
+  const cpu0 = processCpuMs(s.server.pid);
+  const pg0 = postgresCpuByPid();
+  const r = await s.castVotes({ url: s.server.url, pool: s.pool, connections: 32, seconds, choose: s.spread });
+  await sleep(GAP_MS);
+  const cpuMs = processCpuMs(s.server.pid) - cpu0;
+  let pgMs = 0;
+  for (const [pid, ms] of postgresCpuByPid()) pgMs += ms - (pg0.get(pid) ?? 0);
+  return { ...r, serverCpuMsPerBallot: round(cpuMs / Math.max(1, r.ok), 2), postgresCpuMsPerBallot: round(pgMs / Math.max(1, r.ok), 2) };
+};
+
+try {
+  for (const name of ['A', 'B']) await window(name, 3); // warm-up, discarded
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const name of i % 2 === 0 ? ['A', 'B'] : ['B', 'A']) {
+      const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+      const r = await window(name, WINDOW);
+      sides[name].runs.push({ ...r, load });
+      console.log(`round ${i + 1} ${name}: ${r.okPerSec}/s p99 ${r.p99} ms non2xx ${r.non2xx}, CPU per ballot: server ${r.serverCpuMsPerBallot} ms, postgres ${r.postgresCpuMsPerBallot} ms; load ${load}`);
+    }
+  }
+  const med = (xs) => percentile([...xs].sort((a, b) => a - b), 50);
+  for (const name of ['A', 'B']) {
+    const runs = sides[name].runs;
+    console.log(`${name}: median ${med(runs.map((r) => r.okPerSec))}/s, p99 median ${med(runs.map((r) => r.p99))} ms, CPU per ballot medians: server ${med(runs.map((r) => r.serverCpuMsPerBallot))} ms, postgres ${med(runs.map((r) => r.postgresCpuMsPerBallot))} ms`);
+  }
+  const ratios = sides.B.runs.map((r, i) => r.okPerSec / sides.A.runs[i].okPerSec);
+  console.log(`B/A per round: ${ratios.map((x) => round(x, 2)).join(' ')}; median ${round(med(ratios), 2)}`);
+} finally {
+  for (const s of Object.values(sides)) await s.server.stop();
+  for (const s of Object.values(sides)) await admin.unsafe(`drop database if exists ${s.db} with (force)`).catch(() => {});
+  await admin.end();
+  await sink.close();
+  rmSync(tmp, { recursive: true, force: true });
+}
