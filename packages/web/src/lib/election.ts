@@ -1,6 +1,6 @@
 import type { Election } from '@kura/contract';
-import { api } from './api';
-import { queryKeys } from './queries';
+import { useQuery } from '@tanstack/react-query';
+import { queries } from './queries';
 import { formatInZone } from './zoned-time';
 
 /** The organisation's texts as the pages show them; empty until the admin enters them. */
@@ -27,7 +27,7 @@ export function electionTexts(e: Election | undefined): ElectionTexts {
 
 /** GET election: the organisation's texts, schedule and phase (anyone may read it). */
 export function useElection() {
-  const query = api.elections.getElection.useQuery({ queryKey: queryKeys.election, staleTime: 60_000 });
+  const query = useQuery(queries.election());
   const election = query.data?.status === 200 ? query.data.body.data : undefined;
   return { election, texts: electionTexts(election), query };
 }

@@ -1,8 +1,9 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { PublicLayout } from '@/components/layout/public-layout';
-import { api } from '@/lib/api';
 import { formatDateTime, useElection } from '@/lib/election';
+import { queries } from '@/lib/queries';
 
 
 export const Route = createFileRoute('/commitments')({
@@ -12,7 +13,7 @@ export const Route = createFileRoute('/commitments')({
 /** The published commitments to the ballot set, newest first, with how to check one. */
 export function Commitments() {
   const { texts } = useElection();
-  const q = api.elections.listCommitments.useQuery({ queryKey: ['commitments'], refetchInterval: 60_000 });
+  const q = useQuery({ ...queries.commitments(), refetchInterval: 60_000 });
   return (
     <PublicLayout wide>
       <div className="grid gap-6">

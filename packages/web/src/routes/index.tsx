@@ -1,9 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { PositionResults } from '@/components/results/position-results';
-import { api } from '@/lib/api';
-import { queryKeys, type ResultsResponseLike, withResults } from '@/lib/queries';
+import { queries, queryKeys, type ResultsResponseLike, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 
@@ -15,8 +14,8 @@ export const LANDING_DEFAULT_POSITION = 'Chairperson_National';
 
 function Landing() {
   const queryClient = useQueryClient();
-  const positions = api.members.listPositions.useQuery({ queryKey: queryKeys.positions, staleTime: 5 * 60_000 });
-  const results = api.elections.getResults.useQuery({ queryKey: queryKeys.publicResults });
+  const positions = useQuery(queries.positions());
+  const results = useQuery(queries.publicResults());
 
   // Live updates: the `results` channel carries every position's tallies.
   useRealtime({

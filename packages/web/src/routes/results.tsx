@@ -1,13 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
 import { Printer } from 'lucide-react';
 import type { FinalResultsResponse } from '@kura/contract';
 import { ErrorState, Loading } from '@/components/layout/page-states';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
-import { api } from '@/lib/api';
 import { errorMessage, errorStatus } from '@/lib/errors';
 import { formatDateTime, useElection } from '@/lib/election';
 import { percentage } from '@/lib/format';
+import { queries } from '@/lib/queries';
 
 export const Route = createFileRoute('/results')({
   component: ResultsPage,
@@ -21,7 +22,7 @@ const share = (n: number, of: number) => (of > 0 ? `${((n / of) * 100).toFixed(1
  * commitment. It prints on A4 as the declaration the returning officer signs (styles.css @media print).
  */
 export function ResultsPage() {
-  const q = api.lifecycle.getFinalResults.useQuery({ queryKey: ['results', 'final'], retry: false });
+  const q = useQuery({ ...queries.finalResults(), retry: false });
   return (
     <PublicLayout wide>
       {q.isPending ? (

@@ -1,11 +1,10 @@
 import { Link } from '@tanstack/react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { BellRing, MessageSquareWarning } from 'lucide-react';
 import { PositionResults } from '@/components/results/position-results';
 import { StatisticsTiles } from '@/components/staff/statistics-tiles';
 import { buttonVariants } from '@/components/ui/button';
-import { api } from '@/lib/api';
-import { queryKeys, type ResultsResponseLike, withAdminStatistics, withResults } from '@/lib/queries';
+import { queries, queryKeys, type ResultsResponseLike, withAdminStatistics, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 import { cn } from '@/lib/utils';
@@ -23,9 +22,9 @@ export const ADMIN_NO_VOTES = 'No votes at the moment';
  */
 export function AdminDashboard() {
   const queryClient = useQueryClient();
-  const positions = api.members.listPositions.useQuery({ queryKey: queryKeys.positions, staleTime: 5 * 60_000 });
-  const results = api.elections.getResults.useQuery({ queryKey: queryKeys.adminResults });
-  const statistics = api.elections.getStatistics.useQuery({ queryKey: queryKeys.adminStatistics });
+  const positions = useQuery(queries.positions());
+  const results = useQuery(queries.adminResults());
+  const statistics = useQuery(queries.adminStatistics());
 
   useRealtime({
     results: (payload) => queryClient.setQueryData<ResultsResponseLike>(queryKeys.adminResults, (prev) => withResults(prev, payload.results)),

@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { Candidate } from '@kura/contract';
 import { Pencil, UserPlus } from 'lucide-react';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
 import { errorIssue, errorMessage } from '@/lib/errors';
 import { AddCandidateDialog } from './add-candidate-dialog';
 import { CandidateEditDialog } from './candidate-edit-dialog';
 import { CandidatePhoto } from './candidate-photo';
-import { queryKeys } from '@/lib/queries';
+import { queries } from '@/lib/queries';
 
 export const NO_POSITIONS = 'No positions assigned';
 
@@ -22,7 +22,7 @@ export function candidateColumns(c: Pick<Candidate, 'positions'>) {
 
 /** Candidates page (docs/screens.md "Staff pages"): Add candidate, the table and the Edit Candidate dialog. */
 export function CandidatesPage() {
-  const q = api.candidates.listCandidates.useQuery({ queryKey: queryKeys.candidates });
+  const q = useQuery(queries.candidates());
   const [editing, setEditing] = useState<Candidate | null>(null);
   const [adding, setAdding] = useState(false);
 

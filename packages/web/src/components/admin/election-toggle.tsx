@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import * as SwitchPrimitive from '@radix-ui/react-switch';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/hooks/use-toast';
 import {
   AlertDialog,
@@ -15,7 +15,7 @@ import {
 import { api } from '@/lib/api';
 import { errorMessage } from '@/lib/errors';
 import { cn } from '@/lib/utils';
-import { queryKeys } from '@/lib/queries';
+import { queries, queryKeys } from '@/lib/queries';
 
 export const ENABLED_MESSAGE = 'Voting has been enabled';
 export const DISABLED_MESSAGE = 'Voting has been disabled';
@@ -28,12 +28,12 @@ export const DISABLED_MESSAGE = 'Voting has been disabled';
 export function ElectionToggle() {
   const id = useId();
   const queryClient = useQueryClient();
-  const status = api.elections.getElectionStatus.useQuery({ queryKey: queryKeys.electionStatus });
+  const status = useQuery(queries.electionStatus());
   const toggle = api.elections.toggleElection.useMutation();
   const active = status.data?.body.active === '1';
   // Read only when voting is being turned on (refetch below).
-  const positionsQuery = api.members.listCandidatePositions.useQuery({ queryKey: queryKeys.candidatePositions, enabled: false });
-  const candidatesQuery = api.candidates.listCandidates.useQuery({ queryKey: queryKeys.candidates, enabled: false });
+  const positionsQuery = useQuery({ ...queries.candidatePositions(), enabled: false });
+  const candidatesQuery = useQuery({ ...queries.candidates(), enabled: false });
   const [empty, setEmpty] = useState<string[] | null>(null);
 
   /** Positions that no candidate stands for; [] when every one has one or the lists cannot be read (then the server decides). */

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Reminder } from '@kura/contract';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
@@ -8,7 +8,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
 import { errorMessage, firstFieldError } from '@/lib/errors';
-import { queryKeys } from '@/lib/queries';
+import { queries, queryKeys } from '@/lib/queries';
 
 export const DEFAULT_REMINDER = 'Dear {name}, voting is open and you have not voted yet. Please sign in and cast your vote.';
 
@@ -23,8 +23,8 @@ export function RemindersPage() {
   const [message, setMessage] = useState(DEFAULT_REMINDER);
   const [counted, setCounted] = useState<number | null>(null);
   const create = api.reminders.createReminder.useMutation();
-  const list = api.reminders.listReminders.useQuery({
-    queryKey: queryKeys.reminders,
+  const list = useQuery({
+    ...queries.reminders(),
     // Progress while a campaign runs; nothing to poll otherwise.
     refetchInterval: (q) => (q.state.data?.body.data.some((r) => r.status !== 'done') ? 1000 : false),
   });

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Branch, Position } from '@kura/contract';
 import { CheckCircle2, ChevronDown, ChevronUp, Circle, Pencil, Trash2, UserPlus } from 'lucide-react';
 import { Button } from '@/components/ui/button';
@@ -10,11 +10,9 @@ import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
 import { errorMessage, firstFieldError } from '@/lib/errors';
 import { useElection } from '@/lib/election';
-import { queryKeys } from '@/lib/queries';
+import { queries, queryKeys } from '@/lib/queries';
 import { AddCandidateDialog } from './add-candidate-dialog';
 import { useBranches, useCandidatePositions } from '@/hooks/use-admin-lists';
-
-const memberCountKey = [...queryKeys.members, 'count'] as const;
 
 /** How agents come to exist: the operator creates them, there is no screen for it. */
 export const ADD_AGENT_TEXT =
@@ -45,9 +43,9 @@ function SetupChecklist() {
   const { election } = useElection();
   const { branches } = useBranches();
   const { positions } = useCandidatePositions();
-  const candidates = api.candidates.listCandidates.useQuery({ queryKey: queryKeys.candidates });
-  const members = api.members.listMembers.useQuery({ queryKey: memberCountKey, queryData: { query: { page: 1, per_page: 1 } } });
-  const agents = api.setup.listAgents.useQuery({ queryKey: queryKeys.agents });
+  const candidates = useQuery(queries.candidates());
+  const members = useQuery(queries.memberCount());
+  const agents = useQuery(queries.agents());
   const agentCount = agents.data?.body.data.length ?? 0;
   const list = candidates.data?.body.data.data.candidates ?? [];
   const withCandidate = new Set(list.flatMap((c) => c.positions.map((p) => p.id)));
@@ -268,7 +266,7 @@ function PositionsSection() {
   const [editing, setEditing] = useState<{ id: number; name: string; seats: string; description: string } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [addingTo, setAddingTo] = useState<number | null>(null);
-  const candidates = api.candidates.listCandidates.useQuery({ queryKey: queryKeys.candidates });
+  const candidates = useQuery(queries.candidates());
   const candidatesOf = (positionId: number) =>
     (candidates.data?.body.data.data.candidates ?? []).filter((c) => c.positions.some((p) => p.id === positionId)).map((c) => c.name);
 

@@ -1,8 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PositionResults } from '@/components/results/position-results';
 import { StatisticsTiles } from '@/components/staff/statistics-tiles';
-import { api } from '@/lib/api';
-import { queryKeys, type ResultsResponseLike, withAgentStatistics, withResults } from '@/lib/queries';
+import { queries, queryKeys, type ResultsResponseLike, withAgentStatistics, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 
@@ -16,9 +15,9 @@ export const AGENT_NO_VOTES = 'No votes at the moment';
  */
 export function AgentDashboard() {
   const queryClient = useQueryClient();
-  const positions = api.members.listPositions.useQuery({ queryKey: queryKeys.positions, staleTime: 5 * 60_000 });
-  const results = api.elections.getAgentResults.useQuery({ queryKey: queryKeys.agentResults });
-  const statistics = api.elections.getAgentStatistics.useQuery({ queryKey: queryKeys.agentStatistics });
+  const positions = useQuery(queries.positions());
+  const results = useQuery(queries.agentResults());
+  const statistics = useQuery(queries.agentStatistics());
 
   useRealtime({
     results: (payload) => queryClient.setQueryData<ResultsResponseLike>(queryKeys.agentResults, (prev) => withResults(prev, payload.results)),

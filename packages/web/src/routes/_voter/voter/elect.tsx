@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
 import { BallotForm, choiceValue, type Choices } from '@/components/ballot/ballot-form';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
 import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
-import { queryKeys } from '@/lib/queries';
+import { queries, queryKeys } from '@/lib/queries';
 
 export const Route = createFileRoute('/_voter/voter/elect')({
   component: Elect,
@@ -20,9 +20,9 @@ const norm = (s: string) => s.toLowerCase().replace(/[_\s]+/g, ' ').trim();
 
 export function Elect() {
   const queryClient = useQueryClient();
-  const ballot = api.ballots.getBallot.useQuery({ queryKey: queryKeys.ballot });
-  const status = api.elections.getElectionStatus.useQuery({ queryKey: queryKeys.electionStatus });
-  const mine = api.vvpat.getMyVvpat.useQuery({ queryKey: queryKeys.myVvpat });
+  const ballot = useQuery(queries.ballot());
+  const status = useQuery(queries.electionStatus());
+  const mine = useQuery(queries.myVvpat());
   const vote = api.ballots.castVote.useMutation();
   const [voted, setVoted] = useState(false);
   // Positions voted for in this visit, from the vote's receipts (before the receipts list refetches).

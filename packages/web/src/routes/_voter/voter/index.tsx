@@ -1,8 +1,7 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PositionResults } from '@/components/results/position-results';
-import { api } from '@/lib/api';
-import { queryKeys, type ResultsResponseLike, withResults } from '@/lib/queries';
+import { queries, queryKeys, type ResultsResponseLike, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 
@@ -12,8 +11,8 @@ export const Route = createFileRoute('/_voter/voter/')({
 
 function VoterDashboard() {
   const queryClient = useQueryClient();
-  const positions = api.members.listPositions.useQuery({ queryKey: queryKeys.positions, staleTime: 5 * 60_000 });
-  const results = api.elections.getDashboard.useQuery({ queryKey: queryKeys.dashboard });
+  const positions = useQuery(queries.positions());
+  const results = useQuery(queries.dashboard());
 
   useRealtime({
     results: (payload) => queryClient.setQueryData<ResultsResponseLike>(queryKeys.dashboard, (prev) => withResults(prev, payload.results)),

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { Button } from '@/components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/queries';
+import { queries } from '@/lib/queries';
 
 export const Route = createFileRoute('/_voter/voter/nominate')({
   component: Nominate,
@@ -14,7 +14,7 @@ export const Route = createFileRoute('/_voter/voter/nominate')({
 
 /** Events/nominate (docs/screens.md "Screens"): voting items with a Vote button that only logs the chosen values. */
 function Nominate() {
-  const q = api.ballots.listItems.useQuery({ queryKey: queryKeys.items });
+  const q = useQuery(queries.items());
   const [chosen, setChosen] = useState<number[]>([]);
 
   useEffect(() => {

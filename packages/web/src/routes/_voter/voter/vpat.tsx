@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { Copy, Download } from 'lucide-react';
 import type { VvpatRow } from '@kura/contract';
 import { Button } from '@/components/ui/button';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
 import { errorStatus } from '@/lib/errors';
-import { queryKeys } from '@/lib/queries';
+import { queries } from '@/lib/queries';
 
 export const Route = createFileRoute('/_voter/voter/vpat')({
   component: VoterVvpat,
@@ -16,7 +16,7 @@ export const Route = createFileRoute('/_voter/voter/vpat')({
 const FETCH_ERROR = 'An error occurred while fetching the data. Please try again later.';
 
 export function VoterVvpat() {
-  const q = api.vvpat.getMyVvpat.useQuery({ queryKey: queryKeys.myVvpat });
+  const q = useQuery(queries.myVvpat());
   const status = q.isError ? errorStatus(q.error) : undefined;
 
   useEffect(() => {
