@@ -37,7 +37,7 @@ export function Commitments() {
         ) : q.data.body.data.length === 0 ? (
           <EmptyState>No commitment has been published yet. The first is recorded when voting opens.</EmptyState>
         ) : (
-          <div className="overflow-x-auto rounded-md border border-border">
+          <div className="overflow-x-auto rounded-md border border-border" tabIndex={0} role="region" aria-label="Published commitments">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Published commitments, newest first</caption>
               <thead className="bg-muted">
