@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { storeSession } from '@/lib/session';
-import { requireStaff } from './guards';
+import { requireStaff, requireVoter } from './guards';
 import { stubFetch } from '@/test/fetch';
 
 const client = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -47,6 +47,29 @@ describe('staff guard (docs/screens.md "Sign-in and session loss": validate/admi
     stubFetch(({ path }) => (path === '/validate/admin' ? { status: 403, body: { message: 'Forbidden' } } : undefined));
     storeSession(session, 'member');
     expect(await redirectOf(requireStaff(client(), 'admin'))).toBe('/sign-in');
+    expect(window.localStorage.getItem('token')).toBeNull();
+  });
+});
+
+describe('voter guard (docs/screens.md "Sign-in and session loss": GET validate; a voter is account type member)', () => {
+  it('lets a voter in, asks once per minute, and asks again for another session', async () => {
+    const calls = stubFetch(({ path }) => (path === '/validate' ? { status: 200, body: { user_type: 'voter', data: { name: 'Vera' } } } : undefined));
+    storeSession(session, 'member');
+    const qc = client();
+    expect(await redirectOf(requireVoter(qc))).toBeUndefined();
+    expect(await redirectOf(requireVoter(qc))).toBeUndefined();
+    expect(calls.filter((c) => c.path === '/validate')).toHaveLength(1);
+    expect(window.localStorage.getItem('account_type')).toBe('member');
+    expect(window.localStorage.getItem('name')).toBe('Vera');
+    storeSession({ ...session, bearer_token: 'other' }, 'member');
+    expect(await redirectOf(requireVoter(qc))).toBeUndefined();
+    expect(calls.filter((c) => c.path === '/validate')).toHaveLength(2);
+  });
+
+  it('clears storage and goes to /sign-in when the server refuses (a staff token)', async () => {
+    stubFetch(({ path }) => (path === '/validate' ? { status: 403, body: { message: 'Forbidden' } } : undefined));
+    storeSession(session, 'admin');
+    expect(await redirectOf(requireVoter(client()))).toBe('/sign-in');
     expect(window.localStorage.getItem('token')).toBeNull();
   });
 });

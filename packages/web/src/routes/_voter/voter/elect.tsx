@@ -7,9 +7,17 @@ import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states
 import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
 import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
-import { queries, queryKeys } from '@/lib/queries';
+import { preload, queries, queryKeys } from '@/lib/queries';
 
 export const Route = createFileRoute('/_voter/voter/elect')({
+  // The ballot needs the ballot, the switch and the voter's receipts before it makes sense.
+  loader: ({ context: { queryClient }, cause }) =>
+    Promise.all([
+      preload(queryClient, queries.ballot(), cause),
+      preload(queryClient, queries.electionStatus(), cause),
+      preload(queryClient, queries.myVvpat(), cause),
+    ]),
+  pendingComponent: () => <Loading />,
   component: Elect,
 });
 

@@ -7,9 +7,11 @@ import { Button } from '@/components/ui/button';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { toast } from '@/hooks/use-toast';
 import { errorStatus } from '@/lib/errors';
-import { queries } from '@/lib/queries';
+import { preload, queries } from '@/lib/queries';
 
 export const Route = createFileRoute('/_voter/voter/vpat')({
+  loader: ({ context, cause }) => preload(context.queryClient, queries.myVvpat(), cause),
+  pendingComponent: () => <Loading />,
   component: VoterVvpat,
 });
 
