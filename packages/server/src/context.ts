@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { GoogleVerifier } from './auth/google';
+import type { Delivery } from './delivery';
 import type { Database } from './db/client';
 import type { Env } from './env';
 import type { RefusedActivityLimiter } from './lib/activity-log';
@@ -58,6 +59,8 @@ export type Services = {
   scheduler: Scheduler;
   /** Sends queued reminder campaigns. */
   reminders: Service;
+  /** Email and SMS out (sign-in codes, reminders): one transport per process, closed after the services stop. */
+  delivery: Delivery;
   /** Checks Google ID tokens against Google's certificates (cached). No lifecycle. */
   google: GoogleVerifier;
   /** How many refused actions the activity log still takes per subject and address. No lifecycle. */
@@ -75,7 +78,7 @@ export type AppContext = Services & {
   now: () => Date;
   /**
    * Work to run at shutdown for things built after the services (the realtime hub, a router's
-   * delivery or limiter stores), in reverse order of registration, before the services stop.
+   * limiter stores), in reverse order of registration, before the services stop.
    */
   onClose: (fn: () => Promise<void> | void) => void;
 };

@@ -1,5 +1,6 @@
 import { GoogleVerifier } from './auth/google';
 import type { AppContext, CoreContext, Services } from './context';
+import { createDelivery } from './delivery';
 import { RefusedActivityLimiter } from './lib/activity-log';
 import { BallotQueueCache, createMixer } from './modules/ballots';
 import { createCommitmentLoop, createScheduler, ResultsGateCache, VotingRuntime } from './modules/elections';
@@ -22,6 +23,7 @@ export function withServices(core: CoreContext): AppContext {
     commitments: createCommitmentLoop(ctx),
     scheduler: createScheduler(ctx),
     reminders: createReminderSender(ctx),
+    delivery: createDelivery(core.env, core.logger),
     google: new GoogleVerifier(),
     refusedActivity: new RefusedActivityLimiter(),
   };
@@ -41,4 +43,6 @@ export async function startServices(ctx: AppContext): Promise<void> {
 
 export async function stopServices(ctx: AppContext): Promise<void> {
   for (const name of [...SERVICE_ORDER].reverse()) await ctx[name].stop();
+  // Last: the reminder sender waits for its sends in flight when it stops.
+  ctx.delivery.close();
 }

@@ -5,7 +5,6 @@ import { clearPendingSignIn, readPendingSignIn, setPendingSignIn } from '../../a
 import { createDecoyThrottle, createIpLimiters } from '../../auth/rate-limits';
 import { RESEND_INTERVAL_MS } from '../../auth/one-time-codes';
 import type { AppContext } from '../../context';
-import { createDelivery } from '../../delivery';
 import type { RouterImplementation } from '../../http/routes';
 import { checkPin, confirmEnrolment, signInWithAuthenticator, startEnrolment } from './authenticator.service';
 import { sendAdminCode, sendAgentCode, sendVoterCode, verifyCodeSignIn, type CodeDeps } from './code-sign-in.service';
@@ -17,9 +16,7 @@ const ipOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
 
 /** Thin handlers for the auth calls (docs/api.md "Endpoints", auth): read the request, call one service, answer. */
 export function authRoutes(ctx: AppContext): RouterImplementation<Contract['api']['auth']> {
-  const delivery = createDelivery(ctx.env, ctx.logger);
-  ctx.onClose(() => delivery.close());
-  const deps: CodeDeps = { delivery, decoy: createDecoyThrottle(ctx, RESEND_INTERVAL_MS) };
+  const deps: CodeDeps = { delivery: ctx.delivery, decoy: createDecoyThrottle(ctx, RESEND_INTERVAL_MS) };
   const limit = createIpLimiters(ctx);
 
   return {

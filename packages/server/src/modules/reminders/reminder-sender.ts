@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { createDelivery, type Delivery } from '../../delivery';
+import type { Delivery } from '../../delivery';
 import { recordActivity } from '../../lib/activity-log';
 import { loopService, type Service } from '../../lib/service';
 import { REMINDER_MEMBER_LOCK_NAMESPACE } from '../ballots';
@@ -26,7 +26,7 @@ type Claimed = { reminderId: number; channel: 'sms' | 'email'; message: string; 
  * slot is taken by a conditional UPDATE of the campaign's `next_send_at` (so the rate holds across
  * processes), and a recipient by `FOR UPDATE SKIP LOCKED` (so each message goes out once).
  */
-export function startReminderSender(ctx: AppContext, delivery: Delivery = createDelivery(ctx.env, ctx.logger)): () => Promise<void> {
+export function startReminderSender(ctx: AppContext, delivery: Delivery = ctx.delivery): () => Promise<void> {
   const intervalMs = 1000 / ctx.env.REMINDER_RATE_PER_SECOND;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
@@ -132,7 +132,6 @@ export function startReminderSender(ctx: AppContext, delivery: Delivery = create
     wake?.();
     await loop;
     await Promise.allSettled(inFlight);
-    delivery.close();
   };
 }
 

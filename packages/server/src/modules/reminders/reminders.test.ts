@@ -223,6 +223,7 @@ describe('reminders across restarts and processes', () => {
       sent,
       async close() {
         await stop();
+        delivery.close();
         await ctx.close();
       },
     };
