@@ -135,6 +135,12 @@ describe('admin journey', () => {
     expect(memberName.length).toBeGreaterThan(0);
     await screenshot(page, 'admin-members');
 
+    // Page and search live in the address (docs/screens.md "Staff pages"): a reload opens the same search.
+    expect(new URL(page.url()).searchParams.get('filtered')).toBe('true');
+    await page.reload();
+    await row.waitFor();
+    expect(await page.getByLabel('Search', { exact: true }).inputValue()).toBe(EDITED_MEMBER);
+
     await row.getByRole('button', { name: `Edit ${memberName}` }).click();
     const edit = page.getByRole('dialog', { name: 'Edit member' });
     await edit.getByLabel('Phone').fill('0799123456');

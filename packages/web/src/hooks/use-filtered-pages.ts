@@ -7,7 +7,7 @@ import { activeFilters, appliedFilters, listSearchSchema, type Filters, type Lis
  * and goes to page 1, Reset turns it off (and clears the form). Page, filter mode and the applied
  * filters are the route's search params (lib/list-search.ts), so they survive a reload and travel
  * in a shared link; only the form being typed in is local. The bounds of the page come from the
- * query's body, which this hook runs before: pass `page` and `setPage` to `useLastPage` with the
+ * query's body, which this hook runs before: pass `page` and `clampPage` to `useLastPage` with the
  * body's last page.
  */
 export function useFilteredPages<F extends Filters>(empty: F) {
