@@ -51,6 +51,8 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     expect(within(dialog).getByLabelText('Wambui Njeri (UM-1002, Kericho)')).toBeTruthy();
     expect(calls.find((c) => c.path === '/search/member')!.search.get('query')).toBe('wa');
     fireEvent.click(pick);
+    // She stands for Treasurer already: an empty statement or no photo would keep hers.
+    expect(within(dialog).getByText(/Wanjiru Kamau already stands for another position/)).toBeTruthy();
 
     const photo = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'wanjiru.png', { type: 'image/png' });
     fireEvent.change(within(dialog).getByLabelText('Profile picture (optional)'), { target: { files: [photo] } });
@@ -95,7 +97,11 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
     expect(await screen.findByText('Error adding candidate')).toBeTruthy();
     expect(screen.getByText('Votes have already been cast for this position, so its candidates can no longer be changed')).toBeTruthy();
-    expect((calls.find((c) => c.path === '/edit/candidate/8')!.body as FormData).getAll('position_ids[]')).toEqual(['2']);
+    const sent = calls.find((c) => c.path === '/edit/candidate/8')!.body as FormData;
+    expect(sent.getAll('position_ids[]')).toEqual(['2']);
+    // No statement typed, no photo chosen: neither is sent, so nothing the member had is cleared.
+    expect(sent.has('statement')).toBe(false);
+    expect(sent.has('image')).toBe(false);
     // The dialog stays open for another try.
     expect(screen.getByRole('dialog', { name: 'Add Candidate' })).toBeTruthy();
   }, 20_000);

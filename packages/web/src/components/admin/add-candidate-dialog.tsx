@@ -22,7 +22,8 @@ const SEARCH_PAGE = 10;
  * Add candidate (docs/screens.md "Staff pages"): choose a position, find a member by name, member
  * number, phone or email (the members search), add an optional photo and a statement to voters of
  * at most 2,000 characters. One multipart edit of that member: the member's positions plus this
- * one, the photo and the statement, all or nothing (a position with votes answers 409).
+ * one, the photo and the statement (left empty, the current one stays), all or nothing (a
+ * position with votes answers 409).
  */
 export function AddCandidateDialog({ open, positionId, onClose }: { open: boolean; positionId?: number; onClose: () => void }) {
   const id = useId();
@@ -108,7 +109,8 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
     form.append('email', parsed.data.email);
     form.append('county', parsed.data.county);
     for (const pid of parsed.data.position_ids) form.append('position_ids[]', String(pid));
-    form.append('statement', parsed.data.statement ?? '');
+    // Absent keeps the statement a member standing elsewhere already has; only a typed one replaces it.
+    if (parsed.data.statement) form.append('statement', parsed.data.statement);
     try {
       await update.mutateAsync({ params: { id: m.id }, body: form });
       const chosen = positions.find((p) => p.id === wanted);
@@ -227,6 +229,9 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
             onImage={setImage}
             onError={(message) => setErrors((e) => ({ ...e, image: message }))}
           />
+          {member && member.psk_position_ids.length > 0 && (
+            <p className="text-xs text-muted-foreground">{member.name} already stands for another position: an empty statement or no new photo keeps the current one.</p>
+          )}
           <StatementField
             id={id}
             value={statement}
