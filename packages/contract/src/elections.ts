@@ -43,8 +43,13 @@ const dateTimeField = (field: string) =>
     .datetime({ offset: true, message: `The ${field} must be an ISO 8601 date and time with an offset` })
     .nullable();
 
-/** Whether this runtime knows the IANA time zone name (Intl throws a RangeError on an unknown one). */
+/**
+ * Whether the name is an IANA time zone this runtime knows: an Area/Location name (or UTC), which
+ * Intl accepts (it throws a RangeError on an unknown one). Bare offsets such as "+03:00" are
+ * refused everywhere, although newer runtimes' Intl accepts them: they ignore daylight saving.
+ */
 export function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: name });
     return true;

@@ -1,3 +1,5 @@
+import { isTimeZone } from '@kura/contract';
+
 /**
  * Wall-clock times in the organisation's time zone (an IANA name from the election), whatever zone
  * the reader's browser is in: the schedule is entered and shown in the organisation's zone, so an
@@ -88,12 +90,7 @@ export function formatInZone(iso: string, zone: string, style: 'long' | 'short' 
 
 /** Whether this browser knows the IANA zone name (the server checks the same way). */
 export function isKnownZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name.trim() });
-    return name.trim().length > 0;
-  } catch {
-    return false;
-  }
+  return isTimeZone(name.trim());
 }
 
 /** Every IANA zone this browser knows, for the schedule's picker (empty where Intl cannot list them). */
