@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatInZone, fromZonedInput, timeZoneLabel, toZonedInput, zoneOffsetMinutes } from './zoned-time';
+import { formatInZone, formatOrdinalDay, fromZonedInput, timeZoneLabel, toZonedInput, zoneOffsetMinutes } from './zoned-time';
 
 describe('times on the organisation clock', () => {
   it('reads a wall-clock time in the organisation zone, whatever the browser zone', () => {
@@ -33,5 +33,17 @@ describe('times on the organisation clock', () => {
     expect(timeZoneLabel('America/New_York', new Date('2026-01-10T00:00:00Z'))).toBe('America/New_York (UTC-05:00)');
     expect(formatInZone('2026-05-03T05:00:00.000Z', 'Africa/Nairobi')).toMatch(/08:00/);
     expect(formatInZone('2026-05-03T05:00:00.000Z', 'UTC')).toMatch(/05:00/);
+  });
+});
+
+describe('the tutorial voting window', () => {
+  it('names the days on the organisation calendar with ordinals', () => {
+    expect(formatOrdinalDay('2025-01-08T05:00:00.000Z', 'Africa/Nairobi')).toBe('8th Jan 2025');
+    expect(formatOrdinalDay('2027-08-09T20:00:00.000Z', 'Africa/Nairobi', 'long')).toBe('9th August 2027');
+    // 22:30 UTC on the 31st is already the 1st in Nairobi.
+    expect(formatOrdinalDay('2026-03-31T22:30:00.000Z', 'Africa/Nairobi')).toBe('1st Apr 2026');
+    expect(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd'].map((d) => formatOrdinalDay(`2026-01-${d.replace(/\D/g, '').padStart(2, '0')}T12:00:00Z`, 'UTC').split(' ')[0])).toEqual([
+      '1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd',
+    ]);
   });
 });

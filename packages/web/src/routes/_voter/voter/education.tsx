@@ -1,5 +1,8 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
+import type { Election } from '@kura/contract';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { useElection } from '@/lib/election';
+import { formatOrdinalDay } from '@/lib/zoned-time';
 
 export const Route = createFileRoute('/_voter/voter/education')({
   component: Education,
@@ -17,7 +20,17 @@ export const EDUCATION_STEPS = [
 
 export const VOTING_WINDOW_TEXT = 'voting starts on 8th Jan 2025 and ends on 9th August 2027';
 
+/**
+ * The footer's voting window: from the election's schedule, on the organisation's calendar, in the
+ * sentence the tutorial has always had; without a schedule, that sentence as it stands.
+ */
+export function votingWindowText(election: Pick<Election, 'opens_at' | 'closes_at' | 'time_zone'> | undefined): string {
+  if (!election?.opens_at || !election.closes_at) return VOTING_WINDOW_TEXT;
+  return `voting starts on ${formatOrdinalDay(election.opens_at, election.time_zone)} and ends on ${formatOrdinalDay(election.closes_at, election.time_zone, 'long')}`;
+}
+
 function Education() {
+  const { election } = useElection();
   return (
     <div className="grid max-w-3xl gap-4">
       <ol className="grid gap-4">
@@ -52,7 +65,7 @@ function Education() {
           </li>
         ))}
       </ol>
-      <footer className="rounded-md bg-muted px-4 py-3 text-center text-sm">{VOTING_WINDOW_TEXT}</footer>
+      <footer className="rounded-md bg-muted px-4 py-3 text-center text-sm">{votingWindowText(election)}</footer>
     </div>
   );
 }
