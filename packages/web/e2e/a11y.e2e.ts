@@ -1,8 +1,8 @@
 /// <reference types="node" />
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, screenshot, signInOverApi, startServer, startSmsSink, type RunningServer, type Session, type SmsSink } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { screenshot, type Session, signInOverApi, useE2E } from './harness';
 
 /**
  * Accessibility in Chromium: an axe-core scan (WCAG 2.1 A and AA) of every screen at 1280 and
@@ -100,24 +100,18 @@ const SCREENS: Screen[] = [
   { path: '/agent', as: 'agent', ready: mainText },
 ];
 
-let sink: SmsSink;
-let server: RunningServer;
-let browser: Browser;
+const e2e = useE2E({ env: { AGENT_EMAILS: AGENT_EMAIL } });
 const sessions: Partial<Record<Role, { session: Session; accountType: string }>> = {};
 
 /** Signs in over the API with the shared harness sign-in (the SMS or emailed code from the sinks). */
 async function signIn(kind: 'voter' | 'admin' | 'agent'): Promise<Session> {
-  const who = kind === 'voter' ? { kind, memberNo: MEMBER_NO, sink } : kind === 'admin' ? { kind } : { kind, email: AGENT_EMAIL };
-  return (await signInOverApi(server, who)).session;
+  const who = kind === 'voter' ? { kind, memberNo: MEMBER_NO, sink: e2e.sink } : kind === 'admin' ? { kind } : { kind, email: AGENT_EMAIL };
+  return (await signInOverApi(e2e.server, who)).session;
 }
 
 beforeAll(async () => {
-  process.env.AGENT_EMAILS = AGENT_EMAIL;
-  sink = await startSmsSink();
-  server = await startServer(sink.url);
-  browser = await launchBrowser();
   sessions.admin = { session: await signIn('admin'), accountType: 'admin' };
-  const toggle = await fetch(`${server.baseUrl}/api/v1/toggle`, {
+  const toggle = await fetch(`${e2e.server.baseUrl}/api/v1/toggle`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${sessions.admin.session.bearer_token}` },
     body: JSON.stringify({ status: true }),
@@ -127,16 +121,10 @@ beforeAll(async () => {
   sessions.agent = { session: await signIn('agent'), accountType: 'agent' };
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
-});
-
 /** A page signed in as `as` (the session put where the web app keeps it), at the given size. */
 async function pageAs(as: Role, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
   // bypassCSP: the server's CSP (rightly) refuses the injected axe-core script.
-  const context = await browser.newContext({ viewport, baseURL: server.baseUrl, bypassCSP: true });
+  const context = await e2e.browser.newContext({ viewport, baseURL: e2e.server.baseUrl, bypassCSP: true });
   const signedIn = as === 'public' ? undefined : sessions[as];
   if (signedIn) {
     await context.addInitScript(
@@ -199,7 +187,7 @@ describe('keyboard-only ballot', () => {
     await page.goto('/voter/elect');
     await page.getByRole('button', { name: 'Vote' }).waitFor();
     const ballot = (await (
-      await fetch(`${server.baseUrl}/api/v1/psk/candidates/v2`, { headers: { authorization: `Bearer ${sessions.voter!.session.bearer_token}` } })
+      await fetch(`${e2e.server.baseUrl}/api/v1/psk/candidates/v2`, { headers: { authorization: `Bearer ${sessions.voter!.session.bearer_token}` } })
     ).json()) as { data: { title: string; candidates: { name: string }[] }[] };
     const groups = ballot.data.filter((g) => g.candidates.length > 0);
     expect(groups.length).toBeGreaterThan(1);

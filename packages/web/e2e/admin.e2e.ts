@@ -1,7 +1,7 @@
 /// <reference types="node" />
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, enableVoting, launchBrowser, purplePng, screenshot, signInOverApi, startServer, startSmsSink, type RunningServer, type SmsSink } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, enableVoting, purplePng, screenshot, signInOverApi, useE2E } from './harness';
 
 /**
  * The admin and agent journeys of issue 7 against the real server (embedded database, demo
@@ -15,33 +15,15 @@ const VVPAT_VOTER = '1003';
 const LIVE_VOTER = '1004';
 const INTRUDER_VOTER = '1005';
 
-let sink: SmsSink;
-let server: RunningServer;
-let browser: Browser;
+const e2e = useE2E();
 /** The admin's bearer token, kept from the admin journey for set-up calls later on. */
 let adminToken = '';
 
-beforeAll(async () => {
-  sink = await startSmsSink();
-  server = await startServer(sink.url);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
-});
-
-async function newPage(width = 1280, height = 900): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height }, baseURL: server.baseUrl });
-  const page = await context.newPage();
-  return { context, page };
-}
+const newPage = e2e.newPage;
 
 /** A voter signed in over the API (the shared SMS sign-in): ballot and vote. Set-up only; the UI is what the tests check. */
 async function voterSession(memberNo: string) {
-  const { session, client } = await signInOverApi(server, { kind: 'voter', memberNo, sink });
+  const { session, client } = await signInOverApi(e2e.server, { kind: 'voter', memberNo, sink: e2e.sink });
   const token = session.bearer_token;
   return {
     session,
@@ -60,11 +42,11 @@ async function voterSession(memberNo: string) {
 }
 
 async function ensureVotingOn() {
-  const status = (await (await fetch(`${server.baseUrl}/api/v1/psk/election/status`)).json()) as { active: string };
+  const status = (await (await fetch(`${e2e.server.baseUrl}/api/v1/psk/election/status`)).json()) as { active: string };
   if (status.active === '1') return;
   // Run alone (without the admin journey before it), sign the admin in through the API.
-  if (!adminToken) return enableVoting(server);
-  const res = await fetch(`${server.baseUrl}/api/v1/toggle`, {
+  if (!adminToken) return enableVoting(e2e.server);
+  const res = await fetch(`${e2e.server.baseUrl}/api/v1/toggle`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
     body: JSON.stringify({ status: true }),
@@ -97,7 +79,7 @@ describe('admin journey', () => {
     await page.getByLabel('Security code').fill('000000');
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByText('There has been the following issue', { exact: true }).first().waitFor({ timeout: 10_000 });
-    const code = await server.emailCodeSince(ADMIN_EMAIL, since);
+    const code = await e2e.server.emailCodeSince(ADMIN_EMAIL, since);
     await page.getByLabel('Security code').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL('**/admin', { timeout: 15_000 });
@@ -271,7 +253,7 @@ describe('agent journey', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByText('Enter security otp sent to your email', { exact: true }).first().waitFor();
     await screenshot(page, 'agent-login-code');
-    const code = await server.emailCodeSince(AGENT_EMAIL, since);
+    const code = await e2e.server.emailCodeSince(AGENT_EMAIL, since);
     await page.getByLabel('Security code').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL('**/agent', { timeout: 15_000 });

@@ -2,9 +2,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, SCREENSHOT_DIR, screenshot, signInAdminInBrowser, signInOverApi, startServer, startSmsSink, type RunningServer, type SmsSink } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshot, SCREENSHOT_DIR, signInAdminInBrowser, signInOverApi, useE2E } from './harness';
 
 /**
  * The election's life in Chromium against the real server: the admin schedules voting to open a
@@ -13,24 +13,11 @@ import { launchBrowser, SCREENSHOT_DIR, screenshot, signInAdminInBrowser, signIn
  * commitment; a voter checks a receipt on the public page; the printed declaration is rendered.
  */
 
-let sink: SmsSink;
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  sink = await startSmsSink();
-  server = await startServer(sink.url);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
-});
+const e2e = useE2E();
 
 /** A voter signed in through the API (set-up only): votes for the first candidate of every position on their ballot. */
 async function voteAs(memberNo: string): Promise<string[]> {
-  const { session, client } = await signInOverApi(server, { kind: 'voter', memberNo, sink });
+  const { session, client } = await signInOverApi(e2e.server, { kind: 'voter', memberNo, sink: e2e.sink });
   const token = session.bearer_token;
   const ballot = await client.ok<{ data: { position_id: number; candidates: { id: number }[] }[] }>('GET', '/psk/candidates/v2', undefined, token);
   const groups = ballot.data.filter((g) => g.candidates.length > 0);
@@ -43,11 +30,11 @@ async function voteAs(memberNo: string): Promise<string[]> {
 /** A datetime-local value on the UTC wall clock (the test sets the organisation's zone to UTC). */
 const utcInput = (d: Date) => d.toISOString().slice(0, 19);
 
-const signInAdmin = (page: Page) => signInAdminInBrowser(page, server);
+const signInAdmin = (page: Page) => signInAdminInBrowser(page, e2e.server);
 
 describe('the election from schedule to declaration', () => {
   it('opens on time by itself, closes on the admin’s word, declares the result, and a receipt checks out', async () => {
-    const adminContext = await browser.newContext({ viewport: { width: 1280, height: 1000 }, baseURL: server.baseUrl });
+    const adminContext = await e2e.browser.newContext({ viewport: { width: 1280, height: 1000 }, baseURL: e2e.server.baseUrl });
     const admin = await adminContext.newPage();
     await signInAdmin(admin);
 
@@ -65,7 +52,7 @@ describe('the election from schedule to declaration', () => {
     await expect.poll(() => schedule.getByTestId('election-phase').textContent(), { timeout: 10_000 }).toMatch(/^Scheduled/);
 
     // The public landing page counts down, then opens by itself.
-    const publicContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: server.baseUrl });
+    const publicContext = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: e2e.server.baseUrl });
     const landing = await publicContext.newPage();
     await landing.goto('/');
     const countdown = landing.getByTestId('voting-countdown');
@@ -77,7 +64,7 @@ describe('the election from schedule to declaration', () => {
     // Staff-only results: the public page says so instead of showing counts.
     await expect.poll(() => landing.getByText('Results are shown to election staff only until voting closes').count(), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => countdown.textContent(), { timeout: 30_000 }).toMatch(/Voting is open\. It closes in/);
-    expect((await (await fetch(`${server.baseUrl}/api/v1/psk/election/status`)).json()).active).toBe('1');
+    expect((await (await fetch(`${e2e.server.baseUrl}/api/v1/psk/election/status`)).json()).active).toBe('1');
 
     // Members vote.
     const receipts = [...(await voteAs('1003')), ...(await voteAs('1004')), ...(await voteAs('1005'))];
@@ -96,7 +83,7 @@ describe('the election from schedule to declaration', () => {
     await results.goto('/results');
     await results.getByRole('heading', { name: 'Declaration of results' }).waitFor({ timeout: 20_000 });
     expect(await results.getByRole('cell', { name: 'Elected', exact: true }).count()).toBeGreaterThan(0);
-    const commitments = (await (await fetch(`${server.baseUrl}/api/v1/psk/commitments`)).json()) as { data: { hash: string; count: number }[] };
+    const commitments = (await (await fetch(`${e2e.server.baseUrl}/api/v1/psk/commitments`)).json()) as { data: { hash: string; count: number }[] };
     expect(await results.getByTestId('final-hash').textContent()).toBe(commitments.data[0]!.hash);
     expect(commitments.data[0]!.count).toBe(receipts.length);
     await screenshot(results, 'election-life-results');

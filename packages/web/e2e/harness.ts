@@ -7,7 +7,8 @@ import { AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 // The server's own test SMTP sink: the same capture its delivery tests use.
 import { startSmtpCapture } from '../../server/test/auth/smtp-capture';
 
@@ -295,6 +296,40 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-dev-shm-usage'],
   });
+}
+
+/** One e2e file's running pieces: the SMS sink, the server and Chromium (set once its beforeAll has run). */
+export type E2E = {
+  sink: SmsSink;
+  server: RunningServer;
+  browser: Browser;
+  /** A fresh browser context on the server at the given viewport, and a page in it. */
+  newPage: (width?: number, height?: number) => Promise<{ context: BrowserContext; page: Page }>;
+};
+
+/**
+ * Registers the file's beforeAll (the SMS sink, the server started with `env`, then `ready`, then
+ * Chromium) and its afterAll (all three stopped). The returned object's fields are set in beforeAll.
+ */
+export function useE2E(options: { env?: Record<string, string>; ready?: (server: RunningServer) => Promise<unknown> } = {}): E2E {
+  const e2e = {
+    async newPage(width = 1280, height = 900) {
+      const context = await e2e.browser.newContext({ viewport: { width, height }, baseURL: e2e.server.baseUrl });
+      return { context, page: await context.newPage() };
+    },
+  } as E2E;
+  beforeAll(async () => {
+    e2e.sink = await startSmsSink();
+    e2e.server = await startServer(e2e.sink.url, options.env);
+    await options.ready?.(e2e.server);
+    e2e.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await e2e.browser?.close();
+    await e2e.server?.stop();
+    await e2e.sink?.close();
+  });
+  return e2e;
 }
 
 export async function screenshot(page: Page, name: string) {

@@ -1,7 +1,7 @@
 /// <reference types="node" />
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser, purplePng, screenshot, signInAdminInBrowser, signInVoterInBrowser, startServer, startSmsSink, type RunningServer, type SmsSink } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { purplePng, screenshot, signInAdminInBrowser, signInVoterInBrowser, useE2E } from './harness';
 
 /**
  * Any organisation's election from an empty install (issue 14), in the browser alone: the server
@@ -63,26 +63,9 @@ const VOTER_B = { memberNo: '7012', board: ['Grace Achieng', 'Peter Otieno'] };
 /** What the demo society's install would show: never on this organisation's pages. */
 const DEMO_WORDS = /Kenya|Pharmac|Physiotherap|psk\.or\.ke|Nairobi|Mombasa|Kisumu/i;
 
-let sink: SmsSink;
-let server: RunningServer;
-let browser: Browser;
+const e2e = useE2E({ env: { SEED_DEMO: '0', AGENT_EMAILS: AGENT_EMAIL } });
 
-beforeAll(async () => {
-  sink = await startSmsSink();
-  server = await startServer(sink.url, { SEED_DEMO: '0', AGENT_EMAILS: AGENT_EMAIL });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
-});
-
-async function newPage(width = 1280, height = 900): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height }, baseURL: server.baseUrl });
-  return { context, page: await context.newPage() };
-}
+const newPage = e2e.newPage;
 
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
@@ -119,7 +102,7 @@ describe("a savings cooperative's election from an empty install", () => {
   it('is set up in the browser alone, voted in by two members (3 and 2 board seats) and declared; nothing names the demo', async () => {
     // ---- The admin (from ADMIN_EMAIL/ADMIN_PASSWORD) signs in: an empty install.
     const { context: adminContext, page: admin } = await newPage(1280, 1000);
-    await signInAdminInBrowser(admin, server);
+    await signInAdminInBrowser(admin, e2e.server);
     await nav(admin, 'Set-up').click();
     await admin.waitForURL('**/admin/setup');
     await expect.poll(() => checklistItem(admin, 'Branches').textContent(), { timeout: 15_000 }).toContain('Add at least one branch.');
@@ -244,7 +227,7 @@ describe("a savings cooperative's election from an empty install", () => {
 
     // ---- Voter A signs in with the SMS code and fills all 3 board seats, the treasurer and the Harbour delegate.
     const a = await newPage(1280, 1000);
-    await signInVoterInBrowser(a.page, sink, VOTER_A.memberNo);
+    await signInVoterInBrowser(a.page, e2e.sink, VOTER_A.memberNo);
     await expectNoDemo(a.page, 'voter dashboard');
     await nav(a.page, 'Voting').click();
     await a.page.waitForURL('**/voter/elect');
@@ -292,7 +275,7 @@ describe("a savings cooperative's election from an empty install", () => {
 
     // ---- Voter B (Hillside) chooses only 2 of the 3 board seats and nothing else.
     const b = await newPage(1280, 1000);
-    await signInVoterInBrowser(b.page, sink, VOTER_B.memberNo);
+    await signInVoterInBrowser(b.page, e2e.sink, VOTER_B.memberNo);
     await nav(b.page, 'Voting').click();
     await b.page.waitForURL('**/voter/elect');
     await pick(b.page, 'Grace Achieng').waitFor();

@@ -1,32 +1,12 @@
 /// <reference types="node" />
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { enableVoting, launchBrowser, screenshot, startServer, startSmsSink, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { enableVoting, screenshot, useE2E } from './harness';
 
 const MEMBER_NO = '1001';
 
-let sink: Awaited<ReturnType<typeof startSmsSink>>;
-let server: RunningServer;
-let browser: Browser;
+const e2e = useE2E({ ready: enableVoting });
 
-beforeAll(async () => {
-  sink = await startSmsSink();
-  server = await startServer(sink.url);
-  await enableVoting(server);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
-});
-
-async function newPage(width = 1280, height = 900): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height }, baseURL: server.baseUrl });
-  const page = await context.newPage();
-  return { context, page };
-}
+const newPage = e2e.newPage;
 
 describe('public pages', () => {
   it('landing shows the seeded positions and the results card, defaulting to Chairperson National', async () => {
@@ -104,7 +84,7 @@ describe('voter journey', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByText('Enter 6 digit secure OTP').waitFor();
     await screenshot(page, 'sign-in-token');
-    const code = await sink.codeSince(since);
+    const code = await e2e.sink.codeSince(since);
     await page.getByLabel('SMS token').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL('**/voter', { timeout: 15_000 });
