@@ -1,5 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
 import { UpdateCandidateBody, type Member } from '@kura/contract';
 import { Search } from 'lucide-react';
 import { FieldError } from '@/components/auth/field-error';
@@ -7,13 +6,11 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { toast } from '@/hooks/use-toast';
 import { useCandidatePositions } from '@/hooks/use-admin-lists';
 import { api } from '@/lib/api';
-import { errorMessage, fieldErrorsOf, firstFieldError } from '@/lib/errors';
+import { errorMessage } from '@/lib/errors';
 import { positionOptionLabel } from '@/lib/format';
-import { queryKeys } from '@/lib/queries';
-import { PhotoField, StatementField } from './candidate-fields';
+import { CandidateMediaFields, candidateForm, useCandidateMedia, useCandidateSave } from './candidate-fields';
 
 /** How many matches the member search shows (the first page of the search). */
 const SEARCH_PAGE = 10;
@@ -27,17 +24,15 @@ const SEARCH_PAGE = 10;
  */
 export function AddCandidateDialog({ open, positionId, onClose }: { open: boolean; positionId?: number; onClose: () => void }) {
   const id = useId();
-  const queryClient = useQueryClient();
-  const fileRef = useRef<HTMLInputElement>(null);
+  const media = useCandidateMedia();
+  const { reset } = media;
   const { positions, loading: positionsLoading } = useCandidatePositions();
-  const update = api.candidates.updateCandidate.useMutation();
+  const { save, pending } = useCandidateSave();
   const [position, setPosition] = useState('');
   const [text, setText] = useState('');
   const [results, setResults] = useState<Member[] | null>(null);
   const [searching, setSearching] = useState(false);
   const [member, setMember] = useState<Member | null>(null);
-  const [image, setImage] = useState<File | null>(null);
-  const [statement, setStatement] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   useEffect(() => {
@@ -46,11 +41,9 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
     setText('');
     setResults(null);
     setMember(null);
-    setImage(null);
-    setStatement('');
+    reset('');
     setErrors({});
-    if (fileRef.current) fileRef.current.value = '';
-  }, [open, positionId]);
+  }, [open, positionId, reset]);
 
   const clearError = (key: string) => setErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
 
@@ -92,7 +85,7 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
       email: m.email,
       county: m.county,
       position_ids: [...new Set([...m.psk_position_ids, wanted])],
-      statement,
+      statement: media.statement,
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
@@ -102,29 +95,17 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
       );
       return;
     }
-    const form = new FormData();
-    if (image) form.append('image', image);
-    form.append('name', parsed.data.name);
-    form.append('phone', parsed.data.phone);
-    form.append('email', parsed.data.email);
-    form.append('county', parsed.data.county);
-    for (const pid of parsed.data.position_ids) form.append('position_ids[]', String(pid));
-    // Absent keeps the statement a member standing elsewhere already has; only a typed one replaces it.
-    if (parsed.data.statement) form.append('statement', parsed.data.statement);
-    try {
-      await update.mutateAsync({ params: { id: m.id }, body: form });
-      const chosen = positions.find((p) => p.id === wanted);
-      toast({ variant: 'success', title: 'Candidate added', description: chosen ? `${m.name} stands for ${positionOptionLabel(chosen)}.` : undefined });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.candidates }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.members }),
-      ]);
-      onClose();
-    } catch (err) {
-      const fields = fieldErrorsOf(err);
-      setErrors((x) => ({ ...x, ...(fields.statement ? { statement: fields.statement } : {}), ...(fields.image ? { image: fields.image } : {}) }));
-      toast({ variant: 'destructive', title: 'Error adding candidate', description: firstFieldError(err) ?? errorMessage(err) ?? 'Please try again.' });
-    }
+    const chosen = positions.find((p) => p.id === wanted);
+    const saved = await save({
+      id: m.id,
+      // Absent keeps the statement a member standing elsewhere already has; only a typed one replaces it.
+      form: candidateForm(parsed.data, media.image, 'omit'),
+      saved: { title: 'Candidate added', description: chosen ? `${m.name} stands for ${positionOptionLabel(chosen)}.` : undefined },
+      failed: 'Error adding candidate',
+      onFieldErrors: (fields) =>
+        setErrors((x) => ({ ...x, ...(fields.statement ? { statement: fields.statement } : {}), ...(fields.image ? { image: fields.image } : {}) })),
+    });
+    if (saved) onClose();
   };
 
   const standsFor = (m: Member) => m.psk_position_ids.includes(Number(position));
@@ -219,34 +200,26 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
             )}
             <FieldError id={`${id}-member-error`} message={errors.member} />
           </div>
-          <PhotoField
+          <CandidateMediaFields
             id={id}
-            fileRef={fileRef}
+            media={media}
             current={null}
             name={member?.name ?? 'the candidate'}
-            image={image}
-            error={errors.image}
-            onImage={setImage}
-            onError={(message) => setErrors((e) => ({ ...e, image: message }))}
-          />
-          {member && member.psk_position_ids.length > 0 && (
-            <p className="text-xs text-muted-foreground">{member.name} already stands for another position: an empty statement or no new photo keeps the current one.</p>
-          )}
-          <StatementField
-            id={id}
-            value={statement}
-            error={errors.statement}
-            onChange={(v) => {
-              setStatement(v);
-              clearError('statement');
-            }}
+            errors={errors}
+            setErrors={setErrors}
+            note={
+              member &&
+              member.psk_position_ids.length > 0 && (
+                <p className="text-xs text-muted-foreground">{member.name} already stands for another position: an empty statement or no new photo keeps the current one.</p>
+              )
+            }
           />
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" disabled={update.isPending}>
-              {update.isPending ? 'Adding…' : 'Add candidate'}
+            <Button type="submit" disabled={pending}>
+              {pending ? 'Adding…' : 'Add candidate'}
             </Button>
           </DialogFooter>
         </form>

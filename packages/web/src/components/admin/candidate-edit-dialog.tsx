@@ -1,19 +1,15 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
 import { UpdateCandidateBody, type Candidate } from '@kura/contract';
 import { FieldError } from '@/components/auth/field-error';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
-import { errorMessage, fieldErrorsOf, firstFieldError, zodFieldErrors } from '@/lib/errors';
-import { PhotoField, StatementField } from './candidate-fields';
+import { zodFieldErrors } from '@/lib/errors';
+import { CandidateMediaFields, candidateForm, useCandidateMedia, useCandidateSave } from './candidate-fields';
 import { ContactFields, type ContactValues } from './contact-fields';
 import { useBranches, useCandidatePositions } from '@/hooks/use-admin-lists';
 import { positionOptionLabel } from '@/lib/format';
-import { queryKeys } from '@/lib/queries';
 
 const valuesOf = (c: Candidate | null): ContactValues => ({ name: c?.name ?? '', phone: c?.phone ?? '', email: c?.email ?? '', county: c?.county ?? '' });
 
@@ -24,25 +20,21 @@ const valuesOf = (c: Candidate | null): ContactValues => ({ name: c?.name ?? '',
  */
 export function CandidateEditDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
   const id = useId();
-  const queryClient = useQueryClient();
-  const fileRef = useRef<HTMLInputElement>(null);
+  const media = useCandidateMedia();
+  const { reset } = media;
   const { branches, loading: branchesLoading } = useBranches();
   const { positions, loading: positionsLoading, error: positionsError } = useCandidatePositions();
-  const update = api.candidates.updateCandidate.useMutation();
+  const { save, pending } = useCandidateSave();
   const [values, setValues] = useState<ContactValues>(valuesOf(candidate));
   const [selected, setSelected] = useState<number[]>([]);
-  const [image, setImage] = useState<File | null>(null);
-  const [statement, setStatement] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   useEffect(() => {
     setValues(valuesOf(candidate));
     setSelected(candidate?.positions.map((p) => p.id) ?? []);
-    setStatement(candidate?.statement ?? '');
-    setImage(null);
+    reset(candidate?.statement ?? '');
     setErrors({});
-    if (fileRef.current) fileRef.current.value = '';
-  }, [candidate]);
+  }, [candidate, reset]);
 
   const set = (key: keyof ContactValues, value: string) => {
     setValues((v) => ({ ...v, [key]: value }));
@@ -52,31 +44,19 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     if (!candidate) return;
-    const parsed = UpdateCandidateBody.safeParse({ ...values, position_ids: selected, statement });
+    const parsed = UpdateCandidateBody.safeParse({ ...values, position_ids: selected, statement: media.statement });
     if (!parsed.success) {
       setErrors(zodFieldErrors(parsed.error.issues));
       return;
     }
-    const form = new FormData();
-    if (image) form.append('image', image);
-    form.append('name', parsed.data.name);
-    form.append('phone', parsed.data.phone);
-    form.append('email', parsed.data.email);
-    form.append('county', parsed.data.county);
-    for (const pid of parsed.data.position_ids) form.append('position_ids[]', String(pid));
-    form.append('statement', parsed.data.statement ?? '');
-    try {
-      await update.mutateAsync({ params: { id: candidate.id }, body: form });
-      toast({ variant: 'success', title: 'Candidate updated successfully' });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.candidates }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.members }),
-      ]);
-      onClose();
-    } catch (err) {
-      setErrors(fieldErrorsOf(err));
-      toast({ variant: 'destructive', title: 'Error updating candidate', description: firstFieldError(err) ?? errorMessage(err) ?? 'Please try again.' });
-    }
+    const saved = await save({
+      id: candidate.id,
+      form: candidateForm(parsed.data, media.image, 'send'),
+      saved: { title: 'Candidate updated successfully' },
+      failed: 'Error updating candidate',
+      onFieldErrors: setErrors,
+    });
+    if (saved) onClose();
   };
 
   return (
@@ -117,31 +97,13 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
             )}
             <FieldError id={`${id}-positions-error`} message={errors.position_ids} />
           </fieldset>
-          <PhotoField
-            id={id}
-            fileRef={fileRef}
-            current={candidate?.image_url ?? null}
-            name={values.name}
-            image={image}
-            error={errors.image}
-            onImage={setImage}
-            onError={(message) => setErrors((e) => ({ ...e, image: message }))}
-          />
-          <StatementField
-            id={id}
-            value={statement}
-            error={errors.statement}
-            onChange={(v) => {
-              setStatement(v);
-              if (errors.statement) setErrors((e) => ({ ...e, statement: '' }));
-            }}
-          />
+          <CandidateMediaFields id={id} media={media} current={candidate?.image_url ?? null} name={values.name} errors={errors} setErrors={setErrors} />
           <DialogFooter>
             <Button variant="outline" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" disabled={update.isPending}>
-              {update.isPending ? 'Saving…' : 'Save'}
+            <Button type="submit" disabled={pending}>
+              {pending ? 'Saving…' : 'Save'}
             </Button>
           </DialogFooter>
         </form>

@@ -1,8 +1,14 @@
-import { useEffect, useState, type RefObject } from 'react';
-import { MAX_STATEMENT_LENGTH } from '@kura/contract';
+import { useCallback, useEffect, useRef, useState, type Dispatch, type ReactNode, type RefObject, type SetStateAction } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { MAX_STATEMENT_LENGTH, type UpdateCandidateBody } from '@kura/contract';
 import { FieldError } from '@/components/auth/field-error';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorMessage, fieldErrorsOf, firstFieldError } from '@/lib/errors';
+import { queryKeys } from '@/lib/queries';
 import { CandidatePhoto } from './candidate-photo';
 
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
@@ -109,4 +115,125 @@ export function StatementField({ id, value, error, onChange }: { id: string; val
       <FieldError id={`${id}-statement-error`} message={error} />
     </div>
   );
+}
+
+
+type Errors = Record<string, string>;
+
+/** The photo and statement both candidate dialogs keep: the chosen file, its input and the statement text. */
+export function useCandidateMedia() {
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [image, setImage] = useState<File | null>(null);
+  const [statement, setStatement] = useState('');
+  /** No file chosen (the input emptied too) and the statement set to `next`. */
+  const reset = useCallback((next: string) => {
+    setImage(null);
+    setStatement(next);
+    if (fileRef.current) fileRef.current.value = '';
+  }, []);
+  return { fileRef, image, setImage, statement, setStatement, reset };
+}
+
+export type CandidateMedia = ReturnType<typeof useCandidateMedia>;
+
+/**
+ * The photo field, then `note` (if any), then the statement field, their messages kept in the
+ * dialog's `errors`: a refused file sets `errors.image`, typing clears `errors.statement`.
+ */
+export function CandidateMediaFields({
+  id,
+  media,
+  current,
+  name,
+  errors,
+  setErrors,
+  note,
+}: {
+  id: string;
+  media: CandidateMedia;
+  current: string | null;
+  name: string;
+  errors: Errors;
+  setErrors: Dispatch<SetStateAction<Errors>>;
+  note?: ReactNode;
+}) {
+  return (
+    <>
+      <PhotoField
+        id={id}
+        fileRef={media.fileRef}
+        current={current}
+        name={name}
+        image={media.image}
+        error={errors.image}
+        onImage={media.setImage}
+        onError={(message) => setErrors((e) => ({ ...e, image: message }))}
+      />
+      {note}
+      <StatementField
+        id={id}
+        value={media.statement}
+        error={errors.statement}
+        onChange={(v) => {
+          media.setStatement(v);
+          setErrors((e) => (e.statement ? { ...e, statement: '' } : e));
+        }}
+      />
+    </>
+  );
+}
+
+/**
+ * The multipart candidate edit both dialogs send: the photo (if one was chosen), the contact
+ * fields, position_ids[] and the statement. An empty statement is sent (it clears the current one)
+ * unless `emptyStatement` is 'omit' (absent keeps it).
+ */
+export function candidateForm(data: z.infer<typeof UpdateCandidateBody>, image: File | null, emptyStatement: 'send' | 'omit'): FormData {
+  const form = new FormData();
+  if (image) form.append('image', image);
+  form.append('name', data.name);
+  form.append('phone', data.phone);
+  form.append('email', data.email);
+  form.append('county', data.county);
+  for (const pid of data.position_ids) form.append('position_ids[]', String(pid));
+  if (data.statement || emptyStatement === 'send') form.append('statement', data.statement ?? '');
+  return form;
+}
+
+/**
+ * Sends a candidate edit: on success a toast (`saved`), the candidates and members lists
+ * refreshed, and true; on failure the server's field errors to `onFieldErrors`, a toast titled
+ * `failed`, and false.
+ */
+export function useCandidateSave() {
+  const queryClient = useQueryClient();
+  const update = api.candidates.updateCandidate.useMutation();
+  const save = async ({
+    id,
+    form,
+    saved,
+    failed,
+    onFieldErrors,
+  }: {
+    id: number;
+    form: FormData;
+    saved: { title: string; description?: string };
+    failed: string;
+    onFieldErrors: (fields: Errors) => void;
+  }): Promise<boolean> => {
+    try {
+      await update.mutateAsync({ params: { id }, body: form });
+      toast({ variant: 'success', ...saved });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.candidates }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.members }),
+      ]);
+      return true;
+    } catch (err) {
+      onFieldErrors(fieldErrorsOf(err));
+      toast({ variant: 'destructive', title: failed, description: firstFieldError(err) ?? errorMessage(err) ?? 'Please try again.' });
+      return false;
+    }
+  };
+  return { save, pending: update.isPending };
 }
