@@ -90,6 +90,7 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
       support_email: null,
       opens_at: null,
       closes_at: null,
+      time_zone: 'UTC',
       results_visibility: 'live',
       phase: closed ? 'closed' : active ? 'open' : opened ? 'paused' : 'setup',
       active: active ? '1' : '0',

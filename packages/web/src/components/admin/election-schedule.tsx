@@ -55,9 +55,11 @@ export function ElectionSchedule() {
   const [visibility, setVisibility] = useState<ResultsVisibility>('live');
   useEffect(() => {
     if (!election) return;
-    setTimeZone(election.time_zone);
-    setOpensAt(toZonedInput(election.opens_at, election.time_zone));
-    setClosesAt(toZonedInput(election.closes_at, election.time_zone));
+    // A server from before the time-zone field answers none: UTC, as the database defaults.
+    const stored = election.time_zone ?? 'UTC';
+    setTimeZone(stored);
+    setOpensAt(toZonedInput(election.opens_at, stored));
+    setClosesAt(toZonedInput(election.closes_at, stored));
     setVisibility(election.results_visibility);
   }, [election]);
   if (!election) return null;
@@ -69,7 +71,7 @@ export function ElectionSchedule() {
   };
   // The inputs hold wall-clock times; they are read in the zone chosen here (until saved, the
   // stored zone is still what the server has).
-  const zone = isKnownZone(timeZone) ? timeZone : election.time_zone;
+  const zone = isKnownZone(timeZone) ? timeZone : (election.time_zone ?? 'UTC');
   // The offset that applies on polling day (daylight saving may differ from today's).
   const pollingDay = new Date(fromZonedInput(opensAt, zone) ?? Date.now());
   const save = async () => {
@@ -182,7 +184,7 @@ export function ElectionSchedule() {
             </AlertDialogContent>
           </AlertDialog>
         )}
-        {election.opens_at && !closed && <p className="text-xs text-muted-foreground">Opens {formatDateTime(election.opens_at, election.time_zone)}{election.closes_at ? `, closes ${formatDateTime(election.closes_at, election.time_zone)}` : ''}.</p>}
+        {election.opens_at && !closed && <p className="text-xs text-muted-foreground">Opens {formatDateTime(election.opens_at, election.time_zone ?? 'UTC')}{election.closes_at ? `, closes ${formatDateTime(election.closes_at, election.time_zone ?? 'UTC')}` : ''}.</p>}
       </div>
     </section>
   );

@@ -13,6 +13,7 @@ const election = {
   support_email: null,
   opens_at: null,
   closes_at: null,
+  time_zone: 'UTC',
   results_visibility: 'live',
   phase: 'setup',
   active: '0',
