@@ -6,7 +6,18 @@ const MODULE_BOUNDARY =
   "Import another server module through its index.ts (e.g. '../ballots', not '../ballots/mixer'); export what you need from that module's index.ts.";
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/routeTree.gen.ts', 'data/**', '**/data/**', 'migrations/**', 'packages/web/e2e/screenshots/**', '**/*.gen.ts'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/routeTree.gen.ts',
+      'data/**',
+      '**/data/**',
+      'migrations/**',
+      'packages/web/e2e/screenshots/**',
+      '**/*.gen.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -36,9 +36,18 @@ for (const [name, root] of Object.entries(TREES)) {
     return u.toString();
   })();
   const env = {
-    NODE_ENV: 'production', LOG_LEVEL: 'warn', SEED_DEMO: '0', BALLOT_KEY: randomBytes(32).toString('hex'), SESSION_SECRET: randomBytes(32).toString('hex'),
-    SMTP_URL: 'smtp://127.0.0.1:9', SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sink.url, RATE_LIMIT_IP_SENDS_PER_HOUR: '1000000', RATE_LIMIT_IP_TRIES_PER_HOUR: '1000000',
-    DATABASE_URL: url, DATA_DIR: join(tmp, name),
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: '0',
+    BALLOT_KEY: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    SMTP_URL: 'smtp://127.0.0.1:9',
+    SMS_PROVIDER: 'webhook',
+    SMS_WEBHOOK_URL: sink.url,
+    RATE_LIMIT_IP_SENDS_PER_HOUR: '1000000',
+    RATE_LIMIT_IP_TRIES_PER_HOUR: '1000000',
+    DATABASE_URL: url,
+    DATA_DIR: join(tmp, name),
   };
   let server = await startServer({ env, label: `${name}-migrate` });
   await server.stop();
@@ -80,13 +89,21 @@ try {
       const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
       const r = await window(name, WINDOW);
       sides[name].runs.push({ ...r, load });
-      console.log(`round ${i + 1} ${name}: ${r.okPerSec}/s p99 ${r.p99} ms non2xx ${r.non2xx}, CPU per ballot: server ${r.serverCpuMsPerBallot} ms, postgres ${r.postgresCpuMsPerBallot} ms; load ${load}`);
+      console.log(
+        `round ${i + 1} ${name}: ${r.okPerSec}/s p99 ${r.p99} ms non2xx ${r.non2xx}, CPU per ballot: server ${r.serverCpuMsPerBallot} ms, postgres ${r.postgresCpuMsPerBallot} ms; load ${load}`,
+      );
     }
   }
-  const med = (xs) => percentile([...xs].sort((a, b) => a - b), 50);
+  const med = (xs) =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50,
+    );
   for (const name of ['A', 'B']) {
     const runs = sides[name].runs;
-    console.log(`${name}: median ${med(runs.map((r) => r.okPerSec))}/s, p99 median ${med(runs.map((r) => r.p99))} ms, CPU per ballot medians: server ${med(runs.map((r) => r.serverCpuMsPerBallot))} ms, postgres ${med(runs.map((r) => r.postgresCpuMsPerBallot))} ms`);
+    console.log(
+      `${name}: median ${med(runs.map((r) => r.okPerSec))}/s, p99 median ${med(runs.map((r) => r.p99))} ms, CPU per ballot medians: server ${med(runs.map((r) => r.serverCpuMsPerBallot))} ms, postgres ${med(runs.map((r) => r.postgresCpuMsPerBallot))} ms`,
+    );
   }
   const ratios = sides.B.runs.map((r, i) => r.okPerSec / sides.A.runs[i].okPerSec);
   console.log(`B/A per round: ${ratios.map((x) => round(x, 2)).join(' ')}; median ${round(med(ratios), 2)}`);

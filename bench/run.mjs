@@ -79,7 +79,12 @@ function serverEnv(extra) {
     RATE_LIMIT_IP_SENDS_PER_HOUR: '1000000',
     RATE_LIMIT_IP_TRIES_PER_HOUR: '1000000',
     // Extra server settings for experiments, e.g. BENCH_SERVER_ENV="DATABASE_POOL_MAX=32,LOG_LEVEL=info".
-    ...Object.fromEntries((process.env.BENCH_SERVER_ENV ?? '').split(',').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')).trim(), kv.slice(kv.indexOf('=') + 1)])),
+    ...Object.fromEntries(
+      (process.env.BENCH_SERVER_ENV ?? '')
+        .split(',')
+        .filter((kv) => kv.includes('='))
+        .map((kv) => [kv.slice(0, kv.indexOf('=')).trim(), kv.slice(kv.indexOf('=') + 1)]),
+    ),
     ...extra,
   };
 }
@@ -116,8 +121,29 @@ async function pgbenchBaseline(db, seeded, pool) {
     create table pgb.ballot_queue (like public.ballot_queue including all);
     create table pgb.activity_logs (like public.activity_logs including all);`);
   const u = new URL(BENCH_URL);
-  const args = ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres'), '-n', '-M', 'prepared',
-    '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-D', 'n=0', '-f', join(ROOT, 'bench/pgbench/vote.sql'), '-r', DB_NAME];
+  const args = [
+    '-h',
+    u.hostname,
+    '-p',
+    u.port || '5432',
+    '-U',
+    decodeURIComponent(u.username || 'postgres'),
+    '-n',
+    '-M',
+    'prepared',
+    '-c',
+    String(CONNECTIONS),
+    '-j',
+    '2',
+    '-T',
+    String(SECONDS),
+    '-D',
+    'n=0',
+    '-f',
+    join(ROOT, 'bench/pgbench/vote.sql'),
+    '-r',
+    DB_NAME,
+  ];
   // pgbench's backends exit with it, taking their CPU counters along: sample while they run.
   let cpu;
   const sampler = sleep(1000).then(async () => {
@@ -135,7 +161,9 @@ async function pgbenchBaseline(db, seeded, pool) {
   const failed = /number of failed transactions: (\d+)/.exec(stdout)?.[1];
   const postgresCpuMs = round((cpu.postgresCores * 1000) / Math.max(1, tps), 2);
   results.phases.pgbench = { tps, latencyAvgMs: lat, failed: Number(failed ?? 0), cpu, postgresCpuMs };
-  say(`pgbench: ${round(tps, 0)} TPS, latency avg ${lat} ms, failed ${failed ?? 0}; cpu ${JSON.stringify(cpu)}; postgres CPU per transaction ${postgresCpuMs} ms`);
+  say(
+    `pgbench: ${round(tps, 0)} TPS, latency avg ${lat} ms, failed ${failed ?? 0}; cpu ${JSON.stringify(cpu)}; postgres CPU per transaction ${postgresCpuMs} ms`,
+  );
 
   // Diagnostic ladder: the server's vote SQL straight through postgres.js, unprepared then prepared.
   const LADDER_SECONDS = Math.max(3, Math.round(SECONDS / 2));
@@ -149,7 +177,9 @@ async function pgbenchBaseline(db, seeded, pool) {
     const r = await driverLadder({ url: BENCH_URL, seeded, memberIds: ids, seconds: LADDER_SECONDS, connections: CONNECTIONS, prepare });
     pool.next += r.used;
     results.phases.driver[prepare ? 'prepared' : 'unprepared'] = r;
-    say(`server vote SQL via postgres.js, ${prepare ? 'prepared  ' : 'unprepared'} (no HTTP/Express/Drizzle): ${r.tps} TPS p99 ${r.p99} ms, failures ${r.failures}${r.firstError ? ` (first: ${r.firstError})` : ''}; CPU per vote: node ${r.nodeCpuMs} ms, postgres ${r.postgresCpuMs} ms`);
+    say(
+      `server vote SQL via postgres.js, ${prepare ? 'prepared  ' : 'unprepared'} (no HTTP/Express/Drizzle): ${r.tps} TPS p99 ${r.p99} ms, failures ${r.failures}${r.firstError ? ` (first: ${r.firstError})` : ''}; CPU per vote: node ${r.nodeCpuMs} ms, postgres ${r.postgresCpuMs} ms`,
+    );
   }
   await db.unsafe(`update settings set value = $1 where key = 'election_active'`, [wasActive]);
   await db.unsafe(`drop schema pgb cascade`);
@@ -165,10 +195,12 @@ function poolSampler() {
   const loop = (async () => {
     while (!stopped) {
       const rows = await benchDb
-        .unsafe(`select count(*) filter (where state <> 'idle')::int as busy, count(*) filter (where state = 'active')::int as active,
+        .unsafe(
+          `select count(*) filter (where state <> 'idle')::int as busy, count(*) filter (where state = 'active')::int as active,
                         count(*) filter (where state like 'idle in transaction%')::int as in_tx_idle,
                         count(*) filter (where state = 'active' and wait_event = 'ClientRead')::int as active_client_read, count(*)::int as open
-                 from pg_stat_activity where datname = current_database() and application_name = 'kura'`)
+                 from pg_stat_activity where datname = current_database() and application_name = 'kura'`,
+        )
         .catch(() => undefined);
       if (rows?.[0]) samples.push(rows[0]);
       await sleep(100);
@@ -182,7 +214,15 @@ function poolSampler() {
       const busy = samples.map((x) => x.busy).sort((a, b) => a - b);
       const avg = (k) => round(samples.reduce((a, x) => a + x[k], 0) / samples.length, 1);
       // busy = active (Postgres working) + idle in transaction (waiting for the server between statements)
-      return { busyAvg: avg('busy'), activeAvg: avg('active'), activeClientReadAvg: avg('active_client_read'), inTxIdleAvg: avg('in_tx_idle'), busyP50: percentile(busy, 50), openMax: Math.max(...samples.map((x) => x.open)), samples: samples.length };
+      return {
+        busyAvg: avg('busy'),
+        activeAvg: avg('active'),
+        activeClientReadAvg: avg('active_client_read'),
+        inTxIdleAvg: avg('in_tx_idle'),
+        busyP50: percentile(busy, 50),
+        openMax: Math.max(...samples.map((x) => x.open)),
+        samples: samples.length,
+      };
     },
   };
 }
@@ -200,8 +240,13 @@ async function measureVotes(label, server, args) {
     postgresCpuMs: round((cpu.postgresCores * 1000) / Math.max(1, r.okPerSec), 2),
   };
   results.phases[label] = { ...r, cpu, perBallot, eld: eld.stats, poolUse, broadcast: eld.broadcast };
-  if (eld.broadcast?.count) say(`  results broadcasts: ${eld.broadcast.count}, ${eld.broadcast.meanMs} ms each on average (max ${eld.broadcast.maxMs} ms) of synchronous fan-out, ${eld.broadcast.totalMs} ms in all`);
-  say(`${label}: ${r.okPerSec} ballots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}; event loop p99 ${eld.stats.p99} ms max ${eld.stats.max} ms; cpu ${JSON.stringify(cpu)}; CPU per ballot: server ${perBallot.serverCpuMs} ms, postgres ${perBallot.postgresCpuMs} ms${poolUse ? `; pool connections busy avg ${poolUse.busyAvg} of ${poolUse.openMax} (active ${poolUse.activeAvg} of which waiting for the server's next message ${poolUse.activeClientReadAvg}, idle in transaction ${poolUse.inTxIdleAvg})` : ''}`);
+  if (eld.broadcast?.count)
+    say(
+      `  results broadcasts: ${eld.broadcast.count}, ${eld.broadcast.meanMs} ms each on average (max ${eld.broadcast.maxMs} ms) of synchronous fan-out, ${eld.broadcast.totalMs} ms in all`,
+    );
+  say(
+    `${label}: ${r.okPerSec} ballots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}; event loop p99 ${eld.stats.p99} ms max ${eld.stats.max} ms; cpu ${JSON.stringify(cpu)}; CPU per ballot: server ${perBallot.serverCpuMs} ms, postgres ${perBallot.postgresCpuMs} ms${poolUse ? `; pool connections busy avg ${poolUse.busyAvg} of ${poolUse.openMax} (active ${poolUse.activeAvg} of which waiting for the server's next message ${poolUse.activeClientReadAvg}, idle in transaction ${poolUse.inTxIdleAvg})` : ''}`,
+  );
   if (r.non2xx > 0) say(`  status codes: ${JSON.stringify(r.statusCodes)}`);
   return { ...r, eld: eld.stats, cpu };
 }
@@ -228,9 +273,16 @@ async function resultsReads(label, server, tmp) {
     const meterHealth = cpuMeter({ server: server.pid });
     const health = await hammer({ url: server.url, path: '/healthz', connections: 100, seconds: 3 });
     const cpuHealth = meterHealth();
-    results.phases[label] = { bodyBytes: body.length, bare: { ...base, cpu: cpuBare }, server: { ...real, cpu, eld: eld.stats }, healthz: { ...health, cpu: cpuHealth } };
+    results.phases[label] = {
+      bodyBytes: body.length,
+      bare: { ...base, cpu: cpuBare },
+      server: { ...real, cpu, eld: eld.stats },
+      healthz: { ...health, cpu: cpuHealth },
+    };
     const usPer = (r, cores) => round((cores * 1e6) / Math.max(1, r.okPerSec), 0);
-    say(`${label}: body ${body.length} B; bare node:http ${base.okPerSec} req/s p99 ${base.p99} ms (${usPer(base, cpuBare.bareCores)} µs CPU/req); psk/results ${real.okPerSec} req/s p99 ${real.p99} ms non2xx ${real.non2xx} (${usPer(real, cpu.serverCores)} µs CPU/req); /healthz ${health.okPerSec} req/s (${usPer(health, cpuHealth.serverCores)} µs CPU/req); cpu ${JSON.stringify(cpu)}`);
+    say(
+      `${label}: body ${body.length} B; bare node:http ${base.okPerSec} req/s p99 ${base.p99} ms (${usPer(base, cpuBare.bareCores)} µs CPU/req); psk/results ${real.okPerSec} req/s p99 ${real.p99} ms non2xx ${real.non2xx} (${usPer(real, cpu.serverCores)} µs CPU/req); /healthz ${health.okPerSec} req/s (${usPer(health, cpuHealth.serverCores)} µs CPU/req); cpu ${JSON.stringify(cpu)}`,
+    );
     return { base, real, health, bodyBytes: body.length };
   } finally {
     bare.send('stop');
@@ -251,7 +303,9 @@ function startProbe(url, pool, seeded, base, intervalMs = 100) {
       const res = await fetch(`${url}/api/v1/psk/vote`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${pool.tokenOf(id)}` },
-        body: JSON.stringify({ candidates: { [seeded.positions.p1]: seeded.probeCandidate, [seeded.positions.p2]: seeded.standing.p2[0] } }),
+        body: JSON.stringify({
+          candidates: { [seeded.positions.p1]: seeded.probeCandidate, [seeded.positions.p2]: seeded.standing.p2[0] },
+        }),
       }).catch(() => undefined);
       await res?.text();
       if (res?.status === 201) sent.push([++count, t, nowMs()]);
@@ -312,11 +366,26 @@ async function liveFigure(server, pool, seeded, spread) {
     const share = Math.ceil(WATCHERS / processes);
     const connected = await Promise.all(
       children.map((child, i) =>
-        ask(child, { type: 'connect', url: server.url, count: Math.min(share, WATCHERS - i * share), position: seeded.positions.p1, probeCandidate: seeded.probeCandidate, initialCount: base, connectSeconds: 60 }, 'connected', 90_000),
+        ask(
+          child,
+          {
+            type: 'connect',
+            url: server.url,
+            count: Math.min(share, WATCHERS - i * share),
+            position: seeded.positions.p1,
+            probeCandidate: seeded.probeCandidate,
+            initialCount: base,
+            connectSeconds: 60,
+          },
+          'connected',
+          90_000,
+        ),
       ),
     );
     const watching = connected.reduce((s, c) => s + c.count, 0);
-    say(`live: ${watching} watchers connected and subscribed to results in ${round((nowMs() - t0) / 1000, 1)} s (${connected.reduce((s, c) => s + c.errors, 0)} connect errors)`);
+    say(
+      `live: ${watching} watchers connected and subscribed to results in ${round((nowMs() - t0) / 1000, 1)} s (${connected.reduce((s, c) => s + c.errors, 0)} connect errors)`,
+    );
     await sleep(1000);
 
     probe = startProbe(server.url, pool, seeded, base);
@@ -359,12 +428,32 @@ async function signInFigure(server, sink, seeded, pool, spread) {
   const VERIFY_SECONDS = Math.max(3, Math.round(SECONDS * 0.6));
   const half = Math.floor(seeded.signerNos.length / 2);
   // Idle baseline: codes first (step one), then verifications alone.
-  const codesIdle = await requestCodes({ url: server.url, sink, memberNos: seeded.signerNos.slice(0, half), phoneOf: seeded.phoneOf, seconds: 15 });
-  say(`sign-in step one (verify/phone, idle): ${codesIdle.sends} codes sent, ${codesIdle.perSec}/s, p99 ${codesIdle.p99} ms, ${codesIdle.failures} failures`);
-  const idle = await verifyCodes({ url: server.url, prepared: codesIdle.prepared, xsrf, connections: CONNECTIONS, seconds: VERIFY_SECONDS });
+  const codesIdle = await requestCodes({
+    url: server.url,
+    sink,
+    memberNos: seeded.signerNos.slice(0, half),
+    phoneOf: seeded.phoneOf,
+    seconds: 15,
+  });
+  say(
+    `sign-in step one (verify/phone, idle): ${codesIdle.sends} codes sent, ${codesIdle.perSec}/s, p99 ${codesIdle.p99} ms, ${codesIdle.failures} failures`,
+  );
+  const idle = await verifyCodes({
+    url: server.url,
+    prepared: codesIdle.prepared,
+    xsrf,
+    connections: CONNECTIONS,
+    seconds: VERIFY_SECONDS,
+  });
   say(`sign-in verify/sms idle: ${idle.okPerSec}/s p99 ${idle.p99} ms non2xx ${idle.non2xx}${idle.exhausted ? ' (ran out of codes)' : ''}`);
 
-  const codesLoaded = await requestCodes({ url: server.url, sink, memberNos: seeded.signerNos.slice(half), phoneOf: seeded.phoneOf, seconds: 15 });
+  const codesLoaded = await requestCodes({
+    url: server.url,
+    sink,
+    memberNos: seeded.signerNos.slice(half),
+    phoneOf: seeded.phoneOf,
+    seconds: 15,
+  });
   say(`sign-in step one (verify/phone, second batch): ${codesLoaded.sends} codes sent, ${codesLoaded.perSec}/s`);
   await server.eldReset();
   const meter = cpuMeter({ server: server.pid });
@@ -376,8 +465,19 @@ async function signInFigure(server, sink, seeded, pool, spread) {
   const cpu = meter();
   const poolUse = await sampler.stop();
   const eld = await server.eldRead();
-  say(`sign-in verify/sms while casting: ${loaded.okPerSec}/s p99 ${loaded.p99} ms non2xx ${loaded.non2xx}${loaded.exhausted ? ' (ran out of codes)' : ''}; ballots meanwhile ${votes.okPerSec}/s p99 ${votes.p99} ms; event loop p99 ${eld.stats.p99} ms; cpu ${JSON.stringify(cpu)}; pool busy ${JSON.stringify(poolUse)}`);
-  results.phases.signin = { codesIdle: { ...codesIdle, prepared: undefined }, idle, codesLoaded: { ...codesLoaded, prepared: undefined }, loaded, votes, cpu, eld: eld.stats, poolUse };
+  say(
+    `sign-in verify/sms while casting: ${loaded.okPerSec}/s p99 ${loaded.p99} ms non2xx ${loaded.non2xx}${loaded.exhausted ? ' (ran out of codes)' : ''}; ballots meanwhile ${votes.okPerSec}/s p99 ${votes.p99} ms; event loop p99 ${eld.stats.p99} ms; cpu ${JSON.stringify(cpu)}; pool busy ${JSON.stringify(poolUse)}`,
+  );
+  results.phases.signin = {
+    codesIdle: { ...codesIdle, prepared: undefined },
+    idle,
+    codesLoaded: { ...codesLoaded, prepared: undefined },
+    loaded,
+    votes,
+    cpu,
+    eld: eld.stats,
+    poolUse,
+  };
   return { idle, loaded, votes };
 }
 
@@ -390,7 +490,9 @@ async function replicasFigure(server, startPg, pool, spread) {
   const second = await startPg('pg-second');
   say(`second server process up at ${second.url} (pid ${second.pid})`);
   await castVotes({ url: second.url, pool, connections: CONNECTIONS / 2, seconds: 2, choose: spread });
-  const [a, b] = await Promise.all([server, second].map((s) => castVotes({ url: s.url, pool, connections: CONNECTIONS / 2, seconds: SECONDS, choose: spread })));
+  const [a, b] = await Promise.all(
+    [server, second].map((s) => castVotes({ url: s.url, pool, connections: CONNECTIONS / 2, seconds: SECONDS, choose: spread })),
+  );
   await second.stop();
   const two = { okPerSec: round(a.okPerSec + b.okPerSec, 1), p99: Math.max(a.p99, b.p99), non2xx: a.non2xx + b.non2xx };
   say(`votes-2-processes: ${two.okPerSec} ballots/s (${a.okPerSec} + ${b.okPerSec}), p99 ${two.p99} ms, non2xx ${two.non2xx}`);
@@ -521,7 +623,9 @@ async function pgliteSuite(sink, tmp) {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  say(`kura bench: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${round(totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}, load average ${loadAverage()}`);
+  say(
+    `kura bench: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${round(totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}, load average ${loadAverage()}`,
+  );
   say(`phases of ${SECONDS} s, ${CONNECTIONS} voters, ${WATCHERS} watchers; figures ${[...ONLY].join(',')}`);
   const tmp = mkdtempSync(join(tmpdir(), 'kura-bench-'));
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
@@ -534,56 +638,152 @@ async function main() {
   console.log('\nFigures (value | baseline measured in this run | ratio | target):');
   if (pg.spread && pg.pgbenchTps) {
     const ratio = round(pg.spread.okPerSec / pg.pgbenchTps, 2);
-    figure('1', 'ballots/s via HTTP, 32 voters, 2 positions', `${pg.spread.okPerSec}/s p99 ${pg.spread.p99} ms`, `pgbench ${round(pg.pgbenchTps, 0)} TPS`, ratio, '≥0.5, <100ms', ratio >= 0.5 && pg.spread.p99 < 100);
+    figure(
+      '1',
+      'ballots/s via HTTP, 32 voters, 2 positions',
+      `${pg.spread.okPerSec}/s p99 ${pg.spread.p99} ms`,
+      `pgbench ${round(pg.pgbenchTps, 0)} TPS`,
+      ratio,
+      '≥0.5, <100ms',
+      ratio >= 0.5 && pg.spread.p99 < 100,
+    );
   }
   if (pg.multiSeat && pg.spread && pg.spreadAfter) {
     const before = pg.spread;
     const after = pg.spreadAfter;
     const base = round((before.okPerSec + after.okPerSec) / 2, 1);
     const ratio = round(pg.multiSeat.okPerSec / base, 2);
-    figure('1m', 'ballots/s, 2 positions + 3-seat (3 chosen)', `${pg.multiSeat.okPerSec}/s p99 ${pg.multiSeat.p99} ms`, `figure 1 load ${base}/s`, ratio, 'record', true, `no target; baseline = mean of figure 1's load before (${before.okPerSec}/s p99 ${before.p99} ms) and after (${after.okPerSec}/s p99 ${after.p99} ms)`);
+    figure(
+      '1m',
+      'ballots/s, 2 positions + 3-seat (3 chosen)',
+      `${pg.multiSeat.okPerSec}/s p99 ${pg.multiSeat.p99} ms`,
+      `figure 1 load ${base}/s`,
+      ratio,
+      'record',
+      true,
+      `no target; baseline = mean of figure 1's load before (${before.okPerSec}/s p99 ${before.p99} ms) and after (${after.okPerSec}/s p99 ${after.p99} ms)`,
+    );
   }
   if (pg.hot && pg.spread) {
     const ratio = round(pg.hot.okPerSec / pg.spread.okPerSec, 2);
-    figure('2', 'hot candidate ballots/s', `${pg.hot.okPerSec}/s p99 ${pg.hot.p99} ms`, `spread ${pg.spread.okPerSec}/s`, ratio, '≥0.7', ratio >= 0.7);
+    figure(
+      '2',
+      'hot candidate ballots/s',
+      `${pg.hot.okPerSec}/s p99 ${pg.hot.p99} ms`,
+      `spread ${pg.spread.okPerSec}/s`,
+      ratio,
+      '≥0.7',
+      ratio >= 0.7,
+    );
   }
   if (pg.reads10k) {
     const r = pg.reads10k;
     const ratio = round(r.real.okPerSec / r.base.okPerSec, 2);
-    figure('3a', 'psk/results req/s, 100 conns, 10k ballots', `${r.real.okPerSec}/s p99 ${r.real.p99} ms`, `bare node:http ${r.base.okPerSec}/s`, ratio, '≥0.5', ratio >= 0.5);
+    figure(
+      '3a',
+      'psk/results req/s, 100 conns, 10k ballots',
+      `${r.real.okPerSec}/s p99 ${r.real.p99} ms`,
+      `bare node:http ${r.base.okPerSec}/s`,
+      ratio,
+      '≥0.5',
+      ratio >= 0.5,
+    );
   }
   if (pg.reads10k && pg.reads1m) {
     const a = pg.reads10k.real;
     const b = pg.reads1m.real;
     const ratio = round(a.okPerSec / b.okPerSec, 2);
     const latRatio = round(b.p99 / Math.max(1, a.p99), 2);
-    figure('3b', 'psk/results at 1M vs 10k ballots', `${b.okPerSec}/s p99 ${b.p99} ms`, `10k: ${a.okPerSec}/s p99 ${a.p99} ms`, ratio, '≤2×', ratio <= 2 && latRatio <= 2, `p99 ratio ${latRatio}; bare at 1M ${pg.reads1m.base.okPerSec}/s`);
+    figure(
+      '3b',
+      'psk/results at 1M vs 10k ballots',
+      `${b.okPerSec}/s p99 ${b.p99} ms`,
+      `10k: ${a.okPerSec}/s p99 ${a.p99} ms`,
+      ratio,
+      '≤2×',
+      ratio <= 2 && latRatio <= 2,
+      `p99 ratio ${latRatio}; bare at 1M ${pg.reads1m.base.okPerSec}/s`,
+    );
   }
   if (pg.live) {
     const { without, withWatchers, live } = pg.live;
-    figure('4a', `live: vote→watcher p99, ${live.watchers} watchers`, `p99 ${live.p99} ms p50 ${live.p50} ms`, `from 201: p99 ${live.ackP99} ms`, '-', '≤250ms', live.p99 <= 250 && live.missing === 0, `send→watcher; ${live.samples} samples, ${live.missing} missed; probe vote p99 ${live.probeVoteP99} ms`);
+    figure(
+      '4a',
+      `live: vote→watcher p99, ${live.watchers} watchers`,
+      `p99 ${live.p99} ms p50 ${live.p50} ms`,
+      `from 201: p99 ${live.ackP99} ms`,
+      '-',
+      '≤250ms',
+      live.p99 <= 250 && live.missing === 0,
+      `send→watcher; ${live.samples} samples, ${live.missing} missed; probe vote p99 ${live.probeVoteP99} ms`,
+    );
     const ratio = round(withWatchers.okPerSec / without.okPerSec, 2);
-    figure('4b', 'live: ballots/s with watchers', `${withWatchers.okPerSec}/s`, `no watchers ${without.okPerSec}/s`, ratio, '≥0.8', ratio >= 0.8);
+    figure(
+      '4b',
+      'live: ballots/s with watchers',
+      `${withWatchers.okPerSec}/s`,
+      `no watchers ${without.okPerSec}/s`,
+      ratio,
+      '≥0.8',
+      ratio >= 0.8,
+    );
   }
   if (lite && pg.spread) {
     const ratio = round(lite.votes.okPerSec / pg.spread.okPerSec, 2);
-    figure('5a', 'PGlite ballots/s', `${lite.votes.okPerSec}/s p99 ${lite.votes.p99} ms`, `Postgres ${pg.spread.okPerSec}/s`, ratio, '≥0.3', ratio >= 0.3);
-    figure('5b', 'PGlite event-loop delay p99 under load', `${lite.votes.eld.p99} ms (max ${lite.votes.eld.max})`, `Postgres ${pg.spread.eld.p99} ms`, '-', '≤50ms', lite.votes.eld.p99 <= 50);
+    figure(
+      '5a',
+      'PGlite ballots/s',
+      `${lite.votes.okPerSec}/s p99 ${lite.votes.p99} ms`,
+      `Postgres ${pg.spread.okPerSec}/s`,
+      ratio,
+      '≥0.3',
+      ratio >= 0.3,
+    );
+    figure(
+      '5b',
+      'PGlite event-loop delay p99 under load',
+      `${lite.votes.eld.p99} ms (max ${lite.votes.eld.max})`,
+      `Postgres ${pg.spread.eld.p99} ms`,
+      '-',
+      '≤50ms',
+      lite.votes.eld.p99 <= 50,
+    );
   }
   if (pg.signin) {
     const { idle, loaded, votes } = pg.signin;
-    figure('6', 'SMS-code verifications/s, 32 conc., casting', `${loaded.okPerSec}/s p99 ${loaded.p99} ms`, `idle ${idle.okPerSec}/s p99 ${idle.p99} ms`, round(loaded.okPerSec / idle.okPerSec, 2), 'p99<200ms', loaded.p99 < 200 && loaded.non2xx === 0, `ballots meanwhile ${votes.okPerSec}/s`);
+    figure(
+      '6',
+      'SMS-code verifications/s, 32 conc., casting',
+      `${loaded.okPerSec}/s p99 ${loaded.p99} ms`,
+      `idle ${idle.okPerSec}/s p99 ${idle.p99} ms`,
+      round(loaded.okPerSec / idle.okPerSec, 2),
+      'p99<200ms',
+      loaded.p99 < 200 && loaded.non2xx === 0,
+      `ballots meanwhile ${votes.okPerSec}/s`,
+    );
   }
   if (pg.replicas) {
     const { one, two } = pg.replicas;
     const ratio = round(two.okPerSec / one.okPerSec, 2);
-    figure('7', 'ballots/s, 2 server processes vs 1', `${two.okPerSec}/s p99 ${two.p99} ms`, `1 process ${one.okPerSec}/s p99 ${one.p99} ms`, ratio, 'record', true, `${cpus().length} cores shared with Postgres and the load generator`);
+    figure(
+      '7',
+      'ballots/s, 2 server processes vs 1',
+      `${two.okPerSec}/s p99 ${two.p99} ms`,
+      `1 process ${one.okPerSec}/s p99 ${one.p99} ms`,
+      ratio,
+      'record',
+      true,
+      `${cpus().length} cores shared with Postgres and the load generator`,
+    );
   }
   console.log(`\n${figureLines.join('\n')}\n`);
   const outDir = join(ROOT, 'bench/.results');
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, watchers: WATCHERS, loadAverage: loadAverage(), ...results }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, watchers: WATCHERS, loadAverage: loadAverage(), ...results }, null, 2),
+  );
   say(`raw results: ${file}; total ${elapsed()}`);
 }
 
@@ -594,6 +794,9 @@ try {
   console.error('bench failed:', error);
   exitCode = 1;
 } finally {
-  for (const fn of cleanups) await Promise.resolve().then(fn).catch(() => {});
+  for (const fn of cleanups)
+    await Promise.resolve()
+      .then(fn)
+      .catch(() => {});
 }
 process.exit(exitCode);

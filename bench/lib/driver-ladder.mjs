@@ -39,8 +39,21 @@ export async function driverLadder({ url, seeded, memberIds, seconds, connection
       `select cast_vote($1::int, $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8, $9, $10, $11::timestamptz, $12::bigint, $13::int) as outcome`,
       // (position, candidate) pairs, then one ballot per position: its sealed receipt, queue id and
       // sealed ballot, the sizes the server's are (a ballot is padded to 512 bytes before sealing).
-      [memberId, `{${p1},${p2}}`, `{${c1},${c2}}`, `{${p1},${p2}}`, `{"${b64(47)}","${b64(47)}"}`, `{"${b64(16)}","${b64(16)}"}`, `{"${b64(SEALED_BALLOT)}","${b64(SEALED_BALLOT)}"}`,
-        'Voted', '2 position(s)', '127.0.0.1', new Date().toISOString(), ELECTION_LOCK, MEMBER_LOCK_NAMESPACE],
+      [
+        memberId,
+        `{${p1},${p2}}`,
+        `{${c1},${c2}}`,
+        `{${p1},${p2}}`,
+        `{"${b64(47)}","${b64(47)}"}`,
+        `{"${b64(16)}","${b64(16)}"}`,
+        `{"${b64(SEALED_BALLOT)}","${b64(SEALED_BALLOT)}"}`,
+        'Voted',
+        '2 position(s)',
+        '127.0.0.1',
+        new Date().toISOString(),
+        ELECTION_LOCK,
+        MEMBER_LOCK_NAMESPACE,
+      ],
       opts,
     );
     if (!outcome.xid) throw new Error(`refused: ${JSON.stringify(outcome.checks)}`);

@@ -25,5 +25,8 @@ for (const [id, us] of dt) {
   }
 }
 console.log(`busy ${(busy / 1e6).toFixed(2)} s`);
-for (const [k, v] of [...incl].filter(([k]) => !filter || k.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, Number(topArg ?? 40)))
+for (const [k, v] of [...incl]
+  .filter(([k]) => !filter || k.includes(filter))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, Number(topArg ?? 40)))
   console.log(`${((100 * v) / busy).toFixed(1).padStart(5)}%  ${k}`);

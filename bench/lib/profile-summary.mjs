@@ -7,7 +7,8 @@ const top = Number(topArg ?? 30);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const dt = new Map();
-for (let i = 0; i < profile.samples.length; i++) dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+for (let i = 0; i < profile.samples.length; i++)
+  dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
 const total = [...dt.values()].reduce((a, b) => a + b, 0);
 const selfByFn = new Map();
 const selfByPkg = new Map();

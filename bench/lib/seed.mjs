@@ -56,7 +56,9 @@ export async function seedElection(exec, { voters, signers, secret, multiSeat = 
   const seats = [...national, ...branchPositions];
   const nCandidates = seats.length * CANDIDATES_PER_POSITION + 1;
   await insertMembers(1, nCandidates, 7_000_000);
-  const candidateIds = (await exec(`select id from members where member_no::bigint between 7000001 and ${7_000_000 + nCandidates} order by member_no::bigint`)).map((r) => Number(r.id));
+  const candidateIds = (
+    await exec(`select id from members where member_no::bigint between 7000001 and ${7_000_000 + nCandidates} order by member_no::bigint`)
+  ).map((r) => Number(r.id));
   const candidacy = [];
   const standing = new Map();
   seats.forEach((p, s) => {
@@ -73,7 +75,11 @@ export async function seedElection(exec, { voters, signers, secret, multiSeat = 
     const [{ id }] = await exec(`insert into positions (name, level, branch_id, sort_order, seats)
                                  values ('${MULTI_SEAT.name}', 'National', null, 50, ${MULTI_SEAT.seats}) returning id`);
     await insertMembers(1, MULTI_SEAT.candidates, 7_050_000);
-    const ids = (await exec(`select id from members where member_no::bigint between 7050001 and ${7_050_000 + MULTI_SEAT.candidates} order by member_no::bigint`)).map((r) => Number(r.id));
+    const ids = (
+      await exec(
+        `select id from members where member_no::bigint between 7050001 and ${7_050_000 + MULTI_SEAT.candidates} order by member_no::bigint`,
+      )
+    ).map((r) => Number(r.id));
     await exec(`insert into candidacies (member_id, position_id) values ${ids.map((m) => `(${m}, ${Number(id)})`).join(', ')}`);
     board = { id: Number(id), seats: MULTI_SEAT.seats, standing: ids };
   }
@@ -84,7 +90,9 @@ export async function seedElection(exec, { voters, signers, secret, multiSeat = 
   await exec(`insert into sessions (token_hash, role, subject_id, created_at, last_seen_at, expires_at, ip)
               select encode(sha256(convert_to('${secret}.' || id, 'UTF8')), 'hex'), 'voter', id, now(), now(), now() + interval '2 hours', '127.0.0.1'
               from members where member_no::bigint between 7100001 and ${7_100_000 + voters}`);
-  const voterIds = (await exec(`select id from members where member_no::bigint between 7100001 and ${7_100_000 + voters} order by id`)).map((r) => Number(r.id));
+  const voterIds = (await exec(`select id from members where member_no::bigint between 7100001 and ${7_100_000 + voters} order by id`)).map(
+    (r) => Number(r.id),
+  );
   const signerNos = Array.from({ length: signers }, (_, i) => String(7_900_001 + i));
   await exec(`update settings set value = '1', updated_at = now() where key = 'election_active'`);
   await exec(`analyze`);

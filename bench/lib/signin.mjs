@@ -49,7 +49,13 @@ export async function requestCodes({ url, sink, memberNos, phoneOf, concurrency 
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = (nowMs() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { prepared, sends: latencies.length, failures, perSec: round(latencies.length / elapsed, 1), p99: round(percentile(latencies, 99), 1) };
+  return {
+    prepared,
+    sends: latencies.length,
+    failures,
+    perSec: round(latencies.length / elapsed, 1),
+    p99: round(percentile(latencies, 99), 1),
+  };
 }
 
 /** Step two at `connections` concurrent: POST verify/sms, one prepared sign-in per request. */

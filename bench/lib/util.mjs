@@ -73,7 +73,7 @@ export function cpuMeter(pids = {}) {
     const t1 = machineTicks();
     const seconds = (performance.now() - start) / 1000;
     const out = {};
-    if (t0 && t1) out.machineBusyPct = round((100 * (1 - (t1.idle - t0.idle) / (t1.total - t0.total))), 0);
+    if (t0 && t1) out.machineBusyPct = round(100 * (1 - (t1.idle - t0.idle) / (t1.total - t0.total)), 0);
     for (const [k, pid] of Object.entries(pids)) out[`${k}Cores`] = round((processCpuMs(pid) - p0[k]) / 1000 / seconds, 2);
     // Backends that started during the phase count from 0; ones that exited are lost (pgbench: sampled while it runs).
     let pgMs = 0;

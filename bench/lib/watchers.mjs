@@ -31,7 +31,13 @@ async function connect(count, deadline) {
     const batch = [];
     for (let j = i; j < Math.min(count, i + BATCH); j++) {
       const state = { seen: config.initialCount };
-      const socket = io(config.url, { path: '/socket.io', transports: ['websocket'], reconnection: false, forceNew: true, timeout: 30_000 });
+      const socket = io(config.url, {
+        path: '/socket.io',
+        transports: ['websocket'],
+        reconnection: false,
+        forceNew: true,
+        timeout: 30_000,
+      });
       socket.on('DetailedResultsUpdate', (p) => onUpdate(state, p));
       batch.push(
         new Promise((resolve) => {

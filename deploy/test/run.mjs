@@ -74,14 +74,20 @@ async function ensureEngine() {
   const missing = ['docker', 'dockerd', 'docker-compose', 'debootstrap'].filter((c) => !has(c));
   if (missing.length > 0 && process.getuid?.() === 0 && has('apt-get') && !(has('docker') && engineUp())) {
     say(`installing Debian's docker.io, docker-compose and debootstrap (missing: ${missing.join(', ')})`);
-    run('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io docker-compose debootstrap >/dev/null']);
+    run('sh', [
+      '-c',
+      'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io docker-compose debootstrap >/dev/null',
+    ]);
   }
   if (!has('docker')) return 'no docker command (apt-get install docker.io)';
   if (engineUp()) return undefined;
   if (process.getuid?.() !== 0) return 'the Docker engine is not running and starting it needs root';
   if (!has('dockerd')) return 'the Docker engine is not running and dockerd is not installed (apt-get install docker.io)';
   say('starting dockerd (storage driver overlay2)');
-  const child = spawn('sh', ['-c', 'exec dockerd --storage-driver=overlay2 >>/var/log/kura-dockerd.log 2>&1'], { detached: true, stdio: 'ignore' });
+  const child = spawn('sh', ['-c', 'exec dockerd --storage-driver=overlay2 >>/var/log/kura-dockerd.log 2>&1'], {
+    detached: true,
+    stdio: 'ignore',
+  });
   child.unref();
   for (let i = 0; i < 60; i++) {
     await sleep(500);
@@ -92,8 +98,10 @@ async function ensureEngine() {
 }
 
 function composeCommand() {
-  if (run('docker', ['compose', 'version']).code === 0) return { cmd: 'docker', pre: ['compose'], name: `docker compose (v2) ${run('docker', ['compose', 'version', '--short']).out.trim()}` };
-  if (has('docker-compose')) return { cmd: 'docker-compose', pre: [], name: `docker-compose (v1) ${run('docker-compose', ['version', '--short']).out.trim()}` };
+  if (run('docker', ['compose', 'version']).code === 0)
+    return { cmd: 'docker', pre: ['compose'], name: `docker compose (v2) ${run('docker', ['compose', 'version', '--short']).out.trim()}` };
+  if (has('docker-compose'))
+    return { cmd: 'docker-compose', pre: [], name: `docker-compose (v1) ${run('docker-compose', ['version', '--short']).out.trim()}` };
   return undefined;
 }
 
@@ -109,7 +117,11 @@ async function startSmtpSink() {
       const chunks = [];
       stream.on('data', (c) => chunks.push(c));
       stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        });
         callback();
       });
     },
@@ -121,7 +133,14 @@ async function startSmtpSink() {
       const end = Date.now() + timeoutMs;
       while (Date.now() < end) {
         const mail = [...mails].reverse().find((m) => m.at >= since && m.to.includes(to.toLowerCase()));
-        const code = mail && /security code is (\d{6})/.exec(mail.raw.split(/\r?\n\r?\n/).slice(1).join('\n'))?.[1];
+        const code =
+          mail &&
+          /security code is (\d{6})/.exec(
+            mail.raw
+              .split(/\r?\n\r?\n/)
+              .slice(1)
+              .join('\n'),
+          )?.[1];
         if (code) return code;
         await sleep(200);
       }
@@ -194,7 +213,12 @@ class Client {
     if (this.jar.has('XSRF-TOKEN')) headers['x-xsrf-token'] = decodeURIComponent(this.jar.get('XSRF-TOKEN'));
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
+    const res = await fetch(`${this.base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
     this.keep(res);
     const text = await res.text();
     let json;
@@ -267,10 +291,13 @@ async function candidateCount(admin, positionId, candidateId) {
 
 function httpsGet(port, path, ca) {
   return new Promise((resolve, reject) => {
-    const req = httpsRequest({ host: '127.0.0.1', port, path, servername: 'localhost', headers: { host: 'localhost' }, ca, timeout: 10_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res));
-    });
+    const req = httpsRequest(
+      { host: '127.0.0.1', port, path, servername: 'localhost', headers: { host: 'localhost' }, ca, timeout: 10_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -312,16 +339,31 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), 'kura-docker-'));
   const app = join(work, 'app');
   mkdirSync(app);
-  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((f) => f && existsSync(join(ROOT, f)));
+  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f && existsSync(join(ROOT, f)));
   for (const f of files) cpSync(join(ROOT, f), join(app, f), { recursive: true });
   const project = `kuradt${process.pid}`;
   // Test-only overrides: the stand-in images, the test's own image tag (never the operator's
   // kura:latest), and host.docker.internal for the sinks on this host. Nothing else.
   const override = join(work, 'test-override.yml');
-  const lines = ['services:', '  server:', '    image: kura-test:latest', '    extra_hosts:', '      - "host.docker.internal:host-gateway"'];
+  const lines = [
+    'services:',
+    '  server:',
+    '    image: kura-test:latest',
+    '    extra_hosts:',
+    '      - "host.docker.internal:host-gateway"',
+  ];
   if (images) {
     lines.push('    build:', '      args:', `        NODE_IMAGE: ${images.node}`);
-    lines.push('  postgres:', `    image: ${images.postgres}`, '  redis:', `    image: ${images.redis}`, '  proxy:', `    image: ${images.caddy}`);
+    lines.push(
+      '  postgres:',
+      `    image: ${images.postgres}`,
+      '  redis:',
+      `    image: ${images.redis}`,
+      '  proxy:',
+      `    image: ${images.caddy}`,
+    );
   }
   writeFileSync(override, `${lines.join('\n')}\n`);
   // COMPOSE_PROFILES comes from .env, as README tells operators (the environment would win).
@@ -332,11 +374,26 @@ async function main() {
   const dc = (args, opts = {}) => run(compose.cmd, [...compose.pre, ...args], { cwd: app, env, ...opts });
   const dcOk = (args, opts = {}) => {
     const r = dc(args, opts);
-    check(r.code === 0, `${compose.cmd} ${[...compose.pre, ...args].join(' ')} exited ${r.code}: ${(r.err || r.out).trim().split('\n').slice(-8).join(' | ')}`);
+    check(
+      r.code === 0,
+      `${compose.cmd} ${[...compose.pre, ...args].join(' ')} exited ${r.code}: ${(r.err || r.out).trim().split('\n').slice(-8).join(' | ')}`,
+    );
     return r;
   };
-  const containers = (service) => run('docker', ['ps', '-q', '--filter', `label=com.docker.compose.project=${project}`, '--filter', `label=com.docker.compose.service=${service}`]).out.trim().split('\n').filter(Boolean);
-  const health = (id) => run('docker', ['inspect', '-f', '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}', id]).out.trim();
+  const containers = (service) =>
+    run('docker', [
+      'ps',
+      '-q',
+      '--filter',
+      `label=com.docker.compose.project=${project}`,
+      '--filter',
+      `label=com.docker.compose.service=${service}`,
+    ])
+      .out.trim()
+      .split('\n')
+      .filter(Boolean);
+  const health = (id) =>
+    run('docker', ['inspect', '-f', '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}', id]).out.trim();
   const ipOf = (id) => run('docker', ['inspect', '-f', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', id]).out.trim();
   async function healthy(service, count = 1, timeoutMs = 180_000) {
     const end = Date.now() + timeoutMs;
@@ -347,7 +404,9 @@ async function main() {
       if (ids.length === count && states.every((s) => s === 'healthy')) return ids;
       await sleep(1000);
     }
-    const logs = containers(service).map((id) => run('docker', ['logs', '--tail', '15', id]).out + run('docker', ['logs', '--tail', '15', id]).err).join('\n');
+    const logs = containers(service)
+      .map((id) => run('docker', ['logs', '--tail', '15', id]).out + run('docker', ['logs', '--tail', '15', id]).err)
+      .join('\n');
     fail(`${service}: ${count} healthy containers expected, states [${states.join(', ')}] after ${timeoutMs / 1000}s\n${logs}`);
   }
 
@@ -395,7 +454,10 @@ async function main() {
       writeFileSync(join(app, '.env'), example);
       const r = dc(['up', '-d', '--no-build']);
       check(r.code !== 0, '`up` with the bare .env.example succeeded');
-      check(/set (POSTGRES_PASSWORD|BALLOT_KEY|SESSION_SECRET|SMTP_URL) in \.env/.test(r.err + r.out), `no message naming the setting: ${r.err.trim().slice(-300)}`);
+      check(
+        /set (POSTGRES_PASSWORD|BALLOT_KEY|SESSION_SECRET|SMTP_URL) in \.env/.test(r.err + r.out),
+        `no message naming the setting: ${r.err.trim().slice(-300)}`,
+      );
       check(containers('server').length === 0 && containers('postgres').length === 0, 'containers were started');
       return (r.err + r.out).trim().split('\n').pop();
     });
@@ -458,15 +520,22 @@ async function main() {
 
     const backup = join(work, 'kura-backup.sql');
     const uploadsTar = join(work, 'kura-uploads.tar');
-    await step('backup: `docker compose exec -T postgres pg_dump -U kura --clean --if-exists kura > backup.sql` and the uploads tar', async () => {
-      const dump = dcOk(['exec', '-T', 'postgres', 'pg_dump', '-U', 'kura', '--clean', '--if-exists', 'kura']);
-      check(dump.out.includes('PostgreSQL database dump complete'), 'the dump is incomplete');
-      writeFileSync(backup, dump.out);
-      const tar = run(compose.cmd, [...compose.pre, 'exec', '-T', 'server', 'tar', '-C', '/data', '-cf', '-', '.'], { cwd: app, env, encoding: 'buffer' });
-      check(tar.code === 0, `uploads tar exited ${tar.code}`);
-      writeFileSync(uploadsTar, tar.out);
-      return `${(dump.out.length / 1024).toFixed(0)} KiB of SQL, ${(tar.out.length / 1024).toFixed(0)} KiB of uploads`;
-    });
+    await step(
+      'backup: `docker compose exec -T postgres pg_dump -U kura --clean --if-exists kura > backup.sql` and the uploads tar',
+      async () => {
+        const dump = dcOk(['exec', '-T', 'postgres', 'pg_dump', '-U', 'kura', '--clean', '--if-exists', 'kura']);
+        check(dump.out.includes('PostgreSQL database dump complete'), 'the dump is incomplete');
+        writeFileSync(backup, dump.out);
+        const tar = run(compose.cmd, [...compose.pre, 'exec', '-T', 'server', 'tar', '-C', '/data', '-cf', '-', '.'], {
+          cwd: app,
+          env,
+          encoding: 'buffer',
+        });
+        check(tar.code === 0, `uploads tar exited ${tar.code}`);
+        writeFileSync(uploadsTar, tar.out);
+        return `${(dump.out.length / 1024).toFixed(0)} KiB of SQL, ${(tar.out.length / 1024).toFixed(0)} KiB of uploads`;
+      },
+    );
 
     await step('docker compose down -v: the volumes are gone', async () => {
       dcOk(['down', '-v']);
@@ -477,7 +546,9 @@ async function main() {
     await step('restore into a fresh stack (README "Backups and restore"); the vote is there and audit:verify passes', async () => {
       dcOk(['up', '-d', 'postgres']);
       await healthy('postgres');
-      dcOk(['exec', '-T', 'postgres', 'psql', '-q', '-U', 'kura', '-d', 'kura', '-v', 'ON_ERROR_STOP=1', '--single-transaction'], { input: readFileSync(backup) });
+      dcOk(['exec', '-T', 'postgres', 'psql', '-q', '-U', 'kura', '-d', 'kura', '-v', 'ON_ERROR_STOP=1', '--single-transaction'], {
+        input: readFileSync(backup),
+      });
       dcOk(['up', '-d', '--build']);
       await healthy('server');
       dcOk(['exec', '-T', 'server', 'tar', '-C', '/data', '-xf', '-'], { input: readFileSync(uploadsTar) });
@@ -485,7 +556,10 @@ async function main() {
       const count = await candidateCount(admin, vote.positionId, vote.candidateId);
       check(count === vote.count, `count ${count} after restore, ${vote.count} before`);
       const audit = dc(['exec', '-T', 'server', 'kura', 'audit:verify']);
-      check(audit.code === 0 && audit.out.includes('Audit passed.'), `audit:verify exited ${audit.code}: ${(audit.out + audit.err).trim().slice(-400)}`);
+      check(
+        audit.code === 0 && audit.out.includes('Audit passed.'),
+        `audit:verify exited ${audit.code}: ${(audit.out + audit.err).trim().slice(-400)}`,
+      );
       return audit.out.trim().split('\n').pop();
     });
 
@@ -522,7 +596,10 @@ async function main() {
         const totalOf = (p) => p.results.find((r) => r.position_id === second.positionId)?.total ?? 0;
         const before = vote.positionId === second.positionId ? vote.count : 0;
         while (Date.now() < end && !seen.some((p) => totalOf(p) > before)) await sleep(200);
-        check(seen.some((p) => totalOf(p) > before), `the watcher on replica A saw ${seen.length} updates, none with the new vote`);
+        check(
+          seen.some((p) => totalOf(p) > before),
+          `the watcher on replica A saw ${seen.length} updates, none with the new vote`,
+        );
         return `vote through ${b}, update seen on ${a}`;
       } finally {
         watcher.close();
@@ -533,7 +610,10 @@ async function main() {
       // Engine.IO long-polling: the handshake's session lives on one replica only, so every poll
       // must reach that replica; the proxy's cookie sees to it.
       const hand = await fetch(`${base}/socket.io/?EIO=4&transport=polling`);
-      const cookie = hand.headers.getSetCookie().find((c) => c.startsWith('kura_lb='))?.split(';')[0];
+      const cookie = hand.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('kura_lb='))
+        ?.split(';')[0];
       check(cookie, 'the proxy set no kura_lb cookie');
       const sid = /"sid":"([^"]+)"/.exec(await hand.text())?.[1];
       check(sid, 'no Engine.IO session id');
@@ -564,7 +644,9 @@ async function main() {
       check(off.active === '0', `toggle off answered ${JSON.stringify(off)}`);
       const opensAt = new Date(Date.now() + 8_000);
       const closesAt = new Date(opensAt.getTime() + 8_000);
-      const put = (await admin.expect(200, 'PUT', '/api/v1/election', { opens_at: opensAt.toISOString(), closes_at: closesAt.toISOString() })).data;
+      const put = (
+        await admin.expect(200, 'PUT', '/api/v1/election', { opens_at: opensAt.toISOString(), closes_at: closesAt.toISOString() })
+      ).data;
       check(put.phase === 'scheduled', `PUT election answered phase ${put.phase}, expected scheduled`);
       const phaseBecomes = async (phase, timeoutMs) => {
         const end = Date.now() + timeoutMs;
@@ -580,14 +662,20 @@ async function main() {
       const closedSeen = await phaseBecomes('closed', 30_000);
       // Both replicas ran their scheduler through both times; give a late one a round to repeat.
       await sleep(6_000);
-      const sqlOut = (query) => dcOk(['exec', '-T', 'postgres', 'psql', '-U', 'kura', '-d', 'kura', '-At', '-v', 'ON_ERROR_STOP=1', '-c', query]).out.trim();
+      const sqlOut = (query) =>
+        dcOk(['exec', '-T', 'postgres', 'psql', '-U', 'kura', '-d', 'kura', '-At', '-v', 'ON_ERROR_STOP=1', '-c', query]).out.trim();
       const opened = sqlOut("select count(*) from activity_logs where activity = 'Voting opened on schedule'");
       const closed = sqlOut("select name || '|' || coalesce(data, '') from activity_logs where activity = 'Closed the election'");
       const openCommitments = sqlOut("select count(*) from commitments where reason = 'voting opened on schedule'");
       const finals = sqlOut("select count(*) from commitments where reason = 'final'");
-      const row = sqlOut("select (opened_at is not null)::text || '|' || (closed_at is not null)::text || '|' || (final_commitment_id is not null)::text from election where id = 1");
+      const row = sqlOut(
+        "select (opened_at is not null)::text || '|' || (closed_at is not null)::text || '|' || (final_commitment_id is not null)::text from election where id = 1",
+      );
       check(opened === '1', `${opened} "Voting opened on schedule" activity-log rows, expected 1`);
-      check(closed === 'Schedule|on schedule', `"Closed the election" activity-log rows: ${JSON.stringify(closed.split('\n'))}, expected one by Schedule`);
+      check(
+        closed === 'Schedule|on schedule',
+        `"Closed the election" activity-log rows: ${JSON.stringify(closed.split('\n'))}, expected one by Schedule`,
+      );
       check(openCommitments === '1', `${openCommitments} commitments at the scheduled opening, expected 1`);
       check(finals === '1', `${finals} final commitments, expected 1`);
       check(row === 'true|true|true', `election row opened_at|closed_at|final_commitment_id set: ${row}`);
@@ -596,39 +684,61 @@ async function main() {
       return `open seen ${secs(openedSeen - opensAt.getTime())} after opens_at, closed ${secs(closedSeen - closesAt.getTime())} after closes_at; 1 opening and 1 closing log row, 1 opening and 1 final commitment`;
     });
 
-    await step('HTTPS at the proxy (local certificate, KURA_SITE=https://localhost, KURA_TLS=files): Secure cookies and HSTS over HTTPS only', async () => {
-      const certs = join(app, 'certs');
-      const o = run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(certs, 'key.pem'), '-out', join(certs, 'cert.pem')]);
-      check(o.code === 0, `openssl: ${o.err}`);
-      run('chmod', ['644', join(certs, 'key.pem')]);
-      dotenv = setEnv(dotenv, { KURA_SITE: 'https://localhost', KURA_TLS: 'files' });
-      writeEnv();
-      dcOk(['up', '-d', '--scale', 'server=2']);
-      const ca = readFileSync(join(certs, 'cert.pem'));
-      let res;
-      const end = Date.now() + 30_000;
-      while (Date.now() < end) {
-        res = await httpsGet(httpsPort, '/sanctum/csrf-cookie', ca).catch((e) => e);
-        if (res.statusCode === 204) break;
-        await sleep(500);
-      }
-      check(res?.statusCode === 204, `https://localhost:${httpsPort}/sanctum/csrf-cookie: ${res?.statusCode ?? res}`);
-      const xsrf = (res.headers['set-cookie'] ?? []).find((c) => c.startsWith('XSRF-TOKEN='));
-      check(xsrf && /;\s*Secure/i.test(xsrf), `the cookie over HTTPS is not Secure: ${xsrf}`);
-      check(/max-age=\d+/.test(res.headers['strict-transport-security'] ?? ''), 'no HSTS over HTTPS');
-      // Plain HTTP: the proxy redirects to HTTPS; a replica reached directly over HTTP sends
-      // neither Secure cookies nor HSTS.
-      const plain = await fetch(`${base}/sanctum/csrf-cookie`, { redirect: 'manual' });
-      check([301, 302, 307, 308].includes(plain.status) && (plain.headers.get('location') ?? '').startsWith('https://'), `plain HTTP at the proxy answered ${plain.status}`);
-      // The .env change recreated the replicas: look them up again.
-      replicas = await healthy('server', 2);
-      const direct = await fetch(`http://${ipOf(replicas[0])}:3000/sanctum/csrf-cookie`);
-      const directCookie = direct.headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN=')) ?? '';
-      check(!/;\s*Secure/i.test(directCookie), 'a Secure cookie over plain HTTP');
-      const hsts = direct.headers.get('strict-transport-security');
-      check(!hsts, `HSTS over plain HTTP: ${hsts}`);
-      return `HSTS "${res.headers['strict-transport-security']}" over HTTPS, none over plain HTTP; the proxy redirects plain HTTP to HTTPS`;
-    });
+    await step(
+      'HTTPS at the proxy (local certificate, KURA_SITE=https://localhost, KURA_TLS=files): Secure cookies and HSTS over HTTPS only',
+      async () => {
+        const certs = join(app, 'certs');
+        const o = run('openssl', [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-days',
+          '2',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=DNS:localhost',
+          '-keyout',
+          join(certs, 'key.pem'),
+          '-out',
+          join(certs, 'cert.pem'),
+        ]);
+        check(o.code === 0, `openssl: ${o.err}`);
+        run('chmod', ['644', join(certs, 'key.pem')]);
+        dotenv = setEnv(dotenv, { KURA_SITE: 'https://localhost', KURA_TLS: 'files' });
+        writeEnv();
+        dcOk(['up', '-d', '--scale', 'server=2']);
+        const ca = readFileSync(join(certs, 'cert.pem'));
+        let res;
+        const end = Date.now() + 30_000;
+        while (Date.now() < end) {
+          res = await httpsGet(httpsPort, '/sanctum/csrf-cookie', ca).catch((e) => e);
+          if (res.statusCode === 204) break;
+          await sleep(500);
+        }
+        check(res?.statusCode === 204, `https://localhost:${httpsPort}/sanctum/csrf-cookie: ${res?.statusCode ?? res}`);
+        const xsrf = (res.headers['set-cookie'] ?? []).find((c) => c.startsWith('XSRF-TOKEN='));
+        check(xsrf && /;\s*Secure/i.test(xsrf), `the cookie over HTTPS is not Secure: ${xsrf}`);
+        check(/max-age=\d+/.test(res.headers['strict-transport-security'] ?? ''), 'no HSTS over HTTPS');
+        // Plain HTTP: the proxy redirects to HTTPS; a replica reached directly over HTTP sends
+        // neither Secure cookies nor HSTS.
+        const plain = await fetch(`${base}/sanctum/csrf-cookie`, { redirect: 'manual' });
+        check(
+          [301, 302, 307, 308].includes(plain.status) && (plain.headers.get('location') ?? '').startsWith('https://'),
+          `plain HTTP at the proxy answered ${plain.status}`,
+        );
+        // The .env change recreated the replicas: look them up again.
+        replicas = await healthy('server', 2);
+        const direct = await fetch(`http://${ipOf(replicas[0])}:3000/sanctum/csrf-cookie`);
+        const directCookie = direct.headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN=')) ?? '';
+        check(!/;\s*Secure/i.test(directCookie), 'a Secure cookie over plain HTTP');
+        const hsts = direct.headers.get('strict-transport-security');
+        check(!hsts, `HSTS over plain HTTP: ${hsts}`);
+        return `HSTS "${res.headers['strict-transport-security']}" over HTTPS, none over plain HTTP; the proxy redirects plain HTTP to HTTPS`;
+      },
+    );
     ok = true;
   } catch {
     // reported by step()

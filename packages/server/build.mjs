@@ -14,6 +14,8 @@ await build({
   target: 'node20',
   sourcemap: true,
   external,
-  banner: { js: "import { createRequire as __kuraCreateRequire } from 'node:module'; const require = __kuraCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __kuraCreateRequire } from 'node:module'; const require = __kuraCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });

@@ -23,13 +23,16 @@ describe('docs/api.md', () => {
       expect(current, `docs/api.md lost its <!-- generated:${name} --> markers. ${HOW_TO_FIX}`).toBeDefined();
       const ours = (current ?? '').split('\n');
       const line = fresh.split('\n').findIndex((text, i) => text !== ours[i]);
-      const first = line < 0 ? '' : ` First difference: the contract gives "${fresh.split('\n')[line]}", docs/api.md has "${ours[line] ?? ''}".`;
+      const first =
+        line < 0 ? '' : ` First difference: the contract gives "${fresh.split('\n')[line]}", docs/api.md has "${ours[line] ?? ''}".`;
       expect(current === fresh, `docs/api.md's generated "${name}" tables are stale. ${HOW_TO_FIX}${first}`).toBe(true);
     });
   }
 
   it('gives every route a summary for its table row', () => {
-    const bare = contractRoutes(contract).filter(({ route }) => !route.summary?.trim()).map(({ name }) => name);
+    const bare = contractRoutes(contract)
+      .filter(({ route }) => !route.summary?.trim())
+      .map(({ name }) => name);
     expect(bare, 'Give these contract routes a `summary` (it is the "What" column of docs/api.md and the OpenAPI summary)').toEqual([]);
   });
 });

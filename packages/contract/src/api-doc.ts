@@ -113,7 +113,8 @@ export function describeSchema(schema: unknown, depth = 0, expandShared = false)
 }
 
 /** Scalars are listed by key alone in an object (`{message}`), so the tables stay readable. */
-const isScalar = (description: string) => /^(value|string|number|boolean)$/.test(description) || /^"/.test(description) || /^(true|false|\d+)$/.test(description);
+const isScalar = (description: string) =>
+  /^(value|string|number|boolean)$/.test(description) || /^"/.test(description) || /^(true|false|\d+)$/.test(description);
 
 function describeBody(body: unknown): string {
   if (typeof body === 'symbol') return 'no body';
@@ -139,7 +140,8 @@ function describeAnswers(route: AppRoute): { success: string; errors: string } {
   return { success: success.join('; '), errors: own.join(', ') || '–' };
 }
 
-const cell = (text: string) => text.replace(/\|/g, (m, offset: number, all: string) => (all[offset - 1] === '\\' ? m : '\\|')).replace(/\n/g, ' ');
+const cell = (text: string) =>
+  text.replace(/\|/g, (m, offset: number, all: string) => (all[offset - 1] === '\\' ? m : '\\|')).replace(/\n/g, ' ');
 
 type Entry = { domain: string; name: string; route: AppRoute };
 
@@ -197,7 +199,11 @@ export function renderShapes(): string {
     });
     return `{${fields.join(', ')}}`;
   };
-  return ['| Shape | Fields |', '|---|---|', ...Object.entries(SHARED_SHAPES).map(([name, schema]) => `| \`${name}\` | \`${cell(typed(schema))}\` |`)].join('\n');
+  return [
+    '| Shape | Fields |',
+    '|---|---|',
+    ...Object.entries(SHARED_SHAPES).map(([name, schema]) => `| \`${name}\` | \`${cell(typed(schema))}\` |`),
+  ].join('\n');
 }
 
 /** The generated blocks of docs/api.md, by marker name. */
@@ -216,7 +222,8 @@ export function readBlock(doc: string, name: string): string | undefined {
 export function spliceBlocks(doc: string, blocks: Record<string, string>): string {
   let out = doc;
   for (const [name, text] of Object.entries(blocks)) {
-    if (!blockPattern(name).test(out)) throw new Error(`docs/api.md has no <!-- generated:${name} --> … <!-- /generated:${name} --> markers`);
+    if (!blockPattern(name).test(out))
+      throw new Error(`docs/api.md has no <!-- generated:${name} --> … <!-- /generated:${name} --> markers`);
     out = out.replace(blockPattern(name), (_m, open: string, _old: string, close: string) => `${open}${text}\n${close}`);
   }
   return out;

@@ -39,7 +39,8 @@ export const VoteBody = z.object({
     })
     .superRefine((o, ctx) => {
       // a key zod's record cannot refine: a position id beyond the 4-byte integer range
-      for (const k of Object.keys(o)) if (Number(k) > MAX_ID) ctx.addIssue({ code: 'custom', path: [k], message: 'Each key must be a position id' });
+      for (const k of Object.keys(o))
+        if (Number(k) > MAX_ID) ctx.addIssue({ code: 'custom', path: [k], message: 'Each key must be a position id' });
     })
     .refine((o) => Object.keys(o).length >= 1, 'Choose at least one candidate')
     .refine((o) => Object.keys(o).length <= MAX_VOTE_ENTRIES, `At most ${MAX_VOTE_ENTRIES} positions per vote`),
@@ -56,7 +57,7 @@ export const ballotsRouter = c.router({
     method: 'GET',
     path: '/psk/candidates/v2',
     summary: 'The ballot: positions this voter may vote for, with their candidates',
-    description: 'National positions plus the positions of the voter\'s own branch.',
+    description: "National positions plus the positions of the voter's own branch.",
     responses: { 200: z.object({ data: z.array(BallotGroup) }), ...errors(401, 403) },
     metadata: meta('voter'),
   },

@@ -8,11 +8,7 @@ import { emailSchema, nameSchema, pathIdSchema, phoneSchema, textIdNumber } from
  */
 export const multipartIdListSchema = z.preprocess(
   (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : [v]),
-  z
-    .array(
-      textIdNumber('position id'),
-    )
-    .max(100, 'At most 100 positions'),
+  z.array(textIdNumber('position id')).max(100, 'At most 100 positions'),
 );
 
 /** Text fields of the multipart candidate edit; the optional `image` file is read by the upload middleware. */
@@ -56,7 +52,15 @@ export const candidatesRouter = c.router({
     body: UpdateCandidateBody,
     responses: { 200: z.object({ data: Candidate }), ...errors(401, 403, 404, 409, 413, 415) },
     metadata: meta('admin', {
-      files: [{ name: 'image', maxCount: 1, required: false, mediaTypes: IMAGE_MEDIA_TYPES, description: 'Profile picture (JPEG, PNG or WebP, at most 5 MiB)' }],
+      files: [
+        {
+          name: 'image',
+          maxCount: 1,
+          required: false,
+          mediaTypes: IMAGE_MEDIA_TYPES,
+          description: 'Profile picture (JPEG, PNG or WebP, at most 5 MiB)',
+        },
+      ],
     }),
   },
 });

@@ -11,15 +11,7 @@ export const c = initContract();
  * - voter / agent / admin: that role; an admin may call every agent route
  * - pending-*: the second step of a two-step sign-in, authorised by the signed pending cookie
  */
-export type Access =
-  | 'anyone'
-  | 'signed-in'
-  | 'voter'
-  | 'agent'
-  | 'admin'
-  | 'pending-voter'
-  | 'pending-admin'
-  | 'pending-agent';
+export type Access = 'anyone' | 'signed-in' | 'voter' | 'agent' | 'admin' | 'pending-voter' | 'pending-admin' | 'pending-agent';
 
 /** A file part of a multipart route: the OpenAPI document lists it beside the text fields. */
 export type FileField = {
@@ -193,8 +185,18 @@ export const MAX_PER_PAGE = 100;
 
 /** `?page=N&per_page=M`; junk or out-of-range values are a 422, not a silent default. */
 export const PageQuery = z.object({
-  page: z.coerce.number({ invalid_type_error: 'The page must be a number' }).int('The page must be a whole number').min(1, 'The page must be at least 1').max(1_000_000, 'The page is too large').optional(),
-  per_page: z.coerce.number({ invalid_type_error: 'The per_page must be a number' }).int('The per_page must be a whole number').min(1, 'The per_page must be at least 1').max(MAX_PER_PAGE, `The per_page must be at most ${MAX_PER_PAGE}`).optional(),
+  page: z.coerce
+    .number({ invalid_type_error: 'The page must be a number' })
+    .int('The page must be a whole number')
+    .min(1, 'The page must be at least 1')
+    .max(1_000_000, 'The page is too large')
+    .optional(),
+  per_page: z.coerce
+    .number({ invalid_type_error: 'The per_page must be a number' })
+    .int('The per_page must be a whole number')
+    .min(1, 'The per_page must be at least 1')
+    .max(MAX_PER_PAGE, `The per_page must be at most ${MAX_PER_PAGE}`)
+    .optional(),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 

@@ -107,7 +107,8 @@ describe('contract', () => {
     const known = new Set([...EXPECTED, ...SETUP].map(([m, p]) => `${m} ${p}`));
     // Other set-up calls (election close, final results, reminders) are added beside these.
     expect(calls.filter((c) => known.has(c)).sort()).toEqual([...known].sort());
-    for (const call of calls.filter((c) => !known.has(c))) expect(call, call).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \/api\/v1\/(election|psk\/results\/final|reminders)/);
+    for (const call of calls.filter((c) => !known.has(c)))
+      expect(call, call).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \/api\/v1\/(election|psk\/results\/final|reminders)/);
   });
 
   it('puts only the CSRF route outside /api/v1', () => {
@@ -160,7 +161,10 @@ describe('request schemas', () => {
     // unknown fields are ignored
     expect(body.safeParse({ candidates: { '1': 1 }, extra: 1 }).success).toBe(true);
     // several seats: a list of candidate ids (the server checks seats and duplicates)
-    expect(body.safeParse({ candidates: { '1': [5, '7'], '2': 3 } })).toMatchObject({ success: true, data: { candidates: { '1': [5, 7], '2': 3 } } });
+    expect(body.safeParse({ candidates: { '1': [5, '7'], '2': 3 } })).toMatchObject({
+      success: true,
+      data: { candidates: { '1': [5, 7], '2': 3 } },
+    });
     expect(body.safeParse({ candidates: { '1': [] } }).success).toBe(false);
     expect(body.safeParse({ candidates: { '1': [5, 'x'] } }).success).toBe(false);
     expect(body.safeParse({ candidates: { '1': [2 ** 31] } }).success).toBe(false);
@@ -210,7 +214,10 @@ describe('set-up schemas', () => {
   it('election update: any subset, closes after opens, valid website and email', () => {
     const body = api.elections.updateElection.body;
     expect(body.safeParse({}).success).toBe(true);
-    expect(body.safeParse({ title: 'AGM 2026', website: null, support_email: 'Help@Coop.example' })).toMatchObject({ success: true, data: { support_email: 'help@coop.example' } });
+    expect(body.safeParse({ title: 'AGM 2026', website: null, support_email: 'Help@Coop.example' })).toMatchObject({
+      success: true,
+      data: { support_email: 'help@coop.example' },
+    });
     expect(body.safeParse({ website: 'javascript:alert(1)' }).success).toBe(false);
     expect(body.safeParse({ support_email: 'nope' }).success).toBe(false);
     expect(body.safeParse({ results_visibility: 'secret' }).success).toBe(false);

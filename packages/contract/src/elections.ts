@@ -158,8 +158,7 @@ export const electionsRouter = c.router({
     method: 'GET',
     path: '/psk/results',
     summary: 'Public results per position',
-    description:
-      'Under the election\'s results visibility: 403 while results are for staff only or until voting closes.',
+    description: "Under the election's results visibility: 403 while results are for staff only or until voting closes.",
     responses: { 200: ResultsResponse, ...errors(403) },
     metadata: meta('anyone'),
   },

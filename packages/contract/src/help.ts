@@ -35,7 +35,15 @@ export const helpRouter = c.router({
     body: ReportIssueBody,
     responses: { 201: MessageBody, ...errors(401, 403, 413, 415) },
     metadata: meta('signed-in', {
-      files: [{ name: 'images[]', maxCount: MAX_ISSUE_IMAGES, required: false, mediaTypes: IMAGE_MEDIA_TYPES, description: 'Up to 5 screenshots (JPEG, PNG or WebP, at most 5 MiB each)' }],
+      files: [
+        {
+          name: 'images[]',
+          maxCount: MAX_ISSUE_IMAGES,
+          required: false,
+          mediaTypes: IMAGE_MEDIA_TYPES,
+          description: 'Up to 5 screenshots (JPEG, PNG or WebP, at most 5 MiB each)',
+        },
+      ],
     }),
   },
   listIssues: {

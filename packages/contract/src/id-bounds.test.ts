@@ -23,14 +23,17 @@ function numbers(schema: unknown, path: string, out: [string, z.ZodNumber][] = [
   seen.add(schema);
   const def = schema._def as Record<string, unknown>;
   if (schema instanceof z.ZodNumber) out.push([path, schema]);
-  else if (schema instanceof z.ZodObject) for (const [k, v] of Object.entries(schema.shape as Record<string, unknown>)) numbers(v, `${path}.${k}`, out, seen);
+  else if (schema instanceof z.ZodObject)
+    for (const [k, v] of Object.entries(schema.shape as Record<string, unknown>)) numbers(v, `${path}.${k}`, out, seen);
   else if (schema instanceof z.ZodRecord) {
     numbers(def.keyType, `${path}[key]`, out, seen);
     numbers(def.valueType, `${path}[*]`, out, seen);
   } else if (schema instanceof z.ZodArray) numbers(def.type, `${path}[]`, out, seen);
-  else if (schema instanceof z.ZodUnion || schema instanceof z.ZodDiscriminatedUnion) (def.options as unknown[]).forEach((o, i) => numbers(o, `${path}|${i}`, out, seen));
+  else if (schema instanceof z.ZodUnion || schema instanceof z.ZodDiscriminatedUnion)
+    (def.options as unknown[]).forEach((o, i) => numbers(o, `${path}|${i}`, out, seen));
   else if (schema instanceof z.ZodEffects) numbers(def.schema, path, out, seen);
-  else if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) numbers(def.innerType, path, out, seen);
+  else if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault)
+    numbers(def.innerType, path, out, seen);
   else if (schema instanceof z.ZodTuple) (def.items as unknown[]).forEach((o, i) => numbers(o, `${path}[${i}]`, out, seen));
   else if (schema instanceof z.ZodIntersection) {
     numbers(def.left, path, out, seen);
@@ -60,13 +63,15 @@ describe('numeric ids in requests', () => {
   });
 
   it('every number a request carries is a whole number between 1 (or 0) and the 4-byte integer maximum', () => {
-    const unbounded = all.filter(([, n]) => !n.isInt || n.maxValue === null || n.maxValue > MAX_ID || n.minValue === null || n.minValue < 0).map(([p]) => p);
+    const unbounded = all
+      .filter(([, n]) => !n.isInt || n.maxValue === null || n.maxValue > MAX_ID || n.minValue === null || n.minValue < 0)
+      .map(([p]) => p);
     expect(unbounded).toEqual([]);
   });
 
   it('refuses 1e20, 2^53+1 and MAX_ID + 1 wherever an id goes, and keeps MAX_ID', () => {
     const vote = contract.api.ballots.castVote.body;
-    for (const huge of [1e20, Number("9007199254740993"), MAX_ID + 1]) {
+    for (const huge of [1e20, Number('9007199254740993'), MAX_ID + 1]) {
       expect(vote.safeParse({ candidates: { 1: huge } }).success, String(huge)).toBe(false);
       expect(vote.safeParse({ candidates: { [String(huge)]: 1 } }).success, `key ${huge}`).toBe(false);
       expect(contract.api.members.updateMember.pathParams.safeParse({ id: String(huge) }).success).toBe(false);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { declareSeats } from './lifecycle';
 
 const v = (name: string, count: number) => ({ name, count });
-const marks = (rows: { name: string; elected: boolean; tied: boolean }[]) => rows.map((r) => `${r.name}:${r.elected ? 'E' : r.tied ? 'T' : '-'}`).join(' ');
+const marks = (rows: { name: string; elected: boolean; tied: boolean }[]) =>
+  rows.map((r) => `${r.name}:${r.elected ? 'E' : r.tied ? 'T' : '-'}`).join(' ');
 
 describe('declareSeats: the seats highest counts are elected, a tie across the last seat elects none of the tied', () => {
   it('one seat: the highest count wins; a tie for first elects nobody', () => {

@@ -41,7 +41,10 @@ export type FinalResultsResponse = z.infer<typeof FinalResultsResponse>;
  * across the last seat are all `tied` and none of them is elected. `values` come back by count,
  * descending (ties by name, as the results list them).
  */
-export function declareSeats<V extends { count: number; name: string }>(values: V[], seats: number): (V & { elected: boolean; tied: boolean })[] {
+export function declareSeats<V extends { count: number; name: string }>(
+  values: V[],
+  seats: number,
+): (V & { elected: boolean; tied: boolean })[] {
   const sorted = [...values].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
   if (sorted.length <= seats) return sorted.map((v) => ({ ...v, elected: true, tied: false }));
   const cutoff = sorted[seats - 1]!.count;
@@ -58,7 +61,8 @@ export const lifecycleRouter = c.router({
     method: 'POST',
     path: '/election/close',
     summary: 'Close the election for good: voting ends, the mixer is flushed, a final commitment is recorded and audit:verify run',
-    description: 'Answers the election with phase `closed`. Afterwards toggle, PUT election and set-up changes answer 409. Closing twice is 409.',
+    description:
+      'Answers the election with phase `closed`. Afterwards toggle, PUT election and set-up changes answer 409. Closing twice is 409.',
     body: c.noBody(),
     responses: { 200: z.object({ data: Election }), ...errors(401, 403, 409) },
     metadata: meta('admin'),

@@ -13,10 +13,7 @@ export const MemberSearchQuery = PageQuery.extend({
 
 /** A branch given by id (number) or by name (string). */
 export const branchRefSchema = z.union(
-  [
-    idNumber('county'),
-    z.string().trim().min(1, 'The county field is required').max(150, 'Must be at most 150 characters long'),
-  ],
+  [idNumber('county'), z.string().trim().min(1, 'The county field is required').max(150, 'Must be at most 150 characters long')],
   { errorMap: () => ({ message: 'The county must be a branch id or a branch name' }) },
 );
 
@@ -115,7 +112,15 @@ export const membersRouter = c.router({
     body: z.object({}),
     responses: { 200: ImportResult, ...errors(401, 403, 409, 413, 415) },
     metadata: meta('admin', {
-      files: [{ name: 'file', maxCount: 1, required: true, mediaTypes: ['text/csv'], description: 'CSV with the header member_no,name,email,phone,branch (UTF-8)' }],
+      files: [
+        {
+          name: 'file',
+          maxCount: 1,
+          required: true,
+          mediaTypes: ['text/csv'],
+          description: 'CSV with the header member_no,name,email,phone,branch (UTF-8)',
+        },
+      ],
     }),
   },
   listBranches: {

@@ -70,7 +70,8 @@ export const setupRouter = c.router({
     method: 'GET',
     path: '/agents',
     summary: 'List the agents (observers)',
-    description: 'By email. Agents are created by the operator, not through the API: `AGENT_EMAILS` at start or the `agent:create` command.',
+    description:
+      'By email. Agents are created by the operator, not through the API: `AGENT_EMAILS` at start or the `agent:create` command.',
     responses: { 200: z.object({ data: z.array(Agent) }), ...errors(401, 403) },
     metadata: meta('admin'),
   },

@@ -10,8 +10,7 @@ const lengthMessages = (n: number) => ({
   max: `Must be at most ${n} characters long`,
 });
 
-export const IDENTIFIER_FORMAT_MESSAGE =
-  'Should only contain digits, be a valid email address, or follow CMAKE##/## format';
+export const IDENTIFIER_FORMAT_MESSAGE = 'Should only contain digits, be a valid email address, or follow CMAKE##/## format';
 
 const DIGITS = /^\d+$/;
 const CMAKE = /^CMAKE\d+\/\d+$/;
@@ -131,5 +130,4 @@ export const pathIdSchema = textIdNumber('id');
 export const positiveIdSchema = (field = 'id') => idNumber(field);
 
 /** An optional free-text search filter in a query string. */
-export const filterSchema = (max = 150) =>
-  z.string().trim().max(max, `Must be at most ${max} characters long`).optional();
+export const filterSchema = (max = 150) => z.string().trim().max(max, `Must be at most ${max} characters long`).optional();

@@ -5,10 +5,7 @@ import { filterSchema, textIdNumber } from './validation';
 export const VvpatSearchQuery = PageQuery.extend({
   vvpat: filterSchema(64),
   /** an empty value (a cleared select) means "any position" */
-  psk_position_id: z.preprocess(
-    (v) => (v === '' || v === null ? undefined : v),
-    textIdNumber('psk_position_id').optional(),
-  ),
+  psk_position_id: z.preprocess((v) => (v === '' || v === null ? undefined : v), textIdNumber('psk_position_id').optional()),
 });
 
 /** `{data: {votes}, meta: {current_page, last_page, per_page, total}}` */

@@ -23,7 +23,12 @@ export const JSON_BODY_LIMIT = '100kb';
 
 /** Rewrites the `/api/...` alias onto `/api/v1/...`: one router, two prefixes. */
 function apiAlias(req: Request, _res: Response, next: NextFunction) {
-  if (req.url.startsWith('/api/') && !req.url.startsWith('/api/v1/') && !req.url.startsWith('/api/docs') && !req.url.startsWith('/api/openapi.json')) {
+  if (
+    req.url.startsWith('/api/') &&
+    !req.url.startsWith('/api/v1/') &&
+    !req.url.startsWith('/api/docs') &&
+    !req.url.startsWith('/api/openapi.json')
+  ) {
     req.url = `/api/v1${req.url.slice(4)}`;
   }
   next();
@@ -50,7 +55,11 @@ function requestLogging(ctx: AppContext) {
   if (!ctx.logger.isLevelEnabled('info')) {
     return (req: Request, res: Response, next: NextFunction) => {
       res.once('finish', () => {
-        if (res.statusCode >= 500) ctx.logger[res.statusCode === 500 ? 'error' : 'warn']({ req: { method: req.method, url: loggedPath(req.originalUrl), ip: req.ip }, res: { status: res.statusCode } }, 'request completed');
+        if (res.statusCode >= 500)
+          ctx.logger[res.statusCode === 500 ? 'error' : 'warn'](
+            { req: { method: req.method, url: loggedPath(req.originalUrl), ip: req.ip }, res: { status: res.statusCode } },
+            'request completed',
+          );
       });
       next();
     };
@@ -59,10 +68,15 @@ function requestLogging(ctx: AppContext) {
     logger: ctx.logger,
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
     serializers: {
-      req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, url: loggedPath(req.url), ip: req.remoteAddress }),
+      req: (req: { method: string; url: string; remoteAddress?: string }) => ({
+        method: req.method,
+        url: loggedPath(req.url),
+        ip: req.remoteAddress,
+      }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
-    customLogLevel: (_req, res, err) => (res.statusCode === 500 || (err && res.statusCode >= 500) ? 'error' : res.statusCode >= 500 ? 'warn' : 'info'),
+    customLogLevel: (_req, res, err) =>
+      res.statusCode === 500 || (err && res.statusCode >= 500) ? 'error' : res.statusCode >= 500 ? 'warn' : 'info',
   });
 }
 
@@ -100,7 +114,8 @@ function httpsOnlyHsts(req: Request, res: Response, next: NextFunction) {
 }
 
 /** The public results read answered before Express, with the app's security headers and ETags. */
-const fastPathOf = (ctx: AppContext, app: Express) => publicResultsFastPath(ctx, staticHeadersOf(securityHeaders()), app.get('etag fn') as (body: Buffer) => string);
+const fastPathOf = (ctx: AppContext, app: Express) =>
+  publicResultsFastPath(ctx, staticHeadersOf(securityHeaders()), app.get('etag fn') as (body: Buffer) => string);
 
 /**
  * The HTTP server's listener: the fast paths straight on `node:http` (Express's own per-request
@@ -148,11 +163,19 @@ export function createApp(ctx: AppContext): Express {
   app.get('/api/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
-  app.use('/api/docs', (_req: Request, res: Response, next: NextFunction) => {
-    // Swagger UI needs inline styles and its own init script.
-    res.setHeader('Content-Security-Policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; script-src 'self' 'unsafe-inline'");
-    next();
-  }, swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/api/openapi.json' }, customSiteTitle: 'Kura API' }));
+  app.use(
+    '/api/docs',
+    (_req: Request, res: Response, next: NextFunction) => {
+      // Swagger UI needs inline styles and its own init script.
+      res.setHeader(
+        'Content-Security-Policy',
+        "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; script-src 'self' 'unsafe-inline'",
+      );
+      next();
+    },
+    swaggerUi.serve,
+    swaggerUi.setup(undefined, { swaggerOptions: { url: '/api/openapi.json' }, customSiteTitle: 'Kura API' }),
+  );
 
   app.use('/uploads', reportImageGuard(ctx));
   app.use(

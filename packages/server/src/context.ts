@@ -13,7 +13,9 @@ import type { Secrets } from './secrets';
 /** Domain events services raise; the realtime module (and caches) listen. Services never emit on sockets. */
 export type DomainEvents = {
   /** A committed vote: its choices (a tally delta, never the voter), whether it was the member's first, its transaction id. */
-  'votes.cast': [{ positionIds: number[]; entries: { positionId: number; candidateId: number }[]; newVoter: boolean; xid: string; queueIds: string[] }];
+  'votes.cast': [
+    { positionIds: number[]; entries: { positionId: number; candidateId: number }[]; newVoter: boolean; xid: string; queueIds: string[] },
+  ];
   /** The in-memory results/statistics snapshot changed (realtime emits, coalesced). */
   'results.changed': [];
   'election.toggled': [{ active: boolean }];

@@ -42,9 +42,7 @@ describe('parseEnv', () => {
 
   it('refuses production without SMTP, a real SMS provider, BALLOT_KEY and SESSION_SECRET', () => {
     const lines = linesOf({ NODE_ENV: 'production' });
-    expect(lines.map((l) => l.split(':')[0])).toEqual(
-      expect.arrayContaining(['SMTP_URL', 'SMS_PROVIDER', 'BALLOT_KEY', 'SESSION_SECRET']),
-    );
+    expect(lines.map((l) => l.split(':')[0])).toEqual(expect.arrayContaining(['SMTP_URL', 'SMS_PROVIDER', 'BALLOT_KEY', 'SESSION_SECRET']));
   });
 
   it('requires the webhook URL for the webhook SMS provider', () => {
@@ -87,7 +85,10 @@ describe('parseEnv', () => {
 describe('weak secrets are refused at start (issue 16, finding 9)', () => {
   it('refuses 32 identical characters, a repeated pattern, few distinct characters, and a weak BALLOT_KEY', () => {
     for (const weak of ['a'.repeat(32), 'ab'.repeat(20), 'password'.repeat(4), '0123012301230123012301230123012301230123']) {
-      expect(linesOf({ SESSION_SECRET: weak }).find((l) => l.startsWith('SESSION_SECRET:')), weak).toMatch(/too predictable/);
+      expect(
+        linesOf({ SESSION_SECRET: weak }).find((l) => l.startsWith('SESSION_SECRET:')),
+        weak,
+      ).toMatch(/too predictable/);
     }
     expect(linesOf({ BALLOT_KEY: '00'.repeat(32) }).find((l) => l.startsWith('BALLOT_KEY:'))).toMatch(/too predictable/);
     expect(linesOf({ BALLOT_KEY: 'ab'.repeat(32) }).find((l) => l.startsWith('BALLOT_KEY:'))).toMatch(/too predictable/);

@@ -36,7 +36,14 @@ const EnvSchema = z
     AGENT_EMAILS: z
       .string()
       .optional()
-      .transform((v) => (v ? v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean) : []))
+      .transform((v) =>
+        v
+          ? v
+              .split(',')
+              .map((e) => e.trim().toLowerCase())
+              .filter(Boolean)
+          : [],
+      )
       .pipe(z.array(z.string().email('must be a comma-separated list of emails'))),
     SMTP_URL: z
       .string()
@@ -84,7 +91,10 @@ const EnvSchema = z
     ORG_WEBSITE: z.string().trim().url().optional(),
     SUPPORT_EMAIL: z.string().trim().toLowerCase().email().optional(),
     ELECTION_TITLE: z.string().trim().max(200).optional(),
-    DEFAULT_PIN: z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits').default('1234'),
+    DEFAULT_PIN: z
+      .string()
+      .regex(/^\d{4,8}$/, 'must be 4 to 8 digits')
+      .default('1234'),
     WEB_DIST_DIR: z.string().optional(),
   })
   .superRefine((env, ctx) => {
@@ -157,7 +167,9 @@ export function composeDatabaseUrl(env: Record<string, string>): string | undefi
 /** Parse a raw environment; throws EnvError with one line per bad variable. */
 export function parseEnv(raw: Record<string, string | undefined>): Env {
   // An empty string means "unset", as in most .env tooling.
-  const cleaned: Record<string, string> = Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+  const cleaned: Record<string, string> = Object.fromEntries(
+    Object.entries(raw).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''),
+  );
   const databaseUrl = composeDatabaseUrl(cleaned);
   if (databaseUrl) cleaned.DATABASE_URL = databaseUrl;
   const result = EnvSchema.safeParse(cleaned);

@@ -35,7 +35,14 @@ export function withServices(core: CoreContext): AppContext {
  * write (mixer, commitments), then the ones that act on the election and its members (schedule,
  * reminders). Stopped in reverse.
  */
-export const SERVICE_ORDER = ['resultsGate', 'voting', 'mixer', 'commitments', 'scheduler', 'reminders'] as const satisfies readonly (keyof Services)[];
+export const SERVICE_ORDER = [
+  'resultsGate',
+  'voting',
+  'mixer',
+  'commitments',
+  'scheduler',
+  'reminders',
+] as const satisfies readonly (keyof Services)[];
 
 export async function startServices(ctx: AppContext): Promise<void> {
   for (const name of SERVICE_ORDER) await ctx[name].start();

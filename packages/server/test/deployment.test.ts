@@ -24,7 +24,20 @@ type Service = {
 const compose = parse(read('docker-compose.yml')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
 const envKeys = [...read('packages/server/src/env.ts').matchAll(/^ {4}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!);
 // Fixed by docker-compose.yml or internal: not for an operator's .env.
-const fixedByCompose = ['NODE_ENV', 'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_HOST', 'DATABASE_PORT', 'DATABASE_USER', 'DATABASE_PASSWORD', 'DATABASE_NAME', 'WEB_DIST_DIR', 'AFRICASTALKING_URL'];
+const fixedByCompose = [
+  'NODE_ENV',
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'DATABASE_HOST',
+  'DATABASE_PORT',
+  'DATABASE_USER',
+  'DATABASE_PASSWORD',
+  'DATABASE_NAME',
+  'WEB_DIST_DIR',
+  'AFRICASTALKING_URL',
+];
 
 describe('docker-compose.yml', () => {
   it('runs Postgres with a persistent volume, no published port, and a TCP health check', () => {
@@ -45,7 +58,8 @@ describe('docker-compose.yml', () => {
     expect(server.environment?.DATABASE_HOST).toBe('postgres');
     expect(server.environment?.DATABASE_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
     expect(server.environment?.NODE_ENV).toBe('production');
-    for (const key of ['BALLOT_KEY', 'SESSION_SECRET', 'SMTP_URL', 'SMS_PROVIDER']) expect(server.environment?.[key]).toMatch(new RegExp(`^\\$\\{${key}:\\?`));
+    for (const key of ['BALLOT_KEY', 'SESSION_SECRET', 'SMTP_URL', 'SMS_PROVIDER'])
+      expect(server.environment?.[key]).toMatch(new RegExp(`^\\$\\{${key}:\\?`));
     expect(JSON.stringify(server.healthcheck?.test)).toContain('/readyz');
     expect(server.volumes?.some((v) => v.endsWith(':/data'))).toBe(true);
     // Replicas (--scale server=N) publish nothing themselves: the proxy does.
@@ -69,7 +83,8 @@ describe('.env.example', () => {
   it('names every setting the server reads, and the deployment ones', () => {
     const missing = envKeys.filter((k) => !fixedByCompose.includes(k) && !keys.includes(k));
     expect(missing).toEqual([]);
-    for (const k of ['KURA_PORT', 'KURA_HTTPS_PORT', 'KURA_SITE', 'KURA_TLS', 'TRUST_PROXY_HOPS', 'REDIS_URL', 'AFRICASTALKING_API_KEY']) expect(keys).toContain(k);
+    for (const k of ['KURA_PORT', 'KURA_HTTPS_PORT', 'KURA_SITE', 'KURA_TLS', 'TRUST_PROXY_HOPS', 'REDIS_URL', 'AFRICASTALKING_API_KEY'])
+      expect(keys).toContain(k);
   });
   it('never ships half an admin: ADMIN_EMAIL and ADMIN_PASSWORD are both empty', () => {
     expect(example).toMatch(/^ADMIN_EMAIL=$/m);

@@ -109,7 +109,8 @@ describe('routing', () => {
   it('documents no 501 on any route: every route is served', async () => {
     const res = await request(t.app).get('/api/openapi.json');
     for (const [path, operations] of Object.entries(res.body.paths as Record<string, Record<string, { responses: object }>>)) {
-      for (const [method, operation] of Object.entries(operations)) expect(Object.keys(operation.responses), `${method} ${path}`).not.toContain('501');
+      for (const [method, operation] of Object.entries(operations))
+        expect(Object.keys(operation.responses), `${method} ${path}`).not.toContain('501');
     }
   });
 
@@ -157,7 +158,10 @@ describe('request logging', () => {
     expect(t.logs.slice(before).some((l) => l.includes('"url":"/api/v1/psk/election/status"') && l.includes('"status":200'))).toBe(true);
 
     const lines: string[] = [];
-    const quiet = createLogger({ LOG_LEVEL: 'warn', NODE_ENV: 'test' }, new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }));
+    const quiet = createLogger(
+      { LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+      new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }),
+    );
     const dead = await openDatabase({ pgliteMode: 'inline' });
     await dead.close();
     const app = createApp({ ...t.ctx, logger: quiet, database: dead });
@@ -165,7 +169,11 @@ describe('request logging', () => {
     await request(app).get('/api/v1/no-such-route').expect(404);
     expect(lines.filter((l) => l.includes('request completed'))).toEqual([]);
     await request(app).get('/readyz').expect(503);
-    const failed = lines.filter((l) => l.includes('request completed')).map((l) => JSON.parse(l) as { level: number; req: { url: string }; res: { status: number } });
-    expect(failed).toEqual([expect.objectContaining({ level: 40, req: expect.objectContaining({ method: 'GET', url: '/readyz' }), res: { status: 503 } })]);
+    const failed = lines
+      .filter((l) => l.includes('request completed'))
+      .map((l) => JSON.parse(l) as { level: number; req: { url: string }; res: { status: number } });
+    expect(failed).toEqual([
+      expect.objectContaining({ level: 40, req: expect.objectContaining({ method: 'GET', url: '/readyz' }), res: { status: 503 } }),
+    ]);
   });
 });

@@ -7,7 +7,10 @@ import { BRANCH_POSITION, KENYA_COUNTIES, NATIONAL_POSITIONS } from '../src/db/s
  * directly). The product itself seeds nothing: an install without SEED_DEMO is empty.
  */
 export async function seedSampleStructure(db: Db): Promise<void> {
-  await db.insert(branches).values(KENYA_COUNTIES.map((name) => ({ name }))).onConflictDoNothing();
+  await db
+    .insert(branches)
+    .values(KENYA_COUNTIES.map((name) => ({ name })))
+    .onConflictDoNothing();
   const branchRows = await db.select().from(branches);
   await db
     .insert(positions)

@@ -63,11 +63,14 @@ const SCREENS: Screen[] = [
       // before: choose until the choice holds.
       const radio = p.locator('input[type=radio]:not(:disabled)').first();
       await expect
-        .poll(async () => {
-          await radio.focus();
-          await p.keyboard.press('Space');
-          return radio.isChecked();
-        }, { timeout: 15_000 })
+        .poll(
+          async () => {
+            await radio.focus();
+            await p.keyboard.press('Space');
+            return radio.isChecked();
+          },
+          { timeout: 15_000 },
+        )
         .toBe(true);
       await p.getByRole('button', { name: 'Vote' }).focus();
       await p.keyboard.press('Enter');
@@ -143,7 +146,10 @@ async function pageAs(as: Role, viewport: { width: number; height: number }): Pr
   return { context, page: await context.newPage() };
 }
 
-type AxeResult = { passes: unknown[]; violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[] };
+type AxeResult = {
+  passes: unknown[];
+  violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[];
+};
 
 async function axeScan(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SOURCE });
@@ -166,7 +172,9 @@ const focused = (page: Page) =>
     return {
       tag: el?.tagName.toLowerCase() ?? '',
       type: (el as HTMLInputElement | null)?.type ?? '',
-      name: el?.getAttribute('aria-label') ?? ((el as HTMLInputElement | null)?.labels?.[0]?.textContent?.trim() || el?.textContent?.trim() || ''),
+      name:
+        el?.getAttribute('aria-label') ??
+        ((el as HTMLInputElement | null)?.labels?.[0]?.textContent?.trim() || el?.textContent?.trim() || ''),
       id: el?.id ?? '',
       inDialog: Boolean(el?.closest('[role=alertdialog]')),
     };
@@ -187,7 +195,9 @@ describe('keyboard-only ballot', () => {
     await page.goto('/voter/elect');
     await page.getByRole('button', { name: 'Vote' }).waitFor();
     const ballot = (await (
-      await fetch(`${e2e.server.baseUrl}/api/v1/psk/candidates/v2`, { headers: { authorization: `Bearer ${sessions.voter!.session.bearer_token}` } })
+      await fetch(`${e2e.server.baseUrl}/api/v1/psk/candidates/v2`, {
+        headers: { authorization: `Bearer ${sessions.voter!.session.bearer_token}` },
+      })
     ).json()) as { data: { title: string; candidates: { name: string }[] }[] };
     const groups = ballot.data.filter((g) => g.candidates.length > 0);
     expect(groups.length).toBeGreaterThan(1);
@@ -272,7 +282,8 @@ describe('axe-core scan (WCAG 2.1 A/AA): no serious or critical violation on any
           await s.prepare?.(page, viewport.width);
           await page.waitForTimeout(400);
           for (const v of await axeScan(page)) failures.push(`${label}: ${v}`);
-          if (viewport.width < 768) await screenshot(page, `a11y-${(s.name ?? s.path).replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'landing'}-${viewport.width}`);
+          if (viewport.width < 768)
+            await screenshot(page, `a11y-${(s.name ?? s.path).replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'landing'}-${viewport.width}`);
         } catch (error) {
           failures.push(`${label}: did not render (${(error as Error).message.split('\n')[0]})`);
         } finally {
@@ -295,7 +306,8 @@ describe('the welcome toast', () => {
       const box = (await toast.boundingBox())!;
       for (const target of [page.getByRole('button', { name: 'Sign Out' }), page.locator('header [title]').first()]) {
         const other = (await target.boundingBox())!;
-        const overlaps = box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height;
+        const overlaps =
+          box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height;
         expect(overlaps).toBe(false);
       }
       await screenshot(page, `a11y-welcome-toast-${viewport.width}`);

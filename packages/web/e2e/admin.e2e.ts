@@ -29,7 +29,14 @@ async function voterSession(memberNo: string) {
     session,
     /** Votes for the first candidate of the positions whose title matches, answers the receipts. */
     async vote(match: (title: string) => boolean) {
-      const groups = (await client.ok<{ data: { title: string; position_id: number; candidates: { id: number; name: string }[] }[] }>('GET', '/psk/candidates/v2', undefined, token)).data;
+      const groups = (
+        await client.ok<{ data: { title: string; position_id: number; candidates: { id: number; name: string }[] }[] }>(
+          'GET',
+          '/psk/candidates/v2',
+          undefined,
+          token,
+        )
+      ).data;
       const chosen = groups.filter((g) => match(g.title) && g.candidates.length > 0);
       if (chosen.length === 0) throw new Error('no matching position on the ballot');
       const candidates = Object.fromEntries(chosen.map((g) => [String(g.position_id), g.candidates[0]!.id]));
@@ -99,7 +106,10 @@ describe('admin journey', () => {
     // The demo has positions nobody stands for, so the toggle first asks (the Set-up page's
     // guard); the admin confirms.
     const confirm = page.getByRole('button', { name: 'Enable voting anyway' });
-    await confirm.or(page.getByText('Voting has been enabled', { exact: true })).first().waitFor();
+    await confirm
+      .or(page.getByText('Voting has been enabled', { exact: true }))
+      .first()
+      .waitFor();
     if (await confirm.isVisible()) await confirm.click();
     await page.getByText('Voting has been enabled', { exact: true }).first().waitFor();
     expect(await toggle.getAttribute('aria-checked')).toBe('true');
@@ -132,7 +142,11 @@ describe('admin journey', () => {
     await edit.waitFor({ state: 'detached' });
     await page.locator('tbody tr', { hasText: '0799123456' }).waitFor();
 
-    await page.locator('tbody tr', { hasText: EDITED_MEMBER }).first().getByRole('button', { name: `Assign position to ${memberName}` }).click();
+    await page
+      .locator('tbody tr', { hasText: EDITED_MEMBER })
+      .first()
+      .getByRole('button', { name: `Assign position to ${memberName}` })
+      .click();
     const assign = page.getByRole('dialog', { name: 'Assign Position' });
     expect(await assign.getByLabel('Member no').inputValue()).toBe(EDITED_MEMBER);
     const secretary = assign.getByRole('checkbox', { name: 'Secretary - National' });
@@ -151,14 +165,20 @@ describe('admin journey', () => {
     expect(await candidateRow.getByRole('img').getAttribute('src')).toBe('/default-avatar.svg');
     await candidateRow.getByRole('button', { name: `Edit ${memberName}` }).click();
     const candidateDialog = page.getByRole('dialog', { name: 'Edit Candidate' });
-    await candidateDialog.getByLabel('Profile picture (optional)').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: purplePng() });
+    await candidateDialog
+      .getByLabel('Profile picture (optional)')
+      .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: purplePng() });
     await candidateDialog.getByText('Preview of the new picture', { exact: false }).first().waitFor();
     await screenshot(page, 'admin-candidate-edit');
     await candidateDialog.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Candidate updated successfully', { exact: true }).first().waitFor();
     const photo = page.locator('tbody tr', { hasText: EDITED_MEMBER }).first().getByRole('img');
     await expect.poll(() => photo.getAttribute('src'), { timeout: 10_000 }).toMatch(/^\/uploads\//);
-    await expect.poll(() => photo.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBe(8);
+    await expect
+      .poll(() => photo.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth), {
+        timeout: 10_000,
+      })
+      .toBe(8);
     await screenshot(page, 'admin-candidates');
 
     // Logs: the actions are there; Reset only while filtering.
@@ -267,7 +287,9 @@ describe('agent journey', () => {
     await expect.poll(async () => (await tile.locator('p').first().textContent())?.trim(), { timeout: 10_000 }).toMatch(/^\d+$/);
     const before = Number((await tile.locator('p').first().textContent())?.trim());
     // The banner wears the custom colours (the default dark grey).
-    const bannerBg = await page.getByRole('heading', { name: 'Agent Dashboard' }).evaluate((h) => getComputedStyle(h.closest('.custom-colours')!).backgroundColor);
+    const bannerBg = await page
+      .getByRole('heading', { name: 'Agent Dashboard' })
+      .evaluate((h) => getComputedStyle(h.closest('.custom-colours')!).backgroundColor);
     expect(bannerBg).toBe('rgb(51, 51, 51)');
     // ...and its buttons stay readable on it.
     const help = page.getByRole('button', { name: 'Report an Issue or Help' });

@@ -19,7 +19,12 @@ const e2e = useE2E();
 async function voteAs(memberNo: string): Promise<string[]> {
   const { session, client } = await signInOverApi(e2e.server, { kind: 'voter', memberNo, sink: e2e.sink });
   const token = session.bearer_token;
-  const ballot = await client.ok<{ data: { position_id: number; candidates: { id: number }[] }[] }>('GET', '/psk/candidates/v2', undefined, token);
+  const ballot = await client.ok<{ data: { position_id: number; candidates: { id: number }[] }[] }>(
+    'GET',
+    '/psk/candidates/v2',
+    undefined,
+    token,
+  );
   const groups = ballot.data.filter((g) => g.candidates.length > 0);
   const candidates = Object.fromEntries(groups.map((g) => [String(g.position_id), g.candidates[0]!.id]));
   const res = await client.call('POST', '/psk/vote', { candidates }, token);
@@ -62,7 +67,9 @@ describe('the election from schedule to declaration', () => {
     expect(await countdown.textContent()).not.toBe(first);
     await screenshot(landing, 'election-life-countdown');
     // Staff-only results: the public page says so instead of showing counts.
-    await expect.poll(() => landing.getByText('Results are shown to election staff only until voting closes').count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => landing.getByText('Results are shown to election staff only until voting closes').count(), { timeout: 10_000 })
+      .toBe(1);
     await expect.poll(() => countdown.textContent(), { timeout: 30_000 }).toMatch(/Voting is open\. It closes in/);
     expect((await (await fetch(`${e2e.server.baseUrl}/api/v1/psk/election/status`)).json()).active).toBe('1');
 
@@ -83,7 +90,9 @@ describe('the election from schedule to declaration', () => {
     await results.goto('/results');
     await results.getByRole('heading', { name: 'Declaration of results' }).waitFor({ timeout: 20_000 });
     expect(await results.getByRole('cell', { name: 'Elected', exact: true }).count()).toBeGreaterThan(0);
-    const commitments = (await (await fetch(`${e2e.server.baseUrl}/api/v1/psk/commitments`)).json()) as { data: { hash: string; count: number }[] };
+    const commitments = (await (await fetch(`${e2e.server.baseUrl}/api/v1/psk/commitments`)).json()) as {
+      data: { hash: string; count: number }[];
+    };
     expect(await results.getByTestId('final-hash').textContent()).toBe(commitments.data[0]!.hash);
     expect(commitments.data[0]!.count).toBe(receipts.length);
     await screenshot(results, 'election-life-results');
@@ -110,7 +119,9 @@ describe('the election from schedule to declaration', () => {
     await check.goto('/receipt');
     await check.getByLabel('Receipt code').fill(receipts[0]!);
     await check.getByRole('button', { name: 'Check receipt' }).click();
-    await expect.poll(() => check.getByRole('status').filter({ hasText: receipts[0]! }).textContent(), { timeout: 10_000 }).toMatch(/is in the count, for /);
+    await expect
+      .poll(() => check.getByRole('status').filter({ hasText: receipts[0]! }).textContent(), { timeout: 10_000 })
+      .toMatch(/is in the count, for /);
     await screenshot(check, 'election-life-receipt');
 
     await adminContext.close();

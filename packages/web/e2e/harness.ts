@@ -182,7 +182,11 @@ export function apiClient(server: { baseUrl: string }) {
   });
   /** A call under /api/v1; the response is answered as it is (cookies kept). */
   const call = async (method: 'GET' | 'POST', path: string, body?: unknown, token?: string) => {
-    const res = await fetch(`${server.baseUrl}/api/v1${path}`, { method, headers: headers(token), body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${server.baseUrl}/api/v1${path}`, {
+      method,
+      headers: headers(token),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     keep(res);
     return res;
   };
@@ -288,7 +292,12 @@ export function purplePng(rgb: [number, number, number] = [0x80, 0x00, 0x80]): B
   ihdr[9] = 2; // truecolour
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => rgb).flat())]);
   const raw = Buffer.concat(Array.from({ length: h }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export async function launchBrowser(): Promise<Browser> {

@@ -35,7 +35,10 @@ const MEMBERS = [
 ] as const;
 const CSV = [
   'member_no,name,email,phone,branch',
-  ...MEMBERS.map(([no, name, branch], i) => `${no},${name},${name.toLowerCase().replace(' ', '.')}@umoja.test,07220000${String(i + 1).padStart(2, '0')},${branch}`),
+  ...MEMBERS.map(
+    ([no, name, branch], i) =>
+      `${no},${name},${name.toLowerCase().replace(' ', '.')}@umoja.test,07220000${String(i + 1).padStart(2, '0')},${branch}`,
+  ),
 ].join('\n');
 
 const BOARD = 'Board member - National';
@@ -43,8 +46,18 @@ const TREASURER = 'Treasurer - National';
 const delegate = (branch: string) => `Branch delegate - ${branch}`;
 /** Who stands for what, each with a statement; the board and treasurer from the Candidates page, delegates from Set-up. */
 const CANDIDATES: { memberNo: string; name: string; position: string; statement: string }[] = [
-  { memberNo: '7001', name: 'Grace Achieng', position: BOARD, statement: 'Twelve years of running the Harbour loans desk. I will publish the loan book every quarter.' },
-  { memberNo: '7002', name: 'Peter Otieno', position: BOARD, statement: 'Lower fees on small savings accounts and a mobile statement for every member.' },
+  {
+    memberNo: '7001',
+    name: 'Grace Achieng',
+    position: BOARD,
+    statement: 'Twelve years of running the Harbour loans desk. I will publish the loan book every quarter.',
+  },
+  {
+    memberNo: '7002',
+    name: 'Peter Otieno',
+    position: BOARD,
+    statement: 'Lower fees on small savings accounts and a mobile statement for every member.',
+  },
   { memberNo: '7003', name: 'Ruth Njoki', position: BOARD, statement: 'An audit committee that reports to members, not to the board.' },
   { memberNo: '7004', name: 'Daniel Kiprop', position: BOARD, statement: 'Lakeside deserves a voice on the board.' },
   { memberNo: '7005', name: 'Mary Wambui', position: TREASURER, statement: 'Certified accountant; clean books for six years.' },
@@ -57,7 +70,12 @@ const DELEGATES = [
   { memberNo: '7010', name: 'Brian Kamau', branch: NEW_BRANCH },
 ];
 /** Voter A (Harbour) fills all 3 board seats; voter B (Hillside) only 2. */
-const VOTER_A = { memberNo: '7011', board: ['Grace Achieng', 'Peter Otieno', 'Ruth Njoki'], treasurer: 'Mary Wambui', delegate: 'Alice Chebet' };
+const VOTER_A = {
+  memberNo: '7011',
+  board: ['Grace Achieng', 'Peter Otieno', 'Ruth Njoki'],
+  treasurer: 'Mary Wambui',
+  delegate: 'Alice Chebet',
+};
 const VOTER_B = { memberNo: '7012', board: ['Grace Achieng', 'Peter Otieno'] };
 
 /** What the demo society's install would show: never on this organisation's pages. */
@@ -78,18 +96,29 @@ async function expectNoDemo(page: Page, where: string) {
 }
 
 const checklistItem = (page: Page, label: string): Locator =>
-  page.getByRole('list', { name: 'Set-up checklist' }).locator('li').filter({ has: page.locator('strong', { hasText: new RegExp(`^${label}$`) }) });
+  page
+    .getByRole('list', { name: 'Set-up checklist' })
+    .locator('li')
+    .filter({ has: page.locator('strong', { hasText: new RegExp(`^${label}$`) }) });
 
 /** The Add Candidate dialog: position (unless already chosen), a member by number, a photo and a statement. */
-async function addCandidate(page: Page, c: { memberNo: string; name: string; position?: string; statement: string }, colour: [number, number, number]) {
+async function addCandidate(
+  page: Page,
+  c: { memberNo: string; name: string; position?: string; statement: string },
+  colour: [number, number, number],
+) {
   const dialog = page.getByRole('dialog', { name: 'Add Candidate' });
   await dialog.waitFor();
   if (c.position) await dialog.getByLabel('Position').selectOption({ label: c.position });
   await dialog.getByLabel('Find the member').fill(c.memberNo);
   await dialog.getByLabel('Find the member').press('Enter');
   // A single match is chosen at once.
-  await expect.poll(() => dialog.getByRole('radio', { name: new RegExp(`^${c.name} \\(${c.memberNo},`) }).isChecked(), { timeout: 10_000 }).toBe(true);
-  await dialog.getByLabel('Profile picture (optional)').setInputFiles({ name: `${c.memberNo}.png`, mimeType: 'image/png', buffer: purplePng(colour) });
+  await expect
+    .poll(() => dialog.getByRole('radio', { name: new RegExp(`^${c.name} \\(${c.memberNo},`) }).isChecked(), { timeout: 10_000 })
+    .toBe(true);
+  await dialog
+    .getByLabel('Profile picture (optional)')
+    .setInputFiles({ name: `${c.memberNo}.png`, mimeType: 'image/png', buffer: purplePng(colour) });
   await dialog.getByText('Preview of the new picture', { exact: false }).waitFor();
   await dialog.getByLabel('Statement to voters (optional)').fill(c.statement);
   await dialog.getByText(`${c.statement.length} of 2,000 characters`, { exact: false }).waitFor();
@@ -133,7 +162,13 @@ describe("a savings cooperative's election from an empty install", () => {
     // ---- Positions: a 3-seat national board, a treasurer, a delegate in every branch.
     const positions = admin.getByRole('region', { name: 'Positions', exact: true });
     const positionList = positions.getByRole('list', { name: 'Positions' });
-    const addPosition = async (name: string, seats: number, scope: 'national' | 'every' | 'branch', description: string, branch?: string) => {
+    const addPosition = async (
+      name: string,
+      seats: number,
+      scope: 'national' | 'every' | 'branch',
+      description: string,
+      branch?: string,
+    ) => {
       await positions.getByLabel('New position name').fill(name);
       await positions.getByLabel('Seats').fill(String(seats));
       await positions.getByLabel('Elected by').selectOption(scope);
@@ -155,7 +190,9 @@ describe("a savings cooperative's election from an empty install", () => {
     await nav(admin, 'Manage').click();
     await admin.waitForURL('**/admin/members');
     await admin.getByLabel("Create branches that don't exist yet").check();
-    await admin.getByLabel('CSV file of members').setInputFiles({ name: 'umoja-members.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
+    await admin
+      .getByLabel('CSV file of members')
+      .setInputFiles({ name: 'umoja-members.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
     await toast(admin, 'Members imported');
     expect(await admin.getByRole('status', { name: 'Import result' }).textContent()).toContain(`${MEMBERS.length} created, 0 updated`);
     await admin.locator('tbody tr', { hasText: 'Grace Achieng' }).first().waitFor();
@@ -193,8 +230,14 @@ describe("a savings cooperative's election from an empty install", () => {
     for (const [i, d] of DELEGATES.entries()) {
       await positions.getByRole('button', { name: `Add a candidate for ${delegate(d.branch)}` }).click();
       const dialog = admin.getByRole('dialog', { name: 'Add Candidate' });
-      await expect.poll(async () => (await dialog.getByLabel('Position').locator('option:checked').textContent())?.trim()).toBe(delegate(d.branch));
-      await addCandidate(admin, { ...d, statement: `${d.name} for ${d.branch}: an open branch meeting every month.` }, [200, 60 + i * 40, 60]);
+      await expect
+        .poll(async () => (await dialog.getByLabel('Position').locator('option:checked').textContent())?.trim())
+        .toBe(delegate(d.branch));
+      await addCandidate(admin, { ...d, statement: `${d.name} for ${d.branch}: an open branch meeting every month.` }, [
+        200,
+        60 + i * 40,
+        60,
+      ]);
     }
 
     // ---- The checklist: everything but the optional schedule (voting opens with the switch).
@@ -254,7 +297,8 @@ describe("a savings cooperative's election from an empty install", () => {
     await a.page.getByRole('button', { name: 'Vote', exact: true }).click();
     const confirmA = a.page.getByRole('alertdialog');
     await confirmA.getByText('Are you sure?').waitFor();
-    for (const name of [...VOTER_A.board, VOTER_A.treasurer, VOTER_A.delegate]) await confirmA.getByText(name, { exact: false }).first().waitFor();
+    for (const name of [...VOTER_A.board, VOTER_A.treasurer, VOTER_A.delegate])
+      await confirmA.getByText(name, { exact: false }).first().waitFor();
     await confirmA.getByRole('button', { name: 'Yes!' }).click();
     await a.page.getByText('You have successfully voted').first().waitFor({ timeout: 15_000 });
 
@@ -263,7 +307,9 @@ describe("a savings cooperative's election from an empty install", () => {
     await a.page.waitForURL('**/voter/vpat');
     const rowsA = a.page.locator('tbody tr');
     await expect.poll(() => rowsA.count(), { timeout: 15_000 }).toBe(5);
-    const receiptsA = await rowsA.evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
+    const receiptsA = await rowsA.evaluateAll((rows) =>
+      rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')),
+    );
     const boardRowsA = receiptsA.filter((r) => r[3]!.startsWith('Board member'));
     expect(boardRowsA.map((r) => r[2]).sort()).toEqual([...VOTER_A.board].sort());
     expect(new Set(boardRowsA.map((r) => r[1])).size).toBe(1);
@@ -290,7 +336,9 @@ describe("a savings cooperative's election from an empty install", () => {
     await b.page.waitForURL('**/voter/vpat');
     const rowsB = b.page.locator('tbody tr');
     await expect.poll(() => rowsB.count(), { timeout: 15_000 }).toBe(2);
-    const receiptsB = await rowsB.evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
+    const receiptsB = await rowsB.evaluateAll((rows) =>
+      rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')),
+    );
     expect(receiptsB.map((r) => r[2]).sort()).toEqual([...VOTER_B.board].sort());
     expect(new Set(receiptsB.map((r) => r[1])).size).toBe(1);
     expect(receiptsB.every((r) => r[3]!.startsWith('Board member'))).toBe(true);

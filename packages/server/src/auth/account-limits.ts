@@ -83,13 +83,18 @@ export async function beginAttempt(ctx: AppContext, counters: Counter[]): Promis
   const withdraw = () => db.delete(authFailures).where(inArray(authFailures.id, mine));
   for (const counter of counters) {
     const others = and(eq(authFailures.accountKey, counter.key), gt(authFailures.at, since), ...mine.map((id) => ne(authFailures.id, id)));
-    const [row] = await db.select({ n: count(), oldest: min(authFailures.at), latest: max(authFailures.at) }).from(authFailures).where(others);
+    const [row] = await db
+      .select({ n: count(), oldest: min(authFailures.at), latest: max(authFailures.at) })
+      .from(authFailures)
+      .where(others);
     const n = row?.n ?? 0;
     if (n >= counter.ceiling) {
       await withdraw();
       // The window reopens when the oldest failure in it ages out.
       const reopensAt = (row?.oldest?.getTime() ?? now.getTime()) + WINDOW_MS;
-      throw new AppError('TOO_MANY_REQUESTS', TOO_MANY_FAILURES, { retryAfter: Math.max(1, Math.ceil((reopensAt - now.getTime()) / 1000)) });
+      throw new AppError('TOO_MANY_REQUESTS', TOO_MANY_FAILURES, {
+        retryAfter: Math.max(1, Math.ceil((reopensAt - now.getTime()) / 1000)),
+      });
     }
     const wait = counter.delays && row?.latest ? row.latest.getTime() + delayAfter(n) - now.getTime() : 0;
     if (wait > 0) {

@@ -93,7 +93,14 @@ export async function issueDecoyCode(ctx: AppContext, purpose: Role): Promise<Om
   const expiresAt = new Date(now.getTime() + CODE_TTL_MS);
   const [row] = await ctx.database.db
     .insert(otpChallenges)
-    .values({ purpose, subjectId: 0, channel: 'email', codeHash: codeHash(ctx, purpose, 0, `decoy:${newToken()}`), expiresAt, createdAt: now })
+    .values({
+      purpose,
+      subjectId: 0,
+      channel: 'email',
+      codeHash: codeHash(ctx, purpose, 0, `decoy:${newToken()}`),
+      expiresAt,
+      createdAt: now,
+    })
     .returning({ id: otpChallenges.id });
   return { challengeId: row!.id, expiresAt };
 }
@@ -119,7 +126,9 @@ export async function consumeCode(
   const [row] = await tx
     .select()
     .from(otpChallenges)
-    .where(and(eq(otpChallenges.id, input.challengeId), eq(otpChallenges.purpose, input.purpose), eq(otpChallenges.subjectId, input.subjectId)))
+    .where(
+      and(eq(otpChallenges.id, input.challengeId), eq(otpChallenges.purpose, input.purpose), eq(otpChallenges.subjectId, input.subjectId)),
+    )
     .for('update');
   if (!row || row.usedAt || row.revokedAt || row.expiresAt <= now || row.tries >= MAX_TRIES) return { ok: false, reason: 'dead' };
   if (!safeEqual(row.codeHash, codeHash(ctx, input.purpose, input.subjectId, input.code))) {

@@ -31,6 +31,8 @@ export function createBearerAuthenticator(ctx: AppContext): BearerAuthenticator 
         if (error) reject(error instanceof Error ? error : new Error('bearer authentication failed'));
         else resolve(caller || null);
       }) as (req: Request, res: Response, next: (error?: unknown) => void) => void;
-      middleware(req, res, (error?: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(null)));
+      middleware(req, res, (error?: unknown) =>
+        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(null),
+      );
     });
 }

@@ -12,7 +12,13 @@ export type TotpEnrolment = { secret: string; otpauthUrl: string };
 /** A fresh 160-bit secret and its otpauth:// URI; the product's name is the account label and issuer. */
 export function newTotpSecret(productName: string): TotpEnrolment {
   const secret = speakeasy.generateSecret({ length: 20 }).base32;
-  const otpauthUrl = speakeasy.otpauthURL({ secret, encoding: 'base32', label: productName, issuer: productName, period: TOTP_STEP_SECONDS });
+  const otpauthUrl = speakeasy.otpauthURL({
+    secret,
+    encoding: 'base32',
+    label: productName,
+    issuer: productName,
+    period: TOTP_STEP_SECONDS,
+  });
   return { secret, otpauthUrl };
 }
 

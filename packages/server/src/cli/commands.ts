@@ -50,7 +50,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   'members:import': {
     usage: 'members:import <file.csv | ->',
-    description: 'Import members (member_no,name,email,phone,branch); all or nothing, re-runs update by member number. "-" reads standard input.',
+    description:
+      'Import members (member_no,name,email,phone,branch); all or nothing, re-runs update by member number. "-" reads standard input.',
     async run(ctx, [file]) {
       if (!file) {
         console.error('Usage: members:import <file.csv | ->');

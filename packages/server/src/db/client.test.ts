@@ -22,7 +22,11 @@ const preparedOn = (tx: Parameters<Parameters<Database['db']['transaction']>[0]>
 describe('prepared statements', () => {
   it('runs Drizzle queries as named prepared statements, reused, inside transactions too', async () => {
     const statements = await test.db.transaction(async (tx) => {
-      for (let i = 0; i < 3; i++) await tx.select().from(branches).where(sql`${branches.id} = ${i}`);
+      for (let i = 0; i < 3; i++)
+        await tx
+          .select()
+          .from(branches)
+          .where(sql`${branches.id} = ${i}`);
       return preparedOn(tx);
     });
     const selects = statements.filter((s) => s.includes('from "branches"'));

@@ -45,7 +45,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     idle_timeout: host ? 0 : 60,
     connect_timeout: 10,
   });
-  const db = drizzle(preparingStatements(sql, options.preparedStatementLimit ?? PREPARED_STATEMENT_LIMIT), { schema, casing: 'snake_case' });
+  const db = drizzle(preparingStatements(sql, options.preparedStatementLimit ?? PREPARED_STATEMENT_LIMIT), {
+    schema,
+    casing: 'snake_case',
+  });
   return {
     db,
     sql,

@@ -80,7 +80,12 @@ describe.skipIf(!TEST_DATABASE_URL)('postgres.js: backends terminated under pipe
     const admin = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
     try {
       for (let round = 0; round < 3; round++) {
-        const sql = postgres(TEST_DATABASE_URL!, { max: 5, onnotice: () => {}, connection: { application_name: name }, connect_timeout: 10 });
+        const sql = postgres(TEST_DATABASE_URL!, {
+          max: 5,
+          onnotice: () => {},
+          connection: { application_name: name },
+          connect_timeout: 10,
+        });
         const pending = new Set<Promise<unknown>>();
         let stop = false;
         const settle = (p: Promise<unknown>) => {
@@ -91,7 +96,13 @@ describe.skipIf(!TEST_DATABASE_URL)('postgres.js: backends terminated under pipe
         const workers = Array.from({ length: 6 }, async (_, w) => {
           for (let i = w; !stop; i += 6) {
             if (i % 3 === 0) await settle(sql.unsafe('select $1::int as n', [i], { prepare: true }));
-            else if (i % 3 === 1) await settle(Promise.all([sql.unsafe('select $1::text as t', [String(i)], { prepare: true }), sql.unsafe('select pg_sleep(0.002), $1::int', [i], { prepare: true })]));
+            else if (i % 3 === 1)
+              await settle(
+                Promise.all([
+                  sql.unsafe('select $1::text as t', [String(i)], { prepare: true }),
+                  sql.unsafe('select pg_sleep(0.002), $1::int', [i], { prepare: true }),
+                ]),
+              );
             else await settle(sql.begin(async (tx) => tx.unsafe('select $1::int', [i], { prepare: true })));
           }
         });
@@ -100,7 +111,10 @@ describe.skipIf(!TEST_DATABASE_URL)('postgres.js: backends terminated under pipe
           await admin.unsafe('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [name]);
         }
         stop = true;
-        const finished = await Promise.race([Promise.all(workers).then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 10_000))]);
+        const finished = await Promise.race([
+          Promise.all(workers).then(() => true),
+          new Promise((resolve) => setTimeout(() => resolve(false), 10_000)),
+        ]);
         expect(finished, `round ${round}: ${pending.size} queries never settled`).toBe(true);
         expect((await sql`select 1::int as one`)[0]!.one).toBe(1);
         await sql.end({ timeout: 1 });
@@ -110,4 +124,3 @@ describe.skipIf(!TEST_DATABASE_URL)('postgres.js: backends terminated under pipe
     }
   }, 60_000);
 });
-

@@ -16,8 +16,22 @@ describe('migrations', () => {
       select table_name from information_schema.tables where table_schema = 'public' order by table_name`;
     expect(rows.map((r) => r.table_name)).toEqual(
       expect.arrayContaining([
-        'activity_logs', 'auth_failures', 'ballot_queue', 'ballots', 'branches', 'candidacies', 'commitments', 'issue_reports',
-        'items', 'members', 'otp_challenges', 'participation', 'positions', 'sessions', 'settings', 'staff',
+        'activity_logs',
+        'auth_failures',
+        'ballot_queue',
+        'ballots',
+        'branches',
+        'candidacies',
+        'commitments',
+        'issue_reports',
+        'items',
+        'members',
+        'otp_challenges',
+        'participation',
+        'positions',
+        'sessions',
+        'settings',
+        'staff',
       ]),
     );
     expect(await migrationsApplied(database)).toBe(true);

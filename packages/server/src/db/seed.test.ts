@@ -20,7 +20,13 @@ describe('demo seed', () => {
     expect(report.seeded).toBe(true);
     const election = (await request(t.app).get('/api/v1/election')).body.data;
     expect(election).toMatchObject({ organisation: 'Pharmaceutical Society of Kenya', title: 'PSK Elections 2025', phase: 'setup' });
-    const [counts] = await t.ctx.database.db.execute<{ branches: number; national: number; branch: number; members: number; candidates: number }>(sql`
+    const [counts] = await t.ctx.database.db.execute<{
+      branches: number;
+      national: number;
+      branch: number;
+      members: number;
+      candidates: number;
+    }>(sql`
       select (select count(*) from branches)::int as branches,
              (select count(*) from positions where level = 'National')::int as national,
              (select count(*) from positions where branch_id is not null)::int as branch,

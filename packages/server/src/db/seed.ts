@@ -9,11 +9,53 @@ import { assignPositions, importMembers } from '../modules/members';
 import { createBranch, createPositions } from '../modules/setup';
 
 export const KENYA_COUNTIES = [
-  'Mombasa', 'Kwale', 'Kilifi', 'Tana River', 'Lamu', 'Taita Taveta', 'Garissa', 'Wajir', 'Mandera', 'Marsabit',
-  'Isiolo', 'Meru', 'Tharaka Nithi', 'Embu', 'Kitui', 'Machakos', 'Makueni', 'Nyandarua', 'Nyeri', 'Kirinyaga',
-  "Murang'a", 'Kiambu', 'Turkana', 'West Pokot', 'Samburu', 'Trans Nzoia', 'Uasin Gishu', 'Elgeyo Marakwet', 'Nandi', 'Baringo',
-  'Laikipia', 'Nakuru', 'Narok', 'Kajiado', 'Kericho', 'Bomet', 'Kakamega', 'Vihiga', 'Bungoma', 'Busia',
-  'Siaya', 'Kisumu', 'Homa Bay', 'Migori', 'Kisii', 'Nyamira', 'Nairobi',
+  'Mombasa',
+  'Kwale',
+  'Kilifi',
+  'Tana River',
+  'Lamu',
+  'Taita Taveta',
+  'Garissa',
+  'Wajir',
+  'Mandera',
+  'Marsabit',
+  'Isiolo',
+  'Meru',
+  'Tharaka Nithi',
+  'Embu',
+  'Kitui',
+  'Machakos',
+  'Makueni',
+  'Nyandarua',
+  'Nyeri',
+  'Kirinyaga',
+  "Murang'a",
+  'Kiambu',
+  'Turkana',
+  'West Pokot',
+  'Samburu',
+  'Trans Nzoia',
+  'Uasin Gishu',
+  'Elgeyo Marakwet',
+  'Nandi',
+  'Baringo',
+  'Laikipia',
+  'Nakuru',
+  'Narok',
+  'Kajiado',
+  'Kericho',
+  'Bomet',
+  'Kakamega',
+  'Vihiga',
+  'Bungoma',
+  'Busia',
+  'Siaya',
+  'Kisumu',
+  'Homa Bay',
+  'Migori',
+  'Kisii',
+  'Nyamira',
+  'Nairobi',
 ];
 
 export const NATIONAL_POSITIONS = ['Chairperson', 'President', 'Vice Chairperson', 'Secretary', 'Treasurer'];
@@ -26,8 +68,58 @@ export const DEMO_AGENT = { email: 'agent@kura.local', name: 'Demo Agent' };
 /** The first demo member: a Nairobi voter, handy for trying the sign-in. */
 export const DEMO_VOTER_MEMBER_NO = '1001';
 
-const FIRST = ['Amina', 'Brian', 'Cynthia', 'David', 'Esther', 'Felix', 'Grace', 'Hassan', 'Irene', 'James', 'Kevin', 'Lilian', 'Mercy', 'Njeri', 'Otieno', 'Purity', 'Rashid', 'Sharon', 'Tom', 'Wanjiku', 'Yusuf', 'Zawadi', 'Achieng', 'Kiprono', 'Mwangi', 'Nafula', 'Chebet', 'Omondi'];
-const LAST = ['Ochieng', 'Kamau', 'Wanjiru', 'Mutua', 'Kiptoo', 'Akinyi', 'Mohamed', 'Njoroge', 'Were', 'Cheruiyot', 'Odhiambo', 'Karanja', 'Wambui', 'Kariuki', 'Barasa', 'Nyambura', 'Onyango', 'Kibet', 'Muthoni', 'Ali'];
+const FIRST = [
+  'Amina',
+  'Brian',
+  'Cynthia',
+  'David',
+  'Esther',
+  'Felix',
+  'Grace',
+  'Hassan',
+  'Irene',
+  'James',
+  'Kevin',
+  'Lilian',
+  'Mercy',
+  'Njeri',
+  'Otieno',
+  'Purity',
+  'Rashid',
+  'Sharon',
+  'Tom',
+  'Wanjiku',
+  'Yusuf',
+  'Zawadi',
+  'Achieng',
+  'Kiprono',
+  'Mwangi',
+  'Nafula',
+  'Chebet',
+  'Omondi',
+];
+const LAST = [
+  'Ochieng',
+  'Kamau',
+  'Wanjiru',
+  'Mutua',
+  'Kiptoo',
+  'Akinyi',
+  'Mohamed',
+  'Njoroge',
+  'Were',
+  'Cheruiyot',
+  'Odhiambo',
+  'Karanja',
+  'Wambui',
+  'Kariuki',
+  'Barasa',
+  'Nyambura',
+  'Onyango',
+  'Kibet',
+  'Muthoni',
+  'Ali',
+];
 
 /** A small deterministic PRNG so every demo database looks the same. */
 function prng(seed: number) {
@@ -69,7 +161,7 @@ export async function seedDemo(ctx: AppContext, options: { memberCount?: number 
   const actor: Actor = { role: 'admin', id: null, name: 'Demo seed', ip: '' };
   const memberCount = options.memberCount ?? 400;
   const rand = prng(2025);
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 
   await updateElection(ctx, actor, DEMO_ELECTION);
   for (const name of KENYA_COUNTIES) await createBranch(ctx, actor, name);
@@ -89,7 +181,10 @@ export async function seedDemo(ctx: AppContext, options: { memberCount?: number 
   const imported = await importMembers(ctx, actor, lines.join('\n'));
   if (imported.errors.length > 0) throw new Error(`demo members could not be imported: ${imported.errors[0]!.message}`);
 
-  const memberRows = await db.select({ id: members.id, memberNo: members.memberNo, branchId: members.branchId }).from(members).orderBy(asc(members.id));
+  const memberRows = await db
+    .select({ id: members.id, memberNo: members.memberNo, branchId: members.branchId })
+    .from(members)
+    .orderBy(asc(members.id));
   const positionRows = await db.select().from(positions).orderBy(asc(positions.id));
   const standing = new Map<string, number[]>();
   const taken = new Set<number>();
@@ -108,7 +203,11 @@ export async function seedDemo(ctx: AppContext, options: { memberCount?: number 
       choose(pool.slice(offset), n, p.id);
       offset += 7;
     } else if (DEMO_CONTESTED_BRANCHES.includes(p.level)) {
-      choose(pool.filter((m) => m.branchId === p.branchId), n, p.id);
+      choose(
+        pool.filter((m) => m.branchId === p.branchId),
+        n,
+        p.id,
+      );
     }
   }
   for (const [memberNo, positionIds] of standing) await assignPositions(ctx, actor, memberNo, positionIds);

@@ -47,7 +47,9 @@ describe('delivery', () => {
   });
 
   it('refuses the console transports in production', () => {
-    expect(() => parseEnv({ NODE_ENV: 'production', BALLOT_KEY: STRONG_KEY, SESSION_SECRET: STRONG_SECRET })).toThrow(/SMTP_URL[\s\S]*SMS_PROVIDER/);
+    expect(() => parseEnv({ NODE_ENV: 'production', BALLOT_KEY: STRONG_KEY, SESSION_SECRET: STRONG_SECRET })).toThrow(
+      /SMTP_URL[\s\S]*SMS_PROVIDER/,
+    );
   });
 
   it('sends email through SMTP and reports a refused message as a DeliveryError', async () => {
@@ -90,7 +92,14 @@ describe('delivery', () => {
       req.on('end', () => {
         seen.push({ headers: req.headers, body: new URLSearchParams(raw) });
         res.writeHead(201, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ SMSMessageData: { Message: 'Sent to 1/1', Recipients: [{ statusCode, status: statusCode === 101 ? 'Success' : 'InvalidPhoneNumber' }] } }));
+        res.end(
+          JSON.stringify({
+            SMSMessageData: {
+              Message: 'Sent to 1/1',
+              Recipients: [{ statusCode, status: statusCode === 101 ? 'Success' : 'InvalidPhoneNumber' }],
+            },
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -109,7 +118,12 @@ describe('delivery', () => {
       );
       await delivery.sendSms({ to: '0712345678', message: '112233 is your code' });
       expect(seen[0]!.headers.apikey).toBe('at-key');
-      expect(Object.fromEntries(seen[0]!.body)).toEqual({ username: 'kura', to: '+254712345678', message: '112233 is your code', from: 'KURA' });
+      expect(Object.fromEntries(seen[0]!.body)).toEqual({
+        username: 'kura',
+        to: '+254712345678',
+        message: '112233 is your code',
+        from: 'KURA',
+      });
       statusCode = 403;
       await expect(delivery.sendSms({ to: '0712345678', message: 'x' })).rejects.toBeInstanceOf(DeliveryError);
     } finally {

@@ -19,12 +19,32 @@ export function fieldErrors(error: ZodError, prefix?: string): Record<string, st
 }
 
 const isPostgresError = (e: unknown): e is { code: string; name?: string } =>
-  typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' && (e as { severity?: unknown }).severity !== undefined;
+  typeof e === 'object' &&
+  e !== null &&
+  typeof (e as { code?: unknown }).code === 'string' &&
+  (e as { severity?: unknown }).severity !== undefined;
 
-const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03', '08006', '08003', '08001', '53300']);
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08006',
+  '08003',
+  '08001',
+  '53300',
+]);
 
 /** "database ... is not currently accepting connections" (55000 at connect time): unavailable, not broken. */
-const refusesConnections = (e: unknown) => isPostgresError(e) && e.code === '55000' && /accepting connections/i.test(String((e as { message?: unknown }).message));
+const refusesConnections = (e: unknown) =>
+  isPostgresError(e) && e.code === '55000' && /accepting connections/i.test(String((e as { message?: unknown }).message));
 
 /** Postgres class-22 codes an input value can raise: 22001 too long, 22003 out of range, 22021 bad byte (NUL), 22P02 bad text form, 22P05 untranslatable. */
 const INPUT_DATA_ERRORS = new Set(['22001', '22003', '22021', '22P02', '22P05']);
@@ -50,7 +70,9 @@ export function toAppError(error: unknown): AppError {
   if (error instanceof MulterError) {
     if (error.code === 'LIMIT_FILE_SIZE') return new AppError('PAYLOAD_TOO_LARGE', 'Each image must be at most 5 MB');
     if (error.code === 'LIMIT_FILE_COUNT' || error.code === 'LIMIT_UNEXPECTED_FILE') {
-      return new AppError('VALIDATION', 'Too many files or an unexpected file field', { errors: { [error.field ?? 'images']: ['Too many files or an unexpected file field'] } });
+      return new AppError('VALIDATION', 'Too many files or an unexpected file field', {
+        errors: { [error.field ?? 'images']: ['Too many files or an unexpected file field'] },
+      });
     }
     return new AppError('BAD_REQUEST', 'Malformed upload');
   }

@@ -27,7 +27,8 @@ const SECURITY_SCHEMES = {
   admin: {
     type: 'http',
     scheme: 'bearer',
-    description: 'Session token of an admin: `bearer_token` from POST verify/admin or admin/google/login. An admin may call every agent operation.',
+    description:
+      'Session token of an admin: `bearer_token` from POST verify/admin or admin/google/login. An admin may call every agent operation.',
   },
   pendingVoter: {
     type: 'apiKey',
@@ -133,7 +134,10 @@ function toJsonSchema2020(node: unknown): unknown {
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) out[k] = toJsonSchema2020(v);
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof out[flag] === 'boolean') {
       if (out[flag] && typeof out[bound] === 'number') out[flag] = out[bound];
       else delete out[flag];
@@ -189,7 +193,11 @@ function completeOperation(operation: Json, route: AppRoute): Json {
       const required = [...((schema.required as string[]) ?? [])];
       const encoding: Json = {};
       for (const file of metadata.files ?? []) {
-        const part = { type: 'string', format: 'binary', ...(file.mediaTypes.length === 1 ? { contentMediaType: file.mediaTypes[0] } : {}) };
+        const part = {
+          type: 'string',
+          format: 'binary',
+          ...(file.mediaTypes.length === 1 ? { contentMediaType: file.mediaTypes[0] } : {}),
+        };
         properties[file.name] =
           file.maxCount > 1
             ? { type: 'array', items: part, maxItems: file.maxCount, description: file.description }
@@ -215,13 +223,21 @@ function completeOperation(operation: Json, route: AppRoute): Json {
     if (declared && typeof declared === 'object' && 'contentType' in declared && !isZodType(declared)) {
       const other = declared as { contentType: string };
       res.content = { [other.contentType]: { schema: { type: 'string' } } };
-      if (other.contentType === 'text/csv') res.headers = { 'Content-Disposition': { description: 'attachment; filename="results.csv"', schema: { type: 'string' } } };
+      if (other.contentType === 'text/csv')
+        res.headers = { 'Content-Disposition': { description: 'attachment; filename="results.csv"', schema: { type: 'string' } } };
     }
     if (code === 429) res.headers = RETRY_AFTER;
     if (code >= 200 && code < 300) {
-      if (metadata.startsSignIn) res.headers = SET_COOKIE(`The ${pendingCookieName(metadata.startsSignIn)} cookie for the next sign-in step (encrypted, httpOnly, path /api).`);
-      if (pending) res.headers = SET_COOKIE(`Clears the ${pendingCookieName(access.slice('pending-'.length) as 'voter')} cookie: the sign-in is complete.`);
-      if (route.path === '/sanctum/csrf-cookie') res.headers = SET_COOKIE(`The readable ${XSRF_COOKIE} cookie (path /); echo its value in X-XSRF-TOKEN.`);
+      if (metadata.startsSignIn)
+        res.headers = SET_COOKIE(
+          `The ${pendingCookieName(metadata.startsSignIn)} cookie for the next sign-in step (encrypted, httpOnly, path /api).`,
+        );
+      if (pending)
+        res.headers = SET_COOKIE(
+          `Clears the ${pendingCookieName(access.slice('pending-'.length) as 'voter')} cookie: the sign-in is complete.`,
+        );
+      if (route.path === '/sanctum/csrf-cookie')
+        res.headers = SET_COOKIE(`The readable ${XSRF_COOKIE} cookie (path /); echo its value in X-XSRF-TOKEN.`);
     }
     responses[status] = res;
   }

@@ -26,7 +26,14 @@ afterAll(async () => {
   await t?.close();
 });
 
-const SECURITY_HEADERS = ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'strict-transport-security', 'cross-origin-opener-policy', 'referrer-policy'];
+const SECURITY_HEADERS = [
+  'content-security-policy',
+  'x-content-type-options',
+  'x-frame-options',
+  'strict-transport-security',
+  'cross-origin-opener-policy',
+  'referrer-policy',
+];
 
 describe('public results fast path', () => {
   it('answers like the Express route: same body, status and security headers', async () => {
@@ -60,7 +67,9 @@ describe('public results fast path', () => {
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(etag);
     const count = (body: typeof after.body) =>
-      body.data.data.find((g: { position_id: number }) => g.position_id === e.chair.id).values.find((v: { candidate_id: number }) => v.candidate_id === e.brian.id).count;
+      body.data.data
+        .find((g: { position_id: number }) => g.position_id === e.chair.id)
+        .values.find((v: { candidate_id: number }) => v.candidate_id === e.brian.id).count;
     expect(count(after.body)).toBe(count(before.body) + 1);
   });
 

@@ -4,8 +4,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
 import { findUp } from '../lib/find-up';
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * Deployment settings the browser needs, injected into index.html (no rebuild per deployment). The
@@ -36,8 +35,7 @@ export function mountWebApp(app: Express, ctx: AppContext): void {
   const dir = webDistDir(ctx);
   const indexPath = dir ? join(dir, 'index.html') : undefined;
   const meta = `<meta name="kura-config" content="${escapeHtml(JSON.stringify(browserConfig(ctx)))}">`;
-  const indexHtml =
-    indexPath && existsSync(indexPath) ? readFileSync(indexPath, 'utf8').replace('<!--kura-config-->', meta) : NOT_BUILT;
+  const indexHtml = indexPath && existsSync(indexPath) ? readFileSync(indexPath, 'utf8').replace('<!--kura-config-->', meta) : NOT_BUILT;
 
   if (dir) {
     app.use('/assets', express.static(join(dir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }));

@@ -29,8 +29,8 @@ export async function auditedTransaction<T>(ctx: AppContext, change: AuditedChan
   } catch (error) {
     const refused = error instanceof AppError && error.status < 500;
     const reason = refused ? `${typeof change.data === 'string' ? `${change.data}; ` : ''}${error.message}` : undefined;
-    await recordActivity(ctx, { ...base, data: reason, status: refused && error.status === 403 ? 'denied' : 'failed' }).catch((e: unknown) =>
-      ctx.logger.warn({ err: e }, 'could not record a failed change'),
+    await recordActivity(ctx, { ...base, data: reason, status: refused && error.status === 403 ? 'denied' : 'failed' }).catch(
+      (e: unknown) => ctx.logger.warn({ err: e }, 'could not record a failed change'),
     );
     throw error;
   }

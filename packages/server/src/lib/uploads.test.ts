@@ -28,7 +28,13 @@ describe('sniffImage', () => {
   });
 
   it('refuses anything else with 415, whatever it claims to be', async () => {
-    for (const bytes of [GIF, Buffer.from('<html><script>alert(1)</script></html>'), Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), Buffer.alloc(0), Buffer.from('%PDF-1.4\n')]) {
+    for (const bytes of [
+      GIF,
+      Buffer.from('<html><script>alert(1)</script></html>'),
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      Buffer.alloc(0),
+      Buffer.from('%PDF-1.4\n'),
+    ]) {
       await expect(sniffImage(bytes)).rejects.toMatchObject({ status: 415 });
     }
   });
@@ -56,7 +62,15 @@ describe('storeImages and removeUploads', () => {
     writeFileSync(outside, PNG);
     const inside = join(uploadsDir(ctx), 'keep.png');
     writeFileSync(inside, PNG);
-    await removeUploads(ctx, ['../keep.png', '/uploads/../keep.png', 'keep.png', 'https://lh3.googleusercontent.com/a/photo.png', null, undefined, `${'a'.repeat(32)}.png`]);
+    await removeUploads(ctx, [
+      '../keep.png',
+      '/uploads/../keep.png',
+      'keep.png',
+      'https://lh3.googleusercontent.com/a/photo.png',
+      null,
+      undefined,
+      `${'a'.repeat(32)}.png`,
+    ]);
     expect(existsSync(outside)).toBe(true);
     expect(existsSync(inside)).toBe(true);
   });

@@ -37,7 +37,8 @@ function withFriendlyErrors(handler: RequestHandler, fileTooLarge?: string): Rou
     handler(req, res, (error?: unknown) => {
       if (!(error instanceof MulterError)) return next(error);
       if (error.code === 'LIMIT_FILE_SIZE' && fileTooLarge) return next(new AppError('PAYLOAD_TOO_LARGE', fileTooLarge));
-      if (error.code === 'LIMIT_FIELD_VALUE') return next(new AppError('PAYLOAD_TOO_LARGE', `The ${error.field ?? 'form'} field is too large`));
+      if (error.code === 'LIMIT_FIELD_VALUE')
+        return next(new AppError('PAYLOAD_TOO_LARGE', `The ${error.field ?? 'form'} field is too large`));
       if (error.code === 'LIMIT_PART_COUNT' || error.code === 'LIMIT_FIELD_COUNT' || error.code === 'LIMIT_FIELD_KEY') {
         return next(new AppError('PAYLOAD_TOO_LARGE', 'Too many or too large form fields'));
       }

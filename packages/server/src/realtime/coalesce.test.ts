@@ -10,7 +10,11 @@ async function until(check: () => boolean) {
 describe('coalesce', () => {
   it('runs the first request at once and folds a burst into one trailing run', async () => {
     let runs = 0;
-    const c = coalesce(30, () => void runs++, () => {});
+    const c = coalesce(
+      30,
+      () => void runs++,
+      () => {},
+    );
     c.request();
     expect(runs).toBe(1);
     for (let i = 0; i < 50; i++) c.request();

@@ -28,7 +28,11 @@ export function channelEmitters(ctx: AppContext, io: RealtimeServer, fanOut: Fan
   const emitters = Object.fromEntries(
     CHANNELS.map((channel) => [
       channel,
-      coalesce(EMIT_COALESCE_MS, () => (hasListeners(channel) ? payloads[channel]() : undefined), logFailure(ctx, `emit on ${channel} failed`)),
+      coalesce(
+        EMIT_COALESCE_MS,
+        () => (hasListeners(channel) ? payloads[channel]() : undefined),
+        logFailure(ctx, `emit on ${channel} failed`),
+      ),
     ]),
   ) as Record<Channel, Coalescer>;
   const emitAll = () => CHANNELS.forEach((c) => emitters[c].request());

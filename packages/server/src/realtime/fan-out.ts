@@ -5,7 +5,10 @@ import type { RealtimeServer } from './hub';
 export const FANOUT_SLICE = 500;
 
 /** Emits one channel's event with its payload to this process's sockets in that channel. */
-export type FanOut = <C extends Channel>(channel: C, ...args: Parameters<ServerToClientEvents[(typeof CHANNEL_EVENTS)[C]]>) => Promise<void>;
+export type FanOut = <C extends Channel>(
+  channel: C,
+  ...args: Parameters<ServerToClientEvents[(typeof CHANNEL_EVENTS)[C]]>
+) => Promise<void>;
 
 /**
  * Writing a packet to thousands of sockets is synchronous work (one frame write each, ~20 µs):
@@ -16,7 +19,8 @@ export type FanOut = <C extends Channel>(channel: C, ...args: Parameters<ServerT
  */
 export function createFanOut(io: RealtimeServer, slice = FANOUT_SLICE): FanOut {
   return async (channel, ...args) => {
-    const emit = (to: string | string[]) => (io.local.to(to).emit as (event: string, ...a: unknown[]) => boolean)(CHANNEL_EVENTS[channel], ...args);
+    const emit = (to: string | string[]) =>
+      (io.local.to(to).emit as (event: string, ...a: unknown[]) => boolean)(CHANNEL_EVENTS[channel], ...args);
     const room = () => io.of('/').adapter.rooms.get(channel);
     const members = room();
     if (!members || members.size <= slice) return void emit(channel);
@@ -30,7 +34,12 @@ export function createFanOut(io: RealtimeServer, slice = FANOUT_SLICE): FanOut {
  * again: a socket that left the room meanwhile (disconnected, or demoted when its session ended)
  * gets nothing more of this broadcast.
  */
-export async function writeInSlices(ids: readonly string[], size: number, stillIn: (id: string) => boolean, write: (ids: string[]) => void): Promise<void> {
+export async function writeInSlices(
+  ids: readonly string[],
+  size: number,
+  stillIn: (id: string) => boolean,
+  write: (ids: string[]) => void,
+): Promise<void> {
   for (let i = 0; i < ids.length; i += size) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
     const slice = ids.slice(i, i + size).filter(stillIn);

@@ -37,7 +37,10 @@ export type RealtimeOptions = ScaleOutOptions & {
  */
 export async function attachRealtime(ctx: AppContext, server: HttpServer, options: RealtimeOptions = {}): Promise<Realtime> {
   const io: RealtimeServer = new Server(server, { path: SOCKET_PATH, serveClient: false });
-  const scaleOut = createScaleOut(ctx, { redisUrl: options.redisUrl ?? ctx.env.REDIS_URL, databaseUrl: options.databaseUrl ?? ctx.env.DATABASE_URL });
+  const scaleOut = createScaleOut(ctx, {
+    redisUrl: options.redisUrl ?? ctx.env.REDIS_URL,
+    databaseUrl: options.databaseUrl ?? ctx.env.DATABASE_URL,
+  });
   if (scaleOut) io.adapter(scaleOut.adapter);
   // Operators check a scale-out deployment by this line (README "Scale-out").
   ctx.logger.info({ adapter: scaleOut?.kind ?? 'memory' }, 'realtime adapter');

@@ -43,7 +43,10 @@ const chairTotal = (results: { position_id: number; total: number }[]) => result
 describe('channels', () => {
   it('lets anyone join votes and results, and only staff join statistics', async () => {
     const anonymous = await client();
-    expect(await subscribe(anonymous, ['votes', 'results', 'statistics', 'nonsense'])).toEqual({ joined: ['votes', 'results'], denied: ['statistics', 'nonsense'] });
+    expect(await subscribe(anonymous, ['votes', 'results', 'statistics', 'nonsense'])).toEqual({
+      joined: ['votes', 'results'],
+      denied: ['statistics', 'nonsense'],
+    });
     const voter = await client((await createVoter(t.ctx)).token);
     expect(await subscribe(voter, ['statistics'])).toEqual({ joined: [], denied: ['statistics'] });
     const badToken = await client('not-a-token');
@@ -75,12 +78,21 @@ describe('channels', () => {
     const statistics = (await request(t.app).get('/api/v1/agent/statistics').set(bearer(agent))).body.data;
     // The trailing emits carry this state; wait for them rather than guess how long a loaded machine takes.
     await waitFor(
-      () => JSON.stringify(detailed.at(-1)) === JSON.stringify({ results }) && JSON.stringify(stats.at(-1)?.statistics) === JSON.stringify(statistics) && totals.length > 0,
+      () =>
+        JSON.stringify(detailed.at(-1)) === JSON.stringify({ results }) &&
+        JSON.stringify(stats.at(-1)?.statistics) === JSON.stringify(statistics) &&
+        totals.length > 0,
       10_000,
       'the trailing emits with the state after the vote',
     );
     await sleep(100);
-    expect(VoteResultsUpdatedPayload.parse(totals.at(-1))).toEqual({ results: results.map((g: { position_id: number; title: string; total: number }) => ({ position_id: g.position_id, title: g.title, total: g.total })) });
+    expect(VoteResultsUpdatedPayload.parse(totals.at(-1))).toEqual({
+      results: results.map((g: { position_id: number; title: string; total: number }) => ({
+        position_id: g.position_id,
+        title: g.title,
+        total: g.total,
+      })),
+    });
     expect(DetailedResultsUpdatePayload.parse(detailed.at(-1))).toEqual({ results });
     expect(StatisticsUpdatePayload.parse(stats.at(-1))).toEqual({ statistics });
     expect(statistics.votesCasted).toBe(2);
@@ -128,17 +140,27 @@ describe('channels', () => {
     const branch = await branchId(t.ctx, 'Nairobi');
     const voters = await t.ctx.database.db
       .insert(members)
-      .values(Array.from({ length: 500 }, (_, i) => ({ memberNo: `B${i}-${Date.now()}`, name: `Burst ${i}`, email: `burst${i}.${Date.now()}@example.org`, phone: '0700000000', branchId: branch })))
+      .values(
+        Array.from({ length: 500 }, (_, i) => ({
+          memberNo: `B${i}-${Date.now()}`,
+          name: `Burst ${i}`,
+          email: `burst${i}.${Date.now()}@example.org`,
+          phone: '0700000000',
+          branchId: branch,
+        })),
+      )
       .returning({ id: members.id });
     const started = Date.now();
     const queue = [...voters];
     await Promise.all(
       Array.from({ length: 16 }, async () => {
-        for (let v = queue.pop(); v; v = queue.pop()) await castVote(t.ctx, { memberId: v.id, ip: '' }, { [e.chair.id]: v.id % 2 ? e.alice.id : e.brian.id });
+        for (let v = queue.pop(); v; v = queue.pop())
+          await castVote(t.ctx, { memberId: v.id, ip: '' }, { [e.chair.id]: v.id % 2 ? e.alice.id : e.brian.id });
       }),
     );
     const elapsed = Date.now() - started;
-    const seen = () => `the final results emit (${before} + 500 expected, last emit ${chairTotal(detailed.at(-1)?.results ?? [])} of ${detailed.length}, REST ${chairTotal(t.ctx.voting.tally.results())}, connected ${watcher.connected})`;
+    const seen = () =>
+      `the final results emit (${before} + 500 expected, last emit ${chairTotal(detailed.at(-1)?.results ?? [])} of ${detailed.length}, REST ${chairTotal(t.ctx.voting.tally.results())}, connected ${watcher.connected})`;
     await waitFor(() => chairTotal(detailed.at(-1)?.results ?? []) === before + 500, 10_000, seen);
     await waitFor(() => chairTotal(totals.at(-1)?.results ?? []) === before + 500, 10_000, 'final totals emit');
     await sleep(300);
@@ -150,7 +172,9 @@ describe('channels', () => {
     // Coalesced: far fewer emits than votes (how few depends on how fast this machine casts them).
     expect(detailed.length).toBeLessThan(500 / 2);
     expect(detailed.at(-1)!.results).toEqual((await request(t.app).get('/api/v1/psk/results')).body.data.data);
-    const [{ n }] = (await t.ctx.database.db.execute<{ n: number }>(sql`select (select count(*) from ballots) + (select count(*) from ballot_queue) as n`)) as unknown as [{ n: number }];
+    const [{ n }] = (await t.ctx.database.db.execute<{ n: number }>(
+      sql`select (select count(*) from ballots) + (select count(*) from ballot_queue) as n`,
+    )) as unknown as [{ n: number }];
     expect(stats.at(-1)!.statistics.votesCasted).toBe(Number(n));
   }, 120_000);
 
@@ -177,7 +201,11 @@ describe('session expiry', () => {
       t.clock.advance((t.ctx.env.STAFF_SESSION_IDLE_MINUTES + 1) * 60_000);
       // The re-check runs every 100 ms and asks the database; on a loaded machine that takes a
       // while, so wait for its outcome (asking again is harmless while the session lives).
-      await waitFor(async () => (await subscribe(staff, ['statistics'])).denied.includes('statistics'), 10_000, 'the idle session to lose the staff channel');
+      await waitFor(
+        async () => (await subscribe(staff, ['statistics'])).denied.includes('statistics'),
+        10_000,
+        'the idle session to lose the staff channel',
+      );
       const stats = record(staff, 'StatisticsUpdate');
       const { token } = await createVoter(t.ctx);
       await vote(t.app, token, { [e.chair.id]: e.alice.id });
@@ -216,10 +244,14 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
       let heard = false;
       const first = running.realtime.io as unknown as { on(ev: string, fn: () => void): void };
       first.on('test:ping', () => (heard = true));
-      await waitFor(() => {
-        (second.realtime.io as unknown as { serverSideEmit(ev: string): void }).serverSideEmit('test:ping');
-        return heard;
-      }, 10_000, 'the adapters to connect');
+      await waitFor(
+        () => {
+          (second.realtime.io as unknown as { serverSideEmit(ev: string): void }).serverSideEmit('test:ping');
+          return heard;
+        },
+        10_000,
+        'the adapters to connect',
+      );
 
       const watcher = await client();
       await subscribe(watcher, ['results', 'votes']);
@@ -238,7 +270,10 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
       // A toggle on the second server reaches the first server's clients too.
       const count = detailed.length;
       // A fresh admin: the expiry test moved the clock past the first one's idle limit.
-      const toggled = await request(app2).post('/api/v1/toggle').set(bearer(await tokenFor(t.ctx, 'admin'))).send({ status: true });
+      const toggled = await request(app2)
+        .post('/api/v1/toggle')
+        .set(bearer(await tokenFor(t.ctx, 'admin')))
+        .send({ status: true });
       expect(toggled.status).toBe(200);
       await waitFor(() => detailed.length > count, 10_000, 'the toggle to reach the first server');
     } finally {
@@ -264,10 +299,14 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
     try {
       let heard = false;
       (a.server.realtime.io as unknown as { on(ev: string, fn: () => void): void }).on('test:ping', () => (heard = true));
-      await waitFor(() => {
-        (b.server.realtime.io as unknown as { serverSideEmit(ev: string): void }).serverSideEmit('test:ping');
-        return heard;
-      }, 10_000, 'the Redis adapters to connect');
+      await waitFor(
+        () => {
+          (b.server.realtime.io as unknown as { serverSideEmit(ev: string): void }).serverSideEmit('test:ping');
+          return heard;
+        },
+        10_000,
+        'the Redis adapters to connect',
+      );
       const watcher = await connectClient(a.server.url);
       clients.push(watcher);
       await subscribe(watcher, ['results']);
@@ -275,7 +314,11 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
       const before = chairTotal((await request(a.app).get('/api/v1/psk/results')).body.data.data)!;
       const { token } = await createVoter(b.ctx);
       expect((await vote(b.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
-      await waitFor(() => chairTotal(detailed.at(-1)?.results ?? []) === before + 1, 10_000, 'the vote to reach the other process through Redis');
+      await waitFor(
+        () => chairTotal(detailed.at(-1)?.results ?? []) === before + 1,
+        10_000,
+        'the vote to reach the other process through Redis',
+      );
     } finally {
       for (const p of processes) {
         await p.server.close();

@@ -54,13 +54,21 @@ export function createRelay(ctx: AppContext, io: RealtimeServer): HubUnit {
   let flushTimer: NodeJS.Timeout | undefined;
   const flushVotes = () => {
     flushTimer = undefined;
-    if (outbox.length) send({ type: 'votes', votes: outbox.splice(0).map(({ xid, newVoter, positionIds, queueIds }) => ({ xid, newVoter, positionIds, queueIds })) });
+    if (outbox.length)
+      send({
+        type: 'votes',
+        votes: outbox.splice(0).map(({ xid, newVoter, positionIds, queueIds }) => ({ xid, newVoter, positionIds, queueIds })),
+      });
   };
 
   /** Relayed votes: their choices come from their sealed queue rows, read here by id. */
   const receiveVotes = async (votes: RelayedVote[]) => {
     const ids = votes.flatMap((v) => v.queueIds);
-    const rows = ids.length ? await ctx.database.db.execute<{ id: string; sealed: string }>(sql`select id, sealed from ballot_queue where id = any(${textArray(ids)}::text[])`) : [];
+    const rows = ids.length
+      ? await ctx.database.db.execute<{ id: string; sealed: string }>(
+          sql`select id, sealed from ballot_queue where id = any(${textArray(ids)}::text[])`,
+        )
+      : [];
     if (rows.length < ids.length) {
       // The mixer moved some meanwhile: the database has them, in `ballots`.
       await tally.resync();

@@ -18,11 +18,17 @@ async function subscribe(ctx: AppContext, socket: RealtimeSocket, names: unknown
   const parsed = SubscribeRequest.safeParse(names);
   const result: SubscribeAck = { joined: [], denied: [] };
   if (!parsed.success) {
-    result.denied = Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string').slice(0, 16).map((n) => n.slice(0, 64)) : [];
+    result.denied = Array.isArray(names)
+      ? names
+          .filter((n): n is string => typeof n === 'string')
+          .slice(0, 16)
+          .map((n) => n.slice(0, 64))
+      : [];
   } else {
     const gate = await ctx.resultsGate.read();
     for (const name of new Set(parsed.data)) {
-      if (isChannel(name) && canJoinChannel(name, socket.data.role) && mayJoinResultsChannel(gate, name, socket.data.role)) result.joined.push(name);
+      if (isChannel(name) && canJoinChannel(name, socket.data.role) && mayJoinResultsChannel(gate, name, socket.data.role))
+        result.joined.push(name);
       else result.denied.push(name);
     }
     if (result.joined.length) void socket.join(result.joined);
@@ -52,7 +58,8 @@ export function visibilityChanges(ctx: AppContext, io: RealtimeServer): HubUnit 
   return {
     events: {
       // After every listener of this event has run (the results-gate cache drops its gate on it).
-      'election.changed': () => setImmediate(() => void enforceVisibility(ctx, io).catch(logFailure(ctx, 'results visibility check failed'))),
+      'election.changed': () =>
+        setImmediate(() => void enforceVisibility(ctx, io).catch(logFailure(ctx, 'results visibility check failed'))),
     },
   };
 }

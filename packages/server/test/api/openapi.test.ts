@@ -75,7 +75,13 @@ describe('the OpenAPI document', () => {
     expect(schemes.pendingVoter).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'kura_pending_voter' });
     expect(schemes.xsrfHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-XSRF-TOKEN' });
     expect(schemes.xsrfCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'XSRF-TOKEN' });
-    for (const path of ['/api/v1/verify/sms', '/api/v1/verify/admin', '/api/v1/verify/agent', '/api/v1/verify-token-login', '/api/v1/sign-pass']) {
+    for (const path of [
+      '/api/v1/verify/sms',
+      '/api/v1/verify/admin',
+      '/api/v1/verify/agent',
+      '/api/v1/verify-token-login',
+      '/api/v1/sign-pass',
+    ]) {
       const op = find('post', path);
       expect(op.parameters, path).toContainEqual({ $ref: '#/components/parameters/XsrfToken' });
       expect(op.responses?.['419'], path).toBeDefined();
@@ -99,7 +105,8 @@ describe('the OpenAPI document', () => {
       if (body) expect(body.required, `${method} ${path}`).toBe(true);
     }
     const multipart = (path: string) =>
-      ((find('post', path).requestBody as OpenAPIV3_1.RequestBodyObject).content['multipart/form-data']?.schema ?? {}) as OpenAPIV3_1.SchemaObject;
+      ((find('post', path).requestBody as OpenAPIV3_1.RequestBodyObject).content['multipart/form-data']?.schema ??
+        {}) as OpenAPIV3_1.SchemaObject;
     const importSchema = multipart('/api/v1/members/import');
     expect(importSchema.properties?.file).toMatchObject({ type: 'string', format: 'binary' });
     expect(importSchema.required).toContain('file');

@@ -21,7 +21,11 @@ export async function openBrowser(app: Express): Promise<Browser> {
   return {
     agent,
     xsrf,
-    post: (path, body) => agent.post(path).set('X-XSRF-TOKEN', xsrf).send(body ?? {}),
+    post: (path, body) =>
+      agent
+        .post(path)
+        .set('X-XSRF-TOKEN', xsrf)
+        .send(body ?? {}),
     postWithoutCsrf: (path, body) => agent.post(path).send(body ?? {}),
   };
 }

@@ -32,7 +32,12 @@ export async function startSmsSink(): Promise<SmsSink> {
       }
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as SentSms;
-        if (req.method !== 'POST' || !/json/.test(req.headers['content-type'] ?? '') || typeof body.to !== 'string' || typeof body.message !== 'string') {
+        if (
+          req.method !== 'POST' ||
+          !/json/.test(req.headers['content-type'] ?? '') ||
+          typeof body.to !== 'string' ||
+          typeof body.message !== 'string'
+        ) {
           res.writeHead(400).end();
           return;
         }

@@ -20,7 +20,11 @@ export type SmtpCapture = {
 /** The security code in the newest mail to `to` that arrived at or after `since`, if any. */
 function latestCode(messages: CapturedMail[], to: string, since = 0): string | undefined {
   const mail = [...messages].reverse().find((m) => m.at >= since && m.to.includes(to.toLowerCase()));
-  const body = mail?.raw.split(/\r?\n\r?\n/).slice(1).join('\n') ?? '';
+  const body =
+    mail?.raw
+      .split(/\r?\n\r?\n/)
+      .slice(1)
+      .join('\n') ?? '';
   return /security code is (\d{6})/.exec(body)?.[1];
 }
 

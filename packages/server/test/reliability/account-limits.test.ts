@@ -52,7 +52,10 @@ describe('100 failures an hour per account and method', () => {
     const stranger = nextIp();
     let failures = 0;
     for (let i = 0; i < 400 && failures < 100; i++) {
-      const res = await request(g.t.app).post(`${API}/admin/login`).set('X-Forwarded-For', stranger).send({ email: admin.email, password: `guess-${i}` });
+      const res = await request(g.t.app)
+        .post(`${API}/admin/login`)
+        .set('X-Forwarded-For', stranger)
+        .send({ email: admin.email, password: `guess-${i}` });
       if (res.status === 401) failures++;
       else {
         expect(res.status).toBe(429);
@@ -60,11 +63,16 @@ describe('100 failures an hour per account and method', () => {
       }
     }
     expect(failures).toBe(100);
-    const res = await request(g.t.app).post(`${API}/admin/login`).set('X-Forwarded-For', stranger).send({ email: admin.email, password: 'correct horse battery' });
+    const res = await request(g.t.app)
+      .post(`${API}/admin/login`)
+      .set('X-Forwarded-For', stranger)
+      .send({ email: admin.email, password: 'correct horse battery' });
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    const own = await request(g.t.app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: admin.email, password: 'correct horse battery' });
+    const own = await request(g.t.app)
+      .post(`${API}/admin/login`)
+      .set('X-Forwarded-For', nextIp())
+      .send({ email: admin.email, password: 'correct horse battery' });
     expect(own.status, JSON.stringify(own.body)).toBe(200);
   });
-
 });

@@ -55,12 +55,20 @@ describe.skipIf(!TEST_DATABASE_URL)('crash consistency (kill -9 mid-burst, resta
   function castVote(port: number, voter: Voter, i: number) {
     return rawRequest(
       { port },
-      { method: 'POST', path: '/api/v1/psk/vote', headers: { 'content-type': 'application/json', authorization: `Bearer ${voter.token}`, connection: 'close' }, body: JSON.stringify({ candidates: ballotOf(i) }), timeoutMs: 30_000 },
+      {
+        method: 'POST',
+        path: '/api/v1/psk/vote',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${voter.token}`, connection: 'close' },
+        body: JSON.stringify({ candidates: ballotOf(i) }),
+        timeoutMs: 30_000,
+      },
     );
   }
 
   async function checkConsistency(port: number, voters: Voter[]) {
-    const rows = await dep.db.db.execute<{ member_id: number; n: number }>(sql`select member_id, count(*)::int as n from participation group by member_id`);
+    const rows = await dep.db.db.execute<{ member_id: number; n: number }>(
+      sql`select member_id, count(*)::int as n from participation group by member_id`,
+    );
     // All-or-nothing: a member has either all three positions or none.
     for (const r of rows) expect(r.n, `member ${r.member_id}`).toBe(3);
     const [counts] = await dep.db.db.execute<{ participation: number; queue: number; ballots: number }>(
@@ -70,7 +78,10 @@ describe.skipIf(!TEST_DATABASE_URL)('crash consistency (kill -9 mid-burst, resta
     const voted = new Set(rows.map((r) => r.member_id));
     for (const v of voters.filter((x) => x.acked)) {
       expect(voted.has(v.memberId), `acknowledged voter ${v.memberId} lost`).toBe(true);
-      const mine = await rawRequest({ port }, { method: 'GET', path: '/api/v1/psk/vvpat', headers: { authorization: `Bearer ${v.token}` } });
+      const mine = await rawRequest(
+        { port },
+        { method: 'GET', path: '/api/v1/psk/vvpat', headers: { authorization: `Bearer ${v.token}` } },
+      );
       expect(mine.status).toBe(200);
       const codes = (JSON.parse(mine.text) as { data: { votes: { vvpat: string }[] } }).data.votes.map((x) => x.vvpat).sort();
       expect(codes).toEqual(v.acked!.map((r) => r.vvpat).sort());
@@ -80,10 +91,16 @@ describe.skipIf(!TEST_DATABASE_URL)('crash consistency (kill -9 mid-burst, resta
       }
     }
     // Results and statistics agree with the tables.
-    const results = await rawRequest({ port }, { method: 'GET', path: '/api/v1/agent/results', headers: { authorization: `Bearer ${adminToken}` } });
+    const results = await rawRequest(
+      { port },
+      { method: 'GET', path: '/api/v1/agent/results', headers: { authorization: `Bearer ${adminToken}` } },
+    );
     const groups = (JSON.parse(results.text) as { data: { data: { total: number }[] } }).data.data;
     expect(groups.reduce((s, g) => s + g.total, 0)).toBe(counts!.participation);
-    const stats = await rawRequest({ port }, { method: 'GET', path: '/api/v1/agent/statistics', headers: { authorization: `Bearer ${adminToken}` } });
+    const stats = await rawRequest(
+      { port },
+      { method: 'GET', path: '/api/v1/agent/statistics', headers: { authorization: `Bearer ${adminToken}` } },
+    );
     const s = (JSON.parse(stats.text) as { data: { votesCasted: number; membersVoted: number } }).data;
     expect(s.votesCasted).toBe(counts!.participation);
     expect(s.membersVoted).toBe(voted.size);
@@ -138,7 +155,15 @@ describe.skipIf(!TEST_DATABASE_URL)('crash consistency (kill -9 mid-burst, resta
 
     // Close voting (flushes the queue, records a commitment), then the independent audit.
     const server = await dep.start();
-    const toggle = await rawRequest({ port: server.port }, { method: 'POST', path: '/api/v1/toggle', headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` }, body: JSON.stringify({ status: false }) });
+    const toggle = await rawRequest(
+      { port: server.port },
+      {
+        method: 'POST',
+        path: '/api/v1/toggle',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+        body: JSON.stringify({ status: false }),
+      },
+    );
     expect(toggle.status, toggle.text).toBe(200);
     await checkConsistency(server.port, everyone);
     const [queued] = await dep.db.db.execute<{ n: number }>(sql`select count(*)::int as n from ballot_queue`);

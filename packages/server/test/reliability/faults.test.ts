@@ -39,7 +39,8 @@ describe.skipIf(!TEST_DATABASE_URL)('database faults and shutdown under load (re
     await dep?.close();
   });
 
-  const terminate = () => admin.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [dbName]);
+  const terminate = () =>
+    admin.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [dbName]);
 
   async function voters(n: number) {
     const out: string[] = [];
@@ -60,11 +61,19 @@ describe.skipIf(!TEST_DATABASE_URL)('database faults and shutdown under load (re
       case 1:
         return rawRequest({ port }, { method: 'GET', path: '/api/v1/members', headers: { authorization: `Bearer ${adminToken}` } });
       case 2:
-        return rawRequest({ port }, { method: 'GET', path: '/api/v1/agent/statistics', headers: { authorization: `Bearer ${adminToken}` } });
+        return rawRequest(
+          { port },
+          { method: 'GET', path: '/api/v1/agent/statistics', headers: { authorization: `Bearer ${adminToken}` } },
+        );
       default:
         return rawRequest(
           { port },
-          { method: 'POST', path: '/api/v1/psk/vote', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ candidates: { [election.chair.id]: election.alice.id } }) },
+          {
+            method: 'POST',
+            path: '/api/v1/psk/vote',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ candidates: { [election.chair.id]: election.alice.id } }),
+          },
         );
     }
   }
@@ -134,7 +143,9 @@ describe.skipIf(!TEST_DATABASE_URL)('database faults and shutdown under load (re
         socket.on('data', (c) => (response += c.toString()));
         const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(response)));
         socket.on('error', () => {});
-        socket.write(`POST /api/v1/psk/vote HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`);
+        socket.write(
+          `POST /api/v1/psk/vote HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+        );
         return { socket, rest: body.slice(10), closed };
       }),
     );
@@ -146,7 +157,9 @@ describe.skipIf(!TEST_DATABASE_URL)('database faults and shutdown under load (re
     for (const a of answers) expect(a.split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
     expect(await server.exited).toBe(0);
     // And every one of them is recorded.
-    const [row] = await dep.db.db.execute<{ n: number }>(sql`select count(*)::int as n from participation where position_id = ${election.treasurer.id}`);
+    const [row] = await dep.db.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from participation where position_id = ${election.treasurer.id}`,
+    );
     expect(row!.n).toBeGreaterThanOrEqual(40);
   });
 });

@@ -57,7 +57,11 @@ export const hostileString = fc.oneof(
   fc.integer({ min: 151, max: 20_000 }).map((n) => 'x'.repeat(n)),
 );
 
-export const hostileNumber = fc.oneof(fc.constantFrom(...HOSTILE_NUMBERS), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+export const hostileNumber = fc.oneof(
+  fc.constantFrom(...HOSTILE_NUMBERS),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
 
 /** Any JSON value, leaning towards the hostile ones. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -110,11 +114,10 @@ export function arbitraryOf(schema: ZodTypeAny): fc.Arbitrary<unknown> {
     case 'ZodArray':
       return fc.array(arbitraryOf(def.type as ZodTypeAny), { maxLength: 4 });
     case 'ZodRecord':
-      return fc.dictionary(
-        fc.integer({ min: 1, max: 40 }).map(String),
-        arbitraryOf(def.valueType as ZodTypeAny),
-        { maxKeys: 4, minKeys: 1 },
-      );
+      return fc.dictionary(fc.integer({ min: 1, max: 40 }).map(String), arbitraryOf(def.valueType as ZodTypeAny), {
+        maxKeys: 4,
+        minKeys: 1,
+      });
     case 'ZodOptional':
     case 'ZodDefault':
       return fc.option(arbitraryOf(def.innerType as ZodTypeAny), { nil: undefined, freq: 4 });
@@ -147,9 +150,16 @@ export function mutateObject(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown
       return copy;
     }),
     // extra fields (prototype pollution attempts included)
-    fc.tuple(asObject, fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'role', 'isAdmin', 'id'), fc.string({ maxLength: 10 })), hostileValue, { maxKeys: 3 })).map(
-      ([o, extra]) => ({ ...o, ...extra }),
-    ),
+    fc
+      .tuple(
+        asObject,
+        fc.dictionary(
+          fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'role', 'isAdmin', 'id'), fc.string({ maxLength: 10 })),
+          hostileValue,
+          { maxKeys: 3 },
+        ),
+      )
+      .map(([o, extra]) => ({ ...o, ...extra })),
     // a scalar wrapped in an array
     fc.tuple(asObject, fc.nat()).map(([o, i]) => {
       const keys = Object.keys(o);
@@ -174,7 +184,11 @@ export type FuzzRequest = {
 
 /** Percent-encodes any JS string (lone surrogates become U+FFFD, as a browser would send them). */
 export const pct = (s: string): string =>
-  [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  [...Buffer.from(s, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 
 /** Node refuses request heads over 16 KiB (431) before the app sees them; stay under that. */
 const MAX_QUERY = 6000;
@@ -196,7 +210,23 @@ const encodeQueryRaw = (q: unknown): string => {
 
 const pathParam = fc.oneof(
   fc.integer({ min: 1, max: 40 }).map(String),
-  fc.constantFrom('0', '-1', '1.5', '1e3', '99999999999999999999', 'abc', '%', '%zz', '..%2F..%2Fetc', 'VP-7K3Q-M9XD', '%20', '%00', '%C3%A9', '%2e%2e', '%E0%A4%A'),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    '99999999999999999999',
+    'abc',
+    '%',
+    '%zz',
+    '..%2F..%2Fetc',
+    'VP-7K3Q-M9XD',
+    '%20',
+    '%00',
+    '%C3%A9',
+    '%2e%2e',
+    '%E0%A4%A',
+  ),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 80 }).map(pct),
   fc.integer({ min: 65, max: 400 }).map((n) => 'A'.repeat(n)),
 );
@@ -216,10 +246,22 @@ const fileBytes = fc.oneof(
   fc.constant(Buffer.alloc(0)),
 );
 const fileName = fc.oneof(
-  fc.constantFrom('photo.png', '../../../../tmp/owned.png', '..\\..\\evil.jpg', '/etc/passwd', 'a.php.png', '.htaccess', 'x\u0000.png', '', 'CON', 'a'.repeat(300) + '.png'),
+  fc.constantFrom(
+    'photo.png',
+    '../../../../tmp/owned.png',
+    '..\\..\\evil.jpg',
+    '/etc/passwd',
+    'a.php.png',
+    '.htaccess',
+    'x\u0000.png',
+    '',
+    'CON',
+    'a'.repeat(300) + '.png',
+  ),
   fc.string({ unit: 'grapheme', maxLength: 30 }),
 );
-const fieldName = (known: string[]) => fc.oneof(fc.constantFrom(...known, 'file', 'image', 'images', 'images[]', 'evil', ''), fc.string({ maxLength: 20 }));
+const fieldName = (known: string[]) =>
+  fc.oneof(fc.constantFrom(...known, 'file', 'image', 'images', 'images[]', 'evil', ''), fc.string({ maxLength: 20 }));
 
 type Part = { name: string; value: string } | { name: string; filename: string; type: string; data: Buffer };
 
@@ -227,7 +269,11 @@ function multipartBody(boundary: string, parts: Part[]): Buffer {
   const chunks: Buffer[] = [];
   for (const p of parts) {
     if ('data' in p) {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`));
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`,
+        ),
+      );
       chunks.push(p.data, Buffer.from('\r\n'));
     } else {
       chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
@@ -256,20 +302,39 @@ function multipartArbitrary(route: AppRoute): fc.Arbitrary<{ headers: Record<str
     return parts;
   });
   const fileParts = fc.array(
-    fc.record({ name: fieldName(known), filename: fileName, type: fc.constantFrom('image/png', 'image/jpeg', 'text/csv', 'application/octet-stream', 'text/html'), data: fileBytes }),
+    fc.record({
+      name: fieldName(known),
+      filename: fileName,
+      type: fc.constantFrom('image/png', 'image/jpeg', 'text/csv', 'application/octet-stream', 'text/html'),
+      data: fileBytes,
+    }),
     { maxLength: 7 },
   );
   const boundary = 'fuzzBoundary' + Math.random().toString(16).slice(2);
-  return fc.tuple(textParts, fileParts, fc.constantFrom('ok', 'ok', 'ok', 'truncated', 'no-boundary', 'wrong-boundary', 'garbage', 'header-garbage')).map(([t, f, mode]) => {
-    let body = multipartBody(boundary, [...t, ...f.map((p) => ({ ...p, name: p.name.replace(/"/g, '') , filename: p.filename.replace(/["\r\n]/g, '') }))]);
-    let contentType = `multipart/form-data; boundary=${boundary}`;
-    if (mode === 'truncated') body = body.subarray(0, Math.max(1, Math.floor(body.length / 2)));
-    if (mode === 'no-boundary') contentType = 'multipart/form-data';
-    if (mode === 'wrong-boundary') contentType = 'multipart/form-data; boundary=somethingElse';
-    if (mode === 'garbage') body = Buffer.from(`--${boundary}\r\nthis is not a part header\r\n\r\n\u0000\u0001--${boundary}`);
-    if (mode === 'header-garbage') body = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=\r\nContent-Type: \r\n\r\nx\r\n--${boundary}--\r\n`);
-    return { headers: { 'content-type': contentType }, body, label: `multipart ${mode} fields=${JSON.stringify(t).slice(0, 200)} files=${f.map((p) => `${p.name}:${p.filename.slice(0, 40)}:${p.data.length}`).join(',')}` };
-  });
+  return fc
+    .tuple(
+      textParts,
+      fileParts,
+      fc.constantFrom('ok', 'ok', 'ok', 'truncated', 'no-boundary', 'wrong-boundary', 'garbage', 'header-garbage'),
+    )
+    .map(([t, f, mode]) => {
+      let body = multipartBody(boundary, [
+        ...t,
+        ...f.map((p) => ({ ...p, name: p.name.replace(/"/g, ''), filename: p.filename.replace(/["\r\n]/g, '') })),
+      ]);
+      let contentType = `multipart/form-data; boundary=${boundary}`;
+      if (mode === 'truncated') body = body.subarray(0, Math.max(1, Math.floor(body.length / 2)));
+      if (mode === 'no-boundary') contentType = 'multipart/form-data';
+      if (mode === 'wrong-boundary') contentType = 'multipart/form-data; boundary=somethingElse';
+      if (mode === 'garbage') body = Buffer.from(`--${boundary}\r\nthis is not a part header\r\n\r\n\u0000\u0001--${boundary}`);
+      if (mode === 'header-garbage')
+        body = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=\r\nContent-Type: \r\n\r\nx\r\n--${boundary}--\r\n`);
+      return {
+        headers: { 'content-type': contentType },
+        body,
+        label: `multipart ${mode} fields=${JSON.stringify(t).slice(0, 200)} files=${f.map((p) => `${p.name}:${p.filename.slice(0, 40)}:${p.data.length}`).join(',')}`,
+      };
+    });
 }
 
 /** A JSON body: valid per schema, mutated, or not JSON / not declared JSON at all. */
@@ -281,14 +346,39 @@ function jsonBodyArbitrary(route: AppRoute): fc.Arbitrary<{ headers: Record<stri
     const text = JSON.stringify(v === undefined ? null : v);
     return { headers: { 'content-type': 'application/json' }, body: text, label: `json ${text.slice(0, 300)}` };
   });
-  const broken = fc.oneof(
-    valid.map((v) => JSON.stringify(v ?? {}).slice(0, -1)),
-    fc.constantFrom('{', '{"a":', '[1,2', '{"a":1,}', "{'a':1}", 'nul', '"\\ud800"', '{"__proto__":{"admin":true}}', '\u0000', '{"a":"\\u0000"}', 'NaN', '1e999999', '{"a":1}{"b":2}'),
-    fc.string({ maxLength: 100 }),
-  ).map((text) => ({ headers: { 'content-type': 'application/json' }, body: text, label: `malformed json ${text.slice(0, 200)}` }));
+  const broken = fc
+    .oneof(
+      valid.map((v) => JSON.stringify(v ?? {}).slice(0, -1)),
+      fc.constantFrom(
+        '{',
+        '{"a":',
+        '[1,2',
+        '{"a":1,}',
+        "{'a':1}",
+        'nul',
+        '"\\ud800"',
+        '{"__proto__":{"admin":true}}',
+        '\u0000',
+        '{"a":"\\u0000"}',
+        'NaN',
+        '1e999999',
+        '{"a":1}{"b":2}',
+      ),
+      fc.string({ maxLength: 100 }),
+    )
+    .map((text) => ({ headers: { 'content-type': 'application/json' }, body: text, label: `malformed json ${text.slice(0, 200)}` }));
   const wrongType = fc
     .tuple(
-      fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/json; charset=koi8-r', 'image/png', ''),
+      fc.constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/xml',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=utf-16',
+        'application/json; charset=koi8-r',
+        'image/png',
+        '',
+      ),
       valid,
     )
     .map(([type, v]) => ({
@@ -302,7 +392,13 @@ function jsonBodyArbitrary(route: AppRoute): fc.Arbitrary<{ headers: Record<stri
     label: `huge json ${n}`,
   }));
   const none = fc.constant({ headers: {} as Record<string, string>, body: undefined, label: 'no body' });
-  return fc.oneof({ weight: 10, arbitrary: json }, { weight: 3, arbitrary: broken }, { weight: 2, arbitrary: wrongType }, { weight: 1, arbitrary: huge }, { weight: 1, arbitrary: none });
+  return fc.oneof(
+    { weight: 10, arbitrary: json },
+    { weight: 3, arbitrary: broken },
+    { weight: 2, arbitrary: wrongType },
+    { weight: 1, arbitrary: huge },
+    { weight: 1, arbitrary: none },
+  );
 }
 
 /** One fuzzed request for the route (without the caller's identity). */
@@ -346,7 +442,8 @@ export function documentedStatuses(route: AppRoute): Set<number> {
 
 export function checkAnswer(route: AppRoute, status: number, contentType: string | null, text: string): string | undefined {
   const documented = documentedStatuses(route);
-  if (!documented.has(status)) return `status ${status} is not documented for ${route.method} ${route.path} (${[...documented].join(',')}): ${text.slice(0, 300)}`;
+  if (!documented.has(status))
+    return `status ${status} is not documented for ${route.method} ${route.path} (${[...documented].join(',')}): ${text.slice(0, 300)}`;
   if (status >= 400) {
     let body: unknown;
     try {

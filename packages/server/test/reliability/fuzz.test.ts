@@ -82,7 +82,10 @@ describe('fuzzing every contract route', () => {
             headers.authorization = `Bearer ${key === 'api.auth.logout' ? (await createSession(t.ctx, { role: who as 'voter', subjectId: who === 'voter' ? voterId : who === 'agent' ? agentId : adminId })).token : tokens[who]}`;
           }
           const path = alias && req.path.startsWith('/api/v1/') ? req.path.replace('/api/v1/', '/api/') : req.path;
-          const answer = await rawRequest({ port }, { method: req.method, path: req.query ? `${path}?${req.query}` : path, headers, body: req.body });
+          const answer = await rawRequest(
+            { port },
+            { method: req.method, path: req.query ? `${path}?${req.query}` : path, headers, body: req.body },
+          );
           sent++;
           statusCounts.set(answer.status, (statusCounts.get(answer.status) ?? 0) + 1);
           const problem = checkAnswer(route, answer.status, String(answer.headers['content-type'] ?? ''), answer.text);
@@ -97,7 +100,10 @@ describe('fuzzing every contract route', () => {
     expect(sent).toBeGreaterThanOrEqual(TOTAL);
     expect((await rawRequest({ port }, { method: 'GET', path: '/healthz' })).status).toBe(200);
     expect((await rawRequest({ port }, { method: 'GET', path: '/readyz' })).status).toBe(200);
-    const members = await rawRequest({ port }, { method: 'GET', path: '/api/v1/members', headers: { authorization: `Bearer ${tokens.admin}` } });
+    const members = await rawRequest(
+      { port },
+      { method: 'GET', path: '/api/v1/members', headers: { authorization: `Bearer ${tokens.admin}` } },
+    );
     expect(members.status).toBe(200);
     // Uploads landed only in the uploads folder, under random names.
     const uploads = join(t.dataDir, 'uploads');

@@ -7,7 +7,14 @@ const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
 export function rawRequest(
   base: { host?: string; port: number },
-  input: { method: string; path: string; headers?: Record<string, string>; body?: Buffer | string; timeoutMs?: number; /** a connection of its own, closed after the answer */ fresh?: boolean },
+  input: {
+    method: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: Buffer | string;
+    timeoutMs?: number;
+    /** a connection of its own, closed after the answer */ fresh?: boolean;
+  },
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const body = input.body === undefined ? undefined : Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body);
@@ -18,7 +25,11 @@ export function rawRequest(
         method: input.method,
         path: input.path,
         agent: input.fresh ? false : agent,
-        headers: { ...(body ? { 'content-length': String(body.length) } : {}), ...(input.fresh ? { connection: 'close' } : {}), ...input.headers },
+        headers: {
+          ...(body ? { 'content-length': String(body.length) } : {}),
+          ...(input.fresh ? { connection: 'close' } : {}),
+          ...input.headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -27,7 +38,9 @@ export function rawRequest(
         res.on('error', reject);
       },
     );
-    req.setTimeout(input.timeoutMs ?? 20_000, () => req.destroy(new Error(`no answer within ${input.timeoutMs ?? 20_000} ms: ${input.method} ${input.path}`)));
+    req.setTimeout(input.timeoutMs ?? 20_000, () =>
+      req.destroy(new Error(`no answer within ${input.timeoutMs ?? 20_000} ms: ${input.method} ${input.path}`)),
+    );
     req.on('error', reject);
     if (body) req.write(body);
     req.end();

@@ -38,17 +38,26 @@ afterAll(async () => {
 
 describe('one member, one vote under concurrency', () => {
   it(`holds over ${RUNS} generated bursts of duplicate and overlapping ballots`, async () => {
-    const positions = () => [
-      [e.chair.id, [e.alice.id, e.brian.id]],
-      [e.treasurer.id, [e.carol.id, e.dan.id]],
-      [e.nairobi.id, [e.erin.id]],
-    ] as const;
+    const positions = () =>
+      [
+        [e.chair.id, [e.alice.id, e.brian.id]],
+        [e.treasurer.id, [e.carol.id, e.dan.id]],
+        [e.nairobi.id, [e.erin.id]],
+      ] as const;
     // A submission: a non-empty subset of the three positions, with a candidate choice for each.
     const submission = fc
       .tuple(fc.subarray([0, 1, 2], { minLength: 1 }), fc.array(fc.nat(1), { minLength: 3, maxLength: 3 }))
-      .map(([which, picks]) => Object.fromEntries(which.map((i) => [positions()[i]![0], positions()[i]![1][picks[i]! % positions()[i]![1].length]!])) as Record<number, number>);
+      .map(
+        ([which, picks]) =>
+          Object.fromEntries(which.map((i) => [positions()[i]![0], positions()[i]![1][picks[i]! % positions()[i]![1].length]!])) as Record<
+            number,
+            number
+          >,
+      );
     // Per voter: 2..8 submissions, some repeated verbatim (duplicates).
-    const voterBurst = fc.array(submission, { minLength: 1, maxLength: 5 }).chain((subs) => fc.array(fc.constantFrom(...subs), { minLength: 2, maxLength: 8 }));
+    const voterBurst = fc
+      .array(submission, { minLength: 1, maxLength: 5 })
+      .chain((subs) => fc.array(fc.constantFrom(...subs), { minLength: 2, maxLength: 8 }));
 
     await fc.assert(
       fc.asyncProperty(fc.array(voterBurst, { minLength: 1, maxLength: 4 }), async (bursts) => {
@@ -56,7 +65,9 @@ describe('one member, one vote under concurrency', () => {
         const fired = bursts.flatMap((subs, v) => subs.map((candidates) => ({ v, candidates })));
         // All at once, interleaved across voters.
         const answers = await Promise.all(
-          fired.map(({ v, candidates }) => request(server).post('/api/v1/psk/vote').set('Authorization', `Bearer ${voters[v]!.token}`).send({ candidates })),
+          fired.map(({ v, candidates }) =>
+            request(server).post('/api/v1/psk/vote').set('Authorization', `Bearer ${voters[v]!.token}`).send({ candidates }),
+          ),
         );
         racesRun++;
         submissions += fired.length;
@@ -67,16 +78,24 @@ describe('one member, one vote under concurrency', () => {
           expect(accepted.length).toBeGreaterThanOrEqual(1);
           const union = accepted.flat();
           expect(new Set(union).size, 'two accepted submissions share a position').toBe(union.length);
-          const rows = await t.ctx.database.db.execute<{ position_id: number }>(sql`select position_id from participation where member_id = ${voter.member.id}`);
+          const rows = await t.ctx.database.db.execute<{ position_id: number }>(
+            sql`select position_id from participation where member_id = ${voter.member.id}`,
+          );
           expect(rows.map((r) => r.position_id).sort()).toEqual([...union].sort());
           // Each rejected submission overlaps what was accepted (that is why it was refused).
           for (const m of mine.filter((x) => x.res.status === 409)) {
-            expect(Object.keys(m.candidates).map(Number).some((p) => union.includes(p))).toBe(true);
+            expect(
+              Object.keys(m.candidates)
+                .map(Number)
+                .some((p) => union.includes(p)),
+            ).toBe(true);
           }
         }
         const counts = await votingRows(t.ctx);
         expect(counts.ballots + counts.queue).toBe(counts.participation);
-        const [dupes] = await t.ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from (select member_id, position_id from participation group by 1, 2 having count(*) > 1) d`);
+        const [dupes] = await t.ctx.database.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from (select member_id, position_id from participation group by 1, 2 having count(*) > 1) d`,
+        );
         expect(dupes!.n).toBe(0);
       }),
       { numRuns: RUNS, endOnFailure: true },

@@ -87,7 +87,11 @@ export async function createDeployment(extraEnv: Record<string, string> = {}): P
     },
     cli(...args) {
       return new Promise((resolve) => {
-        const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: SERVER_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+          cwd: SERVER_DIR,
+          env: { ...process.env, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let output = '';
         proc.stdout.on('data', (c: Buffer) => (output += c.toString()));
         proc.stderr.on('data', (c: Buffer) => (output += c.toString()));

@@ -54,7 +54,10 @@ async function mintToken(identity: Identity): Promise<string | undefined> {
   if (identity === 'none') return undefined;
   if (identity === 'expired') {
     const { token } = await createSession(t.ctx, { role: 'admin', subjectId: adminId });
-    await t.ctx.database.db.update(sessions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(sessions.tokenHash, sha256(token)));
+    await t.ctx.database.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(sessions.tokenHash, sha256(token)));
     return token;
   }
   const subjectId = identity === 'voter' ? voterId : identity === 'agent' ? agentId : adminId;
@@ -114,7 +117,12 @@ describe('access matrix (generated from the contract)', () => {
 
   const pending = routes.filter(({ route }) => String((route.metadata as { access: Access }).access).startsWith('pending-'));
   it('has the pending sign-in steps', () => {
-    expect(pending.map((r) => r.key).sort()).toEqual(['api.auth.verifyAdmin', 'api.auth.verifyAgent', 'api.auth.verifySms', 'api.auth.verifyTokenLogin']);
+    expect(pending.map((r) => r.key).sort()).toEqual([
+      'api.auth.verifyAdmin',
+      'api.auth.verifyAgent',
+      'api.auth.verifySms',
+      'api.auth.verifyTokenLogin',
+    ]);
   });
   for (const { key, route } of pending) {
     it(`${key}: a bearer token of any role is no pending state; without CSRF 419, without the cookie 401`, async () => {

@@ -26,10 +26,22 @@ afterAll(async () => {
   await t?.close();
 });
 
-const editBody = (m: typeof members.$inferSelect, county: string) => ({ name: m.name, phone: m.phone, email: m.email, member_no: m.memberNo, county });
-const csv = (m: typeof members.$inferSelect, branch: string) => `member_no,name,email,phone,branch\n${m.memberNo},${m.name},${m.email},${m.phone},${branch}\n`;
-const importCsv = (text: string) => request(t.app).post('/api/v1/members/import').set(bearer(admin)).attach('file', Buffer.from(text), { filename: 'members.csv', contentType: 'text/csv' });
-const branchOf = async (id: number) => (await t.ctx.database.db.select({ b: members.branchId }).from(members).where(eq(members.id, id)))[0]!.b;
+const editBody = (m: typeof members.$inferSelect, county: string) => ({
+  name: m.name,
+  phone: m.phone,
+  email: m.email,
+  member_no: m.memberNo,
+  county,
+});
+const csv = (m: typeof members.$inferSelect, branch: string) =>
+  `member_no,name,email,phone,branch\n${m.memberNo},${m.name},${m.email},${m.phone},${branch}\n`;
+const importCsv = (text: string) =>
+  request(t.app)
+    .post('/api/v1/members/import')
+    .set(bearer(admin))
+    .attach('file', Buffer.from(text), { filename: 'members.csv', contentType: 'text/csv' });
+const branchOf = async (id: number) =>
+  (await t.ctx.database.db.select({ b: members.branchId }).from(members).where(eq(members.id, id)))[0]!.b;
 
 describe('a member who voted for a branch position stays in that branch', () => {
   it('admin edit: 409, the branch unchanged, and no second branch vote', async () => {
@@ -43,7 +55,10 @@ describe('a member who voted for a branch position stays in that branch', () => 
     const second = await vote(t.app, token, { [e.mombasa.id]: e.fred.id });
     expect(second.status).toBe(422);
     // Other fields may still change, as long as the branch stays.
-    const rename = await request(t.app).post(`/api/v1/edit/psk/member/${member.id}`).set(bearer(admin)).send({ ...editBody(member, 'Nairobi'), name: 'Renamed Member' });
+    const rename = await request(t.app)
+      .post(`/api/v1/edit/psk/member/${member.id}`)
+      .set(bearer(admin))
+      .send({ ...editBody(member, 'Nairobi'), name: 'Renamed Member' });
     expect(rename.status, JSON.stringify(rename.body)).toBe(200);
   });
 
@@ -62,7 +77,10 @@ describe('a member who voted for a branch position stays in that branch', () => 
   it('a member who voted only for national positions, or not at all, may move', async () => {
     const national = await createVoter(t.ctx, 'Nairobi');
     expect((await vote(t.app, national.token, { [e.chair.id]: e.alice.id })).status).toBe(201);
-    const res = await request(t.app).post(`/api/v1/edit/psk/member/${national.member.id}`).set(bearer(admin)).send(editBody(national.member, 'Mombasa'));
+    const res = await request(t.app)
+      .post(`/api/v1/edit/psk/member/${national.member.id}`)
+      .set(bearer(admin))
+      .send(editBody(national.member, 'Mombasa'));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const fresh = await createVoter(t.ctx, 'Nairobi');
     const imported = await importCsv(csv(fresh.member, 'Mombasa'));

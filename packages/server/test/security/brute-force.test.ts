@@ -39,7 +39,8 @@ describe('one-time code guessing', () => {
       const res = await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).set('X-Forwarded-For', nextIp());
       expect(res.status).toBe(200);
       const code = g.sms.codeFor(member.phone);
-      for (let i = 0; i < 5; i++) expect((await browser.post(`${API}/verify/sms`, { token: wrongCode(code) }).set('X-Forwarded-For', nextIp())).status).toBe(401);
+      for (let i = 0; i < 5; i++)
+        expect((await browser.post(`${API}/verify/sms`, { token: wrongCode(code) }).set('X-Forwarded-For', nextIp())).status).toBe(401);
     }
     g.t.clock.advance(61_000);
     const again = await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).set('X-Forwarded-For', nextIp());
@@ -53,10 +54,16 @@ describe('one-time code guessing', () => {
   });
 
   it('does not believe X-Forwarded-For without a trusted proxy hop (per-IP ceilings hold)', async () => {
-    const app = createApp({ ...g.t.ctx, env: { ...g.t.ctx.env, TRUST_PROXY_HOPS: 0, RATE_LIMIT_IP_TRIES_PER_HOUR: 3, RATE_LIMIT_IP_SENDS_PER_HOUR: 3 } });
+    const app = createApp({
+      ...g.t.ctx,
+      env: { ...g.t.ctx.env, TRUST_PROXY_HOPS: 0, RATE_LIMIT_IP_TRIES_PER_HOUR: 3, RATE_LIMIT_IP_SENDS_PER_HOUR: 3 },
+    });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await request(app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: `nobody${i}@example.org`, password: 'x' });
+      const res = await request(app)
+        .post(`${API}/admin/login`)
+        .set('X-Forwarded-For', nextIp())
+        .send({ email: `nobody${i}@example.org`, password: 'x' });
       statuses.push(res.status);
     }
     expect(statuses).toContain(429);
@@ -70,7 +77,10 @@ describe('enumeration', () => {
     const answers = [];
     for (const email of [agent.email, admin.email, 'no-such-agent@example.org']) {
       const res = await request(g.t.app).post(`${API}/agent/login`).set('X-Forwarded-For', nextIp()).send({ email });
-      const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []).map((c) => c.split('=')[0]).sort();
+      const cookies = ([] as string[])
+        .concat(res.headers['set-cookie'] ?? [])
+        .map((c) => c.split('=')[0])
+        .sort();
       answers.push({ status: res.status, body: res.body, cookies });
     }
     expect(answers[1]).toEqual(answers[0]);
@@ -79,8 +89,14 @@ describe('enumeration', () => {
 
   it('admin login answers the same for a wrong password and an unknown email', async () => {
     const admin = await createStaff(g.t.ctx, { role: 'admin', password: 'another long password' });
-    const a = await request(g.t.app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: admin.email, password: 'wrong password' });
-    const b = await request(g.t.app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: 'nobody-here@example.org', password: 'wrong password' });
+    const a = await request(g.t.app)
+      .post(`${API}/admin/login`)
+      .set('X-Forwarded-For', nextIp())
+      .send({ email: admin.email, password: 'wrong password' });
+    const b = await request(g.t.app)
+      .post(`${API}/admin/login`)
+      .set('X-Forwarded-For', nextIp())
+      .send({ email: 'nobody-here@example.org', password: 'wrong password' });
     expect(a.status).toBe(401);
     expect({ status: b.status, body: b.body }).toEqual({ status: a.status, body: a.body });
   });
@@ -107,13 +123,18 @@ describe('authenticator', () => {
     const qr = await request(g.t.app).post(`${API}/send-qr`).set(bearer(voterToken)).send({ pfNumber: member.memberNo });
     expect(qr.status).toBe(200);
     const secret = qr.body.secret as string;
-    const enrol = await request(g.t.app).post(`${API}/verify-token`).set(bearer(voterToken)).send({ pfNumber: member.memberNo, token: totpTokenAt(secret, g.t.clock.now()) });
+    const enrol = await request(g.t.app)
+      .post(`${API}/verify-token`)
+      .set(bearer(voterToken))
+      .send({ pfNumber: member.memberNo, token: totpTokenAt(secret, g.t.clock.now()) });
     expect(enrol.status, JSON.stringify(enrol.body)).toBe(200);
     g.t.clock.advance(31_000);
 
     const signIn = async () => {
       const browser = await openBrowser(g.t.app);
-      const pin = await browser.post(`${API}/sign-pass`, { pass: g.t.ctx.env.DEFAULT_PIN, pfNumber: member.memberNo }).set('X-Forwarded-For', nextIp());
+      const pin = await browser
+        .post(`${API}/sign-pass`, { pass: g.t.ctx.env.DEFAULT_PIN, pfNumber: member.memberNo })
+        .set('X-Forwarded-For', nextIp());
       expect(pin.status, JSON.stringify(pin.body)).toBe(200);
       return browser;
     };

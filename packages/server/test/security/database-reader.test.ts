@@ -65,8 +65,12 @@ describe('a database reader without BALLOT_KEY', () => {
     // The attack: each participation row's xmin is its vote's transaction; a ballot becomes visible
     // in the first mixing batch (one xmin in `ballots`) after it. The voter's ballot is one of that
     // batch's ballots for the same position: the anonymity set.
-    const parts = await t.ctx.database.db.execute<{ member_id: number; position_id: number; x: string }>(sql`select member_id, position_id, xmin::text as x from participation`);
-    const ballots = await t.ctx.database.db.execute<{ position_id: number; x: string }>(sql`select position_id, xmin::text as x from ballots`);
+    const parts = await t.ctx.database.db.execute<{ member_id: number; position_id: number; x: string }>(
+      sql`select member_id, position_id, xmin::text as x from participation`,
+    );
+    const ballots = await t.ctx.database.db.execute<{ position_id: number; x: string }>(
+      sql`select position_id, xmin::text as x from ballots`,
+    );
     const batches = [...new Set(ballots.map((b) => b.x))].map(xid).sort((a, b) => (a < b ? -1 : 1));
     let examined = 0;
     for (const p of parts) {
@@ -84,31 +88,34 @@ describe('a database reader without BALLOT_KEY', () => {
     expect(parts.some((p) => p.member_id === branchVoter.id && p.position_id === e.nairobi.id)).toBe(true);
   });
 
-  it.skipIf(!TEST_DATABASE_URL)('reading dead queue tuples (pageinspect) links a voter to no fewer than MIX_MIN_BATCH ballots of the position', async () => {
-    const admin = postgres((t.ctx.database as TestDatabase).url!, { max: 1, onnotice: () => {} });
-    try {
-      await admin.unsafe('create extension if not exists pageinspect');
-      const dead = await admin<{ t_xmin: string; t_xmax: string; lp_len: number }[]>`
+  it.skipIf(!TEST_DATABASE_URL)(
+    'reading dead queue tuples (pageinspect) links a voter to no fewer than MIX_MIN_BATCH ballots of the position',
+    async () => {
+      const admin = postgres((t.ctx.database as TestDatabase).url!, { max: 1, onnotice: () => {} });
+      try {
+        await admin.unsafe('create extension if not exists pageinspect');
+        const dead = await admin<{ t_xmin: string; t_xmax: string; lp_len: number }[]>`
         select t_xmin::text, t_xmax::text, lp_len from generate_series(0, pg_relation_size('ballot_queue') / current_setting('block_size')::int - 1) as blk,
           lateral heap_page_items(get_raw_page('ballot_queue', blk::int)) where t_xmin is not null`;
-      expect(dead.length).toBeGreaterThan(0);
-      expect(new Set(dead.map((d) => d.lp_len)).size).toBe(1);
-      const parts = await admin<{ position_id: number; x: string }[]>`select position_id, xmin::text as x from participation`;
-      const ballots = await admin<{ position_id: number; x: string }[]>`select position_id, xmin::text as x from ballots`;
-      let linked = 0;
-      for (const d of dead.filter((r) => r.t_xmax !== '0')) {
-        for (const p of parts.filter((q) => q.x === d.t_xmin)) {
-          const set = ballots.filter((b) => b.x === d.t_xmax && b.position_id === p.position_id).length;
-          if (set === 0) continue; // this dead row held another position of the same vote
-          linked++;
-          expect(set).toBeGreaterThanOrEqual(MIN);
+        expect(dead.length).toBeGreaterThan(0);
+        expect(new Set(dead.map((d) => d.lp_len)).size).toBe(1);
+        const parts = await admin<{ position_id: number; x: string }[]>`select position_id, xmin::text as x from participation`;
+        const ballots = await admin<{ position_id: number; x: string }[]>`select position_id, xmin::text as x from ballots`;
+        let linked = 0;
+        for (const d of dead.filter((r) => r.t_xmax !== '0')) {
+          for (const p of parts.filter((q) => q.x === d.t_xmin)) {
+            const set = ballots.filter((b) => b.x === d.t_xmax && b.position_id === p.position_id).length;
+            if (set === 0) continue; // this dead row held another position of the same vote
+            linked++;
+            expect(set).toBeGreaterThanOrEqual(MIN);
+          }
         }
+        expect(linked).toBeGreaterThan(0);
+      } finally {
+        await admin.end();
       }
-      expect(linked).toBeGreaterThan(0);
-    } finally {
-      await admin.end();
-    }
-  });
+    },
+  );
 
   it.skipIf(!TEST_DATABASE_URL)('LISTEN on the relay channel hears padded messages of one size that carry no choice', async () => {
     const url = (t.ctx.database as TestDatabase).url!;
@@ -133,7 +140,13 @@ describe('a database reader without BALLOT_KEY', () => {
         .slice(before)
         .map((p) => /"kura:relay","([A-Za-z0-9_.-]+)"/.exec(p)?.[1])
         .filter((s): s is string => Boolean(s));
-      expect(sealed.length, heard.slice(before, before + 2).join("\n").slice(0, 600)).toBeGreaterThanOrEqual(4);
+      expect(
+        sealed.length,
+        heard
+          .slice(before, before + 2)
+          .join('\n')
+          .slice(0, 600),
+      ).toBeGreaterThanOrEqual(4);
       expect(new Set(sealed.map((s) => s.length)).size).toBe(1);
       for (const s of sealed) {
         const opened = JSON.parse(unseal(t.ctx.secrets.ballotKey, s));

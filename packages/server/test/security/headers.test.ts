@@ -17,7 +17,13 @@ afterAll(async () => {
   await t?.close();
 });
 
-const csp = (res: request.Response) => Object.fromEntries(String(res.headers['content-security-policy']).split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+const csp = (res: request.Response) =>
+  Object.fromEntries(
+    String(res.headers['content-security-policy'])
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([k, ...v]) => [k, v]),
+  );
 
 describe('transport and connection headers', () => {
   it('no HSTS over plain HTTP, nor when an untrusted client claims X-Forwarded-Proto: https', async () => {

@@ -50,7 +50,10 @@ describe('values Postgres cannot store are a 4xx, not a 500', () => {
       await request(server).post('/api/v1/agent/login').send({ email: 'a\u0000@example.org' }),
       await request(server).post('/api/v1/verify/phone').send({ unique_id: '123\u00004', consent: true }),
       await request(server).post('/api/v1/admin/login').send({ email: 'a@example.org', password: 'x\u0000y' }),
-      await request(server).post('/api/v1/edit/psk/member/1').set(bearer(admin)).send({ name: 'a\u0000', phone: '0712345678', email: 'a@example.org', county: 'Nairobi', member_no: '123' }),
+      await request(server)
+        .post('/api/v1/edit/psk/member/1')
+        .set(bearer(admin))
+        .send({ name: 'a\u0000', phone: '0712345678', email: 'a@example.org', county: 'Nairobi', member_no: '123' }),
     ];
     for (const [i, res] of answers.entries()) {
       expect(res.status, `#${i}: ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(400);
@@ -66,7 +69,9 @@ describe('values Postgres cannot store are a 4xx, not a 500', () => {
     return import('drizzle-orm').then(({ DrizzleQueryError }) => {
       expect(toAppError(new DrizzleQueryError('select 1', [], pg('22021'))).status).toBe(400);
       expect(toAppError(new DrizzleQueryError('select 1', [], pg('22003'))).status).toBe(400);
-      expect(toAppError(new DrizzleQueryError('select 1', [], Object.assign(new Error('closed'), { code: 'CONNECTION_CLOSED' }))).status).toBe(503);
+      expect(
+        toAppError(new DrizzleQueryError('select 1', [], Object.assign(new Error('closed'), { code: 'CONNECTION_CLOSED' }))).status,
+      ).toBe(503);
       expect(toAppError(new DrizzleQueryError('select 1', [], pg('57P01'))).status).toBe(503);
       expect(toAppError(new DrizzleQueryError('select 1', [], pg('42P01'))).status).toBe(500);
       expect(toAppError(wrap(pg('42P01'))).status).toBe(500);
@@ -75,11 +80,17 @@ describe('values Postgres cannot store are a 4xx, not a 500', () => {
 
   it('ids beyond any integer column', async () => {
     for (const id of ['2147483648', '99999999999999999999', '-1', '0', '1e3']) {
-      const res = await request(server).post(`/api/v1/edit/psk/member/${id}`).set(bearer(admin)).send({ name: 'A', phone: '0712345678', email: 'a@example.org', county: 2147483648, member_no: '123' });
+      const res = await request(server)
+        .post(`/api/v1/edit/psk/member/${id}`)
+        .set(bearer(admin))
+        .send({ name: 'A', phone: '0712345678', email: 'a@example.org', county: 2147483648, member_no: '123' });
       expect(res.status, `${id}: ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
     }
-    const vote = await request(server).post('/api/v1/psk/vote').set(bearer(voter)).send({ candidates: { '9999999999': 2147483648 } });
+    const vote = await request(server)
+      .post('/api/v1/psk/vote')
+      .set(bearer(voter))
+      .send({ candidates: { '9999999999': 2147483648 } });
     expect(vote.status).toBeLessThan(500);
   });
 });
@@ -93,7 +104,10 @@ describe('quick fuzz of every route (the long run is test:reliability)', () => {
         fc.asyncProperty(requestArbitrary(route), fc.constantFrom('none', 'voter', 'admin'), async (req, who) => {
           const headers = { ...req.headers, ...(who === 'none' ? {} : { authorization: `Bearer ${who === 'admin' ? admin : voter}` }) };
           if (route.path.endsWith('/logout')) delete (headers as Record<string, string>).authorization;
-          const answer = await rawRequest({ port }, { method: req.method, path: req.query ? `${req.path}?${req.query}` : req.path, headers, body: req.body });
+          const answer = await rawRequest(
+            { port },
+            { method: req.method, path: req.query ? `${req.path}?${req.query}` : req.path, headers, body: req.body },
+          );
           sent++;
           const problem = checkAnswer(route, answer.status, String(answer.headers['content-type'] ?? ''), answer.text);
           if (problem) throw new Error(`${problem}\n  request (${who}): ${req.label}`);

@@ -42,12 +42,36 @@ describe('ids out of the integer range are a 422, never a 500', () => {
     const member = { name: 'Jane Doe', phone: '0712345678', email: 'jane@example.org', member_no: '4321' };
     for (const huge of HUGE) {
       const answers = [
-        await request(t.app).post(`/api/v1/edit/psk/member/${huge}`).set(bearer(admin)).send({ ...member, county: 'Nairobi' }),
-        await request(t.app).post('/api/v1/edit/psk/member/1').set(bearer(admin)).set('Content-Type', 'application/json').send(`{"name":"Jane Doe","phone":"0712345678","email":"jane@example.org","member_no":"4321","county":${huge}}`),
-        await request(t.app).post(`/api/v1/edit/candidate/${huge}`).set(bearer(admin)).field('name', 'Jane Doe').field('phone', '0712345678').field('email', 'j@example.org').field('county', 'Nairobi'),
-        await request(t.app).post('/api/v1/edit/candidate/1').set(bearer(admin)).field('name', 'Jane Doe').field('phone', '0712345678').field('email', 'j@example.org').field('county', 'Nairobi').field('position_ids', huge),
+        await request(t.app)
+          .post(`/api/v1/edit/psk/member/${huge}`)
+          .set(bearer(admin))
+          .send({ ...member, county: 'Nairobi' }),
+        await request(t.app)
+          .post('/api/v1/edit/psk/member/1')
+          .set(bearer(admin))
+          .set('Content-Type', 'application/json')
+          .send(`{"name":"Jane Doe","phone":"0712345678","email":"jane@example.org","member_no":"4321","county":${huge}}`),
+        await request(t.app)
+          .post(`/api/v1/edit/candidate/${huge}`)
+          .set(bearer(admin))
+          .field('name', 'Jane Doe')
+          .field('phone', '0712345678')
+          .field('email', 'j@example.org')
+          .field('county', 'Nairobi'),
+        await request(t.app)
+          .post('/api/v1/edit/candidate/1')
+          .set(bearer(admin))
+          .field('name', 'Jane Doe')
+          .field('phone', '0712345678')
+          .field('email', 'j@example.org')
+          .field('county', 'Nairobi')
+          .field('position_ids', huge),
         await request(t.app).get(`/api/v1/search/vvpat?psk_position_id=${huge}`).set(bearer(admin)),
-        await request(t.app).post('/api/v1/assign/psk/position').set(bearer(admin)).set('Content-Type', 'application/json').send(`{"member_no":"4321","position_ids":[${huge}]}`),
+        await request(t.app)
+          .post('/api/v1/assign/psk/position')
+          .set(bearer(admin))
+          .set('Content-Type', 'application/json')
+          .send(`{"member_no":"4321","position_ids":[${huge}]}`),
       ];
       for (const [i, res] of answers.entries()) {
         expect(res.status, `${huge} #${i}: ${JSON.stringify(res.body)}`).toBe(422);

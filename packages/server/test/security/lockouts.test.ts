@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-const FREE_FAILURES = 5; const TOO_MANY_FAILURES = 'Too many failed attempts for this account, please try again later'; const delayAfter = (n: number) => (n < 5 ? 0 : Math.min(600000, 1000 * 2 ** (n - 5))); import {} from '../../src/auth/account-limits';
+const FREE_FAILURES = 5;
+const TOO_MANY_FAILURES = 'Too many failed attempts for this account, please try again later';
+const delayAfter = (n: number) => (n < 5 ? 0 : Math.min(600000, 1000 * 2 ** (n - 5)));
+import {} from '../../src/auth/account-limits';
 import { createApp } from '../../src/app';
 import { totpTokenAt } from '../../src/auth/totp';
 import { openBrowser } from '../auth/browser';
@@ -30,7 +33,10 @@ async function enrolAuthenticator(member: { id: number; memberNo: string }) {
   const qr = await request(g.t.app).post(`${API}/send-qr`).set(bearer(voterToken)).send({ pfNumber: member.memberNo });
   expect(qr.status).toBe(200);
   const secret = qr.body.secret as string;
-  const enrol = await request(g.t.app).post(`${API}/verify-token`).set(bearer(voterToken)).send({ pfNumber: member.memberNo, token: totpTokenAt(secret, g.t.clock.now()) });
+  const enrol = await request(g.t.app)
+    .post(`${API}/verify-token`)
+    .set(bearer(voterToken))
+    .send({ pfNumber: member.memberNo, token: totpTokenAt(secret, g.t.clock.now()) });
   expect(enrol.status, JSON.stringify(enrol.body)).toBe(200);
   return secret;
 }
@@ -85,13 +91,19 @@ describe('a stranger cannot lock a member out', () => {
     for (let round = 0; round < 20; round++) {
       g.t.clock.advance(61_000);
       const code = await requestCode(browser, member);
-      for (let i = 0; i < 5; i++) expect((await browser.post(`${API}/verify/sms`, { token: wrongCode(code) }).set('X-Forwarded-For', nextIp())).status).toBe(401);
+      for (let i = 0; i < 5; i++)
+        expect((await browser.post(`${API}/verify/sms`, { token: wrongCode(code) }).set('X-Forwarded-For', nextIp())).status).toBe(401);
     }
     g.t.clock.advance(31_000);
     const pinBrowser = await openBrowser(g.t.app);
-    const pin = await pinBrowser.post(`${API}/sign-pass`, { pass: g.t.ctx.env.DEFAULT_PIN, pfNumber: member.memberNo }).set('X-Forwarded-For', nextIp());
+    const pin = await pinBrowser
+      .post(`${API}/sign-pass`, { pass: g.t.ctx.env.DEFAULT_PIN, pfNumber: member.memberNo })
+      .set('X-Forwarded-For', nextIp());
     expect(pin.status, JSON.stringify(pin.body)).toBe(200);
-    const res = await pinBrowser.post(`${API}/verify-token-login`, { token: totpTokenAt(secret, g.t.clock.now()), pfNumber: member.memberNo });
+    const res = await pinBrowser.post(`${API}/verify-token-login`, {
+      token: totpTokenAt(secret, g.t.clock.now()),
+      pfNumber: member.memberNo,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 });
@@ -119,7 +131,9 @@ describe('guessing meets growing delays', () => {
     const member = await createMember(g.t.ctx);
     await enrolAuthenticator(member);
     const browsers = await Promise.all(Array.from({ length: 30 }, () => openBrowser(g.t.app)));
-    const answers = await Promise.all(browsers.map((b, i) => b.post(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: wrongPin(i) }).set('X-Forwarded-For', nextIp())));
+    const answers = await Promise.all(
+      browsers.map((b, i) => b.post(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: wrongPin(i) }).set('X-Forwarded-For', nextIp())),
+    );
     const checked = answers.filter((r) => r.status === 401).length;
     expect(answers.filter((r) => r.status === 429).length).toBe(30 - checked);
     expect(checked).toBeLessThanOrEqual(FREE_FAILURES);
@@ -136,15 +150,24 @@ describe('the admin password', () => {
     const stranger = nextIp();
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) {
-      const res = await request(app).post(`${API}/admin/login`).set('X-Forwarded-For', stranger).send({ email: admin.email, password: `guess-${i}` });
+      const res = await request(app)
+        .post(`${API}/admin/login`)
+        .set('X-Forwarded-For', stranger)
+        .send({ email: admin.email, password: `guess-${i}` });
       statuses.push(res.status);
       if (res.status === 429 && res.body.message === TOO_MANY_FAILURES) break;
       if (res.status === 429) g.t.clock.advance(Number(res.headers['retry-after']) * 1000);
     }
     expect(statuses.filter((s) => s === 401).length).toBe(8);
-    const blocked = await request(app).post(`${API}/admin/login`).set('X-Forwarded-For', stranger).send({ email: admin.email, password: 'correct horse battery' });
+    const blocked = await request(app)
+      .post(`${API}/admin/login`)
+      .set('X-Forwarded-For', stranger)
+      .send({ email: admin.email, password: 'correct horse battery' });
     expect(blocked.status).toBe(429);
-    const own = await request(app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: admin.email, password: 'correct horse battery' });
+    const own = await request(app)
+      .post(`${API}/admin/login`)
+      .set('X-Forwarded-For', nextIp())
+      .send({ email: admin.email, password: 'correct horse battery' });
     expect(own.status, JSON.stringify(own.body)).toBe(200);
   });
 
@@ -152,10 +175,16 @@ describe('the admin password', () => {
     const app = createApp({ ...g.t.ctx, env: { ...g.t.ctx.env, RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: 2 } });
     const admin = await createStaff(g.t.ctx, { role: 'admin', password: 'correct horse battery' });
     for (let i = 0; i < 20; i++) {
-      const res = await request(app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: admin.email, password: `guess-${i}` });
+      const res = await request(app)
+        .post(`${API}/admin/login`)
+        .set('X-Forwarded-For', nextIp())
+        .send({ email: admin.email, password: `guess-${i}` });
       expect(res.status).toBe(401);
     }
-    const res = await request(app).post(`${API}/admin/login`).set('X-Forwarded-For', nextIp()).send({ email: admin.email, password: 'correct horse battery' });
+    const res = await request(app)
+      .post(`${API}/admin/login`)
+      .set('X-Forwarded-For', nextIp())
+      .send({ email: admin.email, password: 'correct horse battery' });
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });

@@ -15,7 +15,10 @@ import { createElection, createVoter, setVoting, vote } from '../voting/election
  * each wrote 251 MB in a second) and flood the activity log with refused votes (300 rows in 1.5 s).
  */
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2216bc70000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2216bc70000000049454e44ae426082',
+  'hex',
+);
 const MiB = 1024 * 1024;
 const image = (bytes: number) => Buffer.concat([PNG, Buffer.alloc(bytes - PNG.length)]);
 
@@ -49,7 +52,10 @@ describe('help reports cannot fill the disk', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => report(token, big)));
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThan(0);
-    expect(statuses.every((s) => [201, 413, 429].includes(s)), statuses.join(',')).toBe(true);
+    expect(
+      statuses.every((s) => [201, 413, 429].includes(s)),
+      statuses.join(','),
+    ).toBe(true);
     expect(uploadBytes() - before).toBeLessThanOrEqual(REPORT_STORAGE_PER_ACCOUNT);
     const full = answers.find((r) => r.status === 413);
     expect(full?.body.message).toBe(REPORT_STORAGE_FULL);
@@ -77,13 +83,19 @@ describe('refused actions cannot flood the activity log', () => {
     await setVoting(t.ctx, false);
     const { member, token } = await createVoter(t.ctx);
     for (let i = 0; i < 60; i++) expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(403);
-    const rows = await t.ctx.database.db.select().from(activityLogs).where(and(eq(activityLogs.userId, member.id), eq(activityLogs.userType, 'voter')));
+    const rows = await t.ctx.database.db
+      .select()
+      .from(activityLogs)
+      .where(and(eq(activityLogs.userId, member.id), eq(activityLogs.userType, 'voter')));
     expect(rows.length).toBe(REFUSED_PER_SUBJECT);
     expect(rows.at(-1)!.data).toMatch(/not logged/);
     // A successful action is always logged.
     await setVoting(t.ctx, true);
     expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
-    const after = await t.ctx.database.db.select().from(activityLogs).where(and(eq(activityLogs.userId, member.id), eq(activityLogs.status, 'success')));
+    const after = await t.ctx.database.db
+      .select()
+      .from(activityLogs)
+      .where(and(eq(activityLogs.userId, member.id), eq(activityLogs.status, 'success')));
     expect(after.length).toBe(1);
   });
 });

@@ -27,7 +27,10 @@ let sms: SmsSink;
 let smtp: SmtpCapture;
 let google: GoogleSigner;
 const secrets: string[] = [];
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2216bc70000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2216bc70000000049454e44ae426082',
+  'hex',
+);
 
 type Cast = { memberId: number; memberNo: string; name: string; candidateId: number; candidateName: string; receipt: string };
 const casts: Cast[] = [];
@@ -35,7 +38,14 @@ const casts: Cast[] = [];
 beforeAll(async () => {
   [sms, smtp, google] = await Promise.all([startSmsSink(), startSmtpCapture(), createGoogleSigner()]);
   t = await createTestApp({
-    env: { LOG_LEVEL: 'trace', SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, SMTP_URL: smtp.url, GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID, MIX_MIN_BATCH: String(N) },
+    env: {
+      LOG_LEVEL: 'trace',
+      SMS_PROVIDER: 'webhook',
+      SMS_WEBHOOK_URL: sms.url,
+      SMTP_URL: smtp.url,
+      GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID,
+      MIX_MIN_BATCH: String(N),
+    },
   });
   t.ctx.google.certs = google.certs;
 }, 120_000);
@@ -49,7 +59,8 @@ const session = (res: request.Response) => {
   secrets.push(res.body.bearer_token, res.body.hash);
   return res.body.bearer_token as string;
 };
-const cookiesOf = (res: request.Response) => ([] as string[]).concat(res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!.split('=').slice(1).join('='));
+const cookiesOf = (res: request.Response) =>
+  ([] as string[]).concat(res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!.split('=').slice(1).join('='));
 
 describe('a full election with every log line captured', () => {
   it('signs in every way, uploads, votes and closes without a secret in the log', async () => {
@@ -76,7 +87,8 @@ describe('a full election with every log line captured', () => {
     // Candidates, one photo uploaded.
     const chair = await createPosition(t.ctx, { name: 'Chair' });
     const candidates = [];
-    for (let i = 0; i < N; i++) candidates.push(await createCandidate(t.ctx, [chair.id], { name: `Candidate Zq${String.fromCharCode(65 + i)}x` }));
+    for (let i = 0; i < N; i++)
+      candidates.push(await createCandidate(t.ctx, [chair.id], { name: `Candidate Zq${String.fromCharCode(65 + i)}x` }));
     const photo = await request(t.app)
       .post(`${API}/edit/candidate/${candidates[0]!.id}`)
       .set(bearer(adminToken))
@@ -106,13 +118,18 @@ describe('a full election with every log line captured', () => {
         secrets.push(idToken, idToken.split('.')[2]!);
         token = session(await request(t.app).post(`${API}/google/login`).send({ email: member.email, oauth_id_token: idToken }));
       } else {
-        const first = await request(t.app).post(`${API}/google/login`).send({ email: member.email, oauth_id_token: await google.idToken({ email: member.email }) });
+        const first = await request(t.app)
+          .post(`${API}/google/login`)
+          .send({ email: member.email, oauth_id_token: await google.idToken({ email: member.email }) });
         const enrolToken = session(first);
         const qr = await request(t.app).post(`${API}/send-qr`).set(bearer(enrolToken)).send({ pfNumber: member.memberNo });
         expect(qr.status).toBe(200);
         secrets.push(qr.body.secret);
         const confirm = totpTokenAt(qr.body.secret, t.clock.now());
-        expect((await request(t.app).post(`${API}/verify-token`).set(bearer(enrolToken)).send({ pfNumber: member.memberNo, token: confirm })).status).toBe(200);
+        expect(
+          (await request(t.app).post(`${API}/verify-token`).set(bearer(enrolToken)).send({ pfNumber: member.memberNo, token: confirm }))
+            .status,
+        ).toBe(200);
         t.clock.advance(31_000);
         const b = await openBrowser(t.app);
         const pin = await b.post(`${API}/sign-pass`, { pass: t.ctx.env.DEFAULT_PIN, pfNumber: member.memberNo });
@@ -122,14 +139,28 @@ describe('a full election with every log line captured', () => {
         token = session(await b.post(`${API}/verify-token-login`, { token: totp, pfNumber: member.memberNo }));
       }
       const choice = candidates[(i * 5) % N]!;
-      const vote = await request(t.app).post(`${API}/psk/vote`).set(bearer(token)).send({ candidates: { [chair.id]: choice.id } });
+      const vote = await request(t.app)
+        .post(`${API}/psk/vote`)
+        .set(bearer(token))
+        .send({ candidates: { [chair.id]: choice.id } });
       expect(vote.status, JSON.stringify(vote.body)).toBe(201);
       const receipt = vote.body.receipts[0].vvpat as string;
       secrets.push(receipt);
-      casts.push({ memberId: member.id, memberNo: member.memberNo, name: member.name, candidateId: choice.id, candidateName: choice.name, receipt });
+      casts.push({
+        memberId: member.id,
+        memberNo: member.memberNo,
+        name: member.name,
+        candidateId: choice.id,
+        candidateName: choice.name,
+        receipt,
+      });
       // A report with an image, as a voter.
       if (i === 0) {
-        const report = await request(t.app).post(`${API}/help`).set(bearer(token)).field('details', 'The ballot loads slowly').attach('images[]', PNG, { filename: 'screen.png', contentType: 'image/png' });
+        const report = await request(t.app)
+          .post(`${API}/help`)
+          .set(bearer(token))
+          .field('details', 'The ballot loads slowly')
+          .attach('images[]', PNG, { filename: 'screen.png', contentType: 'image/png' });
         expect(report.status, JSON.stringify(report.body)).toBe(201);
       }
       t.clock.advance(1_000);
@@ -150,7 +181,8 @@ describe('a full election with every log line captured', () => {
     for (const c of casts) expect(log).not.toContain(c.candidateName);
     // The activity log table holds no secret or choice either.
     const activity = JSON.stringify(await t.ctx.database.db.execute(sql`select * from activity_logs`));
-    for (const secret of new Set(secrets.filter((s) => s && s.length >= 6))) expect(activity.includes(secret), `secret in activity_logs: ${secret.slice(0, 12)}…`).toBe(false);
+    for (const secret of new Set(secrets.filter((s) => s && s.length >= 6)))
+      expect(activity.includes(secret), `secret in activity_logs: ${secret.slice(0, 12)}…`).toBe(false);
     for (const c of casts) expect(activity).not.toContain(c.candidateName);
     // Uploads stayed inside the upload folder, under random names.
     const uploads = join(t.dataDir, 'uploads');
@@ -167,19 +199,29 @@ describe('ballot secrecy against a dump plus the logs', () => {
     expect(cols.map((c) => c.column_name)).toEqual(['candidate_id', 'position_id', 'receipt']);
     expect(cols.every((c) => c.column_default === null)).toBe(true);
     expect(cols.some((c) => /time|date|serial|uuid/.test(c.data_type))).toBe(false);
-    const fks = await t.ctx.database.db.execute(sql`select conname from pg_constraint where conrelid = 'ballots'::regclass and contype = 'f'`);
+    const fks = await t.ctx.database.db.execute(
+      sql`select conname from pg_constraint where conrelid = 'ballots'::regclass and contype = 'f'`,
+    );
     expect(fks).toEqual([]);
-    const queueCols = await t.ctx.database.db.execute<{ column_name: string }>(sql`select column_name from information_schema.columns where table_name = 'ballot_queue' order by column_name`);
+    const queueCols = await t.ctx.database.db.execute<{ column_name: string }>(
+      sql`select column_name from information_schema.columns where table_name = 'ballot_queue' order by column_name`,
+    );
     expect(queueCols.map((c) => c.column_name)).toEqual(['id', 'sealed']);
-    const partCols = await t.ctx.database.db.execute<{ column_name: string }>(sql`select column_name from information_schema.columns where table_name = 'participation' order by column_name`);
+    const partCols = await t.ctx.database.db.execute<{ column_name: string }>(
+      sql`select column_name from information_schema.columns where table_name = 'participation' order by column_name`,
+    );
     expect(partCols.map((c) => c.column_name)).toEqual(['member_id', 'position_id', 'receipt_enc']);
   });
 
   it('no join recovers who voted for whom: by time, by physical order (ctid), by xmin, by id', async () => {
     expect(casts).toHaveLength(N);
     const db = t.ctx.database.db;
-    const ballots = await db.execute<{ receipt: string; candidate_id: number; ctid: string; xmin: string }>(sql`select receipt, candidate_id, ctid::text as ctid, xmin::text as xmin from ballots`);
-    const participation = await db.execute<{ member_id: number; receipt_enc: string; ctid: string; xmin: string }>(sql`select member_id, receipt_enc, ctid::text as ctid, xmin::text as xmin from participation`);
+    const ballots = await db.execute<{ receipt: string; candidate_id: number; ctid: string; xmin: string }>(
+      sql`select receipt, candidate_id, ctid::text as ctid, xmin::text as xmin from ballots`,
+    );
+    const participation = await db.execute<{ member_id: number; receipt_enc: string; ctid: string; xmin: string }>(
+      sql`select member_id, receipt_enc, ctid::text as ctid, xmin::text as xmin from participation`,
+    );
     expect(ballots).toHaveLength(N);
     expect(participation).toHaveLength(N);
     const truth = new Map(casts.map((c) => [c.memberId, c.candidateId]));
@@ -208,7 +250,9 @@ describe('ballot secrecy against a dump plus the logs', () => {
     const guessById = new Map(castOrder.map((m, i) => [m, byReceipt[i]!.candidate_id]));
     // 4. Time: the activity log's vote lines in time order, against the ballots in any order the
     //    dump offers (the ballots table has no time at all).
-    const voteLog = await db.execute<{ user_id: number }>(sql`select user_id from activity_logs where activity = 'Voted' and status = 'success' and user_id is not null order by created_at, id`);
+    const voteLog = await db.execute<{ user_id: number }>(
+      sql`select user_id from activity_logs where activity = 'Voted' and status = 'success' and user_id is not null order by created_at, id`,
+    );
     const loggedOrder = voteLog.map((r) => r.user_id).filter((id) => truth.has(id));
     expect(loggedOrder).toEqual(casts.map((c) => c.memberId));
     const guessByTime = new Map(loggedOrder.map((m, i) => [m, heapBallots[i]!.candidate_id]));
@@ -218,7 +262,10 @@ describe('ballot secrecy against a dump plus the logs', () => {
       expect(score(guess), how).toBeLessThan(N);
     }
     // 5. What a voter sees (their receipt) is sealed in participation: the dump has no plaintext receipt there.
-    const dump = JSON.stringify(participation) + JSON.stringify(await db.execute(sql`select * from ballot_queue`)) + JSON.stringify(await db.execute(sql`select * from activity_logs`));
+    const dump =
+      JSON.stringify(participation) +
+      JSON.stringify(await db.execute(sql`select * from ballot_queue`)) +
+      JSON.stringify(await db.execute(sql`select * from activity_logs`));
     for (const c of casts) expect(dump.includes(c.receipt), 'a receipt appears next to a voter').toBe(false);
     // 6. And the logs name no receipt either.
     const log = t.logs.join('\n');

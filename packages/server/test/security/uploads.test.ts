@@ -17,7 +17,10 @@ import { reportImageUrl } from '../../src/lib/report-images';
  */
 
 const API = '/api/v1';
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2216bc70000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2216bc70000000049454e44ae426082',
+  'hex',
+);
 let t: TestApp;
 let server: Server;
 let voter: string;
@@ -57,7 +60,11 @@ describe('uploads', () => {
   it('refuses wrong types judged by content, whatever the name or claimed type says', async () => {
     const cases = [
       { data: Buffer.from('<?php system($_GET["c"]); ?>'), filename: 'shell.php.png' },
-      { data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), filename: 'x.svg', type: 'image/svg+xml' },
+      {
+        data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        filename: 'x.svg',
+        type: 'image/svg+xml',
+      },
       { data: Buffer.from('<html><script>alert(1)</script></html>'), filename: 'page.png' },
       { data: Buffer.from('GIF89a\x01\x00\x01\x00<script>alert(1)</script>'), filename: 'a.gif', type: 'image/gif' },
       { data: Buffer.from('%PDF-1.4 /JavaScript (app.alert(1))'), filename: 'doc.jpg', type: 'image/jpeg' },
@@ -89,7 +96,14 @@ describe('uploads', () => {
   });
 
   it('ignores traversal in names: nothing lands outside the folder, and /uploads cannot be walked out of', async () => {
-    const names = ['../../../etc/passwd', '..\\..\\..\\windows\\evil.png', '/etc/cron.d/x.png', 'a/../../b.png', '\u0000.png', '%2e%2e%2fx.png'];
+    const names = [
+      '../../../etc/passwd',
+      '..\\..\\..\\windows\\evil.png',
+      '/etc/cron.d/x.png',
+      'a/../../b.png',
+      '\u0000.png',
+      '%2e%2e%2fx.png',
+    ];
     const before = storedFiles().length;
     let stored = 0;
     for (const filename of names) {
@@ -103,7 +117,12 @@ describe('uploads', () => {
     expect(after).toHaveLength(before + stored);
     for (const f of after) expect(f).toMatch(/^[a-f0-9]{32}\.png$/);
     expect(readdirSync(t.dataDir).sort()).toEqual(['uploads']);
-    for (const path of ['/uploads/../package.json', '/uploads/%2e%2e/%2e%2e/package.json', '/uploads/..%2f..%2fpackage.json', '/uploads/.secrets.json']) {
+    for (const path of [
+      '/uploads/../package.json',
+      '/uploads/%2e%2e/%2e%2e/package.json',
+      '/uploads/..%2f..%2fpackage.json',
+      '/uploads/.secrets.json',
+    ]) {
       const res = await request(server).get(path);
       expect(res.text, path).not.toContain('"dependencies"');
       expect(res.text).not.toContain('ballotKey');
@@ -118,7 +137,10 @@ describe('uploads', () => {
     expect(typeof oversize.body.message).toBe('string');
     const six = await report(Array.from({ length: 6 }, (_, i) => ({ data: PNG, filename: `${i}.png` })));
     expect(six.status).toBe(422);
-    const mixed = await report([{ data: PNG, filename: 'ok.png' }, { data: Buffer.from('MZ\x90\x00'), filename: 'app.exe' }]);
+    const mixed = await report([
+      { data: PNG, filename: 'ok.png' },
+      { data: Buffer.from('MZ\x90\x00'), filename: 'app.exe' },
+    ]);
     expect(mixed.status).toBe(415);
     const stray = await report([{ name: 'evil', data: PNG, filename: 'x.png' }]);
     expect(stray.status).toBe(422);
@@ -143,7 +165,10 @@ describe('uploads', () => {
       .attach('image', PNG, { filename: 'a.png' })
       .attach('image', PNG, { filename: 'b.png' });
     expect([413, 422]).toContain(twoImages.status);
-    const csv = await request(server).post(`${API}/members/import`).set(bearer(admin)).attach('file', PNG, { filename: '../../x.csv', contentType: 'text/csv' });
+    const csv = await request(server)
+      .post(`${API}/members/import`)
+      .set(bearer(admin))
+      .attach('file', PNG, { filename: '../../x.csv', contentType: 'text/csv' });
     // Either refused outright or answered as an all-or-nothing import that created nobody.
     if (csv.status === 200) expect(csv.body.created + csv.body.updated).toBe(0);
     else expect(csv.status).toBeGreaterThanOrEqual(400);
@@ -158,7 +183,10 @@ describe('uploads', () => {
       ['multipart/form-data', '--x\r\n\r\n--x--'], // no boundary
       ['multipart/form-data; boundary=x', 'garbage without any boundary'],
       ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name=\r\n\r\nx\r\n--x--\r\n'],
-      ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="details"\r\n\r\n${'y'.repeat(40 * 1024)}\r\n--x--\r\n`],
+      [
+        'multipart/form-data; boundary=x',
+        `--x\r\nContent-Disposition: form-data; name="details"\r\n\r\n${'y'.repeat(40 * 1024)}\r\n--x--\r\n`,
+      ],
     ];
     for (const [type, body] of bodies) {
       const res = await request(server).post(`${API}/help`).set(bearer(voter)).set('Content-Type', type).send(body);
@@ -174,7 +202,9 @@ describe('uploads', () => {
     const socket = connect(port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     socket.on('error', () => {});
-    socket.write(`POST ${API}/help HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${voter}\r\nContent-Type: multipart/form-data; boundary=zz\r\nContent-Length: 100000\r\n\r\n--zz\r\nContent-Disposition: form-data; name="images[]"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`);
+    socket.write(
+      `POST ${API}/help HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${voter}\r\nContent-Type: multipart/form-data; boundary=zz\r\nContent-Length: 100000\r\n\r\n--zz\r\nContent-Disposition: form-data; name="images[]"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
     for (let i = 0; i < 5; i++) {
       socket.write(PNG.subarray(0, 8));
       await new Promise((r) => setTimeout(r, 50));

@@ -11,7 +11,11 @@ export type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type Running = { url: string; server: Server; realtime: Realtime; close(): Promise<void> };
 
 /** The app on a real port with Socket.IO attached (the Postgres adapter when the test database is Postgres). */
-export async function listen(ctx: AppContext, app: Express, options: RealtimeOptions = { databaseUrl: (ctx.database as TestDatabase).url }): Promise<Running> {
+export async function listen(
+  ctx: AppContext,
+  app: Express,
+  options: RealtimeOptions = { databaseUrl: (ctx.database as TestDatabase).url },
+): Promise<Running> {
   const server = createServer(app);
   const realtime = await attachRealtime(ctx, server, options);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -29,7 +33,13 @@ export async function listen(ctx: AppContext, app: Express, options: RealtimeOpt
 }
 
 export async function connectClient(url: string, token?: string): Promise<Client> {
-  const socket: Client = connect(url, { path: '/socket.io', transports: ['websocket'], auth: token ? { token } : {}, reconnection: false, forceNew: true });
+  const socket: Client = connect(url, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    auth: token ? { token } : {},
+    reconnection: false,
+    forceNew: true,
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', reject);
@@ -49,7 +59,11 @@ export function record<E extends keyof ServerToClientEvents>(socket: Client, eve
   return seen;
 }
 
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what: string | (() => string) = 'condition'): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+  what: string | (() => string) = 'condition',
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`Timed out waiting for ${typeof what === 'function' ? what() : what}`);

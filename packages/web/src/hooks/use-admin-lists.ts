@@ -8,7 +8,8 @@ import { queries } from '@/lib/queries';
 export function useBranches() {
   const q = useQuery(queries.branches());
   useEffect(() => {
-    if (q.isError) toast({ variant: 'destructive', title: 'Error fetching branches', description: errorMessage(q.error) ?? 'Please try again.' });
+    if (q.isError)
+      toast({ variant: 'destructive', title: 'Error fetching branches', description: errorMessage(q.error) ?? 'Please try again.' });
   }, [q.isError, q.error]);
   return { branches: q.data?.body.data.data ?? [], loading: q.isPending, error: q.isError };
 }

@@ -18,7 +18,11 @@ export function useFilteredPages<F extends Filters>(empty: F) {
   const navigate = useNavigate();
   const go = useCallback(
     (next: (prev: ListSearch<F>) => ListSearch<F>, replace = false) =>
-      void navigate({ to: '.', search: ((prev: Record<string, unknown>) => parse(next(parse(prev)) as Record<string, unknown>)) as never, replace }),
+      void navigate({
+        to: '.',
+        search: ((prev: Record<string, unknown>) => parse(next(parse(prev)) as Record<string, unknown>)) as never,
+        replace,
+      }),
     [navigate, parse],
   );
 

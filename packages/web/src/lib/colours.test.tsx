@@ -72,7 +72,9 @@ describe('sign-out and the colour preference', () => {
     clearSession();
     expect(window.localStorage.getItem('token')).toBeNull();
     expect(window.localStorage.getItem('account_type')).toBeNull();
-    expect(JSON.parse(window.localStorage.getItem(COLOURS_STORAGE_KEY) ?? 'null')).toEqual({ selectBackground: '#123456', selectText: '#abcdef' });
+    expect(JSON.parse(window.localStorage.getItem(COLOURS_STORAGE_KEY) ?? 'null')).toEqual({
+      selectBackground: '#123456',
+      selectText: '#abcdef',
+    });
   });
 });
-

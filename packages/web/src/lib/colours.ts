@@ -18,7 +18,9 @@ export function readColours(storage: Storage | undefined = safeStorage()): Custo
     const parsed = JSON.parse(raw) as Partial<CustomColours> | null;
     return {
       selectBackground:
-        typeof parsed?.selectBackground === 'string' && HEX.test(parsed.selectBackground) ? parsed.selectBackground : DEFAULT_COLOURS.selectBackground,
+        typeof parsed?.selectBackground === 'string' && HEX.test(parsed.selectBackground)
+          ? parsed.selectBackground
+          : DEFAULT_COLOURS.selectBackground,
       selectText: typeof parsed?.selectText === 'string' && HEX.test(parsed.selectText) ? parsed.selectText : DEFAULT_COLOURS.selectText,
     };
   } catch {
@@ -34,7 +36,10 @@ export function writeColours(colours: CustomColours, storage: Storage | undefine
   }
 }
 
-export function applyColours(colours: CustomColours, root: HTMLElement | undefined = typeof document === 'undefined' ? undefined : document.documentElement) {
+export function applyColours(
+  colours: CustomColours,
+  root: HTMLElement | undefined = typeof document === 'undefined' ? undefined : document.documentElement,
+) {
   root?.style.setProperty('--select-bg', colours.selectBackground);
   root?.style.setProperty('--select-text', colours.selectText);
 }

@@ -26,7 +26,9 @@ describe('staff guard (docs/screens.md "Sign-in and session loss": validate/admi
   });
 
   it('lets an admin into /admin and sends an admin away from /agent', async () => {
-    stubFetch(({ path }) => (path === '/validate/admin' ? { status: 200, body: { user_type: 'admin', data: { name: 'Ada' } } } : undefined));
+    stubFetch(({ path }) =>
+      path === '/validate/admin' ? { status: 200, body: { user_type: 'admin', data: { name: 'Ada' } } } : undefined,
+    );
     storeSession(session, 'admin');
     const qc = client();
     expect(await redirectOf(requireStaff(qc, 'admin'))).toBeUndefined();
@@ -36,7 +38,9 @@ describe('staff guard (docs/screens.md "Sign-in and session loss": validate/admi
   });
 
   it('sends an agent from /admin to /agent', async () => {
-    stubFetch(({ path }) => (path === '/validate/admin' ? { status: 200, body: { user_type: 'agent', data: { name: 'Otto' } } } : undefined));
+    stubFetch(({ path }) =>
+      path === '/validate/admin' ? { status: 200, body: { user_type: 'agent', data: { name: 'Otto' } } } : undefined,
+    );
     storeSession(session, 'agent');
     const qc = client();
     expect(await redirectOf(requireStaff(qc, 'admin'))).toBe('/agent');
@@ -53,7 +57,9 @@ describe('staff guard (docs/screens.md "Sign-in and session loss": validate/admi
 
 describe('voter guard (docs/screens.md "Sign-in and session loss": GET validate; a voter is account type member)', () => {
   it('lets a voter in, asks once per minute, and asks again for another session', async () => {
-    const calls = stubFetch(({ path }) => (path === '/validate' ? { status: 200, body: { user_type: 'voter', data: { name: 'Vera' } } } : undefined));
+    const calls = stubFetch(({ path }) =>
+      path === '/validate' ? { status: 200, body: { user_type: 'voter', data: { name: 'Vera' } } } : undefined,
+    );
     storeSession(session, 'member');
     const qc = client();
     expect(await redirectOf(requireVoter(qc))).toBeUndefined();

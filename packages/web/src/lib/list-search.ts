@@ -38,7 +38,8 @@ export function listSearchSchema<F extends Filters>(empty: F) {
   return (raw: Record<string, unknown>): ListSearch<F> => {
     const parsed = schema.parse(raw) as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(parsed)) if (v !== undefined && !(k === 'page' && v === 1) && !(k === 'filtered' && v === false)) out[k] = v;
+    for (const [k, v] of Object.entries(parsed))
+      if (v !== undefined && !(k === 'page' && v === 1) && !(k === 'filtered' && v === false)) out[k] = v;
     return out as ListSearch<F>;
   };
 }

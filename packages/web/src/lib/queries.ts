@@ -53,43 +53,100 @@ const LIST_STALE_MS = 5 * 60_000;
  */
 export const queries = {
   election: () =>
-    queryOptions({ queryKey: queryKeys.election, queryFn: ({ signal }) => ok(api.elections.getElection.query({ fetchOptions: { signal } })), staleTime: 60_000 }),
+    queryOptions({
+      queryKey: queryKeys.election,
+      queryFn: ({ signal }) => ok(api.elections.getElection.query({ fetchOptions: { signal } })),
+      staleTime: 60_000,
+    }),
   electionStatus: () =>
-    queryOptions({ queryKey: queryKeys.electionStatus, queryFn: ({ signal }) => ok(api.elections.getElectionStatus.query({ fetchOptions: { signal } })) }),
+    queryOptions({
+      queryKey: queryKeys.electionStatus,
+      queryFn: ({ signal }) => ok(api.elections.getElectionStatus.query({ fetchOptions: { signal } })),
+    }),
   positions: () =>
-    queryOptions({ queryKey: queryKeys.positions, queryFn: ({ signal }) => ok(api.members.listPositions.query({ fetchOptions: { signal } })), staleTime: LIST_STALE_MS }),
-  publicResults: () => queryOptions({ queryKey: queryKeys.publicResults, queryFn: ({ signal }) => ok(api.elections.getResults.query({ fetchOptions: { signal } })) }),
-  finalResults: () => queryOptions({ queryKey: queryKeys.finalResults, queryFn: ({ signal }) => ok(api.lifecycle.getFinalResults.query({ fetchOptions: { signal } })) }),
-  commitments: () => queryOptions({ queryKey: queryKeys.commitments, queryFn: ({ signal }) => ok(api.elections.listCommitments.query({ fetchOptions: { signal } })) }),
+    queryOptions({
+      queryKey: queryKeys.positions,
+      queryFn: ({ signal }) => ok(api.members.listPositions.query({ fetchOptions: { signal } })),
+      staleTime: LIST_STALE_MS,
+    }),
+  publicResults: () =>
+    queryOptions({
+      queryKey: queryKeys.publicResults,
+      queryFn: ({ signal }) => ok(api.elections.getResults.query({ fetchOptions: { signal } })),
+    }),
+  finalResults: () =>
+    queryOptions({
+      queryKey: queryKeys.finalResults,
+      queryFn: ({ signal }) => ok(api.lifecycle.getFinalResults.query({ fetchOptions: { signal } })),
+    }),
+  commitments: () =>
+    queryOptions({
+      queryKey: queryKeys.commitments,
+      queryFn: ({ signal }) => ok(api.elections.listCommitments.query({ fetchOptions: { signal } })),
+    }),
   // voter
-  dashboard: () => queryOptions({ queryKey: queryKeys.dashboard, queryFn: ({ signal }) => ok(api.elections.getDashboard.query({ fetchOptions: { signal } })) }),
-  ballot: () => queryOptions({ queryKey: queryKeys.ballot, queryFn: ({ signal }) => ok(api.ballots.getBallot.query({ fetchOptions: { signal } })) }),
-  myVvpat: () => queryOptions({ queryKey: queryKeys.myVvpat, queryFn: ({ signal }) => ok(api.vvpat.getMyVvpat.query({ fetchOptions: { signal } })) }),
-  items: () => queryOptions({ queryKey: queryKeys.items, queryFn: ({ signal }) => ok(api.ballots.listItems.query({ fetchOptions: { signal } })) }),
+  dashboard: () =>
+    queryOptions({
+      queryKey: queryKeys.dashboard,
+      queryFn: ({ signal }) => ok(api.elections.getDashboard.query({ fetchOptions: { signal } })),
+    }),
+  ballot: () =>
+    queryOptions({ queryKey: queryKeys.ballot, queryFn: ({ signal }) => ok(api.ballots.getBallot.query({ fetchOptions: { signal } })) }),
+  myVvpat: () =>
+    queryOptions({ queryKey: queryKeys.myVvpat, queryFn: ({ signal }) => ok(api.vvpat.getMyVvpat.query({ fetchOptions: { signal } })) }),
+  items: () =>
+    queryOptions({ queryKey: queryKeys.items, queryFn: ({ signal }) => ok(api.ballots.listItems.query({ fetchOptions: { signal } })) }),
   // staff
-  adminResults: () => queryOptions({ queryKey: queryKeys.adminResults, queryFn: ({ signal }) => ok(api.elections.getResults.query({ fetchOptions: { signal } })) }),
+  adminResults: () =>
+    queryOptions({
+      queryKey: queryKeys.adminResults,
+      queryFn: ({ signal }) => ok(api.elections.getResults.query({ fetchOptions: { signal } })),
+    }),
   adminStatistics: () =>
-    queryOptions({ queryKey: queryKeys.adminStatistics, queryFn: ({ signal }) => ok(api.elections.getStatistics.query({ fetchOptions: { signal } })) }),
-  agentResults: () => queryOptions({ queryKey: queryKeys.agentResults, queryFn: ({ signal }) => ok(api.elections.getAgentResults.query({ fetchOptions: { signal } })) }),
+    queryOptions({
+      queryKey: queryKeys.adminStatistics,
+      queryFn: ({ signal }) => ok(api.elections.getStatistics.query({ fetchOptions: { signal } })),
+    }),
+  agentResults: () =>
+    queryOptions({
+      queryKey: queryKeys.agentResults,
+      queryFn: ({ signal }) => ok(api.elections.getAgentResults.query({ fetchOptions: { signal } })),
+    }),
   agentStatistics: () =>
-    queryOptions({ queryKey: queryKeys.agentStatistics, queryFn: ({ signal }) => ok(api.elections.getAgentStatistics.query({ fetchOptions: { signal } })) }),
+    queryOptions({
+      queryKey: queryKeys.agentStatistics,
+      queryFn: ({ signal }) => ok(api.elections.getAgentStatistics.query({ fetchOptions: { signal } })),
+    }),
   branches: () =>
-    queryOptions({ queryKey: queryKeys.branches, queryFn: ({ signal }) => ok(api.members.listBranches.query({ fetchOptions: { signal } })), staleTime: LIST_STALE_MS }),
+    queryOptions({
+      queryKey: queryKeys.branches,
+      queryFn: ({ signal }) => ok(api.members.listBranches.query({ fetchOptions: { signal } })),
+      staleTime: LIST_STALE_MS,
+    }),
   candidatePositions: () =>
     queryOptions({
       queryKey: queryKeys.candidatePositions,
       queryFn: ({ signal }) => ok(api.members.listCandidatePositions.query({ fetchOptions: { signal } })),
       staleTime: LIST_STALE_MS,
     }),
-  candidates: () => queryOptions({ queryKey: queryKeys.candidates, queryFn: ({ signal }) => ok(api.candidates.listCandidates.query({ fetchOptions: { signal } })) }),
+  candidates: () =>
+    queryOptions({
+      queryKey: queryKeys.candidates,
+      queryFn: ({ signal }) => ok(api.candidates.listCandidates.query({ fetchOptions: { signal } })),
+    }),
   /** One member per page: only the total is read (the set-up checklist). */
   memberCount: () =>
     queryOptions({
       queryKey: [...queryKeys.members, 'count'] as const,
       queryFn: ({ signal }) => ok(api.members.listMembers.query({ query: { page: 1, per_page: 1 }, fetchOptions: { signal } })),
     }),
-  agents: () => queryOptions({ queryKey: queryKeys.agents, queryFn: ({ signal }) => ok(api.setup.listAgents.query({ fetchOptions: { signal } })) }),
-  reminders: () => queryOptions({ queryKey: queryKeys.reminders, queryFn: ({ signal }) => ok(api.reminders.listReminders.query({ fetchOptions: { signal } })) }),
+  agents: () =>
+    queryOptions({ queryKey: queryKeys.agents, queryFn: ({ signal }) => ok(api.setup.listAgents.query({ fetchOptions: { signal } })) }),
+  reminders: () =>
+    queryOptions({
+      queryKey: queryKeys.reminders,
+      queryFn: ({ signal }) => ok(api.reminders.listReminders.query({ fetchOptions: { signal } })),
+    }),
 
   // The paged lists: one entry per page of a search (lib/list-search.ts); the previous page stays
   // on screen while the next one loads.

@@ -1,6 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
-import { SOCKET_PATH, type Channel, type ChannelPayload, type ClientToServerEvents, type ServerToClientEvents, CHANNEL_EVENTS } from '@kura/contract';
+import {
+  SOCKET_PATH,
+  type Channel,
+  type ChannelPayload,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  CHANNEL_EVENTS,
+} from '@kura/contract';
 import { getToken } from './session';
 
 export type KuraSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

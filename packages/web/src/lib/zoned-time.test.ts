@@ -42,8 +42,10 @@ describe('the tutorial voting window', () => {
     expect(formatOrdinalDay('2027-08-09T20:00:00.000Z', 'Africa/Nairobi', 'long')).toBe('9th August 2027');
     // 22:30 UTC on the 31st is already the 1st in Nairobi.
     expect(formatOrdinalDay('2026-03-31T22:30:00.000Z', 'Africa/Nairobi')).toBe('1st Apr 2026');
-    expect(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd'].map((d) => formatOrdinalDay(`2026-01-${d.replace(/\D/g, '').padStart(2, '0')}T12:00:00Z`, 'UTC').split(' ')[0])).toEqual([
-      '1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd',
-    ]);
+    expect(
+      ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd'].map(
+        (d) => formatOrdinalDay(`2026-01-${d.replace(/\D/g, '').padStart(2, '0')}T12:00:00Z`, 'UTC').split(' ')[0],
+      ),
+    ).toEqual(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd']);
   });
 });

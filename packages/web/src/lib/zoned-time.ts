@@ -104,13 +104,27 @@ export function knownTimeZones(): string[] {
 }
 
 const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const MONTHS_LONG = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS_LONG = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** "8th Jan 2025" (or "9th August 2027" with `long`): the day on the organisation's calendar. */
 export function formatOrdinalDay(iso: string, zone: string, month: 'short' | 'long' = 'short'): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
   const p = wallParts(zone, at);
-  const suffix = p.day % 10 === 1 && p.day !== 11 ? 'st' : p.day % 10 === 2 && p.day !== 12 ? 'nd' : p.day % 10 === 3 && p.day !== 13 ? 'rd' : 'th';
+  const suffix =
+    p.day % 10 === 1 && p.day !== 11 ? 'st' : p.day % 10 === 2 && p.day !== 12 ? 'nd' : p.day % 10 === 3 && p.day !== 13 ? 'rd' : 'th';
   return `${p.day}${suffix} ${(month === 'short' ? MONTHS_SHORT : MONTHS_LONG)[p.month - 1]} ${p.year}`;
 }

@@ -5,7 +5,6 @@ import { PublicLayout } from '@/components/layout/public-layout';
 import { formatDateTime, useElection } from '@/lib/election';
 import { queries } from '@/lib/queries';
 
-
 export const Route = createFileRoute('/commitments')({
   component: Commitments,
 });
@@ -21,9 +20,9 @@ export function Commitments() {
           <h1 className="text-2xl font-semibold">Published commitments</h1>
           <p className="max-w-3xl text-muted-foreground">
             Each commitment fixes the set of ballots counted at that moment: their number and a SHA-256 hash over every ballot, one line{' '}
-            <code>receipt,position_id,candidate_id</code> per ballot in receipt order. Anyone holding the ballots (the returning officer&apos;s
-            export, an observer&apos;s copy) can recompute the hash; <code>audit:verify</code> does so. A changed, added or removed ballot gives a
-            different hash, so keep a copy of the latest one. To check your own ballot, use{' '}
+            <code>receipt,position_id,candidate_id</code> per ballot in receipt order. Anyone holding the ballots (the returning
+            officer&apos;s export, an observer&apos;s copy) can recompute the hash; <code>audit:verify</code> does so. A changed, added or
+            removed ballot gives a different hash, so keep a copy of the latest one. To check your own ballot, use{' '}
             <Link to="/receipt" className="text-primary underline">
               Check a receipt
             </Link>

@@ -12,8 +12,8 @@ function DataCollection() {
   return (
     <DocumentPage title="Data collection">
       <p>
-        {texts.organisation || 'The organisation'} runs its elections on {config.appName}. To let you vote exactly once and to keep the election verifiable, we
-        collect the following about you.
+        {texts.organisation || 'The organisation'} runs its elections on {config.appName}. To let you vote exactly once and to keep the
+        election verifiable, we collect the following about you.
       </p>
       <h2>What we collect</h2>
       <ul>
@@ -25,8 +25,8 @@ function DataCollection() {
       </ul>
       <h2>What we do not collect</h2>
       <p>
-        Your choices are stored without your identity. The ballot records hold no member id and no exact time, so nobody can tell from
-        them whom you voted for. Only you can see your own receipt codes.
+        Your choices are stored without your identity. The ballot records hold no member id and no exact time, so nobody can tell from them
+        whom you voted for. Only you can see your own receipt codes.
       </p>
       <h2>Why</h2>
       <p>To confirm you are an eligible member, to send you one-time sign-in codes, to count the votes and to answer your questions.</p>

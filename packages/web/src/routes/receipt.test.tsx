@@ -11,7 +11,8 @@ afterEach(() => vi.unstubAllGlobals());
 describe('public receipt check', () => {
   it('says a counted receipt is in the count, for its position only; an unknown one is not', async () => {
     const calls = stubFetch(({ path }) => {
-      if (path === '/psk/receipt/VP-AAAA-BBBB') return { status: 200, body: { vvpat: 'VP-AAAA-BBBB', position: 'Chairperson National', recorded: true } };
+      if (path === '/psk/receipt/VP-AAAA-BBBB')
+        return { status: 200, body: { vvpat: 'VP-AAAA-BBBB', position: 'Chairperson National', recorded: true } };
       if (path.startsWith('/psk/receipt/')) return { status: 404, body: { message: 'No ballot has this receipt code' } };
       return undefined;
     });
@@ -28,7 +29,11 @@ describe('public receipt check', () => {
   });
 
   it('lists the published commitments with time, count and hash, and how to check them', async () => {
-    stubFetch(({ path }) => (path === '/psk/commitments' ? { status: 200, body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: 12, hash: 'ab'.repeat(32) }] } } : undefined));
+    stubFetch(({ path }) =>
+      path === '/psk/commitments'
+        ? { status: 200, body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: 12, hash: 'ab'.repeat(32) }] } }
+        : undefined,
+    );
     await renderWithProviders(<Commitments />, '/commitments');
     expect(await screen.findByText('ab'.repeat(32))).toBeTruthy();
     expect(screen.getByText('12')).toBeTruthy();
@@ -37,7 +42,12 @@ describe('public receipt check', () => {
 
   it("offers the voter's codes to copy and download (codes and positions, never the candidate), each linked to the check", async () => {
     stubFetch(({ path }) =>
-      path === '/psk/vvpat' ? { status: 200, body: { data: { votes: [{ vvpat: 'VP-AAAA-BBBB', name: 'Alice Achieng', count: 1, position: 'Chairperson National' }] } } } : undefined,
+      path === '/psk/vvpat'
+        ? {
+            status: 200,
+            body: { data: { votes: [{ vvpat: 'VP-AAAA-BBBB', name: 'Alice Achieng', count: 1, position: 'Chairperson National' }] } },
+          }
+        : undefined,
     );
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });

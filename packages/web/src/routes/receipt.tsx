@@ -40,9 +40,17 @@ export function ReceiptCheck() {
       const res = await api.elections.getReceipt.query({ params: { vvpat } });
       if (res.status === 200) setOutcome({ kind: 'found', vvpat: res.body.vvpat, position: res.body.position });
       else if (res.status === 404) setOutcome({ kind: 'missing', vvpat });
-      else setOutcome({ kind: 'error', message: firstFieldError(res) ?? errorMessage(res) ?? 'Something went wrong. Please try again later.' });
+      else
+        setOutcome({
+          kind: 'error',
+          message: firstFieldError(res) ?? errorMessage(res) ?? 'Something went wrong. Please try again later.',
+        });
     } catch (err) {
-      setOutcome(errorStatus(err) === 404 ? { kind: 'missing', vvpat } : { kind: 'error', message: errorMessage(err) ?? 'Something went wrong. Please try again later.' });
+      setOutcome(
+        errorStatus(err) === 404
+          ? { kind: 'missing', vvpat }
+          : { kind: 'error', message: errorMessage(err) ?? 'Something went wrong. Please try again later.' },
+      );
     } finally {
       setPending(false);
     }
@@ -59,8 +67,8 @@ export function ReceiptCheck() {
         <div className="grid gap-2">
           <h1 className="text-2xl font-semibold">Check a receipt</h1>
           <p className="text-muted-foreground">
-            Paste a receipt code (like <span className="font-mono">VP-7K3Q-M9XD</span>) to see whether that ballot is in the count. The answer
-            shows the position only, never the choice, so a receipt is safe to check on any device.
+            Paste a receipt code (like <span className="font-mono">VP-7K3Q-M9XD</span>) to see whether that ballot is in the count. The
+            answer shows the position only, never the choice, so a receipt is safe to check on any device.
           </p>
         </div>
         <form
@@ -72,7 +80,15 @@ export function ReceiptCheck() {
           }}
         >
           <Label htmlFor={id}>Receipt code</Label>
-          <Input id={id} value={value} maxLength={64} autoComplete="off" spellCheck={false} className="font-mono" onChange={(e) => setValue(e.target.value)} />
+          <Input
+            id={id}
+            value={value}
+            maxLength={64}
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+            onChange={(e) => setValue(e.target.value)}
+          />
           <Button type="submit" disabled={pending}>
             {pending ? 'Checking…' : 'Check receipt'}
           </Button>

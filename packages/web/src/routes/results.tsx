@@ -60,8 +60,8 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
           </Button>
         </div>
         <p className="text-muted-foreground">
-          Voting closed on <time dateTime={result.closed_at}>{when(result.closed_at)}</time>. Turnout: {turnout.voted} of {turnout.members} members (
-          {share(turnout.voted, turnout.members)}).
+          Voting closed on <time dateTime={result.closed_at}>{when(result.closed_at)}</time>. Turnout: {turnout.voted} of {turnout.members}{' '}
+          members ({share(turnout.voted, turnout.members)}).
         </p>
       </header>
 
@@ -101,7 +101,9 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
               ))}
             </tbody>
           </table>
-          {p.values.some((v) => v.tied) && <p className="text-sm">A tie across the last seat: none of the tied candidates is declared elected.</p>}
+          {p.values.some((v) => v.tied) && (
+            <p className="text-sm">A tie across the last seat: none of the tied candidates is declared elected.</p>
+          )}
         </section>
       ))}
 
@@ -149,7 +151,15 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
         <p className="break-all font-mono text-xs" data-testid="final-hash">
           {commitment.hash}
         </p>
-        {result.audit && <p>Audit at close: {result.audit.ok ? 'passed (tallies and commitment recomputed from the ballots)' : `found ${result.audit.problems.length} problem(s)`}.</p>}
+        {result.audit && (
+          <p>
+            Audit at close:{' '}
+            {result.audit.ok
+              ? 'passed (tallies and commitment recomputed from the ballots)'
+              : `found ${result.audit.problems.length} problem(s)`}
+            .
+          </p>
+        )}
       </section>
 
       <footer className="declaration-signature hidden gap-10 pt-10 text-sm print:grid">

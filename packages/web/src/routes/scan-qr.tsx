@@ -72,7 +72,10 @@ function ScanQr() {
 
   return (
     <PublicLayout>
-      <AuthCard title="Set up your authenticator" description={`Scan the code with an authenticator app. The account is shown as ${config.appName}.`}>
+      <AuthCard
+        title="Set up your authenticator"
+        description={`Scan the code with an authenticator app. The account is shown as ${config.appName}.`}
+      >
         {!signedIn || !pfNumber ? (
           <p>
             Sign in first to set up an authenticator app.{' '}
@@ -111,7 +114,13 @@ function ScanQr() {
                     </Button>
                   </div>
                 </div>
-                <TokenForm label="Token from your authenticator app" submitLabel="Verify Token" pending={busy} onSubmit={submit} autoFocus={false} />
+                <TokenForm
+                  label="Token from your authenticator app"
+                  submitLabel="Verify Token"
+                  pending={busy}
+                  onSubmit={submit}
+                  autoFocus={false}
+                />
               </>
             )}
           </div>

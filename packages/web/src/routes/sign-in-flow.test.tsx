@@ -18,7 +18,9 @@ async function submitIdentifier(value: string) {
 describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
   it("sends an unknown member to /sign-up with 'There has been the below issue'", async () => {
     const calls = stubFetch(({ path }) =>
-      path === '/verify/phone' ? { status: 404, body: { message: 'No account found, try signing up', issue: 'No such user exists' } } : { status: 204 },
+      path === '/verify/phone'
+        ? { status: 404, body: { message: 'No account found, try signing up', issue: 'No such user exists' } }
+        : { status: 204 },
     );
     const { router } = await renderWithProviders(<SignIn />, '/sign-in');
     await submitIdentifier('99999');

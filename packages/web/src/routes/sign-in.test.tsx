@@ -96,7 +96,23 @@ describe('the ways in from the sign-in page', () => {
     // The support address is the one the admin set on the election (GET election).
     stubFetch(({ path }) =>
       path === '/election'
-        ? { status: 200, body: { data: { title: 'AGM', organisation: 'Umoja Savings', website: null, support_email: 'help@umoja.example', opens_at: null, closes_at: null, time_zone: 'UTC', results_visibility: 'live', phase: 'setup', active: '0' } } }
+        ? {
+            status: 200,
+            body: {
+              data: {
+                title: 'AGM',
+                organisation: 'Umoja Savings',
+                website: null,
+                support_email: 'help@umoja.example',
+                opens_at: null,
+                closes_at: null,
+                time_zone: 'UTC',
+                results_visibility: 'live',
+                phase: 'setup',
+                active: '0',
+              },
+            },
+          }
         : undefined,
     );
     await renderWithProviders(<SignUp />, '/sign-up');
@@ -110,4 +126,3 @@ describe('the ways in from the sign-in page', () => {
     expect(screen.queryByRole('button', { name: 'Sign up' })).toBeNull();
   });
 });
-

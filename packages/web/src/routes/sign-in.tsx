@@ -99,7 +99,11 @@ export function SignIn() {
       goToVoter(res.body.message || 'Signed in successfully');
     } catch (err) {
       const status = errorStatus(err);
-      toast({ variant: 'destructive', title: 'An error occurred', description: status === 401 ? 'Invalid credentials' : (errorMessage(err) ?? 'Please try again') });
+      toast({
+        variant: 'destructive',
+        title: 'An error occurred',
+        description: status === 401 ? 'Invalid credentials' : (errorMessage(err) ?? 'Please try again'),
+      });
     }
   };
 

@@ -43,7 +43,11 @@ export function SignUp() {
   const [googleError, setGoogleError] = useState<string | null>(null);
   const signup = api.auth.signup.useMutation();
 
-  const form = useForm<Values>({ resolver: zodResolver(schema) as never, mode: 'onChange', defaultValues: { pfNumber: '', phone: '', consent: false } });
+  const form = useForm<Values>({
+    resolver: zodResolver(schema) as never,
+    mode: 'onChange',
+    defaultValues: { pfNumber: '', phone: '', consent: false },
+  });
   const errors = form.formState.errors;
 
   const onGoogle = (response: GoogleCredentialResponse) => {
@@ -77,7 +81,11 @@ export function SignUp() {
       if (errorStatus(err) === 409) {
         toast({ variant: 'destructive', title: 'An error occurred', description: ACCOUNT_EXISTS });
       } else {
-        toast({ variant: 'destructive', title: 'An error occurred', description: `${errorMessage(err) ?? 'Something went wrong.'} Try using a different voter id` });
+        toast({
+          variant: 'destructive',
+          title: 'An error occurred',
+          description: `${errorMessage(err) ?? 'Something went wrong.'} Try using a different voter id`,
+        });
       }
     }
   });
@@ -127,7 +135,9 @@ export function SignUp() {
           <Controller
             control={form.control}
             name="consent"
-            render={({ field }) => <ConsentField id={consentId} checked={field.value} onChange={field.onChange} error={errors.consent?.message} />}
+            render={({ field }) => (
+              <ConsentField id={consentId} checked={field.value} onChange={field.onChange} error={errors.consent?.message} />
+            )}
           />
           <Button type="submit" disabled={signup.isPending}>
             {signup.isPending ? 'Signing up…' : 'Sign up'}

@@ -46,7 +46,13 @@ function VerifyDetails() {
         <form onSubmit={submit} className="grid gap-4" noValidate>
           <div className="grid gap-2">
             <Label htmlFor={inputId}>Enter your member number or email</Label>
-            <Input id={inputId} value={value} maxLength={150} onChange={(e) => setValue(e.target.value)} aria-describedby={error ? `${inputId}-error` : undefined} />
+            <Input
+              id={inputId}
+              value={value}
+              maxLength={150}
+              onChange={(e) => setValue(e.target.value)}
+              aria-describedby={error ? `${inputId}-error` : undefined}
+            />
           </div>
           <Button type="submit" disabled={lookup.isPending}>
             {lookup.isPending ? 'Checking…' : 'Submit'}

@@ -20,12 +20,20 @@ export function stubFetch(route: (call: Call) => Reply | undefined) {
         // raw text
       }
     }
-    const call = { method: (init?.method ?? 'GET').toUpperCase(), path: url.pathname.replace(/^\/api\/v1/, ''), search: url.searchParams, body };
+    const call = {
+      method: (init?.method ?? 'GET').toUpperCase(),
+      path: url.pathname.replace(/^\/api\/v1/, ''),
+      search: url.searchParams,
+      body,
+    };
     calls.push(call);
     if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
     const reply = route(call) ?? { status: 404, body: { message: 'Not found' } };
     const empty = reply.status === 204 || reply.body === undefined;
-    return new Response(empty ? null : JSON.stringify(reply.body), { status: reply.status, headers: empty ? {} : { 'content-type': 'application/json' } });
+    return new Response(empty ? null : JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: empty ? {} : { 'content-type': 'application/json' },
+    });
   });
   vi.stubGlobal('fetch', fn);
   return calls;

@@ -38,13 +38,21 @@ describe('SQL functions declared in db/schema/functions.ts', () => {
     expect({ ...rows[0] }, drift).toEqual(declared(fn));
   });
 
-  it.each(sqlFunctions.map((fn) => [fn.name, fn] as const))('%s: the db:functions statement defines exactly the declaration', async (_name, fn) => {
-    const types = (await defined(fn.name)).map((r) => r.arguments.split(', ').map((a) => a.slice(a.indexOf(' ') + 1)).join(', '));
-    await database.sql.unsafe(`DROP FUNCTION ${fn.name}(${types[0]})`);
-    expect(await defined(fn.name)).toHaveLength(0);
-    await database.sql.unsafe(functionSql(fn));
-    const rows = await defined(fn.name);
-    expect(rows).toHaveLength(1);
-    expect({ ...rows[0] }).toEqual(declared(fn));
-  });
+  it.each(sqlFunctions.map((fn) => [fn.name, fn] as const))(
+    '%s: the db:functions statement defines exactly the declaration',
+    async (_name, fn) => {
+      const types = (await defined(fn.name)).map((r) =>
+        r.arguments
+          .split(', ')
+          .map((a) => a.slice(a.indexOf(' ') + 1))
+          .join(', '),
+      );
+      await database.sql.unsafe(`DROP FUNCTION ${fn.name}(${types[0]})`);
+      expect(await defined(fn.name)).toHaveLength(0);
+      await database.sql.unsafe(functionSql(fn));
+      const rows = await defined(fn.name);
+      expect(rows).toHaveLength(1);
+      expect({ ...rows[0] }).toEqual(declared(fn));
+    },
+  );
 });

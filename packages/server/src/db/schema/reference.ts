@@ -54,7 +54,9 @@ export const election = pgTable(
     closesAt: timestamp('closes_at', { withTimezone: true }),
     /** The organisation's IANA time zone: the back office and the public pages show times in it. */
     timeZone: text('time_zone').notNull().default('UTC'),
-    resultsVisibility: text('results_visibility', { enum: ['live', 'staff', 'after_close'] }).notNull().default('live'),
+    resultsVisibility: text('results_visibility', { enum: ['live', 'staff', 'after_close'] })
+      .notNull()
+      .default('live'),
     /** When voting was first switched on (setup before that). */
     openedAt: timestamp('opened_at', { withTimezone: true }),
     /** When the election closed for good. */

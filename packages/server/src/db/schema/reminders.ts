@@ -8,7 +8,9 @@ export const reminders = pgTable('reminders', {
   id: serial('id').primaryKey(),
   channel: text('channel', { enum: ['sms', 'email'] }).notNull(),
   message: text('message').notNull(),
-  status: text('status', { enum: ['queued', 'sending', 'done'] }).notNull().default('queued'),
+  status: text('status', { enum: ['queued', 'sending', 'done'] })
+    .notNull()
+    .default('queued'),
   total: integer('total').notNull(),
   sent: integer('sent').notNull().default(0),
   failed: integer('failed').notNull().default(0),
@@ -28,7 +30,9 @@ export const reminderRecipients = pgTable(
       .notNull()
       .references(() => reminders.id, { onDelete: 'cascade' }),
     memberId: integer('member_id').notNull(),
-    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed', 'skipped'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed', 'skipped'] })
+      .notNull()
+      .default('pending'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
     /** When the message went out (the hourly rule reads it). */
     sentAt: timestamp('sent_at', { withTimezone: true }),

@@ -35,7 +35,11 @@ async function ownMember(ctx: AppContext, caller: Caller, pfNumber: string): Pro
 }
 
 /** send-qr: a new secret (sealed with the server key) replaces any earlier one until confirmed. */
-export async function startEnrolment(ctx: AppContext, caller: Caller, input: { pfNumber: string; ip: string }): Promise<{ url: string; secret: string }> {
+export async function startEnrolment(
+  ctx: AppContext,
+  caller: Caller,
+  input: { pfNumber: string; ip: string },
+): Promise<{ url: string; secret: string }> {
   const member = await ownMember(ctx, caller, input.pfNumber);
   const { secret, otpauthUrl } = newTotpSecret(ctx.env.APP_NAME);
   const url = await qrCodeDataUrl(otpauthUrl);
@@ -44,7 +48,18 @@ export async function startEnrolment(ctx: AppContext, caller: Caller, input: { p
       .update(members)
       .set({ totpSecretEnc: seal(ctx.secrets.ballotKey, secret), totpConfirmedAt: null, totpLastStep: null, updatedAt: ctx.now() })
       .where(eq(members.id, member.id));
-    await recordActivity(ctx, { name: member.name, activity: 'Authenticator enrolment started', userId: member.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
+    await recordActivity(
+      ctx,
+      {
+        name: member.name,
+        activity: 'Authenticator enrolment started',
+        userId: member.id,
+        userType: 'voter',
+        ip: input.ip,
+        status: 'success',
+      },
+      tx,
+    );
   });
   return { url, secret };
 }
@@ -67,7 +82,11 @@ async function acceptToken(ctx: AppContext, db: Db | Tx, member: Member, token: 
 }
 
 /** verify-token: the first token from the app confirms the enrolment. */
-export async function confirmEnrolment(ctx: AppContext, caller: Caller, input: { pfNumber: string; token: string; ip: string }): Promise<{ message: string }> {
+export async function confirmEnrolment(
+  ctx: AppContext,
+  caller: Caller,
+  input: { pfNumber: string; token: string; ip: string },
+): Promise<{ message: string }> {
   const member = await ownMember(ctx, caller, input.pfNumber);
   if (!member.totpSecretEnc) throw new AppError('FORBIDDEN', SCAN_FIRST, { issue: SCAN_FIRST });
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'token', input.ip));
@@ -80,7 +99,15 @@ export async function confirmEnrolment(ctx: AppContext, caller: Caller, input: {
     return true;
   });
   if (!ok) {
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'failed', data: 'wrong token' });
+    await recordActivity(ctx, {
+      name: member.name,
+      activity,
+      userId: member.id,
+      userType: 'voter',
+      ip: input.ip,
+      status: 'failed',
+      data: 'wrong token',
+    });
     // 422, not 401: the caller is signed in, and a 401 would end their session in the browser.
     throw AppError.validation({ token: [TOKEN_WRONG] });
   }
@@ -109,11 +136,27 @@ export async function checkPin(
   // otherwise anyone knowing a member number could spend the member's failures (SECURITY.md).
   const attempt = member.totpConfirmedAt ? await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'pin', input.ip)) : undefined;
   if (!(await pinMatches(ctx, member, input.pin))) {
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'failed', data: 'wrong pin' });
+    await recordActivity(ctx, {
+      name: member.name,
+      activity,
+      userId: member.id,
+      userType: 'voter',
+      ip: input.ip,
+      status: 'failed',
+      data: 'wrong pin',
+    });
     throw new AppError('UNAUTHENTICATED', PIN_WRONG, { issue: PIN_WRONG });
   }
   if (!member.totpConfirmedAt) {
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'denied', data: 'no authenticator' });
+    await recordActivity(ctx, {
+      name: member.name,
+      activity,
+      userId: member.id,
+      userType: 'voter',
+      ip: input.ip,
+      status: 'denied',
+      data: 'no authenticator',
+    });
     throw new AppError('FORBIDDEN', NO_AUTHENTICATOR, { issue: NO_AUTHENTICATOR });
   }
   await attempt?.succeeded();
@@ -142,7 +185,15 @@ export async function signInWithAuthenticator(
     return startSession(ctx, tx, { role: 'voter', subjectId: member.id, name: member.name, photo: member.photoUrl, ip: input.ip });
   });
   if (!session) {
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'failed', data: 'wrong token' });
+    await recordActivity(ctx, {
+      name: member.name,
+      activity,
+      userId: member.id,
+      userType: 'voter',
+      ip: input.ip,
+      status: 'failed',
+      data: 'wrong token',
+    });
     throw new AppError('UNAUTHENTICATED', TOKEN_WRONG, { issue: TOKEN_WRONG });
   }
   await attempt.succeeded();

@@ -1,7 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { Session } from '@kura/contract';
 import { beginAttempt, countersFor } from '../../auth/account-limits';
-import { CODE_TTL_MS, RESEND_TOO_SOON, codeFailureMessage, consumeCode, discardCode, issueCode, issueDecoyCode } from '../../auth/one-time-codes';
+import {
+  CODE_TTL_MS,
+  RESEND_TOO_SOON,
+  codeFailureMessage,
+  consumeCode,
+  discardCode,
+  issueCode,
+  issueDecoyCode,
+} from '../../auth/one-time-codes';
 import type { PendingSignIn } from '../../auth/pending';
 import type { createDecoyThrottle } from '../../auth/rate-limits';
 import type { Role } from '../../auth/sessions';
@@ -65,10 +73,25 @@ async function sendCode(
     await discardCode(ctx, issued.challengeId);
     const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
     ctx.logger.warn({ channel: input.channel, subjectId: input.subjectId, reason }, 'one-time code not delivered');
-    await recordActivity(ctx, { name: input.name, activity: input.activity, userId: input.subjectId, userType: input.role, ip: input.ip, status: 'failed', data: 'delivery failed' });
+    await recordActivity(ctx, {
+      name: input.name,
+      activity: input.activity,
+      userId: input.subjectId,
+      userType: input.role,
+      ip: input.ip,
+      status: 'failed',
+      data: 'delivery failed',
+    });
     throw new AppError('BAD_GATEWAY', input.channel === 'sms' ? SMS_FAILED : EMAIL_FAILED);
   }
-  await recordActivity(ctx, { name: input.name, activity: input.activity, userId: input.subjectId, userType: input.role, ip: input.ip, status: 'success' });
+  await recordActivity(ctx, {
+    name: input.name,
+    activity: input.activity,
+    userId: input.subjectId,
+    userType: input.role,
+    ip: input.ip,
+    status: 'success',
+  });
   return pendingFor(input.role, input.subjectId, issued.challengeId, issued.expiresAt);
 }
 
@@ -76,7 +99,13 @@ async function sendCode(
 export async function sendVoterCode(ctx: AppContext, deps: CodeDeps, input: { identifier: string; ip: string }): Promise<CodeSent> {
   const member = await findMemberByIdentifier(ctx.database.db, input.identifier);
   if (!member) {
-    await recordActivity(ctx, { name: input.identifier, activity: 'Voter sign-in: SMS code requested', ip: input.ip, status: 'failed', data: 'no such member' });
+    await recordActivity(ctx, {
+      name: input.identifier,
+      activity: 'Voter sign-in: SMS code requested',
+      ip: input.ip,
+      status: 'failed',
+      data: 'no such member',
+    });
     throw noAccount();
   }
   const pending = await sendCode(ctx, deps, {
@@ -95,17 +124,37 @@ export async function sendVoterCode(ctx: AppContext, deps: CodeDeps, input: { id
 let dummyHash: Promise<string> | undefined;
 
 /** admin/login: email and password, then an emailed code. */
-export async function sendAdminCode(ctx: AppContext, deps: CodeDeps, input: { email: string; password: string; ip: string }): Promise<CodeSent> {
+export async function sendAdminCode(
+  ctx: AppContext,
+  deps: CodeDeps,
+  input: { email: string; password: string; ip: string },
+): Promise<CodeSent> {
   const admin = await findStaffByEmail(ctx.database.db, input.email, 'admin');
   const activity = 'Admin sign-in: password check';
   if (!admin?.passwordHash) {
     await verifyPassword(input.password, await (dummyHash ??= hashPassword('not-a-real-password')));
-    await recordActivity(ctx, { name: input.email, activity, userId: admin?.id, userType: 'admin', ip: input.ip, status: 'failed', data: 'unknown email' });
+    await recordActivity(ctx, {
+      name: input.email,
+      activity,
+      userId: admin?.id,
+      userType: 'admin',
+      ip: input.ip,
+      status: 'failed',
+      data: 'unknown email',
+    });
     throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
   }
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'admin', admin.id, 'password', input.ip));
   if (!(await verifyPassword(input.password, admin.passwordHash))) {
-    await recordActivity(ctx, { name: admin.name, activity, userId: admin.id, userType: 'admin', ip: input.ip, status: 'failed', data: 'wrong password' });
+    await recordActivity(ctx, {
+      name: admin.name,
+      activity,
+      userId: admin.id,
+      userType: 'admin',
+      ip: input.ip,
+      status: 'failed',
+      data: 'wrong password',
+    });
     throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
   }
   await attempt.succeeded();
@@ -128,7 +177,13 @@ export async function sendAgentCode(ctx: AppContext, deps: CodeDeps, input: { em
   if (!agent) {
     const wait = deps.decoy.hit(`agent:${input.email}`);
     if (wait > 0) throw new AppError('TOO_MANY_REQUESTS', RESEND_TOO_SOON, { retryAfter: wait });
-    await recordActivity(ctx, { name: input.email, activity: 'Agent sign-in: email code requested', ip: input.ip, status: 'failed', data: 'not an agent' });
+    await recordActivity(ctx, {
+      name: input.email,
+      activity: 'Agent sign-in: email code requested',
+      ip: input.ip,
+      status: 'failed',
+      data: 'not an agent',
+    });
     // A pending state that no code can ever satisfy, backed by a real challenge, so the cookie and
     // every later answer (wrong, too many tries, expired) look the same as for an agent.
     const decoy = await issueDecoyCode(ctx, 'agent');
@@ -162,7 +217,10 @@ export async function verifyCodeSignIn(ctx: AppContext, input: { pending: Pendin
   const activity = CHECK_ACTIVITY[role];
   // Independent, sent together (each sequential round trip waits on the event loop under load).
   // A decoy (subject 0, an unknown agent email) has no account to count against.
-  const [subject, attempt] = await Promise.all([loadSubject(ctx, role, subjectId), subjectId > 0 ? beginAttempt(ctx, countersFor(ctx, role, subjectId, 'code', input.ip)) : undefined]);
+  const [subject, attempt] = await Promise.all([
+    loadSubject(ctx, role, subjectId),
+    subjectId > 0 ? beginAttempt(ctx, countersFor(ctx, role, subjectId, 'code', input.ip)) : undefined,
+  ]);
   const outcome = await ctx.database.db.transaction(async (tx) => {
     const check = await consumeCode(ctx, tx, { purpose: role, subjectId, challengeId, code: input.code });
     if (!check.ok || !subject) return { ok: false as const, reason: check.ok ? ('dead' as const) : check.reason };
@@ -175,7 +233,15 @@ export async function verifyCodeSignIn(ctx: AppContext, input: { pending: Pendin
     return { ok: true as const, session };
   });
   if (!outcome.ok) {
-    await recordActivity(ctx, { name: subject?.name ?? 'unknown', activity, userId: subjectId || null, userType: role, ip: input.ip, status: 'failed', data: outcome.reason });
+    await recordActivity(ctx, {
+      name: subject?.name ?? 'unknown',
+      activity,
+      userId: subjectId || null,
+      userType: role,
+      ip: input.ip,
+      status: 'failed',
+      data: outcome.reason,
+    });
     const message = codeFailureMessage(outcome.reason);
     throw new AppError('UNAUTHENTICATED', message, { issue: message });
   }
@@ -190,7 +256,11 @@ async function loadSubject(ctx: AppContext, role: Role, id: number): Promise<{ n
     const [member] = await db.select({ name: members.name, photoUrl: members.photoUrl }).from(members).where(eq(members.id, id)).limit(1);
     return member;
   }
-  const [person] = await db.select({ name: staff.name, photoUrl: staff.photoUrl, role: staff.role }).from(staff).where(eq(staff.id, id)).limit(1);
+  const [person] = await db
+    .select({ name: staff.name, photoUrl: staff.photoUrl, role: staff.role })
+    .from(staff)
+    .where(eq(staff.id, id))
+    .limit(1);
   // The role is fixed at step one; someone whose role changed since cannot finish as the old one.
   return person?.role === role ? person : undefined;
 }

@@ -29,7 +29,8 @@ async function identify(ctx: AppContext, input: GoogleInput): Promise<GoogleIden
   return identity;
 }
 
-const isUniqueViolation = (e: unknown) => (e as { code?: unknown })?.code === '23505' || (e as { cause?: { code?: unknown } })?.cause?.code === '23505';
+const isUniqueViolation = (e: unknown) =>
+  (e as { code?: unknown })?.code === '23505' || (e as { cause?: { code?: unknown } })?.cause?.code === '23505';
 
 /** google/login: the member linked to this Google account, or whose email it is. */
 export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput): Promise<Session> {
@@ -38,7 +39,13 @@ export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput)
   try {
     identity = await identify(ctx, input);
   } catch (error) {
-    await recordActivity(ctx, { name: input.email, activity, ip: input.ip, status: 'failed', data: error instanceof AppError ? error.message : 'error' });
+    await recordActivity(ctx, {
+      name: input.email,
+      activity,
+      ip: input.ip,
+      status: 'failed',
+      data: error instanceof AppError ? error.message : 'error',
+    });
     throw error;
   }
   const { db } = ctx.database;
@@ -47,7 +54,15 @@ export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput)
   if (!member) {
     const [byEmail] = await db.select().from(members).where(eq(members.email, identity.email)).limit(1);
     if (byEmail?.googleSub && byEmail.googleSub !== identity.sub) {
-      await recordActivity(ctx, { name: byEmail.name, activity, userId: byEmail.id, userType: 'voter', ip: input.ip, status: 'denied', data: 'different Google account' });
+      await recordActivity(ctx, {
+        name: byEmail.name,
+        activity,
+        userId: byEmail.id,
+        userType: 'voter',
+        ip: input.ip,
+        status: 'denied',
+        data: 'different Google account',
+      });
       throw new AppError('FORBIDDEN', GOOGLE_LINKED_ELSEWHERE, { issue: GOOGLE_LINKED_ELSEWHERE });
     }
     member = byEmail;
@@ -65,7 +80,13 @@ export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput)
       .where(eq(members.id, found.id));
     await markMemberVerified(ctx, tx, found.id);
     await recordActivity(ctx, { name: found.name, activity, userId: found.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
-    return startSession(ctx, tx, { role: 'voter', subjectId: found.id, name: found.name, photo: found.photoUrl ?? identity.picture, ip: input.ip });
+    return startSession(ctx, tx, {
+      role: 'voter',
+      subjectId: found.id,
+      name: found.name,
+      photo: found.photoUrl ?? identity.picture,
+      ip: input.ip,
+    });
   });
 }
 
@@ -76,13 +97,27 @@ export async function signInStaffWithGoogle(ctx: AppContext, role: 'admin' | 'ag
   try {
     identity = await identify(ctx, input);
   } catch (error) {
-    await recordActivity(ctx, { name: input.email, activity, ip: input.ip, status: 'failed', data: error instanceof AppError ? error.message : 'error' });
+    await recordActivity(ctx, {
+      name: input.email,
+      activity,
+      ip: input.ip,
+      status: 'failed',
+      data: error instanceof AppError ? error.message : 'error',
+    });
     throw error;
   }
   const person = await findStaffByEmail(ctx.database.db, identity.email, role);
   if (!person || (person.googleSub && person.googleSub !== identity.sub)) {
     const message = person ? GOOGLE_LINKED_ELSEWHERE : `This Google account is not an ${role}'s`;
-    await recordActivity(ctx, { name: person?.name ?? identity.email, activity, userId: person?.id, userType: role, ip: input.ip, status: 'denied', data: message });
+    await recordActivity(ctx, {
+      name: person?.name ?? identity.email,
+      activity,
+      userId: person?.id,
+      userType: role,
+      ip: input.ip,
+      status: 'denied',
+      data: message,
+    });
     throw new AppError('FORBIDDEN', message, { issue: message });
   }
   return ctx.database.db.transaction(async (tx) => {
@@ -91,7 +126,13 @@ export async function signInStaffWithGoogle(ctx: AppContext, role: 'admin' | 'ag
       .set({ googleSub: person.googleSub ?? identity.sub, photoUrl: person.photoUrl ?? identity.picture })
       .where(eq(staff.id, person.id));
     await recordActivity(ctx, { name: person.name, activity, userId: person.id, userType: role, ip: input.ip, status: 'success' }, tx);
-    return startSession(ctx, tx, { role, subjectId: person.id, name: person.name, photo: person.photoUrl ?? identity.picture, ip: input.ip });
+    return startSession(ctx, tx, {
+      role,
+      subjectId: person.id,
+      name: person.name,
+      photo: person.photoUrl ?? identity.picture,
+      ip: input.ip,
+    });
   });
 }
 
@@ -108,17 +149,39 @@ export async function signUpVoter(
   try {
     identity = await verifyGoogleIdToken(ctx, input.credential);
   } catch (error) {
-    await recordActivity(ctx, { name: input.pfNumber, activity, ip: input.ip, status: 'failed', data: error instanceof AppError ? error.message : 'error' });
+    await recordActivity(ctx, {
+      name: input.pfNumber,
+      activity,
+      ip: input.ip,
+      status: 'failed',
+      data: error instanceof AppError ? error.message : 'error',
+    });
     throw error;
   }
   const { db } = ctx.database;
   const [member] = await db.select().from(members).where(eq(members.memberNo, input.pfNumber.trim())).limit(1);
   if (!member || normalisePhone(member.phone) !== normalisePhone(input.phone)) {
-    await recordActivity(ctx, { name: input.pfNumber, activity, userId: member?.id, userType: 'voter', ip: input.ip, status: 'failed', data: 'voter ID and phone do not match' });
+    await recordActivity(ctx, {
+      name: input.pfNumber,
+      activity,
+      userId: member?.id,
+      userType: 'voter',
+      ip: input.ip,
+      status: 'failed',
+      data: 'voter ID and phone do not match',
+    });
     throw new AppError('NOT_FOUND', SIGNUP_NO_MATCH, { issue: SIGNUP_NO_MATCH });
   }
   const conflict = async () => {
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'failed', data: 'account exists' });
+    await recordActivity(ctx, {
+      name: member.name,
+      activity,
+      userId: member.id,
+      userType: 'voter',
+      ip: input.ip,
+      status: 'failed',
+      data: 'account exists',
+    });
     return new AppError('CONFLICT', ACCOUNT_EXISTS, { issue: ACCOUNT_EXISTS });
   };
   if (member.googleSub) throw await conflict();

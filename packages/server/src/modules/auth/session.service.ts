@@ -14,7 +14,11 @@ export async function describeVoter(ctx: AppContext, caller: Caller): Promise<{ 
 }
 
 export async function describeStaff(ctx: AppContext, caller: Caller): Promise<{ user_type: 'admin' | 'agent'; data: { name: string } }> {
-  const [person] = await ctx.database.db.select({ name: staff.name, role: staff.role }).from(staff).where(eq(staff.id, caller.subjectId)).limit(1);
+  const [person] = await ctx.database.db
+    .select({ name: staff.name, role: staff.role })
+    .from(staff)
+    .where(eq(staff.id, caller.subjectId))
+    .limit(1);
   if (!person || person.role !== caller.role) throw new AppError('UNAUTHENTICATED');
   return { user_type: person.role, data: { name: person.name } };
 }
@@ -24,5 +28,12 @@ export async function signOut(ctx: AppContext, caller: Caller, input: { ip: stri
   await revokeSession(ctx, caller.tokenHash);
   const table = caller.role === 'voter' ? members : staff;
   const [who] = await ctx.database.db.select({ name: table.name }).from(table).where(eq(table.id, caller.subjectId)).limit(1);
-  await recordActivity(ctx, { name: who?.name ?? caller.role, activity: 'Sign-out', userId: caller.subjectId, userType: caller.role, ip: input.ip, status: 'success' });
+  await recordActivity(ctx, {
+    name: who?.name ?? caller.role,
+    activity: 'Sign-out',
+    userId: caller.subjectId,
+    userType: caller.role,
+    ip: input.ip,
+    status: 'success',
+  });
 }

@@ -28,7 +28,13 @@ const PASSWORD = 'correct horse battery';
 beforeAll(async () => {
   [smtp, sms, google] = await Promise.all([startSmtpCapture(), startSmsSink(), createGoogleSigner()]);
   t = await createTestApp({
-    env: { SMTP_URL: smtp.url, MAIL_FROM: 'Kura <codes@kura.test>', SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID },
+    env: {
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Kura <codes@kura.test>',
+      SMS_PROVIDER: 'webhook',
+      SMS_WEBHOOK_URL: sms.url,
+      GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID,
+    },
   });
   t.ctx.google.certs = google.certs;
 });
@@ -37,7 +43,6 @@ afterAll(async () => {
   await t?.close();
   await Promise.all([smtp?.close(), sms?.close()]);
 });
-
 
 function session(res: request.Response): string {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -112,7 +117,14 @@ describe('admin sign-in (admin/login, verify/admin)', () => {
     const live = await t.ctx.database.db
       .select()
       .from(otpChallenges)
-      .where(and(eq(otpChallenges.purpose, 'admin'), eq(otpChallenges.subjectId, admin.id), isNull(otpChallenges.usedAt), isNull(otpChallenges.revokedAt)));
+      .where(
+        and(
+          eq(otpChallenges.purpose, 'admin'),
+          eq(otpChallenges.subjectId, admin.id),
+          isNull(otpChallenges.usedAt),
+          isNull(otpChallenges.revokedAt),
+        ),
+      );
     expect(live).toHaveLength(0);
   });
 });
@@ -125,7 +137,10 @@ describe('agent sign-in (agent/login, verify/agent)', () => {
     expect(login.status).toBe(200);
     const code = mailedCode(agent.email);
     const token = session(await browser.post(`${API}/verify/agent`, { token: code }));
-    expect((await request(t.app).get(`${API}/validate/admin`).set(bearer(token))).body).toEqual({ user_type: 'agent', data: { name: 'Otieno Agent' } });
+    expect((await request(t.app).get(`${API}/validate/admin`).set(bearer(token))).body).toEqual({
+      user_type: 'agent',
+      data: { name: 'Otieno Agent' },
+    });
     // An agent is not an admin.
     expect((await request(t.app).get(`${API}/members`).set(bearer(token))).status).toBe(403);
   });
@@ -153,7 +168,9 @@ describe('agent sign-in (agent/login, verify/agent)', () => {
     };
     const knownBrowser = await openBrowser(t.app);
     const known = pendingOf(await knownBrowser.post(`${API}/agent/login`, { email: agent.email }).expect(200));
-    const unknown = pendingOf(await (await openBrowser(t.app)).post(`${API}/agent/login`, { email: 'nobody-here@example.org' }).expect(200));
+    const unknown = pendingOf(
+      await (await openBrowser(t.app)).post(`${API}/agent/login`, { email: 'nobody-here@example.org' }).expect(200),
+    );
     expect(known).toMatch(/^[\w-]+$/);
     expect(unknown.length).toBe(known.length);
     for (const value of [known, unknown]) {

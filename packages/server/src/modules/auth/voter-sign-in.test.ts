@@ -45,7 +45,6 @@ async function requestCode(browser: Browser, member: { memberNo: string; phone: 
   return { res, code };
 }
 
-
 async function session(res: request.Response) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body).toMatchObject({ bearer_token: expect.any(String), hash: expect.any(String), balance: 0, message: expect.any(String) });
@@ -146,7 +145,8 @@ describe('SMS sign-in (verify/phone, verify/sms)', () => {
     const browser = await openBrowser(t.app);
     const { res, code } = await requestCode(browser, member);
     const cookie = `${cookiesOf(res)}; XSRF-TOKEN=${browser.xsrf}`;
-    const replay = () => request(t.app).post(`${API}/verify/sms`).set('Cookie', cookie).set('X-XSRF-TOKEN', browser.xsrf).send({ token: code });
+    const replay = () =>
+      request(t.app).post(`${API}/verify/sms`).set('Cookie', cookie).set('X-XSRF-TOKEN', browser.xsrf).send({ token: code });
     await session(await replay());
     const again = await replay();
     expect(again.status).toBe(401);
@@ -193,7 +193,8 @@ describe('SMS sign-in (verify/phone, verify/sms)', () => {
     const browser = await openBrowser(t.app);
     const { res, code } = await requestCode(browser, member);
     const cookie = `${cookiesOf(res)}; XSRF-TOKEN=${browser.xsrf}`;
-    const submit = () => request(t.app).post(`${API}/verify/sms`).set('Cookie', cookie).set('X-XSRF-TOKEN', browser.xsrf).send({ token: code });
+    const submit = () =>
+      request(t.app).post(`${API}/verify/sms`).set('Cookie', cookie).set('X-XSRF-TOKEN', browser.xsrf).send({ token: code });
     const answers = await Promise.all([submit(), submit()]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
     secrets.push(...answers.filter((a) => a.status === 200).map((a) => a.body.bearer_token as string));
@@ -236,7 +237,14 @@ describe('SMS sign-in (verify/phone, verify/sms)', () => {
     const live = await t.ctx.database.db
       .select()
       .from(otpChallenges)
-      .where(and(eq(otpChallenges.subjectId, member.id), eq(otpChallenges.purpose, 'voter'), isNull(otpChallenges.usedAt), isNull(otpChallenges.revokedAt)));
+      .where(
+        and(
+          eq(otpChallenges.subjectId, member.id),
+          eq(otpChallenges.purpose, 'voter'),
+          isNull(otpChallenges.usedAt),
+          isNull(otpChallenges.revokedAt),
+        ),
+      );
     expect(live).toHaveLength(0);
     // The member can ask again at once, and that code works.
     const { code } = await requestCode(browser, member);
@@ -251,7 +259,11 @@ describe('SMS sign-in (verify/phone, verify/sms)', () => {
     await session(await browser.post(`${API}/verify/sms`, { token: code }));
     const rows = await t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.userId, member.id));
     expect(rows.map((r) => `${r.activity}/${r.status}`)).toEqual(
-      expect.arrayContaining(['Voter sign-in: SMS code sent/success', 'Voter sign-in: SMS code check/failed', 'Voter sign-in: SMS code check/success']),
+      expect.arrayContaining([
+        'Voter sign-in: SMS code sent/success',
+        'Voter sign-in: SMS code check/failed',
+        'Voter sign-in: SMS code check/success',
+      ]),
     );
     expect(rows.every((r) => r.name === 'Logged Member' && r.ipAddress.length > 0)).toBe(true);
     expect(JSON.stringify(rows)).not.toContain(code);
@@ -270,11 +282,17 @@ describe('authenticator sign-in (send-qr, verify-token, sign-pass, verify-token-
     expect(qr.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     const secret = qr.body.secret as string;
 
-    const wrongConfirm = await request(t.app).post(`${API}/verify-token`).set(bearer(voterToken)).send({ pfNumber: member.memberNo, token: wrongCode(totpTokenAt(secret, t.clock.now())) });
+    const wrongConfirm = await request(t.app)
+      .post(`${API}/verify-token`)
+      .set(bearer(voterToken))
+      .send({ pfNumber: member.memberNo, token: wrongCode(totpTokenAt(secret, t.clock.now())) });
     expect(wrongConfirm.status).toBe(422);
 
     const firstToken = totpTokenAt(secret, t.clock.now());
-    const confirm = await request(t.app).post(`${API}/verify-token`).set(bearer(voterToken)).send({ pfNumber: member.memberNo, token: firstToken });
+    const confirm = await request(t.app)
+      .post(`${API}/verify-token`)
+      .set(bearer(voterToken))
+      .send({ pfNumber: member.memberNo, token: firstToken });
     expect(confirm.status, JSON.stringify(confirm.body)).toBe(200);
     expect(confirm.body.message).toBe('Authenticator set up successfully');
 
@@ -297,7 +315,10 @@ describe('authenticator sign-in (send-qr, verify-token, sign-pass, verify-token-
     const noCsrfLogin = await browser.postWithoutCsrf(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: freshToken });
     expect(noCsrfLogin.status).toBe(419);
     const token = await session(await browser.post(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: freshToken }));
-    expect((await request(t.app).get(`${API}/validate`).set(bearer(token))).body).toEqual({ user_type: 'voter', data: { name: 'Totp Voter' } });
+    expect((await request(t.app).get(`${API}/validate`).set(bearer(token))).body).toEqual({
+      user_type: 'voter',
+      data: { name: 'Totp Voter' },
+    });
     const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, member.id));
     expect(row!.verifiedAt).toBeInstanceOf(Date);
 
@@ -326,7 +347,10 @@ describe('authenticator sign-in (send-qr, verify-token, sign-pass, verify-token-
 
   it('uses the member own pin once set, and refuses the pin step without an authenticator', async () => {
     const member = await createMember(t.ctx);
-    await t.ctx.database.db.update(members).set({ pinHash: await hashPassword('8642') }).where(eq(members.id, member.id));
+    await t.ctx.database.db
+      .update(members)
+      .set({ pinHash: await hashPassword('8642') })
+      .where(eq(members.id, member.id));
     await enrol(member);
     const browser = await openBrowser(t.app);
     expect((await browser.post(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: t.ctx.env.DEFAULT_PIN })).status).toBe(401);
@@ -356,7 +380,11 @@ async function enrol(member: { id: number; memberNo: string }) {
   const voterToken = await tokenFor(t.ctx, 'voter', member.id);
   const qr = await request(t.app).post(`${API}/send-qr`).set(bearer(voterToken)).send({ pfNumber: member.memberNo }).expect(200);
   const secret = qr.body.secret as string;
-  await request(t.app).post(`${API}/verify-token`).set(bearer(voterToken)).send({ pfNumber: member.memberNo, token: totpTokenAt(secret, t.clock.now()) }).expect(200);
+  await request(t.app)
+    .post(`${API}/verify-token`)
+    .set(bearer(voterToken))
+    .send({ pfNumber: member.memberNo, token: totpTokenAt(secret, t.clock.now()) })
+    .expect(200);
   return secret;
 }
 
@@ -405,11 +433,27 @@ describe('Google sign-in and sign-up for voters', () => {
   });
 
   it('links a Google account at sign-up (201), refuses it twice (409), then signs in by it', async () => {
-    const member = await createMember(t.ctx, { memberNo: '4321', phone: '0722000111', email: 'registered@example.org', name: 'Registered Name' });
+    const member = await createMember(t.ctx, {
+      memberNo: '4321',
+      phone: '0722000111',
+      email: 'registered@example.org',
+      name: 'Registered Name',
+    });
     const credential = await google.idToken({ email: 'personal@gmail.com', sub: 'google-sub-personal' });
-    const body = { pfNumber: '4321', phone: '0722000111', name: 'x', email: 'personal@gmail.com', email_verified: true, photo: '', google_id: 'x', credential };
+    const body = {
+      pfNumber: '4321',
+      phone: '0722000111',
+      name: 'x',
+      email: 'personal@gmail.com',
+      email_verified: true,
+      photo: '',
+      google_id: 'x',
+      credential,
+    };
 
-    const wrongPhone = await request(t.app).post(`${API}/signup`).send({ ...body, phone: '0722000999' });
+    const wrongPhone = await request(t.app)
+      .post(`${API}/signup`)
+      .send({ ...body, phone: '0722000999' });
     expect(wrongPhone.status).toBe(404);
 
     const created = await request(t.app).post(`${API}/signup`).send(body);
@@ -426,12 +470,17 @@ describe('Google sign-in and sign-up for voters', () => {
 
     // The same Google account on another voter ID: also taken.
     await createMember(t.ctx, { memberNo: '4322', phone: '0722000222' });
-    const taken = await request(t.app).post(`${API}/signup`).send({ ...body, pfNumber: '4322', phone: '0722000222' });
+    const taken = await request(t.app)
+      .post(`${API}/signup`)
+      .send({ ...body, pfNumber: '4322', phone: '0722000222' });
     expect(taken.status).toBe(409);
 
     const login = await request(t.app)
       .post(`${API}/google/login`)
-      .send({ email: 'personal@gmail.com', oauth_id_token: await google.idToken({ email: 'personal@gmail.com', sub: 'google-sub-personal' }) });
+      .send({
+        email: 'personal@gmail.com',
+        oauth_id_token: await google.idToken({ email: 'personal@gmail.com', sub: 'google-sub-personal' }),
+      });
     expect((await session(login)) && login.body.name).toBe('Registered Name');
   });
 

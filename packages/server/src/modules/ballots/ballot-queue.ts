@@ -85,9 +85,18 @@ export async function findBallots(ctx: AppContext, receipts: string[]): Promise<
     .where(inArray(ballots.receipt, receipts));
   for (const b of mixed) add(b);
   if (found.size === new Set(receipts).size) return found;
-  const rows = await ctx.database.db.execute<{ receipt: string | null; position_id: number | null; candidate_id: number | null; id: string | null; sealed: string | null }>(sql`
+  const rows = await ctx.database.db.execute<{
+    receipt: string | null;
+    position_id: number | null;
+    candidate_id: number | null;
+    id: string | null;
+    sealed: string | null;
+  }>(sql`
     select receipt, position_id, candidate_id, null::text as id, null::text as sealed from ballots
-      where receipt in (${sql.join(receipts.map((r) => sql`${r}`), sql`, `)})
+      where receipt in (${sql.join(
+        receipts.map((r) => sql`${r}`),
+        sql`, `,
+      )})
     union all
     select null, null, null, id, sealed from ballot_queue`);
   found.clear();

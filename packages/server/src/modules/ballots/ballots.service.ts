@@ -13,7 +13,6 @@ import { sealBallot, type CastBallot } from './ballot-queue';
 import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from './locks';
 import { newQueueId, newReceipt } from './receipts';
 
-
 /** The ballot: every position the member may vote for (national + their branch) that has candidates. */
 export async function getBallot(ctx: AppContext, memberId: number): Promise<BallotGroup[]> {
   const [me] = await ctx.database.db.select({ branchId: members.branchId }).from(members).where(eq(members.id, memberId)).limit(1);
@@ -104,11 +103,18 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
     for (const r of rows) {
       const field = `candidates.${r.position_id}`;
       if (r.position_name === null) invalid[field] = ['The selected position does not exist'];
-      else if (!r.eligible) invalid[field] = [`You are not eligible to vote for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`];
-      else if (!r.standing) invalid[field] = [`The selected candidate is not standing for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`];
-      else if (r.duplicate) invalid[field] = [`Choose each candidate for ${positionTitle({ name: r.position_name, level: r.level ?? '' })} at most once`];
+      else if (!r.eligible)
+        invalid[field] = [`You are not eligible to vote for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`];
+      else if (!r.standing)
+        invalid[field] = [
+          `The selected candidate is not standing for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`,
+        ];
+      else if (r.duplicate)
+        invalid[field] = [`Choose each candidate for ${positionTitle({ name: r.position_name, level: r.level ?? '' })} at most once`];
       else if (r.seats !== null && r.chosen > r.seats) {
-        invalid[field] = [`Choose at most ${r.seats} candidate${r.seats === 1 ? '' : 's'} for ${positionTitle({ name: r.position_name, level: r.level ?? '' })}`];
+        invalid[field] = [
+          `Choose at most ${r.seats} candidate${r.seats === 1 ? '' : 's'} for ${positionTitle({ name: r.position_name, level: r.level ?? '' })}`,
+        ];
       }
     }
     if (Object.keys(invalid).length > 0) throw AppError.validation(invalid);
@@ -122,11 +128,18 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
     result = { xid, newVoter: !rows[0]!.voted_before };
   } catch (error) {
     // Two submissions the member lock did not serialise (it always should): the key decides.
-    const failure = uniqueViolation(error) !== undefined ? new AppError('CONFLICT', 'You have already voted for one of these positions') : error;
+    const failure =
+      uniqueViolation(error) !== undefined ? new AppError('CONFLICT', 'You have already voted for one of these positions') : error;
     if (failure instanceof AppError && failure.status < 500 && voterName) {
-      await recordActivity(ctx, { name: voterName, activity: VOTED, userId: voter.memberId, userType: 'voter', data: failure.message, ip: voter.ip, status: failure.status === 403 ? 'denied' : 'failed' }).catch(
-        (err: unknown) => ctx.logger.warn({ err }, 'could not record a refused vote'),
-      );
+      await recordActivity(ctx, {
+        name: voterName,
+        activity: VOTED,
+        userId: voter.memberId,
+        userType: 'voter',
+        data: failure.message,
+        ip: voter.ip,
+        status: failure.status === 403 ? 'denied' : 'failed',
+      }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a refused vote'));
     }
     throw failure;
   }

@@ -53,7 +53,9 @@ describe('psk/candidates/v2', () => {
   });
 
   it('refuses staff tokens', async () => {
-    const res = await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(await tokenFor(t.ctx, 'admin')));
+    const res = await request(t.app)
+      .get('/api/v1/psk/candidates/v2')
+      .set(bearer(await tokenFor(t.ctx, 'admin')));
     expect(res.status).toBe(403);
   });
 });
@@ -73,7 +75,10 @@ describe('psk/vote', () => {
     expect(after.queue - before.queue).toBe(2);
     expect(after.ballots).toBe(before.ballots);
     // The activity log knows that the member voted, not the choice or the receipt.
-    const logs = await t.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.userId} = ${member.id}`);
+    const logs = await t.ctx.database.db
+      .select()
+      .from(activityLogs)
+      .where(sql`${activityLogs.userId} = ${member.id}`);
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ activity: 'Voted', status: 'success' });
     const text = JSON.stringify(logs);
@@ -132,7 +137,15 @@ describe('psk/vote', () => {
 
   it('answers 422 for malformed bodies without a 500', async () => {
     const { token } = await createVoter(t.ctx);
-    for (const body of [{}, { candidates: {} }, { candidates: [] }, { candidates: { abc: 1 } }, { candidates: { 1: 'x' } }, { candidates: { 1: -1 } }, { candidates: null }]) {
+    for (const body of [
+      {},
+      { candidates: {} },
+      { candidates: [] },
+      { candidates: { abc: 1 } },
+      { candidates: { 1: 'x' } },
+      { candidates: { 1: -1 } },
+      { candidates: null },
+    ]) {
       const res = await request(t.app).post('/api/v1/psk/vote').set(bearer(token)).send(body);
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
@@ -154,14 +167,19 @@ describe('psk/vote', () => {
     for (let round = 0; round < 8; round++) {
       const { token, member } = await createVoter(t.ctx);
       const before = await votingRows(t.ctx);
-      const answers = await Promise.all(Array.from({ length: 20 }, () => vote(t.app, token, { [e.chair.id]: e.alice.id, [e.treasurer.id]: e.dan.id })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => vote(t.app, token, { [e.chair.id]: e.alice.id, [e.treasurer.id]: e.dan.id })),
+      );
       const statuses = answers.map((a) => a.status).sort();
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(statuses.filter((s) => s === 409)).toHaveLength(19);
       const after = await votingRows(t.ctx);
       expect(after.participation - before.participation).toBe(2);
       expect(after.queue - before.queue).toBe(2);
-      const mine = await t.ctx.database.db.select().from(participation).where(sql`${participation.memberId} = ${member.id}`);
+      const mine = await t.ctx.database.db
+        .select()
+        .from(participation)
+        .where(sql`${participation.memberId} = ${member.id}`);
       expect(mine).toHaveLength(2);
     }
   });
@@ -189,7 +207,9 @@ describe('psk/vote', () => {
     await t.ctx.database.db.execute(sql`
       create or replace function refuse_boom() returns trigger language plpgsql as $$
       begin if new.name = 'Boom Voter' then raise exception 'boom'; end if; return new; end $$`);
-    await t.ctx.database.db.execute(sql`create trigger refuse_boom before insert on activity_logs for each row execute function refuse_boom()`);
+    await t.ctx.database.db.execute(
+      sql`create trigger refuse_boom before insert on activity_logs for each row execute function refuse_boom()`,
+    );
     try {
       const boom = await createMember(t.ctx, { branch: 'Nairobi', name: 'Boom Voter' });
       const before = await votingRows(t.ctx);
@@ -206,7 +226,9 @@ describe('psk/vote', () => {
       const after = await votingRows(t.ctx);
       expect(after.participation - before.participation).toBe(12);
       expect(after.queue + after.ballots - before.queue - before.ballots).toBe(12);
-      const [open] = await t.ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`);
+      const [open] = await t.ctx.database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+      );
       expect(open!.n).toBe(0);
     } finally {
       await t.ctx.database.db.execute(sql`drop trigger refuse_boom on activity_logs`);
@@ -214,32 +236,41 @@ describe('psk/vote', () => {
   });
 
   // Needs a second connection that holds the lock while the vote waits (PGlite serves one).
-  it.skipIf(databaseKind !== 'postgres')('checks with what committed while the vote waited for the election lock: a switch-off wins', async () => {
-    const { token } = await createVoter(t.ctx, 'Nairobi');
-    const before = await votingRows(t.ctx);
-    const switchOff = await t.ctx.database.sql.reserve();
-    try {
-      // A toggle's transaction: the exclusive election lock, then the new state, not yet committed.
-      await switchOff`begin`;
-      await switchOff`select pg_advisory_xact_lock(${ELECTION_LOCK})`;
-      await switchOff`update settings set value = '0' where key = 'election_active'`;
-      // supertest sends on then(): start it now.
-      const pending = vote(t.app, token, { [e.chair.id]: e.alice.id }).then((r) => r);
-      // The vote is now waiting on the shared lock; its check must not use a snapshot from before.
-      await waitForLockWaiters(t, 1);
-      await switchOff`commit`;
-      const res = await pending;
-      expect(res.status).toBe(403);
-      expect(res.body.message).toBe('Voting is currently disabled');
-      expect(await votingRows(t.ctx)).toEqual(before);
-    } finally {
-      await switchOff`rollback`.catch(() => undefined);
-      switchOff.release();
-    }
-  });
+  it.skipIf(databaseKind !== 'postgres')(
+    'checks with what committed while the vote waited for the election lock: a switch-off wins',
+    async () => {
+      const { token } = await createVoter(t.ctx, 'Nairobi');
+      const before = await votingRows(t.ctx);
+      const switchOff = await t.ctx.database.sql.reserve();
+      try {
+        // A toggle's transaction: the exclusive election lock, then the new state, not yet committed.
+        await switchOff`begin`;
+        await switchOff`select pg_advisory_xact_lock(${ELECTION_LOCK})`;
+        await switchOff`update settings set value = '0' where key = 'election_active'`;
+        // supertest sends on then(): start it now.
+        const pending = vote(t.app, token, { [e.chair.id]: e.alice.id }).then((r) => r);
+        // The vote is now waiting on the shared lock; its check must not use a snapshot from before.
+        await waitForLockWaiters(t, 1);
+        await switchOff`commit`;
+        const res = await pending;
+        expect(res.status).toBe(403);
+        expect(res.body.message).toBe('Voting is currently disabled');
+        expect(await votingRows(t.ctx)).toEqual(before);
+      } finally {
+        await switchOff`rollback`.catch(() => undefined);
+        switchOff.release();
+      }
+    },
+  );
 
   it('refuses staff and anonymous callers', async () => {
-    expect((await request(t.app).post('/api/v1/psk/vote').send({ candidates: { [e.chair.id]: e.alice.id } })).status).toBe(401);
+    expect(
+      (
+        await request(t.app)
+          .post('/api/v1/psk/vote')
+          .send({ candidates: { [e.chair.id]: e.alice.id } })
+      ).status,
+    ).toBe(401);
     const admin = await tokenFor(t.ctx, 'admin');
     expect((await vote(t.app, admin, { [e.chair.id]: e.alice.id })).status).toBe(403);
   });
@@ -251,7 +282,10 @@ describe('receipts', () => {
     const token = await tokenFor(t.ctx, 'voter', member.id);
     const res = await vote(t.app, token, { [e.chair.id]: e.brian.id });
     const receipt = res.body.receipts[0].vvpat as string;
-    const [row] = await t.ctx.database.db.select().from(participation).where(sql`${participation.memberId} = ${member.id}`);
+    const [row] = await t.ctx.database.db
+      .select()
+      .from(participation)
+      .where(sql`${participation.memberId} = ${member.id}`);
     expect(row!.receiptEnc).not.toContain(receipt);
     expect(unseal(t.ctx.secrets.ballotKey, row!.receiptEnc)).toBe(receipt);
     expect(() => unseal(randomBytes(32), row!.receiptEnc)).toThrow();

@@ -76,7 +76,9 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
     const takenBallots = opened.filter(takes);
     const queued = takenBallots.flat();
     for (let i = 0; i < chosen.length; i += INSERT_SLICE) {
-      await tx.execute(sql`delete from ballot_queue where id = any(${textArray(chosen.slice(i, i + INSERT_SLICE).map((r) => r.id))}::text[])`);
+      await tx.execute(
+        sql`delete from ballot_queue where id = any(${textArray(chosen.slice(i, i + INSERT_SLICE).map((r) => r.id))}::text[])`,
+      );
     }
     // A forced pass may move fewer than MIX_MIN_BATCH of a position: padded, per position, with
     // published ballots of that position, deleted and written again within the batch.
@@ -89,7 +91,9 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
       padding.push(
         ...(await tx
           .delete(ballots)
-          .where(sql`${ballots.receipt} in (select receipt from (select distinct receipt from ballots where position_id = ${positionId}) r order by random() limit ${shortBy})`)
+          .where(
+            sql`${ballots.receipt} in (select receipt from (select distinct receipt from ballots where position_id = ${positionId}) r order by random() limit ${shortBy})`,
+          )
           .returning({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })),
       );
     }

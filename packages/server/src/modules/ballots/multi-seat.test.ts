@@ -30,7 +30,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-const results = async () => (await request(t.app).get('/api/v1/psk/results')).body.data.data as { position_id: number; total: number; values: { candidate_id: number; count: number }[] }[];
+const results = async () =>
+  (await request(t.app).get('/api/v1/psk/results')).body.data.data as {
+    position_id: number;
+    total: number;
+    values: { candidate_id: number; count: number }[];
+  }[];
 const countOf = (groups: Awaited<ReturnType<typeof results>>, positionId: number, candidateId: number) =>
   groups.find((g) => g.position_id === positionId)?.values.find((v) => v.candidate_id === candidateId)?.count ?? 0;
 
@@ -61,24 +66,55 @@ describe('several seats per position', () => {
     const groups = await results();
     expect([b[0], b[1], b[2], b[3]].map((c) => countOf(groups, board.id, c!.id))).toEqual([3, 1, 1, 1]);
     expect(countOf(groups, treasurer.id, tr[0]!.id)).toBe(1);
-    const stats = (await request(t.app).get('/api/v1/agent/statistics').set(bearer(await tokenFor(t.ctx, 'agent')))).body.data;
+    const stats = (
+      await request(t.app)
+        .get('/api/v1/agent/statistics')
+        .set(bearer(await tokenFor(t.ctx, 'agent')))
+    ).body.data;
     expect(stats).toMatchObject({ votesCasted: 4, membersVoted: 3 });
 
     // The voter's own receipts: the board receipt shows each of the three candidates.
-    const mine = (await request(t.app).get('/api/v1/psk/vvpat').set(bearer(full.token))).body.data.votes as { vvpat: string; name: string; position: string }[];
+    const mine = (await request(t.app).get('/api/v1/psk/vvpat').set(bearer(full.token))).body.data.votes as {
+      vvpat: string;
+      name: string;
+      position: string;
+    }[];
     const boardReceipt = res.body.receipts.find((r: { position_id: number }) => r.position_id === board.id).vvpat;
-    expect(mine.filter((r) => r.vvpat === boardReceipt).map((r) => r.name).sort()).toEqual(['Achieng A', 'Barasa B', 'Chebet C']);
-    expect((await request(t.app).get(`/api/v1/psk/receipt/${boardReceipt}`)).body).toEqual({ vvpat: boardReceipt, position: 'Board Member National', recorded: true });
+    expect(
+      mine
+        .filter((r) => r.vvpat === boardReceipt)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['Achieng A', 'Barasa B', 'Chebet C']);
+    expect((await request(t.app).get(`/api/v1/psk/receipt/${boardReceipt}`)).body).toEqual({
+      vvpat: boardReceipt,
+      position: 'Board Member National',
+      recorded: true,
+    });
 
     // Mixed, committed, audited: the rows move, the counts stay, the audit agrees.
     await mixQueuedBallots(t.ctx, { force: true });
     await t.ctx.voting.tally.resync();
     const mixed = await results();
     expect([b[0], b[1], b[2], b[3]].map((c) => countOf(mixed, board.id, c!.id))).toEqual([3, 1, 1, 1]);
-    expect((await request(t.app).get('/api/v1/agent/statistics').set(bearer(await tokenFor(t.ctx, 'agent')))).body.data.votesCasted).toBe(4);
+    expect(
+      (
+        await request(t.app)
+          .get('/api/v1/agent/statistics')
+          .set(bearer(await tokenFor(t.ctx, 'agent')))
+      ).body.data.votesCasted,
+    ).toBe(4);
     expect((await request(t.app).get(`/api/v1/psk/receipt/${boardReceipt}`)).status).toBe(200);
-    expect((await request(t.app).get('/api/v1/psk/vvpat').set(bearer(full.token))).body.data.votes.filter((r: { vvpat: string }) => r.vvpat === boardReceipt)).toHaveLength(3);
-    await request(t.app).post('/api/v1/toggle').set(bearer(await tokenFor(t.ctx, 'admin'))).send({ status: true }).expect(200);
+    expect(
+      (await request(t.app).get('/api/v1/psk/vvpat').set(bearer(full.token))).body.data.votes.filter(
+        (r: { vvpat: string }) => r.vvpat === boardReceipt,
+      ),
+    ).toHaveLength(3);
+    await request(t.app)
+      .post('/api/v1/toggle')
+      .set(bearer(await tokenFor(t.ctx, 'admin')))
+      .send({ status: true })
+      .expect(200);
     const report = await verifyAudit(t.ctx);
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
@@ -110,7 +146,9 @@ describe('several seats per position', () => {
     const { member, token } = await createVoter(t.ctx);
     const before = await votingRows(t.ctx);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => vote(t.app, token, { [board.id]: i % 2 ? [b[1]!.id, b[2]!.id, b[3]!.id] : [b[0]!.id, b[1]!.id] } as never)),
+      Array.from({ length: 20 }, (_, i) =>
+        vote(t.app, token, { [board.id]: i % 2 ? [b[1]!.id, b[2]!.id, b[3]!.id] : [b[0]!.id, b[1]!.id] } as never),
+      ),
     );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);

@@ -62,7 +62,9 @@ describe('secret ballot', () => {
     expect(await votingRows(t.ctx)).toMatchObject({ queue: 0, ballots: 60, participation: 60 });
 
     const heap = (await t.ctx.database.db.execute<{ receipt: string }>(sql`select receipt from ballots`)).map((r) => r.receipt);
-    const byCtid = (await t.ctx.database.db.execute<{ receipt: string }>(sql`select receipt from ballots order by ctid`)).map((r) => r.receipt);
+    const byCtid = (await t.ctx.database.db.execute<{ receipt: string }>(sql`select receipt from ballots order by ctid`)).map(
+      (r) => r.receipt,
+    );
     expect(new Set(heap)).toEqual(new Set(castOrder));
     for (const order of [heap, byCtid]) {
       expect(order).not.toEqual(castOrder);

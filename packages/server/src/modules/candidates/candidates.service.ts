@@ -51,7 +51,13 @@ export async function listCandidates(ctx: AppContext): Promise<Candidate[]> {
  * nothing. The photo is checked and written before the transaction (so a bad image changes
  * nothing), removed again if the transaction fails, and the old one removed once it commits.
  */
-export async function updateCandidate(ctx: AppContext, actor: Actor, id: number, input: CandidateEdit, image?: UploadFile): Promise<Candidate> {
+export async function updateCandidate(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  input: CandidateEdit,
+  image?: UploadFile,
+): Promise<Candidate> {
   const [stored] = image ? await storeImages(ctx, [image]) : [];
   const photoUrl = stored ? uploadUrl(stored) : undefined;
   let previousPhoto: string | null = null;
@@ -59,15 +65,27 @@ export async function updateCandidate(ctx: AppContext, actor: Actor, id: number,
   try {
     candidate = await auditedTransaction(
       ctx,
-      { actor, activity: 'Candidate updated', data: `member id ${id}, positions [${input.position_ids.join(', ')}]${photoUrl ? ', new photo' : ''}${input.statement !== undefined ? ', statement' : ''}` },
+      {
+        actor,
+        activity: 'Candidate updated',
+        data: `member id ${id}, positions [${input.position_ids.join(', ')}]${photoUrl ? ', new photo' : ''}${input.statement !== undefined ? ', statement' : ''}`,
+      },
       async (tx) => {
-        const [member] = await tx.select({ memberNo: members.memberNo, photoUrl: members.photoUrl }).from(members).where(eq(members.id, id)).for('update');
+        const [member] = await tx
+          .select({ memberNo: members.memberNo, photoUrl: members.photoUrl })
+          .from(members)
+          .where(eq(members.id, id))
+          .for('update');
         if (!member) throw new AppError('NOT_FOUND', 'Candidate not found');
         previousPhoto = member.photoUrl;
         await applyMemberEdit(tx, id, { ...input, member_no: member.memberNo }, ctx.now());
         await replacePositions(tx, id, input.position_ids);
         if (photoUrl) await tx.update(members).set({ photoUrl }).where(eq(members.id, id));
-        if (input.statement !== undefined) await tx.update(members).set({ statement: input.statement || null }).where(eq(members.id, id));
+        if (input.statement !== undefined)
+          await tx
+            .update(members)
+            .set({ statement: input.statement || null })
+            .where(eq(members.id, id));
         return (await loadCandidates(tx, [id]))[0]!;
       },
     );

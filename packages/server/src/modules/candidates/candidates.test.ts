@@ -72,7 +72,13 @@ describe('list candidates', () => {
   it('is for admins only', async () => {
     expect((await request(t.app).get('/api/v1/psk/candidates')).status).toBe(401);
     for (const role of ['voter', 'agent'] as const) {
-      expect((await request(t.app).get('/api/v1/psk/candidates').set(bearer(await tokenFor(t.ctx, role)))).status).toBe(403);
+      expect(
+        (
+          await request(t.app)
+            .get('/api/v1/psk/candidates')
+            .set(bearer(await tokenFor(t.ctx, role)))
+        ).status,
+      ).toBe(403);
     }
   });
 });
@@ -111,11 +117,14 @@ describe('edit candidate', () => {
     expect(res.status).toBe(200);
     const url = res.body.data.image_url as string;
     expect(url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
-    const served = await request(t.app).get(url).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const served = await request(t.app)
+      .get(url)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(served.status).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
@@ -145,7 +154,10 @@ describe('edit candidate', () => {
     const { m, fields } = await candidateFields([p.id]);
     const before = storedFiles();
     const html = Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>');
-    const res = await editForm(m.id, { ...fields, name: 'Should Not Change' }).attach('image', html, { filename: 'photo.png', contentType: 'image/png' });
+    const res = await editForm(m.id, { ...fields, name: 'Should Not Change' }).attach('image', html, {
+      filename: 'photo.png',
+      contentType: 'image/png',
+    });
     expect(res.status).toBe(415);
     expect(res.body.message).toBe('Images must be JPEG, PNG or WebP files');
     expect(storedFiles()).toEqual(before);
@@ -172,7 +184,11 @@ describe('edit candidate', () => {
       .send('--XYZ\r\nContent-Disposition: form-data; name="name"\r\n\r\nhalf a part with no end');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: expect.any(String) });
-    const noBoundary = await request(t.app).post(`/api/v1/edit/candidate/${m.id}`).set(bearer(admin)).set('content-type', 'multipart/form-data').send('garbage');
+    const noBoundary = await request(t.app)
+      .post(`/api/v1/edit/candidate/${m.id}`)
+      .set(bearer(admin))
+      .set('content-type', 'multipart/form-data')
+      .send('garbage');
     expect(noBoundary.status).toBe(400);
     const next = await editForm(m.id, fields);
     expect(next.status).toBe(200);
@@ -208,7 +224,9 @@ describe('edit candidate', () => {
     const failed = await editForm(m.id, { ...fields, email: other.email }).attach('image', PNG, 'x.png');
     expect(failed.status).toBe(422);
     expect(storedFiles()).toEqual(before);
-    expect((await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.memberId, m.id))).map((r) => r.positionId)).toEqual([p.id]);
+    expect((await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.memberId, m.id))).map((r) => r.positionId)).toEqual([
+      p.id,
+    ]);
   });
 
   it('takes no positions as "none" and refuses a second image or other file fields', async () => {

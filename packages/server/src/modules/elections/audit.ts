@@ -5,7 +5,12 @@ import { unseal } from '../../lib/crypto';
 import { openBallot } from '../ballots';
 import { digestBallots } from './commitments';
 
-export type AuditReport = { ok: boolean; problems: string[]; notes: string[]; tallies: { positionId: number; candidateId: number; count: number }[] };
+export type AuditReport = {
+  ok: boolean;
+  problems: string[];
+  notes: string[];
+  tallies: { positionId: number; candidateId: number; count: number }[];
+};
 
 /**
  * `cli audit:verify`: recomputes everything from the stored ballots, in one snapshot.
@@ -25,7 +30,8 @@ export async function verifyAudit(ctx: AppContext): Promise<AuditReport> {
     async (tx) => {
       const tally = new Map<string, number>();
       const receiptPosition = new Map<string, number>();
-      const bump = (positionId: number, candidateId: number) => tally.set(`${positionId}:${candidateId}`, (tally.get(`${positionId}:${candidateId}`) ?? 0) + 1);
+      const bump = (positionId: number, candidateId: number) =>
+        tally.set(`${positionId}:${candidateId}`, (tally.get(`${positionId}:${candidateId}`) ?? 0) + 1);
 
       const digest = await digestBallots(tx, (b) => {
         receiptPosition.set(b.receipt, b.positionId);
@@ -55,7 +61,9 @@ export async function verifyAudit(ctx: AppContext): Promise<AuditReport> {
       let missing = 0;
       let wrongPosition = 0;
       let sealedBad = 0;
-      for (const row of await tx.select({ positionId: participation.positionId, receiptEnc: participation.receiptEnc }).from(participation)) {
+      for (const row of await tx
+        .select({ positionId: participation.positionId, receiptEnc: participation.receiptEnc })
+        .from(participation)) {
         participated.set(row.positionId, (participated.get(row.positionId) ?? 0) + 1);
         let receipt: string;
         try {
@@ -79,17 +87,26 @@ export async function verifyAudit(ctx: AppContext): Promise<AuditReport> {
 
       const standing = new Set((await tx.select().from(candidacies)).map((c) => `${c.positionId}:${c.memberId}`));
       const strays = [...tally.keys()].filter((k) => !standing.has(k));
-      if (strays.length) notes.push(`${strays.length} (position, candidate) pair(s) hold ballots without a current candidacy (withdrawn after voting?)`);
+      if (strays.length)
+        notes.push(`${strays.length} (position, candidate) pair(s) hold ballots without a current candidacy (withdrawn after voting?)`);
 
       const history = await tx.select().from(commitments).orderBy(asc(commitments.id));
       for (let i = 1; i < history.length; i++) {
-        if (history[i]!.count < history[i - 1]!.count) problems.push(`Commitment ${history[i]!.id} counts fewer ballots (${history[i]!.count}) than the one before (${history[i - 1]!.count})`);
+        if (history[i]!.count < history[i - 1]!.count)
+          problems.push(
+            `Commitment ${history[i]!.id} counts fewer ballots (${history[i]!.count}) than the one before (${history[i - 1]!.count})`,
+          );
       }
       const [newest] = await tx.select().from(commitments).orderBy(desc(commitments.id)).limit(1);
       if (!newest) notes.push('No commitment recorded yet');
-      else if (digest.count < newest.count) problems.push(`The newest commitment (${newest.at.toISOString()}) covers ${newest.count} ballots but only ${digest.count} are stored`);
-      else if (digest.count === newest.count && digest.hash !== newest.hash) problems.push(`The ballots do not match the newest commitment (${newest.at.toISOString()}): hash ${digest.hash} != ${newest.hash}`);
-      else if (digest.count > newest.count) notes.push(`${digest.count - newest.count} ballot(s) mixed since the newest commitment; the next commitment covers them`);
+      else if (digest.count < newest.count)
+        problems.push(
+          `The newest commitment (${newest.at.toISOString()}) covers ${newest.count} ballots but only ${digest.count} are stored`,
+        );
+      else if (digest.count === newest.count && digest.hash !== newest.hash)
+        problems.push(`The ballots do not match the newest commitment (${newest.at.toISOString()}): hash ${digest.hash} != ${newest.hash}`);
+      else if (digest.count > newest.count)
+        notes.push(`${digest.count - newest.count} ballot(s) mixed since the newest commitment; the next commitment covers them`);
       else notes.push(`Newest commitment (${newest.at.toISOString()}, ${newest.count} ballots) matches`);
       notes.push(`${digest.count} mixed and ${queued} queued ballot(s)`);
 

@@ -19,7 +19,10 @@ export type BallotSetDigest = { count: number; hash: string };
 const PAGE = 5000;
 
 /** Streams `ballots` in receipt order (keyset pages; call inside one snapshot for a consistent set). */
-export async function digestBallots(db: Db | Tx, onBallot?: (b: { receipt: string; positionId: number; candidateId: number }) => void): Promise<BallotSetDigest> {
+export async function digestBallots(
+  db: Db | Tx,
+  onBallot?: (b: { receipt: string; positionId: number; candidateId: number }) => void,
+): Promise<BallotSetDigest> {
   const hash = createHash('sha256');
   let n = 0;
   let after: { receipt: string; candidateId: number } | null = null;
@@ -89,7 +92,9 @@ export function startCommitmentLoop(ctx: AppContext): () => Promise<void> {
   const tick = () => {
     if (running || stopped) return;
     running = (async () => {
-      const [state] = await ctx.database.db.execute<{ active: string | null }>(sql`select value as active from settings where key = 'election_active'`);
+      const [state] = await ctx.database.db.execute<{ active: string | null }>(
+        sql`select value as active from settings where key = 'election_active'`,
+      );
       if (state?.active === '1') await recordCommitment(ctx, 'periodic', { onlyIfDue: true });
     })()
       .catch((err: unknown) => ctx.logger.error({ err }, 'periodic commitment failed'))

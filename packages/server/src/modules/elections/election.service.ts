@@ -14,7 +14,10 @@ type ElectionRow = typeof election.$inferSelect;
 /** The election row and the switch, read together (the migration creates the row). */
 export async function readElection(db: Db | Tx): Promise<{ row: ElectionRow; active: boolean }> {
   const [found] = await db
-    .select({ e: election, active: sql<string | null>`(select ${settings.value} from ${settings} where ${settings.key} = 'election_active')` })
+    .select({
+      e: election,
+      active: sql<string | null>`(select ${settings.value} from ${settings} where ${settings.key} = 'election_active')`,
+    })
     .from(election)
     .where(eq(election.id, 1));
   if (!found) throw new Error('the election row is missing (migration 0005 creates it)');
@@ -108,5 +111,8 @@ export async function applyElectionDefaults(db: Db, env: Env): Promise<void> {
 
 /** Marks the first switch-on (set-up ends); called inside the toggle's transaction. */
 export async function markOpened(tx: Tx, at: Date): Promise<void> {
-  await tx.update(election).set({ openedAt: at }).where(sql`${election.id} = 1 and ${election.openedAt} is null`);
+  await tx
+    .update(election)
+    .set({ openedAt: at })
+    .where(sql`${election.id} = 1 and ${election.openedAt} is null`);
 }

@@ -63,7 +63,10 @@ export async function lookupReceipt(ctx: AppContext, input: string): Promise<{ v
   const receipt = normaliseReceipt(input);
   const ballot = (await findBallots(ctx, [receipt])).get(receipt)?.[0];
   if (!ballot) throw new AppError('NOT_FOUND', 'No ballot has this receipt code');
-  const [position] = await ctx.database.db.select({ name: positions.name, level: positions.level }).from(positions).where(eq(positions.id, ballot.positionId));
+  const [position] = await ctx.database.db
+    .select({ name: positions.name, level: positions.level })
+    .from(positions)
+    .where(eq(positions.id, ballot.positionId));
   return { vvpat: receipt, position: position ? positionTitle(position) : `Position ${ballot.positionId}`, recorded: true };
 }
 
@@ -80,12 +83,29 @@ const csvCell = (value: string | number): string => {
  */
 export async function exportResultsCsv(ctx: AppContext): Promise<string> {
   const groups = await getResults(ctx);
-  const seats = new Map((await ctx.database.db.select({ id: positions.id, seats: positions.seats }).from(positions)).map((p) => [p.id, p.seats]));
-  const lines = [['position_id', 'position', 'seats', 'candidate_id', 'member_no', 'candidate', 'votes', 'position_total', 'elected', 'tied'].join(',')];
+  const seats = new Map(
+    (await ctx.database.db.select({ id: positions.id, seats: positions.seats }).from(positions)).map((p) => [p.id, p.seats]),
+  );
+  const lines = [
+    ['position_id', 'position', 'seats', 'candidate_id', 'member_no', 'candidate', 'votes', 'position_total', 'elected', 'tied'].join(','),
+  ];
   for (const g of groups) {
     const n = seats.get(g.position_id) ?? 1;
     for (const v of declareSeats(g.values, n)) {
-      lines.push([g.position_id, csvCell(g.title), n, v.candidate_id, csvCell(v.member_no), csvCell(v.name), v.count, g.total, v.elected ? 'yes' : 'no', v.tied ? 'yes' : 'no'].join(','));
+      lines.push(
+        [
+          g.position_id,
+          csvCell(g.title),
+          n,
+          v.candidate_id,
+          csvCell(v.member_no),
+          csvCell(v.name),
+          v.count,
+          g.total,
+          v.elected ? 'yes' : 'no',
+          v.tied ? 'yes' : 'no',
+        ].join(','),
+      );
     }
   }
   return `${lines.join('\r\n')}\r\n`;

@@ -37,7 +37,10 @@ describe('election status and toggle', () => {
     expect((await request(t.app).get('/api/v1/psk/election/status')).body).toEqual({ active: '1' });
     const off = await toggle(false);
     expect(off.body).toEqual({ active: '0', message: 'Voting has been disabled' });
-    const logs = await t.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.activity} in ('Enabled voting', 'Disabled voting')`);
+    const logs = await t.ctx.database.db
+      .select()
+      .from(activityLogs)
+      .where(sql`${activityLogs.activity} in ('Enabled voting', 'Disabled voting')`);
     expect(logs.map((l) => [l.activity, l.status])).toEqual([
       ['Enabled voting', 'success'],
       ['Disabled voting', 'success'],
@@ -82,7 +85,9 @@ describe('results, statistics, receipts, commitments', () => {
     const res = await request(t.app).get('/api/v1/psk/results');
     expect(res.status).toBe(200);
     const groups = res.body.data.data;
-    const mine = groups.filter((g: { position_id: number }) => [e.chair.id, e.treasurer.id, e.nairobi.id, e.mombasa.id].includes(g.position_id));
+    const mine = groups.filter((g: { position_id: number }) =>
+      [e.chair.id, e.treasurer.id, e.nairobi.id, e.mombasa.id].includes(g.position_id),
+    );
     expect(mine).toEqual([
       {
         position_id: e.chair.id,
@@ -104,8 +109,17 @@ describe('results, statistics, receipts, commitments', () => {
         ],
         total: 4,
       },
-      expect.objectContaining({ position_id: e.nairobi.id, title: `${e.nairobi.name} Nairobi`, key: `${e.nairobi.name}_Nairobi`, total: 1 }),
-      expect.objectContaining({ position_id: e.mombasa.id, total: 0, values: [expect.objectContaining({ candidate_id: e.fred.id, count: 0 })] }),
+      expect.objectContaining({
+        position_id: e.nairobi.id,
+        title: `${e.nairobi.name} Nairobi`,
+        key: `${e.nairobi.name}_Nairobi`,
+        total: 1,
+      }),
+      expect.objectContaining({
+        position_id: e.mombasa.id,
+        total: 0,
+        values: [expect.objectContaining({ candidate_id: e.fred.id, count: 0 })],
+      }),
     ]);
     // Only positions with candidates appear (the seeded ones have none here).
     expect(groups).toHaveLength(4);
@@ -120,7 +134,9 @@ describe('results, statistics, receipts, commitments', () => {
     await createMember(t.ctx, { verified: true });
     await createMember(t.ctx, { verified: true });
     t.ctx.voting.tally.invalidateMembers();
-    const [counts] = await t.ctx.database.db.select({ all: sql<number>`count(*)::int`, verified: sql<number>`count(${members.verifiedAt})::int` }).from(members);
+    const [counts] = await t.ctx.database.db
+      .select({ all: sql<number>`count(*)::int`, verified: sql<number>`count(${members.verifiedAt})::int` })
+      .from(members);
     const res = await request(t.app).get('/api/v1/statistics').set(bearer(admin));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -163,7 +179,9 @@ describe('results, statistics, receipts, commitments', () => {
     expect(lines).toContain(`${e.chair.id},"${e.chair.name} National",1,${e.brian.id},"${e.brian.memberNo}","Brian Barasa",3,4,yes,no`);
     expect(lines).toContain(`${e.chair.id},"${e.chair.name} National",1,${e.alice.id},"${e.alice.memberNo}","Alice Achieng",1,4,no,no`);
     // Treasurer: Carol 2, Dan 2 for one seat, tied, neither elected.
-    expect(lines).toContain(`${e.treasurer.id},"${e.treasurer.name} National",1,${e.carol.id},"${e.carol.memberNo}","Carol Chebet",2,4,no,yes`);
+    expect(lines).toContain(
+      `${e.treasurer.id},"${e.treasurer.name} National",1,${e.carol.id},"${e.carol.memberNo}","Carol Chebet",2,4,no,yes`,
+    );
     expect((await request(t.app).get('/api/v1/psk/results/export').set(bearer(agent))).status).toBe(403);
   });
 
@@ -237,7 +255,9 @@ describe('results, statistics, receipts, commitments', () => {
     const err = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       expect(await COMMANDS['audit:verify']!.run(t.ctx, [])).toBe(0);
-      await t.ctx.database.db.execute(sql`update ballots set candidate_id = ${e.alice.id} where position_id = ${e.chair.id} and candidate_id = ${e.brian.id} and receipt = (select min(receipt) from ballots where candidate_id = ${e.brian.id})`);
+      await t.ctx.database.db.execute(
+        sql`update ballots set candidate_id = ${e.alice.id} where position_id = ${e.chair.id} and candidate_id = ${e.brian.id} and receipt = (select min(receipt) from ballots where candidate_id = ${e.brian.id})`,
+      );
       expect(await COMMANDS['audit:verify']!.run(t.ctx, [])).toBe(1);
       const failed = await verifyAudit(t.ctx);
       expect(failed.ok).toBe(false);

@@ -35,12 +35,20 @@ const at = (msFromNow: number) => new Date(t.clock.now().getTime() + msFromNow).
 const getElection = async () => (await request(t.app).get('/api/v1/election')).body.data;
 const toggle = (status: boolean) => request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status });
 const logCount = async (activity: string) =>
-  (await t.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(activityLogs).where(eq(activityLogs.activity, activity)))[0]!.n;
+  (
+    await t.ctx.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(activityLogs)
+      .where(eq(activityLogs.activity, activity))
+  )[0]!.n;
 const tick = () => t.ctx.scheduler.tick();
 
 describe('the schedule', () => {
   it('opens at opens_at by itself, once; the toggle pauses and resumes inside the window; closes at closes_at', async () => {
-    const put = await request(t.app).put('/api/v1/election').set(bearer(admin)).send({ opens_at: at(60_000), closes_at: at(120_000) });
+    const put = await request(t.app)
+      .put('/api/v1/election')
+      .set(bearer(admin))
+      .send({ opens_at: at(60_000), closes_at: at(120_000) });
     expect(put.status).toBe(200);
     expect(put.body.data.phase).toBe('scheduled');
     // Not before its time, neither by the scheduler nor by the switch.
@@ -153,7 +161,10 @@ describe('psk/results/final before close, and elected/tied for 1 and 3 seats', (
     const marks = (positionId: number) =>
       res.body.data
         .find((p: { position_id: number }) => p.position_id === positionId)
-        .values.map((v: { name: string; count: number; elected: boolean; tied: boolean }) => `${v.name}:${v.count}:${v.elected ? 'E' : v.tied ? 'T' : '-'}`)
+        .values.map(
+          (v: { name: string; count: number; elected: boolean; tied: boolean }) =>
+            `${v.name}:${v.count}:${v.elected ? 'E' : v.tied ? 'T' : '-'}`,
+        )
         .join(' ');
     expect(marks(one.id)).toBe('A One:2:T B One:2:T');
     expect(marks(three.id)).toBe('C1:4:E C2:3:E C3:2:T C4:2:T C5:1:-');
@@ -187,7 +198,13 @@ describe('two server processes on one database, and restarts', () => {
       database = await openDatabase({ url: (base.ctx.database as TestDatabase).url!, poolMax: 4 });
       pools.push(database);
     }
-    const ctx = await createContext({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'warn', MIX_INTERVAL_MS: '3600000' }), logger, database, secrets: base.ctx.secrets, now: base.clock.now });
+    const ctx = await createContext({
+      env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'warn', MIX_INTERVAL_MS: '3600000' }),
+      logger,
+      database,
+      secrets: base.ctx.secrets,
+      now: base.clock.now,
+    });
     const { scheduler } = ctx;
     scheduler.start();
     return {
@@ -200,7 +217,12 @@ describe('two server processes on one database, and restarts', () => {
     };
   }
   const count = async (activity: string) =>
-    (await base.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(activityLogs).where(eq(activityLogs.activity, activity)))[0]!.n;
+    (
+      await base.ctx.database.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(activityLogs)
+        .where(eq(activityLogs.activity, activity))
+    )[0]!.n;
   const row = async () => (await base.ctx.database.db.select().from(election).where(eq(election.id, 1)))[0]!;
 
   it('opens exactly once with two processes ticking at the same moment; a restart after it neither repeats nor undoes a pause', async () => {
@@ -231,7 +253,10 @@ describe('two server processes on one database, and restarts', () => {
     const [a, b] = [await startProcess(), await startProcess()];
     await Promise.all([a.scheduler.tick(), b.scheduler.tick(), a.scheduler.tick(), b.scheduler.tick()]);
     const closes = await base.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.activity, 'Closed the election'));
-    expect(closes.map((l) => [l.name, l.data, l.status]), JSON.stringify(closes)).toEqual([['Schedule', 'on schedule', 'success']]);
+    expect(
+      closes.map((l) => [l.name, l.data, l.status]),
+      JSON.stringify(closes),
+    ).toEqual([['Schedule', 'on schedule', 'success']]);
     const state = await row();
     expect(state.closedAt).not.toBeNull();
     expect(state.finalCommitmentId).not.toBeNull();

@@ -43,7 +43,9 @@ export async function openOnSchedule(ctx: AppContext): Promise<boolean> {
     return true;
   });
   if (!opened) return false;
-  await recordCommitment(ctx, 'voting opened on schedule').catch((err: unknown) => ctx.logger.error({ err }, 'commitment at the scheduled opening failed'));
+  await recordCommitment(ctx, 'voting opened on schedule').catch((err: unknown) =>
+    ctx.logger.error({ err }, 'commitment at the scheduled opening failed'),
+  );
   ctx.events.emit('election.toggled', { active: true });
   ctx.events.emit('election.changed');
   return true;
@@ -70,10 +72,14 @@ export async function closeElection(ctx: AppContext, actor: Actor, by: 'admin' |
       .insert(settings)
       .values({ key: 'election_active', value: '0', updatedAt: now })
       .onConflictDoUpdate({ target: settings.key, set: { value: '0', updatedAt: now } });
-    if (by === 'schedule') await recordActivity(ctx, { name: actor.name, activity: 'Closed the election', data: 'on schedule', status: 'success' }, tx);
+    if (by === 'schedule')
+      await recordActivity(ctx, { name: actor.name, activity: 'Closed the election', data: 'on schedule', status: 'success' }, tx);
     return true;
   };
-  const closed = by === 'admin' ? await auditedTransaction(ctx, { actor, activity: 'Closed the election' }, work) : await ctx.database.db.transaction(work);
+  const closed =
+    by === 'admin'
+      ? await auditedTransaction(ctx, { actor, activity: 'Closed the election' }, work)
+      : await ctx.database.db.transaction(work);
   if (!closed) return false;
   ctx.events.emit('election.toggled', { active: false });
   ctx.events.emit('election.changed');
@@ -104,7 +110,10 @@ export async function finaliseElection(ctx: AppContext): Promise<void> {
       const [again] = await tx.select({ id: election.finalCommitmentId }).from(election).where(eq(election.id, 1));
       if (again?.id !== null && again?.id !== undefined) return;
       const digest = await digestBallots(tx);
-      const [row] = await tx.insert(commitments).values({ at: ctx.now(), count: digest.count, hash: digest.hash, reason: 'final' }).returning({ id: commitments.id });
+      const [row] = await tx
+        .insert(commitments)
+        .values({ at: ctx.now(), count: digest.count, hash: digest.hash, reason: 'final' })
+        .returning({ id: commitments.id });
       await tx.update(election).set({ finalCommitmentId: row!.id }).where(eq(election.id, 1));
     });
   }
@@ -113,9 +122,22 @@ export async function finaliseElection(ctx: AppContext): Promise<void> {
     const audit: AuditOutcome = { ok: report.ok, problems: report.problems.slice(0, 50), at: iso(ctx.now()) };
     // Two processes may both run the audit; the first to store it records it.
     const stored = await ctx.database.db.transaction(async (tx) => {
-      const rows = await tx.update(election).set({ audit }).where(sql`${election.id} = 1 and ${election.audit} is null`).returning({ id: election.id });
+      const rows = await tx
+        .update(election)
+        .set({ audit })
+        .where(sql`${election.id} = 1 and ${election.audit} is null`)
+        .returning({ id: election.id });
       if (rows.length === 0) return false;
-      await recordActivity(ctx, { name: SCHEDULE_ACTOR.name, activity: 'Audit at close', data: report.ok ? 'passed' : `${report.problems.length} problem(s)`, status: report.ok ? 'success' : 'failed' }, tx);
+      await recordActivity(
+        ctx,
+        {
+          name: SCHEDULE_ACTOR.name,
+          activity: 'Audit at close',
+          data: report.ok ? 'passed' : `${report.problems.length} problem(s)`,
+          status: report.ok ? 'success' : 'failed',
+        },
+        tx,
+      );
       return true;
     });
     if (stored) ctx.events.emit('election.changed');
@@ -142,7 +164,9 @@ export async function getFinalResults(ctx: AppContext): Promise<FinalResultsResp
   }
   const [final] = await ctx.database.db.select().from(commitments).where(eq(commitments.id, row.finalCommitmentId));
   const commitment: Commitment = { at: iso(final!.at), count: final!.count, hash: final!.hash };
-  const seats = new Map((await ctx.database.db.select({ id: positions.id, seats: positions.seats }).from(positions)).map((p) => [p.id, p.seats]));
+  const seats = new Map(
+    (await ctx.database.db.select({ id: positions.id, seats: positions.seats }).from(positions)).map((p) => [p.id, p.seats]),
+  );
   const groups = await getResults(ctx);
   const data = groups.map((g) => {
     const n = seats.get(g.position_id) ?? 1;
@@ -188,7 +212,14 @@ export function createScheduler(ctx: AppContext): Scheduler {
   const tick = async () => {
     const now = ctx.now();
     const [row] = await ctx.database.db
-      .select({ opensAt: election.opensAt, closesAt: election.closesAt, closedAt: election.closedAt, scheduledOpenFor: election.scheduledOpenFor, final: election.finalCommitmentId, audit: election.audit })
+      .select({
+        opensAt: election.opensAt,
+        closesAt: election.closesAt,
+        closedAt: election.closedAt,
+        scheduledOpenFor: election.scheduledOpenFor,
+        final: election.finalCommitmentId,
+        audit: election.audit,
+      })
       .from(election)
       .where(eq(election.id, 1));
     if (!row) return;
@@ -203,9 +234,15 @@ export function createScheduler(ctx: AppContext): Scheduler {
     if (row.opensAt && row.opensAt <= now && row.scheduledOpenFor?.getTime() !== row.opensAt.getTime()) await openOnSchedule(ctx);
   };
   const nextDelay = async () => {
-    const [row] = await ctx.database.db.select({ opensAt: election.opensAt, closesAt: election.closesAt }).from(election).where(eq(election.id, 1));
+    const [row] = await ctx.database.db
+      .select({ opensAt: election.opensAt, closesAt: election.closesAt })
+      .from(election)
+      .where(eq(election.id, 1));
     const now = ctx.now().getTime();
-    const due = [row?.opensAt, row?.closesAt].filter((d): d is Date => Boolean(d)).map((d) => d.getTime() - now).filter((ms) => ms > 0);
+    const due = [row?.opensAt, row?.closesAt]
+      .filter((d): d is Date => Boolean(d))
+      .map((d) => d.getTime() - now)
+      .filter((ms) => ms > 0);
     return Math.min(SCHEDULER_MAX_SLEEP_MS, ...due.map((ms) => ms + 5));
   };
   const run = () => {

@@ -102,7 +102,11 @@ describe('results visibility', () => {
       return (['votes', 'results'] as const).filter((r) => id !== undefined && all.get(r)?.has(id));
     };
     await setMode('staff');
-    await waitFor(() => rooms(connected.anonymous.id).length === 0 && rooms(connected.voter.id).length === 0, 5000, 'public sockets removed');
+    await waitFor(
+      () => rooms(connected.anonymous.id).length === 0 && rooms(connected.voter.id).length === 0,
+      5000,
+      'public sockets removed',
+    );
     expect(rooms(connected.agent.id).sort()).toEqual(['results', 'votes']);
     expect(rooms(connected.admin.id).sort()).toEqual(['results', 'votes']);
     await setMode('after_close');

@@ -21,7 +21,11 @@ const HOUR_MS = 60 * 60_000;
 /** Bytes the account's stored report images take on disk. */
 async function storedBytes(ctx: AppContext, images: string[]): Promise<number> {
   let total = 0;
-  for (const name of images) total += await stat(join(uploadsDir(ctx), name)).then((s) => s.size, () => 0);
+  for (const name of images)
+    total += await stat(join(uploadsDir(ctx), name)).then(
+      (s) => s.size,
+      () => 0,
+    );
   return total;
 }
 
@@ -35,34 +39,41 @@ async function storedBytes(ctx: AppContext, images: string[]): Promise<number> {
 export async function reportIssue(ctx: AppContext, reporter: SignedInActor, details: string, images: UploadFile[]): Promise<void> {
   let stored: string[] = [];
   try {
-    await auditedTransaction(ctx, { actor: reporter, activity: 'Issue reported', data: () => `${stored.length} image${stored.length === 1 ? '' : 's'}` }, async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`help:${reporter.role}:${reporter.id}`}))`);
-      const mine = and(eq(issueReports.role, reporter.role), eq(issueReports.reporterId, reporter.id));
-      const now = ctx.now();
-      const recent = await tx
-        .select({ at: issueReports.createdAt })
-        .from(issueReports)
-        .where(and(mine, gt(issueReports.createdAt, new Date(now.getTime() - HOUR_MS))))
-        .orderBy(issueReports.createdAt);
-      if (recent.length >= REPORTS_PER_HOUR) {
-        const reopens = recent[recent.length - REPORTS_PER_HOUR]!.at.getTime() + HOUR_MS;
-        throw new AppError('TOO_MANY_REQUESTS', TOO_MANY_REPORTS, { retryAfter: Math.max(1, Math.ceil((reopens - now.getTime()) / 1000)) });
-      }
-      const incoming = images.reduce((sum, f) => sum + f.size, 0);
-      if (incoming > 0) {
-        const earlier = (await tx.select({ images: issueReports.images }).from(issueReports).where(mine)).flatMap((r) => r.images);
-        if ((await storedBytes(ctx, earlier)) + incoming > REPORT_STORAGE_PER_ACCOUNT) throw new AppError('PAYLOAD_TOO_LARGE', REPORT_STORAGE_FULL);
-      }
-      stored = await storeImages(ctx, images);
-      await tx.insert(issueReports).values({
-        details: details.trim(),
-        role: reporter.role,
-        reporterId: reporter.id,
-        reporterName: reporter.name,
-        images: stored,
-        createdAt: now,
-      });
-    });
+    await auditedTransaction(
+      ctx,
+      { actor: reporter, activity: 'Issue reported', data: () => `${stored.length} image${stored.length === 1 ? '' : 's'}` },
+      async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`help:${reporter.role}:${reporter.id}`}))`);
+        const mine = and(eq(issueReports.role, reporter.role), eq(issueReports.reporterId, reporter.id));
+        const now = ctx.now();
+        const recent = await tx
+          .select({ at: issueReports.createdAt })
+          .from(issueReports)
+          .where(and(mine, gt(issueReports.createdAt, new Date(now.getTime() - HOUR_MS))))
+          .orderBy(issueReports.createdAt);
+        if (recent.length >= REPORTS_PER_HOUR) {
+          const reopens = recent[recent.length - REPORTS_PER_HOUR]!.at.getTime() + HOUR_MS;
+          throw new AppError('TOO_MANY_REQUESTS', TOO_MANY_REPORTS, {
+            retryAfter: Math.max(1, Math.ceil((reopens - now.getTime()) / 1000)),
+          });
+        }
+        const incoming = images.reduce((sum, f) => sum + f.size, 0);
+        if (incoming > 0) {
+          const earlier = (await tx.select({ images: issueReports.images }).from(issueReports).where(mine)).flatMap((r) => r.images);
+          if ((await storedBytes(ctx, earlier)) + incoming > REPORT_STORAGE_PER_ACCOUNT)
+            throw new AppError('PAYLOAD_TOO_LARGE', REPORT_STORAGE_FULL);
+        }
+        stored = await storeImages(ctx, images);
+        await tx.insert(issueReports).values({
+          details: details.trim(),
+          role: reporter.role,
+          reporterId: reporter.id,
+          reporterName: reporter.name,
+          images: stored,
+          createdAt: now,
+        });
+      },
+    );
   } catch (error) {
     await removeUploads(ctx, stored);
     throw error;
@@ -74,7 +85,12 @@ export async function listIssues(ctx: AppContext, query: PageQuery): Promise<Pag
   const { db } = ctx.database;
   const page = pageRequest(query);
   const [total] = await db.select({ n: count() }).from(issueReports);
-  const rows = await db.select().from(issueReports).orderBy(desc(issueReports.createdAt), desc(issueReports.id)).limit(page.perPage).offset(page.offset);
+  const rows = await db
+    .select()
+    .from(issueReports)
+    .orderBy(desc(issueReports.createdAt), desc(issueReports.id))
+    .limit(page.perPage)
+    .offset(page.offset);
   return paginate(
     rows.map((r) => ({
       id: r.id,

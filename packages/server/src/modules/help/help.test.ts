@@ -78,7 +78,9 @@ describe('report an issue', () => {
     let six = report(voter, 'six');
     for (let i = 0; i < 6; i++) six = six.attach('images[]', PNG, `${i}.png`);
     expect((await six).status).toBe(422);
-    const html = await report(voter, 'html').attach('images[]', PNG, 'ok.png').attach('images[]', Buffer.from('<html><script>x</script></html>'), 'evil.png');
+    const html = await report(voter, 'html')
+      .attach('images[]', PNG, 'ok.png')
+      .attach('images[]', Buffer.from('<html><script>x</script></html>'), 'evil.png');
     expect(html.status).toBe(415);
     const big = await report(voter, 'big').attach('images[]', Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]), 'big.png');
     expect(big.status).toBe(413);
@@ -117,7 +119,7 @@ describe('list issues (admin)', () => {
     expect(webp.headers['content-type']).toBe('image/webp');
   });
 
-  it('serves report images only through the admins\' signed URLs, never to a shared cache', async () => {
+  it("serves report images only through the admins' signed URLs, never to a shared cache", async () => {
     const all = await request(t.app).get('/api/v1/help?per_page=100').set(bearer(admin));
     const url: string = all.body.data.find((r: { images: string[] }) => r.images.length === 2).images[0];
     const bare = url.split('?')[0]!;
@@ -133,14 +135,24 @@ describe('list issues (admin)', () => {
     }
     const forged = url.replace(/sig=[\w-]+/, `sig=${'A'.repeat(43)}`);
     expect((await request(t.app).get(forged)).status).toBe(403);
-    const otherImage = url.replace(/[a-f0-9]{32}\.png/, all.body.data.find((r: { images: string[] }) => r.images.length === 2).images[1].split('?')[0].slice(9));
+    const otherImage = url.replace(
+      /[a-f0-9]{32}\.png/,
+      all.body.data
+        .find((r: { images: string[] }) => r.images.length === 2)
+        .images[1].split('?')[0]
+        .slice(9),
+    );
     expect((await request(t.app).get(otherImage)).status).toBe(403);
-    const expired = reportImageUrl({ ...t.ctx, now: () => new Date(t.ctx.now().getTime() - REPORT_IMAGE_URL_TTL_MS - 1000) }, bare.slice(9));
+    const expired = reportImageUrl(
+      { ...t.ctx, now: () => new Date(t.ctx.now().getTime() - REPORT_IMAGE_URL_TTL_MS - 1000) },
+      bare.slice(9),
+    );
     expect((await request(t.app).get(expired)).status).toBe(403);
   });
 
   it('is for admins only', async () => {
     expect((await request(t.app).get('/api/v1/help')).status).toBe(401);
-    for (const token of [voter, await tokenFor(t.ctx, 'agent')]) expect((await request(t.app).get('/api/v1/help').set(bearer(token))).status).toBe(403);
+    for (const token of [voter, await tokenFor(t.ctx, 'agent')])
+      expect((await request(t.app).get('/api/v1/help').set(bearer(token))).status).toBe(403);
   });
 });

@@ -8,9 +8,25 @@ let t: TestApp;
 let admin: string;
 
 const ENTRIES: ActivityEntry[] = [
-  { name: 'Alice Wanjiru', activity: 'Admin login', userId: 7, userType: 'admin', data: 'email alice@example.org', ip: '10.0.0.1', status: 'success' },
+  {
+    name: 'Alice Wanjiru',
+    activity: 'Admin login',
+    userId: 7,
+    userType: 'admin',
+    data: 'email alice@example.org',
+    ip: '10.0.0.1',
+    status: 'success',
+  },
   { name: 'Bob Otieno', activity: 'Vote cast', userId: 8, userType: 'voter', data: null, ip: '10.0.0.2', status: 'failed' },
-  { name: 'alice cooper', activity: 'Member updated', userId: 7, userType: 'admin', data: 'member no 1001 (100%)', ip: '192.168.1.5', status: 'denied' },
+  {
+    name: 'alice cooper',
+    activity: 'Member updated',
+    userId: 7,
+    userType: 'admin',
+    data: 'member no 1001 (100%)',
+    ip: '192.168.1.5',
+    status: 'denied',
+  },
 ];
 
 beforeAll(async () => {
@@ -90,10 +106,20 @@ describe('logs', () => {
   it('finds an admin change made through the API, with the admin, IP and status', async () => {
     const p = await createPosition(t.ctx);
     const m = await createMember(t.ctx);
-    const res = await request(t.app).post('/api/v1/assign/psk/position').set(bearer(admin)).send({ member_no: m.memberNo, position_ids: [p.id] });
+    const res = await request(t.app)
+      .post('/api/v1/assign/psk/position')
+      .set(bearer(admin))
+      .send({ member_no: m.memberNo, position_ids: [p.id] });
     expect(res.status).toBe(200);
     const found = await get(`/search/logs?activity=positions%20assigned&name=logs%20admin&data=${m.memberNo}`);
-    expect(found.body.data.data).toEqual([expect.objectContaining({ name: 'Logs Admin', user_type: 'admin', status: 'success', ip_address: expect.stringContaining('127.0.0.1') })]);
+    expect(found.body.data.data).toEqual([
+      expect.objectContaining({
+        name: 'Logs Admin',
+        user_type: 'admin',
+        status: 'success',
+        ip_address: expect.stringContaining('127.0.0.1'),
+      }),
+    ]);
   });
 
   it('tells a member and a staff member with the same id apart (user_type)', async () => {

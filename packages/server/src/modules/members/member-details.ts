@@ -16,7 +16,12 @@ export async function lookupMemberDetails(ctx: AppContext, identifier: string): 
   const id = identifier.trim();
   const where = id.includes('@') ? eq(members.email, id.toLowerCase()) : eq(members.memberNo, id);
   const [row] = await ctx.database.db
-    .select({ phone: members.phone, email: members.email, branch: branches.name, supportEmail: sql<string | null>`(select ${election.supportEmail} from ${election} where ${election.id} = 1)` })
+    .select({
+      phone: members.phone,
+      email: members.email,
+      branch: branches.name,
+      supportEmail: sql<string | null>`(select ${election.supportEmail} from ${election} where ${election.id} = 1)`,
+    })
     .from(members)
     .innerJoin(branches, eq(branches.id, members.branchId))
     .where(where)

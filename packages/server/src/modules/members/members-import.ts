@@ -95,7 +95,12 @@ export function parseMembersCsv(input: Buffer | string): Parsed {
   const names = header.record.map((h) => h.trim().toLowerCase());
   const missing = IMPORT_COLUMNS.filter((c) => !names.includes(c));
   if (missing.length > 0) {
-    return { records: [], errors: [{ line: header.info.lines, message: `The header must name the columns ${IMPORT_COLUMNS.join(',')}; missing ${missing.join(', ')}` }] };
+    return {
+      records: [],
+      errors: [
+        { line: header.info.lines, message: `The header must name the columns ${IMPORT_COLUMNS.join(',')}; missing ${missing.join(', ')}` },
+      ],
+    };
   }
   const index = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, names.indexOf(c)])) as Record<Column, number>;
   const records = body.map(({ record, info }) => {
@@ -113,14 +118,21 @@ export type ImportOptions = {
 };
 
 /** A branch name from a file line must fit the branch rules of the Set-up page. */
-const NewBranchName = z.string().max(100, 'A branch name must be at most 100 characters long').refine((n) => n.toLowerCase() !== 'national', 'A branch cannot be called National');
+const NewBranchName = z
+  .string()
+  .max(100, 'A branch name must be at most 100 characters long')
+  .refine((n) => n.toLowerCase() !== 'national', 'A branch cannot be called National');
 
 /**
  * Checks every line against the member rules, the branches, each other and the database. With
  * `createBranches`, an unknown branch is created (inside the import's transaction, so a rejected
  * file creates none); without it, it is a line error naming the branch.
  */
-async function validateRows(tx: Tx, parsed: Parsed, options: ImportOptions): Promise<{ rows: ImportRow[]; errors: ImportLineError[]; createdBranches: string[] }> {
+async function validateRows(
+  tx: Tx,
+  parsed: Parsed,
+  options: ImportOptions,
+): Promise<{ rows: ImportRow[]; errors: ImportLineError[]; createdBranches: string[] }> {
   const errors = [...parsed.errors];
   const branchRows = await tx.select({ id: branches.id, name: branches.name }).from(branches);
   const branchByKey = new Map<string, number>();
@@ -142,7 +154,10 @@ async function validateRows(tx: Tx, parsed: Parsed, options: ImportOptions): Pro
       else errors.push({ line, message: `branch: ${ok.error.issues[0]!.message}` });
     }
     if (fresh.length > 0) {
-      const inserted = await tx.insert(branches).values(fresh.map((name) => ({ name }))).returning({ id: branches.id, name: branches.name });
+      const inserted = await tx
+        .insert(branches)
+        .values(fresh.map((name) => ({ name })))
+        .returning({ id: branches.id, name: branches.name });
       for (const b of inserted) {
         branchByKey.set(b.name.toLowerCase(), b.id);
         createdBranches.push(b.name);
@@ -162,7 +177,8 @@ async function validateRows(tx: Tx, parsed: Parsed, options: ImportOptions): Pro
     const r = result.data;
     const problems: string[] = [];
     const branchId = branchByKey.get(r.branch.toLowerCase());
-    if (branchId === undefined && !options.createBranches) problems.push(`branch: Unknown branch "${r.branch}" (create it on the Set-up page, or import with "create unknown branches")`);
+    if (branchId === undefined && !options.createBranches)
+      problems.push(`branch: Unknown branch "${r.branch}" (create it on the Set-up page, or import with "create unknown branches")`);
     else if (branchId === undefined) problems.push(`branch: "${r.branch}" could not be created`);
     const dupNo = lineOfMemberNo.get(r.member_no);
     if (dupNo !== undefined) problems.push(`member_no: ${r.member_no} already appears on line ${dupNo}`);
@@ -191,7 +207,8 @@ async function validateRows(tx: Tx, parsed: Parsed, options: ImportOptions): Pro
     const ownerOf = new Map(owners.map((o) => [o.email, o.memberNo]));
     for (const r of chunk) {
       const owner = ownerOf.get(r.email);
-      if (owner !== undefined && owner !== r.memberNo) errors.push({ line: r.line, message: `email: ${r.email} already belongs to member ${owner}` });
+      if (owner !== undefined && owner !== r.memberNo)
+        errors.push({ line: r.line, message: `email: ${r.email} already belongs to member ${owner}` });
     }
   }
   errors.sort((a, b) => a.line - b.line);
@@ -207,7 +224,15 @@ async function refuseBranchMovesAfterVoting(tx: Tx, rows: ImportRow[]): Promise<
   const lineOf = new Map<number, ImportRow>();
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
     const chunk = rows.slice(i, i + WRITE_CHUNK);
-    const existing = await tx.select({ id: members.id, memberNo: members.memberNo, branchId: members.branchId }).from(members).where(inArray(members.memberNo, chunk.map((r) => r.memberNo)));
+    const existing = await tx
+      .select({ id: members.id, memberNo: members.memberNo, branchId: members.branchId })
+      .from(members)
+      .where(
+        inArray(
+          members.memberNo,
+          chunk.map((r) => r.memberNo),
+        ),
+      );
     const byNo = new Map(chunk.map((r) => [r.memberNo, r]));
     for (const m of existing) {
       const row = byNo.get(m.memberNo)!;
@@ -220,8 +245,15 @@ async function refuseBranchMovesAfterVoting(tx: Tx, rows: ImportRow[]): Promise<
   const locked = await membersLockedToBranch(tx, moves);
   if (locked.size === 0) return;
   const lines = [...locked].map((id) => lineOf.get(id)!).sort((a, b) => a.line - b.line);
-  const shown = lines.slice(0, 5).map((r) => `line ${r.line} (member ${r.memberNo})`).join(', ');
-  throw new AppError('CONFLICT', `Nothing imported: ${shown}${lines.length > 5 ? ` and ${lines.length - 5} more` : ''}: the member ${BRANCH_LOCKED_AFTER_VOTE}`, { issue: BRANCH_LOCKED_AFTER_VOTE });
+  const shown = lines
+    .slice(0, 5)
+    .map((r) => `line ${r.line} (member ${r.memberNo})`)
+    .join(', ');
+  throw new AppError(
+    'CONFLICT',
+    `Nothing imported: ${shown}${lines.length > 5 ? ` and ${lines.length - 5} more` : ''}: the member ${BRANCH_LOCKED_AFTER_VOTE}`,
+    { issue: BRANCH_LOCKED_AFTER_VOTE },
+  );
 }
 
 /** Inserts new members and updates existing ones by member number; answers how many of each. */
@@ -241,7 +273,17 @@ async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ creat
     created += chunk.length - existing.length;
     await tx
       .insert(members)
-      .values(chunk.map((r) => ({ memberNo: r.memberNo, name: r.name, email: r.email, phone: r.phone, branchId: r.branchId, createdAt: now, updatedAt: now })))
+      .values(
+        chunk.map((r) => ({
+          memberNo: r.memberNo,
+          name: r.name,
+          email: r.email,
+          phone: r.phone,
+          branchId: r.branchId,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      )
       .onConflictDoUpdate({
         target: members.memberNo,
         set: {
@@ -261,7 +303,12 @@ async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ creat
  * first and any bad line means nothing is written. Re-importing the same file updates by member
  * number, so it is safe to run again after fixing a line.
  */
-export async function importMembers(ctx: AppContext, actor: Actor, input: Buffer | string, options: ImportOptions = {}): Promise<ImportOutcome> {
+export async function importMembers(
+  ctx: AppContext,
+  actor: Actor,
+  input: Buffer | string,
+  options: ImportOptions = {},
+): Promise<ImportOutcome> {
   const parsed = parseMembersCsv(input);
   let createdBranches: string[] = [];
   try {

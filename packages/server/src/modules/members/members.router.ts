@@ -55,7 +55,10 @@ export function membersRoutes(ctx: AppContext): RouterImplementation<Contract['a
       handler: async ({ req, query }) => {
         const [file] = filesOf(req, ['file']);
         if (!file) throw AppError.validation({ file: ['Choose a CSV file to import'] });
-        return { status: 200, body: await importMembers(ctx, await actorOf(ctx, req), file.buffer, { createBranches: query.create_branches }) };
+        return {
+          status: 200,
+          body: await importMembers(ctx, await actorOf(ctx, req), file.buffer, { createBranches: query.create_branches }),
+        };
       },
     },
 

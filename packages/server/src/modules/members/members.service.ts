@@ -80,14 +80,21 @@ export async function searchMembers(ctx: AppContext, query: PageQuery, filters: 
 }
 
 export async function getMember(db: Reader, id: number): Promise<Member | undefined> {
-  const rows = await db.select(memberColumns).from(members).innerJoin(branches, eq(branches.id, members.branchId)).where(eq(members.id, id));
+  const rows = await db
+    .select(memberColumns)
+    .from(members)
+    .innerJoin(branches, eq(branches.id, members.branchId))
+    .where(eq(members.id, id));
   return (await withPositionIds(db, rows))[0];
 }
 
 /** A branch given by id (number or digits) or by name (any case). */
 export async function resolveBranch(db: Reader, ref: number | string): Promise<Branch | undefined> {
   if (typeof ref === 'number' || DIGITS.test(ref)) {
-    const [byId] = await db.select({ id: branches.id, name: branches.name }).from(branches).where(eq(branches.id, Number(ref)));
+    const [byId] = await db
+      .select({ id: branches.id, name: branches.name })
+      .from(branches)
+      .where(eq(branches.id, Number(ref)));
     if (byId || typeof ref === 'number') return byId;
   }
   const [byName] = await db
@@ -130,7 +137,9 @@ export async function applyMemberEdit(tx: Tx, id: number, input: MemberEdit, now
   } catch (error) {
     const constraint = uniqueViolation(error);
     if (constraint === undefined) throw error;
-    throw AppError.validation(constraint.includes('email') ? { email: [uniqueFieldErrors.email] } : { member_no: [uniqueFieldErrors.member_no] });
+    throw AppError.validation(
+      constraint.includes('email') ? { email: [uniqueFieldErrors.email] } : { member_no: [uniqueFieldErrors.member_no] },
+    );
   }
 }
 
@@ -144,10 +153,14 @@ export const BRANCH_LOCKED_AFTER_VOTE = 'has already voted for a branch position
  */
 export async function membersLockedToBranch(tx: Tx, moves: Map<number, number>): Promise<Set<number>> {
   if (moves.size === 0) return new Set();
-  const current = await tx.select({ id: members.id, branchId: members.branchId }).from(members).where(inArray(members.id, [...moves.keys()]));
+  const current = await tx
+    .select({ id: members.id, branchId: members.branchId })
+    .from(members)
+    .where(inArray(members.id, [...moves.keys()]));
   const changing = current.filter((m) => m.branchId !== moves.get(m.id)).map((m) => m.id);
   if (changing.length === 0) return new Set();
-  for (const id of changing.sort((a, b) => a - b)) await tx.execute(sql`select pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}::int, ${id}::int)`);
+  for (const id of changing.sort((a, b) => a - b))
+    await tx.execute(sql`select pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}::int, ${id}::int)`);
   const voted = await tx
     .selectDistinct({ id: participation.memberId })
     .from(participation)
@@ -193,19 +206,29 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
     const known = new Set(found.map((p) => p.id));
     const unknown = wanted.filter((id) => !known.has(id));
     if (unknown.length > 0) {
-      throw AppError.validation({ position_ids: [`The selected position${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ${unknown.length > 1 ? 'do' : 'does'} not exist`] });
+      throw AppError.validation({
+        position_ids: [
+          `The selected position${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ${unknown.length > 1 ? 'do' : 'does'} not exist`,
+        ],
+      });
     }
   }
-  const current = (await tx.select({ id: candidacies.positionId }).from(candidacies).where(eq(candidacies.memberId, memberId))).map((r) => r.id);
+  const current = (await tx.select({ id: candidacies.positionId }).from(candidacies).where(eq(candidacies.memberId, memberId))).map(
+    (r) => r.id,
+  );
   const added = wanted.filter((id) => !current.includes(id));
   const removed = current.filter((id) => !wanted.includes(id));
   const changed = [...added, ...removed];
   if (changed.length === 0) return { added, removed };
-  const voted = await tx.selectDistinct({ id: participation.positionId }).from(participation).where(inArray(participation.positionId, changed));
+  const voted = await tx
+    .selectDistinct({ id: participation.positionId })
+    .from(participation)
+    .where(inArray(participation.positionId, changed));
   if (voted.length > 0) {
     throw new AppError('CONFLICT', 'Votes have already been cast for this position, so its candidates can no longer be changed');
   }
-  if (removed.length > 0) await tx.delete(candidacies).where(and(eq(candidacies.memberId, memberId), inArray(candidacies.positionId, removed)));
+  if (removed.length > 0)
+    await tx.delete(candidacies).where(and(eq(candidacies.memberId, memberId), inArray(candidacies.positionId, removed)));
   if (added.length > 0) await tx.insert(candidacies).values(added.map((positionId) => ({ memberId, positionId })));
   return { added, removed };
 }
@@ -243,5 +266,8 @@ export const positionColumns = {
 };
 
 export async function listPositions(ctx: AppContext): Promise<Position[]> {
-  return ctx.database.db.select(positionColumns).from(positions).orderBy(...positionOrder);
+  return ctx.database.db
+    .select(positionColumns)
+    .from(positions)
+    .orderBy(...positionOrder);
 }

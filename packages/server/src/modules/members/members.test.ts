@@ -27,8 +27,7 @@ afterAll(async () => {
 const get = (path: string, token = admin) => request(t.app).get(`/api/v1${path}`).set(bearer(token));
 const post = (path: string, body: object, token = admin) => request(t.app).post(`/api/v1${path}`).set(bearer(token)).send(body);
 
-const logsFor = (activity: string) =>
-  t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.activity, activity));
+const logsFor = (activity: string) => t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.activity, activity));
 
 describe('access', () => {
   const adminRoutes: [string, string][] = [
@@ -80,9 +79,27 @@ describe('reference data', () => {
 describe('listing and search', () => {
   let alpha: Awaited<ReturnType<typeof createMember>>;
   beforeAll(async () => {
-    alpha = await createMember(t.ctx, { memberNo: '777001', name: 'Zebedee Alpha', email: 'zeb.alpha@search.test', phone: '0799000111', branch: 'Kisumu' });
-    await createMember(t.ctx, { memberNo: '777002', name: 'Zebedee Beta', email: 'beta_100%@search.test', phone: '0799000222', branch: 'Nakuru' });
-    await createMember(t.ctx, { memberNo: '777003', name: 'Gamma Person', email: 'gamma@search.test', phone: '0799000333', branch: 'Kisumu' });
+    alpha = await createMember(t.ctx, {
+      memberNo: '777001',
+      name: 'Zebedee Alpha',
+      email: 'zeb.alpha@search.test',
+      phone: '0799000111',
+      branch: 'Kisumu',
+    });
+    await createMember(t.ctx, {
+      memberNo: '777002',
+      name: 'Zebedee Beta',
+      email: 'beta_100%@search.test',
+      phone: '0799000222',
+      branch: 'Nakuru',
+    });
+    await createMember(t.ctx, {
+      memberNo: '777003',
+      name: 'Gamma Person',
+      email: 'gamma@search.test',
+      phone: '0799000333',
+      branch: 'Kisumu',
+    });
     for (let i = 0; i < 9; i++) await createMember(t.ctx, { branch: 'Mombasa' });
   });
 
@@ -173,7 +190,15 @@ describe('edit member', () => {
     const res = await post(`/edit/psk/member/${m.id}`, changed);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      data: { id: m.id, member_no: '880001', name: 'Renamed Person', email: 'renamed@example.org', phone: '0711222333', county: 'Mombasa', psk_position_ids: [] },
+      data: {
+        id: m.id,
+        member_no: '880001',
+        name: 'Renamed Person',
+        email: 'renamed@example.org',
+        phone: '0711222333',
+        county: 'Mombasa',
+        psk_position_ids: [],
+      },
     });
     const branchesRes = await get('/branches');
     const kisumu = branchesRes.body.data.data.find((b: { name: string }) => b.name === 'Kisumu');
@@ -185,7 +210,13 @@ describe('edit member', () => {
 
   it('validates with the contract rules, one message per field', async () => {
     const m = await createMember(t.ctx);
-    const res = await post(`/edit/psk/member/${m.id}`, { name: '', phone: '07123', email: 'not-an-email', county: 'Nairobi', member_no: 'abc' });
+    const res = await post(`/edit/psk/member/${m.id}`, {
+      name: '',
+      phone: '07123',
+      email: 'not-an-email',
+      county: 'Nairobi',
+      member_no: 'abc',
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors).toMatchObject({
       name: ['The name field is required'],
@@ -201,12 +232,21 @@ describe('edit member', () => {
     const body = { name: m.name, phone: m.phone, email: 'TAKEN@example.org', county: 'Nairobi', member_no: '880100' };
     const res = await post(`/edit/psk/member/${m.id}`, body);
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual({ member_no: ['The member number has already been taken'], email: ['The email has already been taken'] });
+    expect(res.body.errors).toEqual({
+      member_no: ['The member number has already been taken'],
+      email: ['The email has already been taken'],
+    });
     const unknown = await post(`/edit/psk/member/${m.id}`, { ...body, email: m.email, member_no: m.memberNo, county: 'Atlantis' });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors).toEqual({ county: ['The selected county is invalid'] });
     // Keeping one's own number and email is not a clash.
-    const same = await post(`/edit/psk/member/${other.id}`, { name: 'Other', phone: other.phone, email: other.email, county: 'Nairobi', member_no: other.memberNo });
+    const same = await post(`/edit/psk/member/${other.id}`, {
+      name: 'Other',
+      phone: other.phone,
+      email: other.email,
+      county: 'Nairobi',
+      member_no: other.memberNo,
+    });
     expect(same.status).toBe(200);
     const failed = (await logsFor('Member updated')).filter((l) => l.status === 'failed');
     expect(failed.length).toBeGreaterThanOrEqual(2);
@@ -227,9 +267,12 @@ describe('assign positions', () => {
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ message: 'Position assigned successfully' });
     const candidates = await get('/psk/candidates');
-    expect(candidates.body.data.data.candidates.find((x: { id: number }) => x.id === m.id).positions.map((p: { id: number }) => p.id).sort()).toEqual(
-      [a!.id, b!.id].sort(),
-    );
+    expect(
+      candidates.body.data.data.candidates
+        .find((x: { id: number }) => x.id === m.id)
+        .positions.map((p: { id: number }) => p.id)
+        .sort(),
+    ).toEqual([a!.id, b!.id].sort());
     await post('/assign/psk/position', { member_no: m.memberNo, position_ids: [c!.id, b!.id, c!.id] });
     const rows = await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.memberId, m.id));
     expect(rows.map((r) => r.positionId).sort()).toEqual([b!.id, c!.id].sort());
@@ -247,7 +290,9 @@ describe('assign positions', () => {
     const res = await post('/assign/psk/position', { member_no: m.memberNo, position_ids: [999999] });
     expect(res.status).toBe(422);
     expect(res.body.errors.position_ids[0]).toMatch(/999999/);
-    expect((await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.memberId, m.id))).map((r) => r.positionId)).toEqual([a.id]);
+    expect((await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.memberId, m.id))).map((r) => r.positionId)).toEqual([
+      a.id,
+    ]);
     expect((await post('/assign/psk/position', { member_no: '55555555', position_ids: [a.id] })).status).toBe(404);
     expect((await post('/assign/psk/position', { member_no: m.memberNo, position_ids: ['x'] })).status).toBe(422);
     expect((await post('/assign/psk/position', { member_no: m.memberNo })).status).toBe(422);
@@ -321,12 +366,13 @@ describe('members import (CSV)', () => {
   const upload = (csv: string, token = admin) =>
     request(t.app).post('/api/v1/members/import').set(bearer(token)).attach('file', Buffer.from(csv), 'members.csv');
   const memberNos = async (nos: string[]) =>
-    (await t.ctx.database.db.select({ no: members.memberNo, name: members.name }).from(members).where(inArray(members.memberNo, nos))).sort((a, b) =>
-      a.no.localeCompare(b.no),
+    (await t.ctx.database.db.select({ no: members.memberNo, name: members.name }).from(members).where(inArray(members.memberNo, nos))).sort(
+      (a, b) => a.no.localeCompare(b.no),
     );
 
   it('creates members, then a re-import updates them by member number', async () => {
-    const csv = 'member_no,name,email,phone,branch\n660001,"Doe, Jane",jane.import@example.org,0711000001,Nairobi\n660002,John Import,John.Import@example.org,0711000002,kisumu\n';
+    const csv =
+      'member_no,name,email,phone,branch\n660001,"Doe, Jane",jane.import@example.org,0711000001,Nairobi\n660002,John Import,John.Import@example.org,0711000002,kisumu\n';
     const first = await upload(csv);
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ created: 2, updated: 0, errors: [] });
@@ -376,7 +422,9 @@ describe('members import (CSV)', () => {
       { line: 1, message: 'The header must name the columns member_no,name,email,phone,branch; missing member_no, email, phone, branch' },
     ]);
     expect((await upload('')).body.errors).toEqual([{ line: 1, message: 'The file is empty' }]);
-    expect((await upload('member_no,name,email,phone,branch\n')).body.errors).toEqual([{ line: 2, message: 'The file has no member lines' }]);
+    expect((await upload('member_no,name,email,phone,branch\n')).body.errors).toEqual([
+      { line: 2, message: 'The file has no member lines' },
+    ]);
     const broken = await upload('member_no,name,email,phone,branch\n660201,"Unclosed,a@example.org,0711000201,Nairobi\n');
     expect(broken.body.errors[0]).toMatchObject({ line: 2, message: expect.stringMatching(/not valid CSV/) });
   });
@@ -385,7 +433,12 @@ describe('members import (CSV)', () => {
     const send = (bytes: Buffer) => request(t.app).post('/api/v1/members/import').set(bearer(admin)).attach('file', bytes, 'members.csv');
     const header = Buffer.from('member_no,name,email,phone,branch\n660401,Ana Ok,ana.ok@example.org,0711000401,Nairobi\n');
     // Latin-1 'é' (0xE9) on line 3, as a spreadsheet's "CSV (Windows)" export writes it.
-    const latin1 = Buffer.concat([header, Buffer.from('660402,Ren'), Buffer.from([0xe9]), Buffer.from(',rene@example.org,0711000402,Nairobi\n')]);
+    const latin1 = Buffer.concat([
+      header,
+      Buffer.from('660402,Ren'),
+      Buffer.from([0xe9]),
+      Buffer.from(',rene@example.org,0711000402,Nairobi\n'),
+    ]);
     const res = await send(latin1);
     expect(res.status).toBe(200);
     expect(res.body.created).toBe(0);

@@ -19,7 +19,15 @@ export const STALE_CLAIM_MS = 60_000;
 
 const iso = (d: Date) => d.toISOString();
 
-type Claimed = { reminderId: number; channel: 'sms' | 'email'; message: string; memberId: number; name: string; email: string; phone: string };
+type Claimed = {
+  reminderId: number;
+  channel: 'sms' | 'email';
+  message: string;
+  memberId: number;
+  name: string;
+  email: string;
+  phone: string;
+};
 
 /**
  * The background sender. Every process runs one; the database decides who sends what: a send
@@ -84,7 +92,11 @@ export function startReminderSender(ctx: AppContext, delivery: Delivery = ctx.de
       await tx.execute(sql`
         update reminder_recipients set status = ${ok ? 'sent' : 'failed'}, sent_at = ${ok ? iso(now) : null}::timestamptz
         where reminder_id = ${claim.reminderId} and member_id = ${claim.memberId} and status = 'sending'`);
-      await tx.execute(ok ? sql`update reminders set sent = sent + 1 where id = ${claim.reminderId}` : sql`update reminders set failed = failed + 1 where id = ${claim.reminderId}`);
+      await tx.execute(
+        ok
+          ? sql`update reminders set sent = sent + 1 where id = ${claim.reminderId}`
+          : sql`update reminders set failed = failed + 1 where id = ${claim.reminderId}`,
+      );
       await recordActivity(
         ctx,
         {
@@ -156,14 +168,37 @@ async function claimRecipient(ctx: AppContext, reminderId: number, now: Date): P
                 and (o.status = 'sending' or (o.status = 'sent' and o.sent_at > ${quietSince}::timestamptz))) as reminded
       from members m where m.id = ${row.member_id}`);
     if (!member || member.voted || member.reminded) {
-      await tx.execute(sql`update reminder_recipients set status = 'skipped' where reminder_id = ${reminderId} and member_id = ${row.member_id}`);
+      await tx.execute(
+        sql`update reminder_recipients set status = 'skipped' where reminder_id = ${reminderId} and member_id = ${row.member_id}`,
+      );
       await tx.execute(sql`update reminders set skipped = skipped + 1 where id = ${reminderId}`);
       const reason = !member ? 'member removed' : member.voted ? 'voted meanwhile' : 'reminded within the hour';
-      await recordActivity(ctx, { name: member?.name ?? `member #${row.member_id}`, activity: 'Reminder skipped', userId: row.member_id, userType: 'voter', data: `reminder ${reminderId}: ${reason}`, status: 'skipped' }, tx);
+      await recordActivity(
+        ctx,
+        {
+          name: member?.name ?? `member #${row.member_id}`,
+          activity: 'Reminder skipped',
+          userId: row.member_id,
+          userType: 'voter',
+          data: `reminder ${reminderId}: ${reason}`,
+          status: 'skipped',
+        },
+        tx,
+      );
       return 'skipped' as const;
     }
-    await tx.execute(sql`update reminder_recipients set status = 'sending', claimed_at = ${iso(now)}::timestamptz where reminder_id = ${reminderId} and member_id = ${row.member_id}`);
-    return { reminderId, channel: row.channel, message: row.message, memberId: row.member_id, name: member.name, email: member.email, phone: member.phone };
+    await tx.execute(
+      sql`update reminder_recipients set status = 'sending', claimed_at = ${iso(now)}::timestamptz where reminder_id = ${reminderId} and member_id = ${row.member_id}`,
+    );
+    return {
+      reminderId,
+      channel: row.channel,
+      message: row.message,
+      memberId: row.member_id,
+      name: member.name,
+      email: member.email,
+      phone: member.phone,
+    };
   });
 }
 
@@ -187,7 +222,18 @@ async function failStaleClaims(ctx: AppContext, now: Date) {
       select g.reminder_id, g.member_id, m.name from gone g left join members m on m.id = g.member_id`);
     for (const s of stale) {
       await tx.execute(sql`update reminders set failed = failed + 1 where id = ${s.reminder_id}`);
-      await recordActivity(ctx, { name: s.name ?? `member #${s.member_id}`, activity: 'Reminder failed', userId: s.member_id, userType: 'voter', data: `reminder ${s.reminder_id}: interrupted (the sending process stopped)`, status: 'failed' }, tx);
+      await recordActivity(
+        ctx,
+        {
+          name: s.name ?? `member #${s.member_id}`,
+          activity: 'Reminder failed',
+          userId: s.member_id,
+          userType: 'voter',
+          data: `reminder ${s.reminder_id}: interrupted (the sending process stopped)`,
+          status: 'failed',
+        },
+        tx,
+      );
     }
   });
 }

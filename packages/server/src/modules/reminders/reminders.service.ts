@@ -38,14 +38,22 @@ async function countEligible(db: Db | Tx, now: Date): Promise<number> {
  * recipients are fixed here, in the campaign's own rows; the sender (reminder-sender.ts) works
  * through them in the background at the configured rate.
  */
-export async function createReminder(ctx: AppContext, actor: Actor, input: CreateReminderBody): Promise<{ id: number | null; recipients: number }> {
+export async function createReminder(
+  ctx: AppContext,
+  actor: Actor,
+  input: CreateReminderBody,
+): Promise<{ id: number | null; recipients: number }> {
   // After the close there is nobody left to remind: voting ended for good.
   await assertNotClosed(ctx, 'reminders');
   const now = ctx.now();
   if (input.dry_run) return { id: null, recipients: await countEligible(ctx.database.db, now) };
   const created = await auditedTransaction(
     ctx,
-    { actor, activity: 'Queued reminder', data: (r: { id: number; recipients: number }) => `reminder ${r.id}: ${input.channel} to ${r.recipients} members` },
+    {
+      actor,
+      activity: 'Queued reminder',
+      data: (r: { id: number; recipients: number }) => `reminder ${r.id}: ${input.channel} to ${r.recipients} members`,
+    },
     async (tx) => {
       const [row] = await tx
         .insert(reminders)

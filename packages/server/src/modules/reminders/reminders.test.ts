@@ -35,7 +35,13 @@ const voterIds = new Set<number>();
 beforeAll(async () => {
   [smtp, sms] = await Promise.all([startSmtpCapture(), startSmsSink()]);
   t = await createTestApp({
-    env: { SMTP_URL: smtp.url, SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, REMINDER_RATE_PER_SECOND: String(RATE), MIX_INTERVAL_MS: '3600000' },
+    env: {
+      SMTP_URL: smtp.url,
+      SMS_PROVIDER: 'webhook',
+      SMS_WEBHOOK_URL: sms.url,
+      REMINDER_RATE_PER_SECOND: String(RATE),
+      MIX_INTERVAL_MS: '3600000',
+    },
   });
   e = await createElection(t.ctx);
   admin = await tokenFor(t.ctx, 'admin');
@@ -57,12 +63,18 @@ const remind = (body: object, token = admin) => request(t.app).post('/api/v1/rem
 const progress = async (id: number) => (await request(t.app).get(`/api/v1/reminders/${id}`).set(bearer(admin))).body;
 const until = async (id: number, timeoutMs = 15_000) => {
   let last: { status?: string } = {};
-  await waitFor(async () => (last = await progress(id)).status === 'done', timeoutMs, () => `reminder ${id} done: ${JSON.stringify(last)}`);
+  await waitFor(
+    async () => (last = await progress(id)).status === 'done',
+    timeoutMs,
+    () => `reminder ${id} done: ${JSON.stringify(last)}`,
+  );
   return progress(id);
 };
 
 async function nonVoters() {
-  const all = await t.ctx.database.db.select({ id: members.id, name: members.name, email: members.email, phone: members.phone }).from(members);
+  const all = await t.ctx.database.db
+    .select({ id: members.id, name: members.name, email: members.email, phone: members.phone })
+    .from(members);
   return all.filter((m) => !voterIds.has(m.id));
 }
 
@@ -104,7 +116,15 @@ describe('reminders', () => {
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ id: expect.any(Number), recipients: targets.length });
     const done = await until(res.body.id);
-    expect(done).toEqual({ id: res.body.id, channel: 'email', total: targets.length, sent: targets.length, failed: 0, skipped: 0, status: 'done' });
+    expect(done).toEqual({
+      id: res.body.id,
+      channel: 'email',
+      total: targets.length,
+      sent: targets.length,
+      failed: 0,
+      skipped: 0,
+      status: 'done',
+    });
 
     expect(smtp.messages.map((m) => m.to[0]).sort()).toEqual(targets.map((m) => m.email).sort());
     for (const m of targets) {
@@ -116,10 +136,16 @@ describe('reminders', () => {
       smtp.messages.map((m) => m.at),
       'email',
     );
-    const logs = await t.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.activity} = 'Reminder sent'`);
+    const logs = await t.ctx.database.db
+      .select()
+      .from(activityLogs)
+      .where(sql`${activityLogs.activity} = 'Reminder sent'`);
     expect(logs.map((l) => l.userId).sort()).toEqual(targets.map((m) => m.id).sort());
     expect(logs.every((l) => l.status === 'success' && l.data === `reminder ${res.body.id} by email`)).toBe(true);
-    const queued = await t.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.activity} = 'Queued reminder'`);
+    const queued = await t.ctx.database.db
+      .select()
+      .from(activityLogs)
+      .where(sql`${activityLogs.activity} = 'Queued reminder'`);
     expect(queued.map((l) => l.data)).toEqual([`reminder ${res.body.id}: email to ${targets.length} members`]);
   });
 
@@ -144,9 +170,14 @@ describe('reminders', () => {
       expect(m.message).toBe(`Hi ${member.name}, voting is open`);
     }
     assertRate(sms.arrivals, 'sms');
-    const failed = await t.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.activity} = 'Reminder failed'`);
+    const failed = await t.ctx.database.db
+      .select()
+      .from(activityLogs)
+      .where(sql`${activityLogs.activity} = 'Reminder failed'`);
     expect(failed).toHaveLength(2);
-    expect(failed[0]!.data).toMatch(new RegExp(`^reminder ${res.body.id} by sms: sms delivery via webhook failed: webhook answered HTTP 503`));
+    expect(failed[0]!.data).toMatch(
+      new RegExp(`^reminder ${res.body.id} by sms: sms delivery via webhook failed: webhook answered HTTP 503`),
+    );
     // The message text never reaches the log.
     expect(failed.every((l) => !l.data!.includes('voting is open'))).toBe(true);
   });
@@ -161,13 +192,21 @@ describe('reminders', () => {
     t.ctx.events.emit('reminders.queued');
     const done = await until(id);
     expect(done).toMatchObject({ total: 1, sent: 0, skipped: 1, status: 'done' });
-    const [log] = await t.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.activity} = 'Reminder skipped'`);
+    const [log] = await t.ctx.database.db
+      .select()
+      .from(activityLogs)
+      .where(sql`${activityLogs.activity} = 'Reminder skipped'`);
     expect(log).toMatchObject({ userId: late.member.id, data: `reminder ${id}: voted meanwhile`, status: 'skipped' });
   });
 });
 
 /** A campaign for one member written straight into the tables, as a crashed or remote process leaves it. */
-async function queueWithoutSending(ctx: AppContext, memberId: number, status: 'pending' | 'sending' = 'pending', claimedAt?: Date): Promise<number> {
+async function queueWithoutSending(
+  ctx: AppContext,
+  memberId: number,
+  status: 'pending' | 'sending' = 'pending',
+  claimedAt?: Date,
+): Promise<number> {
   const now = ctx.now();
   const [row] = await ctx.database.db.execute<{ id: number }>(sql`
     insert into reminders (channel, message, total, next_send_at, status) values ('sms', 'Hi {name}', 1, ${now.toISOString()}::timestamptz, 'queued') returning id`);
@@ -188,7 +227,13 @@ describe('reminders across restarts and processes', () => {
   beforeAll(async () => {
     sinkSms = await startSmsSink();
     shared.database = await createTestDatabase();
-    shared.ctx = await createContext({ env: parseEnv({ NODE_ENV: 'test' }), logger, database: shared.database, secrets: randomSecrets(), now: shared.clock.now });
+    shared.ctx = await createContext({
+      env: parseEnv({ NODE_ENV: 'test' }),
+      logger,
+      database: shared.database,
+      secrets: randomSecrets(),
+      now: shared.clock.now,
+    });
     for (let i = 0; i < 12; i++) await createVoter(shared.ctx);
   });
   afterAll(async () => {
@@ -200,7 +245,13 @@ describe('reminders across restarts and processes', () => {
 
   /** A server process: its own context and sender; on Postgres its own connection pool. */
   async function startProcess(rate = RATE): Promise<Proc> {
-    const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'warn', SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sinkSms.url, REMINDER_RATE_PER_SECOND: String(rate) });
+    const env = parseEnv({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      SMS_PROVIDER: 'webhook',
+      SMS_WEBHOOK_URL: sinkSms.url,
+      REMINDER_RATE_PER_SECOND: String(rate),
+    });
     let database = shared.ctx.database;
     if (TEST_DATABASE_URL) {
       database = await openDatabase({ url: shared.database.url!, poolMax: 4 });
@@ -231,7 +282,9 @@ describe('reminders across restarts and processes', () => {
 
   const adminActor = { role: 'admin' as const, id: null, name: 'Test admin', ip: '' };
   const state = async (ctx: AppContext, id: number | null) => {
-    const [row] = await ctx.database.db.execute<{ status: string; sent: number; failed: number; total: number }>(sql`select status, sent, failed, total from reminders where id = ${id}`);
+    const [row] = await ctx.database.db.execute<{ status: string; sent: number; failed: number; total: number }>(
+      sql`select status, sent, failed, total from reminders where id = ${id}`,
+    );
     return row!;
   };
 
@@ -263,7 +316,10 @@ describe('reminders across restarts and processes', () => {
     await waitFor(async () => (await state(shared.ctx, id)).status === 'done', 10_000, 'stale claim settled');
     await p.close();
     expect(await state(shared.ctx, id)).toMatchObject({ sent: 0, failed: 1, total: 1 });
-    const logs = await shared.ctx.database.db.select().from(activityLogs).where(sql`${activityLogs.data} like ${`reminder ${id}: interrupted%`}`);
+    const logs = await shared.ctx.database.db
+      .select()
+      .from(activityLogs)
+      .where(sql`${activityLogs.data} like ${`reminder ${id}: interrupted%`}`);
     expect(logs).toHaveLength(1);
   });
 

@@ -10,7 +10,10 @@ export function setupRoutes(ctx: AppContext): RouterImplementation<Contract['api
 
     createBranch: async ({ req, body }) => ({ status: 201, body: { data: await createBranch(ctx, await actorOf(ctx, req), body.name) } }),
 
-    updateBranch: async ({ req, params, body }) => ({ status: 200, body: { data: await renameBranch(ctx, await actorOf(ctx, req), params.id, body.name) } }),
+    updateBranch: async ({ req, params, body }) => ({
+      status: 200,
+      body: { data: await renameBranch(ctx, await actorOf(ctx, req), params.id, body.name) },
+    }),
 
     deleteBranch: async ({ req, params }) => {
       await deleteBranch(ctx, await actorOf(ctx, req), params.id);
@@ -19,7 +22,10 @@ export function setupRoutes(ctx: AppContext): RouterImplementation<Contract['api
 
     createPosition: async ({ req, body }) => ({ status: 201, body: { data: await createPositions(ctx, await actorOf(ctx, req), body) } }),
 
-    updatePosition: async ({ req, params, body }) => ({ status: 200, body: { data: await updatePosition(ctx, await actorOf(ctx, req), params.id, body) } }),
+    updatePosition: async ({ req, params, body }) => ({
+      status: 200,
+      body: { data: await updatePosition(ctx, await actorOf(ctx, req), params.id, body) },
+    }),
 
     deletePosition: async ({ req, params }) => {
       await deletePosition(ctx, await actorOf(ctx, req), params.id);

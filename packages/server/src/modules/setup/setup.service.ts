@@ -22,10 +22,15 @@ export const NATIONAL = 'National';
 
 /** The agents (observers), by email; the operator creates them (AGENT_EMAILS, `agent:create`). */
 export async function listAgents(ctx: AppContext): Promise<Agent[]> {
-  return ctx.database.db.select({ id: staff.id, name: staff.name, email: staff.email }).from(staff).where(eq(staff.role, 'agent')).orderBy(asc(staff.email));
+  return ctx.database.db
+    .select({ id: staff.id, name: staff.name, email: staff.email })
+    .from(staff)
+    .where(eq(staff.role, 'agent'))
+    .orderBy(asc(staff.email));
 }
 
-const duplicateBranch = (name: string) => new AppError('CONFLICT', `A branch called ${name} already exists`, { errors: { name: ['A branch with this name already exists'] } });
+const duplicateBranch = (name: string) =>
+  new AppError('CONFLICT', `A branch called ${name} already exists`, { errors: { name: ['A branch with this name already exists'] } });
 
 async function findBranch(tx: Tx, id: number): Promise<Branch> {
   const [row] = await tx.select({ id: branches.id, name: branches.name }).from(branches).where(eq(branches.id, id)).for('update');
@@ -72,7 +77,8 @@ export async function renameBranch(ctx: AppContext, actor: Actor, id: number, na
         .innerJoin(participation, eq(participation.positionId, positions.id))
         .where(eq(positions.branchId, id))
         .limit(1);
-      if (voted.length > 0) throw new AppError('CONFLICT', 'Votes have been cast for this branch’s positions, so it can no longer be renamed');
+      if (voted.length > 0)
+        throw new AppError('CONFLICT', 'Votes have been cast for this branch’s positions, so it can no longer be renamed');
       await tx.update(branches).set({ name }).where(eq(branches.id, id));
       await tx.update(positions).set({ level: name }).where(eq(positions.branchId, id));
       return { id, name };
@@ -89,12 +95,20 @@ export async function deleteBranch(ctx: AppContext, actor: Actor, id: number): P
   await assertNotClosed(ctx, 'the set-up');
   await auditedTransaction(ctx, { actor, activity: 'Branch deleted', data: `branch ${id}` }, async (tx) => {
     const branch = await findBranch(tx, id);
-    const [usedByMembers] = await tx.select({ n: sql<number>`count(*)::int` }).from(members).where(eq(members.branchId, id));
-    const [usedByPositions] = await tx.select({ n: sql<number>`count(*)::int` }).from(positions).where(eq(positions.branchId, id));
+    const [usedByMembers] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(members)
+      .where(eq(members.branchId, id));
+    const [usedByPositions] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(positions)
+      .where(eq(positions.branchId, id));
     const m = usedByMembers?.n ?? 0;
     const p = usedByPositions?.n ?? 0;
     if (m > 0 || p > 0) {
-      const uses = [m > 0 ? `${m} member${m === 1 ? '' : 's'}` : '', p > 0 ? `${p} position${p === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+      const uses = [m > 0 ? `${m} member${m === 1 ? '' : 's'}` : '', p > 0 ? `${p} position${p === 1 ? '' : 's'}` : '']
+        .filter(Boolean)
+        .join(' and ');
       throw new AppError('CONFLICT', `${branch.name} is used by ${uses}, so it cannot be deleted`);
     }
     await tx.delete(branches).where(eq(branches.id, id));
@@ -103,7 +117,9 @@ export async function deleteBranch(ctx: AppContext, actor: Actor, id: number): P
 }
 
 const duplicatePosition = (title: string) =>
-  new AppError('CONFLICT', `The position ${title} already exists`, { errors: { name: ['A position with this name already exists at this level'] } });
+  new AppError('CONFLICT', `The position ${title} already exists`, {
+    errors: { name: ['A position with this name already exists at this level'] },
+  });
 
 /** One position (national or one branch's), or one per branch with `every_branch`. */
 export async function createPositions(ctx: AppContext, actor: Actor, input: CreatePositionBody): Promise<Position[]> {
@@ -112,7 +128,11 @@ export async function createPositions(ctx: AppContext, actor: Actor, input: Crea
   try {
     const created = await auditedTransaction(
       ctx,
-      { actor, activity: 'Position created', data: (rows: Position[]) => `${input.name} (${scope}, ${input.seats ?? 1} seat(s)); ids [${rows.map((r) => r.id).join(', ')}]` },
+      {
+        actor,
+        activity: 'Position created',
+        data: (rows: Position[]) => `${input.name} (${scope}, ${input.seats ?? 1} seat(s)); ids [${rows.map((r) => r.id).join(', ')}]`,
+      },
       async (tx) => {
         let levels: { level: string; branchId: number | null }[];
         if (input.every_branch) {
@@ -129,13 +149,30 @@ export async function createPositions(ctx: AppContext, actor: Actor, input: Crea
         const existing = await tx
           .select({ level: positions.level })
           .from(positions)
-          .where(and(sql`lower(${positions.name}) = lower(${input.name})`, inArray(positions.level, levels.map((l) => l.level))));
+          .where(
+            and(
+              sql`lower(${positions.name}) = lower(${input.name})`,
+              inArray(
+                positions.level,
+                levels.map((l) => l.level),
+              ),
+            ),
+          );
         if (existing.length > 0) throw duplicatePosition(`${input.name} ${existing[0]!.level}`);
         const [last] = await tx.select({ n: max(positions.sortOrder) }).from(positions);
         const sortOrder = (last?.n ?? 0) + 1;
         return tx
           .insert(positions)
-          .values(levels.map((l) => ({ name: input.name, level: l.level, branchId: l.branchId, seats: input.seats ?? 1, description: input.description ?? null, sortOrder })))
+          .values(
+            levels.map((l) => ({
+              name: input.name,
+              level: l.level,
+              branchId: l.branchId,
+              seats: input.seats ?? 1,
+              description: input.description ?? null,
+              sortOrder,
+            })),
+          )
           .returning(positionColumns);
       },
     );
@@ -152,7 +189,11 @@ async function lockPositionForChange(tx: Tx, id: number, what: string): Promise<
   await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
   const [row] = await tx.select().from(positions).where(eq(positions.id, id)).for('update');
   if (!row) throw new AppError('NOT_FOUND', 'No position has this id');
-  const [voted] = await tx.select({ one: sql<number>`1` }).from(participation).where(eq(participation.positionId, id)).limit(1);
+  const [voted] = await tx
+    .select({ one: sql<number>`1` })
+    .from(participation)
+    .where(eq(participation.positionId, id))
+    .limit(1);
   if (voted) throw new AppError('CONFLICT', `Votes have been cast for ${row.name} ${row.level}, so it can no longer be ${what}`);
   return row;
 }
@@ -162,29 +203,33 @@ export async function updatePosition(ctx: AppContext, actor: Actor, id: number, 
   await assertNotClosed(ctx, 'the set-up');
   const fields = (Object.keys(input) as (keyof UpdatePositionBody)[]).filter((k) => input[k] !== undefined);
   try {
-    const updated = await auditedTransaction(ctx, { actor, activity: 'Position updated', data: `position ${id}: ${fields.join(', ') || 'nothing'}` }, async (tx) => {
-      const current = await lockPositionForChange(tx, id, 'changed');
-      if (input.name !== undefined && input.name.toLowerCase() !== current.name.toLowerCase()) {
-        const [taken] = await tx
-          .select({ id: positions.id })
-          .from(positions)
-          .where(and(sql`lower(${positions.name}) = lower(${input.name})`, eq(positions.level, current.level), ne(positions.id, id)));
-        if (taken) throw duplicatePosition(`${input.name} ${current.level}`);
-      }
-      // A body with nothing to change answers the position as it is (an UPDATE needs a column).
-      if (fields.length === 0) return (await tx.select(positionColumns).from(positions).where(eq(positions.id, id)))[0]!;
-      const [row] = await tx
-        .update(positions)
-        .set({
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.seats !== undefined ? { seats: input.seats } : {}),
-          ...(input.description !== undefined ? { description: input.description } : {}),
-          ...(input.sort_order !== undefined ? { sortOrder: input.sort_order } : {}),
-        })
-        .where(eq(positions.id, id))
-        .returning(positionColumns);
-      return row!;
-    });
+    const updated = await auditedTransaction(
+      ctx,
+      { actor, activity: 'Position updated', data: `position ${id}: ${fields.join(', ') || 'nothing'}` },
+      async (tx) => {
+        const current = await lockPositionForChange(tx, id, 'changed');
+        if (input.name !== undefined && input.name.toLowerCase() !== current.name.toLowerCase()) {
+          const [taken] = await tx
+            .select({ id: positions.id })
+            .from(positions)
+            .where(and(sql`lower(${positions.name}) = lower(${input.name})`, eq(positions.level, current.level), ne(positions.id, id)));
+          if (taken) throw duplicatePosition(`${input.name} ${current.level}`);
+        }
+        // A body with nothing to change answers the position as it is (an UPDATE needs a column).
+        if (fields.length === 0) return (await tx.select(positionColumns).from(positions).where(eq(positions.id, id)))[0]!;
+        const [row] = await tx
+          .update(positions)
+          .set({
+            ...(input.name !== undefined ? { name: input.name } : {}),
+            ...(input.seats !== undefined ? { seats: input.seats } : {}),
+            ...(input.description !== undefined ? { description: input.description } : {}),
+            ...(input.sort_order !== undefined ? { sortOrder: input.sort_order } : {}),
+          })
+          .where(eq(positions.id, id))
+          .returning(positionColumns);
+        return row!;
+      },
+    );
     ctx.events.emit('candidates.changed');
     return updated;
   } catch (error) {

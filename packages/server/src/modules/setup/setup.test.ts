@@ -76,12 +76,26 @@ describe('agents (the set-up checklist)', () => {
 
 describe('election settings', () => {
   it('PUT takes any subset, is admin-only and logged', async () => {
-    const res = await api('put', '/election').send({ title: 'Coop Elections 2026', organisation: 'Umoja Savings Cooperative', support_email: 'Help@Umoja.example' });
+    const res = await api('put', '/election').send({
+      title: 'Coop Elections 2026',
+      organisation: 'Umoja Savings Cooperative',
+      support_email: 'Help@Umoja.example',
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ title: 'Coop Elections 2026', organisation: 'Umoja Savings Cooperative', support_email: 'help@umoja.example', website: null, phase: 'setup' });
+    expect(res.body.data).toMatchObject({
+      title: 'Coop Elections 2026',
+      organisation: 'Umoja Savings Cooperative',
+      support_email: 'help@umoja.example',
+      website: null,
+      phase: 'setup',
+    });
     const more = await api('put', '/election').send({ website: 'https://umoja.example', results_visibility: 'staff' });
     expect(more.body.data).toMatchObject({ title: 'Coop Elections 2026', website: 'https://umoja.example', results_visibility: 'staff' });
-    expect(await lastLog()).toMatchObject({ activity: 'Election settings updated', status: 'success', data: 'website, results visibility' });
+    expect(await lastLog()).toMatchObject({
+      activity: 'Election settings updated',
+      status: 'success',
+      data: 'website, results visibility',
+    });
     expect((await api('put', '/election', await tokenFor(t.ctx, 'agent')).send({ title: 'x' })).status).toBe(403);
     expect((await api('put', '/election', null).send({ title: 'x' })).status).toBe(401);
     expect((await api('get', '/election', null)).body.data.title).toBe('Coop Elections 2026');
@@ -113,7 +127,12 @@ describe('election settings', () => {
     const against = await api('put', '/election').send({ closes_at: '2099-05-04T07:00:00+03:00' });
     expect(against.status).toBe(422);
     expect(against.body.errors.closes_at).toEqual(['The closing time must be after the opening time']);
-    const junk = await api('put', '/election').send({ opens_at: 'tomorrow', website: 'not a url', support_email: 'nope', results_visibility: 'secret' });
+    const junk = await api('put', '/election').send({
+      opens_at: 'tomorrow',
+      website: 'not a url',
+      support_email: 'nope',
+      results_visibility: 'secret',
+    });
     expect(junk.status).toBe(422);
     expect(Object.keys(junk.body.errors).sort()).toEqual(['opens_at', 'results_visibility', 'support_email', 'website']);
     await api('put', '/election').send({ opens_at: null, closes_at: null }).expect(200);
@@ -192,10 +211,21 @@ describe('branches', () => {
 
 describe('positions', () => {
   it('creates a national position with seats and a description, and one per branch with every_branch', async () => {
-    const board = await api('post', '/positions').send({ name: 'Board Member', seats: 3, description: 'Three seats on the national board' });
+    const board = await api('post', '/positions').send({
+      name: 'Board Member',
+      seats: 3,
+      description: 'Three seats on the national board',
+    });
     expect(board.status).toBe(201);
     expect(board.body.data).toEqual([
-      { id: expect.any(Number), name: 'Board Member', level: 'National', seats: 3, description: 'Three seats on the national board', branch_id: null },
+      {
+        id: expect.any(Number),
+        name: 'Board Member',
+        level: 'National',
+        seats: 3,
+        description: 'Three seats on the national board',
+        branch_id: null,
+      },
     ]);
     expect(await lastLog()).toMatchObject({ activity: 'Position created', status: 'success' });
     const treasurer = (await api('post', '/positions').send({ name: 'Treasurer' })).body.data[0];
@@ -216,9 +246,21 @@ describe('positions', () => {
 
   it('renames, describes, re-seats and reorders; 404 for an unknown one', async () => {
     const [p] = (await api('post', '/positions').send({ name: 'Secretary' })).body.data;
-    const res = await api('patch', `/positions/${p.id}`).send({ name: 'General Secretary', seats: 2, description: 'Keeps the minutes', sort_order: 0 });
+    const res = await api('patch', `/positions/${p.id}`).send({
+      name: 'General Secretary',
+      seats: 2,
+      description: 'Keeps the minutes',
+      sort_order: 0,
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ id: p.id, name: 'General Secretary', level: 'National', seats: 2, description: 'Keeps the minutes', branch_id: null });
+    expect(res.body.data).toEqual({
+      id: p.id,
+      name: 'General Secretary',
+      level: 'National',
+      seats: 2,
+      description: 'Keeps the minutes',
+      branch_id: null,
+    });
     expect(await lastLog()).toMatchObject({ activity: 'Position updated', status: 'success' });
     const first = (await api('get', '/psk/positions', null)).body.data[0];
     expect(first.id).toBe(p.id);
@@ -263,7 +305,11 @@ describe('positions', () => {
     expect(add.body.message).toBe('Votes have already been cast for this position, so its candidates can no longer be changed');
     expect((await api('post', '/assign/psk/position').send({ member_no: candidate.memberNo, position_ids: [] })).status).toBe(409);
     const edit = (memberId: number, positionIds: number[]) => {
-      const r = api('post', `/edit/candidate/${memberId}`).field('name', 'Some Candidate').field('phone', '0711222333').field('email', `m${memberId}@umoja.example`).field('county', 'Eldoret');
+      const r = api('post', `/edit/candidate/${memberId}`)
+        .field('name', 'Some Candidate')
+        .field('phone', '0711222333')
+        .field('email', `m${memberId}@umoja.example`)
+        .field('county', 'Eldoret');
       for (const p of positionIds) r.field('position_ids[]', String(p));
       return r;
     };
@@ -279,10 +325,13 @@ describe('positions', () => {
 
 describe('members import creates branches only when asked', () => {
   const csv = (lines: string[]) => Buffer.from(['member_no,name,email,phone,branch', ...lines].join('\n'));
-  const importCsv = (file: Buffer, query = '') => api('post', `/members/import${query}`).attach('file', file, { filename: 'members.csv', contentType: 'text/csv' });
+  const importCsv = (file: Buffer, query = '') =>
+    api('post', `/members/import${query}`).attach('file', file, { filename: 'members.csv', contentType: 'text/csv' });
 
   it('without create_branches an unknown branch is a line error naming it, and nothing is written', async () => {
-    const res = await importCsv(csv(['5001,Wanjiru Kamau,w.kamau@umoja.example,0711000001,Eldoret', '5002,Otieno Were,o.were@umoja.example,0711000002,Kericho']));
+    const res = await importCsv(
+      csv(['5001,Wanjiru Kamau,w.kamau@umoja.example,0711000001,Eldoret', '5002,Otieno Were,o.were@umoja.example,0711000002,Kericho']),
+    );
     expect(res.status).toBe(200);
     expect(res.body.created).toBe(0);
     expect(res.body.errors).toEqual([{ line: 3, message: expect.stringContaining('Unknown branch "Kericho"') }]);
@@ -290,11 +339,25 @@ describe('members import creates branches only when asked', () => {
   });
 
   it('with ?create_branches=1 it creates the branch and logs it', async () => {
-    const res = await importCsv(csv(['5001,Wanjiru Kamau,w.kamau@umoja.example,0711000001,Eldoret', '5002,Otieno Were,o.were@umoja.example,0711000002,Kericho', '5003,Chebet Kiptoo,c.kiptoo@umoja.example,0711000003,kericho']), '?create_branches=1');
+    const res = await importCsv(
+      csv([
+        '5001,Wanjiru Kamau,w.kamau@umoja.example,0711000001,Eldoret',
+        '5002,Otieno Were,o.were@umoja.example,0711000002,Kericho',
+        '5003,Chebet Kiptoo,c.kiptoo@umoja.example,0711000003,kericho',
+      ]),
+      '?create_branches=1',
+    );
     expect(res.body).toEqual({ created: 3, updated: 0, errors: [] });
-    const created = await t.ctx.database.db.select().from(branches).where(sql`lower(${branches.name}) = 'kericho'`);
+    const created = await t.ctx.database.db
+      .select()
+      .from(branches)
+      .where(sql`lower(${branches.name}) = 'kericho'`);
     expect(created.map((b) => b.name)).toEqual(['Kericho']);
-    expect(await lastLog()).toMatchObject({ activity: 'Members imported', status: 'success', data: 'created 3, updated 0; new branches: Kericho' });
+    expect(await lastLog()).toMatchObject({
+      activity: 'Members imported',
+      status: 'success',
+      data: 'created 3, updated 0; new branches: Kericho',
+    });
   });
 
   it('a rejected file creates no branch', async () => {

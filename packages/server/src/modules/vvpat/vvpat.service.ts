@@ -31,9 +31,25 @@ export async function listMyVvpat(ctx: AppContext, memberId: number): Promise<Vv
   const ballots = receipts.flatMap((r) => found.get(r) ?? []);
   const [names, titles, tally] = await Promise.all([
     ballots.length
-      ? ctx.database.db.select({ id: members.id, name: members.name }).from(members).where(inArray(members.id, ballots.map((b) => b.candidateId)))
+      ? ctx.database.db
+          .select({ id: members.id, name: members.name })
+          .from(members)
+          .where(
+            inArray(
+              members.id,
+              ballots.map((b) => b.candidateId),
+            ),
+          )
       : [],
-    ctx.database.db.select({ id: positions.id, name: positions.name, level: positions.level, sortOrder: positions.sortOrder }).from(positions).where(inArray(positions.id, mine.map((p) => p.positionId))),
+    ctx.database.db
+      .select({ id: positions.id, name: positions.name, level: positions.level, sortOrder: positions.sortOrder })
+      .from(positions)
+      .where(
+        inArray(
+          positions.id,
+          mine.map((p) => p.positionId),
+        ),
+      ),
     tallyOf(ctx),
   ]);
   const nameOf = new Map(names.map((n) => [n.id, n.name]));
@@ -52,13 +68,24 @@ export async function listMyVvpat(ctx: AppContext, memberId: number): Promise<Vv
     });
 }
 
-type Row = { receipt: string; position_id: number; candidate_id: number; candidate_name: string | null; position_name: string | null; level: string | null };
+type Row = {
+  receipt: string;
+  position_id: number;
+  candidate_id: number;
+  candidate_name: string | null;
+  position_name: string | null;
+  level: string | null;
+};
 
 /**
  * The audit trail for admins: every counted ballot, mixed or still queued, in receipt order
  * (receipts are random, so the order says nothing about when a ballot was cast).
  */
-export async function searchVvpat(ctx: AppContext, query: PageQuery, filter: { vvpat?: string; positionId?: number } = {}): Promise<VvpatPage> {
+export async function searchVvpat(
+  ctx: AppContext,
+  query: PageQuery,
+  filter: { vvpat?: string; positionId?: number } = {},
+): Promise<VvpatPage> {
   const page = pageRequest(query);
   const tally = await tallyOf(ctx);
   const code = filter.vvpat ? normaliseReceipt(filter.vvpat) : undefined;
@@ -103,4 +130,3 @@ export async function searchVvpat(ctx: AppContext, query: PageQuery, filter: { v
     meta: pageMeta(total, page),
   };
 }
-

@@ -29,13 +29,14 @@ describe('vvpat', () => {
     expect((await request(t.app).get('/api/v1/psk/vvpat').set(bearer(token))).body).toEqual({ data: { votes: [] } });
   });
 
-  it("shows a voter their own ballots only, queued and after mixing, and admins every ballot", async () => {
+  it('shows a voter their own ballots only, queued and after mixing, and admins every ballot', async () => {
     await setVoting(t.ctx, true);
     const me = await createVoter(t.ctx);
     const other = await createVoter(t.ctx);
     const mine = await vote(t.app, me.token, { [e.chair.id]: e.alice.id, [e.nairobi.id]: e.erin.id });
     const theirs = await vote(t.app, other.token, { [e.chair.id]: e.alice.id });
-    const receiptOf = (res: typeof mine, positionId: number) => res.body.receipts.find((r: { position_id: number }) => r.position_id === positionId).vvpat as string;
+    const receiptOf = (res: typeof mine, positionId: number) =>
+      res.body.receipts.find((r: { position_id: number }) => r.position_id === positionId).vvpat as string;
 
     const expected = [
       { vvpat: receiptOf(mine, e.chair.id), name: 'Alice Achieng', count: 2, position: `${e.chair.name} National` },
@@ -48,7 +49,9 @@ describe('vvpat', () => {
 
     const all = await list();
     expect(all.body.meta).toEqual({ current_page: 1, last_page: 1, per_page: 10, total: 3 });
-    expect(all.body.data.votes.map((v: { vvpat: string }) => v.vvpat)).toEqual([...all.body.data.votes.map((v: { vvpat: string }) => v.vvpat)].sort());
+    expect(all.body.data.votes.map((v: { vvpat: string }) => v.vvpat)).toEqual(
+      [...all.body.data.votes.map((v: { vvpat: string }) => v.vvpat)].sort(),
+    );
 
     await mixQueuedBallots(t.ctx, { force: true });
     expect((await request(t.app).get('/api/v1/psk/vvpat').set(bearer(me.token))).body).toEqual(own.body);

@@ -29,7 +29,9 @@ function cookieJar() {
         const eq = pair.indexOf('=');
         const name = pair.slice(0, eq).trim();
         const value = pair.slice(eq + 1).trim();
-        const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] ?? '') < Date.now()));
+        const expired = attributes.some(
+          (a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] ?? '') < Date.now()),
+        );
         if (expired || value === '') cookies.delete(name);
         else cookies.set(name, value);
       }
@@ -85,8 +87,12 @@ export async function voterJourney(baseUrl: string, memberNo: string, smsCode: (
   expectOk(await client.POST('/api/v1/verify/phone', { body: { unique_id: memberNo, consent: true } }), 'verify/phone');
   const token = await smsCode();
   // Without the header parameter the document marks required, the step is refused.
-  const missingCsrf = (await client.POST('/api/v1/verify/sms', { params: { header: { 'X-XSRF-TOKEN': '' } }, body: { token } })).response.status;
-  const session = expectOk(await client.POST('/api/v1/verify/sms', { params: { header: { 'X-XSRF-TOKEN': xsrf } }, body: { token } }), 'verify/sms');
+  const missingCsrf = (await client.POST('/api/v1/verify/sms', { params: { header: { 'X-XSRF-TOKEN': '' } }, body: { token } })).response
+    .status;
+  const session = expectOk(
+    await client.POST('/api/v1/verify/sms', { params: { header: { 'X-XSRF-TOKEN': xsrf } }, body: { token } }),
+    'verify/sms',
+  );
 
   const voter = signedIn(baseUrl, session);
   const ballot = expectOk(await voter.GET('/api/v1/psk/candidates/v2'), 'psk/candidates/v2');
@@ -97,14 +103,27 @@ export async function voterJourney(baseUrl: string, memberNo: string, smsCode: (
   return { session, missingCsrf, voted, receipts };
 }
 
-export type AdminJourney = { session: Session; imported: ImportResult; members: paths['/api/v1/members']['get']['responses'][200]['content']['application/json'] };
+export type AdminJourney = {
+  session: Session;
+  imported: ImportResult;
+  members: paths['/api/v1/members']['get']['responses'][200]['content']['application/json'];
+};
 
 /** Admin: password and emailed code, then a CSV member import and the member list. */
-export async function adminJourney(baseUrl: string, email: string, password: string, mailedCode: () => Promise<string>, csv: string): Promise<AdminJourney> {
+export async function adminJourney(
+  baseUrl: string,
+  email: string,
+  password: string,
+  mailedCode: () => Promise<string>,
+  csv: string,
+): Promise<AdminJourney> {
   const { client, xsrf } = await anonymous(baseUrl);
   expectOk(await client.POST('/api/v1/admin/login', { body: { email, password } }), 'admin/login');
   const token = await mailedCode();
-  const session = expectOk(await client.POST('/api/v1/verify/admin', { params: { header: { 'X-XSRF-TOKEN': xsrf } }, body: { token } }), 'verify/admin');
+  const session = expectOk(
+    await client.POST('/api/v1/verify/admin', { params: { header: { 'X-XSRF-TOKEN': xsrf } }, body: { token } }),
+    'verify/admin',
+  );
 
   const admin = signedIn(baseUrl, session);
   const imported = expectOk(

@@ -11,8 +11,24 @@ const positions = [
   { id: 1, name: 'Board member', level: 'National', seats: 3, description: null, branch_id: null },
   { id: 2, name: 'Treasurer', level: 'National', seats: 1, description: null, branch_id: null },
 ];
-const wanjiru = { id: 7, member_no: 'UM-1001', name: 'Wanjiru Kamau', email: 'w.kamau@umoja.example', phone: '0711000001', county: 'Eldoret', psk_position_ids: [2] };
-const wambui = { id: 8, member_no: 'UM-1002', name: 'Wambui Njeri', email: 'w.njeri@umoja.example', phone: '0711000002', county: 'Kericho', psk_position_ids: [] };
+const wanjiru = {
+  id: 7,
+  member_no: 'UM-1001',
+  name: 'Wanjiru Kamau',
+  email: 'w.kamau@umoja.example',
+  phone: '0711000001',
+  county: 'Eldoret',
+  psk_position_ids: [2],
+};
+const wambui = {
+  id: 8,
+  member_no: 'UM-1002',
+  name: 'Wambui Njeri',
+  email: 'w.njeri@umoja.example',
+  phone: '0711000002',
+  county: 'Kericho',
+  psk_position_ids: [],
+};
 
 function server(edit: (call: Call) => Reply = () => ({ status: 200, body: { data: {} } })) {
   return stubFetch((c) => {
@@ -42,7 +58,13 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
   it('adds a searched member to a position with a photo and a statement, keeping the positions they stand for', async () => {
     const calls = server();
     const dialog = await openFromCandidatesPage();
-    await waitFor(() => expect(within(dialog).getAllByRole('option').map((o) => o.textContent)).toContain('Board member - National'));
+    await waitFor(() =>
+      expect(
+        within(dialog)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toContain('Board member - National'),
+    );
     fireEvent.change(within(dialog).getByLabelText('Position'), { target: { value: '1' } });
 
     fireEvent.change(within(dialog).getByLabelText('Find the member'), { target: { value: 'wa' } });
@@ -71,12 +93,20 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     expect(body.getAll('position_ids[]')).toEqual(['2', '1']);
     expect(body.get('statement')).toBe('Twenty years of bookkeeping.');
     expect((body.get('image') as File).name).toBe('wanjiru.png');
-    expect([body.get('name'), body.get('phone'), body.get('email'), body.get('county')]).toEqual(['Wanjiru Kamau', '0711000001', 'w.kamau@umoja.example', 'Eldoret']);
+    expect([body.get('name'), body.get('phone'), body.get('email'), body.get('county')]).toEqual([
+      'Wanjiru Kamau',
+      '0711000001',
+      'w.kamau@umoja.example',
+      'Eldoret',
+    ]);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add Candidate' })).toBeNull());
   }, 20_000);
 
   it('asks for a position and a member before sending, says when nobody matches, and shows the server refusal', async () => {
-    const calls = server(() => ({ status: 409, body: { message: 'Votes have already been cast for this position, so its candidates can no longer be changed' } }));
+    const calls = server(() => ({
+      status: 409,
+      body: { message: 'Votes have already been cast for this position, so its candidates can no longer be changed' },
+    }));
     const dialog = await openFromCandidatesPage();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
     expect(await within(dialog).findByText('Choose the position they stand for')).toBeTruthy();
@@ -106,7 +136,7 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     expect(screen.getByRole('dialog', { name: 'Add Candidate' })).toBeTruthy();
   }, 20_000);
 
-  it("opens from a position on the Set-up page with that position chosen", async () => {
+  it('opens from a position on the Set-up page with that position chosen', async () => {
     server();
     await renderWithProviders(<SetupPage />, '/admin/setup');
     const add = await screen.findByRole('button', { name: 'Add a candidate for Treasurer - National' });

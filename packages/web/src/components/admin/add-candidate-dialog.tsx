@@ -91,7 +91,9 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
       const issue = parsed.error.issues[0]!;
       const field = String(issue.path[0] ?? '');
       setErrors((x) =>
-        field === 'statement' ? { ...x, statement: issue.message } : { ...x, member: `${m.name}'s ${field}: ${issue.message}. Correct it on the Manage page first.` },
+        field === 'statement'
+          ? { ...x, statement: issue.message }
+          : { ...x, member: `${m.name}'s ${field}: ${issue.message}. Correct it on the Manage page first.` },
       );
       return;
     }
@@ -103,7 +105,11 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
       saved: { title: 'Candidate added', description: chosen ? `${m.name} stands for ${positionOptionLabel(chosen)}.` : undefined },
       failed: 'Error adding candidate',
       onFieldErrors: (fields) =>
-        setErrors((x) => ({ ...x, ...(fields.statement ? { statement: fields.statement } : {}), ...(fields.image ? { image: fields.image } : {}) })),
+        setErrors((x) => ({
+          ...x,
+          ...(fields.statement ? { statement: fields.statement } : {}),
+          ...(fields.image ? { image: fields.image } : {}),
+        })),
     });
     if (saved) onClose();
   };
@@ -132,7 +138,9 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
               }}
               className="h-9 rounded-md border border-input bg-background px-2 text-sm"
             >
-              <option value="">{positionsLoading ? 'Loading positions…' : positions.length === 0 ? 'There are no positions yet' : 'Choose a position'}</option>
+              <option value="">
+                {positionsLoading ? 'Loading positions…' : positions.length === 0 ? 'There are no positions yet' : 'Choose a position'}
+              </option>
               {positions.map((p) => (
                 <option key={p.id} value={String(p.id)}>
                   {positionOptionLabel(p)}
@@ -210,7 +218,9 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
             note={
               member &&
               member.psk_position_ids.length > 0 && (
-                <p className="text-xs text-muted-foreground">{member.name} already stands for another position: an empty statement or no new photo keeps the current one.</p>
+                <p className="text-xs text-muted-foreground">
+                  {member.name} already stands for another position: an empty statement or no new photo keeps the current one.
+                </p>
               )
             }
           />

@@ -8,19 +8,28 @@ vi.mock('@/lib/realtime', () => ({ useRealtime: () => {} }));
 
 afterEach(() => vi.unstubAllGlobals());
 
-function server(toggle: { status: number; body?: unknown }, extra: (path: string) => { status: number; body?: unknown } | undefined = () => undefined) {
+function server(
+  toggle: { status: number; body?: unknown },
+  extra: (path: string) => { status: number; body?: unknown } | undefined = () => undefined,
+) {
   let active: '0' | '1' = '0';
   return stubFetch((c) => {
     if (c.path === '/psk/election/status') return { status: 200, body: { active } };
     if (c.path === '/toggle') {
       if (toggle.status === 200) active = (c.body as { status: boolean }).status ? '1' : '0';
-      return toggle.status === 200 ? { status: 200, body: { active, message: active === '1' ? 'Voting has been enabled' : 'Voting has been disabled' } } : toggle;
+      return toggle.status === 200
+        ? { status: 200, body: { active, message: active === '1' ? 'Voting has been enabled' : 'Voting has been disabled' } }
+        : toggle;
     }
     const more = extra(c.path);
     if (more) return more;
     if (c.path === '/psk/positions') return { status: 200, body: { data: [] } };
     if (c.path === '/psk/results') return { status: 200, body: { data: { data: [] } } };
-    if (c.path === '/statistics') return { status: 200, body: { data: { data: { votesCasted: 2, verifiedMembers: 1, unverifiedMembers: 0, membersVoted: 1, membersNotVoted: 0 } } } };
+    if (c.path === '/statistics')
+      return {
+        status: 200,
+        body: { data: { data: { votesCasted: 2, verifiedMembers: 1, unverifiedMembers: 0, membersVoted: 1, membersNotVoted: 0 } } },
+      };
     return undefined;
   });
 }
@@ -59,7 +68,28 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
     const calls = server({ status: 200 }, (path) => {
       if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
       if (path === '/psk/candidates')
-        return { status: 200, body: { data: { data: { candidates: [{ id: 9, member_no: '9', name: 'Ann', phone: '', email: '', county: '', image_url: null, statement: null, positions: [positions[0]] }] } } } };
+        return {
+          status: 200,
+          body: {
+            data: {
+              data: {
+                candidates: [
+                  {
+                    id: 9,
+                    member_no: '9',
+                    name: 'Ann',
+                    phone: '',
+                    email: '',
+                    county: '',
+                    image_url: null,
+                    statement: null,
+                    positions: [positions[0]],
+                  },
+                ],
+              },
+            },
+          },
+        };
       return undefined;
     });
     await renderWithProviders(<AdminDashboard />, '/admin');
@@ -100,7 +130,10 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
       if (c.path === '/toggle') {
         active = (c.body as { status: boolean }).status;
         opened ||= active;
-        return { status: 200, body: { active: active ? '1' : '0', message: active ? 'Voting has been enabled' : 'Voting has been disabled' } };
+        return {
+          status: 200,
+          body: { active: active ? '1' : '0', message: active ? 'Voting has been enabled' : 'Voting has been disabled' },
+        };
       }
       if (c.path === '/election') return { status: 200, body: { data: election() } };
       if (c.path === '/election/close') {
@@ -112,7 +145,11 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
       if (c.path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
       if (c.path === '/psk/positions') return { status: 200, body: { data: [] } };
       if (c.path === '/psk/results') return { status: 200, body: { data: { data: [] } } };
-      if (c.path === '/statistics') return { status: 200, body: { data: { data: { votesCasted: 0, verifiedMembers: 0, unverifiedMembers: 0, membersVoted: 0, membersNotVoted: 0 } } } };
+      if (c.path === '/statistics')
+        return {
+          status: 200,
+          body: { data: { data: { votesCasted: 0, verifiedMembers: 0, unverifiedMembers: 0, membersVoted: 0, membersNotVoted: 0 } } },
+        };
       return undefined;
     });
     await renderWithProviders(<AdminDashboard />, '/admin');
@@ -127,7 +164,9 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Close the election' }));
     const confirm = await screen.findByRole('alertdialog');
     fireEvent.click(within(confirm).getByRole('button', { name: 'Close the election' }));
-    await waitFor(() => expect(screen.getByTestId('election-phase').textContent).toBe('Closed: the result is declared and nothing can change.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('election-phase').textContent).toBe('Closed: the result is declared and nothing can change.'),
+    );
     // Each change was followed by a fresh GET election (the first load, two toggles, the close).
     expect(calls.filter((c) => c.path === '/election' && c.method === 'GET').length).toBeGreaterThanOrEqual(4);
   });

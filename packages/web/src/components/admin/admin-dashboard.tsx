@@ -27,9 +27,12 @@ export function AdminDashboard() {
   const statistics = useQuery(queries.adminStatistics());
 
   useRealtime({
-    results: (payload) => queryClient.setQueryData<ResultsResponseLike>(queryKeys.adminResults, (prev) => withResults(prev, payload.results)),
+    results: (payload) =>
+      queryClient.setQueryData<ResultsResponseLike>(queryKeys.adminResults, (prev) => withResults(prev, payload.results)),
     statistics: (payload) =>
-      queryClient.setQueryData(queryKeys.adminStatistics, (prev: Parameters<typeof withAdminStatistics>[0]) => withAdminStatistics(prev, payload.statistics)),
+      queryClient.setQueryData(queryKeys.adminStatistics, (prev: Parameters<typeof withAdminStatistics>[0]) =>
+        withAdminStatistics(prev, payload.statistics),
+      ),
   });
 
   return (

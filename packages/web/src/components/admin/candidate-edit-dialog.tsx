@@ -11,7 +11,12 @@ import { ContactFields, type ContactValues } from './contact-fields';
 import { useBranches, useCandidatePositions } from '@/hooks/use-admin-lists';
 import { positionOptionLabel } from '@/lib/format';
 
-const valuesOf = (c: Candidate | null): ContactValues => ({ name: c?.name ?? '', phone: c?.phone ?? '', email: c?.email ?? '', county: c?.county ?? '' });
+const valuesOf = (c: Candidate | null): ContactValues => ({
+  name: c?.name ?? '',
+  phone: c?.phone ?? '',
+  email: c?.email ?? '',
+  county: c?.county ?? '',
+});
 
 /**
  * Edit Candidate dialog (docs/screens.md "Staff pages"): name, phone, email, branch select, position checkboxes, a
@@ -97,7 +102,14 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
             )}
             <FieldError id={`${id}-positions-error`} message={errors.position_ids} />
           </fieldset>
-          <CandidateMediaFields id={id} media={media} current={candidate?.image_url ?? null} name={values.name} errors={errors} setErrors={setErrors} />
+          <CandidateMediaFields
+            id={id}
+            media={media}
+            current={candidate?.image_url ?? null}
+            name={values.name}
+            errors={errors}
+            setErrors={setErrors}
+          />
           <DialogFooter>
             <Button variant="outline" onClick={onClose}>
               Cancel

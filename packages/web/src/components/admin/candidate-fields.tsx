@@ -93,10 +93,21 @@ export function PhotoField({
 }
 
 /** "123 of 2,000 characters": how much of the statement is used. */
-export const statementCount = (text: string) => `${text.length.toLocaleString('en')} of ${MAX_STATEMENT_LENGTH.toLocaleString('en')} characters`;
+export const statementCount = (text: string) =>
+  `${text.length.toLocaleString('en')} of ${MAX_STATEMENT_LENGTH.toLocaleString('en')} characters`;
 
 /** The candidate's statement to voters (shown on the ballot), at most 2,000 characters, with a counter. */
-export function StatementField({ id, value, error, onChange }: { id: string; value: string; error?: string; onChange: (value: string) => void }) {
+export function StatementField({
+  id,
+  value,
+  error,
+  onChange,
+}: {
+  id: string;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+}) {
   return (
     <div className="grid gap-2">
       <Label htmlFor={`${id}-statement`}>Statement to voters (optional)</Label>
@@ -116,7 +127,6 @@ export function StatementField({ id, value, error, onChange }: { id: string; val
     </div>
   );
 }
-
 
 type Errors = Record<string, string>;
 

@@ -17,7 +17,17 @@ const candidates = [
     statement: 'I will publish the accounts every quarter.',
     positions: [{ id: 1, name: 'Chairperson', level: 'National' }],
   },
-  { id: 2, member_no: '1002', name: 'John Roe', phone: '0712345679', email: 'john@example.org', county: 'Mombasa', image_url: null, statement: null, positions: [] },
+  {
+    id: 2,
+    member_no: '1002',
+    name: 'John Roe',
+    phone: '0712345679',
+    email: 'john@example.org',
+    county: 'Mombasa',
+    image_url: null,
+    statement: null,
+    positions: [],
+  },
 ];
 
 afterEach(() => vi.unstubAllGlobals());
@@ -27,7 +37,17 @@ function server(edit?: { status: number; body?: unknown }) {
     if (c.path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates } } } };
     if (c.path === '/branches') return { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }] } } };
     if (c.path === '/psk/candidate/positions')
-      return { status: 200, body: { data: { data: [{ id: 1, name: 'Chairperson', level: 'National' }, { id: 3, name: 'Secretary', level: 'National' }] } } };
+      return {
+        status: 200,
+        body: {
+          data: {
+            data: [
+              { id: 1, name: 'Chairperson', level: 'National' },
+              { id: 3, name: 'Secretary', level: 'National' },
+            ],
+          },
+        },
+      };
     if (c.path === '/edit/candidate/1') return edit;
     return undefined;
   });
@@ -38,7 +58,17 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
     server();
     await renderWithProviders(<CandidatesPage />, '/admin/candidates');
     await screen.findByText('Jane Doe');
-    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['#', 'Photo', 'Member No', 'Positions', 'Level', 'Name', 'Phone', 'Branch', 'Edit']);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      '#',
+      'Photo',
+      'Member No',
+      'Positions',
+      'Level',
+      'Name',
+      'Phone',
+      'Branch',
+      'Edit',
+    ]);
     const [, jane, john] = screen.getAllByRole('row');
     expect(within(jane!).getByText('Chairperson')).toBeTruthy();
     expect(within(jane!).getByText('National')).toBeTruthy();

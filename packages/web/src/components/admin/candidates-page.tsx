@@ -53,7 +53,12 @@ export function CandidatesPage() {
   return (
     <div className="grid gap-4">
       {addButton}
-      <DataTable caption="Candidates" headers={['#', 'Photo', 'Member No', 'Positions', 'Level', 'Name', 'Phone', 'Branch', 'Edit']} minWidth="min-w-[56rem]" busy={q.isFetching}>
+      <DataTable
+        caption="Candidates"
+        headers={['#', 'Photo', 'Member No', 'Positions', 'Level', 'Name', 'Phone', 'Branch', 'Edit']}
+        minWidth="min-w-[56rem]"
+        busy={q.isFetching}
+      >
         {candidates.map((c, i) => {
           const cols = candidateColumns(c);
           return (

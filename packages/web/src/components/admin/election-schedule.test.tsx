@@ -21,7 +21,7 @@ const election: Election = {
 };
 
 describe("the schedule on the organisation's clock", () => {
-  it("shows and saves times in the organisation zone, whatever zone the browser is in", async () => {
+  it('shows and saves times in the organisation zone, whatever zone the browser is in', async () => {
     let current = election;
     const calls = stubFetch(({ method, path, body }) => {
       if (path === '/election' && method === 'PUT') {

@@ -27,7 +27,8 @@ import { fromZonedInput, isKnownZone, knownTimeZones, timeZoneLabel, toZonedInpu
 export const VISIBILITY_TEXT: Record<ResultsVisibility, string> = {
   live: 'Live: anyone sees the counts as votes arrive; at low turnout, someone who knows when a member voted can read that vote off the next update.',
   staff: 'Staff only: admins and agents see the counts while voting runs; members and the public see them once voting closes.',
-  after_close: 'After close: nobody sees per-candidate counts until voting closes (agents keep turnout); the safest for a small electorate.',
+  after_close:
+    'After close: nobody sees per-candidate counts until voting closes (agents keep turnout); the safest for a small electorate.',
 };
 
 const PHASE_TEXT: Record<Election['phase'], string> = {
@@ -77,12 +78,21 @@ export function ElectionSchedule() {
   const save = async () => {
     try {
       await update.mutateAsync({
-        body: { time_zone: timeZone.trim(), opens_at: fromZonedInput(opensAt, zone), closes_at: fromZonedInput(closesAt, zone), results_visibility: visibility },
+        body: {
+          time_zone: timeZone.trim(),
+          opens_at: fromZonedInput(opensAt, zone),
+          closes_at: fromZonedInput(closesAt, zone),
+          results_visibility: visibility,
+        },
       });
       toast({ variant: 'success', title: 'Schedule saved' });
       await refresh();
     } catch (err) {
-      toast({ variant: 'destructive', title: 'The schedule could not be saved', description: firstFieldError(err) ?? errorMessage(err) ?? 'Something went wrong' });
+      toast({
+        variant: 'destructive',
+        title: 'The schedule could not be saved',
+        description: firstFieldError(err) ?? errorMessage(err) ?? 'Something went wrong',
+      });
     }
   };
   const closeNow = async () => {
@@ -91,7 +101,11 @@ export function ElectionSchedule() {
       toast({ variant: 'success', title: 'The election is closed' });
       await refresh();
     } catch (err) {
-      toast({ variant: 'destructive', title: 'The election could not be closed', description: errorMessage(err) ?? 'Something went wrong' });
+      toast({
+        variant: 'destructive',
+        title: 'The election could not be closed',
+        description: errorMessage(err) ?? 'Something went wrong',
+      });
     }
   };
 
@@ -123,8 +137,8 @@ export function ElectionSchedule() {
           </datalist>
         </div>
         <p className="text-sm" id={`${id}-zone-hint`}>
-          Times are in <strong>{timeZoneLabel(zone, pollingDay)}</strong>, for every admin and member wherever they are. Voting opens and closes by itself at these
-          times; the switch above pauses and resumes in between.
+          Times are in <strong>{timeZoneLabel(zone, pollingDay)}</strong>, for every admin and member wherever they are. Voting opens and
+          closes by itself at these times; the switch above pauses and resumes in between.
         </p>
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="grid gap-2">
@@ -158,7 +172,10 @@ export function ElectionSchedule() {
       <div className="grid gap-2 border-t border-border pt-4">
         {closed ? (
           <p className="text-sm">
-            The election is closed. <a href="/results" className="text-primary underline">Open the declared results</a>
+            The election is closed.{' '}
+            <a href="/results" className="text-primary underline">
+              Open the declared results
+            </a>
           </p>
         ) : (
           <AlertDialog>
@@ -171,8 +188,9 @@ export function ElectionSchedule() {
               <AlertDialogHeader>
                 <AlertDialogTitle>Close the election for good?</AlertDialogTitle>
                 <AlertDialogDescription>
-                  Voting ends now and cannot be reopened. Every ballot still waiting is moved into the ballot box, a final commitment is published, the audit
-                  (audit:verify) is run and its result stored, and the result is declared publicly. The schedule, the switch and the set-up can no longer change.
+                  Voting ends now and cannot be reopened. Every ballot still waiting is moved into the ballot box, a final commitment is
+                  published, the audit (audit:verify) is run and its result stored, and the result is declared publicly. The schedule, the
+                  switch and the set-up can no longer change.
                 </AlertDialogDescription>
               </AlertDialogHeader>
               <AlertDialogFooter>
@@ -184,7 +202,12 @@ export function ElectionSchedule() {
             </AlertDialogContent>
           </AlertDialog>
         )}
-        {election.opens_at && !closed && <p className="text-xs text-muted-foreground">Opens {formatDateTime(election.opens_at, election.time_zone ?? 'UTC')}{election.closes_at ? `, closes ${formatDateTime(election.closes_at, election.time_zone ?? 'UTC')}` : ''}.</p>}
+        {election.opens_at && !closed && (
+          <p className="text-xs text-muted-foreground">
+            Opens {formatDateTime(election.opens_at, election.time_zone ?? 'UTC')}
+            {election.closes_at ? `, closes ${formatDateTime(election.closes_at, election.time_zone ?? 'UTC')}` : ''}.
+          </p>
+        )}
       </div>
     </section>
   );

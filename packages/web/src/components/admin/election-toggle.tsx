@@ -70,15 +70,28 @@ export function ElectionToggle() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.election, exact: true });
       toast({ variant: 'success', title: res.body.message || (res.body.active === '1' ? ENABLED_MESSAGE : DISABLED_MESSAGE) });
     } catch (err) {
-      toast({ variant: 'destructive', title: 'Failed to update election status', description: errorMessage(err) ?? 'Something went wrong' });
+      toast({
+        variant: 'destructive',
+        title: 'Failed to update election status',
+        description: errorMessage(err) ?? 'Something went wrong',
+      });
       void status.refetch();
     }
   };
 
-  const stateText = status.isPending ? 'Checking the election status…' : status.isError ? 'The election status could not be loaded' : active ? 'Voting is enabled' : 'Voting is disabled';
+  const stateText = status.isPending
+    ? 'Checking the election status…'
+    : status.isError
+      ? 'The election status could not be loaded'
+      : active
+        ? 'Voting is enabled'
+        : 'Voting is disabled';
 
   return (
-    <section aria-labelledby={`${id}-heading`} className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-border bg-card p-4 shadow-sm">
+    <section
+      aria-labelledby={`${id}-heading`}
+      className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-border bg-card p-4 shadow-sm"
+    >
       <div className="grid gap-1">
         <h2 id={`${id}-heading`} className="text-lg font-semibold">
           Election status
@@ -108,7 +121,9 @@ export function ElectionToggle() {
         <AlertDialogContent>
           <AlertDialogHeader>
             <AlertDialogTitle>Open voting with positions that have no candidate?</AlertDialogTitle>
-            <AlertDialogDescription>No candidate stands for: {empty?.join(', ')}. Voters will see these positions with nobody to choose.</AlertDialogDescription>
+            <AlertDialogDescription>
+              No candidate stands for: {empty?.join(', ')}. Voters will see these positions with nobody to choose.
+            </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel>Cancel</AlertDialogCancel>

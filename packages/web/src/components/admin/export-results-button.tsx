@@ -27,7 +27,11 @@ export function ExportResultsButton() {
       const body = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
       download(body, `results-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (err) {
-      toast({ variant: 'destructive', title: 'Error exporting results', description: errorMessage(err) ?? 'Something went wrong. Please try again later.' });
+      toast({
+        variant: 'destructive',
+        title: 'Error exporting results',
+        description: errorMessage(err) ?? 'Something went wrong. Please try again later.',
+      });
     } finally {
       setBusy(false);
     }

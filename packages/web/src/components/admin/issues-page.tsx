@@ -15,7 +15,8 @@ export function IssuesPage() {
   const { page, setPage, clampPage, params } = useFilteredPages(NO_FILTERS);
   const q = useQuery(queries.issues(params));
   useEffect(() => {
-    if (q.isError) toast({ variant: 'destructive', title: 'Error fetching issue reports', description: errorMessage(q.error) ?? 'Please try again.' });
+    if (q.isError)
+      toast({ variant: 'destructive', title: 'Error fetching issue reports', description: errorMessage(q.error) ?? 'Please try again.' });
   }, [q.isError, q.error]);
 
   const body = q.data?.body;
@@ -41,8 +42,17 @@ export function IssuesPage() {
               <ul className="flex flex-wrap gap-2" aria-label="Attachments">
                 {r.images.map((src, i) => (
                   <li key={src}>
-                    <a href={src} target="_blank" rel="noreferrer" className="block rounded-md focus-visible:outline-2 focus-visible:outline-ring">
-                      <img src={src} alt={`Attachment ${i + 1} from ${r.reporter_name}`} className="size-20 rounded-md border border-border object-cover" />
+                    <a
+                      href={src}
+                      target="_blank"
+                      rel="noreferrer"
+                      className="block rounded-md focus-visible:outline-2 focus-visible:outline-ring"
+                    >
+                      <img
+                        src={src}
+                        alt={`Attachment ${i + 1} from ${r.reporter_name}`}
+                        className="size-20 rounded-md border border-border object-cover"
+                      />
                     </a>
                   </li>
                 ))}
@@ -51,7 +61,13 @@ export function IssuesPage() {
           </li>
         ))}
       </ul>
-      <Pager page={page} lastPage={lastPage} onPageChange={setPage} disabled={q.isFetching && q.isPlaceholderData} label="Issue report pages" />
+      <Pager
+        page={page}
+        lastPage={lastPage}
+        onPageChange={setPage}
+        disabled={q.isFetching && q.isPlaceholderData}
+        label="Issue report pages"
+      />
     </div>
   );
 }

@@ -59,7 +59,9 @@ describe('logs page (docs/screens.md "Staff pages", "Messages and timings")', ()
   });
 
   it('has the spec columns and shows N/A for an empty user id', async () => {
-    stubFetch(({ path }) => (path === '/logs' ? { status: 200, body: { data: paginator([entry(1, null), entry(2, 42)], 1, 1) } } : undefined));
+    stubFetch(({ path }) =>
+      path === '/logs' ? { status: 200, body: { data: paginator([entry(1, null), entry(2, 42)], 1, 1) } } : undefined,
+    );
     await renderWithProviders(<LogsPage />, '/admin/logs');
     await screen.findByText('Person 1');
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
@@ -73,7 +75,8 @@ describe('logs page (docs/screens.md "Staff pages", "Messages and timings")', ()
   it('tells members and staff with the same user id apart: a User type filter, and the type beside the id', async () => {
     const calls = stubFetch(({ path, search }) => {
       if (path === '/logs') return { status: 200, body: { data: paginator([entry(1, 1, 'admin'), entry(2, 1, 'voter')], 1, 1) } };
-      if (path === '/search/logs') return { status: 200, body: { data: paginator([entry(3, Number(search.get('user_id')), 'voter')], 1, 1) } };
+      if (path === '/search/logs')
+        return { status: 200, body: { data: paginator([entry(3, Number(search.get('user_id')), 'voter')], 1, 1) } };
       return undefined;
     });
     await renderWithProviders(<LogsPage />, '/admin/logs');

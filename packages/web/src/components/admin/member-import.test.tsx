@@ -10,7 +10,9 @@ const csv = () => new File(['member_no,name,email,phone,branch\n'], 'members.csv
 
 describe('member CSV import (beyond the spec)', () => {
   it('uploads the file as multipart and sums up what was created and updated', async () => {
-    const calls = stubFetch((c) => (c.path === '/members/import' ? { status: 200, body: { created: 2, updated: 1, errors: [] } } : undefined));
+    const calls = stubFetch((c) =>
+      c.path === '/members/import' ? { status: 200, body: { created: 2, updated: 1, errors: [] } } : undefined,
+    );
     await renderWithProviders(<MemberImport />, '/admin/members');
     fireEvent.change(screen.getByLabelText('CSV file of members'), { target: { files: [csv()] } });
     expect(await screen.findByText((_, el) => el?.tagName === 'P' && el.textContent === '2 created, 1 updated')).toBeTruthy();
@@ -21,7 +23,17 @@ describe('member CSV import (beyond the spec)', () => {
   it('lists the lines with errors when nothing was imported', async () => {
     stubFetch((c) =>
       c.path === '/members/import'
-        ? { status: 200, body: { created: 0, updated: 0, errors: [{ line: 3, message: 'Should only contain digits' }, { line: 7, message: 'Unknown branch' }] } }
+        ? {
+            status: 200,
+            body: {
+              created: 0,
+              updated: 0,
+              errors: [
+                { line: 3, message: 'Should only contain digits' },
+                { line: 7, message: 'Unknown branch' },
+              ],
+            },
+          }
         : undefined,
     );
     await renderWithProviders(<MemberImport />, '/admin/members');
@@ -33,7 +45,9 @@ describe('member CSV import (beyond the spec)', () => {
   });
 
   it("adds ?create_branches=1 when 'Create branches that don't exist yet' is ticked, and not otherwise", async () => {
-    const calls = stubFetch((c) => (c.path === '/members/import' ? { status: 200, body: { created: 1, updated: 0, errors: [] } } : undefined));
+    const calls = stubFetch((c) =>
+      c.path === '/members/import' ? { status: 200, body: { created: 1, updated: 0, errors: [] } } : undefined,
+    );
     await renderWithProviders(<MemberImport />, '/admin/members');
     fireEvent.change(screen.getByLabelText('CSV file of members'), { target: { files: [csv()] } });
     await screen.findByRole('status', { name: 'Import result' });

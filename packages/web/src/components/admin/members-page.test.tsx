@@ -27,9 +27,21 @@ function server(overrides: (c: Call) => { status: number; body?: unknown } | und
     const o = overrides(c);
     if (o) return o;
     const page = Number(c.search.get('page') ?? 1);
-    if (c.path === '/members') return { status: 200, body: paginator([member(page, { psk_position_ids: page === 1 ? [2] : [] })], page, 4) };
+    if (c.path === '/members')
+      return { status: 200, body: paginator([member(page, { psk_position_ids: page === 1 ? [2] : [] })], page, 4) };
     if (c.path === '/search/member') return { status: 200, body: paginator([member(50)], 1, 1) };
-    if (c.path === '/branches') return { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }, { id: 2, name: 'Mombasa' }] } } };
+    if (c.path === '/branches')
+      return {
+        status: 200,
+        body: {
+          data: {
+            data: [
+              { id: 1, name: 'Nairobi' },
+              { id: 2, name: 'Mombasa' },
+            ],
+          },
+        },
+      };
     if (c.path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
     return undefined;
   });
@@ -49,7 +61,14 @@ function recordCommits(ui: ReactNode) {
       rows: [...document.querySelectorAll('tbody tr')].map((r) => r.children[2]?.textContent ?? ''),
       pager: document.querySelector('nav[aria-label="Members pages"] [aria-live]')?.textContent,
     });
-  return { ui: <Profiler id="members" onRender={onRender}>{ui}</Profiler>, commits };
+  return {
+    ui: (
+      <Profiler id="members" onRender={onRender}>
+        {ui}
+      </Profiler>
+    ),
+    commits,
+  };
 }
 
 describe('members page (docs/screens.md "Staff pages")', () => {
@@ -57,7 +76,16 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     const calls = server();
     await renderWithProviders(<MembersPage />, '/admin/members');
     expect(await screen.findByText('Member 1')).toBeTruthy();
-    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['#', 'Member No', 'Name', 'Email', 'Phone', 'Branch', 'Edit', 'Assign']);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      '#',
+      'Member No',
+      'Name',
+      'Email',
+      'Phone',
+      'Branch',
+      'Edit',
+      'Assign',
+    ]);
     expect(screen.getByText('Page 1 of 4')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Last' }));
     expect(await screen.findByText('Member 4')).toBeTruthy();
@@ -98,7 +126,9 @@ describe('members page (docs/screens.md "Staff pages")', () => {
   });
 
   it("edits a member and says 'Member updated successfully'", async () => {
-    const calls = server((c) => (c.path === '/edit/psk/member/1' ? { status: 200, body: { data: member(1, { name: 'Renamed' }) } } : undefined));
+    const calls = server((c) =>
+      c.path === '/edit/psk/member/1' ? { status: 200, body: { data: member(1, { name: 'Renamed' }) } } : undefined,
+    );
     await renderWithProviders(<MembersPage />, '/admin/members');
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit member' });
@@ -130,7 +160,9 @@ describe('members page (docs/screens.md "Staff pages")', () => {
   });
 
   it("assigns positions from a 'name - level' checkbox list", async () => {
-    const calls = server((c) => (c.path === '/assign/psk/position' ? { status: 200, body: { message: 'Position assigned successfully' } } : undefined));
+    const calls = server((c) =>
+      c.path === '/assign/psk/position' ? { status: 200, body: { message: 'Position assigned successfully' } } : undefined,
+    );
     await renderWithProviders(<MembersPage />, '/admin/members');
     fireEvent.click(await screen.findByRole('button', { name: 'Assign position to Member 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Assign Position' });
@@ -166,7 +198,9 @@ describe('members page (docs/screens.md "Staff pages")', () => {
 
   it('keeps the page and the search in the URL, so a reload (or a shared link) opens the same list', async () => {
     const calls = server((c) =>
-      c.path === '/search/member' ? { status: 200, body: paginator([member(60 + Number(c.search.get('page')))], Number(c.search.get('page')), 3) } : undefined,
+      c.path === '/search/member'
+        ? { status: 200, body: paginator([member(60 + Number(c.search.get('page')))], Number(c.search.get('page')), 3) }
+        : undefined,
     );
     const first = await renderWithProviders(<MembersPage />, '/admin/members', { validateSearch: membersSearch });
     await screen.findByText('Member 1');

@@ -48,7 +48,12 @@ export function MembersPage() {
       ) : !body || body.data.length === 0 ? (
         <EmptyState>{f.filterMode ? 'No members match the search.' : 'There are no members yet.'}</EmptyState>
       ) : (
-        <DataTable caption="Members" headers={['#', 'Member No', 'Name', 'Email', 'Phone', 'Branch', 'Edit', 'Assign']} minWidth="min-w-[52rem]" busy={q.isFetching}>
+        <DataTable
+          caption="Members"
+          headers={['#', 'Member No', 'Name', 'Email', 'Phone', 'Branch', 'Edit', 'Assign']}
+          minWidth="min-w-[52rem]"
+          busy={q.isFetching}
+        >
           {body.data.map((m, i) => (
             <tr key={m.id} className={rowClass}>
               <Td>{offset + i + 1}</Td>
@@ -74,7 +79,13 @@ export function MembersPage() {
         </DataTable>
       )}
 
-      <Pager page={f.page} lastPage={lastPage} onPageChange={f.setPage} disabled={q.isFetching && q.isPlaceholderData} label="Members pages" />
+      <Pager
+        page={f.page}
+        lastPage={lastPage}
+        onPageChange={f.setPage}
+        disabled={q.isFetching && q.isPlaceholderData}
+        label="Members pages"
+      />
 
       <MemberEditDialog member={editing} onClose={() => setEditing(null)} />
       <AssignPositionDialog member={assigning} onClose={() => setAssigning(null)} />

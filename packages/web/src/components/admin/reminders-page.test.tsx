@@ -20,7 +20,10 @@ describe('reminders page', () => {
         if (!queued) return { status: 200, body: { data: [] } };
         polls++;
         const sent = Math.min(42, polls * 20);
-        return { status: 200, body: { data: [{ id: 7, channel: 'email', total: 42, sent, failed: 0, skipped: 0, status: sent === 42 ? 'done' : 'sending' }] } };
+        return {
+          status: 200,
+          body: { data: [{ id: 7, channel: 'email', total: 42, sent, failed: 0, skipped: 0, status: sent === 42 ? 'done' : 'sending' }] },
+        };
       }
       return undefined;
     });
@@ -36,6 +39,10 @@ describe('reminders page', () => {
     expect(await screen.findByText(/20 sent, 0 failed, 0 skipped of 42|40 sent, 0 failed, 0 skipped of 42/)).toBeTruthy();
     await waitFor(() => expect(screen.getByText('42 sent, 0 failed, 0 skipped of 42')).toBeTruthy(), { timeout: 5000 });
     expect(screen.getByText('Done')).toBeTruthy();
-    expect(calls.filter((c) => c.method === 'POST').at(-1)!.body).toEqual({ channel: 'email', message: 'Hi {name}, please vote', dry_run: false });
+    expect(calls.filter((c) => c.method === 'POST').at(-1)!.body).toEqual({
+      channel: 'email',
+      message: 'Hi {name}, please vote',
+      dry_run: false,
+    });
   });
 });

@@ -37,10 +37,17 @@ export function RemindersPage() {
         return;
       }
       setCounted(null);
-      toast({ variant: 'success', title: `Reminder queued for ${res.body.recipients} ${res.body.recipients === 1 ? 'member' : 'members'}` });
+      toast({
+        variant: 'success',
+        title: `Reminder queued for ${res.body.recipients} ${res.body.recipients === 1 ? 'member' : 'members'}`,
+      });
       await queryClient.invalidateQueries({ queryKey: queryKeys.reminders });
     } catch (err) {
-      toast({ variant: 'destructive', title: 'The reminder could not be queued', description: firstFieldError(err) ?? errorMessage(err) ?? 'Something went wrong' });
+      toast({
+        variant: 'destructive',
+        title: 'The reminder could not be queued',
+        description: firstFieldError(err) ?? errorMessage(err) ?? 'Something went wrong',
+      });
     }
   };
   const onSubmit = (event: FormEvent) => {
@@ -50,16 +57,28 @@ export function RemindersPage() {
 
   return (
     <div className="grid gap-8">
-      <form onSubmit={onSubmit} className="grid max-w-2xl gap-4 rounded-lg border border-border bg-card p-4 shadow-sm" aria-labelledby={`${id}-h`}>
+      <form
+        onSubmit={onSubmit}
+        className="grid max-w-2xl gap-4 rounded-lg border border-border bg-card p-4 shadow-sm"
+        aria-labelledby={`${id}-h`}
+      >
         <h2 id={`${id}-h`} className="text-lg font-semibold">
           Remind members who have not voted
         </h2>
         <p className="text-sm text-muted-foreground">
-          Goes to every member without a ballot yet. A member reminded in the last hour is left out, so pressing send twice does not reach anyone twice.
+          Goes to every member without a ballot yet. A member reminded in the last hour is left out, so pressing send twice does not reach
+          anyone twice.
         </p>
         <fieldset className="grid gap-2">
           <legend className="text-sm font-medium">Send by</legend>
-          <RadioGroup value={channel} onValueChange={(v) => { setChannel(v as 'sms' | 'email'); setCounted(null); }} className="flex gap-6">
+          <RadioGroup
+            value={channel}
+            onValueChange={(v) => {
+              setChannel(v as 'sms' | 'email');
+              setCounted(null);
+            }}
+            className="flex gap-6"
+          >
             <span className="flex items-center gap-2">
               <RadioGroupItem id={`${id}-sms`} value="sms" />
               <Label htmlFor={`${id}-sms`}>SMS</Label>
@@ -72,7 +91,16 @@ export function RemindersPage() {
         </fieldset>
         <div className="grid gap-2">
           <Label htmlFor={`${id}-message`}>Message</Label>
-          <Textarea id={`${id}-message`} value={message} maxLength={1000} onChange={(e) => { setMessage(e.target.value); setCounted(null); }} aria-describedby={`${id}-hint`} />
+          <Textarea
+            id={`${id}-message`}
+            value={message}
+            maxLength={1000}
+            onChange={(e) => {
+              setMessage(e.target.value);
+              setCounted(null);
+            }}
+            aria-describedby={`${id}-hint`}
+          />
           <p id={`${id}-hint`} className="text-xs text-muted-foreground">
             <code>{'{name}'}</code> is replaced with each member&apos;s name. {message.length}/1000
           </p>
@@ -124,7 +152,12 @@ export function ReminderProgress({ reminder: r }: { reminder: Reminder }) {
         </strong>
         <span>{STATUS_TEXT[r.status]}</span>
       </p>
-      <progress className="h-2 w-full accent-primary" max={Math.max(r.total, 1)} value={r.total === 0 ? 1 : settled} aria-label={`Reminder ${r.id} progress`}>
+      <progress
+        className="h-2 w-full accent-primary"
+        max={Math.max(r.total, 1)}
+        value={r.total === 0 ? 1 : settled}
+        aria-label={`Reminder ${r.id} progress`}
+      >
         {pct}%
       </progress>
       <p className="text-sm text-muted-foreground" aria-live="polite">

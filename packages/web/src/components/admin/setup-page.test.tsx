@@ -19,12 +19,16 @@ const election = {
   active: '0',
 };
 
-const checklistItem = (label: string) => within(screen.getByRole('list', { name: 'Set-up checklist' })).getByText(label).closest('li')!;
+const checklistItem = (label: string) =>
+  within(screen.getByRole('list', { name: 'Set-up checklist' }))
+    .getByText(label)
+    .closest('li')!;
 
 describe('set-up page', () => {
   it('adds a branch and a position, shows a 409 and ticks the checklist as the election is set up', async () => {
     const branches: { id: number; name: string }[] = [];
-    const positions: { id: number; name: string; level: string; seats: number; description: string | null; branch_id: number | null }[] = [];
+    const positions: { id: number; name: string; level: string; seats: number; description: string | null; branch_id: number | null }[] =
+      [];
     let texts = { ...election };
     const agents: { id: number; name: string; email: string }[] = [];
     const calls = stubFetch(({ method, path, body }) => {
@@ -45,7 +49,14 @@ describe('set-up page', () => {
       if (path === '/positions' && method === 'POST') {
         const b = body as { name: string; seats: number; description: string | null; branch_id?: number | null };
         const branch = branches.find((x) => x.id === b.branch_id);
-        const p = { id: positions.length + 1, name: b.name, seats: b.seats, description: b.description, branch_id: branch?.id ?? null, level: branch?.name ?? 'National' };
+        const p = {
+          id: positions.length + 1,
+          name: b.name,
+          seats: b.seats,
+          description: b.description,
+          branch_id: branch?.id ?? null,
+          level: branch?.name ?? 'National',
+        };
         positions.push(p);
         return { status: 201, body: { data: [p] } };
       }
@@ -69,7 +80,12 @@ describe('set-up page', () => {
     fireEvent.change(screen.getByLabelText('Organisation name'), { target: { value: 'Teachers Union' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save organisation texts' }));
     await waitFor(() => expect(checklistItem('Organisation texts').textContent).toContain('Teachers Union: Annual election 2026'));
-    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ title: 'Annual election 2026', organisation: 'Teachers Union', website: null, support_email: null });
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({
+      title: 'Annual election 2026',
+      organisation: 'Teachers Union',
+      website: null,
+      support_email: null,
+    });
 
     // a branch
     fireEvent.change(screen.getByLabelText('New branch name'), { target: { value: 'Nairobi' } });
@@ -90,7 +106,12 @@ describe('set-up page', () => {
     fireEvent.change(screen.getByLabelText('Branch'), { target: { value: '1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
     expect(await within(screen.getByRole('list', { name: 'Positions' })).findByText('Delegate - Nairobi')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'POST' && c.path === '/positions')!.body).toEqual({ name: 'Delegate', seats: 2, description: null, branch_id: 1 });
+    expect(calls.find((c) => c.method === 'POST' && c.path === '/positions')!.body).toEqual({
+      name: 'Delegate',
+      seats: 2,
+      description: null,
+      branch_id: 1,
+    });
     await waitFor(() => expect(checklistItem('Positions').textContent).toContain('1 position'));
     expect(checklistItem('Candidates').textContent).toContain('No candidate for: Delegate - Nairobi');
     expect(checklistItem('Members').textContent).toContain('(to do)');

@@ -59,8 +59,17 @@ function SetupChecklist() {
       done: textsDone,
       detail: textsDone ? `${election!.organisation}: ${election!.title}` : 'Enter the election title and the organisation name.',
     },
-    { label: 'Branches', done: branches.length > 0, detail: branches.length > 0 ? `${branches.length} ${branches.length === 1 ? 'branch' : 'branches'}` : 'Add at least one branch.' },
-    { label: 'Positions', done: positions.length > 0, detail: positions.length > 0 ? `${positions.length} ${positions.length === 1 ? 'position' : 'positions'}` : 'Add at least one position.' },
+    {
+      label: 'Branches',
+      done: branches.length > 0,
+      detail: branches.length > 0 ? `${branches.length} ${branches.length === 1 ? 'branch' : 'branches'}` : 'Add at least one branch.',
+    },
+    {
+      label: 'Positions',
+      done: positions.length > 0,
+      detail:
+        positions.length > 0 ? `${positions.length} ${positions.length === 1 ? 'position' : 'positions'}` : 'Add at least one position.',
+    },
     {
       label: 'Candidates',
       done: positions.length > 0 && empty.length === 0,
@@ -80,7 +89,10 @@ function SetupChecklist() {
     {
       label: 'Schedule',
       done: Boolean(election?.opens_at && election.closes_at),
-      detail: election?.opens_at && election.closes_at ? 'Opening and closing times are set.' : 'Set the opening and closing times (Home), or open and close voting with the switch there.',
+      detail:
+        election?.opens_at && election.closes_at
+          ? 'Opening and closing times are set.'
+          : 'Set the opening and closing times (Home), or open and close voting with the switch there.',
     },
   ];
 
@@ -92,7 +104,11 @@ function SetupChecklist() {
       <ul className="grid gap-2" aria-label="Set-up checklist">
         {items.map((i) => (
           <li key={i.label} className="flex items-start gap-2 text-sm">
-            {i.done ? <CheckCircle2 aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" /> : <Circle aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />}
+            {i.done ? (
+              <CheckCircle2 aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
+            ) : (
+              <Circle aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+            )}
             <span>
               <strong>{i.label}</strong>
               <span className="sr-only">{i.done ? ' (done)' : ' (to do)'}</span>: <span className="break-words">{i.detail}</span>
@@ -115,14 +131,24 @@ function OrganisationForm() {
   useEffect(() => {
     if (!election || loaded) return;
     setLoaded(true);
-    setForm({ title: election.title, organisation: election.organisation, website: election.website ?? '', support_email: election.support_email ?? '' });
+    setForm({
+      title: election.title,
+      organisation: election.organisation,
+      website: election.website ?? '',
+      support_email: election.support_email ?? '',
+    });
   }, [election, loaded]);
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     try {
       await update.mutateAsync({
-        body: { title: form.title, organisation: form.organisation, website: form.website.trim() || null, support_email: form.support_email.trim() || null },
+        body: {
+          title: form.title,
+          organisation: form.organisation,
+          website: form.website.trim() || null,
+          support_email: form.support_email.trim() || null,
+        },
       });
       toast({ variant: 'success', title: 'Organisation texts saved' });
       await queryClient.invalidateQueries({ queryKey: queryKeys.election });
@@ -206,12 +232,19 @@ function BranchesSection() {
                 className="flex flex-wrap items-center gap-2"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  void run('Failed to rename the branch', () => rename.mutateAsync({ params: { id: b.id }, body: { name: editing.name } }), 'Branch renamed').then(
-                    (ok) => ok && setEditing(null),
-                  );
+                  void run(
+                    'Failed to rename the branch',
+                    () => rename.mutateAsync({ params: { id: b.id }, body: { name: editing.name } }),
+                    'Branch renamed',
+                  ).then((ok) => ok && setEditing(null));
                 }}
               >
-                <Input aria-label={`New name of ${b.name}`} value={editing.name} onChange={(e) => setEditing({ id: b.id, name: e.target.value })} className="w-48" />
+                <Input
+                  aria-label={`New name of ${b.name}`}
+                  value={editing.name}
+                  onChange={(e) => setEditing({ id: b.id, name: e.target.value })}
+                  className="w-48"
+                />
                 <Button type="submit" size="sm">
                   Save
                 </Button>
@@ -222,7 +255,13 @@ function BranchesSection() {
             ) : (
               <>
                 <span className="min-w-0 flex-1 break-words">{b.name}</span>
-                <Button type="button" size="sm" variant="outline" aria-label={`Rename ${b.name}`} onClick={() => setEditing({ id: b.id, name: b.name })}>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  aria-label={`Rename ${b.name}`}
+                  onClick={() => setEditing({ id: b.id, name: b.name })}
+                >
                   <Pencil aria-hidden="true" />
                 </Button>
                 <Button
@@ -230,7 +269,9 @@ function BranchesSection() {
                   size="sm"
                   variant="outline"
                   aria-label={`Delete ${b.name}`}
-                  onClick={() => void run('Failed to delete the branch', () => remove.mutateAsync({ params: { id: b.id } }), 'Branch deleted')}
+                  onClick={() =>
+                    void run('Failed to delete the branch', () => remove.mutateAsync({ params: { id: b.id } }), 'Branch deleted')
+                  }
                 >
                   <Trash2 aria-hidden="true" />
                 </Button>
@@ -291,9 +332,14 @@ function PositionsSection() {
       name: form.name,
       seats: Number(form.seats) || 1,
       description: form.description.trim() || null,
-      ...(form.scope === 'every' ? { every_branch: true } : form.scope === 'branch' ? { branch_id: Number(form.branch) } : { branch_id: null }),
+      ...(form.scope === 'every'
+        ? { every_branch: true }
+        : form.scope === 'branch'
+          ? { branch_id: Number(form.branch) }
+          : { branch_id: null }),
     };
-    if (await run('Failed to add the position', () => create.mutateAsync({ body }), 'Position added')) setForm((f) => ({ ...f, name: '', description: '', seats: '1' }));
+    if (await run('Failed to add the position', () => create.mutateAsync({ body }), 'Position added'))
+      setForm((f) => ({ ...f, name: '', description: '', seats: '1' }));
   };
 
   /** Moves one position and numbers every position's sort_order by its new place. */
@@ -346,11 +392,22 @@ function PositionsSection() {
                 </div>
                 <div className="grid gap-1">
                   <Label htmlFor={`${id}-e-seats`}>Seats</Label>
-                  <Input id={`${id}-e-seats`} type="number" min={1} max={50} value={editing.seats} onChange={(e) => setEditing({ ...editing, seats: e.target.value })} />
+                  <Input
+                    id={`${id}-e-seats`}
+                    type="number"
+                    min={1}
+                    max={50}
+                    value={editing.seats}
+                    onChange={(e) => setEditing({ ...editing, seats: e.target.value })}
+                  />
                 </div>
                 <div className="grid gap-1 sm:col-span-2">
                   <Label htmlFor={`${id}-e-desc`}>Description</Label>
-                  <Textarea id={`${id}-e-desc`} value={editing.description} onChange={(e) => setEditing({ ...editing, description: e.target.value })} />
+                  <Textarea
+                    id={`${id}-e-desc`}
+                    value={editing.description}
+                    onChange={(e) => setEditing({ ...editing, description: e.target.value })}
+                  />
                 </div>
                 <div className="flex gap-2">
                   <Button type="submit" size="sm">
@@ -373,14 +430,34 @@ function PositionsSection() {
                     {candidatesOf(p.id).length === 0 ? 'No candidate yet' : `Candidates: ${candidatesOf(p.id).join(', ')}`}
                   </p>
                 </div>
-                <Button type="button" size="sm" variant="outline" aria-label={`Add a candidate for ${label(p)}`} onClick={() => setAddingTo(p.id)}>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  aria-label={`Add a candidate for ${label(p)}`}
+                  onClick={() => setAddingTo(p.id)}
+                >
                   <UserPlus aria-hidden="true" />
                   Candidate
                 </Button>
-                <Button type="button" size="sm" variant="outline" aria-label={`Move ${label(p)} up`} disabled={i === 0} onClick={() => move(i, -1)}>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  aria-label={`Move ${label(p)} up`}
+                  disabled={i === 0}
+                  onClick={() => move(i, -1)}
+                >
                   <ChevronUp aria-hidden="true" />
                 </Button>
-                <Button type="button" size="sm" variant="outline" aria-label={`Move ${label(p)} down`} disabled={i === positions.length - 1} onClick={() => move(i, 1)}>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  aria-label={`Move ${label(p)} down`}
+                  disabled={i === positions.length - 1}
+                  onClick={() => move(i, 1)}
+                >
                   <ChevronDown aria-hidden="true" />
                 </Button>
                 <Button
@@ -397,7 +474,9 @@ function PositionsSection() {
                   size="sm"
                   variant="outline"
                   aria-label={`Delete ${label(p)}`}
-                  onClick={() => void run('Failed to delete the position', () => remove.mutateAsync({ params: { id: p.id } }), 'Position deleted')}
+                  onClick={() =>
+                    void run('Failed to delete the position', () => remove.mutateAsync({ params: { id: p.id } }), 'Position deleted')
+                  }
                 >
                   <Trash2 aria-hidden="true" />
                 </Button>
@@ -413,7 +492,14 @@ function PositionsSection() {
         </div>
         <div className="grid gap-1">
           <Label htmlFor={`${id}-seats`}>Seats</Label>
-          <Input id={`${id}-seats`} type="number" min={1} max={50} value={form.seats} onChange={(e) => setForm({ ...form, seats: e.target.value })} />
+          <Input
+            id={`${id}-seats`}
+            type="number"
+            min={1}
+            max={50}
+            value={form.seats}
+            onChange={(e) => setForm({ ...form, seats: e.target.value })}
+          />
         </div>
         <div className="grid gap-1">
           <Label htmlFor={`${id}-scope`}>Elected by</Label>
@@ -450,7 +536,11 @@ function PositionsSection() {
           <Label htmlFor={`${id}-desc`}>Description (optional)</Label>
           <Textarea id={`${id}-desc`} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
         </div>
-        <Button type="submit" className="w-fit" disabled={create.isPending || !form.name.trim() || (form.scope === 'branch' && !form.branch)}>
+        <Button
+          type="submit"
+          className="w-fit"
+          disabled={create.isPending || !form.name.trim() || (form.scope === 'branch' && !form.branch)}
+        >
           Add position
         </Button>
       </form>

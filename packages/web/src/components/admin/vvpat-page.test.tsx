@@ -14,14 +14,23 @@ describe('admin vvpat page (docs/screens.md "Staff pages")', () => {
       if (c.path === '/psk/admin/vvpat')
         return {
           status: 200,
-          body: { data: { votes: [{ vvpat: 'VP-7K3Q-M9XD', name: 'Jane Doe', count: 1, position: 'Chairperson National' }] }, meta: { current_page: 1, last_page: 2, per_page: 10, total: 11 } },
+          body: {
+            data: { votes: [{ vvpat: 'VP-7K3Q-M9XD', name: 'Jane Doe', count: 1, position: 'Chairperson National' }] },
+            meta: { current_page: 1, last_page: 2, per_page: 10, total: 11 },
+          },
         };
       if (c.path === '/psk/positions') return { status: 200, body: { data: [] } };
       return undefined;
     });
     await renderWithProviders(<VvpatPage />, '/admin/vpat');
     expect(await screen.findByText('VP-7K3Q-M9XD')).toBeTruthy();
-    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['#', 'VPAT Ref', 'Candidate Selected', 'Vote Count', 'Position']);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      '#',
+      'VPAT Ref',
+      'Candidate Selected',
+      'Vote Count',
+      'Position',
+    ]);
     expect(screen.getByText('Page 1 of 2')).toBeTruthy();
   });
 

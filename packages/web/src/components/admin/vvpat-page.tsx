@@ -71,7 +71,12 @@ export function VvpatPage() {
       ) : votes.length === 0 ? (
         <EmptyState>{f.filterMode ? 'No receipts match the search.' : 'No votes have been cast yet.'}</EmptyState>
       ) : (
-        <DataTable caption="Verifiable paper audit trail" headers={['#', 'VPAT Ref', 'Candidate Selected', 'Vote Count', 'Position']} minWidth="min-w-[36rem]" busy={q.isFetching}>
+        <DataTable
+          caption="Verifiable paper audit trail"
+          headers={['#', 'VPAT Ref', 'Candidate Selected', 'Vote Count', 'Position']}
+          minWidth="min-w-[36rem]"
+          busy={q.isFetching}
+        >
           {votes.map((v, i) => (
             <tr key={`${v.vvpat}-${i}`} className={rowClass}>
               <Td>{offset + i + 1}</Td>
@@ -84,7 +89,13 @@ export function VvpatPage() {
         </DataTable>
       )}
 
-      <Pager page={f.page} lastPage={lastPage} onPageChange={f.setPage} disabled={q.isFetching && q.isPlaceholderData} label="Audit trail pages" />
+      <Pager
+        page={f.page}
+        lastPage={lastPage}
+        onPageChange={f.setPage}
+        disabled={q.isFetching && q.isPlaceholderData}
+        label="Audit trail pages"
+      />
     </div>
   );
 }

@@ -19,7 +19,13 @@ const president = (count: number, total = count) => ({
   total,
   values: [{ candidate_id: 7, title: 'Ada Lovelace', name: 'Ada Lovelace', member_no: '1007', count }],
 });
-const stats = (votesCasted: number) => ({ votesCasted, verifiedMembers: 3, unverifiedMembers: 1, membersVoted: votesCasted, membersNotVoted: 4 - votesCasted });
+const stats = (votesCasted: number) => ({
+  votesCasted,
+  verifiedMembers: 3,
+  unverifiedMembers: 1,
+  membersVoted: votesCasted,
+  membersNotVoted: 4 - votesCasted,
+});
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -27,7 +33,15 @@ describe('agent dashboard (docs/screens.md "Staff pages")', () => {
   it("defaults to President_National, says 'No votes at the moment', and follows the live channels", async () => {
     stubFetch((c) => {
       if (c.path === '/psk/positions')
-        return { status: 200, body: { data: [{ id: 1, name: 'Chairperson', level: 'National' }, { id: 2, name: 'President', level: 'National' }] } };
+        return {
+          status: 200,
+          body: {
+            data: [
+              { id: 1, name: 'Chairperson', level: 'National' },
+              { id: 2, name: 'President', level: 'National' },
+            ],
+          },
+        };
       if (c.path === '/agent/results') return { status: 200, body: { data: { data: [president(0, 0)] } } };
       if (c.path === '/agent/statistics') return { status: 200, body: { data: stats(0) } };
       return undefined;

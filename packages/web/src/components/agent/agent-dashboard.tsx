@@ -20,9 +20,12 @@ export function AgentDashboard() {
   const statistics = useQuery(queries.agentStatistics());
 
   useRealtime({
-    results: (payload) => queryClient.setQueryData<ResultsResponseLike>(queryKeys.agentResults, (prev) => withResults(prev, payload.results)),
+    results: (payload) =>
+      queryClient.setQueryData<ResultsResponseLike>(queryKeys.agentResults, (prev) => withResults(prev, payload.results)),
     statistics: (payload) =>
-      queryClient.setQueryData(queryKeys.agentStatistics, (prev: Parameters<typeof withAgentStatistics>[0]) => withAgentStatistics(prev, payload.statistics)),
+      queryClient.setQueryData(queryKeys.agentStatistics, (prev: Parameters<typeof withAgentStatistics>[0]) =>
+        withAgentStatistics(prev, payload.statistics),
+      ),
   });
 
   return (

@@ -5,8 +5,15 @@ import { stubFetch } from '@/test/fetch';
 import { Elect } from '@/routes/_voter/voter/elect';
 
 const ballot = [
-  { title: 'chairperson national', position_id: 1, candidates: [ { id: 11, name: 'Jane Wanjiku', photo: '/uploads/jane.png' }, { id: 12, name: 'Otieno Omondi', photo: null } ] },
-  { title: 'treasurer national', position_id: 2, candidates: [ { id: 21, name: 'Amina Hassan', photo: null } ] },
+  {
+    title: 'chairperson national',
+    position_id: 1,
+    candidates: [
+      { id: 11, name: 'Jane Wanjiku', photo: '/uploads/jane.png' },
+      { id: 12, name: 'Otieno Omondi', photo: null },
+    ],
+  },
+  { title: 'treasurer national', position_id: 2, candidates: [{ id: 21, name: 'Amina Hassan', photo: null }] },
   { title: 'secretary national', position_id: 3, candidates: [] },
 ];
 
@@ -90,7 +97,9 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
   });
 
   it('keeps the rest of the ballot votable after voting for some positions', async () => {
-    const calls = server({ vote: { status: 201, body: { message: 'Successfully voted', receipts: [{ position_id: 1, vvpat: 'VP-AAAA-BBBB' }] } } });
+    const calls = server({
+      vote: { status: 201, body: { message: 'Successfully voted', receipts: [{ position_id: 1, vvpat: 'VP-AAAA-BBBB' }] } },
+    });
     await renderWithProviders(<Elect />, '/voter/elect');
     fireEvent.click(await screen.findByRole('radio', { name: 'Jane Wanjiku' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
@@ -105,7 +114,10 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
     await waitFor(() => expect(calls.filter((c) => c.path === '/psk/vote')).toHaveLength(2));
-    expect(calls.filter((c) => c.path === '/psk/vote').map((c) => c.body)).toEqual([{ candidates: { '1': 11 } }, { candidates: { '2': 21 } }]);
+    expect(calls.filter((c) => c.path === '/psk/vote').map((c) => c.body)).toEqual([
+      { candidates: { '1': 11 } },
+      { candidates: { '2': 21 } },
+    ]);
   }, 20_000);
 
   it.each(['Cancel', 'Escape'])('%s closes the dialog, clears the choices and returns focus to Vote', async (how) => {
@@ -145,7 +157,12 @@ describe('a position with several seats', () => {
       { id: 74, name: 'Daudi D', photo: null, statement: null },
     ],
   };
-  const treasurer = { title: 'treasurer national', position_id: 8, seats: 1, candidates: [{ id: 81, name: 'Tresa T', photo: null, statement: null }] };
+  const treasurer = {
+    title: 'treasurer national',
+    position_id: 8,
+    seats: 1,
+    candidates: [{ id: 81, name: 'Tresa T', photo: null, statement: null }],
+  };
   const multiServer = () =>
     stubFetch(({ path }) => {
       if (path === '/psk/candidates/v2') return { status: 200, body: { data: [board, treasurer] } };

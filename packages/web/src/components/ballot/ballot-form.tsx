@@ -90,11 +90,23 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
                 {voted && <p className="text-sm font-medium text-green-800">You have already voted for this position.</p>}
               </CardHeader>
               <CardContent>
-                <fieldset aria-labelledby={headingId} aria-describedby={multi ? `${headingId}-seats` : undefined} disabled={voted || Boolean(blockedReason) || submitting} className="grid gap-2">
+                <fieldset
+                  aria-labelledby={headingId}
+                  aria-describedby={multi ? `${headingId}-seats` : undefined}
+                  disabled={voted || Boolean(blockedReason) || submitting}
+                  className="grid gap-2"
+                >
                   {group.candidates.map((c) => {
                     const inputId = `candidate-${group.position_id}-${c.id}`;
                     const checked = picked.some((p) => p.id === c.id);
-                    const choice: Choice = { id: c.id, name: c.name, photo: c.photo, positionId: group.position_id, position: group.title, seats };
+                    const choice: Choice = {
+                      id: c.id,
+                      name: c.name,
+                      photo: c.photo,
+                      positionId: group.position_id,
+                      position: group.title,
+                      seats,
+                    };
                     return (
                       <label
                         key={c.id}
@@ -136,7 +148,11 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
                             setChoices((prev) => {
                               if (!multi) return { ...prev, [group.position_id]: [choice] };
                               const current = prev[group.position_id] ?? [];
-                              const next = current.some((p) => p.id === c.id) ? current.filter((p) => p.id !== c.id) : current.length < seats ? [...current, choice] : current;
+                              const next = current.some((p) => p.id === c.id)
+                                ? current.filter((p) => p.id !== c.id)
+                                : current.length < seats
+                                  ? [...current, choice]
+                                  : current;
                               return { ...prev, [group.position_id]: next };
                             })
                           }

@@ -41,7 +41,11 @@ export function IssueDialog({ triggerLabel = 'Report an Issue or Help' }: { trig
     for (const f of files) form.append('images[]', f);
     try {
       await report.mutateAsync({ body: form });
-      toast({ variant: 'success', title: 'Issue reported successfully', description: 'Thank you for your feedback. We will look into it.' });
+      toast({
+        variant: 'success',
+        title: 'Issue reported successfully',
+        description: 'Thank you for your feedback. We will look into it.',
+      });
       reset();
       setOpen(false);
     } catch (err) {

@@ -97,7 +97,10 @@ describe('announcement banner (docs/screens.md "Messages and timings")', () => {
   it('stands still for prefers-reduced-motion, and Pause/Play stops and starts it', async () => {
     const slides: number[] = [];
     const original = window.matchMedia;
-    window.matchMedia = ((query: string) => ({ ...original(query), matches: query.includes('prefers-reduced-motion') })) as typeof window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      ...original(query),
+      matches: query.includes('prefers-reduced-motion'),
+    })) as typeof window.matchMedia;
     try {
       vi.useFakeTimers();
       await renderWithProviders(<AnnouncementBanner texts={election} onSlide={(i) => slides.push(i)} />);
@@ -120,4 +123,3 @@ describe('announcement banner (docs/screens.md "Messages and timings")', () => {
     }
   });
 });
-

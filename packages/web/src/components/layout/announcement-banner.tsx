@@ -26,7 +26,11 @@ export function bannerMessages(texts: Pick<ElectionTexts, 'title' | 'opensAt' | 
 
 /** Whether the person asked their system for less motion. */
 export function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return (
+    typeof window !== 'undefined' &&
+    typeof window.matchMedia === 'function' &&
+    window.matchMedia('(prefers-reduced-motion: reduce)').matches
+  );
 }
 
 export function AnnouncementBanner({
@@ -83,7 +87,10 @@ export function AnnouncementBanner({
               className="min-w-0 shrink-0 grow-0 basis-full px-4 py-3 text-center text-sm font-medium sm:text-base"
             >
               {m.to ? (
-                <Link to={m.to} className="underline underline-offset-4 hover:opacity-90 focus-visible:outline-2 focus-visible:outline-white">
+                <Link
+                  to={m.to}
+                  className="underline underline-offset-4 hover:opacity-90 focus-visible:outline-2 focus-visible:outline-white"
+                >
                   {m.text}
                 </Link>
               ) : (

@@ -41,7 +41,15 @@ export function activeMenuItem(pathname: string, menu: MenuItem[]): MenuItem | u
 }
 
 /** Header (logo, photo, Sign Out), 300px side navigation (a dropdown on small screens) and page-title banner. */
-export function AppShell({ menu, showColourDialog, signOutTo, bannerUsesCustomColours, extraTitles, showHelp = true, children }: AppShellProps) {
+export function AppShell({
+  menu,
+  showColourDialog,
+  signOutTo,
+  bannerUsesCustomColours,
+  extraTitles,
+  showHelp = true,
+  children,
+}: AppShellProps) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -10,7 +10,15 @@ import { AnnouncementBanner } from './announcement-banner';
 import { VotingCountdown } from './voting-countdown';
 
 /** The frame of the public screens: header with the logo and links, then the announcement banner. */
-export function PublicLayout({ children, showColourDialog = false, wide = false }: { children: ReactNode; showColourDialog?: boolean; wide?: boolean }) {
+export function PublicLayout({
+  children,
+  showColourDialog = false,
+  wide = false,
+}: {
+  children: ReactNode;
+  showColourDialog?: boolean;
+  wide?: boolean;
+}) {
   const { texts } = useElection();
   return (
     <div className="flex min-h-screen flex-col">
@@ -23,12 +31,7 @@ export function PublicLayout({ children, showColourDialog = false, wide = false 
           <nav aria-label="Site" className="flex flex-wrap items-center gap-1 sm:gap-2">
             {showColourDialog && <ColourDialog />}
             {texts.organisation && texts.website && (
-              <a
-                href={texts.website}
-                target="_blank"
-                rel="noreferrer"
-                className={cn(buttonVariants({ variant: 'ghost', size: 'sm' }))}
-              >
+              <a href={texts.website} target="_blank" rel="noreferrer" className={cn(buttonVariants({ variant: 'ghost', size: 'sm' }))}>
                 {texts.organisation}
                 <ExternalLink aria-hidden="true" />
                 <span className="sr-only">(opens in a new tab)</span>

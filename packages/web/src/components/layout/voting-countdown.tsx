@@ -25,7 +25,9 @@ export function countdownText(e: Election, now: number): { text: string; target?
   }
   if (e.phase === 'open') {
     if (closes === null) return { text: 'Voting is open.' };
-    return closes > now ? { text: `Voting is open. It closes in ${formatCountdown(closes - now)}`, target: e.closes_at! } : { text: 'Voting is closing…' };
+    return closes > now
+      ? { text: `Voting is open. It closes in ${formatCountdown(closes - now)}`, target: e.closes_at! }
+      : { text: 'Voting is closing…' };
   }
   if (e.phase === 'paused') return { text: 'Voting is paused.' };
   return null;
@@ -44,7 +46,8 @@ export function VotingCountdown({ className }: { className?: string }) {
     return () => clearInterval(timer);
   }, []);
   const due = election && [election.opens_at, election.closes_at].some((t) => t && Date.parse(t) <= now && Date.parse(t) > now - 60_000);
-  const pendingFlip = due && !(election.phase === 'closed' || (election.phase === 'open' && (!election.closes_at || Date.parse(election.closes_at) > now)));
+  const pendingFlip =
+    due && !(election.phase === 'closed' || (election.phase === 'open' && (!election.closes_at || Date.parse(election.closes_at) > now)));
   useEffect(() => {
     if (!pendingFlip) return;
     // The server opens and closes on its own; ask again until its phase shows it.
@@ -55,7 +58,12 @@ export function VotingCountdown({ className }: { className?: string }) {
   const notice = countdownText(election, now);
   if (!notice) return null;
   return (
-    <p role="status" aria-live="off" data-testid="voting-countdown" className={cn('bg-secondary px-4 py-2 text-center text-sm font-medium text-secondary-foreground', className)}>
+    <p
+      role="status"
+      aria-live="off"
+      data-testid="voting-countdown"
+      className={cn('bg-secondary px-4 py-2 text-center text-sm font-medium text-secondary-foreground', className)}
+    >
       <span>{notice.text}</span>
       {notice.target && <span className="text-muted-foreground"> ({formatDateTime(notice.target, election.time_zone)})</span>}
       {notice.link && (

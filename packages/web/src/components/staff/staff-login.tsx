@@ -82,7 +82,8 @@ export function StaffLogin({ role }: { role: StaffRole }) {
     try {
       await sleep(SECRET_REQUEST_DELAY_MS);
       await ensureCsrfCookie();
-      const res = role === 'admin' ? await verifyAdmin.mutateAsync({ body: { token } }) : await verifyAgent.mutateAsync({ body: { token } });
+      const res =
+        role === 'admin' ? await verifyAdmin.mutateAsync({ body: { token } }) : await verifyAgent.mutateAsync({ body: { token } });
       storeSession(res.body, role);
       finish(res.body.message || 'Signed in successfully');
     } catch (err) {

@@ -6,14 +6,20 @@ const tile = (key: string) => screen.getByTestId(`tile-${key}`);
 
 describe('General Election Statistics tiles (docs/screens.md "Staff pages": wording follows the count)', () => {
   it('has the five tiles in the spec order under the heading', () => {
-    render(<StatisticsTiles statistics={{ votesCasted: 5, verifiedMembers: 4, unverifiedMembers: 3, membersVoted: 2, membersNotVoted: 6 }} />);
+    render(
+      <StatisticsTiles statistics={{ votesCasted: 5, verifiedMembers: 4, unverifiedMembers: 3, membersVoted: 2, membersNotVoted: 6 }} />,
+    );
     expect(screen.getByRole('heading', { name: STATISTICS_HEADING }).textContent).toBe('General Election Statistics');
-    const items = within(screen.getByRole('list')).getAllByRole('listitem').map((li) => li.textContent);
+    const items = within(screen.getByRole('list'))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(items).toEqual(['5Votes Casted', '4Members verified', '3Members not verified', '2Members Voted', '6Members not Voted']);
   });
 
   it('reads singular for exactly one', () => {
-    render(<StatisticsTiles statistics={{ votesCasted: 1, verifiedMembers: 1, unverifiedMembers: 1, membersVoted: 1, membersNotVoted: 1 }} />);
+    render(
+      <StatisticsTiles statistics={{ votesCasted: 1, verifiedMembers: 1, unverifiedMembers: 1, membersVoted: 1, membersNotVoted: 1 }} />,
+    );
     expect(within(tile('votesCasted')).getByText('Vote Casted')).toBeTruthy();
     expect(within(tile('verifiedMembers')).getByText('Member verified')).toBeTruthy();
     expect(within(tile('unverifiedMembers')).getByText('Member not verified')).toBeTruthy();
@@ -22,7 +28,9 @@ describe('General Election Statistics tiles (docs/screens.md "Staff pages": word
   });
 
   it('reads plural for zero and for more than one', () => {
-    render(<StatisticsTiles statistics={{ votesCasted: 0, verifiedMembers: 2, unverifiedMembers: 0, membersVoted: 1200, membersNotVoted: 0 }} />);
+    render(
+      <StatisticsTiles statistics={{ votesCasted: 0, verifiedMembers: 2, unverifiedMembers: 0, membersVoted: 1200, membersNotVoted: 0 }} />,
+    );
     expect(within(tile('votesCasted')).getByText('Votes Casted')).toBeTruthy();
     expect(within(tile('verifiedMembers')).getByText('Members verified')).toBeTruthy();
     expect(within(tile('membersVoted')).getByText('Members Voted')).toBeTruthy();

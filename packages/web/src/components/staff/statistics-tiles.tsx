@@ -37,13 +37,19 @@ export function StatisticsTiles({ statistics, loading, error, className }: Props
       {error && !statistics ? (
         <ErrorState>The statistics could not be loaded. Please try again later.</ErrorState>
       ) : (
-        <ul className="grid grid-cols-1 gap-3 min-[400px]:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5" aria-live="polite" aria-busy={loading ? true : undefined}>
+        <ul
+          className="grid grid-cols-1 gap-3 min-[400px]:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5"
+          aria-live="polite"
+          aria-busy={loading ? true : undefined}
+        >
           {STATISTICS_TILES.map((tile) => {
             const count = statistics?.[tile.key];
             return (
               <li key={tile.key} className="rounded-lg border border-border bg-card p-4 shadow-sm" data-testid={`tile-${tile.key}`}>
                 <p className="text-3xl font-bold tabular-nums text-primary">{count === undefined ? '–' : count.toLocaleString()}</p>
-                <p className="mt-1 text-sm font-medium text-muted-foreground">{count === undefined ? tile.plural : tileLabel(tile, count)}</p>
+                <p className="mt-1 text-sm font-medium text-muted-foreground">
+                  {count === undefined ? tile.plural : tileLabel(tile, count)}
+                </p>
               </li>
             );
           })}

@@ -13,7 +13,10 @@ export function AvatarImage({ className, ...props }: React.ComponentProps<typeof
 export function AvatarFallback({ className, ...props }: React.ComponentProps<typeof AvatarPrimitive.Fallback>) {
   return (
     <AvatarPrimitive.Fallback
-      className={cn('flex size-full items-center justify-center rounded-full bg-secondary font-semibold uppercase text-secondary-foreground', className)}
+      className={cn(
+        'flex size-full items-center justify-center rounded-full bg-secondary font-semibold uppercase text-secondary-foreground',
+        className,
+      )}
       {...props}
     />
   );

@@ -14,7 +14,10 @@ export const EDUCATION_STEPS = [
   { title: 'Pick a candidate', body: 'In each position, choose one candidate by selecting the button next to their name.' },
   { title: 'Confirm', body: 'Press Vote, check your choices, then press Yes! to cast your vote. Reset clears your choices.' },
   { title: 'Try vvpat', body: 'Open Vvpt in the menu to see a receipt code for each position you voted for.' },
-  { title: 'Vvpat allows vote verifiability', body: 'Your receipt codes let you check that your votes are in the count, without showing anyone whom you chose.' },
+  {
+    title: 'Vvpat allows vote verifiability',
+    body: 'Your receipt codes let you check that your votes are in the count, without showing anyone whom you chose.',
+  },
   { title: 'Thank you', body: 'Thank you for voting.' },
 ];
 
@@ -39,7 +42,9 @@ function Education() {
             <Card>
               <CardHeader>
                 <CardTitle>
-                  <span className="mr-2 inline-flex size-8 items-center justify-center rounded-full bg-primary text-base text-primary-foreground">{i + 1}</span>
+                  <span className="mr-2 inline-flex size-8 items-center justify-center rounded-full bg-primary text-base text-primary-foreground">
+                    {i + 1}
+                  </span>
                   {s.title}
                 </CardTitle>
               </CardHeader>

@@ -24,7 +24,11 @@ export const Route = createFileRoute('/_voter/voter/elect')({
 export const VOTED_BANNER = 'You have successfully voted';
 export const VOTING_DISABLED = 'Voting is currently disabled. Please come back when voting opens.';
 
-const norm = (s: string) => s.toLowerCase().replace(/[_\s]+/g, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[_\s]+/g, ' ')
+    .trim();
 
 export function Elect() {
   const queryClient = useQueryClient();
@@ -85,7 +89,12 @@ export function Elect() {
   return (
     <div className="grid max-w-5xl gap-6">
       {voted && (
-        <div ref={bannerRef} tabIndex={-1} role="status" className="flex flex-wrap focus:outline-none items-center gap-2 rounded-md border border-green-300 bg-green-50 px-4 py-3 text-green-900">
+        <div
+          ref={bannerRef}
+          tabIndex={-1}
+          role="status"
+          className="flex flex-wrap focus:outline-none items-center gap-2 rounded-md border border-green-300 bg-green-50 px-4 py-3 text-green-900"
+        >
           <CheckCircle2 className="size-5" aria-hidden="true" />
           <span className="font-semibold">{VOTED_BANNER}</span>
           <Link to="/voter/vpat" className="underline">

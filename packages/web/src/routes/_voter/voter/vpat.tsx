@@ -36,7 +36,12 @@ export function VoterVvpat() {
     <div className="grid gap-4">
       <ReceiptActions votes={votes} />
       {/* Fits a phone (cells wrap, no minimum width); should it still scroll, the region is focusable so a keyboard can scroll it. */}
-      <div className="overflow-x-auto rounded-md border border-border" tabIndex={0} role="region" aria-label="Your votes and their receipt codes">
+      <div
+        className="overflow-x-auto rounded-md border border-border"
+        tabIndex={0}
+        role="region"
+        aria-label="Your votes and their receipt codes"
+      >
         <table className="w-full text-left text-sm [&_td]:break-words sm:min-w-[28rem]">
           <caption className="sr-only">Your votes and their receipt codes</caption>
           <thead className="bg-muted">
@@ -60,7 +65,12 @@ export function VoterVvpat() {
               <tr key={v.vvpat} className="border-t border-border">
                 <td className="px-3 py-2">{i + 1}</td>
                 <td className="px-3 py-2 font-mono">
-                  <Link to="/receipt" search={{ code: v.vvpat }} className="text-primary underline-offset-4 hover:underline" aria-label={`Check receipt ${v.vvpat}`}>
+                  <Link
+                    to="/receipt"
+                    search={{ code: v.vvpat }}
+                    className="text-primary underline-offset-4 hover:underline"
+                    aria-label={`Check receipt ${v.vvpat}`}
+                  >
                     {v.vvpat}
                   </Link>
                 </td>
@@ -112,7 +122,8 @@ function ReceiptActions({ votes }: { votes: VvpatRow[] }) {
         <Link to="/receipt" className="text-primary underline">
           Check a receipt
         </Link>{' '}
-        page, which confirms the ballot is counted without showing whom it was for. The copy and the download hold the codes and positions only.
+        page, which confirms the ballot is counted without showing whom it was for. The copy and the download hold the codes and positions
+        only.
       </p>
       <div className="flex flex-wrap gap-2">
         <Button variant="outline" size="sm" onClick={() => void copy()}>
