@@ -62,6 +62,11 @@ function refusedAllowance(windows: Map<string, Window>, entry: ActivityEntry, no
 }
 
 /** Appends to the activity log; inside a transaction when one is given. */
+/** The who-and-where of a member's own row (sign-in, sign-up, authenticator steps). */
+export function memberActivity(member: { id: number; name: string }, activity: string, ip: string) {
+  return { name: member.name, activity, userId: member.id, userType: 'voter' as const, ip };
+}
+
 export async function recordActivity(ctx: AppContext, entry: ActivityEntry, tx?: Db | Tx): Promise<void> {
   const now = ctx.now();
   if (entry.status !== 'success') {

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { members } from '../../db/schema';
 import { AppError } from '../../errors';
-import { recordActivity } from '../../lib/activity-log';
+import { memberActivity, recordActivity } from '../../lib/activity-log';
 import { safeEqual, seal, unseal, verifyPassword } from '../../lib/crypto';
 import { findMemberByIdentifier, markMemberVerified, noAccount, startSession, type Member } from './sign-in-support';
 
@@ -95,19 +95,11 @@ export async function confirmEnrolment(
     const step = await acceptToken(ctx, tx, member, input.token);
     if (step === null) return false;
     await tx.update(members).set({ totpConfirmedAt: ctx.now(), updatedAt: ctx.now() }).where(eq(members.id, member.id));
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
+    await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' }, tx);
     return true;
   });
   if (!ok) {
-    await recordActivity(ctx, {
-      name: member.name,
-      activity,
-      userId: member.id,
-      userType: 'voter',
-      ip: input.ip,
-      status: 'failed',
-      data: 'wrong token',
-    });
+    await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'wrong token' });
     // 422, not 401: the caller is signed in, and a 401 would end their session in the browser.
     throw AppError.validation({ token: [TOKEN_WRONG] });
   }
@@ -136,31 +128,15 @@ export async function checkPin(
   // otherwise anyone knowing a member number could spend the member's failures (SECURITY.md).
   const attempt = member.totpConfirmedAt ? await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'pin', input.ip)) : undefined;
   if (!(await pinMatches(ctx, member, input.pin))) {
-    await recordActivity(ctx, {
-      name: member.name,
-      activity,
-      userId: member.id,
-      userType: 'voter',
-      ip: input.ip,
-      status: 'failed',
-      data: 'wrong pin',
-    });
+    await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'wrong pin' });
     throw new AppError('UNAUTHENTICATED', PIN_WRONG, { issue: PIN_WRONG });
   }
   if (!member.totpConfirmedAt) {
-    await recordActivity(ctx, {
-      name: member.name,
-      activity,
-      userId: member.id,
-      userType: 'voter',
-      ip: input.ip,
-      status: 'denied',
-      data: 'no authenticator',
-    });
+    await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'denied', data: 'no authenticator' });
     throw new AppError('FORBIDDEN', NO_AUTHENTICATOR, { issue: NO_AUTHENTICATOR });
   }
   await attempt?.succeeded();
-  await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'success' });
+  await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' });
   return {
     message: PIN_ACCEPTED,
     pending: { kind: 'pin', role: 'voter', subjectId: member.id, pinPassed: true, expiresAt: ctx.now().getTime() + PENDING_TTL_MS },
@@ -181,19 +157,11 @@ export async function signInWithAuthenticator(
     const step = await acceptToken(ctx, tx, member, input.token);
     if (step === null) return null;
     await markMemberVerified(ctx, tx, member.id);
-    await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
+    await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' }, tx);
     return startSession(ctx, tx, { role: 'voter', subjectId: member.id, name: member.name, photo: member.photoUrl, ip: input.ip });
   });
   if (!session) {
-    await recordActivity(ctx, {
-      name: member.name,
-      activity,
-      userId: member.id,
-      userType: 'voter',
-      ip: input.ip,
-      status: 'failed',
-      data: 'wrong token',
-    });
+    await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'wrong token' });
     throw new AppError('UNAUTHENTICATED', TOKEN_WRONG, { issue: TOKEN_WRONG });
   }
   await attempt.succeeded();

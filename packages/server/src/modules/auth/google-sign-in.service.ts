@@ -4,7 +4,7 @@ import { GOOGLE_EMAIL_MISMATCH, verifyGoogleIdToken, type GoogleIdentity } from 
 import type { AppContext } from '../../context';
 import { members, staff } from '../../db/schema';
 import { AppError } from '../../errors';
-import { recordActivity } from '../../lib/activity-log';
+import { memberActivity, recordActivity } from '../../lib/activity-log';
 import { findStaffByEmail, markMemberVerified, noAccount, normalisePhone, startSession, type Member } from './sign-in-support';
 
 /**
@@ -54,15 +54,7 @@ export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput)
   if (!member) {
     const [byEmail] = await db.select().from(members).where(eq(members.email, identity.email)).limit(1);
     if (byEmail?.googleSub && byEmail.googleSub !== identity.sub) {
-      await recordActivity(ctx, {
-        name: byEmail.name,
-        activity,
-        userId: byEmail.id,
-        userType: 'voter',
-        ip: input.ip,
-        status: 'denied',
-        data: 'different Google account',
-      });
+      await recordActivity(ctx, { ...memberActivity(byEmail, activity, input.ip), status: 'denied', data: 'different Google account' });
       throw new AppError('FORBIDDEN', GOOGLE_LINKED_ELSEWHERE, { issue: GOOGLE_LINKED_ELSEWHERE });
     }
     member = byEmail;
@@ -79,7 +71,7 @@ export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput)
       .set({ googleSub: found.googleSub ?? identity.sub, photoUrl: found.photoUrl ?? identity.picture, updatedAt: ctx.now() })
       .where(eq(members.id, found.id));
     await markMemberVerified(ctx, tx, found.id);
-    await recordActivity(ctx, { name: found.name, activity, userId: found.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
+    await recordActivity(ctx, { ...memberActivity(found, activity, input.ip), status: 'success' }, tx);
     return startSession(ctx, tx, {
       role: 'voter',
       subjectId: found.id,
@@ -173,15 +165,7 @@ export async function signUpVoter(
     throw new AppError('NOT_FOUND', SIGNUP_NO_MATCH, { issue: SIGNUP_NO_MATCH });
   }
   const conflict = async () => {
-    await recordActivity(ctx, {
-      name: member.name,
-      activity,
-      userId: member.id,
-      userType: 'voter',
-      ip: input.ip,
-      status: 'failed',
-      data: 'account exists',
-    });
+    await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'account exists' });
     return new AppError('CONFLICT', ACCOUNT_EXISTS, { issue: ACCOUNT_EXISTS });
   };
   if (member.googleSub) throw await conflict();
@@ -194,7 +178,7 @@ export async function signUpVoter(
         .returning({ id: members.id });
       if (rows.length === 0) return false;
       await markMemberVerified(ctx, tx, member.id);
-      await recordActivity(ctx, { name: member.name, activity, userId: member.id, userType: 'voter', ip: input.ip, status: 'success' }, tx);
+      await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' }, tx);
       return true;
     });
     if (!linked) throw await conflict();
