@@ -56,6 +56,8 @@ async function sendCode(
   input: { role: Role; subjectId: number; channel: 'sms' | 'email'; to: string; name: string; ip: string; activity: string },
 ) {
   const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
+  // The activity row either way: who asked for a code, for which account, from where.
+  const row = { name: input.name, activity: input.activity, userId: input.subjectId, userType: input.role, ip: input.ip };
   try {
     if (input.channel === 'sms') {
       await deps.delivery.sendSms({
@@ -73,25 +75,10 @@ async function sendCode(
     await discardCode(ctx, issued.challengeId);
     const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
     ctx.logger.warn({ channel: input.channel, subjectId: input.subjectId, reason }, 'one-time code not delivered');
-    await recordActivity(ctx, {
-      name: input.name,
-      activity: input.activity,
-      userId: input.subjectId,
-      userType: input.role,
-      ip: input.ip,
-      status: 'failed',
-      data: 'delivery failed',
-    });
+    await recordActivity(ctx, { ...row, status: 'failed', data: 'delivery failed' });
     throw new AppError('BAD_GATEWAY', input.channel === 'sms' ? SMS_FAILED : EMAIL_FAILED);
   }
-  await recordActivity(ctx, {
-    name: input.name,
-    activity: input.activity,
-    userId: input.subjectId,
-    userType: input.role,
-    ip: input.ip,
-    status: 'success',
-  });
+  await recordActivity(ctx, { ...row, status: 'success' });
   return pendingFor(input.role, input.subjectId, issued.challengeId, issued.expiresAt);
 }
 

@@ -32,12 +32,10 @@ async function identify(ctx: AppContext, input: GoogleInput): Promise<GoogleIden
 const isUniqueViolation = (e: unknown) =>
   (e as { code?: unknown })?.code === '23505' || (e as { cause?: { code?: unknown } })?.cause?.code === '23505';
 
-/** google/login: the member linked to this Google account, or whose email it is. */
-export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput): Promise<Session> {
-  const activity = 'Voter sign-in: Google';
-  let identity: GoogleIdentity;
+/** Verifies the ID token; a refused one is written to the activity log under the claimed email. */
+async function identifyOrLog(ctx: AppContext, input: GoogleInput, activity: string): Promise<GoogleIdentity> {
   try {
-    identity = await identify(ctx, input);
+    return await identify(ctx, input);
   } catch (error) {
     await recordActivity(ctx, {
       name: input.email,
@@ -48,6 +46,12 @@ export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput)
     });
     throw error;
   }
+}
+
+/** google/login: the member linked to this Google account, or whose email it is. */
+export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput): Promise<Session> {
+  const activity = 'Voter sign-in: Google';
+  const identity = await identifyOrLog(ctx, input, activity);
   const { db } = ctx.database;
   const [bySub] = await db.select().from(members).where(eq(members.googleSub, identity.sub)).limit(1);
   let member: Member | undefined = bySub;
@@ -85,19 +89,7 @@ export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput)
 /** admin/google/login and agent/google/login: the email must be a staff member's of that role. */
 export async function signInStaffWithGoogle(ctx: AppContext, role: 'admin' | 'agent', input: GoogleInput): Promise<Session> {
   const activity = `${role === 'admin' ? 'Admin' : 'Agent'} sign-in: Google`;
-  let identity: GoogleIdentity;
-  try {
-    identity = await identify(ctx, input);
-  } catch (error) {
-    await recordActivity(ctx, {
-      name: input.email,
-      activity,
-      ip: input.ip,
-      status: 'failed',
-      data: error instanceof AppError ? error.message : 'error',
-    });
-    throw error;
-  }
+  const identity = await identifyOrLog(ctx, input, activity);
   const person = await findStaffByEmail(ctx.database.db, identity.email, role);
   if (!person || (person.googleSub && person.googleSub !== identity.sub)) {
     const message = person ? GOOGLE_LINKED_ELSEWHERE : `This Google account is not an ${role}'s`;
