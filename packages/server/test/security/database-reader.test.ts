@@ -85,6 +85,11 @@ describe('a database reader without BALLOT_KEY', () => {
     // The branch voter's ballot is not published alone: it waits, sealed, for others of its position.
     const branchBallots = ballots.filter((b) => b.position_id === e.nairobi.id).length;
     expect(branchBallots === 0 || branchBallots >= MIN).toBe(true);
+    // The pass that left the branch ballot queued did not touch its row: no lock mark (xmax) says
+    // which pass read it while it waited.
+    const left = await t.ctx.database.db.execute<{ x: string }>(sql`select xmax::text as x from ballot_queue`);
+    if (branchBallots === 0) expect(left.length).toBeGreaterThan(0);
+    expect(left.map((r) => r.x)).toEqual(left.map(() => '0'));
     expect(parts.some((p) => p.member_id === branchVoter.id && p.position_id === e.nairobi.id)).toBe(true);
   });
 

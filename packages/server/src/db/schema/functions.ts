@@ -30,14 +30,16 @@ export function functionSql(fn: SqlFunction): string {
 }
 
 /**
- * One vote, one statement (ADR 003; migrations 0002, then 0006 for several seats). The choices
- * come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats once per chosen
- * candidate. The ballots come one per position (p_ballot_positions[j] with its sealed receipt and
- * queue row). It takes the shared election lock and the member's lock, then checks, in a snapshot
- * taken after the locks were granted, every choice (voting on, position exists and is the
- * member's, candidate standing, not voted yet, at most `seats` candidates, none twice); only when
- * every check passes does it write participation, ballot_queue and the activity-log row. It
- * answers the check rows, and the transaction id when it wrote the vote (CastVoteOutcome).
+ * One vote, one statement (ADR 003; migrations 0002, 0006 for several seats, 0009 for a lighter
+ * answer). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
+ * once per chosen candidate. The ballots come one per position (p_ballot_positions[j] with its
+ * sealed receipt and queue row). It takes the shared election lock and the member's lock, then
+ * checks, in a snapshot taken after the locks were granted, every choice (voting on, position
+ * exists and is the member's, candidate standing, not voted yet, at most `seats` candidates, none
+ * twice); only when every check passes does it write participation, ballot_queue and the
+ * activity-log row. It answers the transaction id when it wrote the vote, and otherwise the check
+ * rows that failed (CastVoteOutcome): a vote that passes builds no JSON of its checks, the server
+ * parses none, and the refusal is worded from exactly the rows that refused.
  */
 export const castVoteFunction: SqlFunction = {
   name: 'cast_vote',
@@ -61,35 +63,38 @@ export const castVoteFunction: SqlFunction = {
   volatility: 'volatile',
   body: `
 DECLARE
-  v_checks jsonb;
+  v_refused jsonb;
   v_ok boolean;
   v_name text;
+  v_voted_before boolean;
 BEGIN
   PERFORM pg_advisory_xact_lock_shared(p_election_lock), pg_advisory_xact_lock(p_member_lock_namespace, p_member_id);
 
-  SELECT coalesce(jsonb_agg(c), '[]'::jsonb),
-         -- coalesce: bool_and skips NULLs, and a NULL must refuse (e.g. a branch position with no branch).
-         count(*) > 0 AND bool_and(coalesce(c.active = '1' AND c.position_name IS NOT NULL AND c.eligible AND c.standing AND NOT c.voted
-                                            AND c.chosen <= c.seats AND NOT c.duplicate, false)),
-         min(c.voter_name)
-    INTO v_checks, v_ok, v_name
+  SELECT coalesce(jsonb_agg(c) FILTER (WHERE NOT c.ok), '[]'::jsonb), count(*) > 0 AND bool_and(c.ok), min(c.voter_name), bool_or(c.voted_before)
+    INTO v_refused, v_ok, v_name, v_voted_before
   FROM (
-    WITH req(position_id, candidate_id) AS (SELECT * FROM unnest(p_position_ids, p_candidate_ids)),
-         me AS (SELECT m.id, m.name, m.branch_id FROM members m WHERE m.id = p_member_id)
-    SELECT req.position_id, req.candidate_id, p.name AS position_name, p.level, p.seats,
-           count(*) OVER (PARTITION BY req.position_id) AS chosen,
-           count(*) OVER (PARTITION BY req.position_id, req.candidate_id) > 1 AS duplicate,
-           (p.id IS NOT NULL AND (p.level = 'National' OR p.branch_id = me.branch_id)) AS eligible,
-           EXISTS (SELECT 1 FROM candidacies cd WHERE cd.position_id = req.position_id AND cd.member_id = req.candidate_id) AS standing,
-           EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id) AS voted,
-           (SELECT s.value FROM settings s WHERE s.key = 'election_active') AS active,
-           me.name AS voter_name,
-           EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id) AS voted_before
-    FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id
+    SELECT r.*,
+           -- coalesce: a NULL must refuse (e.g. a branch position with no branch).
+           coalesce(r.active = '1' AND r.position_name IS NOT NULL AND r.eligible AND r.standing AND NOT r.voted
+                    AND r.chosen <= r.seats AND NOT r.duplicate, false) AS ok
+    FROM (
+      WITH req(position_id, candidate_id) AS (SELECT * FROM unnest(p_position_ids, p_candidate_ids)),
+           me AS (SELECT m.id, m.name, m.branch_id FROM members m WHERE m.id = p_member_id)
+      SELECT req.position_id, req.candidate_id, p.name AS position_name, p.level, p.seats,
+             count(*) OVER (PARTITION BY req.position_id) AS chosen,
+             count(*) OVER (PARTITION BY req.position_id, req.candidate_id) > 1 AS duplicate,
+             (p.id IS NOT NULL AND (p.level = 'National' OR p.branch_id = me.branch_id)) AS eligible,
+             EXISTS (SELECT 1 FROM candidacies cd WHERE cd.position_id = req.position_id AND cd.member_id = req.candidate_id) AS standing,
+             EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id) AS voted,
+             (SELECT s.value FROM settings s WHERE s.key = 'election_active') AS active,
+             me.name AS voter_name,
+             EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id) AS voted_before
+      FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id
+    ) r
   ) c;
 
   IF NOT coalesce(v_ok, false) THEN
-    RETURN jsonb_build_object('checks', v_checks);
+    RETURN jsonb_build_object('refused', v_refused);
   END IF;
 
   INSERT INTO participation (member_id, position_id, receipt_enc)
@@ -99,12 +104,12 @@ BEGIN
   INSERT INTO activity_logs (name, activity, user_id, user_type, data, ip_address, status, created_at, updated_at)
     VALUES (left(v_name, 200), p_activity, p_member_id, 'voter', p_data, p_ip, 'success', p_at, p_at);
 
-  RETURN jsonb_build_object('checks', v_checks, 'xid', pg_current_xact_id()::text);
+  RETURN jsonb_build_object('xid', pg_current_xact_id()::text, 'voted_before', v_voted_before);
 END;
 `,
 };
 
-/** One requested (position, candidate) pair as cast_vote checked it. */
+/** One requested (position, candidate) pair as cast_vote checked it (answered when it refused). */
 export const CastVoteCheck = z.object({
   position_id: z.number().int(),
   candidate_id: z.number().int(),
@@ -130,10 +135,14 @@ export const CastVoteCheck = z.object({
 export type CastVoteCheck = z.infer<typeof CastVoteCheck>;
 
 /**
- * What cast_vote answers: a row per requested pair (none when the member does not exist), and
- * `xid`, the transaction id, only when the vote was written.
+ * What cast_vote answers: `xid` (the transaction id) and whether the member had voted for some
+ * position before, when the vote was written; otherwise `refused`, the check rows that failed
+ * (none when the member does not exist).
  */
-export const CastVoteOutcome = z.object({ checks: z.array(CastVoteCheck), xid: z.string().optional() });
+export const CastVoteOutcome = z.union([
+  z.object({ xid: z.string(), voted_before: z.boolean() }),
+  z.object({ refused: z.array(CastVoteCheck) }),
+]);
 export type CastVoteOutcome = z.infer<typeof CastVoteOutcome>;
 
 /** Every declared function, for the drift test and `db:functions`. */

@@ -94,38 +94,42 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
     // (a plain Error, 500), never the voter's (a ZodError would read as a 422).
     const outcome = CastVoteOutcome.safeParse(row?.outcome);
     if (!outcome.success) throw new Error(`cast_vote answered an outcome its declaration does not describe: ${outcome.error.message}`);
-    const { checks: rows, xid } = outcome.data;
-    if (rows.length === 0) throw new AppError('UNAUTHENTICATED');
-    voterName = rows[0]!.voter_name;
-    if (rows[0]!.active !== '1') throw new AppError('FORBIDDEN', 'Voting is currently disabled');
+    if ('xid' in outcome.data) {
+      result = { xid: outcome.data.xid, newVoter: !outcome.data.voted_before };
+    } else {
+      // Refused: the rows that failed a check, worded here (none: the member does not exist).
+      const rows = outcome.data.refused;
+      if (rows.length === 0) throw new AppError('UNAUTHENTICATED');
+      voterName = rows[0]!.voter_name;
+      if (rows[0]!.active !== '1') throw new AppError('FORBIDDEN', 'Voting is currently disabled');
 
-    const invalid: Record<string, string[]> = {};
-    for (const r of rows) {
-      const field = `candidates.${r.position_id}`;
-      if (r.position_name === null) invalid[field] = ['The selected position does not exist'];
-      else if (!r.eligible)
-        invalid[field] = [`You are not eligible to vote for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`];
-      else if (!r.standing)
-        invalid[field] = [
-          `The selected candidate is not standing for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`,
-        ];
-      else if (r.duplicate)
-        invalid[field] = [`Choose each candidate for ${positionTitle({ name: r.position_name, level: r.level ?? '' })} at most once`];
-      else if (r.seats !== null && r.chosen > r.seats) {
-        invalid[field] = [
-          `Choose at most ${r.seats} candidate${r.seats === 1 ? '' : 's'} for ${positionTitle({ name: r.position_name, level: r.level ?? '' })}`,
-        ];
+      const invalid: Record<string, string[]> = {};
+      for (const r of rows) {
+        const field = `candidates.${r.position_id}`;
+        if (r.position_name === null) invalid[field] = ['The selected position does not exist'];
+        else if (!r.eligible)
+          invalid[field] = [`You are not eligible to vote for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`];
+        else if (!r.standing)
+          invalid[field] = [
+            `The selected candidate is not standing for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`,
+          ];
+        else if (r.duplicate)
+          invalid[field] = [`Choose each candidate for ${positionTitle({ name: r.position_name, level: r.level ?? '' })} at most once`];
+        else if (r.seats !== null && r.chosen > r.seats) {
+          invalid[field] = [
+            `Choose at most ${r.seats} candidate${r.seats === 1 ? '' : 's'} for ${positionTitle({ name: r.position_name, level: r.level ?? '' })}`,
+          ];
+        }
       }
+      if (Object.keys(invalid).length > 0) throw AppError.validation(invalid);
+
+      const already = rows.filter((r) => r.voted).map((r) => positionTitle({ name: r.position_name ?? '', level: r.level ?? '' }));
+      if (already.length > 0) throw new AppError('CONFLICT', `You have already voted for ${already.join(', ')}`);
+
+      // The function refuses only a row that fails a check above; anything else is a
+      // disagreement between it and these rules, never a vote.
+      throw new Error('cast_vote refused a ballot whose rows pass every check');
     }
-    if (Object.keys(invalid).length > 0) throw AppError.validation(invalid);
-
-    const already = rows.filter((r) => r.voted).map((r) => positionTitle({ name: r.position_name ?? '', level: r.level ?? '' }));
-    if (already.length > 0) throw new AppError('CONFLICT', `You have already voted for ${already.join(', ')}`);
-
-    // The function writes only when every check above passes; anything else is a disagreement
-    // between it and these rules, never a vote.
-    if (!xid) throw new Error('cast_vote wrote nothing for a ballot that passed every check');
-    result = { xid, newVoter: !rows[0]!.voted_before };
   } catch (error) {
     // Two submissions the member lock did not serialise (it always should): the key decides.
     const failure =

@@ -59,7 +59,10 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
     // which position a voter voted for, and the dead queue row which pass moved their ballot), so
     // a position's ballots move only once at least MIX_MIN_BATCH of them are queued; a forced pass
     // (voting closed) moves everything.
-    const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue).for('update');
+    // A plain read, not FOR UPDATE: only the mixer deletes queue rows and it holds MIX_LOCK, and a
+    // vote committed after this read simply waits for the next pass. Locking would write a WAL
+    // record and an xmax on every queued row, the rows this pass leaves behind included.
+    const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
     // One queue row is one position's ballot: its rows (a row per candidate chosen, several for a
     // position with several seats) move together.
     const opened: Ballot[][] = [];

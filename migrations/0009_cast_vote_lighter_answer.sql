@@ -1,0 +1,64 @@
+-- A vote that passes answers only its transaction id and whether the member had voted before;
+-- a refusal answers the check rows that failed (issue 14: the check JSON of every vote, built
+-- and parsed for nothing, was part of figure 1's cost). Same arguments, locks, checks and writes.
+CREATE OR REPLACE FUNCTION cast_vote(
+  p_member_id integer,
+  p_position_ids integer[],
+  p_candidate_ids integer[],
+  p_ballot_positions integer[],
+  p_receipts_enc text[],
+  p_queue_ids text[],
+  p_sealed text[],
+  p_activity text,
+  p_data text,
+  p_ip text,
+  p_at timestamp with time zone,
+  p_election_lock bigint,
+  p_member_lock_namespace integer
+) RETURNS jsonb
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  v_refused jsonb;
+  v_ok boolean;
+  v_name text;
+  v_voted_before boolean;
+BEGIN
+  PERFORM pg_advisory_xact_lock_shared(p_election_lock), pg_advisory_xact_lock(p_member_lock_namespace, p_member_id);
+
+  SELECT coalesce(jsonb_agg(c) FILTER (WHERE NOT c.ok), '[]'::jsonb), count(*) > 0 AND bool_and(c.ok), min(c.voter_name), bool_or(c.voted_before)
+    INTO v_refused, v_ok, v_name, v_voted_before
+  FROM (
+    SELECT r.*,
+           -- coalesce: a NULL must refuse (e.g. a branch position with no branch).
+           coalesce(r.active = '1' AND r.position_name IS NOT NULL AND r.eligible AND r.standing AND NOT r.voted
+                    AND r.chosen <= r.seats AND NOT r.duplicate, false) AS ok
+    FROM (
+      WITH req(position_id, candidate_id) AS (SELECT * FROM unnest(p_position_ids, p_candidate_ids)),
+           me AS (SELECT m.id, m.name, m.branch_id FROM members m WHERE m.id = p_member_id)
+      SELECT req.position_id, req.candidate_id, p.name AS position_name, p.level, p.seats,
+             count(*) OVER (PARTITION BY req.position_id) AS chosen,
+             count(*) OVER (PARTITION BY req.position_id, req.candidate_id) > 1 AS duplicate,
+             (p.id IS NOT NULL AND (p.level = 'National' OR p.branch_id = me.branch_id)) AS eligible,
+             EXISTS (SELECT 1 FROM candidacies cd WHERE cd.position_id = req.position_id AND cd.member_id = req.candidate_id) AS standing,
+             EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id) AS voted,
+             (SELECT s.value FROM settings s WHERE s.key = 'election_active') AS active,
+             me.name AS voter_name,
+             EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id) AS voted_before
+      FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id
+    ) r
+  ) c;
+
+  IF NOT coalesce(v_ok, false) THEN
+    RETURN jsonb_build_object('refused', v_refused);
+  END IF;
+
+  INSERT INTO participation (member_id, position_id, receipt_enc)
+    SELECT p_member_id, t.position_id, t.receipt_enc FROM unnest(p_ballot_positions, p_receipts_enc) AS t(position_id, receipt_enc);
+  INSERT INTO ballot_queue (id, sealed)
+    SELECT t.id, t.sealed FROM unnest(p_queue_ids, p_sealed) AS t(id, sealed);
+  INSERT INTO activity_logs (name, activity, user_id, user_type, data, ip_address, status, created_at, updated_at)
+    VALUES (left(v_name, 200), p_activity, p_member_id, 'voter', p_data, p_ip, 'success', p_at, p_at);
+
+  RETURN jsonb_build_object('xid', pg_current_xact_id()::text, 'voted_before', v_voted_before);
+END;
+$$;
