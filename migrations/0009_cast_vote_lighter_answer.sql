@@ -1,6 +1,7 @@
 -- A vote that passes answers only its transaction id and whether the member had voted before;
 -- a refusal answers the check rows that failed (issue 14: the check JSON of every vote, built
--- and parsed for nothing, was part of figure 1's cost). Same arguments, locks, checks and writes.
+-- and parsed for nothing, was part of figure 1's cost), and a ballot naming each position once skips the
+-- seat and duplicate counting. Same arguments, locks, checks and writes.
 CREATE OR REPLACE FUNCTION cast_vote(
   p_member_id integer,
   p_position_ids integer[],
@@ -22,6 +23,9 @@ DECLARE
   v_ok boolean;
   v_name text;
   v_voted_before boolean;
+  -- Each position named once, in the order of the ballots: participation's key refuses a ballot
+  -- position listed twice, so then every position got exactly one candidate.
+  v_one_each boolean := p_position_ids = p_ballot_positions;
 BEGIN
   PERFORM pg_advisory_xact_lock_shared(p_election_lock), pg_advisory_xact_lock(p_member_lock_namespace, p_member_id);
 
@@ -36,8 +40,12 @@ BEGIN
       WITH req(position_id, candidate_id) AS (SELECT * FROM unnest(p_position_ids, p_candidate_ids)),
            me AS (SELECT m.id, m.name, m.branch_id FROM members m WHERE m.id = p_member_id)
       SELECT req.position_id, req.candidate_id, p.name AS position_name, p.level, p.seats,
-             count(*) OVER (PARTITION BY req.position_id) AS chosen,
-             count(*) OVER (PARTITION BY req.position_id, req.candidate_id) > 1 AS duplicate,
+             -- The usual ballot names each position once (then nothing can exceed its seats or repeat):
+             -- it skips the counting, which is a sort per ballot when written as window functions.
+             CASE WHEN v_one_each THEN 1 ELSE (SELECT count(*) FROM unnest(p_position_ids) x WHERE x = req.position_id) END AS chosen,
+             CASE WHEN v_one_each THEN false
+                  ELSE (SELECT count(*) FROM unnest(p_position_ids, p_candidate_ids) y(p, c) WHERE y.p = req.position_id AND y.c = req.candidate_id) > 1
+             END AS duplicate,
              (p.id IS NOT NULL AND (p.level = 'National' OR p.branch_id = me.branch_id)) AS eligible,
              EXISTS (SELECT 1 FROM candidacies cd WHERE cd.position_id = req.position_id AND cd.member_id = req.candidate_id) AS standing,
              EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id) AS voted,
