@@ -1,4 +1,4 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import type { Db, Tx } from '../db/client';
 import { sessions } from '../db/schema';
@@ -38,24 +38,26 @@ export async function createSession(
   return { token, hash: sha256(`public:${tokenHash}`).slice(0, 32) };
 }
 
-/** The caller behind a bearer token, or null when unknown or expired. */
+/**
+ * The caller behind a bearer token, or null when unknown or expired. Every signed-in request runs
+ * this, so it is one fixed statement on the driver rather than a query Drizzle builds again each
+ * time (about a tenth of the server's CPU per vote went to building this select; BENCHMARKS.md).
+ */
 export async function resolveSession(ctx: AppContext, token: string): Promise<Caller | null> {
   if (!token || token.length > 200) return null;
   const tokenHash = sha256(token);
   const now = ctx.now();
-  const [row] = await ctx.database.db
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
-    .limit(1);
+  const [row] = await ctx.database.sql<{ role: Role; subject_id: number; stale: boolean }[]>`
+    select role, subject_id, last_seen_at < ${new Date(now.getTime() - TOUCH_AFTER_MS).toISOString()}::timestamptz as stale
+    from sessions where token_hash = ${tokenHash} and expires_at > ${now.toISOString()}::timestamptz limit 1`;
   if (!row) return null;
-  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+  if (row.stale) {
     await ctx.database.db
       .update(sessions)
       .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + idleMinutes(ctx, row.role) * 60_000) })
       .where(eq(sessions.tokenHash, tokenHash));
   }
-  return { role: row.role, subjectId: row.subjectId, tokenHash };
+  return { role: row.role, subjectId: row.subject_id, tokenHash };
 }
 
 export async function revokeSession(ctx: AppContext, tokenHash: string): Promise<void> {
