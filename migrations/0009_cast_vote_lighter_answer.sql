@@ -1,7 +1,9 @@
--- A vote that passes answers only its transaction id and whether the member had voted before;
--- a refusal answers the check rows that failed (issue 14: the check JSON of every vote, built
--- and parsed for nothing, was part of figure 1's cost), and a ballot naming each position once skips the
--- seat and duplicate counting. Same arguments, locks, checks and writes.
+-- cast_vote, lighter (issue 14's figure 1): a vote that passes answers only its transaction id and
+-- whether the member had voted before, and a refusal the check rows that failed (the check JSON of
+-- every vote was built and parsed for nothing); a ballot naming each position once skips the seat
+-- and duplicate counting; the check runs on one generic plan per connection instead of being
+-- planned again for every vote, with scalar index probes where EXISTS could turn into a hashed
+-- scan of participation. Same arguments, locks, checks and writes.
 CREATE OR REPLACE FUNCTION cast_vote(
   p_member_id integer,
   p_position_ids integer[],
@@ -17,7 +19,8 @@ CREATE OR REPLACE FUNCTION cast_vote(
   p_election_lock bigint,
   p_member_lock_namespace integer
 ) RETURNS jsonb
-LANGUAGE plpgsql VOLATILE AS $$
+LANGUAGE plpgsql VOLATILE
+SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   v_refused jsonb;
   v_ok boolean;
@@ -47,11 +50,13 @@ BEGIN
                   ELSE (SELECT count(*) FROM unnest(p_position_ids, p_candidate_ids) y(p, c) WHERE y.p = req.position_id AND y.c = req.candidate_id) > 1
              END AS duplicate,
              (p.id IS NOT NULL AND (p.level = 'National' OR p.branch_id = me.branch_id)) AS eligible,
-             EXISTS (SELECT 1 FROM candidacies cd WHERE cd.position_id = req.position_id AND cd.member_id = req.candidate_id) AS standing,
-             EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id) AS voted,
+             -- Scalar probes, never EXISTS: a generic plan may run an EXISTS as a hashed subplan, which
+             -- reads the whole table on every vote (participation grows all day); these stay index probes.
+             (SELECT true FROM candidacies cd WHERE cd.position_id = req.position_id AND cd.member_id = req.candidate_id LIMIT 1) IS NOT NULL AS standing,
+             (SELECT true FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id LIMIT 1) IS NOT NULL AS voted,
              (SELECT s.value FROM settings s WHERE s.key = 'election_active') AS active,
              me.name AS voter_name,
-             EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id) AS voted_before
+             (SELECT true FROM participation pa WHERE pa.member_id = me.id LIMIT 1) IS NOT NULL AS voted_before
       FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id
     ) r
   ) c;

@@ -10,12 +10,12 @@ afterAll(async () => {
   await database?.close();
 });
 
-type Defined = { arguments: string; returns: string; language: string; volatility: string; body: string };
+type Defined = { arguments: string; returns: string; language: string; volatility: string; settings: string[]; body: string };
 
 /** Every function of that name in the public schema, as Postgres holds it. */
 const defined = (name: string) => database.sql<Defined[]>`
   select pg_get_function_arguments(p.oid) as arguments, pg_get_function_result(p.oid) as returns,
-         l.lanname as language, p.provolatile as volatility, p.prosrc as body
+         l.lanname as language, p.provolatile as volatility, coalesce(p.proconfig, '{}') as settings, p.prosrc as body
   from pg_proc p
   join pg_namespace n on n.oid = p.pronamespace
   join pg_language l on l.oid = p.prolang
@@ -26,6 +26,7 @@ const declared = (fn: SqlFunction): Defined => ({
   returns: fn.returns,
   language: fn.language,
   volatility: fn.volatility[0]!,
+  settings: [...(fn.settings ?? [])],
   body: fn.body,
 });
 

@@ -19,6 +19,8 @@ export type SqlFunction = {
   returns: string;
   language: 'plpgsql' | 'sql';
   volatility: 'volatile' | 'stable' | 'immutable';
+  /** Settings the function runs with (`SET name = value`), as `name=value` the way pg_proc keeps them. */
+  settings?: readonly string[];
   /** Exactly the text between the dollar quotes. */
   body: string;
 };
@@ -26,7 +28,11 @@ export type SqlFunction = {
 /** The statement that (re)defines `fn`, for a new migration. */
 export function functionSql(fn: SqlFunction): string {
   const args = fn.arguments.map((a) => `  ${a}`).join(',\n');
-  return `CREATE OR REPLACE FUNCTION ${fn.name}(\n${args}\n) RETURNS ${fn.returns}\nLANGUAGE ${fn.language} ${fn.volatility.toUpperCase()} AS $$${fn.body}$$;\n`;
+  const settings = (fn.settings ?? []).map((s) => {
+    const [name, value] = s.split('=');
+    return `\nSET ${name} = ${value}`;
+  });
+  return `CREATE OR REPLACE FUNCTION ${fn.name}(\n${args}\n) RETURNS ${fn.returns}\nLANGUAGE ${fn.language} ${fn.volatility.toUpperCase()}${settings.join('')} AS $$${fn.body}$$;\n`;
 }
 
 /**
@@ -61,6 +67,11 @@ export const castVoteFunction: SqlFunction = {
   returns: 'jsonb',
   language: 'plpgsql',
   volatility: 'volatile',
+  // PL/pgSQL would otherwise plan the check again on every call (a custom plan per vote: about
+  // two thirds of the statement's time in Postgres, BENCHMARKS.md) until it switches to a generic
+  // plan at a moment of its choosing. The generic plan is planned once per connection, and the
+  // check is written so that it stays index probes whatever the arguments.
+  settings: ['plan_cache_mode=force_generic_plan'],
   body: `
 DECLARE
   v_refused jsonb;
@@ -91,11 +102,13 @@ BEGIN
                   ELSE (SELECT count(*) FROM unnest(p_position_ids, p_candidate_ids) y(p, c) WHERE y.p = req.position_id AND y.c = req.candidate_id) > 1
              END AS duplicate,
              (p.id IS NOT NULL AND (p.level = 'National' OR p.branch_id = me.branch_id)) AS eligible,
-             EXISTS (SELECT 1 FROM candidacies cd WHERE cd.position_id = req.position_id AND cd.member_id = req.candidate_id) AS standing,
-             EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id) AS voted,
+             -- Scalar probes, never EXISTS: a generic plan may run an EXISTS as a hashed subplan, which
+             -- reads the whole table on every vote (participation grows all day); these stay index probes.
+             (SELECT true FROM candidacies cd WHERE cd.position_id = req.position_id AND cd.member_id = req.candidate_id LIMIT 1) IS NOT NULL AS standing,
+             (SELECT true FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id LIMIT 1) IS NOT NULL AS voted,
              (SELECT s.value FROM settings s WHERE s.key = 'election_active') AS active,
              me.name AS voter_name,
-             EXISTS (SELECT 1 FROM participation pa WHERE pa.member_id = me.id) AS voted_before
+             (SELECT true FROM participation pa WHERE pa.member_id = me.id LIMIT 1) IS NOT NULL AS voted_before
       FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id
     ) r
   ) c;
