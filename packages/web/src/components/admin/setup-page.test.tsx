@@ -133,4 +133,25 @@ describe('set-up page', () => {
     await waitFor(() => expect(checklistItem('Agents').textContent).toContain('1 agent (observers)'));
     expect(checklistItem('Agents').textContent).toContain('(done)');
   });
+
+  it('ticks Schedule when voting runs on the switch alone, and asks for it before', async () => {
+    for (const [phase, text, state] of [
+      ['setup', 'Set the opening and closing times', '(to do)'],
+      ['open', 'opened and closed with the switch', '(done)'],
+    ] as const) {
+      stubFetch(({ path }) => {
+        if (path === '/election') return { status: 200, body: { data: { ...election, phase, opens_at: null, closes_at: null } } };
+        if (path === '/branches') return { status: 200, body: { data: { data: [] } } };
+        if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: [] } } };
+        if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
+        if (path === '/agents') return { status: 200, body: { data: [] } };
+        if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
+        return undefined;
+      });
+      const view = await renderWithProviders(<SetupPage />, '/admin/setup');
+      await waitFor(() => expect(checklistItem('Schedule').textContent).toContain(text));
+      expect(checklistItem('Schedule').textContent).toContain(state);
+      view.unmount();
+    }
+  });
 });

@@ -52,6 +52,8 @@ function SetupChecklist() {
   const empty = positions.filter((p) => !withCandidate.has(p.id));
   const memberTotal = members.data?.body.total ?? 0;
   const textsDone = Boolean(election?.title && election.organisation);
+  const scheduled = Boolean(election?.opens_at && election.closes_at);
+  const runBySwitch = election?.phase === 'open' || election?.phase === 'paused' || election?.phase === 'closed';
 
   const items: CheckItem[] = [
     {
@@ -88,10 +90,12 @@ function SetupChecklist() {
     },
     {
       label: 'Schedule',
-      done: Boolean(election?.opens_at && election.closes_at),
-      detail:
-        election?.opens_at && election.closes_at
-          ? 'Opening and closing times are set.'
+      // Voting run with the switch alone needs no schedule: once it has been opened, this is settled.
+      done: scheduled || runBySwitch,
+      detail: scheduled
+        ? 'Opening and closing times are set.'
+        : runBySwitch
+          ? 'No schedule: voting is opened and closed with the switch (Home).'
           : 'Set the opening and closing times (Home), or open and close voting with the switch there.',
     },
   ];
