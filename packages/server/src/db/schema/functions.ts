@@ -102,13 +102,17 @@ BEGIN
                   ELSE (SELECT count(*) FROM unnest(p_position_ids, p_candidate_ids) y(p, c) WHERE y.p = req.position_id AND y.c = req.candidate_id) > 1
              END AS duplicate,
              (p.id IS NOT NULL AND (p.level = 'National' OR p.branch_id = me.branch_id)) AS eligible,
-             -- Scalar probes, never EXISTS: a generic plan may run an EXISTS as a hashed subplan, which
-             -- reads the whole table on every vote (participation grows all day); these stay index probes.
-             (SELECT true FROM candidacies cd WHERE cd.position_id = req.position_id AND cd.member_id = req.candidate_id LIMIT 1) IS NOT NULL AS standing,
-             (SELECT true FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id LIMIT 1) IS NOT NULL AS voted,
+             -- Probes in primary-key order with LIMIT 1, never EXISTS: the plan is generic, planned once
+             -- per connection perhaps while participation is still empty, and may run an EXISTS as a
+             -- hashed subplan or a LIMIT as a sequential scan, either reading the whole table (which
+             -- grows all day) on every vote. Ordered by the key, only an index scan is cheap.
+             (SELECT true FROM candidacies cd WHERE cd.member_id = req.candidate_id AND cd.position_id = req.position_id
+               ORDER BY cd.member_id, cd.position_id LIMIT 1) IS NOT NULL AS standing,
+             (SELECT true FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id
+               ORDER BY pa.member_id, pa.position_id LIMIT 1) IS NOT NULL AS voted,
              (SELECT s.value FROM settings s WHERE s.key = 'election_active') AS active,
              me.name AS voter_name,
-             (SELECT true FROM participation pa WHERE pa.member_id = me.id LIMIT 1) IS NOT NULL AS voted_before
+             (SELECT true FROM participation pa WHERE pa.member_id = me.id ORDER BY pa.member_id, pa.position_id LIMIT 1) IS NOT NULL AS voted_before
       FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id
     ) r
   ) c;
