@@ -2,8 +2,9 @@
 -- whether the member had voted before, and a refusal the check rows that failed (the check JSON of
 -- every vote was built and parsed for nothing); a ballot naming each position once skips the seat
 -- and duplicate counting; the check runs on one generic plan per connection instead of being
--- planned again for every vote, with scalar index probes where EXISTS could turn into a hashed
--- scan of participation. Same arguments, locks, checks and writes.
+-- planned again for every vote, with sequential scans off so that a plan made while participation
+-- is empty still probes its indexes, and key-ordered probes where EXISTS could become a hashed scan
+-- of participation. Same arguments, locks, checks and writes.
 CREATE OR REPLACE FUNCTION cast_vote(
   p_member_id integer,
   p_position_ids integer[],
@@ -20,6 +21,7 @@ CREATE OR REPLACE FUNCTION cast_vote(
   p_member_lock_namespace integer
 ) RETURNS jsonb
 LANGUAGE plpgsql VOLATILE
+SET enable_seqscan = off
 SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   v_refused jsonb;
@@ -50,10 +52,8 @@ BEGIN
                   ELSE (SELECT count(*) FROM unnest(p_position_ids, p_candidate_ids) y(p, c) WHERE y.p = req.position_id AND y.c = req.candidate_id) > 1
              END AS duplicate,
              (p.id IS NOT NULL AND (p.level = 'National' OR p.branch_id = me.branch_id)) AS eligible,
-             -- Probes in primary-key order with LIMIT 1, never EXISTS: the plan is generic, planned once
-             -- per connection perhaps while participation is still empty, and may run an EXISTS as a
-             -- hashed subplan or a LIMIT as a sequential scan, either reading the whole table (which
-             -- grows all day) on every vote. Ordered by the key, only an index scan is cheap.
+             -- Probes in primary-key order with LIMIT 1, not EXISTS: a generic plan may run an EXISTS as
+             -- a hashed subplan that reads all of participation (which grows all day) on every vote.
              (SELECT true FROM candidacies cd WHERE cd.member_id = req.candidate_id AND cd.position_id = req.position_id
                ORDER BY cd.member_id, cd.position_id LIMIT 1) IS NOT NULL AS standing,
              (SELECT true FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id

@@ -69,9 +69,11 @@ export const castVoteFunction: SqlFunction = {
   volatility: 'volatile',
   // PL/pgSQL would otherwise plan the check again on every call (a custom plan per vote: about
   // two thirds of the statement's time in Postgres, BENCHMARKS.md) until it switches to a generic
-  // plan at a moment of its choosing. The generic plan is planned once per connection, and the
-  // check is written so that it stays index probes whatever the arguments.
-  settings: ['plan_cache_mode=force_generic_plan'],
+  // plan at a moment of its choosing. A generic plan is made once per connection, perhaps while
+  // participation is empty (a fresh election, just analysed): without enable_seqscan off it would
+  // scan members, candidacies and participation whole on every vote for the connection's life.
+  // Every table it reads has the index it needs, so index scans are always the plan.
+  settings: ['enable_seqscan=off', 'plan_cache_mode=force_generic_plan'],
   body: `
 DECLARE
   v_refused jsonb;
@@ -102,10 +104,8 @@ BEGIN
                   ELSE (SELECT count(*) FROM unnest(p_position_ids, p_candidate_ids) y(p, c) WHERE y.p = req.position_id AND y.c = req.candidate_id) > 1
              END AS duplicate,
              (p.id IS NOT NULL AND (p.level = 'National' OR p.branch_id = me.branch_id)) AS eligible,
-             -- Probes in primary-key order with LIMIT 1, never EXISTS: the plan is generic, planned once
-             -- per connection perhaps while participation is still empty, and may run an EXISTS as a
-             -- hashed subplan or a LIMIT as a sequential scan, either reading the whole table (which
-             -- grows all day) on every vote. Ordered by the key, only an index scan is cheap.
+             -- Probes in primary-key order with LIMIT 1, not EXISTS: a generic plan may run an EXISTS as
+             -- a hashed subplan that reads all of participation (which grows all day) on every vote.
              (SELECT true FROM candidacies cd WHERE cd.member_id = req.candidate_id AND cd.position_id = req.position_id
                ORDER BY cd.member_id, cd.position_id LIMIT 1) IS NOT NULL AS standing,
              (SELECT true FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id
