@@ -37,7 +37,7 @@ export function functionSql(fn: SqlFunction): string {
 
 /**
  * One vote, one statement (ADR 003; migrations 0002, 0006 for several seats, 0009 for a lighter
- * answer). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
+ * answer and one generic plan). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
  * once per chosen candidate. The ballots come one per position (p_ballot_positions[j] with its
  * sealed receipt and queue row). It takes the shared election lock and the member's lock, then
  * checks, in a snapshot taken after the locks were granted, every choice (voting on, position
