@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
+import { serverEnv } from './lib/server.mjs';
 import { startSmsSink } from './lib/sms-sink.mjs';
 import { percentile, postgresCpuByPid, processCpuMs, round, sleep } from './lib/util.mjs';
 
@@ -35,20 +36,8 @@ for (const [name, root] of Object.entries(TREES)) {
     u.pathname = `/${db}`;
     return u.toString();
   })();
-  const env = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: '0',
-    BALLOT_KEY: randomBytes(32).toString('hex'),
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    SMTP_URL: 'smtp://127.0.0.1:9',
-    SMS_PROVIDER: 'webhook',
-    SMS_WEBHOOK_URL: sink.url,
-    RATE_LIMIT_IP_SENDS_PER_HOUR: '1000000',
-    RATE_LIMIT_IP_TRIES_PER_HOUR: '1000000',
-    DATABASE_URL: url,
-    DATA_DIR: join(tmp, name),
-  };
+  // The environment from this checkout's bench, the same for both sides.
+  const env = serverEnv({ SMS_WEBHOOK_URL: sink.url, DATABASE_URL: url, DATA_DIR: join(tmp, name) });
   let server = await startServer({ env, label: `${name}-migrate` });
   await server.stop();
   const sql = postgres(url, { max: 2, onnotice: () => {} });

@@ -25,7 +25,7 @@ import postgres from 'postgres';
 import { driverLadder } from './lib/driver-ladder.mjs';
 import { castVotes, hammer, VoterPool } from './lib/load.mjs';
 import { seedBallots, seedElection } from './lib/seed.mjs';
-import { startServer } from './lib/server.mjs';
+import { serverEnv, startServer } from './lib/server.mjs';
 import { csrfPair, requestCodes, verifyCodes } from './lib/signin.mjs';
 import { startSmsSink } from './lib/sms-sink.mjs';
 import { cpuMeter, loadAverage, nowMs, percentile, ROOT, round, sleep } from './lib/util.mjs';
@@ -64,30 +64,6 @@ const elapsed = () => `${((Date.now() - T0) / 1000).toFixed(0)}s`;
 const say = (line) => console.log(`[${elapsed()}] ${line}`);
 const results = { figures: {}, phases: {} };
 const cleanups = [];
-
-function serverEnv(extra) {
-  return {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: '0',
-    BALLOT_KEY: randomBytes(32).toString('hex'),
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    // Production refuses to start without SMTP; no email is sent in this bench.
-    SMTP_URL: 'smtp://127.0.0.1:9',
-    SMS_PROVIDER: 'webhook',
-    // One client address sends every sign-in here: lift the per-IP ceilings (configurable by design).
-    RATE_LIMIT_IP_SENDS_PER_HOUR: '1000000',
-    RATE_LIMIT_IP_TRIES_PER_HOUR: '1000000',
-    // Extra server settings for experiments, e.g. BENCH_SERVER_ENV="DATABASE_POOL_MAX=32,LOG_LEVEL=info".
-    ...Object.fromEntries(
-      (process.env.BENCH_SERVER_ENV ?? '')
-        .split(',')
-        .filter((kv) => kv.includes('='))
-        .map((kv) => [kv.slice(0, kv.indexOf('=')).trim(), kv.slice(kv.indexOf('=') + 1)]),
-    ),
-    ...extra,
-  };
-}
 
 /** Every `k`-element subset of `items`, in order. */
 function combinations(items, k) {

@@ -1,6 +1,7 @@
 // Starts and stops the BUILT server (packages/server/dist/main.js) as a child process, with the
 // event-loop-delay probe preloaded and, when BENCH_PROFILE=1, a V8 CPU profile per run.
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -94,5 +95,30 @@ export async function startServer({ env, label, profile = false }) {
         await exit;
       }
     },
+  };
+}
+
+/** The built server's environment under the bench: production settings, no mail, lifted per-IP ceilings, then `extra`. */
+export function serverEnv(extra) {
+  return {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: '0',
+    BALLOT_KEY: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    // Production refuses to start without SMTP; no email is sent in this bench.
+    SMTP_URL: 'smtp://127.0.0.1:9',
+    SMS_PROVIDER: 'webhook',
+    // One client address sends every sign-in here: lift the per-IP ceilings (configurable by design).
+    RATE_LIMIT_IP_SENDS_PER_HOUR: '1000000',
+    RATE_LIMIT_IP_TRIES_PER_HOUR: '1000000',
+    // Extra server settings for experiments, e.g. BENCH_SERVER_ENV="DATABASE_POOL_MAX=32,LOG_LEVEL=info".
+    ...Object.fromEntries(
+      (process.env.BENCH_SERVER_ENV ?? '')
+        .split(',')
+        .filter((kv) => kv.includes('='))
+        .map((kv) => [kv.slice(0, kv.indexOf('=')).trim(), kv.slice(kv.indexOf('=') + 1)]),
+    ),
+    ...extra,
   };
 }
