@@ -32,20 +32,23 @@ async function identify(ctx: AppContext, input: GoogleInput): Promise<GoogleIden
 const isUniqueViolation = (e: unknown) =>
   (e as { code?: unknown })?.code === '23505' || (e as { cause?: { code?: unknown } })?.cause?.code === '23505';
 
-/** Verifies the ID token; a refused one is written to the activity log under the claimed email. */
-async function identifyOrLog(ctx: AppContext, input: GoogleInput, activity: string): Promise<GoogleIdentity> {
+/** Runs a Google token check; a refusal is written to the activity log under `name`, then rethrown. */
+async function checkedOrLogged<T>(
+  ctx: AppContext,
+  entry: { name: string; activity: string; ip: string },
+  check: () => Promise<T>,
+): Promise<T> {
   try {
-    return await identify(ctx, input);
+    return await check();
   } catch (error) {
-    await recordActivity(ctx, {
-      name: input.email,
-      activity,
-      ip: input.ip,
-      status: 'failed',
-      data: error instanceof AppError ? error.message : 'error',
-    });
+    await recordActivity(ctx, { ...entry, status: 'failed', data: error instanceof AppError ? error.message : 'error' });
     throw error;
   }
+}
+
+/** Verifies the ID token; a refused one is written to the activity log under the claimed email. */
+function identifyOrLog(ctx: AppContext, input: GoogleInput, activity: string): Promise<GoogleIdentity> {
+  return checkedOrLogged(ctx, { name: input.email, activity, ip: input.ip }, () => identify(ctx, input));
 }
 
 /** google/login: the member linked to this Google account, or whose email it is. */
@@ -129,19 +132,9 @@ export async function signUpVoter(
   input: { pfNumber: string; phone: string; credential: string; ip: string },
 ): Promise<{ message: string; pfNumber: string }> {
   const activity = 'Voter sign-up';
-  let identity: GoogleIdentity;
-  try {
-    identity = await verifyGoogleIdToken(ctx, input.credential);
-  } catch (error) {
-    await recordActivity(ctx, {
-      name: input.pfNumber,
-      activity,
-      ip: input.ip,
-      status: 'failed',
-      data: error instanceof AppError ? error.message : 'error',
-    });
-    throw error;
-  }
+  const identity = await checkedOrLogged(ctx, { name: input.pfNumber, activity, ip: input.ip }, () =>
+    verifyGoogleIdToken(ctx, input.credential),
+  );
   const { db } = ctx.database;
   const [member] = await db.select().from(members).where(eq(members.memberNo, input.pfNumber.trim())).limit(1);
   if (!member || normalisePhone(member.phone) !== normalisePhone(input.phone)) {
