@@ -32,6 +32,15 @@ describe('cast_vote planned while participation is empty and analysed', () => {
         select relname, seq_scan::int, coalesce(idx_scan, 0)::int as idx_scan from pg_stat_xact_user_tables
         where relname in ('participation', 'candidacies', 'members')`;
       const before = await counters();
+      // An attacker's ballots first, in the shapes that take the other branch of the check (one
+      // position twice, the same candidate twice): refused, and no reason to plan differently.
+      for (const v of voters) {
+        const [row] = await tx<{ outcome: { refused?: unknown[] } }[]>`
+          select cast_vote(${v.member.id}::int, ${`{${e.chair.id},${e.chair.id}}`}::int[], ${`{${e.alice.id},${e.alice.id}}`}::int[],
+            ${`{${e.chair.id}}`}::int[], ${'{r}'}::text[], ${'{refused}'}::text[], ${'{s}'}::text[], 'Voted', '1 position(s)',
+            '127.0.0.1', ${new Date().toISOString()}::timestamptz, ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int) as outcome`;
+        expect(row?.outcome.refused?.length).toBeGreaterThan(0);
+      }
       for (const [i, v] of voters.entries()) {
         const [row] = await tx<{ outcome: { xid?: string } }[]>`
           select cast_vote(${v.member.id}::int, ${`{${e.chair.id}}`}::int[], ${`{${e.alice.id}}`}::int[], ${`{${e.chair.id}}`}::int[],
