@@ -86,6 +86,8 @@ function quotedTokens(lines: string[], from: number): { text: string; quoted: bo
 export function parseBlt(text: string): BltElection {
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
   let i = 0;
+  let lastLine = lines.length;
+  while (lastLine > 1 && lines[lastLine - 1]!.trim() === '') lastLine--;
   const words = (k: number) => lines[k]!.trim().split(/\s+/).filter(Boolean);
   const skipBlank = () => {
     while (i < lines.length && lines[i]!.trim() === '') i++;
@@ -149,14 +151,14 @@ export function parseBlt(text: string): BltElection {
     if (total > MAX_BALLOTS) throw new BltError(lineNo, `more than ${MAX_BALLOTS} ballots`);
     ballots.push({ count, ranking, line: lineNo });
   }
-  if (!ended) throw new BltError(lines.length, 'the ballots never end: expected a line "0" after the last ballot');
+  if (!ended) throw new BltError(lastLine, 'the ballots never end: expected a line "0" after the last ballot');
 
   // Names, then the title.
   const rest = quotedTokens(lines, i);
   const candidates: BltCandidate[] = [];
   for (let id = 1; id <= nCandidates; id++) {
     const t = rest[id - 1];
-    if (!t) throw new BltError(lines.length, `expected ${nCandidates} candidate names in quotes, found ${id - 1}`);
+    if (!t) throw new BltError(lastLine, `expected ${nCandidates} candidate names in quotes, found ${id - 1}`);
     if (!t.quoted) throw new BltError(t.line, `expected the name of candidate ${id} in quotes, found "${t.text}"`);
     if (t.text.trim() === '') throw new BltError(t.line, `candidate ${id} has an empty name`);
     candidates.push({ id, name: t.text, withdrawn: withdrawn.has(id) });

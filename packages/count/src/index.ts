@@ -10,3 +10,7 @@ export { countStv } from './stv';
 export type { StvBallot, StvCandidate, StvInput, StvResult, StvRound, StvValue, TieBreak } from './stv';
 export { countBlt } from './count-blt';
 export type { BltCount } from './count-blt';
+export { countApproval, countPlurality, electHighest } from './plurality';
+export type { TallyCandidate, TallyResult, TallyValue } from './plurality';
+export { countMotion, meetsThreshold, THRESHOLDS } from './motion';
+export type { MotionInput, MotionOutcome, Threshold } from './motion';
