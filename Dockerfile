@@ -11,6 +11,7 @@ RUN npm install -g --no-fund --no-audit "$(node -p "require('./package.json').pa
 # Dependency patches (pnpm patchedDependencies) must be present for the frozen install.
 COPY patches ./patches
 COPY packages/contract/package.json packages/contract/
+COPY packages/count/package.json packages/count/
 COPY packages/server/package.json packages/server/
 COPY packages/web/package.json packages/web/
 

@@ -1,16 +1,20 @@
 import { createContext } from './bootstrap';
 import { COMMANDS } from './cli/commands';
+import { STANDALONE_COMMANDS } from './cli/count';
 import { EnvError, loadEnv } from './env';
 import { createLogger } from './logger';
 
-/** Entry point of `pnpm cli`; the commands live in cli/commands.ts. */
+/** Entry point of `pnpm cli`; the commands live in cli/commands.ts (and cli/count.ts, which needs no database). */
 function help(): void {
   console.log('Usage: cli <command> [args]\n');
-  for (const c of Object.values(COMMANDS)) console.log(`  ${c.usage.padEnd(40)} ${c.description}`);
+  for (const c of [...Object.values(COMMANDS), ...Object.values(STANDALONE_COMMANDS)])
+    console.log(`  ${c.usage.padEnd(40)} ${c.description}`);
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
+  const standalone = name ? STANDALONE_COMMANDS[name] : undefined;
+  if (standalone) return standalone.run(args);
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
     help();
