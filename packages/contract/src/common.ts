@@ -163,7 +163,13 @@ export const LogEntry = z.object({
 });
 export type LogEntry = z.infer<typeof LogEntry>;
 
-export const VvpatRow = z.object({ vvpat: z.string(), name: z.string(), count: z.number().int(), position: z.string() });
+export const VvpatRow = z.object({
+  vvpat: z.string(),
+  name: z.string(),
+  /** the candidate's live count; null while the caller may not see results (results visibility) */
+  count: z.number().int().nullable(),
+  position: z.string(),
+});
 export type VvpatRow = z.infer<typeof VvpatRow>;
 
 export const Session = z.object({

@@ -6,6 +6,7 @@ import { unseal } from '../../lib/crypto';
 import { likeContains, pageMeta, pageRequest } from '../../lib/pagination';
 import { positionTitle } from '../../lib/position-title';
 import { findBallots, normaliseReceipt, readQueue } from '../ballots';
+import { assertMayViewResults, mayViewResults } from '../elections';
 
 export type VvpatPage = { data: { votes: VvpatRow[] }; meta: PageMeta };
 
@@ -17,7 +18,9 @@ async function tallyOf(ctx: AppContext) {
 
 /**
  * The member's own ballots: their receipts are sealed in `participation`, so only the server (with
- * BALLOT_KEY) can find which ballots are theirs, and only for them.
+ * BALLOT_KEY) can find which ballots are theirs, and only for them. The receipts and the member's
+ * own choices are always theirs to see; each candidate's live count follows the results visibility
+ * (null while voters may not see results).
  */
 export async function listMyVvpat(ctx: AppContext, memberId: number): Promise<VvpatRow[]> {
   const mine = await ctx.database.db
@@ -29,7 +32,7 @@ export async function listMyVvpat(ctx: AppContext, memberId: number): Promise<Vv
   const found = await findBallots(ctx, receipts);
   // A ballot for several seats shows a row per chosen candidate, under its one receipt.
   const ballots = receipts.flatMap((r) => found.get(r) ?? []);
-  const [names, titles, tally] = await Promise.all([
+  const [names, titles, tally, gate] = await Promise.all([
     ballots.length
       ? ctx.database.db
           .select({ id: members.id, name: members.name })
@@ -51,7 +54,9 @@ export async function listMyVvpat(ctx: AppContext, memberId: number): Promise<Vv
         ),
       ),
     tallyOf(ctx),
+    ctx.resultsGate.read(),
   ]);
+  const showCounts = mayViewResults(gate, 'voter');
   const nameOf = new Map(names.map((n) => [n.id, n.name]));
   const positionOf = new Map(titles.map((p) => [p.id, p]));
   const order = (id: number) => positionOf.get(id)?.sortOrder ?? 0;
@@ -62,7 +67,7 @@ export async function listMyVvpat(ctx: AppContext, memberId: number): Promise<Vv
       return {
         vvpat: b.receipt,
         name: nameOf.get(b.candidateId) ?? `Candidate ${b.candidateId}`,
-        count: tally.countOf(b.positionId, b.candidateId),
+        count: showCounts ? tally.countOf(b.positionId, b.candidateId) : null,
         position: p ? positionTitle(p) : `Position ${b.positionId}`,
       };
     });
@@ -79,13 +84,16 @@ type Row = {
 
 /**
  * The audit trail for admins: every counted ballot, mixed or still queued, in receipt order
- * (receipts are random, so the order says nothing about when a ballot was cast).
+ * (receipts are random, so the order says nothing about when a ballot was cast). Each row names the
+ * choice, so counting rows gives every candidate's count: it follows the results visibility like the
+ * results themselves (403 for an admin until close under `after_close`).
  */
 export async function searchVvpat(
   ctx: AppContext,
   query: PageQuery,
   filter: { vvpat?: string; positionId?: number } = {},
 ): Promise<VvpatPage> {
+  assertMayViewResults(await ctx.resultsGate.read(), 'admin');
   const page = pageRequest(query);
   const tally = await tallyOf(ctx);
   const code = filter.vvpat ? normaliseReceipt(filter.vvpat) : undefined;

@@ -50,4 +50,36 @@ describe('admin vvpat page (docs/screens.md "Staff pages")', () => {
     expect(await screen.findByText('Error')).toBeTruthy();
     expect(screen.getAllByText('An error occurred while fetching the data. Please try again later.').length).toBeGreaterThanOrEqual(1);
   });
+
+  it('shows the reason, not an error, while results visibility holds the audit trail back until close', async () => {
+    const reason = 'Results are published when voting closes';
+    stubFetch((c) => {
+      if (c.path === '/psk/admin/vvpat') return { status: 403, body: { message: reason } };
+      if (c.path === '/psk/positions') return { status: 200, body: { data: [] } };
+      return undefined;
+    });
+    await renderWithProviders(<VvpatPage />, '/admin/vpat');
+    expect(await screen.findByText(reason)).toBeTruthy();
+    expect(screen.queryByText('Error')).toBeNull();
+    expect(screen.queryByText('An error occurred while fetching the data. Please try again later.')).toBeNull();
+  });
+
+  it('shows a dash for a count the server withholds (null)', async () => {
+    stubFetch((c) => {
+      if (c.path === '/psk/admin/vvpat')
+        return {
+          status: 200,
+          body: {
+            data: { votes: [{ vvpat: 'VP-7K3Q-M9XD', name: 'Jane Doe', count: null, position: 'Chairperson National' }] },
+            meta: { current_page: 1, last_page: 1, per_page: 10, total: 1 },
+          },
+        };
+      if (c.path === '/psk/positions') return { status: 200, body: { data: [] } };
+      return undefined;
+    });
+    await renderWithProviders(<VvpatPage />, '/admin/vpat');
+    const cell = await screen.findByText('VP-7K3Q-M9XD');
+    const cells = [...cell.closest('tr')!.querySelectorAll('td')].map((td) => td.textContent);
+    expect(cells[3]).toBe('–');
+  });
 });

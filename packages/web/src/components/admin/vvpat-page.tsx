@@ -10,7 +10,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { toast } from '@/hooks/use-toast';
 import { VVPAT_FILTERS } from '@/lib/list-search';
-import { errorStatus } from '@/lib/errors';
+import { errorStatus, hiddenResultsText } from '@/lib/errors';
 import { positionLabel } from '@/lib/format';
 import { queries } from '@/lib/queries';
 
@@ -36,9 +36,11 @@ export function VvpatPage() {
   const body = q.data?.body;
   const lastPage = useLastPage(f.page, f.clampPage, body?.meta.last_page);
   const status = q.isError ? errorStatus(q.error) : undefined;
+  // Under results visibility "after_close" the audit trail waits for the close, like the results (the server says why).
+  const hidden = hiddenResultsText(q);
   useEffect(() => {
-    if (q.isError) vvpatErrorToast(status);
-  }, [q.isError, q.errorUpdatedAt, status]);
+    if (q.isError && !hidden) vvpatErrorToast(status);
+  }, [q.isError, q.errorUpdatedAt, status, hidden]);
 
   const offset = body ? (body.meta.current_page - 1) * body.meta.per_page : 0;
   const votes = body?.data.votes ?? [];
@@ -66,6 +68,8 @@ export function VvpatPage() {
 
       {q.isPending ? (
         <Loading label="Loading the audit trail…" />
+      ) : hidden ? (
+        <EmptyState>{hidden}</EmptyState>
       ) : q.isError && !body ? (
         <ErrorState>{status === 401 ? 'Your session has expired' : VVPAT_FETCH_ERROR}</ErrorState>
       ) : votes.length === 0 ? (
@@ -82,7 +86,7 @@ export function VvpatPage() {
               <Td>{offset + i + 1}</Td>
               <Td className="font-mono">{v.vvpat}</Td>
               <Td>{v.name}</Td>
-              <Td>{v.count}</Td>
+              <Td>{v.count ?? '–'}</Td>
               <Td>{v.position}</Td>
             </tr>
           ))}
