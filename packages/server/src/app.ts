@@ -6,7 +6,6 @@ import swaggerUi from 'swagger-ui-express';
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract, type RouteMetadata } from '@kura/contract';
 import type { RequestListener } from 'node:http';
-import { join } from 'node:path';
 import type { AppContext } from './context';
 import { AppError } from './errors';
 import { accessMiddleware } from './auth/access';
@@ -16,7 +15,7 @@ import { mountWebApp } from './http/web';
 import { publicResultsFastPath, staticHeadersOf } from './http/public-results';
 import { migrationsApplied } from './db/migrate';
 import { loggedPath } from './http/log-path';
-import { reportImageGuard } from './lib/report-images';
+import { uploadsRoute } from './http/uploads';
 import { moduleImplementations } from './modules';
 
 export const JSON_BODY_LIMIT = '100kb';
@@ -177,20 +176,7 @@ export function createApp(ctx: AppContext): Express {
     swaggerUi.setup(undefined, { swaggerOptions: { url: '/api/openapi.json' }, customSiteTitle: 'Kura API' }),
   );
 
-  app.use('/uploads', reportImageGuard(ctx));
-  app.use(
-    '/uploads',
-    express.static(join(ctx.env.DATA_DIR, 'uploads'), {
-      index: false,
-      dotfiles: 'deny',
-      fallthrough: true,
-      maxAge: '1d',
-      setHeaders: (res) => {
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-        res.setHeader('Content-Security-Policy', "default-src 'none'");
-      },
-    }),
-  );
+  app.use(uploadsRoute(ctx));
 
   app.use(apiAlias);
   app.use(cookieParser(ctx.secrets.sessionSecret));

@@ -1,10 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { join } from 'node:path';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { issueReports } from '../db/schema';
-import { uploadUrl, uploadsDir } from './uploads';
+import { uploadUrl } from './uploads';
 
 /**
  * Help-report images are private (SECURITY.md "Uploads"): unlike candidate photos they may show
@@ -23,7 +22,8 @@ export function reportImageUrl(ctx: AppContext, name: string): string {
   return `${uploadUrl(name)}?expires=${expires}&sig=${signatureOf(ctx, name, expires)}`;
 }
 
-function validSignature(ctx: AppContext, name: string, req: Request): boolean {
+/** Whether the query carries a live signature for this stored name. */
+export function validSignature(ctx: AppContext, name: string, req: Request): boolean {
   const { expires, sig } = req.query;
   if (typeof expires !== 'string' || typeof sig !== 'string' || !/^\d{1,12}$/.test(expires)) return false;
   if (Number(expires) * 1000 < ctx.now().getTime()) return false;
@@ -32,30 +32,12 @@ function validSignature(ctx: AppContext, name: string, req: Request): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Mounted at /uploads before the public static files: a report image needs a valid signature. */
-export function reportImageGuard(ctx: AppContext) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const name = req.path.slice(1);
-      if (!/^[a-f0-9]{32}\.(jpg|png|webp)$/.test(name)) return next();
-      const [row] = await ctx.database.db
-        .select({ id: issueReports.id })
-        .from(issueReports)
-        .where(sql`${issueReports.images} @> ${JSON.stringify([name])}::jsonb`)
-        .limit(1);
-      if (!row) return next();
-      if (!validSignature(ctx, name, req)) {
-        res.status(403).setHeader('Cache-Control', 'no-store').json({ message: 'This image is only for the admins' });
-        return;
-      }
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.setHeader('Content-Security-Policy', "default-src 'none'");
-      res.setHeader('Cache-Control', 'private, no-store');
-      res.sendFile(join(uploadsDir(ctx), name), { cacheControl: false, lastModified: false, etag: false, dotfiles: 'deny' }, (error) => {
-        if (error && !res.headersSent) next(error);
-      });
-    } catch (error) {
-      next(error);
-    }
-  };
+/** Whether a stored name belongs to a help report (private) rather than a candidate photo. */
+export async function isReportImage(ctx: AppContext, name: string): Promise<boolean> {
+  const [row] = await ctx.database.db
+    .select({ id: issueReports.id })
+    .from(issueReports)
+    .where(sql`${issueReports.images} @> ${JSON.stringify([name])}::jsonb`)
+    .limit(1);
+  return row !== undefined;
 }

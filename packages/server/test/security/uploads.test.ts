@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -93,6 +93,95 @@ describe('uploads', () => {
     expect(served.headers['x-content-type-options']).toBe('nosniff');
     expect(served.headers['content-security-policy']).toContain("default-src 'none'");
     expect(existsSync('/tmp/evil.php')).toBe(false);
+  });
+
+  it('serves a report image under no other spelling of its path: encoded, doubled slashes, dot segments, capitals', async () => {
+    const before = new Set(storedFiles());
+    expect((await report([{ data: PNG, filename: 'screen.png' }])).status).toBe(201);
+    const name = storedFiles().find((f) => !before.has(f))!;
+    const [hex, ext] = name.split('.') as [string, string];
+    const enc = (s: string, upper = false) =>
+      [...s].map((c) => `%${c.charCodeAt(0).toString(16)[upper ? 'toUpperCase' : 'toLowerCase']()}`).join('');
+    // Raw requests: an HTTP client library would tidy these paths before sending them.
+    const rawGet = (path: string) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        const port = (server.address() as AddressInfo).port;
+        const req = httpRequest({ host: '127.0.0.1', port, path, method: 'GET' }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const tricks = [
+      `/uploads/${name}`,
+      `/uploads/${enc(hex[0]!)}${hex.slice(1)}.${ext}`,
+      `/uploads/${hex}.${enc(ext[0]!)}${ext.slice(1)}`,
+      `/uploads/${enc(name)}`,
+      `/uploads/${enc(name, true)}`,
+      `/uploads/${hex}%2E${ext}`,
+      `/uploads/${hex}%2e${ext}`,
+      `/uploads//${name}`,
+      `/uploads///${name}`,
+      `//uploads/${name}`,
+      `/uploads/./${name}`,
+      `/uploads/.//${name}`,
+      `/uploads/x/../${name}`,
+      `/uploads/x/..%2f${name}`,
+      `/uploads%2f${name}`,
+      `/uploads%2F${name}`,
+      `/%75ploads/${name}`,
+      `/UPLOADS/${name}`,
+      `/Uploads/${name}`,
+      `/./uploads/${name}`,
+      `/x/../uploads/${name}`,
+      `/uploads/${hex.toUpperCase()}.${ext.toUpperCase()}`,
+      `/uploads/${name}?expires=99999999999&sig=x`,
+      `/uploads/${name}/`,
+      `/uploads/${name}%00`,
+      `/uploads/${name}%20`,
+      `/uploads/${name};x`,
+      `/uploads/${name}#x`,
+      `/uploads/%252e/${name}`,
+    ];
+    const leaks: string[] = [];
+    for (const path of tricks) {
+      const res = await rawGet(path);
+      const refused = res.status >= 400 && res.status < 500 && !res.body.includes(PNG.subarray(0, 16));
+      if (!refused || String(res.headers['cache-control'] ?? '').includes('public')) leaks.push(`${path} ${res.status}`);
+    }
+    expect(leaks).toEqual([]);
+    // Signed, it is served, and never to a shared cache, even when the signed path is spelled oddly.
+    const signed = reportImageUrl(t.ctx, name);
+    for (const path of [signed, signed.replace(`/uploads/${hex[0]}`, `/uploads/${enc(hex[0]!, true)}`), `/${signed}`]) {
+      const res = await rawGet(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers['cache-control'], path).toBe('private, no-store');
+      expect(res.headers['content-type'], path).toBe('image/png');
+    }
+  });
+
+  it('serves a candidate photo to anyone, cached for a day; a name that is not stored is a 404', async () => {
+    const res = await request(server)
+      .post(`${API}/edit/candidate/${candidateId}`)
+      .set(bearer(admin))
+      .field('name', candidate.name)
+      .field('phone', candidate.phone)
+      .field('email', candidate.email)
+      .field('county', 'Nairobi')
+      .attach('image', PNG, { filename: 'me.png', contentType: 'image/png' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const url: string = res.body.data.image_url;
+    const photo = await request(server).get(url);
+    expect(photo.status).toBe(200);
+    expect(photo.headers['cache-control']).toBe('public, max-age=86400');
+    expect(photo.headers['x-content-type-options']).toBe('nosniff');
+    expect((await request(server).get(url.replace(/\.png$/, '.PNG'))).status).toBe(200);
+    const missing = await request(server).get(`/uploads/${'0'.repeat(32)}.png`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers['cache-control'] ?? '').not.toContain('public');
+    expect((await request(server).get('/uploads/')).status).toBe(404);
   });
 
   it('ignores traversal in names: nothing lands outside the folder, and /uploads cannot be walked out of', async () => {

@@ -27,6 +27,8 @@ type Claimed = {
   name: string;
   email: string;
   phone: string;
+  /** What the e-mail subject names: the election's title, else the organisation's name. */
+  election: string;
 };
 
 /**
@@ -82,7 +84,7 @@ export function startReminderSender(ctx: AppContext, delivery: Delivery = ctx.de
     let error: unknown;
     try {
       if (claim.channel === 'sms') await delivery.sendSms({ to: claim.phone, message: text });
-      else await delivery.sendEmail({ to: claim.email, subject: `Reminder: ${ctx.env.ELECTION_TITLE}`, text });
+      else await delivery.sendEmail({ to: claim.email, subject: `Reminder: ${claim.election || ctx.env.APP_NAME}`, text });
     } catch (e) {
       error = e;
     }
@@ -187,6 +189,7 @@ async function claimRecipient(ctx: AppContext, reminderId: number, now: Date): P
       );
       return 'skipped' as const;
     }
+    const [texts] = await tx.execute<{ title: string; organisation: string }>(sql`select title, organisation from election where id = 1`);
     await tx.execute(
       sql`update reminder_recipients set status = 'sending', claimed_at = ${iso(now)}::timestamptz where reminder_id = ${reminderId} and member_id = ${row.member_id}`,
     );
@@ -198,6 +201,7 @@ async function claimRecipient(ctx: AppContext, reminderId: number, now: Date): P
       name: member.name,
       email: member.email,
       phone: member.phone,
+      election: texts?.title || texts?.organisation || '',
     };
   });
 }
