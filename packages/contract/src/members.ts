@@ -17,12 +17,21 @@ export const branchRefSchema = z.union(
   { errorMap: () => ({ message: 'The county must be a branch id or a branch name' }) },
 );
 
+/**
+ * The `issue` of a refused contact change (409 on the edit, a line error on the import): while
+ * voting is open, a member who voted keeps their phone and email unless the admin confirms.
+ */
+export const CONTACT_CHANGE_AFTER_VOTE =
+  'has already voted, so their phone or email can only change while voting is open if you confirm the change';
+
 export const UpdateMemberBody = z.object({
   name: nameSchema,
   phone: phoneSchema,
   email: emailSchema,
   county: branchRefSchema,
   member_no: memberNoSchema,
+  /** Changes the phone or email of a member who voted while voting is open (otherwise 409). */
+  confirm_contact_change: z.boolean({ invalid_type_error: 'The confirm_contact_change must be true or false' }).optional(),
 });
 
 export const AssignPositionsBody = z.object({
@@ -38,7 +47,16 @@ export const AssignPositionsBody = z.object({
 export const ImportResult = z.object({
   created: z.number().int(),
   updated: z.number().int(),
-  errors: z.array(z.object({ line: z.number().int(), message: z.string() })),
+  /** `issue` is CONTACT_CHANGE_AFTER_VOTE on a line that needs `confirm_contact_changes`. */
+  errors: z.array(z.object({ line: z.number().int(), message: z.string(), issue: z.string().optional() })),
+});
+
+/** Multipart text field next to `file`: `confirm_contact_changes=1` confirms the refused contact changes. */
+export const ImportBody = z.object({
+  confirm_contact_changes: z
+    .enum(['0', '1', 'true', 'false'], { errorMap: () => ({ message: 'The confirm_contact_changes must be 1 or 0' }) })
+    .optional()
+    .transform((v) => v === '1' || v === 'true'),
 });
 
 /** `?create_branches=1` creates the branches a file names that do not exist yet. */
@@ -86,7 +104,8 @@ export const membersRouter = c.router({
     method: 'POST',
     path: '/edit/psk/member/:id',
     summary: 'Edit a member (county = branch id or name)',
-    description: '409 when the member already voted for a branch position and the edit would move them to another branch.',
+    description:
+      '409 when the member already voted for a branch position and the edit would move them to another branch, or (issue CONTACT_CHANGE_AFTER_VOTE) when the edit changes the phone or email of a member who voted while voting is open (open or paused) and `confirm_contact_change` is not true. Every contact change is logged with masked values and the member is told on the old phone or email.',
     pathParams: IdParams,
     body: UpdateMemberBody,
     responses: { 200: z.object({ data: Member }), ...errors(401, 403, 404, 409) },
@@ -106,10 +125,10 @@ export const membersRouter = c.router({
     path: '/members/import',
     summary: 'Import members from a CSV file (multipart field `file`)',
     description:
-      'multipart/form-data with one file field `file`: CSV with header member_no,name,email,phone,branch. All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines. 409 when a line would move a member who already voted for a branch position to another branch (nothing is written). An unknown branch is a line error naming it, unless `?create_branches=1`, which creates it.',
+      'multipart/form-data with one file field `file`: CSV with header member_no,name,email,phone,branch. All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines. 409 when a line would move a member who already voted for a branch position to another branch (nothing is written). An unknown branch is a line error naming it, unless `?create_branches=1`, which creates it. While voting is open (open or paused), a line changing the phone or email of a member who voted is a line error (issue CONTACT_CHANGE_AFTER_VOTE) unless the form field `confirm_contact_changes=1` is sent. Every contact change is logged with masked values and the member is told on the old phone or email.',
     contentType: 'multipart/form-data',
     query: ImportQuery,
-    body: z.object({}),
+    body: ImportBody,
     responses: { 200: ImportResult, ...errors(401, 403, 409, 413, 415) },
     metadata: meta('admin', {
       files: [

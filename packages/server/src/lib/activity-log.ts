@@ -74,7 +74,12 @@ export async function recordActivity(ctx: AppContext, entry: ActivityEntry, tx?:
     if (allowance === 'skip') return;
     if (allowance === 'last') entry = { ...entry, data: `${entry.data ?? ''}${MORE_NOT_LOGGED}`.trim() };
   }
-  await (tx ?? ctx.database.db).insert(activityLogs).values({
+  await (tx ?? ctx.database.db).insert(activityLogs).values(rowOf(entry, now));
+}
+
+/** The stored row: over-long text cut to the column's budget. */
+function rowOf(entry: ActivityEntry, now: Date) {
+  return {
     name: entry.name.slice(0, 200),
     activity: entry.activity.slice(0, 200),
     userId: entry.userId ?? null,
@@ -84,5 +89,15 @@ export async function recordActivity(ctx: AppContext, entry: ActivityEntry, tx?:
     status: entry.status,
     createdAt: now,
     updatedAt: now,
-  });
+  };
+}
+
+/** Appends many success rows, a few hundred per statement (a re-import may change thousands of members). */
+export async function recordSuccesses(ctx: AppContext, entries: Omit<ActivityEntry, 'status'>[], tx: Db | Tx): Promise<void> {
+  const now = ctx.now();
+  for (let i = 0; i < entries.length; i += 500) {
+    await tx
+      .insert(activityLogs)
+      .values(entries.slice(i, i + 500).map((entry) => rowOf({ ...entry, status: 'success' } as ActivityEntry, now)));
+  }
 }

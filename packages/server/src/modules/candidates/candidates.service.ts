@@ -7,7 +7,15 @@ import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
-import { applyMemberEdit, positionColumns, positionOrder, replacePositions } from '../members';
+import {
+  applyMemberEdit,
+  positionColumns,
+  positionOrder,
+  recordContactChanges,
+  replacePositions,
+  sendContactChangeNotices,
+  type ContactChanges,
+} from '../members';
 
 export type CandidateEdit = { name: string; phone: string; email: string; county: string; position_ids: number[]; statement?: string };
 
@@ -62,6 +70,7 @@ export async function updateCandidate(
   const photoUrl = stored ? uploadUrl(stored) : undefined;
   let previousPhoto: string | null = null;
   let candidate: Candidate;
+  let contacts: ContactChanges | undefined;
   try {
     candidate = await auditedTransaction(
       ctx,
@@ -78,7 +87,8 @@ export async function updateCandidate(
           .for('update');
         if (!member) throw new AppError('NOT_FOUND', 'Candidate not found');
         previousPhoto = member.photoUrl;
-        await applyMemberEdit(tx, id, { ...input, member_no: member.memberNo }, ctx.now());
+        contacts = await applyMemberEdit(tx, id, { ...input, member_no: member.memberNo }, ctx.now());
+        await recordContactChanges(ctx, actor, contacts, tx);
         await replacePositions(tx, id, input.position_ids);
         if (photoUrl) await tx.update(members).set({ photoUrl }).where(eq(members.id, id));
         if (input.statement !== undefined)
@@ -93,6 +103,7 @@ export async function updateCandidate(
     if (stored) await removeUploads(ctx, [stored]);
     throw error;
   }
+  if (contacts) sendContactChangeNotices(ctx, contacts);
   if (photoUrl && previousPhoto !== photoUrl) await removeUploads(ctx, [previousPhoto]);
   ctx.events.emit('candidates.changed');
   ctx.events.emit('members.changed');

@@ -1,4 +1,4 @@
-import { emailSchema, memberNoSchema, nameSchema, phoneSchema } from '@kura/contract';
+import { CONTACT_CHANGE_AFTER_VOTE, emailSchema, memberNoSchema, nameSchema, phoneSchema } from '@kura/contract';
 import { parse, type CsvError } from 'csv-parse/sync';
 import { inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -10,11 +10,18 @@ import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
 import { BRANCH_LOCKED_AFTER_VOTE, membersLockedToBranch } from './members.service';
+import {
+  checkContactChanges,
+  recordContactChanges,
+  sendContactChangeNotices,
+  type ContactChanges,
+  type ProposedContact,
+} from './contact-changes';
 
 export const IMPORT_COLUMNS = ['member_no', 'name', 'email', 'phone', 'branch'] as const;
 type Column = (typeof IMPORT_COLUMNS)[number];
 
-export type ImportLineError = { line: number; message: string };
+export type ImportLineError = { line: number; message: string; issue?: string };
 export type ImportOutcome = { created: number; updated: number; errors: ImportLineError[] };
 
 /** Enough to fix a file in one pass without turning a garbage upload into a megabyte answer. */
@@ -115,6 +122,8 @@ export function parseMembersCsv(input: Buffer | string): Parsed {
 export type ImportOptions = {
   /** Create the branches the file names that do not exist yet (`?create_branches=1`). */
   createBranches?: boolean;
+  /** Change the phone or email of members who voted while voting is open (`confirm_contact_changes=1`). */
+  confirmContactChanges?: boolean;
 };
 
 /** A branch name from a file line must fit the branch rules of the Set-up page. */
@@ -256,6 +265,50 @@ async function refuseBranchMovesAfterVoting(tx: Tx, rows: ImportRow[]): Promise<
   );
 }
 
+/**
+ * The phone and email changes the file makes to existing members. A member who voted while voting
+ * is open keeps theirs unless the admin confirmed: each such line is a line error, nothing written.
+ */
+async function checkContactChangesOf(tx: Tx, rows: ImportRow[], confirm: boolean): Promise<ContactChanges> {
+  const proposed: ProposedContact[] = [];
+  const lineOf = new Map<number, number>();
+  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
+    const chunk = rows.slice(i, i + WRITE_CHUNK);
+    const existing = await tx
+      .select({ id: members.id, memberNo: members.memberNo, phone: members.phone, email: members.email })
+      .from(members)
+      .where(
+        inArray(
+          members.memberNo,
+          chunk.map((r) => r.memberNo),
+        ),
+      );
+    const byNo = new Map(chunk.map((r) => [r.memberNo, r]));
+    for (const m of existing) {
+      const row = byNo.get(m.memberNo)!;
+      if (m.phone === row.phone && m.email === row.email) continue;
+      proposed.push({
+        id: m.id,
+        memberNo: m.memberNo,
+        name: row.name,
+        old: { phone: m.phone, email: m.email },
+        new: { phone: row.phone, email: row.email },
+      });
+      lineOf.set(m.id, row.line);
+    }
+  }
+  const contacts = await checkContactChanges(tx, proposed, confirm);
+  if (contacts.refused.length > 0) {
+    const errors = contacts.refused.map((p) => ({
+      line: lineOf.get(p.id)!,
+      message: `member ${p.memberNo} ${CONTACT_CHANGE_AFTER_VOTE} (import again with confirm_contact_changes)`,
+      issue: CONTACT_CHANGE_AFTER_VOTE,
+    }));
+    throw new ImportRejected(capErrors(errors.sort((a, b) => a.line - b.line)));
+  }
+  return contacts;
+}
+
 /** Inserts new members and updates existing ones by member number; answers how many of each. */
 async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ created: number; updated: number }> {
   let created = 0;
@@ -317,8 +370,8 @@ export async function importMembers(
       {
         actor,
         activity: 'Members imported',
-        data: (r: { created: number; updated: number }) =>
-          `created ${r.created}, updated ${r.updated}${createdBranches.length ? `; new branches: ${createdBranches.join(', ')}` : ''}`,
+        data: (r: { created: number; updated: number; contacts: ContactChanges }) =>
+          `created ${r.created}, updated ${r.updated}${r.contacts.changes.length ? `, contact details changed ${r.contacts.changes.length}` : ''}${createdBranches.length ? `; new branches: ${createdBranches.join(', ')}` : ''}`,
       },
       async (tx) => {
         const validated = await validateRows(tx, parsed, options);
@@ -327,19 +380,24 @@ export async function importMembers(
         if (errors.length > 0) throw new ImportRejected(capErrors(errors));
         if (rows.length === 0) throw new ImportRejected([{ line: 2, message: 'The file has no member lines' }]);
         await refuseBranchMovesAfterVoting(tx, rows);
+        const contacts = await checkContactChangesOf(tx, rows, options.confirmContactChanges === true);
+        let counts: { created: number; updated: number };
         try {
-          return await upsertRows(tx, rows, ctx.now());
+          counts = await upsertRows(tx, rows, ctx.now());
         } catch (error) {
           // Only a concurrent change can get past the checks above.
           if (uniqueViolation(error) !== undefined) throw new AppError('CONFLICT', 'Members changed while importing; run the import again');
           throw error;
         }
+        await recordContactChanges(ctx, actor, contacts, tx);
+        return { ...counts, contacts };
       },
     );
+    sendContactChangeNotices(ctx, outcome.contacts);
     ctx.events.emit('members.changed');
     // Updated members may be candidates, whose names and branches the candidate lists show.
     if (outcome.updated > 0) ctx.events.emit('candidates.changed');
-    return { ...outcome, errors: [] };
+    return { created: outcome.created, updated: outcome.updated, errors: [] };
   } catch (error) {
     if (error instanceof ImportRejected) return { created: 0, updated: 0, errors: error.lineErrors };
     throw error;

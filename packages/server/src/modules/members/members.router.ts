@@ -52,12 +52,15 @@ export function membersRoutes(ctx: AppContext): RouterImplementation<Contract['a
 
     importMembers: {
       middleware: [csvUpload('file')],
-      handler: async ({ req, query }) => {
+      handler: async ({ req, query, body }) => {
         const [file] = filesOf(req, ['file']);
         if (!file) throw AppError.validation({ file: ['Choose a CSV file to import'] });
         return {
           status: 200,
-          body: await importMembers(ctx, await actorOf(ctx, req), file.buffer, { createBranches: query.create_branches }),
+          body: await importMembers(ctx, await actorOf(ctx, req), file.buffer, {
+            createBranches: query.create_branches,
+            confirmContactChanges: body.confirm_contact_changes,
+          }),
         };
       },
     },

@@ -9,6 +9,13 @@ import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
 import { likeContains, pageRequest, paginate } from '../../lib/pagination';
 import { MEMBER_LOCK_NAMESPACE } from '../ballots';
+import {
+  checkContactChanges,
+  contactChangeRefused,
+  recordContactChanges,
+  sendContactChangeNotices,
+  type ContactChanges,
+} from './contact-changes';
 
 type Reader = Db | Tx;
 
@@ -113,9 +120,17 @@ export const uniqueFieldErrors = {
  * Writes a member's own fields: the branch must exist and member number and email must stay
  * unique (422 per field). The pre-check gives both messages at once; the catch covers a race.
  */
-export async function applyMemberEdit(tx: Tx, id: number, input: MemberEdit, now: Date): Promise<void> {
+export async function applyMemberEdit(
+  tx: Tx,
+  id: number,
+  input: MemberEdit,
+  now: Date,
+  { confirmContactChange = false }: { confirmContactChange?: boolean } = {},
+): Promise<ContactChanges> {
   const branch = await resolveBranch(tx, input.county);
   const email = input.email.trim().toLowerCase();
+  const phone = input.phone.trim();
+  const name = input.name.trim();
   const memberNo = input.member_no.trim();
   const errors: Record<string, string[]> = {};
   if (!branch) errors.county = ['The selected county is invalid'];
@@ -129,11 +144,12 @@ export async function applyMemberEdit(tx: Tx, id: number, input: MemberEdit, now
   if ((await membersLockedToBranch(tx, new Map([[id, branch.id]]))).has(id)) {
     throw new AppError('CONFLICT', `This member ${BRANCH_LOCKED_AFTER_VOTE}`, { issue: BRANCH_LOCKED_AFTER_VOTE });
   }
+  const [old] = await tx.select({ phone: members.phone, email: members.email }).from(members).where(eq(members.id, id));
+  if (!old) throw new AppError('NOT_FOUND', 'Member not found');
+  const contacts = await checkContactChanges(tx, [{ id, memberNo, name, old, new: { phone, email } }], confirmContactChange);
+  if (contacts.refused.length > 0) throw contactChangeRefused();
   try {
-    await tx
-      .update(members)
-      .set({ name: input.name.trim(), phone: input.phone.trim(), email, memberNo, branchId: branch.id, updatedAt: now })
-      .where(eq(members.id, id));
+    await tx.update(members).set({ name, phone, email, memberNo, branchId: branch.id, updatedAt: now }).where(eq(members.id, id));
   } catch (error) {
     const constraint = uniqueViolation(error);
     if (constraint === undefined) throw error;
@@ -141,6 +157,7 @@ export async function applyMemberEdit(tx: Tx, id: number, input: MemberEdit, now
       constraint.includes('email') ? { email: [uniqueFieldErrors.email] } : { member_no: [uniqueFieldErrors.member_no] },
     );
   }
+  return contacts;
 }
 
 export const BRANCH_LOCKED_AFTER_VOTE = 'has already voted for a branch position, so their branch cannot change until the election is over';
@@ -176,17 +193,24 @@ async function lockMember(tx: Tx, where: SQL): Promise<{ id: number; memberNo: s
   return row;
 }
 
-export async function updateMember(ctx: AppContext, actor: Actor, id: number, input: MemberEdit): Promise<Member> {
-  const { member, isCandidate } = await auditedTransaction(
+export async function updateMember(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  input: MemberEdit & { confirm_contact_change?: boolean },
+): Promise<Member> {
+  const { member, isCandidate, contacts } = await auditedTransaction(
     ctx,
     { actor, activity: 'Member updated', data: `member id ${id}, member no ${input.member_no}` },
     async (tx) => {
       await lockMember(tx, eq(members.id, id));
-      await applyMemberEdit(tx, id, input, ctx.now());
+      const contacts = await applyMemberEdit(tx, id, input, ctx.now(), { confirmContactChange: input.confirm_contact_change === true });
+      await recordContactChanges(ctx, actor, contacts, tx);
       const updated = (await getMember(tx, id))!;
-      return { member: updated, isCandidate: updated.psk_position_ids.length > 0 };
+      return { member: updated, isCandidate: updated.psk_position_ids.length > 0, contacts };
     },
   );
+  sendContactChangeNotices(ctx, contacts);
   ctx.events.emit('members.changed');
   if (isCandidate) ctx.events.emit('candidates.changed');
   return member;

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/test/fetch';
+import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { MemberImport } from './member-import';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -56,5 +57,44 @@ describe('member CSV import (beyond the spec)', () => {
     fireEvent.change(screen.getByLabelText('CSV file of members'), { target: { files: [csv()] } });
     await waitFor(() => expect(calls.filter((c) => c.path === '/members/import')).toHaveLength(2));
     expect(calls.filter((c) => c.path === '/members/import')[1]!.search.get('create_branches')).toBe('1');
+  });
+
+  it('offers to confirm contact changes the server refused for members who voted, and sends the same file with the confirmation', async () => {
+    const calls = stubFetch((c) => {
+      if (c.path !== '/members/import') return undefined;
+      if ((c.body as FormData).get('confirm_contact_changes') === '1') return { status: 200, body: { created: 0, updated: 1, errors: [] } };
+      return {
+        status: 200,
+        body: {
+          created: 0,
+          updated: 0,
+          errors: [{ line: 2, message: `member 1234 ${CONTACT_CHANGE_AFTER_VOTE}`, issue: CONTACT_CHANGE_AFTER_VOTE }],
+        },
+      };
+    });
+    await renderWithProviders(<MemberImport />, '/admin/members');
+    fireEvent.change(screen.getByLabelText('CSV file of members'), { target: { files: [csv()] } });
+    const confirm = await screen.findByRole('button', { name: 'Confirm the contact changes and import again' });
+    const imports = () => calls.filter((c) => c.path === '/members/import');
+    expect((imports()[0]!.body as FormData).get('confirm_contact_changes')).toBeNull();
+    fireEvent.click(confirm);
+    expect(await screen.findByText((_, el) => el?.tagName === 'P' && el.textContent === '0 created, 1 updated')).toBeTruthy();
+    expect(imports()).toHaveLength(2);
+    const second = imports()[1]!.body as FormData;
+    expect(second.get('confirm_contact_changes')).toBe('1');
+    expect((second.get('file') as File).name).toBe('members.csv');
+    expect(screen.queryByRole('button', { name: 'Confirm the contact changes and import again' })).toBeNull();
+  });
+
+  it('does not offer the confirmation for other line errors', async () => {
+    stubFetch((c) =>
+      c.path === '/members/import'
+        ? { status: 200, body: { created: 0, updated: 0, errors: [{ line: 3, message: 'Should only contain digits' }] } }
+        : undefined,
+    );
+    await renderWithProviders(<MemberImport />, '/admin/members');
+    fireEvent.change(screen.getByLabelText('CSV file of members'), { target: { files: [csv()] } });
+    expect(await screen.findByText('Line 3: Should only contain digits')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Confirm the contact changes and import again' })).toBeNull();
   });
 });

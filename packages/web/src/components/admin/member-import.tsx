@@ -1,13 +1,14 @@
 import { useId, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
+import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
 import { errorMessage } from '@/lib/errors';
 import { queryKeys } from '@/lib/queries';
 
-type Result = { created: number; updated: number; errors: { line: number; message: string }[] };
+type Result = { created: number; updated: number; errors: { line: number; message: string; issue?: string }[] };
 
 /** Beyond the spec: import members from a CSV (member_no,name,email,phone,branch), with a summary. */
 export function MemberImport() {
@@ -17,12 +18,16 @@ export function MemberImport() {
   const importMembers = api.members.importMembers.useMutation();
   const [result, setResult] = useState<Result | null>(null);
   const [createBranches, setCreateBranches] = useState(false);
+  /** The file last sent, kept so refused contact changes can be confirmed without choosing it again. */
+  const [lastFile, setLastFile] = useState<File | null>(null);
 
-  const onFile = async (file: File | undefined) => {
+  const onFile = async (file: File | undefined, confirmContactChanges = false) => {
     if (!file) return;
     const form = new FormData();
     form.append('file', file);
+    if (confirmContactChanges) form.append('confirm_contact_changes', '1');
     setResult(null);
+    setLastFile(file);
     try {
       const res = await importMembers.mutateAsync({ body: form, query: createBranches ? { create_branches: '1' } : {} });
       setResult(res.body);
@@ -80,6 +85,22 @@ export function MemberImport() {
               ))}
               {result.errors.length > 50 && <li>…and {result.errors.length - 50} more</li>}
             </ul>
+          )}
+          {lastFile && result.errors.some((e) => e.issue === CONTACT_CHANGE_AFTER_VOTE) && (
+            <div className="grid gap-2 pt-1">
+              <p>
+                Some lines change the phone or email of members who have already voted. Their sign-in codes would go to the new phone or
+                email; each member is told on the old one. Import again only if you are sure these members asked for it.
+              </p>
+              <Button
+                variant="destructive"
+                className="w-fit"
+                disabled={importMembers.isPending}
+                onClick={() => void onFile(lastFile, true)}
+              >
+                Confirm the contact changes and import again
+              </Button>
+            </div>
           )}
         </div>
       )}

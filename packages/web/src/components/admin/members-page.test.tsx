@@ -4,6 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { paginator, stubFetch, type Call } from '@/test/fetch';
 import { membersSearch } from '@/lib/list-search';
+import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { MembersPage } from './members-page';
 
 const member = (id: number, extra: Record<string, unknown> = {}) => ({
@@ -157,6 +158,29 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Error updating member')).toBeTruthy();
     expect(within(dialog).getByRole('alert').textContent).toBe('The email is already taken');
+  });
+
+  it('offers to confirm a contact change the server refused for a member who voted, and sends the confirmation', async () => {
+    const calls = server((c) => {
+      if (c.path !== '/edit/psk/member/1') return undefined;
+      const body = c.body as Record<string, unknown>;
+      if (body.confirm_contact_change === true) return { status: 200, body: { data: member(1, { phone: '0799999999' }) } };
+      return { status: 409, body: { message: `This member ${CONTACT_CHANGE_AFTER_VOTE}`, issue: CONTACT_CHANGE_AFTER_VOTE } };
+    });
+    await renderWithProviders(<MembersPage />, '/admin/members');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit member' });
+    fireEvent.change(within(dialog).getByLabelText('Phone'), { target: { value: '0799999999' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain(CONTACT_CHANGE_AFTER_VOTE);
+    const edits = () => calls.filter((c) => c.path === '/edit/psk/member/1');
+    expect(edits()).toHaveLength(1);
+    expect(edits()[0]!.body).not.toHaveProperty('confirm_contact_change');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Confirm the contact change' }));
+    expect(await screen.findByText('Member updated successfully')).toBeTruthy();
+    expect(edits()).toHaveLength(2);
+    expect(edits()[1]!.body).toMatchObject({ phone: '0799999999', confirm_contact_change: true });
   });
 
   it("assigns positions from a 'name - level' checkbox list", async () => {

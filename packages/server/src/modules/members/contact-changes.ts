@@ -1,0 +1,136 @@
+import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
+import { inArray, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Tx } from '../../db/client';
+import { participation } from '../../db/schema';
+import type { Actor } from '../../auth/actor';
+import { DeliveryError } from '../../delivery';
+import { AppError } from '../../errors';
+import { recordSuccesses } from '../../lib/activity-log';
+import { maskEmail, maskPhone } from '../../lib/masking';
+import { MEMBER_LOCK_NAMESPACE } from '../ballots';
+import { readElection } from '../elections';
+
+/**
+ * A member's phone and email are where their sign-in codes go: changing them (an admin edit, a
+ * CSV re-import) redirects the member's account. Every change is logged with masked old and new
+ * values, the member is told on the old phone or email, and while voting is open a member who
+ * voted keeps theirs unless the admin confirms the change.
+ */
+
+export type Contact = { phone: string; email: string };
+
+/** A member as stored and the contact details an edit or import would give them. */
+export type ProposedContact = { id: number; memberNo: string; name: string; old: Contact; new: Contact };
+
+export type ContactChange = ProposedContact & {
+  /** The member had voted while voting was open, and the admin confirmed the change. */
+  confirmedAfterVote: boolean;
+};
+
+export type ContactChanges = {
+  changes: ContactChange[];
+  /** Members who voted while voting is open, whose change was not confirmed (nothing written yet). */
+  refused: ProposedContact[];
+  /** For the notice: whose contact details these are. */
+  organisation: string;
+  supportEmail: string | null;
+};
+
+const CHUNK = 500;
+
+const changedFields = (c: ProposedContact) =>
+  [c.old.phone !== c.new.phone ? 'phone' : null, c.old.email !== c.new.email ? 'email' : null].filter((f) => f !== null);
+
+/**
+ * Which of these proposals change a phone or email, and which of those are refused: while voting
+ * is under way (open or paused; docs/decisions/004), a member who voted keeps their contact
+ * details unless `confirm`. Takes each such member's vote lock first (the lock cast_vote takes),
+ * so a vote in flight finishes before the check and a later one sees the new details.
+ */
+export async function checkContactChanges(tx: Tx, proposed: ProposedContact[], confirm: boolean): Promise<ContactChanges> {
+  const changing = proposed.filter((p) => changedFields(p).length > 0);
+  const { row, active } = await readElection(tx);
+  const result: ContactChanges = { changes: [], refused: [], organisation: row.organisation, supportEmail: row.supportEmail };
+  if (changing.length === 0) return result;
+  // Opened and not closed: `open`, `paused`, or paused with a new opening time ahead.
+  const votingUnderWay = row.closedAt === null && (active || row.openedAt !== null);
+  const voted = new Set<number>();
+  if (votingUnderWay) {
+    const ids = changing.map((c) => c.id).sort((a, b) => a - b);
+    for (const id of ids) await tx.execute(sql`select pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}::int, ${id}::int)`);
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const rows = await tx
+        .selectDistinct({ id: participation.memberId })
+        .from(participation)
+        .where(inArray(participation.memberId, ids.slice(i, i + CHUNK)));
+      for (const r of rows) voted.add(r.id);
+    }
+  }
+  for (const c of changing) {
+    if (!voted.has(c.id)) result.changes.push({ ...c, confirmedAfterVote: false });
+    else if (confirm) result.changes.push({ ...c, confirmedAfterVote: true });
+    else result.refused.push(c);
+  }
+  return result;
+}
+
+/** The edit's answer to a refused change: 409 with the issue the admin's screen recognises. */
+export function contactChangeRefused(): AppError {
+  return new AppError('CONFLICT', `This member ${CONTACT_CHANGE_AFTER_VOTE}`, { issue: CONTACT_CHANGE_AFTER_VOTE });
+}
+
+/** `phone 07******89 → 07******12; email j***@example.org → k***@example.net`: never a whole value. */
+export function describeContactChange(c: ProposedContact): string {
+  return changedFields(c)
+    .map((f) =>
+      f === 'phone'
+        ? `phone ${maskPhone(c.old.phone)} → ${maskPhone(c.new.phone)}`
+        : `email ${maskEmail(c.old.email)} → ${maskEmail(c.new.email)}`,
+    )
+    .join('; ');
+}
+
+/** One activity row per changed member, on the member's record, naming who changed it. In the caller's transaction. */
+export async function recordContactChanges(ctx: AppContext, actor: Actor, { changes }: ContactChanges, tx: Tx): Promise<void> {
+  await recordSuccesses(
+    ctx,
+    changes.map((c) => ({
+      name: c.name,
+      activity: 'Member contact changed',
+      userId: c.id,
+      userType: 'voter' as const,
+      ip: actor.ip,
+      data:
+        `member no ${c.memberNo}: ${describeContactChange(c)}; by ${actor.role} ${actor.name}` +
+        (c.confirmedAfterVote ? '; confirmed by the admin after the member voted' : ''),
+    })),
+    tx,
+  );
+}
+
+/**
+ * Tells each member on the old phone and/or email that theirs changed, in the background, one at
+ * a time: the answer does not wait for it and a failed send is only logged. Called after commit.
+ */
+export function sendContactChangeNotices(ctx: AppContext, { changes, organisation, supportEmail }: ContactChanges): void {
+  if (changes.length === 0) return;
+  const org = organisation.trim() || ctx.env.APP_NAME;
+  const help = supportEmail ? `contact ${supportEmail}` : `contact ${org}`;
+  void (async () => {
+    for (const c of changes) {
+      const fields = changedFields(c);
+      const what = fields.map((f) => (f === 'phone' ? 'phone number' : 'email address')).join(' and ');
+      const text = `Your contact details for ${org} were changed: your ${what} ${fields.length > 1 ? 'are' : 'is'} no longer the one this message was sent to. Sign-in codes now go to the new one. If you did not ask for this, ${help} at once.`;
+      for (const channel of fields) {
+        try {
+          if (channel === 'phone') await ctx.delivery.sendSms({ to: c.old.phone, message: text });
+          else await ctx.delivery.sendEmail({ to: c.old.email, subject: `Your contact details for ${org} were changed`, text });
+        } catch (error) {
+          const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
+          ctx.logger.warn({ channel, memberId: c.id, reason }, 'contact change notice not delivered');
+        }
+      }
+    }
+  })();
+}
