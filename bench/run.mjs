@@ -2,14 +2,16 @@
 // a real Postgres (a database it creates and drops) and once against embedded PGlite, seeds an
 // election straight into the database, and prints eight figures, each beside its baseline measured
 // in this same run and the ratio against its target. Every loop is bounded by count and by time;
-// all traffic goes to 127.0.0.1. See BENCHMARKS.md for what each figure means and the last record.
+// all traffic goes to 127.0.0.1. Figure 8, the STV count of a million ranked ballots, needs no server.
+// See BENCHMARKS.md for what each figure means and the last record.
 //
 // Environment (all optional):
 //   BENCH_PG_URL      admin URL of the Postgres to use (default postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_DB          database the bench creates and drops (default kura_bench)
 //   BENCH_SECONDS     length of each measured load phase (default 10)
 //   BENCH_WATCHERS    Socket.IO watchers of figure 4 (default 5000)
-//   BENCH_ONLY        comma-separated figures to run, e.g. "1,3" or "1m" (default all)
+//   BENCH_ONLY        comma-separated figures to run, e.g. "1,3" or "1m" (default all); "8" alone starts no server
+//   BENCH_COUNT_BALLOTS  ballots of figure 8's STV count (default 1,000,000)
 //   BENCH_PROFILE=1   write a V8 CPU profile of every server child into bench/.profiles/
 //   BENCH_KEEP_DB=1   keep the database afterwards (for EXPLAIN ANALYZE)
 //   BENCH_EXTRA=1     also measure figure 1 with DATABASE_POOL_MAX 4 and 20 (diagnostic; the default is 8)
@@ -36,7 +38,9 @@ const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:543
 const DB_NAME = process.env.BENCH_DB ?? 'kura_bench';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 5000);
-const ONLY = new Set((process.env.BENCH_ONLY ?? '1,1m,2,3,4,5,6,7').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? '1,1m,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
+// Figure 8 (the STV count) needs no server or database: `BENCH_ONLY=8` runs it alone.
+const SERVER_FIGURES = [...ONLY].some((id) => id !== '8');
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const CONNECTIONS = 32;
 const BENCH_URL = (() => {
@@ -597,6 +601,23 @@ async function pgliteSuite(sink, tmp) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Figure 8: the STV count of 1,000,000 ranked ballots (15 candidates, 5 seats) with @kura/count,
+// in its own process (bench/lib/count-figure.ts) so that its peak memory is the count's alone.
+
+async function countFigure() {
+  say('figure 8: counting ranked ballots by STV (bench/lib/count-figure.ts)');
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/lib/count-figure.ts')], {
+    cwd: ROOT,
+    env: process.env,
+    maxBuffer: 1 << 20,
+  });
+  const stv = JSON.parse(stdout.trim().split('\n').at(-1));
+  say(`stv count: ${JSON.stringify(stv)}`);
+  results.phases.stvCount = stv;
+  return stv;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 async function main() {
   say(
@@ -605,11 +626,15 @@ async function main() {
   say(`phases of ${SECONDS} s, ${CONNECTIONS} voters, ${WATCHERS} watchers; figures ${[...ONLY].join(',')}`);
   const tmp = mkdtempSync(join(tmpdir(), 'kura-bench-'));
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
-  const sink = await startSmsSink();
-  cleanups.push(() => sink.close());
-
-  const pg = await postgresSuite(sink, tmp);
-  const lite = ONLY.has('5') ? await pgliteSuite(sink, tmp) : undefined;
+  let pg = {};
+  let lite;
+  if (SERVER_FIGURES) {
+    const sink = await startSmsSink();
+    cleanups.push(() => sink.close());
+    pg = await postgresSuite(sink, tmp);
+    lite = ONLY.has('5') ? await pgliteSuite(sink, tmp) : undefined;
+  }
+  const stv = ONLY.has('8') ? await countFigure() : undefined;
 
   console.log('\nFigures (value | baseline measured in this run | ratio | target):');
   if (pg.spread && pg.pgbenchTps) {
@@ -750,6 +775,19 @@ async function main() {
       'record',
       true,
       `${cpus().length} cores shared with Postgres and the load generator`,
+    );
+  }
+  if (stv) {
+    const met = stv.countMs < 5000 && stv.peakRssMb < 500;
+    figure(
+      '8',
+      `STV count, ${stv.ballots.toLocaleString('en')} ranked ballots, ${stv.candidates} cand., ${stv.seats} seats`,
+      `${stv.countMs} ms, peak ${stv.peakRssMb} MB`,
+      `CPU ${stv.countCpuMs} ms; RSS before count ${stv.rssBeforeCountMb} MB`,
+      '-',
+      '<5s, <500MB',
+      met,
+      `${stv.rounds} rounds, quota ${stv.quota}; generating the ballots took ${stv.generateMs} ms`,
     );
   }
   console.log(`\n${figureLines.join('\n')}\n`);

@@ -135,6 +135,18 @@ export function countStv(input: StvInput): StvResult {
     indexOf.set(c.id, k);
   });
   const withdrawn = cands.map((c) => c.withdrawn === true);
+  // Candidate id -> index: a dense table when the ids are small whole numbers (the usual case, and
+  // the hot loop below looks one up per preference), else the map.
+  const maxId = cands.reduce((m, c) => (Number.isSafeInteger(c.id) && c.id >= 0 ? Math.max(m, c.id) : Infinity), 0);
+  const dense = maxId <= 1_000_000 ? new Int32Array(maxId + 1).fill(-1) : null;
+  if (dense) cands.forEach((c, k) => (dense[c.id] = k));
+  const lookup = (id: number): number | undefined => {
+    if (dense) {
+      const k = Number.isInteger(id) && id >= 0 && id <= maxId ? dense[id]! : -1;
+      return k >= 0 ? k : undefined;
+    }
+    return indexOf.get(id);
+  };
 
   // Ballots in flat typed arrays: preferences (candidate indexes, withdrawn struck out), where each
   // ballot's preferences start and end, how many identical ballots it stands for, its current value
@@ -152,8 +164,10 @@ export function countStv(input: StvInput): StvResult {
     if (!Number.isSafeInteger(count) || count < 1)
       throw new CountError(`ballot ${ballotNo + 1}: its count must be a whole number of at least 1`);
     const mark = prefs.length;
-    for (const id of ballot.ranking) {
-      const k = indexOf.get(id);
+    const ranking = ballot.ranking;
+    for (let r = 0; r < ranking.length; r++) {
+      const id = ranking[r]!;
+      const k = lookup(id);
       if (k === undefined) throw new CountError(`ballot ${ballotNo + 1}: candidate ${id} is not standing`);
       if (seen[k] === ballotNo) throw new CountError(`ballot ${ballotNo + 1}: candidate ${id} appears twice`);
       seen[k] = ballotNo;

@@ -34,3 +34,26 @@ describe('Scottish STV reproduces every published vector exactly', () => {
     });
   }
 });
+
+describe('a withdrawn candidate, checked against the reference count', () => {
+  it('SC with candidate 4 (Pat LaMarche) withdrawn: struck from every ranking before the first stage', () => {
+    // The same ballots with a line "-4": Droop's published Scottish STV report for this file
+    // (SCw) elects Budd Dickinson 21.06655, Tom Sevigny 18.48566, Rebecca Rotzler and Steve Kramer
+    // 19.00000, with 16.44752 non-transferable.
+    const [header, ...rest] = readFileSync(join(dir, 'SC.blt'), 'utf8').split('\n');
+    const { count } = countBlt([header, '-4', ...rest].join('\n'));
+    expect(count).toMatchObject({
+      ballots: 94,
+      quota: '19.00000',
+      elected: [
+        { name: 'Budd Dickinson', votes: '21.06655' },
+        { name: 'Tom Sevigny', votes: '18.48566' },
+        { name: 'Rebecca Rotzler', votes: '19.00000' },
+        { name: 'Steve Kramer', votes: '19.00000' },
+      ],
+      nontransferable: '16.44752',
+    });
+    expect(count.candidates[3]).toEqual({ id: 4, name: 'Pat LaMarche', withdrawn: true });
+    expect(Object.keys(count.rounds[0]!.votes)).not.toContain('4');
+  });
+});
