@@ -9,7 +9,8 @@ import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
-import { BRANCH_LOCKED_AFTER_VOTE, membersLockedToBranch } from './members.service';
+import { isClosed } from '../elections';
+import { BRANCH_LOCKED_AFTER_VOTE, CANDIDATE_FROZEN, candidateIdentities, membersLockedToBranch } from './members.service';
 
 export const IMPORT_COLUMNS = ['member_no', 'name', 'email', 'phone', 'branch'] as const;
 type Column = (typeof IMPORT_COLUMNS)[number];
@@ -256,6 +257,25 @@ async function refuseBranchMovesAfterVoting(tx: Tx, rows: ImportRow[]): Promise<
   );
 }
 
+/** After close, a line may not rename a candidate: their names are part of the declared result (409, nothing written). */
+async function refuseCandidateRenamesAfterClose(tx: Tx, rows: ImportRow[]): Promise<void> {
+  const byNo = new Map(rows.map((r) => [r.memberNo, r]));
+  const renamed = (await candidateIdentities(tx))
+    .map((c) => ({ c, row: byNo.get(c.memberNo) }))
+    .filter((x): x is { c: (typeof x)['c']; row: ImportRow } => x.row !== undefined && x.row.name !== x.c.name)
+    .map((x) => x.row)
+    .sort((a, b) => a.line - b.line);
+  if (renamed.length === 0) return;
+  const shown = renamed
+    .slice(0, 5)
+    .map((r) => `line ${r.line} (member ${r.memberNo})`)
+    .join(', ');
+  throw new AppError(
+    'CONFLICT',
+    `The election is closed; ${CANDIDATE_FROZEN} can no longer change. Nothing imported: ${shown}${renamed.length > 5 ? ` and ${renamed.length - 5} more` : ''}`,
+  );
+}
+
 /** Inserts new members and updates existing ones by member number; answers how many of each. */
 async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ created: number; updated: number }> {
   let created = 0;
@@ -310,6 +330,7 @@ export async function importMembers(
   options: ImportOptions = {},
 ): Promise<ImportOutcome> {
   const parsed = parseMembersCsv(input);
+  const closed = await isClosed(ctx);
   let createdBranches: string[] = [];
   try {
     const outcome = await auditedTransaction(
@@ -327,6 +348,7 @@ export async function importMembers(
         if (errors.length > 0) throw new ImportRejected(capErrors(errors));
         if (rows.length === 0) throw new ImportRejected([{ line: 2, message: 'The file has no member lines' }]);
         await refuseBranchMovesAfterVoting(tx, rows);
+        if (closed) await refuseCandidateRenamesAfterClose(tx, rows);
         try {
           return await upsertRows(tx, rows, ctx.now());
         } catch (error) {
