@@ -46,7 +46,7 @@ export const candidatesRouter = c.router({
     path: '/edit/candidate/:id',
     summary: 'Edit a candidate (multipart: optional `image` file plus text fields)',
     description:
-      'multipart/form-data: optional file `image` (JPEG, PNG or WebP, at most 5 MiB, checked by content), and name, phone, email, county (branch id or name), position_ids[] (replaces the set), statement. 409 when the new set adds or removes a position a vote has been cast for.',
+      'multipart/form-data: optional file `image` (JPEG, PNG or WebP, at most 5 MiB, checked by content), and name, phone, email, county (branch id or name), position_ids[] (replaces the set), statement. 409 when the new set adds or removes a position a vote has been cast for, and for any edit once the election is closed (its candidates are part of the declared result).',
     contentType: 'multipart/form-data',
     pathParams: z.object({ id: pathIdSchema }),
     body: UpdateCandidateBody,

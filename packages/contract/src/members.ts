@@ -105,7 +105,7 @@ export const membersRouter = c.router({
     path: '/edit/psk/member/:id',
     summary: 'Edit a member (county = branch id or name)',
     description:
-      '409 when the member already voted for a branch position and the edit would move them to another branch, or (issue CONTACT_CHANGE_AFTER_VOTE) when the edit changes the phone or email of a member who voted while voting is open (open or paused) and `confirm_contact_change` is not true. Every contact change is logged with masked values and the member is told on the old phone or email.',
+      "409 when the member already voted for a branch position and the edit would move them to another branch; when the election is closed and the edit would change a candidate's name or member number (the declared result shows them); or (issue CONTACT_CHANGE_AFTER_VOTE) when the edit changes the phone or email of a member who voted while voting is open (open or paused) and `confirm_contact_change` is not true. Every contact change is logged with masked values and the member is told on the old phone or email.",
     pathParams: IdParams,
     body: UpdateMemberBody,
     responses: { 200: z.object({ data: Member }), ...errors(401, 403, 404, 409) },
@@ -115,7 +115,7 @@ export const membersRouter = c.router({
     method: 'POST',
     path: '/assign/psk/position',
     summary: "Set the positions a member stands for (replaces the member's set)",
-    description: '409 when the change adds or removes a candidate of a position a vote has been cast for.',
+    description: '409 when the change adds or removes a candidate of a position a vote has been cast for, or once the election is closed.',
     body: AssignPositionsBody,
     responses: { 200: MessageBody, ...errors(401, 403, 404, 409) },
     metadata: meta('admin'),
@@ -125,7 +125,7 @@ export const membersRouter = c.router({
     path: '/members/import',
     summary: 'Import members from a CSV file (multipart field `file`)',
     description:
-      'multipart/form-data with one file field `file`: CSV with header member_no,name,email,phone,branch. All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines. 409 when a line would move a member who already voted for a branch position to another branch (nothing is written). An unknown branch is a line error naming it, unless `?create_branches=1`, which creates it. While voting is open (open or paused), a line changing the phone or email of a member who voted is a line error (issue CONTACT_CHANGE_AFTER_VOTE) unless the form field `confirm_contact_changes=1` is sent. Every contact change is logged with masked values and the member is told on the old phone or email.',
+      'multipart/form-data with one file field `file`: CSV with header member_no,name,email,phone,branch. All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines. 409 when a line would move a member who already voted for a branch position to another branch, or, once the election is closed, would rename a candidate (nothing is written). An unknown branch is a line error naming it, unless `?create_branches=1`, which creates it. While voting is open (open or paused), a line changing the phone or email of a member who voted is a line error (issue CONTACT_CHANGE_AFTER_VOTE) unless the form field `confirm_contact_changes=1` is sent. Every contact change is logged with masked values and the member is told on the old phone or email.',
     contentType: 'multipart/form-data',
     query: ImportQuery,
     body: ImportBody,

@@ -7,6 +7,7 @@ import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
+import { assertNotClosed } from '../elections';
 import {
   applyMemberEdit,
   positionColumns,
@@ -58,6 +59,7 @@ export async function listCandidates(ctx: AppContext): Promise<Candidate[]> {
  * The candidate edit dialog: member fields, the position set and an optional new photo, all or
  * nothing. The photo is checked and written before the transaction (so a bad image changes
  * nothing), removed again if the transaction fails, and the old one removed once it commits.
+ * Once the election is closed its candidates are part of the declared result: no edit (409).
  */
 export async function updateCandidate(
   ctx: AppContext,
@@ -66,6 +68,7 @@ export async function updateCandidate(
   input: CandidateEdit,
   image?: UploadFile,
 ): Promise<Candidate> {
+  await assertNotClosed(ctx, 'its candidates');
   const [stored] = image ? await storeImages(ctx, [image]) : [];
   const photoUrl = stored ? uploadUrl(stored) : undefined;
   let previousPhoto: string | null = null;

@@ -12,5 +12,5 @@ export { applyElectionDefaults, getElection, readElection, toElection, updateEle
 export { computePhase, type PhaseInput } from './phase';
 /** The election's life: scheduler, close, the declared result, results visibility. */
 export { lifecycleRoutes } from './lifecycle.router';
-export { assertNotClosed, closeElection, createScheduler, finaliseElection, getFinalResults, type Scheduler } from './lifecycle';
+export { assertNotClosed, closeElection, isClosed, createScheduler, finaliseElection, getFinalResults, type Scheduler } from './lifecycle';
 export { assertMayViewResults, mayJoinResultsChannel, mayViewResults, ResultsGateCache, type ResultsGate, type Viewer } from './visibility';

@@ -145,9 +145,14 @@ export async function finaliseElection(ctx: AppContext): Promise<void> {
 }
 
 /** Refuses changes once the election is closed (toggle, set-up). */
-export async function assertNotClosed(ctx: AppContext, what = 'this'): Promise<void> {
+/** Whether the election is closed (for good: a closed election never reopens). */
+export async function isClosed(ctx: AppContext): Promise<boolean> {
   const [row] = await ctx.database.db.select({ closedAt: election.closedAt }).from(election).where(eq(election.id, 1));
-  if (row?.closedAt) throw new AppError('CONFLICT', `The election is closed; ${what} can no longer change`);
+  return Boolean(row?.closedAt);
+}
+
+export async function assertNotClosed(ctx: AppContext, what = 'this'): Promise<void> {
+  if (await isClosed(ctx)) throw new AppError('CONFLICT', `The election is closed; ${what} can no longer change`);
 }
 
 /** `GET psk/results/final`: the declared result, public once closed (403 before). */

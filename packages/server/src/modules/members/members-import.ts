@@ -9,7 +9,8 @@ import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
-import { BRANCH_LOCKED_AFTER_VOTE, membersLockedToBranch } from './members.service';
+import { isClosed } from '../elections';
+import { BRANCH_LOCKED_AFTER_VOTE, CANDIDATE_FROZEN, candidateIdentities, membersLockedToBranch } from './members.service';
 import {
   checkContactChanges,
   recordContactChanges,
@@ -309,6 +310,25 @@ async function checkContactChangesOf(tx: Tx, rows: ImportRow[], confirm: boolean
   return contacts;
 }
 
+/** After close, a line may not rename a candidate: their names are part of the declared result (409, nothing written). */
+async function refuseCandidateRenamesAfterClose(tx: Tx, rows: ImportRow[]): Promise<void> {
+  const byNo = new Map(rows.map((r) => [r.memberNo, r]));
+  const renamed = (await candidateIdentities(tx))
+    .map((c) => ({ c, row: byNo.get(c.memberNo) }))
+    .filter((x): x is { c: (typeof x)['c']; row: ImportRow } => x.row !== undefined && x.row.name !== x.c.name)
+    .map((x) => x.row)
+    .sort((a, b) => a.line - b.line);
+  if (renamed.length === 0) return;
+  const shown = renamed
+    .slice(0, 5)
+    .map((r) => `line ${r.line} (member ${r.memberNo})`)
+    .join(', ');
+  throw new AppError(
+    'CONFLICT',
+    `The election is closed; ${CANDIDATE_FROZEN} can no longer change. Nothing imported: ${shown}${renamed.length > 5 ? ` and ${renamed.length - 5} more` : ''}`,
+  );
+}
+
 /** Inserts new members and updates existing ones by member number; answers how many of each. */
 async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ created: number; updated: number }> {
   let created = 0;
@@ -363,6 +383,7 @@ export async function importMembers(
   options: ImportOptions = {},
 ): Promise<ImportOutcome> {
   const parsed = parseMembersCsv(input);
+  const closed = await isClosed(ctx);
   let createdBranches: string[] = [];
   try {
     const outcome = await auditedTransaction(
@@ -380,6 +401,7 @@ export async function importMembers(
         if (errors.length > 0) throw new ImportRejected(capErrors(errors));
         if (rows.length === 0) throw new ImportRejected([{ line: 2, message: 'The file has no member lines' }]);
         await refuseBranchMovesAfterVoting(tx, rows);
+        if (closed) await refuseCandidateRenamesAfterClose(tx, rows);
         const contacts = await checkContactChangesOf(tx, rows, options.confirmContactChanges === true);
         let counts: { created: number; updated: number };
         try {

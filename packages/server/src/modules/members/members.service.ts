@@ -16,6 +16,7 @@ import {
   sendContactChangeNotices,
   type ContactChanges,
 } from './contact-changes';
+import { assertNotClosed, isClosed } from '../elections';
 
 type Reader = Db | Tx;
 
@@ -193,17 +194,37 @@ async function lockMember(tx: Tx, where: SQL): Promise<{ id: number; memberNo: s
   return row;
 }
 
+/** What the declared result shows of a candidate, frozen once the election is closed. */
+export const CANDIDATE_FROZEN = "a candidate's name and member number";
+
+/**
+ * Every candidate's id, member number and name: what the declared result shows of them. Candidates
+ * are few, so the callers compare in memory, whatever the size of their change.
+ */
+export async function candidateIdentities(tx: Tx): Promise<{ id: number; memberNo: string; name: string }[]> {
+  return tx
+    .selectDistinct({ id: members.id, memberNo: members.memberNo, name: members.name })
+    .from(members)
+    .innerJoin(candidacies, eq(candidacies.memberId, members.id));
+}
+
 export async function updateMember(
   ctx: AppContext,
   actor: Actor,
   id: number,
   input: MemberEdit & { confirm_contact_change?: boolean },
 ): Promise<Member> {
+  const closed = await isClosed(ctx);
   const { member, isCandidate, contacts } = await auditedTransaction(
     ctx,
     { actor, activity: 'Member updated', data: `member id ${id}, member no ${input.member_no}` },
     async (tx) => {
       await lockMember(tx, eq(members.id, id));
+      if (closed) {
+        const candidate = (await candidateIdentities(tx)).find((c) => c.id === id);
+        if (candidate && (candidate.name !== input.name.trim() || candidate.memberNo !== input.member_no.trim()))
+          throw new AppError('CONFLICT', `The election is closed; ${CANDIDATE_FROZEN} can no longer change`);
+      }
       const contacts = await applyMemberEdit(tx, id, input, ctx.now(), { confirmContactChange: input.confirm_contact_change === true });
       await recordContactChanges(ctx, actor, contacts, tx);
       const updated = (await getMember(tx, id))!;
@@ -258,6 +279,7 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
 }
 
 export async function assignPositions(ctx: AppContext, actor: Actor, memberNo: string, positionIds: number[]): Promise<PositionChange> {
+  await assertNotClosed(ctx, 'its candidates');
   const change = await auditedTransaction(
     ctx,
     { actor, activity: 'Positions assigned', data: `member no ${memberNo}, positions [${positionIds.join(', ')}]` },
