@@ -201,8 +201,9 @@ export const electionsRouter = c.router({
     method: 'GET',
     path: '/psk/receipt/:vvpat',
     summary: 'Confirm a receipt code is in the count (without revealing the choice)',
+    description: 'Limited per address (RATE_LIMIT_RECEIPT_CHECKS_PER_HOUR): past it, 429 with Retry-After.',
     pathParams: ReceiptParams,
-    responses: { 200: ReceiptResponse, ...errors(404) },
+    responses: { 200: ReceiptResponse, ...errors(404, 429) },
     metadata: meta('anyone'),
   },
   exportResults: {

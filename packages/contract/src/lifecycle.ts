@@ -60,7 +60,8 @@ export const lifecycleRouter = c.router({
   closeElection: {
     method: 'POST',
     path: '/election/close',
-    summary: 'Close the election for good: voting ends, the mixer is flushed, a final commitment is recorded and audit:verify run',
+    summary:
+      'Close the election for good: voting ends, the queued ballots are published re-mixed with all others, a final commitment is recorded and audit:verify run',
     description:
       'Answers the election with phase `closed`. Afterwards toggle, PUT election and set-up changes answer 409. Closing twice is 409.',
     body: c.noBody(),

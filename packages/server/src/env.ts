@@ -77,6 +77,8 @@ const EnvSchema = z
     RATE_LIMIT_IP_TRIES_PER_HOUR: positiveInt(1000),
     RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: positiveInt(100),
     RATE_LIMIT_DETAILS_PER_HOUR: positiveInt(1000),
+    /** Public receipt checks (`GET psk/receipt/{vvpat}`) per address per hour. */
+    RATE_LIMIT_RECEIPT_CHECKS_PER_HOUR: positiveInt(1000),
     COMMITMENT_INTERVAL_SECONDS: positiveInt(300),
     /** Minimum number of queued ballots the mixer publishes at once (the anonymity set). */
     MIX_MIN_BATCH: positiveInt(20),

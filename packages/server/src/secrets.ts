@@ -13,6 +13,8 @@ export type Secrets = {
   pendingCookieKey: Buffer;
   /** HMAC key of the signed help-report image URLs (HKDF from sessionSecret). */
   reportImageKey: Buffer;
+  /** HMAC key naming a queued ballot by its receipt (HKDF from ballotKey): the queue's keyed probe. */
+  queueIdKey: Buffer;
 };
 
 /** The secrets with the keys derived from them, derived once at start. */
@@ -22,6 +24,7 @@ function withSubkeys(ballotKey: Buffer, sessionSecret: string): Secrets {
     sessionSecret,
     pendingCookieKey: subkey(sessionSecret, 'pending sign-in cookie'),
     reportImageKey: subkey(sessionSecret, 'report image urls'),
+    queueIdKey: subkey(ballotKey.toString('hex'), 'queued ballot ids'),
   };
 }
 

@@ -47,6 +47,28 @@ export function createIpLimiters(ctx: AppContext): IpLimiters {
 }
 
 /**
+ * A per-IP hourly ceiling on a public lookup (member details, receipt checks): generous, since
+ * members share office and carrier NAT addresses; it stops harvesting and floods, and answers 429
+ * with Retry-After in the error envelope.
+ */
+export function createLookupLimit(ctx: AppContext, limit: number, message: string): RequestHandler {
+  const store = new MemoryStore();
+  ctx.onClose(() => store.shutdown());
+  return rateLimit({
+    windowMs: HOUR_MS,
+    limit,
+    store,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    handler: (req: Request, _res: Response, next: NextFunction) => {
+      const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+      const retryAfter = reset ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000)) : HOUR_MS / 1000;
+      next(new AppError('TOO_MANY_REQUESTS', message, { retryAfter }));
+    },
+  });
+}
+
+/**
  * "One send per identifier per minute" for identifiers that match no account (agent login
  * answers the same whether or not the email is an agent's, so it must also throttle the same).
  * Known accounts are throttled by their stored codes; this keeps a small in-memory map.

@@ -153,18 +153,18 @@ describe.skipIf(!TEST_DATABASE_URL)('crash consistency (kill -9 mid-burst, resta
       expect(await restarted.exited).toBe(0);
     }
 
-    // Close voting (flushes the queue, records a commitment), then the independent audit.
+    // Close the election (publishes the queue re-mixed with every ballot, records the final
+    // commitment), then the independent audit.
     const server = await dep.start();
-    const toggle = await rawRequest(
+    const close = await rawRequest(
       { port: server.port },
       {
         method: 'POST',
-        path: '/api/v1/toggle',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
-        body: JSON.stringify({ status: false }),
+        path: '/api/v1/election/close',
+        headers: { authorization: `Bearer ${adminToken}` },
       },
     );
-    expect(toggle.status, toggle.text).toBe(200);
+    expect(close.status, close.text).toBe(200);
     await checkConsistency(server.port, everyone);
     const [queued] = await dep.db.db.execute<{ n: number }>(sql`select count(*)::int as n from ballot_queue`);
     expect(queued!.n).toBe(0);

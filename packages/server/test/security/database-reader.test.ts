@@ -6,9 +6,10 @@ import { createContext } from '../../src/bootstrap';
 import { openDatabase } from '../../src/db/client';
 import { unseal } from '../../src/lib/crypto';
 import { mixQueuedBallots } from '../../src/modules/ballots';
-import { createCandidate } from '../factories';
+import request from 'supertest';
+import { bearer, createCandidate, tokenFor } from '../factories';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../harness';
-import { createElection, createVoter, setVoting, vote, type Election } from '../voting/election';
+import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../voting/election';
 import { listen, sleep, waitFor } from '../voting/sockets';
 
 /**
@@ -163,6 +164,128 @@ describe('a database reader without BALLOT_KEY', () => {
       await database.close();
       await running.close();
       await listener.end();
+    }
+  });
+});
+
+/**
+ * The attacker of a pause: a reader without BALLOT_KEY takes an ordinary dump before and after the
+ * admin pauses (and resumes) voting, reads dead tuples with pageinspect, then reads once more after
+ * the close. A pause that flushed the queue published the few ballots cast since the last mixing
+ * pass on their own: the voters new between the two dumps were linked to the receipts new between
+ * them, and the padding (published ballots deleted and written again) was told apart by its old
+ * receipts and by its dead tuples.
+ */
+describe('a database reader around a pause and the close', () => {
+  let u: TestApp;
+  let f: Election;
+  let admin: string;
+  const toggle = (status: boolean) => request(u.app).post('/api/v1/toggle').set(bearer(admin)).send({ status });
+  type Dump = { receipts: Map<string, number>; voters: Set<string> };
+  const dump = async (): Promise<Dump> => {
+    const b = await u.ctx.database.db.execute<{ receipt: string; position_id: number }>(sql`select receipt, position_id from ballots`);
+    const p = await u.ctx.database.db.execute<{ member_id: number; position_id: number }>(
+      sql`select member_id, position_id from participation`,
+    );
+    return {
+      receipts: new Map(b.map((r) => [r.receipt, r.position_id])),
+      voters: new Set(p.map((r) => `${r.member_id}:${r.position_id}`)),
+    };
+  };
+  /** Per position, the receipts published between two dumps: each such set is the anonymity set of the voters new between them. */
+  const published = (before: Dump, after: Dump) => {
+    const out = new Map<number, number>();
+    for (const [receipt, position] of after.receipts) if (!before.receipts.has(receipt)) out.set(position, (out.get(position) ?? 0) + 1);
+    return out;
+  };
+  /** Heap tuples (live and dead) of a table, read with pageinspect. */
+  const heap = async (url: string, table: 'ballots' | 'ballot_queue') => {
+    const admin = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      await admin.unsafe('create extension if not exists pageinspect');
+      return await admin<{ t_xmin: string; t_xmax: string }[]>`
+        select t_xmin::text, t_xmax::text from generate_series(0, pg_relation_size(${table}) / current_setting('block_size')::int - 1) as blk,
+          lateral heap_page_items(get_raw_page(${table}, blk::int)) where t_xmin is not null`;
+    } finally {
+      await admin.end();
+    }
+  };
+
+  beforeAll(async () => {
+    u = await createTestApp({ env: { MIX_MIN_BATCH: String(MIN), MIX_INTERVAL_MS: '3600000' } });
+    f = await createElection(u.ctx);
+    admin = await tokenFor(u.ctx, 'admin');
+    expect((await toggle(true)).status).toBe(200);
+    // One regular batch is published: ballots a flush could pad with.
+    for (let i = 0; i < MIN; i++) {
+      const { token } = await createVoter(u.ctx);
+      expect((await vote(u.app, token, { [f.chair.id]: i % 2 ? f.alice.id : f.brian.id })).status).toBe(201);
+    }
+    expect((await mixQueuedBallots(u.ctx)).moved).toBe(MIN);
+  });
+  afterAll(async () => {
+    await u?.close();
+  });
+
+  it('a pause, the mixer while paused and a resume publish nothing below MIX_MIN_BATCH and pad nothing', async () => {
+    const before = await dump();
+    // Three voters, each a different choice (one of them also the branch position).
+    const choices = [{ [f.chair.id]: f.alice.id }, { [f.chair.id]: f.brian.id }, { [f.chair.id]: f.alice.id, [f.nairobi.id]: f.erin.id }];
+    for (const c of choices) {
+      const { token } = await createVoter(u.ctx);
+      expect((await vote(u.app, token, c)).status).toBe(201);
+    }
+    expect((await toggle(false)).status).toBe(200);
+    const paused = await dump();
+    expect([...paused.voters].filter((v) => !before.voters.has(v))).toHaveLength(4);
+    for (const [position, n] of published(before, paused)) expect(n, `position ${position} after the pause`).toBeGreaterThanOrEqual(MIN);
+    expect(published(before, paused).size).toBe(0);
+    // The regular pass while voting is off is not a close either.
+    expect((await mixQueuedBallots(u.ctx)).moved).toBe(0);
+    expect((await toggle(true)).status).toBe(200);
+    const resumed = await dump();
+    expect(published(before, resumed).size).toBe(0);
+    expect((await votingRows(u.ctx)).queue).toBe(4);
+    // The results still count the queued ballots.
+    const results = await request(u.app).get('/api/v1/psk/results').set(bearer(admin));
+    expect(results.status).toBe(200);
+    const chair = results.body.data.data.find((g: { position_id: number }) => g.position_id === f.chair.id);
+    expect(chair.total).toBe(MIN + 3);
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('pageinspect after the pause finds no padding: no ballot row was deleted or written again', async () => {
+    const url = (u.ctx.database as TestDatabase).url!;
+    const tuples = await heap(url, 'ballots');
+    expect(tuples.filter((r) => r.t_xmax !== '0')).toEqual([]);
+    expect(new Set(tuples.map((r) => r.t_xmin)).size).toBe(1);
+  });
+
+  it('the close publishes the rest re-mixed with the whole position: one xmin, no old row versions, the audit passes', async () => {
+    const before = await dump();
+    const close = await request(u.app).post('/api/v1/election/close').set(bearer(admin));
+    expect(close.status).toBe(200);
+    await u.ctx.scheduler.tick();
+    expect(await votingRows(u.ctx)).toMatchObject({ queue: 0, ballots: MIN + 4, participation: MIN + 4 });
+    // The newly published ballots share their transaction id with every other ballot: one batch.
+    const xids = await u.ctx.database.db.execute<{ x: string; n: number }>(
+      sql`select xmin::text as x, count(*)::int as n from ballots group by 1`,
+    );
+    expect(xids).toHaveLength(1);
+    const after = await dump();
+    expect(published(before, after).get(f.chair.id)).toBe(3);
+    const final = await request(u.app).get('/api/v1/psk/results/final');
+    expect(final.status).toBe(200);
+    expect(final.body.audit).toMatchObject({ ok: true });
+    expect(final.body.commitment.count).toBe(MIN + 4);
+    if (TEST_DATABASE_URL) {
+      const url = (u.ctx.database as TestDatabase).url!;
+      // No dead version of a ballot or a queued row is left to read: every tuple in the ballots
+      // heap is live and of the close, and the queue's heap holds nothing.
+      const tuples = await heap(url, 'ballots');
+      expect(tuples).toHaveLength(MIN + 4);
+      expect(tuples.filter((r) => r.t_xmax !== '0')).toEqual([]);
+      expect(new Set(tuples.map((r) => r.t_xmin))).toEqual(new Set(xids.map((r) => r.x)));
+      expect(await heap(url, 'ballot_queue')).toEqual([]);
     }
   });
 });

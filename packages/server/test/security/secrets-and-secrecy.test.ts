@@ -165,7 +165,7 @@ describe('a full election with every log line captured', () => {
       }
       t.clock.advance(1_000);
     }
-    // Close voting (flushes and mixes everything), then log out everywhere.
+    // Switch voting off, then log out everywhere.
     expect((await request(t.app).post(`${API}/toggle`).set(bearer(adminToken)).send({ status: false })).status).toBe(200);
     expect((await request(t.app).post(`${API}/logout`).set(bearer(adminToken))).status).toBe(204);
 

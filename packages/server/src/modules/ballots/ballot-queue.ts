@@ -1,8 +1,10 @@
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
-import { ballotQueue, ballots } from '../../db/schema';
+import { ballotQueue } from '../../db/schema';
+import { textArray } from '../../db/arrays';
 import { sealPadded, unseal } from '../../lib/crypto';
+import { queueIdOf } from './receipts';
 
 /**
  * A ballot row: what `ballots` holds. A ballot for a position with several seats is one receipt
@@ -71,20 +73,19 @@ export async function readQueue(ctx: AppContext, db: Db | Tx = ctx.database.db):
 }
 
 /**
- * The ballots with these receipts, mixed or still queued. One statement reads both tables, so it
- * sees one snapshot: a ballot the mixer moves meanwhile is found on one side or the other, never lost.
+ * The ballots with these receipts, mixed or still queued, by keyed probes: `ballots` by receipt
+ * and `ballot_queue` by the id each receipt would have there (`queueIdOf`), both through their
+ * primary keys. A made-up code opens nothing; a queued one opens only its own row. One statement
+ * reads both tables, so it sees one snapshot: a ballot the mixer moves meanwhile is found on one
+ * side or the other, never lost. (A row queued by a version that gave queue rows random ids is
+ * found once mixed.)
  */
 export async function findBallots(ctx: AppContext, receipts: string[]): Promise<Map<string, Ballot[]>> {
   const found = new Map<string, Ballot[]>();
   const add = (b: Ballot) => found.set(b.receipt, [...(found.get(b.receipt) ?? []), b]);
-  if (receipts.length === 0) return found;
-  // Mixed ballots never move again: found here, they are found for good, without reading the queue.
-  const mixed = await ctx.database.db
-    .select({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })
-    .from(ballots)
-    .where(inArray(ballots.receipt, receipts));
-  for (const b of mixed) add(b);
-  if (found.size === new Set(receipts).size) return found;
+  const wanted = [...new Set(receipts)];
+  if (wanted.length === 0) return found;
+  const ids = wanted.map((r) => queueIdOf(ctx.secrets.queueIdKey, r));
   const rows = await ctx.database.db.execute<{
     receipt: string | null;
     position_id: number | null;
@@ -93,19 +94,15 @@ export async function findBallots(ctx: AppContext, receipts: string[]): Promise<
     sealed: string | null;
   }>(sql`
     select receipt, position_id, candidate_id, null::text as id, null::text as sealed from ballots
-      where receipt in (${sql.join(
-        receipts.map((r) => sql`${r}`),
-        sql`, `,
-      )})
+      where receipt = any(${textArray(wanted)}::text[])
     union all
-    select null, null, null, id, sealed from ballot_queue`);
-  found.clear();
-  const wanted = new Set(receipts);
+    select null, null, null, id, sealed from ballot_queue where id = any(${textArray(ids)}::text[])`);
   const queueRows: { id: string; sealed: string }[] = [];
   for (const row of rows) {
     if (row.receipt !== null) add({ receipt: row.receipt, positionId: row.position_id!, candidateId: row.candidate_id! });
     else queueRows.push({ id: row.id!, sealed: row.sealed! });
   }
-  for (const ballot of ctx.ballotQueue.open(queueRows, true)) if (wanted.has(ballot.receipt)) add(ballot);
+  const asked = new Set(wanted);
+  for (const ballot of ctx.ballotQueue.open(queueRows, false)) if (asked.has(ballot.receipt)) add(ballot);
   return found;
 }

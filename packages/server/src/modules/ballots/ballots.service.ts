@@ -11,7 +11,7 @@ import { seal } from '../../lib/crypto';
 import { positionTitle } from '../../lib/position-title';
 import { sealBallot, type CastBallot } from './ballot-queue';
 import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from './locks';
-import { newQueueId, newReceipt } from './receipts';
+import { newReceipt, queueIdOf } from './receipts';
 
 /** The ballot: every position the member may vote for (national + their branch) that has candidates. */
 export async function getBallot(ctx: AppContext, memberId: number): Promise<BallotGroup[]> {
@@ -70,7 +70,7 @@ export async function castVote(ctx: AppContext, voter: Voter, choices: Record<st
   // Sealed before the statement: nothing but SQL runs while it holds its locks.
   // In the order of ballotPositions: cast_vote pairs them by position in the arrays.
   const receiptsEnc = cast.map((b) => seal(key, b.receipt));
-  const queueRows = cast.map((b) => ({ id: newQueueId(), sealed: sealBallot(key, b) }));
+  const queueRows = cast.map((b) => ({ id: queueIdOf(ctx.secrets.queueIdKey, b.receipt), sealed: sealBallot(key, b) }));
 
   let voterName = '';
   let result: { xid: string; newVoter: boolean };

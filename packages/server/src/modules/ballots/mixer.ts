@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { ballotQueue, ballots } from '../../db/schema';
+import { ballotQueue } from '../../db/schema';
 import { MIX_LOCK } from './locks';
 import { intArray, textArray } from '../../db/arrays';
 import type { Ballot } from './ballot-queue';
@@ -15,16 +15,18 @@ import { shuffle } from './receipts';
  * participation row, anyone able to SELECT (a dump, a read replica, a backup) could join
  * `participation.xmin = ballots.xmin`, or read both tables in physical order, and learn who voted
  * for whom. The vote transaction therefore writes only the sealed queue row; a ballot becomes a
- * plain `ballots` row later, written by the mixer together with at least MIX_MIN_BATCH others in
- * random order. What remains observable is which batch a voter's ballot went into (the dead queue
- * row keeps the vote's xmin and the mixer's xmax until vacuum), so each voter hides among the
- * voters of the batch: the anonymity set is the batch, at least MIX_MIN_BATCH ballots while voting
- * is open. When voting closes the rest is flushed whatever its size (the election is over and
- * every ballot must be published); a toggle also flushes before it records a commitment. A forced
- * batch smaller than MIX_MIN_BATCH is padded with published ballots, deleted and written again
- * within the batch, so the live rows still show a batch of MIX_MIN_BATCH sharing one xmin: the
- * last voters before a close do not stand out. (Someone reading dead tuples or the WAL can tell
- * the padding apart by its receipts; against them the close batch is only as large as it is.)
+ * plain `ballots` row later, written by the mixer together with at least MIX_MIN_BATCH others of
+ * its position in random order. What remains observable is which batch a voter's ballot went into
+ * (the dead queue row keeps the vote's xmin and the mixer's xmax until vacuum, and two dumps show
+ * which receipts appeared between them), so each voter hides among the voters of the batch: the
+ * anonymity set is the batch, never fewer than MIX_MIN_BATCH ballots of the position.
+ *
+ * Nothing but the close publishes a smaller batch: a pause, a resume, a scheduled opening and the
+ * passes while voting is paused all leave a short queue sealed (no flush, no padding with
+ * published ballots, which dead tuples and old receipts give away). The close (`remixAtClose`)
+ * publishes the rest together with every published ballot written again in a fresh random order in
+ * one transaction, onto a truncated table, so no older row version remains: after it every ballot
+ * carries the close's xmin and the last partial batch is not separable from the rest.
  */
 
 export type MixResult = { moved: number };
@@ -34,73 +36,49 @@ const OPEN_SLICE = 500;
 /** Ballots per insert statement. */
 const INSERT_SLICE = 5000;
 
+/** Opens queue rows a slice per turn of the event loop: one queued row is one position's ballot. */
+async function openAll(ctx: AppContext, rows: { id: string; sealed: string }[]): Promise<Ballot[][]> {
+  const opened: Ballot[][] = [];
+  for (let i = 0; i < rows.length; i += OPEN_SLICE) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const row of rows.slice(i, i + OPEN_SLICE)) opened.push(ctx.ballotQueue.open([row], false));
+  }
+  return opened;
+}
+
+const positionOf = (rows: Ballot[]) => rows[0]?.positionId ?? 0;
+
 /**
- * One mixing pass. `force` moves everything queued (toggle, voting closed) and waits for a
- * concurrent mixer; otherwise it moves the ballots of each position with at least MIX_MIN_BATCH
- * queued (all of them once voting is closed), and steps aside if another process is mixing.
+ * One regular mixing pass: moves the ballots of each position with at least MIX_MIN_BATCH queued,
+ * whether voting is on or paused, and steps aside if another process is mixing. A position with
+ * fewer queued waits, however long, for more ballots or for the close.
  */
-export async function mixQueuedBallots(ctx: AppContext, options: { force?: boolean } = {}): Promise<MixResult> {
+export async function mixQueuedBallots(ctx: AppContext): Promise<MixResult> {
   return ctx.database.db.transaction(async (tx) => {
-    let closed = Boolean(options.force);
-    if (options.force) {
-      await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
-    } else {
-      const [lock] = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${MIX_LOCK}) as ok`);
-      if (!lock?.ok) return { moved: 0 };
-      const [state] = await tx.execute<{ queued: number; active: string | null }>(
-        sql`select (select count(*) from ballot_queue)::int as queued, (select value from settings where key = 'election_active') as active`,
-      );
-      const queued = state?.queued ?? 0;
-      // Voting closed with ballots still queued (a crash between toggle and flush): publish them all.
-      closed = state?.active !== '1';
-      if (queued === 0 || (queued < ctx.env.MIX_MIN_BATCH && !closed)) return { moved: 0 };
-    }
+    const [lock] = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${MIX_LOCK}) as ok`);
+    if (!lock?.ok) return { moved: 0 };
+    const [state] = await tx.execute<{ queued: number }>(sql`select count(*)::int as queued from ballot_queue`);
+    if ((state?.queued ?? 0) < ctx.env.MIX_MIN_BATCH) return { moved: 0 };
     // Which rows go: the anonymity set that matters is per position (the participation row says
     // which position a voter voted for, and the dead queue row which pass moved their ballot), so
-    // a position's ballots move only once at least MIX_MIN_BATCH of them are queued; a forced pass
-    // (voting closed) moves everything.
+    // a position's ballots move only once at least MIX_MIN_BATCH of them are queued.
     // A plain read, not FOR UPDATE: only the mixer deletes queue rows and it holds MIX_LOCK, and a
     // vote committed after this read simply waits for the next pass. Locking would write a WAL
     // record and an xmax on every queued row, the rows this pass leaves behind included.
     const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
-    // One queue row is one position's ballot: its rows (a row per candidate chosen, several for a
-    // position with several seats) move together.
-    const opened: Ballot[][] = [];
-    for (let i = 0; i < all.length; i += OPEN_SLICE) {
-      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      for (const row of all.slice(i, i + OPEN_SLICE)) opened.push(ctx.ballotQueue.open([row], false));
-    }
-    const positionOf = (rows: Ballot[]) => rows[0]?.positionId ?? 0;
+    const opened = await openAll(ctx, all);
     const perPosition = new Map<number, number>();
     for (const rows of opened) perPosition.set(positionOf(rows), (perPosition.get(positionOf(rows)) ?? 0) + 1);
-    const takes = (rows: Ballot[]) => closed || (perPosition.get(positionOf(rows)) ?? 0) >= ctx.env.MIX_MIN_BATCH;
+    const takes = (rows: Ballot[]) => (perPosition.get(positionOf(rows)) ?? 0) >= ctx.env.MIX_MIN_BATCH;
     const chosen = all.filter((_, i) => takes(opened[i]!));
     if (chosen.length === 0) return { moved: 0 };
     const takenBallots = opened.filter(takes);
-    const queued = takenBallots.flat();
     for (let i = 0; i < chosen.length; i += INSERT_SLICE) {
       await tx.execute(
         sql`delete from ballot_queue where id = any(${textArray(chosen.slice(i, i + INSERT_SLICE).map((r) => r.id))}::text[])`,
       );
     }
-    // A forced pass may move fewer than MIX_MIN_BATCH of a position: padded, per position, with
-    // published ballots of that position, deleted and written again within the batch.
-    const moving = new Map<number, number>();
-    for (const rows of takenBallots) moving.set(positionOf(rows), (moving.get(positionOf(rows)) ?? 0) + 1);
-    const padding: Ballot[] = [];
-    for (const [positionId, n] of moving) {
-      const shortBy = ctx.env.MIX_MIN_BATCH - n;
-      if (shortBy <= 0) continue;
-      padding.push(
-        ...(await tx
-          .delete(ballots)
-          .where(
-            sql`${ballots.receipt} in (select receipt from (select distinct receipt from ballots where position_id = ${positionId}) r order by random() limit ${shortBy})`,
-          )
-          .returning({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })),
-      );
-    }
-    const batch = shuffle([...queued, ...padding]);
+    const batch = shuffle(takenBallots.flat());
     // Rows go to the heap in the order inserted (unnest keeps the arrays' order): the shuffled
     // order, never the cast order.
     for (let i = 0; i < batch.length; i += INSERT_SLICE) {
@@ -110,6 +88,36 @@ export async function mixQueuedBallots(ctx: AppContext, options: { force?: boole
         select * from unnest(${textArray(slice.map((b) => b.receipt))}::text[], ${intArray(slice.map((b) => b.positionId))}::int[], ${intArray(slice.map((b) => b.candidateId))}::int[])`);
     }
     return { moved: takenBallots.length };
+  });
+}
+
+/**
+ * The close's pass (voting is over): publishes every queued ballot, whatever the queue holds, and
+ * re-mixes the whole ballot box with it so the last, possibly small, batch cannot be told apart.
+ * In one transaction, waiting for a regular pass in progress: the published ballots and the
+ * opened queue go to a temporary table (this session's only, dropped at commit), both tables are
+ * truncated (a new, empty file each: no dead tuple of an earlier pass, no padding, no old order is
+ * left for pageinspect, and every new row has this transaction's xmin), and every ballot is written
+ * back in an order drawn from the strong random source. Run again after a crash it does the same
+ * on the same set. Receipts and the commitment (sorted by receipt) do not depend on row order.
+ */
+export async function remixAtClose(ctx: AppContext): Promise<MixResult> {
+  return ctx.database.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
+    const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
+    const queued = (await openAll(ctx, all)).flat();
+    await tx.execute(sql`create temporary table ballots_remix on commit drop as select receipt, position_id, candidate_id from ballots`);
+    for (let i = 0; i < queued.length; i += INSERT_SLICE) {
+      const slice = queued.slice(i, i + INSERT_SLICE);
+      await tx.execute(sql`
+        insert into ballots_remix (receipt, position_id, candidate_id)
+        select * from unnest(${textArray(slice.map((b) => b.receipt))}::text[], ${intArray(slice.map((b) => b.positionId))}::int[], ${intArray(slice.map((b) => b.candidateId))}::int[])`);
+    }
+    await tx.execute(sql`truncate ballots, ballot_queue`);
+    await tx.execute(
+      sql`insert into ballots (receipt, position_id, candidate_id) select receipt, position_id, candidate_id from ballots_remix order by gen_random_uuid()`,
+    );
+    return { moved: all.length };
   });
 }
 

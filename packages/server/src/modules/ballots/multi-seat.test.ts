@@ -6,7 +6,7 @@ import { bearer, createCandidate, createPosition, tokenFor } from '../../../test
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote, votingRows } from '../../../test/voting/election';
 import { verifyAudit } from '../elections';
-import { mixQueuedBallots } from './mixer';
+import { remixAtClose } from './mixer';
 
 /** A 3-seat national board and a one-seat treasurer: 1..seats distinct candidates per ballot. */
 let t: TestApp;
@@ -93,7 +93,7 @@ describe('several seats per position', () => {
     });
 
     // Mixed, committed, audited: the rows move, the counts stay, the audit agrees.
-    await mixQueuedBallots(t.ctx, { force: true });
+    await remixAtClose(t.ctx);
     await t.ctx.voting.tally.resync();
     const mixed = await results();
     expect([b[0], b[1], b[2], b[3]].map((c) => countOf(mixed, board.id, c!.id))).toEqual([3, 1, 1, 1]);

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
 
 /** Crockford's base32: no I, L, O or U, so a receipt read aloud or copied by hand survives. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -26,8 +26,15 @@ export function normaliseReceipt(input: string): string {
   return `VP-${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8)}`;
 }
 
-/** A random, meaningless id for a queued ballot (its primary key must not hint at cast order). */
-export const newQueueId = (): string => randomBytes(16).toString('base64url');
+/**
+ * The id of a queued ballot: a keyed hash of its receipt (HMAC-SHA256 under a key derived from
+ * BALLOT_KEY, 16 bytes), so a receipt check finds the queued ballot by its primary key instead of
+ * opening the whole queue. Without the key the id is as meaningless as a random one: it hints at
+ * no cast order, and nobody can compute it from a receipt (one a voter shows, or one published
+ * later in `ballots`) to find the queue row, and through its xmin the participation row.
+ */
+export const queueIdOf = (key: Buffer, receipt: string): string =>
+  createHmac('sha256', key).update(receipt).digest().subarray(0, 16).toString('base64url');
 
 /** Fisher–Yates with the CSPRNG: the order the mixer writes a batch in. */
 export function shuffle<T>(items: T[]): T[] {

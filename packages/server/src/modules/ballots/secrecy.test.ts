@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
-import { mixQueuedBallots, startMixer } from './mixer';
+import { mixQueuedBallots, remixAtClose, startMixer } from './mixer';
 
 /**
  * The secret ballot by construction: nothing stored links a voter to a choice, neither a column,
@@ -81,29 +81,39 @@ describe('secret ballot', () => {
     for (const row of p) expect(ballotXids.has(row.x)).toBe(false);
   });
 
-  it('flushes the whole queue, whatever its size, when voting is switched off', async () => {
+  it('keeps a short queue sealed when voting is switched off and on: no flush, no padding', async () => {
     const { token } = await createVoter(t.ctx);
     expect((await vote(t.app, token, { [e.chair.id]: e.alice.id, [e.nairobi.id]: e.erin.id })).status).toBe(201);
     expect((await votingRows(t.ctx)).queue).toBe(2);
     const admin = await tokenFor(t.ctx, 'admin');
-    const res = await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status: false });
-    expect(res.status).toBe(200);
-    expect(await votingRows(t.ctx)).toMatchObject({ queue: 0, ballots: 62 });
-    // Padded per position with published ballots of that position: the newest batch (one xmin)
-    // has MIX_MIN_BATCH chair ballots; the Nairobi ballot has no published ones to hide among.
-    const batch = await t.ctx.database.db.execute<{ position_id: number; n: number }>(
-      sql`select position_id, count(*)::int as n from ballots where xmin::text = (select xmin::text from ballots group by xmin::text order by max(ctid) desc limit 1) group by position_id`,
-    );
-    expect(Object.fromEntries(batch.map((r) => [r.position_id, r.n]))).toEqual({ [e.chair.id]: 20, [e.nairobi.id]: 1 });
-    await setVoting(t.ctx, true);
+    for (const status of [false, true]) {
+      const res = await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status });
+      expect(res.status).toBe(200);
+      expect(await votingRows(t.ctx)).toMatchObject({ queue: 2, ballots: 60 });
+    }
   });
 
-  it('publishes a stray queue when voting is closed (a crash between the switch and the flush)', async () => {
+  it('publishes nothing below MIX_MIN_BATCH while voting is paused: a pause is not a close', async () => {
     const { token } = await createVoter(t.ctx);
     expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
     await setVoting(t.ctx, false);
-    expect(await mixQueuedBallots(t.ctx)).toEqual({ moved: 1 });
+    expect(await mixQueuedBallots(t.ctx)).toEqual({ moved: 0 });
+    expect(await votingRows(t.ctx)).toMatchObject({ queue: 3, ballots: 60 });
     await setVoting(t.ctx, true);
+  });
+
+  it('re-mixes the whole ballot box at the close: the queue published, every row written again in a new order', async () => {
+    const before = (await t.ctx.database.db.execute<{ receipt: string }>(sql`select receipt from ballots order by ctid`)).map(
+      (r) => r.receipt,
+    );
+    expect(await remixAtClose(t.ctx)).toEqual({ moved: 3 });
+    expect(await votingRows(t.ctx)).toMatchObject({ queue: 0, ballots: 63 });
+    const after = await t.ctx.database.db.execute<{ receipt: string; x: string }>(
+      sql`select receipt, xmin::text as x from ballots order by ctid`,
+    );
+    expect(new Set(after.map((r) => r.x)).size).toBe(1);
+    const old = after.map((r) => r.receipt).filter((r) => before.includes(r));
+    expect(Math.abs(rankCorrelation(old, before))).toBeLessThan(0.6);
   });
 
   it('runs in the background: the loop mixes once enough ballots are queued', async () => {

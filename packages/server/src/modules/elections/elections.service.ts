@@ -6,7 +6,7 @@ import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { ELECTION_LOCK, findBallots, mixQueuedBallots, normaliseReceipt } from '../ballots';
+import { ELECTION_LOCK, findBallots, normaliseReceipt } from '../ballots';
 import { recordCommitment } from './commitments';
 import { markOpened } from './election.service';
 
@@ -20,9 +20,11 @@ export async function getElectionStatus(ctx: AppContext): Promise<ElectionState>
 /**
  * Enables or disables voting. The exclusive election lock waits for votes in flight, so every vote
  * commits wholly before the switch (and is counted) or after it (and sees the new state). Then
- * the queue is flushed and a commitment recorded, so the published set matches the count at the
- * moment of the switch; these run after the switch's own transaction (a mix is its own transaction
- * by design) and, should they fail, the mixer loop and the next commitment catch up.
+ * a commitment to the published set is recorded. The switch publishes nothing: the ballots cast
+ * since the last mixing pass stay sealed in the queue (counted in the results all the same) until
+ * MIX_MIN_BATCH of their position are queued or the election closes. Flushing them here would
+ * publish a pause's few ballots as a batch of their own, linkable to the few voters since the last
+ * pass by anyone holding a dump from before and after the pause.
  */
 export async function toggleElection(ctx: AppContext, actor: Actor, active: boolean): Promise<ElectionState> {
   const value: ElectionState = active ? '1' : '0';
@@ -40,7 +42,6 @@ export async function toggleElection(ctx: AppContext, actor: Actor, active: bool
       .values({ key: 'election_active', value, updatedAt: ctx.now() })
       .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: ctx.now() } });
   });
-  await mixQueuedBallots(ctx, { force: true });
   await recordCommitment(ctx, active ? 'voting enabled' : 'voting disabled');
   ctx.events.emit('election.toggled', { active });
   return value;

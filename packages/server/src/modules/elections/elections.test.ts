@@ -7,7 +7,7 @@ import { activityLogs, members } from '../../db/schema';
 import { bearer, createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
-import { mixQueuedBallots } from '../ballots';
+import { remixAtClose } from '../ballots';
 import { verifyAudit } from './audit';
 import { recordCommitment, startCommitmentLoop } from './commitments';
 import { TallySnapshot } from './tally';
@@ -165,7 +165,7 @@ describe('results, statistics, receipts, commitments', () => {
     expect((await request(t.app).get(`/api/v1/psk/receipt/${first!.toLowerCase()}`)).body.vvpat).toBe(first);
     expect((await request(t.app).get('/api/v1/psk/receipt/VP-0000-0000-0000')).status).toBe(404);
     expect((await request(t.app).get('/api/v1/psk/receipt/nonsense')).status).toBe(404);
-    await mixQueuedBallots(t.ctx, { force: true });
+    await remixAtClose(t.ctx);
     const after = await request(t.app).get(`/api/v1/psk/receipt/${first}`);
     expect(after.body).toEqual(res.body);
   });
@@ -237,8 +237,8 @@ describe('results, statistics, receipts, commitments', () => {
   });
 
   it('commits to exactly the stored ballot set; audit:verify passes, then fails after one ballot is altered', async () => {
-    const off = await toggle(false);
-    expect(off.status).toBe(200);
+    // The close publishes every queued ballot (a pause publishes nothing) and records the final commitment.
+    expect((await request(t.app).post('/api/v1/election/close').set(bearer(admin))).status).toBe(200);
     const rows = await t.ctx.database.db.execute<{ receipt: string; position_id: number; candidate_id: number }>(
       sql`select receipt, position_id, candidate_id from ballots order by receipt collate "C"`,
     );

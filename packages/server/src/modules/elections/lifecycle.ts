@@ -8,7 +8,7 @@ import { recordActivity } from '../../lib/activity-log';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import type { Service } from '../../lib/service';
-import { ELECTION_LOCK, FINALISE_LOCK, mixQueuedBallots } from '../ballots';
+import { ELECTION_LOCK, FINALISE_LOCK, remixAtClose } from '../ballots';
 import { verifyAudit } from './audit';
 import { digestBallots, recordCommitment } from './commitments';
 import { getResults } from './elections.service';
@@ -90,8 +90,9 @@ export async function closeElection(ctx: AppContext, actor: Actor, by: 'admin' |
 }
 
 /**
- * The closing statements, each once and each resumable after a crash: the queue flushed into
- * `ballots`, the final commitment (recorded in the same transaction that stores its id, under a
+ * The closing statements, each once and each resumable after a crash: the queue published into
+ * `ballots` with the whole ballot box re-mixed (`remixAtClose`: the last partial batch is not
+ * separable from the rest), the final commitment (recorded in the same transaction that stores its id, under a
  * lock, so never twice), and `audit:verify` with its outcome stored on the election.
  */
 export async function finaliseElection(ctx: AppContext): Promise<void> {
@@ -101,10 +102,10 @@ export async function finaliseElection(ctx: AppContext): Promise<void> {
     .where(eq(election.id, 1));
   if (!state?.closedAt) return;
   if (state.finalCommitmentId === null) {
-    await mixQueuedBallots(ctx, { force: true });
+    await remixAtClose(ctx);
     // Read committed on purpose: each statement sees what committed before it, so the re-check after
     // the lock sees another process's final commitment (a repeatable-read snapshot would be taken
-    // before the lock wait). The ballot set no longer moves: voting is off and the queue flushed.
+    // before the lock wait). The ballot set no longer moves: voting is off and the queue published.
     await ctx.database.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${FINALISE_LOCK})`);
       const [again] = await tx.select({ id: election.finalCommitmentId }).from(election).where(eq(election.id, 1));

@@ -31,7 +31,7 @@ export class VotingRuntime implements Service {
         tally.invalidateMembers();
         onCandidates();
       },
-      // After a toggle the queue is flushed and committed: rebuild so every process shows the exact count.
+      // After a toggle (or the close) rebuild from the database, so every process shows the exact count.
       'election.toggled': () => void tally.resync().catch(logFailure('could not rebuild results')),
     };
     tally.start();

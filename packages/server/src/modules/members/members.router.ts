@@ -1,8 +1,7 @@
 import type { Contract } from '@kura/contract';
-import type { NextFunction, Request, Response } from 'express';
-import { MemoryStore, rateLimit } from 'express-rate-limit';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
+import { createLookupLimit } from '../../auth/rate-limits';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { csvUpload, filesOf } from '../../lib/uploads';
@@ -14,22 +13,8 @@ import { assignPositions, listBranches, listPositions, searchMembers, updateMemb
  * The details lookup is public and says whether a member number exists, so it is limited per IP.
  * The ceiling is generous (members share office and carrier NAT addresses); it stops harvesting.
  */
-function detailsRateLimit(ctx: AppContext) {
-  const store = new MemoryStore();
-  ctx.onClose(() => store.shutdown());
-  return rateLimit({
-    windowMs: 60 * 60 * 1000,
-    limit: ctx.env.RATE_LIMIT_DETAILS_PER_HOUR,
-    store,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    handler: (req: Request, _res: Response, next: NextFunction) => {
-      const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const retryAfter = reset ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000)) : 3600;
-      next(new AppError('TOO_MANY_REQUESTS', 'Too many lookups from this address, please try again later', { retryAfter }));
-    },
-  });
-}
+const detailsRateLimit = (ctx: AppContext) =>
+  createLookupLimit(ctx, ctx.env.RATE_LIMIT_DETAILS_PER_HOUR, 'Too many lookups from this address, please try again later');
 
 export function membersRoutes(ctx: AppContext): RouterImplementation<Contract['api']['members']> {
   return {

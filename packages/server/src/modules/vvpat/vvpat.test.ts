@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, type Election } from '../../../test/voting/election';
-import { mixQueuedBallots } from '../ballots';
+import { remixAtClose } from '../ballots';
 
 let t: TestApp;
 let e: Election;
@@ -53,7 +53,7 @@ describe('vvpat', () => {
       [...all.body.data.votes.map((v: { vvpat: string }) => v.vvpat)].sort(),
     );
 
-    await mixQueuedBallots(t.ctx, { force: true });
+    await remixAtClose(t.ctx);
     expect((await request(t.app).get('/api/v1/psk/vvpat').set(bearer(me.token))).body).toEqual(own.body);
     expect((await list()).body).toEqual(all.body);
     expect((await request(t.app).get('/api/v1/psk/vvpat').set(bearer(admin))).status).toBe(403);
