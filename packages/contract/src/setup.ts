@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Branch, c, errors, meta, Position } from './common';
-import { pathIdSchema, positiveIdSchema } from './validation';
+import { displayNameSchema, pathIdSchema, positiveIdSchema } from './validation';
 
 /** Setting up an organisation's election: its branches and the positions it elects. */
 
@@ -9,20 +9,15 @@ export const SetupIdParams = z.object({ id: pathIdSchema });
 export const MAX_SEATS = 50;
 export const MAX_STATEMENT_LENGTH = 2000;
 
-const branchName = z
-  .string({ required_error: 'The name field is required', invalid_type_error: 'The name must be text' })
-  .trim()
-  .min(1, 'The name field is required')
-  .max(100, 'Must be at most 100 characters long')
-  .refine((n) => n.toLowerCase() !== 'national', 'A branch cannot be called National');
+/** A branch's name (also the rule for a branch the CSV import creates). */
+export const branchNameSchema = displayNameSchema({ max: 100, invalidType: 'The name must be text' }).refine(
+  (n) => n.toLowerCase() !== 'national',
+  'A branch cannot be called National',
+);
 
-export const BranchBody = z.object({ name: branchName });
+export const BranchBody = z.object({ name: branchNameSchema });
 
-const positionName = z
-  .string({ required_error: 'The name field is required', invalid_type_error: 'The name must be text' })
-  .trim()
-  .min(1, 'The name field is required')
-  .max(100, 'Must be at most 100 characters long');
+const positionName = displayNameSchema({ max: 100, invalidType: 'The name must be text' });
 const seats = z
   .number({ invalid_type_error: 'The seats must be a number' })
   .int('The seats must be a whole number')

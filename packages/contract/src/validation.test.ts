@@ -5,6 +5,8 @@ import {
   CONSENT_MESSAGE,
   IDENTIFIER_FORMAT_MESSAGE,
   identifierSchema,
+  NAME_CHARACTERS_MESSAGE,
+  nameSchema,
   passSchema,
   phoneSchema,
   tokenSchema,
@@ -53,5 +55,27 @@ describe('consent and password', () => {
   it('requires the password', () => {
     expect(messages(passSchema, '')).toEqual(['The password field is required']);
     expect(messages(passSchema, undefined)).toEqual(['The password field is required']);
+  });
+});
+
+describe('display names', () => {
+  it('refuses invisible and control characters, then normalises (NFKC, trim, one space)', () => {
+    for (const name of [
+      'Nationa\u200bl',
+      'A\u200cB',
+      'A\u200dB',
+      'A\u2060B',
+      '\ufeffA',
+      'A\u202eB',
+      'A\u2067B',
+      'A\nB',
+      'A\tB',
+      'A\u0085B',
+    ])
+      expect(messages(nameSchema, name), JSON.stringify(name)).toEqual([NAME_CHARACTERS_MESSAGE]);
+    expect(nameSchema.parse('  Ａｍｉｎａ\u00a0\u00a0 Ｗａｎｊｉｒｕ ')).toBe('Amina Wanjiru');
+    expect(nameSchema.parse('Jose\u0301')).toBe('José');
+    expect(messages(nameSchema, ' \u3000 ')).toEqual(['The name field is required']);
+    expect(messages(nameSchema, 'x'.repeat(151))).toEqual(['Must be at most 150 characters long']);
   });
 });

@@ -67,12 +67,42 @@ export const googleCredentialSchema = z
   .min(1, 'Google sign-in requires a credential')
   .max(8192, 'The credential is too long');
 
+/** The refusal of a name with an invisible or control character; `what` names the field. */
+export const nameCharactersMessage = (what = 'name') =>
+  `The ${what} cannot contain invisible or control characters (such as a zero-width space, a direction mark, a tab or a line break)`;
+export const NAME_CHARACTERS_MESSAGE = nameCharactersMessage();
+
+/**
+ * Characters a display name may not hold, because they are invisible or break the line: control
+ * characters (C0, DEL, C1: tab, line breaks, escape), format characters (zero-width space, joiners,
+ * word joiner, byte-order mark, soft hyphen, the bidirectional marks, embeddings, overrides and
+ * isolates U+200E-U+200F, U+202A-U+202E, U+2066-U+2069), the line and paragraph separators, lone
+ * surrogates, and letters that render as nothing (the combining grapheme joiner, Hangul fillers).
+ */
+export const INVISIBLE_IN_NAMES = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u034f\u115f\u1160\u3164\uffa0]/u;
+
+/**
+ * A display name as stored and compared: NFKC (full-width letters, ligatures and odd spaces become
+ * their plain forms, accents are composed), trimmed, runs of spaces collapsed to one.
+ */
+export const normaliseName = (name: string): string => name.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+
+/**
+ * The rule for every display name (branches, positions, candidates, members; in the API and the
+ * CSV import): refused when it holds an invisible or control character, so `Nationa\u200bl` cannot
+ * pass for "National" nor a CSV cell store a line break; otherwise normalised, then measured.
+ */
+export function displayNameSchema(options: { max: number; required?: string; invalidType?: string; characters?: string }) {
+  const required = options.required ?? 'The name field is required';
+  return z
+    .string({ required_error: required, invalid_type_error: options.invalidType ?? required })
+    .refine((v) => !INVISIBLE_IN_NAMES.test(v), options.characters ?? NAME_CHARACTERS_MESSAGE)
+    .transform(normaliseName)
+    .pipe(z.string().min(1, required).max(options.max, `Must be at most ${options.max} characters long`));
+}
+
 /** A member's display name. */
-export const nameSchema = z
-  .string({ required_error: 'The name field is required', invalid_type_error: 'The name field is required' })
-  .trim()
-  .min(1, 'The name field is required')
-  .max(150, 'Must be at most 150 characters long');
+export const nameSchema = displayNameSchema({ max: 150 });
 
 /** Member number as stored: digits or CMAKE##/##, 1–50 characters. */
 export const memberNoSchema = z

@@ -9,28 +9,100 @@ import { importMembers } from '../modules/members';
  * README "Operator commands"). Each command gets a ready context (database open and migrated) and answers an exit
  * code. Add a command by adding an entry to COMMANDS.
  */
+/** Where a command reads what must not be on its command line (a password). */
+export type CommandIo = {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+  stderr?: NodeJS.WritableStream;
+};
+
 export type Command = {
   usage: string;
   description: string;
-  run(ctx: AppContext, args: string[]): Promise<number>;
+  run(ctx: AppContext, args: string[], io?: CommandIo): Promise<number>;
 };
 
-async function readStdin(): Promise<Buffer> {
+const PROCESS_IO: CommandIo = { stdin: process.stdin, stderr: process.stderr };
+
+async function readStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);
+}
+
+/** A prompt on a terminal that does not echo what is typed. */
+function promptHidden(io: CommandIo, question: string): Promise<string> {
+  const { stdin } = io;
+  const stderr = io.stderr ?? process.stderr;
+  stderr.write(question);
+  stdin.setRawMode?.(true);
+  stdin.setEncoding('utf8');
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = () => {
+      stdin.off('data', onData);
+      stdin.setRawMode?.(false);
+      stdin.pause();
+      stderr.write('\n');
+    };
+    function onData(chunk: string) {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') {
+          finish();
+          return resolve(value);
+        }
+        if (ch === '\u0003') {
+          finish();
+          return reject(new Error('Cancelled'));
+        }
+        value = ch === '\u007f' || ch === '\b' ? [...value].slice(0, -1).join('') : value + ch;
+      }
+    }
+    stdin.on('data', onData);
+  });
+}
+
+/**
+ * A password never comes from the command line (the process list and the shell history keep
+ * it): on a terminal it is typed twice at a prompt that does not echo; otherwise it is the first
+ * line of standard input (`printf '%s\n' "$PASSWORD" | kura admin:create …`).
+ */
+async function readPassword(io: CommandIo): Promise<string | undefined> {
+  if (io.stdin.isTTY) {
+    const first = await promptHidden(io, 'Password (8+ characters): ');
+    const again = await promptHidden(io, 'Repeat the password: ');
+    if (first !== again) {
+      console.error('The two passwords differ.');
+      return undefined;
+    }
+    return first;
+  }
+  return (await readStdin(io.stdin)).toString('utf8').split(/\r?\n/)[0];
 }
 
 export const COMMANDS: Record<string, Command> = {
   'admin:create': {
-    usage: 'admin:create <email> <password> [name]',
-    description: 'Create an admin, or update the password of an existing one.',
-    async run(ctx, [email, password, ...name]) {
-      if (!email || !password || password.length < 8) {
-        console.error('Usage: admin:create <email> <password (8+ characters)> [name]');
+    usage: 'admin:create <email> [--name <name>]',
+    description:
+      'Create an admin, or update the password of an existing one. The password is typed at a prompt or read from standard input, never given as an argument.',
+    async run(ctx, [email, ...rest], io = PROCESS_IO) {
+      const usage = 'Usage: admin:create <email> [--name <name>] (the password at the prompt, or on standard input)';
+      if (!email || email.startsWith('-') || (rest.length > 0 && (rest[0] !== '--name' || rest.length < 2))) {
+        if (rest.length > 0 && rest[0] !== '--name')
+          console.error(
+            'admin:create no longer takes the password as an argument: the process list and the shell history would keep it. Type it at the prompt, or pipe it on standard input.',
+          );
+        console.error(usage);
         return 2;
       }
-      await upsertStaff(ctx.database.db, { email, password, role: 'admin', name: name.join(' ') || undefined });
+      const password = await readPassword(io);
+      if (!password || password.length < 8) {
+        console.error('The password must be at least 8 characters.');
+        console.error(usage);
+        return 2;
+      }
+      const name = rest.slice(1).join(' ').trim();
+      await upsertStaff(ctx.database.db, { email, password, role: 'admin', name: name || undefined });
       console.log(`Admin ${email.toLowerCase()} is ready.`);
       return 0;
     },

@@ -1,4 +1,13 @@
-import { CONTACT_CHANGE_AFTER_VOTE, emailSchema, memberNoSchema, nameSchema, phoneSchema } from '@kura/contract';
+import {
+  CONTACT_CHANGE_AFTER_VOTE,
+  displayNameSchema,
+  emailSchema,
+  memberNoSchema,
+  nameCharactersMessage,
+  nameSchema,
+  normaliseName,
+  phoneSchema,
+} from '@kura/contract';
 import { parse, type CsvError } from 'csv-parse/sync';
 import { inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -34,7 +43,8 @@ const RowSchema = z.object({
   name: nameSchema,
   email: emailSchema.transform((e) => e.toLowerCase()),
   phone: phoneSchema,
-  branch: z.string().trim().min(1, 'The branch is required'),
+  // A branch by name (normalised like every display name) or by id.
+  branch: displayNameSchema({ max: 150, required: 'The branch is required', characters: nameCharactersMessage('branch name') }),
 });
 
 type ImportRow = { line: number; memberNo: string; name: string; email: string; phone: string; branchId: number };
@@ -147,14 +157,16 @@ async function validateRows(
   const branchRows = await tx.select({ id: branches.id, name: branches.name }).from(branches);
   const branchByKey = new Map<string, number>();
   for (const b of branchRows) {
-    branchByKey.set(b.name.toLowerCase(), b.id);
+    branchByKey.set(normaliseName(b.name).toLowerCase(), b.id);
     branchByKey.set(String(b.id), b.id);
   }
   const createdBranches: string[] = [];
   if (options.createBranches) {
     const wanted = new Map<string, { name: string; line: number }>();
     for (const { line, fields } of parsed.records) {
-      const name = fields.branch.trim();
+      // A branch name the rule refuses is reported with its line below, and never created.
+      const branch = RowSchema.shape.branch.safeParse(fields.branch);
+      const name = branch.success ? branch.data : '';
       if (name && !branchByKey.has(name.toLowerCase()) && !wanted.has(name.toLowerCase())) wanted.set(name.toLowerCase(), { name, line });
     }
     const fresh: string[] = [];
