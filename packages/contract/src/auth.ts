@@ -108,9 +108,10 @@ export const authRouter = c.router({
     method: 'POST',
     path: '/agent/login',
     summary: 'Agent sign-in, step 1: email',
-    description: "Emails a one-time code when the email is an agent's; the answer is the same either way.",
+    description:
+      "Emails a one-time code when the email is an agent's; the answer is the same either way. The mail goes out after the answer, so neither the answer's time nor a failing mail server tells an agent from any other email.",
     body: AgentLoginBody,
-    responses: { 200: MessageBody, ...errors(502) },
+    responses: { 200: MessageBody, ...errors() },
     metadata: meta('anyone', { startsSignIn: 'agent' }),
   },
   verifyAgent: {

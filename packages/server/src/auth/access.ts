@@ -75,6 +75,9 @@ export function accessMiddleware(ctx: AppContext) {
       const access = route?.metadata?.access ?? 'admin';
       const allowed = rolesFor(access);
       const token = bearerToken(req);
+      // A personal answer (or its refusal) is never kept by the browser or a shared cache: a
+      // kiosk or shared computer must not keep a voter's receipts on disk.
+      if (allowed !== 'any' || token) res.setHeader('Cache-Control', 'no-store');
       if (allowed === 'none') {
         // pending-*: the second step of a sign-in, carried by the encrypted pending cookie.
         assertCsrf(req);

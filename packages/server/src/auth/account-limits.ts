@@ -2,6 +2,7 @@ import { and, count, eq, gt, inArray, lte, max, min, ne } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { authFailures } from '../db/schema';
 import { AppError } from '../errors';
+import { sha256 } from '../lib/crypto';
 import type { Role } from './sessions';
 
 /**
@@ -38,13 +39,13 @@ export const TRY_AGAIN_SOON = 'Too many failed attempts, please wait a moment be
 export type Method = 'code' | 'pin' | 'token' | 'password';
 
 /** The counter of one (account, method), or of one (admin, method, address). */
-export const accountKey = (role: Role, subjectId: number, method: Method, ip?: string) =>
+export const accountKey = (role: Role, subjectId: number | string, method: Method, ip?: string) =>
   `${role}:${subjectId}:${method}${ip === undefined ? '' : `@${ip}`}`;
 
 type Counter = { key: string; ceiling: number; delays: boolean };
 
 /** The counters a sign-in step is held to. */
-export function countersFor(ctx: AppContext, role: Role, subjectId: number, method: Method, ip: string): Counter[] {
+export function countersFor(ctx: AppContext, role: Role, subjectId: number | string, method: Method, ip: string): Counter[] {
   const ceiling = ctx.env.RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR;
   if (role === 'admin' && method === 'password') {
     return [
@@ -56,6 +57,14 @@ export function countersFor(ctx: AppContext, role: Role, subjectId: number, meth
   // minute); delays would only let a stranger who triggers codes hold the member's own code back.
   return [{ key: accountKey(role, subjectId, method), ceiling, delays: method !== 'code' }];
 }
+
+/**
+ * The counters of an admin password tried with an address that is no admin's: held exactly like a
+ * real admin's (same delays, same ceilings), so the answers never tell the two apart. Keyed by a
+ * hash of the address, never the address itself.
+ */
+export const unknownAdminCounters = (ctx: AppContext, email: string, ip: string): Counter[] =>
+  countersFor(ctx, 'admin', `unknown-${sha256(email.trim().toLowerCase())}`, 'password', ip);
 
 /** The wait after `n` failures in the window (0 while they are free). */
 export const delayAfter = (n: number) => (n < FREE_FAILURES ? 0 : Math.min(MAX_DELAY_MS, 1000 * 2 ** (n - FREE_FAILURES)));

@@ -10,6 +10,8 @@ export type SmtpCapture = {
   messages: CapturedMail[];
   /** Reject the next `n` messages with a permanent SMTP error (delivery failure tests). */
   rejectNext(n?: number): void;
+  /** Hold every later message this long before answering it (a slow relay); 0 answers at once. */
+  delayReplies(ms: number): void;
   /** The six-digit code in the latest mail to `to`. */
   codeFor(to: string): string;
   /** Waits for a mail to `to` that arrived at or after `since` and answers its code (browser tests). */
@@ -32,6 +34,7 @@ function latestCode(messages: CapturedMail[], to: string, since = 0): string | u
 export async function startSmtpCapture(): Promise<SmtpCapture> {
   const messages: CapturedMail[] = [];
   let rejecting = 0;
+  let delayMs = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -39,7 +42,8 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
         if (rejecting > 0) {
           rejecting--;
           const error = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
@@ -62,6 +66,9 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
     messages,
     rejectNext(n = 1) {
       rejecting = n;
+    },
+    delayReplies(ms) {
+      delayMs = ms;
     },
     codeFor(to) {
       const code = latestCode(messages, to);

@@ -7,7 +7,7 @@ import { RESEND_INTERVAL_MS } from '../../auth/one-time-codes';
 import type { AppContext } from '../../context';
 import type { RouterImplementation } from '../../http/routes';
 import { checkPin, confirmEnrolment, signInWithAuthenticator, startEnrolment } from './authenticator.service';
-import { sendAdminCode, sendAgentCode, sendVoterCode, verifyCodeSignIn, type CodeDeps } from './code-sign-in.service';
+import { createBackgroundWork, sendAdminCode, sendAgentCode, sendVoterCode, verifyCodeSignIn, type CodeDeps } from './code-sign-in.service';
 import { signInStaffWithGoogle, signInVoterWithGoogle, signUpVoter } from './google-sign-in.service';
 import { describeStaff, describeVoter, signOut } from './session.service';
 
@@ -16,7 +16,11 @@ const ipOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
 
 /** Thin handlers for the auth calls (docs/api.md "Endpoints", auth): read the request, call one service, answer. */
 export function authRoutes(ctx: AppContext): RouterImplementation<Contract['api']['auth']> {
-  const deps: CodeDeps = { delivery: ctx.delivery, decoy: createDecoyThrottle(ctx, RESEND_INTERVAL_MS) };
+  const deps: CodeDeps = {
+    delivery: ctx.delivery,
+    decoy: createDecoyThrottle(ctx, RESEND_INTERVAL_MS),
+    inBackground: createBackgroundWork(ctx),
+  };
   const limit = createIpLimiters(ctx);
 
   return {

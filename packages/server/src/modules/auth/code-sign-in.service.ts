@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Session } from '@kura/contract';
-import { beginAttempt, countersFor } from '../../auth/account-limits';
+import { beginAttempt, countersFor, unknownAdminCounters } from '../../auth/account-limits';
 import {
   CODE_TTL_MS,
   RESEND_TOO_SOON,
@@ -9,6 +9,7 @@ import {
   discardCode,
   issueCode,
   issueDecoyCode,
+  type IssuedCode,
 } from '../../auth/one-time-codes';
 import type { PendingSignIn } from '../../auth/pending';
 import type { createDecoyThrottle } from '../../auth/rate-limits';
@@ -28,7 +29,29 @@ import { findMemberByIdentifier, findStaffByEmail, markMemberVerified, noAccount
  * state the router keeps in the encrypted cookie; step two spends the code and starts a session.
  */
 
-export type CodeDeps = { delivery: Delivery; decoy: ReturnType<typeof createDecoyThrottle> };
+/**
+ * What the code flows need besides the context: the transports, the throttle for addresses with
+ * no account, and `inBackground`, which runs work after the answer (and lets shutdown wait for it).
+ */
+export type CodeDeps = {
+  delivery: Delivery;
+  decoy: ReturnType<typeof createDecoyThrottle>;
+  inBackground: (work: () => Promise<void>) => void;
+};
+
+/** Work started after the answer, awaited at shutdown so none is cut off half-done. */
+export function createBackgroundWork(ctx: AppContext): CodeDeps['inBackground'] {
+  const running = new Set<Promise<void>>();
+  ctx.onClose(async () => {
+    await Promise.allSettled([...running]);
+  });
+  return (work) => {
+    const done: Promise<void> = work()
+      .catch((err: unknown) => ctx.logger.error({ err }, 'background sign-in work failed'))
+      .finally(() => running.delete(done));
+    running.add(done);
+  };
+}
 
 type Pending = Extract<PendingSignIn, { kind: 'code' }>;
 export type CodeSent = { message: string; pending: Pending };
@@ -49,13 +72,13 @@ const pendingFor = (role: Role, subjectId: number, challengeId: number, expiresA
   expiresAt: expiresAt.getTime(),
 });
 
-/** Issues a code and hands it to the transport; a failed delivery leaves no usable code (502). */
-async function sendCode(
-  ctx: AppContext,
-  deps: CodeDeps,
-  input: { role: Role; subjectId: number; channel: 'sms' | 'email'; to: string; name: string; ip: string; activity: string },
-) {
-  const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
+type SendInput = { role: Role; subjectId: number; channel: 'sms' | 'email'; to: string; name: string; ip: string; activity: string };
+
+/**
+ * Hands an issued code to the transport; a failed delivery leaves no usable code, is logged and
+ * recorded, and answers false.
+ */
+async function deliverCode(ctx: AppContext, deps: CodeDeps, input: SendInput, issued: IssuedCode): Promise<boolean> {
   // The activity row either way: who asked for a code, for which account, from where.
   const row = { name: input.name, activity: input.activity, userId: input.subjectId, userType: input.role, ip: input.ip };
   try {
@@ -76,9 +99,30 @@ async function sendCode(
     const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
     ctx.logger.warn({ channel: input.channel, subjectId: input.subjectId, reason }, 'one-time code not delivered');
     await recordActivity(ctx, { ...row, status: 'failed', data: 'delivery failed' });
-    throw new AppError('BAD_GATEWAY', input.channel === 'sms' ? SMS_FAILED : EMAIL_FAILED);
+    return false;
   }
   await recordActivity(ctx, { ...row, status: 'success' });
+  return true;
+}
+
+/** Issues a code and waits for the transport to take it; a failed delivery answers 502. */
+async function sendCode(ctx: AppContext, deps: CodeDeps, input: SendInput) {
+  const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
+  if (!(await deliverCode(ctx, deps, input, issued))) {
+    throw new AppError('BAD_GATEWAY', input.channel === 'sms' ? SMS_FAILED : EMAIL_FAILED);
+  }
+  return pendingFor(input.role, input.subjectId, issued.challengeId, issued.expiresAt);
+}
+
+/**
+ * Issues a code and delivers it after the answer: for a flow that answers every address alike,
+ * where waiting for the relay (or its failure, a 502) would tell a real account from a stranger.
+ */
+async function sendCodeInBackground(ctx: AppContext, deps: CodeDeps, input: SendInput) {
+  const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
+  deps.inBackground(async () => {
+    await deliverCode(ctx, deps, input, issued);
+  });
   return pendingFor(input.role, input.subjectId, issued.challengeId, issued.expiresAt);
 }
 
@@ -119,6 +163,9 @@ export async function sendAdminCode(
   const admin = await findStaffByEmail(ctx.database.db, input.email, 'admin');
   const activity = 'Admin sign-in: password check';
   if (!admin?.passwordHash) {
+    // Counted like a real admin's failures (5 free, then delays, then the ceiling), so the answers
+    // after a few wrong passwords do not say whether the address is an admin's either.
+    await beginAttempt(ctx, unknownAdminCounters(ctx, input.email, input.ip));
     await verifyPassword(input.password, await (dummyHash ??= hashPassword('not-a-real-password')));
     await recordActivity(ctx, {
       name: input.email,
@@ -176,7 +223,8 @@ export async function sendAgentCode(ctx: AppContext, deps: CodeDeps, input: { em
     const decoy = await issueDecoyCode(ctx, 'agent');
     return { message: AGENT_CODE_SENT, pending: pendingFor('agent', 0, decoy.challengeId, decoy.expiresAt) };
   }
-  const pending = await sendCode(ctx, deps, {
+  // In the background: the answer must not wait for the relay, nor fail with it, for an agent only.
+  const pending = await sendCodeInBackground(ctx, deps, {
     role: 'agent',
     subjectId: agent.id,
     channel: 'email',
