@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { GoogleVerifier } from './auth/google';
-import type { Delivery } from './delivery';
+import type { BackgroundSender, Delivery } from './delivery';
 import type { Database } from './db/client';
 import type { Env } from './env';
 import type { RefusedActivityLimiter } from './lib/activity-log';
@@ -61,6 +61,8 @@ export type Services = {
   scheduler: Scheduler;
   /** Sends queued reminder campaigns. */
   reminders: Service;
+  /** Notices sent after the answer (a member's contact details changed), one at a time; stopping waits for them. */
+  notices: BackgroundSender;
   /** Email and SMS out (sign-in codes, reminders): one transport per process, closed after the services stop. */
   delivery: Delivery;
   /** Checks Google ID tokens against Google's certificates (cached). No lifecycle. */

@@ -1,6 +1,6 @@
 import { GoogleVerifier } from './auth/google';
 import type { AppContext, CoreContext, Services } from './context';
-import { createDelivery } from './delivery';
+import { BackgroundSender, createDelivery } from './delivery';
 import { RefusedActivityLimiter } from './lib/activity-log';
 import { BallotQueueCache, createMixer } from './modules/ballots';
 import { createCommitmentLoop, createScheduler, ResultsGateCache, VotingRuntime } from './modules/elections';
@@ -24,6 +24,7 @@ export function withServices(core: CoreContext): AppContext {
     scheduler: createScheduler(ctx),
     reminders: createReminderSender(ctx),
     delivery: createDelivery(core.env, core.logger),
+    notices: new BackgroundSender(core.logger),
     google: new GoogleVerifier(),
     refusedActivity: new RefusedActivityLimiter(),
   };
@@ -33,7 +34,7 @@ export function withServices(core: CoreContext): AppContext {
 /**
  * Start order: the results gate and the snapshot first (what requests read), then the loops that
  * write (mixer, commitments), then the ones that act on the election and its members (schedule,
- * reminders). Stopped in reverse.
+ * reminders), then the notices sent after answers. Stopped in reverse: the notices queued first.
  */
 export const SERVICE_ORDER = [
   'resultsGate',
@@ -42,6 +43,7 @@ export const SERVICE_ORDER = [
   'commitments',
   'scheduler',
   'reminders',
+  'notices',
 ] as const satisfies readonly (keyof Services)[];
 
 export async function startServices(ctx: AppContext): Promise<void> {

@@ -121,18 +121,22 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'members:import': {
-    usage: 'members:import <file.csv | ->',
+    usage: 'members:import <file.csv | -> [--confirm-contact-changes]',
     description:
-      'Import members (member_no,name,email,phone,branch); all or nothing, re-runs update by member number. "-" reads standard input.',
-    async run(ctx, [file]) {
+      'Import members (member_no,name,email,phone,branch); all or nothing, re-runs update by member number. "-" reads standard input. --confirm-contact-changes changes the phone or email of members who voted while voting is open.',
+    async run(ctx, args) {
+      const confirmContactChanges = args.includes('--confirm-contact-changes');
+      const [file] = args.filter((a) => a !== '--confirm-contact-changes');
       if (!file) {
-        console.error('Usage: members:import <file.csv | ->');
+        console.error('Usage: members:import <file.csv | -> [--confirm-contact-changes]');
         return 2;
       }
       // "-": the CSV on standard input, so a file on the Docker host needs no copying into the
       // container: docker compose exec -T server kura members:import - < members.csv
       const csv = file === '-' ? await readStdin() : await readFile(file);
-      const result = await importMembers(ctx, { role: 'admin', id: null, name: 'CLI members:import', ip: '' }, csv);
+      const result = await importMembers(ctx, { role: 'admin', id: null, name: 'CLI members:import', ip: '' }, csv, {
+        confirmContactChanges,
+      });
       for (const e of result.errors) console.error(`line ${e.line}: ${e.message}`);
       if (result.errors.length > 0) {
         console.error('Nothing was imported; fix the lines above and run the import again.');

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { and, desc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -7,6 +9,7 @@ import { maskEmail, maskPhone } from '../../src/lib/masking';
 import { openBrowser } from '../auth/browser';
 import { startSmsSink, type SmsSink } from '../auth/sms-sink';
 import { startSmtpCapture, type SmtpCapture } from '../auth/smtp-capture';
+import { COMMANDS } from '../../src/cli/commands';
 import { bearer, createMember, tokenFor } from '../factories';
 import { createTestApp, type TestApp } from '../harness';
 import { createElection, createVoter, setVoting, vote, type Election } from '../voting/election';
@@ -187,6 +190,28 @@ describe('while voting is open, a member who voted keeps their contact details u
     const [row] = await contactLog(member.id);
     expect(row!.data).toContain(maskPhone(member.phone));
     expect(row!.data).toMatch(/confirmed/);
+  });
+
+  it('CLI members:import: the same line error, and --confirm-contact-changes; stopping waits for the notice', async () => {
+    const { member, token } = await createVoter(t.ctx);
+    expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
+    const newPhone = freshPhone();
+    const file = join(t.dataDir, 'contact-change.csv');
+    writeFileSync(file, `member_no,name,email,phone,branch\n${line(member, { phone: newPhone })}\n`);
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const said = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      expect(await COMMANDS['members:import']!.run(t.ctx, [file])).toBe(1);
+      expect(quiet.mock.calls.flat().join('\n')).toContain(CONTACT_CHANGE_AFTER_VOTE);
+      expect((await stored(member.id)).phone).toBe(member.phone);
+      expect(await COMMANDS['members:import']!.run(t.ctx, [file, '--confirm-contact-changes'])).toBe(0);
+    } finally {
+      quiet.mockRestore();
+      said.mockRestore();
+    }
+    expect((await stored(member.id)).phone).toBe(newPhone);
+    await t.ctx.notices.stop();
+    expect(sms.messages.some((m) => m.to === member.phone && m.message.includes('contact details'))).toBe(true);
   });
 
   it('a paused election counts as open; a member who did not vote may change without confirming', async () => {

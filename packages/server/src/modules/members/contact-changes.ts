@@ -110,19 +110,18 @@ export async function recordContactChanges(ctx: AppContext, actor: Actor, { chan
 }
 
 /**
- * Tells each member on the old phone and/or email that theirs changed, in the background, one at
- * a time: the answer does not wait for it and a failed send is only logged. Called after commit.
+ * Tells each member on the old phone and/or email that theirs changed, through the background
+ * sender: the answer does not wait for it and a failed send is only logged. Called after commit.
  */
 export function sendContactChangeNotices(ctx: AppContext, { changes, organisation, supportEmail }: ContactChanges): void {
-  if (changes.length === 0) return;
   const org = organisation.trim() || ctx.env.APP_NAME;
   const help = supportEmail ? `contact ${supportEmail}` : `contact ${org}`;
-  void (async () => {
-    for (const c of changes) {
-      const fields = changedFields(c);
-      const what = fields.map((f) => (f === 'phone' ? 'phone number' : 'email address')).join(' and ');
-      const text = `Your contact details for ${org} were changed: your ${what} ${fields.length > 1 ? 'are' : 'is'} no longer the one this message was sent to. Sign-in codes now go to the new one. If you did not ask for this, ${help} at once.`;
-      for (const channel of fields) {
+  for (const c of changes) {
+    const fields = changedFields(c);
+    const what = fields.map((f) => (f === 'phone' ? 'phone number' : 'email address')).join(' and ');
+    const text = `Your contact details for ${org} were changed: your ${what} ${fields.length > 1 ? 'are' : 'is'} no longer the one this message was sent to. Sign-in codes now go to the new one. If you did not ask for this, ${help} at once.`;
+    for (const channel of fields) {
+      ctx.notices.enqueue(async () => {
         try {
           if (channel === 'phone') await ctx.delivery.sendSms({ to: c.old.phone, message: text });
           else await ctx.delivery.sendEmail({ to: c.old.email, subject: `Your contact details for ${org} were changed`, text });
@@ -130,7 +129,7 @@ export function sendContactChangeNotices(ctx: AppContext, { changes, organisatio
           const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
           ctx.logger.warn({ channel, memberId: c.id, reason }, 'contact change notice not delivered');
         }
-      }
+      });
     }
-  })();
+  }
 }
