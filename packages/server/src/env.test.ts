@@ -82,7 +82,7 @@ describe('parseEnv', () => {
   });
 });
 
-describe('weak secrets are refused at start (issue 16, finding 9)', () => {
+describe('weak secrets are refused at start (security hardening)', () => {
   it('refuses 32 identical characters, a repeated pattern, few distinct characters, and a weak BALLOT_KEY', () => {
     for (const weak of ['a'.repeat(32), 'ab'.repeat(20), 'password'.repeat(4), '0123012301230123012301230123012301230123']) {
       expect(

@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { purplePng, screenshot, signInAdminInBrowser, signInVoterInBrowser, useE2E } from './harness';
 
 /**
- * Any organisation's election from an empty install (issue 14), in the browser alone: the server
+ * Any organisation's election from an empty install (the election is data, ADR 004), in the browser alone: the server
  * starts without the demo (SEED_DEMO=0) with the admin and one agent from the environment; the
  * admin sets up a savings cooperative on the Set-up page (texts, 3 branches, a 3-seat board, a
  * treasurer, a delegate per branch), imports its members from a CSV that brings a fourth branch,
