@@ -17,7 +17,7 @@ const linesOf = (raw: Record<string, string>) => {
 };
 
 describe('parseEnv', () => {
-  it('applies the documented defaults (README "Configuration")', () => {
+  it('applies the documented defaults (docs/operations.md "Configuration")', () => {
     const env = parseEnv({});
     expect(env.PORT).toBe(3000);
     expect(env.DATA_DIR).toBe('./data');
