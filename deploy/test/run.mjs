@@ -543,7 +543,7 @@ async function main() {
       check(vols === '', `volumes left: ${vols}`);
     });
 
-    await step('restore into a fresh stack (docs/operations.md "Backups and restore"); the vote is there and audit:verify passes', async () => {
+    await step('restore into a fresh stack (operations.md "Backups and restore"); the vote is kept, audit:verify passes', async () => {
       dcOk(['up', '-d', 'postgres']);
       await healthy('postgres');
       dcOk(['exec', '-T', 'postgres', 'psql', '-q', '-U', 'kura', '-d', 'kura', '-v', 'ON_ERROR_STOP=1', '--single-transaction'], {
