@@ -33,7 +33,7 @@ COPY --from=build /app/packages/server/package.json ./packages/server/package.js
 COPY --from=build /app/packages/web/dist ./packages/web/dist
 COPY --from=build /app/migrations ./migrations
 COPY package.json ./
-# Operator commands: `docker compose exec server kura <command>` (README "Operator commands").
+# Operator commands: `docker compose exec server kura <command>` (docs/operations.md "Operator commands").
 COPY deploy/kura /usr/local/bin/kura
 RUN chmod 755 /usr/local/bin/kura && mkdir -p /data && chown node:node /data
 USER node

@@ -1,4 +1,4 @@
-// `pnpm bench` (issue 8): the performance suite. Starts the BUILT server as a child process against
+// `pnpm bench`: the performance suite. Starts the BUILT server as a child process against
 // a real Postgres (a database it creates and drops) and once against embedded PGlite, seeds an
 // election straight into the database, and prints eight figures, each beside its baseline measured
 // in this same run and the ratio against its target. Every loop is bounded by count and by time;

@@ -1,4 +1,4 @@
--- One vote, one statement (issue 8, ADR 003). The server calls this in autocommit: one round trip
+-- One vote, one statement (ADR 003). The server calls this in autocommit: one round trip
 -- instead of BEGIN, locks + check, write, COMMIT, so no pooled connection sits "idle in
 -- transaction" while the server's event loop is busy, and embedded PGlite (one connection for
 -- every request) holds its only connection for one message instead of four.

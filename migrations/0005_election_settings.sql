@@ -18,7 +18,7 @@ ALTER TABLE "positions" ADD COLUMN "seats" integer DEFAULT 1 NOT NULL;--> statem
 ALTER TABLE "positions" ADD COLUMN "description" text;--> statement-breakpoint
 ALTER TABLE "members" ADD COLUMN "statement" text;--> statement-breakpoint
 ALTER TABLE "positions" ADD CONSTRAINT "positions_seats_ck" CHECK ("positions"."seats" >= 1);--> statement-breakpoint
--- The single election row (issue 14). An installation that has already switched voting on, or
+-- The single election row (ADR 004). An installation that has already switched voting on, or
 -- holds votes, is past set-up.
 INSERT INTO "election" ("id", "opened_at")
   SELECT 1, CASE WHEN EXISTS (SELECT 1 FROM "settings" WHERE "key" = 'election_active' AND "value" = '1')

@@ -1,4 +1,4 @@
--- Several seats per position (issue 14): a ballot for a position with `seats` N is one receipt
+-- Several seats per position (ADR 004): a ballot for a position with `seats` N is one receipt
 -- with a row per chosen candidate (1..N distinct ones), so the key is (receipt, candidate).
 ALTER TABLE "ballots" DROP CONSTRAINT "ballots_pkey";--> statement-breakpoint
 ALTER TABLE "ballots" ADD CONSTRAINT "ballots_receipt_candidate_id_pk" PRIMARY KEY("receipt","candidate_id");--> statement-breakpoint

@@ -1,4 +1,4 @@
--- cast_vote, lighter (issue 14's figure 1): a vote that passes answers only its transaction id and
+-- cast_vote, lighter (bench figure 1, the vote): a vote that passes answers only its transaction id and
 -- whether the member had voted before, and a refusal the check rows that failed (the check JSON of
 -- every vote was built and parsed for nothing); a ballot naming each position once skips the seat
 -- and duplicate counting; the check runs on one generic plan per connection instead of being

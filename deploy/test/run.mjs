@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm test:docker`: the on-premises deployment, run for real as README "On-premises with Docker"
+// `pnpm test:docker`: the on-premises deployment, run for real as docs/operations.md "On-premises with Docker"
 // tells an operator to. Needs root and a Docker engine (started here if it is installed but not
 // running). Steps, each printed as it passes or fails:
 //   .env.example as shipped stops `up` with a message (no restart loop); a generated .env whose
@@ -366,7 +366,7 @@ async function main() {
     );
   }
   writeFileSync(override, `${lines.join('\n')}\n`);
-  // COMPOSE_PROFILES comes from .env, as README tells operators (the environment would win).
+  // COMPOSE_PROFILES comes from .env, as docs/operations.md tells operators (the environment would win).
   const env = { ...process.env, COMPOSE_FILE: ['docker-compose.yml', override].join(':'), COMPOSE_PROJECT_NAME: project };
   delete env.COMPOSE_PROFILES;
   delete env.DATABASE_URL;
@@ -440,7 +440,7 @@ async function main() {
     ADMIN_PASSWORD: adminPassword,
     KURA_PORT: String(httpPort),
     KURA_HTTPS_PORT: String(httpsPort),
-    // README settings that must reach the server through .env: the demo election gives
+    // docs/operations.md settings that must reach the server through .env: the demo election gives
     // candidates; a mixer batch of 1 publishes a single ballot at once.
     SEED_DEMO: '1',
     MIX_MIN_BATCH: '1',
@@ -543,7 +543,7 @@ async function main() {
       check(vols === '', `volumes left: ${vols}`);
     });
 
-    await step('restore into a fresh stack (README "Backups and restore"); the vote is there and audit:verify passes', async () => {
+    await step('restore into a fresh stack (operations.md "Backups and restore"); the vote is kept, audit:verify passes', async () => {
       dcOk(['up', '-d', 'postgres']);
       await healthy('postgres');
       dcOk(['exec', '-T', 'postgres', 'psql', '-q', '-U', 'kura', '-d', 'kura', '-v', 'ON_ERROR_STOP=1', '--single-transaction'], {

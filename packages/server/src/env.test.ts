@@ -17,7 +17,7 @@ const linesOf = (raw: Record<string, string>) => {
 };
 
 describe('parseEnv', () => {
-  it('applies the documented defaults (README "Configuration")', () => {
+  it('applies the documented defaults (docs/operations.md "Configuration")', () => {
     const env = parseEnv({});
     expect(env.PORT).toBe(3000);
     expect(env.DATA_DIR).toBe('./data');
@@ -82,7 +82,7 @@ describe('parseEnv', () => {
   });
 });
 
-describe('weak secrets are refused at start (issue 16, finding 9)', () => {
+describe('weak secrets are refused at start (security hardening)', () => {
   it('refuses 32 identical characters, a repeated pattern, few distinct characters, and a weak BALLOT_KEY', () => {
     for (const weak of ['a'.repeat(32), 'ab'.repeat(20), 'password'.repeat(4), '0123012301230123012301230123012301230123']) {
       expect(

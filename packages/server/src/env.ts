@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The one place that reads process.env. Every variable of the README's "Configuration" table plus a few
+ * The one place that reads process.env. Every variable of docs/operations.md's "Configuration" table plus a few
  * product texts. A bad value stops the start with one line per variable.
  */
 

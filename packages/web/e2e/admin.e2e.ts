@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, enableVoting, purplePng, screenshot, signInOverApi, useE2E } from './harness';
 
 /**
- * The admin and agent journeys of issue 7 against the real server (embedded database, demo
+ * The admin and agent journeys (docs/screens.md) against the real server (embedded database, demo
  * seed). One-time codes: the admin's and agent's emailed codes are read from a real SMTP server
  * on loopback (the harness's SMTP_URL), voters' SMS codes from the HTTP SMS sink.
  */

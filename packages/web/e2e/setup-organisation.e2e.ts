@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { purplePng, screenshot, signInAdminInBrowser, signInVoterInBrowser, useE2E } from './harness';
 
 /**
- * Any organisation's election from an empty install (issue 14), in the browser alone: the server
+ * Any organisation's election from an empty install (the election is data, ADR 004), in the browser alone: the server
  * starts without the demo (SEED_DEMO=0) with the admin and one agent from the environment; the
  * admin sets up a savings cooperative on the Set-up page (texts, 3 branches, a 3-seat board, a
  * treasurer, a delegate per branch), imports its members from a CSV that brings a fourth branch,
@@ -251,7 +251,7 @@ describe("a savings cooperative's election from an empty install", () => {
     expect(await checklistItem(admin, 'Schedule').textContent()).toContain('open and close voting with the switch');
     await positionList.getByText('Candidates: Grace Achieng, Peter Otieno, Ruth Njoki, Daniel Kiprop', { exact: true }).waitFor();
     await expectNoDemo(admin, 'set-up page');
-    // The README's picture of the Set-up page (docs/images/setup.png), without the last toast.
+    // The operator guide's picture of the Set-up page (docs/images/setup.png), without the last toast.
     for (const close of await admin.getByRole('button', { name: 'Close', exact: true }).all()) await close.click().catch(() => undefined);
     await expect.poll(() => admin.getByText('Candidate added', { exact: true }).count(), { timeout: 10_000 }).toBe(0);
     await admin.evaluate(() => window.scrollTo(0, 0));

@@ -6,7 +6,7 @@ import { importMembers } from '../modules/members';
 
 /**
  * Operator commands: `pnpm cli <command> [args]` (or `kura <command>` in the container:
- * README "Operator commands"). Each command gets a ready context (database open and migrated) and answers an exit
+ * docs/operations.md "Operator commands"). Each command gets a ready context (database open and migrated) and answers an exit
  * code. Add a command by adding an entry to COMMANDS.
  */
 /** Where a command reads what must not be on its command line (a password). */

@@ -42,7 +42,7 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
     databaseUrl: options.databaseUrl ?? ctx.env.DATABASE_URL,
   });
   if (scaleOut) io.adapter(scaleOut.adapter);
-  // Operators check a scale-out deployment by this line (README "Scale-out").
+  // Operators check a scale-out deployment by this line (docs/operations.md "Scale-out").
   ctx.logger.info({ adapter: scaleOut?.kind ?? 'memory' }, 'realtime adapter');
 
   authenticateHandshakes(ctx, io);

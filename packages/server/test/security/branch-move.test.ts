@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../harness';
 import { createElection, createVoter, setVoting, vote, type Election } from '../voting/election';
 
 /**
- * Issue 16, finding 4: a member who voted for their branch's position, then was moved to another
+ * Security hardening: a member who voted for their branch's position, then was moved to another
  * branch (admin edit or CSV re-import), could vote for the new branch's position too. The move is
  * refused with 409 once they voted for a branch position; a member who voted only nationally may move.
  */

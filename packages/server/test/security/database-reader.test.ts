@@ -13,7 +13,7 @@ import { createElection, createVoter, setVoting, vote, votingRows, type Election
 import { listen, sleep, waitFor } from '../voting/sockets';
 
 /**
- * Issue 16, finding 2, as the attacker did it: someone who can read the database (a dump, SQL
+ * Security hardening, as the attacker did it: someone who can read the database (a dump, SQL
  * access, LISTEN) but has no BALLOT_KEY tries to link members to choices by the length of sealed
  * values, by transaction ids (xmin/xmax, dead tuples through pageinspect where Postgres has it),
  * by physical order, and by the cross-process relay. In the demo one branch chair's vote was fully

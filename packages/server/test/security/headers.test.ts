@@ -4,7 +4,7 @@ import { createApp } from '../../src/app';
 import { createTestApp, type TestApp } from '../harness';
 
 /**
- * Issue 16, finding 9 (headers): HSTS was sent over plain HTTP and CSP connect-src allowed any
+ * Security hardening (headers): HSTS was sent over plain HTTP and CSP connect-src allowed any
  * ws:/wss: host. HSTS now goes only with a request that came over HTTPS (the socket, or
  * X-Forwarded-Proto through a trusted proxy hop); sockets connect to the page's own origin only.
  */

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../harness';
 import { createElection, setVoting } from '../voting/election';
 
 /**
- * Issue 16, finding 6: an id beyond the database's 4-byte integer once reached the driver and
+ * Security hardening: an id beyond the database's 4-byte integer once reached the driver and
  * answered 500. Every id the contract takes is bounded (packages/contract/src/id-bounds.test.ts
  * walks the schemas); these send the attack itself, raw JSON included.
  */

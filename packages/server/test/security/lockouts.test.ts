@@ -11,7 +11,7 @@ import { API, guessingSetup, wrongCode } from '../auth/guessing';
 import { bearer, createMember, createStaff, tokenFor } from '../factories';
 
 /**
- * Issue 16, finding 1: a stranger knowing only a member number (and the public default pin) sent
+ * Security hardening: a stranger knowing only a member number (and the public default pin) sent
  * 100 wrong pins to `sign-pass` and locked the member out of every sign-in for an hour; the same
  * worked on an admin with wrong passwords. Failures now count per (account, method), only where
  * the method exists, with growing delays; the admin's password counts per address first.

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../harness';
 import { createElection, setVoting, vote } from '../voting/election';
 
 /**
- * Issue 16, finding 3: `GET psk/receipt/VP-…` wrote the receipt code to the request log next to
+ * Security hardening: `GET psk/receipt/VP-…` wrote the receipt code to the request log next to
  * the caller's address. The log now shows a contract route by its pattern and any other URL by its
  * first segment, so no path parameter of any route (present or future) reaches it.
  */

@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../harness';
 import { createElection, createVoter, setVoting, vote } from '../voting/election';
 
 /**
- * Issue 16, findings 5 and 8: any voter could fill the disk (ten `POST help` with five 5 MiB images
+ * Security hardening (quotas): any voter could fill the disk (ten `POST help` with five 5 MiB images
  * each wrote 251 MB in a second) and flood the activity log with refused votes (300 rows in 1.5 s).
  */
 
