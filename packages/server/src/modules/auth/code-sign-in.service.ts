@@ -49,11 +49,23 @@ const pendingFor = (role: Role, subjectId: number, challengeId: number, expiresA
   expiresAt: expiresAt.getTime(),
 });
 
-/** Issues a code and hands it to the transport; a failed delivery leaves no usable code (502). */
-async function sendCode(
+/**
+ * Issues a code and hands it to the transport; a failed delivery leaves no usable code (502).
+ * `smsText` words the SMS for another purpose than signing in (the code is the same kind).
+ */
+export async function sendCode(
   ctx: AppContext,
   deps: CodeDeps,
-  input: { role: Role; subjectId: number; channel: 'sms' | 'email'; to: string; name: string; ip: string; activity: string },
+  input: {
+    role: Role;
+    subjectId: number;
+    channel: 'sms' | 'email';
+    to: string;
+    name: string;
+    ip: string;
+    activity: string;
+    smsText?: (code: string) => string;
+  },
 ) {
   const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
   // The activity row either way: who asked for a code, for which account, from where.
@@ -62,7 +74,9 @@ async function sendCode(
     if (input.channel === 'sms') {
       await deps.delivery.sendSms({
         to: input.to,
-        message: `${issued.code} is your ${ctx.env.APP_NAME} sign-in code. It expires in ${minutes} minutes. Do not share it.`,
+        message:
+          input.smsText?.(issued.code) ??
+          `${issued.code} is your ${ctx.env.APP_NAME} sign-in code. It expires in ${minutes} minutes. Do not share it.`,
       });
     } else {
       await deps.delivery.sendEmail({
