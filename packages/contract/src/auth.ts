@@ -44,6 +44,7 @@ export const SignPassBody = z.object({ pass: passSchema, pfNumber: pfNumberSchem
 
 // ---- Responses ----
 
+/** The answer of a finished sign-up (signup/verify, 201), and of its first step (signup, 202). */
 export const SignupResponse = z.object({ message: z.string(), pfNumber: z.string() });
 export const QrResponse = z.object({
   /** `data:image/svg+xml;base64,…` QR code of the otpauth:// URI */
@@ -163,12 +164,22 @@ export const authRouter = c.router({
   signup: {
     method: 'POST',
     path: '/signup',
-    summary: 'Voter sign-up with voter ID, phone and Google',
+    summary: 'Voter sign-up, step 1: voter ID, phone and Google',
     description:
-      'Links a Google account to the member with this voter ID and phone. Name, email and photo come from the verified credential. 409 when the account already exists.',
+      "Checks the Google ID token (each is accepted once; a reused one answers 401) and that the phone is the member's registered one (else 404; wrong phones count against the member's sign-up, 429 when limited), then texts a 6-digit code to that phone and sets the pending-voter cookie. Nothing is linked until signup/verify. 409 when the account already exists.",
     body: SignupBody,
-    responses: { 201: SignupResponse, ...errors(401, 403, 404, 409, 503) },
-    metadata: meta('anyone'),
+    responses: { 202: SignupResponse, ...errors(401, 403, 404, 409, 502, 503) },
+    metadata: meta('anyone', { startsSignIn: 'voter' }),
+  },
+  verifySignup: {
+    method: 'POST',
+    path: '/signup/verify',
+    summary: 'Voter sign-up, step 2: the SMS code',
+    description:
+      "Reads the pending-voter cookie of a sign-up (send X-XSRF-TOKEN). The code texted to the member's registered phone links the Google account (201); a wrong code answers 401 and counts against the code (5 tries) and the member's sign-up. 409 when the account already exists.",
+    body: VerifyCodeBody,
+    responses: { 201: SignupResponse, ...errors(401, 403, 409, 419) },
+    metadata: meta('pending-voter'),
   },
   sendQr: {
     method: 'POST',

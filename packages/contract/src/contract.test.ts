@@ -61,6 +61,8 @@ const EXPECTED: Row[] = [
   // beyond the original 44
   ['GET', '/api/v1/help', 'admin'],
   ['GET', '/api/v1/reminders', 'admin'],
+  // sign-up's code step: linking a Google account needs the code texted to the member's phone
+  ['POST', '/api/v1/signup/verify', 'pending-voter'],
 ];
 
 /** API.md "Setting up and running any organisation's election". */
@@ -91,8 +93,8 @@ const accessOf = (r: AppRoute) => (r.metadata as { access?: Access } | undefined
 const GUARDED: Access[] = ['signed-in', 'voter', 'agent', 'admin', 'pending-voter', 'pending-admin', 'pending-agent'];
 
 describe('contract', () => {
-  it('has 44 spec rows + 4 operator rows + the election-running rows + GET help and the reminders list', () => {
-    expect(EXPECTED).toHaveLength(52);
+  it('has 44 spec rows + 4 operator rows + the election-running rows + GET help, the reminders list and the sign-up code step', () => {
+    expect(EXPECTED).toHaveLength(53);
   });
 
   it.each([...EXPECTED, ...SETUP])('%s %s exists with access %s', (method, path, access) => {
@@ -130,10 +132,11 @@ describe('contract', () => {
   it('documents the route-specific errors', () => {
     const statuses = (key: string) => Object.keys(routes.find((r) => r.key === key)!.route.responses).map(Number);
     expect(statuses('api.ballots.castVote')).toEqual(expect.arrayContaining([201, 403, 409]));
-    expect(statuses('api.auth.signup')).toEqual(expect.arrayContaining([201, 409, 503]));
+    expect(statuses('api.auth.signup')).toEqual(expect.arrayContaining([202, 404, 409, 429, 503]));
+    expect(statuses('api.auth.verifySignup')).toEqual(expect.arrayContaining([201, 401, 409, 429]));
     expect(statuses('api.auth.loginAdmin')).toEqual(expect.arrayContaining([401, 502]));
     expect(statuses('api.auth.verifyPhone')).toEqual(expect.arrayContaining([404, 502]));
-    for (const k of ['verifySms', 'verifyAdmin', 'verifyAgent', 'verifyTokenLogin', 'signPass']) {
+    for (const k of ['verifySms', 'verifyAdmin', 'verifyAgent', 'verifyTokenLogin', 'verifySignup', 'signPass']) {
       expect(statuses(`api.auth.${k}`)).toContain(419);
     }
     for (const k of ['api.help.reportIssue', 'api.candidates.updateCandidate', 'api.members.importMembers']) {

@@ -75,10 +75,11 @@ export const DetailsBody = z.object({
     .max(150, 'Must be at most 150 characters long'),
 });
 export const DetailsResponse = z.object({
-  /** masked, e.g. 07******89 */
+  /** masked to its last two digits, e.g. ********89 */
   phone: z.string(),
   /** masked, e.g. j***@example.org */
   email: z.string(),
+  /** empty unless the caller is the member, signed in, or an admin */
   branch: z.string(),
   support_email: z.string(),
 });
@@ -167,6 +168,8 @@ export const membersRouter = c.router({
     method: 'POST',
     path: '/details',
     summary: "Show a member's registered (masked) phone, email and branch, and the support email",
+    description:
+      "Anyone may ask (limited per address): the phone shows its last two digits only, the email its first letter and domain. The branch is empty unless the bearer token (optional) is the member's own or an admin's.",
     body: DetailsBody,
     responses: { 200: DetailsResponse, ...errors(404) },
     metadata: meta('anyone'),

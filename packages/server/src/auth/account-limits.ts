@@ -36,7 +36,8 @@ export const ADMIN_PASSWORD_GLOBAL_FACTOR = 10;
 export const TOO_MANY_FAILURES = 'Too many failed attempts for this account, please try again later';
 export const TRY_AGAIN_SOON = 'Too many failed attempts, please wait a moment before trying again';
 
-export type Method = 'code' | 'pin' | 'token' | 'password';
+/** `signup`: linking a Google account to a member (a wrong phone, a wrong sign-up code). */
+export type Method = 'code' | 'pin' | 'token' | 'password' | 'signup';
 
 /** The counter of one (account, method), or of one (admin, method, address). */
 export const accountKey = (role: Role, subjectId: number | string, method: Method, ip?: string) =>
@@ -72,6 +73,8 @@ export const delayAfter = (n: number) => (n < FREE_FAILURES ? 0 : Math.min(MAX_D
 export type Attempt = {
   /** The secret was right: withdraw this attempt and clear the method's failures. */
   succeeded(): Promise<void>;
+  /** This step was right but the method is not finished (a sign-up's phone before its code): withdraw this attempt only. */
+  withdraw(): Promise<void>;
 };
 
 /**
@@ -114,6 +117,9 @@ export async function beginAttempt(ctx: AppContext, counters: Counter[]): Promis
   return {
     async succeeded() {
       await db.delete(authFailures).where(inArray(authFailures.accountKey, keys));
+    },
+    async withdraw() {
+      await withdraw();
     },
   };
 }

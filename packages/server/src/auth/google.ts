@@ -1,6 +1,9 @@
+import { lt } from 'drizzle-orm';
 import type { OAuth2Client } from 'google-auth-library';
 import type { AppContext } from '../context';
+import { usedIdTokens } from '../db/schema';
 import { AppError } from '../errors';
+import { sha256 } from '../lib/crypto';
 
 /** Google's public keys by key id (PEM), as `https://www.googleapis.com/oauth2/v1/certs` serves them. */
 export type GoogleCertsSource = () => Promise<Record<string, string>>;
@@ -14,6 +17,7 @@ export const GOOGLE_NOT_CONFIGURED = 'Google sign-in is not configured on this s
 export const GOOGLE_INVALID = 'Invalid Google credential, please sign in with Google again';
 export const GOOGLE_EMAIL_UNVERIFIED = 'Your Google email address is not verified';
 export const GOOGLE_EMAIL_MISMATCH = 'The email does not match the Google account';
+export const GOOGLE_TOKEN_USED = 'This Google sign-in was already used, please sign in with Google again';
 
 /**
  * Google's verifier of this process (`ctx.google`): one OAuth client, which caches Google's
@@ -48,8 +52,9 @@ async function certificates(ctx: AppContext): Promise<Record<string, string>> {
 
 /**
  * Checks a Google ID token server-side: RS256 signature against Google's keys, audience =
- * GOOGLE_CLIENT_ID, issuer, expiry and a verified email. Without GOOGLE_CLIENT_ID every Google
- * sign-in answers 503, never a silent accept.
+ * GOOGLE_CLIENT_ID, issuer, expiry and a verified email; then spends it, so a token is accepted
+ * once (a second use answers 401, whatever the first one led to). Without GOOGLE_CLIENT_ID every
+ * Google sign-in answers 503, never a silent accept.
  */
 export async function verifyGoogleIdToken(ctx: AppContext, idToken: string): Promise<GoogleIdentity> {
   const audience = ctx.env.GOOGLE_CLIENT_ID;
@@ -72,10 +77,27 @@ export async function verifyGoogleIdToken(ctx: AppContext, idToken: string): Pro
   if (payload?.email_verified !== true && payload?.email_verified !== 'true') {
     throw new AppError('UNAUTHENTICATED', GOOGLE_EMAIL_UNVERIFIED, { issue: GOOGLE_EMAIL_UNVERIFIED });
   }
+  const exp = typeof payload?.exp === 'number' ? payload.exp * 1000 : ctx.now().getTime() + 3_600_000;
+  await spendIdToken(ctx, idToken, new Date(exp));
   return {
     sub,
     email: email.trim().toLowerCase(),
     name: typeof payload?.name === 'string' ? payload.name : null,
     picture: typeof payload?.picture === 'string' && /^https:\/\//.test(payload.picture) ? payload.picture : null,
   };
+}
+
+/**
+ * Marks a verified token as used until it expires; 401 when it was used before (also when two
+ * requests race with one token: the primary key lets exactly one through). Expired marks go.
+ */
+async function spendIdToken(ctx: AppContext, idToken: string, expiresAt: Date): Promise<void> {
+  const { db } = ctx.database;
+  await db.delete(usedIdTokens).where(lt(usedIdTokens.expiresAt, ctx.now()));
+  const spent = await db
+    .insert(usedIdTokens)
+    .values({ tokenHash: sha256(idToken), expiresAt })
+    .onConflictDoNothing()
+    .returning({ tokenHash: usedIdTokens.tokenHash });
+  if (spent.length === 0) throw new AppError('UNAUTHENTICATED', GOOGLE_TOKEN_USED, { issue: GOOGLE_TOKEN_USED });
 }

@@ -10,14 +10,20 @@ import type { Role } from './sessions';
  * opaque: AES-256-GCM under a key derived from the session secret (HKDF), a random IV, the JSON
  * padded to one length, base64url (SECURITY.md "Enumeration"). So the cookie of an unknown email
  * looks exactly like an agent's and shows no id; a forged or altered cookie fails to decrypt and
- * counts as no pending sign-in. It holds ids only, never a code or pin; the code itself lives
- * hashed in otp_challenges.
+ * counts as no pending sign-in (a sign-up state, which also names the Google account, may pad to a
+ * longer length: whoever holds it started a sign-up). It holds ids only, never a code or pin; the
+ * code itself lives hashed in otp_challenges.
  */
 export type PendingSignIn =
   /** A one-time code was sent (SMS for voters, email for staff); `challengeId` 0 = nothing was sent. */
   | { kind: 'code'; role: Role; subjectId: number; challengeId: number; expiresAt: number }
   /** Authenticator sign-in: the pin step was passed for this member. */
-  | { kind: 'pin'; role: 'voter'; subjectId: number; pinPassed: true; expiresAt: number };
+  | { kind: 'pin'; role: 'voter'; subjectId: number; pinPassed: true; expiresAt: number }
+  /**
+   * Sign-up: a code was texted to the member's registered phone; spending it links this Google
+   * account (the verified `sub`, and its email for the activity log) to the member.
+   */
+  | { kind: 'signup'; role: 'voter'; subjectId: number; challengeId: number; googleSub: string; googleEmail: string; expiresAt: number };
 
 const PendingSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -32,6 +38,15 @@ const PendingSchema = z.discriminatedUnion('kind', [
     role: z.literal('voter'),
     subjectId: z.number().int().positive(),
     pinPassed: z.literal(true),
+    expiresAt: z.number(),
+  }),
+  z.object({
+    kind: z.literal('signup'),
+    role: z.literal('voter'),
+    subjectId: z.number().int().positive(),
+    challengeId: z.number().int().positive(),
+    googleSub: z.string().min(1).max(255),
+    googleEmail: z.string().max(320),
     expiresAt: z.number(),
   }),
 ]);

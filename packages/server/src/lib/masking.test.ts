@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { maskEmail, maskPhone } from './masking';
 
 describe('masking', () => {
-  it('keeps the first two and last two digits of a phone', () => {
-    expect(maskPhone('0712345689')).toBe('07******89');
-    expect(maskPhone(' 0712 345 689 ')).toBe('07******89');
+  it('keeps only the last two digits of a phone', () => {
+    expect(maskPhone('0712345689')).toBe('********89');
+    expect(maskPhone(' 0712 345 689 ')).toBe('********89');
     expect(maskPhone('123')).toBe('***');
   });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 
 export const TEST_GOOGLE_CLIENT_ID = 'kura-test-client.apps.googleusercontent.com';
@@ -34,19 +35,23 @@ export async function createGoogleSigner(): Promise<GoogleSigner> {
     async idToken(claims) {
       const now = Math.floor(Date.now() / 1000);
       const expiresIn = claims.expiresIn ?? 3600;
-      return new SignJWT({
-        email: claims.email,
-        email_verified: claims.emailVerified ?? true,
-        name: claims.name ?? 'Google Person',
-        picture: claims.picture ?? 'https://lh3.googleusercontent.com/a/test-photo',
-      })
-        .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
-        .setSubject(claims.sub ?? `google-sub-${claims.email}-${++n}`)
-        .setAudience(claims.audience ?? TEST_GOOGLE_CLIENT_ID)
-        .setIssuer(claims.issuer ?? 'https://accounts.google.com')
-        .setIssuedAt(Math.min(now, now + expiresIn - 60))
-        .setExpirationTime(now + expiresIn)
-        .sign(claims.foreignKey ? foreign.privateKey : trusted.privateKey);
+      return (
+        new SignJWT({
+          email: claims.email,
+          email_verified: claims.emailVerified ?? true,
+          name: claims.name ?? 'Google Person',
+          picture: claims.picture ?? 'https://lh3.googleusercontent.com/a/test-photo',
+        })
+          .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+          .setSubject(claims.sub ?? `google-sub-${claims.email}-${++n}`)
+          .setAudience(claims.audience ?? TEST_GOOGLE_CLIENT_ID)
+          .setIssuer(claims.issuer ?? 'https://accounts.google.com')
+          .setIssuedAt(Math.min(now, now + expiresIn - 60))
+          // Google's tokens carry a unique id: two with the same claims in one second still differ.
+          .setJti(randomUUID())
+          .setExpirationTime(now + expiresIn)
+          .sign(claims.foreignKey ? foreign.privateKey : trusted.privateKey)
+      );
     },
   };
 }

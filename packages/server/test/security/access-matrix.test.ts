@@ -120,6 +120,7 @@ describe('access matrix (generated from the contract)', () => {
     expect(pending.map((r) => r.key).sort()).toEqual([
       'api.auth.verifyAdmin',
       'api.auth.verifyAgent',
+      'api.auth.verifySignup',
       'api.auth.verifySms',
       'api.auth.verifyTokenLogin',
     ]);

@@ -3,12 +3,13 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { CheckCircle2 } from 'lucide-react';
+import { CheckCircle2, Info } from 'lucide-react';
 import { consentSchema, GOOGLE_BUTTON_MESSAGE, phoneSchema, voterIdSchema } from '@kura/contract';
 import { AuthCard } from '@/components/auth/auth-card';
 import { ConsentField } from '@/components/auth/consent-field';
 import { FieldError } from '@/components/auth/field-error';
 import { GoogleButton } from '@/components/auth/google-button';
+import { TokenForm } from '@/components/auth/token-form';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -34,6 +35,18 @@ const schema = z.object({
 });
 type Values = { pfNumber: string; phone: string; consent: boolean };
 
+function showError(err: unknown) {
+  if (errorStatus(err) === 409) {
+    toast({ variant: 'destructive', title: 'An error occurred', description: ACCOUNT_EXISTS });
+  } else {
+    toast({
+      variant: 'destructive',
+      title: 'An error occurred',
+      description: `${errorMessage(err) ?? 'Something went wrong.'} Try using a different voter id`,
+    });
+  }
+}
+
 export function SignUp() {
   const navigate = useNavigate();
   const voterId = useId();
@@ -41,7 +54,10 @@ export function SignUp() {
   const consentId = useId();
   const [google, setGoogle] = useState<{ credential: string; profile: GoogleProfile | null } | null>(null);
   const [googleError, setGoogleError] = useState<string | null>(null);
+  /** After the details: the code texted to the member's registered phone links the account. */
+  const [codeSent, setCodeSent] = useState<{ message: string; pfNumber: string } | null>(null);
   const signup = api.auth.signup.useMutation();
+  const verifySignup = api.auth.verifySignup.useMutation();
 
   const form = useForm<Values>({
     resolver: zodResolver(schema) as never,
@@ -74,27 +90,49 @@ export function SignUp() {
           credential: google.credential,
         },
       });
-      setPfNumber(res.body.pfNumber || values.pfNumber.trim());
+      setCodeSent({ message: res.body.message, pfNumber: res.body.pfNumber || values.pfNumber.trim() });
+    } catch (err) {
+      // A Google sign-in is accepted once: whatever happened, the next try needs the button again.
+      setGoogle(null);
+      showError(err);
+    }
+  });
+
+  const submitCode = async (token: string) => {
+    try {
+      const res = await verifySignup.mutateAsync({ body: { token } });
+      setPfNumber(res.body.pfNumber || codeSent?.pfNumber || '');
       toast({ variant: 'success', title: res.body.message || 'Account created', description: 'You can now sign in.' });
       void navigate({ to: '/sign-in' });
     } catch (err) {
-      if (errorStatus(err) === 409) {
-        toast({ variant: 'destructive', title: 'An error occurred', description: ACCOUNT_EXISTS });
-      } else {
-        toast({
-          variant: 'destructive',
-          title: 'An error occurred',
-          description: `${errorMessage(err) ?? 'Something went wrong.'} Try using a different voter id`,
-        });
-      }
+      const description = errorStatus(err) === 409 ? ACCOUNT_EXISTS : (errorMessage(err) ?? 'Something went wrong.');
+      toast({ variant: 'destructive', title: 'An error occurred', description });
     }
-  });
+  };
+
+  const backToDetails = () => {
+    setCodeSent(null);
+    setGoogle(null);
+    verifySignup.reset();
+  };
 
   return (
     <PublicLayout>
       <AuthCard title="Sign up" description="Link your Google account to your member record.">
         {config.googleClientId ? null : <SignUpWithoutGoogle />}
-        <form hidden={!config.googleClientId} onSubmit={submit} className="grid gap-4" noValidate>
+        {codeSent && (
+          <div className="grid gap-4">
+            <p className="flex items-center gap-2 rounded-md bg-muted px-3 py-2 text-sm" role="note">
+              <Info className="size-4 shrink-0" aria-hidden="true" />
+              {codeSent.message}
+            </p>
+            <TokenForm label="SMS code" submitLabel="Verify" pending={verifySignup.isPending} onSubmit={submitCode} />
+            <Button variant="link" onClick={backToDetails}>
+              Back to input details
+            </Button>
+          </div>
+        )}
+        <form hidden={!config.googleClientId || Boolean(codeSent)} onSubmit={submit} className="grid gap-4" noValidate>
           <div className="grid gap-2">
             <Label htmlFor={voterId}>Voter ID</Label>
             <Input

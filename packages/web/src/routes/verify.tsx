@@ -71,7 +71,7 @@ function VerifyDetails() {
               <dt className="font-medium">Email</dt>
               <dd className="break-all">{details.email}</dd>
               <dt className="font-medium">Branch</dt>
-              <dd>{details.branch}</dd>
+              <dd>{details.branch || 'Shown once you sign in'}</dd>
               <dt className="font-medium">Support</dt>
               <dd className="break-all">
                 If these details are wrong, contact the secretariat at{' '}

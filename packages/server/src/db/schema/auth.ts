@@ -45,3 +45,16 @@ export const authFailures = pgTable(
   },
   (t) => [index('auth_failures_account_idx').on(t.accountKey, t.at)],
 );
+
+/**
+ * Google ID tokens already accepted, by SHA-256, until they expire: a token signs in or starts a
+ * sign-up once. Rows past `expires_at` are useless (Google's check refuses the token) and are purged.
+ */
+export const usedIdTokens = pgTable(
+  'used_id_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('used_id_tokens_expires_idx').on(t.expiresAt)],
+);

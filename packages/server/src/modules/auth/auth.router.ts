@@ -8,8 +8,9 @@ import type { AppContext } from '../../context';
 import type { RouterImplementation } from '../../http/routes';
 import { checkPin, confirmEnrolment, signInWithAuthenticator, startEnrolment } from './authenticator.service';
 import { createBackgroundWork, sendAdminCode, sendAgentCode, sendVoterCode, verifyCodeSignIn, type CodeDeps } from './code-sign-in.service';
-import { signInStaffWithGoogle, signInVoterWithGoogle, signUpVoter } from './google-sign-in.service';
+import { signInStaffWithGoogle, signInVoterWithGoogle } from './google-sign-in.service';
 import { describeStaff, describeVoter, signOut } from './session.service';
+import { finishSignUp, startSignUp } from './sign-up.service';
 
 /** The address the activity log records (Express resolves it through TRUST_PROXY_HOPS). */
 const ipOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
@@ -97,11 +98,26 @@ export function authRoutes(ctx: AppContext): RouterImplementation<Contract['api'
       }),
     },
     signup: {
+      middleware: [limit.sends, limit.tries],
+      handler: async ({ body, req, res }) => {
+        const started = await startSignUp(ctx, deps, {
+          pfNumber: body.pfNumber,
+          phone: body.phone,
+          credential: body.credential,
+          ip: ipOf(req),
+        });
+        setPendingSignIn(ctx, req, res, started.pending);
+        return { status: 202, body: { message: started.message, pfNumber: started.pfNumber } };
+      },
+    },
+    verifySignup: {
       middleware: [limit.tries],
-      handler: async ({ body, req }) => ({
-        status: 201,
-        body: await signUpVoter(ctx, { pfNumber: body.pfNumber, phone: body.phone, credential: body.credential, ip: ipOf(req) }),
-      }),
+      handler: async ({ body, req, res }) => {
+        const pending = readPendingSignIn(ctx, req, 'voter', 'signup');
+        const linked = await finishSignUp(ctx, { pending, code: body.token, ip: ipOf(req) });
+        clearPendingSignIn(req, res, 'voter');
+        return { status: 201, body: linked };
+      },
     },
     sendQr: async ({ body, req }) => ({
       status: 200,

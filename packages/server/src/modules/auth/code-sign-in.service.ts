@@ -72,7 +72,17 @@ const pendingFor = (role: Role, subjectId: number, challengeId: number, expiresA
   expiresAt: expiresAt.getTime(),
 });
 
-type SendInput = { role: Role; subjectId: number; channel: 'sms' | 'email'; to: string; name: string; ip: string; activity: string };
+type SendInput = {
+  role: Role;
+  subjectId: number;
+  channel: 'sms' | 'email';
+  to: string;
+  name: string;
+  ip: string;
+  activity: string;
+  /** Words the SMS for another purpose than signing in (the code is the same kind). */
+  smsText?: (code: string) => string;
+};
 
 /**
  * Hands an issued code to the transport; a failed delivery leaves no usable code, is logged and
@@ -85,7 +95,9 @@ async function deliverCode(ctx: AppContext, deps: CodeDeps, input: SendInput, is
     if (input.channel === 'sms') {
       await deps.delivery.sendSms({
         to: input.to,
-        message: `${issued.code} is your ${ctx.env.APP_NAME} sign-in code. It expires in ${minutes} minutes. Do not share it.`,
+        message:
+          input.smsText?.(issued.code) ??
+          `${issued.code} is your ${ctx.env.APP_NAME} sign-in code. It expires in ${minutes} minutes. Do not share it.`,
       });
     } else {
       await deps.delivery.sendEmail({
@@ -106,7 +118,7 @@ async function deliverCode(ctx: AppContext, deps: CodeDeps, input: SendInput, is
 }
 
 /** Issues a code and waits for the transport to take it; a failed delivery answers 502. */
-async function sendCode(ctx: AppContext, deps: CodeDeps, input: SendInput) {
+export async function sendCode(ctx: AppContext, deps: CodeDeps, input: SendInput) {
   const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
   if (!(await deliverCode(ctx, deps, input, issued))) {
     throw new AppError('BAD_GATEWAY', input.channel === 'sms' ? SMS_FAILED : EMAIL_FAILED);

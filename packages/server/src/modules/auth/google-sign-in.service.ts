@@ -1,21 +1,18 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Session } from '@kura/contract';
 import { GOOGLE_EMAIL_MISMATCH, verifyGoogleIdToken, type GoogleIdentity } from '../../auth/google';
 import type { AppContext } from '../../context';
 import { members, staff } from '../../db/schema';
 import { AppError } from '../../errors';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
-import { findStaffByEmail, markMemberVerified, noAccount, normalisePhone, startSession, type Member } from './sign-in-support';
+import { findStaffByEmail, markMemberVerified, noAccount, startSession, type Member } from './sign-in-support';
 
 /**
- * Google sign-in for every role and voter sign-up. The ID token is always verified here
- * (signature, audience, issuer, expiry, verified email); the profile fields the browser sends
- * beside it are never trusted.
+ * Google sign-in for every role (sign-up, which links a Google account, is in sign-up.service.ts).
+ * The ID token is always verified here (signature, audience, issuer, expiry, verified email, not
+ * used before); the profile fields the browser sends beside it are never trusted.
  */
 
-export const ACCOUNT_EXISTS = 'Such an account already exists, try signing in or use a different voter id';
-export const SIGNUP_NO_MATCH = 'No member matches this voter ID and phone number';
-export const SIGNED_UP = 'Account created successfully, you can now sign in';
 export const GOOGLE_LINKED_ELSEWHERE = 'This account is linked to a different Google account';
 
 type GoogleInput = { email: string; idToken: string; ip: string };
@@ -29,11 +26,11 @@ async function identify(ctx: AppContext, input: GoogleInput): Promise<GoogleIden
   return identity;
 }
 
-const isUniqueViolation = (e: unknown) =>
+export const isUniqueViolation = (e: unknown) =>
   (e as { code?: unknown })?.code === '23505' || (e as { cause?: { code?: unknown } })?.cause?.code === '23505';
 
 /** Runs a Google token check; a refusal is written to the activity log under `name`, then rethrown. */
-async function checkedOrLogged<T>(
+export async function checkedOrLogged<T>(
   ctx: AppContext,
   entry: { name: string; activity: string; ip: string },
   check: () => Promise<T>,
@@ -121,56 +118,4 @@ export async function signInStaffWithGoogle(ctx: AppContext, role: 'admin' | 'ag
       ip: input.ip,
     });
   });
-}
-
-/**
- * signup: links a Google account to the member with this voter ID whose registered phone
- * matches. The member's registered name and email stay as the organisation keeps them.
- */
-export async function signUpVoter(
-  ctx: AppContext,
-  input: { pfNumber: string; phone: string; credential: string; ip: string },
-): Promise<{ message: string; pfNumber: string }> {
-  const activity = 'Voter sign-up';
-  const identity = await checkedOrLogged(ctx, { name: input.pfNumber, activity, ip: input.ip }, () =>
-    verifyGoogleIdToken(ctx, input.credential),
-  );
-  const { db } = ctx.database;
-  const [member] = await db.select().from(members).where(eq(members.memberNo, input.pfNumber.trim())).limit(1);
-  if (!member || normalisePhone(member.phone) !== normalisePhone(input.phone)) {
-    await recordActivity(ctx, {
-      name: input.pfNumber,
-      activity,
-      userId: member?.id,
-      userType: 'voter',
-      ip: input.ip,
-      status: 'failed',
-      data: 'voter ID and phone do not match',
-    });
-    throw new AppError('NOT_FOUND', SIGNUP_NO_MATCH, { issue: SIGNUP_NO_MATCH });
-  }
-  const conflict = async () => {
-    await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'account exists' });
-    return new AppError('CONFLICT', ACCOUNT_EXISTS, { issue: ACCOUNT_EXISTS });
-  };
-  if (member.googleSub) throw await conflict();
-  try {
-    const linked = await db.transaction(async (tx) => {
-      const rows = await tx
-        .update(members)
-        .set({ googleSub: identity.sub, photoUrl: member.photoUrl ?? identity.picture, updatedAt: ctx.now() })
-        .where(and(eq(members.id, member.id), isNull(members.googleSub)))
-        .returning({ id: members.id });
-      if (rows.length === 0) return false;
-      await markMemberVerified(ctx, tx, member.id);
-      await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' }, tx);
-      return true;
-    });
-    if (!linked) throw await conflict();
-  } catch (error) {
-    // The Google account is already linked to another member.
-    if (isUniqueViolation(error)) throw await conflict();
-    throw error;
-  }
-  return { message: SIGNED_UP, pfNumber: member.memberNo };
 }

@@ -243,8 +243,13 @@ describe('staff Google sign-in', () => {
     const g = session(await request(t.app).post(`${API}/agent/google/login`).send({ email: agent.email, oauth_id_token: agentToken }));
     expect((await request(t.app).get(`${API}/validate/admin`).set(bearer(g))).body.user_type).toBe('agent');
 
-    const crossed = await request(t.app).post(`${API}/admin/google/login`).send({ email: agent.email, oauth_id_token: agentToken });
+    // A fresh token: each is accepted once (the reused one is refused, 401).
+    const crossed = await request(t.app)
+      .post(`${API}/admin/google/login`)
+      .send({ email: agent.email, oauth_id_token: await google.idToken({ email: agent.email }) });
     expect(crossed.status).toBe(403);
+    const replayed = await request(t.app).post(`${API}/agent/google/login`).send({ email: agent.email, oauth_id_token: agentToken });
+    expect(replayed.status).toBe(401);
     const wrongAudience = await request(t.app)
       .post(`${API}/admin/google/login`)
       .send({ email: admin.email, oauth_id_token: await google.idToken({ email: admin.email, audience: 'other-app' }) });

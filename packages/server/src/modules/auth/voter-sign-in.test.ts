@@ -57,7 +57,7 @@ describe('SMS sign-in (verify/phone, verify/sms)', () => {
     const member = await createMember(t.ctx, { name: 'Amina Ochieng', phone: '0712345689' });
     const browser = await openBrowser(t.app);
     const { res, code } = await requestCode(browser, member);
-    expect(res.body.message).toContain('07******89');
+    expect(res.body.message).toContain('********89');
     expect(sms.messages.at(-1)).toMatchObject({ to: '0712345689' });
     const pendingCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('kura_pending_voter='));
     expect(pendingCookie).toMatch(/HttpOnly/i);
@@ -432,15 +432,15 @@ describe('Google sign-in and sign-up for voters', () => {
     expect(res.body).toEqual({ message: 'No account found, try signing up', issue: 'No such user exists' });
   });
 
-  it('links a Google account at sign-up (201), refuses it twice (409), then signs in by it', async () => {
+  it('links a Google account at sign-up once the texted code is entered (201), refuses it twice (409), then signs in by it', async () => {
     const member = await createMember(t.ctx, {
       memberNo: '4321',
       phone: '0722000111',
       email: 'registered@example.org',
       name: 'Registered Name',
     });
-    const credential = await google.idToken({ email: 'personal@gmail.com', sub: 'google-sub-personal' });
-    const body = {
+    const credential = () => google.idToken({ email: 'personal@gmail.com', sub: 'google-sub-personal' });
+    const body = async () => ({
       pfNumber: '4321',
       phone: '0722000111',
       name: 'x',
@@ -448,15 +448,19 @@ describe('Google sign-in and sign-up for voters', () => {
       email_verified: true,
       photo: '',
       google_id: 'x',
-      credential,
-    };
+      credential: await credential(),
+    });
+    const browser = await openBrowser(t.app);
 
-    const wrongPhone = await request(t.app)
-      .post(`${API}/signup`)
-      .send({ ...body, phone: '0722000999' });
+    const wrongPhone = await browser.post(`${API}/signup`, { ...(await body()), phone: '0722000999' });
     expect(wrongPhone.status).toBe(404);
 
-    const created = await request(t.app).post(`${API}/signup`).send(body);
+    const started = await browser.post(`${API}/signup`, await body());
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    expect(started.body).toEqual({ message: 'A 6 digit code has been sent to your phone ********11', pfNumber: '4321' });
+    const code = sms.codeFor('0722000111');
+    secrets.push(code);
+    const created = await browser.post(`${API}/signup/verify`, { token: code });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toEqual({ message: expect.any(String), pfNumber: '4321' });
     const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, member.id));
@@ -464,15 +468,13 @@ describe('Google sign-in and sign-up for voters', () => {
     expect(row!.verifiedAt).toBeInstanceOf(Date);
     expect(row!.email).toBe('registered@example.org');
 
-    const again = await request(t.app).post(`${API}/signup`).send(body);
+    const again = await browser.post(`${API}/signup`, await body());
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('Such an account already exists, try signing in or use a different voter id');
 
     // The same Google account on another voter ID: also taken.
     await createMember(t.ctx, { memberNo: '4322', phone: '0722000222' });
-    const taken = await request(t.app)
-      .post(`${API}/signup`)
-      .send({ ...body, pfNumber: '4322', phone: '0722000222' });
+    const taken = await browser.post(`${API}/signup`, { ...(await body()), pfNumber: '4322', phone: '0722000222' });
     expect(taken.status).toBe(409);
 
     const login = await request(t.app)

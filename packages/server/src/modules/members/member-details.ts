@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import type { Caller } from '../../auth/sessions';
 import type { AppContext } from '../../context';
 import { branches, election, members } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -10,13 +11,17 @@ export const DETAILS_NOT_FOUND = 'No member found with that member number or ema
 
 /**
  * The public "details verification" lookup: a member number or an email answers where the
- * member is registered, masked, so a member can check their records without signing in.
+ * member is registered, masked, so a member can check their records without signing in. Anyone
+ * may know a member number, so a stranger learns no more than the last two phone digits and the
+ * email's first letter and domain, and no branch (empty); the member signed in, or an admin, sees
+ * the branch too.
  */
-export async function lookupMemberDetails(ctx: AppContext, identifier: string): Promise<MemberDetails> {
+export async function lookupMemberDetails(ctx: AppContext, identifier: string, caller?: Caller): Promise<MemberDetails> {
   const id = identifier.trim();
   const where = id.includes('@') ? eq(members.email, id.toLowerCase()) : eq(members.memberNo, id);
   const [row] = await ctx.database.db
     .select({
+      id: members.id,
       phone: members.phone,
       email: members.email,
       branch: branches.name,
@@ -27,5 +32,11 @@ export async function lookupMemberDetails(ctx: AppContext, identifier: string): 
     .where(where)
     .limit(1);
   if (!row) throw new AppError('NOT_FOUND', DETAILS_NOT_FOUND);
-  return { phone: maskPhone(row.phone), email: maskEmail(row.email), branch: row.branch, support_email: row.supportEmail ?? '' };
+  const known = caller?.role === 'admin' || (caller?.role === 'voter' && caller.subjectId === row.id);
+  return {
+    phone: maskPhone(row.phone),
+    email: maskEmail(row.email),
+    branch: known ? row.branch : '',
+    support_email: row.supportEmail ?? '',
+  };
 }

@@ -58,7 +58,8 @@ export function membersRoutes(ctx: AppContext): RouterImplementation<Contract['a
 
     getMemberDetails: {
       middleware: [detailsRateLimit(ctx)],
-      handler: async ({ body }) => ({ status: 200, body: await lookupMemberDetails(ctx, body.member_no) }),
+      // Public; a signed-in caller (bearer optional) may see more of their own record.
+      handler: async ({ body, req }) => ({ status: 200, body: await lookupMemberDetails(ctx, body.member_no, req.caller) }),
     },
   };
 }

@@ -1,0 +1,153 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { beginAttempt, countersFor } from '../../auth/account-limits';
+import { verifyGoogleIdToken } from '../../auth/google';
+import { CODE_TTL_MS, codeFailureMessage, consumeCode } from '../../auth/one-time-codes';
+import type { PendingSignIn } from '../../auth/pending';
+import type { AppContext } from '../../context';
+import { members } from '../../db/schema';
+import { AppError } from '../../errors';
+import { memberActivity, recordActivity } from '../../lib/activity-log';
+import { maskPhone } from '../../lib/masking';
+import { sendCode, type CodeDeps } from './code-sign-in.service';
+import { checkedOrLogged, isUniqueViolation } from './google-sign-in.service';
+import { markMemberVerified, normalisePhone } from './sign-in-support';
+
+/**
+ * Sign-up links a Google account to an existing member, in two steps, like a sign-in:
+ *
+ * 1. `signup`: a Google ID token (accepted once), the member number and the member's registered
+ *    phone. A wrong phone counts against the member's sign-up (the lock-out rules of
+ *    `account-limits.ts`, method `signup`, never the member's SMS sign-in). The right one texts a
+ *    code to that phone and answers the pending state; nothing is linked yet.
+ * 2. `signup/verify`: the code proves the phone is the caller's; only then is the Google account
+ *    linked, and the link is written to the activity log with the Google account's email.
+ *
+ * The member's registered name and email stay as the organisation keeps them.
+ */
+
+export const ACCOUNT_EXISTS = 'Such an account already exists, try signing in or use a different voter id';
+export const SIGNUP_NO_MATCH = 'No member matches this voter ID and phone number';
+export const SIGNED_UP = 'Account created successfully, you can now sign in';
+
+export type SignUpPending = Extract<PendingSignIn, { kind: 'signup' }>;
+
+const STARTED = 'Voter sign-up';
+const CHECKED = 'Voter sign-up: SMS code check';
+const LINKED = 'Voter sign-up: Google account linked';
+const minutes = Math.round(CODE_TTL_MS / 60_000);
+
+const conflict = () => new AppError('CONFLICT', ACCOUNT_EXISTS, { issue: ACCOUNT_EXISTS });
+
+/** signup: checks the member number and phone, then texts a code to the member's registered phone. */
+export async function startSignUp(
+  ctx: AppContext,
+  deps: CodeDeps,
+  input: { pfNumber: string; phone: string; credential: string; ip: string },
+): Promise<{ message: string; pfNumber: string; pending: SignUpPending }> {
+  const identity = await checkedOrLogged(ctx, { name: input.pfNumber, activity: STARTED, ip: input.ip }, () =>
+    verifyGoogleIdToken(ctx, input.credential),
+  );
+  const { db } = ctx.database;
+  const [member] = await db.select().from(members).where(eq(members.memberNo, input.pfNumber.trim())).limit(1);
+  const noMatch = async (data: string) => {
+    await recordActivity(ctx, {
+      name: input.pfNumber,
+      activity: STARTED,
+      userId: member?.id,
+      userType: 'voter',
+      ip: input.ip,
+      status: 'failed',
+      data,
+    });
+    return new AppError('NOT_FOUND', SIGNUP_NO_MATCH, { issue: SIGNUP_NO_MATCH });
+  };
+  // No member, no account to count against: the per-address limit and one token per try hold.
+  if (!member) throw await noMatch('no such member');
+  // Counted before the phone is compared, so parallel guesses see each other (429 when limited).
+  const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'signup', input.ip));
+  if (normalisePhone(member.phone) !== normalisePhone(input.phone)) throw await noMatch('voter ID and phone do not match');
+  // The phone was right, but only the code finishes the method: this attempt alone is withdrawn.
+  await attempt.withdraw();
+
+  const [holder] = await db.select({ id: members.id }).from(members).where(eq(members.googleSub, identity.sub)).limit(1);
+  if (member.googleSub || holder) {
+    await recordActivity(ctx, { ...memberActivity(member, STARTED, input.ip), status: 'failed', data: 'account exists' });
+    throw conflict();
+  }
+  const sent = await sendCode(ctx, deps, {
+    role: 'voter',
+    subjectId: member.id,
+    channel: 'sms',
+    to: member.phone,
+    name: member.name,
+    ip: input.ip,
+    activity: 'Voter sign-up: SMS code sent',
+    smsText: (code) =>
+      `${code} is your ${ctx.env.APP_NAME} code to link a Google account to your membership. It expires in ${minutes} minutes. If you did not sign up, do not share it.`,
+  });
+  return {
+    message: `A 6 digit code has been sent to your phone ${maskPhone(member.phone)}`,
+    pfNumber: member.memberNo,
+    pending: {
+      kind: 'signup',
+      role: 'voter',
+      subjectId: member.id,
+      challengeId: sent.challengeId,
+      googleSub: identity.sub,
+      googleEmail: identity.email,
+      expiresAt: sent.expiresAt,
+    },
+  };
+}
+
+/**
+ * signup/verify: spends the code of the pending sign-up and links its Google account, in one
+ * transaction. A wrong code counts against the code (5 tries) and the member's sign-up.
+ */
+export async function finishSignUp(
+  ctx: AppContext,
+  input: { pending: SignUpPending; code: string; ip: string },
+): Promise<{ message: string; pfNumber: string }> {
+  const { subjectId, challengeId, googleSub, googleEmail } = input.pending;
+  const { db } = ctx.database;
+  const [[member], attempt] = await Promise.all([
+    db.select().from(members).where(eq(members.id, subjectId)).limit(1),
+    beginAttempt(ctx, countersFor(ctx, 'voter', subjectId, 'signup', input.ip)),
+  ]);
+  let outcome: { ok: true } | { ok: false; reason: 'wrong' | 'exhausted' | 'dead' | 'taken' };
+  try {
+    outcome = await db.transaction(async (tx) => {
+      const check = await consumeCode(ctx, tx, { purpose: 'voter', subjectId, challengeId, code: input.code });
+      if (!check.ok || !member) return { ok: false as const, reason: check.ok ? ('dead' as const) : check.reason };
+      const rows = await tx
+        .update(members)
+        .set({ googleSub, updatedAt: ctx.now() })
+        .where(and(eq(members.id, member.id), isNull(members.googleSub)))
+        .returning({ id: members.id });
+      if (rows.length === 0) return { ok: false as const, reason: 'taken' as const };
+      await markMemberVerified(ctx, tx, member.id);
+      await recordActivity(
+        ctx,
+        { ...memberActivity(member, LINKED, input.ip), status: 'success', data: `Google account ${googleEmail}` },
+        tx,
+      );
+      return { ok: true as const };
+    });
+  } catch (error) {
+    // The Google account was linked to another member meanwhile.
+    if (!isUniqueViolation(error)) throw error;
+    outcome = { ok: false, reason: 'taken' };
+  }
+  if (!outcome.ok) {
+    const row = member ? memberActivity(member, CHECKED, input.ip) : { name: 'unknown', activity: CHECKED, ip: input.ip };
+    await recordActivity(ctx, { ...row, status: 'failed', data: outcome.reason === 'taken' ? 'account exists' : outcome.reason });
+    if (outcome.reason === 'taken') {
+      await attempt.withdraw();
+      throw conflict();
+    }
+    const message = codeFailureMessage(outcome.reason);
+    throw new AppError('UNAUTHENTICATED', message, { issue: message });
+  }
+  await attempt.succeeded();
+  return { message: SIGNED_UP, pfNumber: member!.memberNo };
+}
