@@ -17,8 +17,12 @@ import type { Role } from './sessions';
 export type PendingSignIn =
   /** A one-time code was sent (SMS for voters, email for staff); `challengeId` 0 = nothing was sent. */
   | { kind: 'code'; role: Role; subjectId: number; challengeId: number; expiresAt: number }
-  /** Authenticator sign-in: the pin step was passed for this member. */
-  | { kind: 'pin'; role: 'voter'; subjectId: number; pinPassed: true; expiresAt: number }
+  /**
+   * Authenticator sign-in: the pin step was passed for this member. `lastStep` is the member's last
+   * accepted authenticator step when the pin passed: the first token accepted after it (this
+   * sign-in's) moves it on, so the state is good for one sign-in only, however often it is replayed.
+   */
+  | { kind: 'pin'; role: 'voter'; subjectId: number; pinPassed: true; lastStep: number | null; expiresAt: number }
   /**
    * Sign-up: a code was texted to the member's registered phone; spending it links this Google
    * account (the verified `sub`, and its email for the activity log) to the member.
@@ -38,6 +42,7 @@ const PendingSchema = z.discriminatedUnion('kind', [
     role: z.literal('voter'),
     subjectId: z.number().int().positive(),
     pinPassed: z.literal(true),
+    lastStep: z.number().int().nullable(),
     expiresAt: z.number(),
   }),
   z.object({

@@ -73,10 +73,13 @@ async function acceptToken(ctx: AppContext, db: Db | Tx, member: Member, token: 
   const secret = unseal(ctx.secrets.ballotKey, member.totpSecretEnc);
   const step = matchTotpStep(secret, token, ctx.now(), member.totpLastStep);
   if (step === null) return null;
+  // Only from the last step read with the member: a token accepted meanwhile (another sign-in on
+  // the same passed pin) leaves this one nothing to accept.
+  const unchanged = member.totpLastStep === null ? isNull(members.totpLastStep) : eq(members.totpLastStep, member.totpLastStep);
   const rows = await db
     .update(members)
     .set({ totpLastStep: step })
-    .where(and(eq(members.id, member.id), or(isNull(members.totpLastStep), lt(members.totpLastStep, step))))
+    .where(and(eq(members.id, member.id), unchanged, or(isNull(members.totpLastStep), lt(members.totpLastStep, step))))
     .returning({ id: members.id });
   return rows.length ? step : null;
 }
@@ -139,7 +142,14 @@ export async function checkPin(
   await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' });
   return {
     message: PIN_ACCEPTED,
-    pending: { kind: 'pin', role: 'voter', subjectId: member.id, pinPassed: true, expiresAt: ctx.now().getTime() + PENDING_TTL_MS },
+    pending: {
+      kind: 'pin',
+      role: 'voter',
+      subjectId: member.id,
+      pinPassed: true,
+      lastStep: member.totpLastStep,
+      expiresAt: ctx.now().getTime() + PENDING_TTL_MS,
+    },
   };
 }
 
@@ -150,7 +160,10 @@ export async function signInWithAuthenticator(
 ): Promise<Session> {
   const activity = 'Authenticator sign-in: token check';
   const member = await findMemberByIdentifier(ctx.database.db, input.pfNumber);
-  if (!member || member.id !== input.pending.subjectId) throw new AppError('UNAUTHENTICATED', SIGN_IN_EXPIRED, { issue: SIGN_IN_EXPIRED });
+  // A pin-passed state is spent by the first token accepted after it: replayed, it is no sign-in.
+  if (!member || member.id !== input.pending.subjectId || member.totpLastStep !== input.pending.lastStep) {
+    throw new AppError('UNAUTHENTICATED', SIGN_IN_EXPIRED, { issue: SIGN_IN_EXPIRED });
+  }
   if (!member.totpConfirmedAt) throw new AppError('FORBIDDEN', NO_AUTHENTICATOR, { issue: NO_AUTHENTICATOR });
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'token', input.ip));
   const session = await ctx.database.db.transaction(async (tx) => {

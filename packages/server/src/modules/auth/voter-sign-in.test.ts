@@ -330,6 +330,30 @@ describe('authenticator sign-in (send-qr, verify-token, sign-pass, verify-token-
     expect(reused.status).toBe(401);
   });
 
+  it('spends the pin-passed state with the sign-in: a copy of the cookie cannot skip the pin a second time', async () => {
+    const member = await createMember(t.ctx);
+    const secret = await enrol(member);
+    const browser = await openBrowser(t.app);
+    const pin = await browser.post(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: t.ctx.env.DEFAULT_PIN });
+    expect(pin.status).toBe(200);
+    const kept = ([] as string[]).concat(pin.headers['set-cookie'] ?? []).find((c) => c.startsWith('kura_pending_voter='))!;
+    const cookie = kept.split(';')[0]!;
+    t.clock.advance(30_000);
+    await session(
+      await browser.post(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: totpTokenAt(secret, t.clock.now()) }),
+    );
+
+    // The kept copy, within its five minutes, with a fresh token: no pin was passed for this sign-in.
+    t.clock.advance(30_000);
+    const replay = await request(t.app)
+      .post(`${API}/verify-token-login`)
+      .set('Cookie', `${cookie}; XSRF-TOKEN=${browser.xsrf}`)
+      .set('X-XSRF-TOKEN', browser.xsrf)
+      .send({ pfNumber: member.memberNo, token: totpTokenAt(secret, t.clock.now()) });
+    expect(replay.status).toBe(401);
+    expect(replay.body.message).toBe('Your sign-in has expired, please start again');
+  });
+
   it('needs a passed pin for the same member before the token step', async () => {
     const member = await createMember(t.ctx);
     const other = await createMember(t.ctx);
