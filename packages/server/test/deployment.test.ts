@@ -62,8 +62,14 @@ describe('docker-compose.yml', () => {
       expect(server.environment?.[key]).toMatch(new RegExp(`^\\$\\{${key}:\\?`));
     expect(JSON.stringify(server.healthcheck?.test)).toContain('/readyz');
     expect(server.volumes?.some((v) => v.endsWith(':/data'))).toBe(true);
-    // Replicas (--scale server=N) publish nothing themselves: the proxy does.
+    // Replicas (--scale server=N) publish nothing themselves: the proxy does. The app believes the
+    // proxy's X-Forwarded-For, so it must not be reachable past it (SECURITY.md "Proxies").
     expect(server.ports).toBeUndefined();
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (name === 'proxy') continue;
+      expect(service.ports, name).toBeUndefined();
+      expect((service as { network_mode?: string }).network_mode, name).toBeUndefined();
+    }
   });
 
   it('puts a reverse proxy in front that finds every replica, and Redis in the scale profile', () => {
