@@ -2,12 +2,11 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
-import { openDatabase } from '../src/db/client';
 import { contract } from '@kura/contract';
 import { flattenRoutes, tsr } from '../src/http/routes';
 import { moduleImplementations } from '../src/modules';
 import { createLogger } from '../src/logger';
-import { createTestApp, type TestApp } from './harness';
+import { createTestApp, createTestDatabase, type TestApp } from './harness';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -162,7 +161,7 @@ describe('request logging', () => {
       { LOG_LEVEL: 'warn', NODE_ENV: 'test' },
       new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }),
     );
-    const dead = await openDatabase({ pgliteMode: 'inline' });
+    const dead = await createTestDatabase();
     await dead.close();
     const app = createApp({ ...t.ctx, logger: quiet, database: dead });
     await request(app).get('/healthz').expect(200);

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Express } from 'express';
 import postgres from 'postgres';
+import { inject } from 'vitest';
 import { createApp } from '../src/app';
 import { createContext } from '../src/bootstrap';
 import type { AppContext } from '../src/context';
@@ -17,7 +18,9 @@ import { randomSecrets } from '../src/secrets';
 
 /**
  * Test harness: every test file gets its own database — an in-memory PGlite by default, or a
- * fresh database on the real Postgres named by DATABASE_URL — with migrations applied.
+ * fresh database on the real Postgres named by DATABASE_URL — with migrations applied. The
+ * migrations run once per run, on a template (test/template-database.ts) that each database
+ * copies; without one (a config with no global setup) each database runs them itself.
  */
 
 /** The real Postgres the suite runs against, when set (CI runs the suite both ways). */
@@ -26,20 +29,30 @@ export const databaseKind = TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
 export type TestDatabase = Database & { url?: string };
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export type TestDatabaseOptions = {
+  /** Start empty and run the migrations here, rather than copy the migrated template. */
+  migrate?: boolean;
+};
+
+let pgliteTemplate: Blob | undefined;
+
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) {
-    const database = await openDatabase({ pgliteMode: 'inline' });
-    await runMigrations(database);
+    const templatePath = options.migrate ? undefined : inject('pgliteTemplatePath');
+    if (templatePath) pgliteTemplate ??= new Blob([readFileSync(templatePath)]);
+    const database = await openDatabase({ pgliteMode: 'inline', pgliteFrom: templatePath ? pgliteTemplate : undefined });
+    if (!templatePath) await runMigrations(database);
     return database;
   }
+  const template = options.migrate ? undefined : inject('postgresTemplate');
   const name = `kura_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
+  await admin.unsafe(template ? `create database "${name}" template "${template}"` : `create database "${name}"`);
   await admin.end();
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), poolMax: 10 });
-  await runMigrations(database);
+  if (!template) await runMigrations(database);
   return {
     ...database,
     url: url.toString(),

@@ -12,6 +12,8 @@ export type Database = {
   sql: postgres.Sql;
   kind: 'postgres' | 'pglite';
   close(): Promise<void>;
+  /** An inline PGlite's data directory as a tarball (`pgliteFrom` of another database). */
+  dumpDataDir?(): Promise<Blob>;
 };
 
 export type OpenDatabaseOptions = {
@@ -21,6 +23,8 @@ export type OpenDatabaseOptions = {
   dataDir?: string;
   /** PGlite on a worker thread (the server) or the calling thread (tests). */
   pgliteMode?: 'worker' | 'inline';
+  /** An in-memory inline PGlite starts as a copy of this data directory tarball (tests' template). */
+  pgliteFrom?: Blob;
   poolMax?: number;
   /** Distinct statement texts prepared at most (default PREPARED_STATEMENT_LIMIT). */
   preparedStatementLimit?: number;
@@ -33,7 +37,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     host =
       options.pgliteMode === 'worker' && options.dataDir
         ? await startPgliteWorker(options.dataDir)
-        : await startPgliteInline(options.dataDir);
+        : await startPgliteInline(options.dataDir, options.pgliteFrom);
     url = host.url;
   }
   const sql = postgres(url, {
@@ -57,6 +61,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       await sql.end({ timeout: 5 });
       await host?.close();
     },
+    ...(host?.dumpDataDir ? { dumpDataDir: host.dumpDataDir } : {}),
   };
 }
 

@@ -4,7 +4,8 @@ import { migrationsApplied, runMigrations } from './migrate';
 
 let database: TestDatabase;
 beforeAll(async () => {
-  database = await createTestDatabase();
+  // The migrations themselves, on an empty database (other files copy a migrated template).
+  database = await createTestDatabase({ migrate: true });
 });
 afterAll(async () => {
   await database?.close();

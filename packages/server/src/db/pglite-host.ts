@@ -12,14 +12,23 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
  * Postgres. In `worker` mode PGlite's WebAssembly runs on its own thread and never blocks the
  * HTTP event loop; `inline` mode (tests) keeps it on the calling thread.
  */
-export type PgliteHost = { url: string; close(): Promise<void> };
+export type PgliteHost = {
+  url: string;
+  close(): Promise<void>;
+  /** The data directory as a tarball (inline mode), for another instance to start from. */
+  dumpDataDir?(): Promise<Blob>;
+};
 
 /** PGlite runs one query at a time; more socket connections only add interleaving risk. */
 const MAX_CONNECTIONS = 4;
 
-export async function startPgliteInline(dataDir?: string): Promise<PgliteHost> {
+/**
+ * `from` starts an in-memory instance as a copy of another's data directory (a `dumpDataDir()`
+ * tarball) instead of an empty one: no initdb, and whatever the copy holds (tests: the migrations).
+ */
+export async function startPgliteInline(dataDir?: string, from?: Blob): Promise<PgliteHost> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir);
+  const db = await PGlite.create(from && !dataDir ? { loadDataDir: from } : { dataDir });
   const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: MAX_CONNECTIONS });
   await server.start();
   const conn = server.getServerConn();
@@ -29,6 +38,7 @@ export async function startPgliteInline(dataDir?: string): Promise<PgliteHost> {
       await server.stop();
       await db.close();
     },
+    dumpDataDir: () => db.dumpDataDir('none'),
   };
 }
 
