@@ -165,8 +165,10 @@ describe('a full election with every log line captured', () => {
       }
       t.clock.advance(1_000);
     }
-    // Switch voting off, then log out everywhere.
+    // Switch voting off, close the election (the close publishes every queued ballot; a pause
+    // publishes nothing), then log out everywhere.
     expect((await request(t.app).post(`${API}/toggle`).set(bearer(adminToken)).send({ status: false })).status).toBe(200);
+    expect((await request(t.app).post(`${API}/election/close`).set(bearer(adminToken))).status).toBe(200);
     expect((await request(t.app).post(`${API}/logout`).set(bearer(adminToken))).status).toBe(204);
 
     const log = t.logs.join('\n');

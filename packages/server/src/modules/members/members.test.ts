@@ -330,9 +330,10 @@ describe('details lookup (public, rate limited)', () => {
     await t.ctx.database.db.update(election).set({ supportEmail: 'help@society.example' });
     const byNo = await request(t.app).post('/api/details').send({ member_no: '990001' });
     expect(byNo.status).toBe(200);
-    expect(byNo.body).toEqual({ phone: '07******89', email: 'j***@example.org', branch: 'Kiambu', support_email: 'help@society.example' });
+    // A stranger sees the last two phone digits only and no branch.
+    expect(byNo.body).toEqual({ phone: '********89', email: 'j***@example.org', branch: '', support_email: 'help@society.example' });
     const byEmail = await request(t.app).post('/api/details').send({ member_no: ' Jane.Doe@Example.org ' });
-    expect(byEmail.body.branch).toBe('Kiambu');
+    expect(byEmail.body.phone).toBe('********89');
     const missing = await request(t.app).post('/api/details').send({ member_no: '12121212' });
     expect(missing.status).toBe(404);
     expect(missing.body.message).toMatch(/No member found/);
