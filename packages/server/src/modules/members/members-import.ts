@@ -237,17 +237,13 @@ async function validateRows(
   return { rows, errors, createdBranches };
 }
 
-/**
- * A re-import must not move a member who voted for a branch position to another branch (they
- * could then vote for the new branch's positions too): 409 naming the lines, nothing written.
- */
-async function refuseBranchMovesAfterVoting(tx: Tx, rows: ImportRow[]): Promise<void> {
-  const moves = new Map<number, number>();
-  const lineOf = new Map<number, ImportRow>();
+/** The file's lines that name an existing member, each with that member's stored branch and contact details. */
+async function existingMembersOf(tx: Tx, rows: ImportRow[]) {
+  const found: { member: { id: number; memberNo: string; branchId: number; phone: string; email: string }; row: ImportRow }[] = [];
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
     const chunk = rows.slice(i, i + WRITE_CHUNK);
     const existing = await tx
-      .select({ id: members.id, memberNo: members.memberNo, branchId: members.branchId })
+      .select({ id: members.id, memberNo: members.memberNo, branchId: members.branchId, phone: members.phone, email: members.email })
       .from(members)
       .where(
         inArray(
@@ -256,12 +252,25 @@ async function refuseBranchMovesAfterVoting(tx: Tx, rows: ImportRow[]): Promise<
         ),
       );
     const byNo = new Map(chunk.map((r) => [r.memberNo, r]));
-    for (const m of existing) {
-      const row = byNo.get(m.memberNo)!;
-      if (m.branchId !== row.branchId) {
-        moves.set(m.id, row.branchId);
-        lineOf.set(m.id, row);
-      }
+    for (const member of existing) found.push({ member, row: byNo.get(member.memberNo)! });
+  }
+  return found;
+}
+
+/**
+ * A re-import must not move a member who voted for a branch position to another branch (they
+ * could then vote for the new branch's positions too): 409 naming the lines, nothing written.
+ */
+async function refuseBranchMovesAfterVoting(
+  tx: Tx,
+  existing: { member: { id: number; branchId: number }; row: ImportRow }[],
+): Promise<void> {
+  const moves = new Map<number, number>();
+  const lineOf = new Map<number, ImportRow>();
+  for (const { member: m, row } of existing) {
+    if (m.branchId !== row.branchId) {
+      moves.set(m.id, row.branchId);
+      lineOf.set(m.id, row);
     }
   }
   const locked = await membersLockedToBranch(tx, moves);
@@ -282,33 +291,23 @@ async function refuseBranchMovesAfterVoting(tx: Tx, rows: ImportRow[]): Promise<
  * The phone and email changes the file makes to existing members. A member who voted while voting
  * is open keeps theirs unless the admin confirmed: each such line is a line error, nothing written.
  */
-async function checkContactChangesOf(tx: Tx, rows: ImportRow[], confirm: boolean): Promise<ContactChanges> {
+async function checkContactChangesOf(
+  tx: Tx,
+  existing: { member: { id: number; memberNo: string; phone: string; email: string }; row: ImportRow }[],
+  confirm: boolean,
+): Promise<ContactChanges> {
   const proposed: ProposedContact[] = [];
   const lineOf = new Map<number, number>();
-  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
-    const chunk = rows.slice(i, i + WRITE_CHUNK);
-    const existing = await tx
-      .select({ id: members.id, memberNo: members.memberNo, phone: members.phone, email: members.email })
-      .from(members)
-      .where(
-        inArray(
-          members.memberNo,
-          chunk.map((r) => r.memberNo),
-        ),
-      );
-    const byNo = new Map(chunk.map((r) => [r.memberNo, r]));
-    for (const m of existing) {
-      const row = byNo.get(m.memberNo)!;
-      if (m.phone === row.phone && m.email === row.email) continue;
-      proposed.push({
-        id: m.id,
-        memberNo: m.memberNo,
-        name: row.name,
-        old: { phone: m.phone, email: m.email },
-        new: { phone: row.phone, email: row.email },
-      });
-      lineOf.set(m.id, row.line);
-    }
+  for (const { member: m, row } of existing) {
+    if (m.phone === row.phone && m.email === row.email) continue;
+    proposed.push({
+      id: m.id,
+      memberNo: m.memberNo,
+      name: row.name,
+      old: { phone: m.phone, email: m.email },
+      new: { phone: row.phone, email: row.email },
+    });
+    lineOf.set(m.id, row.line);
   }
   const contacts = await checkContactChanges(tx, proposed, confirm);
   if (contacts.refused.length > 0) {
@@ -412,9 +411,10 @@ export async function importMembers(
         createdBranches = validated.createdBranches;
         if (errors.length > 0) throw new ImportRejected(capErrors(errors));
         if (rows.length === 0) throw new ImportRejected([{ line: 2, message: 'The file has no member lines' }]);
-        await refuseBranchMovesAfterVoting(tx, rows);
+        const existing = await existingMembersOf(tx, rows);
+        await refuseBranchMovesAfterVoting(tx, existing);
         if (closed) await refuseCandidateRenamesAfterClose(tx, rows);
-        const contacts = await checkContactChangesOf(tx, rows, options.confirmContactChanges === true);
+        const contacts = await checkContactChangesOf(tx, existing, options.confirmContactChanges === true);
         let counts: { created: number; updated: number };
         try {
           counts = await upsertRows(tx, rows, ctx.now());
