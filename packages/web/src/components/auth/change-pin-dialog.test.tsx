@@ -20,7 +20,7 @@ function fill(dialog: HTMLElement, current: string, next: string) {
   fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
 }
 
-describe('Change pin dialog (docs/screens.md "Voter pages")', () => {
+describe('Change pin dialog (docs/screens.md "Screens")', () => {
   it('sends the current and the new pin and closes with a toast', async () => {
     const calls = stubFetch((c) =>
       c.method === 'PUT' && c.path === '/psk/pin' ? { status: 200, body: { message: 'Pin changed' } } : undefined,

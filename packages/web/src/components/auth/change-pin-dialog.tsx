@@ -14,7 +14,7 @@ type Values = { current_pin: string; new_pin: string };
 const EMPTY: Values = { current_pin: '', new_pin: '' };
 
 /**
- * Change pin (docs/screens.md "Voter pages"): the pin of the authenticator sign-in. The current
+ * Change pin (docs/screens.md "Screens"): the pin of the authenticator sign-in. The current
  * pin is the default pin until the member sets their own; the rules are the contract's, checked
  * here first and again by the server.
  */
