@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { c, errors, meta, MessageBody, Session } from './common';
 import {
   consentSchema,
+  currentPinSchema,
   emailSchema,
   googleCredentialSchema,
   identifierSchema,
+  newPinSchema,
   passSchema,
   passwordSchema,
   pfNumberSchema,
@@ -41,6 +43,8 @@ export const SignupBody = z.object({
 export const SendQrBody = z.object({ pfNumber: pfNumberSchema });
 export const VerifyTokenBody = z.object({ token: tokenSchema, pfNumber: pfNumberSchema });
 export const SignPassBody = z.object({ pass: passSchema, pfNumber: pfNumberSchema });
+/** A signed-in member replaces their authenticator pin. */
+export const ChangePinBody = z.object({ current_pin: currentPinSchema, new_pin: newPinSchema });
 
 // ---- Responses ----
 
@@ -206,6 +210,16 @@ export const authRouter = c.router({
     body: SignPassBody,
     responses: { 200: MessageBody, ...errors(401, 403, 404, 419) },
     metadata: meta('anyone', { startsSignIn: 'voter', csrf: true }),
+  },
+  changePin: {
+    method: 'PUT',
+    path: '/psk/pin',
+    summary: "Set the caller's own authenticator pin",
+    description:
+      'Needs a signed-in voter. current_pin is the default pin until the member sets their own; afterwards only their own pin opens the authenticator sign-in. new_pin: 4 to 8 digits, not the default pin, not one digit repeated or a run like 1234 (422 with errors.new_pin). A wrong current_pin answers 422 (errors.current_pin) and counts against the member\'s pin like a wrong pin at sign-pass (429 when limited). Answers {message: "Pin changed"}.',
+    body: ChangePinBody,
+    responses: { 200: MessageBody, ...errors(401, 403) },
+    metadata: meta('voter'),
   },
   verifyTokenLogin: {
     method: 'POST',

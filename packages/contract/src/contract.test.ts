@@ -63,6 +63,8 @@ const EXPECTED: Row[] = [
   ['GET', '/api/v1/reminders', 'admin'],
   // sign-up's code step: linking a Google account needs the code texted to the member's phone
   ['POST', '/api/v1/signup/verify', 'pending-voter'],
+  // a member replaces the default authenticator pin with their own
+  ['PUT', '/api/v1/psk/pin', 'voter'],
 ];
 
 /** API.md "Setting up and running any organisation's election". */
@@ -93,8 +95,8 @@ const accessOf = (r: AppRoute) => (r.metadata as { access?: Access } | undefined
 const GUARDED: Access[] = ['signed-in', 'voter', 'agent', 'admin', 'pending-voter', 'pending-admin', 'pending-agent'];
 
 describe('contract', () => {
-  it('has 44 spec rows + 4 operator rows + the election-running rows + GET help, the reminders list and the sign-up code step', () => {
-    expect(EXPECTED).toHaveLength(53);
+  it('has 44 spec rows + 4 operator rows + the election-running rows + GET help, the reminders list, the sign-up code step and the pin change', () => {
+    expect(EXPECTED).toHaveLength(54);
   });
 
   it.each([...EXPECTED, ...SETUP])('%s %s exists with access %s', (method, path, access) => {

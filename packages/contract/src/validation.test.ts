@@ -11,6 +11,9 @@ import {
   phoneSchema,
   tokenSchema,
   voterIdSchema,
+  newPinSchema,
+  PIN_FORMAT_MESSAGE,
+  PIN_TRIVIAL_MESSAGE,
 } from './validation';
 
 const messages = (schema: z.ZodTypeAny, value: unknown) => {
@@ -77,5 +80,26 @@ describe('display names', () => {
     expect(nameSchema.parse('Jose\u0301')).toBe('José');
     expect(messages(nameSchema, ' \u3000 ')).toEqual(['The name field is required']);
     expect(messages(nameSchema, 'x'.repeat(151))).toEqual(['Must be at most 150 characters long']);
+  });
+});
+
+describe('new pin (newPinSchema)', () => {
+  it.each(['5083', '731902', '24681357', '1235', '0102'])('accepts %s', (pin) => {
+    expect(newPinSchema.safeParse(pin).success).toBe(true);
+  });
+  it.each([
+    ['1111', PIN_TRIVIAL_MESSAGE],
+    ['00000000', PIN_TRIVIAL_MESSAGE],
+    ['1234', PIN_TRIVIAL_MESSAGE],
+    ['9876', PIN_TRIVIAL_MESSAGE],
+    ['8901', PIN_TRIVIAL_MESSAGE],
+    ['345678', PIN_TRIVIAL_MESSAGE],
+    ['123', PIN_FORMAT_MESSAGE],
+    ['123456789', PIN_FORMAT_MESSAGE],
+    [' 5083', PIN_FORMAT_MESSAGE],
+  ])('refuses %s', (pin, message) => {
+    const parsed = newPinSchema.safeParse(pin);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => i.message)).toEqual([message]);
   });
 });

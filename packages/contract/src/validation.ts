@@ -129,6 +129,29 @@ export const passSchema = z
   .min(1, 'The password field is required')
   .max(100, 'Must be at most 100 characters long');
 
+export const PIN_FORMAT_MESSAGE = 'The pin must be 4 to 8 digits';
+export const PIN_TRIVIAL_MESSAGE = 'Choose a pin that is harder to guess: not one digit repeated or a run like 1234';
+
+/** One digit repeated (0000) or a run up or down, wrapping past 9 (1234, 9876, 8901). */
+export function isTrivialPin(pin: string): boolean {
+  if (!/^\d{4,8}$/.test(pin)) return false;
+  const d = [...pin].map(Number);
+  const step = (d[1]! - d[0]! + 10) % 10;
+  return (step === 0 || step === 1 || step === 9) && d.every((x, i) => i === 0 || (x - d[i - 1]! + 10) % 10 === step);
+}
+
+/** The member's current authenticator pin (the default pin until they set their own). */
+export const currentPinSchema = z
+  .string({ required_error: 'Enter your current pin', invalid_type_error: 'Enter your current pin' })
+  .min(1, 'Enter your current pin')
+  .max(100, 'Must be at most 100 characters long');
+
+/** A member's own pin: 4 to 8 digits, not trivial (the server also refuses the default pin). */
+export const newPinSchema = z
+  .string({ required_error: 'Enter a new pin', invalid_type_error: 'Enter a new pin' })
+  .regex(/^\d{4,8}$/, PIN_FORMAT_MESSAGE)
+  .refine((v) => !isTrivialPin(v), PIN_TRIVIAL_MESSAGE);
+
 /**
  * The largest id the database stores (a 4-byte `integer`). Every numeric id the contract accepts
  * (path, query, body, multipart) is built from `idNumber` below, so no id reaches the database out

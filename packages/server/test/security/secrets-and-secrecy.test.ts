@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpTokenAt } from '../../src/auth/totp';
+import { members } from '../../src/db/schema';
 import { openBrowser } from '../auth/browser';
 import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../auth/google-signer';
 import { startSmsSink, type SmsSink } from '../auth/sms-sink';
@@ -130,9 +131,19 @@ describe('a full election with every log line captured', () => {
           (await request(t.app).post(`${API}/verify-token`).set(bearer(enrolToken)).send({ pfNumber: member.memberNo, token: confirm }))
             .status,
         ).toBe(200);
+        // The member sets their own pin: neither it nor its hash reaches a log.
+        const ownPin = `6038${String(1729 + i).padStart(4, '0')}`;
+        secrets.push(ownPin);
+        const changed = await request(t.app)
+          .put(`${API}/psk/pin`)
+          .set(bearer(enrolToken))
+          .send({ current_pin: t.ctx.env.DEFAULT_PIN, new_pin: ownPin });
+        expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+        const [stored] = await t.ctx.database.db.select({ pinHash: members.pinHash }).from(members).where(eq(members.id, member.id));
+        secrets.push(stored!.pinHash!, stored!.pinHash!.split('$')[2]!);
         t.clock.advance(31_000);
         const b = await openBrowser(t.app);
-        const pin = await b.post(`${API}/sign-pass`, { pass: t.ctx.env.DEFAULT_PIN, pfNumber: member.memberNo });
+        const pin = await b.post(`${API}/sign-pass`, { pass: ownPin, pfNumber: member.memberNo });
         expect(pin.status, JSON.stringify(pin.body)).toBe(200);
         secrets.push(...cookiesOf(pin));
         const totp = totpTokenAt(qr.body.secret, t.clock.now());

@@ -6,7 +6,7 @@ import { createDecoyThrottle, createIpLimiters } from '../../auth/rate-limits';
 import { RESEND_INTERVAL_MS } from '../../auth/one-time-codes';
 import type { AppContext } from '../../context';
 import type { RouterImplementation } from '../../http/routes';
-import { checkPin, confirmEnrolment, signInWithAuthenticator, startEnrolment } from './authenticator.service';
+import { changePin, checkPin, confirmEnrolment, signInWithAuthenticator, startEnrolment } from './authenticator.service';
 import { createBackgroundWork, sendAdminCode, sendAgentCode, sendVoterCode, verifyCodeSignIn, type CodeDeps } from './code-sign-in.service';
 import { signInStaffWithGoogle, signInVoterWithGoogle } from './google-sign-in.service';
 import { describeStaff, describeVoter, signOut } from './session.service';
@@ -139,6 +139,13 @@ export function authRoutes(ctx: AppContext): RouterImplementation<Contract['api'
         setPendingSignIn(ctx, req, res, passed.pending);
         return { status: 200, body: { message: passed.message } };
       },
+    },
+    changePin: {
+      middleware: [limit.tries],
+      handler: async ({ body, req }) => ({
+        status: 200,
+        body: await changePin(ctx, callerOf(req), { currentPin: body.current_pin, newPin: body.new_pin, ip: ipOf(req) }),
+      }),
     },
     verifyTokenLogin: {
       middleware: [limit.tries],

@@ -9,7 +9,7 @@ import type { Db, Tx } from '../../db/client';
 import { members } from '../../db/schema';
 import { AppError } from '../../errors';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
-import { safeEqual, seal, unseal, verifyPassword } from '../../lib/crypto';
+import { hashPassword, safeEqual, seal, unseal, verifyPassword } from '../../lib/crypto';
 import { findMemberByIdentifier, markMemberVerified, noAccount, startSession, type Member } from './sign-in-support';
 
 /**
@@ -26,6 +26,8 @@ export const PIN_WRONG = 'Incorrect pin';
 export const NO_AUTHENTICATOR = 'Set up an authenticator app first: sign in with an SMS code, then scan the QR code';
 export const AUTHENTICATOR_CONFIRMED = 'Authenticator set up successfully';
 export const PIN_ACCEPTED = 'Pin accepted, enter the token from your authenticator app';
+export const PIN_CHANGED = 'Pin changed';
+export const PIN_IS_DEFAULT = 'Choose a pin other than the default pin';
 
 /** The caller's own member record named by pfNumber (member number or email), or 403. */
 async function ownMember(ctx: AppContext, caller: Caller, pfNumber: string): Promise<Member> {
@@ -114,6 +116,46 @@ async function pinMatches(ctx: AppContext, member: Member, pin: string): Promise
   // No stored pin means the configured default pin, until the member changes it.
   if (!member.pinHash) return safeEqual(pin, ctx.env.DEFAULT_PIN);
   return verifyPassword(pin, member.pinHash);
+}
+
+/**
+ * psk/pin: a signed-in member replaces their pin (the default until they set one), which ends
+ * the default pin for them. The current pin is counted with the member's pin failures at
+ * sign-pass, so a borrowed session cannot guess it faster than the sign-in could. Only the hash
+ * is stored; the log says that the pin changed, never what it is.
+ */
+export async function changePin(
+  ctx: AppContext,
+  caller: Caller,
+  input: { currentPin: string; newPin: string; ip: string },
+): Promise<{ message: string }> {
+  const [member] = await ctx.database.db.select().from(members).where(eq(members.id, caller.subjectId));
+  if (!member) throw new AppError('UNAUTHENTICATED');
+  if (safeEqual(input.newPin, ctx.env.DEFAULT_PIN)) throw AppError.validation({ new_pin: [PIN_IS_DEFAULT] });
+  const activity = 'Pin changed';
+  const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'pin', input.ip));
+  const matches = await pinMatches(ctx, member, input.currentPin);
+  const newHash = matches ? await hashPassword(input.newPin) : '';
+  const changed = matches
+    ? await ctx.database.db.transaction(async (tx) => {
+        // Only over the pin just checked: a change that landed meanwhile makes this current pin stale.
+        const unchanged = member.pinHash === null ? isNull(members.pinHash) : eq(members.pinHash, member.pinHash);
+        const rows = await tx
+          .update(members)
+          .set({ pinHash: newHash, updatedAt: ctx.now() })
+          .where(and(eq(members.id, member.id), unchanged))
+          .returning({ id: members.id });
+        if (rows.length) await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' }, tx);
+        return rows.length > 0;
+      })
+    : false;
+  if (!changed) {
+    await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'wrong current pin' });
+    // 422, not 401: the caller is signed in, and a 401 would end their session in the browser.
+    throw AppError.validation({ current_pin: [PIN_WRONG] });
+  }
+  await attempt.succeeded();
+  return { message: PIN_CHANGED };
 }
 
 /** sign-pass: checks the pin and answers the pending "pin passed" state for the cookie. */

@@ -6,6 +6,7 @@ import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { toast } from '@/hooks/use-toast';
+import { ChangePinDialog } from '@/components/auth/change-pin-dialog';
 import { ColourDialog } from '@/components/colours/colour-dialog';
 import { IssueDialog } from '@/components/help/issue-dialog';
 import { config } from '@/lib/config';
@@ -27,6 +28,8 @@ export type AppShellProps = {
   extraTitles?: Record<string, string>;
   /** shows the help button in the page-title banner */
   showHelp?: boolean;
+  /** the voter shell offers the Change pin dialog (the authenticator sign-in's pin) */
+  showPinDialog?: boolean;
   children: ReactNode;
 };
 
@@ -48,6 +51,7 @@ export function AppShell({
   bannerUsesCustomColours,
   extraTitles,
   showHelp = true,
+  showPinDialog = false,
   children,
 }: AppShellProps) {
   const { pathname } = useLocation();
@@ -181,6 +185,7 @@ export function AppShell({
             {/* outline buttons have a light background: keep their text dark on a custom-coloured banner */}
             <div className={cn('flex flex-wrap gap-2', bannerUsesCustomColours && 'text-foreground')}>
               {showColourDialog && <ColourDialog />}
+              {showPinDialog && <ChangePinDialog />}
               {showHelp && <IssueDialog />}
             </div>
           </div>
