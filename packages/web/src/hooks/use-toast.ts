@@ -67,6 +67,11 @@ function dispatch(action: Action) {
   listeners.forEach((listener) => listener(memoryState));
 }
 
+/** Empties the toast store (the test setup calls it after each test: the store outlives a render). */
+export function clearToasts() {
+  dispatch({ type: 'REMOVE_TOAST' });
+}
+
 export type Toast = Omit<ToasterToast, 'id'>;
 
 export function toast(props: Toast) {

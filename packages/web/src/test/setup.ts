@@ -1,5 +1,6 @@
 import { afterEach, vi } from 'vitest';
-import { cleanup, configure } from '@testing-library/react';
+import { act, cleanup, configure } from '@testing-library/react';
+import { clearToasts } from '@/hooks/use-toast';
 
 // findBy*/waitFor default to 1 s, too tight when CI runs suites side by side on 2 cores.
 configure({ asyncUtilTimeout: 5000 });
@@ -43,5 +44,8 @@ Element.prototype.scrollIntoView ??= () => {};
 
 afterEach(() => {
   cleanup();
+  // The toast store lives beside the module, not in a render: a toast left open by one test would
+  // otherwise show in the next test's Toaster.
+  act(() => clearToasts());
   window.localStorage.clear();
 });

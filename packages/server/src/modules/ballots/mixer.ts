@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import type { Tx } from '../../db/client';
 import { ballotQueue } from '../../db/schema';
 import { MIX_LOCK } from './locks';
 import { intArray, textArray } from '../../db/arrays';
@@ -102,23 +103,32 @@ export async function mixQueuedBallots(ctx: AppContext): Promise<MixResult> {
  * on the same set. Receipts and the commitment (sorted by receipt) do not depend on row order.
  */
 export async function remixAtClose(ctx: AppContext): Promise<MixResult> {
-  return ctx.database.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
-    const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
-    const queued = (await openAll(ctx, all)).flat();
-    await tx.execute(sql`create temporary table ballots_remix on commit drop as select receipt, position_id, candidate_id from ballots`);
-    for (let i = 0; i < queued.length; i += INSERT_SLICE) {
-      const slice = queued.slice(i, i + INSERT_SLICE);
-      await tx.execute(sql`
-        insert into ballots_remix (receipt, position_id, candidate_id)
-        select * from unnest(${textArray(slice.map((b) => b.receipt))}::text[], ${intArray(slice.map((b) => b.positionId))}::int[], ${intArray(slice.map((b) => b.candidateId))}::int[])`);
-    }
-    await tx.execute(sql`truncate ballots, ballot_queue`);
-    await tx.execute(
-      sql`insert into ballots (receipt, position_id, candidate_id) select receipt, position_id, candidate_id from ballots_remix order by gen_random_uuid()`,
-    );
-    return { moved: all.length };
-  });
+  return ctx.database.db.transaction((tx) => remixAtCloseIn(ctx, tx));
+}
+
+/**
+ * `remixAtClose` inside the caller's transaction: the close records its final commitment in the
+ * same transaction, so the re-mix and the commitment commit together and a second closer (another
+ * process, the scheduler's retry) finds the commitment and never truncates again. A truncate is
+ * not MVCC-safe: a reader whose snapshot is older than a second truncate would see an empty box.
+ */
+export async function remixAtCloseIn(ctx: AppContext, tx: Tx): Promise<MixResult> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
+  const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
+  const queued = (await openAll(ctx, all)).flat();
+  await tx.execute(sql`create temporary table ballots_remix on commit drop as select receipt, position_id, candidate_id from ballots`);
+  for (let i = 0; i < queued.length; i += INSERT_SLICE) {
+    const slice = queued.slice(i, i + INSERT_SLICE);
+    await tx.execute(sql`
+      insert into ballots_remix (receipt, position_id, candidate_id)
+      select * from unnest(${textArray(slice.map((b) => b.receipt))}::text[], ${intArray(slice.map((b) => b.positionId))}::int[], ${intArray(slice.map((b) => b.candidateId))}::int[])`);
+  }
+  await tx.execute(sql`truncate ballots, ballot_queue`);
+  await tx.execute(
+    sql`insert into ballots (receipt, position_id, candidate_id) select receipt, position_id, candidate_id from ballots_remix order by gen_random_uuid()`,
+  );
+  await tx.execute(sql`drop table ballots_remix`);
+  return { moved: all.length };
 }
 
 /** The per-process mixing loop; answers a stop function that waits for a pass in progress. */

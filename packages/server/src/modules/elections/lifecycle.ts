@@ -8,7 +8,7 @@ import { recordActivity } from '../../lib/activity-log';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import type { Service } from '../../lib/service';
-import { ELECTION_LOCK, FINALISE_LOCK, remixAtClose } from '../ballots';
+import { ELECTION_LOCK, FINALISE_LOCK, remixAtCloseIn } from '../ballots';
 import { verifyAudit } from './audit';
 import { digestBallots, recordCommitment } from './commitments';
 import { getResults } from './elections.service';
@@ -102,14 +102,15 @@ export async function finaliseElection(ctx: AppContext): Promise<void> {
     .where(eq(election.id, 1));
   if (!state?.closedAt) return;
   if (state.finalCommitmentId === null) {
-    await remixAtClose(ctx);
     // Read committed on purpose: each statement sees what committed before it, so the re-check after
     // the lock sees another process's final commitment (a repeatable-read snapshot would be taken
-    // before the lock wait). The ballot set no longer moves: voting is off and the queue published.
+    // before the lock wait). The re-mix and the final commitment commit together: a second closer
+    // finds the commitment and leaves the box alone. The ballot set no longer moves: voting is off.
     await ctx.database.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${FINALISE_LOCK})`);
       const [again] = await tx.select({ id: election.finalCommitmentId }).from(election).where(eq(election.id, 1));
       if (again?.id !== null && again?.id !== undefined) return;
+      await remixAtCloseIn(ctx, tx);
       const digest = await digestBallots(tx);
       const [row] = await tx
         .insert(commitments)
