@@ -8,7 +8,7 @@ import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
 import { assertNotClosed } from '../elections';
-import { applyMemberEdit, positionColumns, positionOrder, replacePositions } from '../members';
+import { applyMemberEdit, lockElectionForCandidacies, positionColumns, positionOrder, replacePositions } from '../members';
 
 export type CandidateEdit = { name: string; phone: string; email: string; county: string; position_ids: number[]; statement?: string };
 
@@ -74,6 +74,8 @@ export async function updateCandidate(
         data: `member id ${id}, positions [${input.position_ids.join(', ')}]${photoUrl ? ', new photo' : ''}${input.statement !== undefined ? ', statement' : ''}`,
       },
       async (tx) => {
+        // Before the member row: the position set may change (see lockElectionForCandidacies).
+        await lockElectionForCandidacies(tx);
         const [member] = await tx
           .select({ memberNo: members.memberNo, photoUrl: members.photoUrl })
           .from(members)

@@ -5,6 +5,6 @@
 export { membersRoutes } from './members.router';
 export { importMembers } from './members-import';
 /** Shared with candidates: a candidate is a member, edited and ordered the same way. */
-export { applyMemberEdit, positionColumns, positionOrder, replacePositions } from './members.service';
+export { applyMemberEdit, lockElectionForCandidacies, positionColumns, positionOrder, replacePositions } from './members.service';
 /** Used by the demo seed, which sets up its candidates as an admin would. */
 export { assignPositions } from './members.service';
