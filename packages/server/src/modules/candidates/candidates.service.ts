@@ -10,6 +10,7 @@ import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../li
 import { assertNotClosed } from '../elections';
 import {
   applyMemberEdit,
+  lockElectionForCandidacies,
   positionColumns,
   positionOrder,
   recordContactChanges,
@@ -83,6 +84,8 @@ export async function updateCandidate(
         data: `member id ${id}, positions [${input.position_ids.join(', ')}]${photoUrl ? ', new photo' : ''}${input.statement !== undefined ? ', statement' : ''}`,
       },
       async (tx) => {
+        // Before the member row: the position set may change (see lockElectionForCandidacies).
+        await lockElectionForCandidacies(tx);
         const [member] = await tx
           .select({ memberNo: members.memberNo, photoUrl: members.photoUrl })
           .from(members)

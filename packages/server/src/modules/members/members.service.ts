@@ -8,7 +8,7 @@ import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
 import { likeContains, pageRequest, paginate } from '../../lib/pagination';
-import { MEMBER_LOCK_NAMESPACE } from '../ballots';
+import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../ballots';
 import {
   checkContactChanges,
   contactChangeRefused,
@@ -240,9 +240,20 @@ export async function updateMember(
 export type PositionChange = { added: number[]; removed: number[] };
 
 /**
+ * The election lock a vote holds shared, taken exclusively (as a position edit takes it): a vote in
+ * flight finishes before a candidacy change looks for votes, and a later one sees the new list. Take
+ * it first in the transaction, before any member row lock: a vote holds it while it writes rows
+ * that reference its member, so the other order could deadlock with a candidate's own vote.
+ */
+export async function lockElectionForCandidacies(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+}
+
+/**
  * Makes the member's positions exactly `positionIds`. Unknown positions are a 422. Once a
  * position has ballots its candidate list is frozen (409): adding or removing a candidate then
  * would change what voters already chose between (docs/decisions/004-the-election-is-data.md).
+ * The caller takes `lockElectionForCandidacies` first, so the check sees every vote.
  */
 export async function replacePositions(tx: Tx, memberId: number, positionIds: number[]): Promise<PositionChange> {
   const wanted = [...new Set(positionIds)];
@@ -265,6 +276,8 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
   const removed = current.filter((id) => !wanted.includes(id));
   const changed = [...added, ...removed];
   if (changed.length === 0) return { added, removed };
+  // Held already when the caller took it first, as it should (advisory locks nest in a transaction).
+  await lockElectionForCandidacies(tx);
   const voted = await tx
     .selectDistinct({ id: participation.positionId })
     .from(participation)
@@ -284,6 +297,7 @@ export async function assignPositions(ctx: AppContext, actor: Actor, memberNo: s
     ctx,
     { actor, activity: 'Positions assigned', data: `member no ${memberNo}, positions [${positionIds.join(', ')}]` },
     async (tx) => {
+      await lockElectionForCandidacies(tx);
       const member = await lockMember(tx, eq(members.memberNo, memberNo.trim()));
       return replacePositions(tx, member.id, positionIds);
     },
