@@ -182,7 +182,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(cookieParser(ctx.secrets.sessionSecret));
   app.use('/api', express.json({ limit: JSON_BODY_LIMIT, strict: true }));
 
-  createExpressEndpoints(contract, moduleImplementations(ctx), app, {
+  createExpressEndpoints(contract, moduleImplementations(ctx.routes(ctx)), app, {
     responseValidation: ctx.env.NODE_ENV === 'test',
     globalMiddleware: [accessMiddleware(ctx), mediaTypeGuard],
     requestValidationErrorHandler: (err, _req, _res, next) => next(err),

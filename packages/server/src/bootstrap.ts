@@ -1,7 +1,10 @@
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { DomainEventBus, type AppContext } from './context';
-import { startServices, stopServices, withServices } from './services';
+import type { AppContext } from './context';
+import type { Core } from './core';
+import { DomainEventBus } from './events';
+import { RefusedActivityLimiter } from './lib/refused-activity';
+import { composeApp, startServices, stopServices } from './services';
 import { openDatabase, type Database } from './db/client';
 import { runMigrations } from './db/migrate';
 import { DEMO_ADMIN, DEMO_AGENT, DEMO_VOTER_MEMBER_NO, isDatabaseEmpty, seedDemo, upsertStaff } from './db/seed';
@@ -16,6 +19,29 @@ export type ContextOptions = {
   secrets?: Secrets;
   now?: () => Date;
 };
+
+/**
+ * The core every module is built from (src/core.ts), on an open database; `runOnClose` runs the
+ * work registered through `onClose`, newest first. Tests build one module on it (test/harness.ts
+ * `createTestCore`).
+ */
+export function createCore(options: ContextOptions & { database: Database }): { core: Core; runOnClose: () => Promise<void> } {
+  const closers: (() => Promise<void> | void)[] = [];
+  const core: Core = {
+    env: options.env,
+    logger: options.logger,
+    database: options.database,
+    secrets: options.secrets ?? loadSecrets(options.env),
+    events: new DomainEventBus(),
+    now: options.now ?? (() => new Date()),
+    onClose: (fn) => closers.push(fn),
+    refusedActivity: new RefusedActivityLimiter(),
+  };
+  const runOnClose = async () => {
+    for (const fn of closers.splice(0).reverse()) await fn();
+  };
+  return { core, runOnClose };
+}
 
 /** A context this process owns: it starts the services and closes everything at the end. */
 export type OwnedContext = AppContext & {
@@ -40,21 +66,13 @@ export async function createContext(options: ContextOptions): Promise<OwnedConte
       poolMax: env.DATABASE_POOL_MAX,
     }));
   await runMigrations(database);
-  const closers: (() => Promise<void> | void)[] = [];
-  const ctx = withServices({
-    env,
-    logger,
-    database,
-    secrets: options.secrets ?? loadSecrets(env),
-    events: new DomainEventBus(),
-    now: options.now ?? (() => new Date()),
-    onClose: (fn) => closers.push(fn),
-  });
+  const { core, runOnClose } = createCore({ ...options, database });
+  const ctx = composeApp(core);
   let started: Promise<void> | undefined;
   return Object.assign(ctx, {
     start: () => (started ??= startServices(ctx)),
     async close() {
-      for (const fn of closers.reverse()) await fn();
+      await runOnClose();
       await started?.catch(() => undefined);
       await stopServices(ctx);
       if (!options.database) await database.close();

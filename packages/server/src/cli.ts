@@ -1,7 +1,7 @@
 import { createContext } from './bootstrap';
 import { COMMANDS } from './cli/commands';
 import { STANDALONE_COMMANDS } from './cli/count';
-import { EnvError, loadEnv } from './env';
+import { loadEnvOrExit } from './env';
 import { createLogger } from './logger';
 
 /** Entry point of `pnpm cli`; the commands live in cli/commands.ts (and cli/count.ts, which needs no database). */
@@ -20,16 +20,7 @@ async function main(argv: string[]): Promise<number> {
     help();
     return name && name !== 'help' ? 2 : 0;
   }
-  let env;
-  try {
-    env = loadEnv();
-  } catch (error) {
-    if (error instanceof EnvError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
-  }
+  const env = loadEnvOrExit();
   const ctx = await createContext({ env, logger: createLogger({ ...env, LOG_LEVEL: 'warn' }) });
   try {
     return await command.run(ctx, args);

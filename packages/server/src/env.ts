@@ -189,3 +189,19 @@ export function loadEnv(): Env {
   cached ??= parseEnv(process.env);
   return cached;
 }
+
+/**
+ * The environment of a process entry point (main.ts, cli.ts): parsed, or the reason printed and
+ * the process ended with status 1. Other errors are thrown as they are.
+ */
+export function loadEnvOrExit(): Env {
+  try {
+    return loadEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

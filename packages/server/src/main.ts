@@ -2,21 +2,11 @@ import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import { createApp, createRequestListener } from './app';
 import { createContext, prepareData } from './bootstrap';
-import { EnvError, loadEnv } from './env';
+import { loadEnvOrExit } from './env';
 import { createLogger } from './logger';
-import { attachRealtime } from './realtime';
 
 async function main() {
-  let env;
-  try {
-    env = loadEnv();
-  } catch (error) {
-    if (error instanceof EnvError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const env = loadEnvOrExit();
   const logger = createLogger(env);
   const ctx = await createContext({ env, logger });
   const report = await prepareData(ctx);
@@ -25,7 +15,7 @@ async function main() {
 
   const app = createApp(ctx);
   const server = createServer(createRequestListener(ctx, app));
-  const realtime = await attachRealtime(ctx, server);
+  const realtime = await ctx.realtime.attach(server);
 
   // Track keep-alive sockets so shutdown can close idle ones while in-flight requests finish.
   const sockets = new Set<Socket>();

@@ -1,35 +1,75 @@
-import { GoogleVerifier } from './auth/google';
-import type { AppContext, CoreContext, Services } from './context';
-import { BackgroundSender, createDelivery } from './delivery';
-import { RefusedActivityLimiter } from './lib/activity-log';
-import { BallotQueueCache, createMixer } from './modules/ballots';
-import { createCommitmentLoop, createScheduler, ResultsGateCache, VotingRuntime } from './modules/elections';
-import { createReminderSender } from './modules/reminders';
+import type { Core } from './core';
+import { BackgroundSender, createDelivery, type Delivery } from './delivery';
+import { createAuth } from './modules/auth';
+import { createBallots } from './modules/ballots';
+import { createCandidates } from './modules/candidates';
+import { createElections } from './modules/elections';
+import { createHelp } from './modules/help';
+import { createLogs } from './modules/logs';
+import { createMembers } from './modules/members';
+import { createReminders } from './modules/reminders';
+import { createSetup } from './modules/setup';
+import { createVvpat } from './modules/vvpat';
+import { createRealtime } from './realtime/module';
 
 /**
- * The composition root: every long-lived service of a process is built here, once per context,
- * and nowhere else. Building has no side effects (no timer, no listener, no query); `startServices`
- * starts them in SERVICE_ORDER and `stopServices` stops them in reverse (docs/architecture.md
- * "Where state lives").
+ * The composition root: every module is built here from the core and, as named deps, the
+ * interfaces it uses of other modules, once per context and nowhere else (docs/architecture.md
+ * "How modules are composed"). Building has no side effects (no timer, no listener, no query);
+ * `startServices` starts the services in SERVICE_ORDER and `stopServices` stops them in reverse
+ * ("Where state lives").
  */
-export function withServices(core: CoreContext): AppContext {
-  // The services hold the context they complete; none reads it before the assignment below is done.
-  const ctx = core as AppContext;
-  const services: Services = {
-    ballotQueue: new BallotQueueCache(core.secrets.ballotKey),
-    resultsGate: new ResultsGateCache(ctx),
-    voting: new VotingRuntime(ctx),
-    mixer: createMixer(ctx),
-    commitments: createCommitmentLoop(ctx),
-    scheduler: createScheduler(ctx),
-    reminders: createReminderSender(ctx),
-    delivery: createDelivery(core.env, core.logger),
-    notices: new BackgroundSender(core.logger),
-    google: new GoogleVerifier(),
-    refusedActivity: new RefusedActivityLimiter(),
+export function composeApp(core: Core) {
+  // Infrastructure several modules use: one transport per process, the notices sent after answers.
+  const delivery: Delivery = createDelivery(core.env, core.logger);
+  const notices = new BackgroundSender(core.logger);
+
+  const ballots = createBallots(core);
+  const { ballotQueue } = ballots.services;
+  const elections = createElections(core, { ballotQueue });
+  const { voting, resultsGate } = elections.services;
+  const auth = createAuth(core, { delivery });
+  const members = createMembers(core, { delivery, notices });
+  const candidates = createCandidates(core, { delivery, notices });
+  const vvpat = createVvpat(core, { ballotQueue, resultsGate, voting });
+  const reminders = createReminders(core, { delivery });
+  const logs = createLogs(core);
+  const help = createHelp(core);
+  const setup = createSetup(core);
+  const realtime = createRealtime(core, { ballotQueue, resultsGate, voting });
+
+  const services = {
+    ...ballots.services,
+    ...elections.services,
+    ...auth.services,
+    ...reminders.services,
+    /** Notices sent after the answer (a member's contact details changed), one at a time; stopping waits for them. */
+    notices,
+    /** Email and SMS out (sign-in codes, reminders): closed after the services stop. */
+    delivery,
   };
-  return Object.assign(ctx, services);
+  /** Every module's handlers by contract domain, on the core the Express app runs on; each app builds its own. */
+  const routes = (at: Core) => ({
+    auth: auth.routes(at),
+    members: members.routes(at),
+    candidates: candidates.routes(at),
+    logs: logs.routes(at),
+    help: help.routes(at),
+    ballots: ballots.routes(at),
+    ...elections.routes(at),
+    vvpat: vvpat.routes(at),
+    reminders: reminders.routes(at),
+    setup: setup.routes(at),
+  });
+  return { ...core, ...services, routes, realtime };
 }
+
+/** A composed process: the core, every module's services, its routes and the realtime module. */
+export type AppContext = ReturnType<typeof composeApp>;
+/** The long-lived services of one process (see "Where state lives"). */
+export type Services = Omit<AppContext, keyof Core | 'routes' | 'realtime'>;
+/** Every module's ts-rest handlers, by contract domain. */
+export type ApiRoutes = ReturnType<AppContext['routes']>;
 
 /**
  * Start order: the results gate and the snapshot first (what requests read), then the loops that
@@ -46,11 +86,11 @@ export const SERVICE_ORDER = [
   'notices',
 ] as const satisfies readonly (keyof Services)[];
 
-export async function startServices(ctx: AppContext): Promise<void> {
+export async function startServices(ctx: Services): Promise<void> {
   for (const name of SERVICE_ORDER) await ctx[name].start();
 }
 
-export async function stopServices(ctx: AppContext): Promise<void> {
+export async function stopServices(ctx: Services): Promise<void> {
   for (const name of [...SERVICE_ORDER].reverse()) await ctx[name].stop();
   // Last: the reminder sender waits for its sends in flight when it stops.
   ctx.delivery.close();

@@ -71,7 +71,7 @@ describe('error envelope', () => {
     // @ts-expect-error getCsrfCookie has no handler
     const incomplete = () => tsr.router(contract.csrf, {});
     expect(incomplete).toBeTypeOf('function');
-    const impl = moduleImplementations(t.ctx) as unknown as Record<string, Record<string, unknown>>;
+    const impl = moduleImplementations(t.ctx.routes(t.ctx)) as unknown as Record<string, Record<string, unknown>>;
     for (const { key } of flattenRoutes()) {
       const handler = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], impl);
       expect(typeof handler === 'function' || typeof (handler as { handler?: unknown })?.handler === 'function', key).toBe(true);

@@ -7,8 +7,8 @@ import type { Express } from 'express';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { createApp } from '../src/app';
-import { createContext } from '../src/bootstrap';
-import type { AppContext } from '../src/context';
+import { createContext, createCore } from '../src/bootstrap';
+import type { AppContext, Core } from '../src/context';
 import { openDatabase, type Database } from '../src/db/client';
 import { runMigrations } from '../src/db/migrate';
 import { seedSampleStructure } from './reference';
@@ -90,6 +90,46 @@ export type TestApp = {
   dataDir: string;
   close(): Promise<void>;
 };
+
+export type TestCore = {
+  core: Core;
+  clock: TestClock;
+  /** Every log line written while the core was open. */
+  logs: string[];
+  close(): Promise<void>;
+};
+
+/**
+ * The core alone on its own real database (migrated, the demo's branches and positions unless
+ * `seedReference: false`), to build one module with its factory and the deps it names, without
+ * the whole app (docs/architecture.md "How modules are composed"). The test starts and stops
+ * the services it builds.
+ */
+export async function createTestCore(options: TestAppOptions = {}): Promise<TestCore> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kura-test-'));
+  const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...options.env });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const database = await createTestDatabase();
+  const clock = new TestClock();
+  const { core, runOnClose } = createCore({ env, logger: createLogger(env, sink), database, secrets: randomSecrets(), now: clock.now });
+  if (options.seedReference !== false) await seedSampleStructure(database.db);
+  return {
+    core,
+    clock,
+    logs,
+    async close() {
+      await runOnClose();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
 
 /** A fully wired app on its own database, with a capturable logger and a movable clock. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {

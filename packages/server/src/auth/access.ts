@@ -1,6 +1,6 @@
 import type { Access, RouteMetadata } from '@kura/contract';
 import type { NextFunction, Request, Response } from 'express';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import { AppError } from '../errors';
 import { safeEqual } from '../lib/crypto';
 import { createBearerAuthenticator } from './passport';
@@ -65,7 +65,7 @@ export function callerOf(req: Request): Caller {
  * ts-rest global middleware: enforces each route's `metadata.access` before its handler (and
  * before any upload middleware) runs. No token → 401; wrong role → 403; cookie steps need CSRF.
  */
-export function accessMiddleware(ctx: AppContext) {
+export function accessMiddleware(ctx: Core) {
   const authenticate = createBearerAuthenticator(ctx);
   // Only the Authorization header carries a token: never the query string (it lands in logs).
   const resolveCaller = (req: Request, res: Response) => (bearerToken(req) ? authenticate(req, res) : Promise.resolve(null));

@@ -1,5 +1,5 @@
 import { and, count, eq, gt, inArray, lte, max, min, ne } from 'drizzle-orm';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import { authFailures } from '../db/schema';
 import { AppError } from '../errors';
 import { sha256 } from '../lib/crypto';
@@ -46,7 +46,7 @@ export const accountKey = (role: Role, subjectId: number | string, method: Metho
 type Counter = { key: string; ceiling: number; delays: boolean };
 
 /** The counters a sign-in step is held to. */
-export function countersFor(ctx: AppContext, role: Role, subjectId: number | string, method: Method, ip: string): Counter[] {
+export function countersFor(ctx: Core, role: Role, subjectId: number | string, method: Method, ip: string): Counter[] {
   const ceiling = ctx.env.RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR;
   if (role === 'admin' && method === 'password') {
     return [
@@ -64,7 +64,7 @@ export function countersFor(ctx: AppContext, role: Role, subjectId: number | str
  * real admin's (same delays, same ceilings), so the answers never tell the two apart. Keyed by a
  * hash of the address, never the address itself.
  */
-export const unknownAdminCounters = (ctx: AppContext, email: string, ip: string): Counter[] =>
+export const unknownAdminCounters = (ctx: Core, email: string, ip: string): Counter[] =>
   countersFor(ctx, 'admin', `unknown-${sha256(email.trim().toLowerCase())}`, 'password', ip);
 
 /** The wait after `n` failures in the window (0 while they are free). */
@@ -81,7 +81,7 @@ export type Attempt = {
  * Starts a checked attempt: 429 (with Retry-After) when a counter is at its ceiling or still in
  * its delay; otherwise records the attempt as a failure until `succeeded` says otherwise.
  */
-export async function beginAttempt(ctx: AppContext, counters: Counter[]): Promise<Attempt> {
+export async function beginAttempt(ctx: Core, counters: Counter[]): Promise<Attempt> {
   const { db } = ctx.database;
   const now = ctx.now();
   const since = new Date(now.getTime() - WINDOW_MS);

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Request } from 'express';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import { members, staff } from '../db/schema';
 import { callerOf } from './access';
 import type { Role } from './sessions';
@@ -14,7 +14,7 @@ export type SignedInActor = Actor & { id: number };
  * The signed-in caller with a display name and IP, built in the handler so services never read
  * `req`. A session whose subject has since been deleted still gets a name rather than a 500.
  */
-export async function actorOf(ctx: AppContext, req: Request<any, any, any, any>): Promise<SignedInActor> {
+export async function actorOf(ctx: Core, req: Request<any, any, any, any>): Promise<SignedInActor> {
   const caller = callerOf(req);
   const table = caller.role === 'voter' ? members : staff;
   const [row] = await ctx.database.db.select({ name: table.name }).from(table).where(eq(table.id, caller.subjectId)).limit(1);

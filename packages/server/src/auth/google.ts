@@ -1,6 +1,6 @@
 import { lt } from 'drizzle-orm';
 import type { OAuth2Client } from 'google-auth-library';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import { usedIdTokens } from '../db/schema';
 import { AppError } from '../errors';
 import { sha256 } from '../lib/crypto';
@@ -41,7 +41,10 @@ export class GoogleVerifier {
   }
 }
 
-async function certificates(ctx: AppContext): Promise<Record<string, string>> {
+/** What a Google sign-in needs: the core and the process's verifier (`google`). */
+export type GoogleContext = Core & { google: GoogleVerifier };
+
+async function certificates(ctx: GoogleContext): Promise<Record<string, string>> {
   try {
     return await ctx.google.certificates();
   } catch (error) {
@@ -56,7 +59,7 @@ async function certificates(ctx: AppContext): Promise<Record<string, string>> {
  * once (a second use answers 401, whatever the first one led to). Without GOOGLE_CLIENT_ID every
  * Google sign-in answers 503, never a silent accept.
  */
-export async function verifyGoogleIdToken(ctx: AppContext, idToken: string): Promise<GoogleIdentity> {
+export async function verifyGoogleIdToken(ctx: GoogleContext, idToken: string): Promise<GoogleIdentity> {
   const audience = ctx.env.GOOGLE_CLIENT_ID;
   if (!audience) throw new AppError('UNAVAILABLE', GOOGLE_NOT_CONFIGURED);
   const certs = await certificates(ctx);
@@ -91,7 +94,7 @@ export async function verifyGoogleIdToken(ctx: AppContext, idToken: string): Pro
  * Marks a verified token as used until it expires; 401 when it was used before (also when two
  * requests race with one token: the primary key lets exactly one through). Expired marks go.
  */
-async function spendIdToken(ctx: AppContext, idToken: string, expiresAt: Date): Promise<void> {
+async function spendIdToken(ctx: GoogleContext, idToken: string, expiresAt: Date): Promise<void> {
   const { db } = ctx.database;
   await db.delete(usedIdTokens).where(lt(usedIdTokens.expiresAt, ctx.now()));
   const spent = await db

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import type { Db, Tx } from '../db/client';
 import { otpChallenges } from '../db/schema';
 import { AppError } from '../errors';
@@ -28,7 +28,7 @@ type Channel = 'sms' | 'email';
  * Keyed with the server secret: six digits are a million guesses, so a plain hash in a stolen
  * database would give the live codes away at once.
  */
-function codeHash(ctx: AppContext, purpose: Role, subjectId: number, code: string): string {
+function codeHash(ctx: Core, purpose: Role, subjectId: number, code: string): string {
   return createHmac('sha256', ctx.secrets.sessionSecret).update(`otp:${purpose}:${subjectId}:${code}`).digest('hex');
 }
 
@@ -39,7 +39,7 @@ export type IssuedCode = { challengeId: number; code: string; expiresAt: Date };
  * the last code went out less than a minute ago. The caller delivers the code, and calls
  * `discardCode` if delivery fails so no usable code is left behind.
  */
-export async function issueCode(ctx: AppContext, input: { purpose: Role; subjectId: number; channel: Channel }): Promise<IssuedCode> {
+export async function issueCode(ctx: Core, input: { purpose: Role; subjectId: number; channel: Channel }): Promise<IssuedCode> {
   const now = ctx.now();
   return ctx.database.db.transaction(async (tx) => {
     // Serialises concurrent sends for one account, so two requests cannot both pass the resend check.
@@ -88,7 +88,7 @@ export async function issueCode(ctx: AppContext, input: { purpose: Role; subject
  * of a secret that is not six digits, so no code can ever match, and it is never delivered. It
  * neither revokes nor waits for other codes: subject 0 is shared by every unknown address.
  */
-export async function issueDecoyCode(ctx: AppContext, purpose: Role): Promise<Omit<IssuedCode, 'code'>> {
+export async function issueDecoyCode(ctx: Core, purpose: Role): Promise<Omit<IssuedCode, 'code'>> {
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + CODE_TTL_MS);
   const [row] = await ctx.database.db
@@ -106,7 +106,7 @@ export async function issueDecoyCode(ctx: AppContext, purpose: Role): Promise<Om
 }
 
 /** Removes a code whose delivery failed: it was never seen, and the member may ask again at once. */
-export async function discardCode(ctx: AppContext, challengeId: number): Promise<void> {
+export async function discardCode(ctx: Core, challengeId: number): Promise<void> {
   await ctx.database.db.delete(otpChallenges).where(eq(otpChallenges.id, challengeId));
 }
 
@@ -117,7 +117,7 @@ export type CodeCheck = { ok: true } | { ok: false; reason: 'wrong' | 'exhausted
  * created atomically). The row is locked, so two concurrent correct answers make one session.
  */
 export async function consumeCode(
-  ctx: AppContext,
+  ctx: Core,
   tx: Db | Tx,
   input: { purpose: Role; subjectId: number; challengeId: number; code: string },
 ): Promise<CodeCheck> {

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import passport from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import { resolveSession, type Caller } from './sessions';
 
 /** Resolves the caller of a request carrying a bearer token; null when the token is unknown or expired. */
@@ -12,7 +12,7 @@ export type BearerAuthenticator = (req: Request, res: Response) => Promise<Calle
  * `sessions` (idle expiry per role). Role checks stay in the access middleware, which reads each
  * route's `metadata.access`; passport only answers "who is this".
  */
-export function createBearerAuthenticator(ctx: AppContext): BearerAuthenticator {
+export function createBearerAuthenticator(ctx: Core): BearerAuthenticator {
   const authenticator = new passport.Passport();
   authenticator.use(
     'bearer',

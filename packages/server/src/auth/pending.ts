@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import { AppError } from '../errors';
 import type { Role } from './sessions';
 
@@ -70,7 +70,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** The cookie value for `state` (exported for the tests that check it is opaque). */
-export function sealPending(ctx: AppContext, state: PendingSignIn): string {
+export function sealPending(ctx: Core, state: PendingSignIn): string {
   const json = JSON.stringify(state);
   const plain = Buffer.alloc(Math.max(PADDED_BYTES, Math.ceil(json.length / 64) * 64), ' ');
   plain.write(json, 'utf8');
@@ -82,7 +82,7 @@ export function sealPending(ctx: AppContext, state: PendingSignIn): string {
 }
 
 /** The state in a cookie value, or undefined when it is not one this server sealed for `role`. */
-function openPending(ctx: AppContext, value: string, role: Role): unknown {
+function openPending(ctx: Core, value: string, role: Role): unknown {
   try {
     const bytes = Buffer.from(value, 'base64url');
     if (bytes.length < IV_BYTES + TAG_BYTES + PADDED_BYTES) return undefined;
@@ -96,7 +96,7 @@ function openPending(ctx: AppContext, value: string, role: Role): unknown {
   }
 }
 
-export function setPendingSignIn(ctx: AppContext, req: Request, res: Response, state: PendingSignIn): void {
+export function setPendingSignIn(ctx: Core, req: Request, res: Response, state: PendingSignIn): void {
   res.cookie(pendingCookieName(state.role), sealPending(ctx, state), {
     httpOnly: true,
     sameSite: 'lax',
@@ -118,7 +118,7 @@ export const SIGN_IN_EXPIRED = 'Your sign-in has expired, please start again';
  * wrong kind or expired by the server clock.
  */
 export function readPendingSignIn<K extends PendingSignIn['kind']>(
-  ctx: AppContext,
+  ctx: Core,
   req: Request,
   role: Role,
   kind: K,

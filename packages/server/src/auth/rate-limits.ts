@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { MemoryStore, rateLimit, type Options } from 'express-rate-limit';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import { AppError } from '../errors';
 import { sha256 } from '../lib/crypto';
 
@@ -21,7 +21,7 @@ export type IpLimiters = {
  * limits are what stop guessing. Counters live in this process's memory: with several server
  * processes each enforces its own share, which only ever makes the ceiling stricter per process.
  */
-export function createIpLimiters(ctx: AppContext): IpLimiters {
+export function createIpLimiters(ctx: Core): IpLimiters {
   const make = (limit: number, property: string, countOnlyFailures: boolean) => {
     const store = new MemoryStore();
     ctx.onClose(() => store.shutdown());
@@ -51,7 +51,7 @@ export function createIpLimiters(ctx: AppContext): IpLimiters {
  * members share office and carrier NAT addresses; it stops harvesting and floods, and answers 429
  * with Retry-After in the error envelope.
  */
-export function createLookupLimit(ctx: AppContext, limit: number, message: string): RequestHandler {
+export function createLookupLimit(ctx: Core, limit: number, message: string): RequestHandler {
   const store = new MemoryStore();
   ctx.onClose(() => store.shutdown());
   return rateLimit({
@@ -73,7 +73,7 @@ export function createLookupLimit(ctx: AppContext, limit: number, message: strin
  * answers the same whether or not the email is an agent's, so it must also throttle the same).
  * Known accounts are throttled by their stored codes; this keeps a small in-memory map.
  */
-export function createDecoyThrottle(ctx: AppContext, intervalMs: number) {
+export function createDecoyThrottle(ctx: Core, intervalMs: number) {
   const lastSend = new Map<string, number>();
   return {
     /** Seconds to wait, or 0 when a send may go now (and is recorded). */

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import type { Db, Tx } from '../db/client';
 import { sessions } from '../db/schema';
 import { newToken, sha256 } from '../lib/crypto';
@@ -12,13 +12,13 @@ export type Caller = { role: Role; subjectId: number; tokenHash: string };
 /** Only refresh last_seen (and push the idle expiry) when it is this stale, to keep reads cheap. */
 const TOUCH_AFTER_MS = 60_000;
 
-export function idleMinutes(ctx: AppContext, role: Role): number {
+export function idleMinutes(ctx: Core, role: Role): number {
   return role === 'voter' ? ctx.env.VOTER_SESSION_IDLE_MINUTES : ctx.env.STAFF_SESSION_IDLE_MINUTES;
 }
 
 /** Starts a session (inside the sign-in's transaction when given); answers the bearer token (shown once) and its public hash. */
 export async function createSession(
-  ctx: AppContext,
+  ctx: Core,
   input: { role: Role; subjectId: number; ip?: string },
   tx?: Db | Tx,
 ): Promise<{ token: string; hash: string }> {
@@ -43,7 +43,7 @@ export async function createSession(
  * this, so it is one fixed statement on the driver rather than a query Drizzle builds again each
  * time (about a tenth of the server's CPU per vote went to building this select; BENCHMARKS.md).
  */
-export async function resolveSession(ctx: AppContext, token: string): Promise<Caller | null> {
+export async function resolveSession(ctx: Core, token: string): Promise<Caller | null> {
   if (!token || token.length > 200) return null;
   const tokenHash = sha256(token);
   const now = ctx.now();
@@ -60,7 +60,7 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Ca
   return { role: row.role, subjectId: row.subject_id, tokenHash };
 }
 
-export async function revokeSession(ctx: AppContext, tokenHash: string): Promise<void> {
+export async function revokeSession(ctx: Core, tokenHash: string): Promise<void> {
   await ctx.database.db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
   ctx.events.emit('session.revoked', { tokenHash });
 }

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import { AppError } from '../errors';
 import { isReportImage, validSignature } from '../lib/report-images';
 import { uploadsDir } from '../lib/uploads';
@@ -40,7 +40,7 @@ const inert = (res: Response) => {
  * with a valid signature, `private, no-store`. Mounted at the root, not at `/uploads`, so that
  * `//uploads/…` or `/%75ploads/…` cannot pass it by and reach another handler.
  */
-export function uploadsRoute(ctx: AppContext) {
+export function uploadsRoute(ctx: Core) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const name = uploadNameOf(req.path);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import express, { type Express, type Request, type Response } from 'express';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import { findUp } from '../lib/find-up';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -10,7 +10,7 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;
  * Deployment settings the browser needs, injected into index.html (no rebuild per deployment). The
  * organisation's texts are not here: they live in the database and the app reads GET election.
  */
-export function browserConfig(ctx: AppContext) {
+export function browserConfig(ctx: Core) {
   const { env } = ctx;
   return {
     appName: env.APP_NAME,
@@ -19,7 +19,7 @@ export function browserConfig(ctx: AppContext) {
   };
 }
 
-function webDistDir(ctx: AppContext): string | undefined {
+function webDistDir(ctx: Core): string | undefined {
   if (ctx.env.WEB_DIST_DIR) return ctx.env.WEB_DIST_DIR;
   // Only the build output: a looser match (`web/index.html`) finds packages/web itself when the
   // app is not built, and would serve its sources and package.json as static files.
@@ -31,7 +31,7 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 <body><h1>The web app is not built</h1><p>Run <code>pnpm build</code> (or <code>pnpm start</code>) and reload.</p></body></html>`;
 
 /** Serves the built web app: hashed assets with long caching, index.html for every app route. */
-export function mountWebApp(app: Express, ctx: AppContext): void {
+export function mountWebApp(app: Express, ctx: Core): void {
   const dir = webDistDir(ctx);
   const indexPath = dir ? join(dir, 'index.html') : undefined;
   const meta = `<meta name="kura-config" content="${escapeHtml(JSON.stringify(browserConfig(ctx)))}">`;

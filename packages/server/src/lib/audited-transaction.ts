@@ -1,5 +1,5 @@
 import type { Actor } from '../auth/actor';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import type { Tx } from '../db/client';
 import { AppError } from '../errors';
 import { recordActivity } from './activity-log';
@@ -16,7 +16,7 @@ export type AuditedChange<T> = {
  * transaction (so a rolled-back change leaves no "success"), a refusal or failure is written
  * after it, outside, so the attempt is still on record.
  */
-export async function auditedTransaction<T>(ctx: AppContext, change: AuditedChange<T>, work: (tx: Tx) => Promise<T>): Promise<T> {
+export async function auditedTransaction<T>(ctx: Core, change: AuditedChange<T>, work: (tx: Tx) => Promise<T>): Promise<T> {
   const { actor, activity } = change;
   const base = { name: actor.name, activity, userId: actor.id, userType: actor.role, ip: actor.ip };
   try {

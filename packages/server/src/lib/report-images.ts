@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import { issueReports } from '../db/schema';
 import { uploadUrl } from './uploads';
 
@@ -13,17 +13,17 @@ import { uploadUrl } from './uploads';
  */
 export const REPORT_IMAGE_URL_TTL_MS = 60 * 60_000;
 
-const signatureOf = (ctx: AppContext, name: string, expires: number) =>
+const signatureOf = (ctx: Core, name: string, expires: number) =>
   createHmac('sha256', ctx.secrets.reportImageKey).update(`${name}\n${expires}`).digest('base64url');
 
 /** The URL an admin's browser loads a report image from. */
-export function reportImageUrl(ctx: AppContext, name: string): string {
+export function reportImageUrl(ctx: Core, name: string): string {
   const expires = Math.floor((ctx.now().getTime() + REPORT_IMAGE_URL_TTL_MS) / 1000);
   return `${uploadUrl(name)}?expires=${expires}&sig=${signatureOf(ctx, name, expires)}`;
 }
 
 /** Whether the query carries a live signature for this stored name. */
-export function validSignature(ctx: AppContext, name: string, req: Request): boolean {
+export function validSignature(ctx: Core, name: string, req: Request): boolean {
   const { expires, sig } = req.query;
   if (typeof expires !== 'string' || typeof sig !== 'string' || !/^\d{1,12}$/.test(expires)) return false;
   if (Number(expires) * 1000 < ctx.now().getTime()) return false;
@@ -33,7 +33,7 @@ export function validSignature(ctx: AppContext, name: string, req: Request): boo
 }
 
 /** Whether a stored name belongs to a help report (private) rather than a candidate photo. */
-export async function isReportImage(ctx: AppContext, name: string): Promise<boolean> {
+export async function isReportImage(ctx: Core, name: string): Promise<boolean> {
   const [row] = await ctx.database.db
     .select({ id: issueReports.id })
     .from(issueReports)

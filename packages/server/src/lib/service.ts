@@ -1,6 +1,7 @@
 /**
- * A long-lived, per-process service carried on `AppContext`: built once by the composition root
- * (`services.ts`) without side effects, started once the database is ready, stopped at shutdown.
+ * A long-lived, per-process service a module owns: built once by its module factory (called by
+ * `services.ts`) without side effects, started once the database is ready, stopped at shutdown
+ * (docs/architecture.md "How modules are composed").
  */
 export type Service = {
   start(): void | Promise<void>;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { fileTypeFromBuffer } from 'file-type';
 import multer, { MulterError } from 'multer';
-import type { AppContext } from '../context';
+import type { Core } from '../core';
 import { AppError } from '../errors';
 
 /**
@@ -83,7 +83,7 @@ export function filesOf(req: Pick<Request, 'file' | 'files'>, names: string[]): 
   return out.filter((f) => f.size > 0 || f.originalname !== '');
 }
 
-export function uploadsDir(ctx: AppContext): string {
+export function uploadsDir(ctx: Core): string {
   return join(ctx.env.DATA_DIR, 'uploads');
 }
 
@@ -101,7 +101,7 @@ export async function sniffImage(buffer: Buffer): Promise<{ mime: string; ext: s
  * Checks every file first and only then writes them, so one bad file in a set leaves nothing
  * behind. Answers the stored names (never the client's), in order.
  */
-export async function storeImages(ctx: AppContext, files: UploadFile[]): Promise<string[]> {
+export async function storeImages(ctx: Core, files: UploadFile[]): Promise<string[]> {
   if (files.length === 0) return [];
   const checked = await Promise.all(files.map(async (f) => ({ file: f, ...(await sniffImage(f.buffer)) })));
   const dir = uploadsDir(ctx);
@@ -124,7 +124,7 @@ export async function storeImages(ctx: AppContext, files: UploadFile[]): Promise
  * Deletes stored uploads by name or /uploads/ URL. Anything that is not one of our random names
  * (a Google picture URL, a crafted path) is left alone, so this can never reach outside the folder.
  */
-export async function removeUploads(ctx: AppContext, namesOrUrls: (string | null | undefined)[]): Promise<void> {
+export async function removeUploads(ctx: Core, namesOrUrls: (string | null | undefined)[]): Promise<void> {
   for (const value of namesOrUrls) {
     if (!value) continue;
     const name = value.startsWith(UPLOADS_URL_PREFIX) ? value.slice(UPLOADS_URL_PREFIX.length) : value;

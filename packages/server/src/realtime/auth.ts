@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { RealtimeContext } from './context';
 import { resolveSession } from '../auth/sessions';
 import { logFailure, type RealtimeServer } from './hub';
 
@@ -7,7 +7,7 @@ import { logFailure, type RealtimeServer } from './hub';
  * its role. A bad or missing token still connects, to the public channels only. A session that
  * ends later is taken away by session-expiry.ts.
  */
-export function authenticateHandshakes(ctx: AppContext, io: RealtimeServer): void {
+export function authenticateHandshakes(ctx: RealtimeContext, io: RealtimeServer): void {
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     socket.data.role = null;

@@ -1,5 +1,5 @@
 import { CHANNELS, EMIT_COALESCE_MS, type Channel } from '@kura/contract';
-import type { AppContext } from '../context';
+import type { RealtimeContext } from './context';
 import { coalesce, type Coalescer } from './coalesce';
 import type { FanOut } from './fan-out';
 import { logFailure, type HubUnit, type RealtimeServer } from './hub';
@@ -11,7 +11,7 @@ import { enforceVisibility } from './subscriptions';
  * change (coalesce.ts), and none to a channel nobody is in. A results change or a toggle asks
  * every channel for one.
  */
-export function channelEmitters(ctx: AppContext, io: RealtimeServer, fanOut: FanOut): HubUnit {
+export function channelEmitters(ctx: RealtimeContext, io: RealtimeServer, fanOut: FanOut): HubUnit {
   const { tally } = ctx.voting;
   const payloads: { [C in Channel]: () => Promise<void> } = {
     votes: async () => {

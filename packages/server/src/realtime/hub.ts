@@ -1,6 +1,7 @@
 import type { Server, Socket } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents, SocketRole } from '@kura/contract';
-import type { AppContext, DomainEventHandlers } from '../context';
+import type { RealtimeContext } from './context';
+import type { DomainEventHandlers } from '../events';
 
 /** Between server processes: one sealed, padded message (relay.ts). */
 export type InterServerEvents = { 'kura:relay': (sealed: string) => void };
@@ -20,4 +21,4 @@ export type HubUnit = {
 };
 
 /** Logs a failure of background work (a socket write, a database read) without ending the hub. */
-export const logFailure = (ctx: AppContext, what: string) => (err: unknown) => ctx.logger.error({ err }, what);
+export const logFailure = (ctx: RealtimeContext, what: string) => (err: unknown) => ctx.logger.error({ err }, what);

@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import { SOCKET_PATH } from '@kura/contract';
-import type { AppContext } from '../context';
+import type { RealtimeContext } from './context';
 import { authenticateHandshakes } from './auth';
 import { channelEmitters } from './emitters';
 import { createFanOut } from './fan-out';
@@ -35,7 +35,7 @@ export type RealtimeOptions = ScaleOutOptions & {
  *   session-expiry.ts  a revoked or idled-out session loses the staff channels
  *   relay.ts           domain events to and from the other processes (adapter: scale-out.ts)
  */
-export async function attachRealtime(ctx: AppContext, server: HttpServer, options: RealtimeOptions = {}): Promise<Realtime> {
+export async function attachRealtime(ctx: RealtimeContext, server: HttpServer, options: RealtimeOptions = {}): Promise<Realtime> {
   const io: RealtimeServer = new Server(server, { path: SOCKET_PATH, serveClient: false });
   const scaleOut = createScaleOut(ctx, {
     redisUrl: options.redisUrl ?? ctx.env.REDIS_URL,
@@ -72,7 +72,7 @@ export async function attachRealtime(ctx: AppContext, server: HttpServer, option
 }
 
 /** Adds a unit's domain-event handlers; answers the one function that removes them and stops the unit. */
-function register(ctx: AppContext, unit: HubUnit): () => Promise<void> {
+function register(ctx: RealtimeContext, unit: HubUnit): () => Promise<void> {
   const unsubscribe = ctx.events.subscribe(unit.events ?? {});
   return async () => {
     unsubscribe();

@@ -1,4 +1,5 @@
-import type { AppContext, DomainEvents } from '../context';
+import type { RealtimeContext } from './context';
+import type { DomainEvents } from '../events';
 import { sql } from 'drizzle-orm';
 import { textArray } from '../db/arrays';
 import { sealPadded, unseal } from '../lib/crypto';
@@ -36,7 +37,7 @@ type Relayed =
  * so each process's snapshot, caches and clients stay current. An event raised from a relayed
  * message is not relayed back.
  */
-export function createRelay(ctx: AppContext, io: RealtimeServer): HubUnit {
+export function createRelay(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
   const { tally } = ctx.voting;
   let relaying = false;
   /** Raises relayed events here, marked so that this unit does not send them back. */

@@ -2,7 +2,7 @@ import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adap
 import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import type { AppContext } from '../context';
+import type { RealtimeContext } from './context';
 
 export type ScaleOut = {
   kind: 'redis' | 'postgres';
@@ -17,7 +17,7 @@ export type ScaleOutOptions = { redisUrl?: string; databaseUrl?: string };
  * The Socket.IO cluster adapter: Redis when REDIS_URL is set, else Postgres LISTEN/NOTIFY when
  * the server runs on a real Postgres; none (in-memory, one process) with the embedded database.
  */
-export function createScaleOut(ctx: AppContext, options: ScaleOutOptions): ScaleOut | undefined {
+export function createScaleOut(ctx: RealtimeContext, options: ScaleOutOptions): ScaleOut | undefined {
   const onError = (err: Error) => ctx.logger.warn({ err }, 'realtime adapter error');
   if (options.redisUrl) {
     const pub = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });

@@ -1,5 +1,5 @@
 import { and, gt, inArray } from 'drizzle-orm';
-import type { AppContext } from '../context';
+import type { RealtimeContext } from './context';
 import { sessions } from '../db/schema';
 import { logFailure, type HubUnit, type RealtimeServer } from './hub';
 import { dropEndedSessions } from './subscriptions';
@@ -12,7 +12,7 @@ export const SESSION_RECHECK_MS = 60_000;
  * or, relayed, in another process) loses the staff channels at once; one that idled out, at the
  * next re-check (every `recheckMs`) of the sessions of every connected socket.
  */
-export function sessionExpiry(ctx: AppContext, io: RealtimeServer, recheckMs = SESSION_RECHECK_MS): HubUnit {
+export function sessionExpiry(ctx: RealtimeContext, io: RealtimeServer, recheckMs = SESSION_RECHECK_MS): HubUnit {
   const recheck = async () => {
     const hashes = [...new Set([...io.of('/').sockets.values()].map((s) => s.data.tokenHash).filter((h): h is string => Boolean(h)))];
     if (hashes.length === 0) return;

@@ -1,5 +1,5 @@
 import { canJoinChannel, CHANNELS, isChannel, SubscribeRequest, type SubscribeAck } from '@kura/contract';
-import type { AppContext } from '../context';
+import type { RealtimeContext } from './context';
 import { mayJoinResultsChannel } from '../modules/elections';
 import { logFailure, type HubUnit, type RealtimeServer, type RealtimeSocket } from './hub';
 
@@ -8,13 +8,13 @@ import { logFailure, type HubUnit, type RealtimeServer, type RealtimeSocket } fr
  * and which were denied: by its role (statistics is staff only) and, for the results channels, by
  * the election's results visibility (SECURITY.md "Results visibility").
  */
-export function handleSubscriptions(ctx: AppContext, io: RealtimeServer): void {
+export function handleSubscriptions(ctx: RealtimeContext, io: RealtimeServer): void {
   io.on('connection', (socket) => {
     socket.on('subscribe', (names, ack) => void subscribe(ctx, socket, names, ack).catch(logFailure(ctx, 'subscribe failed')));
   });
 }
 
-async function subscribe(ctx: AppContext, socket: RealtimeSocket, names: unknown, ack: unknown): Promise<void> {
+async function subscribe(ctx: RealtimeContext, socket: RealtimeSocket, names: unknown, ack: unknown): Promise<void> {
   const parsed = SubscribeRequest.safeParse(names);
   const result: SubscribeAck = { joined: [], denied: [] };
   if (!parsed.success) {
@@ -41,7 +41,7 @@ async function subscribe(ctx: AppContext, socket: RealtimeSocket, names: unknown
  * election changes (here or, relayed, in another process) and before every results emit, so a
  * mode change reaches the rooms before the next payload does.
  */
-export async function enforceVisibility(ctx: AppContext, io: RealtimeServer): Promise<void> {
+export async function enforceVisibility(ctx: RealtimeContext, io: RealtimeServer): Promise<void> {
   const gate = await ctx.resultsGate.read();
   for (const channel of ['votes', 'results'] as const) {
     const room = io.of('/').adapter.rooms.get(channel);
@@ -54,7 +54,7 @@ export async function enforceVisibility(ctx: AppContext, io: RealtimeServer): Pr
 }
 
 /** A change of the election's settings re-checks the results rooms at once. */
-export function visibilityChanges(ctx: AppContext, io: RealtimeServer): HubUnit {
+export function visibilityChanges(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
   return {
     events: {
       // After every listener of this event has run (the results-gate cache drops its gate on it).

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents, SubscribeAck } from '@kura/contract';
 import type { AppContext } from '../../src/context';
-import { attachRealtime, type Realtime, type RealtimeOptions } from '../../src/realtime';
+import type { Realtime, RealtimeOptions } from '../../src/realtime';
 import type { TestDatabase } from '../harness';
 
 export type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -17,7 +17,7 @@ export async function listen(
   options: RealtimeOptions = { databaseUrl: (ctx.database as TestDatabase).url },
 ): Promise<Running> {
   const server = createServer(app);
-  const realtime = await attachRealtime(ctx, server, options);
+  const realtime = await ctx.realtime.attach(server, options);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

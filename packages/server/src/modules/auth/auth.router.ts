@@ -4,7 +4,7 @@ import { assertCsrf, callerOf } from '../../auth/access';
 import { clearPendingSignIn, readPendingSignIn, setPendingSignIn } from '../../auth/pending';
 import { createDecoyThrottle, createIpLimiters } from '../../auth/rate-limits';
 import { RESEND_INTERVAL_MS } from '../../auth/one-time-codes';
-import type { AppContext } from '../../context';
+import type { AuthContext } from './context';
 import type { RouterImplementation } from '../../http/routes';
 import { changePin, checkPin, confirmEnrolment, signInWithAuthenticator, startEnrolment } from './authenticator.service';
 import { createBackgroundWork, sendAdminCode, sendAgentCode, sendVoterCode, verifyCodeSignIn, type CodeDeps } from './code-sign-in.service';
@@ -16,7 +16,7 @@ import { finishSignUp, startSignUp } from './sign-up.service';
 const ipOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
 
 /** Thin handlers for the auth calls (docs/api.md "Endpoints", auth): read the request, call one service, answer. */
-export function authRoutes(ctx: AppContext): RouterImplementation<Contract['api']['auth']> {
+export function authRoutes(ctx: AuthContext): RouterImplementation<Contract['api']['auth']> {
   const deps: CodeDeps = {
     delivery: ctx.delivery,
     decoy: createDecoyThrottle(ctx, RESEND_INTERVAL_MS),

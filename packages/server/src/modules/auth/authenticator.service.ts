@@ -4,7 +4,7 @@ import { beginAttempt, countersFor } from '../../auth/account-limits';
 import { SIGN_IN_EXPIRED, PENDING_TTL_MS, type PendingSignIn } from '../../auth/pending';
 import type { Caller } from '../../auth/sessions';
 import { matchTotpStep, newTotpSecret, qrCodeDataUrl } from '../../auth/totp';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { members } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -30,7 +30,7 @@ export const PIN_CHANGED = 'Pin changed';
 export const PIN_IS_DEFAULT = 'Choose a pin other than the default pin';
 
 /** The caller's own member record named by pfNumber (member number or email), or 403. */
-async function ownMember(ctx: AppContext, caller: Caller, pfNumber: string): Promise<Member> {
+async function ownMember(ctx: Core, caller: Caller, pfNumber: string): Promise<Member> {
   const member = await findMemberByIdentifier(ctx.database.db, pfNumber);
   if (!member || member.id !== caller.subjectId) throw new AppError('FORBIDDEN', NOT_YOUR_ACCOUNT, { issue: NOT_YOUR_ACCOUNT });
   return member;
@@ -38,7 +38,7 @@ async function ownMember(ctx: AppContext, caller: Caller, pfNumber: string): Pro
 
 /** send-qr: a new secret (sealed with the server key) replaces any earlier one until confirmed. */
 export async function startEnrolment(
-  ctx: AppContext,
+  ctx: Core,
   caller: Caller,
   input: { pfNumber: string; ip: string },
 ): Promise<{ url: string; secret: string }> {
@@ -70,7 +70,7 @@ export async function startEnrolment(
  * Accepts a token for the member if it matches a step newer than the last accepted one. The
  * conditional update makes the check-and-store atomic, so a token raced twice is accepted once.
  */
-async function acceptToken(ctx: AppContext, db: Db | Tx, member: Member, token: string): Promise<number | null> {
+async function acceptToken(ctx: Core, db: Db | Tx, member: Member, token: string): Promise<number | null> {
   if (!member.totpSecretEnc) return null;
   const secret = unseal(ctx.secrets.ballotKey, member.totpSecretEnc);
   const step = matchTotpStep(secret, token, ctx.now(), member.totpLastStep);
@@ -88,7 +88,7 @@ async function acceptToken(ctx: AppContext, db: Db | Tx, member: Member, token: 
 
 /** verify-token: the first token from the app confirms the enrolment. */
 export async function confirmEnrolment(
-  ctx: AppContext,
+  ctx: Core,
   caller: Caller,
   input: { pfNumber: string; token: string; ip: string },
 ): Promise<{ message: string }> {
@@ -112,7 +112,7 @@ export async function confirmEnrolment(
   return { message: AUTHENTICATOR_CONFIRMED };
 }
 
-async function pinMatches(ctx: AppContext, member: Member, pin: string): Promise<boolean> {
+async function pinMatches(ctx: Core, member: Member, pin: string): Promise<boolean> {
   // No stored pin means the configured default pin, until the member changes it.
   if (!member.pinHash) return safeEqual(pin, ctx.env.DEFAULT_PIN);
   return verifyPassword(pin, member.pinHash);
@@ -125,7 +125,7 @@ async function pinMatches(ctx: AppContext, member: Member, pin: string): Promise
  * is stored; the log says that the pin changed, never what it is.
  */
 export async function changePin(
-  ctx: AppContext,
+  ctx: Core,
   caller: Caller,
   input: { currentPin: string; newPin: string; ip: string },
 ): Promise<{ message: string }> {
@@ -160,7 +160,7 @@ export async function changePin(
 
 /** sign-pass: checks the pin and answers the pending "pin passed" state for the cookie. */
 export async function checkPin(
-  ctx: AppContext,
+  ctx: Core,
   input: { pfNumber: string; pin: string; ip: string },
 ): Promise<{ message: string; pending: Extract<PendingSignIn, { kind: 'pin' }> }> {
   const activity = 'Authenticator sign-in: pin check';
@@ -197,7 +197,7 @@ export async function checkPin(
 
 /** verify-token-login: after a passed pin, a fresh authenticator token starts the session. */
 export async function signInWithAuthenticator(
-  ctx: AppContext,
+  ctx: Core,
   input: { pending: Extract<PendingSignIn, { kind: 'pin' }>; pfNumber: string; token: string; ip: string },
 ): Promise<Session> {
   const activity = 'Authenticator sign-in: token check';

@@ -14,7 +14,7 @@ import {
 import type { PendingSignIn } from '../../auth/pending';
 import type { createDecoyThrottle } from '../../auth/rate-limits';
 import type { Role } from '../../auth/sessions';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import { members, staff } from '../../db/schema';
 import { DeliveryError, type Delivery } from '../../delivery';
 import { AppError } from '../../errors';
@@ -40,7 +40,7 @@ export type CodeDeps = {
 };
 
 /** Work started after the answer, awaited at shutdown so none is cut off half-done. */
-export function createBackgroundWork(ctx: AppContext): CodeDeps['inBackground'] {
+export function createBackgroundWork(ctx: Core): CodeDeps['inBackground'] {
   const running = new Set<Promise<void>>();
   ctx.onClose(async () => {
     await Promise.allSettled([...running]);
@@ -88,7 +88,7 @@ type SendInput = {
  * Hands an issued code to the transport; a failed delivery leaves no usable code, is logged and
  * recorded, and answers false.
  */
-async function deliverCode(ctx: AppContext, deps: CodeDeps, input: SendInput, issued: IssuedCode): Promise<boolean> {
+async function deliverCode(ctx: Core, deps: CodeDeps, input: SendInput, issued: IssuedCode): Promise<boolean> {
   // The activity row either way: who asked for a code, for which account, from where.
   const row = { name: input.name, activity: input.activity, userId: input.subjectId, userType: input.role, ip: input.ip };
   try {
@@ -118,7 +118,7 @@ async function deliverCode(ctx: AppContext, deps: CodeDeps, input: SendInput, is
 }
 
 /** Issues a code and waits for the transport to take it; a failed delivery answers 502. */
-export async function sendCode(ctx: AppContext, deps: CodeDeps, input: SendInput) {
+export async function sendCode(ctx: Core, deps: CodeDeps, input: SendInput) {
   const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
   if (!(await deliverCode(ctx, deps, input, issued))) {
     throw new AppError('BAD_GATEWAY', input.channel === 'sms' ? SMS_FAILED : EMAIL_FAILED);
@@ -130,7 +130,7 @@ export async function sendCode(ctx: AppContext, deps: CodeDeps, input: SendInput
  * Issues a code and delivers it after the answer: for a flow that answers every address alike,
  * where waiting for the relay (or its failure, a 502) would tell a real account from a stranger.
  */
-async function sendCodeInBackground(ctx: AppContext, deps: CodeDeps, input: SendInput) {
+async function sendCodeInBackground(ctx: Core, deps: CodeDeps, input: SendInput) {
   const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
   deps.inBackground(async () => {
     await deliverCode(ctx, deps, input, issued);
@@ -139,7 +139,7 @@ async function sendCodeInBackground(ctx: AppContext, deps: CodeDeps, input: Send
 }
 
 /** verify/phone: texts a code to the member's registered phone. */
-export async function sendVoterCode(ctx: AppContext, deps: CodeDeps, input: { identifier: string; ip: string }): Promise<CodeSent> {
+export async function sendVoterCode(ctx: Core, deps: CodeDeps, input: { identifier: string; ip: string }): Promise<CodeSent> {
   const member = await findMemberByIdentifier(ctx.database.db, input.identifier);
   if (!member) {
     await recordActivity(ctx, {
@@ -167,11 +167,7 @@ export async function sendVoterCode(ctx: AppContext, deps: CodeDeps, input: { id
 let dummyHash: Promise<string> | undefined;
 
 /** admin/login: email and password, then an emailed code. */
-export async function sendAdminCode(
-  ctx: AppContext,
-  deps: CodeDeps,
-  input: { email: string; password: string; ip: string },
-): Promise<CodeSent> {
+export async function sendAdminCode(ctx: Core, deps: CodeDeps, input: { email: string; password: string; ip: string }): Promise<CodeSent> {
   const admin = await findStaffByEmail(ctx.database.db, input.email, 'admin');
   const activity = 'Admin sign-in: password check';
   if (!admin?.passwordHash) {
@@ -218,7 +214,7 @@ export async function sendAdminCode(
 }
 
 /** agent/login: emails a code to an agent; the answer is the same for any other email. */
-export async function sendAgentCode(ctx: AppContext, deps: CodeDeps, input: { email: string; ip: string }): Promise<CodeSent> {
+export async function sendAgentCode(ctx: Core, deps: CodeDeps, input: { email: string; ip: string }): Promise<CodeSent> {
   const agent = await findStaffByEmail(ctx.database.db, input.email, 'agent');
   if (!agent) {
     const wait = deps.decoy.hit(`agent:${input.email}`);
@@ -259,7 +255,7 @@ const CHECK_ACTIVITY: Record<Role, string> = {
  * session, in one transaction; a voter becomes verified. A wrong code counts against the code
  * (5 tries) and against the account (per-hour ceiling).
  */
-export async function verifyCodeSignIn(ctx: AppContext, input: { pending: Pending; code: string; ip: string }): Promise<Session> {
+export async function verifyCodeSignIn(ctx: Core, input: { pending: Pending; code: string; ip: string }): Promise<Session> {
   const { role, subjectId, challengeId } = input.pending;
   const activity = CHECK_ACTIVITY[role];
   // Independent, sent together (each sequential round trip waits on the event loop under load).
@@ -296,7 +292,7 @@ export async function verifyCodeSignIn(ctx: AppContext, input: { pending: Pendin
   return outcome.session;
 }
 
-async function loadSubject(ctx: AppContext, role: Role, id: number): Promise<{ name: string; photoUrl: string | null } | undefined> {
+async function loadSubject(ctx: Core, role: Role, id: number): Promise<{ name: string; photoUrl: string | null } | undefined> {
   if (id <= 0) return undefined;
   const { db } = ctx.database;
   if (role === 'voter') {

@@ -1,7 +1,8 @@
+import type { GoogleContext } from '../../auth/google';
 import { eq } from 'drizzle-orm';
 import type { Session } from '@kura/contract';
 import { GOOGLE_EMAIL_MISMATCH, verifyGoogleIdToken, type GoogleIdentity } from '../../auth/google';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import { members, staff } from '../../db/schema';
 import { AppError } from '../../errors';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
@@ -18,7 +19,7 @@ export const GOOGLE_LINKED_ELSEWHERE = 'This account is linked to a different Go
 type GoogleInput = { email: string; idToken: string; ip: string };
 
 /** The verified identity, and the email the browser named must be the token's. */
-async function identify(ctx: AppContext, input: GoogleInput): Promise<GoogleIdentity> {
+async function identify(ctx: GoogleContext, input: GoogleInput): Promise<GoogleIdentity> {
   const identity = await verifyGoogleIdToken(ctx, input.idToken);
   if (identity.email !== input.email.trim().toLowerCase()) {
     throw new AppError('UNAUTHENTICATED', GOOGLE_EMAIL_MISMATCH, { issue: GOOGLE_EMAIL_MISMATCH });
@@ -31,7 +32,7 @@ export const isUniqueViolation = (e: unknown) =>
 
 /** Runs a Google token check; a refusal is written to the activity log under `name`, then rethrown. */
 export async function checkedOrLogged<T>(
-  ctx: AppContext,
+  ctx: Core,
   entry: { name: string; activity: string; ip: string },
   check: () => Promise<T>,
 ): Promise<T> {
@@ -44,12 +45,12 @@ export async function checkedOrLogged<T>(
 }
 
 /** Verifies the ID token; a refused one is written to the activity log under the claimed email. */
-function identifyOrLog(ctx: AppContext, input: GoogleInput, activity: string): Promise<GoogleIdentity> {
+function identifyOrLog(ctx: GoogleContext, input: GoogleInput, activity: string): Promise<GoogleIdentity> {
   return checkedOrLogged(ctx, { name: input.email, activity, ip: input.ip }, () => identify(ctx, input));
 }
 
 /** google/login: the member linked to this Google account, or whose email it is. */
-export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput): Promise<Session> {
+export async function signInVoterWithGoogle(ctx: GoogleContext, input: GoogleInput): Promise<Session> {
   const activity = 'Voter sign-in: Google';
   const identity = await identifyOrLog(ctx, input, activity);
   const { db } = ctx.database;
@@ -87,7 +88,7 @@ export async function signInVoterWithGoogle(ctx: AppContext, input: GoogleInput)
 }
 
 /** admin/google/login and agent/google/login: the email must be a staff member's of that role. */
-export async function signInStaffWithGoogle(ctx: AppContext, role: 'admin' | 'agent', input: GoogleInput): Promise<Session> {
+export async function signInStaffWithGoogle(ctx: GoogleContext, role: 'admin' | 'agent', input: GoogleInput): Promise<Session> {
   const activity = `${role === 'admin' ? 'Admin' : 'Agent'} sign-in: Google`;
   const identity = await identifyOrLog(ctx, input, activity);
   const person = await findStaffByEmail(ctx.database.db, identity.email, role);

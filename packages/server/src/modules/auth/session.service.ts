@@ -1,19 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { revokeSession, type Caller } from '../../auth/sessions';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import { members, staff } from '../../db/schema';
 import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
 
 /** validate and validate/admin: the server, not the browser, says who the session belongs to. */
-export async function describeVoter(ctx: AppContext, caller: Caller): Promise<{ user_type: 'voter'; data: { name: string } }> {
+export async function describeVoter(ctx: Core, caller: Caller): Promise<{ user_type: 'voter'; data: { name: string } }> {
   const [member] = await ctx.database.db.select({ name: members.name }).from(members).where(eq(members.id, caller.subjectId)).limit(1);
   // A session whose member was removed is no session.
   if (!member) throw new AppError('UNAUTHENTICATED');
   return { user_type: 'voter', data: { name: member.name } };
 }
 
-export async function describeStaff(ctx: AppContext, caller: Caller): Promise<{ user_type: 'admin' | 'agent'; data: { name: string } }> {
+export async function describeStaff(ctx: Core, caller: Caller): Promise<{ user_type: 'admin' | 'agent'; data: { name: string } }> {
   const [person] = await ctx.database.db
     .select({ name: staff.name, role: staff.role })
     .from(staff)
@@ -24,7 +24,7 @@ export async function describeStaff(ctx: AppContext, caller: Caller): Promise<{ 
 }
 
 /** logout: the token is dead from this moment. */
-export async function signOut(ctx: AppContext, caller: Caller, input: { ip: string }): Promise<void> {
+export async function signOut(ctx: Core, caller: Caller, input: { ip: string }): Promise<void> {
   await revokeSession(ctx, caller.tokenHash);
   const table = caller.role === 'voter' ? members : staff;
   const [who] = await ctx.database.db.select({ name: table.name }).from(table).where(eq(table.id, caller.subjectId)).limit(1);

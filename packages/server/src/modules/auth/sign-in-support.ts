@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Session } from '@kura/contract';
 import { createSession, type Role } from '../../auth/sessions';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { members, staff } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -36,7 +36,7 @@ export async function findStaffByEmail(db: Db | Tx, email: string, role: 'admin'
 }
 
 /** Statistics count a member as verified from their first verified sign-in or sign-up on. */
-export async function markMemberVerified(ctx: AppContext, db: Db | Tx, memberId: number): Promise<void> {
+export async function markMemberVerified(ctx: Core, db: Db | Tx, memberId: number): Promise<void> {
   await db
     .update(members)
     .set({ verifiedAt: ctx.now() })
@@ -45,7 +45,7 @@ export async function markMemberVerified(ctx: AppContext, db: Db | Tx, memberId:
 
 /** Creates the session and answers the Session body (docs/api.md "Shared shapes"). */
 export async function startSession(
-  ctx: AppContext,
+  ctx: Core,
   db: Db | Tx,
   input: { role: Role; subjectId: number; name: string; photo: string | null; ip: string },
 ): Promise<Session> {

@@ -1,9 +1,10 @@
+import type { GoogleContext } from '../../auth/google';
 import { and, eq, isNull } from 'drizzle-orm';
 import { beginAttempt, countersFor } from '../../auth/account-limits';
 import { verifyGoogleIdToken } from '../../auth/google';
 import { CODE_TTL_MS, codeFailureMessage, consumeCode } from '../../auth/one-time-codes';
 import type { PendingSignIn } from '../../auth/pending';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import { members } from '../../db/schema';
 import { AppError } from '../../errors';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
@@ -40,7 +41,7 @@ const conflict = () => new AppError('CONFLICT', ACCOUNT_EXISTS, { issue: ACCOUNT
 
 /** signup: checks the member number and phone, then texts a code to the member's registered phone. */
 export async function startSignUp(
-  ctx: AppContext,
+  ctx: GoogleContext,
   deps: CodeDeps,
   input: { pfNumber: string; phone: string; credential: string; ip: string },
 ): Promise<{ message: string; pfNumber: string; pending: SignUpPending }> {
@@ -105,7 +106,7 @@ export async function startSignUp(
  * transaction. A wrong code counts against the code (5 tries) and the member's sign-up.
  */
 export async function finishSignUp(
-  ctx: AppContext,
+  ctx: Core,
   input: { pending: SignUpPending; code: string; ip: string },
 ): Promise<{ message: string; pfNumber: string }> {
   const { subjectId, challengeId, googleSub, googleEmail } = input.pending;

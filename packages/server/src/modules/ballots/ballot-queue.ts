@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { ballotQueue } from '../../db/schema';
 import { textArray } from '../../db/arrays';
@@ -66,8 +66,11 @@ export class BallotQueueCache {
   }
 }
 
+/** What the ballots module's functions read: the core and the opened-rows cache (`ballotQueue`). */
+export type BallotsContext = Core & { ballotQueue: BallotQueueCache };
+
 /** Every queued (not yet mixed) ballot, opened. */
-export async function readQueue(ctx: AppContext, db: Db | Tx = ctx.database.db): Promise<Ballot[]> {
+export async function readQueue(ctx: BallotsContext, db: Db | Tx = ctx.database.db): Promise<Ballot[]> {
   const rows = await db.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
   return ctx.ballotQueue.open(rows, true);
 }
@@ -80,7 +83,7 @@ export async function readQueue(ctx: AppContext, db: Db | Tx = ctx.database.db):
  * side or the other, never lost. (A row queued by a version that gave queue rows random ids is
  * found once mixed.)
  */
-export async function findBallots(ctx: AppContext, receipts: string[]): Promise<Map<string, Ballot[]>> {
+export async function findBallots(ctx: BallotsContext, receipts: string[]): Promise<Map<string, Ballot[]>> {
   const found = new Map<string, Ballot[]>();
   const add = (b: Ballot) => found.set(b.receipt, [...(found.get(b.receipt) ?? []), b]);
   const wanted = [...new Set(receipts)];

@@ -1,11 +1,11 @@
 import type { Contract } from '@kura/contract';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import { callerOf } from '../../auth/access';
 import type { RouterImplementation } from '../../http/routes';
 import { castVote, getBallot } from './ballots.service';
 import { listItems } from './items.service';
 
-export function ballotsRoutes(ctx: AppContext): RouterImplementation<Contract['api']['ballots']> {
+export function ballotsRoutes(ctx: Core): RouterImplementation<Contract['api']['ballots']> {
   return {
     getBallot: async ({ req }) => ({ status: 200, body: { data: await getBallot(ctx, callerOf(req).subjectId) } }),
 

@@ -1,6 +1,6 @@
 import type { BallotGroup } from '@kura/contract';
 import { asc, eq, or } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import { candidacies, members, positions } from '../../db/schema';
 import { CastVoteOutcome } from '../../db/schema/functions';
 import { AppError } from '../../errors';
@@ -14,7 +14,7 @@ import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from './locks';
 import { newReceipt, queueIdOf } from './receipts';
 
 /** The ballot: every position the member may vote for (national + their branch) that has candidates. */
-export async function getBallot(ctx: AppContext, memberId: number): Promise<BallotGroup[]> {
+export async function getBallot(ctx: Core, memberId: number): Promise<BallotGroup[]> {
   const [me] = await ctx.database.db.select({ branchId: members.branchId }).from(members).where(eq(members.id, memberId)).limit(1);
   if (!me) throw new AppError('UNAUTHENTICATED');
   const rows = await ctx.database.db
@@ -53,7 +53,7 @@ export type Voter = { memberId: number; ip: string };
  * to `ballot_queue` sealed; `participation` records only that the member voted for the position,
  * with the receipt sealed. The activity log says that the member voted, never for whom.
  */
-export async function castVote(ctx: AppContext, voter: Voter, choices: Record<string, number | number[]>): Promise<VoteReceipt[]> {
+export async function castVote(ctx: Core, voter: Voter, choices: Record<string, number | number[]>): Promise<VoteReceipt[]> {
   // One ballot (one receipt) per position; a position with several seats takes a list.
   const cast: CastBallot[] = Object.entries(choices).map(([position, chosen]) => ({
     positionId: Number(position),

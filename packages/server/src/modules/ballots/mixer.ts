@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
 import { ballotQueue } from '../../db/schema';
 import { MIX_LOCK } from './locks';
 import { intArray, textArray } from '../../db/arrays';
-import type { Ballot } from './ballot-queue';
+import type { Ballot, BallotsContext } from './ballot-queue';
 import { loopService, type Service } from '../../lib/service';
 import { shuffle } from './receipts';
 
@@ -38,7 +37,7 @@ const OPEN_SLICE = 500;
 const INSERT_SLICE = 5000;
 
 /** Opens queue rows a slice per turn of the event loop: one queued row is one position's ballot. */
-async function openAll(ctx: AppContext, rows: { id: string; sealed: string }[]): Promise<Ballot[][]> {
+async function openAll(ctx: BallotsContext, rows: { id: string; sealed: string }[]): Promise<Ballot[][]> {
   const opened: Ballot[][] = [];
   for (let i = 0; i < rows.length; i += OPEN_SLICE) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -54,7 +53,7 @@ const positionOf = (rows: Ballot[]) => rows[0]?.positionId ?? 0;
  * whether voting is on or paused, and steps aside if another process is mixing. A position with
  * fewer queued waits, however long, for more ballots or for the close.
  */
-export async function mixQueuedBallots(ctx: AppContext): Promise<MixResult> {
+export async function mixQueuedBallots(ctx: BallotsContext): Promise<MixResult> {
   return ctx.database.db.transaction(async (tx) => {
     const [lock] = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${MIX_LOCK}) as ok`);
     if (!lock?.ok) return { moved: 0 };
@@ -102,7 +101,7 @@ export async function mixQueuedBallots(ctx: AppContext): Promise<MixResult> {
  * back in an order drawn from the strong random source. Run again after a crash it does the same
  * on the same set. Receipts and the commitment (sorted by receipt) do not depend on row order.
  */
-export async function remixAtClose(ctx: AppContext): Promise<MixResult> {
+export async function remixAtClose(ctx: BallotsContext): Promise<MixResult> {
   return ctx.database.db.transaction((tx) => remixAtCloseIn(ctx, tx));
 }
 
@@ -112,7 +111,7 @@ export async function remixAtClose(ctx: AppContext): Promise<MixResult> {
  * process, the scheduler's retry) finds the commitment and never truncates again. A truncate is
  * not MVCC-safe: a reader whose snapshot is older than a second truncate would see an empty box.
  */
-export async function remixAtCloseIn(ctx: AppContext, tx: Tx): Promise<MixResult> {
+export async function remixAtCloseIn(ctx: BallotsContext, tx: Tx): Promise<MixResult> {
   await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
   const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
   const queued = (await openAll(ctx, all)).flat();
@@ -132,7 +131,7 @@ export async function remixAtCloseIn(ctx: AppContext, tx: Tx): Promise<MixResult
 }
 
 /** The per-process mixing loop; answers a stop function that waits for a pass in progress. */
-export function startMixer(ctx: AppContext): () => Promise<void> {
+export function startMixer(ctx: BallotsContext): () => Promise<void> {
   let running: Promise<unknown> | undefined;
   let stopped = false;
   const tick = () => {
@@ -152,6 +151,6 @@ export function startMixer(ctx: AppContext): () => Promise<void> {
 }
 
 /** The mixing loop as a service (`ctx.mixer`): started with the app, stopped at shutdown. */
-export function createMixer(ctx: AppContext): Service {
+export function createMixer(ctx: BallotsContext): Service {
   return loopService(() => startMixer(ctx));
 }

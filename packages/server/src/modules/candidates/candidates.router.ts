@@ -1,11 +1,11 @@
+import type { MembersContext } from '../members';
 import type { Contract } from '@kura/contract';
-import type { AppContext } from '../../context';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { filesOf, imageUpload } from '../../lib/uploads';
 import { listCandidates, updateCandidate } from './candidates.service';
 
-export function candidatesRoutes(ctx: AppContext): RouterImplementation<Contract['api']['candidates']> {
+export function candidatesRoutes(ctx: MembersContext): RouterImplementation<Contract['api']['candidates']> {
   return {
     listCandidates: async () => ({ status: 200, body: { data: { data: { candidates: await listCandidates(ctx) } } } }),
 

@@ -1,6 +1,6 @@
+import type { MembersContext } from '../members';
 import type { Candidate, Position } from '@kura/contract';
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { branches, candidacies, members, positions } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -52,7 +52,7 @@ async function loadCandidates(db: Db | Tx, memberIds?: number[]): Promise<Candid
 }
 
 /** Every member standing for at least one position, with those positions and their photo. */
-export async function listCandidates(ctx: AppContext): Promise<Candidate[]> {
+export async function listCandidates(ctx: MembersContext): Promise<Candidate[]> {
   return loadCandidates(ctx.database.db);
 }
 
@@ -63,7 +63,7 @@ export async function listCandidates(ctx: AppContext): Promise<Candidate[]> {
  * Once the election is closed its candidates are part of the declared result: no edit (409).
  */
 export async function updateCandidate(
-  ctx: AppContext,
+  ctx: MembersContext,
   actor: Actor,
   id: number,
   input: CandidateEdit,

@@ -3,3 +3,5 @@
  * this folder is internal (an ESLint rule keeps other modules out of it).
  */
 export { candidatesRoutes } from './candidates.router';
+/** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */
+export * from './module';

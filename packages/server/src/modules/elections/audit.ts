@@ -1,5 +1,5 @@
 import { asc, desc } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import { ballotQueue, candidacies, commitments, participation } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
 import { openBallot } from '../ballots';
@@ -22,7 +22,7 @@ export type AuditReport = {
  * - Commitment counts never decrease.
  * It prints counts only, never which member holds which receipt.
  */
-export async function verifyAudit(ctx: AppContext): Promise<AuditReport> {
+export async function verifyAudit(ctx: Core): Promise<AuditReport> {
   const problems: string[] = [];
   const notes: string[] = [];
   const key = ctx.secrets.ballotKey;

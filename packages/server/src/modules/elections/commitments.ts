@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Commitment } from '@kura/contract';
 import { desc, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { ballots, commitments } from '../../db/schema';
 import { COMMITMENT_LOCK } from '../ballots';
@@ -55,7 +55,7 @@ export async function digestBallots(
  * COMMITMENT_INTERVAL_SECONDS old (periodic, several processes may try at once; the lock and the
  * re-check inside it record one). Answers the commitment, or null when none was due.
  */
-export async function recordCommitment(ctx: AppContext, reason: string, options: { onlyIfDue?: boolean } = {}): Promise<Commitment | null> {
+export async function recordCommitment(ctx: Core, reason: string, options: { onlyIfDue?: boolean } = {}): Promise<Commitment | null> {
   return ctx.database.db.transaction(
     async (tx) => {
       const now = ctx.now();
@@ -77,7 +77,7 @@ export async function recordCommitment(ctx: AppContext, reason: string, options:
   );
 }
 
-export async function listCommitments(ctx: AppContext): Promise<Commitment[]> {
+export async function listCommitments(ctx: Core): Promise<Commitment[]> {
   const rows = await ctx.database.db.select().from(commitments).orderBy(desc(commitments.id)).limit(10_000);
   return rows.map((r) => ({ at: r.at.toISOString(), count: r.count, hash: r.hash }));
 }
@@ -86,7 +86,7 @@ export async function listCommitments(ctx: AppContext): Promise<Commitment[]> {
 const CHECK_EVERY_MS = 5000;
 
 /** While voting is open, records a commitment at least every COMMITMENT_INTERVAL_SECONDS. */
-export function startCommitmentLoop(ctx: AppContext): () => Promise<void> {
+export function startCommitmentLoop(ctx: Core): () => Promise<void> {
   let running: Promise<unknown> | undefined;
   let stopped = false;
   const tick = () => {
@@ -110,6 +110,6 @@ export function startCommitmentLoop(ctx: AppContext): () => Promise<void> {
 }
 
 /** The commitment loop as a service (`ctx.commitments`): started with the app, stopped at shutdown. */
-export function createCommitmentLoop(ctx: AppContext): Service {
+export function createCommitmentLoop(ctx: Core): Service {
   return loopService(() => startCommitmentLoop(ctx));
 }

@@ -1,6 +1,6 @@
 import type { Election, UpdateElectionBody } from '@kura/contract';
 import { eq, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { election, settings } from '../../db/schema';
 import type { Env } from '../../env';
@@ -39,7 +39,7 @@ export function toElection({ row, active }: { row: ElectionRow; active: boolean 
   };
 }
 
-export async function getElection(ctx: AppContext): Promise<Election> {
+export async function getElection(ctx: Core): Promise<Election> {
   return toElection(await readElection(ctx.database.db), ctx.now());
 }
 
@@ -58,7 +58,7 @@ const FIELD_LABELS: Record<keyof UpdateElectionBody, string> = {
  * Edits any subset of the election's settings. The schedule must close after it opens, taking the
  * stored value for the side not given (422); a closed election is final (409).
  */
-export async function updateElection(ctx: AppContext, actor: Actor, input: UpdateElectionBody): Promise<Election> {
+export async function updateElection(ctx: Core, actor: Actor, input: UpdateElectionBody): Promise<Election> {
   const fields = (Object.keys(input) as (keyof UpdateElectionBody)[]).filter((k) => input[k] !== undefined);
   const state = await auditedTransaction(
     ctx,

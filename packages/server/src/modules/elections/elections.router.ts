@@ -1,5 +1,5 @@
 import type { Contract } from '@kura/contract';
-import type { AppContext } from '../../context';
+import type { ElectionsContext } from './context';
 import type { RouterImplementation } from '../../http/routes';
 import { bearerToken, callerOf } from '../../auth/access';
 import { actorOf } from '../../auth/actor';
@@ -10,7 +10,7 @@ import { listCommitments } from './commitments';
 import { getElection, updateElection } from './election.service';
 import { exportResultsCsv, getElectionStatus, getResults, getStatistics, lookupReceipt, toggleElection } from './elections.service';
 
-export function electionsRoutes(ctx: AppContext): RouterImplementation<Contract['api']['elections']> {
+export function electionsRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['elections']> {
   const results = async () => ({ status: 200 as const, body: { data: { data: await getResults(ctx) } } });
   /** Results under the election's results visibility (SECURITY.md "Results visibility"). */
   const gated = async (viewer: () => Promise<Viewer>) => {

@@ -1,6 +1,6 @@
 import { declareSeats, type ResultGroup, type Statistics } from '@kura/contract';
 import { eq, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { ElectionsContext } from './context';
 import { election, positions, settings } from '../../db/schema';
 import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
@@ -12,7 +12,7 @@ import { markOpened } from './election.service';
 
 export type ElectionState = '1' | '0';
 
-export async function getElectionStatus(ctx: AppContext): Promise<ElectionState> {
+export async function getElectionStatus(ctx: ElectionsContext): Promise<ElectionState> {
   const [row] = await ctx.database.db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'election_active')).limit(1);
   return row?.value === '1' ? '1' : '0';
 }
@@ -26,7 +26,7 @@ export async function getElectionStatus(ctx: AppContext): Promise<ElectionState>
  * publish a pause's few ballots as a batch of their own, linkable to the few voters since the last
  * pass by anyone holding a dump from before and after the pause.
  */
-export async function toggleElection(ctx: AppContext, actor: Actor, active: boolean): Promise<ElectionState> {
+export async function toggleElection(ctx: ElectionsContext, actor: Actor, active: boolean): Promise<ElectionState> {
   const value: ElectionState = active ? '1' : '0';
   await auditedTransaction(ctx, { actor, activity: active ? 'Enabled voting' : 'Disabled voting' }, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
@@ -47,20 +47,20 @@ export async function toggleElection(ctx: AppContext, actor: Actor, active: bool
   return value;
 }
 
-export async function getResults(ctx: AppContext): Promise<ResultGroup[]> {
+export async function getResults(ctx: ElectionsContext): Promise<ResultGroup[]> {
   const { tally } = ctx.voting;
   await tally.whenReady();
   return tally.results();
 }
 
-export async function getStatistics(ctx: AppContext): Promise<Statistics> {
+export async function getStatistics(ctx: ElectionsContext): Promise<Statistics> {
   const { tally } = ctx.voting;
   await tally.whenReady();
   return tally.statistics();
 }
 
 /** Confirms a receipt is counted and for which position, never for whom. */
-export async function lookupReceipt(ctx: AppContext, input: string): Promise<{ vvpat: string; position: string; recorded: true }> {
+export async function lookupReceipt(ctx: ElectionsContext, input: string): Promise<{ vvpat: string; position: string; recorded: true }> {
   const receipt = normaliseReceipt(input);
   const ballot = (await findBallots(ctx, [receipt])).get(receipt)?.[0];
   if (!ballot) throw new AppError('NOT_FOUND', 'No ballot has this receipt code');
@@ -82,7 +82,7 @@ const csvCell = (value: string | number): string => {
  * Every position's results as CSV (one row per candidate, by count), with `seats`, `elected` and
  * `tied` as the declaration marks them (provisional until the election closes).
  */
-export async function exportResultsCsv(ctx: AppContext): Promise<string> {
+export async function exportResultsCsv(ctx: ElectionsContext): Promise<string> {
   const groups = await getResults(ctx);
   const seats = new Map(
     (await ctx.database.db.select({ id: positions.id, seats: positions.seats }).from(positions)).map((p) => [p.id, p.seats]),

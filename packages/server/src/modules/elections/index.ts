@@ -3,14 +3,17 @@
  * this folder is internal (an ESLint rule keeps other modules out of it).
  */
 export { electionsRoutes } from './elections.router';
+export type { ElectionsContext } from './context';
 /** The services the composition root (src/services.ts) puts on the context: results snapshot, commitment loop. */
 export { VotingRuntime } from './voting-runtime';
-export { createCommitmentLoop } from './commitments';
+
 export { verifyAudit, type AuditReport } from './audit';
 /** The election's settings (texts, schedule, results visibility) and its phase. */
 export { applyElectionDefaults, getElection, readElection, toElection, updateElection } from './election.service';
 export { computePhase, type PhaseInput } from './phase';
 /** The election's life: scheduler, close, the declared result, results visibility. */
 export { lifecycleRoutes } from './lifecycle.router';
-export { assertNotClosed, closeElection, isClosed, createScheduler, finaliseElection, getFinalResults, type Scheduler } from './lifecycle';
+export { assertNotClosed, closeElection, isClosed, finaliseElection, getFinalResults, type Scheduler } from './lifecycle';
 export { assertMayViewResults, mayJoinResultsChannel, mayViewResults, ResultsGateCache, type ResultsGate, type Viewer } from './visibility';
+/** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */
+export * from './module';

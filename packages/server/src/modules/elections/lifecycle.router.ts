@@ -1,11 +1,11 @@
+import type { ElectionsContext } from './context';
 import type { Contract } from '@kura/contract';
-import type { AppContext } from '../../context';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { getElection } from './election.service';
 import { closeElection, getFinalResults } from './lifecycle';
 
-export function lifecycleRoutes(ctx: AppContext): RouterImplementation<Contract['api']['lifecycle']> {
+export function lifecycleRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['lifecycle']> {
   return {
     closeElection: async ({ req }) => {
       await closeElection(ctx, await actorOf(ctx, req), 'admin');

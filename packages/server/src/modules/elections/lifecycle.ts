@@ -1,7 +1,9 @@
+import type { ElectionsContext } from './context';
+import type { BallotsContext } from '../ballots';
 import type { AuditOutcome, BranchTurnout, Commitment, FinalResultsResponse } from '@kura/contract';
 import { declareSeats } from '@kura/contract';
 import { eq, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import { commitments, election, positions, settings } from '../../db/schema';
 import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
@@ -23,7 +25,7 @@ export const SCHEDULE_ACTOR: Actor = { role: 'admin', id: null, name: 'Schedule'
  * which `opens_at` it acted on, so of several processes (or a restarted one) exactly one opens, and
  * a pause the admin makes afterwards is not undone. Answers whether this call opened it.
  */
-export async function openOnSchedule(ctx: AppContext): Promise<boolean> {
+export async function openOnSchedule(ctx: Core): Promise<boolean> {
   const now = ctx.now();
   const opened = await ctx.database.db.transaction(async (tx) => {
     // Exclusive, like a toggle: votes in flight commit wholly before the switch.
@@ -56,7 +58,7 @@ export async function openOnSchedule(ctx: AppContext): Promise<boolean> {
  * `closed_at` set, once (a conditional UPDATE), then `finaliseElection`. A second close is a 409
  * for an admin and nothing for the schedule.
  */
-export async function closeElection(ctx: AppContext, actor: Actor, by: 'admin' | 'schedule'): Promise<boolean> {
+export async function closeElection(ctx: BallotsContext, actor: Actor, by: 'admin' | 'schedule'): Promise<boolean> {
   const now = ctx.now();
   const work = async (tx: Parameters<Parameters<typeof ctx.database.db.transaction>[0]>[0]) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
@@ -95,7 +97,7 @@ export async function closeElection(ctx: AppContext, actor: Actor, by: 'admin' |
  * separable from the rest), the final commitment (recorded in the same transaction that stores its id, under a
  * lock, so never twice), and `audit:verify` with its outcome stored on the election.
  */
-export async function finaliseElection(ctx: AppContext): Promise<void> {
+export async function finaliseElection(ctx: BallotsContext): Promise<void> {
   const [state] = await ctx.database.db
     .select({ closedAt: election.closedAt, finalCommitmentId: election.finalCommitmentId, audit: election.audit })
     .from(election)
@@ -148,17 +150,17 @@ export async function finaliseElection(ctx: AppContext): Promise<void> {
 
 /** Refuses changes once the election is closed (toggle, set-up). */
 /** Whether the election is closed (for good: a closed election never reopens). */
-export async function isClosed(ctx: AppContext): Promise<boolean> {
+export async function isClosed(ctx: Core): Promise<boolean> {
   const [row] = await ctx.database.db.select({ closedAt: election.closedAt }).from(election).where(eq(election.id, 1));
   return Boolean(row?.closedAt);
 }
 
-export async function assertNotClosed(ctx: AppContext, what = 'this'): Promise<void> {
+export async function assertNotClosed(ctx: Core, what = 'this'): Promise<void> {
   if (await isClosed(ctx)) throw new AppError('CONFLICT', `The election is closed; ${what} can no longer change`);
 }
 
 /** `GET psk/results/final`: the declared result, public once closed (403 before). */
-export async function getFinalResults(ctx: AppContext): Promise<FinalResultsResponse> {
+export async function getFinalResults(ctx: ElectionsContext): Promise<FinalResultsResponse> {
   const [row] = await ctx.database.db
     .select({ closedAt: election.closedAt, finalCommitmentId: election.finalCommitmentId, audit: election.audit })
     .from(election)
@@ -211,7 +213,7 @@ export type Scheduler = Service & {
   tick(): Promise<void>;
 };
 
-export function createScheduler(ctx: AppContext): Scheduler {
+export function createScheduler(ctx: BallotsContext): Scheduler {
   let started = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

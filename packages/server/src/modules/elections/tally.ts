@@ -1,6 +1,8 @@
 import type { ResultGroup, Statistics, VoteResultsUpdatedPayload } from '@kura/contract';
 import { asc, count, eq, inArray, sql } from 'drizzle-orm';
-import type { AppContext, DomainEvents } from '../../context';
+import type { Core } from '../../core';
+import type { BallotsContext } from '../ballots';
+import type { DomainEvents } from '../../events';
 import { ballotQueue, ballots, candidacies, members, participation, positions } from '../../db/schema';
 import { positionKey, positionTitle } from '../../lib/position-title';
 
@@ -58,7 +60,7 @@ export class TallySnapshot {
   /** True once the first build finished: results() is then the real state, not an empty one. */
   loaded = false;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: BallotsContext) {}
 
   /** Builds the snapshot from the database (once; `whenReady` retries a failed build). */
   start(): void {
@@ -275,7 +277,7 @@ function structureSignature(structure: Structure): string {
   return JSON.stringify([structure.positions, [...structure.standing.entries()], [...structure.people.values()]]);
 }
 
-type Reader = Pick<AppContext['database']['db'], 'select'>;
+type Reader = Pick<Core['database']['db'], 'select'>;
 
 async function readStructure(db: Reader): Promise<Structure> {
   const positionRows = await db

@@ -1,7 +1,7 @@
 import type { Channel, ResultsVisibility } from '@kura/contract';
 import { eq } from 'drizzle-orm';
 import type { Role } from '../../auth/sessions';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import { election } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Service } from '../../lib/service';
@@ -56,7 +56,7 @@ export class ResultsGateCache implements Service {
   private loading: { generation: number; promise: Promise<ResultsGate> } | undefined;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: Core) {}
 
   start(): void {
     // A change drops the gate at once (callers read the database until the new one is in).

@@ -1,4 +1,5 @@
-import type { AppContext, DomainEventHandlers } from '../../context';
+import type { BallotsContext } from '../ballots';
+import type { DomainEventHandlers } from '../../events';
 import type { Service } from '../../lib/service';
 import { TallySnapshot } from './tally';
 
@@ -15,7 +16,7 @@ export class VotingRuntime implements Service {
   private structureTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: BallotsContext) {
     this.tally = new TallySnapshot(ctx);
   }
 

@@ -1,5 +1,5 @@
 import { MAX_ISSUE_IMAGES, type Contract } from '@kura/contract';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { filesOf, imageUpload } from '../../lib/uploads';
@@ -8,7 +8,7 @@ import { listIssues, reportIssue } from './help.service';
 /** Browsers send `images[]`; plain API clients often send `images`. Both count towards the five. */
 const IMAGE_FIELDS = ['images[]', 'images'];
 
-export function helpRoutes(ctx: AppContext): RouterImplementation<Contract['api']['help']> {
+export function helpRoutes(ctx: Core): RouterImplementation<Contract['api']['help']> {
   return {
     reportIssue: {
       middleware: [imageUpload(IMAGE_FIELDS.map((name) => ({ name, maxCount: MAX_ISSUE_IMAGES })))],

@@ -2,7 +2,7 @@ import type { IssueReport, PageQuery, Paginated } from '@kura/contract';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import { AppError } from '../../errors';
 import { issueReports } from '../../db/schema';
 import type { SignedInActor } from '../../auth/actor';
@@ -19,7 +19,7 @@ export const REPORT_STORAGE_FULL = 'Your reports have reached their storage limi
 const HOUR_MS = 60 * 60_000;
 
 /** Bytes the account's stored report images take on disk. */
-async function storedBytes(ctx: AppContext, images: string[]): Promise<number> {
+async function storedBytes(ctx: Core, images: string[]): Promise<number> {
   let total = 0;
   for (const name of images)
     total += await stat(join(uploadsDir(ctx), name)).then(
@@ -36,7 +36,7 @@ async function storedBytes(ctx: AppContext, images: string[]): Promise<number> {
  * second once wrote 251 MB. Images are checked and written inside (a bad one rejects the report
  * with nothing kept) and removed again if the report cannot be saved.
  */
-export async function reportIssue(ctx: AppContext, reporter: SignedInActor, details: string, images: UploadFile[]): Promise<void> {
+export async function reportIssue(ctx: Core, reporter: SignedInActor, details: string, images: UploadFile[]): Promise<void> {
   let stored: string[] = [];
   try {
     await auditedTransaction(
@@ -81,7 +81,7 @@ export async function reportIssue(ctx: AppContext, reporter: SignedInActor, deta
 }
 
 /** Reports for the admins, newest first. */
-export async function listIssues(ctx: AppContext, query: PageQuery): Promise<Paginated<IssueReport>> {
+export async function listIssues(ctx: Core, query: PageQuery): Promise<Paginated<IssueReport>> {
   const { db } = ctx.database;
   const page = pageRequest(query);
   const [total] = await db.select({ n: count() }).from(issueReports);

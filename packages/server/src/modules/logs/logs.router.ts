@@ -1,9 +1,9 @@
 import type { Contract } from '@kura/contract';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import type { RouterImplementation } from '../../http/routes';
 import { searchLogs } from './logs.service';
 
-export function logsRoutes(ctx: AppContext): RouterImplementation<Contract['api']['logs']> {
+export function logsRoutes(ctx: Core): RouterImplementation<Contract['api']['logs']> {
   return {
     listLogs: async ({ query }) => ({ status: 200, body: { data: await searchLogs(ctx, query) } }),
 

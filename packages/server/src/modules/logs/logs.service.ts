@@ -1,6 +1,6 @@
 import type { LogEntry, PageQuery, Paginated } from '@kura/contract';
 import { and, count, desc, eq, ilike, inArray, sql, type Column, type SQL } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import { activityLogs } from '../../db/schema';
 import { likeContains, pageRequest, paginate } from '../../lib/pagination';
 
@@ -38,7 +38,7 @@ function filterConditions(f: LogFilters): SQL[] {
 }
 
 /** The activity log, newest first, paginated; every filter given must match. */
-export async function searchLogs(ctx: AppContext, query: PageQuery, filters: LogFilters = {}): Promise<Paginated<LogEntry>> {
+export async function searchLogs(ctx: Core, query: PageQuery, filters: LogFilters = {}): Promise<Paginated<LogEntry>> {
   const { db } = ctx.database;
   const page = pageRequest(query);
   const where = and(...filterConditions(filters));

@@ -1,6 +1,6 @@
 import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { inArray, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { MembersContext } from './context';
 import type { Tx } from '../../db/client';
 import { participation } from '../../db/schema';
 import type { Actor } from '../../auth/actor';
@@ -92,7 +92,7 @@ export function describeContactChange(c: ProposedContact): string {
 }
 
 /** One activity row per changed member, on the member's record, naming who changed it. In the caller's transaction. */
-export async function recordContactChanges(ctx: AppContext, actor: Actor, { changes }: ContactChanges, tx: Tx): Promise<void> {
+export async function recordContactChanges(ctx: MembersContext, actor: Actor, { changes }: ContactChanges, tx: Tx): Promise<void> {
   await recordSuccesses(
     ctx,
     changes.map((c) => ({
@@ -113,7 +113,7 @@ export async function recordContactChanges(ctx: AppContext, actor: Actor, { chan
  * Tells each member on the old phone and/or email that theirs changed, through the background
  * sender: the answer does not wait for it and a failed send is only logged. Called after commit.
  */
-export function sendContactChangeNotices(ctx: AppContext, { changes, organisation, supportEmail }: ContactChanges): void {
+export function sendContactChangeNotices(ctx: MembersContext, { changes, organisation, supportEmail }: ContactChanges): void {
   const org = organisation.trim() || ctx.env.APP_NAME;
   const help = supportEmail ? `contact ${supportEmail}` : `contact ${org}`;
   for (const c of changes) {

@@ -3,6 +3,7 @@
  * this folder is internal (an ESLint rule keeps other modules out of it).
  */
 export { membersRoutes } from './members.router';
+export type { MembersContext } from './context';
 export { importMembers } from './members-import';
 /** Shared with candidates: a candidate is a member, edited and ordered the same way. */
 export { applyMemberEdit, lockElectionForCandidacies, positionColumns, positionOrder, replacePositions } from './members.service';
@@ -10,3 +11,5 @@ export { applyMemberEdit, lockElectionForCandidacies, positionColumns, positionO
 export { recordContactChanges, sendContactChangeNotices, type ContactChanges } from './contact-changes';
 /** Used by the demo seed, which sets up its candidates as an admin would. */
 export { assignPositions } from './members.service';
+/** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */
+export * from './module';

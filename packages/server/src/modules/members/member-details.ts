@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Caller } from '../../auth/sessions';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import { branches, election, members } from '../../db/schema';
 import { AppError } from '../../errors';
 import { maskEmail, maskPhone } from '../../lib/masking';
@@ -16,7 +16,7 @@ export const DETAILS_NOT_FOUND = 'No member found with that member number or ema
  * email's first letter and domain, and no branch (empty); the member signed in, or an admin, sees
  * the branch too.
  */
-export async function lookupMemberDetails(ctx: AppContext, identifier: string, caller?: Caller): Promise<MemberDetails> {
+export async function lookupMemberDetails(ctx: Core, identifier: string, caller?: Caller): Promise<MemberDetails> {
   const id = identifier.trim();
   const where = id.includes('@') ? eq(members.email, id.toLowerCase()) : eq(members.memberNo, id);
   const [row] = await ctx.database.db

@@ -1,3 +1,4 @@
+import type { MembersContext } from './context';
 import {
   CONTACT_CHANGE_AFTER_VOTE,
   displayNameSchema,
@@ -11,7 +12,6 @@ import {
 import { parse, type CsvError } from 'csv-parse/sync';
 import { inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
 import { branches, members } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -388,7 +388,7 @@ async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ creat
  * number, so it is safe to run again after fixing a line.
  */
 export async function importMembers(
-  ctx: AppContext,
+  ctx: MembersContext,
   actor: Actor,
   input: Buffer | string,
   options: ImportOptions = {},

@@ -1,5 +1,5 @@
+import type { MembersContext } from './context';
 import type { Contract } from '@kura/contract';
-import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { createLookupLimit } from '../../auth/rate-limits';
 import type { RouterImplementation } from '../../http/routes';
@@ -13,10 +13,10 @@ import { assignPositions, listBranches, listPositions, searchMembers, updateMemb
  * The details lookup is public and says whether a member number exists, so it is limited per IP.
  * The ceiling is generous (members share office and carrier NAT addresses); it stops harvesting.
  */
-const detailsRateLimit = (ctx: AppContext) =>
+const detailsRateLimit = (ctx: MembersContext) =>
   createLookupLimit(ctx, ctx.env.RATE_LIMIT_DETAILS_PER_HOUR, 'Too many lookups from this address, please try again later');
 
-export function membersRoutes(ctx: AppContext): RouterImplementation<Contract['api']['members']> {
+export function membersRoutes(ctx: MembersContext): RouterImplementation<Contract['api']['members']> {
   return {
     listMembers: async ({ query }) => ({ status: 200, body: await searchMembers(ctx, query) }),
 

@@ -1,6 +1,7 @@
+import type { MembersContext } from './context';
 import type { Branch, Member, PageQuery, Paginated, Position } from '@kura/contract';
 import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { branches, candidacies, members, participation, positions } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -71,7 +72,7 @@ function filterConditions(f: MemberFilters): SQL[] {
 }
 
 /** Members by id, paginated, optionally filtered; every filter given must match. */
-export async function searchMembers(ctx: AppContext, query: PageQuery, filters: MemberFilters = {}): Promise<Paginated<Member>> {
+export async function searchMembers(ctx: MembersContext, query: PageQuery, filters: MemberFilters = {}): Promise<Paginated<Member>> {
   const { db } = ctx.database;
   const page = pageRequest(query);
   const where = and(...filterConditions(filters));
@@ -209,7 +210,7 @@ export async function candidateIdentities(tx: Tx): Promise<{ id: number; memberN
 }
 
 export async function updateMember(
-  ctx: AppContext,
+  ctx: MembersContext,
   actor: Actor,
   id: number,
   input: MemberEdit & { confirm_contact_change?: boolean },
@@ -291,7 +292,7 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
   return { added, removed };
 }
 
-export async function assignPositions(ctx: AppContext, actor: Actor, memberNo: string, positionIds: number[]): Promise<PositionChange> {
+export async function assignPositions(ctx: Core, actor: Actor, memberNo: string, positionIds: number[]): Promise<PositionChange> {
   await assertNotClosed(ctx, 'its candidates');
   const change = await auditedTransaction(
     ctx,
@@ -309,7 +310,7 @@ export async function assignPositions(ctx: AppContext, actor: Actor, memberNo: s
   return change;
 }
 
-export async function listBranches(ctx: AppContext): Promise<Branch[]> {
+export async function listBranches(ctx: Core): Promise<Branch[]> {
   return ctx.database.db.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name));
 }
 
@@ -325,7 +326,7 @@ export const positionColumns = {
   branch_id: positions.branchId,
 };
 
-export async function listPositions(ctx: AppContext): Promise<Position[]> {
+export async function listPositions(ctx: Core): Promise<Position[]> {
   return ctx.database.db
     .select(positionColumns)
     .from(positions)

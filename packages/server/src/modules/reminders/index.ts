@@ -4,4 +4,5 @@
  */
 export { remindersRoutes } from './reminders.router';
 /** The background sender the composition root puts on the context (`ctx.reminders`). */
-export { createReminderSender } from './reminder-sender';
+/** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */
+export * from './module';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { RemindersContext } from './context';
 import type { Delivery } from '../../delivery';
 import { recordActivity } from '../../lib/activity-log';
 import { loopService, type Service } from '../../lib/service';
@@ -36,7 +36,7 @@ type Claimed = {
  * slot is taken by a conditional UPDATE of the campaign's `next_send_at` (so the rate holds across
  * processes), and a recipient by `FOR UPDATE SKIP LOCKED` (so each message goes out once).
  */
-export function startReminderSender(ctx: AppContext, delivery: Delivery = ctx.delivery): () => Promise<void> {
+export function startReminderSender(ctx: RemindersContext, delivery: Delivery = ctx.delivery): () => Promise<void> {
   const intervalMs = 1000 / ctx.env.REMINDER_RATE_PER_SECOND;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
@@ -154,7 +154,7 @@ export function startReminderSender(ctx: AppContext, delivery: Delivery = ctx.de
  * was reached by another campaign within the hour (the member lock makes that check and the claim
  * one step for all processes).
  */
-async function claimRecipient(ctx: AppContext, reminderId: number, now: Date): Promise<Claimed | 'skipped' | 'none'> {
+async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Date): Promise<Claimed | 'skipped' | 'none'> {
   return ctx.database.db.transaction(async (tx) => {
     const [row] = await tx.execute<{ member_id: number; channel: 'sms' | 'email'; message: string }>(sql`
       select r.member_id, c.channel, c.message from reminder_recipients r join reminders c on c.id = r.reminder_id
@@ -207,7 +207,7 @@ async function claimRecipient(ctx: AppContext, reminderId: number, now: Date): P
 }
 
 /** Marks the campaign done once no recipient is pending or being sent. */
-async function finishIfComplete(ctx: AppContext, reminderId: number, now: Date) {
+async function finishIfComplete(ctx: RemindersContext, reminderId: number, now: Date) {
   await ctx.database.db.execute(sql`
     update reminders set status = 'done', finished_at = ${iso(now)}::timestamptz
     where id = ${reminderId} and status <> 'done'
@@ -215,7 +215,7 @@ async function finishIfComplete(ctx: AppContext, reminderId: number, now: Date) 
 }
 
 /** Claims left by a process that stopped mid-send count as failed (see STALE_CLAIM_MS). */
-async function failStaleClaims(ctx: AppContext, now: Date) {
+async function failStaleClaims(ctx: RemindersContext, now: Date) {
   const cutoff = iso(new Date(now.getTime() - STALE_CLAIM_MS));
   await ctx.database.db.transaction(async (tx) => {
     const stale = await tx.execute<{ reminder_id: number; member_id: number; name: string | null }>(sql`
@@ -246,6 +246,6 @@ async function failStaleClaims(ctx: AppContext, now: Date) {
  * The sender as a service (`ctx.reminders`): it runs with the app, so campaigns queued before a
  * restart, or by another process, resume.
  */
-export function createReminderSender(ctx: AppContext): Service {
+export function createReminderSender(ctx: RemindersContext): Service {
   return loopService(() => startReminderSender(ctx));
 }

@@ -1,6 +1,6 @@
 import type { CreateReminderBody, Reminder } from '@kura/contract';
 import { desc, eq, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { reminders } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -39,7 +39,7 @@ async function countEligible(db: Db | Tx, now: Date): Promise<number> {
  * through them in the background at the configured rate.
  */
 export async function createReminder(
-  ctx: AppContext,
+  ctx: Core,
   actor: Actor,
   input: CreateReminderBody,
 ): Promise<{ id: number | null; recipients: number }> {
@@ -88,13 +88,13 @@ const toReminder = (r: typeof reminders.$inferSelect): Reminder => ({
   status: r.status,
 });
 
-export async function getReminder(ctx: AppContext, id: number): Promise<Reminder> {
+export async function getReminder(ctx: Core, id: number): Promise<Reminder> {
   const [row] = await ctx.database.db.select().from(reminders).where(eq(reminders.id, id)).limit(1);
   if (!row) throw new AppError('NOT_FOUND', 'No reminder has this id');
   return toReminder(row);
 }
 
-export async function listReminders(ctx: AppContext): Promise<Reminder[]> {
+export async function listReminders(ctx: Core): Promise<Reminder[]> {
   const rows = await ctx.database.db.select().from(reminders).orderBy(desc(reminders.id)).limit(20);
   return rows.map(toReminder);
 }

@@ -5,3 +5,5 @@
 export { setupRoutes } from './setup.router';
 /** The demo seed sets up its election through these, as an admin would. */
 export { createBranch, createPositions, deleteBranch, deletePosition, renameBranch, updatePosition } from './setup.service';
+/** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */
+export * from './module';

@@ -1,10 +1,10 @@
 import type { Contract } from '@kura/contract';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { createBranch, createPositions, deleteBranch, deletePosition, listAgents, renameBranch, updatePosition } from './setup.service';
 
-export function setupRoutes(ctx: AppContext): RouterImplementation<Contract['api']['setup']> {
+export function setupRoutes(ctx: Core): RouterImplementation<Contract['api']['setup']> {
   return {
     listAgents: async () => ({ status: 200, body: { data: await listAgents(ctx) } }),
 

@@ -1,7 +1,7 @@
 import { assertNotClosed } from '../elections';
 import type { Agent, Branch, CreatePositionBody, Position, UpdatePositionBody } from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context';
+import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
 import { branches, members, participation, positions, staff } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -21,7 +21,7 @@ import { positionColumns } from '../members';
 export const NATIONAL = 'National';
 
 /** The agents (observers), by email; the operator creates them (AGENT_EMAILS, `agent:create`). */
-export async function listAgents(ctx: AppContext): Promise<Agent[]> {
+export async function listAgents(ctx: Core): Promise<Agent[]> {
   return ctx.database.db
     .select({ id: staff.id, name: staff.name, email: staff.email })
     .from(staff)
@@ -46,7 +46,7 @@ async function assertBranchNameFree(tx: Tx, name: string, exceptId?: number): Pr
   if (taken) throw duplicateBranch(name);
 }
 
-export async function createBranch(ctx: AppContext, actor: Actor, name: string): Promise<Branch> {
+export async function createBranch(ctx: Core, actor: Actor, name: string): Promise<Branch> {
   await assertNotClosed(ctx, 'the set-up');
   try {
     const branch = await auditedTransaction(ctx, { actor, activity: 'Branch created', data: name }, async (tx) => {
@@ -63,7 +63,7 @@ export async function createBranch(ctx: AppContext, actor: Actor, name: string):
 }
 
 /** Renames a branch; its branch positions' level (their title on ballots and results) follows. */
-export async function renameBranch(ctx: AppContext, actor: Actor, id: number, name: string): Promise<Branch> {
+export async function renameBranch(ctx: Core, actor: Actor, id: number, name: string): Promise<Branch> {
   await assertNotClosed(ctx, 'the set-up');
   try {
     const branch = await auditedTransaction(ctx, { actor, activity: 'Branch renamed', data: `branch ${id} to ${name}` }, async (tx) => {
@@ -91,7 +91,7 @@ export async function renameBranch(ctx: AppContext, actor: Actor, id: number, na
   }
 }
 
-export async function deleteBranch(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+export async function deleteBranch(ctx: Core, actor: Actor, id: number): Promise<void> {
   await assertNotClosed(ctx, 'the set-up');
   await auditedTransaction(ctx, { actor, activity: 'Branch deleted', data: `branch ${id}` }, async (tx) => {
     const branch = await findBranch(tx, id);
@@ -122,7 +122,7 @@ const duplicatePosition = (title: string) =>
   });
 
 /** One position (national or one branch's), or one per branch with `every_branch`. */
-export async function createPositions(ctx: AppContext, actor: Actor, input: CreatePositionBody): Promise<Position[]> {
+export async function createPositions(ctx: Core, actor: Actor, input: CreatePositionBody): Promise<Position[]> {
   await assertNotClosed(ctx, 'the set-up');
   const scope = input.every_branch ? 'every branch' : input.branch_id ? `branch ${input.branch_id}` : NATIONAL;
   try {
@@ -199,7 +199,7 @@ async function lockPositionForChange(tx: Tx, id: number, what: string): Promise<
 }
 
 /** Renames, describes, reorders or re-seats a position; refused (409) once it has votes, whatever the field. */
-export async function updatePosition(ctx: AppContext, actor: Actor, id: number, input: UpdatePositionBody): Promise<Position> {
+export async function updatePosition(ctx: Core, actor: Actor, id: number, input: UpdatePositionBody): Promise<Position> {
   await assertNotClosed(ctx, 'the set-up');
   const fields = (Object.keys(input) as (keyof UpdatePositionBody)[]).filter((k) => input[k] !== undefined);
   try {
@@ -239,7 +239,7 @@ export async function updatePosition(ctx: AppContext, actor: Actor, id: number, 
 }
 
 /** Deletes a position and its candidacies; refused (409) once it has votes. */
-export async function deletePosition(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+export async function deletePosition(ctx: Core, actor: Actor, id: number): Promise<void> {
   await assertNotClosed(ctx, 'the set-up');
   await auditedTransaction(ctx, { actor, activity: 'Position deleted', data: `position ${id}` }, async (tx) => {
     await lockPositionForChange(tx, id, 'deleted');

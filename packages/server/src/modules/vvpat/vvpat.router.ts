@@ -1,10 +1,10 @@
+import type { ElectionsContext } from '../elections';
 import type { Contract } from '@kura/contract';
-import type { AppContext } from '../../context';
 import { callerOf } from '../../auth/access';
 import type { RouterImplementation } from '../../http/routes';
 import { listMyVvpat, searchVvpat } from './vvpat.service';
 
-export function vvpatRoutes(ctx: AppContext): RouterImplementation<Contract['api']['vvpat']> {
+export function vvpatRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['vvpat']> {
   return {
     listVvpat: async ({ query }) => ({ status: 200, body: await searchVvpat(ctx, query) }),
 

@@ -1,16 +1,15 @@
 import type { PageMeta, PageQuery, VvpatRow } from '@kura/contract';
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context';
 import { members, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
 import { likeContains, pageMeta, pageRequest } from '../../lib/pagination';
 import { positionTitle } from '../../lib/position-title';
 import { findBallots, normaliseReceipt, readQueue } from '../ballots';
-import { assertMayViewResults, mayViewResults } from '../elections';
+import { assertMayViewResults, mayViewResults, type ElectionsContext } from '../elections';
 
 export type VvpatPage = { data: { votes: VvpatRow[] }; meta: PageMeta };
 
-async function tallyOf(ctx: AppContext) {
+async function tallyOf(ctx: ElectionsContext) {
   const { tally } = ctx.voting;
   await tally.whenReady();
   return tally;
@@ -22,7 +21,7 @@ async function tallyOf(ctx: AppContext) {
  * own choices are always theirs to see; each candidate's live count follows the results visibility
  * (null while voters may not see results).
  */
-export async function listMyVvpat(ctx: AppContext, memberId: number): Promise<VvpatRow[]> {
+export async function listMyVvpat(ctx: ElectionsContext, memberId: number): Promise<VvpatRow[]> {
   const mine = await ctx.database.db
     .select({ positionId: participation.positionId, receiptEnc: participation.receiptEnc })
     .from(participation)
@@ -89,7 +88,7 @@ type Row = {
  * results themselves (403 for an admin until close under `after_close`).
  */
 export async function searchVvpat(
-  ctx: AppContext,
+  ctx: ElectionsContext,
   query: PageQuery,
   filter: { vvpat?: string; positionId?: number } = {},
 ): Promise<VvpatPage> {

@@ -1,0 +1,29 @@
+import type { Logger } from 'pino';
+import type { Database } from './db/client';
+import type { Env } from './env';
+import type { DomainEventBus } from './events';
+import type { RefusedActivityLimiter } from './lib/refused-activity';
+import type { Secrets } from './secrets';
+
+/**
+ * What every module is built from: configuration, the database, the logger, the secrets, the
+ * domain event bus, the clock and the shutdown hooks. This file imports no module, so every module
+ * (and the infrastructure under src/auth, src/lib) may import it; a module gets other modules'
+ * services only as named `deps` of its factory (docs/architecture.md "How modules are composed").
+ */
+export type Core = {
+  env: Env;
+  database: Database;
+  logger: Logger;
+  secrets: Secrets;
+  events: DomainEventBus;
+  /** The clock; tests move it to expire codes and sessions. */
+  now: () => Date;
+  /**
+   * Work to run at shutdown for things built after the services (the realtime hub, a router's
+   * limiter stores), in reverse order of registration, before the services stop.
+   */
+  onClose: (fn: () => Promise<void> | void) => void;
+  /** How many refused actions the activity log still takes per subject and address (lib/activity-log.ts). No lifecycle. */
+  refusedActivity: RefusedActivityLimiter;
+};
