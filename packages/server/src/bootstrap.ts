@@ -52,11 +52,11 @@ export type OwnedContext = AppContext & {
 };
 
 /**
- * Builds the shared context: database open and migrated, secrets loaded, services built (by the
- * composition root, `services.ts`) but not started.
+ * Builds the shared context: database open and migrated, secrets loaded, the core built and the
+ * modules composed on it (`services.ts`), their services not started.
  */
 export async function createContext(options: ContextOptions): Promise<OwnedContext> {
-  const { env, logger } = options;
+  const { env } = options;
   const database =
     options.database ??
     (await openDatabase({
