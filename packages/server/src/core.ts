@@ -27,3 +27,13 @@ export type Core = {
   /** How many refused actions the activity log still takes per subject and address (lib/activity-log.ts). No lifecycle. */
   refusedActivity: RefusedActivityLimiter;
 };
+
+/**
+ * The core fields of a context and nothing else: a module's routes are built on this, so its
+ * handlers hold, at run time as in their types, only the core and the services their module was
+ * handed (docs/architecture.md "How modules are composed").
+ */
+export function coreOf(ctx: Core): Core {
+  const { env, database, logger, secrets, events, now, onClose, refusedActivity } = ctx;
+  return { env, database, logger, secrets, events, now, onClose, refusedActivity };
+}

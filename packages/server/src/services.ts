@@ -1,4 +1,4 @@
-import type { Core } from './core';
+import { coreOf, type Core } from './core';
 import { BackgroundSender, createDelivery, type Delivery } from './delivery';
 import { createAuth } from './modules/auth';
 import { createBallots } from './modules/ballots';
@@ -49,18 +49,21 @@ export function composeApp(core: Core) {
     delivery,
   };
   /** Every module's handlers by contract domain, on the core the Express app runs on; each app builds its own. */
-  const routes = (at: Core) => ({
-    auth: auth.routes(at),
-    members: members.routes(at),
-    candidates: candidates.routes(at),
-    logs: logs.routes(at),
-    help: help.routes(at),
-    ballots: ballots.routes(at),
-    ...elections.routes(at),
-    vvpat: vvpat.routes(at),
-    reminders: reminders.routes(at),
-    setup: setup.routes(at),
-  });
+  const routes = (app: Core) => {
+    const at = coreOf(app);
+    return {
+      auth: auth.routes(at),
+      members: members.routes(at),
+      candidates: candidates.routes(at),
+      logs: logs.routes(at),
+      help: help.routes(at),
+      ballots: ballots.routes(at),
+      ...elections.routes(at),
+      vvpat: vvpat.routes(at),
+      reminders: reminders.routes(at),
+      setup: setup.routes(at),
+    };
+  };
   return { ...core, ...services, routes, realtime };
 }
 
