@@ -4,7 +4,6 @@ import { findUp } from '../lib/find-up';
 import type { Database } from './client';
 import { MIGRATION_LOCK } from './locks';
 
-
 export function migrationsFolder(): string {
   const journal = findUp('migrations/meta/_journal.json');
   if (!journal) throw new Error('migrations/ folder not found');

@@ -60,7 +60,11 @@ export async function lockForUpdate(tx: Tx, id: ElectionId = CURRENT_ELECTION): 
 export async function setActive(tx: Tx, active: boolean, at: Date, id: ElectionId = CURRENT_ELECTION): Promise<void> {
   await tx
     .update(election)
-    .set({ votingActive: active, updatedAt: at, ...(active ? { openedAt: sql`coalesce(${election.openedAt}, ${iso(at)}::timestamptz)` } : {}) })
+    .set({
+      votingActive: active,
+      updatedAt: at,
+      ...(active ? { openedAt: sql`coalesce(${election.openedAt}, ${iso(at)}::timestamptz)` } : {}),
+    })
     .where(row(id));
 }
 

@@ -19,7 +19,10 @@ export function toElection(row: ElectionRecord, now: Date): Election {
     closes_at: row.closesAt?.toISOString() ?? null,
     time_zone: row.timeZone,
     results_visibility: row.resultsVisibility,
-    phase: computePhase({ active: row.votingActive, openedAt: row.openedAt, closedAt: row.closedAt, opensAt: row.opensAt, closesAt: row.closesAt }, now),
+    phase: computePhase(
+      { active: row.votingActive, openedAt: row.openedAt, closedAt: row.closedAt, opensAt: row.opensAt, closesAt: row.closesAt },
+      now,
+    ),
     active: row.votingActive ? '1' : '0',
   };
 }
