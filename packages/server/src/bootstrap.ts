@@ -7,7 +7,7 @@ import { RefusedActivityLimiter } from './lib/refused-activity';
 import { composeApp, startServices, stopServices } from './services';
 import { openDatabase, type Database } from './db/client';
 import { runMigrations } from './db/migrate';
-import { DEMO_ADMIN, DEMO_AGENT, DEMO_VOTER_MEMBER_NO, isDatabaseEmpty, seedDemo, upsertStaff } from './db/seed';
+import { DEMO_ADMIN, DEMO_AGENT, DEMO_VOTER_MEMBER_NO, isDatabaseEmpty, seedDemo, upsertStaff } from './seed';
 import { applyElectionDefaults } from './modules/elections';
 import type { Env } from './env';
 import { loadSecrets, type Secrets } from './secrets';

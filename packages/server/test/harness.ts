@@ -32,19 +32,21 @@ export type TestDatabase = Database & { url?: string };
 export type TestDatabaseOptions = {
   /** Start empty and run the migrations here, rather than copy the migrated template. */
   migrate?: boolean;
+  /** Start empty and leave it so (no migration run): for a test of one migration's upgrade path. */
+  empty?: boolean;
 };
 
 let pgliteTemplate: Blob | undefined;
 
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) {
-    const templatePath = options.migrate ? undefined : inject('pgliteTemplatePath');
+    const templatePath = options.migrate || options.empty ? undefined : inject('pgliteTemplatePath');
     if (templatePath) pgliteTemplate ??= new Blob([readFileSync(templatePath)]);
     const database = await openDatabase({ pgliteMode: 'inline', pgliteFrom: templatePath ? pgliteTemplate : undefined });
-    if (!templatePath) await runMigrations(database);
+    if (!templatePath && !options.empty) await runMigrations(database);
     return database;
   }
-  const template = options.migrate ? undefined : inject('postgresTemplate');
+  const template = options.migrate || options.empty ? undefined : inject('postgresTemplate');
   const name = `kura_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(template ? `create database "${name}" template "${template}"` : `create database "${name}"`);
@@ -52,7 +54,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), poolMax: 10 });
-  if (!template) await runMigrations(database);
+  if (!template && !options.empty) await runMigrations(database);
   return {
     ...database,
     url: url.toString(),

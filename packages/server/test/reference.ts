@@ -1,6 +1,6 @@
 import type { Db } from '../src/db/client';
 import { branches, positions } from '../src/db/schema';
-import { BRANCH_POSITION, KENYA_COUNTIES, NATIONAL_POSITIONS } from '../src/db/seed';
+import { BRANCH_POSITION, KENYA_COUNTIES, NATIONAL_POSITIONS } from '../src/seed';
 
 /**
  * The sample structure most tests start from (the demo's branches and positions, written

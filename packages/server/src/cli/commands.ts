@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { readFile } from 'node:fs/promises';
-import { upsertStaff } from '../db/seed';
+import { upsertStaff } from '../seed';
 import { verifyAudit } from '../modules/elections';
 import { importMembers } from '../modules/members';
 

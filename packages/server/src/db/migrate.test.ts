@@ -1,6 +1,26 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/harness';
-import { migrationsApplied, runMigrations } from './migrate';
+import { migrationsApplied, migrationsFolder, runMigrations } from './migrate';
+
+/** Applies the migrations up to and including `lastTag` only: a database as an older release left it. */
+async function migrateUpTo(database: TestDatabase, lastTag: string): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), 'kura-migrations-'));
+  try {
+    cpSync(migrationsFolder(), folder, { recursive: true });
+    const journalPath = join(folder, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
+    const last = journal.entries.findIndex((e) => e.tag === lastTag);
+    if (last < 0) throw new Error(`no migration ${lastTag}`);
+    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, last + 1) }));
+    await migrate(database.db, { migrationsFolder: folder });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -54,5 +74,38 @@ describe('migrations', () => {
     const cols = await database.sql<{ column_name: string }[]>`
       select column_name from information_schema.columns where table_name = 'ballots' order by column_name`;
     expect(cols.map((c) => c.column_name)).toEqual(['candidate_id', 'position_id', 'receipt']);
+  });
+});
+
+describe('0011: the voting switch moves from settings onto the election row', () => {
+  it.each([
+    ['1', true],
+    ['0', false],
+  ])(
+    'a database at 0010 with election_active = %s upgrades to voting_active = %s, the key deleted',
+    { timeout: 120_000 }, // every migration from an empty database
+    async (value, active) => {
+      const old = await createTestDatabase({ empty: true });
+      try {
+        await migrateUpTo(old, '0010_used_id_tokens');
+        await old.sql`update settings set value = ${value} where key = 'election_active'`;
+        const [before] = await old.sql<{ value: string }[]>`select value from settings where key = 'election_active'`;
+        expect(before?.value).toBe(value);
+
+        await runMigrations(old);
+        const [row] = await old.sql<{ voting_active: boolean }[]>`select voting_active from election`;
+        expect(row?.voting_active).toBe(active);
+        expect(await old.sql`select key from settings where key = 'election_active'`).toHaveLength(0);
+        expect(await migrationsApplied(old)).toBe(true);
+      } finally {
+        await old.close();
+      }
+    },
+  );
+
+  it('a new database starts with voting off and no election key in settings', async () => {
+    const [row] = await database.sql<{ voting_active: boolean }[]>`select voting_active from election`;
+    expect(row?.voting_active).toBe(false);
+    expect(await database.sql`select key from settings`).toHaveLength(0);
   });
 });

@@ -2,9 +2,7 @@ import { dirname } from 'node:path';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import { findUp } from '../lib/find-up';
 import type { Database } from './client';
-
-/** Arbitrary constant: the advisory lock that serialises migrations across server processes. */
-const MIGRATION_LOCK_ID = 72_311_905;
+import { MIGRATION_LOCK } from './locks';
 
 export function migrationsFolder(): string {
   const journal = findUp('migrations/meta/_journal.json');
@@ -22,10 +20,10 @@ export async function runMigrations(database: Database): Promise<void> {
   }
   const lock = await database.sql.reserve();
   try {
-    await lock`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+    await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
     await migrate(database.db, { migrationsFolder: migrationsFolderPath });
   } finally {
-    await lock`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => {});
+    await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
     lock.release();
   }
 }

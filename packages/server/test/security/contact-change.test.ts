@@ -5,6 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { activityLogs, election, members } from '../../src/db/schema';
+import { CURRENT_ELECTION } from '../../src/modules/elections';
 import { maskEmail, maskPhone } from '../../src/lib/masking';
 import { openBrowser } from '../auth/browser';
 import { startSmsSink, type SmsSink } from '../auth/sms-sink';
@@ -32,7 +33,7 @@ const ORG = 'Example Cooperative';
 beforeAll(async () => {
   [sms, smtp] = await Promise.all([startSmsSink(), startSmtpCapture()]);
   t = await createTestApp({ env: { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, SMTP_URL: smtp.url } });
-  await t.ctx.database.db.update(election).set({ organisation: ORG }).where(eq(election.id, 1));
+  await t.ctx.database.db.update(election).set({ organisation: ORG }).where(eq(election.id, CURRENT_ELECTION));
   e = await createElection(t.ctx);
   admin = await tokenFor(t.ctx, 'admin');
 });
@@ -216,7 +217,7 @@ describe('while voting is open, a member who voted keeps their contact details u
 
   it('a paused election counts as open; a member who did not vote may change without confirming', async () => {
     await setVoting(t.ctx, false);
-    await t.ctx.database.db.update(election).set({ openedAt: new Date() }).where(eq(election.id, 1));
+    await t.ctx.database.db.update(election).set({ openedAt: new Date() }).where(eq(election.id, CURRENT_ELECTION));
     try {
       const { member, token } = await createVoter(t.ctx);
       await setVoting(t.ctx, true);

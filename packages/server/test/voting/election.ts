@@ -2,7 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import type { Express } from 'express';
 import type { AppContext } from '../../src/context';
-import { positions, settings } from '../../src/db/schema';
+import { positions } from '../../src/db/schema';
+import { CURRENT_ELECTION, setActive } from '../../src/modules/elections';
+
+/** The election the voting-core tests run (the store's current one). */
+export { CURRENT_ELECTION };
 import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../factories';
 
 /**
@@ -32,11 +36,9 @@ export async function createElection(ctx: AppContext) {
 
 export type Election = Awaited<ReturnType<typeof createElection>>;
 
+/** Switches voting on or off through the election store (no lock, commitment or event: a test's set-up). */
 export async function setVoting(ctx: AppContext, active: boolean) {
-  await ctx.database.db
-    .insert(settings)
-    .values({ key: 'election_active', value: active ? '1' : '0' })
-    .onConflictDoUpdate({ target: settings.key, set: { value: active ? '1' : '0' } });
+  await ctx.database.db.transaction((tx) => setActive(tx, active, ctx.now()));
 }
 
 /** A Nairobi voter with a session. */

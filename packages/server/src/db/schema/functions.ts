@@ -37,7 +37,7 @@ export function functionSql(fn: SqlFunction): string {
 
 /**
  * One vote, one statement (ADR 003; migrations 0002, 0006 for several seats, 0009 for a lighter
- * answer and one generic plan). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
+ * answer and one generic plan, 0011 for the switch on the election row). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
  * once per chosen candidate. The ballots come one per position (p_ballot_positions[j] with its
  * sealed receipt and queue row). It takes the shared election lock and the member's lock, then
  * checks, in a snapshot taken after the locks were granted, every choice (voting on, position
@@ -91,7 +91,7 @@ BEGIN
   FROM (
     SELECT r.*,
            -- coalesce: a NULL must refuse (e.g. a branch position with no branch).
-           coalesce(r.active = '1' AND r.position_name IS NOT NULL AND r.eligible AND r.standing AND NOT r.voted
+           coalesce(r.active AND r.position_name IS NOT NULL AND r.eligible AND r.standing AND NOT r.voted
                     AND r.chosen <= r.seats AND NOT r.duplicate, false) AS ok
     FROM (
       WITH req(position_id, candidate_id) AS (SELECT * FROM unnest(p_position_ids, p_candidate_ids)),
@@ -110,7 +110,7 @@ BEGIN
                ORDER BY cd.member_id, cd.position_id LIMIT 1) IS NOT NULL AS standing,
              (SELECT true FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id
                ORDER BY pa.member_id, pa.position_id LIMIT 1) IS NOT NULL AS voted,
-             (SELECT s.value FROM settings s WHERE s.key = 'election_active') AS active,
+             (SELECT e.voting_active FROM election e WHERE e.id = 1) AS active,
              me.name AS voter_name,
              (SELECT true FROM participation pa WHERE pa.member_id = me.id ORDER BY pa.member_id, pa.position_id LIMIT 1) IS NOT NULL AS voted_before
       FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id
@@ -150,8 +150,8 @@ export const CastVoteCheck = z.object({
   standing: z.boolean(),
   /** The member already voted for this position. */
   voted: z.boolean(),
-  /** The `election_active` setting ('1' is on). */
-  active: z.string().nullable(),
+  /** The election's voting switch (`election.voting_active`). */
+  active: z.boolean().nullable(),
   voter_name: z.string(),
   /** The member had voted for some position before this vote. */
   voted_before: z.boolean(),

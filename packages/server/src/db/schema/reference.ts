@@ -1,4 +1,4 @@
-import { bigint, check, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
 /** The organisation's branches, as the admin defines them (Kenya's counties in the demo). */
@@ -30,7 +30,7 @@ export const items = pgTable('items', {
   description: text('description').notNull(),
 });
 
-/** Key-value settings; `election_active` holds '1' or '0'. */
+/** Key-value settings of the installation (none in use; the election's state is on `election`). */
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
@@ -39,8 +39,8 @@ export const settings = pgTable('settings', {
 
 /**
  * The one election this installation runs: its texts, schedule and results visibility, edited by
- * admins (docs/decisions/004). Exactly one row (id 1), created by the migration. The on/off switch
- * stays in `settings.election_active`, where the vote statement reads it.
+ * admins (docs/decisions/004), and the voting switch. Exactly one row (id 1), created by the
+ * migration. Read and written only through the election store (modules/elections/election-store.ts).
  */
 export const election = pgTable(
   'election',
@@ -57,6 +57,8 @@ export const election = pgTable(
     resultsVisibility: text('results_visibility', { enum: ['live', 'staff', 'after_close'] })
       .notNull()
       .default('live'),
+    /** The voting switch: votes are taken while it is on (cast_vote reads it). */
+    votingActive: boolean('voting_active').notNull().default(false),
     /** When voting was first switched on (setup before that). */
     openedAt: timestamp('opened_at', { withTimezone: true }),
     /** When the election closed for good. */

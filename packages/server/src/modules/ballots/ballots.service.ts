@@ -10,7 +10,7 @@ import { uniqueViolation } from '../../db/errors';
 import { seal } from '../../lib/crypto';
 import { positionTitle } from '../../lib/position-title';
 import { sealBallot, type CastBallot } from './ballot-queue';
-import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from './locks';
+import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { newReceipt, queueIdOf } from './receipts';
 
 /** The ballot: every position the member may vote for (national + their branch) that has candidates. */
@@ -101,7 +101,7 @@ export async function castVote(ctx: Core, voter: Voter, choices: Record<string, 
       const rows = outcome.data.refused;
       if (rows.length === 0) throw new AppError('UNAUTHENTICATED');
       voterName = rows[0]!.voter_name;
-      if (rows[0]!.active !== '1') throw new AppError('FORBIDDEN', 'Voting is currently disabled');
+      if (rows[0]!.active !== true) throw new AppError('FORBIDDEN', 'Voting is currently disabled');
 
       const invalid: Record<string, string[]> = {};
       for (const r of rows) {

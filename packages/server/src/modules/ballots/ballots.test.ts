@@ -6,9 +6,9 @@ import { activityLogs, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
 import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
-import { ELECTION_LOCK } from './locks';
+import { ELECTION_LOCK } from '../../db/locks';
 import { waitFor } from '../../../test/voting/sockets';
-import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
+import { createElection, createVoter, CURRENT_ELECTION, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
 import { readQueue } from './ballot-queue';
 import { newReceipt, normaliseReceipt } from './receipts';
 
@@ -246,7 +246,7 @@ describe('psk/vote', () => {
         // A toggle's transaction: the exclusive election lock, then the new state, not yet committed.
         await switchOff`begin`;
         await switchOff`select pg_advisory_xact_lock(${ELECTION_LOCK})`;
-        await switchOff`update settings set value = '0' where key = 'election_active'`;
+        await switchOff`update election set voting_active = false where id = ${CURRENT_ELECTION}`;
         // supertest sends on then(): start it now.
         const pending = vote(t.app, token, { [e.chair.id]: e.alice.id }).then((r) => r);
         // The vote is now waiting on the shared lock; its check must not use a snapshot from before.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, type Election } from '../../../test/voting/election';
-import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from './locks';
+import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 
 /**
  * cast_vote runs its check on a generic plan made once per connection (db/schema/functions.ts).

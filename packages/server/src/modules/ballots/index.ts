@@ -9,7 +9,5 @@ export { BallotQueueCache, findBallots, openBallot, readQueue, type Ballot, type
 /** The mixer that moves queued ballots into `ballots` in shuffled batches (`ctx.mixer` runs its loop), and the close's re-mix. */
 export { mixQueuedBallots, remixAtClose, remixAtCloseIn, startMixer, type MixResult } from './mixer';
 export { normaliseReceipt } from './receipts';
-/** Advisory lock ids shared with the elections module (toggle and commitments), reminders and member edits. */
-export { COMMITMENT_LOCK, ELECTION_LOCK, FINALISE_LOCK, MEMBER_LOCK_NAMESPACE, REMINDER_MEMBER_LOCK_NAMESPACE } from './locks';
 /** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */
 export * from './module';

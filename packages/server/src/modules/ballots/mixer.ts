@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { ballotQueue } from '../../db/schema';
-import { MIX_LOCK } from './locks';
+import { MIX_LOCK } from '../../db/locks';
 import { intArray, textArray } from '../../db/arrays';
 import type { Ballot, BallotsContext } from './ballot-queue';
 import { loopService, type Service } from '../../lib/service';

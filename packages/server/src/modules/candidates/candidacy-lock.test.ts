@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { candidacies, participation } from '../../db/schema';
-import { MEMBER_LOCK_NAMESPACE } from '../ballots';
+import { MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote } from '../../../test/voting/election';

@@ -4,8 +4,9 @@ import { desc, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { ballots, commitments } from '../../db/schema';
-import { COMMITMENT_LOCK } from '../ballots';
+import { COMMITMENT_LOCK } from '../../db/locks';
 import { loopService, type Service } from '../../lib/service';
+import { readActive } from './election-store';
 
 /**
  * A commitment to the ballot set: its size and a SHA-256 over every mixed ballot, one line
@@ -92,10 +93,7 @@ export function startCommitmentLoop(ctx: Core): () => Promise<void> {
   const tick = () => {
     if (running || stopped) return;
     running = (async () => {
-      const [state] = await ctx.database.db.execute<{ active: string | null }>(
-        sql`select value as active from settings where key = 'election_active'`,
-      );
-      if (state?.active === '1') await recordCommitment(ctx, 'periodic', { onlyIfDue: true });
+      if (await readActive(ctx.database.db)) await recordCommitment(ctx, 'periodic', { onlyIfDue: true });
     })()
       .catch((err: unknown) => ctx.logger.error({ err }, 'periodic commitment failed'))
       .finally(() => (running = undefined));

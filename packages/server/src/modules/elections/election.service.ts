@@ -1,30 +1,15 @@
 import type { Election, UpdateElectionBody } from '@kura/contract';
-import { eq, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
-import type { Db, Tx } from '../../db/client';
-import { election, settings } from '../../db/schema';
+import type { Db } from '../../db/client';
 import type { Env } from '../../env';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
+import { lockForUpdate, readState, updateSettings, type ElectionRecord, type ElectionSettings } from './election-store';
 import { computePhase } from './phase';
 
-type ElectionRow = typeof election.$inferSelect;
-
-/** The election row and the switch, read together (the migration creates the row). */
-export async function readElection(db: Db | Tx): Promise<{ row: ElectionRow; active: boolean }> {
-  const [found] = await db
-    .select({
-      e: election,
-      active: sql<string | null>`(select ${settings.value} from ${settings} where ${settings.key} = 'election_active')`,
-    })
-    .from(election)
-    .where(eq(election.id, 1));
-  if (!found) throw new Error('the election row is missing (migration 0005 creates it)');
-  return { row: found.e, active: found.active === '1' };
-}
-
-export function toElection({ row, active }: { row: ElectionRow; active: boolean }, now: Date): Election {
+/** The election as the API answers it: the stored state and the phase computed from it. */
+export function toElection(row: ElectionRecord, now: Date): Election {
   return {
     title: row.title,
     organisation: row.organisation,
@@ -34,13 +19,16 @@ export function toElection({ row, active }: { row: ElectionRow; active: boolean 
     closes_at: row.closesAt?.toISOString() ?? null,
     time_zone: row.timeZone,
     results_visibility: row.resultsVisibility,
-    phase: computePhase({ active, openedAt: row.openedAt, closedAt: row.closedAt, opensAt: row.opensAt, closesAt: row.closesAt }, now),
-    active: active ? '1' : '0',
+    phase: computePhase(
+      { active: row.votingActive, openedAt: row.openedAt, closedAt: row.closedAt, opensAt: row.opensAt, closesAt: row.closesAt },
+      now,
+    ),
+    active: row.votingActive ? '1' : '0',
   };
 }
 
 export async function getElection(ctx: Core): Promise<Election> {
-  return toElection(await readElection(ctx.database.db), ctx.now());
+  return toElection(await readState(ctx.database.db), ctx.now());
 }
 
 const FIELD_LABELS: Record<keyof UpdateElectionBody, string> = {
@@ -64,8 +52,8 @@ export async function updateElection(ctx: Core, actor: Actor, input: UpdateElect
     ctx,
     { actor, activity: 'Election settings updated', data: fields.length ? fields.map((f) => FIELD_LABELS[f]).join(', ') : 'nothing' },
     async (tx) => {
-      await tx.execute(sql`select id from ${election} where id = 1 for update`);
-      const { row } = await readElection(tx);
+      await lockForUpdate(tx);
+      const row = await readState(tx);
       if (row.closedAt) throw new AppError('CONFLICT', 'The election is closed; its settings can no longer change');
       const date = (v: string | null | undefined, current: Date | null) => (v === undefined ? current : v === null ? null : new Date(v));
       const opensAt = date(input.opens_at, row.opensAt);
@@ -73,9 +61,9 @@ export async function updateElection(ctx: Core, actor: Actor, input: UpdateElect
       if (opensAt && closesAt && closesAt.getTime() <= opensAt.getTime()) {
         throw AppError.validation({ closes_at: ['The closing time must be after the opening time'] });
       }
-      await tx
-        .update(election)
-        .set({
+      await updateSettings(
+        tx,
+        {
           ...(input.title !== undefined ? { title: input.title } : {}),
           ...(input.organisation !== undefined ? { organisation: input.organisation } : {}),
           ...(input.website !== undefined ? { website: input.website } : {}),
@@ -84,10 +72,10 @@ export async function updateElection(ctx: Core, actor: Actor, input: UpdateElect
           ...(input.results_visibility !== undefined ? { resultsVisibility: input.results_visibility } : {}),
           opensAt,
           closesAt,
-          updatedAt: ctx.now(),
-        })
-        .where(eq(election.id, 1));
-      return readElection(tx);
+        },
+        ctx.now(),
+      );
+      return readState(tx);
     },
   );
   ctx.events.emit('election.changed');
@@ -100,19 +88,11 @@ export async function updateElection(ctx: Core, actor: Actor, input: UpdateElect
  * office owns the texts; the variables never overwrite them.
  */
 export async function applyElectionDefaults(db: Db, env: Env): Promise<void> {
-  const { row } = await readElection(db);
-  const patch: Partial<ElectionRow> = {};
+  const row = await readState(db);
+  const patch: ElectionSettings = {};
   if (!row.title && env.ELECTION_TITLE) patch.title = env.ELECTION_TITLE;
   if (!row.organisation && env.ORG_NAME) patch.organisation = env.ORG_NAME;
   if (!row.website && env.ORG_WEBSITE) patch.website = env.ORG_WEBSITE;
   if (!row.supportEmail && env.SUPPORT_EMAIL) patch.supportEmail = env.SUPPORT_EMAIL;
-  if (Object.keys(patch).length > 0) await db.update(election).set(patch).where(eq(election.id, 1));
-}
-
-/** Marks the first switch-on (set-up ends); called inside the toggle's transaction. */
-export async function markOpened(tx: Tx, at: Date): Promise<void> {
-  await tx
-    .update(election)
-    .set({ openedAt: at })
-    .where(sql`${election.id} = 1 and ${election.openedAt} is null`);
+  await updateSettings(db, patch);
 }

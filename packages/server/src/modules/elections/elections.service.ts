@@ -1,20 +1,20 @@
 import { declareSeats, type ResultGroup, type Statistics } from '@kura/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { ElectionsContext } from './context';
-import { election, positions, settings } from '../../db/schema';
+import { positions } from '../../db/schema';
 import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { ELECTION_LOCK, findBallots, normaliseReceipt } from '../ballots';
+import { findBallots, normaliseReceipt } from '../ballots';
+import { ELECTION_LOCK } from '../../db/locks';
 import { recordCommitment } from './commitments';
-import { markOpened } from './election.service';
+import { readActive, readState, setActive } from './election-store';
 
 export type ElectionState = '1' | '0';
 
 export async function getElectionStatus(ctx: ElectionsContext): Promise<ElectionState> {
-  const [row] = await ctx.database.db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'election_active')).limit(1);
-  return row?.value === '1' ? '1' : '0';
+  return (await readActive(ctx.database.db)) ? '1' : '0';
 }
 
 /**
@@ -31,16 +31,12 @@ export async function toggleElection(ctx: ElectionsContext, actor: Actor, active
   await auditedTransaction(ctx, { actor, activity: active ? 'Enabled voting' : 'Disabled voting' }, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
     // Under the lock, so a close or a scheduled opening in flight is seen.
-    const [e] = await tx.select({ closedAt: election.closedAt, opensAt: election.opensAt }).from(election).where(eq(election.id, 1));
-    if (e?.closedAt) throw new AppError('CONFLICT', 'The election is closed; voting cannot be switched on or off');
-    if (active && e?.opensAt && e.opensAt.getTime() > ctx.now().getTime()) {
+    const e = await readState(tx);
+    if (e.closedAt) throw new AppError('CONFLICT', 'The election is closed; voting cannot be switched on or off');
+    if (active && e.opensAt && e.opensAt.getTime() > ctx.now().getTime()) {
       throw new AppError('CONFLICT', `Voting opens by itself at ${e.opensAt.toISOString()}; change the opening time to open earlier`);
     }
-    if (active) await markOpened(tx, ctx.now());
-    await tx
-      .insert(settings)
-      .values({ key: 'election_active', value, updatedAt: ctx.now() })
-      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: ctx.now() } });
+    await setActive(tx, active, ctx.now());
   });
   await recordCommitment(ctx, active ? 'voting enabled' : 'voting disabled');
   ctx.events.emit('election.toggled', { active });

@@ -9,7 +9,9 @@ export { VotingRuntime } from './voting-runtime';
 
 export { verifyAudit, type AuditReport } from './audit';
 /** The election's settings (texts, schedule, results visibility) and its phase. */
-export { applyElectionDefaults, getElection, readElection, toElection, updateElection } from './election.service';
+export { applyElectionDefaults, getElection, toElection, updateElection } from './election.service';
+/** The election store: every read and write of the election's state, and which election is meant. */
+export { CURRENT_ELECTION, electionValue, readActive, readState, setActive, type ElectionId, type ElectionRecord } from './election-store';
 export { computePhase, type PhaseInput } from './phase';
 /** The election's life: scheduler, close, the declared result, results visibility. */
 export { lifecycleRoutes } from './lifecycle.router';

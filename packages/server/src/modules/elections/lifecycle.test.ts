@@ -10,6 +10,7 @@ import { createLogger } from '../../logger';
 import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
+import { CURRENT_ELECTION, readState, updateSettings } from './election-store';
 import type { Scheduler } from './lifecycle';
 
 /**
@@ -87,7 +88,7 @@ describe('the schedule', () => {
   });
 
   it('close is final: the closing statements ran once, and toggle, PUT election and set-up changes answer 409', async () => {
-    const [row] = await t.ctx.database.db.select().from(election).where(eq(election.id, 1));
+    const row = await readState(t.ctx.database.db);
     expect(row!.finalCommitmentId).not.toBeNull();
     expect(row!.audit).toMatchObject({ ok: true, problems: [] });
     const finals = await t.ctx.database.db.select().from(commitments).where(eq(commitments.reason, 'final'));
@@ -223,14 +224,11 @@ describe('two server processes on one database, and restarts', () => {
         .from(activityLogs)
         .where(eq(activityLogs.activity, activity))
     )[0]!.n;
-  const row = async () => (await base.ctx.database.db.select().from(election).where(eq(election.id, 1)))[0]!;
+  const row = () => readState(base.ctx.database.db);
 
   it('opens exactly once with two processes ticking at the same moment; a restart after it neither repeats nor undoes a pause', async () => {
     const now = base.clock.now().getTime();
-    await base.ctx.database.db
-      .update(election)
-      .set({ opensAt: new Date(now + 30_000), closesAt: new Date(now + 90_000) })
-      .where(eq(election.id, 1));
+    await updateSettings(base.ctx.database.db, { opensAt: new Date(now + 30_000), closesAt: new Date(now + 90_000) });
     const [a, b] = [await startProcess(), await startProcess()];
     base.clock.advance(31_000);
     await Promise.all([a.scheduler.tick(), b.scheduler.tick(), a.scheduler.tick(), b.scheduler.tick()]);
@@ -271,7 +269,8 @@ describe('two server processes on one database, and restarts', () => {
     // As if the process died right after the close's own transaction (commitments are append-only:
     // the earlier final one stays, the resumed close records its own and points at it).
     const before = (await base.ctx.database.db.select().from(commitments).where(eq(commitments.reason, 'final'))).length;
-    await base.ctx.database.db.update(election).set({ finalCommitmentId: null, audit: null }).where(eq(election.id, 1));
+    // A crash before the closing statements: nothing of them stored.
+    await base.ctx.database.db.update(election).set({ finalCommitmentId: null, audit: null }).where(eq(election.id, CURRENT_ELECTION));
     const p = await startProcess();
     await p.scheduler.tick();
     await p.scheduler.tick();

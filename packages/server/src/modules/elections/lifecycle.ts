@@ -4,15 +4,17 @@ import type { AuditOutcome, BranchTurnout, Commitment, FinalResultsResponse } fr
 import { declareSeats } from '@kura/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
-import { commitments, election, positions, settings } from '../../db/schema';
+import { commitments, positions } from '../../db/schema';
 import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import type { Service } from '../../lib/service';
-import { ELECTION_LOCK, FINALISE_LOCK, remixAtCloseIn } from '../ballots';
+import { remixAtCloseIn } from '../ballots';
+import { ELECTION_LOCK, FINALISE_LOCK } from '../../db/locks';
 import { verifyAudit } from './audit';
 import { digestBallots, recordCommitment } from './commitments';
+import { markClosed, openIfDue, readState, setFinalCommitment, storeAudit } from './election-store';
 import { getResults } from './elections.service';
 
 const iso = (d: Date) => d.toISOString();
@@ -30,17 +32,7 @@ export async function openOnSchedule(ctx: Core): Promise<boolean> {
   const opened = await ctx.database.db.transaction(async (tx) => {
     // Exclusive, like a toggle: votes in flight commit wholly before the switch.
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
-    const rows = await tx.execute<{ id: number }>(sql`
-      update election set scheduled_open_for = opens_at, opened_at = coalesce(opened_at, ${iso(now)}::timestamptz), updated_at = ${iso(now)}::timestamptz
-      where id = 1 and closed_at is null and opens_at is not null and opens_at <= ${iso(now)}::timestamptz
-        and (closes_at is null or closes_at > ${iso(now)}::timestamptz)
-        and scheduled_open_for is distinct from opens_at
-      returning id`);
-    if (rows.length === 0) return false;
-    await tx
-      .insert(settings)
-      .values({ key: 'election_active', value: '1', updatedAt: now })
-      .onConflictDoUpdate({ target: settings.key, set: { value: '1', updatedAt: now } });
+    if (!(await openIfDue(tx, now))) return false;
     await recordActivity(ctx, { name: SCHEDULE_ACTOR.name, activity: 'Voting opened on schedule', status: 'success' }, tx);
     return true;
   });
@@ -62,18 +54,10 @@ export async function closeElection(ctx: BallotsContext, actor: Actor, by: 'admi
   const now = ctx.now();
   const work = async (tx: Parameters<Parameters<typeof ctx.database.db.transaction>[0]>[0]) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
-    const condition = by === 'schedule' ? sql`and closes_at is not null and closes_at <= ${iso(now)}::timestamptz` : sql``;
-    const rows = await tx.execute<{ id: number }>(sql`
-      update election set closed_at = ${iso(now)}::timestamptz, updated_at = ${iso(now)}::timestamptz
-      where id = 1 and closed_at is null ${condition} returning id`);
-    if (rows.length === 0) {
+    if (!(await markClosed(tx, now, { dueOnly: by === 'schedule' }))) {
       if (by === 'admin') throw new AppError('CONFLICT', 'The election is already closed');
       return false;
     }
-    await tx
-      .insert(settings)
-      .values({ key: 'election_active', value: '0', updatedAt: now })
-      .onConflictDoUpdate({ target: settings.key, set: { value: '0', updatedAt: now } });
     if (by === 'schedule')
       await recordActivity(ctx, { name: actor.name, activity: 'Closed the election', data: 'on schedule', status: 'success' }, tx);
     return true;
@@ -98,11 +82,8 @@ export async function closeElection(ctx: BallotsContext, actor: Actor, by: 'admi
  * lock, so never twice), and `audit:verify` with its outcome stored on the election.
  */
 export async function finaliseElection(ctx: BallotsContext): Promise<void> {
-  const [state] = await ctx.database.db
-    .select({ closedAt: election.closedAt, finalCommitmentId: election.finalCommitmentId, audit: election.audit })
-    .from(election)
-    .where(eq(election.id, 1));
-  if (!state?.closedAt) return;
+  const state = await readState(ctx.database.db);
+  if (!state.closedAt) return;
   if (state.finalCommitmentId === null) {
     // Read committed on purpose: each statement sees what committed before it, so the re-check after
     // the lock sees another process's final commitment (a repeatable-read snapshot would be taken
@@ -110,15 +91,14 @@ export async function finaliseElection(ctx: BallotsContext): Promise<void> {
     // finds the commitment and leaves the box alone. The ballot set no longer moves: voting is off.
     await ctx.database.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${FINALISE_LOCK})`);
-      const [again] = await tx.select({ id: election.finalCommitmentId }).from(election).where(eq(election.id, 1));
-      if (again?.id !== null && again?.id !== undefined) return;
+      if ((await readState(tx)).finalCommitmentId !== null) return;
       await remixAtCloseIn(ctx, tx);
       const digest = await digestBallots(tx);
       const [row] = await tx
         .insert(commitments)
         .values({ at: ctx.now(), count: digest.count, hash: digest.hash, reason: 'final' })
         .returning({ id: commitments.id });
-      await tx.update(election).set({ finalCommitmentId: row!.id }).where(eq(election.id, 1));
+      await setFinalCommitment(tx, row!.id);
     });
   }
   if (!state.audit) {
@@ -126,12 +106,7 @@ export async function finaliseElection(ctx: BallotsContext): Promise<void> {
     const audit: AuditOutcome = { ok: report.ok, problems: report.problems.slice(0, 50), at: iso(ctx.now()) };
     // Two processes may both run the audit; the first to store it records it.
     const stored = await ctx.database.db.transaction(async (tx) => {
-      const rows = await tx
-        .update(election)
-        .set({ audit })
-        .where(sql`${election.id} = 1 and ${election.audit} is null`)
-        .returning({ id: election.id });
-      if (rows.length === 0) return false;
+      if (!(await storeAudit(tx, audit))) return false;
       await recordActivity(
         ctx,
         {
@@ -151,8 +126,7 @@ export async function finaliseElection(ctx: BallotsContext): Promise<void> {
 /** Refuses changes once the election is closed (toggle, set-up). */
 /** Whether the election is closed (for good: a closed election never reopens). */
 export async function isClosed(ctx: Core): Promise<boolean> {
-  const [row] = await ctx.database.db.select({ closedAt: election.closedAt }).from(election).where(eq(election.id, 1));
-  return Boolean(row?.closedAt);
+  return (await readState(ctx.database.db)).closedAt !== null;
 }
 
 export async function assertNotClosed(ctx: Core, what = 'this'): Promise<void> {
@@ -161,11 +135,8 @@ export async function assertNotClosed(ctx: Core, what = 'this'): Promise<void> {
 
 /** `GET psk/results/final`: the declared result, public once closed (403 before). */
 export async function getFinalResults(ctx: ElectionsContext): Promise<FinalResultsResponse> {
-  const [row] = await ctx.database.db
-    .select({ closedAt: election.closedAt, finalCommitmentId: election.finalCommitmentId, audit: election.audit })
-    .from(election)
-    .where(eq(election.id, 1));
-  if (!row?.closedAt) throw new AppError('FORBIDDEN', 'The result is declared when the election closes');
+  const row = await readState(ctx.database.db);
+  if (!row.closedAt) throw new AppError('FORBIDDEN', 'The result is declared when the election closes');
   if (row.finalCommitmentId === null) {
     // Closed but the closing statements did not finish (a crash): finish them now.
     await finaliseElection(ctx);
@@ -220,20 +191,9 @@ export function createScheduler(ctx: BallotsContext): Scheduler {
   let running: Promise<void> | undefined;
   const tick = async () => {
     const now = ctx.now();
-    const [row] = await ctx.database.db
-      .select({
-        opensAt: election.opensAt,
-        closesAt: election.closesAt,
-        closedAt: election.closedAt,
-        scheduledOpenFor: election.scheduledOpenFor,
-        final: election.finalCommitmentId,
-        audit: election.audit,
-      })
-      .from(election)
-      .where(eq(election.id, 1));
-    if (!row) return;
+    const row = await readState(ctx.database.db);
     if (row.closedAt) {
-      if (row.final === null || !row.audit) await finaliseElection(ctx);
+      if (row.finalCommitmentId === null || !row.audit) await finaliseElection(ctx);
       return;
     }
     if (row.closesAt && row.closesAt <= now) {
@@ -243,12 +203,9 @@ export function createScheduler(ctx: BallotsContext): Scheduler {
     if (row.opensAt && row.opensAt <= now && row.scheduledOpenFor?.getTime() !== row.opensAt.getTime()) await openOnSchedule(ctx);
   };
   const nextDelay = async () => {
-    const [row] = await ctx.database.db
-      .select({ opensAt: election.opensAt, closesAt: election.closesAt })
-      .from(election)
-      .where(eq(election.id, 1));
+    const row = await readState(ctx.database.db);
     const now = ctx.now().getTime();
-    const due = [row?.opensAt, row?.closesAt]
+    const due = [row.opensAt, row.closesAt]
       .filter((d): d is Date => Boolean(d))
       .map((d) => d.getTime() - now)
       .filter((ms) => ms > 0);

@@ -2,7 +2,7 @@ import type { ElectionPhase } from '@kura/contract';
 
 /** What the phase is computed from: the election row and the on/off switch. */
 export type PhaseInput = {
-  /** `settings.election_active` */
+  /** `election.voting_active`: the switch */
   active: boolean;
   /** when voting was first switched on; null while still in set-up */
   openedAt: Date | null;

@@ -1,10 +1,9 @@
 import type { Channel, ResultsVisibility } from '@kura/contract';
-import { eq } from 'drizzle-orm';
 import type { Role } from '../../auth/sessions';
 import type { Core } from '../../core';
-import { election } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Service } from '../../lib/service';
+import { readState } from './election-store';
 
 /**
  * Who may see results while voting runs (SECURITY.md "Results visibility"):
@@ -90,11 +89,8 @@ export class ResultsGateCache implements Service {
     const generation = this.generation;
     const startedAt = Date.now();
     const promise = (async () => {
-      const [row] = await this.ctx.database.db
-        .select({ visibility: election.resultsVisibility, closedAt: election.closedAt })
-        .from(election)
-        .where(eq(election.id, 1));
-      const gate: ResultsGate = { visibility: row?.visibility ?? 'live', closed: Boolean(row?.closedAt) };
+      const row = await readState(this.ctx.database.db);
+      const gate: ResultsGate = { visibility: row.resultsVisibility, closed: row.closedAt !== null };
       // A read begun before the latest change is answered but not kept.
       if (this.generation === generation) {
         this.gate = gate;

@@ -8,8 +8,8 @@ import { DeliveryError } from '../../delivery';
 import { AppError } from '../../errors';
 import { recordSuccesses } from '../../lib/activity-log';
 import { maskEmail, maskPhone } from '../../lib/masking';
-import { MEMBER_LOCK_NAMESPACE } from '../ballots';
-import { readElection } from '../elections';
+import { MEMBER_LOCK_NAMESPACE } from '../../db/locks';
+import { readState } from '../elections';
 
 /**
  * A member's phone and email are where their sign-in codes go: changing them (an admin edit, a
@@ -50,11 +50,11 @@ const changedFields = (c: ProposedContact) =>
  */
 export async function checkContactChanges(tx: Tx, proposed: ProposedContact[], confirm: boolean): Promise<ContactChanges> {
   const changing = proposed.filter((p) => changedFields(p).length > 0);
-  const { row, active } = await readElection(tx);
+  const row = await readState(tx);
   const result: ContactChanges = { changes: [], refused: [], organisation: row.organisation, supportEmail: row.supportEmail };
   if (changing.length === 0) return result;
   // Opened and not closed: `open`, `paused`, or paused with a new opening time ahead.
-  const votingUnderWay = row.closedAt === null && (active || row.openedAt !== null);
+  const votingUnderWay = row.closedAt === null && (row.votingActive || row.openedAt !== null);
   const voted = new Set<number>();
   if (votingUnderWay) {
     const ids = changing.map((c) => c.id).sort((a, b) => a - b);

@@ -1,9 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Caller } from '../../auth/sessions';
 import type { Core } from '../../core';
-import { branches, election, members } from '../../db/schema';
+import { branches, members } from '../../db/schema';
 import { AppError } from '../../errors';
 import { maskEmail, maskPhone } from '../../lib/masking';
+import { electionValue } from '../elections';
 
 export type MemberDetails = { phone: string; email: string; branch: string; support_email: string };
 
@@ -25,7 +26,7 @@ export async function lookupMemberDetails(ctx: Core, identifier: string, caller?
       phone: members.phone,
       email: members.email,
       branch: branches.name,
-      supportEmail: sql<string | null>`(select ${election.supportEmail} from ${election} where ${election.id} = 1)`,
+      supportEmail: electionValue('supportEmail'),
     })
     .from(members)
     .innerJoin(branches, eq(branches.id, members.branchId))

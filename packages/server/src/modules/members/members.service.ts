@@ -9,7 +9,7 @@ import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
 import { likeContains, pageRequest, paginate } from '../../lib/pagination';
-import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../ballots';
+import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import {
   checkContactChanges,
   contactChangeRefused,

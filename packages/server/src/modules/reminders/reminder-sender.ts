@@ -3,8 +3,9 @@ import type { RemindersContext } from './context';
 import type { Delivery } from '../../delivery';
 import { recordActivity } from '../../lib/activity-log';
 import { loopService, type Service } from '../../lib/service';
-import { REMINDER_MEMBER_LOCK_NAMESPACE } from '../ballots';
+import { REMINDER_MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { REMINDER_QUIET_MS } from './reminders.service';
+import { readState } from '../elections';
 
 /** How often an idle sender looks for campaigns queued by another process. */
 const IDLE_POLL_MS = 2000;
@@ -189,7 +190,7 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
       );
       return 'skipped' as const;
     }
-    const [texts] = await tx.execute<{ title: string; organisation: string }>(sql`select title, organisation from election where id = 1`);
+    const texts = await readState(tx);
     await tx.execute(
       sql`update reminder_recipients set status = 'sending', claimed_at = ${iso(now)}::timestamptz where reminder_id = ${reminderId} and member_id = ${row.member_id}`,
     );
@@ -201,7 +202,7 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
       name: member.name,
       email: member.email,
       phone: member.phone,
-      election: texts?.title || texts?.organisation || '',
+      election: texts.title || texts.organisation || '',
     };
   });
 }

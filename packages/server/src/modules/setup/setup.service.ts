@@ -8,7 +8,7 @@ import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { uniqueViolation } from '../../db/errors';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { ELECTION_LOCK } from '../ballots';
+import { ELECTION_LOCK } from '../../db/locks';
 import { positionColumns } from '../members';
 
 /**

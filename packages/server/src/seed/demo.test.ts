@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareData } from '../bootstrap';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { KENYA_COUNTIES } from './seed';
+import { KENYA_COUNTIES } from './demo';
 
 /** The demo election, set up through the admin's services on an empty database. */
 let t: TestApp;

@@ -1,6 +1,8 @@
 /**
- * Postgres advisory locks of the voting core. Advisory locks live in the lock manager (memory),
- * so taking one per vote costs no disk write, unlike `SELECT ... FOR SHARE` on a hot settings row.
+ * The Postgres advisory lock ids of every module, in one place so no two collide. Advisory locks
+ * live in the lock manager (memory), so taking one per vote costs no disk write, unlike
+ * `SELECT ... FOR SHARE` on the hot election row. Locks keyed by `hashtext(...)` of a purpose and
+ * subject (one-time codes, help reports) are taken where they are used.
  */
 
 /** Held shared by every vote transaction, exclusively by a toggle: a vote commits entirely before or after it. */
@@ -15,3 +17,5 @@ export const COMMITMENT_LOCK = 7_262_000_004;
 export const REMINDER_MEMBER_LOCK_NAMESPACE = 72_620_005;
 /** Serialises the closing statements across processes, so the final commitment is recorded once. */
 export const FINALISE_LOCK = 7_262_000_006;
+/** Serialises migrations across server processes starting at once (db/migrate.ts). */
+export const MIGRATION_LOCK = 72_311_905;

@@ -1,12 +1,12 @@
 import { asc, sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import type { Db } from './client';
-import { branches, items, members, positions, staff } from './schema';
+import type { Db } from '../db/client';
+import { branches, items, members, positions } from '../db/schema';
 import type { Actor } from '../auth/actor';
-import { hashPassword } from '../lib/crypto';
 import { updateElection } from '../modules/elections';
 import { assignPositions, importMembers } from '../modules/members';
 import { createBranch, createPositions } from '../modules/setup';
+import { upsertStaff } from './staff';
 
 export const KENYA_COUNTIES = [
   'Mombasa',
@@ -224,21 +224,4 @@ export async function seedDemo(ctx: AppContext, options: { memberCount?: number 
   await upsertStaff(db, { ...DEMO_ADMIN, role: 'admin' });
   await upsertStaff(db, { ...DEMO_AGENT, role: 'agent' });
   return { branches: KENYA_COUNTIES.length, members: imported.created, candidates: taken.size };
-}
-
-/** Creates or updates an admin or agent (ADMIN_EMAIL, AGENT_EMAILS, `cli admin:create`). */
-export async function upsertStaff(
-  db: Db,
-  input: { email: string; name?: string; role: 'admin' | 'agent'; password?: string },
-): Promise<void> {
-  const email = input.email.trim().toLowerCase();
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
-  const name = input.name ?? email.split('@')[0]!;
-  await db
-    .insert(staff)
-    .values({ email, name, role: input.role, passwordHash })
-    .onConflictDoUpdate({
-      target: staff.email,
-      set: { role: input.role, ...(passwordHash ? { passwordHash } : {}), ...(input.name ? { name } : {}) },
-    });
 }

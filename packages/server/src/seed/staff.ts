@@ -1,0 +1,20 @@
+import type { Db } from '../db/client';
+import { staff } from '../db/schema';
+import { hashPassword } from '../lib/crypto';
+
+/** Creates or updates an admin or agent (ADMIN_EMAIL, AGENT_EMAILS, `cli admin:create`). */
+export async function upsertStaff(
+  db: Db,
+  input: { email: string; name?: string; role: 'admin' | 'agent'; password?: string },
+): Promise<void> {
+  const email = input.email.trim().toLowerCase();
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const name = input.name ?? email.split('@')[0]!;
+  await db
+    .insert(staff)
+    .values({ email, name, role: input.role, passwordHash })
+    .onConflictDoUpdate({
+      target: staff.email,
+      set: { role: input.role, ...(passwordHash ? { passwordHash } : {}), ...(input.name ? { name } : {}) },
+    });
+}
