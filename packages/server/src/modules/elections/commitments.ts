@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { ballots, commitments } from '../../db/schema';
 import { COMMITMENT_LOCK } from '../ballots';
-import { loopService, type Service } from '../../lib/service';
+import { createLoop, type Loop } from '../../lib/loop';
 
 /**
  * A commitment to the ballot set: its size and a SHA-256 over every mixed ballot, one line
@@ -85,31 +85,21 @@ export async function listCommitments(ctx: AppContext): Promise<Commitment[]> {
 /** How often the loop checks whether a periodic commitment is due. */
 const CHECK_EVERY_MS = 5000;
 
-/** While voting is open, records a commitment at least every COMMITMENT_INTERVAL_SECONDS. */
-export function startCommitmentLoop(ctx: AppContext): () => Promise<void> {
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = (async () => {
+/**
+ * The commitment loop as a service (`ctx.commitments`): while voting is open, records a commitment
+ * at least every COMMITMENT_INTERVAL_SECONDS. Started with the app, stopped at shutdown.
+ */
+export function createCommitmentLoop(ctx: AppContext): Loop {
+  return createLoop({
+    logger: ctx.logger,
+    failure: 'periodic commitment failed',
+    intervalMs: Math.min(CHECK_EVERY_MS, ctx.env.COMMITMENT_INTERVAL_SECONDS * 1000),
+    runAtStart: false,
+    run: async () => {
       const [state] = await ctx.database.db.execute<{ active: string | null }>(
         sql`select value as active from settings where key = 'election_active'`,
       );
       if (state?.active === '1') await recordCommitment(ctx, 'periodic', { onlyIfDue: true });
-    })()
-      .catch((err: unknown) => ctx.logger.error({ err }, 'periodic commitment failed'))
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(tick, Math.min(CHECK_EVERY_MS, ctx.env.COMMITMENT_INTERVAL_SECONDS * 1000));
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
-}
-
-/** The commitment loop as a service (`ctx.commitments`): started with the app, stopped at shutdown. */
-export function createCommitmentLoop(ctx: AppContext): Service {
-  return loopService(() => startCommitmentLoop(ctx));
+    },
+  });
 }
