@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { MemoryStore, rateLimit, type Options } from 'express-rate-limit';
+import { MemoryStore, rateLimit } from 'express-rate-limit';
 import type { Core } from '../core';
 import { AppError } from '../errors';
 import { sha256 } from '../lib/crypto';
@@ -8,6 +8,46 @@ const HOUR_MS = 60 * 60_000;
 
 export const TOO_MANY_FROM_ADDRESS = 'Too many attempts from this network, please try again later';
 
+/**
+ * A per-IP hourly ceiling, answering 429 in the error envelope with Retry-After (the seconds until
+ * the address's window resets). Many members share one address (office networks, carrier NAT), so
+ * every ceiling is generous; the per-code, per-identifier and per-account limits are what stop
+ * guessing. Counters live in this process's memory: with several server processes each enforces
+ * its own share, which only ever makes the ceiling stricter per process.
+ */
+export type IpLimitOptions = {
+  /** Requests per address per hour. */
+  limit: number;
+  /** The 429's message. */
+  message: string;
+  /** Count only failed requests (checks of a secret), not every request. */
+  onlyFailures?: boolean;
+  /** Send the draft-7 RateLimit headers on every answer (the public lookups do; the auth calls do not). */
+  headers?: boolean;
+  /** Where the count is kept on the request; two limiters on one route need two names. */
+  property?: string;
+};
+
+export function createIpLimit(ctx: Core, options: IpLimitOptions): RequestHandler {
+  const store = new MemoryStore();
+  ctx.onClose(() => store.shutdown());
+  const property = options.property ?? 'rateLimit';
+  return rateLimit({
+    windowMs: HOUR_MS,
+    limit: options.limit,
+    store,
+    standardHeaders: options.headers ? 'draft-7' : false,
+    legacyHeaders: false,
+    requestPropertyName: property,
+    skipSuccessfulRequests: options.onlyFailures ?? false,
+    handler: (req: Request, _res: Response, next: NextFunction) => {
+      const info = (req as Request & Record<string, { resetTime?: Date } | undefined>)[property];
+      const resetMs = info?.resetTime ? info.resetTime.getTime() - Date.now() : HOUR_MS;
+      next(new AppError('TOO_MANY_REQUESTS', options.message, { retryAfter: Math.max(1, Math.ceil(resetMs / 1000)) }));
+    },
+  });
+}
+
 export type IpLimiters = {
   /** Requests that send a code (SMS or email). */
   sends: RequestHandler;
@@ -15,57 +55,17 @@ export type IpLimiters = {
   tries: RequestHandler;
 };
 
-/**
- * Per-IP ceilings on sends and tries (RATE_LIMIT_IP_*). Many members share one address (office
- * networks, carrier NAT), so these are generous; the per-code, per-identifier and per-account
- * limits are what stop guessing. Counters live in this process's memory: with several server
- * processes each enforces its own share, which only ever makes the ceiling stricter per process.
- */
+/** The auth calls' ceilings on sends and tries (RATE_LIMIT_IP_*). */
 export function createIpLimiters(ctx: Core): IpLimiters {
-  const make = (limit: number, property: string, countOnlyFailures: boolean) => {
-    const store = new MemoryStore();
-    ctx.onClose(() => store.shutdown());
-    return rateLimit({
-      windowMs: HOUR_MS,
-      limit,
-      store,
-      standardHeaders: false,
-      legacyHeaders: false,
-      requestPropertyName: property,
-      skipSuccessfulRequests: countOnlyFailures,
-      handler: (req: Request, _res: Response, next: NextFunction, options: Options) => {
-        const info = (req as Request & Record<string, { resetTime?: Date } | undefined>)[options.requestPropertyName];
-        const resetMs = info?.resetTime ? info.resetTime.getTime() - Date.now() : HOUR_MS;
-        next(new AppError('TOO_MANY_REQUESTS', TOO_MANY_FROM_ADDRESS, { retryAfter: Math.max(1, Math.ceil(resetMs / 1000)) }));
-      },
-    });
-  };
   return {
-    sends: make(ctx.env.RATE_LIMIT_IP_SENDS_PER_HOUR, 'rateLimitSends', false),
-    tries: make(ctx.env.RATE_LIMIT_IP_TRIES_PER_HOUR, 'rateLimitTries', true),
+    sends: createIpLimit(ctx, { limit: ctx.env.RATE_LIMIT_IP_SENDS_PER_HOUR, message: TOO_MANY_FROM_ADDRESS, property: 'rateLimitSends' }),
+    tries: createIpLimit(ctx, {
+      limit: ctx.env.RATE_LIMIT_IP_TRIES_PER_HOUR,
+      message: TOO_MANY_FROM_ADDRESS,
+      property: 'rateLimitTries',
+      onlyFailures: true,
+    }),
   };
-}
-
-/**
- * A per-IP hourly ceiling on a public lookup (member details, receipt checks): generous, since
- * members share office and carrier NAT addresses; it stops harvesting and floods, and answers 429
- * with Retry-After in the error envelope.
- */
-export function createLookupLimit(ctx: Core, limit: number, message: string): RequestHandler {
-  const store = new MemoryStore();
-  ctx.onClose(() => store.shutdown());
-  return rateLimit({
-    windowMs: HOUR_MS,
-    limit,
-    store,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    handler: (req: Request, _res: Response, next: NextFunction) => {
-      const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const retryAfter = reset ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000)) : HOUR_MS / 1000;
-      next(new AppError('TOO_MANY_REQUESTS', message, { retryAfter }));
-    },
-  });
 }
 
 /**

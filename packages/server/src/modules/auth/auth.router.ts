@@ -1,13 +1,22 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { Contract } from '@kura/contract';
 import { assertCsrf, callerOf } from '../../auth/access';
 import { clearPendingSignIn, readPendingSignIn, setPendingSignIn } from '../../auth/pending';
 import { createDecoyThrottle, createIpLimiters } from '../../auth/rate-limits';
 import { RESEND_INTERVAL_MS } from '../../auth/one-time-codes';
+import type { Role } from '../../auth/sessions';
 import type { AuthContext } from './context';
 import type { RouterImplementation } from '../../http/routes';
 import { changePin, checkPin, confirmEnrolment, signInWithAuthenticator, startEnrolment } from './authenticator.service';
-import { createBackgroundWork, sendAdminCode, sendAgentCode, sendVoterCode, verifyCodeSignIn, type CodeDeps } from './code-sign-in.service';
+import {
+  createBackgroundWork,
+  sendAdminCode,
+  sendAgentCode,
+  sendVoterCode,
+  verifyCodeSignIn,
+  type CodeDeps,
+  type CodeSent,
+} from './code-sign-in.service';
 import { signInStaffWithGoogle, signInVoterWithGoogle } from './google-sign-in.service';
 import { describeStaff, describeVoter, signOut } from './session.service';
 import { finishSignUp, startSignUp } from './sign-up.service';
@@ -24,24 +33,30 @@ export function authRoutes(ctx: AuthContext): RouterImplementation<Contract['api
   };
   const limit = createIpLimiters(ctx);
 
+  /** Step one of a code sign-in (admin, agent, voter): sends the code, keeps the pending state in its cookie. */
+  const sendCodeStep =
+    <B>(send: (body: B, ip: string) => Promise<CodeSent>) =>
+    async ({ body, req, res }: { body: B; req: Request; res: Response }) => {
+      const sent = await send(body, ipOf(req));
+      setPendingSignIn(ctx, req, res, sent.pending);
+      return { status: 200 as const, body: { message: sent.message } };
+    };
+  /** Step two: spends the code of the role's pending sign-in, starts the session, clears the cookie. */
+  const verifyCodeStep =
+    (role: Role) =>
+    async ({ body, req, res }: { body: { token: string }; req: Request; res: Response }) => {
+      const pending = readPendingSignIn(ctx, req, role, 'code');
+      const session = await verifyCodeSignIn(ctx, { pending, code: body.token, ip: ipOf(req) });
+      clearPendingSignIn(req, res, role);
+      return { status: 200 as const, body: session };
+    };
+
   return {
     loginAdmin: {
       middleware: [limit.sends, limit.tries],
-      handler: async ({ body, req, res }) => {
-        const sent = await sendAdminCode(ctx, deps, { email: body.email, password: body.password, ip: ipOf(req) });
-        setPendingSignIn(ctx, req, res, sent.pending);
-        return { status: 200, body: { message: sent.message } };
-      },
+      handler: sendCodeStep((body, ip) => sendAdminCode(ctx, deps, { email: body.email, password: body.password, ip })),
     },
-    verifyAdmin: {
-      middleware: [limit.tries],
-      handler: async ({ body, req, res }) => {
-        const pending = readPendingSignIn(ctx, req, 'admin', 'code');
-        const session = await verifyCodeSignIn(ctx, { pending, code: body.token, ip: ipOf(req) });
-        clearPendingSignIn(req, res, 'admin');
-        return { status: 200, body: session };
-      },
-    },
+    verifyAdmin: { middleware: [limit.tries], handler: verifyCodeStep('admin') },
     loginAdminGoogle: {
       middleware: [limit.tries],
       handler: async ({ body, req }) => ({
@@ -51,21 +66,9 @@ export function authRoutes(ctx: AuthContext): RouterImplementation<Contract['api
     },
     loginAgent: {
       middleware: [limit.sends],
-      handler: async ({ body, req, res }) => {
-        const sent = await sendAgentCode(ctx, deps, { email: body.email, ip: ipOf(req) });
-        setPendingSignIn(ctx, req, res, sent.pending);
-        return { status: 200, body: { message: sent.message } };
-      },
+      handler: sendCodeStep((body, ip) => sendAgentCode(ctx, deps, { email: body.email, ip })),
     },
-    verifyAgent: {
-      middleware: [limit.tries],
-      handler: async ({ body, req, res }) => {
-        const pending = readPendingSignIn(ctx, req, 'agent', 'code');
-        const session = await verifyCodeSignIn(ctx, { pending, code: body.token, ip: ipOf(req) });
-        clearPendingSignIn(req, res, 'agent');
-        return { status: 200, body: session };
-      },
-    },
+    verifyAgent: { middleware: [limit.tries], handler: verifyCodeStep('agent') },
     loginAgentGoogle: {
       middleware: [limit.tries],
       handler: async ({ body, req }) => ({
@@ -75,21 +78,9 @@ export function authRoutes(ctx: AuthContext): RouterImplementation<Contract['api
     },
     verifyPhone: {
       middleware: [limit.sends],
-      handler: async ({ body, req, res }) => {
-        const sent = await sendVoterCode(ctx, deps, { identifier: body.unique_id, ip: ipOf(req) });
-        setPendingSignIn(ctx, req, res, sent.pending);
-        return { status: 200, body: { message: sent.message } };
-      },
+      handler: sendCodeStep((body, ip) => sendVoterCode(ctx, deps, { identifier: body.unique_id, ip })),
     },
-    verifySms: {
-      middleware: [limit.tries],
-      handler: async ({ body, req, res }) => {
-        const pending = readPendingSignIn(ctx, req, 'voter', 'code');
-        const session = await verifyCodeSignIn(ctx, { pending, code: body.token, ip: ipOf(req) });
-        clearPendingSignIn(req, res, 'voter');
-        return { status: 200, body: session };
-      },
-    },
+    verifySms: { middleware: [limit.tries], handler: verifyCodeStep('voter') },
     loginGoogle: {
       middleware: [limit.tries],
       handler: async ({ body, req }) => ({

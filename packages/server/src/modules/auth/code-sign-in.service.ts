@@ -118,7 +118,7 @@ async function deliverCode(ctx: Core, deps: CodeDeps, input: SendInput, issued: 
 }
 
 /** Issues a code and waits for the transport to take it; a failed delivery answers 502. */
-export async function sendCode(ctx: Core, deps: CodeDeps, input: SendInput) {
+async function sendCode(ctx: Core, deps: CodeDeps, input: SendInput) {
   const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
   if (!(await deliverCode(ctx, deps, input, issued))) {
     throw new AppError('BAD_GATEWAY', input.channel === 'sms' ? SMS_FAILED : EMAIL_FAILED);
@@ -138,6 +138,27 @@ async function sendCodeInBackground(ctx: Core, deps: CodeDeps, input: SendInput)
   return pendingFor(input.role, input.subjectId, issued.challengeId, issued.expiresAt);
 }
 
+/**
+ * Texts a code to a member's registered phone (sign-in, and sign-up with its own `smsText`) and
+ * answers the message naming the masked phone; a failed delivery answers 502.
+ */
+export async function sendMemberSmsCode(
+  ctx: Core,
+  deps: CodeDeps,
+  member: { id: number; name: string; phone: string },
+  input: Pick<SendInput, 'ip' | 'activity' | 'smsText'>,
+): Promise<CodeSent> {
+  const pending = await sendCode(ctx, deps, {
+    role: 'voter',
+    subjectId: member.id,
+    channel: 'sms',
+    to: member.phone,
+    name: member.name,
+    ...input,
+  });
+  return { message: `A 6 digit code has been sent to your phone ${maskPhone(member.phone)}`, pending };
+}
+
 /** verify/phone: texts a code to the member's registered phone. */
 export async function sendVoterCode(ctx: Core, deps: CodeDeps, input: { identifier: string; ip: string }): Promise<CodeSent> {
   const member = await findMemberByIdentifier(ctx.database.db, input.identifier);
@@ -151,16 +172,7 @@ export async function sendVoterCode(ctx: Core, deps: CodeDeps, input: { identifi
     });
     throw noAccount();
   }
-  const pending = await sendCode(ctx, deps, {
-    role: 'voter',
-    subjectId: member.id,
-    channel: 'sms',
-    to: member.phone,
-    name: member.name,
-    ip: input.ip,
-    activity: 'Voter sign-in: SMS code sent',
-  });
-  return { message: `A 6 digit code has been sent to your phone ${maskPhone(member.phone)}`, pending };
+  return sendMemberSmsCode(ctx, deps, member, { ip: input.ip, activity: 'Voter sign-in: SMS code sent' });
 }
 
 // Unknown emails still cost one slow hash, so the answer time does not say whether an admin exists.

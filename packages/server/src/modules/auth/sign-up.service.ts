@@ -8,8 +8,7 @@ import type { Core } from '../../core';
 import { members } from '../../db/schema';
 import { AppError } from '../../errors';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
-import { maskPhone } from '../../lib/masking';
-import { sendCode, type CodeDeps } from './code-sign-in.service';
+import { sendMemberSmsCode, type CodeDeps } from './code-sign-in.service';
 import { checkedOrLogged, isUniqueViolation } from './google-sign-in.service';
 import { markMemberVerified, normalisePhone } from './sign-in-support';
 
@@ -75,28 +74,23 @@ export async function startSignUp(
     await recordActivity(ctx, { ...memberActivity(member, STARTED, input.ip), status: 'failed', data: 'account exists' });
     throw conflict();
   }
-  const sent = await sendCode(ctx, deps, {
-    role: 'voter',
-    subjectId: member.id,
-    channel: 'sms',
-    to: member.phone,
-    name: member.name,
+  const sent = await sendMemberSmsCode(ctx, deps, member, {
     ip: input.ip,
     activity: 'Voter sign-up: SMS code sent',
     smsText: (code) =>
       `${code} is your ${ctx.env.APP_NAME} code to link a Google account to your membership. It expires in ${minutes} minutes. If you did not sign up, do not share it.`,
   });
   return {
-    message: `A 6 digit code has been sent to your phone ${maskPhone(member.phone)}`,
+    message: sent.message,
     pfNumber: member.memberNo,
     pending: {
       kind: 'signup',
       role: 'voter',
       subjectId: member.id,
-      challengeId: sent.challengeId,
+      challengeId: sent.pending.challengeId,
       googleSub: identity.sub,
       googleEmail: identity.email,
-      expiresAt: sent.expiresAt,
+      expiresAt: sent.pending.expiresAt,
     },
   };
 }

@@ -4,7 +4,7 @@ import { ballotQueue } from '../../db/schema';
 import { MIX_LOCK } from '../../db/locks';
 import { intArray, textArray } from '../../db/arrays';
 import type { Ballot, BallotsContext } from './ballot-queue';
-import { loopService, type Service } from '../../lib/service';
+import { createLoop, type Loop } from '../../lib/loop';
 import { shuffle } from './receipts';
 
 /**
@@ -130,27 +130,16 @@ export async function remixAtCloseIn(ctx: BallotsContext, tx: Tx): Promise<MixRe
   return { moved: all.length };
 }
 
-/** The per-process mixing loop; answers a stop function that waits for a pass in progress. */
-export function startMixer(ctx: BallotsContext): () => Promise<void> {
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = mixQueuedBallots(ctx)
-      .then((r) => r.moved > 0 && ctx.logger.debug({ moved: r.moved }, 'mixed queued ballots'))
-      .catch((err: unknown) => ctx.logger.error({ err }, 'mixing failed'))
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(tick, ctx.env.MIX_INTERVAL_MS);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
-}
-
-/** The mixing loop as a service (`ctx.mixer`): started with the app, stopped at shutdown. */
-export function createMixer(ctx: BallotsContext): Service {
-  return loopService(() => startMixer(ctx));
+/** The mixing loop as a service (`ctx.mixer`): a pass every MIX_INTERVAL_MS, started with the app, stopped at shutdown. */
+export function createMixer(ctx: BallotsContext): Loop {
+  return createLoop({
+    logger: ctx.logger,
+    failure: 'mixing failed',
+    intervalMs: ctx.env.MIX_INTERVAL_MS,
+    runAtStart: false,
+    run: async () => {
+      const { moved } = await mixQueuedBallots(ctx);
+      if (moved > 0) ctx.logger.debug({ moved }, 'mixed queued ballots');
+    },
+  });
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
-import { mixQueuedBallots, remixAtClose, startMixer } from './mixer';
+import { createMixer, mixQueuedBallots, remixAtClose } from './mixer';
 
 /**
  * The secret ballot by construction: nothing stored links a voter to a choice, neither a column,
@@ -118,7 +118,8 @@ describe('secret ballot', () => {
 
   it('runs in the background: the loop mixes once enough ballots are queued', async () => {
     const loop = { ...t.ctx, env: { ...t.ctx.env, MIX_INTERVAL_MS: 50, MIX_MIN_BATCH: 3 } };
-    const stop = startMixer(loop);
+    const mixer = createMixer(loop);
+    mixer.start();
     try {
       for (let i = 0; i < 2; i++) {
         const { token } = await createVoter(t.ctx);
@@ -132,7 +133,7 @@ describe('secret ballot', () => {
       while ((await votingRows(t.ctx)).queue > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       expect((await votingRows(t.ctx)).queue).toBe(0);
     } finally {
-      await stop();
+      await mixer.stop();
     }
   });
 });

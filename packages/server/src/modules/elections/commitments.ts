@@ -5,7 +5,7 @@ import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { ballots, commitments } from '../../db/schema';
 import { COMMITMENT_LOCK } from '../../db/locks';
-import { loopService, type Service } from '../../lib/service';
+import { createLoop, type Loop } from '../../lib/loop';
 import { readActive } from './election-store';
 
 /**
@@ -86,28 +86,18 @@ export async function listCommitments(ctx: Core): Promise<Commitment[]> {
 /** How often the loop checks whether a periodic commitment is due. */
 const CHECK_EVERY_MS = 5000;
 
-/** While voting is open, records a commitment at least every COMMITMENT_INTERVAL_SECONDS. */
-export function startCommitmentLoop(ctx: Core): () => Promise<void> {
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = (async () => {
-      if (await readActive(ctx.database.db)) await recordCommitment(ctx, 'periodic', { onlyIfDue: true });
-    })()
-      .catch((err: unknown) => ctx.logger.error({ err }, 'periodic commitment failed'))
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(tick, Math.min(CHECK_EVERY_MS, ctx.env.COMMITMENT_INTERVAL_SECONDS * 1000));
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
-}
-
-/** The commitment loop as a service (`ctx.commitments`): started with the app, stopped at shutdown. */
-export function createCommitmentLoop(ctx: Core): Service {
-  return loopService(() => startCommitmentLoop(ctx));
+/**
+ * The commitment loop as a service (`ctx.commitments`): while voting is open, records a commitment
+ * at least every COMMITMENT_INTERVAL_SECONDS. Started with the app, stopped at shutdown.
+ */
+export function createCommitmentLoop(ctx: Core): Loop {
+  return createLoop({
+    logger: ctx.logger,
+    failure: 'periodic commitment failed',
+    intervalMs: Math.min(CHECK_EVERY_MS, ctx.env.COMMITMENT_INTERVAL_SECONDS * 1000),
+    runAtStart: false,
+    run: async () => {
+            if (await readActive(ctx.database.db)) await recordCommitment(ctx, 'periodic', { onlyIfDue: true });
+    },
+  });
 }

@@ -3,7 +3,7 @@ import type { ElectionsContext } from './context';
 import type { RouterImplementation } from '../../http/routes';
 import { bearerToken, callerOf } from '../../auth/access';
 import { actorOf } from '../../auth/actor';
-import { createLookupLimit } from '../../auth/rate-limits';
+import { createIpLimit } from '../../auth/rate-limits';
 import { resolveSession } from '../../auth/sessions';
 import { assertMayViewResults, mayViewResults, type Viewer } from './visibility';
 import { listCommitments } from './commitments';
@@ -55,11 +55,11 @@ export function electionsRoutes(ctx: ElectionsContext): RouterImplementation<Con
     getReceipt: {
       // Public and answers whether a code exists: limited per address, generously (shared NAT).
       middleware: [
-        createLookupLimit(
-          ctx,
-          ctx.env.RATE_LIMIT_RECEIPT_CHECKS_PER_HOUR,
-          'Too many receipt checks from this address, please try again later',
-        ),
+        createIpLimit(ctx, {
+          limit: ctx.env.RATE_LIMIT_RECEIPT_CHECKS_PER_HOUR,
+          message: 'Too many receipt checks from this address, please try again later',
+          headers: true,
+        }),
       ],
       handler: async ({ params }) => ({ status: 200, body: await lookupReceipt(ctx, params.vvpat) }),
     },

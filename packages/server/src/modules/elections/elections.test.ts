@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
 import { remixAtClose } from '../ballots';
 import { verifyAudit } from './audit';
-import { recordCommitment, startCommitmentLoop } from './commitments';
+import { createCommitmentLoop, recordCommitment } from './commitments';
 import { TallySnapshot } from './tally';
 
 let t: TestApp;
@@ -226,13 +226,14 @@ describe('results, statistics, receipts, commitments', () => {
     const count = async () => (await request(t.app).get('/api/v1/psk/commitments')).body.data.length as number;
     const before = await count();
     t.clock.advance(2000);
-    const stop = startCommitmentLoop(loop);
+    const commitmentLoop = createCommitmentLoop(loop);
+    commitmentLoop.start();
     try {
       const until = Date.now() + 10_000;
       while ((await count()) === before && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
       expect(await count()).toBe(before + 1);
     } finally {
-      await stop();
+      await commitmentLoop.stop();
     }
   });
 

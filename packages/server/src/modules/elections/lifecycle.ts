@@ -9,6 +9,7 @@ import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
+import { createLoop } from '../../lib/loop';
 import type { Service } from '../../lib/service';
 import { remixAtCloseIn } from '../ballots';
 import { ELECTION_LOCK, FINALISE_LOCK } from '../../db/locks';
@@ -185,10 +186,6 @@ export type Scheduler = Service & {
 };
 
 export function createScheduler(ctx: BallotsContext): Scheduler {
-  let started = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
   const tick = async () => {
     const now = ctx.now();
     const row = await readState(ctx.database.db);
@@ -211,43 +208,17 @@ export function createScheduler(ctx: BallotsContext): Scheduler {
       .filter((ms) => ms > 0);
     return Math.min(SCHEDULER_MAX_SLEEP_MS, ...due.map((ms) => ms + 5));
   };
-  const run = () => {
-    if (stopped || running) return;
-    clearTimeout(timer);
-    running = (async () => {
-      let delay = SCHEDULER_MAX_SLEEP_MS;
-      try {
-        await tick();
-        delay = await nextDelay();
-      } catch (err) {
-        ctx.logger.error({ err }, 'scheduler round failed');
-      }
-      if (!stopped) {
-        timer = setTimeout(run, delay);
-        timer.unref();
-      }
-    })().finally(() => (running = undefined));
-  };
-  const onChange = () => {
-    if (!running) run();
-  };
-  return {
+  const loop = createLoop({
+    logger: ctx.logger,
+    failure: 'scheduler round failed',
+    intervalMs: SCHEDULER_MAX_SLEEP_MS,
     // An opening or closing time that passed while no process ran is applied at start.
-    start() {
-      if (started) return;
-      started = true;
-      ctx.events.on('election.changed', onChange);
-      run();
-    },
-    async tick() {
-      await running;
+    runAtStart: true,
+    run: async () => {
       await tick();
+      return nextDelay();
     },
-    async stop() {
-      stopped = true;
-      ctx.events.off('election.changed', onChange);
-      clearTimeout(timer);
-      await running;
-    },
-  };
+    wakeOn: (wake) => ctx.events.subscribe({ 'election.changed': wake }),
+  });
+  return { start: loop.start, stop: loop.stop, tick: loop.runNow };
 }

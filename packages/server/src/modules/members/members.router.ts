@@ -1,7 +1,7 @@
 import type { MembersContext } from './context';
 import type { Contract } from '@kura/contract';
 import { AppError } from '../../errors';
-import { createLookupLimit } from '../../auth/rate-limits';
+import { createIpLimit } from '../../auth/rate-limits';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { csvUpload, filesOf } from '../../lib/uploads';
@@ -14,7 +14,11 @@ import { assignPositions, listBranches, listPositions, searchMembers, updateMemb
  * The ceiling is generous (members share office and carrier NAT addresses); it stops harvesting.
  */
 const detailsRateLimit = (ctx: MembersContext) =>
-  createLookupLimit(ctx, ctx.env.RATE_LIMIT_DETAILS_PER_HOUR, 'Too many lookups from this address, please try again later');
+  createIpLimit(ctx, {
+    limit: ctx.env.RATE_LIMIT_DETAILS_PER_HOUR,
+    message: 'Too many lookups from this address, please try again later',
+    headers: true,
+  });
 
 export function membersRoutes(ctx: MembersContext): RouterImplementation<Contract['api']['members']> {
   return {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { RemindersContext } from './context';
 import type { Delivery } from '../../delivery';
 import { recordActivity } from '../../lib/activity-log';
-import { loopService, type Service } from '../../lib/service';
+import { createLoop, type Loop } from '../../lib/loop';
 import { REMINDER_MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { REMINDER_QUIET_MS } from './reminders.service';
 import { readState } from '../elections';
@@ -33,27 +33,16 @@ type Claimed = {
 };
 
 /**
- * The background sender. Every process runs one; the database decides who sends what: a send
- * slot is taken by a conditional UPDATE of the campaign's `next_send_at` (so the rate holds across
- * processes), and a recipient by `FOR UPDATE SKIP LOCKED` (so each message goes out once).
+ * The background sender (`ctx.reminders`). Every process runs one, with the app, so campaigns
+ * queued before a restart, or by another process, resume; the database decides who sends what: a
+ * send slot is taken by a conditional UPDATE of the campaign's `next_send_at` (so the rate holds
+ * across processes), and a recipient by `FOR UPDATE SKIP LOCKED` (so each message goes out once).
+ * A campaign queued here wakes it at once. Stopping waits for the sends in flight. It sends through
+ * `delivery`, else `ctx.delivery` (read at send time: the composition root builds it after the sender).
  */
-export function startReminderSender(ctx: RemindersContext, delivery: Delivery = ctx.delivery): () => Promise<void> {
+export function createReminderSender(ctx: RemindersContext, delivery?: Delivery): Loop {
   const intervalMs = 1000 / ctx.env.REMINDER_RATE_PER_SECOND;
   const inFlight = new Set<Promise<void>>();
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
-  const onQueued = () => wake?.();
-  ctx.events.on('reminders.queued', onQueued);
 
   /** Takes the next send slot and a recipient; answers how long to wait when there is none. */
   async function next(): Promise<Claimed | { waitMs: number }> {
@@ -84,8 +73,9 @@ export function startReminderSender(ctx: RemindersContext, delivery: Delivery = 
     const text = claim.message.replaceAll('{name}', claim.name);
     let error: unknown;
     try {
-      if (claim.channel === 'sms') await delivery.sendSms({ to: claim.phone, message: text });
-      else await delivery.sendEmail({ to: claim.email, subject: `Reminder: ${claim.election || ctx.env.APP_NAME}`, text });
+      const transport = delivery ?? ctx.delivery;
+      if (claim.channel === 'sms') await transport.sendSms({ to: claim.phone, message: text });
+      else await transport.sendEmail({ to: claim.email, subject: `Reminder: ${claim.election || ctx.env.APP_NAME}`, text });
     } catch (e) {
       error = e;
     }
@@ -117,37 +107,29 @@ export function startReminderSender(ctx: RemindersContext, delivery: Delivery = 
     await finishIfComplete(ctx, claim.reminderId, now);
   }
 
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        if (inFlight.size >= MAX_IN_FLIGHT) {
-          await Promise.race(inFlight);
-          continue;
-        }
-        const step = await next();
-        if ('waitMs' in step) {
-          if (step.waitMs > 0) await sleep(step.waitMs);
-          continue;
-        }
-        const sending: Promise<void> = send(step)
-          .catch((err: unknown) => ctx.logger.error({ err }, 'could not record a reminder send'))
-          .finally(() => inFlight.delete(sending));
-        inFlight.add(sending);
-      } catch (err) {
-        // A database hiccup: the campaign's state is in the database, so the next round resumes it.
-        ctx.logger.error({ err }, 'reminder sender failed a round');
-        await sleep(IDLE_POLL_MS);
+  return createLoop({
+    logger: ctx.logger,
+    // A database hiccup: the campaign's state is in the database, so the next round resumes it.
+    failure: 'reminder sender failed a round',
+    intervalMs: IDLE_POLL_MS,
+    runAtStart: true,
+    /** One round: waits for a free send, or claims the next recipient and starts its send. */
+    run: async () => {
+      if (inFlight.size >= MAX_IN_FLIGHT) {
+        await Promise.race(inFlight);
+        return 0;
       }
-    }
-  })();
-
-  return async () => {
-    stopped = true;
-    ctx.events.off('reminders.queued', onQueued);
-    wake?.();
-    await loop;
-    await Promise.allSettled(inFlight);
-  };
+      const step = await next();
+      if ('waitMs' in step) return step.waitMs;
+      const sending: Promise<void> = send(step)
+        .catch((err: unknown) => ctx.logger.error({ err }, 'could not record a reminder send'))
+        .finally(() => inFlight.delete(sending));
+      inFlight.add(sending);
+      return 0;
+    },
+    wakeOn: (wake) => ctx.events.subscribe({ 'reminders.queued': wake }),
+    drain: () => Promise.allSettled(inFlight),
+  });
 }
 
 /**
@@ -241,12 +223,4 @@ async function failStaleClaims(ctx: RemindersContext, now: Date) {
       );
     }
   });
-}
-
-/**
- * The sender as a service (`ctx.reminders`): it runs with the app, so campaigns queued before a
- * restart, or by another process, resume.
- */
-export function createReminderSender(ctx: RemindersContext): Service {
-  return loopService(() => startReminderSender(ctx));
 }

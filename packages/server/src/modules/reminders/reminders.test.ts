@@ -15,7 +15,7 @@ import { bearer, tokenFor } from '../../../test/factories';
 import { createTestApp, createTestDatabase, TEST_DATABASE_URL, TestClock, type TestApp, type TestDatabase } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, type Election } from '../../../test/voting/election';
 import { waitFor } from '../../../test/voting/sockets';
-import { startReminderSender, STALE_CLAIM_MS } from './reminder-sender';
+import { createReminderSender, STALE_CLAIM_MS } from './reminder-sender';
 import { createReminder } from './reminders.service';
 
 /**
@@ -271,12 +271,13 @@ describe('reminders across restarts and processes', () => {
       },
       close: () => real.close(),
     };
-    const stop = startReminderSender(ctx, delivery);
+    const sender = createReminderSender(ctx, delivery);
+    sender.start();
     return {
       ctx,
       sent,
       async close() {
-        await stop();
+        await sender.stop();
         delivery.close();
         await ctx.close();
       },
