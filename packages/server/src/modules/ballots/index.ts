@@ -8,6 +8,6 @@ export { castVote } from './ballots.service';
 export { BallotQueueCache, findBallots, openBallot, readQueue, type Ballot } from './ballot-queue';
 /** The mixer that moves queued ballots into `ballots` in shuffled batches (`ctx.mixer` runs its loop), and the close's re-mix. */
 export { createMixer, mixQueuedBallots, remixAtClose, remixAtCloseIn, startMixer, type MixResult } from './mixer';
-export { normaliseReceipt } from './receipts';
+export { normaliseReceipt, shuffle as shuffleBallots } from './receipts';
 /** Advisory lock ids shared with the elections module (toggle and commitments), reminders and member edits. */
 export { COMMITMENT_LOCK, ELECTION_LOCK, FINALISE_LOCK, MEMBER_LOCK_NAMESPACE, REMINDER_MEMBER_LOCK_NAMESPACE } from './locks';
