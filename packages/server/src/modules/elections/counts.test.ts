@@ -213,6 +213,21 @@ describe('ranked positions', () => {
   });
 });
 
+describe('the CSV export', () => {
+  it('names each position’s method; a ranked position’s elected column is the STV count, a motion’s rows its options', async () => {
+    const res = await request(t.app).get('/api/v1/psk/results/export?format=csv').set(bearer(admin));
+    expect(res.status).toBe(200);
+    const lines = res.text.trim().split('\r\n');
+    expect(lines[0]!.endsWith(',elected,tied,method')).toBe(true);
+    const row = (positionId: number, name: string) => lines.find((l) => l.startsWith(`${positionId},`) && l.includes(`"${name}"`));
+    // Ada leads on first preferences (4) but is not elected; Ben (3) is.
+    expect(row(ranked, 'Ada')).toMatch(/,4,9,no,no,ranked$/);
+    expect(row(ranked, 'Ben')).toMatch(/,3,9,yes,no,ranked$/);
+    expect(row(approval, 'Quentin')).toMatch(/,2,7,no,yes,approval$/);
+    expect(row(motions.twoThirdsAt!.id, 'Yes')).toMatch(/,2,3,,,motion$/);
+  });
+});
+
 describe('the audit and rankings', () => {
   it('passes on the stored ballots and catches a ranking whose order was altered', async () => {
     expect((await verifyAudit(t.ctx)).problems).toEqual([]);
@@ -224,6 +239,11 @@ describe('the audit and rankings', () => {
     const report = await verifyAudit(t.ctx);
     expect(report.ok).toBe(false);
     expect(report.problems.join('\n')).toMatch(/do not match the newest commitment/);
+    // A ranking that no longer ranks 1, 2, … each once is named as such.
+    const [other] = await t.ctx.database.sql<{ receipt: string }[]>`
+      select receipt from ballots where position_id = ${rankedMulti} and rank = 2 limit 1`;
+    await t.ctx.database.db.execute(sql`update ballots set rank = 1 where receipt = ${other!.receipt} and rank = 2`);
+    expect((await verifyAudit(t.ctx)).problems.join('\n')).toMatch(/1 ranked ballot\(s\) do not rank their candidates 1, 2, 3, … each once/);
   });
 });
 
