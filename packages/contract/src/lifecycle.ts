@@ -71,6 +71,11 @@ export const RankedResult = z.object({
 });
 export type RankedResult = z.infer<typeof RankedResult>;
 
+/** A plurality or approval position's declared result (neither a motion nor a ranked count). */
+export function isTallyResult(r: MotionResult | RankedResult | FinalResult): r is FinalResult {
+  return r.kind !== 'motion' && !('method' in r && r.method === 'ranked');
+}
+
 export const BranchTurnout = z.object({ branch: z.string(), members: z.number().int(), voted: z.number().int() });
 export type BranchTurnout = z.infer<typeof BranchTurnout>;
 

@@ -119,7 +119,8 @@ beforeAll(async () => {
   const res = await request(t.app).get('/api/v1/psk/results/final');
   expect(res.status).toBe(200);
   final = res.body;
-});
+  // About 120 votes through the real path, then the close: longer than the default hook time on a busy machine.
+}, 300_000);
 afterAll(async () => {
   await t?.close();
 });
