@@ -60,7 +60,10 @@ export const motionOptions = pgTable(
     /** Ballot order: Yes 0, No 1, Abstain 2. */
     sortOrder: smallint('sort_order').notNull(),
   },
-  (t) => [index('motion_options_position_idx').on(t.positionId, t.id), uniqueIndex('motion_options_position_name_uq').on(t.positionId, t.name)],
+  (t) => [
+    index('motion_options_position_idx').on(t.positionId, t.id),
+    uniqueIndex('motion_options_position_name_uq').on(t.positionId, t.name),
+  ],
 );
 
 /** Voting items shown on the nominate page (spec: the Vote button there only logs). */

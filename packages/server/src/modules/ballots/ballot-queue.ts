@@ -102,7 +102,8 @@ export async function findBallots(ctx: AppContext, receipts: string[]): Promise<
     select null, null, null, null, id, sealed from ballot_queue where id = any(${textArray(ids)}::text[])`);
   const queueRows: { id: string; sealed: string }[] = [];
   for (const row of rows) {
-    if (row.receipt !== null) add({ receipt: row.receipt, positionId: row.position_id!, candidateId: row.candidate_id!, rank: row.rank ?? 0 });
+    if (row.receipt !== null)
+      add({ receipt: row.receipt, positionId: row.position_id!, candidateId: row.candidate_id!, rank: row.rank ?? 0 });
     else queueRows.push({ id: row.id!, sealed: row.sealed! });
   }
   const asked = new Set(wanted);

@@ -43,7 +43,14 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Group = { position_id: number; kind: string; method: string | null; threshold: string | null; seats: number; candidates: { id: number; name: string; photo: string | null }[] };
+type Group = {
+  position_id: number;
+  kind: string;
+  method: string | null;
+  threshold: string | null;
+  seats: number;
+  candidates: { id: number; name: string; photo: string | null }[];
+};
 const ballot = async (token: string) => (await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token))).body.data as Group[];
 const options = async () => {
   const { token } = await createVoter(t.ctx);
@@ -90,7 +97,10 @@ describe('set-up of motions and methods', () => {
   it('edits a motion threshold and quorum before votes', async () => {
     const m = await createPosition({ name: 'Edit me', kind: 'motion' });
     expect(m).toMatchObject({ threshold: 'majority', quorum_percent: null });
-    const res = await request(t.app).patch(`/api/v1/positions/${m.id}`).set(bearer(admin)).send({ threshold: 'three_quarters', quorum_percent: 25 });
+    const res = await request(t.app)
+      .patch(`/api/v1/positions/${m.id}`)
+      .set(bearer(admin))
+      .send({ threshold: 'three_quarters', quorum_percent: 25 });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ kind: 'motion', threshold: 'three_quarters', quorum_percent: 25 });
     expect((await request(t.app).delete(`/api/v1/positions/${m.id}`).set(bearer(admin))).status).toBe(204);
@@ -115,7 +125,12 @@ describe('set-up of motions and methods', () => {
       ['No', null],
       ['Abstain', null],
     ]);
-    expect(groups.find((g) => g.position_id === approval.id)).toMatchObject({ kind: 'candidates', method: 'approval', seats: 2, threshold: null });
+    expect(groups.find((g) => g.position_id === approval.id)).toMatchObject({
+      kind: 'candidates',
+      method: 'approval',
+      seats: 2,
+      threshold: null,
+    });
     expect(groups.find((g) => g.position_id === ranked.id)).toMatchObject({ kind: 'candidates', method: 'ranked' });
   });
 });

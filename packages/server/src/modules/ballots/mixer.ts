@@ -111,7 +111,9 @@ export async function remixAtCloseIn(ctx: AppContext, tx: Tx): Promise<MixResult
   await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
   const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
   const queued = (await openAll(ctx, all)).flat();
-  await tx.execute(sql`create temporary table ballots_remix on commit drop as select receipt, position_id, candidate_id, rank from ballots`);
+  await tx.execute(
+    sql`create temporary table ballots_remix on commit drop as select receipt, position_id, candidate_id, rank from ballots`,
+  );
   for (let i = 0; i < queued.length; i += INSERT_SLICE) await insertBallots(tx, 'ballots_remix', queued.slice(i, i + INSERT_SLICE));
   await tx.execute(sql`truncate ballots, ballot_queue`);
   await tx.execute(

@@ -107,7 +107,9 @@ export async function verifyAudit(ctx: AppContext): Promise<AuditReport> {
       const standing = new Set([
         ...(await tx.select().from(candidacies)).map((c) => `${c.positionId}:${c.memberId}`),
         // A motion's options stand for it.
-        ...(await tx.select({ positionId: motionOptions.positionId, id: motionOptions.id }).from(motionOptions)).map((o) => `${o.positionId}:${o.id}`),
+        ...(await tx.select({ positionId: motionOptions.positionId, id: motionOptions.id }).from(motionOptions)).map(
+          (o) => `${o.positionId}:${o.id}`,
+        ),
       ]);
       const strays = [...tally.keys()].filter((k) => !standing.has(k));
       if (strays.length)

@@ -42,7 +42,9 @@ export async function digestBallots(
       .orderBy(sql`${ballots.receipt} collate "C"`, ballots.candidateId)
       .limit(PAGE);
     for (const b of page) {
-      hash.update(b.rank === 0 ? `${b.receipt},${b.positionId},${b.candidateId}\n` : `${b.receipt},${b.positionId},${b.candidateId},${b.rank}\n`);
+      hash.update(
+        b.rank === 0 ? `${b.receipt},${b.positionId},${b.candidateId}\n` : `${b.receipt},${b.positionId},${b.candidateId},${b.rank}\n`,
+      );
       onBallot?.(b);
     }
     n += page.length;

@@ -39,7 +39,7 @@ const cast = async (ballots: Record<number, number | number[]>[]) => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
 };
-const rep = <T,>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
+const rep = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
 
 beforeAll(async () => {
   t = await createTestApp({ seedReference: false, env: { MIX_INTERVAL_MS: '3600000' } });
@@ -54,7 +54,9 @@ beforeAll(async () => {
   ];
   for (const [key, extra] of specs) {
     const id = await create({ name: `Motion ${key}`, kind: 'motion', ...extra });
-    const rows = await t.ctx.database.sql<{ id: number; name: 'Yes' | 'No' | 'Abstain' }[]>`select id, name from motion_options where position_id = ${id}`;
+    const rows = await t.ctx.database.sql<
+      { id: number; name: 'Yes' | 'No' | 'Abstain' }[]
+    >`select id, name from motion_options where position_id = ${id}`;
     motions[key] = { id, o: Object.fromEntries(rows.map((r) => [r.name, r.id])) as Motion['o'] };
   }
   approval = await create({ name: 'Committee', seats: 2, method: 'approval' });
@@ -74,17 +76,9 @@ beforeAll(async () => {
   await cast([on('majorityHalf', 'Yes'), on('majorityHalf', 'No'), on('majorityHalf', 'Abstain')]); // 1 : 1 fails
   await cast([...rep(3, on('threeQuarters', 'Yes')), on('threeQuarters', 'No'), ...rep(5, on('threeQuarters', 'Abstain'))]); // 3 : 1 passes
   // Approval, 2 seats: Pia 3, Quentin 2, Rosa 2, Sam 0: Quentin and Rosa tie across the last seat.
-  await cast([
-    { [approval]: [c.Pia!, c.Quentin!] },
-    { [approval]: [c.Pia!, c.Rosa!] },
-    { [approval]: [c.Pia!, c.Quentin!, c.Rosa!] },
-  ]);
+  await cast([{ [approval]: [c.Pia!, c.Quentin!] }, { [approval]: [c.Pia!, c.Rosa!] }, { [approval]: [c.Pia!, c.Quentin!, c.Rosa!] }]);
   // Ranked, one seat: Ada leads on first preferences (4), but Cleo's papers go to Ben (3 + 2 = 5).
-  await cast([
-    ...rep(4, { [ranked]: [c.Ada!] }),
-    ...rep(3, { [ranked]: [c.Ben!, c.Cleo!] }),
-    ...rep(2, { [ranked]: [c.Cleo!, c.Ben!] }),
-  ]);
+  await cast([...rep(4, { [ranked]: [c.Ada!] }), ...rep(3, { [ranked]: [c.Ben!, c.Cleo!] }), ...rep(2, { [ranked]: [c.Cleo!, c.Ben!] })]);
   // Ranked, two seats: Dee's surplus moves on to Eli and Fay at a fractional transfer value.
   await cast([
     ...rep(5, { [rankedMulti]: [c.Dee!, c.Eli!] }),
@@ -129,7 +123,14 @@ const result = (id: number) => final.data.find((d) => d.position_id === id) as R
 
 describe('motions', () => {
   it('passes at each threshold exactly at the boundary and not below', () => {
-    expect(result(motions.twoThirdsAt!.id)).toMatchObject({ kind: 'motion', yes: 2, no: 1, abstain: 0, threshold: 'two_thirds', passed: true });
+    expect(result(motions.twoThirdsAt!.id)).toMatchObject({
+      kind: 'motion',
+      yes: 2,
+      no: 1,
+      abstain: 0,
+      threshold: 'two_thirds',
+      passed: true,
+    });
     expect(result(motions.twoThirdsBelow!.id)).toMatchObject({ yes: 13, no: 7, threshold: 'two_thirds', passed: false });
     expect(result(motions.majorityHalf!.id)).toMatchObject({ yes: 1, no: 1, abstain: 1, threshold: 'majority', passed: false });
     expect(result(motions.threeQuarters!.id)).toMatchObject({ yes: 3, no: 1, abstain: 5, threshold: 'three_quarters', passed: true });
@@ -184,7 +185,12 @@ describe('ranked positions', () => {
   it('counts several seats with fractional transfers', () => {
     const r = result(rankedMulti) as Ranked;
     expect(r).toMatchObject({ seats: 2, ballots: 12, quota: '5.00000' });
-    expect(r.values.filter((v) => v.elected).map((v) => v.name).sort()).toEqual(['Dee', 'Fay']);
+    expect(
+      r.values
+        .filter((v) => v.elected)
+        .map((v) => v.name)
+        .sort(),
+    ).toEqual(['Dee', 'Fay']);
     expect(r.rounds.some((x) => x.action === 'transfer')).toBe(true);
   });
 
@@ -201,7 +207,10 @@ describe('ranked positions', () => {
       const { count } = countBlt(res.text, { seed: (final as unknown as { commitment: { hash: string } }).commitment.hash });
       expect(count.quota).toBe(declared.quota);
       expect(count.elected.map((e) => [e.name, e.votes])).toEqual(
-        declared.values.filter((v) => v.elected).sort((x, y) => x.candidate_id - y.candidate_id).map((v) => [v.name, v.votes]),
+        declared.values
+          .filter((v) => v.elected)
+          .sort((x, y) => x.candidate_id - y.candidate_id)
+          .map((v) => [v.name, v.votes]),
       );
       expect(count.rounds.length).toBe(declared.rounds.length);
     }
@@ -244,7 +253,9 @@ describe('the audit and rankings', () => {
     const [other] = await t.ctx.database.sql<{ receipt: string }[]>`
       select receipt from ballots where position_id = ${rankedMulti} and rank = 2 limit 1`;
     await t.ctx.database.db.execute(sql`update ballots set rank = 1 where receipt = ${other!.receipt} and rank = 2`);
-    expect((await verifyAudit(t.ctx)).problems.join('\n')).toMatch(/1 ranked ballot\(s\) do not rank their candidates 1, 2, 3, … each once/);
+    expect((await verifyAudit(t.ctx)).problems.join('\n')).toMatch(
+      /1 ranked ballot\(s\) do not rank their candidates 1, 2, 3, … each once/,
+    );
   });
 });
 

@@ -95,9 +95,19 @@ export async function exportResultsCsv(ctx: AppContext): Promise<string> {
     .leftJoin(commitments, eq(commitments.id, election.finalCommitmentId))
     .where(eq(election.id, 1));
   const lines = [
-    ['position_id', 'position', 'seats', 'candidate_id', 'member_no', 'candidate', 'votes', 'position_total', 'elected', 'tied', 'method'].join(
-      ',',
-    ),
+    [
+      'position_id',
+      'position',
+      'seats',
+      'candidate_id',
+      'member_no',
+      'candidate',
+      'votes',
+      'position_total',
+      'elected',
+      'tied',
+      'method',
+    ].join(','),
   ];
   for (const g of groups) {
     const p = byId.get(g.position_id);
@@ -111,12 +121,27 @@ export async function exportResultsCsv(ctx: AppContext): Promise<string> {
         const stv = await rankedResult(ctx.database.db, { id: g.position_id, title: g.title, seats: n }, state.hash);
         for (const v of stv.values) marks.set(v.candidate_id, { elected: v.elected ? 'yes' : 'no', tied: 'no' });
       }
-    } else marks = new Map(declareSeats(g.values, n).map((v) => [v.candidate_id, { elected: v.elected ? 'yes' : 'no', tied: v.tied ? 'yes' : 'no' }]));
+    } else
+      marks = new Map(
+        declareSeats(g.values, n).map((v) => [v.candidate_id, { elected: v.elected ? 'yes' : 'no', tied: v.tied ? 'yes' : 'no' }]),
+      );
     const values = method === 'motion' ? g.values : declareSeats(g.values, n);
     for (const v of values) {
       const mark = marks.get(v.candidate_id) ?? { elected: '', tied: '' };
       lines.push(
-        [g.position_id, csvCell(g.title), n, v.candidate_id, csvCell(v.member_no), csvCell(v.name), v.count, g.total, mark.elected, mark.tied, method].join(','),
+        [
+          g.position_id,
+          csvCell(g.title),
+          n,
+          v.candidate_id,
+          csvCell(v.member_no),
+          csvCell(v.name),
+          v.count,
+          g.total,
+          mark.elected,
+          mark.tied,
+          method,
+        ].join(','),
       );
     }
   }

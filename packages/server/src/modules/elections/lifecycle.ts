@@ -182,7 +182,15 @@ export async function getFinalResults(ctx: AppContext): Promise<FinalResultsResp
     if (p?.kind === 'motion') data.push(await motionResult(ctx.database.db, g, p));
     else if (p?.method === 'ranked') data.push(await rankedResult(ctx.database.db, { id: p.id, title: g.title, seats: n }, final!.hash));
     else if (p?.method === 'approval')
-      data.push({ position_id: g.position_id, kind: 'candidates', method: 'approval', title: g.title, seats: n, total: g.total, values: declareSeats(g.values, n) });
+      data.push({
+        position_id: g.position_id,
+        kind: 'candidates',
+        method: 'approval',
+        title: g.title,
+        seats: n,
+        total: g.total,
+        values: declareSeats(g.values, n),
+      });
     else data.push({ position_id: g.position_id, title: g.title, seats: n, total: g.total, values: declareSeats(g.values, n) });
   }
   const branches = await ctx.database.db.execute<{ branch: string; members: number; voted: number }>(sql`

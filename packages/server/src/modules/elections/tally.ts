@@ -168,7 +168,8 @@ export class TallySnapshot {
     };
     for (const t of read.tallies) bump(t.positionId, t.candidateId, Number(t.n));
     const ranked = new Set(read.structure.positions.filter((p) => p.kind === 'candidates' && p.method === 'ranked').map((p) => p.id));
-    for (const b of this.ctx.ballotQueue.open(read.queue, true)) if (b.rank <= 1 || !ranked.has(b.positionId)) bump(b.positionId, b.candidateId, 1);
+    for (const b of this.ctx.ballotQueue.open(read.queue, true))
+      if (b.rank <= 1 || !ranked.has(b.positionId)) bump(b.positionId, b.candidateId, 1);
     this.counts = counts;
     // Ballots, not rows: a receipt is one ballot (mixed), a queued row is one ballot.
     this.votesCasted = read.mixed + read.queue.length;
@@ -255,7 +256,13 @@ export class TallySnapshot {
       // A motion keeps its options' order (Yes, No, Abstain); candidates go by count.
       if (p.kind === 'motion') values.sort((a, b) => a.candidate_id - b.candidate_id);
       else values.sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.candidate_id - b.candidate_id));
-      const group: ResultGroup = { position_id: p.id, title: p.title, key: p.key, values, total: values.reduce((sum, v) => sum + v.count, 0) };
+      const group: ResultGroup = {
+        position_id: p.id,
+        title: p.title,
+        key: p.key,
+        values,
+        total: values.reduce((sum, v) => sum + v.count, 0),
+      };
       if (p.kind === 'motion') group.kind = 'motion';
       else if (p.method !== 'plurality') {
         group.kind = 'candidates';

@@ -272,7 +272,9 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
     const motions = found.filter((p) => p.kind === 'motion').map((p) => p.id);
     if (motions.length > 0)
       throw AppError.validation({
-        position_ids: [`The selected position${motions.length > 1 ? 's' : ''} ${motions.join(', ')} ${motions.length > 1 ? 'are motions' : 'is a motion'}, which take no candidates`],
+        position_ids: [
+          `The selected position${motions.length > 1 ? 's' : ''} ${motions.join(', ')} ${motions.length > 1 ? 'are motions' : 'is a motion'}, which take no candidates`,
+        ],
       });
   }
   const current = (await tx.select({ id: candidacies.positionId }).from(candidacies).where(eq(candidacies.memberId, memberId))).map(
@@ -332,7 +334,9 @@ export const positionColumns = {
   kind: positions.kind,
   // The method belongs to candidates positions, the threshold and quorum to motions (null otherwise).
   method: sql<'plurality' | 'approval' | 'ranked' | null>`case when ${positions.kind} = 'candidates' then ${positions.method} end`,
-  threshold: sql<'majority' | 'two_thirds' | 'three_quarters' | null>`case when ${positions.kind} = 'motion' then ${positions.threshold} end`,
+  threshold: sql<
+    'majority' | 'two_thirds' | 'three_quarters' | null
+  >`case when ${positions.kind} = 'motion' then ${positions.threshold} end`,
   quorum_percent: positions.quorumPercent,
 };
 

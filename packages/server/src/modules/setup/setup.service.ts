@@ -232,7 +232,8 @@ export async function updatePosition(ctx: AppContext, actor: Actor, id: number, 
           if (input.seats !== undefined && input.seats !== 1) kindErrors.seats = ['A motion has one seat'];
         } else {
           if (input.threshold !== undefined) kindErrors.threshold = ['Only a motion has a threshold'];
-          if (input.quorum_percent !== undefined && input.quorum_percent !== null) kindErrors.quorum_percent = ['Only a motion has a quorum'];
+          if (input.quorum_percent !== undefined && input.quorum_percent !== null)
+            kindErrors.quorum_percent = ['Only a motion has a quorum'];
         }
         if (Object.keys(kindErrors).length > 0) throw AppError.validation(kindErrors);
         // A body with nothing to change answers the position as it is (an UPDATE needs a column).
