@@ -37,6 +37,10 @@ describe('psk/candidates/v2', () => {
       title: `${e.chair.name} National`,
       position_id: e.chair.id,
       seats: 1,
+      kind: 'candidates',
+      method: 'plurality',
+      description: null,
+      threshold: null,
       candidates: [
         { id: e.alice.id, name: 'Alice Achieng', photo: null, statement: null },
         { id: e.brian.id, name: 'Brian Barasa', photo: null, statement: null },
