@@ -296,7 +296,7 @@ describe('receipts', () => {
     const dump = JSON.stringify(await t.ctx.database.db.execute(sql`select * from ballot_queue`));
     expect(dump).not.toContain(receipt);
     const queued = await readQueue(t.ctx);
-    expect(queued.find((b) => b.receipt === receipt)).toEqual({ receipt, positionId: e.chair.id, candidateId: e.brian.id });
+    expect(queued.find((b) => b.receipt === receipt)).toEqual({ receipt, positionId: e.chair.id, candidateId: e.brian.id, rank: 1 });
   });
 
   it('are random and normalise from what a person types', () => {
