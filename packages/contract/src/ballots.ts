@@ -19,8 +19,9 @@ const candidateChoice = z.preprocess(
 export const MAX_CHOICES_PER_POSITION = 50;
 
 /**
- * A position's choice: one candidate id, or a list of 1..seats distinct ones for a position with
- * several seats (the server checks the seats and the duplicates in the vote statement).
+ * A position's choice: one candidate id, or a list of distinct ones (plurality 1..seats, approval
+ * and ranked 1..all, a ranked list in order of preference; a motion exactly one option). The
+ * server checks the shape per method and the duplicates in the vote statement.
  */
 const positionChoice = z.union([
   candidateChoice,
@@ -64,9 +65,10 @@ export const ballotsRouter = c.router({
   castVote: {
     method: 'POST',
     path: '/psk/vote',
-    summary: 'Cast a vote: one candidate per position (a list of up to `seats` for a position with several seats), all-or-nothing',
+    summary:
+      'Cast a vote: per position one candidate or a list (plurality: 1..seats; approval: 1..all; ranked: 1..all in order of preference; motion: one option), all-or-nothing',
     description:
-      '403 when voting is disabled; 422 for an ineligible position, a candidate not standing for it, more candidates than the position has seats, or a candidate twice; 409 when the voter already voted for any of the positions (nothing is recorded). Answers one receipt code per position.',
+      '403 when voting is disabled; 422 for an ineligible position, a candidate (or motion option) not standing for it, more candidates than a plurality position has seats, more than one option of a motion, or a candidate twice; 409 when the voter already voted for any of the positions (nothing is recorded). Answers one receipt code per position.',
     body: VoteBody,
     responses: { 201: VoteResponse, ...errors(401, 403, 409) },
     metadata: meta('voter'),

@@ -66,6 +66,18 @@ export const AUTH_ERRORS = [401, 403] as const;
 
 // ---- Shared shapes (docs/api.md "Shared shapes") ----
 
+/** A position elects candidates, or decides a motion (Yes, No or Abstain). */
+export const PositionKind = z.enum(['candidates', 'motion']);
+export type PositionKind = z.infer<typeof PositionKind>;
+/** How a candidates position is voted and counted (docs/api.md "Many elections, motions and ranked counts"). */
+export const VotingMethod = z.enum(['plurality', 'approval', 'ranked']);
+export type VotingMethod = z.infer<typeof VotingMethod>;
+/** The share of Yes ÷ (Yes + No) a motion needs. */
+export const MotionThreshold = z.enum(['majority', 'two_thirds', 'three_quarters']);
+export type MotionThreshold = z.infer<typeof MotionThreshold>;
+/** A motion's three options, in ballot order. */
+export const MOTION_OPTIONS = ['Yes', 'No', 'Abstain'] as const;
+
 export const Position = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -76,6 +88,13 @@ export const Position = z.object({
   description: z.string().nullable(),
   /** null for a national position */
   branch_id: z.number().int().nullable(),
+  kind: PositionKind,
+  /** candidates positions: plurality (1..seats), approval (1..all) or ranked (1..all, in order); null for a motion */
+  method: VotingMethod.nullable(),
+  /** motions only (null otherwise) */
+  threshold: MotionThreshold.nullable(),
+  /** motions only: the share of the roll that must vote on it (1..100), or null for no quorum */
+  quorum_percent: z.number().nullable(),
 });
 export type Position = z.infer<typeof Position>;
 
@@ -94,6 +113,12 @@ export const ResultGroup = z.object({
   key: z.string(),
   values: z.array(ResultValue),
   total: z.number().int(),
+  /** candidates (absent: candidates) or motion (its values are Yes, No and Abstain) */
+  kind: PositionKind.optional(),
+  /** a candidates position's method */
+  method: VotingMethod.optional(),
+  /** true for a ranked position: live counts are first preferences only, the count itself is at close */
+  first_preferences_only: z.boolean().optional(),
 });
 export type ResultGroup = z.infer<typeof ResultGroup>;
 
@@ -140,8 +165,15 @@ export const BallotCandidate = z.object({
 export const BallotGroup = z.object({
   title: z.string(),
   position_id: z.number().int(),
-  /** a ballot takes 1..seats distinct candidates of this position */
+  /** plurality: a ballot takes 1..seats distinct candidates; approval and ranked: 1..all */
   seats: z.number().int().min(1),
+  kind: PositionKind,
+  /** null for a motion */
+  method: VotingMethod.nullable(),
+  description: z.string().nullable(),
+  /** motions only */
+  threshold: MotionThreshold.nullable(),
+  /** a motion's candidates are its three options Yes, No, Abstain (photo and statement null) */
   candidates: z.array(BallotCandidate),
 });
 export type BallotGroup = z.infer<typeof BallotGroup>;

@@ -109,10 +109,10 @@ describe('contract', () => {
     const calls = routes.map((r) => `${r.route.method} ${r.route.path}`);
     expect(new Set(calls).size).toBe(calls.length);
     const known = new Set([...EXPECTED, ...SETUP].map(([m, p]) => `${m} ${p}`));
-    // Other set-up calls (election close, final results, reminders) are added beside these.
+    // Other set-up calls (election close, final results and a ranked position's ballots, reminders) are added beside these.
     expect(calls.filter((c) => known.has(c)).sort()).toEqual([...known].sort());
     for (const call of calls.filter((c) => !known.has(c)))
-      expect(call, call).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \/api\/v1\/(election|psk\/results\/final|reminders)/);
+      expect(call, call).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \/api\/v1\/(election|psk\/results\/(final|ballots)|reminders)/);
   });
 
   it('puts only the CSRF route outside /api/v1', () => {

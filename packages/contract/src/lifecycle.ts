@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { c, errors, meta, ResultValue } from './common';
+import { c, errors, meta, MotionThreshold, ResultValue } from './common';
+import { pathIdSchema } from './validation';
 import { Commitment, Election } from './elections';
 
 /** A candidate's final count: elected within the seats, or tied across the last seat (then not elected). */
@@ -8,6 +9,10 @@ export type FinalValue = z.infer<typeof FinalValue>;
 
 export const FinalResult = z.object({
   position_id: z.number().int(),
+  /** absent on results recorded before motions and ranked counts */
+  kind: z.literal('candidates').optional(),
+  /** plurality or approval (a ranked position answers a RankedResult) */
+  method: z.enum(['plurality', 'approval']).optional(),
   /** "Chairperson National" */
   title: z.string(),
   seats: z.number().int(),
@@ -17,6 +22,60 @@ export const FinalResult = z.object({
 });
 export type FinalResult = z.infer<typeof FinalResult>;
 
+/** A motion's declared result (docs/api.md "Motions"). */
+export const MotionResult = z.object({
+  position_id: z.number().int(),
+  title: z.string(),
+  kind: z.literal('motion'),
+  yes: z.number().int(),
+  no: z.number().int(),
+  abstain: z.number().int(),
+  threshold: MotionThreshold,
+  quorum_percent: z.number().nullable(),
+  /** true when there is no quorum rule */
+  quorum_met: z.boolean(),
+  passed: z.boolean(),
+});
+export type MotionResult = z.infer<typeof MotionResult>;
+
+/** A ranked position's count by Scottish STV, round by round (docs/api.md "Ranked positions"). */
+export const RankedResult = z.object({
+  position_id: z.number().int(),
+  title: z.string(),
+  kind: z.literal('candidates'),
+  method: z.literal('ranked'),
+  seats: z.number().int(),
+  /** valid ballots (with at least one preference) */
+  ballots: z.number().int(),
+  quota: z.string(),
+  values: z.array(
+    z.object({
+      candidate_id: z.number().int(),
+      name: z.string(),
+      first_preferences: z.number().int(),
+      /** votes at the end of the count, 5 decimals */
+      votes: z.string(),
+      elected: z.boolean(),
+    }),
+  ),
+  nontransferable: z.string(),
+  rounds: z.array(
+    z.object({
+      round: z.number().int(),
+      action: z.enum(['elect', 'transfer', 'exclude']),
+      candidate_ids: z.array(z.number().int()),
+      votes: z.record(z.string(), z.string()),
+      nontransferable: z.string(),
+    }),
+  ),
+});
+export type RankedResult = z.infer<typeof RankedResult>;
+
+/** A plurality or approval position's declared result (neither a motion nor a ranked count). */
+export function isTallyResult(r: MotionResult | RankedResult | FinalResult): r is FinalResult {
+  return r.kind !== 'motion' && !('method' in r && r.method === 'ranked');
+}
+
 export const BranchTurnout = z.object({ branch: z.string(), members: z.number().int(), voted: z.number().int() });
 export type BranchTurnout = z.infer<typeof BranchTurnout>;
 
@@ -24,7 +83,8 @@ export const AuditOutcome = z.object({ ok: z.boolean(), problems: z.array(z.stri
 export type AuditOutcome = z.infer<typeof AuditOutcome>;
 
 export const FinalResultsResponse = z.object({
-  data: z.array(FinalResult),
+  /** one per position: a MotionResult, a RankedResult or (plurality, approval) a FinalResult */
+  data: z.array(z.union([MotionResult, RankedResult, FinalResult])),
   /** members who may vote, and those who voted for at least one position; per branch as well */
   turnout: z.object({ members: z.number().int(), voted: z.number().int(), branches: z.array(BranchTurnout) }),
   /** the final commitment, recorded when the election closed */
@@ -74,6 +134,19 @@ export const lifecycleRouter = c.router({
     summary: 'The declared result: elected and tied candidates per position, turnout, the final commitment',
     description: 'Public in every results-visibility mode once the election is closed; 403 before.',
     responses: { 200: FinalResultsResponse, ...errors(403) },
+    metadata: meta('anyone'),
+  },
+  getRankedBallots: {
+    method: 'GET',
+    path: '/psk/results/ballots',
+    summary: "A ranked position's ballots as a BLT file, after close",
+    description:
+      'In random order, with no voter, receipt, branch or time: recount it with `pnpm cli count FILE.blt`. 404 for a position that is not ranked; 403 before close (who may see the final results may download it).',
+    query: z.object({ position_id: pathIdSchema }),
+    responses: {
+      200: c.otherResponse({ contentType: 'text/plain', body: z.string() }),
+      ...errors(403, 404),
+    },
     metadata: meta('anyone'),
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Branch, c, errors, meta, Position } from './common';
+import { Branch, c, errors, meta, MotionThreshold, Position, PositionKind, VotingMethod } from './common';
 import { displayNameSchema, pathIdSchema, positiveIdSchema } from './validation';
 
 /** Setting up an organisation's election: its branches and the positions it elects. */
@@ -30,23 +30,66 @@ const description = z
   .nullable()
   .transform((d) => (d === '' ? null : d));
 
+const kind = z.enum(PositionKind.options, { errorMap: () => ({ message: 'The kind must be candidates or motion' }) });
+const method = z.enum(VotingMethod.options, { errorMap: () => ({ message: 'The method must be plurality, approval or ranked' }) });
+const threshold = z.enum(MotionThreshold.options, {
+  errorMap: () => ({ message: 'The threshold must be majority, two_thirds or three_quarters' }),
+});
+const quorumPercent = z
+  .number({ invalid_type_error: 'The quorum must be a number' })
+  .int('The quorum must be a whole number of percent')
+  .min(1, 'The quorum must be at least 1 percent')
+  .max(100, 'The quorum must be at most 100 percent')
+  .nullable();
+
+/** method belongs to candidates positions, threshold and quorum to motions; a motion has one seat. */
+const kindRules = <B extends { kind?: string; method?: unknown; threshold?: unknown; quorum_percent?: unknown; seats?: number }>(
+  b: B,
+  ctx: z.RefinementCtx,
+) => {
+  if (b.kind === undefined) return;
+  if (b.kind === 'motion') {
+    if (b.method !== undefined) ctx.addIssue({ code: 'custom', path: ['method'], message: 'A motion has no voting method' });
+    if (b.seats !== undefined && b.seats !== 1) ctx.addIssue({ code: 'custom', path: ['seats'], message: 'A motion has one seat' });
+  } else {
+    if (b.threshold !== undefined) ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'Only a motion has a threshold' });
+    if (b.quorum_percent !== undefined && b.quorum_percent !== null)
+      ctx.addIssue({ code: 'custom', path: ['quorum_percent'], message: 'Only a motion has a quorum' });
+  }
+};
+
 export const CreatePositionBody = z
   .object({
     name: positionName,
     seats: seats.optional(),
+    /** candidates (default) or motion: a motion gets its options Yes, No and Abstain and takes no candidates */
+    kind: kind.optional(),
+    /** candidates positions: plurality (default), approval or ranked */
+    method: method.optional(),
+    /** motions: majority (default), two_thirds or three_quarters */
+    threshold: threshold.optional(),
+    /** motions: 1..100 percent of the roll must vote on it; null or absent: no quorum */
+    quorum_percent: quorumPercent.optional(),
     description: description.optional(),
     /** null or absent: national; a branch id: that branch only */
     branch_id: positiveIdSchema('branch id').nullable().optional(),
     /** one position per branch (level = the branch's name) */
     every_branch: z.boolean({ invalid_type_error: 'The every_branch must be true or false' }).optional(),
   })
-  .refine((b) => !(b.every_branch && b.branch_id), { message: 'Choose one branch or every branch, not both', path: ['branch_id'] });
+  .refine((b) => !(b.every_branch && b.branch_id), { message: 'Choose one branch or every branch, not both', path: ['branch_id'] })
+  .superRefine((b, ctx) => kindRules({ ...b, kind: b.kind ?? 'candidates' }, ctx));
 export type CreatePositionBody = z.infer<typeof CreatePositionBody>;
 
 export const UpdatePositionBody = z.object({
   name: positionName.optional(),
   seats: seats.optional(),
   description: description.optional(),
+  /** candidates positions only (422 on a motion) */
+  method: method.optional(),
+  /** motions only (422 on a candidates position) */
+  threshold: threshold.optional(),
+  /** motions only */
+  quorum_percent: quorumPercent.optional(),
   sort_order: z
     .number({ invalid_type_error: 'The sort_order must be a number' })
     .int('The sort_order must be a whole number')
@@ -101,7 +144,9 @@ export const setupRouter = c.router({
   createPosition: {
     method: 'POST',
     path: '/positions',
-    summary: 'Create a position: national, of one branch, or one per branch (every_branch)',
+    summary: 'Create a position: national, of one branch, or one per branch (every_branch); candidates or a motion',
+    description:
+      'A motion (`kind: "motion"`) gets its three options Yes, No and Abstain at once, has one seat and takes no candidates; `method` is for candidates positions, `threshold` and `quorum_percent` for motions (else 422).',
     body: CreatePositionBody,
     responses: { 201: z.object({ data: z.array(Position) }), ...errors(401, 403, 404, 409) },
     metadata: meta('admin'),
@@ -109,8 +154,9 @@ export const setupRouter = c.router({
   updatePosition: {
     method: 'PATCH',
     path: '/positions/:id',
-    summary: 'Rename, describe, reorder a position or set its seats',
-    description: '409 once a vote is cast for it, whatever the field (sort_order too).',
+    summary: 'Rename, describe, reorder a position or set its seats, method, threshold or quorum',
+    description:
+      '409 once a vote is cast for it, whatever the field (sort_order too). `method` on a motion, `threshold` or `quorum_percent` on a candidates position, or seats other than 1 on a motion: 422.',
     pathParams: SetupIdParams,
     body: UpdatePositionBody,
     responses: { 200: z.object({ data: Position }), ...errors(401, 403, 404, 409) },

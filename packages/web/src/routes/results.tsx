@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Printer } from 'lucide-react';
-import type { FinalResultsResponse } from '@kura/contract';
+import { isTallyResult, type FinalResultsResponse } from '@kura/contract';
 import { ErrorState, Loading } from '@/components/layout/page-states';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
@@ -65,7 +65,8 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
         </p>
       </header>
 
-      {result.data.map((p) => (
+      {/* Motions and ranked counts get their own sections in the web step that follows (docs/api.md). */}
+      {result.data.filter(isTallyResult).map((p) => (
         <section key={p.position_id} className="declaration-position grid gap-2" aria-labelledby={`pos-${p.position_id}`}>
           <h2 id={`pos-${p.position_id}`} className="text-lg font-semibold">
             {p.title}{' '}

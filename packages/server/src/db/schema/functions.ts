@@ -37,7 +37,7 @@ export function functionSql(fn: SqlFunction): string {
 
 /**
  * One vote, one statement (ADR 003; migrations 0002, 0006 for several seats, 0009 for a lighter
- * answer and one generic plan, 0011 for the switch on the election row). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
+ * answer and one generic plan, 0011 for the switch on the election row, 0012 for motions, approval and ranked positions). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
  * once per chosen candidate. The ballots come one per position (p_ballot_positions[j] with its
  * sealed receipt and queue row). It takes the shared election lock and the member's lock, then
  * checks, in a snapshot taken after the locks were granted, every choice (voting on, position
@@ -91,12 +91,15 @@ BEGIN
   FROM (
     SELECT r.*,
            -- coalesce: a NULL must refuse (e.g. a branch position with no branch).
+           -- Approval and ranked take 1..all distinct standing candidates: standing and distinct bound them.
+           -- A motion has one seat: exactly one option.
            coalesce(r.active AND r.position_name IS NOT NULL AND r.eligible AND r.standing AND NOT r.voted
-                    AND r.chosen <= r.seats AND NOT r.duplicate, false) AS ok
+                    AND (r.chosen <= r.seats OR r.method IN ('approval', 'ranked')) AND NOT r.duplicate, false) AS ok
     FROM (
       WITH req(position_id, candidate_id) AS (SELECT * FROM unnest(p_position_ids, p_candidate_ids)),
            me AS (SELECT m.id, m.name, m.branch_id FROM members m WHERE m.id = p_member_id)
       SELECT req.position_id, req.candidate_id, p.name AS position_name, p.level, p.seats,
+             p.kind, CASE WHEN p.kind = 'candidates' THEN p.method END AS method,
              -- The usual ballot names each position once (then nothing can exceed its seats or repeat):
              -- it skips the counting, which is a sort per ballot when written as window functions.
              CASE WHEN v_one_each THEN 1 ELSE (SELECT count(*) FROM unnest(p_position_ids) x WHERE x = req.position_id) END AS chosen,
@@ -106,8 +109,13 @@ BEGIN
              (p.id IS NOT NULL AND (p.level = 'National' OR p.branch_id = me.branch_id)) AS eligible,
              -- Probes in primary-key order with LIMIT 1, not EXISTS: a generic plan may run an EXISTS as
              -- a hashed subplan that reads all of participation (which grows all day) on every vote.
-             (SELECT true FROM candidacies cd WHERE cd.member_id = req.candidate_id AND cd.position_id = req.position_id
-               ORDER BY cd.member_id, cd.position_id LIMIT 1) IS NOT NULL AS standing,
+             -- A motion's options stand where candidates would (migration 0012).
+             CASE WHEN p.kind = 'motion'
+                  THEN (SELECT true FROM motion_options o WHERE o.position_id = req.position_id AND o.id = req.candidate_id
+                         ORDER BY o.position_id, o.id LIMIT 1) IS NOT NULL
+                  ELSE (SELECT true FROM candidacies cd WHERE cd.member_id = req.candidate_id AND cd.position_id = req.position_id
+                         ORDER BY cd.member_id, cd.position_id LIMIT 1) IS NOT NULL
+             END AS standing,
              (SELECT true FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id
                ORDER BY pa.member_id, pa.position_id LIMIT 1) IS NOT NULL AS voted,
              (SELECT e.voting_active FROM election e WHERE e.id = 1) AS active,
@@ -141,6 +149,10 @@ export const CastVoteCheck = z.object({
   position_name: z.string().nullable(),
   level: z.string().nullable(),
   seats: z.number().int().nullable(),
+  /** null: no such position. */
+  kind: z.enum(['candidates', 'motion']).nullable(),
+  /** The candidates position's method; null for a motion or no such position. */
+  method: z.enum(['plurality', 'approval', 'ranked']).nullable(),
   /** How many candidates the request chose for this position. */
   chosen: z.number().int(),
   /** This candidate is chosen more than once for this position. */

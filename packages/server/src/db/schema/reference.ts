@@ -1,4 +1,4 @@
-import { bigint, boolean, check, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
 /** The organisation's branches, as the admin defines them (Kenya's counties in the demo). */
@@ -19,8 +19,51 @@ export const positions = pgTable(
     /** How many candidates are elected; a ballot takes 1..seats distinct candidates. */
     seats: integer('seats').notNull().default(1),
     description: text('description'),
+    /** `candidates` elects members standing for it; `motion` decides Yes, No or Abstain (its `motion_options`). */
+    kind: text('kind', { enum: ['candidates', 'motion'] })
+      .notNull()
+      .default('candidates'),
+    /** Candidates positions: plurality (1..seats), approval (1..all), ranked (1..all in order, counted by STV). */
+    method: text('method', { enum: ['plurality', 'approval', 'ranked'] })
+      .notNull()
+      .default('plurality'),
+    /** Motions: the share of Yes ÷ (Yes + No) needed. */
+    threshold: text('threshold', { enum: ['majority', 'two_thirds', 'three_quarters'] })
+      .notNull()
+      .default('majority'),
+    /** Motions: the share (percent) of the roll that must vote on it; null: no quorum. */
+    quorumPercent: integer('quorum_percent'),
   },
-  (t) => [uniqueIndex('positions_name_level_uq').on(t.name, t.level), check('positions_seats_ck', sql`${t.seats} >= 1`)],
+  (t) => [
+    uniqueIndex('positions_name_level_uq').on(t.name, t.level),
+    check('positions_seats_ck', sql`${t.seats} >= 1`),
+    check('positions_kind_ck', sql`${t.kind} in ('candidates', 'motion')`),
+    check('positions_method_ck', sql`${t.method} in ('plurality', 'approval', 'ranked')`),
+    check('positions_threshold_ck', sql`${t.threshold} in ('majority', 'two_thirds', 'three_quarters')`),
+    check('positions_quorum_ck', sql`${t.quorumPercent} is null or (${t.quorumPercent} between 1 and 100)`),
+    check('positions_motion_seats_ck', sql`${t.kind} <> 'motion' or ${t.seats} = 1`),
+  ],
+);
+
+/**
+ * A motion's three options (Yes, No, Abstain), created with the motion: on the ballot and in
+ * `ballots` they stand where a candidate would (candidate_id is the option's id).
+ */
+export const motionOptions = pgTable(
+  'motion_options',
+  {
+    id: serial('id').primaryKey(),
+    positionId: integer('position_id')
+      .notNull()
+      .references(() => positions.id, { onDelete: 'cascade' }),
+    name: text('name', { enum: ['Yes', 'No', 'Abstain'] }).notNull(),
+    /** Ballot order: Yes 0, No 1, Abstain 2. */
+    sortOrder: smallint('sort_order').notNull(),
+  },
+  (t) => [
+    index('motion_options_position_idx').on(t.positionId, t.id),
+    uniqueIndex('motion_options_position_name_uq').on(t.positionId, t.name),
+  ],
 );
 
 /** Voting items shown on the nominate page (spec: the Vote button there only logs). */

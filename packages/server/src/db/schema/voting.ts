@@ -1,4 +1,4 @@
-import { bigserial, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * The secret ballot box. A row is (receipt, position, candidate) and nothing else: no voter id,
@@ -12,6 +12,11 @@ export const ballots = pgTable(
     receipt: text('receipt').notNull(),
     positionId: integer('position_id').notNull(),
     candidateId: integer('candidate_id').notNull(),
+    /**
+     * A ranked position's ballot is one receipt with a row per ranked candidate: `rank` is its place
+     * in the voter's order (1 = first preference). 0 for every other method (no order is kept).
+     */
+    rank: smallint('rank').notNull().default(0),
   },
   // A ballot for a position with several seats is one receipt with a row per chosen candidate.
   (t) => [primaryKey({ columns: [t.receipt, t.candidateId] })],

@@ -7,10 +7,12 @@ import { sealPadded, unseal } from '../../lib/crypto';
 import { queueIdOf } from './receipts';
 
 /**
- * A ballot row: what `ballots` holds. A ballot for a position with several seats is one receipt
- * with a row per chosen candidate.
+ * A ballot row: what `ballots` holds. A ballot for a position with several seats (or an approval
+ * or ranked ballot) is one receipt with a row per chosen candidate. `rank` is the candidate's place
+ * in the list as cast (1 = first): a queued ballot keeps its list's order, a mixed one keeps it only
+ * for a ranked position (0 otherwise: the mixer drops the order where it means nothing).
  */
-export type Ballot = { receipt: string; positionId: number; candidateId: number };
+export type Ballot = { receipt: string; positionId: number; candidateId: number; rank: number };
 
 /** One position's ballot as cast: its receipt and the 1..seats candidates chosen. */
 export type CastBallot = { receipt: string; positionId: number; candidateIds: number[] };
@@ -35,7 +37,7 @@ export function openBallot(key: Buffer, sealed: string): Ballot[] {
   const body = JSON.parse(unseal(key, sealed)) as SealedBallot & { candidate_id?: number };
   // A row sealed before several seats existed holds one `candidate_id`.
   const ids = body.candidate_ids ?? (body.candidate_id !== undefined ? [body.candidate_id] : []);
-  return ids.map((candidateId) => ({ receipt: body.receipt, positionId: body.position_id, candidateId }));
+  return ids.map((candidateId, i) => ({ receipt: body.receipt, positionId: body.position_id, candidateId, rank: i + 1 }));
 }
 
 /**
@@ -93,16 +95,18 @@ export async function findBallots(ctx: BallotsContext, receipts: string[]): Prom
     receipt: string | null;
     position_id: number | null;
     candidate_id: number | null;
+    rank: number | null;
     id: string | null;
     sealed: string | null;
   }>(sql`
-    select receipt, position_id, candidate_id, null::text as id, null::text as sealed from ballots
+    select receipt, position_id, candidate_id, rank::int as rank, null::text as id, null::text as sealed from ballots
       where receipt = any(${textArray(wanted)}::text[])
     union all
-    select null, null, null, id, sealed from ballot_queue where id = any(${textArray(ids)}::text[])`);
+    select null, null, null, null, id, sealed from ballot_queue where id = any(${textArray(ids)}::text[])`);
   const queueRows: { id: string; sealed: string }[] = [];
   for (const row of rows) {
-    if (row.receipt !== null) add({ receipt: row.receipt, positionId: row.position_id!, candidateId: row.candidate_id! });
+    if (row.receipt !== null)
+      add({ receipt: row.receipt, positionId: row.position_id!, candidateId: row.candidate_id!, rank: row.rank ?? 0 });
     else queueRows.push({ id: row.id!, sealed: row.sealed! });
   }
   const asked = new Set(wanted);

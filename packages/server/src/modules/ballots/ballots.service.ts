@@ -1,7 +1,7 @@
 import type { BallotGroup } from '@kura/contract';
-import { asc, eq, or } from 'drizzle-orm';
+import { asc, eq, or, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
-import { candidacies, members, positions } from '../../db/schema';
+import { candidacies, members, motionOptions, positions } from '../../db/schema';
 import { CastVoteOutcome } from '../../db/schema/functions';
 import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
@@ -13,16 +13,28 @@ import { sealBallot, type CastBallot } from './ballot-queue';
 import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { newReceipt, queueIdOf } from './receipts';
 
-/** The ballot: every position the member may vote for (national + their branch) that has candidates. */
+/**
+ * The ballot: every position the member may vote for (national + their branch) that has candidates,
+ * and every such motion with its options Yes, No and Abstain; in the admin's order.
+ */
 export async function getBallot(ctx: Core, memberId: number): Promise<BallotGroup[]> {
   const [me] = await ctx.database.db.select({ branchId: members.branchId }).from(members).where(eq(members.id, memberId)).limit(1);
   if (!me) throw new AppError('UNAUTHENTICATED');
-  const rows = await ctx.database.db
+  const mine = or(eq(positions.level, 'National'), eq(positions.branchId, me.branchId));
+  const positionFields = {
+    positionId: positions.id,
+    name: positions.name,
+    level: positions.level,
+    seats: positions.seats,
+    kind: positions.kind,
+    method: positions.method,
+    threshold: positions.threshold,
+    description: positions.description,
+    sortOrder: positions.sortOrder,
+  };
+  const candidateRows = await ctx.database.db
     .select({
-      positionId: positions.id,
-      name: positions.name,
-      level: positions.level,
-      seats: positions.seats,
+      ...positionFields,
       candidateId: members.id,
       candidateName: members.name,
       photo: members.photoUrl,
@@ -31,15 +43,43 @@ export async function getBallot(ctx: Core, memberId: number): Promise<BallotGrou
     .from(positions)
     .innerJoin(candidacies, eq(candidacies.positionId, positions.id))
     .innerJoin(members, eq(members.id, candidacies.memberId))
-    .where(or(eq(positions.level, 'National'), eq(positions.branchId, me.branchId)))
+    .where(mine)
     .orderBy(asc(positions.sortOrder), asc(positions.id), asc(members.name), asc(members.id));
-  const groups = new Map<number, BallotGroup>();
-  for (const r of rows) {
+  const optionRows = await ctx.database.db
+    .select({
+      ...positionFields,
+      candidateId: motionOptions.id,
+      candidateName: motionOptions.name,
+      photo: sql<string | null>`null`,
+      statement: sql<string | null>`null`,
+    })
+    .from(positions)
+    .innerJoin(motionOptions, eq(motionOptions.positionId, positions.id))
+    .where(mine)
+    .orderBy(asc(positions.sortOrder), asc(positions.id), asc(motionOptions.sortOrder));
+  const groups = new Map<number, BallotGroup & { sortOrder: number }>();
+  for (const r of [...candidateRows, ...optionRows]) {
     let group = groups.get(r.positionId);
-    if (!group) groups.set(r.positionId, (group = { title: positionTitle(r), position_id: r.positionId, seats: r.seats, candidates: [] }));
+    if (!group)
+      groups.set(
+        r.positionId,
+        (group = {
+          title: positionTitle(r),
+          position_id: r.positionId,
+          seats: r.seats,
+          kind: r.kind,
+          method: r.kind === 'candidates' ? r.method : null,
+          description: r.description,
+          threshold: r.kind === 'motion' ? r.threshold : null,
+          candidates: [],
+          sortOrder: r.sortOrder,
+        }),
+      );
     group.candidates.push({ id: r.candidateId, name: r.candidateName, photo: r.photo, statement: r.statement });
   }
-  return [...groups.values()];
+  return [...groups.values()]
+    .sort((a, b) => a.sortOrder - b.sortOrder || a.position_id - b.position_id)
+    .map(({ sortOrder: _sortOrder, ...group }) => group);
 }
 
 const VOTED = 'Voted';
@@ -111,11 +151,15 @@ export async function castVote(ctx: Core, voter: Voter, choices: Record<string, 
           invalid[field] = [`You are not eligible to vote for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`];
         else if (!r.standing)
           invalid[field] = [
-            `The selected candidate is not standing for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`,
+            r.kind === 'motion'
+              ? `The selected option is not one of Yes, No or Abstain for ${positionTitle({ name: r.position_name, level: r.level ?? '' })}`
+              : `The selected candidate is not standing for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`,
           ];
         else if (r.duplicate)
           invalid[field] = [`Choose each candidate for ${positionTitle({ name: r.position_name, level: r.level ?? '' })} at most once`];
-        else if (r.seats !== null && r.chosen > r.seats) {
+        else if (r.kind === 'motion' && r.chosen > 1)
+          invalid[field] = [`Choose one of Yes, No or Abstain for ${positionTitle({ name: r.position_name, level: r.level ?? '' })}`];
+        else if (r.seats !== null && r.chosen > r.seats && r.method !== 'approval' && r.method !== 'ranked') {
           invalid[field] = [
             `Choose at most ${r.seats} candidate${r.seats === 1 ? '' : 's'} for ${positionTitle({ name: r.position_name, level: r.level ?? '' })}`,
           ];

@@ -37,6 +37,10 @@ describe('psk/candidates/v2', () => {
       title: `${e.chair.name} National`,
       position_id: e.chair.id,
       seats: 1,
+      kind: 'candidates',
+      method: 'plurality',
+      description: null,
+      threshold: null,
       candidates: [
         { id: e.alice.id, name: 'Alice Achieng', photo: null, statement: null },
         { id: e.brian.id, name: 'Brian Barasa', photo: null, statement: null },
@@ -292,7 +296,7 @@ describe('receipts', () => {
     const dump = JSON.stringify(await t.ctx.database.db.execute(sql`select * from ballot_queue`));
     expect(dump).not.toContain(receipt);
     const queued = await readQueue(t.ctx);
-    expect(queued.find((b) => b.receipt === receipt)).toEqual({ receipt, positionId: e.chair.id, candidateId: e.brian.id });
+    expect(queued.find((b) => b.receipt === receipt)).toEqual({ receipt, positionId: e.chair.id, candidateId: e.brian.id, rank: 1 });
   });
 
   it('are random and normalise from what a person types', () => {

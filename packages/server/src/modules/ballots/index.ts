@@ -8,6 +8,6 @@ export { castVote } from './ballots.service';
 export { BallotQueueCache, findBallots, openBallot, readQueue, type Ballot, type BallotsContext } from './ballot-queue';
 /** The mixer that moves queued ballots into `ballots` in shuffled batches (`ctx.mixer` runs its loop), and the close's re-mix. */
 export { createMixer, mixQueuedBallots, remixAtClose, remixAtCloseIn, type MixResult } from './mixer';
-export { normaliseReceipt } from './receipts';
+export { normaliseReceipt, shuffle as shuffleBallots } from './receipts';
 /** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */
 export * from './module';

@@ -81,12 +81,7 @@ export async function mixQueuedBallots(ctx: BallotsContext): Promise<MixResult> 
     const batch = shuffle(takenBallots.flat());
     // Rows go to the heap in the order inserted (unnest keeps the arrays' order): the shuffled
     // order, never the cast order.
-    for (let i = 0; i < batch.length; i += INSERT_SLICE) {
-      const slice = batch.slice(i, i + INSERT_SLICE);
-      await tx.execute(sql`
-        insert into ballots (receipt, position_id, candidate_id)
-        select * from unnest(${textArray(slice.map((b) => b.receipt))}::text[], ${intArray(slice.map((b) => b.positionId))}::int[], ${intArray(slice.map((b) => b.candidateId))}::int[])`);
-    }
+    for (let i = 0; i < batch.length; i += INSERT_SLICE) await insertBallots(tx, 'ballots', batch.slice(i, i + INSERT_SLICE));
     return { moved: takenBallots.length };
   });
 }
@@ -115,19 +110,32 @@ export async function remixAtCloseIn(ctx: BallotsContext, tx: Tx): Promise<MixRe
   await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
   const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
   const queued = (await openAll(ctx, all)).flat();
-  await tx.execute(sql`create temporary table ballots_remix on commit drop as select receipt, position_id, candidate_id from ballots`);
-  for (let i = 0; i < queued.length; i += INSERT_SLICE) {
-    const slice = queued.slice(i, i + INSERT_SLICE);
-    await tx.execute(sql`
-      insert into ballots_remix (receipt, position_id, candidate_id)
-      select * from unnest(${textArray(slice.map((b) => b.receipt))}::text[], ${intArray(slice.map((b) => b.positionId))}::int[], ${intArray(slice.map((b) => b.candidateId))}::int[])`);
-  }
+  await tx.execute(
+    sql`create temporary table ballots_remix on commit drop as select receipt, position_id, candidate_id, rank from ballots`,
+  );
+  for (let i = 0; i < queued.length; i += INSERT_SLICE) await insertBallots(tx, 'ballots_remix', queued.slice(i, i + INSERT_SLICE));
   await tx.execute(sql`truncate ballots, ballot_queue`);
   await tx.execute(
-    sql`insert into ballots (receipt, position_id, candidate_id) select receipt, position_id, candidate_id from ballots_remix order by gen_random_uuid()`,
+    sql`insert into ballots (receipt, position_id, candidate_id, rank) select receipt, position_id, candidate_id, rank from ballots_remix order by gen_random_uuid()`,
   );
   await tx.execute(sql`drop table ballots_remix`);
   return { moved: all.length };
+}
+
+/**
+ * Writes opened ballots in the arrays' order (the shuffled order, never the cast order). A ranked
+ * position's rows keep their place in the voter's order (`rank`); every other method's rows get 0,
+ * so the order a voter ticked plurality or approval boxes in is never published.
+ */
+async function insertBallots(tx: Tx, table: 'ballots' | 'ballots_remix', slice: Ballot[]): Promise<void> {
+  await tx.execute(sql`
+    insert into ${sql.identifier(table)} (receipt, position_id, candidate_id, rank)
+    select u.receipt, u.position_id, u.candidate_id, case when p.kind = 'candidates' and p.method = 'ranked' then u.rank else 0 end
+    from unnest(${textArray(slice.map((b) => b.receipt))}::text[], ${intArray(slice.map((b) => b.positionId))}::int[],
+                ${intArray(slice.map((b) => b.candidateId))}::int[], ${intArray(slice.map((b) => b.rank))}::int[])
+         with ordinality as u(receipt, position_id, candidate_id, rank, n)
+    left join positions p on p.id = u.position_id
+    order by u.n`);
 }
 
 /** The mixing loop as a service (`ctx.mixer`): a pass every MIX_INTERVAL_MS, started with the app, stopped at shutdown. */

@@ -39,7 +39,8 @@ function rankCorrelation(a: string[], b: string[]): number {
 
 describe('secret ballot', () => {
   it('stores choices without a voter, serial id or timestamp, and the queue only sealed', async () => {
-    expect(await columns('ballots')).toEqual(['receipt', 'position_id', 'candidate_id']);
+    // rank: a candidate's place in a ranked ballot (0 for every other method), never a voter, a serial or a time.
+    expect(await columns('ballots')).toEqual(['receipt', 'position_id', 'candidate_id', 'rank']);
     expect(await columns('ballot_queue')).toEqual(['id', 'sealed']);
     expect(await columns('participation')).toEqual(['member_id', 'position_id', 'receipt_enc']);
   });

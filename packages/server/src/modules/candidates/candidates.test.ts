@@ -63,8 +63,30 @@ describe('list candidates', () => {
       image_url: null,
       statement: null,
       positions: [
-        { id: national.id, name: 'Chair Test', level: 'National', seats: 1, description: null, branch_id: null },
-        { id: branch.id, name: 'Branch Test', level: 'Kisumu', seats: 1, description: null, branch_id: expect.any(Number) },
+        {
+          id: national.id,
+          name: 'Chair Test',
+          level: 'National',
+          seats: 1,
+          description: null,
+          branch_id: null,
+          kind: 'candidates',
+          method: 'plurality',
+          threshold: null,
+          quorum_percent: null,
+        },
+        {
+          id: branch.id,
+          name: 'Branch Test',
+          level: 'Kisumu',
+          seats: 1,
+          description: null,
+          branch_id: expect.any(Number),
+          kind: 'candidates',
+          method: 'plurality',
+          threshold: null,
+          quorum_percent: null,
+        },
       ],
     });
   });

@@ -1,6 +1,6 @@
 import { asc, desc } from 'drizzle-orm';
 import type { Core } from '../../core';
-import { ballotQueue, candidacies, commitments, participation } from '../../db/schema';
+import { ballotQueue, candidacies, commitments, motionOptions, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
 import { openBallot } from '../ballots';
 import { digestBallots } from './commitments';
@@ -20,6 +20,8 @@ export type AuditReport = {
  * - The newest commitment: when no ballot was mixed since, count and hash must match exactly; a
  *   set smaller than committed means ballots disappeared. Candidates changed in place show here.
  * - Commitment counts never decrease.
+ * - A ranked ballot ranks its candidates 1..n, each once; no other ballot carries a rank. The order
+ *   itself is in the commitment's hash, so a ranking re-ordered after a commitment shows there.
  * It prints counts only, never which member holds which receipt.
  */
 export async function verifyAudit(ctx: Core): Promise<AuditReport> {
@@ -33,10 +35,27 @@ export async function verifyAudit(ctx: Core): Promise<AuditReport> {
       const bump = (positionId: number, candidateId: number) =>
         tally.set(`${positionId}:${candidateId}`, (tally.get(`${positionId}:${candidateId}`) ?? 0) + 1);
 
+      // A ranked ballot's rows carry its order (rank 1..n, each once); every other ballot's rank is 0.
+      const ranked = new Set(
+        (await tx.select({ id: positions.id, kind: positions.kind, method: positions.method }).from(positions))
+          .filter((p) => p.kind === 'candidates' && p.method === 'ranked')
+          .map((p) => p.id),
+      );
+      const ranksOf = new Map<string, number[]>();
+      let strayRanks = 0;
       const digest = await digestBallots(tx, (b) => {
         receiptPosition.set(b.receipt, b.positionId);
         bump(b.positionId, b.candidateId);
+        if (ranked.has(b.positionId)) ranksOf.set(b.receipt, [...(ranksOf.get(b.receipt) ?? []), b.rank]);
+        else if (b.rank !== 0) strayRanks++;
       });
+      let badRankings = 0;
+      for (const ranks of ranksOf.values()) {
+        const sorted = [...ranks].sort((x, y) => x - y);
+        if (sorted.some((r, i) => r !== i + 1)) badRankings++;
+      }
+      if (badRankings) problems.push(`${badRankings} ranked ballot(s) do not rank their candidates 1, 2, 3, … each once`);
+      if (strayRanks) problems.push(`${strayRanks} ballot row(s) of a position that is not ranked carry a rank`);
       let queued = 0;
       let unreadable = 0;
       for (const row of await tx.select().from(ballotQueue)) {
@@ -85,7 +104,13 @@ export async function verifyAudit(ctx: Core): Promise<AuditReport> {
         if (ballotsN !== votersN) problems.push(`Position ${positionId}: ${ballotsN} ballot(s) but ${votersN} voter(s)`);
       }
 
-      const standing = new Set((await tx.select().from(candidacies)).map((c) => `${c.positionId}:${c.memberId}`));
+      const standing = new Set([
+        ...(await tx.select().from(candidacies)).map((c) => `${c.positionId}:${c.memberId}`),
+        // A motion's options stand for it.
+        ...(await tx.select({ positionId: motionOptions.positionId, id: motionOptions.id }).from(motionOptions)).map(
+          (o) => `${o.positionId}:${o.id}`,
+        ),
+      ]);
       const strays = [...tally.keys()].filter((k) => !standing.has(k));
       if (strays.length)
         notes.push(`${strays.length} (position, candidate) pair(s) hold ballots without a current candidacy (withdrawn after voting?)`);

@@ -11,7 +11,10 @@ import { readActive } from './election-store';
 /**
  * A commitment to the ballot set: its size and a SHA-256 over every mixed ballot, one line
  * `receipt,position_id,candidate_id\n` per ballot row in receipt order (byte order, COLLATE "C"), then
- * candidate id (a ballot for several seats is a row per chosen candidate under one receipt).
+ * candidate id (a ballot for several seats is a row per chosen candidate under one receipt). A row
+ * of a ranked ballot adds its place in the voter's order: `receipt,position_id,candidate_id,rank\n`,
+ * so a ranking whose order is altered no longer matches (the lines of every other ballot, rank 0,
+ * are as they always were).
  * Anyone holding the ballots (an export, a backup) can recompute it; `audit:verify` does.
  * Queued ballots join the set once mixed, so they appear in a later commitment.
  */
@@ -22,15 +25,15 @@ const PAGE = 5000;
 /** Streams `ballots` in receipt order (keyset pages; call inside one snapshot for a consistent set). */
 export async function digestBallots(
   db: Db | Tx,
-  onBallot?: (b: { receipt: string; positionId: number; candidateId: number }) => void,
+  onBallot?: (b: { receipt: string; positionId: number; candidateId: number; rank: number }) => void,
 ): Promise<BallotSetDigest> {
   const hash = createHash('sha256');
   let n = 0;
   let after: { receipt: string; candidateId: number } | null = null;
   for (;;) {
     // A ballot for several seats is a row per candidate under one receipt: ordered by both.
-    const page: { receipt: string; positionId: number; candidateId: number }[] = await db
-      .select({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId })
+    const page: { receipt: string; positionId: number; candidateId: number; rank: number }[] = await db
+      .select({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId, rank: ballots.rank })
       .from(ballots)
       .where(
         after === null
@@ -40,7 +43,9 @@ export async function digestBallots(
       .orderBy(sql`${ballots.receipt} collate "C"`, ballots.candidateId)
       .limit(PAGE);
     for (const b of page) {
-      hash.update(`${b.receipt},${b.positionId},${b.candidateId}\n`);
+      hash.update(
+        b.rank === 0 ? `${b.receipt},${b.positionId},${b.candidateId}\n` : `${b.receipt},${b.positionId},${b.candidateId},${b.rank}\n`,
+      );
       onBallot?.(b);
     }
     n += page.length;

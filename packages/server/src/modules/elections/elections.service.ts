@@ -1,7 +1,7 @@
 import { declareSeats, type ResultGroup, type Statistics } from '@kura/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { ElectionsContext } from './context';
-import { positions } from '../../db/schema';
+import { commitments, positions } from '../../db/schema';
 import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
 import type { Actor } from '../../auth/actor';
@@ -10,6 +10,7 @@ import { findBallots, normaliseReceipt } from '../ballots';
 import { ELECTION_LOCK } from '../../db/locks';
 import { recordCommitment } from './commitments';
 import { readActive, readState, setActive } from './election-store';
+import { rankedResult } from './final-count';
 
 export type ElectionState = '1' | '0';
 
@@ -76,19 +77,53 @@ const csvCell = (value: string | number): string => {
 
 /**
  * Every position's results as CSV (one row per candidate, by count), with `seats`, `elected` and
- * `tied` as the declaration marks them (provisional until the election closes).
+ * `tied` as the declaration marks them (provisional until the election closes) and the position's
+ * `method`. A motion's rows are its options (elected and tied left empty: the declaration says
+ * whether it passed); a ranked position's votes are first preferences, and its elected column is
+ * the STV count's once the election closed (empty before).
  */
 export async function exportResultsCsv(ctx: ElectionsContext): Promise<string> {
   const groups = await getResults(ctx);
-  const seats = new Map(
-    (await ctx.database.db.select({ id: positions.id, seats: positions.seats }).from(positions)).map((p) => [p.id, p.seats]),
-  );
+  const byId = new Map((await ctx.database.db.select().from(positions)).map((p) => [p.id, p]));
+  const { finalCommitmentId } = await readState(ctx.database.db);
+  const [state] =
+    finalCommitmentId === null
+      ? []
+      : await ctx.database.db.select({ hash: commitments.hash }).from(commitments).where(eq(commitments.id, finalCommitmentId));
   const lines = [
-    ['position_id', 'position', 'seats', 'candidate_id', 'member_no', 'candidate', 'votes', 'position_total', 'elected', 'tied'].join(','),
+    [
+      'position_id',
+      'position',
+      'seats',
+      'candidate_id',
+      'member_no',
+      'candidate',
+      'votes',
+      'position_total',
+      'elected',
+      'tied',
+      'method',
+    ].join(','),
   ];
   for (const g of groups) {
-    const n = seats.get(g.position_id) ?? 1;
-    for (const v of declareSeats(g.values, n)) {
+    const p = byId.get(g.position_id);
+    const n = p?.seats ?? 1;
+    const method = p?.kind === 'motion' ? 'motion' : (p?.method ?? 'plurality');
+    let marks: Map<number, { elected: string; tied: string }>;
+    if (method === 'motion') marks = new Map();
+    else if (method === 'ranked') {
+      marks = new Map();
+      if (state?.hash) {
+        const stv = await rankedResult(ctx.database.db, { id: g.position_id, title: g.title, seats: n }, state.hash);
+        for (const v of stv.values) marks.set(v.candidate_id, { elected: v.elected ? 'yes' : 'no', tied: 'no' });
+      }
+    } else
+      marks = new Map(
+        declareSeats(g.values, n).map((v) => [v.candidate_id, { elected: v.elected ? 'yes' : 'no', tied: v.tied ? 'yes' : 'no' }]),
+      );
+    const values = method === 'motion' ? g.values : declareSeats(g.values, n);
+    for (const v of values) {
+      const mark = marks.get(v.candidate_id) ?? { elected: '', tied: '' };
       lines.push(
         [
           g.position_id,
@@ -99,8 +134,9 @@ export async function exportResultsCsv(ctx: ElectionsContext): Promise<string> {
           csvCell(v.name),
           v.count,
           g.total,
-          v.elected ? 'yes' : 'no',
-          v.tied ? 'yes' : 'no',
+          mark.elected,
+          mark.tied,
+          method,
         ].join(','),
       );
     }

@@ -175,12 +175,16 @@ describe('results, statistics, receipts, commitments', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/csv/);
     const lines = res.text.trim().split('\r\n');
-    expect(lines[0]).toBe('position_id,position,seats,candidate_id,member_no,candidate,votes,position_total,elected,tied');
-    expect(lines).toContain(`${e.chair.id},"${e.chair.name} National",1,${e.brian.id},"${e.brian.memberNo}","Brian Barasa",3,4,yes,no`);
-    expect(lines).toContain(`${e.chair.id},"${e.chair.name} National",1,${e.alice.id},"${e.alice.memberNo}","Alice Achieng",1,4,no,no`);
+    expect(lines[0]).toBe('position_id,position,seats,candidate_id,member_no,candidate,votes,position_total,elected,tied,method');
+    expect(lines).toContain(
+      `${e.chair.id},"${e.chair.name} National",1,${e.brian.id},"${e.brian.memberNo}","Brian Barasa",3,4,yes,no,plurality`,
+    );
+    expect(lines).toContain(
+      `${e.chair.id},"${e.chair.name} National",1,${e.alice.id},"${e.alice.memberNo}","Alice Achieng",1,4,no,no,plurality`,
+    );
     // Treasurer: Carol 2, Dan 2 for one seat, tied, neither elected.
     expect(lines).toContain(
-      `${e.treasurer.id},"${e.treasurer.name} National",1,${e.carol.id},"${e.carol.memberNo}","Carol Chebet",2,4,no,yes`,
+      `${e.treasurer.id},"${e.treasurer.name} National",1,${e.carol.id},"${e.carol.memberNo}","Carol Chebet",2,4,no,yes,plurality`,
     );
     expect((await request(t.app).get('/api/v1/psk/results/export').set(bearer(agent))).status).toBe(403);
   });

@@ -3,7 +3,7 @@ import type { Contract } from '@kura/contract';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { getElection } from './election.service';
-import { closeElection, getFinalResults } from './lifecycle';
+import { closeElection, getFinalResults, getRankedBallots } from './lifecycle';
 
 export function lifecycleRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['lifecycle']> {
   return {
@@ -12,5 +12,12 @@ export function lifecycleRoutes(ctx: ElectionsContext): RouterImplementation<Con
       return { status: 200, body: { data: await getElection(ctx) } };
     },
     getFinalResults: async () => ({ status: 200, body: await getFinalResults(ctx) }),
+    // Whoever may see the final results (everyone, once closed) may download a ranked position's ballots.
+    getRankedBallots: async ({ query, res }) => {
+      const { filename, blt } = await getRankedBallots(ctx, query.position_id);
+      res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      return { status: 200, body: blt };
+    },
   };
 }

@@ -10,6 +10,7 @@ import { recordActivity } from '../../lib/activity-log';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { createLoop } from '../../lib/loop';
+import { positionTitle } from '../../lib/position-title';
 import type { Service } from '../../lib/service';
 import { remixAtCloseIn } from '../ballots';
 import { ELECTION_LOCK, FINALISE_LOCK } from '../../db/locks';
@@ -17,6 +18,7 @@ import { verifyAudit } from './audit';
 import { digestBallots, recordCommitment } from './commitments';
 import { markClosed, openIfDue, readState, setFinalCommitment, storeAudit } from './election-store';
 import { getResults } from './elections.service';
+import { motionResult, rankedBlt, rankedResult } from './final-count';
 
 const iso = (d: Date) => d.toISOString();
 
@@ -145,14 +147,26 @@ export async function getFinalResults(ctx: ElectionsContext): Promise<FinalResul
   }
   const [final] = await ctx.database.db.select().from(commitments).where(eq(commitments.id, row.finalCommitmentId));
   const commitment: Commitment = { at: iso(final!.at), count: final!.count, hash: final!.hash };
-  const seats = new Map(
-    (await ctx.database.db.select({ id: positions.id, seats: positions.seats }).from(positions)).map((p) => [p.id, p.seats]),
-  );
+  const byId = new Map((await ctx.database.db.select().from(positions)).map((p) => [p.id, p]));
   const groups = await getResults(ctx);
-  const data = groups.map((g) => {
-    const n = seats.get(g.position_id) ?? 1;
-    return { position_id: g.position_id, title: g.title, seats: n, total: g.total, values: declareSeats(g.values, n) };
-  });
+  const data: FinalResultsResponse['data'] = [];
+  for (const g of groups) {
+    const p = byId.get(g.position_id);
+    const n = p?.seats ?? 1;
+    if (p?.kind === 'motion') data.push(await motionResult(ctx.database.db, g, p));
+    else if (p?.method === 'ranked') data.push(await rankedResult(ctx.database.db, { id: p.id, title: g.title, seats: n }, final!.hash));
+    else if (p?.method === 'approval')
+      data.push({
+        position_id: g.position_id,
+        kind: 'candidates',
+        method: 'approval',
+        title: g.title,
+        seats: n,
+        total: g.total,
+        values: declareSeats(g.values, n),
+      });
+    else data.push({ position_id: g.position_id, title: g.title, seats: n, total: g.total, values: declareSeats(g.values, n) });
+  }
   const branches = await ctx.database.db.execute<{ branch: string; members: number; voted: number }>(sql`
     select b.name as branch, count(m.id)::int as members,
            count(m.id) filter (where exists (select 1 from participation p where p.member_id = m.id))::int as voted
@@ -170,6 +184,21 @@ export async function getFinalResults(ctx: ElectionsContext): Promise<FinalResul
     closed_at: iso(row.closedAt),
     audit: (row.audit as AuditOutcome | null) ?? null,
   };
+}
+
+/**
+ * `GET psk/results/ballots`: a ranked position's ballots as a BLT file once the election closed
+ * (403 before, like the final result; 404 for any other position).
+ */
+export async function getRankedBallots(ctx: ElectionsContext, positionId: number): Promise<{ filename: string; blt: string }> {
+  const row = await readState(ctx.database.db);
+  if (!row.closedAt) throw new AppError('FORBIDDEN', 'The result is declared when the election closes');
+  // Closed but the closing statements did not finish: the queue is published first.
+  if (row.finalCommitmentId === null) await finaliseElection(ctx);
+  const [p] = await ctx.database.db.select().from(positions).where(eq(positions.id, positionId));
+  if (!p || p.kind !== 'candidates' || p.method !== 'ranked') throw new AppError('NOT_FOUND', 'No ranked position has this id');
+  const blt = await rankedBlt(ctx.database.db, { id: p.id, title: positionTitle(p), seats: p.seats });
+  return { filename: `position-${p.id}.blt`, blt };
 }
 
 /** How long the scheduler sleeps at most between looks (a schedule changed by another process). */

@@ -1,9 +1,9 @@
 import type { ResultGroup, Statistics, VoteResultsUpdatedPayload } from '@kura/contract';
-import { asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { BallotsContext } from '../ballots';
 import type { DomainEvents } from '../../events';
-import { ballotQueue, ballots, candidacies, members, participation, positions } from '../../db/schema';
+import { ballotQueue, ballots, candidacies, members, motionOptions, participation, positions } from '../../db/schema';
 import { positionKey, positionTitle } from '../../lib/position-title';
 
 type VoteCast = DomainEvents['votes.cast'][0];
@@ -21,7 +21,15 @@ function visibleIn(snapshot: DbSnapshot, xid: bigint): boolean {
   return xid < snapshot.xmin || (xid < snapshot.xmax && !snapshot.xip.has(xid));
 }
 
-type PositionInfo = { id: number; name: string; level: string; title: string; key: string };
+type PositionInfo = {
+  id: number;
+  name: string;
+  level: string;
+  title: string;
+  key: string;
+  kind: 'candidates' | 'motion';
+  method: 'plurality' | 'approval' | 'ranked';
+};
 type CandidateInfo = { id: number; name: string; memberNo: string };
 
 /** How long member counters (which change with sign-ins and imports, not votes) may be reused. */
@@ -80,8 +88,17 @@ export class TallySnapshot {
     this.changed();
   }
 
+  /** Positions whose live counts are first preferences only. */
+  private ranked = new Set<number>();
+
   private add(vote: VoteCast): void {
+    // A ranked ballot's entries come in the voter's order: only the first counts live.
+    const seen = new Set<number>();
     for (const { positionId, candidateId } of vote.entries) {
+      if (this.ranked.has(positionId)) {
+        if (seen.has(positionId)) continue;
+        seen.add(positionId);
+      }
       let byCandidate = this.counts.get(positionId);
       if (!byCandidate) this.counts.set(positionId, (byCandidate = new Map()));
       byCandidate.set(candidateId, (byCandidate.get(candidateId) ?? 0) + 1);
@@ -124,9 +141,11 @@ export class TallySnapshot {
         async (tx) => {
           // The first statement fixes the transaction's snapshot: the counts below are exactly it.
           const [snap] = await tx.execute<{ s: string }>(sql`select pg_current_snapshot()::text as s`);
+          // Rank 0 (not ranked) and 1 (a ranked ballot's first preference): what live results count.
           const tallies = await tx
             .select({ positionId: ballots.positionId, candidateId: ballots.candidateId, n: count() })
             .from(ballots)
+            .where(lte(ballots.rank, 1))
             .groupBy(ballots.positionId, ballots.candidateId);
           const queue = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
           const [mixed] = await tx.select({ n: sql<number>`count(distinct ${ballots.receipt})::int` }).from(ballots);
@@ -150,7 +169,9 @@ export class TallySnapshot {
       byCandidate.set(candidateId, (byCandidate.get(candidateId) ?? 0) + n);
     };
     for (const t of read.tallies) bump(t.positionId, t.candidateId, Number(t.n));
-    for (const b of this.ctx.ballotQueue.open(read.queue, true)) bump(b.positionId, b.candidateId, 1);
+    const ranked = new Set(read.structure.positions.filter((p) => p.kind === 'candidates' && p.method === 'ranked').map((p) => p.id));
+    for (const b of this.ctx.ballotQueue.open(read.queue, true))
+      if (b.rank <= 1 || !ranked.has(b.positionId)) bump(b.positionId, b.candidateId, 1);
     this.counts = counts;
     // Ballots, not rows: a receipt is one ballot (mixed), a queued row is one ballot.
     this.votesCasted = read.mixed + read.queue.length;
@@ -184,10 +205,15 @@ export class TallySnapshot {
   private async setStructure(structure: Structure): Promise<void> {
     this.signature = structureSignature(structure);
     this.positionList = structure.positions;
+    this.ranked = new Set(structure.positions.filter((p) => p.kind === 'candidates' && p.method === 'ranked').map((p) => p.id));
     this.standing = structure.standing;
     this.people = structure.people;
     // Names of candidates who hold ballots but no longer stand (withdrawn after votes).
-    const missing = [...this.counts.values()].flatMap((m) => [...m.keys()]).filter((id) => !this.people.has(id));
+    const motions = new Set(structure.positions.filter((p) => p.kind === 'motion').map((p) => p.id));
+    const missing = [...this.counts.entries()]
+      .filter(([positionId]) => !motions.has(positionId))
+      .flatMap(([, m]) => [...m.keys()])
+      .filter((id) => !this.people.has(id));
     if (missing.length === 0) return;
     const rows = await this.ctx.database.db
       .select({ id: members.id, name: members.name, memberNo: members.memberNo })
@@ -222,13 +248,30 @@ export class TallySnapshot {
       // A candidate withdrawn after receiving votes still shows: ballots are never hidden.
       for (const [id, n] of byCandidate) if (n > 0) ids.add(id);
       if (ids.size === 0) continue;
+      const own = new Map((this.standing.get(p.id) ?? []).map((c) => [c.id, c]));
       const values = [...ids].map((id) => {
-        const person = this.people.get(id);
+        // A motion's options are named by the position's own list (their ids are not members').
+        const person = own.get(id) ?? (p.kind === 'motion' ? undefined : this.people.get(id));
         const name = person?.name ?? `Candidate ${id}`;
         return { candidate_id: id, title: name, name, member_no: person?.memberNo ?? '', count: byCandidate.get(id) ?? 0 };
       });
-      values.sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.candidate_id - b.candidate_id));
-      groups.push({ position_id: p.id, title: p.title, key: p.key, values, total: values.reduce((sum, v) => sum + v.count, 0) });
+      // A motion keeps its options' order (Yes, No, Abstain); candidates go by count.
+      if (p.kind === 'motion') values.sort((a, b) => a.candidate_id - b.candidate_id);
+      else values.sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.candidate_id - b.candidate_id));
+      const group: ResultGroup = {
+        position_id: p.id,
+        title: p.title,
+        key: p.key,
+        values,
+        total: values.reduce((sum, v) => sum + v.count, 0),
+      };
+      if (p.kind === 'motion') group.kind = 'motion';
+      else if (p.method !== 'plurality') {
+        group.kind = 'candidates';
+        group.method = p.method;
+        if (p.method === 'ranked') group.first_preferences_only = true;
+      }
+      groups.push(group);
     }
     this.cachedResults = groups;
     return groups;
@@ -281,7 +324,7 @@ type Reader = Pick<Core['database']['db'], 'select'>;
 
 async function readStructure(db: Reader): Promise<Structure> {
   const positionRows = await db
-    .select({ id: positions.id, name: positions.name, level: positions.level })
+    .select({ id: positions.id, name: positions.name, level: positions.level, kind: positions.kind, method: positions.method })
     .from(positions)
     .orderBy(asc(positions.sortOrder), asc(positions.id));
   const candidateRows = await db
@@ -296,6 +339,16 @@ async function readStructure(db: Reader): Promise<Structure> {
     let list = standing.get(c.positionId);
     if (!list) standing.set(c.positionId, (list = []));
     list.push(info);
+  }
+  // A motion's options stand where candidates would (in ballot order; option ids are not members').
+  const optionRows = await db
+    .select({ positionId: motionOptions.positionId, id: motionOptions.id, name: motionOptions.name })
+    .from(motionOptions)
+    .orderBy(asc(motionOptions.positionId), asc(motionOptions.sortOrder));
+  for (const o of optionRows) {
+    let list = standing.get(o.positionId);
+    if (!list) standing.set(o.positionId, (list = []));
+    list.push({ id: o.id, name: o.name, memberNo: '' });
   }
   return {
     positions: positionRows.map((p) => ({ ...p, title: positionTitle(p), key: positionKey(p) })),

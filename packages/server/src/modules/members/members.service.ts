@@ -259,7 +259,7 @@ export async function lockElectionForCandidacies(tx: Tx): Promise<void> {
 export async function replacePositions(tx: Tx, memberId: number, positionIds: number[]): Promise<PositionChange> {
   const wanted = [...new Set(positionIds)];
   if (wanted.length > 0) {
-    const found = await tx.select({ id: positions.id }).from(positions).where(inArray(positions.id, wanted));
+    const found = await tx.select({ id: positions.id, kind: positions.kind }).from(positions).where(inArray(positions.id, wanted));
     const known = new Set(found.map((p) => p.id));
     const unknown = wanted.filter((id) => !known.has(id));
     if (unknown.length > 0) {
@@ -269,6 +269,14 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
         ],
       });
     }
+    // A motion's options are Yes, No and Abstain: nobody stands for it.
+    const motions = found.filter((p) => p.kind === 'motion').map((p) => p.id);
+    if (motions.length > 0)
+      throw AppError.validation({
+        position_ids: [
+          `The selected position${motions.length > 1 ? 's' : ''} ${motions.join(', ')} ${motions.length > 1 ? 'are motions' : 'is a motion'}, which take no candidates`,
+        ],
+      });
   }
   const current = (await tx.select({ id: candidacies.positionId }).from(candidacies).where(eq(candidacies.memberId, memberId))).map(
     (r) => r.id,
@@ -324,6 +332,13 @@ export const positionColumns = {
   seats: positions.seats,
   description: positions.description,
   branch_id: positions.branchId,
+  kind: positions.kind,
+  // The method belongs to candidates positions, the threshold and quorum to motions (null otherwise).
+  method: sql<'plurality' | 'approval' | 'ranked' | null>`case when ${positions.kind} = 'candidates' then ${positions.method} end`,
+  threshold: sql<
+    'majority' | 'two_thirds' | 'three_quarters' | null
+  >`case when ${positions.kind} = 'motion' then ${positions.threshold} end`,
+  quorum_percent: positions.quorumPercent,
 };
 
 export async function listPositions(ctx: Core): Promise<Position[]> {

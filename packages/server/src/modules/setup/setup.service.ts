@@ -1,9 +1,9 @@
 import { assertNotClosed } from '../elections';
-import type { Agent, Branch, CreatePositionBody, Position, UpdatePositionBody } from '@kura/contract';
+import { MOTION_OPTIONS, type Agent, type Branch, type CreatePositionBody, type Position, type UpdatePositionBody } from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
-import { branches, members, participation, positions, staff } from '../../db/schema';
+import { branches, members, motionOptions, participation, positions, staff } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { uniqueViolation } from '../../db/errors';
@@ -161,19 +161,30 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
         if (existing.length > 0) throw duplicatePosition(`${input.name} ${existing[0]!.level}`);
         const [last] = await tx.select({ n: max(positions.sortOrder) }).from(positions);
         const sortOrder = (last?.n ?? 0) + 1;
-        return tx
+        const kind = input.kind ?? 'candidates';
+        const created = await tx
           .insert(positions)
           .values(
             levels.map((l) => ({
               name: input.name,
               level: l.level,
               branchId: l.branchId,
-              seats: input.seats ?? 1,
+              seats: kind === 'motion' ? 1 : (input.seats ?? 1),
               description: input.description ?? null,
               sortOrder,
+              kind,
+              method: input.method ?? 'plurality',
+              threshold: input.threshold ?? 'majority',
+              quorumPercent: kind === 'motion' ? (input.quorum_percent ?? null) : null,
             })),
           )
           .returning(positionColumns);
+        // A motion gets its three options at once (docs/api.md "Motions").
+        if (kind === 'motion')
+          await tx
+            .insert(motionOptions)
+            .values(created.flatMap((p) => MOTION_OPTIONS.map((name, sortOrder) => ({ positionId: p.id, name, sortOrder }))));
+        return created;
       },
     );
     ctx.events.emit('candidates.changed');
@@ -215,6 +226,16 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
             .where(and(sql`lower(${positions.name}) = lower(${input.name})`, eq(positions.level, current.level), ne(positions.id, id)));
           if (taken) throw duplicatePosition(`${input.name} ${current.level}`);
         }
+        const kindErrors: Record<string, string[]> = {};
+        if (current.kind === 'motion') {
+          if (input.method !== undefined) kindErrors.method = ['A motion has no voting method'];
+          if (input.seats !== undefined && input.seats !== 1) kindErrors.seats = ['A motion has one seat'];
+        } else {
+          if (input.threshold !== undefined) kindErrors.threshold = ['Only a motion has a threshold'];
+          if (input.quorum_percent !== undefined && input.quorum_percent !== null)
+            kindErrors.quorum_percent = ['Only a motion has a quorum'];
+        }
+        if (Object.keys(kindErrors).length > 0) throw AppError.validation(kindErrors);
         // A body with nothing to change answers the position as it is (an UPDATE needs a column).
         if (fields.length === 0) return (await tx.select(positionColumns).from(positions).where(eq(positions.id, id)))[0]!;
         const [row] = await tx
@@ -224,6 +245,9 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
             ...(input.seats !== undefined ? { seats: input.seats } : {}),
             ...(input.description !== undefined ? { description: input.description } : {}),
             ...(input.sort_order !== undefined ? { sortOrder: input.sort_order } : {}),
+            ...(input.method !== undefined ? { method: input.method } : {}),
+            ...(input.threshold !== undefined ? { threshold: input.threshold } : {}),
+            ...(input.quorum_percent !== undefined ? { quorumPercent: input.quorum_percent } : {}),
           })
           .where(eq(positions.id, id))
           .returning(positionColumns);

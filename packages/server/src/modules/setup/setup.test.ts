@@ -225,6 +225,10 @@ describe('positions', () => {
         seats: 3,
         description: 'Three seats on the national board',
         branch_id: null,
+        kind: 'candidates',
+        method: 'plurality',
+        threshold: null,
+        quorum_percent: null,
       },
     ]);
     expect(await lastLog()).toMatchObject({ activity: 'Position created', status: 'success' });
@@ -260,6 +264,10 @@ describe('positions', () => {
       seats: 2,
       description: 'Keeps the minutes',
       branch_id: null,
+      kind: 'candidates',
+      method: 'plurality',
+      threshold: null,
+      quorum_percent: null,
     });
     expect(await lastLog()).toMatchObject({ activity: 'Position updated', status: 'success' });
     const first = (await api('get', '/psk/positions', null)).body.data[0];
