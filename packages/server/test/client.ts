@@ -49,16 +49,26 @@ export function multipart(fields: Record<string, string | FilePart | undefined>)
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined) continue;
     if (typeof value === 'string') form.append(name, value);
-    else form.append(name, new File([typeof value.file === 'string' ? Buffer.from(value.file) : value.file], value.filename, { type: value.contentType ?? '' }));
+    else
+      form.append(
+        name,
+        new File([typeof value.file === 'string' ? Buffer.from(value.file) : value.file], value.filename, {
+          type: value.contentType ?? '',
+        }),
+      );
   }
   return form;
 }
 
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** Where a call goes: the app or a listening server, or a supertest agent with its cookie jar. */
+type Requester = Target | { agent: ReturnType<typeof request.agent> };
+
 /** ts-rest's fetcher contract, answered by supertest against the app. */
-export function supertestFetcher(target: Target): ApiFetcher {
+export function supertestFetcher(target: Requester): ApiFetcher {
   return async (args: ApiFetcherArgs) => {
-    const method = args.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    let req = request(target)[method](args.path);
+    const method = args.method.toLowerCase() as Method;
+    let req = 'agent' in target ? target.agent[method](args.path) : request(target)[method](args.path);
     for (const [name, value] of Object.entries(args.headers)) {
       // multipart: supertest writes its own content-type with the boundary.
       if (args.contentType === 'multipart/form-data' && name === 'content-type') continue;
@@ -93,6 +103,20 @@ export function contractClient(target: Target, token?: string) {
     validateResponse: false,
     throwOnUnknownStatus: false,
   });
+}
+
+/**
+ * The client of a browser (test/auth/browser.ts): its cookie jar (pending sign-in cookie,
+ * XSRF-TOKEN) and the X-XSRF-TOKEN header on every call, as the web app sends them.
+ */
+export function browserClient(browser: { agent: ReturnType<typeof request.agent>; xsrf: string }, options: { csrf?: boolean } = {}) {
+  return initClient(contract, {
+    baseUrl: '',
+    baseHeaders: options.csrf === false ? {} : { 'x-xsrf-token': browser.xsrf },
+    api: supertestFetcher({ agent: browser.agent }),
+    validateResponse: false,
+    throwOnUnknownStatus: false,
+  }).api;
 }
 
 /** The /api/v1 routers as `api.members.list(...)`, with the given bearer token (or none). */
@@ -135,9 +159,7 @@ export function callRoute(
 
 /** Path parameters of a route filled with plausible values (an unknown id, a well-formed receipt). */
 export function placeholderParams(route: AppRoute): Record<string, string> {
-  return Object.fromEntries(
-    [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => [name!, name === 'vvpat' ? 'VP-0000-0000' : '999999']),
-  );
+  return Object.fromEntries([...route.path.matchAll(/:(\w+)/g)].map(([, name]) => [name!, name === 'vvpat' ? 'VP-0000-0000' : '999999']));
 }
 
 /** A deliberately malformed input (wrong type, missing field) the contract's types would refuse. */

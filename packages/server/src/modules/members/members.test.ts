@@ -34,7 +34,8 @@ afterAll(async () => {
 const edit = (id: number, body: Parameters<ApiClient['members']['updateMember']>[0]['body']) =>
   admin.members.updateMember({ params: { id }, body });
 const assign = (body: Parameters<ApiClient['members']['assignPositions']>[0]['body']) => admin.members.assignPositions({ body });
-const search = (query: NonNullable<Parameters<ApiClient['members']['searchMembers']>[0]>['query']) => admin.members.searchMembers({ query });
+const search = (query: NonNullable<Parameters<ApiClient['members']['searchMembers']>[0]>['query']) =>
+  admin.members.searchMembers({ query });
 
 const logsFor = (activity: string) => t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.activity, activity));
 
@@ -82,7 +83,11 @@ describe('reference data', () => {
   it('lists candidate positions as {data: {data: Position[]}}, national first', async () => {
     const res = await admin.members.listCandidatePositions();
     expect(res.status).toBe(200);
-    expect(bodyOf(res, 200).data.data.slice(0, 5).map((p) => p.level)).toEqual(Array(5).fill('National'));
+    expect(
+      bodyOf(res, 200)
+        .data.data.slice(0, 5)
+        .map((p) => p.level),
+    ).toEqual(Array(5).fill('National'));
   });
 });
 
@@ -437,13 +442,11 @@ describe('members import (CSV)', () => {
   });
 
   it('reports a bad header, an empty file and broken CSV on a line', async () => {
-    expect((await errorsOf(upload('number,name\n1,x\n')))).toEqual([
+    expect(await errorsOf(upload('number,name\n1,x\n'))).toEqual([
       { line: 1, message: 'The header must name the columns member_no,name,email,phone,branch; missing member_no, email, phone, branch' },
     ]);
-    expect((await errorsOf(upload('')))).toEqual([{ line: 1, message: 'The file is empty' }]);
-    expect((await errorsOf(upload('member_no,name,email,phone,branch\n')))).toEqual([
-      { line: 2, message: 'The file has no member lines' },
-    ]);
+    expect(await errorsOf(upload(''))).toEqual([{ line: 1, message: 'The file is empty' }]);
+    expect(await errorsOf(upload('member_no,name,email,phone,branch\n'))).toEqual([{ line: 2, message: 'The file has no member lines' }]);
     const broken = await errorsOf(upload('member_no,name,email,phone,branch\n660201,"Unclosed,a@example.org,0711000201,Nairobi\n'));
     expect(broken[0]).toMatchObject({ line: 2, message: expect.stringMatching(/not valid CSV/) });
   });
@@ -461,7 +464,9 @@ describe('members import (CSV)', () => {
     const res = await send(latin1);
     expect(res.status).toBe(200);
     expect(bodyOf(res, 200).created).toBe(0);
-    expect(bodyOf(res, 200).errors).toEqual([{ line: 3, message: 'The file is not UTF-8 text; save it as "CSV UTF-8" and import it again' }]);
+    expect(bodyOf(res, 200).errors).toEqual([
+      { line: 3, message: 'The file is not UTF-8 text; save it as "CSV UTF-8" and import it again' },
+    ]);
     expect(await memberNos(['660401', '660402'])).toEqual([]);
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), header, Buffer.from('660402,René,rene@example.org,0711000402,Nairobi\n')]);
     const ok = await send(bom);
