@@ -21,7 +21,7 @@ const CLOSED = /^The election is closed; .+ can no longer change/;
 // One ballot for Alice as chair, then the election is closed: its result is declared.
 const f = useElectionApp(async ({ t, e, admin }) => {
   expect((await admin.elections.toggleElection({ body: { status: true } })).status).toBe(200);
-  expect((await vote(f.t.app, (await createVoter(f.t.ctx)).token, { [f.e.chair.id]: f.e.alice.id })).status).toBe(201);
+  expect((await vote(t.app, (await createVoter(t.ctx)).token, { [e.chair.id]: e.alice.id })).status).toBe(201);
   expect((await admin.lifecycle.closeElection()).status).toBe(200);
 });
 
