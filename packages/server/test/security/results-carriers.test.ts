@@ -1,14 +1,12 @@
 import type { AppRoute } from '@ts-rest/core';
 import { CHANNELS, EVENT_PAYLOADS, CHANNEL_EVENTS, type Access, type Channel, type ResultsVisibility } from '@kura/contract';
-import request from 'supertest';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rolesFor } from '../../src/auth/access';
 import { flattenRoutes } from '../../src/http/routes';
-import { bearer, tokenFor } from '../factories';
-import { createTestApp, type TestApp } from '../harness';
-import { createElection, createVoter, vote, type Election } from '../voting/election';
-import { connectClient, listen, subscribe, type Client, type Running } from '../voting/sockets';
+import { callRoute, contractClient } from '../client';
+import { useResultsVisibility, WHO, type Who } from '../voting/results-visibility';
+import { connectClient, subscribe } from '../voting/sockets';
 
 /**
  * Every route and realtime channel that can carry a count, found from the contract (not listed by
@@ -22,8 +20,6 @@ import { connectClient, listen, subscribe, type Client, type Running } from '../
  * fails the first test.
  */
 
-type Who = 'anonymous' | 'voter' | 'agent' | 'admin';
-const WHO: Who[] = ['anonymous', 'voter', 'agent', 'admin'];
 const isStaff = (who: Who) => who === 'agent' || who === 'admin';
 
 /**
@@ -161,36 +157,12 @@ describe('results carriers (derived from the contract)', () => {
   });
 });
 
-let t: TestApp;
-let e: Election;
-let running: Running;
-const tokens = {} as Record<Who, string | undefined>;
-const sockets: Client[] = [];
-
-beforeAll(async () => {
-  t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
-  e = await createElection(t.ctx);
-  tokens.anonymous = undefined;
-  const voter = await createVoter(t.ctx);
-  tokens.voter = voter.token;
-  tokens.agent = await tokenFor(t.ctx, 'agent');
-  tokens.admin = await tokenFor(t.ctx, 'admin');
-  expect((await request(t.app).post('/api/v1/toggle').set(bearer(tokens.admin)).send({ status: true })).status).toBe(200);
+const f = useResultsVisibility({
   // The voter who reads the receipts has voted; two more ballots make the counts worth hiding.
-  expect((await vote(t.app, voter.token, { [e.chair.id]: e.alice.id, [e.treasurer.id]: e.carol.id })).status).toBe(201);
-  for (let i = 0; i < 2; i++) expect((await vote(t.app, (await createVoter(t.ctx)).token, { [e.chair.id]: e.alice.id })).status).toBe(201);
-  running = await listen(t.ctx, t.app);
+  readerVotes: (e) => ({ [e.chair.id]: e.alice.id, [e.treasurer.id]: e.carol.id }),
+  otherVotes: (e) => [{ [e.chair.id]: e.alice.id }, { [e.chair.id]: e.alice.id }],
 });
-afterAll(async () => {
-  sockets.forEach((s) => s.close());
-  await running?.close();
-  await t?.close();
-});
-
-const setMode = async (mode: ResultsVisibility) => {
-  const res = await request(t.app).put('/api/v1/election').set(bearer(tokens.admin!)).send({ results_visibility: mode });
-  expect(res.status).toBe(200);
-};
+const { setMode } = f;
 
 /** Who may call the route at all (the access matrix covers the others). */
 function callers(access: Access): Who[] {
@@ -213,10 +185,8 @@ async function check(mode: ResultsVisibility, closed: boolean) {
     const policy = ROUTE_POLICY[key]!;
     if (policy.kind === 'not-results') continue;
     for (const who of callers((route.metadata as { access: Access }).access)) {
-      let req = request(t.app).get(route.path);
-      if (tokens[who]) req = req.set(bearer(tokens[who]!));
-      const res = await req;
-      const label = `${key} as ${who} in ${mode}${closed ? ', closed' : ''}: ${res.status} ${JSON.stringify(res.body ?? res.text).slice(0, 300)}`;
+      const res = await callRoute(contractClient(f.t.app, f.tokens[who]), key, {});
+      const label = `${key} as ${who} in ${mode}${closed ? ', closed' : ''}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
       switch (policy.kind) {
         case 'refused':
           expect(res.status, label).toBe(seesCounts(mode, who, closed) ? 200 : 403);
@@ -241,8 +211,8 @@ async function check(mode: ResultsVisibility, closed: boolean) {
     }
   }
   for (const who of WHO) {
-    const socket = await connectClient(running.url, tokens[who]);
-    sockets.push(socket);
+    const socket = await connectClient(f.running.url, f.tokens[who]);
+    f.sockets.push(socket);
     const ack = await subscribe(socket, [...channelCarriers]);
     const want = channelCarriers.filter((ch) => CHANNEL_RULE[ch](mode, who, closed));
     expect(ack.joined.sort(), `channels for ${who} in ${mode}${closed ? ', closed' : ''}`).toEqual([...want].sort());
@@ -260,7 +230,7 @@ describe('every carrier × mode × role', () => {
 
   it('after close, in the mode that hid most', async () => {
     await setMode('after_close');
-    expect((await request(t.app).post('/api/v1/election/close').set(bearer(tokens.admin!))).status).toBe(200);
+    expect((await f.api.admin.lifecycle.closeElection()).status).toBe(200);
     await check('after_close', true);
   });
 });

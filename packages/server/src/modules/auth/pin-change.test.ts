@@ -1,10 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpTokenAt } from '../../auth/totp';
 import { activityLogs, members } from '../../db/schema';
-import { openBrowser } from '../../../test/auth/browser';
-import { bearer, createMember, tokenFor } from '../../../test/factories';
+import { authenticatorSignIn, enrolAuthenticator } from '../../../test/auth/authenticator';
+import { apiClient, bodyOf, untyped } from '../../../test/client';
+import { createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
 /**
@@ -14,7 +13,6 @@ import { createTestApp, type TestApp } from '../../../test/harness';
  */
 
 let t: TestApp;
-const API = '/api/v1';
 
 beforeAll(async () => {
   // A default that is not trivial in itself, so that refusing it is the default-pin rule's doing.
@@ -24,35 +22,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function enrol(member: { id: number; memberNo: string }) {
-  const voterToken = await tokenFor(t.ctx, 'voter', member.id);
-  const qr = await request(t.app).post(`${API}/send-qr`).set(bearer(voterToken)).send({ pfNumber: member.memberNo }).expect(200);
-  const secret = qr.body.secret as string;
-  await request(t.app)
-    .post(`${API}/verify-token`)
-    .set(bearer(voterToken))
-    .send({ pfNumber: member.memberNo, token: totpTokenAt(secret, t.clock.now()) })
-    .expect(200);
-  return { secret, voterToken };
-}
+const enrol = (member: { id: number; memberNo: string }) => enrolAuthenticator(t, member);
 
-const changePin = (token: string | undefined, body: object) => {
-  const req = request(t.app).put(`${API}/psk/pin`);
-  return (token ? req.set(bearer(token)) : req).send(body);
-};
+const changePin = (token: string | undefined, body: { current_pin: string; new_pin: string }) =>
+  apiClient(t.app, token).auth.changePin({ body });
 
-/** The authenticator sign-in (pin, then a fresh token): the status of each step. */
-async function signIn(member: { memberNo: string }, secret: string, pin: string) {
-  const browser = await openBrowser(t.app);
-  const pinStep = await browser.post(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: pin });
-  if (pinStep.status !== 200) return { pin: pinStep.status, token: undefined };
-  t.clock.advance(30_000);
-  const tokenStep = await browser.post(`${API}/verify-token-login`, {
-    pfNumber: member.memberNo,
-    token: totpTokenAt(secret, t.clock.now()),
-  });
-  return { pin: pinStep.status, token: tokenStep.status };
-}
+const signIn = (member: { memberNo: string }, secret: string, pin: string) => authenticatorSignIn(t, member, secret, pin);
 
 describe('a member sets their own pin (PUT psk/pin)', () => {
   it('replaces the default pin: the default is refused afterwards and the new pin signs in', async () => {
@@ -74,7 +49,7 @@ describe('a member sets their own pin (PUT psk/pin)', () => {
     // The next change needs the member's own pin, no longer the default.
     const withDefault = await changePin(voterToken, { current_pin: t.ctx.env.DEFAULT_PIN, new_pin: '7319' });
     expect(withDefault.status).toBe(422);
-    expect(withDefault.body.errors.current_pin).toEqual(['Incorrect pin']);
+    expect(bodyOf(withDefault, 422).errors!.current_pin).toEqual(['Incorrect pin']);
     expect((await changePin(voterToken, { current_pin: '5083', new_pin: '731902' })).status).toBe(200);
     expect(await signIn(member, secret, '731902')).toEqual({ pin: 200, token: 200 });
 
@@ -102,11 +77,11 @@ describe('a member sets their own pin (PUT psk/pin)', () => {
     for (const [pin, message] of cases) {
       const res = await changePin(voterToken, { current_pin: t.ctx.env.DEFAULT_PIN, new_pin: pin });
       expect(res.status, pin).toBe(422);
-      expect(res.body.errors.new_pin, pin).toEqual([message]);
+      expect(bodyOf(res, 422).errors!.new_pin, pin).toEqual([message]);
     }
-    const missing = await changePin(voterToken, {});
+    const missing = await changePin(voterToken, untyped({}));
     expect(missing.status).toBe(422);
-    expect(Object.keys(missing.body.errors).sort()).toEqual(['current_pin', 'new_pin']);
+    expect(Object.keys(bodyOf(missing, 422).errors!).sort()).toEqual(['current_pin', 'new_pin']);
     const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, member.id));
     expect(row!.pinHash).toBeNull();
   });
@@ -120,7 +95,7 @@ describe('a member sets their own pin (PUT psk/pin)', () => {
     // Held: even the right pin waits, here and at the sign-in pin step (the same counter).
     const held = await changePin(voterToken, { current_pin: t.ctx.env.DEFAULT_PIN, new_pin: '4096' });
     expect(held.status).toBe(429);
-    expect(held.headers['retry-after']).toBeDefined();
+    expect(held.headers.get('retry-after') ?? undefined).toBeDefined();
     expect((await signIn(member, secret, t.ctx.env.DEFAULT_PIN)).pin).toBe(429);
 
     t.clock.advance(60_000);

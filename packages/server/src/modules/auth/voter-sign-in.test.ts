@@ -5,6 +5,7 @@ import { createApp } from '../../app';
 import { totpTokenAt } from '../../auth/totp';
 import { activityLogs, members, otpChallenges } from '../../db/schema';
 import { hashPassword } from '../../lib/crypto';
+import { enrolAuthenticator } from '../../../test/auth/authenticator';
 import { openBrowser, cookiesOf, type Browser } from '../../../test/auth/browser';
 import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../../test/auth/google-signer';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
@@ -400,17 +401,7 @@ describe('authenticator sign-in (send-qr, verify-token, sign-pass, verify-token-
 });
 
 /** Enrols an authenticator for the member through the API; answers the secret. */
-async function enrol(member: { id: number; memberNo: string }) {
-  const voterToken = await tokenFor(t.ctx, 'voter', member.id);
-  const qr = await request(t.app).post(`${API}/send-qr`).set(bearer(voterToken)).send({ pfNumber: member.memberNo }).expect(200);
-  const secret = qr.body.secret as string;
-  await request(t.app)
-    .post(`${API}/verify-token`)
-    .set(bearer(voterToken))
-    .send({ pfNumber: member.memberNo, token: totpTokenAt(secret, t.clock.now()) })
-    .expect(200);
-  return secret;
-}
+const enrol = async (member: { id: number; memberNo: string }) => (await enrolAuthenticator(t, member)).secret;
 
 describe('Google sign-in and sign-up for voters', () => {
   it('signs a member in with a Google ID token for their email', async () => {

@@ -1,10 +1,11 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ResultsVisibility } from '@kura/contract';
-import { bearer, tokenFor } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
-import { connectClient, listen, subscribe, waitFor, type Client, type Running } from '../../../test/voting/sockets';
+import { type ApiClient } from '../../../test/client';
+import { bearer } from '../../../test/factories';
+import { createVoter, vote } from '../../../test/voting/election';
+import { useResultsVisibility, WHO, type Who } from '../../../test/voting/results-visibility';
+import { connectClient, subscribe, waitFor, type Client } from '../../../test/voting/sockets';
 
 /**
  * Results visibility × every results route and channel × {anonymous, voter, agent, admin}, before
@@ -12,50 +13,29 @@ import { connectClient, listen, subscribe, waitFor, type Client, type Running } 
  * changes (SECURITY.md "Results visibility").
  */
 
-type Who = 'anonymous' | 'voter' | 'agent' | 'admin';
-const WHO: Who[] = ['anonymous', 'voter', 'agent', 'admin'];
+const f = useResultsVisibility({ otherVotes: (e) => [{ [e.chair.id]: e.alice.id }] });
+const { setMode } = f;
 
-let t: TestApp;
-let e: Election;
-let running: Running;
-const tokens = {} as Record<Who, string | undefined>;
-const sockets: Client[] = [];
+type Call = (api: ApiClient, who: Who) => Promise<{ status: number }>;
 
-beforeAll(async () => {
-  t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
-  e = await createElection(t.ctx);
-  tokens.anonymous = undefined;
-  tokens.voter = (await createVoter(t.ctx)).token;
-  tokens.agent = await tokenFor(t.ctx, 'agent');
-  tokens.admin = await tokenFor(t.ctx, 'admin');
-  expect((await request(t.app).post('/api/v1/toggle').set(bearer(tokens.admin)).send({ status: true })).status).toBe(200);
-  expect((await vote(t.app, (await createVoter(t.ctx)).token, { [e.chair.id]: e.alice.id })).status).toBe(201);
-  running = await listen(t.ctx, t.app);
-});
-afterAll(async () => {
-  sockets.forEach((s) => s.close());
-  await running?.close();
-  await t?.close();
-});
-
-const setMode = async (mode: ResultsVisibility) => {
-  const res = await request(t.app).put('/api/v1/election').set(bearer(tokens.admin!)).send({ results_visibility: mode });
-  expect(res.status).toBe(200);
+/** The public results on the alias path, answered by the fast path (raw HTTP: the path is the point). */
+const fastPath: Call = async (_api, who) => {
+  let req = request(f.t.app).get('/api/psk/results');
+  if (f.tokens[who]) req = req.set(bearer(f.tokens[who]!));
+  return req;
 };
 
 /** Each results route with the identities that may call it at all (the access matrix covers the rest). */
-const ROUTES: { name: string; path: string; who: Who[] }[] = [
-  { name: 'psk/results', path: '/api/v1/psk/results', who: WHO },
-  { name: 'psk/results (alias, fast path)', path: '/api/psk/results', who: ['anonymous'] },
-  { name: 'psk/dashboard', path: '/api/v1/psk/dashboard', who: ['voter'] },
-  { name: 'agent/results', path: '/api/v1/agent/results', who: ['agent', 'admin'] },
-  { name: 'psk/results/export', path: '/api/v1/psk/results/export?format=csv', who: ['admin'] },
+const ROUTES: { name: string; call: Call; who: Who[] }[] = [
+  { name: 'psk/results', call: (api) => api.elections.getResults(), who: WHO },
+  { name: 'psk/results (alias, fast path)', call: fastPath, who: ['anonymous'] },
+  { name: 'psk/dashboard', call: (api) => api.elections.getDashboard(), who: ['voter'] },
+  { name: 'agent/results', call: (api) => api.elections.getAgentResults(), who: ['agent', 'admin'] },
+  { name: 'psk/results/export', call: (api) => api.elections.exportResults({ query: { format: 'csv' } }), who: ['admin'] },
 ];
 
-async function statusOf(path: string, who: Who): Promise<number> {
-  let req = request(t.app).get(path);
-  if (tokens[who]) req = req.set(bearer(tokens[who]!));
-  return (await req).status;
+async function statusOf(call: Call, who: Who): Promise<number> {
+  return (await call(f.api[who], who)).status;
 }
 
 /** What each identity gets from the results routes and channels in a mode, before close. */
@@ -71,17 +51,17 @@ describe('results visibility', () => {
       await setMode(mode);
       for (const route of ROUTES) {
         for (const who of route.who) {
-          const status = await statusOf(route.path, who);
+          const status = await statusOf(route.call, who);
           expect(status, `${route.name} as ${who} in ${mode}`).toBe(EXPECTED[mode].routes.includes(who) ? 200 : 403);
         }
       }
       // Agents keep the statistics in every mode.
-      expect(await statusOf('/api/v1/agent/statistics', 'agent')).toBe(200);
-      expect(await statusOf('/api/v1/statistics', 'admin')).toBe(200);
-      expect((await request(t.app).get('/api/v1/psk/results/final')).status).toBe(403);
+      expect(await statusOf((api) => api.elections.getAgentStatistics(), 'agent')).toBe(200);
+      expect(await statusOf((api) => api.elections.getStatistics(), 'admin')).toBe(200);
+      expect((await f.api.anonymous.lifecycle.getFinalResults()).status).toBe(403);
       for (const who of WHO) {
-        const socket = await connectClient(running.url, tokens[who]);
-        sockets.push(socket);
+        const socket = await connectClient(f.running.url, f.tokens[who]);
+        f.sockets.push(socket);
         const ack = await subscribe(socket, ['votes', 'results']);
         const want = (['votes', 'results'] as const).filter((c) => EXPECTED[mode][c].includes(who));
         expect(ack.joined.sort(), `channels for ${who} in ${mode}`).toEqual([...want].sort());
@@ -93,12 +73,12 @@ describe('results visibility', () => {
     await setMode('live');
     const connected = {} as Record<Who, Client>;
     for (const who of WHO) {
-      connected[who] = await connectClient(running.url, tokens[who]);
-      sockets.push(connected[who]);
+      connected[who] = await connectClient(f.running.url, f.tokens[who]);
+      f.sockets.push(connected[who]);
       expect((await subscribe(connected[who], ['votes', 'results'])).joined.sort()).toEqual(['results', 'votes']);
     }
     const rooms = (id: string | undefined) => {
-      const all = running.realtime.io.of('/').adapter.rooms;
+      const all = f.running.realtime.io.of('/').adapter.rooms;
       return (['votes', 'results'] as const).filter((r) => id !== undefined && all.get(r)?.has(id));
     };
     await setMode('staff');
@@ -116,20 +96,20 @@ describe('results visibility', () => {
     let got = 0;
     connected.anonymous.on('DetailedResultsUpdate', () => got++);
     connected.anonymous.on('VoteResultsUpdated', () => got++);
-    expect((await vote(t.app, (await createVoter(t.ctx)).token, { [e.chair.id]: e.brian.id })).status).toBe(201);
+    expect((await vote(f.t.app, (await createVoter(f.t.ctx)).token, { [f.e.chair.id]: f.e.brian.id })).status).toBe(201);
     await new Promise((r) => setTimeout(r, 600));
     expect(got).toBe(0);
   });
 
   it('after close, every mode is public: routes, channels and the declared result', async () => {
     await setMode('after_close');
-    expect((await request(t.app).post('/api/v1/election/close').set(bearer(tokens.admin!))).status).toBe(200);
+    expect((await f.api.admin.lifecycle.closeElection()).status).toBe(200);
     for (const route of ROUTES) {
-      for (const who of route.who) expect(await statusOf(route.path, who), `${route.name} as ${who} after close`).toBe(200);
+      for (const who of route.who) expect(await statusOf(route.call, who), `${route.name} as ${who} after close`).toBe(200);
     }
-    expect((await request(t.app).get('/api/v1/psk/results/final')).status).toBe(200);
-    const socket = await connectClient(running.url);
-    sockets.push(socket);
+    expect((await f.api.anonymous.lifecycle.getFinalResults()).status).toBe(200);
+    const socket = await connectClient(f.running.url);
+    f.sockets.push(socket);
     expect((await subscribe(socket, ['votes', 'results'])).joined.sort()).toEqual(['results', 'votes']);
   });
 });

@@ -5,74 +5,89 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../cli/commands';
 import { activityLogs, candidacies, election, items, members, participation } from '../../db/schema';
+import { apiClient, bodyOf, multipart, untyped, type ApiClient } from '../../../test/client';
 import { bearer, createCandidate, createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
 let t: TestApp;
-let admin: string;
+let adminToken: string;
 let adminName: string;
-let voter: string;
-let agent: string;
+let admin: ApiClient;
+let voter: ApiClient;
+let agent: ApiClient;
+let anon: ApiClient;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { RATE_LIMIT_DETAILS_PER_HOUR: '6' } });
   const staff = await createStaff(t.ctx, { role: 'admin', name: 'Alice Admin' });
   adminName = staff.name;
-  [admin, voter, agent] = await Promise.all([tokenFor(t.ctx, 'admin', staff.id), tokenFor(t.ctx, 'voter'), tokenFor(t.ctx, 'agent')]);
+  const tokens = await Promise.all([tokenFor(t.ctx, 'admin', staff.id), tokenFor(t.ctx, 'voter'), tokenFor(t.ctx, 'agent')]);
+  adminToken = tokens[0];
+  [admin, voter, agent] = tokens.map((token) => apiClient(t.app, token)) as [ApiClient, ApiClient, ApiClient];
+  anon = apiClient(t.app);
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const get = (path: string, token = admin) => request(t.app).get(`/api/v1${path}`).set(bearer(token));
-const post = (path: string, body: object, token = admin) => request(t.app).post(`/api/v1${path}`).set(bearer(token)).send(body);
+/** The member edit of `id` with the given body, as the admin. */
+const edit = (id: number, body: Parameters<ApiClient['members']['updateMember']>[0]['body']) =>
+  admin.members.updateMember({ params: { id }, body });
+const assign = (body: Parameters<ApiClient['members']['assignPositions']>[0]['body']) => admin.members.assignPositions({ body });
+const search = (query: NonNullable<Parameters<ApiClient['members']['searchMembers']>[0]>['query']) =>
+  admin.members.searchMembers({ query });
 
 const logsFor = (activity: string) => t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.activity, activity));
 
 describe('access', () => {
-  const adminRoutes: [string, string][] = [
-    ['get', '/members'],
-    ['get', '/search/member?query=x'],
-    ['post', '/edit/psk/member/1'],
-    ['post', '/assign/psk/position'],
-    ['post', '/members/import'],
-    ['get', '/branches'],
-    ['get', '/psk/candidate/positions'],
+  const adminRoutes: [string, (api: ApiClient) => Promise<{ status: number; body: unknown }>][] = [
+    ['listMembers', (api) => api.members.listMembers()],
+    ['searchMembers', (api) => api.members.searchMembers({ query: { query: 'x' } })],
+    ['updateMember', (api) => api.members.updateMember({ params: { id: 1 }, body: untyped({}) })],
+    ['assignPositions', (api) => api.members.assignPositions({ body: untyped({}) })],
+    ['importMembers', (api) => api.members.importMembers({ query: {}, body: untyped({}) })],
+    ['listBranches', (api) => api.members.listBranches()],
+    ['listCandidatePositions', (api) => api.members.listCandidatePositions()],
   ];
 
   it('answers 401 without a token and 403 for a voter or agent on every admin route', async () => {
-    for (const [method, path] of adminRoutes) {
-      const anon = await request(t.app)[method as 'get'](`/api/v1${path}`);
-      expect(anon.status, `${method} ${path}`).toBe(401);
-      for (const token of [voter, agent]) {
-        const res = await request(t.app)[method as 'get'](`/api/v1${path}`).set(bearer(token));
-        expect(res.status, `${method} ${path}`).toBe(403);
-        expect(res.body.message).toEqual(expect.any(String));
+    for (const [route, call] of adminRoutes) {
+      const unsigned = await call(anon);
+      expect(unsigned.status, route).toBe(401);
+      for (const api of [voter, agent]) {
+        const res = await call(api);
+        expect(res.status, route).toBe(403);
+        expect((res.body as { message: string }).message).toEqual(expect.any(String));
       }
     }
   });
 
   it('serves the public positions list to anyone', async () => {
-    const res = await request(t.app).get('/api/psk/positions');
+    const res = await anon.members.listPositions();
     expect(res.status).toBe(200);
-    expect(res.body.data[0]).toMatchObject({ id: expect.any(Number), name: 'Chairperson', level: 'National' });
-    expect(res.body.data.some((p: { level: string }) => p.level === 'Nairobi')).toBe(true);
+    const { data } = bodyOf(res, 200);
+    expect(data[0]).toMatchObject({ id: expect.any(Number), name: 'Chairperson', level: 'National' });
+    expect(data.some((p) => p.level === 'Nairobi')).toBe(true);
   });
 });
 
 describe('reference data', () => {
   it('lists branches as {data: {data: Branch[]}} sorted by name', async () => {
-    const res = await get('/branches');
+    const res = await admin.members.listBranches();
     expect(res.status).toBe(200);
-    const names = res.body.data.data.map((b: { name: string }) => b.name);
+    const names = bodyOf(res, 200).data.data.map((b) => b.name);
     expect(names).toContain('Nairobi');
     expect(names).toEqual([...names].sort((a: string, b: string) => a.localeCompare(b)));
   });
 
   it('lists candidate positions as {data: {data: Position[]}}, national first', async () => {
-    const res = await get('/psk/candidate/positions');
+    const res = await admin.members.listCandidatePositions();
     expect(res.status).toBe(200);
-    expect(res.body.data.data.slice(0, 5).map((p: { level: string }) => p.level)).toEqual(Array(5).fill('National'));
+    expect(
+      bodyOf(res, 200)
+        .data.data.slice(0, 5)
+        .map((p) => p.level),
+    ).toEqual(Array(5).fill('National'));
   });
 });
 
@@ -104,11 +119,12 @@ describe('listing and search', () => {
   });
 
   it('answers a paginator with the Member shape', async () => {
-    const res = await get('/members');
+    const res = await admin.members.listMembers();
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ current_page: 1, per_page: 10, total: expect.any(Number), last_page: expect.any(Number) });
-    expect(res.body.data).toHaveLength(10);
-    expect(res.body.data[0]).toEqual({
+    const body = bodyOf(res, 200);
+    expect(body).toMatchObject({ current_page: 1, per_page: 10, total: expect.any(Number), last_page: expect.any(Number) });
+    expect(body.data).toHaveLength(10);
+    expect(body.data[0]).toEqual({
       id: expect.any(Number),
       member_no: expect.any(String),
       name: expect.any(String),
@@ -117,69 +133,73 @@ describe('listing and search', () => {
       county: expect.any(String),
       psk_position_ids: expect.any(Array),
     });
-    expect(res.body.last_page).toBe(Math.ceil(res.body.total / 10));
+    expect(body.last_page).toBe(Math.ceil(body.total / 10));
   });
 
   it('honours per_page, answers an empty page past the end and rejects bad bounds', async () => {
-    const all = await get('/members?per_page=100');
-    const total = all.body.total as number;
-    const res = await get('/members?page=2&per_page=5');
+    const all = bodyOf(await admin.members.listMembers({ query: { per_page: 100 } }), 200);
+    const total = all.total;
+    const res = await admin.members.listMembers({ query: { page: 2, per_page: 5 } });
     expect(res.body).toMatchObject({ current_page: 2, per_page: 5, last_page: Math.ceil(total / 5) });
-    expect(res.body.data[0].id).toBe(all.body.data[5].id);
-    const past = await get('/members?page=999');
+    expect(bodyOf(res, 200).data[0]!.id).toBe(all.data[5]!.id);
+    const past = await admin.members.listMembers({ query: { page: 999 } });
     expect(past.status).toBe(200);
     expect(past.body).toMatchObject({ data: [], current_page: 999, total });
-    for (const bad of ['page=0', 'page=-1', 'page=abc', 'per_page=0', 'per_page=101']) {
-      expect((await get(`/members?${bad}`)).status, bad).toBe(422);
+    for (const bad of [{ page: 0 }, { page: -1 }, { page: 'abc' }, { per_page: 0 }, { per_page: 101 }]) {
+      expect((await admin.members.listMembers({ query: untyped(bad) })).status, JSON.stringify(bad)).toBe(422);
     }
   });
 
   it('has last_page 1 when nothing matches', async () => {
-    const res = await get('/search/member?query=no-such-member-anywhere');
+    const res = await search({ query: 'no-such-member-anywhere' });
     expect(res.body).toEqual({ data: [], current_page: 1, last_page: 1, per_page: 10, total: 0 });
   });
 
-  const nos = (res: request.Response) => res.body.data.map((m: { member_no: string }) => m.member_no).sort();
+  const nos = (res: Awaited<ReturnType<typeof search>>) =>
+    bodyOf(res, 200)
+      .data.map((m) => m.member_no)
+      .sort();
+  const total = async (res: ReturnType<typeof search>) => bodyOf(await res, 200).total;
 
   it('searches the general query over member no, name, email and phone, case-insensitively', async () => {
-    expect(nos(await get('/search/member?query=777001'))).toEqual(['777001']);
-    expect(nos(await get('/search/member?query=zebedee'))).toEqual(['777001', '777002']);
-    expect(nos(await get('/search/member?query=GAMMA@SEARCH'))).toEqual(['777003']);
-    expect(nos(await get('/search/member?query=0799000222'))).toEqual(['777002']);
+    expect(nos(await search({ query: '777001' }))).toEqual(['777001']);
+    expect(nos(await search({ query: 'zebedee' }))).toEqual(['777001', '777002']);
+    expect(nos(await search({ query: 'GAMMA@SEARCH' }))).toEqual(['777003']);
+    expect(nos(await search({ query: '0799000222' }))).toEqual(['777002']);
   });
 
   it('treats LIKE wildcards in a query literally', async () => {
-    expect(nos(await get(`/search/member?query=${encodeURIComponent('100%')}`))).toEqual(['777002']);
-    expect(nos(await get(`/search/member?query=${encodeURIComponent('beta_')}`))).toEqual(['777002']);
-    expect((await get(`/search/member?query=${encodeURIComponent('%')}`)).body.total).toBe(1);
-    expect((await get(`/search/member?query=${encodeURIComponent('_')}`)).body.total).toBe(1);
+    expect(nos(await search({ query: '100%' }))).toEqual(['777002']);
+    expect(nos(await search({ query: 'beta_' }))).toEqual(['777002']);
+    expect(await total(search({ query: '%' }))).toBe(1);
+    expect(await total(search({ query: '_' }))).toBe(1);
   });
 
   it('filters by county (name or id), phone and email, alone and combined', async () => {
-    expect(nos(await get('/search/member?county=kisumu'))).toEqual(['777001', '777003']);
-    const kisumuId = (await get('/branches')).body.data.data.find((b: { name: string }) => b.name === 'Kisumu').id;
-    expect(nos(await get(`/search/member?county=${kisumuId}`))).toEqual(['777001', '777003']);
-    expect(nos(await get('/search/member?phone=0799000333'))).toEqual(['777003']);
-    expect(nos(await get('/search/member?email=zeb.alpha'))).toEqual(['777001']);
-    expect(nos(await get('/search/member?query=zebedee&county=Kisumu'))).toEqual(['777001']);
-    expect(nos(await get('/search/member?county=Kisumu&phone=0799000'))).toEqual(['777001', '777003']);
-    expect(nos(await get('/search/member?county=Kisumu&email=gamma&phone=333&query=person'))).toEqual(['777003']);
-    expect(nos(await get('/search/member?county=Nakuru&email=gamma'))).toEqual([]);
+    expect(nos(await search({ county: 'kisumu' }))).toEqual(['777001', '777003']);
+    const kisumuId = bodyOf(await admin.members.listBranches(), 200).data.data.find((b) => b.name === 'Kisumu')!.id;
+    expect(nos(await search({ county: String(kisumuId) }))).toEqual(['777001', '777003']);
+    expect(nos(await search({ phone: '0799000333' }))).toEqual(['777003']);
+    expect(nos(await search({ email: 'zeb.alpha' }))).toEqual(['777001']);
+    expect(nos(await search({ query: 'zebedee', county: 'Kisumu' }))).toEqual(['777001']);
+    expect(nos(await search({ county: 'Kisumu', phone: '0799000' }))).toEqual(['777001', '777003']);
+    expect(nos(await search({ county: 'Kisumu', email: 'gamma', phone: '333', query: 'person' }))).toEqual(['777003']);
+    expect(nos(await search({ county: 'Nakuru', email: 'gamma' }))).toEqual([]);
     // Empty filters are ignored, like an untouched form field.
-    expect((await get('/search/member?query=&county=&phone=&email=')).body.total).toBe((await get('/members')).body.total);
+    expect(await total(search({ query: '', county: '', phone: '', email: '' }))).toBe(bodyOf(await admin.members.listMembers(), 200).total);
   });
 
   it('paginates search results', async () => {
-    const res = await get('/search/member?county=Mombasa&per_page=4&page=3');
+    const res = await search({ county: 'Mombasa', per_page: 4, page: 3 });
     expect(res.body).toMatchObject({ current_page: 3, last_page: 3, total: 9 });
-    expect(res.body.data).toHaveLength(1);
+    expect(bodyOf(res, 200).data).toHaveLength(1);
   });
 
   it('shows position ids on the member', async () => {
     const p = await createPosition(t.ctx);
     await t.ctx.database.db.insert(candidacies).values({ memberId: alpha.id, positionId: p.id });
-    const res = await get('/search/member?query=777001');
-    expect(res.body.data[0].psk_position_ids).toEqual([p.id]);
+    const res = await search({ query: '777001' });
+    expect(bodyOf(res, 200).data[0]!.psk_position_ids).toEqual([p.id]);
   });
 });
 
@@ -187,7 +207,7 @@ describe('edit member', () => {
   it('updates the member, by branch name or id, and answers {data: Member}', async () => {
     const m = await createMember(t.ctx, { branch: 'Nairobi' });
     const changed = { name: 'Renamed Person', phone: '0711222333', email: 'Renamed@Example.org', county: 'mombasa', member_no: '880001' };
-    const res = await post(`/edit/psk/member/${m.id}`, changed);
+    const res = await edit(m.id, changed);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: {
@@ -200,17 +220,17 @@ describe('edit member', () => {
         psk_position_ids: [],
       },
     });
-    const branchesRes = await get('/branches');
-    const kisumu = branchesRes.body.data.data.find((b: { name: string }) => b.name === 'Kisumu');
-    const byId = await post(`/edit/psk/member/${m.id}`, { ...changed, county: kisumu.id });
-    expect(byId.body.data.county).toBe('Kisumu');
+    const branchesRes = await admin.members.listBranches();
+    const kisumu = bodyOf(branchesRes, 200).data.data.find((b) => b.name === 'Kisumu')!;
+    const byId = await edit(m.id, { ...changed, county: kisumu.id });
+    expect(bodyOf(byId, 200).data.county).toBe('Kisumu');
     const [log] = await logsFor('Member updated');
     expect(log).toMatchObject({ name: adminName, status: 'success', ipAddress: expect.stringContaining('127.0.0.1') });
   });
 
   it('validates with the contract rules, one message per field', async () => {
     const m = await createMember(t.ctx);
-    const res = await post(`/edit/psk/member/${m.id}`, {
+    const res = await edit(m.id, {
       name: '',
       phone: '07123',
       email: 'not-an-email',
@@ -218,7 +238,7 @@ describe('edit member', () => {
       member_no: 'abc',
     });
     expect(res.status).toBe(422);
-    expect(res.body.errors).toMatchObject({
+    expect(bodyOf(res, 422).errors).toMatchObject({
       name: ['The name field is required'],
       phone: ['Must be at least 10 characters long'],
       email: ['Enter a valid email address'],
@@ -230,17 +250,17 @@ describe('edit member', () => {
     const other = await createMember(t.ctx, { memberNo: '880100', email: 'taken@example.org' });
     const m = await createMember(t.ctx);
     const body = { name: m.name, phone: m.phone, email: 'TAKEN@example.org', county: 'Nairobi', member_no: '880100' };
-    const res = await post(`/edit/psk/member/${m.id}`, body);
+    const res = await edit(m.id, body);
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual({
+    expect(bodyOf(res, 422).errors).toEqual({
       member_no: ['The member number has already been taken'],
       email: ['The email has already been taken'],
     });
-    const unknown = await post(`/edit/psk/member/${m.id}`, { ...body, email: m.email, member_no: m.memberNo, county: 'Atlantis' });
+    const unknown = await edit(m.id, { ...body, email: m.email, member_no: m.memberNo, county: 'Atlantis' });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.errors).toEqual({ county: ['The selected county is invalid'] });
+    expect(bodyOf(unknown, 422).errors).toEqual({ county: ['The selected county is invalid'] });
     // Keeping one's own number and email is not a clash.
-    const same = await post(`/edit/psk/member/${other.id}`, {
+    const same = await edit(other.id, {
       name: 'Other',
       phone: other.phone,
       email: other.email,
@@ -254,8 +274,8 @@ describe('edit member', () => {
 
   it('answers 404 for an unknown member and 422 for a bad id', async () => {
     const body = { name: 'X', phone: '0711222333', email: 'x404@example.org', county: 'Nairobi', member_no: '880404' };
-    expect((await post('/edit/psk/member/99999999', body)).status).toBe(404);
-    expect((await post('/edit/psk/member/abc', body)).status).toBe(422);
+    expect((await edit(99999999, body)).status).toBe(404);
+    expect((await edit(untyped('abc'), body)).status).toBe(422);
   });
 });
 
@@ -263,23 +283,23 @@ describe('assign positions', () => {
   it('replaces the set, makes the member a candidate, and can empty it', async () => {
     const [a, b, c] = await Promise.all([createPosition(t.ctx), createPosition(t.ctx), createPosition(t.ctx)]);
     const m = await createMember(t.ctx);
-    const first = await post('/assign/psk/position', { member_no: m.memberNo, position_ids: [a!.id, b!.id] });
+    const first = await assign({ member_no: m.memberNo, position_ids: [a!.id, b!.id] });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ message: 'Position assigned successfully' });
-    const candidates = await get('/psk/candidates');
+    const candidates = await admin.candidates.listCandidates();
     expect(
-      candidates.body.data.data.candidates
-        .find((x: { id: number }) => x.id === m.id)
-        .positions.map((p: { id: number }) => p.id)
+      bodyOf(candidates, 200)
+        .data.data.candidates.find((x) => x.id === m.id)!
+        .positions.map((p) => p.id)
         .sort(),
     ).toEqual([a!.id, b!.id].sort());
-    await post('/assign/psk/position', { member_no: m.memberNo, position_ids: [c!.id, b!.id, c!.id] });
+    await assign({ member_no: m.memberNo, position_ids: [c!.id, b!.id, c!.id] });
     const rows = await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.memberId, m.id));
     expect(rows.map((r) => r.positionId).sort()).toEqual([b!.id, c!.id].sort());
-    await post('/assign/psk/position', { member_no: m.memberNo, position_ids: [] });
+    await assign({ member_no: m.memberNo, position_ids: [] });
     expect(await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.memberId, m.id))).toEqual([]);
-    const after = await get('/psk/candidates');
-    expect(after.body.data.data.candidates.some((x: { id: number }) => x.id === m.id)).toBe(false);
+    const after = await admin.candidates.listCandidates();
+    expect(bodyOf(after, 200).data.data.candidates.some((x) => x.id === m.id)).toBe(false);
     const logs = await logsFor('Positions assigned');
     expect(logs.filter((l) => l.status === 'success' && l.data?.includes(m.memberNo))).toHaveLength(3);
   });
@@ -287,15 +307,15 @@ describe('assign positions', () => {
   it('refuses unknown positions with 422 and an unknown member with 404, changing nothing', async () => {
     const a = await createPosition(t.ctx);
     const m = await createCandidate(t.ctx, [a.id]);
-    const res = await post('/assign/psk/position', { member_no: m.memberNo, position_ids: [999999] });
+    const res = await assign({ member_no: m.memberNo, position_ids: [999999] });
     expect(res.status).toBe(422);
-    expect(res.body.errors.position_ids[0]).toMatch(/999999/);
+    expect(bodyOf(res, 422).errors!.position_ids![0]).toMatch(/999999/);
     expect((await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.memberId, m.id))).map((r) => r.positionId)).toEqual([
       a.id,
     ]);
-    expect((await post('/assign/psk/position', { member_no: '55555555', position_ids: [a.id] })).status).toBe(404);
-    expect((await post('/assign/psk/position', { member_no: m.memberNo, position_ids: ['x'] })).status).toBe(422);
-    expect((await post('/assign/psk/position', { member_no: m.memberNo })).status).toBe(422);
+    expect((await assign({ member_no: '55555555', position_ids: [a.id] })).status).toBe(404);
+    expect((await assign(untyped({ member_no: m.memberNo, position_ids: ['x'] }))).status).toBe(422);
+    expect((await assign(untyped({ member_no: m.memberNo }))).status).toBe(422);
   });
 
   it('refuses with 409 to add or remove a candidate of a position that already has votes', async () => {
@@ -306,12 +326,12 @@ describe('assign positions', () => {
     await t.ctx.database.db.insert(participation).values({ memberId: voter1.id, positionId: voted.id, receiptEnc: 'sealed' });
     const newcomer = await createMember(t.ctx);
 
-    const add = await post('/assign/psk/position', { member_no: newcomer.memberNo, position_ids: [voted.id] });
+    const add = await assign({ member_no: newcomer.memberNo, position_ids: [voted.id] });
     expect(add.status).toBe(409);
-    const remove = await post('/assign/psk/position', { member_no: standing.memberNo, position_ids: [fresh.id] });
+    const remove = await assign({ member_no: standing.memberNo, position_ids: [fresh.id] });
     expect(remove.status).toBe(409);
     // Leaving the voted position alone while adding another is fine.
-    const keep = await post('/assign/psk/position', { member_no: standing.memberNo, position_ids: [voted.id, fresh.id] });
+    const keep = await assign({ member_no: standing.memberNo, position_ids: [voted.id, fresh.id] });
     expect(keep.status).toBe(200);
     // A conflict, not a permission refusal: logged as a failed change.
     const refused = await t.ctx.database.db
@@ -328,24 +348,25 @@ describe('details lookup (public, rate limited)', () => {
     await createMember(t.ctx, { memberNo: '990001', email: 'jane.doe@example.org', phone: '0712345689', branch: 'Kiambu' });
     // The support email is the one the admin set on the election.
     await t.ctx.database.db.update(election).set({ supportEmail: 'help@society.example' });
-    const byNo = await request(t.app).post('/api/details').send({ member_no: '990001' });
+    const details = (member_no: string) => anon.members.getMemberDetails({ body: { member_no } });
+    const byNo = await details('990001');
     expect(byNo.status).toBe(200);
     // A stranger sees the last two phone digits only and no branch.
     expect(byNo.body).toEqual({ phone: '********89', email: 'j***@example.org', branch: '', support_email: 'help@society.example' });
-    const byEmail = await request(t.app).post('/api/details').send({ member_no: ' Jane.Doe@Example.org ' });
-    expect(byEmail.body.phone).toBe('********89');
-    const missing = await request(t.app).post('/api/details').send({ member_no: '12121212' });
+    const byEmail = await details(' Jane.Doe@Example.org ');
+    expect(bodyOf(byEmail, 200).phone).toBe('********89');
+    const missing = await details('12121212');
     expect(missing.status).toBe(404);
-    expect(missing.body.message).toMatch(/No member found/);
-    const empty = await request(t.app).post('/api/details').send({ member_no: '' });
+    expect(bodyOf(missing, 404).message).toMatch(/No member found/);
+    const empty = await details('');
     expect(empty.status).toBe(422);
-    expect(empty.body.errors.member_no).toEqual(['Enter your member number or email']);
+    expect(bodyOf(empty, 422).errors!.member_no).toEqual(['Enter your member number or email']);
     // The limit is 6 per hour here: two more pass, the next is refused.
-    for (let i = 0; i < 2; i++) expect((await request(t.app).post('/api/details').send({ member_no: '990001' })).status).toBe(200);
-    const limited = await request(t.app).post('/api/details').send({ member_no: '990001' });
+    for (let i = 0; i < 2; i++) expect((await details('990001')).status).toBe(200);
+    const limited = await details('990001');
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ message: expect.any(String) });
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 
@@ -355,7 +376,7 @@ describe('members changed event', () => {
     let raised = 0;
     const onChange = () => raised++;
     t.ctx.events.on('members.changed', onChange);
-    await post(`/edit/psk/member/${m.id}`, { name: 'Evented', phone: m.phone, email: m.email, county: 'Nairobi', member_no: m.memberNo });
+    await edit(m.id, { name: 'Evented', phone: m.phone, email: m.email, county: 'Nairobi', member_no: m.memberNo });
     t.ctx.events.off('members.changed', onChange);
     expect(raised).toBe(1);
     const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, m.id));
@@ -364,8 +385,9 @@ describe('members changed event', () => {
 });
 
 describe('members import (CSV)', () => {
-  const upload = (csv: string, token = admin) =>
-    request(t.app).post('/api/v1/members/import').set(bearer(token)).attach('file', Buffer.from(csv), 'members.csv');
+  const upload = (csv: string | Buffer) =>
+    admin.members.importMembers({ query: {}, body: multipart({ file: { file: csv, filename: 'members.csv' } }) });
+  const errorsOf = async (res: ReturnType<typeof upload>) => bodyOf(await res, 200).errors;
   const memberNos = async (nos: string[]) =>
     (await t.ctx.database.db.select({ no: members.memberNo, name: members.name }).from(members).where(inArray(members.memberNo, nos))).sort(
       (a, b) => a.no.localeCompare(b.no),
@@ -405,9 +427,10 @@ describe('members import (CSV)', () => {
     ].join('\r\n');
     const res = await upload(csv);
     expect(res.status).toBe(200);
-    expect(res.body.created).toBe(0);
-    expect(res.body.updated).toBe(0);
-    expect(res.body.errors).toEqual([
+    const body = bodyOf(res, 200);
+    expect(body.created).toBe(0);
+    expect(body.updated).toBe(0);
+    expect(body.errors).toEqual([
       { line: 3, message: 'phone: Must be at least 10 characters long' },
       { line: 5, message: 'branch: Unknown branch "Atlantis" (create it on the Set-up page, or import with "create unknown branches")' },
       { line: 6, message: 'member_no: 660101 already appears on line 2' },
@@ -419,19 +442,17 @@ describe('members import (CSV)', () => {
   });
 
   it('reports a bad header, an empty file and broken CSV on a line', async () => {
-    expect((await upload('number,name\n1,x\n')).body.errors).toEqual([
+    expect(await errorsOf(upload('number,name\n1,x\n'))).toEqual([
       { line: 1, message: 'The header must name the columns member_no,name,email,phone,branch; missing member_no, email, phone, branch' },
     ]);
-    expect((await upload('')).body.errors).toEqual([{ line: 1, message: 'The file is empty' }]);
-    expect((await upload('member_no,name,email,phone,branch\n')).body.errors).toEqual([
-      { line: 2, message: 'The file has no member lines' },
-    ]);
-    const broken = await upload('member_no,name,email,phone,branch\n660201,"Unclosed,a@example.org,0711000201,Nairobi\n');
-    expect(broken.body.errors[0]).toMatchObject({ line: 2, message: expect.stringMatching(/not valid CSV/) });
+    expect(await errorsOf(upload(''))).toEqual([{ line: 1, message: 'The file is empty' }]);
+    expect(await errorsOf(upload('member_no,name,email,phone,branch\n'))).toEqual([{ line: 2, message: 'The file has no member lines' }]);
+    const broken = await errorsOf(upload('member_no,name,email,phone,branch\n660201,"Unclosed,a@example.org,0711000201,Nairobi\n'));
+    expect(broken[0]).toMatchObject({ line: 2, message: expect.stringMatching(/not valid CSV/) });
   });
 
   it('refuses a file that is not UTF-8, naming the line; a UTF-8 BOM is fine', async () => {
-    const send = (bytes: Buffer) => request(t.app).post('/api/v1/members/import').set(bearer(admin)).attach('file', bytes, 'members.csv');
+    const send = upload;
     const header = Buffer.from('member_no,name,email,phone,branch\n660401,Ana Ok,ana.ok@example.org,0711000401,Nairobi\n');
     // Latin-1 'é' (0xE9) on line 3, as a spreadsheet's "CSV (Windows)" export writes it.
     const latin1 = Buffer.concat([
@@ -442,8 +463,10 @@ describe('members import (CSV)', () => {
     ]);
     const res = await send(latin1);
     expect(res.status).toBe(200);
-    expect(res.body.created).toBe(0);
-    expect(res.body.errors).toEqual([{ line: 3, message: 'The file is not UTF-8 text; save it as "CSV UTF-8" and import it again' }]);
+    expect(bodyOf(res, 200).created).toBe(0);
+    expect(bodyOf(res, 200).errors).toEqual([
+      { line: 3, message: 'The file is not UTF-8 text; save it as "CSV UTF-8" and import it again' },
+    ]);
     expect(await memberNos(['660401', '660402'])).toEqual([]);
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), header, Buffer.from('660402,René,rene@example.org,0711000402,Nairobi\n')]);
     const ok = await send(bom);
@@ -455,10 +478,11 @@ describe('members import (CSV)', () => {
   });
 
   it('needs a file, as multipart', async () => {
-    const none = await request(t.app).post('/api/v1/members/import').set(bearer(admin)).field('x', '1');
+    const none = await admin.members.importMembers({ query: {}, body: multipart({ x: '1' }) });
     expect(none.status).toBe(422);
-    expect(none.body.errors.file).toEqual(['Choose a CSV file to import']);
-    const json = await post('/members/import', { file: 'member_no,name' });
+    expect((bodyOf(none, 422) as { errors: Record<string, string[]> }).errors.file).toEqual(['Choose a CSV file to import']);
+    // JSON where the route takes multipart (raw HTTP: the client always sends multipart here).
+    const json = await request(t.app).post('/api/v1/members/import').set(bearer(adminToken)).send({ file: 'member_no,name' });
     expect(json.status).toBe(415);
   });
 
@@ -484,13 +508,13 @@ describe('items', () => {
       { title: 'AGM venue', description: 'Where the AGM is held.' },
       { title: 'CPD theme', description: 'Next year.' },
     ]);
-    const res = await get('/items', voter);
+    const res = await voter.ballots.listItems();
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual([
+    expect(bodyOf(res, 200).data).toEqual([
       { id: expect.any(Number), title: 'AGM venue', description: 'Where the AGM is held.' },
       { id: expect.any(Number), title: 'CPD theme', description: 'Next year.' },
     ]);
-    expect((await get('/items', admin)).status).toBe(403);
-    expect((await request(t.app).get('/api/v1/items')).status).toBe(401);
+    expect((await admin.ballots.listItems()).status).toBe(403);
+    expect((await anon.ballots.listItems()).status).toBe(401);
   });
 });
