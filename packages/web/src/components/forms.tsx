@@ -9,7 +9,7 @@ import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
 
 /**
- * The app's one way to build a form (docs/architecture.md "Web"): react-hook-form validated by a
+ * The app's one way to build a form (docs/architecture.md "How to add a screen"): react-hook-form validated by a
  * zod schema (the contract's, or one built from it), one `FormField` per control and one
  * `FormFooter`. The schema's input type is what the fields hold, its output type is what the
  * submit handler receives, so no cast is needed.

@@ -6,10 +6,11 @@ import { errorIssue, errorMessage, errorStatus, firstFieldError } from './errors
 import { queryKeys } from './queries';
 
 /**
- * The one home of the app's writes (next to lib/queries.ts, the reads): each hook is one contract
- * route's mutation that owns what follows it, the lists it refreshes on success and the toast of
- * its failure. Screens call `mutateAsync` for what is theirs alone (a success toast, closing a
- * dialog, field messages, navigation) and never refresh a list or toast a failure themselves.
+ * The one home of the app's writes (next to lib/queries.ts, the reads; docs/architecture.md
+ * "How to add a screen"): each hook is one contract route's mutation that owns what follows it,
+ * the lists it refreshes on success and the toast of its failure. Screens call `mutateAsync` for
+ * what is theirs alone (a success toast, closing a dialog, field messages, navigation) and never
+ * refresh a list or toast a failure themselves.
  */
 
 /** The red toast of a refused or failed call. */
@@ -122,7 +123,8 @@ export function useSignup() {
 
 export function useVerifySignup() {
   return api.auth.verifySignup.useMutation({
-    onError: (err) => failureToast('An error occurred', errorStatus(err) === 409 ? ACCOUNT_EXISTS : (errorMessage(err) ?? 'Something went wrong.')),
+    onError: (err) =>
+      failureToast('An error occurred', errorStatus(err) === 409 ? ACCOUNT_EXISTS : (errorMessage(err) ?? 'Something went wrong.')),
   });
 }
 

@@ -119,15 +119,15 @@ export function SignIn() {
             </>
           ) : (
             <CodeStep
-                prompt={ENTER_OTP}
-                label="SMS token"
-                onSubmit={submitToken}
-                redirecting={redirecting}
-                onBack={() => {
-                  setStep('details');
-                  verifySms.reset();
-                }}
-              />
+              prompt={ENTER_OTP}
+              label="SMS token"
+              onSubmit={submitToken}
+              redirecting={redirecting}
+              onBack={() => {
+                setStep('details');
+                verifySms.reset();
+              }}
+            />
           )}
         </div>
       </AuthCard>

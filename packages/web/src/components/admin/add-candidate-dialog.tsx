@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { z } from 'zod';
 import { UpdateCandidateBody, type Member } from '@kura/contract';
 import { Search } from 'lucide-react';
@@ -35,12 +35,25 @@ const EMPTY = { position: '', member: null, statement: '', image: null };
  * position with votes answers 409).
  */
 export function AddCandidateDialog({ open, positionId, onClose }: { open: boolean; positionId?: number; onClose: () => void }) {
+  return (
+    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
+      <DialogContent className="max-h-[90dvh] overflow-y-auto">
+        <AddCandidateForm positionId={positionId} onClose={onClose} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** The dialog's form, mounted afresh each time the dialog opens. */
+function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClose: () => void }) {
   const id = useId();
-  const { fileRef, clear } = useFileInput();
+  const { fileRef } = useFileInput();
   const { positions, loading: positionsLoading } = useCandidatePositions();
   const update = useUpdateCandidate('Error adding candidate');
-  const form = useZodForm(addSchema, { reValidateMode: 'onSubmit', defaultValues: EMPTY });
-  const { reset } = form;
+  const form = useZodForm(addSchema, {
+    reValidateMode: 'onSubmit',
+    defaultValues: { ...EMPTY, position: positionId ? String(positionId) : '' },
+  });
   const values = form.watch();
   const errors = fieldMessages(form.formState.errors);
   const [text, setText] = useState('');
@@ -48,14 +61,6 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
   const [searching, setSearching] = useState(false);
   const position = values.position;
   const member = values.member;
-
-  useEffect(() => {
-    if (!open) return;
-    reset({ ...EMPTY, position: positionId ? String(positionId) : '' });
-    setText('');
-    setResults(null);
-    clear();
-  }, [open, positionId, reset, clear]);
 
   const chooseMember = (m: Member | null) => form.setValue('member', m);
 
@@ -101,7 +106,11 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
     try {
       // Absent keeps the statement a member standing elsewhere already has; only a typed one replaces it.
       await update.mutateAsync({ params: { id: m.id }, body: candidateForm(parsed.data, image, 'omit') });
-      toast({ variant: 'success', title: 'Candidate added', description: chosen ? `${m.name} stands for ${positionOptionLabel(chosen)}.` : undefined });
+      toast({
+        variant: 'success',
+        title: 'Candidate added',
+        description: chosen ? `${m.name} stands for ${positionOptionLabel(chosen)}.` : undefined,
+      });
       onClose();
     } catch (err) {
       const fields = fieldErrorsOf(err);
@@ -113,114 +122,110 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
   const standsFor = (m: Member) => m.psk_position_ids.includes(Number(position));
 
   return (
-    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent className="max-h-[90dvh] overflow-y-auto">
-        <form onSubmit={submit} className="grid gap-4" noValidate>
-          <DialogHeader>
-            <DialogTitle>Add Candidate</DialogTitle>
-            <DialogDescription>A member stands for a position; voters see the photo and the statement on the ballot.</DialogDescription>
-          </DialogHeader>
-          <FormField id={`${id}-position`} label="Position" error={errors.position}>
-            <select
-              disabled={positionsLoading}
-              className="h-9 rounded-md border border-input bg-background px-2 text-sm"
-              {...form.register('position', { onChange: () => form.clearErrors('position') })}
-            >
-              <option value="">
-                {positionsLoading ? 'Loading positions…' : positions.length === 0 ? 'There are no positions yet' : 'Choose a position'}
-              </option>
-              {positions.map((p) => (
-                <option key={p.id} value={String(p.id)}>
-                  {positionOptionLabel(p)}
-                </option>
-              ))}
-            </select>
-          </FormField>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-search`}>Find the member</Label>
-            <div className="flex gap-2">
-              <Input
-                id={`${id}-search`}
-                type="search"
-                value={text}
-                placeholder="Name, member number, phone or email"
-                autoComplete="off"
-                onChange={(e) => setText(e.target.value)}
-                onKeyDown={(e) => {
-                  // Enter searches; it must not submit the whole dialog.
-                  if (e.key === 'Enter') {
-                    e.preventDefault();
-                    void search();
-                  }
-                }}
-              />
-              <Button type="button" variant="outline" onClick={() => void search()} disabled={searching}>
-                <Search aria-hidden="true" />
-                {searching ? 'Searching…' : 'Search'}
-              </Button>
-            </div>
-            {results !== null && (
-              <fieldset className="grid gap-1" aria-describedby={errors.member ? `${id}-member-error` : undefined}>
-                <legend className="sr-only">Member</legend>
-                {results.length === 0 ? (
-                  <p className="text-sm text-muted-foreground" role="status">
-                    No member matches “{text.trim()}”.
-                  </p>
-                ) : (
-                  <ul className="grid max-h-48 gap-1 overflow-y-auto pr-1">
-                    {results.map((m) => {
-                      const rid = `${id}-member-${m.id}`;
-                      return (
-                        <li key={m.id} className="flex items-center gap-2">
-                          <input
-                            type="radio"
-                            id={rid}
-                            name={`${id}-member`}
-                            checked={member?.id === m.id}
-                            onChange={() => {
-                              chooseMember(m);
-                              form.clearErrors('member');
-                            }}
-                            className="size-4 accent-primary"
-                          />
-                          <label htmlFor={rid} className="text-sm">
-                            {m.name} ({m.member_no}, {m.county}){standsFor(m) ? ' (already stands for it)' : ''}
-                          </label>
-                        </li>
-                      );
-                    })}
-                  </ul>
-                )}
-              </fieldset>
-            )}
-            <FieldError id={`${id}-member-error`} message={errors.member} />
-          </div>
-          <CandidateMediaFields
-            id={id}
-            fileRef={fileRef}
-            current={null}
-            name={member?.name ?? 'the candidate'}
-            image={values.image}
-            onImage={(file) => form.setValue('image', file)}
-            statement={values.statement}
-            onStatement={(v) => {
-              form.setValue('statement', v);
-              form.clearErrors('statement');
+    <form onSubmit={submit} className="grid gap-4" noValidate>
+      <DialogHeader>
+        <DialogTitle>Add Candidate</DialogTitle>
+        <DialogDescription>A member stands for a position; voters see the photo and the statement on the ballot.</DialogDescription>
+      </DialogHeader>
+      <FormField id={`${id}-position`} label="Position" error={errors.position}>
+        <select
+          disabled={positionsLoading}
+          className="h-9 rounded-md border border-input bg-background px-2 text-sm"
+          {...form.register('position', { onChange: () => form.clearErrors('position') })}
+        >
+          <option value="">
+            {positionsLoading ? 'Loading positions…' : positions.length === 0 ? 'There are no positions yet' : 'Choose a position'}
+          </option>
+          {positions.map((p) => (
+            <option key={p.id} value={String(p.id)}>
+              {positionOptionLabel(p)}
+            </option>
+          ))}
+        </select>
+      </FormField>
+      <div className="grid gap-2">
+        <Label htmlFor={`${id}-search`}>Find the member</Label>
+        <div className="flex gap-2">
+          <Input
+            id={`${id}-search`}
+            type="search"
+            value={text}
+            placeholder="Name, member number, phone or email"
+            autoComplete="off"
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              // Enter searches; it must not submit the whole dialog.
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                void search();
+              }
             }}
-            errors={errors}
-            onImageError={(message) => (message ? form.setError('image', { message }) : form.clearErrors('image'))}
-            note={
-              member &&
-              member.psk_position_ids.length > 0 && (
-                <p className="text-xs text-muted-foreground">
-                  {member.name} already stands for another position: an empty statement or no new photo keeps the current one.
-                </p>
-              )
-            }
           />
-          <FormFooter pending={update.isPending} submitLabel="Add candidate" pendingLabel="Adding…" onCancel={onClose} />
-        </form>
-      </DialogContent>
-    </Dialog>
+          <Button type="button" variant="outline" onClick={() => void search()} disabled={searching}>
+            <Search aria-hidden="true" />
+            {searching ? 'Searching…' : 'Search'}
+          </Button>
+        </div>
+        {results !== null && (
+          <fieldset className="grid gap-1" aria-describedby={errors.member ? `${id}-member-error` : undefined}>
+            <legend className="sr-only">Member</legend>
+            {results.length === 0 ? (
+              <p className="text-sm text-muted-foreground" role="status">
+                No member matches “{text.trim()}”.
+              </p>
+            ) : (
+              <ul className="grid max-h-48 gap-1 overflow-y-auto pr-1">
+                {results.map((m) => {
+                  const rid = `${id}-member-${m.id}`;
+                  return (
+                    <li key={m.id} className="flex items-center gap-2">
+                      <input
+                        type="radio"
+                        id={rid}
+                        name={`${id}-member`}
+                        checked={member?.id === m.id}
+                        onChange={() => {
+                          chooseMember(m);
+                          form.clearErrors('member');
+                        }}
+                        className="size-4 accent-primary"
+                      />
+                      <label htmlFor={rid} className="text-sm">
+                        {m.name} ({m.member_no}, {m.county}){standsFor(m) ? ' (already stands for it)' : ''}
+                      </label>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </fieldset>
+        )}
+        <FieldError id={`${id}-member-error`} message={errors.member} />
+      </div>
+      <CandidateMediaFields
+        id={id}
+        fileRef={fileRef}
+        current={null}
+        name={member?.name ?? 'the candidate'}
+        image={values.image}
+        onImage={(file) => form.setValue('image', file)}
+        statement={values.statement}
+        onStatement={(v) => {
+          form.setValue('statement', v);
+          form.clearErrors('statement');
+        }}
+        errors={errors}
+        onImageError={(message) => (message ? form.setError('image', { message }) : form.clearErrors('image'))}
+        note={
+          member &&
+          member.psk_position_ids.length > 0 && (
+            <p className="text-xs text-muted-foreground">
+              {member.name} already stands for another position: an empty statement or no new photo keeps the current one.
+            </p>
+          )
+        }
+      />
+      <FormFooter pending={update.isPending} submitLabel="Add candidate" pendingLabel="Adding…" onCancel={onClose} />
+    </form>
   );
 }

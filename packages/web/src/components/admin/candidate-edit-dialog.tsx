@@ -81,7 +81,9 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
             values={values}
             errors={errors}
             onChange={(key, value) => key !== 'member_no' && set(key, value)}
-            branches={branches} branchesLoading={branchesLoading} />
+            branches={branches}
+            branchesLoading={branchesLoading}
+          />
           <fieldset className="grid gap-2" aria-describedby={errors.position_ids ? `${id}-positions-error` : undefined}>
             <legend className="mb-2 text-sm font-medium">Positions</legend>
             {positionsLoading ? (

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import type { z } from 'zod';
 import { MAX_STATEMENT_LENGTH, type UpdateCandidateBody } from '@kura/contract';
 import { FieldError } from '@/components/forms';
@@ -18,16 +18,11 @@ export function imageProblem(file: File): string | null {
 
 /** A local preview URL of the chosen file, revoked when it changes. */
 export function usePreview(image: File | null): string | null {
-  const [preview, setPreview] = useState<string | null>(null);
+  const preview = useMemo(() => (image && typeof URL.createObjectURL === 'function' ? URL.createObjectURL(image) : null), [image]);
   useEffect(() => {
-    if (!image || typeof URL.createObjectURL !== 'function') {
-      setPreview(null);
-      return;
-    }
-    const url = URL.createObjectURL(image);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [image]);
+    if (!preview) return;
+    return () => URL.revokeObjectURL(preview);
+  }, [preview]);
   return preview;
 }
 
@@ -195,4 +190,3 @@ export function candidateForm(data: z.output<typeof UpdateCandidateBody>, image:
   if (data.statement || emptyStatement === 'send') form.append('statement', data.statement ?? '');
   return form;
 }
-

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { Election, ResultsVisibility } from '@kura/contract';
 import {
   AlertDialog,
@@ -50,15 +50,18 @@ export function ElectionSchedule() {
   const [timeZone, setTimeZone] = useState('UTC');
   const [zones] = useState(knownTimeZones);
   const [visibility, setVisibility] = useState<ResultsVisibility>('live');
-  useEffect(() => {
-    if (!election) return;
+  const [today] = useState(() => Date.now());
+  // The fields start from the election, and again each time it is read anew (after a save).
+  const [shown, setShown] = useState<Election | undefined>(undefined);
+  if (election && election !== shown) {
+    setShown(election);
     // A server from before the time-zone field answers none: UTC, as the database defaults.
     const stored = election.time_zone ?? 'UTC';
     setTimeZone(stored);
     setOpensAt(toZonedInput(election.opens_at, stored));
     setClosesAt(toZonedInput(election.closes_at, stored));
     setVisibility(election.results_visibility);
-  }, [election]);
+  }
   if (!election) return null;
   const closed = election.phase === 'closed';
 
@@ -66,7 +69,7 @@ export function ElectionSchedule() {
   // stored zone is still what the server has).
   const zone = isKnownZone(timeZone) ? timeZone : (election.time_zone ?? 'UTC');
   // The offset that applies on polling day (daylight saving may differ from today's).
-  const pollingDay = new Date(fromZonedInput(opensAt, zone) ?? Date.now());
+  const pollingDay = new Date(fromZonedInput(opensAt, zone) ?? today);
   const save = () =>
     update.mutate(
       {

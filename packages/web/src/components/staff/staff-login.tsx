@@ -55,7 +55,9 @@ export function StaffLogin({ role }: { role: StaffRole }) {
   const submitDetails = form.handleSubmit(async ({ email, password }) => {
     setAccountType(role);
     await ensureCsrfCookie();
-    const sent = await (role === 'admin' ? logins.admin.mutateAsync({ body: { email, password } }) : logins.agent.mutateAsync({ body: { email } }))
+    const sent = await (
+      role === 'admin' ? logins.admin.mutateAsync({ body: { email, password } }) : logins.agent.mutateAsync({ body: { email } })
+    )
       .then(() => true)
       .catch(() => false);
     if (sent) setStep('code');
@@ -64,9 +66,9 @@ export function StaffLogin({ role }: { role: StaffRole }) {
   const submitCode = async (token: string) => {
     await sleep(SECRET_REQUEST_DELAY_MS);
     await ensureCsrfCookie();
-    const res = await (role === 'admin' ? verifies.admin.mutateAsync({ body: { token } }) : verifies.agent.mutateAsync({ body: { token } })).catch(
-      () => null,
-    );
+    const res = await (
+      role === 'admin' ? verifies.admin.mutateAsync({ body: { token } }) : verifies.agent.mutateAsync({ body: { token } })
+    ).catch(() => null);
     if (!res) return;
     storeSession(res.body, role);
     finish(res.body.message || 'Signed in successfully');
