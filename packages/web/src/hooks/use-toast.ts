@@ -92,18 +92,20 @@ export function toast(props: Toast) {
   return { id, dismiss, update };
 }
 
+function subscribe(listener: () => void) {
+  listeners.push(listener);
+  return () => {
+    const index = listeners.indexOf(listener);
+    if (index > -1) listeners.splice(index, 1);
+  };
+}
+
+const readToasts = () => memoryState;
+
 export function useToast() {
-  const [state, setState] = React.useState<State>(memoryState);
-  React.useEffect(() => {
-    listeners.push(setState);
-    // A toast raised by a component mounted in the same commit (before this effect ran) is
-    // already in the store: pick it up.
-    setState(memoryState);
-    return () => {
-      const index = listeners.indexOf(setState);
-      if (index > -1) listeners.splice(index, 1);
-    };
-  }, []);
+  // A toast raised by a component mounted in the same commit is already in the store: the
+  // subscription reads the store, not a copy taken at mount.
+  const state = React.useSyncExternalStore(subscribe, readToasts, readToasts);
   return {
     ...state,
     toast,

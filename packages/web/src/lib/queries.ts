@@ -79,6 +79,14 @@ export const queries = {
       queryKey: queryKeys.finalResults,
       queryFn: ({ signal }) => ok(api.lifecycle.getFinalResults.query({ fetchOptions: { signal } })),
     }),
+  /** Anyone's receipt check: every answer (found, 404, a refusal) is the page's to show, not retried. */
+  receipt: (vvpat: string) =>
+    queryOptions({
+      queryKey: ['receipt', vvpat] as const,
+      queryFn: ({ signal }) => api.elections.getReceipt.query({ params: { vvpat }, fetchOptions: { signal } }),
+      retry: false,
+      staleTime: 0,
+    }),
   commitments: () =>
     queryOptions({
       queryKey: queryKeys.commitments,

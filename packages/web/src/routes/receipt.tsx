@@ -1,19 +1,24 @@
-import { useEffect, useId, useState } from 'react';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, XCircle } from 'lucide-react';
 import { z } from 'zod';
+import { FormField, useZodForm } from '@/components/forms';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { api } from '@/lib/api';
 import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
+import { queries } from '@/lib/queries';
 
 export const Route = createFileRoute('/receipt')({
   // `?code=` pre-fills the box (the voter's receipts page links here per code).
   validateSearch: z.object({ code: z.string().max(64).optional().catch(undefined) }),
   component: ReceiptCheck,
 });
+
+const receiptSchema = z.object({ vvpat: z.string().trim().min(1, 'Enter a receipt code') });
+
+const SOMETHING_WRONG = 'Something went wrong. Please try again later.';
 
 type Outcome = { kind: 'found'; vvpat: string; position: string } | { kind: 'missing'; vvpat: string } | { kind: 'error'; message: string };
 
@@ -22,44 +27,27 @@ type Outcome = { kind: 'found'; vvpat: string; position: string } | { kind: 'mis
  * candidate: the code proves the ballot was counted, not how it was cast.
  */
 export function ReceiptCheck() {
-  const id = useId();
   const { code } = useSearch({ strict: false }) as { code?: string };
-  const [value, setValue] = useState(code ?? '');
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [pending, setPending] = useState(false);
+  const form = useZodForm(receiptSchema, { reValidateMode: 'onSubmit', defaultValues: { vvpat: code ?? '' } });
+  // The code the page was opened with is checked by itself; then each submitted one.
+  const [checked, setChecked] = useState(code?.trim() || null);
+  const receipt = useQuery({ ...queries.receipt(checked ?? ''), enabled: checked !== null });
+  const pending = receipt.isFetching;
 
-  const check = async (raw: string) => {
-    const vvpat = raw.trim();
-    setOutcome(null);
-    if (!vvpat) {
-      setOutcome({ kind: 'error', message: 'Enter a receipt code' });
-      return;
-    }
-    setPending(true);
-    try {
-      const res = await api.elections.getReceipt.query({ params: { vvpat } });
-      if (res.status === 200) setOutcome({ kind: 'found', vvpat: res.body.vvpat, position: res.body.position });
-      else if (res.status === 404) setOutcome({ kind: 'missing', vvpat });
-      else
-        setOutcome({
-          kind: 'error',
-          message: firstFieldError(res) ?? errorMessage(res) ?? 'Something went wrong. Please try again later.',
-        });
-    } catch (err) {
-      setOutcome(
-        errorStatus(err) === 404
-          ? { kind: 'missing', vvpat }
-          : { kind: 'error', message: errorMessage(err) ?? 'Something went wrong. Please try again later.' },
-      );
-    } finally {
-      setPending(false);
-    }
-  };
+  const submit = form.handleSubmit(({ vvpat }) => {
+    if (vvpat === checked) void receipt.refetch();
+    else setChecked(vvpat);
+  });
 
-  useEffect(() => {
-    if (code) void check(code);
-    // Only the code the page was opened with is checked by itself.
-  }, []);
+  const outcome: Outcome | null = (() => {
+    if (checked === null || pending) return null;
+    const res = receipt.data;
+    if (res?.status === 200) return { kind: 'found', vvpat: res.body.vvpat, position: res.body.position };
+    if (res?.status === 404 || errorStatus(receipt.error) === 404) return { kind: 'missing', vvpat: checked };
+    if (res) return { kind: 'error', message: firstFieldError(res) ?? errorMessage(res) ?? SOMETHING_WRONG };
+    if (receipt.isError) return { kind: 'error', message: errorMessage(receipt.error) ?? SOMETHING_WRONG };
+    return null;
+  })();
 
   return (
     <PublicLayout>
@@ -71,24 +59,10 @@ export function ReceiptCheck() {
             answer shows the position only, never the choice, so a receipt is safe to check on any device.
           </p>
         </div>
-        <form
-          className="grid gap-3"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void check(value);
-          }}
-        >
-          <Label htmlFor={id}>Receipt code</Label>
-          <Input
-            id={id}
-            value={value}
-            maxLength={64}
-            autoComplete="off"
-            spellCheck={false}
-            className="font-mono"
-            onChange={(e) => setValue(e.target.value)}
-          />
+        <form className="grid gap-3" noValidate onSubmit={submit}>
+          <FormField label="Receipt code" error={form.formState.errors.vvpat?.message}>
+            <Input maxLength={64} autoComplete="off" spellCheck={false} className="font-mono" {...form.register('vvpat')} />
+          </FormField>
           <Button type="submit" disabled={pending}>
             {pending ? 'Checking…' : 'Check receipt'}
           </Button>

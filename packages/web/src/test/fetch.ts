@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import type { AppRoute, ServerInferResponses } from '@ts-rest/core';
 
 export type Reply = { status: number; body?: unknown };
 export type Call = { method: string; path: string; search: URLSearchParams; body: unknown };
@@ -37,6 +38,42 @@ export function stubFetch(route: (call: Call) => Reply | undefined) {
   });
   vi.stubGlobal('fetch', fn);
   return calls;
+}
+
+/** A contract route's answer: one of its declared statuses with that status's body (typed). */
+export type RouteReply<R extends AppRoute> = ServerInferResponses<R>;
+
+/** One route's stand-in for `stubRoutes`: its method, its path (with `:params`) and its answer. */
+export type RouteStub = { method: string; route: string; matches: (call: Call) => boolean; reply: (call: Call) => Reply | undefined };
+
+/**
+ * Answers a contract route (e.g. `stub(contract.api.auth.changePin, { status: 200, body: { message: 'Pin changed' } })`),
+ * with a fixed answer or one made per call. The body is checked against the contract's response
+ * for that status.
+ */
+export function stub<R extends AppRoute>(route: R, reply: RouteReply<R> | ((call: Call) => RouteReply<R> | undefined)): RouteStub {
+  const path = route.path.replace(/^\/api\/v1/, '');
+  const pattern = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}$`);
+  return {
+    method: route.method,
+    route: path,
+    matches: (call) => call.method === route.method && pattern.test(call.path),
+    reply: (call) => (typeof reply === 'function' ? reply(call) : reply) as Reply | undefined,
+  };
+}
+
+/**
+ * The tests' fetch stand-in keyed by contract routes: each call goes to the first stub of its
+ * route; any other route is 404 (as `stubFetch`). Answers the list of calls made, in order.
+ */
+export function stubRoutes(...stubs: RouteStub[]) {
+  return stubFetch((call) => stubs.find((s) => s.matches(call))?.reply(call));
+}
+
+/** The calls made to one contract route, in order. */
+export function callsTo(calls: Call[], route: AppRoute): Call[] {
+  const probe = stub(route, () => undefined);
+  return calls.filter((c) => probe.matches(c));
 }
 
 /** A Laravel-style paginator body, as the members, logs and issues lists answer. */

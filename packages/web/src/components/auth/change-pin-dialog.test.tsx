@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch, type Reply } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { callsTo, stub, stubRoutes } from '@/test/fetch';
 import { ChangePinDialog } from './change-pin-dialog';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -22,30 +23,29 @@ function fill(dialog: HTMLElement, current: string, next: string) {
 
 describe('Change pin dialog (docs/screens.md "Screens")', () => {
   it('sends the current and the new pin and closes with a toast', async () => {
-    const calls = stubFetch((c) =>
-      c.method === 'PUT' && c.path === '/psk/pin' ? { status: 200, body: { message: 'Pin changed' } } : undefined,
-    );
+    const calls = stubRoutes(stub(contract.api.auth.changePin, { status: 200, body: { message: 'Pin changed' } }));
     const dialog = await openDialog();
     fill(dialog, '1234', '5083');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(calls.find((c) => c.path === '/psk/pin')?.body).toEqual({ current_pin: '1234', new_pin: '5083' });
+    expect(callsTo(calls, contract.api.auth.changePin)[0]?.body).toEqual({ current_pin: '1234', new_pin: '5083' });
     expect(await screen.findByText('Use your new pin the next time you sign in with your authenticator app.')).toBeTruthy();
   });
 
   it('refuses a trivial or malformed pin before sending anything', async () => {
-    const calls = stubFetch(() => undefined);
+    const calls = stubRoutes();
     const dialog = await openDialog();
     fill(dialog, '1234', '1111');
     expect((await within(dialog).findByRole('alert')).textContent).toBe(TRIVIAL);
     fill(dialog, '', '12a');
     expect(await within(dialog).findByText('Enter your current pin')).toBeTruthy();
     expect(within(dialog).getByText('The pin must be 4 to 8 digits')).toBeTruthy();
-    expect(calls.some((c) => c.path === '/psk/pin')).toBe(false);
+    expect(callsTo(calls, contract.api.auth.changePin)).toEqual([]);
   });
 
   it("shows the server's field message (a wrong current pin) beside the field and stays open", async () => {
-    const wrong: Reply = { status: 422, body: { message: 'Incorrect pin', errors: { current_pin: ['Incorrect pin'] } } };
-    stubFetch((c) => (c.path === '/psk/pin' ? wrong : undefined));
+    stubRoutes(
+      stub(contract.api.auth.changePin, { status: 422, body: { message: 'Incorrect pin', errors: { current_pin: ['Incorrect pin'] } } }),
+    );
     const dialog = await openDialog();
     fill(dialog, '0000', '5083');
     const current = within(dialog).getByLabelText('Current pin');

@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
 import { BallotForm, choiceValue, type Choices } from '@/components/ballot/ballot-form';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
-import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
-import { preload, queries, queryKeys } from '@/lib/queries';
+import { errorMessage, firstFieldError } from '@/lib/errors';
+import { useCastVote } from '@/lib/mutations';
+import { preload, queries } from '@/lib/queries';
 
 export const Route = createFileRoute('/_voter/voter/elect')({
   // The ballot needs the ballot, the switch and the voter's receipts before it makes sense.
@@ -31,11 +31,10 @@ const norm = (s: string) =>
     .trim();
 
 export function Elect() {
-  const queryClient = useQueryClient();
   const ballot = useQuery(queries.ballot());
   const status = useQuery(queries.electionStatus());
   const mine = useQuery(queries.myVvpat());
-  const vote = api.ballots.castVote.useMutation();
+  const vote = useCastVote();
   const [voted, setVoted] = useState(false);
   // Positions voted for in this visit, from the vote's receipts (before the receipts list refetches).
   const [justVoted, setJustVoted] = useState<number[]>([]);
@@ -63,15 +62,9 @@ export function Elect() {
       setJustVoted((prev) => [...prev, ...receipts.map((r) => r.position_id), ...Object.keys(choices).map(Number)]);
       setVoted(true);
       toast({ variant: 'success', title: 'Successfully voted' });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.myVvpat });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
       return true;
     } catch (err) {
-      const message = firstFieldError(err) ?? errorMessage(err) ?? 'Please try again';
-      setFailure(`Unable to process vote, ${message}`);
-      toast({ variant: 'destructive', title: 'Unable to process vote,', description: message });
-      if (errorStatus(err) === 409) void queryClient.invalidateQueries({ queryKey: queryKeys.myVvpat });
-      if (errorStatus(err) === 403) void queryClient.invalidateQueries({ queryKey: queryKeys.electionStatus });
+      setFailure(`Unable to process vote, ${firstFieldError(err) ?? errorMessage(err) ?? 'Please try again'}`);
       return false;
     }
   };
