@@ -262,22 +262,23 @@ export async function reorderPositions(ctx: AppContext, actor: Actor, ids: numbe
     if (missing.length > 0)
       throw AppError.validation({ position_ids: [`The order must list every position; missing: ${missing.join(', ')}`] });
     const moving = ids.filter((id, place) => known.get(id)!.sortOrder !== place);
-    const [voted] = await tx
-      .select({ id: participation.positionId })
-      .from(participation)
-      .where(inArray(participation.positionId, moving))
-      .orderBy(asc(participation.positionId))
-      .limit(1);
-    if (voted) {
-      const p = known.get(voted.id)!;
-      throw new AppError('CONFLICT', `Votes have been cast for ${p.name} ${p.level}, so it can no longer be moved`);
-    }
-    // One statement for the whole list: each id gets its place (ids are checked whole numbers).
-    if (moving.length > 0)
+    if (moving.length > 0) {
+      const [voted] = await tx
+        .select({ id: participation.positionId })
+        .from(participation)
+        .where(inArray(participation.positionId, moving))
+        .orderBy(asc(participation.positionId))
+        .limit(1);
+      if (voted) {
+        const p = known.get(voted.id)!;
+        throw new AppError('CONFLICT', `Votes have been cast for ${p.name} ${p.level}, so it can no longer be moved`);
+      }
+      // One statement for the whole list: each id gets its place (ids are checked whole numbers).
       await tx.execute(sql`
         update ${positions} set sort_order = o.place - 1
         from unnest(${`{${ids.join(',')}}`}::int[]) with ordinality as o(id, place)
         where ${positions.id} = o.id and ${positions.sortOrder} <> o.place - 1`);
+    }
     const rows = new Map((await tx.select(positionColumns).from(positions)).map((p) => [p.id, p]));
     return ids.map((id) => rows.get(id)!);
   });

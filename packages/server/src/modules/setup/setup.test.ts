@@ -244,6 +244,11 @@ describe('reordering positions (PUT positions/order)', () => {
     expect(after.map((p) => p.sortOrder)).toEqual(wanted.map((_, i) => i));
     expect(await logCount()).toBe(logs + 1);
     expect(await lastLog()).toMatchObject({ activity: 'Positions reordered', status: 'success' });
+    // The same order again moves nothing and answers the same list.
+    const again = await api('put', '/positions/order').send({ position_ids: wanted });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(res.body.data);
+    expect(await stored()).toEqual(after);
     // The public list keeps national positions first, in the new order among themselves.
     const listed = (await api('get', '/psk/positions', null)).body.data as { id: number; level: string }[];
     const national = new Set(listed.filter((p) => p.level === 'National').map((p) => p.id));
