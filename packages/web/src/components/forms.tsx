@@ -1,0 +1,109 @@
+import * as React from 'react';
+import { useId } from 'react';
+import { Slot } from '@radix-ui/react-slot';
+import { useForm, type FieldValues, type UseFormProps, type UseFormReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/label';
+import { cn } from '@/lib/utils';
+
+/**
+ * The app's one way to build a form (docs/architecture.md "Web"): react-hook-form validated by a
+ * zod schema (the contract's, or one built from it), one `FormField` per control and one
+ * `FormFooter`. The schema's input type is what the fields hold, its output type is what the
+ * submit handler receives, so no cast is needed.
+ */
+export type ZodForm<S extends z.ZodType<FieldValues, z.ZodTypeDef, FieldValues>> = UseFormReturn<z.input<S>, unknown, z.output<S>>;
+
+export function useZodForm<S extends z.ZodType<FieldValues, z.ZodTypeDef, FieldValues>>(
+  schema: S,
+  options: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, 'resolver'> = {},
+): ZodForm<S> {
+  return useForm<z.input<S>, unknown, z.output<S>>({ ...options, resolver: zodResolver<z.input<S>, unknown, z.output<S>>(schema) });
+}
+
+/** The field's own message under it, read by screen readers as it appears. */
+export function FieldError({ id, message }: { id: string; message?: string | null }) {
+  if (!message) return null;
+  return (
+    <p id={id} role="alert" className="text-sm text-destructive">
+      {message}
+    </p>
+  );
+}
+
+type FormFieldProps = {
+  label: React.ReactNode;
+  /** A hint under the control, announced with it. */
+  description?: React.ReactNode;
+  /** The field's error message (the form's `formState.errors.x?.message`, or the server's). */
+  error?: string | null;
+  /** The id of the control; one is made when left out. */
+  id?: string;
+  className?: string;
+  /** One control (Input, Textarea, a Select trigger...): it receives id, aria-invalid and aria-describedby. */
+  children: React.ReactElement;
+};
+
+/**
+ * A label, one control, an optional hint and the error: the control is tied to its label by id,
+ * to the hint and the error by aria-describedby, and is aria-invalid while the error shows.
+ */
+export function FormField({ label, description, error, id, className, children }: FormFieldProps) {
+  const made = useId();
+  const controlId = id ?? made;
+  const hintId = `${controlId}-hint`;
+  const errorId = `${controlId}-error`;
+  const describedBy = [description ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={cn('grid gap-2', className)}>
+      <Label htmlFor={controlId}>{label}</Label>
+      <Slot id={controlId} aria-invalid={error ? true : undefined} aria-describedby={describedBy}>
+        {children}
+      </Slot>
+      {description && (
+        <p id={hintId} className="text-sm text-muted-foreground">
+          {description}
+        </p>
+      )}
+      <FieldError id={errorId} message={error} />
+    </div>
+  );
+}
+
+type FormFooterProps = {
+  pending: boolean;
+  submitLabel: string;
+  /** The submit button's text while the request runs ('Saving…'). */
+  pendingLabel: string;
+  /** Leave out for a form without a cancel button. */
+  onCancel?: () => void;
+  cancelLabel?: string;
+  /** Disables submit while true (besides while pending). */
+  disabled?: boolean;
+  className?: string;
+};
+
+/** Cancel and submit at the end of a form; submit is disabled and relabelled while pending. */
+export function FormFooter({ pending, submitLabel, pendingLabel, onCancel, cancelLabel = 'Cancel', disabled, className }: FormFooterProps) {
+  return (
+    <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)}>
+      {onCancel && (
+        <Button type="button" variant="outline" onClick={onCancel}>
+          {cancelLabel}
+        </Button>
+      )}
+      <Button type="submit" disabled={pending || disabled}>
+        {pending ? pendingLabel : submitLabel}
+      </Button>
+    </div>
+  );
+}
+
+/** Puts a server refusal's field messages (lib/errors.ts fieldErrorsOf) on the form's fields. */
+export function setServerErrors<T extends FieldValues>(form: UseFormReturn<T, unknown, any>, errors: Record<string, string>) {
+  for (const [name, message] of Object.entries(errors)) {
+    form.setError(name as Parameters<typeof form.setError>[0], { type: 'server', message });
+  }
+}

@@ -1,0 +1,252 @@
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
+import { toast } from '@/hooks/use-toast';
+import { api } from './api';
+import { errorIssue, errorMessage, errorStatus, firstFieldError } from './errors';
+import { queryKeys } from './queries';
+
+/**
+ * The one home of the app's writes (next to lib/queries.ts, the reads): each hook is one contract
+ * route's mutation that owns what follows it, the lists it refreshes on success and the toast of
+ * its failure. Screens call `mutateAsync` for what is theirs alone (a success toast, closing a
+ * dialog, field messages, navigation) and never refresh a list or toast a failure themselves.
+ */
+
+/** The red toast of a refused or failed call. */
+export function failureToast(title: string, description?: string) {
+  toast({ variant: 'destructive', title, description });
+}
+
+/** The first field message of a 422, else the server's message, else `fallback`. */
+const fieldOrMessage = (err: unknown, fallback?: string) => firstFieldError(err) ?? errorMessage(err) ?? fallback;
+
+/** Login failure (docs/screens.md "Messages and timings"): 'An error occurred' with the server message; a 401 gives 'Invalid credentials'. */
+export function loginFailureToast(err: unknown) {
+  failureToast('An error occurred', errorStatus(err) === 401 ? 'Invalid credentials' : fieldOrMessage(err, 'Please try again'));
+}
+
+/** The toast of a refused one-time code or token. */
+const codeFailureToast = (err: unknown) => failureToast('There has been the following issue', errorMessage(err) ?? 'Please try again');
+
+function useRefresh() {
+  const queryClient = useQueryClient();
+  return (...keys: QueryKey[]) => Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => undefined);
+}
+
+// --- sign-in and sign-up -------------------------------------------------------------------------
+
+export const NO_ACCOUNT = 'No account found, try signing up';
+export const ACCOUNT_EXISTS = 'Such an account already exists, try signing in or use a different voter id';
+
+/** Member sign-in, step 1: the code goes to the member's phone or email. */
+export function useVerifyPhone() {
+  return api.auth.verifyPhone.useMutation({
+    onError: (err) => failureToast('There has been the below issue', errorMessage(err) ?? 'Please try again'),
+  });
+}
+
+/** Member sign-in, step 2: the code. */
+export function useVerifySms() {
+  return api.auth.verifySms.useMutation({ onError: codeFailureToast });
+}
+
+export function useMemberGoogleLogin() {
+  return api.auth.loginGoogle.useMutation({
+    onError: (err) =>
+      failureToast('An error occurred', errorStatus(err) === 401 ? 'Invalid credentials' : (errorMessage(err) ?? 'Please try again')),
+  });
+}
+
+/** Staff sign-in, step 1 (admin: username and password; agent: email): the code is emailed. */
+export function useStaffLogin() {
+  const admin = api.auth.loginAdmin.useMutation({ onError: loginFailureToast });
+  const agent = api.auth.loginAgent.useMutation({ onError: loginFailureToast });
+  return { admin, agent };
+}
+
+/** Staff sign-in, step 2: the emailed code. */
+export function useStaffVerify() {
+  const admin = api.auth.verifyAdmin.useMutation({ onError: codeFailureToast });
+  const agent = api.auth.verifyAgent.useMutation({ onError: codeFailureToast });
+  return { admin, agent };
+}
+
+export function useStaffGoogleLogin() {
+  const admin = api.auth.loginAdminGoogle.useMutation({ onError: loginFailureToast });
+  const agent = api.auth.loginAgentGoogle.useMutation({ onError: loginFailureToast });
+  return { admin, agent };
+}
+
+/** Authenticator sign-in, step 1: the pin (the screen also shows the message under the field). */
+export function useSignPass() {
+  return api.auth.signPass.useMutation({
+    onError: (err) => failureToast('There has been the following issue', errorIssue(err) ?? errorMessage(err) ?? 'Please try again'),
+  });
+}
+
+/** Authenticator sign-in, step 2: the token from the app. */
+export function useVerifyTokenLogin() {
+  return api.auth.verifyTokenLogin.useMutation({
+    onError: (err) => failureToast('There has been the following issue', errorIssue(err) ?? errorMessage(err) ?? 'Please try again'),
+  });
+}
+
+/** Authenticator set-up: the QR code and key. */
+export function useSendQr() {
+  return api.auth.sendQr.useMutation({
+    onError: (err) => failureToast('Issue generating qr code', errorMessage(err) ?? 'Issue generating qr code'),
+  });
+}
+
+/** Authenticator set-up: the first token confirms it. */
+export function useConfirmAuthenticator() {
+  return api.auth.verifyToken.useMutation({ onError: codeFailureToast });
+}
+
+export function useChangePin() {
+  return api.auth.changePin.useMutation({
+    onError: (err) => failureToast('Error changing pin', fieldOrMessage(err)),
+  });
+}
+
+function signupFailure(err: unknown) {
+  failureToast(
+    'An error occurred',
+    errorStatus(err) === 409 ? ACCOUNT_EXISTS : `${errorMessage(err) ?? 'Something went wrong.'} Try using a different voter id`,
+  );
+}
+
+export function useSignup() {
+  return api.auth.signup.useMutation({ onError: signupFailure });
+}
+
+export function useVerifySignup() {
+  return api.auth.verifySignup.useMutation({
+    onError: (err) => failureToast('An error occurred', errorStatus(err) === 409 ? ACCOUNT_EXISTS : (errorMessage(err) ?? 'Something went wrong.')),
+  });
+}
+
+/** The public member-details check: its failure shows on the page, not in a toast. */
+export function useMemberDetails() {
+  return api.members.getMemberDetails.useMutation();
+}
+
+// --- voter ---------------------------------------------------------------------------------------
+
+/** Casting the ballot: the receipts and the dashboard refresh; a 409 (already voted) re-reads the receipts, a 403 (closed) the status. */
+export function useCastVote() {
+  const queryClient = useQueryClient();
+  const refresh = (queryKey: QueryKey) => void queryClient.invalidateQueries({ queryKey });
+  return api.ballots.castVote.useMutation({
+    onSuccess: () => {
+      refresh(queryKeys.myVvpat);
+      refresh(queryKeys.dashboard);
+    },
+    onError: (err) => {
+      failureToast('Unable to process vote,', fieldOrMessage(err, 'Please try again'));
+      if (errorStatus(err) === 409) refresh(queryKeys.myVvpat);
+      if (errorStatus(err) === 403) refresh(queryKeys.electionStatus);
+    },
+  });
+}
+
+export function useReportIssue() {
+  return api.help.reportIssue.useMutation({
+    onError: (err) => failureToast('Error reporting issue', errorMessage(err) ?? 'Something went wrong. Please try again later.'),
+  });
+}
+
+// --- back office ---------------------------------------------------------------------------------
+
+/**
+ * Editing a member. A refused contact change of a member who voted (CONTACT_CHANGE_AFTER_VOTE) is
+ * not a failure toast: the dialog asks the admin to confirm it.
+ */
+export function useUpdateMember() {
+  const refresh = useRefresh();
+  return api.members.updateMember.useMutation({
+    onSuccess: () => refresh(queryKeys.members),
+    onError: (err, variables) => {
+      if (!variables.body.confirm_contact_change && errorIssue(err) === CONTACT_CHANGE_AFTER_VOTE) return;
+      failureToast('Error updating member', fieldOrMessage(err));
+    },
+  });
+}
+
+export function useAssignPositions() {
+  const refresh = useRefresh();
+  return api.members.assignPositions.useMutation({
+    onSuccess: () => refresh(queryKeys.members, queryKeys.candidates),
+    onError: () => failureToast('Error assigning position', 'Please try again.'),
+  });
+}
+
+/** The CSV import; a file with bad lines is answered 200 with the lines (nothing imported, nothing to refresh). */
+export function useImportMembers() {
+  const refresh = useRefresh();
+  return api.members.importMembers.useMutation({
+    onSuccess: (res, variables) => {
+      if (res.status !== 200 || res.body.errors.length > 0) return;
+      return refresh(queryKeys.members, ...(variables.query?.create_branches ? [queryKeys.branches] : []));
+    },
+    onError: (err) => failureToast('Import failed', errorMessage(err) ?? 'Please try again.'),
+  });
+}
+
+/** Editing a candidate; `failed` is the failure toast's title (each screen names its own edit). */
+export function useUpdateCandidate(failed: string) {
+  const refresh = useRefresh();
+  return api.candidates.updateCandidate.useMutation({
+    onSuccess: () => refresh(queryKeys.candidates, queryKeys.members),
+    onError: (err) => failureToast(failed, fieldOrMessage(err, 'Please try again.')),
+  });
+}
+
+/** A reminder or its dry run (a count, nothing to refresh). */
+export function useCreateReminder() {
+  const refresh = useRefresh();
+  return api.reminders.createReminder.useMutation({
+    onSuccess: (_res, variables) => (variables.body.dry_run ? undefined : refresh(queryKeys.reminders)),
+    onError: (err) => failureToast('The reminder could not be queued', fieldOrMessage(err, 'Something went wrong')),
+  });
+}
+
+/** Voting on or off: the status takes the answer, the election (its phase) is re-read. */
+export function useToggleElection() {
+  const queryClient = useQueryClient();
+  return api.elections.toggleElection.useMutation({
+    onSuccess: (res) => {
+      if (res.status !== 200) return;
+      queryClient.setQueryData(queryKeys.electionStatus, { status: 200, headers: new Headers(), body: { active: res.body.active } });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.election, exact: true });
+    },
+    onError: (err) => {
+      failureToast('Failed to update election status', errorMessage(err) ?? 'Something went wrong');
+      void queryClient.invalidateQueries({ queryKey: queryKeys.electionStatus });
+    },
+  });
+}
+
+function useRefreshElection() {
+  const queryClient = useQueryClient();
+  return async () => {
+    await queryClient.invalidateQueries({ queryKey: queryKeys.election, exact: true });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.electionStatus });
+  };
+}
+
+export function useUpdateElection() {
+  const refresh = useRefreshElection();
+  return api.elections.updateElection.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('The schedule could not be saved', fieldOrMessage(err, 'Something went wrong')),
+  });
+}
+
+export function useCloseElection() {
+  const refresh = useRefreshElection();
+  return api.lifecycle.closeElection.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('The election could not be closed', errorMessage(err) ?? 'Something went wrong'),
+  });
+}
