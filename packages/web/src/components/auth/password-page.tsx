@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { AuthCard } from '@/components/auth/auth-card';
 import { FieldError } from '@/components/auth/field-error';
 import { PublicLayout } from '@/components/layout/public-layout';
@@ -13,14 +13,10 @@ import { config } from '@/lib/config';
 import { getPfNumber, setPfNumber } from '@/lib/session';
 import { SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 
-export const Route = createFileRoute('/password')({
-  component: PasswordStep,
-});
-
 const REQUIRED = 'The password field is required';
 
 /** Authenticator sign-in, step 1: the pin. */
-function PasswordStep() {
+export function PasswordStep() {
   const navigate = useNavigate();
   const passId = useId();
   const memberId = useId();

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { Copy } from 'lucide-react';
 import { AuthCard } from '@/components/auth/auth-card';
 import { TokenForm } from '@/components/auth/token-form';
@@ -12,12 +12,8 @@ import { config } from '@/lib/config';
 import { getPfNumber, getToken } from '@/lib/session';
 import { SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 
-export const Route = createFileRoute('/scan-qr')({
-  component: ScanQr,
-});
-
 /** Authenticator setup: scan the QR (or type the key), then confirm with a first token. */
-function ScanQr() {
+export function ScanQr() {
   const navigate = useNavigate();
   const pfNumber = getPfNumber();
   const signedIn = Boolean(getToken());

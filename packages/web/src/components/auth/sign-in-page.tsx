@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Info } from 'lucide-react';
@@ -22,10 +22,6 @@ import { useElection } from '@/lib/election';
 import { decodeIdToken, type GoogleCredentialResponse } from '@/lib/google';
 import { setAccountType, setPfNumber, storeSession } from '@/lib/session';
 import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
-
-export const Route = createFileRoute('/sign-in')({
-  component: SignIn,
-});
 
 export const NO_SUCH_USER = 'No such user exists';
 export const NO_ACCOUNT = 'No account found, try signing up';

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -21,10 +21,6 @@ import { decodeIdToken, type GoogleCredentialResponse, type GoogleProfile } from
 import { config } from '@/lib/config';
 import { useElection } from '@/lib/election';
 import { setPfNumber } from '@/lib/session';
-
-export const Route = createFileRoute('/sign-up')({
-  component: SignUp,
-});
 
 export const ACCOUNT_EXISTS = 'Such an account already exists, try signing in or use a different voter id';
 

@@ -1,5 +1,4 @@
 import { useId, useState } from 'react';
-import { createFileRoute } from '@tanstack/react-router';
 import type { z } from 'zod';
 import type { DetailsResponse } from '@kura/contract';
 import { AuthCard } from '@/components/auth/auth-card';
@@ -10,13 +9,9 @@ import { Label } from '@/components/ui/label';
 import { api } from '@/lib/api';
 import { errorMessage, firstFieldError } from '@/lib/errors';
 
-export const Route = createFileRoute('/verify')({
-  component: VerifyDetails,
-});
-
 type Details = z.infer<typeof DetailsResponse>;
 
-function VerifyDetails() {
+export function VerifyDetails() {
   const inputId = useId();
   const [value, setValue] = useState('');
   const [details, setDetails] = useState<Details | null>(null);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { AuthCard } from '@/components/auth/auth-card';
 import { SuccessAlert } from '@/components/auth/success-alert';
 import { TokenForm } from '@/components/auth/token-form';
@@ -10,12 +10,8 @@ import { errorIssue, errorMessage } from '@/lib/errors';
 import { getPfNumber, storeSession } from '@/lib/session';
 import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 
-export const Route = createFileRoute('/verify-token')({
-  component: VerifyTokenLogin,
-});
-
 /** Authenticator sign-in, step 2: the 6-digit token from the app. */
-function VerifyTokenLogin() {
+export function VerifyTokenLogin() {
   const navigate = useNavigate();
   const pfNumber = getPfNumber();
   const [busy, setBusy] = useState(false);

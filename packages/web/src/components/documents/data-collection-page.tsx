@@ -1,13 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router';
 import { DocumentPage } from '@/components/documents/document-page';
 import { config } from '@/lib/config';
 import { useElection } from '@/lib/election';
 
-export const Route = createFileRoute('/data-collection')({
-  component: DataCollection,
-});
-
-function DataCollection() {
+export function DataCollection() {
   const { texts } = useElection();
   return (
     <DocumentPage title="Data collection">

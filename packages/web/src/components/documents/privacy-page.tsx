@@ -1,13 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router';
 import { DocumentPage } from '@/components/documents/document-page';
 import { config } from '@/lib/config';
 import { useElection } from '@/lib/election';
 
-export const Route = createFileRoute('/privacy')({
-  component: Privacy,
-});
-
-function Privacy() {
+export function Privacy() {
   const { texts } = useElection();
   return (
     <DocumentPage title="Privacy policy">

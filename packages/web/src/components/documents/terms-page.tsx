@@ -1,13 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router';
 import { DocumentPage } from '@/components/documents/document-page';
 import { config } from '@/lib/config';
 import { useElection } from '@/lib/election';
 
-export const Route = createFileRoute('/terms')({
-  component: Terms,
-});
-
-function Terms() {
+export function Terms() {
   const { texts } = useElection();
   const org = texts.organisation || 'the organisation';
   return (

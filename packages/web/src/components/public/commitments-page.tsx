@@ -1,13 +1,9 @@
-import { createFileRoute, Link } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { formatDateTime, useElection } from '@/lib/election';
 import { queries } from '@/lib/queries';
-
-export const Route = createFileRoute('/commitments')({
-  component: Commitments,
-});
 
 /** The published commitments to the ballot set, newest first, with how to check one. */
 export function Commitments() {

@@ -1,4 +1,3 @@
-import { createFileRoute } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { PositionResults } from '@/components/results/position-results';
@@ -6,13 +5,9 @@ import { queries, queryKeys, type ResultsResponseLike, withResults } from '@/lib
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 
-export const Route = createFileRoute('/')({
-  component: Landing,
-});
-
 export const LANDING_DEFAULT_POSITION = 'Chairperson_National';
 
-function Landing() {
+export function Landing() {
   const queryClient = useQueryClient();
   const positions = useQuery(queries.positions());
   const results = useQuery(queries.publicResults());

@@ -1,19 +1,12 @@
 import { useEffect, useId, useState } from 'react';
-import { createFileRoute, Link, useSearch } from '@tanstack/react-router';
+import { Link, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, XCircle } from 'lucide-react';
-import { z } from 'zod';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { api } from '@/lib/api';
 import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
-
-export const Route = createFileRoute('/receipt')({
-  // `?code=` pre-fills the box (the voter's receipts page links here per code).
-  validateSearch: z.object({ code: z.string().max(64).optional().catch(undefined) }),
-  component: ReceiptCheck,
-});
 
 type Outcome = { kind: 'found'; vvpat: string; position: string } | { kind: 'missing'; vvpat: string } | { kind: 'error'; message: string };
 

@@ -1,4 +1,3 @@
-import { createFileRoute } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Printer } from 'lucide-react';
 import type { FinalResultsResponse } from '@kura/contract';
@@ -9,10 +8,6 @@ import { errorMessage, errorStatus } from '@/lib/errors';
 import { formatDateTime, useElection } from '@/lib/election';
 import { percentage } from '@/lib/format';
 import { queries } from '@/lib/queries';
-
-export const Route = createFileRoute('/results')({
-  component: ResultsPage,
-});
 
 const share = (n: number, of: number) => (of > 0 ? `${((n / of) * 100).toFixed(1)}%` : '0.0%');
 

@@ -1,12 +1,8 @@
-import { createFileRoute, Link } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import type { Election } from '@kura/contract';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { useElection } from '@/lib/election';
 import { formatOrdinalDay } from '@/lib/zoned-time';
-
-export const Route = createFileRoute('/_voter/voter/education')({
-  component: Education,
-});
 
 /** Education (docs/screens.md "Screens"): six steps and the voting window footer. */
 export const EDUCATION_STEPS = [
@@ -32,7 +28,7 @@ export function votingWindowText(election: Pick<Election, 'opens_at' | 'closes_a
   return `voting starts on ${formatOrdinalDay(election.opens_at, election.time_zone)} and ends on ${formatOrdinalDay(election.closes_at, election.time_zone, 'long')}`;
 }
 
-function Education() {
+export function Education() {
   const { election } = useElection();
   return (
     <div className="grid max-w-3xl gap-4">

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { createFileRoute, Link } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
 import { BallotForm, choiceValue, type Choices } from '@/components/ballot/ballot-form';
@@ -7,19 +7,7 @@ import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states
 import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
 import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
-import { preload, queries, queryKeys } from '@/lib/queries';
-
-export const Route = createFileRoute('/_voter/voter/elect')({
-  // The ballot needs the ballot, the switch and the voter's receipts before it makes sense.
-  loader: ({ context: { queryClient }, cause }) =>
-    Promise.all([
-      preload(queryClient, queries.ballot(), cause),
-      preload(queryClient, queries.electionStatus(), cause),
-      preload(queryClient, queries.myVvpat(), cause),
-    ]),
-  pendingComponent: () => <Loading />,
-  component: Elect,
-});
+import { queries, queryKeys } from '@/lib/queries';
 
 export const VOTED_BANNER = 'You have successfully voted';
 export const VOTING_DISABLED = 'Voting is currently disabled. Please come back when voting opens.';

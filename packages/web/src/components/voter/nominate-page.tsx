@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { Button } from '@/components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -8,12 +7,8 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { toast } from '@/hooks/use-toast';
 import { queries } from '@/lib/queries';
 
-export const Route = createFileRoute('/_voter/voter/nominate')({
-  component: Nominate,
-});
-
 /** Events/nominate (docs/screens.md "Screens"): voting items with a Vote button that only logs the chosen values. */
-function Nominate() {
+export function Nominate() {
   const q = useQuery(queries.items());
   const [chosen, setChosen] = useState<number[]>([]);
 

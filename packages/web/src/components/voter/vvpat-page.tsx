@@ -1,19 +1,13 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, Link } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { Copy, Download } from 'lucide-react';
 import type { VvpatRow } from '@kura/contract';
 import { Button } from '@/components/ui/button';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { toast } from '@/hooks/use-toast';
 import { errorStatus } from '@/lib/errors';
-import { preload, queries } from '@/lib/queries';
-
-export const Route = createFileRoute('/_voter/voter/vpat')({
-  loader: ({ context, cause }) => preload(context.queryClient, queries.myVvpat(), cause),
-  pendingComponent: () => <Loading />,
-  component: VoterVvpat,
-});
+import { queries } from '@/lib/queries';
 
 const FETCH_ERROR = 'An error occurred while fetching the data. Please try again later.';
 
