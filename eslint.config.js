@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const MODULE_BOUNDARY =
   "Import another server module through its index.ts (e.g. '../ballots', not '../ballots/mixer'); export what you need from that module's index.ts.";
@@ -27,6 +28,13 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
     },
+  },
+  // The rules of hooks and the React Compiler's checks for the web app (eslint-plugin-react-hooks'
+  // recommended set); a missing effect dependency is an error, not a warning.
+  {
+    files: ['packages/web/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+    rules: { ...reactHooks.configs.flat.recommended.rules, 'react-hooks/exhaustive-deps': 'error' },
   },
   // Server modules talk to each other through their public index.ts only (docs/architecture.md
   // "Module map"): `../ballots` is fine, `../ballots/mixer` is another module's internals.

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useId } from 'react';
 import { Slot } from '@radix-ui/react-slot';
-import { useForm, type FieldValues, type UseFormProps, type UseFormReturn } from 'react-hook-form';
+import { useForm, type FieldErrors, type FieldValues, type UseFormProps, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
@@ -106,4 +106,14 @@ export function setServerErrors<T extends FieldValues>(form: UseFormReturn<T, un
   for (const [name, message] of Object.entries(errors)) {
     form.setError(name as Parameters<typeof form.setError>[0], { type: 'server', message });
   }
+}
+
+/** The form's field messages by field name (the first level), for field groups that take plain messages. */
+export function fieldMessages(errors: FieldErrors): Partial<Record<string, string>> {
+  const out: Partial<Record<string, string>> = {};
+  for (const [name, error] of Object.entries(errors)) {
+    const message = (error as { message?: unknown } | undefined)?.message;
+    if (typeof message === 'string' && message) out[name] = message;
+  }
+  return out;
 }

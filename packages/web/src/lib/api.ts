@@ -73,5 +73,5 @@ export const tsr = initTsrReactQuery(contract, {
   api: fetchWithSession,
 });
 
-/** The /api/v1 routers, for short call sites: `api.auth.verifyPhone.useMutation()`. */
+/** The /api/v1 routers: reads go through lib/queries.ts, writes through lib/mutations.ts. */
 export const api = tsr.api;

@@ -1,19 +1,31 @@
 import { useEffect, useId, useState } from 'react';
+import { z } from 'zod';
 import { UpdateCandidateBody, type Member } from '@kura/contract';
 import { Search } from 'lucide-react';
-import { FieldError } from '@/components/auth/field-error';
+import { FieldError, fieldMessages, FormField, FormFooter, useZodForm } from '@/components/forms';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { toast } from '@/hooks/use-toast';
 import { useCandidatePositions } from '@/hooks/use-admin-lists';
 import { api } from '@/lib/api';
-import { errorMessage } from '@/lib/errors';
+import { errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { positionOptionLabel } from '@/lib/format';
-import { CandidateMediaFields, candidateForm, useCandidateMedia, useCandidateSave } from './candidate-fields';
+import { useUpdateCandidate } from '@/lib/mutations';
+import { CandidateMediaFields, candidateForm, useFileInput } from './candidate-fields';
 
 /** How many matches the member search shows (the first page of the search). */
 const SEARCH_PAGE = 10;
+
+/** The dialog's choices; the member's own details are checked against the contract on submit. */
+const addSchema = z.object({
+  position: z.string().min(1, 'Choose the position they stand for'),
+  member: z.custom<Member | null>().refine((m): m is Member => m !== null, 'Search for the member and choose one'),
+  statement: z.string(),
+  image: z.custom<File | null>(),
+});
+const EMPTY = { position: '', member: null, statement: '', image: null };
 
 /**
  * Add candidate (docs/screens.md "Staff pages"): choose a position, find a member by name, member
@@ -24,119 +36,99 @@ const SEARCH_PAGE = 10;
  */
 export function AddCandidateDialog({ open, positionId, onClose }: { open: boolean; positionId?: number; onClose: () => void }) {
   const id = useId();
-  const media = useCandidateMedia();
-  const { reset } = media;
+  const { fileRef, clear } = useFileInput();
   const { positions, loading: positionsLoading } = useCandidatePositions();
-  const { save, pending } = useCandidateSave();
-  const [position, setPosition] = useState('');
+  const update = useUpdateCandidate('Error adding candidate');
+  const form = useZodForm(addSchema, { reValidateMode: 'onSubmit', defaultValues: EMPTY });
+  const { reset } = form;
+  const values = form.watch();
+  const errors = fieldMessages(form.formState.errors);
   const [text, setText] = useState('');
   const [results, setResults] = useState<Member[] | null>(null);
   const [searching, setSearching] = useState(false);
-  const [member, setMember] = useState<Member | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const position = values.position;
+  const member = values.member;
 
   useEffect(() => {
     if (!open) return;
-    setPosition(positionId ? String(positionId) : '');
+    reset({ ...EMPTY, position: positionId ? String(positionId) : '' });
     setText('');
     setResults(null);
-    setMember(null);
-    reset('');
-    setErrors({});
-  }, [open, positionId, reset]);
+    clear();
+  }, [open, positionId, reset, clear]);
 
-  const clearError = (key: string) => setErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
+  const chooseMember = (m: Member | null) => form.setValue('member', m);
 
   const search = async () => {
     const query = text.trim();
     if (!query) {
-      setErrors((e) => ({ ...e, member: 'Type a name, member number, phone or email to search' }));
+      form.setError('member', { message: 'Type a name, member number, phone or email to search' });
       return;
     }
     setSearching(true);
-    clearError('member');
+    form.clearErrors('member');
     try {
       const res = await api.members.searchMembers.query({ query: { query, page: 1, per_page: SEARCH_PAGE } });
       if (res.status !== 200) throw res;
       setResults(res.body.data);
-      setMember(res.body.data.length === 1 ? res.body.data[0]! : null);
+      chooseMember(res.body.data.length === 1 ? res.body.data[0]! : null);
     } catch (err) {
       setResults(null);
-      setErrors((e) => ({ ...e, member: errorMessage(err) ?? 'The members could not be searched. Please try again.' }));
+      form.setError('member', { message: errorMessage(err) ?? 'The members could not be searched. Please try again.' });
     } finally {
       setSearching(false);
     }
   };
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    const wanted = Number(position);
-    const problems: Record<string, string> = {};
-    if (!wanted) problems.position = 'Choose the position they stand for';
-    if (!member) problems.member = 'Search for the member and choose one';
-    if (problems.position || problems.member) {
-      setErrors((x) => ({ ...x, ...problems }));
-      return;
-    }
-    const m = member!;
+  const submit = form.handleSubmit(async ({ position: chosenId, member: m, statement, image }) => {
+    const wanted = Number(chosenId);
     const parsed = UpdateCandidateBody.safeParse({
       name: m.name,
       phone: m.phone,
       email: m.email,
       county: m.county,
       position_ids: [...new Set([...m.psk_position_ids, wanted])],
-      statement: media.statement,
+      statement,
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = String(issue.path[0] ?? '');
-      setErrors((x) =>
-        field === 'statement'
-          ? { ...x, statement: issue.message }
-          : { ...x, member: `${m.name}'s ${field}: ${issue.message}. Correct it on the Manage page first.` },
-      );
+      if (field === 'statement') form.setError('statement', { message: issue.message });
+      else form.setError('member', { message: `${m.name}'s ${field}: ${issue.message}. Correct it on the Manage page first.` });
       return;
     }
     const chosen = positions.find((p) => p.id === wanted);
-    const saved = await save({
-      id: m.id,
+    try {
       // Absent keeps the statement a member standing elsewhere already has; only a typed one replaces it.
-      form: candidateForm(parsed.data, media.image, 'omit'),
-      saved: { title: 'Candidate added', description: chosen ? `${m.name} stands for ${positionOptionLabel(chosen)}.` : undefined },
-      failed: 'Error adding candidate',
-      onFieldErrors: (fields) =>
-        setErrors((x) => ({
-          ...x,
-          ...(fields.statement ? { statement: fields.statement } : {}),
-          ...(fields.image ? { image: fields.image } : {}),
-        })),
-    });
-    if (saved) onClose();
-  };
+      await update.mutateAsync({ params: { id: m.id }, body: candidateForm(parsed.data, image, 'omit') });
+      toast({
+        variant: 'success',
+        title: 'Candidate added',
+        description: chosen ? `${m.name} stands for ${positionOptionLabel(chosen)}.` : undefined,
+      });
+      onClose();
+    } catch (err) {
+      const fields = fieldErrorsOf(err);
+      if (fields.statement) form.setError('statement', { message: fields.statement });
+      if (fields.image) form.setError('image', { message: fields.image });
+    }
+  });
 
   const standsFor = (m: Member) => m.psk_position_ids.includes(Number(position));
 
   return (
     <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
       <DialogContent className="max-h-[90dvh] overflow-y-auto">
-        <form onSubmit={(e) => void submit(e)} className="grid gap-4" noValidate>
+        <form onSubmit={submit} className="grid gap-4" noValidate>
           <DialogHeader>
             <DialogTitle>Add Candidate</DialogTitle>
             <DialogDescription>A member stands for a position; voters see the photo and the statement on the ballot.</DialogDescription>
           </DialogHeader>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-position`}>Position</Label>
+          <FormField id={`${id}-position`} label="Position" error={errors.position}>
             <select
-              id={`${id}-position`}
-              value={position}
               disabled={positionsLoading}
-              aria-invalid={errors.position ? true : undefined}
-              aria-describedby={errors.position ? `${id}-position-error` : undefined}
-              onChange={(e) => {
-                setPosition(e.target.value);
-                clearError('position');
-              }}
               className="h-9 rounded-md border border-input bg-background px-2 text-sm"
+              {...form.register('position', { onChange: () => form.clearErrors('position') })}
             >
               <option value="">
                 {positionsLoading ? 'Loading positions…' : positions.length === 0 ? 'There are no positions yet' : 'Choose a position'}
@@ -147,8 +139,7 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
                 </option>
               ))}
             </select>
-            <FieldError id={`${id}-position-error`} message={errors.position} />
-          </div>
+          </FormField>
           <div className="grid gap-2">
             <Label htmlFor={`${id}-search`}>Find the member</Label>
             <div className="flex gap-2">
@@ -191,8 +182,8 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
                             name={`${id}-member`}
                             checked={member?.id === m.id}
                             onChange={() => {
-                              setMember(m);
-                              clearError('member');
+                              chooseMember(m);
+                              form.clearErrors('member');
                             }}
                             className="size-4 accent-primary"
                           />
@@ -210,11 +201,18 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
           </div>
           <CandidateMediaFields
             id={id}
-            media={media}
+            fileRef={fileRef}
             current={null}
             name={member?.name ?? 'the candidate'}
+            image={values.image}
+            onImage={(file) => form.setValue('image', file)}
+            statement={values.statement}
+            onStatement={(v) => {
+              form.setValue('statement', v);
+              form.clearErrors('statement');
+            }}
             errors={errors}
-            setErrors={setErrors}
+            onImageError={(message) => (message ? form.setError('image', { message }) : form.clearErrors('image'))}
             note={
               member &&
               member.psk_position_ids.length > 0 && (
@@ -224,14 +222,7 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
               )
             }
           />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={pending}>
-              {pending ? 'Adding…' : 'Add candidate'}
-            </Button>
-          </DialogFooter>
+          <FormFooter pending={update.isPending} submitLabel="Add candidate" pendingLabel="Adding…" onCancel={onClose} />
         </form>
       </DialogContent>
     </Dialog>

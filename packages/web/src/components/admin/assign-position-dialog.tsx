@@ -1,17 +1,14 @@
-import { useEffect, useId, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import type { Member } from '@kura/contract';
+import { useEffect, useId } from 'react';
+import { AssignPositionsBody, type Member } from '@kura/contract';
+import { FormField, FormFooter, useZodForm } from '@/components/forms';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
-import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
 import { useCandidatePositions } from '@/hooks/use-admin-lists';
 import { positionOptionLabel } from '@/lib/format';
-import { queryKeys } from '@/lib/queries';
+import { useAssignPositions } from '@/lib/mutations';
 
 /**
  * Assign Position dialog (docs/screens.md "Staff pages"): the member number and a checkbox list of positions
@@ -20,33 +17,31 @@ import { queryKeys } from '@/lib/queries';
  */
 export function AssignPositionDialog({ member, onClose }: { member: Member | null; onClose: () => void }) {
   const id = useId();
-  const queryClient = useQueryClient();
   const { positions, loading, error } = useCandidatePositions();
-  const assign = api.members.assignPositions.useMutation();
-  const [selected, setSelected] = useState<number[]>(member?.psk_position_ids ?? []);
+  const assign = useAssignPositions();
+  const form = useZodForm(AssignPositionsBody, {
+    defaultValues: { member_no: member?.member_no ?? '', position_ids: member?.psk_position_ids ?? [] },
+  });
+  const { reset } = form;
+  const selected = form.watch('position_ids');
 
   useEffect(() => {
-    setSelected(member?.psk_position_ids ?? []);
-  }, [member]);
+    reset({ member_no: member?.member_no ?? '', position_ids: member?.psk_position_ids ?? [] });
+  }, [member, reset]);
 
   const toggle = (positionId: number, on: boolean) =>
-    setSelected((s) => (on ? [...new Set([...s, positionId])] : s.filter((x) => x !== positionId)));
+    form.setValue('position_ids', on ? [...new Set([...selected, positionId])] : selected.filter((x) => x !== positionId));
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const submit = form.handleSubmit(async (body) => {
     if (!member) return;
     try {
-      await assign.mutateAsync({ body: { member_no: member.member_no, position_ids: selected } });
+      await assign.mutateAsync({ body });
       toast({ variant: 'success', title: 'Position assigned successfully' });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.members }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.candidates }),
-      ]);
       onClose();
     } catch {
-      toast({ variant: 'destructive', title: 'Error assigning position', description: 'Please try again.' });
+      // the hook toasts the failure
     }
-  };
+  });
 
   return (
     <Dialog open={member !== null} onOpenChange={(o) => !o && onClose()}>
@@ -56,10 +51,9 @@ export function AssignPositionDialog({ member, onClose }: { member: Member | nul
             <DialogTitle>Assign Position</DialogTitle>
             <DialogDescription>{member ? `Positions ${member.name} stands for.` : ''}</DialogDescription>
           </DialogHeader>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-member-no`}>Member no</Label>
-            <Input id={`${id}-member-no`} value={member?.member_no ?? ''} readOnly />
-          </div>
+          <FormField id={`${id}-member-no`} label="Member no" error={form.formState.errors.member_no?.message}>
+            <Input readOnly {...form.register('member_no')} />
+          </FormField>
           <fieldset className="grid gap-2">
             <legend className="mb-2 text-sm font-medium">Positions</legend>
             {loading ? (
@@ -84,14 +78,7 @@ export function AssignPositionDialog({ member, onClose }: { member: Member | nul
               </ul>
             )}
           </fieldset>
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={assign.isPending || loading}>
-              {assign.isPending ? 'Saving…' : 'Assign'}
-            </Button>
-          </DialogFooter>
+          <FormFooter pending={assign.isPending} disabled={loading} submitLabel="Assign" pendingLabel="Saving…" onCancel={onClose} />
         </form>
       </DialogContent>
     </Dialog>

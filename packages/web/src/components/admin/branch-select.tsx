@@ -2,17 +2,18 @@ import type { Branch } from '@kura/contract';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 
 type Props = {
-  id: string;
+  id?: string;
   value: string;
   onChange: (value: string) => void;
   branches: Branch[];
   loading?: boolean;
-  invalid?: boolean;
-  describedBy?: string;
+  'aria-invalid'?: boolean;
+  'aria-describedby'?: string;
 };
 
 /** A branch select whose value is the branch name (the API accepts a branch id or name). */
-export function BranchSelect({ id, value, onChange, branches, loading, invalid, describedBy }: Props) {
+/** Used inside a FormField, which gives it the id and the aria attributes of its trigger. */
+export function BranchSelect({ id, value, onChange, branches, loading, 'aria-invalid': invalid, 'aria-describedby': describedBy }: Props) {
   const names = branches.map((b) => b.name);
   // Keep the current branch selectable even when the list failed or does not hold it.
   if (value && !names.includes(value)) names.unshift(value);

@@ -1,21 +1,32 @@
-import { useEffect, useId, useState } from 'react';
-import { UpdateCandidateBody, type Candidate } from '@kura/contract';
-import { FieldError } from '@/components/auth/field-error';
+import { useEffect, useId } from 'react';
+import { z } from 'zod';
+import { multipartIdListSchema, UpdateCandidateBody, type Candidate } from '@kura/contract';
+import { FieldError, fieldMessages, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
-import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { zodFieldErrors } from '@/lib/errors';
-import { CandidateMediaFields, candidateForm, useCandidateMedia, useCandidateSave } from './candidate-fields';
-import { ContactFields, type ContactValues } from './contact-fields';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { toast } from '@/hooks/use-toast';
+import { fieldErrorsOf } from '@/lib/errors';
+import { useUpdateCandidate } from '@/lib/mutations';
+import { CandidateMediaFields, candidateForm, useFileInput } from './candidate-fields';
+import { ContactFields } from './contact-fields';
 import { useBranches, useCandidatePositions } from '@/hooks/use-admin-lists';
 import { positionOptionLabel } from '@/lib/format';
 
-const valuesOf = (c: Candidate | null): ContactValues => ({
+/** The contract's candidate edit, with the ticked position ids and the chosen photo. */
+const candidateSchema = UpdateCandidateBody.extend({
+  position_ids: z.array(z.number()).pipe(multipartIdListSchema),
+  image: z.custom<File | null>(),
+});
+
+const valuesOf = (c: Candidate | null) => ({
   name: c?.name ?? '',
   phone: c?.phone ?? '',
   email: c?.email ?? '',
   county: c?.county ?? '',
+  position_ids: c?.positions.map((p) => p.id) ?? [],
+  statement: c?.statement ?? '',
+  image: null,
 });
 
 /**
@@ -25,43 +36,36 @@ const valuesOf = (c: Candidate | null): ContactValues => ({
  */
 export function CandidateEditDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
   const id = useId();
-  const media = useCandidateMedia();
-  const { reset } = media;
+  const { fileRef, clear } = useFileInput();
   const { branches, loading: branchesLoading } = useBranches();
   const { positions, loading: positionsLoading, error: positionsError } = useCandidatePositions();
-  const { save, pending } = useCandidateSave();
-  const [values, setValues] = useState<ContactValues>(valuesOf(candidate));
-  const [selected, setSelected] = useState<number[]>([]);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const update = useUpdateCandidate('Error updating candidate');
+  const form = useZodForm(candidateSchema, { defaultValues: valuesOf(candidate) });
+  const { reset } = form;
+  const values = form.watch();
+  const errors = fieldMessages(form.formState.errors);
+  const set = (key: 'name' | 'phone' | 'email' | 'county' | 'statement', value: string) =>
+    form.setValue(key, value, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
 
   useEffect(() => {
-    setValues(valuesOf(candidate));
-    setSelected(candidate?.positions.map((p) => p.id) ?? []);
-    reset(candidate?.statement ?? '');
-    setErrors({});
-  }, [candidate, reset]);
+    reset(valuesOf(candidate));
+    clear();
+  }, [candidate, reset, clear]);
 
-  const set = (key: keyof ContactValues, value: string) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    if (errors[key]) setErrors((e) => ({ ...e, [key]: '' }));
-  };
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const submit = form.handleSubmit(async (data) => {
     if (!candidate) return;
-    const parsed = UpdateCandidateBody.safeParse({ ...values, position_ids: selected, statement: media.statement });
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error.issues));
-      return;
+    try {
+      await update.mutateAsync({ params: { id: candidate.id }, body: candidateForm(data, data.image, 'send') });
+      toast({ variant: 'success', title: 'Candidate updated successfully' });
+      onClose();
+    } catch (err) {
+      setServerErrors(form, fieldErrorsOf(err));
     }
-    const saved = await save({
-      id: candidate.id,
-      form: candidateForm(parsed.data, media.image, 'send'),
-      saved: { title: 'Candidate updated successfully' },
-      failed: 'Error updating candidate',
-      onFieldErrors: setErrors,
-    });
-    if (saved) onClose();
+  });
+
+  const toggle = (positionId: number, on: boolean) => {
+    const s = form.getValues('position_ids');
+    form.setValue('position_ids', on ? [...new Set([...s, positionId])] : s.filter((x) => x !== positionId), { shouldDirty: true });
   };
 
   return (
@@ -72,7 +76,14 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
             <DialogTitle>Edit Candidate</DialogTitle>
             <DialogDescription>{candidate ? `Member no ${candidate.member_no}` : ''}</DialogDescription>
           </DialogHeader>
-          <ContactFields id={id} values={values} errors={errors} onChange={set} branches={branches} branchesLoading={branchesLoading} />
+          <ContactFields
+            id={id}
+            values={values}
+            errors={errors}
+            onChange={(key, value) => key !== 'member_no' && set(key, value)}
+            branches={branches}
+            branchesLoading={branchesLoading}
+          />
           <fieldset className="grid gap-2" aria-describedby={errors.position_ids ? `${id}-positions-error` : undefined}>
             <legend className="mb-2 text-sm font-medium">Positions</legend>
             {positionsLoading ? (
@@ -87,11 +98,7 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
                   const cid = `${id}-position-${p.id}`;
                   return (
                     <li key={p.id} className="flex items-center gap-3">
-                      <Checkbox
-                        id={cid}
-                        checked={selected.includes(p.id)}
-                        onCheckedChange={(v) => setSelected((s) => (v === true ? [...new Set([...s, p.id])] : s.filter((x) => x !== p.id)))}
-                      />
+                      <Checkbox id={cid} checked={values.position_ids.includes(p.id)} onCheckedChange={(v) => toggle(p.id, v === true)} />
                       <label htmlFor={cid} className="text-sm">
                         {positionOptionLabel(p)}
                       </label>
@@ -104,20 +111,20 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
           </fieldset>
           <CandidateMediaFields
             id={id}
-            media={media}
+            fileRef={fileRef}
             current={candidate?.image_url ?? null}
             name={values.name}
+            image={values.image}
+            onImage={(file) => form.setValue('image', file)}
+            statement={values.statement ?? ''}
+            onStatement={(v) => {
+              set('statement', v);
+              form.clearErrors('statement');
+            }}
             errors={errors}
-            setErrors={setErrors}
+            onImageError={(message) => (message ? form.setError('image', { message }) : form.clearErrors('image'))}
           />
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={pending}>
-              {pending ? 'Saving…' : 'Save'}
-            </Button>
-          </DialogFooter>
+          <FormFooter pending={update.isPending} submitLabel="Save" pendingLabel="Saving…" onCancel={onClose} />
         </form>
       </DialogContent>
     </Dialog>

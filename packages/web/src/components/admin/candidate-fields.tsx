@@ -1,14 +1,9 @@
-import { useCallback, useEffect, useRef, useState, type Dispatch, type ReactNode, type RefObject, type SetStateAction } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { z } from 'zod';
 import { MAX_STATEMENT_LENGTH, type UpdateCandidateBody } from '@kura/contract';
-import { FieldError } from '@/components/auth/field-error';
+import { FieldError } from '@/components/forms';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
-import { errorMessage, fieldErrorsOf, firstFieldError } from '@/lib/errors';
-import { queryKeys } from '@/lib/queries';
 import { CandidatePhoto } from './candidate-photo';
 
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
@@ -128,67 +123,58 @@ export function StatementField({
   );
 }
 
-type Errors = Record<string, string>;
-
-/** The photo and statement both candidate dialogs keep: the chosen file, its input and the statement text. */
-export function useCandidateMedia() {
+/** The photo input of a candidate dialog: emptied when the dialog opens again. */
+export function useFileInput() {
   const fileRef = useRef<HTMLInputElement>(null);
-  const [image, setImage] = useState<File | null>(null);
-  const [statement, setStatement] = useState('');
-  /** No file chosen (the input emptied too) and the statement set to `next`. */
-  const reset = useCallback((next: string) => {
-    setImage(null);
-    setStatement(next);
+  const clear = useCallback(() => {
     if (fileRef.current) fileRef.current.value = '';
   }, []);
-  return { fileRef, image, setImage, statement, setStatement, reset };
+  return { fileRef, clear };
 }
 
-export type CandidateMedia = ReturnType<typeof useCandidateMedia>;
-
 /**
- * The photo field, then `note` (if any), then the statement field, their messages kept in the
- * dialog's `errors`: a refused file sets `errors.image`, typing clears `errors.statement`.
+ * The photo field, then `note` (if any), then the statement field of both candidate dialogs: a
+ * refused file reports its message to `onImageError`.
  */
 export function CandidateMediaFields({
   id,
-  media,
+  fileRef,
   current,
   name,
+  image,
+  onImage,
+  statement,
+  onStatement,
   errors,
-  setErrors,
+  onImageError,
   note,
 }: {
   id: string;
-  media: CandidateMedia;
+  fileRef: RefObject<HTMLInputElement | null>;
   current: string | null;
   name: string;
-  errors: Errors;
-  setErrors: Dispatch<SetStateAction<Errors>>;
+  image: File | null;
+  onImage: (file: File | null) => void;
+  statement: string;
+  onStatement: (value: string) => void;
+  errors: Partial<Record<string, string>>;
+  onImageError: (message: string) => void;
   note?: ReactNode;
 }) {
   return (
     <>
       <PhotoField
         id={id}
-        fileRef={media.fileRef}
+        fileRef={fileRef}
         current={current}
         name={name}
-        image={media.image}
+        image={image}
         error={errors.image}
-        onImage={media.setImage}
-        onError={(message) => setErrors((e) => ({ ...e, image: message }))}
+        onImage={onImage}
+        onError={onImageError}
       />
       {note}
-      <StatementField
-        id={id}
-        value={media.statement}
-        error={errors.statement}
-        onChange={(v) => {
-          media.setStatement(v);
-          setErrors((e) => (e.statement ? { ...e, statement: '' } : e));
-        }}
-      />
+      <StatementField id={id} value={statement} error={errors.statement} onChange={onStatement} />
     </>
   );
 }
@@ -198,7 +184,7 @@ export function CandidateMediaFields({
  * fields, position_ids[] and the statement. An empty statement is sent (it clears the current one)
  * unless `emptyStatement` is 'omit' (absent keeps it).
  */
-export function candidateForm(data: z.infer<typeof UpdateCandidateBody>, image: File | null, emptyStatement: 'send' | 'omit'): FormData {
+export function candidateForm(data: z.output<typeof UpdateCandidateBody>, image: File | null, emptyStatement: 'send' | 'omit'): FormData {
   const form = new FormData();
   if (image) form.append('image', image);
   form.append('name', data.name);
@@ -208,42 +194,4 @@ export function candidateForm(data: z.infer<typeof UpdateCandidateBody>, image: 
   for (const pid of data.position_ids) form.append('position_ids[]', String(pid));
   if (data.statement || emptyStatement === 'send') form.append('statement', data.statement ?? '');
   return form;
-}
-
-/**
- * Sends a candidate edit: on success a toast (`saved`), the candidates and members lists
- * refreshed, and true; on failure the server's field errors to `onFieldErrors`, a toast titled
- * `failed`, and false.
- */
-export function useCandidateSave() {
-  const queryClient = useQueryClient();
-  const update = api.candidates.updateCandidate.useMutation();
-  const save = async ({
-    id,
-    form,
-    saved,
-    failed,
-    onFieldErrors,
-  }: {
-    id: number;
-    form: FormData;
-    saved: { title: string; description?: string };
-    failed: string;
-    onFieldErrors: (fields: Errors) => void;
-  }): Promise<boolean> => {
-    try {
-      await update.mutateAsync({ params: { id }, body: form });
-      toast({ variant: 'success', ...saved });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.candidates }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.members }),
-      ]);
-      return true;
-    } catch (err) {
-      onFieldErrors(fieldErrorsOf(err));
-      toast({ variant: 'destructive', title: failed, description: firstFieldError(err) ?? errorMessage(err) ?? 'Please try again.' });
-      return false;
-    }
-  };
-  return { save, pending: update.isPending };
 }

@@ -1,7 +1,6 @@
 import type { Branch } from '@kura/contract';
-import { FieldError } from '@/components/auth/field-error';
+import { FormField } from '@/components/forms';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { BranchSelect } from './branch-select';
 
 /** The details both edit dialogs change; the member dialog adds `member_no`. */
@@ -19,9 +18,12 @@ const TEXT_FIELDS: { key: TextKey; label: string; input: React.ComponentProps<'i
 type Props<V extends ContactValues> = {
   /** prefix of the field ids (the dialog's useId) */
   id: string;
+  /** The form's values (react-hook-form's `watch()`). */
   values: V;
-  errors: Record<string, string>;
-  onChange: (key: keyof V, value: string) => void;
+  /** The form's field messages (components/forms.tsx `fieldMessages`). */
+  errors: Partial<Record<string, string>>;
+  /** Sets one field (react-hook-form's `setValue`). */
+  onChange: (key: TextKey | 'county', value: string) => void;
   branches: Branch[];
   branchesLoading: boolean;
 };
@@ -35,32 +37,13 @@ export function ContactFields<V extends ContactValues>({ id, values, errors, onC
   return (
     <>
       {TEXT_FIELDS.filter(({ key }) => key in values).map(({ key, label, input }) => (
-        <div key={key} className="grid gap-2">
-          <Label htmlFor={`${id}-${key}`}>{label}</Label>
-          <Input
-            id={`${id}-${key}`}
-            value={text[key]}
-            onChange={(ev) => onChange(key as keyof V, ev.target.value)}
-            aria-invalid={errors[key] ? true : undefined}
-            aria-describedby={errors[key] ? `${id}-${key}-error` : undefined}
-            {...input}
-          />
-          <FieldError id={`${id}-${key}-error`} message={errors[key]} />
-        </div>
+        <FormField key={key} id={`${id}-${key}`} label={label} error={errors[key]}>
+          <Input value={text[key] ?? ''} onChange={(ev) => onChange(key, ev.target.value)} {...input} />
+        </FormField>
       ))}
-      <div className="grid gap-2">
-        <Label htmlFor={`${id}-county`}>Branch</Label>
-        <BranchSelect
-          id={`${id}-county`}
-          value={values.county}
-          onChange={(v) => onChange('county', v)}
-          branches={branches}
-          loading={branchesLoading}
-          invalid={Boolean(errors.county)}
-          describedBy={errors.county ? `${id}-county-error` : undefined}
-        />
-        <FieldError id={`${id}-county-error`} message={errors.county} />
-      </div>
+      <FormField id={`${id}-county`} label="Branch" error={errors.county}>
+        <BranchSelect value={values.county} onChange={(v) => onChange('county', v)} branches={branches} loading={branchesLoading} />
+      </FormField>
     </>
   );
 }

@@ -1,5 +1,4 @@
 import { useEffect, useId, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import type { Election, ResultsVisibility } from '@kura/contract';
 import {
   AlertDialog,
@@ -17,10 +16,8 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
-import { errorMessage, firstFieldError } from '@/lib/errors';
 import { formatDateTime, useElection } from '@/lib/election';
-import { queryKeys } from '@/lib/queries';
+import { useCloseElection, useUpdateElection } from '@/lib/mutations';
 import { fromZonedInput, isKnownZone, knownTimeZones, timeZoneLabel, toZonedInput } from '@/lib/zoned-time';
 
 /** One sentence per mode, as the back office shows it (SECURITY.md "Results visibility"). */
@@ -45,10 +42,9 @@ const PHASE_TEXT: Record<Election['phase'], string> = {
  */
 export function ElectionSchedule() {
   const id = useId();
-  const queryClient = useQueryClient();
   const { election } = useElection();
-  const update = api.elections.updateElection.useMutation();
-  const close = api.lifecycle.closeElection.useMutation();
+  const update = useUpdateElection();
+  const close = useCloseElection();
   const [opensAt, setOpensAt] = useState('');
   const [closesAt, setClosesAt] = useState('');
   const [timeZone, setTimeZone] = useState('UTC');
@@ -66,48 +62,24 @@ export function ElectionSchedule() {
   if (!election) return null;
   const closed = election.phase === 'closed';
 
-  const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: queryKeys.election, exact: true });
-    await queryClient.invalidateQueries({ queryKey: queryKeys.electionStatus });
-  };
   // The inputs hold wall-clock times; they are read in the zone chosen here (until saved, the
   // stored zone is still what the server has).
   const zone = isKnownZone(timeZone) ? timeZone : (election.time_zone ?? 'UTC');
   // The offset that applies on polling day (daylight saving may differ from today's).
   const pollingDay = new Date(fromZonedInput(opensAt, zone) ?? Date.now());
-  const save = async () => {
-    try {
-      await update.mutateAsync({
+  const save = () =>
+    update.mutate(
+      {
         body: {
           time_zone: timeZone.trim(),
           opens_at: fromZonedInput(opensAt, zone),
           closes_at: fromZonedInput(closesAt, zone),
           results_visibility: visibility,
         },
-      });
-      toast({ variant: 'success', title: 'Schedule saved' });
-      await refresh();
-    } catch (err) {
-      toast({
-        variant: 'destructive',
-        title: 'The schedule could not be saved',
-        description: firstFieldError(err) ?? errorMessage(err) ?? 'Something went wrong',
-      });
-    }
-  };
-  const closeNow = async () => {
-    try {
-      await close.mutateAsync({});
-      toast({ variant: 'success', title: 'The election is closed' });
-      await refresh();
-    } catch (err) {
-      toast({
-        variant: 'destructive',
-        title: 'The election could not be closed',
-        description: errorMessage(err) ?? 'Something went wrong',
-      });
-    }
-  };
+      },
+      { onSuccess: () => toast({ variant: 'success', title: 'Schedule saved' }) },
+    );
+  const closeNow = () => close.mutate({}, { onSuccess: () => toast({ variant: 'success', title: 'The election is closed' }) });
 
   return (
     <section aria-labelledby={`${id}-h`} className="grid gap-4 rounded-lg border border-border bg-card p-4 shadow-sm">

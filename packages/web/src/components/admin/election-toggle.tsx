@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import * as SwitchPrimitive from '@radix-ui/react-switch';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { toast } from '@/hooks/use-toast';
 import {
   AlertDialog,
@@ -12,10 +12,9 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
-import { api } from '@/lib/api';
-import { errorMessage } from '@/lib/errors';
+import { useToggleElection } from '@/lib/mutations';
 import { cn } from '@/lib/utils';
-import { queries, queryKeys } from '@/lib/queries';
+import { queries } from '@/lib/queries';
 
 export const ENABLED_MESSAGE = 'Voting has been enabled';
 export const DISABLED_MESSAGE = 'Voting has been disabled';
@@ -27,9 +26,8 @@ export const DISABLED_MESSAGE = 'Voting has been disabled';
  */
 export function ElectionToggle() {
   const id = useId();
-  const queryClient = useQueryClient();
   const status = useQuery(queries.electionStatus());
-  const toggle = api.elections.toggleElection.useMutation();
+  const toggle = useToggleElection();
   const active = status.data?.body.active === '1';
   // Read only when voting is being turned on (refetch below).
   const positionsQuery = useQuery({ ...queries.candidatePositions(), enabled: false });
@@ -63,20 +61,8 @@ export function ElectionToggle() {
   };
 
   const onChange = async (next: boolean) => {
-    try {
-      const res = await toggle.mutateAsync({ body: { status: next } });
-      queryClient.setQueryData(queryKeys.electionStatus, { status: 200, headers: new Headers(), body: { active: res.body.active } });
-      // The phase (setup, open, paused) on the schedule card follows the switch.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.election, exact: true });
-      toast({ variant: 'success', title: res.body.message || (res.body.active === '1' ? ENABLED_MESSAGE : DISABLED_MESSAGE) });
-    } catch (err) {
-      toast({
-        variant: 'destructive',
-        title: 'Failed to update election status',
-        description: errorMessage(err) ?? 'Something went wrong',
-      });
-      void status.refetch();
-    }
+    const res = await toggle.mutateAsync({ body: { status: next } }).catch(() => null);
+    if (res) toast({ variant: 'success', title: res.body.message || (res.body.active === '1' ? ENABLED_MESSAGE : DISABLED_MESSAGE) });
   };
 
   const stateText = status.isPending

@@ -1,12 +1,9 @@
 import { useId, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
 import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
-import { errorMessage } from '@/lib/errors';
-import { queryKeys } from '@/lib/queries';
+import { useImportMembers } from '@/lib/mutations';
 
 type Result = { created: number; updated: number; errors: { line: number; message: string; issue?: string }[] };
 
@@ -14,8 +11,7 @@ type Result = { created: number; updated: number; errors: { line: number; messag
 export function MemberImport() {
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
-  const queryClient = useQueryClient();
-  const importMembers = api.members.importMembers.useMutation();
+  const importMembers = useImportMembers();
   const [result, setResult] = useState<Result | null>(null);
   const [createBranches, setCreateBranches] = useState(false);
   /** The file last sent, kept so refused contact changes can be confirmed without choosing it again. */
@@ -33,13 +29,11 @@ export function MemberImport() {
       setResult(res.body);
       if (res.body.errors.length === 0) {
         toast({ variant: 'success', title: 'Members imported', description: `${res.body.created} created, ${res.body.updated} updated` });
-        await queryClient.invalidateQueries({ queryKey: queryKeys.members });
-        if (createBranches) await queryClient.invalidateQueries({ queryKey: queryKeys.branches });
       } else {
         toast({ variant: 'destructive', title: 'Import failed', description: 'Nothing was imported. Fix the lines listed and try again.' });
       }
-    } catch (err) {
-      toast({ variant: 'destructive', title: 'Import failed', description: errorMessage(err) ?? 'Please try again.' });
+    } catch {
+      // the hook toasts the failure
     } finally {
       if (inputRef.current) inputRef.current.value = '';
     }

@@ -1,14 +1,16 @@
-import { useId, useState, type FormEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Reminder } from '@kura/contract';
+import { useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { CreateReminderBody, type Reminder } from '@kura/contract';
+import { FormField, useZodForm } from '@/components/forms';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
-import { errorMessage, firstFieldError } from '@/lib/errors';
-import { queries, queryKeys } from '@/lib/queries';
+import { useCreateReminder } from '@/lib/mutations';
+import { queries } from '@/lib/queries';
+
+const reminderSchema = CreateReminderBody.omit({ dry_run: true });
 
 export const DEFAULT_REMINDER = 'Dear {name}, voting is open and you have not voted yet. Please sign in and cast your vote.';
 
@@ -18,20 +20,21 @@ export const DEFAULT_REMINDER = 'Dear {name}, voting is open and you have not vo
  */
 export function RemindersPage() {
   const id = useId();
-  const queryClient = useQueryClient();
-  const [channel, setChannel] = useState<'sms' | 'email'>('sms');
-  const [message, setMessage] = useState(DEFAULT_REMINDER);
   const [counted, setCounted] = useState<number | null>(null);
-  const create = api.reminders.createReminder.useMutation();
+  const create = useCreateReminder();
+  const form = useZodForm(reminderSchema, { defaultValues: { channel: 'sms', message: DEFAULT_REMINDER } });
+  const channel = form.watch('channel');
+  const message = form.watch('message');
   const list = useQuery({
     ...queries.reminders(),
     // Progress while a campaign runs; nothing to poll otherwise.
     refetchInterval: (q) => (q.state.data?.body.data.some((r) => r.status !== 'done') ? 1000 : false),
   });
 
-  const submit = async (dryRun: boolean) => {
-    try {
-      const res = await create.mutateAsync({ body: { channel, message, dry_run: dryRun } });
+  const submit = (dryRun: boolean) =>
+    form.handleSubmit(async (body) => {
+      const res = await create.mutateAsync({ body: { ...body, dry_run: dryRun } }).catch(() => null);
+      if (!res) return;
       if (dryRun) {
         setCounted(res.body.recipients);
         return;
@@ -41,24 +44,12 @@ export function RemindersPage() {
         variant: 'success',
         title: `Reminder queued for ${res.body.recipients} ${res.body.recipients === 1 ? 'member' : 'members'}`,
       });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.reminders });
-    } catch (err) {
-      toast({
-        variant: 'destructive',
-        title: 'The reminder could not be queued',
-        description: firstFieldError(err) ?? errorMessage(err) ?? 'Something went wrong',
-      });
-    }
-  };
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void submit(false);
-  };
+    });
 
   return (
     <div className="grid gap-8">
       <form
-        onSubmit={onSubmit}
+        onSubmit={submit(false)}
         className="grid max-w-2xl gap-4 rounded-lg border border-border bg-card p-4 shadow-sm"
         aria-labelledby={`${id}-h`}
       >
@@ -74,7 +65,7 @@ export function RemindersPage() {
           <RadioGroup
             value={channel}
             onValueChange={(v) => {
-              setChannel(v as 'sms' | 'email');
+              form.setValue('channel', v === 'email' ? 'email' : 'sms');
               setCounted(null);
             }}
             className="flex gap-6"
@@ -89,27 +80,23 @@ export function RemindersPage() {
             </span>
           </RadioGroup>
         </fieldset>
-        <div className="grid gap-2">
-          <Label htmlFor={`${id}-message`}>Message</Label>
-          <Textarea
-            id={`${id}-message`}
-            value={message}
-            maxLength={1000}
-            onChange={(e) => {
-              setMessage(e.target.value);
-              setCounted(null);
-            }}
-            aria-describedby={`${id}-hint`}
-          />
-          <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-            <code>{'{name}'}</code> is replaced with each member&apos;s name. {message.length}/1000
-          </p>
-        </div>
+        <FormField
+          id={`${id}-message`}
+          label="Message"
+          description={
+            <>
+              <code>{'{name}'}</code> is replaced with each member&apos;s name. {message.length}/1000
+            </>
+          }
+          error={form.formState.errors.message?.message}
+        >
+          <Textarea maxLength={1000} {...form.register('message', { onChange: () => setCounted(null) })} />
+        </FormField>
         <p role="status" className="text-sm">
           {counted !== null ? `${counted} ${counted === 1 ? 'member' : 'members'} would receive this reminder.` : ''}
         </p>
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" disabled={create.isPending || !message.trim()} onClick={() => void submit(true)}>
+          <Button variant="outline" disabled={create.isPending || !message.trim()} onClick={() => void submit(true)()}>
             Count recipients
           </Button>
           <Button type="submit" disabled={create.isPending || !message.trim()}>

@@ -1,17 +1,13 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { KeyRound } from 'lucide-react';
 import { ChangePinBody } from '@kura/contract';
+import { FormField, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { FieldError } from '@/components/auth/field-error';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
-import { errorMessage, fieldErrorsOf, firstFieldError, zodFieldErrors } from '@/lib/errors';
-
-type Values = { current_pin: string; new_pin: string };
-const EMPTY: Values = { current_pin: '', new_pin: '' };
+import { fieldErrorsOf } from '@/lib/errors';
+import { useChangePin } from '@/lib/mutations';
 
 /**
  * Change pin (docs/screens.md "Screens"): the pin of the authenticator sign-in. The current
@@ -19,73 +15,32 @@ const EMPTY: Values = { current_pin: '', new_pin: '' };
  * here first and again by the server.
  */
 export function ChangePinDialog() {
-  const id = useId();
   const [open, setOpen] = useState(false);
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const change = api.auth.changePin.useMutation();
+  const change = useChangePin();
+  const form = useZodForm(ChangePinBody, { defaultValues: { current_pin: '', new_pin: '' } });
+  const errors = form.formState.errors;
 
-  const reset = () => {
-    setValues(EMPTY);
-    setErrors({});
-  };
-
-  const set = (key: keyof Values, value: string) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    if (errors[key]) setErrors((e) => ({ ...e, [key]: '' }));
-  };
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    const parsed = ChangePinBody.safeParse(values);
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error.issues));
-      return;
-    }
+  const submit = form.handleSubmit(async (body) => {
     try {
-      await change.mutateAsync({ body: parsed.data });
+      await change.mutateAsync({ body });
       toast({
         variant: 'success',
         title: 'Pin changed',
         description: 'Use your new pin the next time you sign in with your authenticator app.',
       });
-      reset();
+      form.reset();
       setOpen(false);
     } catch (err) {
-      setErrors(fieldErrorsOf(err));
-      toast({ variant: 'destructive', title: 'Error changing pin', description: firstFieldError(err) ?? errorMessage(err) });
+      setServerErrors(form, fieldErrorsOf(err));
     }
-  };
-
-  const field = (key: keyof Values, label: string, hint?: string) => (
-    <div className="grid gap-2">
-      <Label htmlFor={`${id}-${key}`}>{label}</Label>
-      <Input
-        id={`${id}-${key}`}
-        type="password"
-        inputMode="numeric"
-        autoComplete={key === 'new_pin' ? 'new-password' : 'current-password'}
-        maxLength={key === 'new_pin' ? 8 : 100}
-        value={values[key]}
-        aria-invalid={errors[key] ? true : undefined}
-        aria-describedby={[hint ? `${id}-${key}-hint` : '', errors[key] ? `${id}-${key}-error` : ''].filter(Boolean).join(' ') || undefined}
-        onChange={(e) => set(key, e.target.value)}
-      />
-      {hint && (
-        <p id={`${id}-${key}-hint`} className="text-sm text-muted-foreground">
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-${key}-error`} message={errors[key]} />
-    </div>
-  );
+  });
 
   return (
     <Dialog
       open={open}
       onOpenChange={(o) => {
         setOpen(o);
-        if (!o) reset();
+        if (!o) form.reset();
       }}
     >
       <DialogTrigger asChild>
@@ -102,16 +57,17 @@ export function ChangePinDialog() {
               The pin you enter before the token from your authenticator app. Until you change it, it is the default pin.
             </DialogDescription>
           </DialogHeader>
-          {field('current_pin', 'Current pin')}
-          {field('new_pin', 'New pin', '4 to 8 digits, not the default pin, not one digit repeated or a run like 1234.')}
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={change.isPending}>
-              {change.isPending ? 'Saving…' : 'Save'}
-            </Button>
-          </DialogFooter>
+          <FormField label="Current pin" error={errors.current_pin?.message}>
+            <Input type="password" inputMode="numeric" autoComplete="current-password" maxLength={100} {...form.register('current_pin')} />
+          </FormField>
+          <FormField
+            label="New pin"
+            description="4 to 8 digits, not the default pin, not one digit repeated or a run like 1234."
+            error={errors.new_pin?.message}
+          >
+            <Input type="password" inputMode="numeric" autoComplete="new-password" maxLength={8} {...form.register('new_pin')} />
+          </FormField>
+          <FormFooter pending={change.isPending} submitLabel="Save" pendingLabel="Saving…" onCancel={() => setOpen(false)} />
         </form>
       </DialogContent>
     </Dialog>

@@ -1,44 +1,35 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
+import { z } from 'zod';
 import { AuthCard } from '@/components/auth/auth-card';
-import { FieldError } from '@/components/auth/field-error';
+import { FormField, useZodForm } from '@/components/forms';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { toast } from '@/hooks/use-toast';
-import { api, ensureCsrfCookie } from '@/lib/api';
+import { ensureCsrfCookie } from '@/lib/api';
 import { errorIssue, errorMessage } from '@/lib/errors';
+import { useSignPass } from '@/lib/mutations';
 import { config } from '@/lib/config';
 import { getPfNumber, setPfNumber } from '@/lib/session';
 import { SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 
 const REQUIRED = 'The password field is required';
 
+const passwordSchema = z.object({
+  pfNumber: z.string().trim().min(1, 'Enter your member number'),
+  pass: z.string().min(1, REQUIRED),
+});
+
 /** Authenticator sign-in, step 1: the pin. */
 export function PasswordStep() {
   const navigate = useNavigate();
-  const passId = useId();
-  const memberId = useId();
   const stored = getPfNumber();
-  const [memberNo, setMemberNo] = useState(stored ?? '');
-  const [pass, setPass] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const signPass = api.auth.signPass.useMutation();
+  const signPass = useSignPass();
+  const form = useZodForm(passwordSchema, { defaultValues: { pfNumber: stored ?? '', pass: '' } });
+  const errors = form.formState.errors;
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!pass) {
-      setError(REQUIRED);
-      return;
-    }
-    const pfNumber = memberNo.trim();
-    if (!pfNumber) {
-      setError('Enter your member number');
-      return;
-    }
-    setError(null);
+  const submit = form.handleSubmit(async ({ pfNumber, pass }) => {
     setBusy(true);
     try {
       await sleep(SECRET_REQUEST_DELAY_MS);
@@ -47,44 +38,28 @@ export function PasswordStep() {
       setPfNumber(pfNumber);
       void navigate({ to: '/verify-token' });
     } catch (err) {
-      const message = errorIssue(err) ?? errorMessage(err) ?? 'Please try again';
-      setError(message);
-      toast({ variant: 'destructive', title: 'There has been the following issue', description: message });
+      form.setError('pass', { type: 'server', message: errorIssue(err) ?? errorMessage(err) ?? 'Please try again' });
     } finally {
       setBusy(false);
     }
-  };
+  });
 
   return (
     <PublicLayout>
       <AuthCard title="Enter your pin">
         <form onSubmit={submit} className="grid gap-4" noValidate>
           {!stored && (
-            <div className="grid gap-2">
-              <Label htmlFor={memberId}>Member number</Label>
-              <Input id={memberId} value={memberNo} maxLength={50} autoComplete="username" onChange={(e) => setMemberNo(e.target.value)} />
-            </div>
+            <FormField label="Member number" error={errors.pfNumber?.message}>
+              <Input maxLength={50} autoComplete="username" {...form.register('pfNumber')} />
+            </FormField>
           )}
-          <div className="grid gap-2">
-            <Label htmlFor={passId}>Password</Label>
-            <Input
-              id={passId}
-              type="password"
-              autoComplete="current-password"
-              value={pass}
-              maxLength={100}
-              aria-describedby={`${passId}-hint${error ? ` ${passId}-error` : ''}`}
-              aria-invalid={error ? true : undefined}
-              onChange={(e) => {
-                setPass(e.target.value);
-                setError(null);
-              }}
-            />
-            <p id={`${passId}-hint`} className="text-sm text-muted-foreground">
-              The default pin is {config.defaultPin} and can be changed via a USSD code.
-            </p>
-            <FieldError id={`${passId}-error`} message={error ?? undefined} />
-          </div>
+          <FormField
+            label="Password"
+            description={<>The default pin is {config.defaultPin} and can be changed via a USSD code.</>}
+            error={errors.pass?.message}
+          >
+            <Input type="password" autoComplete="current-password" maxLength={100} {...form.register('pass')} />
+          </FormField>
           <Button type="submit" disabled={busy}>
             {busy ? 'Checking…' : 'Continue'}
           </Button>

@@ -6,9 +6,9 @@ import { TokenForm } from '@/components/auth/token-form';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
 import { errorMessage } from '@/lib/errors';
 import { config } from '@/lib/config';
+import { useConfirmAuthenticator, useSendQr } from '@/lib/mutations';
 import { getPfNumber, getToken } from '@/lib/session';
 import { SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 
@@ -17,8 +17,8 @@ export function ScanQr() {
   const navigate = useNavigate();
   const pfNumber = getPfNumber();
   const signedIn = Boolean(getToken());
-  const sendQr = api.auth.sendQr.useMutation();
-  const verify = api.auth.verifyToken.useMutation();
+  const sendQr = useSendQr();
+  const verify = useConfirmAuthenticator();
   const [qr, setQr] = useState<{ url: string; secret: string } | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -35,11 +35,7 @@ export function ScanQr() {
           toast({ variant: 'destructive', title: 'Issue generating qr code' });
         } else setQr(res.body);
       })
-      .catch((err: unknown) => {
-        const message = errorMessage(err) ?? 'Issue generating qr code';
-        setFailed(message);
-        toast({ variant: 'destructive', title: 'Issue generating qr code', description: message });
-      });
+      .catch((err: unknown) => setFailed(errorMessage(err) ?? 'Issue generating qr code'));
   }, [pfNumber, signedIn, sendQr]);
 
   const copy = async () => {
@@ -59,8 +55,8 @@ export function ScanQr() {
       const res = await verify.mutateAsync({ body: { token, pfNumber } });
       toast({ variant: 'success', title: res.body.message || 'Authenticator confirmed' });
       void navigate({ to: '/password' });
-    } catch (err) {
-      toast({ variant: 'destructive', title: 'There has been the following issue', description: errorMessage(err) ?? 'Please try again' });
+    } catch {
+      // the hook toasts the failure
     } finally {
       setBusy(false);
     }

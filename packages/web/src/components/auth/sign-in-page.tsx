@@ -1,50 +1,42 @@
 import { useId, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { Info } from 'lucide-react';
 import { AuthCard } from '@/components/auth/auth-card';
+import { CodeStep } from '@/components/auth/code-step';
 import { ConsentField } from '@/components/auth/consent-field';
-import { FieldError } from '@/components/auth/field-error';
 import { GoogleButton } from '@/components/auth/google-button';
-import { ENTER_MEMBER_NUMBER, ENTER_OTP, signInSchema, type SignInValues } from '@/lib/identifier';
+import { FormField, useZodForm } from '@/components/forms';
+import { ENTER_MEMBER_NUMBER, ENTER_OTP, signInSchema } from '@/lib/identifier';
 import { SuccessAlert } from '@/components/auth/success-alert';
-import { TokenForm } from '@/components/auth/token-form';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { toast } from '@/hooks/use-toast';
-import { api, ensureCsrfCookie } from '@/lib/api';
-import { errorIssue, errorMessage, errorStatus } from '@/lib/errors';
+import { ensureCsrfCookie } from '@/lib/api';
+import { errorIssue, errorMessage } from '@/lib/errors';
 import { config } from '@/lib/config';
 import { useElection } from '@/lib/election';
 import { decodeIdToken, type GoogleCredentialResponse } from '@/lib/google';
+import { NO_ACCOUNT, useMemberGoogleLogin, useVerifyPhone, useVerifySms } from '@/lib/mutations';
 import { setAccountType, setPfNumber, storeSession } from '@/lib/session';
 import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 
 export const NO_SUCH_USER = 'No such user exists';
-export const NO_ACCOUNT = 'No account found, try signing up';
+export { NO_ACCOUNT };
 
 export function SignIn() {
   const navigate = useNavigate();
-  const idField = useId();
   const consentId = useId();
   const [step, setStep] = useState<'details' | 'token'>('details');
   const [identifier, setIdentifier] = useState('');
   const [success, setSuccess] = useState<string | null>(null);
   const [redirecting, setRedirecting] = useState(false);
-  const [tokenBusy, setTokenBusy] = useState(false);
 
-  const verifyPhone = api.auth.verifyPhone.useMutation();
-  const verifySms = api.auth.verifySms.useMutation();
-  const google = api.auth.loginGoogle.useMutation();
+  const verifyPhone = useVerifyPhone();
+  const verifySms = useVerifySms();
+  const google = useMemberGoogleLogin();
 
-  const form = useForm<SignInValues>({
-    resolver: zodResolver(signInSchema) as never,
-    mode: 'onChange',
-    defaultValues: { unique_id: '', consent: false },
-  });
+  const form = useZodForm(signInSchema, { mode: 'onChange', defaultValues: { unique_id: '', consent: false } });
   const idError = form.formState.errors.unique_id?.message;
   const consentError = form.formState.errors.consent?.message;
 
@@ -62,26 +54,18 @@ export function SignIn() {
       setIdentifier(uniqueId);
       setStep('token');
     } catch (err) {
-      const message = errorMessage(err) ?? 'Please try again';
-      toast({ variant: 'destructive', title: 'There has been the below issue', description: message });
-      if (errorIssue(err) === NO_SUCH_USER || message === NO_ACCOUNT) void navigate({ to: '/sign-up' });
+      if (errorIssue(err) === NO_SUCH_USER || errorMessage(err) === NO_ACCOUNT) void navigate({ to: '/sign-up' });
     }
   });
 
   const submitToken = async (token: string) => {
-    setTokenBusy(true);
-    try {
-      await sleep(SECRET_REQUEST_DELAY_MS);
-      await ensureCsrfCookie();
-      const res = await verifySms.mutateAsync({ body: { token } });
-      storeSession(res.body, 'member');
-      setPfNumber(identifier);
-      goToVoter(res.body.message || 'Signed in successfully');
-    } catch (err) {
-      toast({ variant: 'destructive', title: 'There has been the following issue', description: errorMessage(err) ?? 'Please try again' });
-    } finally {
-      setTokenBusy(false);
-    }
+    await sleep(SECRET_REQUEST_DELAY_MS);
+    await ensureCsrfCookie();
+    const res = await verifySms.mutateAsync({ body: { token } }).catch(() => null);
+    if (!res) return;
+    storeSession(res.body, 'member');
+    setPfNumber(identifier);
+    goToVoter(res.body.message || 'Signed in successfully');
   };
 
   const onGoogle = async (response: GoogleCredentialResponse) => {
@@ -89,18 +73,10 @@ export function SignIn() {
     // docs/screens.md "Sign-in and session loss": the Google login stores the account type at the attempt; a voter session then
     // becomes `member` (the voter guard confirms it on the next screen).
     setAccountType('admin');
-    try {
-      const res = await google.mutateAsync({ body: { email: profile?.email ?? '', oauth_id_token: response.credential } });
-      storeSession(res.body, 'member');
-      goToVoter(res.body.message || 'Signed in successfully');
-    } catch (err) {
-      const status = errorStatus(err);
-      toast({
-        variant: 'destructive',
-        title: 'An error occurred',
-        description: status === 401 ? 'Invalid credentials' : (errorMessage(err) ?? 'Please try again'),
-      });
-    }
+    const res = await google.mutateAsync({ body: { email: profile?.email ?? '', oauth_id_token: response.credential } }).catch(() => null);
+    if (!res) return;
+    storeSession(res.body, 'member');
+    goToVoter(res.body.message || 'Signed in successfully');
   };
 
   return (
@@ -121,18 +97,9 @@ export function SignIn() {
                 {ENTER_MEMBER_NUMBER}
               </p>
               <form onSubmit={submitDetails} className="grid gap-4" noValidate>
-                <div className="grid gap-2">
-                  <Label htmlFor={idField}>Member number or email</Label>
-                  <Input
-                    id={idField}
-                    autoComplete="username"
-                    maxLength={200}
-                    aria-invalid={idError ? true : undefined}
-                    aria-describedby={idError ? `${idField}-error` : undefined}
-                    {...form.register('unique_id')}
-                  />
-                  <FieldError id={`${idField}-error`} message={idError} />
-                </div>
+                <FormField label="Member number or email" error={idError}>
+                  <Input autoComplete="username" maxLength={200} {...form.register('unique_id')} />
+                </FormField>
                 <Controller
                   control={form.control}
                   name="consent"
@@ -147,22 +114,16 @@ export function SignIn() {
               <SignInAlternatives />
             </>
           ) : (
-            <>
-              <p className="flex items-center gap-2 rounded-md bg-muted px-3 py-2 text-sm" role="note">
-                <Info className="size-4 shrink-0" aria-hidden="true" />
-                {ENTER_OTP}
-              </p>
-              <TokenForm label="SMS token" submitLabel="Verify" pending={tokenBusy || redirecting} onSubmit={submitToken} />
-              <Button
-                variant="link"
-                onClick={() => {
-                  setStep('details');
-                  verifySms.reset();
-                }}
-              >
-                Back to input details
-              </Button>
-            </>
+            <CodeStep
+              prompt={ENTER_OTP}
+              label="SMS token"
+              onSubmit={submitToken}
+              redirecting={redirecting}
+              onBack={() => {
+                setStep('details');
+                verifySms.reset();
+              }}
+            />
           )}
         </div>
       </AuthCard>

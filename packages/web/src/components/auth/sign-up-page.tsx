@@ -1,65 +1,44 @@
 import { useId, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { z } from 'zod';
-import { CheckCircle2, Info } from 'lucide-react';
-import { consentSchema, GOOGLE_BUTTON_MESSAGE, phoneSchema, voterIdSchema } from '@kura/contract';
+import { CheckCircle2 } from 'lucide-react';
+import { GOOGLE_BUTTON_MESSAGE, phoneSchema, voterIdSchema } from '@kura/contract';
 import { AuthCard } from '@/components/auth/auth-card';
+import { CodeStep } from '@/components/auth/code-step';
 import { ConsentField } from '@/components/auth/consent-field';
-import { FieldError } from '@/components/auth/field-error';
 import { GoogleButton } from '@/components/auth/google-button';
-import { TokenForm } from '@/components/auth/token-form';
+import { FieldError, FormField, useZodForm } from '@/components/forms';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
-import { errorMessage, errorStatus } from '@/lib/errors';
+import { consentField } from '@/lib/identifier';
+import { ACCOUNT_EXISTS, useSignup, useVerifySignup } from '@/lib/mutations';
 import { decodeIdToken, type GoogleCredentialResponse, type GoogleProfile } from '@/lib/google';
 import { config } from '@/lib/config';
 import { useElection } from '@/lib/election';
 import { setPfNumber } from '@/lib/session';
 
-export const ACCOUNT_EXISTS = 'Such an account already exists, try signing in or use a different voter id';
+export { ACCOUNT_EXISTS };
 
 const schema = z.object({
   pfNumber: z.string().trim().min(1, 'Must be at least 4 characters long').pipe(voterIdSchema),
   phone: z.string().trim().min(1, 'Must be at least 10 characters long').pipe(phoneSchema),
-  consent: consentSchema,
+  consent: consentField,
 });
-type Values = { pfNumber: string; phone: string; consent: boolean };
-
-function showError(err: unknown) {
-  if (errorStatus(err) === 409) {
-    toast({ variant: 'destructive', title: 'An error occurred', description: ACCOUNT_EXISTS });
-  } else {
-    toast({
-      variant: 'destructive',
-      title: 'An error occurred',
-      description: `${errorMessage(err) ?? 'Something went wrong.'} Try using a different voter id`,
-    });
-  }
-}
 
 export function SignUp() {
   const navigate = useNavigate();
-  const voterId = useId();
-  const phoneId = useId();
   const consentId = useId();
   const [google, setGoogle] = useState<{ credential: string; profile: GoogleProfile | null } | null>(null);
   const [googleError, setGoogleError] = useState<string | null>(null);
   /** After the details: the code texted to the member's registered phone links the account. */
   const [codeSent, setCodeSent] = useState<{ message: string; pfNumber: string } | null>(null);
-  const signup = api.auth.signup.useMutation();
-  const verifySignup = api.auth.verifySignup.useMutation();
+  const signup = useSignup();
+  const verifySignup = useVerifySignup();
 
-  const form = useForm<Values>({
-    resolver: zodResolver(schema) as never,
-    mode: 'onChange',
-    defaultValues: { pfNumber: '', phone: '', consent: false },
-  });
+  const form = useZodForm(schema, { mode: 'onChange', defaultValues: { pfNumber: '', phone: '', consent: false } });
   const errors = form.formState.errors;
 
   const onGoogle = (response: GoogleCredentialResponse) => {
@@ -87,23 +66,18 @@ export function SignUp() {
         },
       });
       setCodeSent({ message: res.body.message, pfNumber: res.body.pfNumber || values.pfNumber.trim() });
-    } catch (err) {
+    } catch {
       // A Google sign-in is accepted once: whatever happened, the next try needs the button again.
       setGoogle(null);
-      showError(err);
     }
   });
 
   const submitCode = async (token: string) => {
-    try {
-      const res = await verifySignup.mutateAsync({ body: { token } });
-      setPfNumber(res.body.pfNumber || codeSent?.pfNumber || '');
-      toast({ variant: 'success', title: res.body.message || 'Account created', description: 'You can now sign in.' });
-      void navigate({ to: '/sign-in' });
-    } catch (err) {
-      const description = errorStatus(err) === 409 ? ACCOUNT_EXISTS : (errorMessage(err) ?? 'Something went wrong.');
-      toast({ variant: 'destructive', title: 'An error occurred', description });
-    }
+    const res = await verifySignup.mutateAsync({ body: { token } }).catch(() => null);
+    if (!res) return;
+    setPfNumber(res.body.pfNumber || codeSent?.pfNumber || '');
+    toast({ variant: 'success', title: res.body.message || 'Account created', description: 'You can now sign in.' });
+    void navigate({ to: '/sign-in' });
   };
 
   const backToDetails = () => {
@@ -118,43 +92,16 @@ export function SignUp() {
         {config.googleClientId ? null : <SignUpWithoutGoogle />}
         {codeSent && (
           <div className="grid gap-4">
-            <p className="flex items-center gap-2 rounded-md bg-muted px-3 py-2 text-sm" role="note">
-              <Info className="size-4 shrink-0" aria-hidden="true" />
-              {codeSent.message}
-            </p>
-            <TokenForm label="SMS code" submitLabel="Verify" pending={verifySignup.isPending} onSubmit={submitCode} />
-            <Button variant="link" onClick={backToDetails}>
-              Back to input details
-            </Button>
+            <CodeStep prompt={codeSent.message} label="SMS code" onSubmit={submitCode} onBack={backToDetails} />
           </div>
         )}
         <form hidden={!config.googleClientId || Boolean(codeSent)} onSubmit={submit} className="grid gap-4" noValidate>
-          <div className="grid gap-2">
-            <Label htmlFor={voterId}>Voter ID</Label>
-            <Input
-              id={voterId}
-              inputMode="numeric"
-              maxLength={10}
-              aria-invalid={errors.pfNumber ? true : undefined}
-              aria-describedby={errors.pfNumber ? `${voterId}-error` : undefined}
-              {...form.register('pfNumber')}
-            />
-            <FieldError id={`${voterId}-error`} message={errors.pfNumber?.message} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={phoneId}>Phone Number</Label>
-            <Input
-              id={phoneId}
-              type="tel"
-              inputMode="numeric"
-              autoComplete="tel"
-              maxLength={16}
-              aria-invalid={errors.phone ? true : undefined}
-              aria-describedby={errors.phone ? `${phoneId}-error` : undefined}
-              {...form.register('phone')}
-            />
-            <FieldError id={`${phoneId}-error`} message={errors.phone?.message} />
-          </div>
+          <FormField label="Voter ID" error={errors.pfNumber?.message}>
+            <Input inputMode="numeric" maxLength={10} {...form.register('pfNumber')} />
+          </FormField>
+          <FormField label="Phone Number" error={errors.phone?.message}>
+            <Input type="tel" inputMode="numeric" autoComplete="tel" maxLength={16} {...form.register('phone')} />
+          </FormField>
           <div className="grid gap-2">
             {google ? (
               <p className="flex items-center gap-2 text-sm text-green-800" role="status">
@@ -164,7 +111,7 @@ export function SignUp() {
             ) : (
               <GoogleButton onCredential={onGoogle} text="signup_with" />
             )}
-            <FieldError id="google-error" message={googleError ?? undefined} />
+            <FieldError id="google-error" message={googleError} />
           </div>
           <Controller
             control={form.control}

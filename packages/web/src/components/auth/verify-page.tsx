@@ -1,64 +1,50 @@
-import { useId, useState } from 'react';
-import type { z } from 'zod';
+import { useState } from 'react';
+import { z } from 'zod';
 import type { DetailsResponse } from '@kura/contract';
 import { AuthCard } from '@/components/auth/auth-card';
+import { FormField, useZodForm } from '@/components/forms';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { api } from '@/lib/api';
 import { errorMessage, firstFieldError } from '@/lib/errors';
+import { useMemberDetails } from '@/lib/mutations';
 
 type Details = z.infer<typeof DetailsResponse>;
 
-export function VerifyDetails() {
-  const inputId = useId();
-  const [value, setValue] = useState('');
-  const [details, setDetails] = useState<Details | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const lookup = api.members.getMemberDetails.useMutation();
+const verifySchema = z.object({ member_no: z.string().trim().min(1, 'Enter your member number or email') });
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
+export function VerifyDetails() {
+  const [details, setDetails] = useState<Details | null>(null);
+  const lookup = useMemberDetails();
+  const form = useZodForm(verifySchema, { reValidateMode: 'onSubmit', defaultValues: { member_no: '' } });
+
+  const submit = (e: React.FormEvent) => {
     setDetails(null);
-    setError(null);
-    const memberNo = value.trim();
-    if (!memberNo) {
-      setError('Enter your member number or email');
-      return;
-    }
-    try {
-      const res = await lookup.mutateAsync({ body: { member_no: memberNo } });
-      setDetails(res.body);
-    } catch (err) {
-      setError(firstFieldError(err) ?? errorMessage(err) ?? 'Something went wrong. Please try again later.');
-    }
+    return form.handleSubmit(async (body) => {
+      try {
+        const res = await lookup.mutateAsync({ body });
+        setDetails(res.body);
+      } catch (err) {
+        form.setError('member_no', {
+          type: 'server',
+          message: firstFieldError(err) ?? errorMessage(err) ?? 'Something went wrong. Please try again later.',
+        });
+      }
+    })(e);
   };
 
   return (
     <PublicLayout>
       <AuthCard title="Verify your member details" description="Check the details we hold for you before the voting date.">
         <form onSubmit={submit} className="grid gap-4" noValidate>
-          <div className="grid gap-2">
-            <Label htmlFor={inputId}>Enter your member number or email</Label>
-            <Input
-              id={inputId}
-              value={value}
-              maxLength={150}
-              onChange={(e) => setValue(e.target.value)}
-              aria-describedby={error ? `${inputId}-error` : undefined}
-            />
-          </div>
+          <FormField label="Enter your member number or email" error={form.formState.errors.member_no?.message}>
+            <Input maxLength={150} {...form.register('member_no')} />
+          </FormField>
           <Button type="submit" disabled={lookup.isPending}>
             {lookup.isPending ? 'Checking…' : 'Submit'}
           </Button>
         </form>
         <div aria-live="polite" className="mt-6">
-          {error && (
-            <p id={`${inputId}-error`} role="alert" className="font-medium text-red-600">
-              {error}
-            </p>
-          )}
           {details && (
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-md border border-border p-4 text-sm">
               <dt className="font-medium">Phone</dt>

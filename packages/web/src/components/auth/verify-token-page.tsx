@@ -4,9 +4,9 @@ import { AuthCard } from '@/components/auth/auth-card';
 import { SuccessAlert } from '@/components/auth/success-alert';
 import { TokenForm } from '@/components/auth/token-form';
 import { PublicLayout } from '@/components/layout/public-layout';
-import { toast } from '@/hooks/use-toast';
-import { api, ensureCsrfCookie } from '@/lib/api';
+import { ensureCsrfCookie } from '@/lib/api';
 import { errorIssue, errorMessage } from '@/lib/errors';
+import { useVerifyTokenLogin } from '@/lib/mutations';
 import { getPfNumber, storeSession } from '@/lib/session';
 import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 
@@ -17,7 +17,7 @@ export function VerifyTokenLogin() {
   const [busy, setBusy] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const verify = api.auth.verifyTokenLogin.useMutation();
+  const verify = useVerifyTokenLogin();
 
   const submit = async (token: string) => {
     if (!pfNumber) return;
@@ -31,9 +31,7 @@ export function VerifyTokenLogin() {
       setSuccess(res.body.message || 'Signed in successfully');
       setTimeout(() => void navigate({ to: '/voter' }), LOGIN_REDIRECT_DELAY_MS);
     } catch (err) {
-      const message = errorIssue(err) ?? errorMessage(err) ?? 'Please try again';
-      setError(message);
-      toast({ variant: 'destructive', title: 'There has been the following issue', description: message });
+      setError(errorIssue(err) ?? errorMessage(err) ?? 'Please try again');
       setBusy(false);
     }
   };

@@ -1,68 +1,54 @@
-import { useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import { LifeBuoy } from 'lucide-react';
+import { z } from 'zod';
 import { MAX_ISSUE_IMAGES } from '@kura/contract';
+import { FormField, FormFooter, useZodForm } from '@/components/forms';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
-import { errorMessage } from '@/lib/errors';
+import { useReportIssue } from '@/lib/mutations';
+
+/** The report's fields: the details (required, 5000 characters at most) and up to MAX_ISSUE_IMAGES images. */
+const issueSchema = z
+  .object({
+    details: z.string().trim().min(1, 'The details field is required'),
+    images: z.custom<FileList | null>().optional(),
+  })
+  .transform((v) => ({ details: v.details, images: Array.from(v.images ?? []) }))
+  .refine((v) => v.images.length <= MAX_ISSUE_IMAGES, { message: `Attach at most ${MAX_ISSUE_IMAGES} images`, path: ['details'] });
 
 /** The issue dialog and its report toasts (docs/screens.md "Messages and timings"). */
 export function IssueDialog({ triggerLabel = 'Report an Issue or Help' }: { triggerLabel?: string }) {
   const [open, setOpen] = useState(false);
-  const [details, setDetails] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const fileRef = useRef<HTMLInputElement>(null);
-  const detailsId = useId();
-  const fileId = useId();
-  const report = api.help.reportIssue.useMutation();
+  const report = useReportIssue();
+  const form = useZodForm(issueSchema, { reValidateMode: 'onSubmit', defaultValues: { details: '', images: null } });
+  const error = form.formState.errors.details?.message;
 
-  const reset = () => {
-    setDetails('');
-    setFieldError(null);
-    if (fileRef.current) fileRef.current.value = '';
-  };
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!details.trim()) {
-      setFieldError('The details field is required');
-      return;
-    }
-    const files = Array.from(fileRef.current?.files ?? []);
-    if (files.length > MAX_ISSUE_IMAGES) {
-      setFieldError(`Attach at most ${MAX_ISSUE_IMAGES} images`);
-      return;
-    }
-    const form = new FormData();
-    form.append('details', details.trim());
-    for (const f of files) form.append('images[]', f);
+  const submit = form.handleSubmit(async ({ details, images }) => {
+    const body = new FormData();
+    body.append('details', details);
+    for (const f of images) body.append('images[]', f);
     try {
-      await report.mutateAsync({ body: form });
+      await report.mutateAsync({ body });
       toast({
         variant: 'success',
         title: 'Issue reported successfully',
         description: 'Thank you for your feedback. We will look into it.',
       });
-      reset();
+      form.reset();
       setOpen(false);
-    } catch (err) {
-      toast({
-        variant: 'destructive',
-        title: 'Error reporting issue',
-        description: errorMessage(err) ?? 'Something went wrong. Please try again later.',
-      });
+    } catch {
+      // the hook toasts the failure
     }
-  };
+  });
 
   return (
     <Dialog
       open={open}
       onOpenChange={(o) => {
         setOpen(o);
-        if (!o) reset();
+        if (!o) form.reset();
       }}
     >
       <DialogTrigger asChild>
@@ -77,44 +63,19 @@ export function IssueDialog({ triggerLabel = 'Report an Issue or Help' }: { trig
             <DialogTitle>Report an Issue or Help</DialogTitle>
             <DialogDescription>Describe the problem or what you need help with.</DialogDescription>
           </DialogHeader>
-          <div className="grid gap-2">
-            <Label htmlFor={detailsId}>Description</Label>
-            <Textarea
-              id={detailsId}
-              value={details}
-              maxLength={5000}
-              aria-invalid={fieldError ? true : undefined}
-              aria-describedby={fieldError ? `${detailsId}-error` : undefined}
-              onChange={(e) => {
-                setDetails(e.target.value);
-                if (fieldError) setFieldError(null);
-              }}
-            />
-            {fieldError && (
-              <p id={`${detailsId}-error`} className="text-sm text-destructive" role="alert">
-                {fieldError}
-              </p>
-            )}
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={fileId}>Attachment (optional)</Label>
+          <FormField label="Description" error={error}>
+            <Textarea maxLength={5000} {...form.register('details', { onChange: () => form.clearErrors('details') })} />
+          </FormField>
+          <FormField label="Attachment (optional)">
             <input
-              ref={fileRef}
-              id={fileId}
               type="file"
               accept="image/jpeg,image/png,image/webp"
               multiple
               className="text-sm file:mr-3 file:rounded-md file:border file:border-input file:bg-background file:px-3 file:py-1.5"
+              {...form.register('images')}
             />
-          </div>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={report.isPending}>
-              {report.isPending ? 'Submitting…' : 'Submit'}
-            </Button>
-          </DialogFooter>
+          </FormField>
+          <FormFooter pending={report.isPending} submitLabel="Submit" pendingLabel="Submitting…" onCancel={() => setOpen(false)} />
         </form>
       </DialogContent>
     </Dialog>

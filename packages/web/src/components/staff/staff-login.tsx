@@ -1,19 +1,17 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Info } from 'lucide-react';
+import { z } from 'zod';
 import { AuthCard } from '@/components/auth/auth-card';
-import { FieldError } from '@/components/auth/field-error';
+import { CodeStep } from '@/components/auth/code-step';
 import { GoogleButton } from '@/components/auth/google-button';
 import { SuccessAlert } from '@/components/auth/success-alert';
-import { TokenForm } from '@/components/auth/token-form';
+import { FormField, useZodForm } from '@/components/forms';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { toast } from '@/hooks/use-toast';
-import { api, ensureCsrfCookie } from '@/lib/api';
-import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
+import { ensureCsrfCookie } from '@/lib/api';
 import { config } from '@/lib/config';
 import { decodeIdToken, type GoogleCredentialResponse } from '@/lib/google';
+import { useStaffGoogleLogin, useStaffLogin, useStaffVerify } from '@/lib/mutations';
 import { setAccountType, storeSession } from '@/lib/session';
 import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 
@@ -21,11 +19,12 @@ export const OTP_PROMPT = 'Enter security otp sent to your email';
 
 export type StaffRole = 'admin' | 'agent';
 
-/** Login failure (docs/screens.md "Messages and timings"): 'An error occurred' with the server message; a 401 gives 'Invalid credentials'. */
-export function loginFailureToast(err: unknown) {
-  const description = errorStatus(err) === 401 ? 'Invalid credentials' : (firstFieldError(err) ?? errorMessage(err) ?? 'Please try again');
-  toast({ variant: 'destructive', title: 'An error occurred', description });
-}
+/** Step 1's fields: the admin's username and password, the agent's email (the server checks the rest). */
+const adminSchema = z.object({
+  email: z.string().trim().min(1, 'Enter your username'),
+  password: z.string().min(1, 'Enter your password'),
+});
+const agentSchema = z.object({ email: z.string().trim().min(1, 'Enter your email'), password: z.string() });
 
 /**
  * Admin and agent sign-in (docs/screens.md "Sign-in and session loss"): credentials (admin: username and password; agent:
@@ -34,24 +33,18 @@ export function loginFailureToast(err: unknown) {
  */
 export function StaffLogin({ role }: { role: StaffRole }) {
   const navigate = useNavigate();
-  const emailId = useId();
-  const passwordId = useId();
   const [step, setStep] = useState<'details' | 'code'>('details');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const [success, setSuccess] = useState<string | null>(null);
   const [redirecting, setRedirecting] = useState(false);
-  const [codeBusy, setCodeBusy] = useState(false);
 
-  const loginAdmin = api.auth.loginAdmin.useMutation();
-  const loginAgent = api.auth.loginAgent.useMutation();
-  const verifyAdmin = api.auth.verifyAdmin.useMutation();
-  const verifyAgent = api.auth.verifyAgent.useMutation();
-  const googleAdmin = api.auth.loginAdminGoogle.useMutation();
-  const googleAgent = api.auth.loginAgentGoogle.useMutation();
-  const sending = role === 'admin' ? loginAdmin.isPending : loginAgent.isPending;
+  const logins = useStaffLogin();
+  const verifies = useStaffVerify();
+  const googles = useStaffGoogleLogin();
+  const sending = logins[role].isPending;
   const area = role === 'admin' ? '/admin' : '/agent';
+
+  const form = useZodForm(role === 'admin' ? adminSchema : agentSchema, { defaultValues: { email: '', password: '' } });
+  const errors = form.formState.errors;
 
   const finish = (message: string) => {
     setSuccess(message);
@@ -59,51 +52,36 @@ export function StaffLogin({ role }: { role: StaffRole }) {
     setTimeout(() => void navigate({ to: area }), LOGIN_REDIRECT_DELAY_MS);
   };
 
-  const submitDetails = async (e: React.FormEvent) => {
-    e.preventDefault();
-    const next: typeof errors = {};
-    if (!email.trim()) next.email = role === 'admin' ? 'Enter your username' : 'Enter your email';
-    if (role === 'admin' && !password) next.password = 'Enter your password';
-    setErrors(next);
-    if (next.email || next.password) return;
+  const submitDetails = form.handleSubmit(async ({ email, password }) => {
     setAccountType(role);
-    try {
-      await ensureCsrfCookie();
-      if (role === 'admin') await loginAdmin.mutateAsync({ body: { email: email.trim(), password } });
-      else await loginAgent.mutateAsync({ body: { email: email.trim() } });
-      setStep('code');
-    } catch (err) {
-      loginFailureToast(err);
-    }
-  };
+    await ensureCsrfCookie();
+    const sent = await (
+      role === 'admin' ? logins.admin.mutateAsync({ body: { email, password } }) : logins.agent.mutateAsync({ body: { email } })
+    )
+      .then(() => true)
+      .catch(() => false);
+    if (sent) setStep('code');
+  });
 
   const submitCode = async (token: string) => {
-    setCodeBusy(true);
-    try {
-      await sleep(SECRET_REQUEST_DELAY_MS);
-      await ensureCsrfCookie();
-      const res =
-        role === 'admin' ? await verifyAdmin.mutateAsync({ body: { token } }) : await verifyAgent.mutateAsync({ body: { token } });
-      storeSession(res.body, role);
-      finish(res.body.message || 'Signed in successfully');
-    } catch (err) {
-      toast({ variant: 'destructive', title: 'There has been the following issue', description: errorMessage(err) ?? 'Please try again' });
-    } finally {
-      setCodeBusy(false);
-    }
+    await sleep(SECRET_REQUEST_DELAY_MS);
+    await ensureCsrfCookie();
+    const res = await (
+      role === 'admin' ? verifies.admin.mutateAsync({ body: { token } }) : verifies.agent.mutateAsync({ body: { token } })
+    ).catch(() => null);
+    if (!res) return;
+    storeSession(res.body, role);
+    finish(res.body.message || 'Signed in successfully');
   };
 
   const onGoogle = async (response: GoogleCredentialResponse) => {
     const profile = decodeIdToken(response.credential);
     setAccountType(role);
     const body = { email: profile?.email ?? '', oauth_id_token: response.credential };
-    try {
-      const res = role === 'admin' ? await googleAdmin.mutateAsync({ body }) : await googleAgent.mutateAsync({ body });
-      storeSession(res.body, role);
-      finish(res.body.message || 'Signed in successfully');
-    } catch (err) {
-      loginFailureToast(err);
-    }
+    const res = await (role === 'admin' ? googles.admin.mutateAsync({ body }) : googles.agent.mutateAsync({ body })).catch(() => null);
+    if (!res) return;
+    storeSession(res.body, role);
+    finish(res.body.message || 'Signed in successfully');
   };
 
   const title = role === 'admin' ? 'Admin login' : 'Agent login';
@@ -124,41 +102,13 @@ export function StaffLogin({ role }: { role: StaffRole }) {
             {step === 'details' ? (
               <>
                 <form onSubmit={submitDetails} className="grid gap-4" noValidate>
-                  <div className="grid gap-2">
-                    <Label htmlFor={emailId}>{role === 'admin' ? 'Username' : 'Email'}</Label>
-                    <Input
-                      id={emailId}
-                      type="email"
-                      autoComplete="username"
-                      maxLength={150}
-                      value={email}
-                      aria-invalid={errors.email ? true : undefined}
-                      aria-describedby={errors.email ? `${emailId}-error` : undefined}
-                      onChange={(ev) => {
-                        setEmail(ev.target.value);
-                        if (errors.email) setErrors((p) => ({ ...p, email: undefined }));
-                      }}
-                    />
-                    <FieldError id={`${emailId}-error`} message={errors.email} />
-                  </div>
+                  <FormField label={role === 'admin' ? 'Username' : 'Email'} error={errors.email?.message}>
+                    <Input type="email" autoComplete="username" maxLength={150} {...form.register('email')} />
+                  </FormField>
                   {role === 'admin' && (
-                    <div className="grid gap-2">
-                      <Label htmlFor={passwordId}>Password</Label>
-                      <Input
-                        id={passwordId}
-                        type="password"
-                        autoComplete="current-password"
-                        maxLength={200}
-                        value={password}
-                        aria-invalid={errors.password ? true : undefined}
-                        aria-describedby={errors.password ? `${passwordId}-error` : undefined}
-                        onChange={(ev) => {
-                          setPassword(ev.target.value);
-                          if (errors.password) setErrors((p) => ({ ...p, password: undefined }));
-                        }}
-                      />
-                      <FieldError id={`${passwordId}-error`} message={errors.password} />
-                    </div>
+                    <FormField label="Password" error={errors.password?.message}>
+                      <Input type="password" autoComplete="current-password" maxLength={200} {...form.register('password')} />
+                    </FormField>
                   )}
                   <Button type="submit" disabled={sending}>
                     {sending ? 'Signing in…' : 'Sign in'}
@@ -172,24 +122,17 @@ export function StaffLogin({ role }: { role: StaffRole }) {
                 <GoogleButton onCredential={onGoogle} text="signin_with" />
               </>
             ) : (
-              <>
-                <p className="flex items-center gap-2 rounded-md bg-muted px-3 py-2 text-sm" role="note">
-                  <Info className="size-4 shrink-0" aria-hidden="true" />
-                  {OTP_PROMPT}
-                </p>
-                <TokenForm label="Security code" submitLabel="Verify" pending={codeBusy || redirecting} onSubmit={submitCode} />
-                <Button
-                  variant="link"
-                  disabled={redirecting}
-                  onClick={() => {
-                    setStep('details');
-                    verifyAdmin.reset();
-                    verifyAgent.reset();
-                  }}
-                >
-                  Back to input details
-                </Button>
-              </>
+              <CodeStep
+                prompt={OTP_PROMPT}
+                label="Security code"
+                onSubmit={submitCode}
+                redirecting={redirecting}
+                onBack={() => {
+                  setStep('details');
+                  verifies.admin.reset();
+                  verifies.agent.reset();
+                }}
+              />
             )}
           </div>
         </AuthCard>

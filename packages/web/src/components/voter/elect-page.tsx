@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from '@tanstack/react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
 import { BallotForm, choiceValue, type Choices } from '@/components/ballot/ballot-form';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { toast } from '@/hooks/use-toast';
-import { api } from '@/lib/api';
-import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
-import { queries, queryKeys } from '@/lib/queries';
+import { errorMessage, firstFieldError } from '@/lib/errors';
+import { useCastVote } from '@/lib/mutations';
+import { queries } from '@/lib/queries';
 
 export const VOTED_BANNER = 'You have successfully voted';
 export const VOTING_DISABLED = 'Voting is currently disabled. Please come back when voting opens.';
@@ -19,11 +19,10 @@ const norm = (s: string) =>
     .trim();
 
 export function Elect() {
-  const queryClient = useQueryClient();
   const ballot = useQuery(queries.ballot());
   const status = useQuery(queries.electionStatus());
   const mine = useQuery(queries.myVvpat());
-  const vote = api.ballots.castVote.useMutation();
+  const vote = useCastVote();
   const [voted, setVoted] = useState(false);
   // Positions voted for in this visit, from the vote's receipts (before the receipts list refetches).
   const [justVoted, setJustVoted] = useState<number[]>([]);
@@ -51,15 +50,9 @@ export function Elect() {
       setJustVoted((prev) => [...prev, ...receipts.map((r) => r.position_id), ...Object.keys(choices).map(Number)]);
       setVoted(true);
       toast({ variant: 'success', title: 'Successfully voted' });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.myVvpat });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
       return true;
     } catch (err) {
-      const message = firstFieldError(err) ?? errorMessage(err) ?? 'Please try again';
-      setFailure(`Unable to process vote, ${message}`);
-      toast({ variant: 'destructive', title: 'Unable to process vote,', description: message });
-      if (errorStatus(err) === 409) void queryClient.invalidateQueries({ queryKey: queryKeys.myVvpat });
-      if (errorStatus(err) === 403) void queryClient.invalidateQueries({ queryKey: queryKeys.electionStatus });
+      setFailure(`Unable to process vote, ${firstFieldError(err) ?? errorMessage(err) ?? 'Please try again'}`);
       return false;
     }
   };

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { z } from 'zod';
 import { UpdateElectionBody } from '@kura/contract';
 import { FormField, FormFooter, useZodForm } from '@/components/forms';
@@ -24,18 +24,18 @@ export function OrganisationForm() {
   const { election: current } = useElection();
   const update = useUpdateElection('Failed to save the organisation texts');
   const form = useZodForm(organisationSchema, { defaultValues: { title: '', organisation: '', website: '', support_email: '' } });
-  const [loaded, setLoaded] = useState(false);
+  const loaded = useRef(false);
   // Filled once from the server, so a late answer never overwrites what the admin typed.
   useEffect(() => {
-    if (!current || loaded) return;
-    setLoaded(true);
+    if (!current || loaded.current) return;
+    loaded.current = true;
     form.reset({
       title: current.title,
       organisation: current.organisation,
       website: current.website ?? '',
       support_email: current.support_email ?? '',
     });
-  }, [current, loaded, form]);
+  }, [current, form]);
 
   const onSubmit = form.handleSubmit(async (body) => {
     try {
