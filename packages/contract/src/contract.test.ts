@@ -1,6 +1,6 @@
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
-import { contract, type Access } from './index';
+import { contract, MAX_POSITIONS, type Access } from './index';
 
 type Row = [method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, access: Access];
 
@@ -77,6 +77,8 @@ const SETUP: Row[] = [
   ['POST', '/api/v1/positions', 'admin'],
   ['PATCH', '/api/v1/positions/:id', 'admin'],
   ['DELETE', '/api/v1/positions/:id', 'admin'],
+  // the set-up page's reorder: the whole order in one call
+  ['PUT', '/api/v1/positions/order', 'admin'],
   ['POST', '/api/v1/election/close', 'admin'],
   ['GET', '/api/v1/psk/results/final', 'anyone'],
   // the set-up checklist's agents item
@@ -241,5 +243,16 @@ describe('set-up schemas', () => {
     expect(body.safeParse({ name: '' }).success).toBe(false);
     expect(body.safeParse({ name: 'Rep', branch_id: 3, every_branch: true }).success).toBe(false);
     expect(api.setup.createBranch.body.safeParse({ name: 'National' }).success).toBe(false);
+  });
+
+  it('positions order: a list of ids, each once, at most MAX_POSITIONS', () => {
+    const body = api.setup.reorderPositions.body;
+    expect(body.safeParse({ position_ids: [3, 1, 2] }).success).toBe(true);
+    expect(body.safeParse({ position_ids: [] }).success).toBe(true);
+    const repeated = body.safeParse({ position_ids: [3, 1, 3] });
+    expect(repeated.error?.issues.map((i) => [i.path, i.message])).toEqual([[['position_ids'], 'Position 3 is listed more than once']]);
+    expect(body.safeParse({ position_ids: [0] }).success).toBe(false);
+    expect(body.safeParse({ position_ids: ['1'] }).success).toBe(false);
+    expect(body.safeParse({ position_ids: Array.from({ length: MAX_POSITIONS + 1 }, (_, i) => i + 1) }).success).toBe(false);
   });
 });

@@ -99,6 +99,28 @@ export const UpdatePositionBody = z.object({
 });
 export type UpdatePositionBody = z.infer<typeof UpdatePositionBody>;
 
+/** The most positions one order may list (far above any real election's ballot). */
+export const MAX_POSITIONS = 1000;
+
+/**
+ * The complete order of the election's positions, first to last: every position exactly once
+ * (a missing or unknown id is refused by the server, a repeated one here, both 422).
+ */
+export const ReorderPositionsBody = z.object({
+  position_ids: z
+    .array(positiveIdSchema('position id'), {
+      required_error: 'The position_ids field is required',
+      invalid_type_error: 'The position_ids must be a list of position ids',
+    })
+    .max(MAX_POSITIONS, `At most ${MAX_POSITIONS} positions`)
+    .superRefine((ids, ctx) => {
+      const seen = new Set<number>();
+      const repeated = ids.find((id) => (seen.has(id) ? true : (seen.add(id), false)));
+      if (repeated !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `Position ${repeated} is listed more than once` });
+    }),
+});
+export type ReorderPositionsBody = z.infer<typeof ReorderPositionsBody>;
+
 /** An agent (observer): signs in with an emailed code and follows turnout and results. */
 export const Agent = z.object({ id: z.number().int(), name: z.string(), email: z.string() });
 export type Agent = z.infer<typeof Agent>;
@@ -160,6 +182,16 @@ export const setupRouter = c.router({
     pathParams: SetupIdParams,
     body: UpdatePositionBody,
     responses: { 200: z.object({ data: Position }), ...errors(401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+  reorderPositions: {
+    method: 'PUT',
+    path: '/positions/order',
+    summary: 'Set the order of all the positions at once',
+    description:
+      '`position_ids` lists every position exactly once, first to last (422 otherwise: missing, unknown or repeated ids); one change, all or nothing. Answers the positions in that order. 409 when it would move a position a vote has been cast for.',
+    body: ReorderPositionsBody,
+    responses: { 200: z.object({ data: z.array(Position) }), ...errors(401, 403, 409) },
     metadata: meta('admin'),
   },
   deletePosition: {

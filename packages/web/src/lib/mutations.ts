@@ -237,11 +237,12 @@ function useRefreshElection() {
   };
 }
 
-export function useUpdateElection() {
+/** Saving election settings; `failed` is the failure toast's title (the schedule, the organisation texts). */
+export function useUpdateElection(failed = 'The schedule could not be saved') {
   const refresh = useRefreshElection();
   return api.elections.updateElection.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('The schedule could not be saved', fieldOrMessage(err, 'Something went wrong')),
+    onError: (err) => failureToast(failed, fieldOrMessage(err, 'Something went wrong')),
   });
 }
 
@@ -250,5 +251,70 @@ export function useCloseElection() {
   return api.lifecycle.closeElection.useMutation({
     onSuccess: refresh,
     onError: (err) => failureToast('The election could not be closed', errorMessage(err) ?? 'Something went wrong'),
+  });
+}
+
+// --- set-up (branches and positions) -------------------------------------------------------------
+
+/** The reason a set-up change was refused: the 409/422 message, or a generic one. */
+export const setupFailureReason = (err: unknown) => fieldOrMessage(err, 'Please try again.')!;
+
+export function useCreateBranch() {
+  const refresh = useRefresh();
+  return api.setup.createBranch.useMutation({
+    onSuccess: () => refresh(queryKeys.branches),
+    onError: (err) => failureToast('Failed to add the branch', setupFailureReason(err)),
+  });
+}
+
+export function useRenameBranch() {
+  const refresh = useRefresh();
+  return api.setup.updateBranch.useMutation({
+    // A branch position's level is the branch's name.
+    onSuccess: () => refresh(queryKeys.branches, queryKeys.positions),
+    onError: (err) => failureToast('Failed to rename the branch', setupFailureReason(err)),
+  });
+}
+
+export function useDeleteBranch() {
+  const refresh = useRefresh();
+  return api.setup.deleteBranch.useMutation({
+    onSuccess: () => refresh(queryKeys.branches),
+    onError: (err) => failureToast('Failed to delete the branch', setupFailureReason(err)),
+  });
+}
+
+/** Position changes re-read the positions whatever the answer (a refusal may mean the list moved on). */
+export function useCreatePosition() {
+  const refresh = useRefresh();
+  return api.setup.createPosition.useMutation({
+    onSettled: () => refresh(queryKeys.positions),
+    onError: (err) => failureToast('Failed to add the position', setupFailureReason(err)),
+  });
+}
+
+export function useUpdatePosition() {
+  const refresh = useRefresh();
+  return api.setup.updatePosition.useMutation({
+    onSettled: () => refresh(queryKeys.positions),
+    onError: (err) => failureToast('Failed to update the position', setupFailureReason(err)),
+  });
+}
+
+/** The whole order in one call (PUT positions/order): all or nothing. */
+export function useReorderPositions() {
+  const refresh = useRefresh();
+  return api.setup.reorderPositions.useMutation({
+    onSettled: () => refresh(queryKeys.positions),
+    onError: (err) => failureToast('Failed to move the position', setupFailureReason(err)),
+  });
+}
+
+/** Deleting a position deletes its candidacies too. */
+export function useDeletePosition() {
+  const refresh = useRefresh();
+  return api.setup.deletePosition.useMutation({
+    onSettled: () => refresh(queryKeys.positions, queryKeys.candidates),
+    onError: (err) => failureToast('Failed to delete the position', setupFailureReason(err)),
   });
 }

@@ -2,7 +2,16 @@ import type { Contract } from '@kura/contract';
 import type { Core } from '../../core';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
-import { createBranch, createPositions, deleteBranch, deletePosition, listAgents, renameBranch, updatePosition } from './setup.service';
+import {
+  createBranch,
+  createPositions,
+  deleteBranch,
+  deletePosition,
+  listAgents,
+  renameBranch,
+  reorderPositions,
+  updatePosition,
+} from './setup.service';
 
 export function setupRoutes(ctx: Core): RouterImplementation<Contract['api']['setup']> {
   return {
@@ -25,6 +34,11 @@ export function setupRoutes(ctx: Core): RouterImplementation<Contract['api']['se
     updatePosition: async ({ req, params, body }) => ({
       status: 200,
       body: { data: await updatePosition(ctx, await actorOf(ctx, req), params.id, body) },
+    }),
+
+    reorderPositions: async ({ req, body }) => ({
+      status: 200,
+      body: { data: await reorderPositions(ctx, await actorOf(ctx, req), body.position_ids) },
     }),
 
     deletePosition: async ({ req, params }) => {

@@ -262,6 +262,54 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
   }
 }
 
+/**
+ * Sets the order of all the positions at once (sort_order = place in the list): one transaction,
+ * one election lock, one log line, all or nothing. `ids` must be exactly the election's positions
+ * (the contract refuses a repeated id; a missing or unknown one is a 422 here). A position with
+ * votes keeps its number (409 otherwise), as `updatePosition` refuses its sort_order.
+ */
+export async function reorderPositions(ctx: AppContext, actor: Actor, ids: number[]): Promise<Position[]> {
+  await assertNotClosed(ctx, 'the set-up');
+  const ordered = await auditedTransaction(ctx, { actor, activity: 'Positions reordered', data: `[${ids.join(', ')}]` }, async (tx) => {
+    // Exclusive election lock: votes in flight finish first, later ones wait for this change.
+    await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    const current = await tx
+      .select({ id: positions.id, name: positions.name, level: positions.level, sortOrder: positions.sortOrder })
+      .from(positions)
+      .orderBy(asc(positions.id))
+      .for('update');
+    const known = new Map(current.map((p) => [p.id, p]));
+    const unknown = ids.find((id) => !known.has(id));
+    if (unknown !== undefined) throw AppError.validation({ position_ids: [`No position has the id ${unknown}`] });
+    const listed = new Set(ids);
+    const missing = current.filter((p) => !listed.has(p.id)).map((p) => p.id);
+    if (missing.length > 0)
+      throw AppError.validation({ position_ids: [`The order must list every position; missing: ${missing.join(', ')}`] });
+    const moving = ids.filter((id, place) => known.get(id)!.sortOrder !== place);
+    if (moving.length > 0) {
+      const [voted] = await tx
+        .select({ id: participation.positionId })
+        .from(participation)
+        .where(inArray(participation.positionId, moving))
+        .orderBy(asc(participation.positionId))
+        .limit(1);
+      if (voted) {
+        const p = known.get(voted.id)!;
+        throw new AppError('CONFLICT', `Votes have been cast for ${p.name} ${p.level}, so it can no longer be moved`);
+      }
+      // One statement for the whole list: each id gets its place (ids are checked whole numbers).
+      await tx.execute(sql`
+        update ${positions} set sort_order = o.place - 1
+        from unnest(${`{${ids.join(',')}}`}::int[]) with ordinality as o(id, place)
+        where ${positions.id} = o.id and ${positions.sortOrder} <> o.place - 1`);
+    }
+    const rows = new Map((await tx.select(positionColumns).from(positions)).map((p) => [p.id, p]));
+    return ids.map((id) => rows.get(id)!);
+  });
+  ctx.events.emit('candidates.changed');
+  return ordered;
+}
+
 /** Deletes a position and its candidacies; refused (409) once it has votes. */
 export async function deletePosition(ctx: Core, actor: Actor, id: number): Promise<void> {
   await assertNotClosed(ctx, 'the set-up');

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareData } from '../../bootstrap';
@@ -209,6 +209,81 @@ describe('branches', () => {
   });
 });
 
+describe('reordering positions (PUT positions/order)', () => {
+  const stored = () =>
+    t.ctx.database.db
+      .select({ id: positions.id, sortOrder: positions.sortOrder })
+      .from(positions)
+      .orderBy(asc(positions.sortOrder), asc(positions.id));
+  const logCount = async () => (await t.ctx.database.db.select({ n: count() }).from(activityLogs))[0]!.n;
+  const made: number[] = [];
+  beforeAll(async () => {
+    for (const name of ['Patron', 'Auditor', 'Trustee']) made.push((await api('post', '/positions').send({ name })).body.data[0].id);
+  });
+  afterAll(async () => {
+    await t.ctx.database.db.delete(positions).where(inArray(positions.id, made));
+  });
+
+  it('applies the complete order in one call, with one activity-log row', async () => {
+    const wanted = (await stored()).map((p) => p.id).reverse();
+    expect(wanted.length).toBeGreaterThanOrEqual(3);
+    const logs = await logCount();
+    const res = await api('put', '/positions/order').send({ position_ids: wanted });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((p: { id: number }) => p.id)).toEqual(wanted);
+    expect(res.body.data[0]).toEqual({
+      id: wanted[0],
+      name: expect.any(String),
+      level: expect.any(String),
+      seats: expect.any(Number),
+      description: null,
+      branch_id: expect.toSatisfy((b: unknown) => b === null || typeof b === 'number'),
+    });
+    const after = await stored();
+    expect(after.map((p) => p.id)).toEqual(wanted);
+    expect(after.map((p) => p.sortOrder)).toEqual(wanted.map((_, i) => i));
+    expect(await logCount()).toBe(logs + 1);
+    expect(await lastLog()).toMatchObject({ activity: 'Positions reordered', status: 'success' });
+    // The same order again moves nothing and answers the same list.
+    const again = await api('put', '/positions/order').send({ position_ids: wanted });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(res.body.data);
+    expect(await stored()).toEqual(after);
+    // The public list keeps national positions first, in the new order among themselves.
+    const listed = (await api('get', '/psk/positions', null)).body.data as { id: number; level: string }[];
+    const national = new Set(listed.filter((p) => p.level === 'National').map((p) => p.id));
+    expect(listed.filter((p) => p.level === 'National').map((p) => p.id)).toEqual(wanted.filter((id) => national.has(id)));
+  });
+
+  it('refuses (422) a list that is not exactly the positions (missing, extra, duplicate), and changes nothing', async () => {
+    const before = await stored();
+    const ids = before.map((p) => p.id);
+    const [first, second, ...rest] = ids;
+    const cases: [string, unknown, string][] = [
+      ['missing', [second, ...rest], `The order must list every position; missing: ${first}`],
+      ['extra', [...ids, 999999], 'No position has the id 999999'],
+      ['duplicate', [first, second, first, ...rest], `Position ${first} is listed more than once`],
+      ['not a list', 'x', 'The position_ids must be a list of position ids'],
+      ['absent', undefined, 'The position_ids field is required'],
+    ];
+    for (const [what, list, message] of cases) {
+      const res = await api('put', '/positions/order').send(list === undefined ? {} : { position_ids: list });
+      expect(res.status, what).toBe(422);
+      expect(res.body.errors?.position_ids, what).toEqual([message]);
+      expect(res.body.message, what).toBe(message);
+      expect(await stored(), what).toEqual(before);
+    }
+    expect(await lastLog()).not.toMatchObject({ activity: 'Positions reordered', status: 'success' });
+  });
+
+  it('is admin-only', async () => {
+    const ids = (await stored()).map((p) => p.id);
+    expect((await api('put', '/positions/order', await tokenFor(t.ctx, 'agent')).send({ position_ids: ids })).status).toBe(403);
+    expect((await api('put', '/positions/order', await tokenFor(t.ctx, 'voter')).send({ position_ids: ids })).status).toBe(403);
+    expect((await api('put', '/positions/order', null).send({ position_ids: ids })).status).toBe(401);
+  });
+});
+
 describe('positions', () => {
   it('creates a national position with seats and a description, and one per branch with every_branch', async () => {
     const board = await api('post', '/positions').send({
@@ -304,6 +379,20 @@ describe('positions', () => {
     }
     expect(await lastLog()).toMatchObject({ activity: 'Position updated', status: 'failed' });
     expect((await api('delete', `/positions/${chair.id}`)).status).toBe(409);
+    // The whole order is refused when it would move a position with votes, and nothing moves.
+    const order = (
+      await t.ctx.database.db.select({ id: positions.id }).from(positions).orderBy(asc(positions.sortOrder), asc(positions.id))
+    ).map((p) => p.id);
+    const moved = [chair.id, ...order.filter((id) => id !== chair.id)];
+    const reorder = await api('put', '/positions/order').send({ position_ids: moved });
+    expect(reorder.status).toBe(409);
+    expect(reorder.body.message).toBe('Votes have been cast for Chairperson National, so it can no longer be moved');
+    expect(await lastLog()).toMatchObject({ activity: 'Positions reordered', status: 'failed' });
+    expect(
+      (await t.ctx.database.db.select({ id: positions.id }).from(positions).orderBy(asc(positions.sortOrder), asc(positions.id))).map(
+        (p) => p.id,
+      ),
+    ).toEqual(order);
     const [before] = await t.ctx.database.db.select().from(positions).where(eq(positions.id, chair.id));
     // Candidates of a voted position: adding (assign), removing (assign without it) and a candidate
     // edit that adds or drops it are all 409, and nothing changes.
@@ -383,6 +472,7 @@ describe('access', () => {
       expect((await api('post', '/branches', token).send({ name: 'Nope' })).status).toBe(403);
       expect((await api('post', '/positions', token).send({ name: 'Nope' })).status).toBe(403);
       expect((await api('delete', '/positions/1', token)).status).toBe(403);
+      expect((await api('put', '/positions/order', token).send({ position_ids: [] })).status).toBe(403);
       expect((await api('get', '/agents', token)).status).toBe(403);
     }
     expect((await api('post', '/branches', null).send({ name: 'Nope' })).status).toBe(401);

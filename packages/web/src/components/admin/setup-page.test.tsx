@@ -154,4 +154,48 @@ describe('set-up page', () => {
       view.unmount();
     }
   });
+
+  it('moves a position with one PUT of the whole order; a refusal shows and nothing is half-moved', async () => {
+    const pos = (id: number, name: string) => ({ id, name, level: 'National', seats: 1, description: null, branch_id: null });
+    let positions = [pos(1, 'Chair'), pos(2, 'Secretary'), pos(3, 'Treasurer')];
+    let refuse = false;
+    const calls = stubFetch(({ method, path, body }) => {
+      if (path === '/election') return { status: 200, body: { data: election } };
+      if (path === '/branches') return { status: 200, body: { data: { data: [] } } };
+      if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
+      if (path === '/positions/order' && method === 'PUT') {
+        if (refuse) return { status: 409, body: { message: 'Votes have been cast for Chair National, so it can no longer be moved' } };
+        const ids = (body as { position_ids: number[] }).position_ids;
+        positions = ids.map((id) => positions.find((p) => p.id === id)!);
+        return { status: 200, body: { data: positions } };
+      }
+      if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
+      if (path === '/agents') return { status: 200, body: { data: [] } };
+      if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
+      return undefined;
+    });
+    await renderWithProviders(<SetupPage />, '/admin/setup');
+    const list = () => within(screen.getByRole('list', { name: 'Positions' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Move Chair - National down' }));
+    await waitFor(() =>
+      expect(
+        list()
+          .getAllByText(/ - National$/)
+          .map((e) => e.textContent),
+      ).toEqual(['Secretary - National', 'Chair - National', 'Treasurer - National']),
+    );
+    const puts = calls.filter((c) => c.method === 'PUT' || c.method === 'PATCH');
+    expect(puts).toEqual([expect.objectContaining({ method: 'PUT', path: '/positions/order', body: { position_ids: [2, 1, 3] } })]);
+
+    refuse = true;
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Move Treasurer - National up' }).hasAttribute('disabled')).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: 'Move Treasurer - National up' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Votes have been cast for Chair National, so it can no longer be moved');
+    expect(
+      list()
+        .getAllByText(/ - National$/)
+        .map((e) => e.textContent),
+    ).toEqual(['Secretary - National', 'Chair - National', 'Treasurer - National']);
+    expect(calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+  });
 });

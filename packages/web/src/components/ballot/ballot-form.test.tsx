@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/test/fetch';
-import { Elect } from '@/routes/_voter/voter/elect';
+import { Elect } from '@/components/voter/elect-page';
 
 const ballot = [
   {

@@ -3,9 +3,9 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { IDENTIFIER_FORMAT_MESSAGE } from '@kura/contract';
 import { stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
-import { SignIn } from './sign-in';
-import { SignUp, SIGN_UP_UNAVAILABLE } from './sign-up';
-import { AuthenticatorHint } from './_voter/voter/index';
+import { SignIn } from './sign-in-page';
+import { SignUp, SIGN_UP_UNAVAILABLE } from './sign-up-page';
+import { AuthenticatorHint } from '@/components/voter/dashboard-page';
 
 async function setup() {
   await renderWithProviders(<SignIn />, '/sign-in');

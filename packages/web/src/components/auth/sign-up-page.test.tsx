@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
-import { SignUp, ACCOUNT_EXISTS } from './sign-up';
+import { SignUp, ACCOUNT_EXISTS } from './sign-up-page';
 
 // Google is configured, and its button hands over a credential when clicked (no script in tests).
 vi.mock('@/lib/config', async (importOriginal) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VOTING_WINDOW_TEXT, votingWindowText } from './education';
+import { VOTING_WINDOW_TEXT, votingWindowText } from './education-page';
 
 describe('the tutorial footer', () => {
   it("says the election's own window when it has a schedule, and the tutorial's sentence otherwise", () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/test/fetch';
-import { SignIn } from './sign-in';
+import { SignIn } from './sign-in-page';
 
 afterEach(() => {
   vi.unstubAllGlobals();

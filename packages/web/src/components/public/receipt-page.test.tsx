@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/test/fetch';
-import { ReceiptCheck } from './receipt';
-import { Commitments } from './commitments';
-import { VoterVvpat } from './_voter/voter/vpat';
+import { ReceiptCheck } from './receipt-page';
+import { Commitments } from './commitments-page';
+import { VoterVvpat } from '@/components/voter/vvpat-page';
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,0 +1,113 @@
+import { useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { Position } from '@kura/contract';
+import { ChevronDown, ChevronUp, Pencil, Trash2, UserPlus } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { useCandidatePositions } from '@/hooks/use-admin-lists';
+import { toast } from '@/hooks/use-toast';
+import { useDeletePosition, useReorderPositions } from '@/lib/mutations';
+import { queries } from '@/lib/queries';
+import { AddCandidateDialog } from '../add-candidate-dialog';
+import { EditPositionForm, NewPositionForm } from './position-form';
+import { SectionProblem, useProblem } from './section-problem';
+
+const label = (p: Position) => `${p.name} - ${p.level}`;
+
+/** The order after moving the position at `index` one place up (-1) or down (1): every id, once. */
+export function movedOrder(positions: Pick<Position, 'id'>[], index: number, by: -1 | 1): number[] {
+  const order = positions.map((p) => p.id);
+  const [id] = order.splice(index, 1);
+  order.splice(index + by, 0, id!);
+  return order;
+}
+
+/** Positions in the admin's order: move, edit, delete, add a candidate; the add form below. */
+export function PositionsSection() {
+  const id = useId();
+  const { positions } = useCandidatePositions();
+  const reorder = useReorderPositions();
+  const remove = useDeletePosition();
+  const [editing, setEditing] = useState<number | null>(null);
+  const [addingTo, setAddingTo] = useState<number | null>(null);
+  const problem = useProblem();
+  const candidates = useQuery(queries.candidates());
+  const candidatesOf = (positionId: number) =>
+    (candidates.data?.body.data.data.candidates ?? []).filter((c) => c.positions.some((p) => p.id === positionId)).map((c) => c.name);
+
+  /** The whole new order in one call (PUT positions/order): all or nothing. */
+  const move = (index: number, by: -1 | 1) =>
+    void problem.run(() => reorder.mutateAsync({ body: { position_ids: movedOrder(positions, index, by) } }));
+  const onDelete = async (p: Position) => {
+    if (await problem.run(() => remove.mutateAsync({ params: { id: p.id } }))) toast({ variant: 'success', title: 'Position deleted' });
+  };
+
+  return (
+    <section aria-labelledby={`${id}-h`} className="rounded-lg border border-border bg-card p-4 shadow-sm">
+      <h2 id={`${id}-h`} className="mb-3 text-lg font-semibold">
+        Positions
+      </h2>
+      <SectionProblem problem={problem.text} />
+      <ol className="mb-4 grid gap-2" aria-label="Positions">
+        {positions.length === 0 && <li className="text-sm text-muted-foreground">No positions yet.</li>}
+        {positions.map((p, i) => (
+          <li key={p.id} className="rounded-md border border-border p-2">
+            {editing === p.id ? (
+              <EditPositionForm position={p} run={problem.run} onDone={() => setEditing(null)} />
+            ) : (
+              <div className="flex flex-wrap items-center gap-2">
+                <div className="min-w-0 flex-1 text-sm">
+                  <p className="font-medium break-words">{label(p)}</p>
+                  <p className="text-muted-foreground">
+                    {p.seats} {p.seats === 1 ? 'seat' : 'seats'}
+                    {p.description ? ` · ${p.description}` : ''}
+                  </p>
+                  <p className="text-muted-foreground break-words">
+                    {candidatesOf(p.id).length === 0 ? 'No candidate yet' : `Candidates: ${candidatesOf(p.id).join(', ')}`}
+                  </p>
+                </div>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  aria-label={`Add a candidate for ${label(p)}`}
+                  onClick={() => setAddingTo(p.id)}
+                >
+                  <UserPlus aria-hidden="true" />
+                  Candidate
+                </Button>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  aria-label={`Move ${label(p)} up`}
+                  disabled={i === 0 || reorder.isPending}
+                  onClick={() => move(i, -1)}
+                >
+                  <ChevronUp aria-hidden="true" />
+                </Button>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  aria-label={`Move ${label(p)} down`}
+                  disabled={i === positions.length - 1 || reorder.isPending}
+                  onClick={() => move(i, 1)}
+                >
+                  <ChevronDown aria-hidden="true" />
+                </Button>
+                <Button type="button" size="sm" variant="outline" aria-label={`Edit ${label(p)}`} onClick={() => setEditing(p.id)}>
+                  <Pencil aria-hidden="true" />
+                </Button>
+                <Button type="button" size="sm" variant="outline" aria-label={`Delete ${label(p)}`} onClick={() => void onDelete(p)}>
+                  <Trash2 aria-hidden="true" />
+                </Button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ol>
+      <NewPositionForm run={problem.run} />
+      <AddCandidateDialog open={addingTo !== null} positionId={addingTo ?? undefined} onClose={() => setAddingTo(null)} />
+    </section>
+  );
+}

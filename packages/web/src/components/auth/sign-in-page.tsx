@@ -1,0 +1,177 @@
+import { useId, useState } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { Controller } from 'react-hook-form';
+import { Info } from 'lucide-react';
+import { AuthCard } from '@/components/auth/auth-card';
+import { CodeStep } from '@/components/auth/code-step';
+import { ConsentField } from '@/components/auth/consent-field';
+import { GoogleButton } from '@/components/auth/google-button';
+import { FormField, useZodForm } from '@/components/forms';
+import { ENTER_MEMBER_NUMBER, ENTER_OTP, signInSchema } from '@/lib/identifier';
+import { SuccessAlert } from '@/components/auth/success-alert';
+import { PublicLayout } from '@/components/layout/public-layout';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { ensureCsrfCookie } from '@/lib/api';
+import { errorIssue, errorMessage } from '@/lib/errors';
+import { config } from '@/lib/config';
+import { useElection } from '@/lib/election';
+import { decodeIdToken, type GoogleCredentialResponse } from '@/lib/google';
+import { NO_ACCOUNT, useMemberGoogleLogin, useVerifyPhone, useVerifySms } from '@/lib/mutations';
+import { setAccountType, setPfNumber, storeSession } from '@/lib/session';
+import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
+
+export const NO_SUCH_USER = 'No such user exists';
+export { NO_ACCOUNT };
+
+export function SignIn() {
+  const navigate = useNavigate();
+  const consentId = useId();
+  const [step, setStep] = useState<'details' | 'token'>('details');
+  const [identifier, setIdentifier] = useState('');
+  const [success, setSuccess] = useState<string | null>(null);
+  const [redirecting, setRedirecting] = useState(false);
+
+  const verifyPhone = useVerifyPhone();
+  const verifySms = useVerifySms();
+  const google = useMemberGoogleLogin();
+
+  const form = useZodForm(signInSchema, { mode: 'onChange', defaultValues: { unique_id: '', consent: false } });
+  const idError = form.formState.errors.unique_id?.message;
+  const consentError = form.formState.errors.consent?.message;
+
+  const goToVoter = (message: string) => {
+    setSuccess(message);
+    setRedirecting(true);
+    setTimeout(() => void navigate({ to: '/voter' }), LOGIN_REDIRECT_DELAY_MS);
+  };
+
+  const submitDetails = form.handleSubmit(async (values) => {
+    const uniqueId = values.unique_id.trim();
+    try {
+      await ensureCsrfCookie();
+      await verifyPhone.mutateAsync({ body: { unique_id: uniqueId, consent: true } });
+      setIdentifier(uniqueId);
+      setStep('token');
+    } catch (err) {
+      if (errorIssue(err) === NO_SUCH_USER || errorMessage(err) === NO_ACCOUNT) void navigate({ to: '/sign-up' });
+    }
+  });
+
+  const submitToken = async (token: string) => {
+    await sleep(SECRET_REQUEST_DELAY_MS);
+    await ensureCsrfCookie();
+    const res = await verifySms.mutateAsync({ body: { token } }).catch(() => null);
+    if (!res) return;
+    storeSession(res.body, 'member');
+    setPfNumber(identifier);
+    goToVoter(res.body.message || 'Signed in successfully');
+  };
+
+  const onGoogle = async (response: GoogleCredentialResponse) => {
+    const profile = decodeIdToken(response.credential);
+    // docs/screens.md "Sign-in and session loss": the Google login stores the account type at the attempt; a voter session then
+    // becomes `member` (the voter guard confirms it on the next screen).
+    setAccountType('admin');
+    const res = await google.mutateAsync({ body: { email: profile?.email ?? '', oauth_id_token: response.credential } }).catch(() => null);
+    if (!res) return;
+    storeSession(res.body, 'member');
+    goToVoter(res.body.message || 'Signed in successfully');
+  };
+
+  return (
+    <PublicLayout>
+      <AuthCard title="Sign in" description="Vote in your organisation's election.">
+        <div className="grid gap-5">
+          <SuccessAlert message={success} />
+          {step === 'details' ? (
+            <>
+              <GoogleButton onCredential={onGoogle} text="signin_with" />
+              <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden="true">
+                <span className="h-px flex-1 bg-border" />
+                or
+                <span className="h-px flex-1 bg-border" />
+              </div>
+              <p className="flex items-center gap-2 rounded-md bg-muted px-3 py-2 text-sm" role="note">
+                <Info className="size-4 shrink-0" aria-hidden="true" />
+                {ENTER_MEMBER_NUMBER}
+              </p>
+              <form onSubmit={submitDetails} className="grid gap-4" noValidate>
+                <FormField label="Member number or email" error={idError}>
+                  <Input autoComplete="username" maxLength={200} {...form.register('unique_id')} />
+                </FormField>
+                <Controller
+                  control={form.control}
+                  name="consent"
+                  render={({ field }) => (
+                    <ConsentField id={consentId} checked={field.value} onChange={(v) => field.onChange(v)} error={consentError} />
+                  )}
+                />
+                <Button type="submit" disabled={Boolean(idError) || verifyPhone.isPending}>
+                  {verifyPhone.isPending ? 'Signing in…' : 'Sign in'}
+                </Button>
+              </form>
+              <SignInAlternatives />
+            </>
+          ) : (
+            <CodeStep
+              prompt={ENTER_OTP}
+              label="SMS token"
+              onSubmit={submitToken}
+              redirecting={redirecting}
+              onBack={() => {
+                setStep('details');
+                verifySms.reset();
+              }}
+            />
+          )}
+        </div>
+      </AuthCard>
+    </PublicLayout>
+  );
+}
+
+const linkClass = 'text-primary underline underline-offset-2';
+
+/**
+ * The other ways in, under the form: the authenticator app, sign-up (or, without Google, where to
+ * check one's registration instead), and the staff logins for admins and agents sent here.
+ */
+export function SignInAlternatives() {
+  const { texts } = useElection();
+  return (
+    <div className="grid gap-2 border-t border-border pt-4 text-center text-sm">
+      <p>
+        Set up an authenticator app?{' '}
+        <Link to="/password" className={linkClass}>
+          Sign in with your authenticator app
+        </Link>
+      </p>
+      {config.googleClientId ? (
+        <p>
+          No account yet?{' '}
+          <Link to="/sign-up" className={linkClass}>
+            Sign up
+          </Link>
+        </p>
+      ) : (
+        <p>
+          No account yet? Members are registered by {texts.organisation || 'your organisation'}: sign in with your member number.{' '}
+          <Link to="/verify" className={linkClass}>
+            Check your member details
+          </Link>
+        </p>
+      )}
+      <p>
+        Staff:{' '}
+        <Link to="/admin/login" className={linkClass}>
+          Admin login
+        </Link>{' '}
+        ·{' '}
+        <Link to="/agent/login" className={linkClass}>
+          Agent login
+        </Link>
+      </p>
+    </div>
+  );
+}

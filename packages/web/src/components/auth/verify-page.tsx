@@ -1,0 +1,74 @@
+import { useState } from 'react';
+import { z } from 'zod';
+import type { DetailsResponse } from '@kura/contract';
+import { AuthCard } from '@/components/auth/auth-card';
+import { FormField, useZodForm } from '@/components/forms';
+import { PublicLayout } from '@/components/layout/public-layout';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { errorMessage, firstFieldError } from '@/lib/errors';
+import { useMemberDetails } from '@/lib/mutations';
+
+type Details = z.infer<typeof DetailsResponse>;
+
+const verifySchema = z.object({ member_no: z.string().trim().min(1, 'Enter your member number or email') });
+
+export function VerifyDetails() {
+  const [details, setDetails] = useState<Details | null>(null);
+  const lookup = useMemberDetails();
+  const form = useZodForm(verifySchema, { reValidateMode: 'onSubmit', defaultValues: { member_no: '' } });
+
+  const submit = (e: React.FormEvent) => {
+    setDetails(null);
+    return form.handleSubmit(async (body) => {
+      try {
+        const res = await lookup.mutateAsync({ body });
+        setDetails(res.body);
+      } catch (err) {
+        form.setError('member_no', {
+          type: 'server',
+          message: firstFieldError(err) ?? errorMessage(err) ?? 'Something went wrong. Please try again later.',
+        });
+      }
+    })(e);
+  };
+
+  return (
+    <PublicLayout>
+      <AuthCard title="Verify your member details" description="Check the details we hold for you before the voting date.">
+        <form onSubmit={submit} className="grid gap-4" noValidate>
+          <FormField label="Enter your member number or email" error={form.formState.errors.member_no?.message}>
+            <Input maxLength={150} {...form.register('member_no')} />
+          </FormField>
+          <Button type="submit" disabled={lookup.isPending}>
+            {lookup.isPending ? 'Checking…' : 'Submit'}
+          </Button>
+        </form>
+        <div aria-live="polite" className="mt-6">
+          {details && (
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-md border border-border p-4 text-sm">
+              <dt className="font-medium">Phone</dt>
+              <dd className="break-all">{details.phone}</dd>
+              <dt className="font-medium">Email</dt>
+              <dd className="break-all">{details.email}</dd>
+              <dt className="font-medium">Branch</dt>
+              <dd>{details.branch || 'Shown once you sign in'}</dd>
+              <dt className="font-medium">Support</dt>
+              <dd className="break-all">
+                If these details are wrong, contact the secretariat at{' '}
+                {details.support_email ? (
+                  <a className="text-primary underline" href={`mailto:${details.support_email}`}>
+                    {details.support_email}
+                  </a>
+                ) : (
+                  'the organisation'
+                )}
+                .
+              </dd>
+            </dl>
+          )}
+        </div>
+      </AuthCard>
+    </PublicLayout>
+  );
+}

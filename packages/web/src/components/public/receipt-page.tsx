@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useSearch } from '@tanstack/react-router';
+import { CheckCircle2, XCircle } from 'lucide-react';
+import { z } from 'zod';
+import { FormField, useZodForm } from '@/components/forms';
+import { PublicLayout } from '@/components/layout/public-layout';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
+import { queries } from '@/lib/queries';
+
+const receiptSchema = z.object({ vvpat: z.string().trim().min(1, 'Enter a receipt code') });
+
+const SOMETHING_WRONG = 'Something went wrong. Please try again later.';
+
+type Outcome = { kind: 'found'; vvpat: string; position: string } | { kind: 'missing'; vvpat: string } | { kind: 'error'; message: string };
+
+/**
+ * Anyone can check that a receipt code is in the count. The answer names the position, never the
+ * candidate: the code proves the ballot was counted, not how it was cast.
+ */
+export function ReceiptCheck() {
+  const { code } = useSearch({ strict: false }) as { code?: string };
+  const form = useZodForm(receiptSchema, { reValidateMode: 'onSubmit', defaultValues: { vvpat: code ?? '' } });
+  // The code the page was opened with is checked by itself; then each submitted one.
+  const [checked, setChecked] = useState(code?.trim() || null);
+  const receipt = useQuery({ ...queries.receipt(checked ?? ''), enabled: checked !== null });
+  const pending = receipt.isFetching;
+
+  const submit = form.handleSubmit(({ vvpat }) => {
+    if (vvpat === checked) void receipt.refetch();
+    else setChecked(vvpat);
+  });
+
+  const outcome: Outcome | null = (() => {
+    if (checked === null || pending) return null;
+    const res = receipt.data;
+    if (res?.status === 200) return { kind: 'found', vvpat: res.body.vvpat, position: res.body.position };
+    if (res?.status === 404 || errorStatus(receipt.error) === 404) return { kind: 'missing', vvpat: checked };
+    if (res) return { kind: 'error', message: firstFieldError(res) ?? errorMessage(res) ?? SOMETHING_WRONG };
+    if (receipt.isError) return { kind: 'error', message: errorMessage(receipt.error) ?? SOMETHING_WRONG };
+    return null;
+  })();
+
+  return (
+    <PublicLayout>
+      <div className="grid gap-6">
+        <div className="grid gap-2">
+          <h1 className="text-2xl font-semibold">Check a receipt</h1>
+          <p className="text-muted-foreground">
+            Paste a receipt code (like <span className="font-mono">VP-7K3Q-M9XD</span>) to see whether that ballot is in the count. The
+            answer shows the position only, never the choice, so a receipt is safe to check on any device.
+          </p>
+        </div>
+        <form className="grid gap-3" noValidate onSubmit={submit}>
+          <FormField label="Receipt code" error={form.formState.errors.vvpat?.message}>
+            <Input maxLength={64} autoComplete="off" spellCheck={false} className="font-mono" {...form.register('vvpat')} />
+          </FormField>
+          <Button type="submit" disabled={pending}>
+            {pending ? 'Checking…' : 'Check receipt'}
+          </Button>
+        </form>
+        <div aria-live="polite">
+          {outcome?.kind === 'found' && (
+            <p role="status" className="flex items-start gap-2 rounded-md border border-green-600/40 bg-green-50 px-4 py-3 text-green-900">
+              <CheckCircle2 className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+              <span>
+                Receipt <span className="font-mono font-semibold">{outcome.vvpat}</span> is in the count, for {outcome.position}.
+              </span>
+            </p>
+          )}
+          {outcome?.kind === 'missing' && (
+            <p role="alert" className="flex items-start gap-2 rounded-md border border-destructive/40 bg-red-50 px-4 py-3 text-destructive">
+              <XCircle className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+              <span>
+                No ballot has the receipt code <span className="font-mono font-semibold">{outcome.vvpat}</span>. Check the code for typing
+                mistakes; if it is right, report it to the returning officer.
+              </span>
+            </p>
+          )}
+          {outcome?.kind === 'error' && (
+            <p role="alert" className="font-medium text-destructive">
+              {outcome.message}
+            </p>
+          )}
+        </div>
+        <p className="text-sm text-muted-foreground">
+          The count is also fixed by the{' '}
+          <Link to="/commitments" className="text-primary underline">
+            published commitments
+          </Link>
+          .
+        </p>
+      </div>
+    </PublicLayout>
+  );
+}
