@@ -8,7 +8,7 @@ import { toast } from '@/hooks/use-toast';
 import { useCreatePosition, useUpdatePosition } from '@/lib/mutations';
 
 /** The contract's rules for a position's fields (POST positions, PATCH positions/{id}). */
-const fields = CreatePositionBody.innerType().shape;
+const fields = CreatePositionBody.innerType().innerType().shape;
 const editable = UpdatePositionBody.shape;
 
 const SCOPES = { national: 'All members (national)', branch: 'One branch', every: 'Every branch (one position per branch)' } as const;
