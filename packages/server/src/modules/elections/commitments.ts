@@ -102,7 +102,7 @@ export function createCommitmentLoop(ctx: Core): Loop {
     intervalMs: Math.min(CHECK_EVERY_MS, ctx.env.COMMITMENT_INTERVAL_SECONDS * 1000),
     runAtStart: false,
     run: async () => {
-            if (await readActive(ctx.database.db)) await recordCommitment(ctx, 'periodic', { onlyIfDue: true });
+      if (await readActive(ctx.database.db)) await recordCommitment(ctx, 'periodic', { onlyIfDue: true });
     },
   });
 }
