@@ -189,7 +189,7 @@ async function check(mode: ResultsVisibility, closed: boolean) {
     if (policy.kind === 'not-results') continue;
     for (const who of callers((route.metadata as { access: Access }).access)) {
       // The ballots file names its position; the fixture's are plurality ones (404 after close, never a file before).
-      const args = policy.kind === 'declared-ballots' ? { query: { position_id: f.e.chair.id } } : {};
+      const args = policy.kind === 'declared-ballots' ? { query: { position_id: String(f.e.chair.id) } } : {};
       const res = await callRoute(contractClient(f.t.app, f.tokens[who]), key, args);
       const label = `${key} as ${who} in ${mode}${closed ? ', closed' : ''}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
       switch (policy.kind) {
