@@ -357,4 +357,18 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
     await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
     expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '22': [222, 221] } });
   }, 20_000);
+
+  it('keeps a position whose choices were all taken back votable after voting for another', async () => {
+    const calls = kindsServer([motion, ranked]);
+    await renderWithProviders(<Elect />, '/voter/elect');
+    fireEvent.click(await screen.findByRole('button', { name: 'Rank Dee D number 1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Dee D from your order' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Yes' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    expect(await screen.findByText('You have successfully voted')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '20': 201 } });
+    expect(screen.getAllByText('You have already voted for this position.')).toHaveLength(1);
+    expect((screen.getByRole('button', { name: 'Rank Dee D number 1' }) as HTMLButtonElement).disabled).toBe(false);
+  });
 });
