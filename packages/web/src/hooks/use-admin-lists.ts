@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from '@/hooks/use-toast';
 import { errorMessage } from '@/lib/errors';
@@ -14,11 +14,17 @@ export function useBranches() {
   return { branches: q.data?.body.data.data ?? [], loading: q.isPending, error: q.isError };
 }
 
-/** Positions a member can stand for; a failure says 'Error fetching positions' (docs/screens.md "Messages and timings"). */
+/**
+ * The election's positions (motions included); `standable` leaves the motions out: those are what a member can
+ * stand for (a motion's options are Yes, No and Abstain). A failure says 'Error fetching positions'
+ * (docs/screens.md "Messages and timings").
+ */
 export function useCandidatePositions() {
   const q = useQuery(queries.candidatePositions());
   useEffect(() => {
     if (q.isError) toast({ variant: 'destructive', title: 'Error fetching positions', description: errorMessage(q.error) });
   }, [q.isError, q.error]);
-  return { positions: q.data?.body.data.data ?? [], loading: q.isPending, error: q.isError };
+  const positions = useMemo(() => q.data?.body.data.data ?? [], [q.data]);
+  const standable = useMemo(() => positions.filter((p) => p.kind !== 'motion'), [positions]);
+  return { positions, standable, loading: q.isPending, error: q.isError };
 }

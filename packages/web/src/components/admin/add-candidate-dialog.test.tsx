@@ -10,6 +10,8 @@ afterEach(() => vi.unstubAllGlobals());
 const positions = [
   { id: 1, name: 'Board member', level: 'National', seats: 3, description: null, branch_id: null },
   { id: 2, name: 'Treasurer', level: 'National', seats: 1, description: null, branch_id: null },
+  // a motion takes no candidates: never offered
+  { id: 3, name: 'Adopt the budget', level: 'National', seats: 1, description: null, branch_id: null, kind: 'motion' },
 ];
 const wanjiru = {
   id: 7,
@@ -65,6 +67,7 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
           .map((o) => o.textContent),
       ).toContain('Board member - National'),
     );
+    expect(within(dialog).queryByRole('option', { name: 'Adopt the budget - National' })).toBeNull();
     fireEvent.change(within(dialog).getByLabelText('Position'), { target: { value: '1' } });
 
     fireEvent.change(within(dialog).getByLabelText('Find the member'), { target: { value: 'wa' } });

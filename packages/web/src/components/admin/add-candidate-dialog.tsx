@@ -48,7 +48,7 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
 function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClose: () => void }) {
   const id = useId();
   const { fileRef } = useFileInput();
-  const { positions, loading: positionsLoading } = useCandidatePositions();
+  const { standable: positions, loading: positionsLoading } = useCandidatePositions();
   const update = useUpdateCandidate('Error adding candidate');
   const form = useZodForm(addSchema, {
     reValidateMode: 'onSubmit',

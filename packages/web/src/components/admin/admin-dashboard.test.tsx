@@ -64,6 +64,8 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
     const positions = [
       { id: 1, name: 'Chair', level: 'National', seats: 1, description: null, branch_id: null },
       { id: 2, name: 'Delegate', level: 'Nairobi', seats: 2, description: null, branch_id: 1 },
+      // a motion takes no candidates: never named here
+      { id: 3, name: 'Budget', level: 'National', seats: 1, description: null, branch_id: null, kind: 'motion' },
     ];
     const calls = server({ status: 200 }, (path) => {
       if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
@@ -98,6 +100,7 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
     fireEvent.click(toggle);
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog.textContent).toContain('No candidate stands for: Delegate - Nairobi.');
+    expect(dialog.textContent).not.toContain('Budget');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(calls.some((c) => c.path === '/toggle')).toBe(false);

@@ -17,7 +17,7 @@ import { useAssignPositions } from '@/lib/mutations';
  */
 export function AssignPositionDialog({ member, onClose }: { member: Member | null; onClose: () => void }) {
   const id = useId();
-  const { positions, loading, error } = useCandidatePositions();
+  const { standable: positions, loading, error } = useCandidatePositions();
   const assign = useAssignPositions();
   const form = useZodForm(AssignPositionsBody, {
     defaultValues: { member_no: member?.member_no ?? '', position_ids: member?.psk_position_ids ?? [] },

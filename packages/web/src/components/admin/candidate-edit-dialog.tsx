@@ -38,7 +38,7 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
   const id = useId();
   const { fileRef, clear } = useFileInput();
   const { branches, loading: branchesLoading } = useBranches();
-  const { positions, loading: positionsLoading, error: positionsError } = useCandidatePositions();
+  const { standable: positions, loading: positionsLoading, error: positionsError } = useCandidatePositions();
   const update = useUpdateCandidate('Error updating candidate');
   const form = useZodForm(candidateSchema, { defaultValues: valuesOf(candidate) });
   const { reset } = form;

@@ -34,7 +34,7 @@ export function ElectionToggle() {
   const candidatesQuery = useQuery({ ...queries.candidates(), enabled: false });
   const [empty, setEmpty] = useState<string[] | null>(null);
 
-  /** Positions that no candidate stands for; [] when every one has one or the lists cannot be read (then the server decides). */
+  /** Candidates positions (not motions) that no candidate stands for; [] when every one has one or the lists cannot be read (then the server decides). */
   const positionsWithoutCandidate = async (): Promise<string[]> => {
     try {
       const [p, c] = await Promise.all([positionsQuery.refetch(), candidatesQuery.refetch()]);
@@ -42,7 +42,8 @@ export function ElectionToggle() {
       const candidates = c.data;
       if (positions?.status !== 200 || candidates?.status !== 200) return [];
       const named = new Set(candidates.body.data.data.candidates.flatMap((c) => c.positions.map((p) => p.id)));
-      return positions.body.data.data.filter((p) => !named.has(p.id)).map((p) => `${p.name} - ${p.level}`);
+      // A motion's options are Yes, No and Abstain: it takes no candidates.
+      return positions.body.data.data.filter((p) => p.kind !== 'motion' && !named.has(p.id)).map((p) => `${p.name} - ${p.level}`);
     } catch {
       return [];
     }

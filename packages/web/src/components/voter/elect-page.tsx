@@ -47,7 +47,7 @@ export function Elect() {
     try {
       const res = await vote.mutateAsync({ body: { candidates } });
       const receipts = res.status === 201 ? res.body.receipts : [];
-      setJustVoted((prev) => [...prev, ...receipts.map((r) => r.position_id), ...Object.keys(choices).map(Number)]);
+      setJustVoted((prev) => [...prev, ...receipts.map((r) => r.position_id), ...Object.keys(candidates).map(Number)]);
       setVoted(true);
       toast({ variant: 'success', title: 'Successfully voted' });
       return true;
