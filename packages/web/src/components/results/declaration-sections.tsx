@@ -81,7 +81,8 @@ export function RankedDeclaration({ result: r }: { result: RankedResult }) {
         Quota: <span className="tabular-nums">{r.quota}</span>. Elected:{' '}
         {elected.length > 0 ? elected.map((v) => v.name).join(', ') : 'none'}.
       </p>
-      <div className="overflow-x-auto">
+      {/* On a narrow screen the table scrolls sideways: the keyboard can reach it (focusable, named). */}
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`Rounds of ${r.title}`}>
         <table className="w-full border-collapse text-left text-sm">
           <caption className="py-1 text-left text-sm font-medium">Count of {r.title}, round by round</caption>
           <thead>

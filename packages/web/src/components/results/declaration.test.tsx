@@ -93,7 +93,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe('the declaration of a ranked position (docs/decisions/005)', () => {
   it('shows the quota, the elected and every round with each candidate’s votes and the non-transferable', async () => {
     await renderDeclaration([ranked]);
-    const section = screen.getByRole('region', { name: /Board National/ });
+    const section = screen.getByRole('region', { name: /^Board National/ });
     expect(within(section).getByText(/Quota:/).textContent).toBe('Quota: 4.00000. Elected: Grace Achieng, Peter Otieno.');
 
     const table = within(section).getByRole('table', { name: 'Count of Board National, round by round' });
@@ -109,6 +109,10 @@ describe('the declaration of a ranked position (docs/decisions/005)', () => {
     expect(cells(2)[1]).toBe('Excluded Ruth Njoki');
     expect(cells(3)).toEqual(['4', 'Excluded Daniel Kiprop', '4.00000', '3.40000', '0.00000', '0.00000', '1.60000']);
     expect(cells(4)[1]).toBe('Elected Peter Otieno');
+    // On a narrow screen the table scrolls inside a region the keyboard can reach.
+    const scroller = within(section).getByRole('region', { name: 'Rounds of Board National' });
+    expect(scroller.getAttribute('tabindex')).toBe('0');
+    expect(scroller.contains(table)).toBe(true);
     // The round number heads its row for a screen reader.
     expect(within(rows[0]!).getByRole('rowheader').textContent).toBe('1');
   });
