@@ -108,7 +108,9 @@ describe('set-up page', () => {
     expect(await within(screen.getByRole('list', { name: 'Positions' })).findByText('Delegate - Nairobi')).toBeTruthy();
     expect(calls.find((c) => c.method === 'POST' && c.path === '/positions')!.body).toEqual({
       name: 'Delegate',
+      kind: 'candidates',
       seats: 2,
+      method: 'plurality',
       description: null,
       branch_id: 1,
     });
@@ -197,5 +199,166 @@ describe('set-up page', () => {
         .map((e) => e.textContent),
     ).toEqual(['Secretary - National', 'Chair - National', 'Treasurer - National']);
     expect(calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+  });
+
+  describe('motions and voting methods (docs/api.md "Many elections, motions and ranked counts")', () => {
+    type Pos = {
+      id: number;
+      name: string;
+      level: string;
+      seats: number;
+      description: string | null;
+      branch_id: number | null;
+      kind: 'candidates' | 'motion';
+      method: string | null;
+      threshold: string | null;
+      quorum_percent: number | null;
+    };
+    const setupServer = (positions: Pos[], candidates: unknown[] = []) =>
+      stubFetch(({ method, path, body }) => {
+        if (path === '/election') return { status: 200, body: { data: election } };
+        if (path === '/branches') return { status: 200, body: { data: { data: [] } } };
+        if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
+        if (path === '/positions' && method === 'POST') {
+          const b = body as Partial<Pos>;
+          const p: Pos = {
+            id: positions.length + 1,
+            name: b.name!,
+            level: 'National',
+            seats: b.seats ?? 1,
+            description: b.description ?? null,
+            branch_id: null,
+            kind: b.kind ?? 'candidates',
+            method: b.kind === 'motion' ? null : (b.method ?? 'plurality'),
+            threshold: b.kind === 'motion' ? (b.threshold ?? 'majority') : null,
+            quorum_percent: b.quorum_percent ?? null,
+          };
+          positions.push(p);
+          return { status: 201, body: { data: [p] } };
+        }
+        const patch = /^\/positions\/(\d+)$/.exec(path);
+        if (patch && method === 'PATCH') {
+          const i = positions.findIndex((p) => p.id === Number(patch[1]));
+          positions[i] = { ...positions[i]!, ...(body as object) };
+          return { status: 200, body: { data: positions[i] } };
+        }
+        if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates } } } };
+        if (path === '/agents') return { status: 200, body: { data: [] } };
+        if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
+        return undefined;
+      });
+
+    it('adds a motion with its threshold and quorum (no seats, no method, no candidates) and a ranked position', async () => {
+      const positions: Pos[] = [];
+      const calls = setupServer(positions);
+      await renderWithProviders(<SetupPage />, '/admin/setup');
+      await waitFor(() => expect(checklistItem('Positions').textContent).toContain('Add at least one position.'));
+
+      fireEvent.change(screen.getByLabelText('New position name'), { target: { value: 'Adopt the budget' } });
+      fireEvent.change(screen.getByLabelText('Kind'), { target: { value: 'motion' } });
+      expect(screen.queryByLabelText('Seats')).toBeNull();
+      expect(screen.queryByLabelText('Voting method')).toBeNull();
+      fireEvent.change(screen.getByLabelText('Threshold'), { target: { value: 'two_thirds' } });
+      // a quorum out of range: the contract's message, nothing sent
+      fireEvent.change(screen.getByLabelText('Quorum (%)'), { target: { value: '101' } });
+      fireEvent.change(screen.getByLabelText('Motion text (optional)'), { target: { value: 'That the budget be adopted.' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
+      expect(await screen.findByText('The quorum must be at most 100 percent')).toBeTruthy();
+      expect(calls.some((c) => c.method === 'POST' && c.path === '/positions')).toBe(false);
+      fireEvent.change(screen.getByLabelText('Quorum (%)'), { target: { value: '40' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
+      const list = () => within(screen.getByRole('list', { name: 'Positions' }));
+      expect(await list().findByText('Adopt the budget - National')).toBeTruthy();
+      expect(calls.find((c) => c.method === 'POST' && c.path === '/positions')!.body).toEqual({
+        name: 'Adopt the budget',
+        kind: 'motion',
+        threshold: 'two_thirds',
+        quorum_percent: 40,
+        description: 'That the budget be adopted.',
+        branch_id: null,
+      });
+      expect(list().getByText(/Motion · two thirds · quorum 40%/)).toBeTruthy();
+      // a motion takes no candidates: no "Add a candidate" and the checklist is satisfied
+      expect(screen.queryByRole('button', { name: 'Add a candidate for Adopt the budget - National' })).toBeNull();
+      await waitFor(() => expect(checklistItem('Candidates').textContent).toContain('Motions need no candidates.'));
+      expect(checklistItem('Candidates').textContent).toContain('(done)');
+
+      // a ranked candidates position: the checklist now asks for its candidates only
+      fireEvent.change(screen.getByLabelText('New position name'), { target: { value: 'Chair' } });
+      fireEvent.change(screen.getByLabelText('Kind'), { target: { value: 'candidates' } });
+      fireEvent.change(screen.getByLabelText('Voting method'), { target: { value: 'ranked' } });
+      fireEvent.change(screen.getByLabelText('Seats'), { target: { value: '2' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
+      expect(await list().findByText('Chair - National')).toBeTruthy();
+      expect(calls.filter((c) => c.method === 'POST' && c.path === '/positions')[1]!.body).toEqual({
+        name: 'Chair',
+        kind: 'candidates',
+        seats: 2,
+        method: 'ranked',
+        description: null,
+        branch_id: null,
+      });
+      expect(list().getByText(/2 seats · ranked/)).toBeTruthy();
+      await waitFor(() => expect(checklistItem('Candidates').textContent).toContain('No candidate for: Chair - National'));
+      expect(checklistItem('Candidates').textContent).not.toContain('Adopt the budget');
+    }, 30_000);
+
+    it('edits a motion threshold and quorum, and a candidates position method, each with its own fields', async () => {
+      const positions: Pos[] = [
+        {
+          id: 1,
+          name: 'Budget',
+          level: 'National',
+          seats: 1,
+          description: 'Adopt it',
+          branch_id: null,
+          kind: 'motion',
+          method: null,
+          threshold: 'majority',
+          quorum_percent: 25,
+        },
+        {
+          id: 2,
+          name: 'Board',
+          level: 'National',
+          seats: 3,
+          description: null,
+          branch_id: null,
+          kind: 'candidates',
+          method: 'plurality',
+          threshold: null,
+          quorum_percent: null,
+        },
+      ];
+      const calls = setupServer(positions, [{ id: 5, name: 'Achieng', positions: [{ id: 2 }] }]);
+      await renderWithProviders(<SetupPage />, '/admin/setup');
+      // the edit form opens in the position's row, above the add form
+      const edit = () => within(screen.getByRole('list', { name: 'Positions' }));
+      await waitFor(() => expect(checklistItem('Candidates').textContent).toContain('Every position has a candidate (motions need none).'));
+
+      fireEvent.click(await screen.findByRole('button', { name: 'Edit Budget - National' }));
+      expect((edit().getByLabelText('Quorum (%)') as HTMLInputElement).value).toBe('25');
+      expect(edit().queryByLabelText('Seats')).toBeNull();
+      fireEvent.change(edit().getByLabelText('Threshold'), { target: { value: 'three_quarters' } });
+      fireEvent.change(edit().getByLabelText('Quorum (%)'), { target: { value: '' } });
+      fireEvent.click(edit().getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+      expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({
+        path: '/positions/1',
+        body: { name: 'Budget', description: 'Adopt it', threshold: 'three_quarters', quorum_percent: null },
+      });
+      expect(await screen.findByText(/Motion · three quarters/)).toBeTruthy();
+
+      fireEvent.click(await screen.findByRole('button', { name: 'Edit Board - National' }));
+      expect(edit().queryByLabelText('Threshold')).toBeNull();
+      fireEvent.change(edit().getByLabelText('Voting method'), { target: { value: 'approval' } });
+      fireEvent.click(edit().getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(2));
+      expect(calls.filter((c) => c.method === 'PATCH')[1]).toMatchObject({
+        path: '/positions/2',
+        body: { name: 'Board', seats: 3, description: null, method: 'approval' },
+      });
+      expect(await screen.findByText(/3 seats · approval/)).toBeTruthy();
+    }, 30_000);
   });
 });

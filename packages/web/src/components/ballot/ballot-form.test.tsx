@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/test/fetch';
+import userEvent from '@testing-library/user-event';
 import { Elect } from '@/components/voter/elect-page';
+import { choiceValue } from '@/components/ballot/ballot-form';
+import { motionRule } from '@/lib/motion-rule';
 
 const ballot = [
   {
@@ -197,4 +200,161 @@ describe('a position with several seats', () => {
     await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
     expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '7': [71, 74, 73], '8': 81 } });
   });
+});
+
+describe('motions, approval and ranked positions (docs/api.md "Many elections, motions and ranked counts")', () => {
+  const motion = {
+    title: 'adopt the budget',
+    position_id: 20,
+    seats: 1,
+    kind: 'motion',
+    method: null,
+    threshold: 'two_thirds',
+    quorum_percent: 40,
+    description: 'That the 2027 budget be adopted.',
+    candidates: [
+      { id: 201, name: 'Yes', photo: null, statement: null },
+      { id: 202, name: 'No', photo: null, statement: null },
+      { id: 203, name: 'Abstain', photo: null, statement: null },
+    ],
+  };
+  const approval = {
+    title: 'committee national',
+    position_id: 21,
+    seats: 2,
+    kind: 'candidates',
+    method: 'approval',
+    threshold: null,
+    description: null,
+    candidates: [
+      { id: 211, name: 'Ann A', photo: null, statement: null },
+      { id: 212, name: 'Ben B', photo: null, statement: null },
+      { id: 213, name: 'Cy C', photo: null, statement: null },
+    ],
+  };
+  const ranked = {
+    title: 'chair national',
+    position_id: 22,
+    seats: 1,
+    kind: 'candidates',
+    method: 'ranked',
+    threshold: null,
+    description: null,
+    candidates: [
+      { id: 221, name: 'Dee D', photo: null, statement: null },
+      { id: 222, name: 'Eve E', photo: null, statement: null },
+      { id: 223, name: 'Fay F', photo: null, statement: null },
+    ],
+  };
+  const kindsServer = (groups: unknown[]) =>
+    stubFetch(({ path }) => {
+      if (path === '/psk/candidates/v2') return { status: 200, body: { data: groups } };
+      if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
+      if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
+      if (path === '/psk/vote') return { status: 201, body: { message: 'Successfully voted', receipts: [] } };
+      return undefined;
+    });
+
+  it.each([
+    ['majority', null, 'Passes if more than half of Yes and No votes are Yes.'],
+    ['two_thirds', null, 'Passes if at least two thirds of Yes and No votes are Yes.'],
+    [
+      'three_quarters',
+      25,
+      'Passes if at least three quarters of Yes and No votes are Yes and at least 25% of members on the roll vote on it.',
+    ],
+  ] as const)('words the %s rule (quorum %s) plainly', (threshold, quorum, text) => {
+    expect(motionRule(threshold, quorum)).toBe(text);
+  });
+
+  it('shows a motion with its text, rule and quorum, and posts the one option chosen', async () => {
+    const calls = kindsServer([motion]);
+    await renderWithProviders(<Elect />, '/voter/elect');
+    expect(await screen.findByText('That the 2027 budget be adopted.')).toBeTruthy();
+    expect(
+      screen.getByText('Passes if at least two thirds of Yes and No votes are Yes and at least 40% of members on the roll vote on it.'),
+    ).toBeTruthy();
+    const group = screen.getByRole('group', { name: 'Adopt The Budget' });
+    expect(
+      within(group)
+        .getAllByRole('radio')
+        .map((r) => r.getAttribute('value')),
+    ).toEqual(['201', '202', '203']);
+    fireEvent.click(within(group).getByRole('radio', { name: 'Abstain' }));
+    fireEvent.click(within(group).getByRole('radio', { name: 'No' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText(/: No$/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes!' }));
+    await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
+    expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '20': 202 } });
+  });
+
+  it('lets an approval position take any number ("Choose any number") and posts a list, even of one', async () => {
+    const calls = kindsServer([approval]);
+    await renderWithProviders(<Elect />, '/voter/elect');
+    expect(await screen.findByText('Choose any number (0 chosen)')).toBeTruthy();
+    for (const name of ['Ann A', 'Ben B', 'Cy C']) fireEvent.click(screen.getByRole('checkbox', { name }));
+    // more than the two seats: approval has no limit
+    expect(screen.getByText('Choose any number (3 chosen)')).toBeTruthy();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Ben B' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
+    expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '21': [211, 213] } });
+
+    expect(choiceValue([{ id: 9, name: 'X', photo: null, positionId: 1, position: 'p', seats: 3, method: 'approval' }])).toEqual([9]);
+  });
+
+  it('ranks by keyboard alone, announces each move, shows the order and posts it in order', async () => {
+    const user = userEvent.setup();
+    const calls = kindsServer([ranked]);
+    await renderWithProviders(<Elect />, '/voter/elect');
+    expect(await screen.findByText('No candidate ranked yet.')).toBeTruthy();
+    const status = () => screen.getByRole('status').textContent;
+
+    // Tab to "Rank Fay F number 1" and press Enter: focus stays on Fay's row.
+    screen.getByRole('button', { name: 'Rank Dee D number 1' }).focus();
+    await user.tab();
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rank Fay F number 1' }));
+    await user.keyboard('{Enter}');
+    expect(status()).toBe('Fay F is now number 1 of 1.');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove Fay F from your order' }));
+
+    // Dee second (Space), Eve third
+    screen.getByRole('button', { name: 'Rank Dee D number 2' }).focus();
+    await user.keyboard(' ');
+    expect(status()).toBe('Dee D is now number 2 of 2.');
+    screen.getByRole('button', { name: 'Rank Eve E number 3' }).focus();
+    await user.keyboard('{Enter}');
+    expect(screen.getByText('Your order: 1. Fay F, 2. Dee D, 3. Eve E')).toBeTruthy();
+
+    // Eve up one: focus follows Eve's "Move up", which is pressed again to make her first.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move Eve E up' }));
+    await user.keyboard('{Enter}');
+    expect(status()).toBe('Eve E is now number 2 of 3.');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move Eve E up' }));
+    await user.keyboard('{Enter}');
+    expect(status()).toBe('Eve E is now number 1 of 3.');
+    // at the top, "Move up" is disabled: focus moves to "Move down"
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move Eve E down' }));
+    expect(screen.getByText('Your order: 1. Eve E, 2. Fay F, 3. Dee D')).toBeTruthy();
+
+    // Remove Fay: the rest close up
+    screen.getByRole('button', { name: 'Remove Fay F from your order' }).focus();
+    await user.keyboard('{Enter}');
+    expect(status()).toBe('Fay F is no longer ranked.');
+    expect(screen.getByText('Your order: 1. Eve E, 2. Dee D')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rank Fay F number 3' }));
+
+    // the confirmation repeats the order; the request lists it first preference first
+    screen.getByRole('button', { name: 'Vote' }).focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText(/1\. Eve E, 2\. Dee D/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Yes!' }));
+    await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
+    expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '22': [222, 221] } });
+  }, 20_000);
 });

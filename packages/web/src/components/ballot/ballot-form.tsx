@@ -12,17 +12,46 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
+import { RankedChoice } from '@/components/ballot/ranked-choice';
 import { capitalise } from '@/lib/format';
+import { motionRule } from '@/lib/motion-rule';
 import { cn } from '@/lib/utils';
 
-export type Choice = { id: number; name: string; photo: string | null; positionId: number; position: string; seats: number };
-/** By position id: one candidate, or up to `seats` of them for a position with several seats. */
+/** How a position is voted on the ballot: a candidates position's method, or a motion. */
+export type BallotMethod = 'plurality' | 'approval' | 'ranked' | 'motion';
+
+export const ballotMethod = (g: Pick<BallotGroup, 'kind' | 'method'>): BallotMethod =>
+  g.kind === 'motion' ? 'motion' : (g.method ?? 'plurality');
+
+export type Choice = {
+  id: number;
+  name: string;
+  photo: string | null;
+  positionId: number;
+  position: string;
+  seats: number;
+  method: BallotMethod;
+};
+/**
+ * By position id: one candidate, up to `seats` of them for a plurality position with several seats,
+ * any number for approval, the voter's order for ranked (first preference first), one option for a motion.
+ */
 export type Choices = Record<number, Choice[]>;
 
-/** The vote body's value for a position: one id (one seat, as the spec has it) or a list. */
+/** The vote body's value for a position (docs/api.md "POST psk/vote"): one id, or a list (in order for ranked). */
 export function choiceValue(list: Choice[]): number | number[] {
+  const method = list[0]?.method ?? 'plurality';
+  if (method === 'approval' || method === 'ranked') return list.map((c) => c.id);
   return list.length === 1 && (list[0]?.seats ?? 1) <= 1 ? list[0]!.id : list.map((c) => c.id);
 }
+
+/** How a position's choice reads in the confirmation: "Yes", "A, B" or "1. A, 2. B". */
+export function choiceText(list: Choice[]): string {
+  return list[0]?.method === 'ranked' ? list.map((c, i) => `${i + 1}. ${c.name}`).join(', ') : list.map((c) => c.name).join(', ');
+}
+
+/** A motion's quorum, when the ballot carries it (docs/api.md lists it on Position; the ballot may add it). */
+type BallotGroupWithQuorum = BallotGroup & { quorum_percent?: number | null };
 
 type Props = {
   groups: BallotGroup[];
@@ -39,7 +68,9 @@ export const DEFAULT_PHOTO = '/default-avatar.svg';
 /**
  * Election (voter) (docs/screens.md "Ballot and results"): a card per position, one radio group per position named after it;
  * each radio's value is the candidate id and it carries name, photo and position id. A position with several seats has
- * checkboxes instead, which stop at its number of seats ("Choose up to N").
+ * checkboxes instead, which stop at its number of seats ("Choose up to N"). An approval position has checkboxes without
+ * a limit ("Choose any number"), a ranked one the voter's order (ranked-choice.tsx), a motion its text, its rule in plain
+ * words and the radios Yes, No and Abstain.
  */
 export function BallotForm({ groups, votedPositionIds, blockedReason, submitting, onConfirm }: Props) {
   const [choices, setChoices] = useState<Choices>({});
@@ -72,96 +103,139 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
         {visible.map((group) => {
           const voted = votedPositionIds?.has(group.position_id) ?? false;
           const headingId = `position-${group.position_id}`;
-          const seats = group.seats ?? 1;
-          const multi = seats > 1;
+          const method = ballotMethod(group);
+          const seats = method === 'plurality' ? (group.seats ?? 1) : method === 'motion' ? 1 : group.candidates.length;
+          const multi = method === 'approval' || (method === 'plurality' && seats > 1);
           const picked = choices[group.position_id] ?? [];
-          const full = multi && picked.length >= seats;
+          const full = method === 'plurality' && multi && picked.length >= seats;
+          const fieldDisabled = voted || Boolean(blockedReason) || submitting;
+          const toChoice = (c: { id: number; name: string; photo: string | null }): Choice => ({
+            id: c.id,
+            name: c.name,
+            photo: c.photo,
+            positionId: group.position_id,
+            position: group.title,
+            seats,
+            method,
+          });
+          const instruction =
+            method === 'approval'
+              ? `Choose any number (${picked.length} chosen)`
+              : method === 'ranked'
+                ? 'Rank as many candidates as you wish: 1 is your first choice.'
+                : multi
+                  ? `Choose up to ${seats} (${picked.length} chosen)`
+                  : null;
+          const quorum = (group as BallotGroupWithQuorum).quorum_percent;
           return (
             <Card key={group.position_id}>
               <CardHeader>
                 <CardTitle id={headingId} className="capitalize">
                   {capitalise(group.title)}
                 </CardTitle>
-                {multi && !voted && (
+                {method === 'motion' && (
+                  <div id={`${headingId}-rule`} className="grid gap-1 text-sm">
+                    {group.description && <p className="whitespace-pre-line break-words">{group.description}</p>}
+                    <p className="text-muted-foreground">{motionRule(group.threshold, quorum)}</p>
+                  </div>
+                )}
+                {instruction && !voted && (
                   <p id={`${headingId}-seats`} className="text-sm text-muted-foreground">
-                    Choose up to {seats} ({picked.length} chosen)
+                    {instruction}
                   </p>
                 )}
                 {voted && <p className="text-sm font-medium text-green-800">You have already voted for this position.</p>}
               </CardHeader>
               <CardContent>
-                <fieldset
-                  aria-labelledby={headingId}
-                  aria-describedby={multi ? `${headingId}-seats` : undefined}
-                  disabled={voted || Boolean(blockedReason) || submitting}
-                  className="grid gap-2"
-                >
-                  {group.candidates.map((c) => {
-                    const inputId = `candidate-${group.position_id}-${c.id}`;
-                    const checked = picked.some((p) => p.id === c.id);
-                    const choice: Choice = {
-                      id: c.id,
-                      name: c.name,
-                      photo: c.photo,
-                      positionId: group.position_id,
-                      position: group.title,
-                      seats,
-                    };
-                    return (
-                      <label
-                        key={c.id}
-                        htmlFor={inputId}
-                        className={cn(
-                          'flex cursor-pointer items-center gap-3 rounded-md border border-border p-3 hover:bg-muted has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
-                          checked && 'border-primary bg-secondary',
-                          (voted || blockedReason) && 'cursor-not-allowed opacity-70',
-                        )}
-                      >
-                        <img
-                          src={c.photo || DEFAULT_PHOTO}
-                          alt=""
-                          className="size-12 shrink-0 rounded-full object-cover"
-                          onError={(e) => {
-                            if (!e.currentTarget.src.endsWith(DEFAULT_PHOTO)) e.currentTarget.src = DEFAULT_PHOTO;
-                          }}
-                        />
-                        <span className="min-w-0 flex-1">
-                          <span className="block font-medium">{c.name}</span>
-                          {c.statement && (
-                            <details className="mt-1 text-sm text-muted-foreground" onClick={(e) => e.stopPropagation()}>
-                              <summary className="cursor-pointer text-primary underline-offset-2 hover:underline">Read statement</summary>
-                              <p className="mt-1 whitespace-pre-line break-words">{c.statement}</p>
-                            </details>
+                {method === 'ranked' ? (
+                  <fieldset aria-labelledby={headingId} disabled={fieldDisabled} className="grid gap-2">
+                    <RankedChoice
+                      positionId={group.position_id}
+                      candidates={group.candidates}
+                      order={picked.map((c) => c.id)}
+                      disabled={fieldDisabled}
+                      describedBy={instruction && !voted ? `${headingId}-seats` : undefined}
+                      onChange={(order) => {
+                        const byId = new Map(group.candidates.map((c) => [c.id, c]));
+                        setChoices((prev) => ({
+                          ...prev,
+                          [group.position_id]: order.flatMap((id) => {
+                            const c = byId.get(id);
+                            return c ? [toChoice(c)] : [];
+                          }),
+                        }));
+                      }}
+                    />
+                  </fieldset>
+                ) : (
+                  <fieldset
+                    aria-labelledby={headingId}
+                    aria-describedby={method === 'motion' ? `${headingId}-rule` : instruction && !voted ? `${headingId}-seats` : undefined}
+                    disabled={fieldDisabled}
+                    className="grid gap-2"
+                  >
+                    {group.candidates.map((c) => {
+                      const inputId = `candidate-${group.position_id}-${c.id}`;
+                      const checked = picked.some((p) => p.id === c.id);
+                      const choice = toChoice(c);
+                      return (
+                        <label
+                          key={c.id}
+                          htmlFor={inputId}
+                          className={cn(
+                            'flex cursor-pointer items-center gap-3 rounded-md border border-border p-3 hover:bg-muted has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
+                            checked && 'border-primary bg-secondary',
+                            (voted || blockedReason) && 'cursor-not-allowed opacity-70',
                           )}
-                        </span>
-                        <input
-                          id={inputId}
-                          type={multi ? 'checkbox' : 'radio'}
-                          name={group.title}
-                          value={c.id}
-                          data-name={c.name}
-                          data-photo={c.photo ?? ''}
-                          data-position-id={group.position_id}
-                          checked={checked}
-                          disabled={multi && full && !checked}
-                          onChange={() =>
-                            setChoices((prev) => {
-                              if (!multi) return { ...prev, [group.position_id]: [choice] };
-                              const current = prev[group.position_id] ?? [];
-                              const next = current.some((p) => p.id === c.id)
-                                ? current.filter((p) => p.id !== c.id)
-                                : current.length < seats
-                                  ? [...current, choice]
-                                  : current;
-                              return { ...prev, [group.position_id]: next };
-                            })
-                          }
-                          className="size-5 shrink-0 accent-primary"
-                        />
-                      </label>
-                    );
-                  })}
-                </fieldset>
+                        >
+                          {method !== 'motion' && (
+                            <img
+                              src={c.photo || DEFAULT_PHOTO}
+                              alt=""
+                              className="size-12 shrink-0 rounded-full object-cover"
+                              onError={(e) => {
+                                if (!e.currentTarget.src.endsWith(DEFAULT_PHOTO)) e.currentTarget.src = DEFAULT_PHOTO;
+                              }}
+                            />
+                          )}
+                          <span className="min-w-0 flex-1">
+                            <span className="block font-medium">{c.name}</span>
+                            {c.statement && (
+                              <details className="mt-1 text-sm text-muted-foreground" onClick={(e) => e.stopPropagation()}>
+                                <summary className="cursor-pointer text-primary underline-offset-2 hover:underline">Read statement</summary>
+                                <p className="mt-1 whitespace-pre-line break-words">{c.statement}</p>
+                              </details>
+                            )}
+                          </span>
+                          <input
+                            id={inputId}
+                            type={multi ? 'checkbox' : 'radio'}
+                            name={group.title}
+                            value={c.id}
+                            data-name={c.name}
+                            data-photo={c.photo ?? ''}
+                            data-position-id={group.position_id}
+                            checked={checked}
+                            disabled={full && !checked}
+                            onChange={() =>
+                              setChoices((prev) => {
+                                if (!multi) return { ...prev, [group.position_id]: [choice] };
+                                const current = prev[group.position_id] ?? [];
+                                const next = current.some((p) => p.id === c.id)
+                                  ? current.filter((p) => p.id !== c.id)
+                                  : current.length < seats
+                                    ? [...current, choice]
+                                    : current;
+                                return { ...prev, [group.position_id]: next };
+                              })
+                            }
+                            className="size-5 shrink-0 accent-primary"
+                          />
+                        </label>
+                      );
+                    })}
+                  </fieldset>
+                )}
               </CardContent>
             </Card>
           );
@@ -206,7 +280,7 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
                 <ul className="grid gap-1">
                   {chosen.map((list) => (
                     <li key={list[0]!.positionId}>
-                      <span className="font-medium capitalize">{list[0]!.position}</span>: {list.map((c) => c.name).join(', ')}
+                      <span className="font-medium capitalize">{list[0]!.position}</span>: {choiceText(list)}
                     </li>
                   ))}
                 </ul>

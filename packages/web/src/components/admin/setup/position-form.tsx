@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { CreatePositionBody, MAX_SEATS, UpdatePositionBody, type Position } from '@kura/contract';
+import {
+  CreatePositionBody,
+  MAX_SEATS,
+  UpdatePositionBody,
+  type MotionThreshold,
+  type Position,
+  type PositionKind,
+  type VotingMethod,
+} from '@kura/contract';
 import { FormField, FormFooter, useZodForm } from '@/components/forms';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
@@ -14,42 +22,111 @@ const editable = UpdatePositionBody.shape;
 const SCOPES = { national: 'All members (national)', branch: 'One branch', every: 'Every branch (one position per branch)' } as const;
 type Scope = keyof typeof SCOPES;
 
-/** The add form: the fields, and who elects it (a select, sent as branch_id or every_branch). */
+/** docs/api.md "Many elections, motions and ranked counts": what is elected and how. */
+export const KINDS: Record<PositionKind, string> = { candidates: 'Candidates', motion: 'Motion (Yes / No / Abstain)' };
+export const METHODS: Record<VotingMethod, string> = {
+  plurality: 'Plurality (choose up to the seats)',
+  approval: 'Approval (choose any number)',
+  ranked: 'Ranked (order of preference, counted by STV)',
+};
+export const THRESHOLDS: Record<MotionThreshold, string> = {
+  majority: 'Majority (more than half of Yes and No)',
+  two_thirds: 'Two thirds',
+  three_quarters: 'Three quarters',
+};
+const keysOf = <K extends string>(o: Record<K, string>) => Object.keys(o) as [K, ...K[]];
+
+const quorumRule = fields.quorum_percent.unwrap();
+/** The quorum box: empty for none, else the contract's 1..100 rule, its message on the field. */
+const checkQuorum = (v: { quorum: string }, ctx: z.RefinementCtx) => {
+  if (v.quorum.trim() === '') return;
+  const r = quorumRule.safeParse(Number(v.quorum));
+  if (!r.success) ctx.addIssue({ code: 'custom', path: ['quorum'], message: r.error.issues[0]?.message ?? 'Invalid quorum' });
+};
+const quorumOf = (q: string): number | null => (q.trim() === '' ? null : Number(q));
+
+/** The fields of a position's kind: seats and method for candidates, threshold and quorum for a motion. */
+const kindFields = {
+  method: z.enum(keysOf(METHODS)),
+  threshold: z.enum(keysOf(THRESHOLDS)),
+  /** a text box: empty for no quorum */
+  quorum: z.string(),
+};
+
+/** The add form: the fields, what it elects (candidates or a motion), and who elects it (sent as branch_id or every_branch). */
 export const newPositionSchema = z
   .object({
     name: fields.name,
+    kind: z.enum(keysOf(KINDS)),
     seats: fields.seats.unwrap(),
+    ...kindFields,
     description: fields.description.unwrap(),
     scope: z.enum(Object.keys(SCOPES) as [Scope, ...Scope[]]),
     branch: z.string(),
   })
   .refine((v) => v.scope !== 'branch' || v.branch !== '', { message: 'Choose a branch', path: ['branch'] })
-  .transform(({ scope, branch, ...rest }): CreatePositionBody => ({
+  .superRefine((v, ctx) => {
+    if (v.kind === 'motion') checkQuorum(v, ctx);
+  })
+  .transform(({ scope, branch, kind, seats, method, threshold, quorum, ...rest }): CreatePositionBody => ({
     ...rest,
+    ...(kind === 'motion' ? { kind, threshold, quorum_percent: quorumOf(quorum) } : { kind, seats, method }),
     ...(scope === 'every' ? { every_branch: true } : { branch_id: scope === 'branch' ? Number(branch) : null }),
   }));
 
-export const editPositionSchema = z.object({
-  name: editable.name.unwrap(),
-  seats: editable.seats.unwrap(),
-  description: editable.description.unwrap(),
-});
+/** The edit form: a position keeps its kind; a motion has no seats and no method, a candidates position no threshold. */
+export const editPositionSchema = z
+  .object({
+    name: editable.name.unwrap(),
+    kind: z.enum(keysOf(KINDS)),
+    seats: editable.seats.unwrap(),
+    ...kindFields,
+    description: editable.description.unwrap(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.kind === 'motion') checkQuorum(v, ctx);
+  })
+  .transform(({ kind, seats, method, threshold, quorum, ...rest }): UpdatePositionBody => ({
+    ...rest,
+    ...(kind === 'motion' ? { threshold, quorum_percent: quorumOf(quorum) } : { seats, method }),
+  }));
 
 const selectClass = 'h-9 rounded-md border border-input bg-background px-2 text-sm';
 const seatsInput = { type: 'number', min: 1, max: MAX_SEATS } as const;
 
+const options = (o: Record<string, string>) =>
+  Object.entries(o).map(([value, label]) => (
+    <option key={value} value={value}>
+      {label}
+    </option>
+  ));
+
+const QUORUM_HINT = 'Optional: the share of members on the roll who must vote on it (1 to 100).';
+const quorumInput = { type: 'number', min: 1, max: 100, inputMode: 'numeric' } as const;
+
 export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) => Promise<boolean> }) {
   const { branches } = useBranches();
   const create = useCreatePosition();
-  const empty = { name: '', seats: 1, description: '', scope: 'national' as Scope, branch: '' };
+  const empty = {
+    name: '',
+    kind: 'candidates' as PositionKind,
+    seats: 1,
+    method: 'plurality' as VotingMethod,
+    threshold: 'majority' as MotionThreshold,
+    quorum: '',
+    description: '',
+    scope: 'national' as Scope,
+    branch: '',
+  };
   const form = useZodForm(newPositionSchema, { defaultValues: empty });
   const scope = form.watch('scope');
+  const kind = form.watch('kind');
   const errors = form.formState.errors;
 
   const onSubmit = form.handleSubmit(async (body) => {
     if (await run(() => create.mutateAsync({ body }))) {
-      toast({ variant: 'success', title: 'Position added' });
-      form.reset({ ...form.getValues(), name: '', description: '', seats: 1 });
+      toast({ variant: 'success', title: kind === 'motion' ? 'Motion added' : 'Position added' });
+      form.reset({ ...form.getValues(), name: '', description: '', seats: 1, quorum: '' });
     }
   });
 
@@ -58,16 +135,37 @@ export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) =
       <FormField label="New position name" error={errors.name?.message} className="gap-1">
         <Input {...form.register('name')} />
       </FormField>
-      <FormField label="Seats" error={errors.seats?.message} className="gap-1">
-        <Input {...seatsInput} {...form.register('seats', { valueAsNumber: true })} />
+      <FormField label="Kind" error={errors.kind?.message} className="gap-1">
+        <select className={selectClass} {...form.register('kind')}>
+          {options(KINDS)}
+        </select>
       </FormField>
+      {kind === 'motion' ? (
+        <>
+          <FormField label="Threshold" error={errors.threshold?.message} className="gap-1">
+            <select className={selectClass} {...form.register('threshold')}>
+              {options(THRESHOLDS)}
+            </select>
+          </FormField>
+          <FormField label="Quorum (%)" description={QUORUM_HINT} error={errors.quorum?.message} className="gap-1">
+            <Input {...quorumInput} {...form.register('quorum')} />
+          </FormField>
+        </>
+      ) : (
+        <>
+          <FormField label="Voting method" error={errors.method?.message} className="gap-1">
+            <select className={selectClass} {...form.register('method')}>
+              {options(METHODS)}
+            </select>
+          </FormField>
+          <FormField label="Seats" error={errors.seats?.message} className="gap-1">
+            <Input {...seatsInput} {...form.register('seats', { valueAsNumber: true })} />
+          </FormField>
+        </>
+      )}
       <FormField label="Elected by" error={errors.scope?.message} className="gap-1">
         <select className={selectClass} {...form.register('scope')}>
-          {Object.entries(SCOPES).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
+          {options(SCOPES)}
         </select>
       </FormField>
       {scope === 'branch' && (
@@ -82,7 +180,12 @@ export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) =
           </select>
         </FormField>
       )}
-      <FormField label="Description (optional)" error={errors.description?.message} className="gap-1 sm:col-span-2">
+      <FormField
+        label={kind === 'motion' ? 'Motion text (optional)' : 'Description (optional)'}
+        description={kind === 'motion' ? 'Shown on the ballot above Yes, No and Abstain.' : undefined}
+        error={errors.description?.message}
+        className="gap-1 sm:col-span-2"
+      >
         <Textarea {...form.register('description')} />
       </FormField>
       <FormFooter pending={create.isPending} submitLabel="Add position" pendingLabel="Adding…" className="sm:justify-start" />
@@ -100,8 +203,17 @@ export function EditPositionForm({
   onDone: () => void;
 }) {
   const update = useUpdatePosition();
+  const kind: PositionKind = position.kind ?? 'candidates';
   const form = useZodForm(editPositionSchema, {
-    defaultValues: { name: position.name, seats: position.seats, description: position.description ?? '' },
+    defaultValues: {
+      name: position.name,
+      kind,
+      seats: position.seats,
+      method: position.method ?? 'plurality',
+      threshold: position.threshold ?? 'majority',
+      quorum: position.quorum_percent == null ? '' : String(position.quorum_percent),
+      description: position.description ?? '',
+    },
   });
   const errors = form.formState.errors;
   const onSubmit = form.handleSubmit(async (body) => {
@@ -111,14 +223,38 @@ export function EditPositionForm({
     }
   });
   return (
-    <form className="grid gap-2 sm:grid-cols-[1fr_6rem]" noValidate onSubmit={(e) => void onSubmit(e)}>
-      <FormField label="Name" error={errors.name?.message} className="gap-1">
+    <form className="grid gap-2 sm:grid-cols-2" noValidate onSubmit={(e) => void onSubmit(e)}>
+      <FormField label="Name" error={errors.name?.message} className="gap-1 sm:col-span-2">
         <Input {...form.register('name')} />
       </FormField>
-      <FormField label="Seats" error={errors.seats?.message} className="gap-1">
-        <Input {...seatsInput} {...form.register('seats', { valueAsNumber: true })} />
-      </FormField>
-      <FormField label="Description" error={errors.description?.message} className="gap-1 sm:col-span-2">
+      {kind === 'motion' ? (
+        <>
+          <FormField label="Threshold" error={errors.threshold?.message} className="gap-1">
+            <select className={selectClass} {...form.register('threshold')}>
+              {options(THRESHOLDS)}
+            </select>
+          </FormField>
+          <FormField label="Quorum (%)" description={QUORUM_HINT} error={errors.quorum?.message} className="gap-1">
+            <Input {...quorumInput} {...form.register('quorum')} />
+          </FormField>
+        </>
+      ) : (
+        <>
+          <FormField label="Voting method" error={errors.method?.message} className="gap-1">
+            <select className={selectClass} {...form.register('method')}>
+              {options(METHODS)}
+            </select>
+          </FormField>
+          <FormField label="Seats" error={errors.seats?.message} className="gap-1">
+            <Input {...seatsInput} {...form.register('seats', { valueAsNumber: true })} />
+          </FormField>
+        </>
+      )}
+      <FormField
+        label={kind === 'motion' ? 'Motion text' : 'Description'}
+        error={errors.description?.message}
+        className="gap-1 sm:col-span-2"
+      >
         <Textarea {...form.register('description')} />
       </FormField>
       <FormFooter

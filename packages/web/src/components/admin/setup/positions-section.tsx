@@ -13,6 +13,18 @@ import { SectionProblem, useProblem } from './section-problem';
 
 const label = (p: Position) => `${p.name} - ${p.level}`;
 
+const THRESHOLD_WORDS = { majority: 'majority', two_thirds: 'two thirds', three_quarters: 'three quarters' } as const;
+const METHOD_WORDS = { plurality: 'plurality', approval: 'approval', ranked: 'ranked' } as const;
+
+/** "2 seats · ranked" or "Motion · two thirds · quorum 40%" (docs/screens.md "Set-up"). */
+export function positionSummary(p: Pick<Position, 'kind' | 'seats' | 'method' | 'threshold' | 'quorum_percent'>): string {
+  if (p.kind === 'motion')
+    return ['Motion', THRESHOLD_WORDS[p.threshold ?? 'majority'], p.quorum_percent ? `quorum ${p.quorum_percent}%` : null]
+      .filter(Boolean)
+      .join(' · ');
+  return `${p.seats} ${p.seats === 1 ? 'seat' : 'seats'} · ${METHOD_WORDS[p.method ?? 'plurality']}`;
+}
+
 /** The order after moving the position at `index` one place up (-1) or down (1): every id, once. */
 export function movedOrder(positions: Pick<Position, 'id'>[], index: number, by: -1 | 1): number[] {
   const order = positions.map((p) => p.id);
@@ -58,23 +70,27 @@ export function PositionsSection() {
                 <div className="min-w-0 flex-1 text-sm">
                   <p className="font-medium break-words">{label(p)}</p>
                   <p className="text-muted-foreground">
-                    {p.seats} {p.seats === 1 ? 'seat' : 'seats'}
+                    {positionSummary(p)}
                     {p.description ? ` · ${p.description}` : ''}
                   </p>
-                  <p className="text-muted-foreground break-words">
-                    {candidatesOf(p.id).length === 0 ? 'No candidate yet' : `Candidates: ${candidatesOf(p.id).join(', ')}`}
-                  </p>
+                  {p.kind !== 'motion' && (
+                    <p className="text-muted-foreground break-words">
+                      {candidatesOf(p.id).length === 0 ? 'No candidate yet' : `Candidates: ${candidatesOf(p.id).join(', ')}`}
+                    </p>
+                  )}
                 </div>
-                <Button
-                  type="button"
-                  size="sm"
-                  variant="outline"
-                  aria-label={`Add a candidate for ${label(p)}`}
-                  onClick={() => setAddingTo(p.id)}
-                >
-                  <UserPlus aria-hidden="true" />
-                  Candidate
-                </Button>
+                {p.kind !== 'motion' && (
+                  <Button
+                    type="button"
+                    size="sm"
+                    variant="outline"
+                    aria-label={`Add a candidate for ${label(p)}`}
+                    onClick={() => setAddingTo(p.id)}
+                  >
+                    <UserPlus aria-hidden="true" />
+                    Candidate
+                  </Button>
+                )}
                 <Button
                   type="button"
                   size="sm"

@@ -21,7 +21,9 @@ export function SetupChecklist() {
   const agentCount = agents.data?.body.data.length ?? 0;
   const list = candidates.data?.body.data.data.candidates ?? [];
   const withCandidate = new Set(list.flatMap((c) => c.positions.map((p) => p.id)));
-  const empty = positions.filter((p) => !withCandidate.has(p.id));
+  // A motion's options are Yes, No and Abstain: it takes no candidates.
+  const empty = positions.filter((p) => p.kind !== 'motion' && !withCandidate.has(p.id));
+  const onlyMotions = positions.length > 0 && positions.every((p) => p.kind === 'motion');
   const memberTotal = members.data?.body.total ?? 0;
   const textsDone = Boolean(election?.title && election.organisation);
   const scheduled = Boolean(election?.opens_at && election.closes_at);
@@ -50,9 +52,13 @@ export function SetupChecklist() {
       detail:
         positions.length === 0
           ? 'Add positions first.'
-          : empty.length === 0
-            ? 'Every position has a candidate.'
-            : `No candidate for: ${empty.map((p) => `${p.name} - ${p.level}`).join(', ')}`,
+          : onlyMotions
+            ? 'Motions need no candidates.'
+            : empty.length === 0
+              ? positions.some((p) => p.kind === 'motion')
+                ? 'Every position has a candidate (motions need none).'
+                : 'Every position has a candidate.'
+              : `No candidate for: ${empty.map((p) => `${p.name} - ${p.level}`).join(', ')}`,
     },
     { label: 'Members', done: memberTotal > 0, detail: memberTotal > 0 ? `${memberTotal} members` : 'Import the members (Manage).' },
     {
