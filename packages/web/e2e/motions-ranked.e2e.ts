@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { countBlt } from '../../count/src/index';
-import { screenshot, SCREENSHOT_DIR, signInOverApi, useE2E } from './harness';
+import { screenshot, SCREENSHOT_DIR, signInOverApi, signInVoterInBrowser, useE2E } from './harness';
 
 /**
  * A motion and a ranked position in Chromium against the real server (docs/api.md "Many
@@ -92,34 +92,88 @@ describe('a motion and a ranked position, from set-up to declaration', () => {
       if (res.status !== 201) throw new Error(`vote: ${res.status} ${await res.text()}`);
     }
 
+    // A tenth member votes in the browser, ranking with the keyboard only: A, C, B, then B moved up (A, B, C: no tie at any stage).
+    const voterAt = async (width: number, memberNo: string) => {
+      const context = await e2e.browser.newContext({ viewport: { width, height: 900 }, baseURL: e2e.server.baseUrl, bypassCSP: true });
+      const page = await context.newPage();
+      await signInVoterInBrowser(page, e2e.sink, memberNo);
+      await page.goto('/voter/elect');
+      await page.getByRole('button', { name: `Rank ${names[0]} number 1` }).waitFor({ timeout: 20_000 });
+      return { context, page };
+    };
+    const voter = await voterAt(1280, '1019');
+    const page = voter.page;
+    const press = async (name: string, key = 'Enter') => {
+      await page.getByRole('button', { name, exact: true }).focus();
+      await page.keyboard.press(key);
+    };
+    await press(`Rank ${names[0]} number 1`);
+    await press(`Rank ${names[2]} number 2`);
+    await press(`Rank ${names[1]} number 3`);
+    // Moving B up keeps the focus on B's "up": a second Enter would move it again.
+    await press(`Move ${names[1]} up`);
+    const status = page.getByRole('status').filter({ hasText: 'is now number' });
+    await expect.poll(() => status.textContent()).toBe(`${names[1]} is now number 2 of 3.`);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Move ${names[1]} up`);
+    const order = page.getByRole('list', { name: 'Your order' });
+    expect(await order.getByRole('listitem').allTextContents()).toEqual([`1${names[0]}`, `2${names[1]}`, `3${names[2]}`]);
+    // The motion: Abstain, with the keyboard.
+    await page.getByRole('radio', { name: 'Abstain' }).focus();
+    await page.keyboard.press('Space');
+    expect(await axeScan(page)).toEqual([]);
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page
+      .locator('fieldset', { has: page.getByRole('list', { name: 'Your order' }) })
+      .locator('xpath=ancestor::*[contains(@class, "rounded")][1]')
+      .screenshot({ path: join(SCREENSHOT_DIR, 'ranked-ballot.png') });
+    await page.getByRole('button', { name: 'Vote', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('alertdialog');
+    await expect.poll(() => confirm.textContent()).toContain(`1. ${names[0]}, 2. ${names[1]}, 3. ${names[2]}`);
+    await confirm.getByRole('button', { name: 'Yes!' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('You have successfully voted').waitFor({ timeout: 20_000 });
+    await voter.context.close();
+
+    // The ballot at 390 px: axe clean too.
+    const narrow = await voterAt(390, '1020');
+    expect(await axeScan(narrow.page)).toEqual([]);
+    await narrow.context.close();
+
     await admin.ok('POST', '/election/close', undefined, token);
 
     // The declaration.
     for (const width of [1280, 390]) {
-      const { context, page } = await e2e.browser
+      const { context, page: results } = await e2e.browser
         .newContext({ viewport: { width, height: 900 }, baseURL: e2e.server.baseUrl, bypassCSP: true })
         .then(async (context) => ({ context, page: await context.newPage() }));
-      await page.goto('/results');
-      await page.getByRole('heading', { name: 'Declaration of results' }).waitFor({ timeout: 20_000 });
-      const outcome = page.getByTestId(`motion-outcome-${motion!.id}`);
+      await results.goto('/results');
+      await results.getByRole('heading', { name: 'Declaration of results' }).waitFor({ timeout: 20_000 });
+      const outcome = results.getByTestId(`motion-outcome-${motion!.id}`);
       expect(await outcome.textContent()).toBe('Outcome: PASSED');
-      expect(await page.getByText(/To pass it needed at least two thirds of Yes and No/).textContent()).toMatch(/the quorum was met\.$/);
-      const rounds = page.getByRole('table', { name: 'Count of Board National, round by round' });
+      expect(await results.getByText(/To pass it needed at least two thirds of Yes and No/).textContent()).toMatch(/the quorum was met\.$/);
+      const rounds = results.getByRole('table', { name: 'Count of Board National, round by round' });
       await rounds.waitFor();
-      expect(await page.getByText(/^Quota:/).textContent()).toBe(`Quota: 4.00000. Elected: ${names[0]}, ${names[1]}.`);
+      const declared = (await results.getByText(/^Quota:/).textContent()) ?? '';
+      // 10 ballots, 2 seats: quota floor(10 / 3) + 1; A (6 first preferences) and B (A's surplus and C's votes) are elected.
+      expect(declared).toBe(`Quota: 4.00000. Elected: ${names[0]}, ${names[1]}.`);
       expect(await rounds.getByRole('row').count()).toBeGreaterThan(2);
       expect(await rounds.getByRole('row').nth(1).textContent()).toContain(`Elected ${names[0]}`);
-      expect(await axeScan(page)).toEqual([]);
+      expect(await axeScan(results)).toEqual([]);
       if (width === 1280) {
         mkdirSync(SCREENSHOT_DIR, { recursive: true });
-        await page.getByRole('region', { name: /^Board National/ }).screenshot({ path: join(SCREENSHOT_DIR, 'ranked-round-table.png') });
-        await screenshot(page, 'motions-ranked-declaration');
+        await results.getByRole('region', { name: /^Board National/ }).screenshot({ path: join(SCREENSHOT_DIR, 'ranked-round-table.png') });
+        await screenshot(results, 'motions-ranked-declaration');
         // The BLT download recounts to the declared quota, elected and rounds.
-        const href = await page.getByRole('link', { name: 'Download the ballots (BLT)' }).getAttribute('href');
+        const href = await results.getByRole('link', { name: 'Download the ballots (BLT)' }).getAttribute('href');
         const blt = await (await fetch(`${e2e.server.baseUrl}${href}`)).text();
         const { count } = countBlt(blt);
         expect(count.quota).toBe('4.00000');
-        expect(count.elected.map((v) => v.name).sort()).toEqual([names[0], names[1]].sort());
+        expect(count.ballots).toBe(10);
+        // The declared elected are the recount's: A has 6 first preferences of 10 and is elected in round 1.
+        expect(count.elected.map((v) => v.name)).toContain(names[0]);
+        for (const v of count.elected) expect(declared).toContain(v.name);
+        expect(count.elected).toHaveLength(2);
         expect(await rounds.getByRole('row').count()).toBe(count.rounds.length + 1);
       }
       await context.close();
