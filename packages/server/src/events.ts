@@ -13,7 +13,7 @@ export type DomainEvents = {
   /** The in-memory results/statistics snapshot changed (realtime emits, coalesced). */
   'results.changed': [];
   'election.toggled': [{ active: boolean }];
-  /** The election's settings (texts, schedule, visibility) changed. */
+  /** The election's configuration (texts, schedule, visibility) changed. */
   'election.changed': [];
   'members.changed': [];
   'candidates.changed': [];

@@ -70,10 +70,10 @@ describe('migrations', () => {
     await expect(database.sql`delete from commitments`).rejects.toThrow(/append-only/);
   });
 
-  it('give ballots no voter, serial or time column', async () => {
+  it('give ballots no voter, serial or time column (rank is a place in a ranking, 0 for other methods)', async () => {
     const cols = await database.sql<{ column_name: string }[]>`
       select column_name from information_schema.columns where table_name = 'ballots' order by column_name`;
-    expect(cols.map((c) => c.column_name)).toEqual(['candidate_id', 'position_id', 'receipt']);
+    expect(cols.map((c) => c.column_name)).toEqual(['candidate_id', 'position_id', 'rank', 'receipt']);
   });
 });
 

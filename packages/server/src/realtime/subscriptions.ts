@@ -53,7 +53,7 @@ export async function enforceVisibility(ctx: RealtimeContext, io: RealtimeServer
   }
 }
 
-/** A change of the election's settings re-checks the results rooms at once. */
+/** A change of the election's configuration re-checks the results rooms at once. */
 export function visibilityChanges(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
   return {
     events: {

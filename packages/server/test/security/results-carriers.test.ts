@@ -42,6 +42,8 @@ type Policy =
   | { kind: 'refused' }
   | { kind: 'count-withheld' }
   | { kind: 'declared' }
+  /** A file of the declared ballots (a ranked position's BLT): 403 before close; after close the file, or 404 for a position that is not ranked. */
+  | { kind: 'declared-ballots' }
   | { kind: 'staff-statistics' }
   | { kind: 'not-results'; why: string };
 
@@ -54,6 +56,7 @@ const ROUTE_POLICY: Record<string, Policy> = {
   'api.vvpat.searchVvpat': { kind: 'refused' },
   'api.vvpat.getMyVvpat': { kind: 'count-withheld' },
   'api.lifecycle.getFinalResults': { kind: 'declared' },
+  'api.lifecycle.getRankedBallots': { kind: 'declared-ballots' },
   'api.elections.getStatistics': { kind: 'staff-statistics' },
   'api.elections.getAgentStatistics': { kind: 'staff-statistics' },
   'api.elections.listCommitments': {
@@ -185,7 +188,9 @@ async function check(mode: ResultsVisibility, closed: boolean) {
     const policy = ROUTE_POLICY[key]!;
     if (policy.kind === 'not-results') continue;
     for (const who of callers((route.metadata as { access: Access }).access)) {
-      const res = await callRoute(contractClient(f.t.app, f.tokens[who]), key, {});
+      // The ballots file names its position; the fixture's are plurality ones (404 after close, never a file before).
+      const args = policy.kind === 'declared-ballots' ? { query: { position_id: String(f.e.chair.id) } } : {};
+      const res = await callRoute(contractClient(f.t.app, f.tokens[who]), key, args);
       const label = `${key} as ${who} in ${mode}${closed ? ', closed' : ''}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
       switch (policy.kind) {
         case 'refused':
@@ -203,6 +208,9 @@ async function check(mode: ResultsVisibility, closed: boolean) {
         }
         case 'declared':
           expect(res.status, label).toBe(closed ? 200 : 403);
+          break;
+        case 'declared-ballots':
+          expect(res.status, label).toBe(closed ? 404 : 403);
           break;
         case 'staff-statistics':
           expect(res.status, label).toBe(200);

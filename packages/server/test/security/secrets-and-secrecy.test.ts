@@ -209,8 +209,9 @@ describe('ballot secrecy against a dump plus the logs', () => {
     const cols = await t.ctx.database.db.execute<{ column_name: string; data_type: string; column_default: string | null }>(
       sql`select column_name, data_type, column_default from information_schema.columns where table_name = 'ballots' order by column_name`,
     );
-    expect(cols.map((c) => c.column_name)).toEqual(['candidate_id', 'position_id', 'receipt']);
-    expect(cols.every((c) => c.column_default === null)).toBe(true);
+    expect(cols.map((c) => c.column_name)).toEqual(['candidate_id', 'position_id', 'rank', 'receipt']);
+    // No default that could carry a time or an order (now(), nextval()): only rank's constant 0.
+    expect(cols.every((c) => c.column_default === null || /^\d+$/.test(c.column_default))).toBe(true);
     expect(cols.some((c) => /time|date|serial|uuid/.test(c.data_type))).toBe(false);
     const fks = await t.ctx.database.db.execute(
       sql`select conname from pg_constraint where conrelid = 'ballots'::regclass and contype = 'f'`,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
-import { CURRENT_ELECTION, electionValue, markClosed, readActive, readState, setActive, updateSettings } from './election-store';
+import { CURRENT_ELECTION, electionValue, markClosed, readActive, readState, setActive, updateConfiguration } from './election-store';
 
 /** The election store: the switch is the typed `election.voting_active`, and every path reads it there. */
 let t: TestApp;
@@ -57,13 +57,13 @@ describe('election store', () => {
   });
 
   it('reads and writes the settings and one value, on the current election', async () => {
-    await updateSettings(t.ctx.database.db, { supportEmail: 'store@example.org', resultsVisibility: 'staff' }, t.ctx.now());
+    await updateConfiguration(t.ctx.database.db, { supportEmail: 'store@example.org', resultsVisibility: 'staff' }, t.ctx.now());
     const state = await readState(t.ctx.database.db, CURRENT_ELECTION);
     expect(state).toMatchObject({ id: CURRENT_ELECTION, supportEmail: 'store@example.org', resultsVisibility: 'staff' });
     // The fragment is a subquery, for a select of other tables to embed.
     const [value] = await t.ctx.database.db.execute<{ v: string }>(sql`select ${electionValue('supportEmail')} as v`);
     expect(value?.v).toBe('store@example.org');
-    await updateSettings(t.ctx.database.db, { supportEmail: null, resultsVisibility: 'live' });
+    await updateConfiguration(t.ctx.database.db, { supportEmail: null, resultsVisibility: 'live' });
   });
 
   it('closes once: voting off and closed_at set by the first close, nothing by a second', async () => {

@@ -20,7 +20,7 @@ export const CURRENT_ELECTION: ElectionId = 1;
 export type ElectionRecord = typeof election.$inferSelect;
 
 /** What an admin edits (`PUT election`) and the first-start defaults fill in. */
-export type ElectionSettings = Partial<
+export type ElectionConfiguration = Partial<
   Pick<ElectionRecord, 'title' | 'organisation' | 'website' | 'supportEmail' | 'opensAt' | 'closesAt' | 'timeZone' | 'resultsVisibility'>
 >;
 
@@ -97,8 +97,13 @@ export async function markClosed(tx: Tx, now: Date, options: { dueOnly: boolean 
   return rows.length > 0;
 }
 
-/** Writes the given settings (texts, schedule, time zone, visibility); `at` stamps `updated_at`. */
-export async function updateSettings(db: Reader, patch: ElectionSettings, at?: Date, id: ElectionId = CURRENT_ELECTION): Promise<void> {
+/** Writes the given configuration (texts, schedule, time zone, visibility); `at` stamps `updated_at`. */
+export async function updateConfiguration(
+  db: Reader,
+  patch: ElectionConfiguration,
+  at?: Date,
+  id: ElectionId = CURRENT_ELECTION,
+): Promise<void> {
   if (Object.keys(patch).length === 0 && !at) return;
   await db
     .update(election)

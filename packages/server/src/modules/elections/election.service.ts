@@ -5,7 +5,7 @@ import type { Env } from '../../env';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { lockForUpdate, readState, updateSettings, type ElectionRecord, type ElectionSettings } from './election-store';
+import { lockForUpdate, readState, updateConfiguration, type ElectionRecord, type ElectionConfiguration } from './election-store';
 import { computePhase } from './phase';
 
 /** The election as the API answers it: the stored state and the phase computed from it. */
@@ -43,7 +43,7 @@ const FIELD_LABELS: Record<keyof UpdateElectionBody, string> = {
 };
 
 /**
- * Edits any subset of the election's settings. The schedule must close after it opens, taking the
+ * Edits any subset of the election's configuration. The schedule must close after it opens, taking the
  * stored value for the side not given (422); a closed election is final (409).
  */
 export async function updateElection(ctx: Core, actor: Actor, input: UpdateElectionBody): Promise<Election> {
@@ -61,7 +61,7 @@ export async function updateElection(ctx: Core, actor: Actor, input: UpdateElect
       if (opensAt && closesAt && closesAt.getTime() <= opensAt.getTime()) {
         throw AppError.validation({ closes_at: ['The closing time must be after the opening time'] });
       }
-      await updateSettings(
+      await updateConfiguration(
         tx,
         {
           ...(input.title !== undefined ? { title: input.title } : {}),
@@ -89,10 +89,10 @@ export async function updateElection(ctx: Core, actor: Actor, input: UpdateElect
  */
 export async function applyElectionDefaults(db: Db, env: Env): Promise<void> {
   const row = await readState(db);
-  const patch: ElectionSettings = {};
+  const patch: ElectionConfiguration = {};
   if (!row.title && env.ELECTION_TITLE) patch.title = env.ELECTION_TITLE;
   if (!row.organisation && env.ORG_NAME) patch.organisation = env.ORG_NAME;
   if (!row.website && env.ORG_WEBSITE) patch.website = env.ORG_WEBSITE;
   if (!row.supportEmail && env.SUPPORT_EMAIL) patch.supportEmail = env.SUPPORT_EMAIL;
-  await updateSettings(db, patch);
+  await updateConfiguration(db, patch);
 }

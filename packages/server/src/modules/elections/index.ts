@@ -8,7 +8,7 @@ export type { ElectionsContext } from './context';
 export { VotingRuntime } from './voting-runtime';
 
 export { verifyAudit, type AuditReport } from './audit';
-/** The election's settings (texts, schedule, results visibility) and its phase. */
+/** The election's configuration (texts, schedule, results visibility) and its phase. */
 export { applyElectionDefaults, getElection, toElection, updateElection } from './election.service';
 /** The election store: every read and write of the election's state, and which election is meant. */
 export { CURRENT_ELECTION, electionValue, readActive, readState, setActive, type ElectionId, type ElectionRecord } from './election-store';

@@ -10,7 +10,7 @@ import { createLogger } from '../../logger';
 import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
-import { CURRENT_ELECTION, readState, updateSettings } from './election-store';
+import { CURRENT_ELECTION, readState, updateConfiguration } from './election-store';
 import type { Scheduler } from './lifecycle';
 
 /**
@@ -228,7 +228,7 @@ describe('two server processes on one database, and restarts', () => {
 
   it('opens exactly once with two processes ticking at the same moment; a restart after it neither repeats nor undoes a pause', async () => {
     const now = base.clock.now().getTime();
-    await updateSettings(base.ctx.database.db, { opensAt: new Date(now + 30_000), closesAt: new Date(now + 90_000) });
+    await updateConfiguration(base.ctx.database.db, { opensAt: new Date(now + 30_000), closesAt: new Date(now + 90_000) });
     const [a, b] = [await startProcess(), await startProcess()];
     base.clock.advance(31_000);
     await Promise.all([a.scheduler.tick(), b.scheduler.tick(), a.scheduler.tick(), b.scheduler.tick()]);

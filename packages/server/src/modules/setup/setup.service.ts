@@ -268,7 +268,7 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
  * (the contract refuses a repeated id; a missing or unknown one is a 422 here). A position with
  * votes keeps its number (409 otherwise), as `updatePosition` refuses its sort_order.
  */
-export async function reorderPositions(ctx: AppContext, actor: Actor, ids: number[]): Promise<Position[]> {
+export async function reorderPositions(ctx: Core, actor: Actor, ids: number[]): Promise<Position[]> {
   await assertNotClosed(ctx, 'the set-up');
   const ordered = await auditedTransaction(ctx, { actor, activity: 'Positions reordered', data: `[${ids.join(', ')}]` }, async (tx) => {
     // Exclusive election lock: votes in flight finish first, later ones wait for this change.

@@ -238,6 +238,10 @@ describe('reordering positions (PUT positions/order)', () => {
       seats: expect.any(Number),
       description: null,
       branch_id: expect.toSatisfy((b: unknown) => b === null || typeof b === 'number'),
+      kind: 'candidates',
+      method: 'plurality',
+      threshold: null,
+      quorum_percent: null,
     });
     const after = await stored();
     expect(after.map((p) => p.id)).toEqual(wanted);
