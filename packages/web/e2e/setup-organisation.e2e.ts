@@ -355,7 +355,7 @@ describe("a savings cooperative's election from an empty install", () => {
     await pub.page.getByRole('heading', { name: 'Declaration of results' }).waitFor({ timeout: 20_000 });
     const section = (title: RegExp) => pub.page.getByRole('region', { name: title });
     const outcome = async (title: RegExp, name: string) => {
-      const cells = await section(title).locator('tbody tr', { hasText: name }).locator('td').allTextContents();
+      const cells = await section(title).locator('tbody tr', { hasText: name }).locator('th, td').allTextContents();
       return { votes: Number(cells[1]), outcome: cells[3]?.trim() ?? '' };
     };
     const board = /^Board member National/;

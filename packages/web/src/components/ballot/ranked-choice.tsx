@@ -141,7 +141,8 @@ export function RankedChoice({ positionId, candidates, order, onChange, disabled
                 disabled={disabled}
                 onClick={() => change([...order, c.id], c.id, 'up')}
               >
-                <Plus aria-hidden="true" /> Rank {order.length + 1}
+                {/* The visible word is part of the name (WCAG 2.5.3 label in name; axe label-content-name-mismatch). */}
+                <Plus aria-hidden="true" /> Rank
               </Button>
             </li>
           ))}

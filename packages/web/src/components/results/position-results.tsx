@@ -8,6 +8,8 @@ import { ResultsRows } from './results-rows';
 import { cn } from '@/lib/utils';
 
 export const NO_RESULTS_TEXT = 'No results available';
+/** A ranked position's live counts (docs/api.md "Ranked positions"). */
+export const FIRST_PREFERENCES_TEXT = 'First preferences only: the count by single transferable vote runs when voting closes.';
 
 type Props = {
   positions: Position[] | undefined;
@@ -77,7 +79,10 @@ export function PositionResults({ positions, groups, loading, error, defaultKey,
           ) : !group || group.total <= 0 || group.values.length === 0 ? (
             <p className="text-muted-foreground">{noVotesText}</p>
           ) : (
-            <ResultsRows values={group.values} total={group.total} />
+            <div className="grid gap-3">
+              {group.first_preferences_only && <p className="text-sm text-muted-foreground">{FIRST_PREFERENCES_TEXT}</p>}
+              <ResultsRows values={group.values} total={group.total} />
+            </div>
           )}
         </CardContent>
       </Card>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Printer } from 'lucide-react';
-import { isTallyResult, type FinalResultsResponse } from '@kura/contract';
+import { isTallyResult, type FinalResult, type FinalResultsResponse } from '@kura/contract';
 import { ErrorState, Loading } from '@/components/layout/page-states';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
@@ -8,6 +8,7 @@ import { errorMessage, errorStatus } from '@/lib/errors';
 import { formatDateTime, useElection } from '@/lib/election';
 import { percentage } from '@/lib/format';
 import { queries } from '@/lib/queries';
+import { MotionDeclaration, RankedDeclaration } from './declaration-sections';
 
 const share = (n: number, of: number) => (of > 0 ? `${((n / of) * 100).toFixed(1)}%` : '0.0%');
 
@@ -60,48 +61,17 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
         </p>
       </header>
 
-      {/* Motions and ranked counts get their own sections in the web step that follows (docs/api.md). */}
-      {result.data.filter(isTallyResult).map((p) => (
-        <section key={p.position_id} className="declaration-position grid gap-2" aria-labelledby={`pos-${p.position_id}`}>
-          <h2 id={`pos-${p.position_id}`} className="text-lg font-semibold">
-            {p.title}{' '}
-            <span className="text-sm font-normal text-muted-foreground">
-              ({p.seats} {p.seats === 1 ? 'seat' : 'seats'}, {p.total} {p.total === 1 ? 'vote' : 'votes'})
-            </span>
-          </h2>
-          <table className="w-full border-collapse text-left text-sm">
-            <thead>
-              <tr className="border-b border-border">
-                <th scope="col" className="py-1 pr-2">
-                  Candidate
-                </th>
-                <th scope="col" className="py-1 pr-2 text-right">
-                  Votes
-                </th>
-                <th scope="col" className="py-1 pr-2 text-right">
-                  Share
-                </th>
-                <th scope="col" className="py-1">
-                  Outcome
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.values.map((v) => (
-                <tr key={v.candidate_id} className="border-b border-border/60">
-                  <td className="py-1 pr-2">{v.name}</td>
-                  <td className="py-1 pr-2 text-right tabular-nums">{v.count}</td>
-                  <td className="py-1 pr-2 text-right tabular-nums">{percentage(v.count, p.total)}</td>
-                  <td className="py-1 font-medium">{v.elected ? 'Elected' : v.tied ? 'Tied for the last seat' : ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {p.values.some((v) => v.tied) && (
-            <p className="text-sm">A tie across the last seat: none of the tied candidates is declared elected.</p>
-          )}
-        </section>
-      ))}
+      {result.data.map((p) =>
+        !isTallyResult(p) ? (
+          p.kind === 'motion' ? (
+            <MotionDeclaration key={p.position_id} result={p} />
+          ) : (
+            <RankedDeclaration key={p.position_id} result={p} />
+          )
+        ) : (
+          <TallyDeclaration key={p.position_id} result={p} />
+        ),
+      )}
 
       <section className="declaration-position grid gap-2" aria-labelledby="turnout-h">
         <h2 id="turnout-h" className="text-lg font-semibold">
@@ -162,5 +132,53 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
         <p>Returning officer: ______________________________ Signature: ____________________ Date: ____________</p>
       </footer>
     </article>
+  );
+}
+
+/** A plurality or approval position: each candidate's votes and share, the elected and the tied. */
+function TallyDeclaration({ result: p }: { result: FinalResult }) {
+  return (
+    <section className="declaration-position grid gap-2" aria-labelledby={`pos-${p.position_id}`}>
+      <h2 id={`pos-${p.position_id}`} className="text-lg font-semibold">
+        {p.title}{' '}
+        <span className="text-sm font-normal text-muted-foreground">
+          ({p.seats} {p.seats === 1 ? 'seat' : 'seats'}, {p.total} {p.total === 1 ? 'vote' : 'votes'})
+        </span>
+      </h2>
+      <table className="w-full border-collapse text-left text-sm">
+        <caption className="sr-only">Votes for {p.title}</caption>
+        <thead>
+          <tr className="border-b border-border">
+            <th scope="col" className="py-1 pr-2">
+              Candidate
+            </th>
+            <th scope="col" className="py-1 pr-2 text-right">
+              Votes
+            </th>
+            <th scope="col" className="py-1 pr-2 text-right">
+              Share
+            </th>
+            <th scope="col" className="py-1">
+              Outcome
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.values.map((v) => (
+            <tr key={v.candidate_id} className="border-b border-border/60">
+              <th scope="row" className="py-1 pr-2 font-normal">
+                {v.name}
+              </th>
+              <td className="py-1 pr-2 text-right tabular-nums">{v.count}</td>
+              <td className="py-1 pr-2 text-right tabular-nums">{percentage(v.count, p.total)}</td>
+              <td className="py-1 font-medium">{v.elected ? 'Elected' : v.tied ? 'Tied for the last seat' : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {p.values.some((v) => v.tied) && (
+        <p className="text-sm">A tie across the last seat: none of the tied candidates is declared elected.</p>
+      )}
+    </section>
   );
 }

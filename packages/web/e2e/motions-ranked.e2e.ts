@@ -1,0 +1,182 @@
+/// <reference types="node" />
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { countBlt } from '../../count/src/index';
+import { screenshot, SCREENSHOT_DIR, signInOverApi, signInVoterInBrowser, useE2E } from './harness';
+
+/**
+ * A motion and a ranked position in Chromium against the real server (docs/api.md "Many
+ * elections, motions and ranked counts"): the admin adds a two-thirds motion with a quorum and a
+ * 2-seat ranked position (over the API), members vote, the admin closes; the declaration shows the
+ * motion's outcome and the count round by round, the BLT download recounts to the same quota and
+ * elected, and axe finds nothing serious or critical on it at 1280 and 390 px.
+ */
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = require.resolve('axe-core/axe.min.js');
+
+const e2e = useE2E();
+
+type BallotGroup = { position_id: number; candidates: { id: number; name: string }[] };
+
+async function axeScan(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SOURCE });
+  const result = (await page.evaluate(() =>
+    (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<unknown> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    }),
+  )) as { passes: unknown[]; violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+describe('a motion and a ranked position, from set-up to declaration', () => {
+  it('counts the motion against two thirds and the ranked position by STV, and declares both', async () => {
+    const { session: adminSession, client: admin } = await signInOverApi(e2e.server, { kind: 'admin' });
+    const token = adminSession.bearer_token;
+
+    // Set-up: the motion (two thirds, a quorum of 1% of the 400 demo members) and a 2-seat ranked position.
+    const [motion] = (
+      await admin.ok<{ data: { id: number }[] }>(
+        'POST',
+        '/positions',
+        { name: 'Amend rule 12', kind: 'motion', threshold: 'two_thirds', quorum_percent: 1 },
+        token,
+      )
+    ).data;
+    const [board] = (await admin.ok<{ data: { id: number }[] }>('POST', '/positions', { name: 'Board', seats: 2, method: 'ranked' }, token))
+      .data;
+    // Four members who stand for nothing else become its candidates A, B, C, D.
+    const standing = await admin.ok<{ data: { data: { candidates: { member_no: string }[] } } }>(
+      'GET',
+      '/psk/candidates',
+      undefined,
+      token,
+    );
+    const taken = new Set(standing.data.data.candidates.map((c) => c.member_no));
+    const runners = ['1390', '1391', '1392', '1393', '1394', '1395', '1396', '1397'].filter((n) => !taken.has(n)).slice(0, 4);
+    expect(runners).toHaveLength(4);
+    for (const memberNo of runners)
+      await admin.ok('POST', '/assign/psk/position', { member_no: memberNo, position_ids: [board!.id] }, token);
+    await admin.ok('POST', '/toggle', { status: true }, token);
+
+    // Nine members vote: A B / A C / A B / A / B C / C B / D C / D B / A D, and on the motion 6 Yes, 2 No, 1 Abstain.
+    const rankings = [[0, 1], [0, 2], [0, 1], [0], [1, 2], [2, 1], [3, 2], [3, 1], [0, 3]];
+    const motionChoice = ['Yes', 'Yes', 'Yes', 'Yes', 'Yes', 'Yes', 'No', 'No', 'Abstain'];
+    let names: string[] = [];
+    for (const [i, ranking] of rankings.entries()) {
+      const { session, client } = await signInOverApi(e2e.server, { kind: 'voter', memberNo: String(1010 + i), sink: e2e.sink });
+      const ballot = await client.ok<{ data: BallotGroup[] }>('GET', '/psk/candidates/v2', undefined, session.bearer_token);
+      const boardGroup = ballot.data.find((g) => g.position_id === board!.id)!;
+      const motionGroup = ballot.data.find((g) => g.position_id === motion!.id)!;
+      expect(motionGroup.candidates.map((c) => c.name)).toEqual(['Yes', 'No', 'Abstain']);
+      // Candidates A..D: the ballot's candidates by id.
+      const ordered = [...boardGroup.candidates].sort((a, b) => a.id - b.id);
+      names = ordered.map((c) => c.name);
+      const res = await client.call(
+        'POST',
+        '/psk/vote',
+        {
+          candidates: {
+            [board!.id]: ranking.map((k) => ordered[k]!.id),
+            [motion!.id]: motionGroup.candidates.find((c) => c.name === motionChoice[i])!.id,
+          },
+        },
+        session.bearer_token,
+      );
+      if (res.status !== 201) throw new Error(`vote: ${res.status} ${await res.text()}`);
+    }
+
+    // A tenth member votes in the browser, ranking with the keyboard only: A, C, B, then B moved up (A, B, C: no tie at any stage).
+    const voterAt = async (width: number, memberNo: string) => {
+      const context = await e2e.browser.newContext({ viewport: { width, height: 900 }, baseURL: e2e.server.baseUrl, bypassCSP: true });
+      const page = await context.newPage();
+      await signInVoterInBrowser(page, e2e.sink, memberNo);
+      await page.goto('/voter/elect');
+      await page.getByRole('button', { name: `Rank ${names[0]} number 1` }).waitFor({ timeout: 20_000 });
+      return { context, page };
+    };
+    const voter = await voterAt(1280, '1019');
+    const page = voter.page;
+    const press = async (name: string, key = 'Enter') => {
+      await page.getByRole('button', { name, exact: true }).focus();
+      await page.keyboard.press(key);
+    };
+    await press(`Rank ${names[0]} number 1`);
+    await press(`Rank ${names[2]} number 2`);
+    await press(`Rank ${names[1]} number 3`);
+    // Moving B up keeps the focus on B's "up": a second Enter would move it again.
+    await press(`Move ${names[1]} up`);
+    const status = page.getByRole('status').filter({ hasText: 'is now number' });
+    await expect.poll(() => status.textContent()).toBe(`${names[1]} is now number 2 of 3.`);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Move ${names[1]} up`);
+    const order = page.getByRole('list', { name: 'Your order' });
+    expect(await order.getByRole('listitem').allTextContents()).toEqual([`1${names[0]}`, `2${names[1]}`, `3${names[2]}`]);
+    // The motion: Abstain, with the keyboard.
+    await page.getByRole('radio', { name: 'Abstain' }).focus();
+    await page.keyboard.press('Space');
+    expect(await axeScan(page)).toEqual([]);
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page
+      .locator('fieldset', { has: page.getByRole('list', { name: 'Your order' }) })
+      .locator('xpath=ancestor::*[contains(@class, "rounded")][1]')
+      .screenshot({ path: join(SCREENSHOT_DIR, 'ranked-ballot.png') });
+    await page.getByRole('button', { name: 'Vote', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('alertdialog');
+    await expect.poll(() => confirm.textContent()).toContain(`1. ${names[0]}, 2. ${names[1]}, 3. ${names[2]}`);
+    await confirm.getByRole('button', { name: 'Yes!' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('You have successfully voted').waitFor({ timeout: 20_000 });
+    await voter.context.close();
+
+    // The ballot at 390 px: axe clean too.
+    const narrow = await voterAt(390, '1020');
+    expect(await axeScan(narrow.page)).toEqual([]);
+    await narrow.context.close();
+
+    await admin.ok('POST', '/election/close', undefined, token);
+
+    // The declaration.
+    for (const width of [1280, 390]) {
+      const { context, page: results } = await e2e.browser
+        .newContext({ viewport: { width, height: 900 }, baseURL: e2e.server.baseUrl, bypassCSP: true })
+        .then(async (context) => ({ context, page: await context.newPage() }));
+      await results.goto('/results');
+      await results.getByRole('heading', { name: 'Declaration of results' }).waitFor({ timeout: 20_000 });
+      const outcome = results.getByTestId(`motion-outcome-${motion!.id}`);
+      expect(await outcome.textContent()).toBe('Outcome: PASSED');
+      expect(await results.getByText(/To pass it needed at least two thirds of Yes and No/).textContent()).toMatch(/the quorum was met\.$/);
+      const rounds = results.getByRole('table', { name: 'Count of Board National, round by round' });
+      await rounds.waitFor();
+      const declared = (await results.getByText(/^Quota:/).textContent()) ?? '';
+      // 10 ballots, 2 seats: quota floor(10 / 3) + 1; A (6 first preferences) and B (A's surplus and C's votes) are elected.
+      expect(declared).toBe(`Quota: 4.00000. Elected: ${names[0]}, ${names[1]}.`);
+      expect(await rounds.getByRole('row').count()).toBeGreaterThan(2);
+      expect(await rounds.getByRole('row').nth(1).textContent()).toContain(`Elected ${names[0]}`);
+      expect(await axeScan(results)).toEqual([]);
+      if (width === 1280) {
+        mkdirSync(SCREENSHOT_DIR, { recursive: true });
+        await results.getByRole('region', { name: /^Board National/ }).screenshot({ path: join(SCREENSHOT_DIR, 'ranked-round-table.png') });
+        await screenshot(results, 'motions-ranked-declaration');
+        // The BLT download recounts to the declared quota, elected and rounds.
+        const href = await results.getByRole('link', { name: 'Download the ballots (BLT)' }).getAttribute('href');
+        const blt = await (await fetch(`${e2e.server.baseUrl}${href}`)).text();
+        const { count } = countBlt(blt);
+        expect(count.quota).toBe('4.00000');
+        expect(count.ballots).toBe(10);
+        // The declared elected are the recount's: A has 6 first preferences of 10 and is elected in round 1.
+        expect(count.elected.map((v) => v.name)).toContain(names[0]);
+        for (const v of count.elected) expect(declared).toContain(v.name);
+        expect(count.elected).toHaveLength(2);
+        expect(await rounds.getByRole('row').count()).toBe(count.rounds.length + 1);
+      }
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,134 @@
+import type { MotionResult, MotionThreshold, RankedResult } from '@kura/contract';
+
+/** A motion's threshold in words (docs/api.md "Motions"). */
+export const THRESHOLD_WORDS: Record<MotionThreshold, string> = {
+  majority: 'more than half of Yes and No',
+  two_thirds: 'at least two thirds of Yes and No',
+  three_quarters: 'at least three quarters of Yes and No',
+};
+
+const ACTION_WORDS = { elect: 'Elected', transfer: 'Surplus transferred from', exclude: 'Excluded' } as const;
+
+/** A motion on the declaration: Yes, No, Abstain, the rule it was held to, and PASSED or NOT PASSED. */
+export function MotionDeclaration({ result: m }: { result: MotionResult }) {
+  const headingId = `pos-${m.position_id}`;
+  const outcome = m.passed ? 'PASSED' : 'NOT PASSED';
+  return (
+    <section className="declaration-position grid gap-2" aria-labelledby={headingId}>
+      <h2 id={headingId} className="text-lg font-semibold">
+        {m.title} <span className="text-sm font-normal text-muted-foreground">(motion)</span>
+      </h2>
+      <table className="w-full max-w-md border-collapse text-left text-sm">
+        <caption className="sr-only">Votes on the motion {m.title}</caption>
+        <thead>
+          <tr className="border-b border-border">
+            <th scope="col" className="py-1 pr-2">
+              Option
+            </th>
+            <th scope="col" className="py-1 text-right">
+              Votes
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {(
+            [
+              ['Yes', m.yes],
+              ['No', m.no],
+              ['Abstain', m.abstain],
+            ] as const
+          ).map(([label, n]) => (
+            <tr key={label} className="border-b border-border/60">
+              <th scope="row" className="py-1 pr-2 font-normal">
+                {label}
+              </th>
+              <td className="py-1 text-right tabular-nums">{n}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="text-sm">
+        To pass it needed {THRESHOLD_WORDS[m.threshold]}
+        {m.quorum_percent === null
+          ? ', with no quorum.'
+          : `, and a quorum of ${m.quorum_percent}% of the members on the roll voting on it (abstentions count towards the quorum): the quorum was ${m.quorum_met ? 'met' : 'not met'}.`}
+      </p>
+      <p className="font-semibold" data-testid={`motion-outcome-${m.position_id}`}>
+        Outcome: {outcome}
+      </p>
+    </section>
+  );
+}
+
+/** A ranked position on the declaration: the quota, the elected, and the count round by round (docs/decisions/005). */
+export function RankedDeclaration({ result: r }: { result: RankedResult }) {
+  const headingId = `pos-${r.position_id}`;
+  const names = new Map(r.values.map((v) => [v.candidate_id, v.name]));
+  const nameOf = (id: number) => names.get(id) ?? `Candidate ${id}`;
+  const elected = r.values.filter((v) => v.elected);
+  // Candidates in the order of the values (the count's own order), each a column of the round table.
+  const columns = r.values.map((v) => v.candidate_id);
+  return (
+    <section className="declaration-position grid gap-2" aria-labelledby={headingId}>
+      <h2 id={headingId} className="text-lg font-semibold">
+        {r.title}{' '}
+        <span className="text-sm font-normal text-muted-foreground">
+          ({r.seats} {r.seats === 1 ? 'seat' : 'seats'}, single transferable vote, {r.ballots} valid{' '}
+          {r.ballots === 1 ? 'ballot' : 'ballots'})
+        </span>
+      </h2>
+      <p className="text-sm">
+        Quota: <span className="tabular-nums">{r.quota}</span>. Elected:{' '}
+        {elected.length > 0 ? elected.map((v) => v.name).join(', ') : 'none'}.
+      </p>
+      {/* On a narrow screen the table scrolls sideways: the keyboard can reach it (focusable, named). */}
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`Rounds of ${r.title}`}>
+        <table className="w-full border-collapse text-left text-sm">
+          <caption className="py-1 text-left text-sm font-medium">Count of {r.title}, round by round</caption>
+          <thead>
+            <tr className="border-b border-border">
+              <th scope="col" className="py-1 pr-2">
+                Round
+              </th>
+              <th scope="col" className="py-1 pr-2">
+                Action
+              </th>
+              {columns.map((id) => (
+                <th key={id} scope="col" className="py-1 pr-2 text-right">
+                  {nameOf(id)}
+                </th>
+              ))}
+              <th scope="col" className="py-1 text-right">
+                Non-transferable
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {r.rounds.map((round) => (
+              <tr key={round.round} className="border-b border-border/60">
+                <th scope="row" className="py-1 pr-2 font-normal tabular-nums">
+                  {round.round}
+                </th>
+                <td className="py-1 pr-2">
+                  {ACTION_WORDS[round.action]} {round.candidate_ids.map(nameOf).join(', ')}
+                </td>
+                {columns.map((id) => (
+                  <td key={id} className="py-1 pr-2 text-right tabular-nums">
+                    {round.votes[String(id)] ?? ''}
+                  </td>
+                ))}
+                <td className="py-1 text-right tabular-nums">{round.nontransferable}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="text-sm print:hidden">
+        <a className="underline" href={`/api/v1/psk/results/ballots?position_id=${r.position_id}`} download>
+          Download the ballots (BLT)
+        </a>{' '}
+        to recount them with <code>kura count</code>.
+      </p>
+    </section>
+  );
+}
