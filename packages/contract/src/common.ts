@@ -173,6 +173,8 @@ export const BallotGroup = z.object({
   description: z.string().nullable(),
   /** motions only */
   threshold: MotionThreshold.nullable(),
+  /** motions only: the share of the roll (1..100) that must vote on it, or null */
+  quorum_percent: z.number().int().min(1).max(100).nullable(),
   /** a motion's candidates are its three options Yes, No, Abstain (photo and statement null) */
   candidates: z.array(BallotCandidate),
 });

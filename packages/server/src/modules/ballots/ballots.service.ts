@@ -29,6 +29,7 @@ export async function getBallot(ctx: Core, memberId: number): Promise<BallotGrou
     kind: positions.kind,
     method: positions.method,
     threshold: positions.threshold,
+    quorumPercent: positions.quorumPercent,
     description: positions.description,
     sortOrder: positions.sortOrder,
   };
@@ -71,6 +72,7 @@ export async function getBallot(ctx: Core, memberId: number): Promise<BallotGrou
           method: r.kind === 'candidates' ? r.method : null,
           description: r.description,
           threshold: r.kind === 'motion' ? r.threshold : null,
+          quorum_percent: r.kind === 'motion' ? r.quorumPercent : null,
           candidates: [],
           sortOrder: r.sortOrder,
         }),

@@ -48,6 +48,7 @@ type Group = {
   kind: string;
   method: string | null;
   threshold: string | null;
+  quorum_percent: number | null;
   seats: number;
   candidates: { id: number; name: string; photo: string | null }[];
 };
@@ -119,7 +120,7 @@ describe('set-up of motions and methods', () => {
     const { token } = await createVoter(t.ctx);
     const groups = await ballot(token);
     const m = groups.find((g) => g.position_id === motion.id)!;
-    expect(m).toMatchObject({ kind: 'motion', method: null, threshold: 'two_thirds', seats: 1 });
+    expect(m).toMatchObject({ kind: 'motion', method: null, threshold: 'two_thirds', quorum_percent: 40, seats: 1 });
     expect(m.candidates.map((c) => [c.name, c.photo])).toEqual([
       ['Yes', null],
       ['No', null],
@@ -130,6 +131,7 @@ describe('set-up of motions and methods', () => {
       method: 'approval',
       seats: 2,
       threshold: null,
+      quorum_percent: null,
     });
     expect(groups.find((g) => g.position_id === ranked.id)).toMatchObject({ kind: 'candidates', method: 'ranked' });
   });
