@@ -63,7 +63,8 @@ describe('lib/mutations.ts: a write owns its refresh and its failure toast', () 
     );
     const { hook } = setup();
     await act(() => hook.result.current.update.mutateAsync({ params: { id: 7 }, body }).catch(() => undefined));
-    expect(hook.result.current.update.isError).toBe(true);
+    // The mutation's state reaches the hook on the next render: wait for it, then the toasts must still be none.
+    await waitFor(() => expect(hook.result.current.update.isError).toBe(true));
     expect(hook.result.current.toasts).toEqual([]);
   });
 });
