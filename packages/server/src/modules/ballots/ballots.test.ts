@@ -41,6 +41,7 @@ describe('psk/candidates/v2', () => {
       method: 'plurality',
       description: null,
       threshold: null,
+      quorum_percent: null,
       candidates: [
         { id: e.alice.id, name: 'Alice Achieng', photo: null, statement: null },
         { id: e.brian.id, name: 'Brian Barasa', photo: null, statement: null },
