@@ -65,7 +65,7 @@ describe('public pages', () => {
     await screenshot(page, 'verify');
     await page.getByLabel('Enter your member number or email').fill('999999');
     await page.getByRole('button', { name: 'Submit' }).click();
-    await page.locator('p.text-red-600').waitFor();
+    await page.getByRole('alert').first().waitFor();
     await context.close();
   });
 });
