@@ -66,6 +66,21 @@ export const RankedResult = z.object({
       candidate_ids: z.array(z.number().int()),
       votes: z.record(z.string(), z.string()),
       nontransferable: z.string(),
+      /**
+       * How a tie in this round was broken: by the votes at the end of an earlier round (`stage`),
+       * or, equal at every round, by lot among `drawn_from`, drawn from `seed` (the final
+       * commitment's hash), so `kura count --seed` on the published ballots draws the same lot.
+       */
+      tie: z
+        .object({
+          candidate_ids: z.array(z.number().int()),
+          chosen: z.number().int(),
+          by: z.enum(['earlier_stage', 'lot']),
+          stage: z.number().int().optional(),
+          drawn_from: z.array(z.number().int()).optional(),
+          seed: z.string().optional(),
+        })
+        .optional(),
     }),
   ),
 });

@@ -21,6 +21,7 @@ const motions: Record<string, Motion> = {};
 let approval: number;
 let ranked: number;
 let rankedMulti: number;
+let rankedTie: number;
 const c: Record<string, number> = {};
 let final: { data: Record<string, unknown>[] };
 let roll = 0;
@@ -62,9 +63,11 @@ beforeAll(async () => {
   approval = await create({ name: 'Committee', seats: 2, method: 'approval' });
   ranked = await create({ name: 'Chair', method: 'ranked' });
   rankedMulti = await create({ name: 'Board', seats: 2, method: 'ranked' });
+  rankedTie = await create({ name: 'Treasurer', method: 'ranked' });
   for (const name of ['Pia', 'Quentin', 'Rosa', 'Sam']) c[name] = (await createCandidate(t.ctx, [approval], { name })).id;
   for (const name of ['Ada', 'Ben', 'Cleo']) c[name] = (await createCandidate(t.ctx, [ranked], { name })).id;
   for (const name of ['Dee', 'Eli', 'Fay', 'Gus']) c[name] = (await createCandidate(t.ctx, [rankedMulti], { name })).id;
+  for (const name of ['Hal', 'Ivy', 'Jo']) c[name] = (await createCandidate(t.ctx, [rankedTie], { name })).id;
   await t.ctx.voting.tally.refreshStructure();
   expect((await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status: true })).status).toBe(200);
 
@@ -87,6 +90,9 @@ beforeAll(async () => {
     ...rep(2, { [rankedMulti]: [c.Gus!, c.Fay!] }),
     { [rankedMulti]: [c.Eli!, c.Gus!] },
   ]);
+  // Ranked, one seat, a tie at every stage: Jo is excluded, then Hal and Ivy stand equal (2 : 2)
+  // with no earlier stage to tell them apart, so the lot decides who is excluded.
+  await cast([...rep(2, { [rankedTie]: [c.Hal!] }), ...rep(2, { [rankedTie]: [c.Ivy!] }), { [rankedTie]: [c.Jo!] }]);
   // Quorum motions last, over a roll counted now (voters added after the count would change it).
   const before = (await t.ctx.database.sql<{ n: number }[]>`select count(*)::int as n from members`)[0]!.n;
   // A roll of `before` + 10 members: 50% needs half of them to vote.
@@ -167,7 +173,13 @@ type Ranked = {
   ballots: number;
   quota: string;
   values: { candidate_id: number; name: string; first_preferences: number; votes: string; elected: boolean }[];
-  rounds: { round: number; action: string; candidate_ids: number[]; votes: Record<string, string> }[];
+  rounds: {
+    round: number;
+    action: string;
+    candidate_ids: number[];
+    votes: Record<string, string>;
+    tie?: { by: string; chosen: number; drawn_from?: number[]; seed?: string };
+  }[];
 };
 
 describe('ranked positions', () => {
@@ -195,7 +207,7 @@ describe('ranked positions', () => {
   });
 
   it('publishes the ballots as BLT, which recounts to the declared result', async () => {
-    for (const id of [ranked, rankedMulti]) {
+    for (const id of [ranked, rankedMulti, rankedTie]) {
       const res = await request(t.app).get(`/api/v1/psk/results/ballots?position_id=${id}`);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain/);
@@ -213,7 +225,32 @@ describe('ranked positions', () => {
           .map((v) => [v.name, v.votes]),
       );
       expect(count.rounds.length).toBe(declared.rounds.length);
+      // The same lot: the recount's ties name the same candidates (by number, in id order).
+      const numberOf = new Map(
+        declared.values
+          .map((v) => v.candidate_id)
+          .sort((x, y) => x - y)
+          .map((cid, k) => [cid, k + 1]),
+      );
+      expect(count.rounds.map((x) => x.tie && { by: x.tie.by, chosen: x.tie.chosen })).toEqual(
+        declared.rounds.map((x) => x.tie && { by: x.tie.by, chosen: numberOf.get(x.tie.chosen) }),
+      );
     }
+  });
+
+  it('records a tie broken by lot in the rounds, with the candidates by id and the final commitment as seed', () => {
+    const r = result(rankedTie) as Ranked;
+    expect(r).toMatchObject({ seats: 1, ballots: 5, quota: '3.00000' });
+    const lot = r.rounds.find((x) => x.tie?.by === 'lot');
+    expect(lot, JSON.stringify(r.rounds)).toBeDefined();
+    expect(lot!.action).toBe('exclude');
+    expect([...lot!.tie!.drawn_from!].sort()).toEqual([c.Hal, c.Ivy].sort());
+    expect([c.Hal, c.Ivy]).toContain(lot!.tie!.chosen);
+    expect(lot!.candidate_ids).toEqual([lot!.tie!.chosen]);
+    expect(lot!.tie!.seed).toBe((final as unknown as { commitment: { hash: string } }).commitment.hash);
+    // The other of the two is elected.
+    const winner = r.values.find((v) => v.elected)!;
+    expect([c.Hal, c.Ivy].filter((id) => id !== lot!.tie!.chosen)).toEqual([winner.candidate_id]);
   });
 
   it('answers 404 for a position that is not ranked', async () => {

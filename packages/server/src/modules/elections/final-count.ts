@@ -103,6 +103,14 @@ export async function rankedResult(
     candidate_ids: round.candidate_ids.map(idOf),
     votes: Object.fromEntries(Object.entries(round.votes).map(([n, v]) => [String(idOf(Number(n))), v])),
     nontransferable: round.nontransferable,
+    ...(round.tie && {
+      tie: {
+        ...round.tie,
+        candidate_ids: round.tie.candidate_ids.map(idOf),
+        chosen: idOf(round.tie.chosen),
+        ...(round.tie.drawn_from && { drawn_from: round.tie.drawn_from.map(idOf) }),
+      },
+    }),
   });
   return {
     position_id: position.id,

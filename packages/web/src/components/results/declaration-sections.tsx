@@ -60,6 +60,21 @@ export function MotionDeclaration({ result: m }: { result: MotionResult }) {
   );
 }
 
+type Tie = NonNullable<RankedResult['rounds'][number]['tie']>;
+
+/** How a round's tie was broken, under its action: by an earlier round, or by lot (recountable with its seed). */
+function TieNote({ tie, nameOf }: { tie: Tie; nameOf: (id: number) => string }) {
+  const others = tie.candidate_ids.filter((id) => id !== tie.chosen).map(nameOf);
+  const between = `${nameOf(tie.chosen)} and ${others.join(', ')}`;
+  return (
+    <span className="block text-xs text-muted-foreground">
+      {tie.by === 'lot'
+        ? `Tie between ${between}, equal at every round: decided by lot (seed ${tie.seed?.slice(0, 12) ?? ''}…).`
+        : `Tie between ${between}: decided by the votes at the end of round ${tie.stage}.`}
+    </span>
+  );
+}
+
 /** A ranked position on the declaration: the quota, the elected, and the count round by round (docs/decisions/005). */
 export function RankedDeclaration({ result: r }: { result: RankedResult }) {
   const headingId = `pos-${r.position_id}`;
@@ -111,6 +126,7 @@ export function RankedDeclaration({ result: r }: { result: RankedResult }) {
                 </th>
                 <td className="py-1 pr-2">
                   {ACTION_WORDS[round.action]} {round.candidate_ids.map(nameOf).join(', ')}
+                  {round.tie && <TieNote tie={round.tie} nameOf={nameOf} />}
                 </td>
                 {columns.map((id) => (
                   <td key={id} className="py-1 pr-2 text-right tabular-nums">
@@ -127,7 +143,14 @@ export function RankedDeclaration({ result: r }: { result: RankedResult }) {
         <a className="underline" href={`/api/v1/psk/results/ballots?position_id=${r.position_id}`} download>
           Download the ballots (BLT)
         </a>{' '}
-        to recount them with <code>kura count</code>.
+        to recount them with <code>kura count</code>
+        {r.rounds.some((round) => round.tie?.by === 'lot') && (
+          <>
+            {' '}
+            (with <code>--seed</code> and the final commitment&apos;s hash, the count draws the same lot)
+          </>
+        )}
+        .
       </p>
     </section>
   );

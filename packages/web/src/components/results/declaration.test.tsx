@@ -125,6 +125,29 @@ describe('the declaration of a ranked position (docs/decisions/005)', () => {
   });
 });
 
+describe('a tie in a ranked count', () => {
+  it('says under the round how the tie was broken, by lot with its seed or by an earlier round', async () => {
+    const seed = 'ab12cd34ef56' + '0'.repeat(52);
+    const tied: RankedResult = {
+      ...ranked,
+      rounds: ranked.rounds.map((round) =>
+        round.round === 3
+          ? { ...round, tie: { candidate_ids: [3, 4], chosen: 3, by: 'lot', drawn_from: [3, 4], seed } }
+          : round.round === 4
+            ? { ...round, tie: { candidate_ids: [4, 2], chosen: 4, by: 'earlier_stage', stage: 2 } }
+            : round,
+      ),
+    };
+    await renderDeclaration([tied]);
+    const rows = within(screen.getByRole('table', { name: 'Count of Board National, round by round' })).getAllByRole('row');
+    expect(rows[3]!.textContent).toContain(
+      'Tie between Ruth Njoki and Daniel Kiprop, equal at every round: decided by lot (seed ab12cd34ef56…).',
+    );
+    expect(rows[4]!.textContent).toContain('Tie between Daniel Kiprop and Peter Otieno: decided by the votes at the end of round 2.');
+    expect(screen.getByText(/draws the same lot/)).toBeTruthy();
+  });
+});
+
 describe('the declaration of a motion', () => {
   it('shows Yes, No, Abstain, the rule in words and PASSED', async () => {
     await renderDeclaration([motion()]);
