@@ -43,7 +43,9 @@ for (const [name, root] of Object.entries(TREES)) {
   const sql = postgres(url, { max: 2, onnotice: () => {} });
   const seeded = await seedElection((t) => sql.unsafe(t), { voters: 100_000, signers: 10, secret: randomBytes(16).toString('hex') });
   await seedBallots((t) => sql.unsafe(t), 10_000);
+  // The voting switch: a settings key before migration 0011, a column of `election` since; either tree may be old.
   await sql.unsafe(`update settings set value = '1' where key = 'election_active'`);
+  await sql.unsafe(`update election set voting_active = true where id = 1`).catch(() => {});
   await sql.end();
   server = await startServer({ env, label: name });
   const pool = new VoterPool(seeded.voterIds, seeded.tokenOf);

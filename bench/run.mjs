@@ -149,8 +149,8 @@ async function pgbenchBaseline(db, seeded, pool) {
   const LADDER_SECONDS = Math.max(3, Math.round(SECONDS / 2));
   results.phases.driver = {};
   // cast_vote checks that voting is open, as the server's votes do.
-  const [{ value: wasActive }] = await db.unsafe(`select value from settings where key = 'election_active'`);
-  await db.unsafe(`update settings set value = '1' where key = 'election_active'`);
+  const [{ voting_active: wasActive }] = await db.unsafe(`select voting_active from election where id = 1`);
+  await db.unsafe(`update election set voting_active = true where id = 1`);
   for (const prepare of [false, true]) {
     await db.unsafe(`truncate pgb.participation, pgb.ballot_queue, pgb.activity_logs`);
     const ids = pool.ids.slice(pool.next, pool.next + 40_000);
@@ -161,7 +161,7 @@ async function pgbenchBaseline(db, seeded, pool) {
       `server vote SQL via postgres.js, ${prepare ? 'prepared  ' : 'unprepared'} (no HTTP/Express/Drizzle): ${r.tps} TPS p99 ${r.p99} ms, failures ${r.failures}${r.firstError ? ` (first: ${r.firstError})` : ''}; CPU per vote: node ${r.nodeCpuMs} ms, postgres ${r.postgresCpuMs} ms`,
     );
   }
-  await db.unsafe(`update settings set value = $1 where key = 'election_active'`, [wasActive]);
+  await db.unsafe(`update election set voting_active = $1 where id = 1`, [wasActive]);
   await db.unsafe(`drop schema pgb cascade`);
   return tps;
 }
@@ -502,7 +502,7 @@ async function postgresSuite(sink, tmp) {
   // Figure 1m's 3-seat position exists only when 1m runs, so the other figures see the same election as before it.
   const seeded = await seedElection(exec, { voters, signers: 8000, secret, multiSeat: ONLY.has('1m') });
   await seedBallots(exec, 10_000);
-  await exec(`update settings set value = '0' where key = 'election_active'`);
+  await exec(`update election set voting_active = false where id = 1`);
   say(`postgres: seeded ${seeded.voterIds.length} voters with sessions, ${seeded.signerNos.length} sign-in members, 10,000 ballots`);
 
   // Figure 1 baseline first, while nothing else of ours runs.
@@ -526,7 +526,7 @@ async function postgresSuite(sink, tmp) {
   let reads10k;
   if (ONLY.has('3')) reads10k = await resultsReads('results-10k', server, tmp);
 
-  await exec(`update settings set value = '1' where key = 'election_active'`);
+  await exec(`update election set voting_active = true where id = 1`);
   const out = {};
   if (['1', '1m', '2', '4', '5', '6'].some((f) => ONLY.has(f))) {
     // Warm-up (JIT, pools, caches): discarded.
@@ -559,7 +559,7 @@ async function postgresSuite(sink, tmp) {
 
   let reads1m;
   if (ONLY.has('3')) {
-    await exec(`update settings set value = '0' where key = 'election_active'`);
+    await exec(`update election set voting_active = false where id = 1`);
     await server.stop();
     const t = nowMs();
     const n = await seedBallots(exec, 1_000_000);

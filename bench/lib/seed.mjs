@@ -94,7 +94,8 @@ export async function seedElection(exec, { voters, signers, secret, multiSeat = 
     (r) => Number(r.id),
   );
   const signerNos = Array.from({ length: signers }, (_, i) => String(7_900_001 + i));
-  await exec(`update settings set value = '1', updated_at = now() where key = 'election_active'`);
+  // The voting switch (election.voting_active since migration 0011).
+  await exec(`update election set voting_active = true, opened_at = coalesce(opened_at, now()), updated_at = now() where id = 1`);
   await exec(`analyze`);
 
   const [p1, p2] = national;

@@ -493,6 +493,19 @@ async function main() {
       return r.out.trim();
     });
 
+    await step('a BLT file recounted in the image with `docker compose exec -T server kura count --json -`', async () => {
+      // One seat: Ada leads on first preferences (4), Cleo's papers go to Ben (3 + 2 = 5 of quota 5).
+      const blt = '3 1\n4 1 0\n3 2 3 0\n2 3 2 0\n0\n"Ada"\n"Ben"\n"Cleo"\n"Chair"\n';
+      const r = dcOk(['exec', '-T', 'server', 'kura', 'count', '--json', '-'], { input: blt });
+      const count = JSON.parse(r.out);
+      check(count.quota === '5.00000', `quota ${count.quota}`);
+      check(
+        JSON.stringify(count.elected) === JSON.stringify([{ name: 'Ben', votes: '5.00000' }]),
+        `elected ${JSON.stringify(count.elected)}`,
+      );
+      return `elected ${count.elected.map((e) => e.name).join(', ')}, ${count.rounds.length} rounds`;
+    });
+
     await step('voting on (POST toggle as the admin)', async () => {
       const r = await admin.expect(200, 'POST', '/api/v1/toggle', { status: true });
       check(r.active === '1', `toggle answered ${JSON.stringify(r)}`);
