@@ -5,14 +5,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { countBlt } from '../../count/src/index';
-import { screenshot, SCREENSHOT_DIR, signInOverApi, signInVoterInBrowser, useE2E } from './harness';
+import { apiClient, screenshot, SCREENSHOT_DIR, signInAdminInBrowser, signInOverApi, signInVoterInBrowser, useE2E } from './harness';
 
 /**
  * A motion and a ranked position in Chromium against the real server (docs/api.md "Many
  * elections, motions and ranked counts"): the admin adds a two-thirds motion with a quorum and a
- * 2-seat ranked position (over the API), members vote, the admin closes; the declaration shows the
- * motion's outcome and the count round by round, the BLT download recounts to the same quota and
- * elected, and axe finds nothing serious or critical on it at 1280 and 390 px.
+ * 2-seat ranked position on the Set-up page (the candidates over the API), members vote, one of
+ * them ranking with the keyboard alone, the admin closes; the declaration shows the motion's
+ * outcome and the count round by round, the BLT download recounts to the same quota and elected,
+ * and axe finds nothing serious or critical on the Set-up page, the ballot and the declaration,
+ * each at 1280 and 390 px.
  */
 
 const require = createRequire(import.meta.url);
@@ -37,20 +39,80 @@ async function axeScan(page: Page): Promise<string[]> {
 
 describe('a motion and a ranked position, from set-up to declaration', () => {
   it('counts the motion against two thirds and the ranked position by STV, and declares both', async () => {
-    const { session: adminSession, client: admin } = await signInOverApi(e2e.server, { kind: 'admin' });
-    const token = adminSession.bearer_token;
+    // Set-up in the browser, on the Set-up page: the motion (two thirds, a quorum of 1% of the 400 demo members) and a
+    // 2-seat ranked position, each through the one add form (its kind's fields switch with the Kind box).
+    // bypassCSP: axe is injected as a script tag.
+    const adminContext = await e2e.browser.newContext({
+      viewport: { width: 1280, height: 1000 },
+      baseURL: e2e.server.baseUrl,
+      bypassCSP: true,
+    });
+    const setup = await adminContext.newPage();
+    await signInAdminInBrowser(setup, e2e.server);
+    // The rest of the set-up (candidates, voting on, the close) goes over the API on the browser's session: a second
+    // sign-in would have to wait out the minute between two codes.
+    const token = (await setup.evaluate(() => window.localStorage.getItem('token')))!;
+    expect(token).toBeTruthy();
+    const admin = apiClient(e2e.server);
+    await admin.csrf();
+    await setup.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Set-up', exact: true }).click();
+    await setup.waitForURL('**/admin/setup');
+    const positions = setup.getByRole('region', { name: 'Positions', exact: true });
+    const positionList = positions.getByRole('list', { name: 'Positions' });
+    await positions.getByLabel('New position name').fill('Amend rule 12');
+    await positions.getByLabel('Kind').selectOption({ label: 'Motion (Yes / No / Abstain)' });
+    // A motion has a threshold and a quorum, no seats and no voting method.
+    await positions.getByLabel('Threshold').waitFor();
+    expect(await positions.getByLabel('Seats').count()).toBe(0);
+    expect(await positions.getByLabel('Voting method').count()).toBe(0);
+    await positions.getByLabel('Threshold').selectOption({ label: 'Two thirds' });
+    await positions.getByLabel('Quorum (%)').fill('1');
+    await positions.getByLabel('Motion text (optional)').fill('That rule 12 allow members to vote online.');
+    await positions.getByRole('button', { name: 'Add position' }).click();
+    await setup.getByText('Motion added', { exact: true }).first().waitFor();
+    const motionItem = positionList.getByRole('listitem').filter({ hasText: 'Amend rule 12 - National' });
+    await expect
+      .poll(() => motionItem.textContent(), { timeout: 10_000 })
+      .toContain('Motion · two thirds · quorum 1% · That rule 12 allow members to vote online.');
 
-    // Set-up: the motion (two thirds, a quorum of 1% of the 400 demo members) and a 2-seat ranked position.
-    const [motion] = (
-      await admin.ok<{ data: { id: number }[] }>(
-        'POST',
-        '/positions',
-        { name: 'Amend rule 12', kind: 'motion', threshold: 'two_thirds', quorum_percent: 1 },
-        token,
-      )
-    ).data;
-    const [board] = (await admin.ok<{ data: { id: number }[] }>('POST', '/positions', { name: 'Board', seats: 2, method: 'ranked' }, token))
-      .data;
+    await positions.getByLabel('New position name').fill('Board');
+    await positions.getByLabel('Kind').selectOption({ label: 'Candidates' });
+    await positions.getByLabel('Voting method').selectOption({ label: 'Ranked (order of preference, counted by STV)' });
+    await positions.getByLabel('Seats').fill('2');
+    expect(await positions.getByLabel('Threshold').count()).toBe(0);
+    await positions.getByRole('button', { name: 'Add position' }).click();
+    await setup.getByText('Position added', { exact: true }).first().waitFor();
+    const boardItem = positionList.getByRole('listitem').filter({ hasText: 'Board - National' });
+    await expect.poll(() => boardItem.textContent(), { timeout: 10_000 }).toContain('2 seats · ranked');
+    expect(await axeScan(setup)).toEqual([]);
+    // The add form with a motion's fields, at 390 px too.
+    await positions.getByLabel('Kind').selectOption({ label: 'Motion (Yes / No / Abstain)' });
+    await setup.setViewportSize({ width: 390, height: 900 });
+    await positions.getByLabel('Quorum (%)').waitFor();
+    expect(await axeScan(setup)).toEqual([]);
+    await adminContext.close();
+
+    // What the page created, as the API lists it.
+    const created = (
+      await admin.ok<{
+        data: {
+          data: {
+            id: number;
+            name: string;
+            level: string;
+            kind: string;
+            seats: number;
+            method: string | null;
+            threshold: string | null;
+            quorum_percent: number | null;
+          }[];
+        };
+      }>('GET', '/psk/candidate/positions', undefined, token)
+    ).data.data;
+    const motion = created.find((p) => p.name === 'Amend rule 12');
+    const board = created.find((p) => p.name === 'Board' && p.level === 'National');
+    expect(motion).toMatchObject({ kind: 'motion', threshold: 'two_thirds', quorum_percent: 1 });
+    expect(board).toMatchObject({ kind: 'candidates', seats: 2, method: 'ranked' });
     // Four members who stand for nothing else become its candidates A, B, C, D.
     const standing = await admin.ok<{ data: { data: { candidates: { member_no: string }[] } } }>(
       'GET',

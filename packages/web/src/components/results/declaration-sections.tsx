@@ -1,4 +1,5 @@
 import type { MotionResult, MotionThreshold, RankedResult } from '@kura/contract';
+import { DeclarationTable } from './declaration-table';
 
 /** A motion's threshold in words (docs/api.md "Motions"). */
 export const THRESHOLD_WORDS: Record<MotionThreshold, string> = {
@@ -18,35 +19,18 @@ export function MotionDeclaration({ result: m }: { result: MotionResult }) {
       <h2 id={headingId} className="text-lg font-semibold">
         {m.title} <span className="text-sm font-normal text-muted-foreground">(motion)</span>
       </h2>
-      <table className="w-full max-w-md border-collapse text-left text-sm">
-        <caption className="sr-only">Votes on the motion {m.title}</caption>
-        <thead>
-          <tr className="border-b border-border">
-            <th scope="col" className="py-1 pr-2">
-              Option
-            </th>
-            <th scope="col" className="py-1 text-right">
-              Votes
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(
-            [
-              ['Yes', m.yes],
-              ['No', m.no],
-              ['Abstain', m.abstain],
-            ] as const
-          ).map(([label, n]) => (
-            <tr key={label} className="border-b border-border/60">
-              <th scope="row" className="py-1 pr-2 font-normal">
-                {label}
-              </th>
-              <td className="py-1 text-right tabular-nums">{n}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DeclarationTable
+        className="max-w-md"
+        caption={`Votes on the motion ${m.title}`}
+        columns={[{ label: 'Option' }, { label: 'Votes', numeric: true }]}
+        rows={(
+          [
+            ['Yes', m.yes],
+            ['No', m.no],
+            ['Abstain', m.abstain],
+          ] as const
+        ).map(([label, n]) => ({ key: label, cells: [label, n] }))}
+      />
       <p className="text-sm">
         To pass it needed {THRESHOLD_WORDS[m.threshold]}
         {m.quorum_percent === null
@@ -98,46 +82,28 @@ export function RankedDeclaration({ result: r }: { result: RankedResult }) {
       </p>
       {/* On a narrow screen the table scrolls sideways: the keyboard can reach it (focusable, named). */}
       <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`Rounds of ${r.title}`}>
-        <table className="w-full border-collapse text-left text-sm">
-          <caption className="py-1 text-left text-sm font-medium">Count of {r.title}, round by round</caption>
-          <thead>
-            <tr className="border-b border-border">
-              <th scope="col" className="py-1 pr-2">
-                Round
-              </th>
-              <th scope="col" className="py-1 pr-2">
-                Action
-              </th>
-              {columns.map((id) => (
-                <th key={id} scope="col" className="py-1 pr-2 text-right">
-                  {nameOf(id)}
-                </th>
-              ))}
-              <th scope="col" className="py-1 text-right">
-                Non-transferable
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {r.rounds.map((round) => (
-              <tr key={round.round} className="border-b border-border/60">
-                <th scope="row" className="py-1 pr-2 font-normal tabular-nums">
-                  {round.round}
-                </th>
-                <td className="py-1 pr-2">
-                  {ACTION_WORDS[round.action]} {round.candidate_ids.map(nameOf).join(', ')}
-                  {round.tie && <TieNote tie={round.tie} nameOf={nameOf} />}
-                </td>
-                {columns.map((id) => (
-                  <td key={id} className="py-1 pr-2 text-right tabular-nums">
-                    {round.votes[String(id)] ?? ''}
-                  </td>
-                ))}
-                <td className="py-1 text-right tabular-nums">{round.nontransferable}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DeclarationTable
+          caption={`Count of ${r.title}, round by round`}
+          showCaption
+          columns={[
+            { label: 'Round', cellClassName: 'tabular-nums' },
+            { label: 'Action' },
+            ...columns.map((id) => ({ label: nameOf(id), numeric: true })),
+            { label: 'Non-transferable', numeric: true },
+          ]}
+          rows={r.rounds.map((round) => ({
+            key: round.round,
+            cells: [
+              round.round,
+              <>
+                {ACTION_WORDS[round.action]} {round.candidate_ids.map(nameOf).join(', ')}
+                {round.tie && <TieNote tie={round.tie} nameOf={nameOf} />}
+              </>,
+              ...columns.map((id) => round.votes[String(id)] ?? ''),
+              round.nontransferable,
+            ],
+          }))}
+        />
       </div>
       <p className="text-sm print:hidden">
         <a className="underline" href={`/api/v1/psk/results/ballots?position_id=${r.position_id}`} download>

@@ -204,3 +204,21 @@ describe('plurality and approval positions keep their table', () => {
     expect(within(table).getByRole('cell', { name: 'Elected' })).toBeTruthy();
   });
 });
+
+describe('turnout by branch', () => {
+  it('has a row per branch with its members, voters and share, figures in their own columns', async () => {
+    await renderDeclaration([motion()]);
+    const section = screen.getByRole('region', { name: 'Turnout by branch' });
+    const table = within(section).getByRole('table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Branch', 'Members', 'Voted', 'Turnout']);
+    expect(
+      within(table)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['Nairobi', '12', '10', '83.3%']);
+  });
+});

@@ -9,6 +9,7 @@ import { formatDateTime, useElection } from '@/lib/election';
 import { percentage } from '@/lib/format';
 import { queries } from '@/lib/queries';
 import { MotionDeclaration, RankedDeclaration } from './declaration-sections';
+import { DeclarationTable } from './declaration-table';
 
 const share = (n: number, of: number) => (of > 0 ? `${((n / of) * 100).toFixed(1)}%` : '0.0%');
 
@@ -77,34 +78,19 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
         <h2 id="turnout-h" className="text-lg font-semibold">
           Turnout by branch
         </h2>
-        <table className="w-full border-collapse text-left text-sm">
-          <thead>
-            <tr className="border-b border-border">
-              <th scope="col" className="py-1 pr-2">
-                Branch
-              </th>
-              <th scope="col" className="py-1 pr-2 text-right">
-                Members
-              </th>
-              <th scope="col" className="py-1 pr-2 text-right">
-                Voted
-              </th>
-              <th scope="col" className="py-1 text-right">
-                Turnout
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {turnout.branches.map((b) => (
-              <tr key={b.branch} className="border-b border-border/60">
-                <td className="py-1 pr-2">{b.branch}</td>
-                <td className="py-1 pr-2 text-right tabular-nums">{b.members}</td>
-                <td className="py-1 pr-2 text-right tabular-nums">{b.voted}</td>
-                <td className="py-1 text-right tabular-nums">{share(b.voted, b.members)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DeclarationTable
+          rowHeader={false}
+          columns={[
+            { label: 'Branch' },
+            { label: 'Members', numeric: true },
+            { label: 'Voted', numeric: true },
+            { label: 'Turnout', numeric: true },
+          ]}
+          rows={turnout.branches.map((b) => ({
+            key: b.branch,
+            cells: [b.branch, b.members, b.voted, share(b.voted, b.members)],
+          }))}
+        />
       </section>
 
       <section className="declaration-position grid gap-1 text-sm" aria-labelledby="commitment-h">
@@ -145,37 +131,19 @@ function TallyDeclaration({ result: p }: { result: FinalResult }) {
           ({p.seats} {p.seats === 1 ? 'seat' : 'seats'}, {p.total} {p.total === 1 ? 'vote' : 'votes'})
         </span>
       </h2>
-      <table className="w-full border-collapse text-left text-sm">
-        <caption className="sr-only">Votes for {p.title}</caption>
-        <thead>
-          <tr className="border-b border-border">
-            <th scope="col" className="py-1 pr-2">
-              Candidate
-            </th>
-            <th scope="col" className="py-1 pr-2 text-right">
-              Votes
-            </th>
-            <th scope="col" className="py-1 pr-2 text-right">
-              Share
-            </th>
-            <th scope="col" className="py-1">
-              Outcome
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.values.map((v) => (
-            <tr key={v.candidate_id} className="border-b border-border/60">
-              <th scope="row" className="py-1 pr-2 font-normal">
-                {v.name}
-              </th>
-              <td className="py-1 pr-2 text-right tabular-nums">{v.count}</td>
-              <td className="py-1 pr-2 text-right tabular-nums">{percentage(v.count, p.total)}</td>
-              <td className="py-1 font-medium">{v.elected ? 'Elected' : v.tied ? 'Tied for the last seat' : ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DeclarationTable
+        caption={`Votes for ${p.title}`}
+        columns={[
+          { label: 'Candidate' },
+          { label: 'Votes', numeric: true },
+          { label: 'Share', numeric: true },
+          { label: 'Outcome', cellClassName: 'font-medium' },
+        ]}
+        rows={p.values.map((v) => ({
+          key: v.candidate_id,
+          cells: [v.name, v.count, percentage(v.count, p.total), v.elected ? 'Elected' : v.tied ? 'Tied for the last seat' : ''],
+        }))}
+      />
       {p.values.some((v) => v.tied) && (
         <p className="text-sm">A tie across the last seat: none of the tied candidates is declared elected.</p>
       )}

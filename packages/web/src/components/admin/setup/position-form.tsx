@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UseFormReturn } from 'react-hook-form';
 import {
   CreatePositionBody,
   MAX_SEATS,
@@ -104,6 +105,61 @@ const options = (o: Record<string, string>) =>
 const QUORUM_HINT = 'Optional: the share of members on the roll who must vote on it (1 to 100).';
 const quorumInput = { type: 'number', min: 1, max: 100, inputMode: 'numeric' } as const;
 
+/** What both position forms hold for a position's kind (kindFields, with the kind and its seats). */
+type KindFieldValues = { kind: PositionKind; seats: number; method: VotingMethod; threshold: MotionThreshold; quorum: string };
+
+/**
+ * A position's kind and the fields that go with it, in the add and the edit form alike: a motion
+ * has a threshold and a quorum, a candidates position a voting method and seats. The kind can be
+ * chosen only when adding (`chooseKind`); a position keeps its kind.
+ */
+export function PositionKindFields<T extends KindFieldValues>({
+  form: typed,
+  chooseKind = false,
+}: {
+  form: UseFormReturn<T, unknown, any>;
+  chooseKind?: boolean;
+}) {
+  // Both forms' values extend KindFieldValues, so these names are theirs too.
+  const form = typed as unknown as UseFormReturn<KindFieldValues>;
+  const kind = form.watch('kind');
+  const errors = form.formState.errors;
+  return (
+    <>
+      {chooseKind && (
+        <FormField label="Kind" error={errors.kind?.message} className="gap-1">
+          <select className={selectClass} {...form.register('kind')}>
+            {options(KINDS)}
+          </select>
+        </FormField>
+      )}
+      {kind === 'motion' ? (
+        <>
+          <FormField label="Threshold" error={errors.threshold?.message} className="gap-1">
+            <select className={selectClass} {...form.register('threshold')}>
+              {options(THRESHOLDS)}
+            </select>
+          </FormField>
+          <FormField label="Quorum (%)" description={QUORUM_HINT} error={errors.quorum?.message} className="gap-1">
+            <Input {...quorumInput} {...form.register('quorum')} />
+          </FormField>
+        </>
+      ) : (
+        <>
+          <FormField label="Voting method" error={errors.method?.message} className="gap-1">
+            <select className={selectClass} {...form.register('method')}>
+              {options(METHODS)}
+            </select>
+          </FormField>
+          <FormField label="Seats" error={errors.seats?.message} className="gap-1">
+            <Input {...seatsInput} {...form.register('seats', { valueAsNumber: true })} />
+          </FormField>
+        </>
+      )}
+    </>
+  );
+}
+
 export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) => Promise<boolean> }) {
   const { branches } = useBranches();
   const create = useCreatePosition();
@@ -135,34 +191,7 @@ export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) =
       <FormField label="New position name" error={errors.name?.message} className="gap-1">
         <Input {...form.register('name')} />
       </FormField>
-      <FormField label="Kind" error={errors.kind?.message} className="gap-1">
-        <select className={selectClass} {...form.register('kind')}>
-          {options(KINDS)}
-        </select>
-      </FormField>
-      {kind === 'motion' ? (
-        <>
-          <FormField label="Threshold" error={errors.threshold?.message} className="gap-1">
-            <select className={selectClass} {...form.register('threshold')}>
-              {options(THRESHOLDS)}
-            </select>
-          </FormField>
-          <FormField label="Quorum (%)" description={QUORUM_HINT} error={errors.quorum?.message} className="gap-1">
-            <Input {...quorumInput} {...form.register('quorum')} />
-          </FormField>
-        </>
-      ) : (
-        <>
-          <FormField label="Voting method" error={errors.method?.message} className="gap-1">
-            <select className={selectClass} {...form.register('method')}>
-              {options(METHODS)}
-            </select>
-          </FormField>
-          <FormField label="Seats" error={errors.seats?.message} className="gap-1">
-            <Input {...seatsInput} {...form.register('seats', { valueAsNumber: true })} />
-          </FormField>
-        </>
-      )}
+      <PositionKindFields form={form} chooseKind />
       <FormField label="Elected by" error={errors.scope?.message} className="gap-1">
         <select className={selectClass} {...form.register('scope')}>
           {options(SCOPES)}
@@ -227,29 +256,7 @@ export function EditPositionForm({
       <FormField label="Name" error={errors.name?.message} className="gap-1 sm:col-span-2">
         <Input {...form.register('name')} />
       </FormField>
-      {kind === 'motion' ? (
-        <>
-          <FormField label="Threshold" error={errors.threshold?.message} className="gap-1">
-            <select className={selectClass} {...form.register('threshold')}>
-              {options(THRESHOLDS)}
-            </select>
-          </FormField>
-          <FormField label="Quorum (%)" description={QUORUM_HINT} error={errors.quorum?.message} className="gap-1">
-            <Input {...quorumInput} {...form.register('quorum')} />
-          </FormField>
-        </>
-      ) : (
-        <>
-          <FormField label="Voting method" error={errors.method?.message} className="gap-1">
-            <select className={selectClass} {...form.register('method')}>
-              {options(METHODS)}
-            </select>
-          </FormField>
-          <FormField label="Seats" error={errors.seats?.message} className="gap-1">
-            <Input {...seatsInput} {...form.register('seats', { valueAsNumber: true })} />
-          </FormField>
-        </>
-      )}
+      <PositionKindFields form={form} />
       <FormField
         label={kind === 'motion' ? 'Motion text' : 'Description'}
         error={errors.description?.message}
