@@ -27,7 +27,8 @@ export const LANGUAGE_NAMES: Record<Locale, string> = { en: 'English', sw: 'Kisw
 export const CATALOGUES: Record<ShippedLanguage, Record<string, string>> = { en, sw };
 
 /** Whether the pseudo-locale may be chosen: in development, in tests, and in builds made with VITE_PSEUDO_LOCALE=1. */
-export const pseudoAllowed = (): boolean => Boolean(import.meta.env.DEV || import.meta.env.MODE === 'test' || import.meta.env.VITE_PSEUDO_LOCALE);
+export const pseudoAllowed = (): boolean =>
+  Boolean(import.meta.env.DEV || import.meta.env.MODE === 'test' || import.meta.env.VITE_PSEUDO_LOCALE);
 
 export function isShipped(code: string | null | undefined): code is ShippedLanguage {
   return (SHIPPED_LANGUAGES as readonly string[]).includes(code ?? '');
@@ -60,7 +61,10 @@ export type LanguageSources = {
  * docs/api.md "Languages": the signed-in member's language, the choice made on this device, the
  * browser's languages when one is shipped, the organisation's default; else English.
  */
-export function chooseLanguage(s: LanguageSources): { locale: Locale; from: 'member' | 'device' | 'browser' | 'organisation' | 'fallback' } {
+export function chooseLanguage(s: LanguageSources): {
+  locale: Locale;
+  from: 'member' | 'device' | 'browser' | 'organisation' | 'fallback';
+} {
   if (isLocale(s.member)) return { locale: s.member, from: 'member' };
   if (isLocale(s.device)) return { locale: s.device, from: 'device' };
   for (const tag of s.browser ?? []) {

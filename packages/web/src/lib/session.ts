@@ -1,3 +1,4 @@
+import { LANGUAGE_STORAGE_KEY } from '@/i18n/storage';
 import { COLOURS_STORAGE_KEY } from './colours';
 
 /**
@@ -74,9 +75,9 @@ export function storeSession(session: SessionBody, accountType: AccountType) {
 
 /**
  * Browser preferences that are not part of anyone's session: they outlive a sign-out
- * (the colour choice, docs/screens.md "Browser storage").
+ * (the colour choice, docs/screens.md "Browser storage"; the language chosen on this device, docs/i18n.md).
  */
-export const PREFERENCE_KEYS: readonly string[] = [COLOURS_STORAGE_KEY];
+export const PREFERENCE_KEYS: readonly string[] = [COLOURS_STORAGE_KEY, LANGUAGE_STORAGE_KEY];
 
 /**
  * docs/screens.md "Sign-in and session loss": sign-out and a failed session check clear local

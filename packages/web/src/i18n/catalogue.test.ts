@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import en from './locales/en.json';
+import { CATALOGUES, SHIPPED_LANGUAGES } from './index';
+import { catalogueProblems, messageShape } from './check';
+
+describe('message catalogues (docs/i18n.md)', () => {
+  it('English is valid ICU throughout', () => {
+    for (const [key, message] of Object.entries(en)) expect(() => messageShape(message), key).not.toThrow();
+  });
+
+  it.each(SHIPPED_LANGUAGES.filter((l) => l !== 'en'))('%s has every English key, with the same placeholders and tags', (language) => {
+    expect(catalogueProblems(en, CATALOGUES[language])).toEqual([]);
+  });
+
+  it('the check fails when a key is missing, empty, extra or its placeholders differ', () => {
+    const english = {
+      a: 'Choose up to {seats} ({chosen} chosen)',
+      b: 'See <link>receipts</link>',
+      c: 'Hello',
+      d: '{n, plural, one {# vote} other {# votes}}',
+    };
+    const broken = { a: 'Chagua hadi {seats}', b: 'Tazama risiti', d: '{n} kura', e: 'ziada' };
+    expect(catalogueProblems(english, broken)).toEqual([
+      { key: 'a', problem: 'placeholders differ: {seats} instead of {chosen} {seats}' },
+      { key: 'b', problem: 'placeholders differ: (none) instead of <link>' },
+      { key: 'c', problem: 'missing' },
+      { key: 'd', problem: 'placeholders differ: {n} instead of {n, plural}' },
+      { key: 'e', problem: 'not in the English catalogue' },
+    ]);
+    expect(catalogueProblems({ a: 'x' }, { a: ' ' })).toEqual([{ key: 'a', problem: 'empty' }]);
+    expect(catalogueProblems({ a: 'x {y}' }, { a: 'x {y' })[0]?.problem).toMatch(/^not valid ICU/);
+  });
+});

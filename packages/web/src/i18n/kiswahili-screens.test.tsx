@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { renderWithProviders } from '@/test/render';
+import { stubFetch } from '@/test/fetch';
+import { SignIn } from '@/components/auth/sign-in-page';
+import { Elect } from '@/components/voter/elect-page';
+import { setLocale } from './index';
+import { LANGUAGE_STORAGE_KEY } from './storage';
+
+const ballot = [
+  {
+    title: 'chairperson national',
+    position_id: 1,
+    kind: 'candidates',
+    method: 'plurality',
+    seats: 2,
+    candidates: [
+      { id: 11, name: 'Jane Wanjiku', photo: null },
+      { id: 12, name: 'Otieno Omondi', photo: null },
+      { id: 13, name: 'Amina Hassan', photo: null },
+    ],
+  },
+  {
+    title: 'Constitution amendment',
+    position_id: 2,
+    kind: 'motion',
+    threshold: 'two_thirds',
+    description: 'Raise the annual fee.',
+    candidates: [
+      { id: 21, name: 'Yes', photo: null },
+      { id: 22, name: 'No', photo: null },
+      { id: 23, name: 'Abstain', photo: null },
+    ],
+  },
+];
+
+function server() {
+  return stubFetch(({ path }) => {
+    if (path === '/psk/candidates/v2') return { status: 200, body: { data: ballot } };
+    if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
+    if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
+    return undefined;
+  });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
+  it('the ballot, its motion and the confirmation speak Kiswahili; names stay as they are', async () => {
+    server();
+    setLocale('sw');
+    await renderWithProviders(<Elect />, '/voter/elect');
+    expect(await screen.findByText('Chagua hadi 2 (umechagua 0)')).toBeTruthy();
+    expect(screen.getByText('Hoja inapita ikiwa angalau theluthi mbili ya kura za Ndiyo na Hapana ni Ndiyo.')).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Ndiyo' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Sipigi kura' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Jane Wanjiku' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Hapana' }));
+    expect(screen.getByText('Chagua hadi 2 (umechagua 1)')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Futa chaguo' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Piga kura' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Una uhakika?' });
+    expect(within(dialog).getByText('Unampigia kura:')).toBeTruthy();
+    expect(within(dialog).getByText(/Jane Wanjiku/)).toBeTruthy();
+    expect(within(dialog).getByText(/Hapana/)).toBeTruthy();
+    expect(within(dialog).getByText('Kura ikishapigwa haiwezi kubadilishwa.')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Ndiyo!' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Ghairi' })).toBeTruthy();
+  });
+
+  it('sign-in speaks Kiswahili, validation included, and the switcher changes the page and <html lang> at once', async () => {
+    stubFetch(() => undefined);
+    setLocale('sw');
+    await renderWithProviders(<SignIn />, '/sign-in');
+    expect(await screen.findByRole('button', { name: 'Ingia' })).toBeTruthy();
+    expect(document.documentElement.lang).toBe('sw');
+    const input = screen.getByLabelText('Nambari ya mwanachama au barua pepe');
+    fireEvent.change(input, { target: { value: 'ab' } });
+    expect(await screen.findByText('Lazima iwe na angalau herufi 3')).toBeTruthy();
+    expect(screen.getByText('Weka nambari yako ya mwanachama')).toBeTruthy();
+
+    const select = screen.getByLabelText('Lugha') as HTMLSelectElement;
+    expect(select.value).toBe('sw');
+    act(() => {
+      fireEvent.change(select, { target: { value: 'en' } });
+    });
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(screen.getByText('Must be at least 3 characters long')).toBeTruthy();
+    expect(screen.getByLabelText('Language')).toBeTruthy();
+    expect(document.documentElement.lang).toBe('en');
+    expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('en');
+  });
+});
