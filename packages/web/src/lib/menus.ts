@@ -15,7 +15,14 @@ export type MenuItem = {
 /** Menus (docs/screens.md "Screens"): Voter: Home, Voting, Vvpt, Tutorial. */
 export const VOTER_MENU: MenuItem[] = [
   { label: 'Home', to: '/voter', icon: House, title: 'Dashboard', labelKey: 'menu.voter.home', titleKey: 'menu.voter.homeTitle' },
-  { label: 'Voting', to: '/voter/elect', icon: Vote, title: 'Elections', labelKey: 'menu.voter.voting', titleKey: 'menu.voter.votingTitle' },
+  {
+    label: 'Voting',
+    to: '/voter/elect',
+    icon: Vote,
+    title: 'Elections',
+    labelKey: 'menu.voter.voting',
+    titleKey: 'menu.voter.votingTitle',
+  },
   {
     label: 'Vvpt',
     to: '/voter/vpat',

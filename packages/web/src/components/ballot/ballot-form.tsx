@@ -207,7 +207,9 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
                             <span className="block font-medium">{method === 'motion' ? tKnown(c.name) : c.name}</span>
                             {c.statement && (
                               <details className="mt-1 text-sm text-muted-foreground" onClick={(e) => e.stopPropagation()}>
-                                <summary className="cursor-pointer text-primary underline-offset-2 hover:underline">{t('common.readStatement')}</summary>
+                                <summary className="cursor-pointer text-primary underline-offset-2 hover:underline">
+                                  {t('common.readStatement')}
+                                </summary>
                                 <p className="mt-1 whitespace-pre-line break-words">{c.statement}</p>
                               </details>
                             )}

@@ -130,7 +130,9 @@ export function RankedChoice({ positionId, candidates, order, onChange, disabled
                 <span className="block font-medium">{c.name}</span>
                 {c.statement && (
                   <details className="mt-1 text-sm text-muted-foreground">
-                    <summary className="cursor-pointer text-primary underline-offset-2 hover:underline">{t('common.readStatement')}</summary>
+                    <summary className="cursor-pointer text-primary underline-offset-2 hover:underline">
+                      {t('common.readStatement')}
+                    </summary>
                     <p className="mt-1 whitespace-pre-line break-words">{c.statement}</p>
                   </details>
                 )}

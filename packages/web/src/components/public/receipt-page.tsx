@@ -51,7 +51,9 @@ export function ReceiptCheck() {
       <div className="grid gap-6">
         <div className="grid gap-2">
           <h1 className="text-2xl font-semibold">{t('receipt.title')}</h1>
-          <p className="text-muted-foreground">{tRich('receipt.intro', { mono: (chunks) => <span className="font-mono">{chunks}</span> })}</p>
+          <p className="text-muted-foreground">
+            {tRich('receipt.intro', { mono: (chunks) => <span className="font-mono">{chunks}</span> })}
+          </p>
         </div>
         <form className="grid gap-3" noValidate onSubmit={submit}>
           <FormField label={t('receipt.label')} error={form.formState.errors.vvpat?.message}>
@@ -65,9 +67,7 @@ export function ReceiptCheck() {
           {outcome?.kind === 'found' && (
             <p role="status" className="flex items-start gap-2 rounded-md border border-green-600/40 bg-green-50 px-4 py-3 text-green-900">
               <CheckCircle2 className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-              <span>
-                {tRich('receipt.found', { code: outcome.vvpat, position: outcome.position, mono: strongCode })}
-              </span>
+              <span>{tRich('receipt.found', { code: outcome.vvpat, position: outcome.position, mono: strongCode })}</span>
             </p>
           )}
           {outcome?.kind === 'missing' && (

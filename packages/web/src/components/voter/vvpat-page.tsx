@@ -30,12 +30,7 @@ export function VoterVvpat() {
     <div className="grid gap-4">
       <ReceiptActions votes={votes} />
       {/* Fits a phone (cells wrap, no minimum width); should it still scroll, the region is focusable so a keyboard can scroll it. */}
-      <div
-        className="overflow-x-auto rounded-md border border-border"
-        tabIndex={0}
-        role="region"
-        aria-label={t('vvpat.tableLabel')}
-      >
+      <div className="overflow-x-auto rounded-md border border-border" tabIndex={0} role="region" aria-label={t('vvpat.tableLabel')}>
         <table className="w-full text-left text-sm [&_td]:break-words sm:min-w-[28rem]">
           <caption className="sr-only">{t('vvpat.tableLabel')}</caption>
           <thead className="bg-muted">
