@@ -47,7 +47,7 @@ export default tseslint.config(
       'packages/web/src/components/ballot/*.tsx',
       'packages/web/src/components/layout/*.tsx',
       'packages/web/src/components/public/{commitments-page,landing-page,receipt-page}.tsx',
-      'packages/web/src/components/results/{position-results,results-rows}.tsx',
+      'packages/web/src/components/results/{declaration-sections,position-results,results-page,results-rows}.tsx',
       'packages/web/src/components/voter/{dashboard-page,elect-page,vvpat-page}.tsx',
     ],
     ignores: ['**/*.test.tsx'],

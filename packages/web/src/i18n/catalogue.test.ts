@@ -17,14 +17,23 @@ describe('message catalogues (docs/i18n.md)', () => {
       a: 'Choose up to {seats} ({chosen} chosen)',
       b: 'See <link>receipts</link>',
       c: 'Hello',
-      d: '{n, plural, one {# vote} other {# votes}}',
+      d: '{percent} {number} {count, plural, one {vote} other {votes}}',
+      f: 'Passes if {share, select, two_thirds {two thirds} other {half}} vote Yes',
     };
-    const broken = { a: 'Chagua hadi {seats}', b: 'Tazama risiti', d: '{n} kura', e: 'ziada' };
+    const broken = {
+      a: 'Chagua hadi {seats} {viti}',
+      b: 'Tazama risiti',
+      d: '{percent} kura {number}',
+      e: 'ziada',
+      f: 'Hoja inapita kwa kura za Ndiyo',
+    };
     expect(catalogueProblems(english, broken)).toEqual([
-      { key: 'a', problem: 'placeholders differ: {seats} instead of {chosen} {seats}' },
-      { key: 'b', problem: 'placeholders differ: (none) instead of <link>' },
+      { key: 'a', problem: 'placeholders missing: {chosen}' },
+      { key: 'a', problem: 'placeholders English lacks: {viti}' },
+      { key: 'b', problem: 'placeholders missing: <link>' },
       { key: 'c', problem: 'missing' },
-      { key: 'd', problem: 'placeholders differ: {n} instead of {n, plural}' },
+      // a plural-only argument may be left out (d); a select's may not (f)
+      { key: 'f', problem: 'placeholders missing: {share}' },
       { key: 'e', problem: 'not in the English catalogue' },
     ]);
     expect(catalogueProblems({ a: 'x' }, { a: ' ' })).toEqual([{ key: 'a', problem: 'empty' }]);

@@ -1,34 +1,40 @@
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 
 /**
- * What a message needs from the code: its arguments (with their kind: plain, number, plural,
- * select…) and its rich-text tags. Two languages of one key must need the same things, or a value
- * would go missing on the screen (docs/i18n.md "Adding a language").
+ * What a message takes from the code: its arguments and its rich-text tags. `required` are the
+ * ones every language must use: the printed arguments (`{name}`), the select arguments (their
+ * cases carry meaning) and the tags; an argument that only chooses a plural form may be left out
+ * by a language whose nouns do not change with the number (Kiswahili: "kura 1", "kura 3").
  */
-export function messageShape(message: string): string[] {
-  const out = new Set<string>();
+export function messageShape(message: string): { required: string[]; all: string[] } {
+  const required = new Set<string>();
+  const all = new Set<string>();
   const walk = (elements: MessageFormatElement[]) => {
     for (const el of elements) {
-      if (el.type === TYPE.argument) out.add(`{${el.value}}`);
-      else if (el.type === TYPE.number || el.type === TYPE.date || el.type === TYPE.time) out.add(`{${el.value}, ${TYPE[el.type]}}`);
-      else if (el.type === TYPE.plural || el.type === TYPE.select) {
-        out.add(`{${el.value}, ${el.type === TYPE.select ? 'select' : 'plural'}}`);
+      if (el.type === TYPE.argument || el.type === TYPE.number || el.type === TYPE.date || el.type === TYPE.time) {
+        required.add(`{${el.value}}`);
+        all.add(`{${el.value}}`);
+      } else if (el.type === TYPE.plural || el.type === TYPE.select) {
+        if (el.type === TYPE.select) required.add(`{${el.value}}`);
+        all.add(`{${el.value}}`);
         for (const option of Object.values(el.options)) walk(option.value);
       } else if (el.type === TYPE.tag) {
-        out.add(`<${el.value}>`);
+        required.add(`<${el.value}>`);
+        all.add(`<${el.value}>`);
         walk(el.children);
       }
     }
   };
   walk(parse(message));
-  return [...out].sort();
+  return { required: [...required].sort(), all: [...all].sort() };
 }
 
 export type CatalogueProblem = { key: string; problem: string };
 
 /**
  * Compares a language's catalogue with the English one: every English key present and not
- * empty, no key English lacks, every message valid ICU with the same arguments and tags.
+ * empty, no key English lacks, every message valid ICU using the English one's arguments and tags
+ * (and no other).
  */
 export function catalogueProblems(en: Record<string, string>, other: Record<string, string>): CatalogueProblem[] {
   const problems: CatalogueProblem[] = [];
@@ -42,7 +48,7 @@ export function catalogueProblems(en: Record<string, string>, other: Record<stri
       problems.push({ key, problem: 'empty' });
       continue;
     }
-    let shape: string[];
+    let shape: ReturnType<typeof messageShape>;
     try {
       shape = messageShape(message);
     } catch (err) {
@@ -50,9 +56,10 @@ export function catalogueProblems(en: Record<string, string>, other: Record<stri
       continue;
     }
     const expected = messageShape(english);
-    if (shape.join(' ') !== expected.join(' ')) {
-      problems.push({ key, problem: `placeholders differ: ${shape.join(' ') || '(none)'} instead of ${expected.join(' ') || '(none)'}` });
-    }
+    const missing = expected.required.filter((p) => !shape.all.includes(p));
+    const unknown = shape.all.filter((p) => !expected.all.includes(p));
+    if (missing.length > 0) problems.push({ key, problem: `placeholders missing: ${missing.join(' ')}` });
+    if (unknown.length > 0) problems.push({ key, problem: `placeholders English lacks: ${unknown.join(' ')}` });
   }
   for (const key of Object.keys(other)) if (!(key in en)) problems.push({ key, problem: 'not in the English catalogue' });
   return problems;

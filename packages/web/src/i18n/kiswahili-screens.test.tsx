@@ -4,6 +4,7 @@ import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/test/fetch';
 import { SignIn } from '@/components/auth/sign-in-page';
 import { Elect } from '@/components/voter/elect-page';
+import { Declaration } from '@/components/results/results-page';
 import { setLocale } from './index';
 import { LANGUAGE_STORAGE_KEY } from './storage';
 
@@ -91,5 +92,39 @@ describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
     expect(screen.getByLabelText('Language')).toBeTruthy();
     expect(document.documentElement.lang).toBe('en');
     expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('en');
+  });
+
+  it('the printed declaration speaks Kiswahili', async () => {
+    stubFetch(() => undefined);
+    setLocale('sw');
+    await renderWithProviders(
+      <Declaration
+        result={{
+          data: [
+            {
+              position_id: 8,
+              title: 'Amend rule 12 National',
+              kind: 'motion',
+              yes: 6,
+              no: 3,
+              abstain: 1,
+              threshold: 'two_thirds',
+              quorum_percent: 50,
+              quorum_met: true,
+              passed: true,
+            },
+          ],
+          turnout: { members: 12, voted: 10, branches: [{ branch: 'Nairobi', members: 12, voted: 10 }] },
+          commitment: { hash: 'ab'.repeat(32), count: 19, at: '2026-05-03T17:00:00.000Z' },
+          closed_at: '2026-05-03T17:00:00.000Z',
+          audit: { ok: true, problems: [], at: '2026-05-03T17:00:01.000Z' },
+        }}
+      />,
+    );
+    expect(screen.getByRole('heading', { name: 'Tangazo la matokeo' })).toBeTruthy();
+    expect(screen.getByTestId('motion-outcome-8').textContent).toBe('Matokeo: IMEPITA');
+    expect(screen.getByRole('rowheader', { name: 'Sipigi kura' })).toBeTruthy();
+    expect(screen.getByText(/Waliopiga kura: 10 kati ya wanachama 12/)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Waliopiga kura kwa kila tawi' })).toBeTruthy();
   });
 });

@@ -1,4 +1,5 @@
 import type { MotionResult, MotionThreshold, RankedResult } from '@kura/contract';
+import { t, useT, type MessageKey } from '@/i18n';
 
 /** A motion's threshold in words (docs/api.md "Motions"). */
 export const THRESHOLD_WORDS: Record<MotionThreshold, string> = {
@@ -7,35 +8,39 @@ export const THRESHOLD_WORDS: Record<MotionThreshold, string> = {
   three_quarters: 'at least three quarters of Yes and No',
 };
 
-const ACTION_WORDS = { elect: 'Elected', transfer: 'Surplus transferred from', exclude: 'Excluded' } as const;
+const ACTION_WORDS: Record<RankedResult['rounds'][number]['action'], MessageKey> = {
+  elect: 'declaration.actionElect',
+  transfer: 'declaration.actionTransfer',
+  exclude: 'declaration.actionExclude',
+};
 
 /** A motion on the declaration: Yes, No, Abstain, the rule it was held to, and PASSED or NOT PASSED. */
 export function MotionDeclaration({ result: m }: { result: MotionResult }) {
+  useT();
   const headingId = `pos-${m.position_id}`;
-  const outcome = m.passed ? 'PASSED' : 'NOT PASSED';
   return (
     <section className="declaration-position grid gap-2" aria-labelledby={headingId}>
       <h2 id={headingId} className="text-lg font-semibold">
-        {m.title} <span className="text-sm font-normal text-muted-foreground">(motion)</span>
+        {m.title} <span className="text-sm font-normal text-muted-foreground">{t('declaration.motion')}</span>
       </h2>
       <table className="w-full max-w-md border-collapse text-left text-sm">
-        <caption className="sr-only">Votes on the motion {m.title}</caption>
+        <caption className="sr-only">{t('declaration.votesOnMotion', { title: m.title })}</caption>
         <thead>
           <tr className="border-b border-border">
             <th scope="col" className="py-1 pr-2">
-              Option
+              {t('declaration.option')}
             </th>
             <th scope="col" className="py-1 text-right">
-              Votes
+              {t('declaration.votes')}
             </th>
           </tr>
         </thead>
         <tbody>
           {(
             [
-              ['Yes', m.yes],
-              ['No', m.no],
-              ['Abstain', m.abstain],
+              [t('ballot.motionYes'), m.yes],
+              [t('ballot.motionNo'), m.no],
+              [t('ballot.motionAbstain'), m.abstain],
             ] as const
           ).map(([label, n]) => (
             <tr key={label} className="border-b border-border/60">
@@ -48,13 +53,13 @@ export function MotionDeclaration({ result: m }: { result: MotionResult }) {
         </tbody>
       </table>
       <p className="text-sm">
-        To pass it needed {THRESHOLD_WORDS[m.threshold]}
+        {t('declaration.needed', { share: m.threshold })}
         {m.quorum_percent === null
-          ? ', with no quorum.'
-          : `, and a quorum of ${m.quorum_percent}% of the members on the roll voting on it (abstentions count towards the quorum): the quorum was ${m.quorum_met ? 'met' : 'not met'}.`}
+          ? t('declaration.noQuorum')
+          : t('declaration.quorum', { quorum: m.quorum_percent, met: m.quorum_met ? 'yes' : 'no' })}
       </p>
       <p className="font-semibold" data-testid={`motion-outcome-${m.position_id}`}>
-        Outcome: {outcome}
+        {t('declaration.outcomeLine', { passed: m.passed ? 'yes' : 'no' })}
       </p>
     </section>
   );
@@ -62,9 +67,10 @@ export function MotionDeclaration({ result: m }: { result: MotionResult }) {
 
 /** A ranked position on the declaration: the quota, the elected, and the count round by round (docs/decisions/005). */
 export function RankedDeclaration({ result: r }: { result: RankedResult }) {
+  const { tRich } = useT();
   const headingId = `pos-${r.position_id}`;
   const names = new Map(r.values.map((v) => [v.candidate_id, v.name]));
-  const nameOf = (id: number) => names.get(id) ?? `Candidate ${id}`;
+  const nameOf = (id: number) => names.get(id) ?? t('declaration.candidateN', { id });
   const elected = r.values.filter((v) => v.elected);
   // Candidates in the order of the values (the count's own order), each a column of the round table.
   const columns = r.values.map((v) => v.candidate_id);
@@ -73,25 +79,27 @@ export function RankedDeclaration({ result: r }: { result: RankedResult }) {
       <h2 id={headingId} className="text-lg font-semibold">
         {r.title}{' '}
         <span className="text-sm font-normal text-muted-foreground">
-          ({r.seats} {r.seats === 1 ? 'seat' : 'seats'}, single transferable vote, {r.ballots} valid{' '}
-          {r.ballots === 1 ? 'ballot' : 'ballots'})
+          {t('declaration.rankedSummary', { seats: r.seats, ballots: r.ballots })}
         </span>
       </h2>
       <p className="text-sm">
-        Quota: <span className="tabular-nums">{r.quota}</span>. Elected:{' '}
-        {elected.length > 0 ? elected.map((v) => v.name).join(', ') : 'none'}.
+        {tRich('declaration.quotaElected', {
+          num: (chunks) => <span className="tabular-nums">{chunks}</span>,
+          quota: r.quota,
+          elected: elected.length > 0 ? elected.map((v) => v.name).join(', ') : t('declaration.none'),
+        })}
       </p>
       {/* On a narrow screen the table scrolls sideways: the keyboard can reach it (focusable, named). */}
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`Rounds of ${r.title}`}>
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t('declaration.rounds', { title: r.title })}>
         <table className="w-full border-collapse text-left text-sm">
-          <caption className="py-1 text-left text-sm font-medium">Count of {r.title}, round by round</caption>
+          <caption className="py-1 text-left text-sm font-medium">{t('declaration.roundsCaption', { title: r.title })}</caption>
           <thead>
             <tr className="border-b border-border">
               <th scope="col" className="py-1 pr-2">
-                Round
+                {t('declaration.round')}
               </th>
               <th scope="col" className="py-1 pr-2">
-                Action
+                {t('declaration.action')}
               </th>
               {columns.map((id) => (
                 <th key={id} scope="col" className="py-1 pr-2 text-right">
@@ -99,7 +107,7 @@ export function RankedDeclaration({ result: r }: { result: RankedResult }) {
                 </th>
               ))}
               <th scope="col" className="py-1 text-right">
-                Non-transferable
+                {t('declaration.nonTransferable')}
               </th>
             </tr>
           </thead>
@@ -110,7 +118,7 @@ export function RankedDeclaration({ result: r }: { result: RankedResult }) {
                   {round.round}
                 </th>
                 <td className="py-1 pr-2">
-                  {ACTION_WORDS[round.action]} {round.candidate_ids.map(nameOf).join(', ')}
+                  {t(ACTION_WORDS[round.action])} {round.candidate_ids.map(nameOf).join(', ')}
                 </td>
                 {columns.map((id) => (
                   <td key={id} className="py-1 pr-2 text-right tabular-nums">
@@ -124,10 +132,14 @@ export function RankedDeclaration({ result: r }: { result: RankedResult }) {
         </table>
       </div>
       <p className="text-sm print:hidden">
-        <a className="underline" href={`/api/v1/psk/results/ballots?position_id=${r.position_id}`} download>
-          Download the ballots (BLT)
-        </a>{' '}
-        to recount them with <code>kura count</code>.
+        {tRich('declaration.downloadBlt', {
+          link: (chunks) => (
+            <a className="underline" href={`/api/v1/psk/results/ballots?position_id=${r.position_id}`} download>
+              {chunks}
+            </a>
+          ),
+          code: (chunks) => <code>{chunks}</code>,
+        })}
       </p>
     </section>
   );

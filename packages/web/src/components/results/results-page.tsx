@@ -8,6 +8,7 @@ import { errorMessage, errorStatus } from '@/lib/errors';
 import { formatDateTime, useElection } from '@/lib/election';
 import { percentage } from '@/lib/format';
 import { queries } from '@/lib/queries';
+import { t, useT } from '@/i18n';
 import { MotionDeclaration, RankedDeclaration } from './declaration-sections';
 
 const share = (n: number, of: number) => (of > 0 ? `${((n / of) * 100).toFixed(1)}%` : '0.0%');
@@ -18,19 +19,20 @@ const share = (n: number, of: number) => (of > 0 ? `${((n / of) * 100).toFixed(1
  * commitment. It prints on A4 as the declaration the returning officer signs (styles.css @media print).
  */
 export function ResultsPage() {
+  const { tKnown } = useT();
   const q = useQuery({ ...queries.finalResults(), retry: false });
   return (
     <PublicLayout wide>
       {q.isPending ? (
-        <Loading label="Loading the results…" />
+        <Loading label={t('declaration.loading')} />
       ) : q.isError || q.data.status !== 200 ? (
         errorStatus(q.error ?? q.data) === 403 ? (
           <div className="grid gap-2">
-            <h1 className="text-2xl font-semibold">Results</h1>
-            <p className="text-muted-foreground">The result is declared here when the election closes.</p>
+            <h1 className="text-2xl font-semibold">{t('declaration.title')}</h1>
+            <p className="text-muted-foreground">{t('declaration.notYet')}</p>
           </div>
         ) : (
-          <ErrorState>{errorMessage(q.error) ?? 'The results could not be loaded. Please try again later.'}</ErrorState>
+          <ErrorState>{tKnown(errorMessage(q.error)) || t('declaration.loadFailed')}</ErrorState>
         )
       ) : (
         <Declaration result={q.data.body} />
@@ -41,6 +43,7 @@ export function ResultsPage() {
 
 export function Declaration({ result }: { result: FinalResultsResponse }) {
   const { turnout, commitment } = result;
+  const { tRich } = useT();
   const { texts } = useElection();
   const when = (iso: string) => formatDateTime(iso, texts.timeZone);
   return (
@@ -48,16 +51,21 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
       <header className="grid gap-2">
         <div className="flex flex-wrap items-start justify-between gap-4">
           <h1 id="declaration-title" className="text-2xl font-semibold">
-            Declaration of results
+            {t('declaration.heading')}
           </h1>
           <Button variant="outline" className="print:hidden" onClick={() => window.print()}>
             <Printer aria-hidden="true" />
-            Print / Save as PDF
+            {t('declaration.print')}
           </Button>
         </div>
         <p className="text-muted-foreground">
-          Voting closed on <time dateTime={result.closed_at}>{when(result.closed_at)}</time>. Turnout: {turnout.voted} of {turnout.members}{' '}
-          members ({share(turnout.voted, turnout.members)}).
+          {tRich('declaration.closed', {
+            time: (chunks) => <time dateTime={result.closed_at}>{chunks}</time>,
+            date: when(result.closed_at),
+            voted: String(turnout.voted),
+            members: String(turnout.members),
+            share: share(turnout.voted, turnout.members),
+          })}
         </p>
       </header>
 
@@ -75,22 +83,22 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
 
       <section className="declaration-position grid gap-2" aria-labelledby="turnout-h">
         <h2 id="turnout-h" className="text-lg font-semibold">
-          Turnout by branch
+          {t('declaration.turnoutByBranch')}
         </h2>
         <table className="w-full border-collapse text-left text-sm">
           <thead>
             <tr className="border-b border-border">
               <th scope="col" className="py-1 pr-2">
-                Branch
+                {t('declaration.branch')}
               </th>
               <th scope="col" className="py-1 pr-2 text-right">
-                Members
+                {t('declaration.members')}
               </th>
               <th scope="col" className="py-1 pr-2 text-right">
-                Voted
+                {t('declaration.voted')}
               </th>
               <th scope="col" className="py-1 text-right">
-                Turnout
+                {t('declaration.turnout')}
               </th>
             </tr>
           </thead>
@@ -109,27 +117,25 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
 
       <section className="declaration-position grid gap-1 text-sm" aria-labelledby="commitment-h">
         <h2 id="commitment-h" className="text-lg font-semibold">
-          Final commitment
+          {t('declaration.finalCommitment')}
         </h2>
         <p>
-          {commitment.count} ballots, recorded <time dateTime={commitment.at}>{when(commitment.at)}</time>. SHA-256:
+          {tRich('declaration.commitment', {
+            time: (chunks) => <time dateTime={commitment.at}>{chunks}</time>,
+            date: when(commitment.at),
+            count: String(commitment.count),
+          })}
         </p>
         <p className="break-all font-mono text-xs" data-testid="final-hash">
           {commitment.hash}
         </p>
         {result.audit && (
-          <p>
-            Audit at close:{' '}
-            {result.audit.ok
-              ? 'passed (tallies and commitment recomputed from the ballots)'
-              : `found ${result.audit.problems.length} problem(s)`}
-            .
-          </p>
+          <p>{t('declaration.audit', { ok: result.audit.ok ? 'yes' : 'no', problems: String(result.audit.problems.length) })}</p>
         )}
       </section>
 
       <footer className="declaration-signature hidden gap-10 pt-10 text-sm print:grid">
-        <p>Returning officer: ______________________________ Signature: ____________________ Date: ____________</p>
+        <p>{t('declaration.signature')}</p>
       </footer>
     </article>
   );
@@ -137,29 +143,28 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
 
 /** A plurality or approval position: each candidate's votes and share, the elected and the tied. */
 function TallyDeclaration({ result: p }: { result: FinalResult }) {
+  useT();
   return (
     <section className="declaration-position grid gap-2" aria-labelledby={`pos-${p.position_id}`}>
       <h2 id={`pos-${p.position_id}`} className="text-lg font-semibold">
         {p.title}{' '}
-        <span className="text-sm font-normal text-muted-foreground">
-          ({p.seats} {p.seats === 1 ? 'seat' : 'seats'}, {p.total} {p.total === 1 ? 'vote' : 'votes'})
-        </span>
+        <span className="text-sm font-normal text-muted-foreground">{t('declaration.seatsVotes', { seats: p.seats, total: p.total })}</span>
       </h2>
       <table className="w-full border-collapse text-left text-sm">
-        <caption className="sr-only">Votes for {p.title}</caption>
+        <caption className="sr-only">{t('declaration.votesFor', { title: p.title })}</caption>
         <thead>
           <tr className="border-b border-border">
             <th scope="col" className="py-1 pr-2">
-              Candidate
+              {t('declaration.candidate')}
             </th>
             <th scope="col" className="py-1 pr-2 text-right">
-              Votes
+              {t('declaration.votes')}
             </th>
             <th scope="col" className="py-1 pr-2 text-right">
-              Share
+              {t('declaration.share')}
             </th>
             <th scope="col" className="py-1">
-              Outcome
+              {t('declaration.outcome')}
             </th>
           </tr>
         </thead>
@@ -171,14 +176,12 @@ function TallyDeclaration({ result: p }: { result: FinalResult }) {
               </th>
               <td className="py-1 pr-2 text-right tabular-nums">{v.count}</td>
               <td className="py-1 pr-2 text-right tabular-nums">{percentage(v.count, p.total)}</td>
-              <td className="py-1 font-medium">{v.elected ? 'Elected' : v.tied ? 'Tied for the last seat' : ''}</td>
+              <td className="py-1 font-medium">{v.elected ? t('declaration.elected') : v.tied ? t('declaration.tied') : ''}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      {p.values.some((v) => v.tied) && (
-        <p className="text-sm">A tie across the last seat: none of the tied candidates is declared elected.</p>
-      )}
+      {p.values.some((v) => v.tied) && <p className="text-sm">{t('declaration.tie')}</p>}
     </section>
   );
 }
