@@ -43,12 +43,14 @@ export default tseslint.config(
   // the voter and public screens. Staff screens join the list as they are converted.
   {
     files: [
-      'packages/web/src/components/auth/{auth-card,code-step,consent-field,sign-in-page,token-form,verify-page}.tsx',
+      'packages/web/src/components/auth/{auth-card,change-pin-dialog,code-step,consent-field,password-page,sign-in-page,token-form,verify-page,verify-token-page}.tsx',
+      'packages/web/src/components/{colours/colour-dialog,help/issue-dialog,error-boundary,ui/toaster}.tsx',
       'packages/web/src/components/ballot/*.tsx',
       'packages/web/src/components/layout/*.tsx',
       'packages/web/src/components/public/{commitments-page,landing-page,receipt-page}.tsx',
       'packages/web/src/components/results/{declaration-sections,position-results,results-page,results-rows}.tsx',
-      'packages/web/src/components/voter/{dashboard-page,elect-page,vvpat-page}.tsx',
+      'packages/web/src/components/voter/{dashboard-page,education-page,elect-page,nominate-page,vvpat-page}.tsx',
+      'packages/web/src/routes/{__root,_voter}.tsx',
     ],
     ignores: ['**/*.test.tsx'],
     plugins: { i18next },

@@ -89,12 +89,13 @@ type FormFooterProps = {
 };
 
 /** Cancel and submit at the end of a form; submit is disabled and relabelled while pending. */
-export function FormFooter({ pending, submitLabel, pendingLabel, onCancel, cancelLabel = 'Cancel', disabled, className }: FormFooterProps) {
+export function FormFooter({ pending, submitLabel, pendingLabel, onCancel, cancelLabel, disabled, className }: FormFooterProps) {
+  const { t } = useT();
   return (
     <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)}>
       {onCancel && (
         <Button type="button" variant="outline" onClick={onCancel}>
-          {cancelLabel}
+          {cancelLabel ?? t('common.cancel')}
         </Button>
       )}
       <Button type="submit" disabled={pending || disabled}>

@@ -89,6 +89,17 @@ export function formatInZone(iso: string, zone: string, style: 'long' | 'short' 
   }
 }
 
+/** "3 Mei 2026": a day on the organisation's calendar, in the active language. */
+export function formatDayInZone(iso: string, zone: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  try {
+    return at.toLocaleDateString(intlLocale(), { timeZone: zone, day: 'numeric', month: 'long', year: 'numeric' });
+  } catch {
+    return at.toLocaleDateString(intlLocale());
+  }
+}
+
 /** Whether this browser knows the IANA zone name (the server checks the same way). */
 export function isKnownZone(name: string): boolean {
   return isTimeZone(name.trim());
