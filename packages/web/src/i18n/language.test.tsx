@@ -13,7 +13,7 @@ import {
 } from './index';
 import { pseudoMessage, pseudoText } from './pseudo';
 import { LANGUAGE_STORAGE_KEY } from './storage';
-import { PREFERENCE_KEYS, clearSession } from '@/lib/session';
+import { PREFERENCE_KEYS, clearSession, storeSession } from '@/lib/session';
 import { formatInZone } from '@/lib/zoned-time';
 import { resultText } from '@/lib/format';
 import { motionRule } from '@/lib/motion-rule';
@@ -52,6 +52,14 @@ describe('which language the app speaks (docs/api.md "Languages")', () => {
     resetLocale({ device: 'en' });
     setOrganisationDefault('sw');
     expect(getLocale()).toBe('en');
+  });
+
+  it('a session that carries the member’s language switches to it (ahead of the device’s choice)', () => {
+    setLocale('en');
+    storeSession({ bearer_token: 't', hash: 'h', name: 'Jane', photo: null, balance: 0 }, 'member');
+    expect(getLocale()).toBe('en');
+    storeSession({ bearer_token: 't', hash: 'h', name: 'Jane', photo: null, balance: 0, language: 'sw' } as never, 'member');
+    expect(getLocale()).toBe('sw');
   });
 
   it('formats messages, plurals and known English texts in the active language', () => {

@@ -1,3 +1,4 @@
+import { setMemberLanguage } from '@/i18n';
 import { LANGUAGE_STORAGE_KEY } from '@/i18n/storage';
 import { COLOURS_STORAGE_KEY } from './colours';
 
@@ -71,6 +72,8 @@ export function storeSession(session: SessionBody, accountType: AccountType) {
   set(STORAGE_KEYS.photo, session.photo);
   set(STORAGE_KEYS.balance, String(session.balance ?? 0));
   set(STORAGE_KEYS.accountType, accountType);
+  // docs/api.md "Languages": the member's own language comes first, once the session carries it.
+  setMemberLanguage((session as { language?: string | null }).language);
 }
 
 /**
