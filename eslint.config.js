@@ -43,7 +43,7 @@ export default tseslint.config(
   // the voter and public screens. Staff screens join the list as they are converted.
   {
     files: [
-      'packages/web/src/components/auth/{auth-card,change-pin-dialog,code-step,consent-field,password-page,sign-in-page,token-form,verify-page,verify-token-page}.tsx',
+      'packages/web/src/components/auth/*.tsx',
       'packages/web/src/components/{colours/colour-dialog,help/issue-dialog,error-boundary,ui/toaster}.tsx',
       'packages/web/src/components/ballot/*.tsx',
       'packages/web/src/components/layout/*.tsx',
