@@ -63,7 +63,7 @@ describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
     expect(screen.getByRole('button', { name: 'Futa chaguo' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Piga kura' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Una uhakika?' });
-    expect(within(dialog).getByText('Unampigia kura:')).toBeTruthy();
+    expect(within(dialog).getByText('Chaguo zako:')).toBeTruthy();
     expect(within(dialog).getByText(/Jane Wanjiku/)).toBeTruthy();
     expect(within(dialog).getByText(/Hapana/)).toBeTruthy();
     expect(within(dialog).getByText('Kura ikishapigwa haiwezi kubadilishwa.')).toBeTruthy();

@@ -10,10 +10,10 @@ export const TOAST_SWIPE_THRESHOLD = 50;
 export function Toaster() {
   const { toasts } = useToast();
   // Toasts carry the server's English messages too: shown in the reader's language when the catalogue has them.
-  const { tKnown } = useT();
+  const { t, tKnown } = useT();
   const known = (v: React.ReactNode) => (typeof v === 'string' ? tKnown(v) : v);
   return (
-    <ToastProvider duration={TOAST_DURATION} swipeThreshold={TOAST_SWIPE_THRESHOLD} swipeDirection="right">
+    <ToastProvider duration={TOAST_DURATION} swipeThreshold={TOAST_SWIPE_THRESHOLD} swipeDirection="right" label={t('toast.label')}>
       {toasts.map(({ id, title, description, action, ...props }) => (
         <Toast key={id} {...props}>
           <div className="grid gap-1">
@@ -24,7 +24,7 @@ export function Toaster() {
           <ToastClose />
         </Toast>
       ))}
-      <ToastViewport hotkey={['F8']} />
+      <ToastViewport hotkey={['F8']} label={t('toast.region', { hotkey: 'F8' })} />
     </ToastProvider>
   );
 }
