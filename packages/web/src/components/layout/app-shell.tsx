@@ -102,7 +102,7 @@ export function AppShell({
           <span className="truncate text-lg">{config.appName}</span>
         </Link>
         <div className="flex items-center gap-2 sm:gap-3">
-          {showLanguage && <LanguageSelect />}
+          {showLanguage && <LanguageSelect compact />}
           {/* The photo (or initial) is decoration: the name beside it says who is signed in. */}
           <Avatar title={name} aria-hidden="true">
             {photo && <AvatarImage src={photo} alt="" />}

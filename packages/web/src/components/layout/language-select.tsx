@@ -8,14 +8,17 @@ import { cn } from '@/lib/utils';
  * phone pickers all work. Each language is named in itself; the choice applies at once and is
  * remembered on this device.
  */
-export function LanguageSelect({ className }: { className?: string }) {
+export function LanguageSelect({ className, compact = false }: { className?: string; compact?: boolean }) {
   const { t, locale } = useT();
   const id = useId();
   const options: Locale[] = pseudoAllowed() ? [...SHIPPED_LANGUAGES, PSEUDO_LOCALE] : [...SHIPPED_LANGUAGES];
   return (
     <div className={cn('flex items-center gap-2 text-sm', className)}>
       <Languages className="size-4 shrink-0" aria-hidden="true" />
-      <label htmlFor={id}>{t('language.label')}</label>
+      {/* In a narrow header the label is read, not shown (the icon stands for it). */}
+      <label htmlFor={id} className={compact ? 'sr-only sm:not-sr-only' : undefined}>
+        {t('language.label')}
+      </label>
       <select
         id={id}
         value={locale}

@@ -32,7 +32,7 @@ export function PublicLayout({
             <span className="text-lg">{config.appName}</span>
           </Link>
           <nav aria-label={t('public.nav.label')} className="flex flex-wrap items-center gap-1 sm:gap-2">
-            <LanguageSelect />
+            <LanguageSelect compact />
             {showColourDialog && <ColourDialog />}
             {texts.organisation && texts.website && (
               <a href={texts.website} target="_blank" rel="noreferrer" className={cn(buttonVariants({ variant: 'ghost', size: 'sm' }))}>
