@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { useT } from '@/i18n';
 
 type Props = { children: React.ReactNode; fallback?: React.ReactNode };
 type State = { error: Error | null };
@@ -6,11 +7,12 @@ type State = { error: Error | null };
 export const CRASH_MESSAGE = 'Something went wrong.';
 
 export function CrashMessage() {
+  const { t } = useT();
   return (
     <div role="alert" className="mx-auto my-16 max-w-md rounded-lg border border-destructive/40 bg-red-50 p-6 text-center">
-      <p className="text-lg font-semibold text-destructive">{CRASH_MESSAGE}</p>
+      <p className="text-lg font-semibold text-destructive">{t('crash.message')}</p>
       <button type="button" className="mt-4 text-sm text-primary underline" onClick={() => window.location.reload()}>
-        Reload the page
+        {t('crash.reload')}
       </button>
     </div>
   );

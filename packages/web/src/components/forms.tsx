@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
+import { useT } from '@/i18n';
 
 /**
  * The app's one way to build a form (docs/architecture.md "How to add a screen"): react-hook-form validated by a
@@ -25,10 +26,12 @@ export function useZodForm<S extends z.ZodType<FieldValues, z.ZodTypeDef, FieldV
 
 /** The field's own message under it, read by screen readers as it appears. */
 export function FieldError({ id, message }: { id: string; message?: string | null }) {
+  // The contract's and the server's messages are the spec's English: shown in the reader's language when the catalogue has them.
+  const { tKnown } = useT();
   if (!message) return null;
   return (
     <p id={id} role="alert" className="text-sm text-destructive">
-      {message}
+      {tKnown(message)}
     </p>
   );
 }
@@ -86,12 +89,13 @@ type FormFooterProps = {
 };
 
 /** Cancel and submit at the end of a form; submit is disabled and relabelled while pending. */
-export function FormFooter({ pending, submitLabel, pendingLabel, onCancel, cancelLabel = 'Cancel', disabled, className }: FormFooterProps) {
+export function FormFooter({ pending, submitLabel, pendingLabel, onCancel, cancelLabel, disabled, className }: FormFooterProps) {
+  const { t } = useT();
   return (
     <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)}>
       {onCancel && (
         <Button type="button" variant="outline" onClick={onCancel}>
-          {cancelLabel}
+          {cancelLabel ?? t('common.cancel')}
         </Button>
       )}
       <Button type="submit" disabled={pending || disabled}>

@@ -1,5 +1,7 @@
 import type { Election } from '@kura/contract';
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { setOrganisationDefault } from '@/i18n';
 import { queries } from './queries';
 import { formatInZone } from './zoned-time';
 
@@ -29,6 +31,10 @@ export function electionTexts(e: Election | undefined): ElectionTexts {
 export function useElection() {
   const query = useQuery(queries.election());
   const election = query.data?.status === 200 ? query.data.body.data : undefined;
+  // docs/api.md "Languages": the organisation's default language, once the server sends it, fills in
+  // when neither the member, this device nor the browser chose one.
+  const defaultLanguage = (election as { default_language?: string } | undefined)?.default_language;
+  useEffect(() => setOrganisationDefault(defaultLanguage), [defaultLanguage]);
   return { election, texts: electionTexts(election), query };
 }
 

@@ -1,3 +1,5 @@
+import { t } from '@/i18n';
+
 /** docs/screens.md "Ballot and results": percentage = count / total × 100 with 2 decimals. A zero total reads 0.00%. */
 export function percentage(count: number, total: number): string {
   const value = total > 0 ? (count / total) * 100 : 0;
@@ -9,9 +11,9 @@ export function voteWord(count: number): 'vote' | 'votes' {
   return count <= 1 ? 'vote' : 'votes';
 }
 
-/** The results-row text: percentage, then count, then vote|votes. */
+/** The results-row text: percentage, then count, then vote|votes (the catalogue's results.row, in the reader's language). */
 export function resultText(count: number, total: number): string {
-  return `${percentage(count, total)} ${count} ${voteWord(count)}`;
+  return t('results.row', { percent: percentage(count, total), number: String(count), count });
 }
 
 /** Position select value: name_level (docs/screens.md "Browser storage"). */

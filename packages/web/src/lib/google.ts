@@ -13,6 +13,8 @@ type GsiButtonOptions = {
   text?: 'signin_with' | 'signup_with' | 'continue_with' | 'signin';
   shape?: 'rectangular' | 'pill' | 'circle' | 'square';
   width?: number;
+  /** the button's language (a BCP 47 tag) */
+  locale?: string;
 };
 
 type GsiApi = {

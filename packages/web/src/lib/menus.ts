@@ -1,3 +1,4 @@
+import type { MessageKey } from '@/i18n';
 import { FileCheck2, GraduationCap, House, ListChecks, ScrollText, UserSquare2, Users, Vote, type LucideIcon } from 'lucide-react';
 
 export type MenuItem = {
@@ -6,16 +7,41 @@ export type MenuItem = {
   icon?: LucideIcon;
   /** the page subtitle shown in the page-title banner while this item is active */
   title: string;
+  /** the catalogue's keys for label and title (docs/i18n.md); a menu without them shows the English */
+  labelKey?: MessageKey;
+  titleKey?: MessageKey;
 };
 
 /** Menus (docs/screens.md "Screens"): Voter: Home, Voting, Vvpt, Tutorial. */
 export const VOTER_MENU: MenuItem[] = [
-  { label: 'Home', to: '/voter', icon: House, title: 'Dashboard' },
-  { label: 'Voting', to: '/voter/elect', icon: Vote, title: 'Elections' },
-  { label: 'Vvpt', to: '/voter/vpat', icon: FileCheck2, title: 'Verifiable Paper Audit Trail' },
-  { label: 'Tutorial', to: '/voter/education', icon: GraduationCap, title: 'Voting Tutorial' },
+  { label: 'Home', to: '/voter', icon: House, title: 'Dashboard', labelKey: 'menu.voter.home', titleKey: 'menu.voter.homeTitle' },
+  {
+    label: 'Voting',
+    to: '/voter/elect',
+    icon: Vote,
+    title: 'Elections',
+    labelKey: 'menu.voter.voting',
+    titleKey: 'menu.voter.votingTitle',
+  },
+  {
+    label: 'Vvpt',
+    to: '/voter/vpat',
+    icon: FileCheck2,
+    title: 'Verifiable Paper Audit Trail',
+    labelKey: 'menu.voter.vvpt',
+    titleKey: 'menu.voter.vvptTitle',
+  },
+  {
+    label: 'Tutorial',
+    to: '/voter/education',
+    icon: GraduationCap,
+    title: 'Voting Tutorial',
+    labelKey: 'menu.voter.tutorial',
+    titleKey: 'menu.voter.tutorialTitle',
+  },
 ];
 
+/** Subtitles of voter pages that are not menu items: English, shown through the catalogue (tKnown). */
 export const VOTER_EXTRA_TITLES: Record<string, string> = { '/voter/nominate': 'Nominations' };
 
 /** Menus (docs/screens.md "Screens"): Admin: Home, Manage, Set-up, Candidates, Logs, VvPat. */

@@ -1,10 +1,5 @@
 import type { MotionThreshold } from '@kura/contract';
-
-const SHARE: Record<MotionThreshold, string> = {
-  majority: 'more than half',
-  two_thirds: 'at least two thirds',
-  three_quarters: 'at least three quarters',
-};
+import { t } from '@/i18n';
 
 /**
  * A motion's rule in plain words (docs/screens.md "Ballot and results"; the rule itself is
@@ -12,7 +7,6 @@ const SHARE: Record<MotionThreshold, string> = {
  * be Yes, and the quorum when the motion has one.
  */
 export function motionRule(threshold: MotionThreshold | null | undefined, quorumPercent?: number | null): string {
-  const share = SHARE[threshold ?? 'majority'];
-  const quorum = quorumPercent ? ` and at least ${quorumPercent}% of members on the roll vote on it` : '';
-  return `Passes if ${share} of Yes and No votes are Yes${quorum}.`;
+  const share = threshold ?? 'majority';
+  return quorumPercent ? t('motion.ruleQuorum', { share, quorum: quorumPercent }) : t('motion.rule', { share });
 }

@@ -1,3 +1,5 @@
+import { setMemberLanguage } from '@/i18n';
+import { LANGUAGE_STORAGE_KEY } from '@/i18n/storage';
 import { COLOURS_STORAGE_KEY } from './colours';
 
 /**
@@ -70,13 +72,15 @@ export function storeSession(session: SessionBody, accountType: AccountType) {
   set(STORAGE_KEYS.photo, session.photo);
   set(STORAGE_KEYS.balance, String(session.balance ?? 0));
   set(STORAGE_KEYS.accountType, accountType);
+  // docs/api.md "Languages": the member's own language comes first, once the session carries it.
+  setMemberLanguage((session as { language?: string | null }).language);
 }
 
 /**
  * Browser preferences that are not part of anyone's session: they outlive a sign-out
- * (the colour choice, docs/screens.md "Browser storage").
+ * (the colour choice, docs/screens.md "Browser storage"; the language chosen on this device, docs/i18n.md).
  */
-export const PREFERENCE_KEYS: readonly string[] = [COLOURS_STORAGE_KEY];
+export const PREFERENCE_KEYS: readonly string[] = [COLOURS_STORAGE_KEY, LANGUAGE_STORAGE_KEY];
 
 /**
  * docs/screens.md "Sign-in and session loss": sign-out and a failed session check clear local

@@ -1,3 +1,4 @@
+import { intlLocale } from '@/i18n';
 import { isTimeZone } from '@kura/contract';
 
 /**
@@ -69,12 +70,12 @@ export function fromZonedInput(value: string, zone: string): string | null {
   return new Date(wall - zoneOffsetMinutes(zone, new Date(guess)) * 60_000).toISOString();
 }
 
-/** "3 May 2026, 08:00 EAT" in the reader's language, on the organisation's clock. */
+/** "3 May 2026, 08:00 EAT" in the reader's language (the active one, docs/i18n.md), on the organisation's clock. */
 export function formatInZone(iso: string, zone: string, style: 'long' | 'short' = 'long'): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
   try {
-    return at.toLocaleString(undefined, {
+    return at.toLocaleString(intlLocale(), {
       timeZone: zone,
       day: 'numeric',
       month: style === 'long' ? 'long' : 'short',
@@ -85,6 +86,17 @@ export function formatInZone(iso: string, zone: string, style: 'long' | 'short' 
     });
   } catch {
     return at.toLocaleString();
+  }
+}
+
+/** "3 Mei 2026": a day on the organisation's calendar, in the active language. */
+export function formatDayInZone(iso: string, zone: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  try {
+    return at.toLocaleDateString(intlLocale(), { timeZone: zone, day: 'numeric', month: 'long', year: 'numeric' });
+  } catch {
+    return at.toLocaleDateString(intlLocale());
   }
 }
 

@@ -2,6 +2,7 @@ import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { CrashMessage } from '@/components/error-boundary';
 import { Toaster } from '@/components/ui/toaster';
+import { useT } from '@/i18n';
 
 export type RouterContext = { queryClient: QueryClient };
 
@@ -21,11 +22,12 @@ function RootLayout() {
 }
 
 function NotFound() {
+  const { t } = useT();
   return (
     <main className="mx-auto max-w-md p-8 text-center">
-      <h1 className="text-2xl font-semibold">Page not found</h1>
+      <h1 className="text-2xl font-semibold">{t('notFound.title')}</h1>
       <a className="mt-4 inline-block text-primary underline" href="/">
-        Go to the home page
+        {t('notFound.home')}
       </a>
     </main>
   );

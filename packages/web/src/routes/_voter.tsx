@@ -12,7 +12,7 @@ export const Route = createFileRoute('/_voter')({
 
 function VoterLayout() {
   return (
-    <AppShell menu={VOTER_MENU} extraTitles={VOTER_EXTRA_TITLES} showColourDialog showPinDialog signOutTo="/">
+    <AppShell menu={VOTER_MENU} extraTitles={VOTER_EXTRA_TITLES} showColourDialog showPinDialog showLanguage signOutTo="/">
       <Outlet />
     </AppShell>
   );

@@ -1,6 +1,7 @@
 import { afterEach, vi } from 'vitest';
 import { act, cleanup, configure } from '@testing-library/react';
 import { clearToasts } from '@/hooks/use-toast';
+import { resetLocale } from '@/i18n';
 
 // findBy*/waitFor default to 1 s, too tight when CI runs suites side by side on 2 cores.
 configure({ asyncUtilTimeout: 5000 });
@@ -48,4 +49,6 @@ afterEach(() => {
   // otherwise show in the next test's Toaster.
   act(() => clearToasts());
   window.localStorage.clear();
+  // A test that switched the language leaves English for the next one.
+  act(() => resetLocale({}));
 });

@@ -8,6 +8,7 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/hooks/use-toast';
 import { fieldErrorsOf } from '@/lib/errors';
 import { useChangePin } from '@/lib/mutations';
+import { t, useT } from '@/i18n';
 
 /**
  * Change pin (docs/screens.md "Screens"): the pin of the authenticator sign-in. The current
@@ -15,6 +16,7 @@ import { useChangePin } from '@/lib/mutations';
  * here first and again by the server.
  */
 export function ChangePinDialog() {
+  useT();
   const [open, setOpen] = useState(false);
   const change = useChangePin();
   const form = useZodForm(ChangePinBody, { defaultValues: { current_pin: '', new_pin: '' } });
@@ -25,8 +27,8 @@ export function ChangePinDialog() {
       await change.mutateAsync({ body });
       toast({
         variant: 'success',
-        title: 'Pin changed',
-        description: 'Use your new pin the next time you sign in with your authenticator app.',
+        title: t('pin.changed'),
+        description: t('pin.changedDescription'),
       });
       form.reset();
       setOpen(false);
@@ -46,28 +48,27 @@ export function ChangePinDialog() {
       <DialogTrigger asChild>
         <Button variant="outline" size="sm">
           <KeyRound aria-hidden="true" />
-          Change pin
+          {t('pin.open')}
         </Button>
       </DialogTrigger>
       <DialogContent>
         <form onSubmit={submit} className="grid gap-4" noValidate>
           <DialogHeader>
-            <DialogTitle>Change pin</DialogTitle>
-            <DialogDescription>
-              The pin you enter before the token from your authenticator app. Until you change it, it is the default pin.
-            </DialogDescription>
+            <DialogTitle>{t('pin.open')}</DialogTitle>
+            <DialogDescription>{t('pin.description')}</DialogDescription>
           </DialogHeader>
-          <FormField label="Current pin" error={errors.current_pin?.message}>
+          <FormField label={t('pin.current')} error={errors.current_pin?.message}>
             <Input type="password" inputMode="numeric" autoComplete="current-password" maxLength={100} {...form.register('current_pin')} />
           </FormField>
-          <FormField
-            label="New pin"
-            description="4 to 8 digits, not the default pin, not one digit repeated or a run like 1234."
-            error={errors.new_pin?.message}
-          >
+          <FormField label={t('pin.new')} description={t('pin.newHint')} error={errors.new_pin?.message}>
             <Input type="password" inputMode="numeric" autoComplete="new-password" maxLength={8} {...form.register('new_pin')} />
           </FormField>
-          <FormFooter pending={change.isPending} submitLabel="Save" pendingLabel="Saving…" onCancel={() => setOpen(false)} />
+          <FormFooter
+            pending={change.isPending}
+            submitLabel={t('common.save')}
+            pendingLabel={t('common.saving')}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </DialogContent>
     </Dialog>

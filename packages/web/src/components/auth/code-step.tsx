@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Info } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { useT } from '@/i18n';
 import { TokenForm } from './token-form';
 
 type Props = {
@@ -20,6 +21,7 @@ type Props = {
  * loss"): what was sent where, the code field, and the way back to the details.
  */
 export function CodeStep({ prompt, label, onSubmit, redirecting = false, onBack }: Props) {
+  const { t } = useT();
   const [busy, setBusy] = useState(false);
   const submit = async (token: string) => {
     setBusy(true);
@@ -35,9 +37,9 @@ export function CodeStep({ prompt, label, onSubmit, redirecting = false, onBack 
         <Info className="size-4 shrink-0" aria-hidden="true" />
         {prompt}
       </p>
-      <TokenForm label={label} submitLabel="Verify" pending={busy || redirecting} onSubmit={submit} />
+      <TokenForm label={label} submitLabel={t('code.verify')} pending={busy || redirecting} onSubmit={submit} />
       <Button variant="link" disabled={redirecting} onClick={onBack}>
-        Back to input details
+        {t('code.back')}
       </Button>
     </>
   );

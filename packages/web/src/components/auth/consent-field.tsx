@@ -1,5 +1,7 @@
+import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Checkbox } from '@/components/ui/checkbox';
+import { useT } from '@/i18n';
 
 type Props = {
   id: string;
@@ -10,6 +12,12 @@ type Props = {
 
 /** The required consent checkbox, linking the data collection, privacy and terms documents. */
 export function ConsentField({ id, checked, onChange, error }: Props) {
+  const { tRich, tKnown } = useT();
+  const link = (to: '/data-collection' | '/privacy' | '/terms') => (chunks: ReactNode[]) => (
+    <Link to={to} target="_blank" className="text-primary underline underline-offset-2">
+      {chunks}
+    </Link>
+  );
   return (
     <div className="grid gap-1">
       <div className="flex items-start gap-3">
@@ -23,24 +31,12 @@ export function ConsentField({ id, checked, onChange, error }: Props) {
           className="mt-0.5"
         />
         <label htmlFor={id} className="text-sm leading-snug">
-          I agree to the{' '}
-          <Link to="/data-collection" target="_blank" className="text-primary underline underline-offset-2">
-            data collection
-          </Link>
-          ,{' '}
-          <Link to="/privacy" target="_blank" className="text-primary underline underline-offset-2">
-            privacy policy
-          </Link>{' '}
-          and{' '}
-          <Link to="/terms" target="_blank" className="text-primary underline underline-offset-2">
-            terms and conditions
-          </Link>
-          .
+          {tRich('signIn.consent', { data: link('/data-collection'), privacy: link('/privacy'), terms: link('/terms') })}
         </label>
       </div>
       {error && (
         <p id={`${id}-error`} role="alert" className="text-sm text-destructive">
-          {error}
+          {tKnown(error)}
         </p>
       )}
     </div>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { config } from '@/lib/config';
 import { loadGoogleScript, type GoogleCredentialResponse } from '@/lib/google';
+import { useT } from '@/i18n';
 
 type Props = {
   onCredential: (response: GoogleCredentialResponse) => void;
@@ -16,6 +17,9 @@ export const GOOGLE_UNAVAILABLE_TEXT = 'Google sign-in is unavailable: it has no
  * and a disabled button explains why.
  */
 export function GoogleButton({ onCredential, text = 'signin_with', size = 'large' }: Props) {
+  const { t, locale } = useT();
+  // Google draws its own button: in the page's language where it has it.
+  const googleLocale = locale === 'sw' ? 'sw' : 'en';
   const clientId = config.googleClientId;
   const ref = useRef<HTMLDivElement>(null);
   const callback = useRef(onCredential);
@@ -32,17 +36,24 @@ export function GoogleButton({ onCredential, text = 'signin_with', size = 'large
       .then((google) => {
         if (cancelled || !ref.current) return;
         google.accounts.id.initialize({ client_id: clientId, callback: (r) => callback.current(r), ux_mode: 'popup' });
-        google.accounts.id.renderButton(ref.current, { type: 'standard', theme: 'outline', size, text, shape: 'rectangular' });
+        google.accounts.id.renderButton(ref.current, {
+          type: 'standard',
+          theme: 'outline',
+          size,
+          text,
+          shape: 'rectangular',
+          locale: googleLocale,
+        });
       })
       .catch(() => !cancelled && setFailed(true));
     return () => {
       cancelled = true;
     };
-  }, [clientId, size, text]);
+  }, [clientId, size, text, googleLocale]);
 
   if (!clientId || failed) {
-    const label = text === 'signup_with' ? 'Sign up with Google' : 'Sign in with Google';
-    const why = failed ? 'Google sign-in could not be loaded. Check your connection and reload the page.' : GOOGLE_UNAVAILABLE_TEXT;
+    const label = text === 'signup_with' ? t('google.signUp') : t('google.signIn');
+    const why = failed ? t('google.failed') : t('google.unavailable');
     return (
       <div className="grid gap-1">
         <Button variant="outline" disabled aria-describedby="google-unavailable" className="w-full">

@@ -12,7 +12,9 @@ import { useSignPass } from '@/lib/mutations';
 import { config } from '@/lib/config';
 import { getPfNumber, setPfNumber } from '@/lib/session';
 import { SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
+import { t, useT } from '@/i18n';
 
+// English messages: FieldError shows them from the catalogue (validation.enterMemberNumber, password.required).
 const REQUIRED = 'The password field is required';
 
 const passwordSchema = z.object({
@@ -22,6 +24,7 @@ const passwordSchema = z.object({
 
 /** Authenticator sign-in, step 1: the pin. */
 export function PasswordStep() {
+  const { tKnown } = useT();
   const navigate = useNavigate();
   const stored = getPfNumber();
   const [busy, setBusy] = useState(false);
@@ -38,7 +41,7 @@ export function PasswordStep() {
       setPfNumber(pfNumber);
       void navigate({ to: '/verify-token' });
     } catch (err) {
-      form.setError('pass', { type: 'server', message: errorIssue(err) ?? errorMessage(err) ?? 'Please try again' });
+      form.setError('pass', { type: 'server', message: tKnown(errorIssue(err) ?? errorMessage(err)) || t('common.pleaseTryAgain') });
     } finally {
       setBusy(false);
     }
@@ -46,22 +49,18 @@ export function PasswordStep() {
 
   return (
     <PublicLayout>
-      <AuthCard title="Enter your pin">
+      <AuthCard title={t('password.title')}>
         <form onSubmit={submit} className="grid gap-4" noValidate>
           {!stored && (
-            <FormField label="Member number" error={errors.pfNumber?.message}>
+            <FormField label={t('password.memberNumber')} error={errors.pfNumber?.message}>
               <Input maxLength={50} autoComplete="username" {...form.register('pfNumber')} />
             </FormField>
           )}
-          <FormField
-            label="Password"
-            description={<>The default pin is {config.defaultPin} and can be changed via a USSD code.</>}
-            error={errors.pass?.message}
-          >
+          <FormField label={t('password.label')} description={t('password.hint', { pin: config.defaultPin })} error={errors.pass?.message}>
             <Input type="password" autoComplete="current-password" maxLength={100} {...form.register('pass')} />
           </FormField>
           <Button type="submit" disabled={busy}>
-            {busy ? 'Checking…' : 'Continue'}
+            {busy ? t('common.checking') : t('common.continue')}
           </Button>
         </form>
       </AuthCard>

@@ -11,9 +11,11 @@ import { config } from '@/lib/config';
 import { useConfirmAuthenticator, useSendQr } from '@/lib/mutations';
 import { getPfNumber, getToken } from '@/lib/session';
 import { SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
+import { t, useT } from '@/i18n';
 
 /** Authenticator setup: scan the QR (or type the key), then confirm with a first token. */
 export function ScanQr() {
+  const { tKnown } = useT();
   const navigate = useNavigate();
   const pfNumber = getPfNumber();
   const signedIn = Boolean(getToken());
@@ -31,19 +33,19 @@ export function ScanQr() {
       .mutateAsync({ body: { pfNumber } })
       .then((res) => {
         if (!res.body.url || !res.body.secret) {
-          setFailed('Issue generating qr code');
-          toast({ variant: 'destructive', title: 'Issue generating qr code' });
+          setFailed(t('qr.failed'));
+          toast({ variant: 'destructive', title: t('qr.failed') });
         } else setQr(res.body);
       })
-      .catch((err: unknown) => setFailed(errorMessage(err) ?? 'Issue generating qr code'));
+      .catch((err: unknown) => setFailed(errorMessage(err) ?? t('qr.failed')));
   }, [pfNumber, signedIn, sendQr]);
 
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(qr?.secret ?? '');
-      toast({ variant: 'success', title: 'Text copied' });
+      toast({ variant: 'success', title: t('qr.copied') });
     } catch {
-      toast({ variant: 'destructive', title: 'Error in copying text' });
+      toast({ variant: 'destructive', title: t('qr.copyFailed') });
     }
   };
 
@@ -53,7 +55,7 @@ export function ScanQr() {
     try {
       await sleep(SECRET_REQUEST_DELAY_MS);
       const res = await verify.mutateAsync({ body: { token, pfNumber } });
-      toast({ variant: 'success', title: res.body.message || 'Authenticator confirmed' });
+      toast({ variant: 'success', title: tKnown(res.body.message) || t('qr.confirmed') });
       void navigate({ to: '/password' });
     } catch {
       // the hook toasts the failure
@@ -64,55 +66,46 @@ export function ScanQr() {
 
   return (
     <PublicLayout>
-      <AuthCard
-        title="Set up your authenticator"
-        description={`Scan the code with an authenticator app. The account is shown as ${config.appName}.`}
-      >
+      <AuthCard title={t('qr.title')} description={t('qr.description', { app: config.appName })}>
         {!signedIn || !pfNumber ? (
           <p>
-            Sign in first to set up an authenticator app.{' '}
+            {t('qr.signInFirst')}{' '}
             <Link to="/sign-in" className="text-primary underline">
-              Go to sign in
+              {t('qr.goToSignIn')}
             </Link>
           </p>
         ) : (
           <div className="grid gap-5">
             {sendQr.isPending && (
               <p role="status" className="text-muted-foreground">
-                Generating your QR code…
+                {t('qr.generating')}
               </p>
             )}
             {failed && (
               <p role="alert" className="text-destructive">
-                {failed}
+                {tKnown(failed)}
               </p>
             )}
             {qr && (
               <>
                 <figure className="grid justify-items-center gap-2">
-                  <img src={qr.url} alt={`QR code for ${config.appName} in your authenticator app`} className="size-52 bg-white p-2" />
-                  <figcaption className="text-sm text-muted-foreground">Account: {config.appName}</figcaption>
+                  <img src={qr.url} alt={t('qr.alt', { app: config.appName })} className="size-52 bg-white p-2" />
+                  <figcaption className="text-sm text-muted-foreground">{t('qr.account', { app: config.appName })}</figcaption>
                 </figure>
                 <div className="grid gap-2">
                   <span className="text-sm font-medium" id="setup-key-label">
-                    Setup key
+                    {t('qr.setupKey')}
                   </span>
                   <div className="flex items-center gap-2">
                     <code aria-labelledby="setup-key-label" className="min-w-0 flex-1 break-all rounded bg-muted px-3 py-2 text-sm">
                       {qr.secret}
                     </code>
-                    <Button variant="outline" size="icon" onClick={copy} aria-label="Copy setup key">
+                    <Button variant="outline" size="icon" onClick={copy} aria-label={t('qr.copyKey')}>
                       <Copy aria-hidden="true" />
                     </Button>
                   </div>
                 </div>
-                <TokenForm
-                  label="Token from your authenticator app"
-                  submitLabel="Verify Token"
-                  pending={busy}
-                  onSubmit={submit}
-                  autoFocus={false}
-                />
+                <TokenForm label={t('qr.tokenLabel')} submitLabel={t('qr.verify')} pending={busy} onSubmit={submit} autoFocus={false} />
               </>
             )}
           </div>

@@ -7,7 +7,8 @@ import { CodeStep } from '@/components/auth/code-step';
 import { ConsentField } from '@/components/auth/consent-field';
 import { GoogleButton } from '@/components/auth/google-button';
 import { FormField, useZodForm } from '@/components/forms';
-import { ENTER_MEMBER_NUMBER, ENTER_OTP, signInSchema } from '@/lib/identifier';
+import { signInSchema } from '@/lib/identifier';
+import { useT } from '@/i18n';
 import { SuccessAlert } from '@/components/auth/success-alert';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
@@ -25,6 +26,7 @@ export const NO_SUCH_USER = 'No such user exists';
 export { NO_ACCOUNT };
 
 export function SignIn() {
+  const { t, tKnown } = useT();
   const navigate = useNavigate();
   const consentId = useId();
   const [step, setStep] = useState<'details' | 'token'>('details');
@@ -65,7 +67,7 @@ export function SignIn() {
     if (!res) return;
     storeSession(res.body, 'member');
     setPfNumber(identifier);
-    goToVoter(res.body.message || 'Signed in successfully');
+    goToVoter(tKnown(res.body.message) || t('signIn.success'));
   };
 
   const onGoogle = async (response: GoogleCredentialResponse) => {
@@ -76,12 +78,12 @@ export function SignIn() {
     const res = await google.mutateAsync({ body: { email: profile?.email ?? '', oauth_id_token: response.credential } }).catch(() => null);
     if (!res) return;
     storeSession(res.body, 'member');
-    goToVoter(res.body.message || 'Signed in successfully');
+    goToVoter(tKnown(res.body.message) || t('signIn.success'));
   };
 
   return (
     <PublicLayout>
-      <AuthCard title="Sign in" description="Vote in your organisation's election.">
+      <AuthCard title={t('signIn.title')} description={t('signIn.description')}>
         <div className="grid gap-5">
           <SuccessAlert message={success} />
           {step === 'details' ? (
@@ -89,15 +91,15 @@ export function SignIn() {
               <GoogleButton onCredential={onGoogle} text="signin_with" />
               <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden="true">
                 <span className="h-px flex-1 bg-border" />
-                or
+                {t('signIn.or')}
                 <span className="h-px flex-1 bg-border" />
               </div>
               <p className="flex items-center gap-2 rounded-md bg-muted px-3 py-2 text-sm" role="note">
                 <Info className="size-4 shrink-0" aria-hidden="true" />
-                {ENTER_MEMBER_NUMBER}
+                {t('validation.enterMemberNumber')}
               </p>
               <form onSubmit={submitDetails} className="grid gap-4" noValidate>
-                <FormField label="Member number or email" error={idError}>
+                <FormField label={t('signIn.identifierLabel')} error={idError}>
                   <Input autoComplete="username" maxLength={200} {...form.register('unique_id')} />
                 </FormField>
                 <Controller
@@ -108,15 +110,15 @@ export function SignIn() {
                   )}
                 />
                 <Button type="submit" disabled={Boolean(idError) || verifyPhone.isPending}>
-                  {verifyPhone.isPending ? 'Signing in…' : 'Sign in'}
+                  {verifyPhone.isPending ? t('signIn.submitting') : t('signIn.submit')}
                 </Button>
               </form>
               <SignInAlternatives />
             </>
           ) : (
             <CodeStep
-              prompt={ENTER_OTP}
-              label="SMS token"
+              prompt={t('validation.enterOtp')}
+              label={t('signIn.smsToken')}
               onSubmit={submitToken}
               redirecting={redirecting}
               onBack={() => {
@@ -138,38 +140,39 @@ const linkClass = 'text-primary underline underline-offset-2';
  * check one's registration instead), and the staff logins for admins and agents sent here.
  */
 export function SignInAlternatives() {
+  const { t } = useT();
   const { texts } = useElection();
   return (
     <div className="grid gap-2 border-t border-border pt-4 text-center text-sm">
       <p>
-        Set up an authenticator app?{' '}
+        {t('signIn.authenticatorQuestion')}{' '}
         <Link to="/password" className={linkClass}>
-          Sign in with your authenticator app
+          {t('signIn.authenticatorLink')}
         </Link>
       </p>
       {config.googleClientId ? (
         <p>
-          No account yet?{' '}
+          {t('signIn.noAccount')}{' '}
           <Link to="/sign-up" className={linkClass}>
-            Sign up
+            {t('signIn.signUp')}
           </Link>
         </p>
       ) : (
         <p>
-          No account yet? Members are registered by {texts.organisation || 'your organisation'}: sign in with your member number.{' '}
+          {t('signIn.registeredBy', { organisation: texts.organisation || t('signIn.yourOrganisation') })}{' '}
           <Link to="/verify" className={linkClass}>
-            Check your member details
+            {t('signIn.checkDetails')}
           </Link>
         </p>
       )}
       <p>
-        Staff:{' '}
+        {t('signIn.staff')}{' '}
         <Link to="/admin/login" className={linkClass}>
-          Admin login
+          {t('signIn.adminLogin')}
         </Link>{' '}
         ·{' '}
         <Link to="/agent/login" className={linkClass}>
-          Agent login
+          {t('signIn.agentLogin')}
         </Link>
       </p>
     </div>

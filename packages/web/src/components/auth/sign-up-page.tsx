@@ -19,6 +19,7 @@ import { decodeIdToken, type GoogleCredentialResponse, type GoogleProfile } from
 import { config } from '@/lib/config';
 import { useElection } from '@/lib/election';
 import { setPfNumber } from '@/lib/session';
+import { t, useT } from '@/i18n';
 
 export { ACCOUNT_EXISTS };
 
@@ -29,6 +30,7 @@ const schema = z.object({
 });
 
 export function SignUp() {
+  const { tKnown } = useT();
   const navigate = useNavigate();
   const consentId = useId();
   const [google, setGoogle] = useState<{ credential: string; profile: GoogleProfile | null } | null>(null);
@@ -76,7 +78,7 @@ export function SignUp() {
     const res = await verifySignup.mutateAsync({ body: { token } }).catch(() => null);
     if (!res) return;
     setPfNumber(res.body.pfNumber || codeSent?.pfNumber || '');
-    toast({ variant: 'success', title: res.body.message || 'Account created', description: 'You can now sign in.' });
+    toast({ variant: 'success', title: tKnown(res.body.message) || t('signUp.created'), description: t('signUp.canSignIn') });
     void navigate({ to: '/sign-in' });
   };
 
@@ -88,25 +90,25 @@ export function SignUp() {
 
   return (
     <PublicLayout>
-      <AuthCard title="Sign up" description="Link your Google account to your member record.">
+      <AuthCard title={t('signUp.title')} description={t('signUp.description')}>
         {config.googleClientId ? null : <SignUpWithoutGoogle />}
         {codeSent && (
           <div className="grid gap-4">
-            <CodeStep prompt={codeSent.message} label="SMS code" onSubmit={submitCode} onBack={backToDetails} />
+            <CodeStep prompt={tKnown(codeSent.message)} label={t('signUp.smsCode')} onSubmit={submitCode} onBack={backToDetails} />
           </div>
         )}
         <form hidden={!config.googleClientId || Boolean(codeSent)} onSubmit={submit} className="grid gap-4" noValidate>
-          <FormField label="Voter ID" error={errors.pfNumber?.message}>
+          <FormField label={t('signUp.voterId')} error={errors.pfNumber?.message}>
             <Input inputMode="numeric" maxLength={10} {...form.register('pfNumber')} />
           </FormField>
-          <FormField label="Phone Number" error={errors.phone?.message}>
+          <FormField label={t('signUp.phone')} error={errors.phone?.message}>
             <Input type="tel" inputMode="numeric" autoComplete="tel" maxLength={16} {...form.register('phone')} />
           </FormField>
           <div className="grid gap-2">
             {google ? (
               <p className="flex items-center gap-2 text-sm text-green-800" role="status">
                 <CheckCircle2 className="size-4" aria-hidden="true" />
-                Google account selected{google.profile?.email ? `: ${google.profile.email}` : ''}
+                {google.profile?.email ? t('signUp.googleSelectedAs', { email: google.profile.email }) : t('signUp.googleSelected')}
               </p>
             ) : (
               <GoogleButton onCredential={onGoogle} text="signup_with" />
@@ -121,12 +123,12 @@ export function SignUp() {
             )}
           />
           <Button type="submit" disabled={signup.isPending}>
-            {signup.isPending ? 'Signing up…' : 'Sign up'}
+            {signup.isPending ? t('signUp.submitting') : t('signUp.submit')}
           </Button>
           <p className="text-center text-sm">
-            Already have an account?{' '}
+            {t('signUp.haveAccount')}{' '}
             <Link to="/sign-in" className="text-primary underline underline-offset-2">
-              Sign in
+              {t('signUp.signIn')}
             </Link>
           </p>
         </form>
@@ -139,32 +141,41 @@ export const SIGN_UP_UNAVAILABLE = 'Sign-up needs a Google account, and Google s
 
 /** Without Google, sign-up cannot work: say so, and what to do instead. */
 function SignUpWithoutGoogle() {
+  const { tRich } = useT();
   const { texts } = useElection();
   const link = 'text-primary underline underline-offset-2';
   return (
     <div role="note" className="grid gap-3 rounded-md border border-border bg-muted px-4 py-3 text-sm">
-      <p className="font-medium">{SIGN_UP_UNAVAILABLE}</p>
-      <p>You do not need to sign up to vote: {texts.organisation || 'your organisation'} registers its members. Instead:</p>
+      <p className="font-medium">{t('signUp.unavailable')}</p>
+      <p>{t('signUp.noNeed', { organisation: texts.organisation || t('signIn.yourOrganisation') })}</p>
       <ul className="grid list-disc gap-1 pl-5">
         <li>
-          <Link to="/sign-in" className={link}>
-            Sign in with your member number or email
-          </Link>
-          : a code is texted to your registered phone.
+          {tRich('signUp.insteadSignIn', {
+            link: (chunks) => (
+              <Link to="/sign-in" className={link}>
+                {chunks}
+              </Link>
+            ),
+          })}
         </li>
         <li>
-          <Link to="/verify" className={link}>
-            Check your member details
-          </Link>{' '}
-          if you are not sure you are registered.
+          {tRich('signUp.insteadVerify', {
+            link: (chunks) => (
+              <Link to="/verify" className={link}>
+                {chunks}
+              </Link>
+            ),
+          })}
         </li>
         {texts.supportEmail && (
           <li>
-            Still stuck? Write to{' '}
-            <a href={`mailto:${texts.supportEmail}`} className={link}>
-              {texts.supportEmail}
-            </a>
-            .
+            {tRich('signUp.stillStuck', {
+              email: (
+                <a href={`mailto:${texts.supportEmail}`} className={link}>
+                  {texts.supportEmail}
+                </a>
+              ),
+            })}
           </li>
         )}
       </ul>

@@ -2,6 +2,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FormField, useZodForm } from '@/components/forms';
 import { tokenFormSchema } from '@/lib/identifier';
+import { useT } from '@/i18n';
 
 type Props = {
   label: string;
@@ -13,6 +14,7 @@ type Props = {
 
 /** A 6-digit code field with the spec's messages (length 6, digits only). */
 export function TokenForm({ label, submitLabel, pending, onSubmit, autoFocus = true }: Props) {
+  const { t } = useT();
   const form = useZodForm(tokenFormSchema, { mode: 'onChange', defaultValues: { token: '' } });
   const error = form.formState.errors.token?.message;
   return (
@@ -21,7 +23,7 @@ export function TokenForm({ label, submitLabel, pending, onSubmit, autoFocus = t
         <Input inputMode="numeric" autoComplete="one-time-code" maxLength={12} autoFocus={autoFocus} {...form.register('token')} />
       </FormField>
       <Button type="submit" disabled={pending || Boolean(error)}>
-        {pending ? 'Verifying…' : submitLabel}
+        {pending ? t('code.verifying') : submitLabel}
       </Button>
     </form>
   );

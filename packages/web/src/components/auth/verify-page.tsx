@@ -8,12 +8,15 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { errorMessage, firstFieldError } from '@/lib/errors';
 import { useMemberDetails } from '@/lib/mutations';
+import { t, useT } from '@/i18n';
 
 type Details = z.infer<typeof DetailsResponse>;
 
+// The English message is the catalogue's (validation.enterMemberNumberOrEmail); FieldError shows it in the reader's language.
 const verifySchema = z.object({ member_no: z.string().trim().min(1, 'Enter your member number or email') });
 
 export function VerifyDetails() {
+  const { tRich } = useT();
   const [details, setDetails] = useState<Details | null>(null);
   const lookup = useMemberDetails();
   const form = useZodForm(verifySchema, { reValidateMode: 'onSubmit', defaultValues: { member_no: '' } });
@@ -27,7 +30,7 @@ export function VerifyDetails() {
       } catch (err) {
         form.setError('member_no', {
           type: 'server',
-          message: firstFieldError(err) ?? errorMessage(err) ?? 'Something went wrong. Please try again later.',
+          message: firstFieldError(err) ?? errorMessage(err) ?? t('common.somethingWrong'),
         });
       }
     })(e);
@@ -35,35 +38,35 @@ export function VerifyDetails() {
 
   return (
     <PublicLayout>
-      <AuthCard title="Verify your member details" description="Check the details we hold for you before the voting date.">
+      <AuthCard title={t('verify.title')} description={t('verify.description')}>
         <form onSubmit={submit} className="grid gap-4" noValidate>
-          <FormField label="Enter your member number or email" error={form.formState.errors.member_no?.message}>
+          <FormField label={t('validation.enterMemberNumberOrEmail')} error={form.formState.errors.member_no?.message}>
             <Input maxLength={150} {...form.register('member_no')} />
           </FormField>
           <Button type="submit" disabled={lookup.isPending}>
-            {lookup.isPending ? 'Checking…' : 'Submit'}
+            {lookup.isPending ? t('common.checking') : t('common.submit')}
           </Button>
         </form>
         <div aria-live="polite" className="mt-6">
           {details && (
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-md border border-border p-4 text-sm">
-              <dt className="font-medium">Phone</dt>
+              <dt className="font-medium">{t('verify.phone')}</dt>
               <dd className="break-all">{details.phone}</dd>
-              <dt className="font-medium">Email</dt>
+              <dt className="font-medium">{t('verify.email')}</dt>
               <dd className="break-all">{details.email}</dd>
-              <dt className="font-medium">Branch</dt>
-              <dd>{details.branch || 'Shown once you sign in'}</dd>
-              <dt className="font-medium">Support</dt>
+              <dt className="font-medium">{t('verify.branch')}</dt>
+              <dd>{details.branch || t('verify.branchLater')}</dd>
+              <dt className="font-medium">{t('verify.support')}</dt>
               <dd className="break-all">
-                If these details are wrong, contact the secretariat at{' '}
-                {details.support_email ? (
-                  <a className="text-primary underline" href={`mailto:${details.support_email}`}>
-                    {details.support_email}
-                  </a>
-                ) : (
-                  'the organisation'
-                )}
-                .
+                {tRich('verify.contact', {
+                  contact: details.support_email ? (
+                    <a className="text-primary underline" href={`mailto:${details.support_email}`}>
+                      {details.support_email}
+                    </a>
+                  ) : (
+                    t('verify.theOrganisation')
+                  ),
+                })}
               </dd>
             </dl>
           )}

@@ -9,9 +9,11 @@ import { errorIssue, errorMessage } from '@/lib/errors';
 import { useVerifyTokenLogin } from '@/lib/mutations';
 import { getPfNumber, storeSession } from '@/lib/session';
 import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
+import { t, useT } from '@/i18n';
 
 /** Authenticator sign-in, step 2: the 6-digit token from the app. */
 export function VerifyTokenLogin() {
+  const { tKnown } = useT();
   const navigate = useNavigate();
   const pfNumber = getPfNumber();
   const [busy, setBusy] = useState(false);
@@ -28,28 +30,28 @@ export function VerifyTokenLogin() {
       await ensureCsrfCookie();
       const res = await verify.mutateAsync({ body: { token, pfNumber } });
       storeSession(res.body, 'member');
-      setSuccess(res.body.message || 'Signed in successfully');
+      setSuccess(tKnown(res.body.message) || t('signIn.success'));
       setTimeout(() => void navigate({ to: '/voter' }), LOGIN_REDIRECT_DELAY_MS);
     } catch (err) {
-      setError(errorIssue(err) ?? errorMessage(err) ?? 'Please try again');
+      setError(tKnown(errorIssue(err) ?? errorMessage(err)) || t('common.pleaseTryAgain'));
       setBusy(false);
     }
   };
 
   return (
     <PublicLayout>
-      <AuthCard title="Verify token" description="Enter the 6-digit token shown in your authenticator app.">
+      <AuthCard title={t('token.title')} description={t('token.description')}>
         {!pfNumber ? (
           <p>
-            Start with your pin.{' '}
+            {t('token.startWithPin')}{' '}
             <Link to="/password" className="text-primary underline">
-              Go to the pin step
+              {t('token.goToPin')}
             </Link>
           </p>
         ) : (
           <div className="grid gap-4">
             <SuccessAlert message={success} />
-            <TokenForm label="Token" submitLabel="Verify" pending={busy} onSubmit={submit} />
+            <TokenForm label={t('token.label')} submitLabel={t('code.verify')} pending={busy} onSubmit={submit} />
             {error && (
               <p role="alert" className="text-sm text-destructive">
                 {error}

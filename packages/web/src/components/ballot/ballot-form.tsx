@@ -16,6 +16,7 @@ import { RankedChoice } from '@/components/ballot/ranked-choice';
 import { capitalise } from '@/lib/format';
 import { motionRule } from '@/lib/motion-rule';
 import { cn } from '@/lib/utils';
+import { t, tKnown, useT } from '@/i18n';
 
 /** How a position is voted on the ballot: a candidates position's method, or a motion. */
 export type BallotMethod = 'plurality' | 'approval' | 'ranked' | 'motion';
@@ -47,7 +48,9 @@ export function choiceValue(list: Choice[]): number | number[] {
 
 /** How a position's choice reads in the confirmation: "Yes", "A, B" or "1. A, 2. B". */
 export function choiceText(list: Choice[]): string {
-  return list[0]?.method === 'ranked' ? list.map((c, i) => `${i + 1}. ${c.name}`).join(', ') : list.map((c) => c.name).join(', ');
+  return list[0]?.method === 'ranked'
+    ? list.map((c, i) => t('ballot.rankedItem', { rank: i + 1, name: c.name })).join(', ')
+    : list.map((c) => (c.method === 'motion' ? tKnown(c.name) : c.name)).join(', ');
 }
 
 /** A motion's quorum, when the ballot carries it (docs/api.md lists it on Position; the ballot may add it). */
@@ -73,6 +76,7 @@ export const DEFAULT_PHOTO = '/default-avatar.svg';
  * words and the radios Yes, No and Abstain.
  */
 export function BallotForm({ groups, votedPositionIds, blockedReason, submitting, onConfirm }: Props) {
+  useT();
   const [choices, setChoices] = useState<Choices>({});
   const [confirming, setConfirming] = useState(false);
   const [hint, setHint] = useState<string | null>(null);
@@ -90,7 +94,7 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
     e.preventDefault();
     if (blockedReason || submitting) return;
     if (chosen.length === 0) {
-      setHint('Choose a candidate for at least one position.');
+      setHint(t('ballot.chooseOne'));
       return;
     }
     setHint(null);
@@ -120,11 +124,11 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
           });
           const instruction =
             method === 'approval'
-              ? `Choose any number (${picked.length} chosen)`
+              ? t('ballot.approval', { chosen: picked.length })
               : method === 'ranked'
-                ? 'Rank as many candidates as you wish: 1 is your first choice.'
+                ? t('ballot.ranked')
                 : multi
-                  ? `Choose up to ${seats} (${picked.length} chosen)`
+                  ? t('ballot.upTo', { seats, chosen: picked.length })
                   : null;
           const quorum = (group as BallotGroupWithQuorum).quorum_percent;
           return (
@@ -144,7 +148,7 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
                     {instruction}
                   </p>
                 )}
-                {voted && <p className="text-sm font-medium text-green-800">You have already voted for this position.</p>}
+                {voted && <p className="text-sm font-medium text-green-800">{t('ballot.alreadyVoted')}</p>}
               </CardHeader>
               <CardContent>
                 {method === 'ranked' ? (
@@ -199,10 +203,13 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
                             />
                           )}
                           <span className="min-w-0 flex-1">
-                            <span className="block font-medium">{c.name}</span>
+                            {/* A motion's options are the spec's Yes, No and Abstain: in the reader's language. */}
+                            <span className="block font-medium">{method === 'motion' ? tKnown(c.name) : c.name}</span>
                             {c.statement && (
                               <details className="mt-1 text-sm text-muted-foreground" onClick={(e) => e.stopPropagation()}>
-                                <summary className="cursor-pointer text-primary underline-offset-2 hover:underline">Read statement</summary>
+                                <summary className="cursor-pointer text-primary underline-offset-2 hover:underline">
+                                  {t('common.readStatement')}
+                                </summary>
                                 <p className="mt-1 whitespace-pre-line break-words">{c.statement}</p>
                               </details>
                             )}
@@ -251,10 +258,10 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
       <div className="flex flex-wrap gap-3">
         {/* Not `disabled` while submitting: focus comes back to this button when the dialog closes. */}
         <Button ref={voteButton} type="submit" disabled={Boolean(blockedReason)} aria-disabled={submitting || undefined}>
-          {submitting ? 'Voting…' : 'Vote'}
+          {submitting ? t('ballot.voting') : t('ballot.vote')}
         </Button>
         <Button type="reset" variant="outline" disabled={submitting}>
-          Reset
+          {t('ballot.reset')}
         </Button>
       </div>
 
@@ -273,10 +280,10 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
           }}
         >
           <AlertDialogHeader>
-            <AlertDialogTitle>Are you sure?</AlertDialogTitle>
+            <AlertDialogTitle>{t('ballot.confirmTitle')}</AlertDialogTitle>
             <AlertDialogDescription asChild>
               <div className="grid gap-2">
-                <p>You are voting for:</p>
+                <p>{t('ballot.votingFor')}</p>
                 <ul className="grid gap-1">
                   {chosen.map((list) => (
                     <li key={list[0]!.positionId}>
@@ -284,7 +291,7 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
                     </li>
                   ))}
                 </ul>
-                <p>A vote cannot be changed once cast.</p>
+                <p>{t('ballot.cannotChange')}</p>
               </div>
             </AlertDialogDescription>
           </AlertDialogHeader>
@@ -295,7 +302,7 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
                 reset();
               }}
             >
-              Cancel
+              {t('common.cancel')}
             </AlertDialogCancel>
             <AlertDialogAction
               onClick={async () => {
@@ -304,7 +311,7 @@ export function BallotForm({ groups, votedPositionIds, blockedReason, submitting
                 if (ok) reset();
               }}
             >
-              Yes!
+              {t('ballot.confirmYes')}
             </AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>

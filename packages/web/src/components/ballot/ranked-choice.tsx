@@ -4,10 +4,11 @@ import type { BallotGroup } from '@kura/contract';
 
 type BallotCandidate = BallotGroup['candidates'][number];
 import { Button } from '@/components/ui/button';
+import { t, useT } from '@/i18n';
 
 /** "Your order: 1. X, 2. Y" (docs/screens.md "Ballot and results"). */
 export function orderText(names: string[]): string {
-  return `Your order: ${names.map((n, i) => `${i + 1}. ${n}`).join(', ')}`;
+  return t('ranked.orderText', { list: names.map((name, i) => t('ballot.rankedItem', { rank: i + 1, name })).join(', ') });
 }
 
 type Control = 'up' | 'down' | 'remove' | 'add';
@@ -30,6 +31,7 @@ type Props = {
  * order; each change is announced in a live region, and focus stays on the moved candidate.
  */
 export function RankedChoice({ positionId, candidates, order, onChange, disabled, describedBy }: Props) {
+  useT();
   const [announcement, setAnnouncement] = useState('');
   const focusTarget = useRef<{ id: number; control: Control } | null>(null);
   const byId = new Map(candidates.map((c) => [c.id, c]));
@@ -55,7 +57,7 @@ export function RankedChoice({ positionId, candidates, order, onChange, disabled
   const change = (next: number[], id: number, control: Control) => {
     const name = byId.get(id)?.name ?? '';
     const at = next.indexOf(id);
-    setAnnouncement(at >= 0 ? `${name} is now number ${at + 1} of ${next.length}.` : `${name} is no longer ranked.`);
+    setAnnouncement(at >= 0 ? t('ranked.nowNumber', { name, position: at + 1, count: next.length }) : t('ranked.noLonger', { name }));
     onChange(next);
     focusTarget.current = { id, control };
   };
@@ -73,7 +75,7 @@ export function RankedChoice({ positionId, candidates, order, onChange, disabled
   return (
     <div className="grid gap-3" aria-describedby={describedBy}>
       {ranked.length > 0 && (
-        <ol className="grid gap-2" aria-label="Your order">
+        <ol className="grid gap-2" aria-label={t('ranked.yourOrder')}>
           {ranked.map((c, i) => (
             <li key={c.id} className="flex items-center gap-2 rounded-md border border-primary bg-secondary p-2">
               <span className="w-6 text-center font-semibold" aria-hidden="true">
@@ -84,7 +86,7 @@ export function RankedChoice({ positionId, candidates, order, onChange, disabled
                 id={controlId(c.id, 'up')}
                 size="icon"
                 variant="outline"
-                aria-label={`Move ${c.name} up`}
+                aria-label={t('ranked.moveUp', { name: c.name })}
                 disabled={disabled || i === 0}
                 onClick={() => move(c.id, -1)}
               >
@@ -94,7 +96,7 @@ export function RankedChoice({ positionId, candidates, order, onChange, disabled
                 id={controlId(c.id, 'down')}
                 size="icon"
                 variant="outline"
-                aria-label={`Move ${c.name} down`}
+                aria-label={t('ranked.moveDown', { name: c.name })}
                 disabled={disabled || i === ranked.length - 1}
                 onClick={() => move(c.id, 1)}
               >
@@ -104,7 +106,7 @@ export function RankedChoice({ positionId, candidates, order, onChange, disabled
                 id={controlId(c.id, 'remove')}
                 size="icon"
                 variant="ghost"
-                aria-label={`Remove ${c.name} from your order`}
+                aria-label={t('ranked.remove', { name: c.name })}
                 disabled={disabled}
                 onClick={() =>
                   change(
@@ -121,14 +123,16 @@ export function RankedChoice({ positionId, candidates, order, onChange, disabled
         </ol>
       )}
       {unranked.length > 0 && (
-        <ul className="grid gap-2" aria-label="Not ranked">
+        <ul className="grid gap-2" aria-label={t('ranked.notRanked')}>
           {unranked.map((c) => (
             <li key={c.id} className="flex items-center gap-2 rounded-md border border-border p-2">
               <span className="min-w-0 flex-1">
                 <span className="block font-medium">{c.name}</span>
                 {c.statement && (
                   <details className="mt-1 text-sm text-muted-foreground">
-                    <summary className="cursor-pointer text-primary underline-offset-2 hover:underline">Read statement</summary>
+                    <summary className="cursor-pointer text-primary underline-offset-2 hover:underline">
+                      {t('common.readStatement')}
+                    </summary>
                     <p className="mt-1 whitespace-pre-line break-words">{c.statement}</p>
                   </details>
                 )}
@@ -137,18 +141,18 @@ export function RankedChoice({ positionId, candidates, order, onChange, disabled
                 id={controlId(c.id, 'add')}
                 size="sm"
                 variant="outline"
-                aria-label={`Rank ${c.name} number ${order.length + 1}`}
+                aria-label={t('ranked.rankAs', { name: c.name, position: order.length + 1 })}
                 disabled={disabled}
                 onClick={() => change([...order, c.id], c.id, 'up')}
               >
                 {/* The visible word is part of the name (WCAG 2.5.3 label in name; axe label-content-name-mismatch). */}
-                <Plus aria-hidden="true" /> Rank
+                <Plus aria-hidden="true" /> {t('ranked.rank')}
               </Button>
             </li>
           ))}
         </ul>
       )}
-      <p className="text-sm">{order.length > 0 ? orderText(ranked.map((c) => c.name)) : 'No candidate ranked yet.'}</p>
+      <p className="text-sm">{order.length > 0 ? orderText(ranked.map((c) => c.name)) : t('ranked.noneYet')}</p>
       <p className="sr-only" role="status" aria-live="polite">
         {announcement}
       </p>

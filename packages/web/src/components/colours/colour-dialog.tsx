@@ -4,12 +4,14 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { setColours, useColours } from '@/lib/colours';
+import { useT } from '@/i18n';
 
 /**
  * Colour dialog (docs/screens.md "Browser storage"): two pickers; every change is stored and applied at once, so Save and
  * Cancel both only close the dialog.
  */
 export function ColourDialog({ triggerClassName }: { triggerClassName?: string }) {
+  const { t } = useT();
   const [open, setOpen] = useState(false);
   const colours = useColours();
   return (
@@ -17,17 +19,17 @@ export function ColourDialog({ triggerClassName }: { triggerClassName?: string }
       <DialogTrigger asChild>
         <Button variant="outline" size="sm" className={triggerClassName}>
           <Accessibility aria-hidden="true" />
-          Customize Colors
+          {t('colours.open')}
         </Button>
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Customize Colors</DialogTitle>
-          <DialogDescription>Choose the colours of the selection boxes. They are kept in this browser.</DialogDescription>
+          <DialogTitle>{t('colours.open')}</DialogTitle>
+          <DialogDescription>{t('colours.description')}</DialogDescription>
         </DialogHeader>
         <div className="grid gap-4">
           <div className="flex items-center justify-between gap-4">
-            <Label htmlFor="colour-select-background">Select Background Color</Label>
+            <Label htmlFor="colour-select-background">{t('colours.background')}</Label>
             <input
               id="colour-select-background"
               type="color"
@@ -37,7 +39,7 @@ export function ColourDialog({ triggerClassName }: { triggerClassName?: string }
             />
           </div>
           <div className="flex items-center justify-between gap-4">
-            <Label htmlFor="colour-select-text">Select Text Color</Label>
+            <Label htmlFor="colour-select-text">{t('colours.text')}</Label>
             <input
               id="colour-select-text"
               type="color"
@@ -47,14 +49,14 @@ export function ColourDialog({ triggerClassName }: { triggerClassName?: string }
             />
           </div>
           <div className="custom-colours rounded-md px-3 py-2 text-sm" aria-hidden="true">
-            Preview
+            {t('colours.preview')}
           </div>
         </div>
         <DialogFooter>
           <Button variant="outline" onClick={() => setOpen(false)}>
-            Cancel
+            {t('common.cancel')}
           </Button>
-          <Button onClick={() => setOpen(false)}>Save</Button>
+          <Button onClick={() => setOpen(false)}>{t('common.save')}</Button>
         </DialogFooter>
       </DialogContent>
     </Dialog>

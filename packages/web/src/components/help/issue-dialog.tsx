@@ -8,18 +8,23 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, Di
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { useReportIssue } from '@/lib/mutations';
+import { t, useT } from '@/i18n';
 
-/** The report's fields: the details (required, 5000 characters at most) and up to MAX_ISSUE_IMAGES images. */
+/** The report's fields (the English required message is shown through the catalogue by FieldError): the details (required, 5000 characters at most) and up to MAX_ISSUE_IMAGES images. */
 const issueSchema = z
   .object({
     details: z.string().trim().min(1, 'The details field is required'),
     images: z.custom<FileList | null>().optional(),
   })
   .transform((v) => ({ details: v.details, images: Array.from(v.images ?? []) }))
-  .refine((v) => v.images.length <= MAX_ISSUE_IMAGES, { message: `Attach at most ${MAX_ISSUE_IMAGES} images`, path: ['details'] });
+  .refine(
+    (v) => v.images.length <= MAX_ISSUE_IMAGES,
+    () => ({ message: t('issue.tooManyImages', { max: MAX_ISSUE_IMAGES }), path: ['details'] }),
+  );
 
 /** The issue dialog and its report toasts (docs/screens.md "Messages and timings"). */
-export function IssueDialog({ triggerLabel = 'Report an Issue or Help' }: { triggerLabel?: string }) {
+export function IssueDialog({ triggerLabel }: { triggerLabel?: string }) {
+  useT();
   const [open, setOpen] = useState(false);
   const report = useReportIssue();
   const form = useZodForm(issueSchema, { reValidateMode: 'onSubmit', defaultValues: { details: '', images: null } });
@@ -33,8 +38,8 @@ export function IssueDialog({ triggerLabel = 'Report an Issue or Help' }: { trig
       await report.mutateAsync({ body });
       toast({
         variant: 'success',
-        title: 'Issue reported successfully',
-        description: 'Thank you for your feedback. We will look into it.',
+        title: t('issue.reported'),
+        description: t('issue.thanks'),
       });
       form.reset();
       setOpen(false);
@@ -54,19 +59,19 @@ export function IssueDialog({ triggerLabel = 'Report an Issue or Help' }: { trig
       <DialogTrigger asChild>
         <Button variant="outline">
           <LifeBuoy aria-hidden="true" />
-          {triggerLabel}
+          {triggerLabel ?? t('issue.open')}
         </Button>
       </DialogTrigger>
       <DialogContent>
         <form onSubmit={submit} className="grid gap-4" noValidate>
           <DialogHeader>
-            <DialogTitle>Report an Issue or Help</DialogTitle>
-            <DialogDescription>Describe the problem or what you need help with.</DialogDescription>
+            <DialogTitle>{t('issue.open')}</DialogTitle>
+            <DialogDescription>{t('issue.description')}</DialogDescription>
           </DialogHeader>
-          <FormField label="Description" error={error}>
+          <FormField label={t('issue.details')} error={error}>
             <Textarea maxLength={5000} {...form.register('details', { onChange: () => form.clearErrors('details') })} />
           </FormField>
-          <FormField label="Attachment (optional)">
+          <FormField label={t('issue.attachment')}>
             <input
               type="file"
               accept="image/jpeg,image/png,image/webp"
@@ -75,7 +80,12 @@ export function IssueDialog({ triggerLabel = 'Report an Issue or Help' }: { trig
               {...form.register('images')}
             />
           </FormField>
-          <FormFooter pending={report.isPending} submitLabel="Submit" pendingLabel="Submitting…" onCancel={() => setOpen(false)} />
+          <FormFooter
+            pending={report.isPending}
+            submitLabel={t('common.submit')}
+            pendingLabel={t('common.submitting')}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </DialogContent>
     </Dialog>

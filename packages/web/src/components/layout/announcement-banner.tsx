@@ -5,6 +5,7 @@ import useEmblaCarousel from 'embla-carousel-react';
 import Autoplay from 'embla-carousel-autoplay';
 import { formatDateTime, useElection, type ElectionTexts } from '@/lib/election';
 import { cn } from '@/lib/utils';
+import { t, useT } from '@/i18n';
 
 /** The banner moves on every 4000 ms and loops (docs/screens.md "Messages and timings"). */
 export const BANNER_DELAY_MS = 4000;
@@ -18,9 +19,9 @@ type BannerMessage = { id: string; text: string; to?: '/verify' };
 export function bannerMessages(texts: Pick<ElectionTexts, 'title' | 'opensAt' | 'timeZone'>): BannerMessage[] {
   const out: BannerMessage[] = [];
   if (texts.title) out.push({ id: 'title', text: texts.title });
-  if (texts.opensAt) out.push({ id: 'start', text: `Elections starts on ${formatDateTime(texts.opensAt, texts.timeZone)}` });
-  out.push({ id: 'verify', text: 'Click here to Verify your member details prior to voting date', to: '/verify' });
-  out.push({ id: 'secure', text: 'Secure and verifiable voting' });
+  if (texts.opensAt) out.push({ id: 'start', text: t('banner.startsOn', { date: formatDateTime(texts.opensAt, texts.timeZone) }) });
+  out.push({ id: 'verify', text: t('banner.verify'), to: '/verify' });
+  out.push({ id: 'secure', text: t('banner.secure') });
   return out;
 }
 
@@ -68,12 +69,13 @@ export function AnnouncementBanner({
     };
   }, [emblaApi, onSlide]);
 
+  useT();
   const election = useElection();
   const messages = bannerMessages(texts ?? election.texts);
   return (
     <section
       aria-roledescription="carousel"
-      aria-label="Announcements"
+      aria-label={t('banner.label')}
       className={cn('relative flex items-center overflow-hidden bg-primary text-primary-foreground', className)}
     >
       <div ref={emblaRef} className="min-w-0 flex-1 overflow-hidden">
@@ -83,7 +85,7 @@ export function AnnouncementBanner({
               key={m.id}
               role="group"
               aria-roledescription="slide"
-              aria-label={`${i + 1} of ${messages.length}`}
+              aria-label={t('banner.slide', { index: i + 1, count: messages.length })}
               className="min-w-0 shrink-0 grow-0 basis-full px-4 py-3 text-center text-sm font-medium sm:text-base"
             >
               {m.to ? (
@@ -107,7 +109,7 @@ export function AnnouncementBanner({
         className="mr-2 inline-flex size-8 shrink-0 items-center justify-center rounded-md hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
       >
         {playing ? <Pause className="size-4" aria-hidden="true" /> : <Play className="size-4" aria-hidden="true" />}
-        <span className="sr-only">{playing ? 'Pause announcements' : 'Play announcements'}</span>
+        <span className="sr-only">{playing ? t('banner.pause') : t('banner.play')}</span>
       </button>
     </section>
   );

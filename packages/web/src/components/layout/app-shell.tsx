@@ -15,6 +15,8 @@ import type { MenuItem } from '@/lib/menus';
 import { clearSession, getName, getPhoto } from '@/lib/session';
 import { tsr } from '@/lib/api';
 import { cn } from '@/lib/utils';
+import { t as translate, useT } from '@/i18n';
+import { LanguageSelect } from './language-select';
 
 export type AppShellProps = {
   menu: MenuItem[];
@@ -30,6 +32,8 @@ export type AppShellProps = {
   showHelp?: boolean;
   /** the voter shell offers the Change pin dialog (the authenticator sign-in's pin) */
   showPinDialog?: boolean;
+  /** the voter shell offers the language switcher (docs/i18n.md) */
+  showLanguage?: boolean;
   children: ReactNode;
 };
 
@@ -52,8 +56,11 @@ export function AppShell({
   extraTitles,
   showHelp = true,
   showPinDialog = false,
+  showLanguage = false,
   children,
 }: AppShellProps) {
+  const { t, tKnown } = useT();
+  const labelOf = (item: MenuItem) => (item.labelKey ? t(item.labelKey) : item.label);
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -61,10 +68,11 @@ export function AppShell({
   const photo = getPhoto();
   const clean = pathname.replace(/\/+$/, '') || '/';
   const active = activeMenuItem(pathname, menu);
-  const subtitle = extraTitles?.[clean] ?? active?.title ?? '';
+  const extra = extraTitles?.[clean];
+  const subtitle = extra !== undefined ? tKnown(extra) : active ? (active.titleKey ? t(active.titleKey) : active.title) : '';
 
   useEffect(() => {
-    toast({ variant: 'success', title: SHELL_WELCOME_TOAST });
+    toast({ variant: 'success', title: translate('shell.welcome') });
   }, []);
 
   const signOut = async () => {
@@ -86,32 +94,33 @@ export function AppShell({
         href="#main"
         className="sr-only z-50 rounded-md bg-background px-4 py-2 font-medium text-foreground ring-2 ring-ring focus:not-sr-only focus:fixed focus:left-3 focus:top-3"
       >
-        Skip to main content
+        {t('shell.skip')}
       </a>
       <header className="sticky top-0 z-40 flex h-16 items-center justify-between gap-2 border-b border-border bg-background px-3 sm:px-6">
-        <Link to="/" className="flex min-w-0 items-center gap-2 font-semibold" aria-label={`${config.appName} home`}>
+        <Link to="/" className="flex min-w-0 items-center gap-2 font-semibold" aria-label={t('common.homeLink', { app: config.appName })}>
           <img src="/logo.svg" alt="" className="size-9" />
           <span className="truncate text-lg">{config.appName}</span>
         </Link>
         <div className="flex items-center gap-2 sm:gap-3">
+          {showLanguage && <LanguageSelect compact />}
           {/* The photo (or initial) is decoration: the name beside it says who is signed in. */}
           <Avatar title={name} aria-hidden="true">
             {photo && <AvatarImage src={photo} alt="" />}
             <AvatarFallback>{initial(name)}</AvatarFallback>
           </Avatar>
           <span className="sr-only max-w-[12rem] truncate text-sm md:not-sr-only md:inline">
-            <span className="sr-only">Signed in as </span>
+            <span className="sr-only">{t('shell.signedInAs')}</span>
             {name}
           </span>
           <Button variant="outline" size="sm" onClick={signOut}>
             <LogOut aria-hidden="true" />
-            Sign Out
+            {t('shell.signOut')}
           </Button>
         </div>
       </header>
 
       <div className="flex flex-1">
-        <nav aria-label="Main" className="hidden w-[300px] shrink-0 border-r border-border bg-muted/40 p-4 md:block">
+        <nav aria-label={t('shell.mainNav')} className="hidden w-[300px] shrink-0 border-r border-border bg-muted/40 p-4 md:block">
           <ul className="grid gap-1">
             {menu.map((item) => {
               const Icon = item.icon;
@@ -127,7 +136,7 @@ export function AppShell({
                     )}
                   >
                     {Icon && <Icon className="size-4" aria-hidden="true" />}
-                    {item.label}
+                    {labelOf(item)}
                   </Link>
                 </li>
               );
@@ -146,11 +155,11 @@ export function AppShell({
                     <Menu aria-hidden="true" />
                     {active ? (
                       <>
-                        <span className="sr-only">Menu: </span>
-                        {active.label}
+                        <span className="sr-only">{t('shell.menuPrefix')}</span>
+                        {labelOf(active)}
                       </>
                     ) : (
-                      'Menu'
+                      t('shell.menu')
                     )}
                   </span>
                   <ChevronDown aria-hidden="true" />
@@ -163,7 +172,7 @@ export function AppShell({
                     <DropdownMenuItem key={item.to} asChild>
                       <Link to={item.to as never}>
                         {Icon && <Icon aria-hidden="true" className="size-4" />}
-                        {item.label}
+                        {labelOf(item)}
                       </Link>
                     </DropdownMenuItem>
                   );

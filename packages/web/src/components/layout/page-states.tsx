@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
 import { Loader2 } from 'lucide-react';
+import { useT } from '@/i18n';
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export function Loading({ label }: { label?: string }) {
+  const { t } = useT();
   return (
     <p role="status" className="flex items-center gap-2 text-muted-foreground">
       <Loader2 className="size-4 animate-spin" aria-hidden="true" />
-      {label}
+      {label ?? t('common.loading')}
     </p>
   );
 }
@@ -23,9 +25,10 @@ export function EmptyState({ children }: { children: ReactNode }) {
 }
 
 export function FullPageLoading() {
+  const { t } = useT();
   return (
     <div className="flex min-h-screen items-center justify-center">
-      <Loading label="Checking your session…" />
+      <Loading label={t('common.checkingSession')} />
     </div>
   );
 }

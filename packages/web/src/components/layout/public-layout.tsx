@@ -6,7 +6,9 @@ import { buttonVariants } from '@/components/ui/button';
 import { config } from '@/lib/config';
 import { useElection } from '@/lib/election';
 import { cn } from '@/lib/utils';
+import { useT } from '@/i18n';
 import { AnnouncementBanner } from './announcement-banner';
+import { LanguageSelect } from './language-select';
 import { VotingCountdown } from './voting-countdown';
 
 /** The frame of the public screens: header with the logo and links, then the announcement banner. */
@@ -19,29 +21,31 @@ export function PublicLayout({
   showColourDialog?: boolean;
   wide?: boolean;
 }) {
+  const { t } = useT();
   const { texts } = useElection();
   return (
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-border bg-background">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-3 py-3 sm:px-6">
-          <Link to="/" className="flex items-center gap-2 font-semibold" aria-label={`${config.appName} home`}>
+          <Link to="/" className="flex items-center gap-2 font-semibold" aria-label={t('common.homeLink', { app: config.appName })}>
             <img src="/logo.svg" alt="" className="size-9" />
             <span className="text-lg">{config.appName}</span>
           </Link>
-          <nav aria-label="Site" className="flex flex-wrap items-center gap-1 sm:gap-2">
+          <nav aria-label={t('public.nav.label')} className="flex flex-wrap items-center gap-1 sm:gap-2">
+            <LanguageSelect compact />
             {showColourDialog && <ColourDialog />}
             {texts.organisation && texts.website && (
               <a href={texts.website} target="_blank" rel="noreferrer" className={cn(buttonVariants({ variant: 'ghost', size: 'sm' }))}>
                 {texts.organisation}
                 <ExternalLink aria-hidden="true" />
-                <span className="sr-only">(opens in a new tab)</span>
+                <span className="sr-only">{t('common.opensNewTab')}</span>
               </a>
             )}
             <Link to="/verify" className={cn(buttonVariants({ variant: 'outline', size: 'sm' }))}>
-              Verify
+              {t('public.nav.verify')}
             </Link>
             <Link to="/sign-in" className={cn(buttonVariants({ size: 'sm' }))}>
-              Log in
+              {t('public.nav.logIn')}
             </Link>
           </nav>
         </div>
@@ -52,27 +56,27 @@ export function PublicLayout({
         {children}
       </main>
       <footer className="border-t border-border px-3 py-4 text-center text-xs text-muted-foreground">
-        <nav aria-label="Documents" className="flex flex-wrap justify-center gap-4">
+        <nav aria-label={t('public.footer.label')} className="flex flex-wrap justify-center gap-4">
           <Link to="/data-collection" className="underline-offset-4 hover:underline">
-            Data collection
+            {t('public.footer.dataCollection')}
           </Link>
           <Link to="/privacy" className="underline-offset-4 hover:underline">
-            Privacy policy
+            {t('public.footer.privacy')}
           </Link>
           <Link to="/terms" className="underline-offset-4 hover:underline">
-            Terms and conditions
+            {t('public.footer.terms')}
           </Link>
           <Link to="/receipt" className="underline-offset-4 hover:underline">
-            Check a receipt
+            {t('public.footer.receipt')}
           </Link>
           <Link to="/commitments" className="underline-offset-4 hover:underline">
-            Commitments
+            {t('public.footer.commitments')}
           </Link>
           <Link to="/results" className="underline-offset-4 hover:underline">
-            Results
+            {t('public.footer.results')}
           </Link>
         </nav>
-        {texts.organisation && <p className="mt-2">© {texts.organisation}</p>}
+        {texts.organisation && <p className="mt-2">{t('public.footer.copyright', { organisation: texts.organisation })}</p>}
       </footer>
     </div>
   );

@@ -5,6 +5,7 @@ import type { Election } from '@kura/contract';
 import { formatDateTime, useElection } from '@/lib/election';
 import { cn } from '@/lib/utils';
 import { queryKeys } from '@/lib/queries';
+import { t, useT } from '@/i18n';
 
 /** "2 d 03:04:05", "03:04:05" */
 export function formatCountdown(ms: number): string {
@@ -12,24 +13,26 @@ export function formatCountdown(ms: number): string {
   const d = Math.floor(total / 86_400);
   const pad = (n: number) => String(n).padStart(2, '0');
   const hms = `${pad(Math.floor((total % 86_400) / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
-  return d > 0 ? `${d} d ${hms}` : hms;
+  return d > 0 ? t('countdown.days', { days: d, time: hms }) : hms;
 }
 
 /** What the countdown says for an election at `now`: null when there is nothing to announce. */
 export function countdownText(e: Election, now: number): { text: string; target?: string; link?: boolean } | null {
   const opens = e.opens_at ? Date.parse(e.opens_at) : null;
   const closes = e.closes_at ? Date.parse(e.closes_at) : null;
-  if (e.phase === 'closed') return { text: 'Voting has closed.', link: true };
+  if (e.phase === 'closed') return { text: t('countdown.closed'), link: true };
   if (e.phase === 'scheduled' && opens !== null) {
-    return opens > now ? { text: `Voting opens in ${formatCountdown(opens - now)}`, target: e.opens_at! } : { text: 'Voting is opening…' };
+    return opens > now
+      ? { text: t('countdown.opensIn', { time: formatCountdown(opens - now) }), target: e.opens_at! }
+      : { text: t('countdown.opening') };
   }
   if (e.phase === 'open') {
-    if (closes === null) return { text: 'Voting is open.' };
+    if (closes === null) return { text: t('countdown.open') };
     return closes > now
-      ? { text: `Voting is open. It closes in ${formatCountdown(closes - now)}`, target: e.closes_at! }
-      : { text: 'Voting is closing…' };
+      ? { text: t('countdown.closesIn', { time: formatCountdown(closes - now) }), target: e.closes_at! }
+      : { text: t('countdown.closing') };
   }
-  if (e.phase === 'paused') return { text: 'Voting is paused.' };
+  if (e.phase === 'paused') return { text: t('countdown.paused') };
   return null;
 }
 
@@ -38,6 +41,7 @@ export function countdownText(e: Election, now: number): { text: string; target?
  * second; when a moment passes it asks the server again, so the page opens (or closes) by itself.
  */
 export function VotingCountdown({ className }: { className?: string }) {
+  useT();
   const { election } = useElection();
   const queryClient = useQueryClient();
   const [now, setNow] = useState(() => Date.now());
@@ -70,7 +74,7 @@ export function VotingCountdown({ className }: { className?: string }) {
         <>
           {' '}
           <Link to="/results" className="underline underline-offset-4">
-            See the results
+            {t('countdown.seeResults')}
           </Link>
         </>
       )}

@@ -4,10 +4,12 @@ import { PositionResults } from '@/components/results/position-results';
 import { queries, queryKeys, type ResultsResponseLike, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
+import { useT } from '@/i18n';
 
 export const LANDING_DEFAULT_POSITION = 'Chairperson_National';
 
 export function Landing() {
+  const { t } = useT();
   const queryClient = useQueryClient();
   const positions = useQuery(queries.positions());
   const results = useQuery(queries.publicResults());
@@ -21,14 +23,14 @@ export function Landing() {
 
   return (
     <PublicLayout showColourDialog wide>
-      <h1 className="mb-6 text-2xl font-bold sm:text-3xl">Current election statistics</h1>
+      <h1 className="mb-6 text-2xl font-bold sm:text-3xl">{t('landing.title')}</h1>
       <PositionResults
         positions={positions.data?.body.data}
         groups={results.data?.body.data.data}
         loading={results.isPending}
         error={results.isError}
         defaultKey={LANDING_DEFAULT_POSITION}
-        noVotesText="No votes at the moment for the selected position"
+        noVotesText={t('landing.noVotes')}
         hiddenText={hiddenResultsText(results)}
       />
     </PublicLayout>

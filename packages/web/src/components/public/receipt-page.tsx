@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearch } from '@tanstack/react-router';
 import { CheckCircle2, XCircle } from 'lucide-react';
@@ -9,10 +9,12 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
 import { queries } from '@/lib/queries';
+import { t, useT } from '@/i18n';
 
+// The English message is the catalogue's (validation.enterReceiptCode); FieldError shows it in the reader's language.
 const receiptSchema = z.object({ vvpat: z.string().trim().min(1, 'Enter a receipt code') });
 
-const SOMETHING_WRONG = 'Something went wrong. Please try again later.';
+const strongCode = (chunks: ReactNode[]) => <span className="font-mono font-semibold">{chunks}</span>;
 
 type Outcome = { kind: 'found'; vvpat: string; position: string } | { kind: 'missing'; vvpat: string } | { kind: 'error'; message: string };
 
@@ -21,6 +23,7 @@ type Outcome = { kind: 'found'; vvpat: string; position: string } | { kind: 'mis
  * candidate: the code proves the ballot was counted, not how it was cast.
  */
 export function ReceiptCheck() {
+  const { tRich, tKnown } = useT();
   const { code } = useSearch({ strict: false }) as { code?: string };
   const form = useZodForm(receiptSchema, { reValidateMode: 'onSubmit', defaultValues: { vvpat: code ?? '' } });
   // The code the page was opened with is checked by itself; then each submitted one.
@@ -38,8 +41,8 @@ export function ReceiptCheck() {
     const res = receipt.data;
     if (res?.status === 200) return { kind: 'found', vvpat: res.body.vvpat, position: res.body.position };
     if (res?.status === 404 || errorStatus(receipt.error) === 404) return { kind: 'missing', vvpat: checked };
-    if (res) return { kind: 'error', message: firstFieldError(res) ?? errorMessage(res) ?? SOMETHING_WRONG };
-    if (receipt.isError) return { kind: 'error', message: errorMessage(receipt.error) ?? SOMETHING_WRONG };
+    if (res) return { kind: 'error', message: tKnown(firstFieldError(res) ?? errorMessage(res)) || t('common.somethingWrong') };
+    if (receipt.isError) return { kind: 'error', message: tKnown(errorMessage(receipt.error)) || t('common.somethingWrong') };
     return null;
   })();
 
@@ -47,36 +50,30 @@ export function ReceiptCheck() {
     <PublicLayout>
       <div className="grid gap-6">
         <div className="grid gap-2">
-          <h1 className="text-2xl font-semibold">Check a receipt</h1>
+          <h1 className="text-2xl font-semibold">{t('receipt.title')}</h1>
           <p className="text-muted-foreground">
-            Paste a receipt code (like <span className="font-mono">VP-7K3Q-M9XD</span>) to see whether that ballot is in the count. The
-            answer shows the position only, never the choice, so a receipt is safe to check on any device.
+            {tRich('receipt.intro', { mono: (chunks) => <span className="font-mono">{chunks}</span> })}
           </p>
         </div>
         <form className="grid gap-3" noValidate onSubmit={submit}>
-          <FormField label="Receipt code" error={form.formState.errors.vvpat?.message}>
+          <FormField label={t('receipt.label')} error={form.formState.errors.vvpat?.message}>
             <Input maxLength={64} autoComplete="off" spellCheck={false} className="font-mono" {...form.register('vvpat')} />
           </FormField>
           <Button type="submit" disabled={pending}>
-            {pending ? 'Checking…' : 'Check receipt'}
+            {pending ? t('common.checking') : t('receipt.submit')}
           </Button>
         </form>
         <div aria-live="polite">
           {outcome?.kind === 'found' && (
             <p role="status" className="flex items-start gap-2 rounded-md border border-green-600/40 bg-green-50 px-4 py-3 text-green-900">
               <CheckCircle2 className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-              <span>
-                Receipt <span className="font-mono font-semibold">{outcome.vvpat}</span> is in the count, for {outcome.position}.
-              </span>
+              <span>{tRich('receipt.found', { code: outcome.vvpat, position: outcome.position, mono: strongCode })}</span>
             </p>
           )}
           {outcome?.kind === 'missing' && (
             <p role="alert" className="flex items-start gap-2 rounded-md border border-destructive/40 bg-red-50 px-4 py-3 text-destructive">
               <XCircle className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-              <span>
-                No ballot has the receipt code <span className="font-mono font-semibold">{outcome.vvpat}</span>. Check the code for typing
-                mistakes; if it is right, report it to the returning officer.
-              </span>
+              <span>{tRich('receipt.missing', { code: outcome.vvpat, mono: strongCode })}</span>
             </p>
           )}
           {outcome?.kind === 'error' && (
@@ -86,11 +83,13 @@ export function ReceiptCheck() {
           )}
         </div>
         <p className="text-sm text-muted-foreground">
-          The count is also fixed by the{' '}
-          <Link to="/commitments" className="text-primary underline">
-            published commitments
-          </Link>
-          .
+          {tRich('receipt.commitments', {
+            link: (chunks) => (
+              <Link to="/commitments" className="text-primary underline">
+                {chunks}
+              </Link>
+            ),
+          })}
         </p>
       </div>
     </PublicLayout>

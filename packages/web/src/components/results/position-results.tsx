@@ -6,7 +6,9 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { positionKey, positionLabel } from '@/lib/format';
 import { ResultsRows } from './results-rows';
 import { cn } from '@/lib/utils';
+import { useT } from '@/i18n';
 
+/** The English texts (tests read them); the screen shows the catalogue's results.none and results.firstPreferences. */
 export const NO_RESULTS_TEXT = 'No results available';
 /** A ranked position's live counts (docs/api.md "Ranked positions"). */
 export const FIRST_PREFERENCES_TEXT = 'First preferences only: the count by single transferable vote runs when voting closes.';
@@ -29,6 +31,7 @@ type Option = { key: string; label: string };
 
 /** A position dropdown (label name + level, value name_level) and the results card for it. */
 export function PositionResults({ positions, groups, loading, error, defaultKey, noVotesText, hiddenText, className }: Props) {
+  const { t, tKnown } = useT();
   const selectId = useId();
   const options: Option[] = useMemo(() => {
     if (positions && positions.length > 0) return positions.map((p) => ({ key: positionKey(p), label: positionLabel(p) }));
@@ -43,10 +46,10 @@ export function PositionResults({ positions, groups, loading, error, defaultKey,
   return (
     <div className={cn('grid gap-4', className)}>
       <div className="grid max-w-sm gap-2">
-        <Label htmlFor={selectId}>Position</Label>
+        <Label htmlFor={selectId}>{t('results.position')}</Label>
         <Select value={selected} onValueChange={setChosen} disabled={options.length === 0}>
-          <SelectTrigger id={selectId} className="custom-colours border-transparent" aria-label="Position">
-            <SelectValue placeholder={loading ? 'Loading positions…' : 'Choose a position'} />
+          <SelectTrigger id={selectId} className="custom-colours border-transparent" aria-label={t('results.position')}>
+            <SelectValue placeholder={loading ? t('results.loadingPositions') : t('results.choosePosition')} />
           </SelectTrigger>
           <SelectContent className="custom-colours">
             {options.length === 0 ? (
@@ -70,17 +73,17 @@ export function PositionResults({ positions, groups, loading, error, defaultKey,
         <CardContent aria-live="polite">
           {loading ? (
             <p className="text-muted-foreground" role="status">
-              Loading results…
+              {t('results.loading')}
             </p>
           ) : error && hiddenText ? (
-            <p className="text-muted-foreground">{hiddenText}</p>
+            <p className="text-muted-foreground">{tKnown(hiddenText)}</p>
           ) : error || !groups || groups.length === 0 ? (
-            <p className="text-muted-foreground">{NO_RESULTS_TEXT}</p>
+            <p className="text-muted-foreground">{t('results.none')}</p>
           ) : !group || group.total <= 0 || group.values.length === 0 ? (
             <p className="text-muted-foreground">{noVotesText}</p>
           ) : (
             <div className="grid gap-3">
-              {group.first_preferences_only && <p className="text-sm text-muted-foreground">{FIRST_PREFERENCES_TEXT}</p>}
+              {group.first_preferences_only && <p className="text-sm text-muted-foreground">{t('results.firstPreferences')}</p>}
               <ResultsRows values={group.values} total={group.total} />
             </div>
           )}

@@ -8,6 +8,7 @@ import { errorMessage, errorStatus } from '@/lib/errors';
 import { formatDateTime, useElection } from '@/lib/election';
 import { percentage } from '@/lib/format';
 import { queries } from '@/lib/queries';
+import { t, useT } from '@/i18n';
 import { MotionDeclaration, RankedDeclaration } from './declaration-sections';
 import { DeclarationTable } from './declaration-table';
 
@@ -19,19 +20,20 @@ const share = (n: number, of: number) => (of > 0 ? `${((n / of) * 100).toFixed(1
  * commitment. It prints on A4 as the declaration the returning officer signs (styles.css @media print).
  */
 export function ResultsPage() {
+  const { tKnown } = useT();
   const q = useQuery({ ...queries.finalResults(), retry: false });
   return (
     <PublicLayout wide>
       {q.isPending ? (
-        <Loading label="Loading the results…" />
+        <Loading label={t('declaration.loading')} />
       ) : q.isError || q.data.status !== 200 ? (
         errorStatus(q.error ?? q.data) === 403 ? (
           <div className="grid gap-2">
-            <h1 className="text-2xl font-semibold">Results</h1>
-            <p className="text-muted-foreground">The result is declared here when the election closes.</p>
+            <h1 className="text-2xl font-semibold">{t('declaration.title')}</h1>
+            <p className="text-muted-foreground">{t('declaration.notYet')}</p>
           </div>
         ) : (
-          <ErrorState>{errorMessage(q.error) ?? 'The results could not be loaded. Please try again later.'}</ErrorState>
+          <ErrorState>{tKnown(errorMessage(q.error)) || t('declaration.loadFailed')}</ErrorState>
         )
       ) : (
         <Declaration result={q.data.body} />
@@ -42,6 +44,7 @@ export function ResultsPage() {
 
 export function Declaration({ result }: { result: FinalResultsResponse }) {
   const { turnout, commitment } = result;
+  const { tRich } = useT();
   const { texts } = useElection();
   const when = (iso: string) => formatDateTime(iso, texts.timeZone);
   return (
@@ -49,16 +52,21 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
       <header className="grid gap-2">
         <div className="flex flex-wrap items-start justify-between gap-4">
           <h1 id="declaration-title" className="text-2xl font-semibold">
-            Declaration of results
+            {t('declaration.heading')}
           </h1>
           <Button variant="outline" className="print:hidden" onClick={() => window.print()}>
             <Printer aria-hidden="true" />
-            Print / Save as PDF
+            {t('declaration.print')}
           </Button>
         </div>
         <p className="text-muted-foreground">
-          Voting closed on <time dateTime={result.closed_at}>{when(result.closed_at)}</time>. Turnout: {turnout.voted} of {turnout.members}{' '}
-          members ({share(turnout.voted, turnout.members)}).
+          {tRich('declaration.closed', {
+            time: (chunks) => <time dateTime={result.closed_at}>{chunks}</time>,
+            date: when(result.closed_at),
+            voted: String(turnout.voted),
+            members: String(turnout.members),
+            share: share(turnout.voted, turnout.members),
+          })}
         </p>
       </header>
 
@@ -76,15 +84,15 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
 
       <section className="declaration-position grid gap-2" aria-labelledby="turnout-h">
         <h2 id="turnout-h" className="text-lg font-semibold">
-          Turnout by branch
+          {t('declaration.turnoutByBranch')}
         </h2>
         <DeclarationTable
           rowHeader={false}
           columns={[
-            { label: 'Branch' },
-            { label: 'Members', numeric: true },
-            { label: 'Voted', numeric: true },
-            { label: 'Turnout', numeric: true },
+            { label: t('declaration.branch') },
+            { label: t('declaration.members'), numeric: true },
+            { label: t('declaration.voted'), numeric: true },
+            { label: t('declaration.turnout'), numeric: true },
           ]}
           rows={turnout.branches.map((b) => ({
             key: b.branch,
@@ -95,27 +103,25 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
 
       <section className="declaration-position grid gap-1 text-sm" aria-labelledby="commitment-h">
         <h2 id="commitment-h" className="text-lg font-semibold">
-          Final commitment
+          {t('declaration.finalCommitment')}
         </h2>
         <p>
-          {commitment.count} ballots, recorded <time dateTime={commitment.at}>{when(commitment.at)}</time>. SHA-256:
+          {tRich('declaration.commitment', {
+            time: (chunks) => <time dateTime={commitment.at}>{chunks}</time>,
+            date: when(commitment.at),
+            count: String(commitment.count),
+          })}
         </p>
         <p className="break-all font-mono text-xs" data-testid="final-hash">
           {commitment.hash}
         </p>
         {result.audit && (
-          <p>
-            Audit at close:{' '}
-            {result.audit.ok
-              ? 'passed (tallies and commitment recomputed from the ballots)'
-              : `found ${result.audit.problems.length} problem(s)`}
-            .
-          </p>
+          <p>{t('declaration.audit', { ok: result.audit.ok ? 'yes' : 'no', problems: String(result.audit.problems.length) })}</p>
         )}
       </section>
 
       <footer className="declaration-signature hidden gap-10 pt-10 text-sm print:grid">
-        <p>Returning officer: ______________________________ Signature: ____________________ Date: ____________</p>
+        <p>{t('declaration.signature')}</p>
       </footer>
     </article>
   );
@@ -123,30 +129,32 @@ export function Declaration({ result }: { result: FinalResultsResponse }) {
 
 /** A plurality or approval position: each candidate's votes and share, the elected and the tied. */
 function TallyDeclaration({ result: p }: { result: FinalResult }) {
+  useT();
   return (
     <section className="declaration-position grid gap-2" aria-labelledby={`pos-${p.position_id}`}>
       <h2 id={`pos-${p.position_id}`} className="text-lg font-semibold">
         {p.title}{' '}
-        <span className="text-sm font-normal text-muted-foreground">
-          ({p.seats} {p.seats === 1 ? 'seat' : 'seats'}, {p.total} {p.total === 1 ? 'vote' : 'votes'})
-        </span>
+        <span className="text-sm font-normal text-muted-foreground">{t('declaration.seatsVotes', { seats: p.seats, total: p.total })}</span>
       </h2>
       <DeclarationTable
-        caption={`Votes for ${p.title}`}
+        caption={t('declaration.votesFor', { title: p.title })}
         columns={[
-          { label: 'Candidate' },
-          { label: 'Votes', numeric: true },
-          { label: 'Share', numeric: true },
-          { label: 'Outcome', cellClassName: 'font-medium' },
+          { label: t('declaration.candidate') },
+          { label: t('declaration.votes'), numeric: true },
+          { label: t('declaration.share'), numeric: true },
+          { label: t('declaration.outcome'), cellClassName: 'font-medium' },
         ]}
         rows={p.values.map((v) => ({
           key: v.candidate_id,
-          cells: [v.name, v.count, percentage(v.count, p.total), v.elected ? 'Elected' : v.tied ? 'Tied for the last seat' : ''],
+          cells: [
+            v.name,
+            v.count,
+            percentage(v.count, p.total),
+            v.elected ? t('declaration.elected') : v.tied ? t('declaration.tied') : '',
+          ],
         }))}
       />
-      {p.values.some((v) => v.tied) && (
-        <p className="text-sm">A tie across the last seat: none of the tied candidates is declared elected.</p>
-      )}
+      {p.values.some((v) => v.tied) && <p className="text-sm">{t('declaration.tie')}</p>}
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { resultText, percentage } from '@/lib/format';
+import { useT } from '@/i18n';
 
 export type ResultRow = { candidate_id?: number; title?: string; name?: string; member_no?: string; count: number };
 
@@ -7,10 +8,11 @@ export type ResultRow = { candidate_id?: number; title?: string; name?: string; 
  * the percentage, the count and vote|votes. The column is about 20rem wide.
  */
 export function ResultsRows({ values, total }: { values: ResultRow[]; total: number }) {
+  const { t } = useT();
   return (
-    <ul className="grid w-full max-w-[20rem] gap-4" aria-label="Results">
+    <ul className="grid w-full max-w-[20rem] gap-4" aria-label={t('results.list')}>
       {values.map((v, i) => {
-        const label = v.title || v.name || v.member_no || `Candidate ${i + 1}`;
+        const label = v.title || v.name || v.member_no || t('results.candidateN', { n: i + 1 });
         const share = total > 0 ? Math.min(100, (v.count / total) * 100) : 0;
         return (
           <li key={v.candidate_id ?? `${label}-${i}`} className="grid gap-1">
@@ -20,7 +22,7 @@ export function ResultsRows({ values, total }: { values: ResultRow[]; total: num
             <div
               className="h-3 w-full overflow-hidden rounded-full bg-muted"
               role="progressbar"
-              aria-label={`${label} share`}
+              aria-label={t('results.share', { label })}
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={Number(share.toFixed(2))}

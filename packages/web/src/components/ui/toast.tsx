@@ -3,6 +3,7 @@ import * as ToastPrimitives from '@radix-ui/react-toast';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { X } from 'lucide-react';
 import { cn } from '@/lib/utils';
+import { t } from '@/i18n';
 
 export const ToastProvider = ToastPrimitives.Provider;
 
@@ -59,7 +60,7 @@ export function ToastClose({ className, ...props }: React.ComponentProps<typeof 
         'absolute right-2 top-2 rounded-md p-1 opacity-70 transition-opacity hover:opacity-100 focus:opacity-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-ring',
         className,
       )}
-      aria-label="Close"
+      aria-label={t('common.close')}
       {...props}
     >
       <X className="size-4" aria-hidden="true" />

@@ -1,5 +1,7 @@
+import type * as React from 'react';
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
 import { useToast } from '@/hooks/use-toast';
+import { useT } from '@/i18n';
 
 /** docs/screens.md "Messages and timings": auto close after 5000 ms, swipe threshold 50, hotkey F8 (Radix's own defaults, stated here). */
 export const TOAST_DURATION = 5000;
@@ -7,19 +9,22 @@ export const TOAST_SWIPE_THRESHOLD = 50;
 
 export function Toaster() {
   const { toasts } = useToast();
+  // Toasts carry the server's English messages too: shown in the reader's language when the catalogue has them.
+  const { t, tKnown } = useT();
+  const known = (v: React.ReactNode) => (typeof v === 'string' ? tKnown(v) : v);
   return (
-    <ToastProvider duration={TOAST_DURATION} swipeThreshold={TOAST_SWIPE_THRESHOLD} swipeDirection="right">
+    <ToastProvider duration={TOAST_DURATION} swipeThreshold={TOAST_SWIPE_THRESHOLD} swipeDirection="right" label={t('toast.label')}>
       {toasts.map(({ id, title, description, action, ...props }) => (
         <Toast key={id} {...props}>
           <div className="grid gap-1">
-            {title && <ToastTitle>{title}</ToastTitle>}
-            {description && <ToastDescription>{description}</ToastDescription>}
+            {title && <ToastTitle>{known(title)}</ToastTitle>}
+            {description && <ToastDescription>{known(description)}</ToastDescription>}
           </div>
           {action}
           <ToastClose />
         </Toast>
       ))}
-      <ToastViewport hotkey={['F8']} />
+      <ToastViewport hotkey={['F8']} label={t('toast.region', { hotkey: 'F8' })} />
     </ToastProvider>
   );
 }

@@ -4,8 +4,10 @@ import { PositionResults } from '@/components/results/position-results';
 import { queries, queryKeys, type ResultsResponseLike, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
+import { useT } from '@/i18n';
 
 export function VoterDashboard() {
+  const { t } = useT();
   const queryClient = useQueryClient();
   const positions = useQuery(queries.positions());
   const results = useQuery(queries.dashboard());
@@ -22,7 +24,7 @@ export function VoterDashboard() {
         loading={results.isPending}
         error={results.isError}
         defaultKey="Chairperson_National"
-        noVotesText="No votes at the moment, Go to Elections tab to vote"
+        noVotesText={t('dashboard.noVotes')}
         hiddenText={hiddenResultsText(results)}
       />
       <AuthenticatorHint />
@@ -32,13 +34,16 @@ export function VoterDashboard() {
 
 /** The way into the authenticator flow (enrolment needs a signed-in voter, so it starts here). */
 export function AuthenticatorHint() {
+  const { tRich } = useT();
   return (
     <p className="text-sm text-muted-foreground">
-      Sign in next time without waiting for a text:{' '}
-      <Link to="/scan-qr" className="text-primary underline underline-offset-2">
-        set up an authenticator app
-      </Link>
-      .
+      {tRich('dashboard.authenticator', {
+        link: (chunks) => (
+          <Link to="/scan-qr" className="text-primary underline underline-offset-2">
+            {chunks}
+          </Link>
+        ),
+      })}
     </p>
   );
 }

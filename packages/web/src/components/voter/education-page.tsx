@@ -2,9 +2,10 @@ import { Link } from '@tanstack/react-router';
 import type { Election } from '@kura/contract';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { useElection } from '@/lib/election';
-import { formatOrdinalDay } from '@/lib/zoned-time';
+import { formatDayInZone, formatOrdinalDay } from '@/lib/zoned-time';
+import { getLocale, t, useT, type MessageKey } from '@/i18n';
 
-/** Education (docs/screens.md "Screens"): six steps and the voting window footer. */
+/** Education (docs/screens.md "Screens"): six steps and the voting window footer (English; the screen shows the catalogue's education.stepN). */
 export const EDUCATION_STEPS = [
   { title: 'Go to the elections tab', body: 'Open Voting in the menu to see the positions you can vote for.' },
   { title: 'Pick a candidate', body: 'In each position, choose one candidate by selecting the button next to their name.' },
@@ -24,41 +25,55 @@ export const VOTING_WINDOW_TEXT = 'voting starts on 8th Jan 2025 and ends on 9th
  * sentence the tutorial has always had; without a schedule, that sentence as it stands.
  */
 export function votingWindowText(election: Pick<Election, 'opens_at' | 'closes_at' | 'time_zone'> | undefined): string {
-  if (!election?.opens_at || !election.closes_at) return VOTING_WINDOW_TEXT;
-  return `voting starts on ${formatOrdinalDay(election.opens_at, election.time_zone)} and ends on ${formatOrdinalDay(election.closes_at, election.time_zone, 'long')}`;
+  if (!election?.opens_at || !election.closes_at) return getLocale() === 'en' ? VOTING_WINDOW_TEXT : '';
+  // English keeps its ordinal days ("8th Jan 2025"); another language has its own dates from Intl.
+  const day = (iso: string, month: 'short' | 'long') =>
+    getLocale() === 'en' ? formatOrdinalDay(iso, election.time_zone, month) : formatDayInZone(iso, election.time_zone);
+  return t('education.window', { start: day(election.opens_at, 'short'), end: day(election.closes_at, 'long') });
 }
 
+const STEP_KEYS: [MessageKey, MessageKey][] = [
+  ['education.step1.title', 'education.step1.body'],
+  ['education.step2.title', 'education.step2.body'],
+  ['education.step3.title', 'education.step3.body'],
+  ['education.step4.title', 'education.step4.body'],
+  ['education.step5.title', 'education.step5.body'],
+  ['education.step6.title', 'education.step6.body'],
+];
+
 export function Education() {
+  useT();
   const { election } = useElection();
+  const windowText = votingWindowText(election);
   return (
     <div className="grid max-w-3xl gap-4">
       <ol className="grid gap-4">
-        {EDUCATION_STEPS.map((s, i) => (
-          <li key={s.title}>
+        {STEP_KEYS.map(([title, body], i) => (
+          <li key={title}>
             <Card>
               <CardHeader>
                 <CardTitle>
                   <span className="mr-2 inline-flex size-8 items-center justify-center rounded-full bg-primary text-base text-primary-foreground">
                     {i + 1}
                   </span>
-                  {s.title}
+                  {t(title)}
                 </CardTitle>
               </CardHeader>
               <CardContent>
-                <p>{s.body}</p>
+                <p>{t(body)}</p>
                 {i === 0 && (
                   <Link to="/voter/elect" className="mt-2 inline-block text-primary underline">
-                    Go to Voting
+                    {t('education.goVoting')}
                   </Link>
                 )}
                 {i === 3 && (
                   <Link to="/voter/vpat" className="mt-2 inline-block text-primary underline">
-                    Go to Vvpt
+                    {t('education.goVvpt')}
                   </Link>
                 )}
                 {i === 4 && (
                   <Link to="/receipt" className="mt-2 inline-block text-primary underline">
-                    Check a receipt
+                    {t('education.checkReceipt')}
                   </Link>
                 )}
               </CardContent>
@@ -66,7 +81,7 @@ export function Education() {
           </li>
         ))}
       </ol>
-      <footer className="rounded-md bg-muted px-4 py-3 text-center text-sm">{votingWindowText(election)}</footer>
+      {windowText && <footer className="rounded-md bg-muted px-4 py-3 text-center text-sm">{windowText}</footer>}
     </div>
   );
 }

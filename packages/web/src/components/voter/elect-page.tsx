@@ -8,7 +8,9 @@ import { toast } from '@/hooks/use-toast';
 import { errorMessage, firstFieldError } from '@/lib/errors';
 import { useCastVote } from '@/lib/mutations';
 import { queries } from '@/lib/queries';
+import { t, useT } from '@/i18n';
 
+/** The English texts (tests read them); the screen shows the catalogue's elect.voted and elect.disabled. */
 export const VOTED_BANNER = 'You have successfully voted';
 export const VOTING_DISABLED = 'Voting is currently disabled. Please come back when voting opens.';
 
@@ -19,6 +21,7 @@ const norm = (s: string) =>
     .trim();
 
 export function Elect() {
+  const { tKnown } = useT();
   const ballot = useQuery(queries.ballot());
   const status = useQuery(queries.electionStatus());
   const mine = useQuery(queries.myVvpat());
@@ -49,10 +52,10 @@ export function Elect() {
       const receipts = res.status === 201 ? res.body.receipts : [];
       setJustVoted((prev) => [...prev, ...receipts.map((r) => r.position_id), ...Object.keys(candidates).map(Number)]);
       setVoted(true);
-      toast({ variant: 'success', title: 'Successfully voted' });
+      toast({ variant: 'success', title: t('elect.votedToast') });
       return true;
     } catch (err) {
-      setFailure(`Unable to process vote, ${firstFieldError(err) ?? errorMessage(err) ?? 'Please try again'}`);
+      setFailure(t('elect.failed', { reason: tKnown(firstFieldError(err) ?? errorMessage(err)) || t('elect.tryAgain') }));
       return false;
     }
   };
@@ -62,9 +65,9 @@ export function Elect() {
     if (voted && allVoted) bannerRef.current?.focus();
   }, [voted, allVoted]);
 
-  if (ballot.isPending) return <Loading label="Loading the ballot…" />;
+  if (ballot.isPending) return <Loading label={t('elect.loading')} />;
   if (ballot.isError) {
-    return <ErrorState>{errorMessage(ballot.error) ?? 'The ballot could not be loaded. Please try again later.'}</ErrorState>;
+    return <ErrorState>{tKnown(errorMessage(ballot.error)) || t('elect.loadFailed')}</ErrorState>;
   }
 
   return (
@@ -77,26 +80,26 @@ export function Elect() {
           className="flex flex-wrap focus:outline-none items-center gap-2 rounded-md border border-green-300 bg-green-50 px-4 py-3 text-green-900"
         >
           <CheckCircle2 className="size-5" aria-hidden="true" />
-          <span className="font-semibold">{VOTED_BANNER}</span>
+          <span className="font-semibold">{t('elect.voted')}</span>
           <Link to="/voter/vpat" className="underline">
-            See your receipts
+            {t('elect.seeReceipts')}
           </Link>
         </div>
       )}
       {disabled && !voted && (
         <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 font-medium text-amber-900">
-          {VOTING_DISABLED}
+          {t('elect.disabled')}
         </p>
       )}
       {failure && <ErrorState>{failure}</ErrorState>}
       {withCandidates.length === 0 ? (
-        <EmptyState>There are no positions to vote for at the moment.</EmptyState>
+        <EmptyState>{t('elect.noPositions')}</EmptyState>
       ) : allVoted ? (
         voted ? null : (
           <p role="status" className="rounded-md border border-green-300 bg-green-50 px-4 py-3 font-medium text-green-900">
-            You have already voted for every position.{' '}
+            {t('elect.allVoted')}{' '}
             <Link to="/voter/vpat" className="underline">
-              See your receipts
+              {t('elect.seeReceipts')}
             </Link>
           </p>
         )
@@ -105,7 +108,7 @@ export function Elect() {
         <BallotForm
           groups={groups}
           votedPositionIds={votedPositionIds}
-          blockedReason={disabled ? VOTING_DISABLED : null}
+          blockedReason={disabled ? t('elect.disabled') : null}
           submitting={vote.isPending}
           onConfirm={confirm}
         />

@@ -6,20 +6,22 @@ import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/ca
 import { Checkbox } from '@/components/ui/checkbox';
 import { toast } from '@/hooks/use-toast';
 import { queries } from '@/lib/queries';
+import { t, useT } from '@/i18n';
 
 /** Events/nominate (docs/screens.md "Screens"): voting items with a Vote button that only logs the chosen values. */
 export function Nominate() {
+  useT();
   const q = useQuery(queries.items());
   const [chosen, setChosen] = useState<number[]>([]);
 
   useEffect(() => {
-    if (q.isError) toast({ variant: 'destructive', title: 'Oops...', description: 'Something went wrong!' });
+    if (q.isError) toast({ variant: 'destructive', title: t('nominate.failedTitle'), description: t('nominate.failed') });
   }, [q.isError]);
 
-  if (q.isPending) return <Loading label="Loading items…" />;
-  if (q.isError) return <ErrorState>Something went wrong!</ErrorState>;
+  if (q.isPending) return <Loading label={t('nominate.loading')} />;
+  if (q.isError) return <ErrorState>{t('nominate.failed')}</ErrorState>;
   const items = q.data.body.data;
-  if (items.length === 0) return <EmptyState>There are no items at the moment.</EmptyState>;
+  if (items.length === 0) return <EmptyState>{t('nominate.none')}</EmptyState>;
 
   return (
     <form
@@ -50,7 +52,7 @@ export function Nominate() {
         );
       })}
       <div>
-        <Button type="submit">Vote</Button>
+        <Button type="submit">{t('ballot.vote')}</Button>
       </div>
     </form>
   );

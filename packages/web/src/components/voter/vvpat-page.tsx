@@ -8,49 +8,44 @@ import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states
 import { toast } from '@/hooks/use-toast';
 import { errorStatus } from '@/lib/errors';
 import { queries } from '@/lib/queries';
-
-const FETCH_ERROR = 'An error occurred while fetching the data. Please try again later.';
+import { t, useT } from '@/i18n';
 
 export function VoterVvpat() {
+  useT();
   const q = useQuery(queries.myVvpat());
   const status = q.isError ? errorStatus(q.error) : undefined;
 
   useEffect(() => {
     if (!q.isError) return;
-    if (status === 401) toast({ variant: 'destructive', title: 'Unauthorized', description: 'Your session has expired' });
-    else toast({ variant: 'destructive', title: 'Error', description: FETCH_ERROR });
+    if (status === 401) toast({ variant: 'destructive', title: t('vvpat.unauthorized'), description: t('vvpat.expired') });
+    else toast({ variant: 'destructive', title: t('vvpat.error'), description: t('vvpat.fetchError') });
   }, [q.isError, status]);
 
-  if (q.isPending) return <Loading label="Loading your receipts…" />;
-  if (q.isError) return <ErrorState>{status === 401 ? 'Your session has expired' : FETCH_ERROR}</ErrorState>;
+  if (q.isPending) return <Loading label={t('vvpat.loading')} />;
+  if (q.isError) return <ErrorState>{status === 401 ? t('vvpat.expired') : t('vvpat.fetchError')}</ErrorState>;
   const votes = q.data.body.data.votes;
-  if (votes.length === 0) return <EmptyState>You have not voted yet. Your receipt codes will show here after you vote.</EmptyState>;
+  if (votes.length === 0) return <EmptyState>{t('vvpat.none')}</EmptyState>;
 
   return (
     <div className="grid gap-4">
       <ReceiptActions votes={votes} />
       {/* Fits a phone (cells wrap, no minimum width); should it still scroll, the region is focusable so a keyboard can scroll it. */}
-      <div
-        className="overflow-x-auto rounded-md border border-border"
-        tabIndex={0}
-        role="region"
-        aria-label="Your votes and their receipt codes"
-      >
+      <div className="overflow-x-auto rounded-md border border-border" tabIndex={0} role="region" aria-label={t('vvpat.tableLabel')}>
         <table className="w-full text-left text-sm [&_td]:break-words sm:min-w-[28rem]">
-          <caption className="sr-only">Your votes and their receipt codes</caption>
+          <caption className="sr-only">{t('vvpat.tableLabel')}</caption>
           <thead className="bg-muted">
             <tr>
               <th scope="col" className="px-3 py-2">
                 #
               </th>
               <th scope="col" className="px-3 py-2">
-                VPAT Ref
+                {t('vvpat.ref')}
               </th>
               <th scope="col" className="px-3 py-2">
-                Candidate Selected
+                {t('vvpat.candidate')}
               </th>
               <th scope="col" className="px-3 py-2">
-                Position
+                {t('vvpat.position')}
               </th>
             </tr>
           </thead>
@@ -63,7 +58,7 @@ export function VoterVvpat() {
                     to="/receipt"
                     search={{ code: v.vvpat }}
                     className="text-primary underline-offset-4 hover:underline"
-                    aria-label={`Check receipt ${v.vvpat}`}
+                    aria-label={t('vvpat.checkReceipt', { code: v.vvpat })}
                   >
                     {v.vvpat}
                   </Link>
@@ -85,25 +80,26 @@ export function VoterVvpat() {
  */
 function receiptsText(votes: VvpatRow[], origin: string): string {
   const lines = votes.map((v) => `${v.vvpat}  ${v.position}`);
-  return `${lines.join('\n')}\n\nCheck any of these codes at ${origin}/receipt\n`;
+  return `${lines.join('\n')}\n\n${t('vvpat.textFooter', { url: `${origin}/receipt` })}\n`;
 }
 
 function ReceiptActions({ votes }: { votes: VvpatRow[] }) {
+  const { tRich } = useT();
   const [copied, setCopied] = useState<string | null>(null);
   const text = receiptsText(votes, window.location.origin);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
-      setCopied('Receipt codes copied.');
+      setCopied(t('vvpat.copied'));
     } catch {
-      setCopied('Copying is not allowed here: use Download instead.');
+      setCopied(t('vvpat.copyRefused'));
     }
   };
   const download = () => {
     const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
     const a = document.createElement('a');
     a.href = url;
-    a.download = 'receipt-codes.txt';
+    a.download = t('vvpat.fileName');
     document.body.append(a);
     a.click();
     a.remove();
@@ -112,21 +108,22 @@ function ReceiptActions({ votes }: { votes: VvpatRow[] }) {
   return (
     <div className="grid gap-2">
       <p className="text-sm text-muted-foreground">
-        Keep your receipt codes: anyone can check a code on the{' '}
-        <Link to="/receipt" className="text-primary underline">
-          Check a receipt
-        </Link>{' '}
-        page, which confirms the ballot is counted without showing whom it was for. The copy and the download hold the codes and positions
-        only.
+        {tRich('vvpat.keep', {
+          link: (chunks) => (
+            <Link to="/receipt" className="text-primary underline">
+              {chunks}
+            </Link>
+          ),
+        })}
       </p>
       <div className="flex flex-wrap gap-2">
         <Button variant="outline" size="sm" onClick={() => void copy()}>
           <Copy aria-hidden="true" />
-          Copy codes
+          {t('vvpat.copy')}
         </Button>
         <Button variant="outline" size="sm" onClick={download}>
           <Download aria-hidden="true" />
-          Download codes
+          {t('vvpat.download')}
         </Button>
         <span role="status" className="self-center text-sm">
           {copied ?? ''}

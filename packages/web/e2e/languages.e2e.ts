@@ -1,0 +1,61 @@
+/// <reference types="node" />
+import { describe, expect, it } from 'vitest';
+import { enableVoting, screenshot, useE2E } from './harness';
+
+/** docs/i18n.md: a member who reads Kiswahili signs in, votes and checks receipts in it. */
+const MEMBER_NO = '1001';
+
+const e2e = useE2E({ ready: enableVoting });
+
+describe('Kiswahili', () => {
+  it('a member chooses Kiswahili on the sign-in page, votes in it, switches to English and back; <html lang> follows', async () => {
+    const { context, page } = await e2e.newPage(390, 844);
+    await page.goto('/sign-in');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await page.getByLabel('Language').selectOption('sw');
+    await page.getByRole('button', { name: 'Ingia', exact: true }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('sw');
+
+    await page.getByLabel('Nambari ya mwanachama au barua pepe').fill(MEMBER_NO);
+    await page.getByRole('checkbox').click();
+    const since = Date.now();
+    await page.getByRole('button', { name: 'Ingia', exact: true }).click();
+    await page.getByText('Weka msimbo wa siri wa tarakimu 6').waitFor();
+    const code = await e2e.sink.codeSince(since);
+    await page.getByLabel('Msimbo wa SMS').fill(code);
+    await page.getByRole('button', { name: 'Thibitisha' }).click();
+    await page.waitForURL('**/voter', { timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Dashibodi' }).waitFor();
+
+    // the choice made on the sign-in page is remembered on this device
+    await page.goto('/voter/elect');
+    await page.getByRole('button', { name: 'Piga kura', exact: true }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('sw');
+    const radios = page.getByRole('radio');
+    await radios.first().waitFor();
+    const names = await radios.evaluateAll((els) => [...new Set(els.map((e) => (e as HTMLInputElement).name))]);
+    for (const name of names) await page.locator(`input[type=radio][name="${name}"]`).first().check();
+    // nothing wider than a 390 px phone
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'voter-elect-sw');
+    await page.getByRole('button', { name: 'Piga kura', exact: true }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByText('Una uhakika?').waitFor();
+    await dialog.getByText('Kura ikishapigwa haiwezi kubadilishwa.').waitFor();
+    await dialog.getByRole('button', { name: 'Ndiyo!' }).click();
+    await page.getByText('Umefanikiwa kupiga kura').waitFor();
+
+    // English and back, from the voter's header
+    await page.getByLabel('Lugha').selectOption('en');
+    await page.getByText('You have successfully voted').waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await page.getByLabel('Language').selectOption('sw');
+    await page.getByText('Umefanikiwa kupiga kura').waitFor();
+
+    await page.goto('/voter/vpat');
+    await page.getByRole('columnheader', { name: 'Msimbo wa risiti' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Mgombea uliyemchagua' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('sw');
+    await context.close();
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import en from './locales/en.json';
+import { CATALOGUES, SHIPPED_LANGUAGES } from './index';
+import { catalogueProblems, messageShape } from './check';
+
+describe('message catalogues (docs/i18n.md)', () => {
+  it('English is valid ICU throughout', () => {
+    for (const [key, message] of Object.entries(en)) expect(() => messageShape(message), key).not.toThrow();
+  });
+
+  it.each(SHIPPED_LANGUAGES.filter((l) => l !== 'en'))('%s has every English key, with the same placeholders and tags', (language) => {
+    expect(catalogueProblems(en, CATALOGUES[language])).toEqual([]);
+  });
+
+  it('the check fails when a key is missing, empty, extra or its placeholders differ', () => {
+    const english = {
+      a: 'Choose up to {seats} ({chosen} chosen)',
+      b: 'See <link>receipts</link>',
+      c: 'Hello',
+      d: '{percent} {number} {count, plural, one {vote} other {votes}}',
+      f: 'Passes if {share, select, two_thirds {two thirds} other {half}} vote Yes',
+    };
+    const broken = {
+      a: 'Chagua hadi {seats} {viti}',
+      b: 'Tazama risiti',
+      d: '{percent} kura {number}',
+      e: 'ziada',
+      f: 'Hoja inapita kwa kura za Ndiyo',
+    };
+    expect(catalogueProblems(english, broken)).toEqual([
+      { key: 'a', problem: 'placeholders missing: {chosen}' },
+      { key: 'a', problem: 'placeholders English lacks: {viti}' },
+      { key: 'b', problem: 'placeholders missing: <link>' },
+      { key: 'c', problem: 'missing' },
+      // a plural-only argument may be left out (d); a select's may not (f)
+      { key: 'f', problem: 'placeholders missing: {share}' },
+      { key: 'e', problem: 'not in the English catalogue' },
+    ]);
+    expect(catalogueProblems({ a: 'x' }, { a: ' ' })).toEqual([{ key: 'a', problem: 'empty' }]);
+    expect(catalogueProblems({ a: 'x {y}' }, { a: 'x {y' })[0]?.problem).toMatch(/^not valid ICU/);
+  });
+});

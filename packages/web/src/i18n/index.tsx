@@ -1,0 +1,222 @@
+import { Fragment, createElement, useSyncExternalStore, type ReactNode } from 'react';
+import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
+import en from './locales/en.json';
+import sw from './locales/sw.json';
+import { pseudoCatalogue } from './pseudo';
+import { LANGUAGE_STORAGE_KEY } from './storage';
+
+/**
+ * The web app's messages (docs/i18n.md, ADR 007): ICU messages in one catalogue per language,
+ * formatted by FormatJS (`@formatjs/intl`). The active language lives in a small store outside
+ * React, so a component reads it with `useT()` without a provider, and code outside components
+ * (toasts, lib/) with `t()`.
+ */
+export type MessageKey = keyof typeof en;
+export type MessageValues = Record<string, string | number | Date | null | undefined | ((chunks: ReactNode[]) => ReactNode) | ReactNode>;
+
+/** The languages shipped to members, in the switcher's order. Adding one: a catalogue and a line here. */
+export const SHIPPED_LANGUAGES = ['en', 'sw'] as const;
+export type ShippedLanguage = (typeof SHIPPED_LANGUAGES)[number];
+/** The pseudo-locale for development and the Chromium suite (docs/i18n.md "Pseudo-locale"). */
+export const PSEUDO_LOCALE = 'en-XA';
+export type Locale = ShippedLanguage | typeof PSEUDO_LOCALE;
+
+/** Each language by its own name, never translated (a reader looks for the name they know). */
+export const LANGUAGE_NAMES: Record<Locale, string> = { en: 'English', sw: 'Kiswahili', 'en-XA': 'Pseudo (en-XA)' };
+
+export const CATALOGUES: Record<ShippedLanguage, Record<string, string>> = { en, sw };
+
+/** Whether the pseudo-locale may be chosen: in development, in tests, and in builds made with VITE_PSEUDO_LOCALE=1. */
+export const pseudoAllowed = (): boolean =>
+  Boolean(import.meta.env.DEV || import.meta.env.MODE === 'test' || import.meta.env.VITE_PSEUDO_LOCALE);
+
+export function isShipped(code: string | null | undefined): code is ShippedLanguage {
+  return (SHIPPED_LANGUAGES as readonly string[]).includes(code ?? '');
+}
+
+/** A code this build can speak: a shipped language, or the pseudo-locale where it is allowed. */
+export function isLocale(code: string | null | undefined): code is Locale {
+  return isShipped(code) || (code === PSEUDO_LOCALE && pseudoAllowed());
+}
+
+/** The shipped language a browser language tag asks for: `sw-KE` → `sw`, `en-GB` → `en`. */
+export function shippedFor(tag: string | null | undefined): ShippedLanguage | null {
+  if (!tag) return null;
+  const base = tag.toLowerCase().split(/[-_]/)[0];
+  return isShipped(base) ? base : null;
+}
+
+export type LanguageSources = {
+  /** the signed-in member's language, when the session carries one */
+  member?: string | null;
+  /** the choice made on this device (local storage), or `?lng=` */
+  device?: string | null;
+  /** navigator.languages */
+  browser?: readonly string[];
+  /** the organisation's default language */
+  organisation?: string | null;
+};
+
+/**
+ * docs/api.md "Languages": the signed-in member's language, the choice made on this device, the
+ * browser's languages when one is shipped, the organisation's default; else English.
+ */
+export function chooseLanguage(s: LanguageSources): {
+  locale: Locale;
+  from: 'member' | 'device' | 'browser' | 'organisation' | 'fallback';
+} {
+  if (isLocale(s.member)) return { locale: s.member, from: 'member' };
+  if (isLocale(s.device)) return { locale: s.device, from: 'device' };
+  for (const tag of s.browser ?? []) {
+    const found = shippedFor(tag);
+    if (found) return { locale: found, from: 'browser' };
+  }
+  if (isShipped(s.organisation)) return { locale: s.organisation, from: 'organisation' };
+  return { locale: 'en', from: 'fallback' };
+}
+
+function readStored(): string | null {
+  try {
+    return window.localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function writeStored(locale: Locale) {
+  try {
+    window.localStorage.setItem(LANGUAGE_STORAGE_KEY, locale);
+  } catch {
+    // storage unavailable: the choice lasts for this page only
+  }
+}
+
+function fromUrl(): string | null {
+  try {
+    return new URLSearchParams(window.location.search).get('lng');
+  } catch {
+    return null;
+  }
+}
+
+function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+}
+
+const cache = createIntlCache();
+const intls = new Map<Locale, IntlShape>();
+let pseudoMessages: Record<string, string> | null = null;
+
+function messagesFor(locale: Locale): Record<string, string> {
+  if (locale === PSEUDO_LOCALE) return (pseudoMessages ??= pseudoCatalogue(en));
+  // A key missing from a language falls back to English key by key (the completeness test keeps the shipped ones whole).
+  return locale === 'en' ? en : { ...en, ...CATALOGUES[locale] };
+}
+
+function intlFor(locale: Locale): IntlShape {
+  let intl = intls.get(locale);
+  if (!intl) {
+    intl = createIntl(
+      {
+        locale: locale === PSEUDO_LOCALE ? 'en' : locale,
+        defaultLocale: 'en',
+        messages: messagesFor(locale),
+        onError: (err) => {
+          if (import.meta.env.DEV) console.warn(`[i18n] ${err.message}`);
+        },
+      },
+      cache,
+    );
+    intls.set(locale, intl);
+  }
+  return intl;
+}
+
+let current: { locale: Locale; from: ReturnType<typeof chooseLanguage>['from'] } = chooseLanguage({
+  device: fromUrl() ?? readStored(),
+  browser: browserLanguages(),
+});
+const listeners = new Set<() => void>();
+
+function applyDocumentLanguage() {
+  if (typeof document !== 'undefined') document.documentElement.lang = current.locale;
+}
+applyDocumentLanguage();
+
+function publish(locale: Locale, from: typeof current.from) {
+  if (current.locale === locale && current.from === from) return;
+  current = { locale, from };
+  applyDocumentLanguage();
+  for (const listener of listeners) listener();
+}
+
+/** The active language. */
+export const getLocale = (): Locale => current.locale;
+
+/** The language a person chose (switcher): used at once and remembered on this device. */
+export function setLocale(locale: Locale) {
+  if (!isLocale(locale)) return;
+  writeStored(locale);
+  publish(locale, 'device');
+}
+
+/** The signed-in member's own language (when the session carries one): it comes first. */
+export function setMemberLanguage(code: string | null | undefined) {
+  if (isLocale(code)) publish(code, 'member');
+}
+
+/** The organisation's default: used only when neither the member, this device nor the browser chose. */
+export function setOrganisationDefault(code: string | null | undefined) {
+  if (current.from === 'fallback' && isShipped(code) && code !== current.locale) publish(code, 'fallback');
+}
+
+/** Tests and the sign-out: choose again from the sources as they are now. */
+export function resetLocale(sources: LanguageSources = { device: fromUrl() ?? readStored(), browser: browserLanguages() }) {
+  const next = chooseLanguage(sources);
+  publish(next.locale, next.from);
+}
+
+export function subscribeLocale(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** A message as text in the active language (outside components, or in a component through useT). */
+export function t(key: MessageKey, values?: Record<string, string | number | Date | null | undefined>): string {
+  return intlFor(current.locale).formatMessage({ id: key }, values as never) as string;
+}
+
+/** A message with React parts (`<link>…</link>` tags, elements as values). */
+export function tRich(key: MessageKey, values: MessageValues): ReactNode {
+  const out = intlFor(current.locale).formatMessage({ id: key }, values as never) as unknown;
+  return Array.isArray(out) ? createElement(Fragment, null, ...(out as ReactNode[])) : (out as ReactNode);
+}
+
+let englishIndex: Map<string, MessageKey> | null = null;
+
+/**
+ * A text that reaches the screen in English from elsewhere (the contract's validation messages,
+ * the server's spec wording, option names like Yes/No/Abstain) in the active language, when the
+ * English catalogue holds it word for word; any other text unchanged.
+ */
+export function tKnown(text: string | null | undefined): string {
+  if (!text) return text ?? '';
+  if (current.locale === 'en') return text;
+  englishIndex ??= new Map(Object.entries(en).map(([key, message]) => [message, key as MessageKey]));
+  const key = englishIndex.get(text);
+  return key ? t(key) : text;
+}
+
+/** The `Intl` locale of the active language; English keeps the browser's own English (en-KE, en-GB…). */
+export function intlLocale(): string {
+  const locale = current.locale;
+  if (locale !== 'en' && locale !== PSEUDO_LOCALE) return locale;
+  return browserLanguages().find((tag) => shippedFor(tag) === 'en') ?? 'en';
+}
+
+/** Re-renders the component when the language changes; gives the message functions. */
+export function useT() {
+  const locale = useSyncExternalStore(subscribeLocale, getLocale, getLocale);
+  return { t, tRich, tKnown, locale };
+}

@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { renderWithProviders } from '@/test/render';
+import { stubFetch } from '@/test/fetch';
+import { SignIn } from '@/components/auth/sign-in-page';
+import { Elect } from '@/components/voter/elect-page';
+import { Declaration } from '@/components/results/results-page';
+import { setLocale } from './index';
+import { LANGUAGE_STORAGE_KEY } from './storage';
+
+const ballot = [
+  {
+    title: 'chairperson national',
+    position_id: 1,
+    kind: 'candidates',
+    method: 'plurality',
+    seats: 2,
+    candidates: [
+      { id: 11, name: 'Jane Wanjiku', photo: null },
+      { id: 12, name: 'Otieno Omondi', photo: null },
+      { id: 13, name: 'Amina Hassan', photo: null },
+    ],
+  },
+  {
+    title: 'Constitution amendment',
+    position_id: 2,
+    kind: 'motion',
+    threshold: 'two_thirds',
+    description: 'Raise the annual fee.',
+    candidates: [
+      { id: 21, name: 'Yes', photo: null },
+      { id: 22, name: 'No', photo: null },
+      { id: 23, name: 'Abstain', photo: null },
+    ],
+  },
+];
+
+function server() {
+  return stubFetch(({ path }) => {
+    if (path === '/psk/candidates/v2') return { status: 200, body: { data: ballot } };
+    if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
+    if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
+    return undefined;
+  });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
+  it('the ballot, its motion and the confirmation speak Kiswahili; names stay as they are', async () => {
+    server();
+    setLocale('sw');
+    await renderWithProviders(<Elect />, '/voter/elect');
+    expect(await screen.findByText('Chagua hadi 2 (umechagua 0)')).toBeTruthy();
+    expect(screen.getByText('Hoja inapita ikiwa angalau theluthi mbili ya kura za Ndiyo na Hapana ni Ndiyo.')).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Ndiyo' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Sipigi kura' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Jane Wanjiku' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Hapana' }));
+    expect(screen.getByText('Chagua hadi 2 (umechagua 1)')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Futa chaguo' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Piga kura' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Una uhakika?' });
+    expect(within(dialog).getByText('Chaguo zako:')).toBeTruthy();
+    expect(within(dialog).getByText(/Jane Wanjiku/)).toBeTruthy();
+    expect(within(dialog).getByText(/Hapana/)).toBeTruthy();
+    expect(within(dialog).getByText('Kura ikishapigwa haiwezi kubadilishwa.')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Ndiyo!' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Ghairi' })).toBeTruthy();
+  });
+
+  it('sign-in speaks Kiswahili, validation included, and the switcher changes the page and <html lang> at once', async () => {
+    stubFetch(() => undefined);
+    setLocale('sw');
+    await renderWithProviders(<SignIn />, '/sign-in');
+    expect(await screen.findByRole('button', { name: 'Ingia' })).toBeTruthy();
+    expect(document.documentElement.lang).toBe('sw');
+    const input = screen.getByLabelText('Nambari ya mwanachama au barua pepe');
+    fireEvent.change(input, { target: { value: 'ab' } });
+    expect(await screen.findByText('Lazima iwe na angalau herufi 3')).toBeTruthy();
+    expect(screen.getByText('Weka nambari yako ya mwanachama')).toBeTruthy();
+
+    const select = screen.getByLabelText('Lugha') as HTMLSelectElement;
+    expect(select.value).toBe('sw');
+    act(() => {
+      fireEvent.change(select, { target: { value: 'en' } });
+    });
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(screen.getByText('Must be at least 3 characters long')).toBeTruthy();
+    expect(screen.getByLabelText('Language')).toBeTruthy();
+    expect(document.documentElement.lang).toBe('en');
+    expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('en');
+  });
+
+  it('the printed declaration speaks Kiswahili', async () => {
+    stubFetch(() => undefined);
+    setLocale('sw');
+    await renderWithProviders(
+      <Declaration
+        result={{
+          data: [
+            {
+              position_id: 8,
+              title: 'Amend rule 12 National',
+              kind: 'motion',
+              yes: 6,
+              no: 3,
+              abstain: 1,
+              threshold: 'two_thirds',
+              quorum_percent: 50,
+              quorum_met: true,
+              passed: true,
+            },
+          ],
+          turnout: { members: 12, voted: 10, branches: [{ branch: 'Nairobi', members: 12, voted: 10 }] },
+          commitment: { hash: 'ab'.repeat(32), count: 19, at: '2026-05-03T17:00:00.000Z' },
+          closed_at: '2026-05-03T17:00:00.000Z',
+          audit: { ok: true, problems: [], at: '2026-05-03T17:00:01.000Z' },
+        }}
+      />,
+    );
+    expect(screen.getByRole('heading', { name: 'Tangazo la matokeo' })).toBeTruthy();
+    expect(screen.getByTestId('motion-outcome-8').textContent).toBe('Matokeo: IMEPITA');
+    expect(screen.getByRole('rowheader', { name: 'Sipigi kura' })).toBeTruthy();
+    expect(screen.getByText(/Waliopiga kura: 10 kati ya wanachama 12/)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Waliopiga kura kwa kila tawi' })).toBeTruthy();
+  });
+});

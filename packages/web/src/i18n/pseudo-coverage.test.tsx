@@ -1,0 +1,260 @@
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderWithProviders } from '@/test/render';
+import { stubFetch } from '@/test/fetch';
+import { SignIn } from '@/components/auth/sign-in-page';
+import { VerifyDetails } from '@/components/auth/verify-page';
+import { Elect } from '@/components/voter/elect-page';
+import { VoterVvpat } from '@/components/voter/vvpat-page';
+import { VoterDashboard } from '@/components/voter/dashboard-page';
+import { Education } from '@/components/voter/education-page';
+import { ReceiptCheck } from '@/components/public/receipt-page';
+import { Commitments } from '@/components/public/commitments-page';
+import { Landing } from '@/components/public/landing-page';
+import { Declaration } from '@/components/results/results-page';
+import { AppShell } from '@/components/layout/app-shell';
+import { VOTER_EXTRA_TITLES, VOTER_MENU } from '@/lib/menus';
+import { setLocale, t } from './index';
+
+/**
+ * The pseudo-locale run (docs/i18n.md "Pseudo-locale"): every text of the voter and public screens
+ * comes out accented, so a run of plain ASCII letters on the page is a string that skipped the
+ * catalogue, unless it is data the test put there (names, titles, codes) or a date from Intl.
+ */
+const DATA = [
+  'Kura',
+  'Jane Wanjiku',
+  'Otieno Omondi',
+  'Amina Hassan',
+  'Chairperson National',
+  'chairperson national',
+  'Board National',
+  'Grace Achieng',
+  'Peter Otieno',
+  'Amend rule 12 National',
+  'Raise the annual fee.',
+  'Nairobi',
+  'VP-AAAA-BBBB',
+  'SHA',
+  'PDF',
+  'BLT',
+  'QR',
+  'USSD',
+  'SMS',
+  'Amend Rule 12 National',
+  'ab'.repeat(32),
+  // each language is named in itself in the switcher
+  'English',
+  'Kiswahili',
+  'Pseudo (en-XA)',
+];
+const INTL = /\b(January|February|March|April|May|June|July|August|September|October|November|December|UTC|GMT|EAT|AM|PM|at)\b/g;
+
+function plainEnglish(): string[] {
+  let text = document.body.textContent ?? '';
+  for (const el of document.body.querySelectorAll('[aria-label], [placeholder], [alt], [title]')) {
+    for (const attr of ['aria-label', 'placeholder', 'alt', 'title']) text += ` ${el.getAttribute(attr) ?? ''}`;
+  }
+  for (const d of DATA) text = text.split(d).join(' ');
+  text = text.replace(INTL, ' ');
+  return [...new Set(text.match(/(?<![\p{L}])[A-Za-z]{2,}(?![\p{L}])/gu) ?? [])];
+}
+
+const ballot = [
+  {
+    title: 'chairperson national',
+    position_id: 1,
+    kind: 'candidates',
+    method: 'plurality',
+    seats: 2,
+    candidates: [
+      { id: 11, name: 'Jane Wanjiku', photo: null, statement: 'Raise the annual fee.' },
+      { id: 12, name: 'Otieno Omondi', photo: null },
+    ],
+  },
+  {
+    title: 'Board National',
+    position_id: 7,
+    kind: 'candidates',
+    method: 'ranked',
+    candidates: [{ id: 13, name: 'Amina Hassan', photo: null }],
+  },
+  {
+    title: 'Amend rule 12 National',
+    position_id: 8,
+    kind: 'motion',
+    threshold: 'two_thirds',
+    quorum_percent: 50,
+    candidates: [
+      { id: 21, name: 'Yes', photo: null },
+      { id: 22, name: 'No', photo: null },
+      { id: 23, name: 'Abstain', photo: null },
+    ],
+  },
+];
+
+function server() {
+  stubFetch(({ path }) => {
+    if (path === '/psk/candidates/v2') return { status: 200, body: { data: ballot } };
+    if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
+    if (path === '/psk/vvpat')
+      return {
+        status: 200,
+        body: { data: { votes: [{ vvpat: 'VP-AAAA-BBBB', name: 'Jane Wanjiku', position: 'Chairperson National' }] } },
+      };
+    if (path === '/psk/receipt/VP-AAAA-BBBB')
+      return { status: 200, body: { vvpat: 'VP-AAAA-BBBB', position: 'Chairperson National', recorded: true } };
+    if (path === '/psk/commitments')
+      return { status: 200, body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: 12, hash: 'ab'.repeat(32) }] } };
+    if (path === '/election')
+      return {
+        status: 200,
+        body: {
+          data: {
+            title: '',
+            organisation: '',
+            website: null,
+            support_email: null,
+            opens_at: '2026-05-04T05:00:00.000Z',
+            closes_at: '2026-05-06T14:00:00.000Z',
+            time_zone: 'Africa/Nairobi',
+            results_visibility: 'live',
+            phase: 'closed',
+            active: '0',
+          },
+        },
+      };
+    return undefined;
+  });
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+async function pseudo(ui: ReactNode, url: string, ready: () => Promise<unknown>) {
+  server();
+  setLocale('en-XA');
+  await renderWithProviders(ui, url);
+  await ready();
+}
+
+describe('no untranslated text on the voter and public screens (en-XA)', () => {
+  it('sign-in and its public frame', async () => {
+    await pseudo(<SignIn />, '/sign-in', () => screen.findByTestId('voting-countdown'));
+    fireEvent.change(screen.getByRole('textbox'), { target: { value: 'ab' } });
+    await screen.findAllByRole('alert');
+    expect(plainEnglish().join(' ')).toBe('');
+  });
+
+  it('verify member details', async () => {
+    await pseudo(<VerifyDetails />, '/verify', () => screen.findAllByRole('button'));
+    expect(plainEnglish().join(' ')).toBe('');
+  });
+
+  it('the voter shell, dashboard and tutorial', async () => {
+    await pseudo(
+      <AppShell menu={VOTER_MENU} extraTitles={VOTER_EXTRA_TITLES} showColourDialog showPinDialog showLanguage signOutTo="/">
+        <VoterDashboard />
+        <Education />
+      </AppShell>,
+      '/voter',
+      () => screen.findAllByRole('listitem'),
+    );
+    expect(plainEnglish().join(' ')).toBe('');
+    // the banner's dialogs, one at a time
+    for (const key of ['colours.open', 'pin.open', 'issue.open'] as const) {
+      fireEvent.click(screen.getByRole('button', { name: t(key) }));
+      const dialog = await screen.findByRole('dialog');
+      expect(plainEnglish().join(' ')).toBe('');
+      fireEvent.click(within(dialog).getByRole('button', { name: t('common.close') }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    }
+  });
+
+  it('the ballot: plurality, ranked, motion, and the confirmation', async () => {
+    await pseudo(<Elect />, '/voter/elect', () => screen.findAllByRole('checkbox'));
+    fireEvent.click(screen.getAllByRole('checkbox')[0]!);
+    fireEvent.click(screen.getAllByRole('radio')[0]!);
+    fireEvent.click(screen.getAllByRole('button').find((b) => b.getAttribute('type') === 'submit')!);
+    await screen.findByRole('alertdialog');
+    expect(plainEnglish().join(' ')).toBe('');
+  });
+
+  it('the voter’s receipts', async () => {
+    await pseudo(<VoterVvpat />, '/voter/vpat', () => screen.findByRole('table'));
+    expect(plainEnglish().join(' ')).toBe('');
+  });
+
+  it('the receipt check', async () => {
+    await pseudo(<ReceiptCheck />, '/receipt?code=VP-AAAA-BBBB', () => screen.findByText('VP-AAAA-BBBB'));
+    expect(plainEnglish().join(' ')).toBe('');
+  });
+
+  it('commitments', async () => {
+    await pseudo(<Commitments />, '/commitments', () => screen.findByRole('table'));
+    expect(plainEnglish().join(' ')).toBe('');
+  });
+
+  it('landing statistics', async () => {
+    await pseudo(<Landing />, '/', () => screen.findByTestId('voting-countdown'));
+    expect(plainEnglish().join(' ')).toBe('');
+  });
+
+  it('the declaration', async () => {
+    await pseudo(
+      <Declaration
+        result={{
+          data: [
+            {
+              position_id: 8,
+              title: 'Amend rule 12 National',
+              kind: 'motion',
+              yes: 6,
+              no: 3,
+              abstain: 1,
+              threshold: 'two_thirds',
+              quorum_percent: 50,
+              quorum_met: true,
+              passed: true,
+            },
+            {
+              position_id: 1,
+              title: 'Chairperson National',
+              kind: 'candidates',
+              method: 'plurality',
+              seats: 1,
+              total: 5,
+              values: [
+                { candidate_id: 11, title: 'Jane Wanjiku', name: 'Jane Wanjiku', member_no: '1001', count: 5, elected: true, tied: false },
+              ],
+            },
+            {
+              position_id: 7,
+              title: 'Board National',
+              kind: 'candidates',
+              method: 'ranked',
+              seats: 1,
+              ballots: 3,
+              quota: '2.00000',
+              values: [
+                { candidate_id: 1, name: 'Grace Achieng', first_preferences: 2, votes: '2.00000', elected: true },
+                { candidate_id: 2, name: 'Peter Otieno', first_preferences: 1, votes: '1.00000', elected: false },
+              ],
+              nontransferable: '0.00000',
+              rounds: [
+                { round: 1, action: 'elect', candidate_ids: [1], votes: { 1: '2.00000', 2: '1.00000' }, nontransferable: '0.00000' },
+              ],
+            },
+          ],
+          turnout: { members: 12, voted: 10, branches: [{ branch: 'Nairobi', members: 12, voted: 10 }] },
+          commitment: { hash: 'ab'.repeat(32), count: 19, at: '2026-05-03T17:00:00.000Z' },
+          closed_at: '2026-05-03T17:00:00.000Z',
+          audit: { ok: true, problems: [], at: '2026-05-03T17:00:01.000Z' },
+        }}
+      />,
+      '/results',
+      () => screen.findByTestId('motion-outcome-8'),
+    );
+    expect(plainEnglish().join(' ')).toBe('');
+  });
+});
