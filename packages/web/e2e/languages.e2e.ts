@@ -1,6 +1,7 @@
 /// <reference types="node" />
 import { describe, expect, it } from 'vitest';
-import { enableVoting, screenshot, useE2E } from './harness';
+import { join } from 'node:path';
+import { enableVoting, SCREENSHOT_DIR, screenshot, useE2E } from './harness';
 
 /** docs/i18n.md: a member who reads Kiswahili signs in, votes and checks receipts in it. */
 const MEMBER_NO = '1001';
@@ -37,7 +38,14 @@ describe('Kiswahili', () => {
     for (const name of names) await page.locator(`input[type=radio][name="${name}"]`).first().check();
     // nothing wider than a 390 px phone
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-    await screenshot(page, 'voter-elect-sw');
+    await screenshot(page, 'voter-elect-sw-390');
+    // README "Languages": the Kiswahili ballot
+    await page.setViewportSize({ width: 1280, height: 900 });
+    for (const close of await page.getByRole('button', { name: 'Funga' }).all()) await close.click();
+    await expect.poll(() => page.getByText('Upigaji kura salama na wa wazi').count()).toBe(0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'voter-elect-sw.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: 'Piga kura', exact: true }).click();
     const dialog = page.getByRole('alertdialog');
     await dialog.getByText('Una uhakika?').waitFor();
