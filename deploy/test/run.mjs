@@ -16,7 +16,10 @@
 // Base images: pulled where Docker Hub answers, else stand-ins built from Debian packages
 // (deploy/test/standins.sh, cached). The closing line is "N passed, N failed".
 // Environment: KURA_DOCKER_OPTIONAL=1 turns "no Docker engine can run here" into a skip (CI);
-// KURA_DOCKER_KEEP=1 leaves the stack up after a failure for a look.
+// KURA_DOCKER_KEEP=1 leaves the stack up after a failure for a look. `--prepare` only starts the
+// engine and makes the base images (writing what it found to KURA_DOCKER_PREPARED, which the run
+// then reads): .ci/run starts it early in the background, so the network- and disk-bound image
+// work overlaps the test suites.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -303,6 +306,51 @@ function httpsGet(port, path, ca) {
   });
 }
 
+// ---- Base images ------------------------------------------------------------------------------
+
+const REAL_IMAGES = ['node:24-bookworm-slim', 'postgres:16-alpine', 'redis:7-alpine', 'caddy:2'];
+
+/**
+ * The base images: pulled where Docker Hub answers (`images` undefined: the compose file's own),
+ * else the Debian stand-ins (deploy/test/standins.sh, cached in /var/cache/kura-docker).
+ */
+async function baseImages() {
+  const real = REAL_IMAGES;
+  const pulled = run('timeout', ['60', 'docker', 'pull', real[0]]);
+  if (pulled.code === 0) {
+    for (const image of real.slice(1)) check(run('docker', ['pull', image]).code === 0, `docker pull ${image} failed`);
+    return { images: undefined, note: `pulled ${real.join(', ')}` };
+  }
+  const r = run('bash', [join(ROOT, 'deploy/test/standins.sh')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  check(r.code === 0, 'building the stand-in images failed');
+  const [node, postgres, redis, caddy] = r.out.trim().split('\n');
+  return {
+    images: { node, postgres, redis, caddy },
+    note: `Docker Hub unreachable (${pulled.err.trim().split('\n').pop()}); STAND-INS from Debian bookworm packages: ${real[0]} → ${node} (Node ${run('docker', ['run', '--rm', node, 'node', '--version']).out.trim()} from the npm registry); ${real[1]} → ${postgres} (PostgreSQL 15); ${real[2]} → ${redis} (Redis 7.0); ${real[3]} → ${caddy} (Caddy 2.6)`,
+  };
+}
+
+/**
+ * `--prepare` writes what baseImages() found to the file KURA_DOCKER_PREPARED names; the run reads
+ * it back, if every image it names is still in the engine (else it makes them itself).
+ */
+function readPrepared() {
+  const file = process.env.KURA_DOCKER_PREPARED;
+  if (!file || !existsSync(file)) return undefined;
+  const base = JSON.parse(readFileSync(file, 'utf8'));
+  const named = base.images ? Object.values(base.images) : REAL_IMAGES;
+  return named.every((image) => run('docker', ['image', 'inspect', image]).code === 0) ? base : undefined;
+}
+
+/** `node deploy/test/run.mjs --prepare`: only the engine and the base images, for a later run. */
+async function prepare() {
+  const problem = await ensureEngine();
+  if (problem) return say(`prepare: nothing prepared (${problem})`);
+  const base = await baseImages();
+  if (process.env.KURA_DOCKER_PREPARED) writeFileSync(process.env.KURA_DOCKER_PREPARED, JSON.stringify(base));
+  say(`prepare: ${base.note}`);
+}
+
 // ---- The run --------------------------------------------------------------------------------
 
 async function main() {
@@ -318,21 +366,14 @@ async function main() {
   if (!compose) skip('neither `docker compose` nor `docker-compose` is installed (apt-get install docker-compose)');
   say(`Docker engine ${run('docker', ['info', '--format', '{{.ServerVersion}}']).out.trim()}; compose: ${compose.name}`);
 
-  // Base images: the real ones where a registry answers, stand-ins otherwise.
-  const real = ['node:24-bookworm-slim', 'postgres:16-alpine', 'redis:7-alpine', 'caddy:2'];
+  // Base images: the real ones where a registry answers, stand-ins otherwise; already there when
+  // `--prepare` made them in the background (.ci/run starts it early, beside the CPU-bound suites).
   let images;
   await step('base images', async () => {
-    const pulled = run('timeout', ['60', 'docker', 'pull', real[0]]);
-    if (pulled.code === 0) {
-      for (const image of real.slice(1)) check(run('docker', ['pull', image]).code === 0, `docker pull ${image} failed`);
-      images = undefined;
-      return `pulled ${real.join(', ')}`;
-    }
-    const r = run('bash', [join(ROOT, 'deploy/test/standins.sh')], { stdio: ['ignore', 'pipe', 'inherit'] });
-    check(r.code === 0, 'building the stand-in images failed');
-    const [node, postgres, redis, caddy] = r.out.trim().split('\n');
-    images = { node, postgres, redis, caddy };
-    return `Docker Hub unreachable (${pulled.err.trim().split('\n').pop()}); STAND-INS from Debian bookworm packages: ${real[0]} → ${node} (Node ${run('docker', ['run', '--rm', node, 'node', '--version']).out.trim()} from the npm registry); ${real[1]} → ${postgres} (PostgreSQL 15); ${real[2]} → ${redis} (Redis 7.0); ${real[3]} → ${caddy} (Caddy 2.6)`;
+    const prepared = readPrepared();
+    const base = prepared ?? (await baseImages());
+    images = base.images;
+    return prepared ? `${base.note} (prepared in the background by --prepare)` : base.note;
   });
 
   // A copy of the repository as a fresh clone has it (tracked and new files; nothing ignored).
@@ -771,8 +812,15 @@ async function main() {
   process.exit(failed === 0 ? 0 : 1);
 }
 
-main().catch((error) => {
-  console.error(error);
-  console.log(`${passed} passed, ${failed + 1} failed`);
-  process.exit(1);
-});
+if (process.argv.includes('--prepare')) {
+  prepare().catch((error) => {
+    // The run itself makes the images again and reports what fails.
+    say(`prepare failed: ${error instanceof Error ? error.message : error}`);
+  });
+} else {
+  main().catch((error) => {
+    console.error(error);
+    console.log(`${passed} passed, ${failed + 1} failed`);
+    process.exit(1);
+  });
+}

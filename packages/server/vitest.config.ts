@@ -5,6 +5,12 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['test/reliability/**'],
     pool: 'forks',
+    // One module graph per worker, shared by the files it runs: the app (Express, the contract,
+    // Drizzle, PGlite) is imported once per worker instead of once per file. Sound because the code
+    // keeps no per-run state at module level (only caches of constants) — each file builds its own
+    // app on its own database — and a spy is restored by the test that made it (restoreMocks too).
+    isolate: false,
+    restoreMocks: true,
     // Migrates one template database per run; each file copies it into its own database.
     globalSetup: ['test/template-database.ts'],
     // Each file opens its own database (a PGlite instance or a fresh Postgres database).

@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
     environment: 'node',
+    // Seeds the demo once per run; each file's server starts from a copy (e2e/global-setup.ts).
+    globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     fileParallelism: false,

@@ -1,13 +1,13 @@
 /// <reference types="node" />
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { createServer, type Server } from 'node:http';
 import { AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 // The server's own test SMTP sink: the same capture its delivery tests use.
 import { startSmtpCapture } from '../../server/test/auth/smtp-capture';
@@ -68,6 +68,8 @@ async function freePort(): Promise<number> {
 
 export type RunningServer = {
   baseUrl: string;
+  /** The server's DATA_DIR (its embedded database, uploads). */
+  dataDir: string;
   logLines: string[];
   /** The 6-digit code of the newest mail to `to` that the SMTP sink received after `since`. */
   emailCodeSince: (to: string, since: number, timeoutMs?: number) => Promise<string>;
@@ -76,15 +78,43 @@ export type RunningServer = {
 
 export type SmsSink = Awaited<ReturnType<typeof startSmsSink>>;
 
+declare module 'vitest' {
+  // Vitest's provided values are declared by merging into its interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  export interface ProvidedContext {
+    /** The data directory of a server stopped right after it seeded the demo (e2e/global-setup.ts). */
+    e2eDemoDataDir: string | undefined;
+  }
+}
+
+/** The run's seeded demo data directory, when a global setup made one and this is a test worker. */
+function demoTemplate(): string | undefined {
+  try {
+    return inject('e2eDemoDataDir');
+  } catch {
+    return undefined; // outside a test worker (the global setup itself)
+  }
+}
+
 /**
  * Starts the real server (built dist/main.js, else the TypeScript source) on a free port with a
  * fresh embedded database: the demo election unless `env` says otherwise (`SEED_DEMO: '0'`).
+ * The demo is a copy of the run's seeded data directory (e2e/global-setup.ts) where there is one
+ * and `env` sets no SEED_DEMO, else the server seeds it itself; `dataDirFrom` names another
+ * directory to copy, or `false` for none; `keepDataDir` leaves the directory in place at `stop()`
+ * (the caller removes it).
  */
-export async function startServer(smsWebhookUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  smsWebhookUrl: string,
+  env: Record<string, string> = {},
+  options: { dataDirFrom?: string | false; keepDataDir?: boolean } = {},
+): Promise<RunningServer> {
   if (!existsSync(join(WEB_DIR, 'dist/index.html'))) throw new Error('Build the web app first: pnpm --filter @kura/web build');
   const port = await freePort();
   const smtp = await startSmtpCapture();
   const dataDir = mkdtempSync(join(tmpdir(), 'kura-e2e-'));
+  const from = options.dataDirFrom ?? (env.SEED_DEMO === undefined ? demoTemplate() : undefined);
+  if (from) cpSync(from, dataDir, { recursive: true });
   const built = join(REPO_DIR, 'packages/server/dist/main.js');
   // E2E_SERVER=src runs the TypeScript source (handy while the server changes under you).
   const useBuilt = process.env.E2E_SERVER !== 'src' && existsSync(built);
@@ -134,13 +164,16 @@ export async function startServer(smsWebhookUrl: string, env: Record<string, str
 
   return {
     baseUrl,
+    dataDir,
     logLines,
     emailCodeSince: (to, since, timeoutMs) => smtp.codeSince(to, since, timeoutMs),
     async stop() {
+      let killed = false;
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         await new Promise<void>((r) => {
           const t = setTimeout(() => {
+            killed = true;
             child.kill('SIGKILL');
             r();
           }, 10_000);
@@ -151,7 +184,9 @@ export async function startServer(smsWebhookUrl: string, env: Record<string, str
         });
       }
       await smtp.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+      // A directory kept to be copied must hold a database that was shut down cleanly.
+      else if (killed || child.exitCode !== 0) throw new Error(`the server did not stop cleanly:\n${logLines.slice(-30).join('\n')}`);
     },
   };
 }
