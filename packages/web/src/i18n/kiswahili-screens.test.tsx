@@ -56,7 +56,7 @@ describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
     expect(await screen.findByText('Chagua hadi 2 (umechagua 0)')).toBeTruthy();
     expect(screen.getByText('Hoja inapita ikiwa angalau theluthi mbili ya kura za Ndiyo na Hapana ni Ndiyo.')).toBeTruthy();
     expect(screen.getByRole('radio', { name: 'Ndiyo' })).toBeTruthy();
-    expect(screen.getByRole('radio', { name: 'Sipigi kura' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Najizuia' })).toBeTruthy();
     fireEvent.click(screen.getByRole('checkbox', { name: 'Jane Wanjiku' }));
     fireEvent.click(screen.getByRole('radio', { name: 'Hapana' }));
     expect(screen.getByText('Chagua hadi 2 (umechagua 1)')).toBeTruthy();
@@ -123,7 +123,7 @@ describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
     );
     expect(screen.getByRole('heading', { name: 'Tangazo la matokeo' })).toBeTruthy();
     expect(screen.getByTestId('motion-outcome-8').textContent).toBe('Matokeo: IMEPITA');
-    expect(screen.getByRole('rowheader', { name: 'Sipigi kura' })).toBeTruthy();
+    expect(screen.getByRole('rowheader', { name: 'Najizuia' })).toBeTruthy();
     expect(screen.getByText(/Waliopiga kura: 10 kati ya wanachama 12/)).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Waliopiga kura kwa kila tawi' })).toBeTruthy();
   });

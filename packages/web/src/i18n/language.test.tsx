@@ -74,7 +74,7 @@ describe('which language the app speaks (docs/api.md "Languages")', () => {
     );
     expect(tKnown('Enter your member number')).toBe('Weka nambari yako ya mwanachama');
     expect(tKnown('Jane Wanjiku')).toBe('Jane Wanjiku');
-    expect(t('ballot.motionAbstain')).toBe('Sipigi kura');
+    expect(t('ballot.motionAbstain')).toBe('Najizuia');
   });
 
   it('dates go through Intl in the active language, on the organisation’s clock', () => {
