@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { handleUnauthorized, navigation, readCookie } from './api';
+import { setLocale } from '@/i18n';
+import { api, handleUnauthorized, navigation, readCookie } from './api';
 import { storeSession } from './session';
 
 const session = { bearer_token: 't', hash: 'h', name: 'Jane', photo: null, balance: 0 };
@@ -31,5 +32,28 @@ describe('401 handling (docs/screens.md "Sign-in and session loss")', () => {
   it('reads the XSRF-TOKEN cookie', () => {
     document.cookie = 'XSRF-TOKEN=abc%3D123';
     expect(readCookie('XSRF-TOKEN')).toBe('abc=123');
+  });
+});
+
+describe('the reader’s language on every request (docs/api.md "Languages")', () => {
+  afterEach(() => {
+    setLocale('en');
+    vi.unstubAllGlobals();
+  });
+
+  it('sends Accept-Language with the active shipped language, English for the pseudo-locale', async () => {
+    const seen: (string | null)[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_url: string, init: RequestInit) => {
+        seen.push(new Headers(init.headers).get('accept-language'));
+        return new Response(JSON.stringify({ data: [] }), { status: 200, headers: { 'content-type': 'application/json' } });
+      }),
+    );
+    setLocale('sw');
+    await api.elections.getElection.query();
+    setLocale('en-XA');
+    await api.elections.getElection.query();
+    expect(seen).toEqual(['sw', 'en']);
   });
 });

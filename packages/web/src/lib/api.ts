@@ -1,6 +1,7 @@
 import { initTsrReactQuery } from '@ts-rest/react-query/v5';
 import { tsRestFetchApi, type ApiFetcherArgs } from '@ts-rest/core';
 import { contract } from '@kura/contract';
+import { getLocale, isShipped } from '@/i18n';
 import { clearSession, getAccountType, getToken, loginRouteFor } from './session';
 
 /** Reads a cookie by name (the readable XSRF-TOKEN cookie of GET /sanctum/csrf-cookie). */
@@ -50,7 +51,13 @@ export function handleUnauthorized() {
 async function fetchWithSession(args: ApiFetcherArgs) {
   const token = getToken();
   const build = (): ApiFetcherArgs => {
-    const headers: Record<string, string> = { Accept: 'application/json', ...args.headers };
+    // The server words its error messages in the reader's language (docs/api.md "Languages").
+    const locale = getLocale();
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'Accept-Language': isShipped(locale) ? locale : 'en',
+      ...args.headers,
+    };
     if (token) headers.Authorization = `Bearer ${token}`;
     const xsrf = readCookie('XSRF-TOKEN');
     if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
