@@ -16,7 +16,7 @@ import { remixAtCloseIn } from '../ballots';
 import { ELECTION_LOCK, FINALISE_LOCK } from '../../db/locks';
 import { verifyAudit } from './audit';
 import { digestBallots, recordCommitment } from './commitments';
-import { markClosed, openIfDue, readState, setFinalCommitment, storeAudit } from './election-store';
+import { markClosed, openIfDue, readState, setFinalCommitment, storeAudit, type ElectionRecord } from './election-store';
 import { getResults } from './elections.service';
 import { motionResult, rankedBlt, rankedResult } from './final-count';
 
@@ -145,6 +145,19 @@ export async function getFinalResults(ctx: ElectionsContext): Promise<FinalResul
     await finaliseElection(ctx);
     return getFinalResults(ctx);
   }
+  const { finalCommitmentId, closedAt } = row;
+  return ctx.voting.declared(finalCommitmentId, () => declare(ctx, { ...row, finalCommitmentId, closedAt }));
+}
+
+/**
+ * The declaration, counted once per close (`ctx.voting.declared` keeps it): from the ballot box,
+ * so the live snapshot is first rebuilt from the database, which after close holds every ballot.
+ */
+async function declare(
+  ctx: ElectionsContext,
+  row: ElectionRecord & { finalCommitmentId: number; closedAt: Date },
+): Promise<FinalResultsResponse> {
+  await ctx.voting.tally.resync();
   const [final] = await ctx.database.db.select().from(commitments).where(eq(commitments.id, row.finalCommitmentId));
   const commitment: Commitment = { at: iso(final!.at), count: final!.count, hash: final!.hash };
   const byId = new Map((await ctx.database.db.select().from(positions)).map((p) => [p.id, p]));

@@ -1,3 +1,4 @@
+import type { FinalResultsResponse } from '@kura/contract';
 import type { BallotsContext } from '../ballots';
 import type { DomainEventHandlers } from '../../events';
 import type { Service } from '../../lib/service';
@@ -13,6 +14,8 @@ const STRUCTURE_CHECK_MS = 10_000;
  */
 export class VotingRuntime implements Service {
   readonly tally: TallySnapshot;
+  /** Declared results by final commitment: counted once per close, whoever reads them and how often. */
+  private readonly declarations = new Map<number, Promise<FinalResultsResponse>>();
   private structureTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
 
@@ -40,6 +43,18 @@ export class VotingRuntime implements Service {
     // Safety net for changes that raise no event here (an import run by the CLI, an operator's SQL).
     this.structureTimer = setInterval(onCandidates, STRUCTURE_CHECK_MS);
     this.structureTimer.unref();
+  }
+
+  /** The declaration of the close whose final commitment is `finalCommitmentId`, counted by `count` once. */
+  declared(finalCommitmentId: number, count: () => Promise<FinalResultsResponse>): Promise<FinalResultsResponse> {
+    let declaration = this.declarations.get(finalCommitmentId);
+    if (!declaration) {
+      declaration = count();
+      this.declarations.set(finalCommitmentId, declaration);
+      // A failed count is not kept: the next read counts again.
+      declaration.catch(() => this.declarations.delete(finalCommitmentId));
+    }
+    return declaration;
   }
 
   async stop(): Promise<void> {
