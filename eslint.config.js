@@ -54,6 +54,7 @@ export default tseslint.config(
       // staff screens
       'packages/web/src/components/staff/*.tsx',
       'packages/web/src/components/agent/*.tsx',
+      'packages/web/src/components/admin/{admin-dashboard,branch-select,candidate-photo,contact-fields,export-results-button,issues-page}.tsx',
     ],
     ignores: ['**/*.test.tsx'],
     plugins: { i18next },
