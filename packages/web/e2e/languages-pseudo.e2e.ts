@@ -104,7 +104,8 @@ async function settle(page: Page) {
 }
 
 /** Months and zone names come from Intl (en-XA formats as English), the language names from the switcher. */
-const ALLOWED = /\b(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|UTC|GMT|EAT|AM|PM|am|pm|at|English|Kiswahili|Pseudo|en-XA|XA|en|sw)\b/g;
+const ALLOWED =
+  /\b(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|UTC|GMT|EAT|AM|PM|am|pm|at|English|Kiswahili|Pseudo|en-XA|XA|en|sw)\b/g;
 
 /** Plain-ASCII words on the screen (text and the user-facing attributes) that are not data. */
 async function untranslated(page: Page, data: Set<string>): Promise<string[]> {
@@ -141,7 +142,9 @@ async function cutOff(page: Page): Promise<string[]> {
     if (document.documentElement.scrollWidth > window.innerWidth) {
       // name the innermost elements that stick out, to say what to fix
       const out = [...document.body.querySelectorAll<HTMLElement>('*')].filter(
-        (el) => el.getBoundingClientRect().right > window.innerWidth + 1 && ![...el.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 1),
+        (el) =>
+          el.getBoundingClientRect().right > window.innerWidth + 1 &&
+          ![...el.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 1),
       );
       const names = out.slice(0, 3).map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}"`);
       found.push(`the page is ${document.documentElement.scrollWidth}px wide: ${names.join(', ')}`);
@@ -167,7 +170,18 @@ async function axeScan(page: Page): Promise<string[]> {
 }
 
 /** The voter and public screens (the legal documents stay English: docs/i18n.md). */
-const PUBLIC = ['/', '/sign-in', '/verify', '/sign-up', '/password', '/verify-token', '/receipt', '/commitments', '/results', '/no-such-page'];
+const PUBLIC = [
+  '/',
+  '/sign-in',
+  '/verify',
+  '/sign-up',
+  '/password',
+  '/verify-token',
+  '/receipt',
+  '/commitments',
+  '/results',
+  '/no-such-page',
+];
 const VOTER = ['/voter', '/voter/elect', '/voter/vpat', '/voter/education', '/voter/nominate'];
 
 /** Visits each path in `language` and runs `check` on it; answers every finding, labelled by path. */
