@@ -54,7 +54,7 @@ export default tseslint.config(
       // staff screens
       'packages/web/src/components/staff/*.tsx',
       'packages/web/src/components/agent/*.tsx',
-      'packages/web/src/components/admin/{add-candidate-dialog,admin-dashboard,assign-position-dialog,branch-select,candidate-edit-dialog,candidate-fields,candidate-photo,candidates-page,contact-fields,election-schedule,election-toggle,export-results-button,issues-page,logs-page,member-edit-dialog,member-import,members-page,reminders-page,vvpat-page}.tsx',
+      'packages/web/src/components/admin/**/*.tsx',
     ],
     ignores: ['**/*.test.tsx'],
     plugins: { i18next },
