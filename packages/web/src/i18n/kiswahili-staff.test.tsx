@@ -8,7 +8,7 @@ import { Pager } from '@/components/staff/pager';
 import { ReminderProgress } from '@/components/admin/reminders-page';
 import { userIdCell } from '@/components/admin/logs-page';
 import { positionSummary } from '@/components/admin/setup/positions-section';
-import { setLocale } from './index';
+import { setLocale, tKnown } from './index';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -59,5 +59,14 @@ describe('the staff screens in Kiswahili (docs/i18n.md)', () => {
     expect(positionSummary(seats)).toBe('viti 2 · kwa mpangilio');
     expect(userIdCell({ user_id: 7, user_type: 'voter' })).toBe('7 (mwanachama)');
     expect(userIdCell({ user_id: null })).toBe('Hakuna');
+  });
+});
+
+describe('staff failure toasts written in lib/ in English', () => {
+  it('are shown in Kiswahili through tKnown', () => {
+    setLocale('sw');
+    expect(tKnown('Failed to add the branch')).toBe('Imeshindwa kuongeza tawi');
+    expect(tKnown('Error fetching branches')).toBe('Hitilafu katika kupata matawi');
+    expect(tKnown('An error occurred')).toBe('Hitilafu imetokea');
   });
 });
