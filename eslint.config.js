@@ -50,7 +50,7 @@ export default tseslint.config(
       'packages/web/src/components/public/{commitments-page,landing-page,receipt-page}.tsx',
       'packages/web/src/components/results/{declaration-sections,position-results,results-page,results-rows}.tsx',
       'packages/web/src/components/voter/{dashboard-page,education-page,elect-page,nominate-page,vvpat-page}.tsx',
-      'packages/web/src/routes/{__root,_voter}.tsx',
+      'packages/web/src/routes/{__root,_voter,_admin,_agent}.tsx',
       // staff screens
       'packages/web/src/components/staff/*.tsx',
       'packages/web/src/components/agent/*.tsx',

@@ -5,6 +5,7 @@ import { AuthCard } from '@/components/auth/auth-card';
 import { CodeStep } from '@/components/auth/code-step';
 import { GoogleButton } from '@/components/auth/google-button';
 import { SuccessAlert } from '@/components/auth/success-alert';
+import { LanguageSelect } from '@/components/layout/language-select';
 import { FormField, useZodForm } from '@/components/forms';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -90,11 +91,12 @@ export function StaffLogin({ role }: { role: StaffRole }) {
   return (
     <div className="flex min-h-screen flex-col bg-muted/40">
       <header className="border-b border-border bg-background">
-        <div className="mx-auto flex max-w-6xl items-center px-3 py-3 sm:px-6">
+        <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-3 py-3 sm:px-6">
           <Link to="/" className="flex items-center gap-2 font-semibold" aria-label={t('common.homeLink', { app: config.appName })}>
             <img src="/logo.svg" alt="" className="size-9" />
             <span className="text-lg">{config.appName}</span>
           </Link>
+          <LanguageSelect compact />
         </div>
       </header>
       <main id="main" className="mx-auto w-full max-w-md flex-1 px-3 py-8 sm:py-12">
