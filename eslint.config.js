@@ -40,7 +40,7 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.flat.recommended.rules, 'react-hooks/exhaustive-deps': 'error' },
   },
   // No user-facing literal in the JSX of the screens moved into the message catalogues (docs/i18n.md):
-  // the voter and public screens. Staff screens join the list as they are converted.
+  // the voter, public and staff screens.
   {
     files: [
       'packages/web/src/components/auth/*.tsx',
@@ -50,7 +50,11 @@ export default tseslint.config(
       'packages/web/src/components/public/{commitments-page,landing-page,receipt-page}.tsx',
       'packages/web/src/components/results/{declaration-sections,position-results,results-page,results-rows}.tsx',
       'packages/web/src/components/voter/{dashboard-page,education-page,elect-page,nominate-page,vvpat-page}.tsx',
-      'packages/web/src/routes/{__root,_voter}.tsx',
+      'packages/web/src/routes/{__root,_voter,_admin,_agent}.tsx',
+      // staff screens
+      'packages/web/src/components/staff/*.tsx',
+      'packages/web/src/components/agent/*.tsx',
+      'packages/web/src/components/admin/**/*.tsx',
     ],
     ignores: ['**/*.test.tsx'],
     plugins: { i18next },
@@ -75,7 +79,7 @@ export default tseslint.config(
             ],
           },
           callees: { exclude: ['t', 'tRich', 'tKnown', 'translate', '(\\w+\\.)?register'] },
-          words: { exclude: ['[0-9!-/:-@[-`{-~·©#%]+', '[A-Z_-]+'] },
+          words: { exclude: ['[0-9!-/:-@[-`{-~·©#%–—]+', '[A-Z_-]+'] },
         },
       ],
     },

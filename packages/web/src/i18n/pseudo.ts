@@ -106,7 +106,9 @@ export function pseudoMessage(message: string): string {
   const english = literalLength(ast);
   const pseudo = walk(ast);
   const pad = Math.ceil(english * 1.3) - literalLength(pseudo) - 2;
-  return `[${printAST(pseudo)}${pad > 0 ? ` ${'~'.repeat(pad)}` : ''}]`;
+  // the padding breaks like words do (runs of at most 10), so a long message wraps as a real one would
+  const padding = pad > 0 ? ` ${('~'.repeat(pad).match(/~{1,10}/g) ?? []).join(' ')}` : '';
+  return `[${printAST(pseudo)}${padding}]`;
 }
 
 /** The whole `en-XA` catalogue, made from the English one. */

@@ -46,16 +46,53 @@ export const VOTER_EXTRA_TITLES: Record<string, string> = { '/voter/nominate': '
 
 /** Menus (docs/screens.md "Screens"): Admin: Home, Manage, Set-up, Candidates, Logs, VvPat. */
 export const ADMIN_MENU: MenuItem[] = [
-  { label: 'Home', to: '/admin', icon: House, title: 'Admin Dashboard' },
-  { label: 'Manage', to: '/admin/members', icon: Users, title: 'Manage Members' },
-  { label: 'Set-up', to: '/admin/setup', icon: ListChecks, title: 'Election Set-up' },
-  { label: 'Candidates', to: '/admin/candidates', icon: UserSquare2, title: 'Candidates' },
-  { label: 'Logs', to: '/admin/logs', icon: ScrollText, title: 'System Logs' },
-  { label: 'VvPat', to: '/admin/vpat', icon: FileCheck2, title: 'Verifiable Paper Audit Trail' },
+  { label: 'Home', to: '/admin', icon: House, title: 'Admin Dashboard', labelKey: 'menu.admin.home', titleKey: 'menu.admin.homeTitle' },
+  {
+    label: 'Manage',
+    to: '/admin/members',
+    icon: Users,
+    title: 'Manage Members',
+    labelKey: 'menu.admin.manage',
+    titleKey: 'menu.admin.manageTitle',
+  },
+  {
+    label: 'Set-up',
+    to: '/admin/setup',
+    icon: ListChecks,
+    title: 'Election Set-up',
+    labelKey: 'menu.admin.setup',
+    titleKey: 'menu.admin.setupTitle',
+  },
+  {
+    label: 'Candidates',
+    to: '/admin/candidates',
+    icon: UserSquare2,
+    title: 'Candidates',
+    labelKey: 'menu.admin.candidates',
+    titleKey: 'menu.admin.candidatesTitle',
+  },
+  {
+    label: 'Logs',
+    to: '/admin/logs',
+    icon: ScrollText,
+    title: 'System Logs',
+    labelKey: 'menu.admin.logs',
+    titleKey: 'menu.admin.logsTitle',
+  },
+  {
+    label: 'VvPat',
+    to: '/admin/vpat',
+    icon: FileCheck2,
+    title: 'Verifiable Paper Audit Trail',
+    labelKey: 'menu.admin.vvpat',
+    titleKey: 'menu.voter.vvptTitle',
+  },
 ];
 
 /** Admin pages that are not menu items. */
 export const ADMIN_EXTRA_TITLES: Record<string, string> = { '/admin/issues': 'Issue Reports', '/admin/reminders': 'Reminders' };
 
 /** Menus (docs/screens.md "Screens"): Agent: Home. */
-export const AGENT_MENU: MenuItem[] = [{ label: 'Home', to: '/agent', icon: House, title: 'Agent Dashboard' }];
+export const AGENT_MENU: MenuItem[] = [
+  { label: 'Home', to: '/agent', icon: House, title: 'Agent Dashboard', labelKey: 'menu.agent.home', titleKey: 'menu.agent.homeTitle' },
+];

@@ -13,7 +13,7 @@ import { queryKeys } from './queries';
  * refresh a list or toast a failure themselves.
  */
 
-/** The red toast of a refused or failed call. */
+/** The red toast of a refused or failed call; the toaster shows an English text held in en.json in the active language (tKnown, docs/i18n.md). */
 export function failureToast(title: string, description?: string) {
   toast({ variant: 'destructive', title, description });
 }

@@ -13,7 +13,7 @@ export const Route = createFileRoute('/_admin')({
 /** docs/screens.md "Screens": the admin shell has no colour dialog; Sign Out returns to /admin/login. */
 function AdminLayout() {
   return (
-    <AppShell menu={ADMIN_MENU} extraTitles={ADMIN_EXTRA_TITLES} showColourDialog={false} signOutTo="/admin/login">
+    <AppShell menu={ADMIN_MENU} extraTitles={ADMIN_EXTRA_TITLES} showColourDialog={false} showLanguage signOutTo="/admin/login">
       <Outlet />
     </AppShell>
   );

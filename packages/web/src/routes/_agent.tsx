@@ -13,7 +13,7 @@ export const Route = createFileRoute('/_agent')({
 /** docs/screens.md "Screens": the agent shell offers the colour dialog and paints its page-title banner in the custom colours. */
 function AgentLayout() {
   return (
-    <AppShell menu={AGENT_MENU} showColourDialog bannerUsesCustomColours signOutTo="/agent/login">
+    <AppShell menu={AGENT_MENU} showColourDialog bannerUsesCustomColours showLanguage signOutTo="/agent/login">
       <Outlet />
     </AppShell>
   );

@@ -14,6 +14,7 @@ import { errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { positionOptionLabel } from '@/lib/format';
 import { useUpdateCandidate } from '@/lib/mutations';
 import { CandidateMediaFields, candidateForm, useFileInput } from './candidate-fields';
+import { useT } from '@/i18n';
 
 /** How many matches the member search shows (the first page of the search). */
 const SEARCH_PAGE = 10;
@@ -46,10 +47,11 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
 
 /** The dialog's form, mounted afresh each time the dialog opens. */
 function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClose: () => void }) {
+  const { t, tKnown } = useT();
   const id = useId();
   const { fileRef } = useFileInput();
   const { standable: positions, loading: positionsLoading } = useCandidatePositions();
-  const update = useUpdateCandidate('Error adding candidate');
+  const update = useUpdateCandidate(t('admin.candidate.addError'));
   const form = useZodForm(addSchema, {
     reValidateMode: 'onSubmit',
     defaultValues: { ...EMPTY, position: positionId ? String(positionId) : '' },
@@ -67,7 +69,7 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
   const search = async () => {
     const query = text.trim();
     if (!query) {
-      form.setError('member', { message: 'Type a name, member number, phone or email to search' });
+      form.setError('member', { message: t('admin.candidate.typeToSearch') });
       return;
     }
     setSearching(true);
@@ -79,7 +81,7 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
       chooseMember(res.body.data.length === 1 ? res.body.data[0]! : null);
     } catch (err) {
       setResults(null);
-      form.setError('member', { message: errorMessage(err) ?? 'The members could not be searched. Please try again.' });
+      form.setError('member', { message: errorMessage(err) ?? t('admin.candidate.searchFailed') });
     } finally {
       setSearching(false);
     }
@@ -99,7 +101,10 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
       const issue = parsed.error.issues[0]!;
       const field = String(issue.path[0] ?? '');
       if (field === 'statement') form.setError('statement', { message: issue.message });
-      else form.setError('member', { message: `${m.name}'s ${field}: ${issue.message}. Correct it on the Manage page first.` });
+      else
+        form.setError('member', {
+          message: t('admin.candidate.fixOnManage', { name: m.name, field, message: tKnown(issue.message) }),
+        });
       return;
     }
     const chosen = positions.find((p) => p.id === wanted);
@@ -108,8 +113,8 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
       await update.mutateAsync({ params: { id: m.id }, body: candidateForm(parsed.data, image, 'omit') });
       toast({
         variant: 'success',
-        title: 'Candidate added',
-        description: chosen ? `${m.name} stands for ${positionOptionLabel(chosen)}.` : undefined,
+        title: t('admin.candidate.added'),
+        description: chosen ? t('admin.candidate.standsFor', { name: m.name, position: positionOptionLabel(chosen) }) : undefined,
       });
       onClose();
     } catch (err) {
@@ -124,17 +129,21 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
       <DialogHeader>
-        <DialogTitle>Add Candidate</DialogTitle>
-        <DialogDescription>A member stands for a position; voters see the photo and the statement on the ballot.</DialogDescription>
+        <DialogTitle>{t('admin.candidate.addTitle')}</DialogTitle>
+        <DialogDescription>{t('admin.candidate.addDescription')}</DialogDescription>
       </DialogHeader>
-      <FormField id={`${id}-position`} label="Position" error={errors.position}>
+      <FormField id={`${id}-position`} label={t('admin.vvpat.position')} error={errors.position}>
         <select
           disabled={positionsLoading}
           className="h-9 rounded-md border border-input bg-background px-2 text-sm"
           {...form.register('position', { onChange: () => form.clearErrors('position') })}
         >
           <option value="">
-            {positionsLoading ? 'Loading positions…' : positions.length === 0 ? 'There are no positions yet' : 'Choose a position'}
+            {positionsLoading
+              ? t('admin.positions.loading')
+              : positions.length === 0
+                ? t('admin.candidate.noPositions')
+                : t('admin.candidate.choosePositionOption')}
           </option>
           {positions.map((p) => (
             <option key={p.id} value={String(p.id)}>
@@ -144,13 +153,13 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
         </select>
       </FormField>
       <div className="grid gap-2">
-        <Label htmlFor={`${id}-search`}>Find the member</Label>
+        <Label htmlFor={`${id}-search`}>{t('admin.candidate.find')}</Label>
         <div className="flex gap-2">
           <Input
             id={`${id}-search`}
             type="search"
             value={text}
-            placeholder="Name, member number, phone or email"
+            placeholder={t('admin.candidate.findPlaceholder')}
             autoComplete="off"
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {
@@ -163,15 +172,15 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
           />
           <Button type="button" variant="outline" onClick={() => void search()} disabled={searching}>
             <Search aria-hidden="true" />
-            {searching ? 'Searching…' : 'Search'}
+            {searching ? t('admin.candidate.searching') : t('admin.members.search')}
           </Button>
         </div>
         {results !== null && (
           <fieldset className="grid gap-1" aria-describedby={errors.member ? `${id}-member-error` : undefined}>
-            <legend className="sr-only">Member</legend>
+            <legend className="sr-only">{t('admin.candidate.member')}</legend>
             {results.length === 0 ? (
               <p className="text-sm text-muted-foreground" role="status">
-                No member matches “{text.trim()}”.
+                {t('admin.candidate.noMatch', { text: text.trim() })}
               </p>
             ) : (
               <ul className="grid max-h-48 gap-1 overflow-y-auto pr-1">
@@ -191,7 +200,11 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
                         className="size-4 accent-primary"
                       />
                       <label htmlFor={rid} className="text-sm">
-                        {m.name} ({m.member_no}, {m.county}){standsFor(m) ? ' (already stands for it)' : ''}
+                        {t(standsFor(m) ? 'admin.candidate.optionStands' : 'admin.candidate.option', {
+                          name: m.name,
+                          number: m.member_no,
+                          branch: m.county,
+                        })}
                       </label>
                     </li>
                   );
@@ -206,7 +219,7 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
         id={id}
         fileRef={fileRef}
         current={null}
-        name={member?.name ?? 'the candidate'}
+        name={member?.name ?? t('admin.candidate.theCandidate')}
         image={values.image}
         onImage={(file) => form.setValue('image', file)}
         statement={values.statement}
@@ -219,13 +232,16 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
         note={
           member &&
           member.psk_position_ids.length > 0 && (
-            <p className="text-xs text-muted-foreground">
-              {member.name} already stands for another position: an empty statement or no new photo keeps the current one.
-            </p>
+            <p className="text-xs text-muted-foreground">{t('admin.candidate.alreadyStands', { name: member.name })}</p>
           )
         }
       />
-      <FormFooter pending={update.isPending} submitLabel="Add candidate" pendingLabel="Adding…" onCancel={onClose} />
+      <FormFooter
+        pending={update.isPending}
+        submitLabel={t('admin.candidates.add')}
+        pendingLabel={t('admin.candidate.adding')}
+        onCancel={onClose}
+      />
     </form>
   );
 }

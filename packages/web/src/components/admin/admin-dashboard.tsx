@@ -11,6 +11,7 @@ import { cn } from '@/lib/utils';
 import { ElectionSchedule } from './election-schedule';
 import { ElectionToggle } from './election-toggle';
 import { ExportResultsButton } from './export-results-button';
+import { useT } from '@/i18n';
 
 export const ADMIN_DEFAULT_POSITION = 'Chairperson_National';
 export const ADMIN_NO_VOTES = 'No votes at the moment';
@@ -21,6 +22,7 @@ export const ADMIN_NO_VOTES = 'No votes at the moment';
  * Help' button sits in the shell's page-title banner, above this content.
  */
 export function AdminDashboard() {
+  const { t } = useT();
   const queryClient = useQueryClient();
   const positions = useQuery(queries.positions());
   const results = useQuery(queries.adminResults());
@@ -41,11 +43,11 @@ export function AdminDashboard() {
         <ExportResultsButton />
         <Link to="/admin/issues" className={cn(buttonVariants({ variant: 'outline' }))}>
           <MessageSquareWarning aria-hidden="true" />
-          Issue reports
+          {t('admin.dashboard.issues')}
         </Link>
         <Link to="/admin/reminders" className={cn(buttonVariants({ variant: 'outline' }))}>
           <BellRing aria-hidden="true" />
-          Reminders
+          {t('admin.dashboard.reminders')}
         </Link>
       </div>
       <ElectionToggle />
@@ -56,7 +58,7 @@ export function AdminDashboard() {
         loading={results.isPending}
         error={results.isError}
         defaultKey={ADMIN_DEFAULT_POSITION}
-        noVotesText={ADMIN_NO_VOTES}
+        noVotesText={t('agent.noVotes')}
         hiddenText={hiddenResultsText(results)}
       />
       <StatisticsTiles statistics={statistics.data?.body.data.data} loading={statistics.isPending} error={statistics.isError} />

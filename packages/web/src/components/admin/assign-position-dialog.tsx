@@ -9,6 +9,7 @@ import { toast } from '@/hooks/use-toast';
 import { useCandidatePositions } from '@/hooks/use-admin-lists';
 import { positionOptionLabel } from '@/lib/format';
 import { useAssignPositions } from '@/lib/mutations';
+import { useT } from '@/i18n';
 
 /**
  * Assign Position dialog (docs/screens.md "Staff pages"): the member number and a checkbox list of positions
@@ -16,6 +17,7 @@ import { useAssignPositions } from '@/lib/mutations';
  * which replace the member's set.
  */
 export function AssignPositionDialog({ member, onClose }: { member: Member | null; onClose: () => void }) {
+  const { t } = useT();
   const id = useId();
   const { standable: positions, loading, error } = useCandidatePositions();
   const assign = useAssignPositions();
@@ -36,7 +38,7 @@ export function AssignPositionDialog({ member, onClose }: { member: Member | nul
     if (!member) return;
     try {
       await assign.mutateAsync({ body });
-      toast({ variant: 'success', title: 'Position assigned successfully' });
+      toast({ variant: 'success', title: t('admin.assign.success') });
       onClose();
     } catch {
       // the hook toasts the failure
@@ -48,20 +50,20 @@ export function AssignPositionDialog({ member, onClose }: { member: Member | nul
       <DialogContent>
         <form onSubmit={submit} className="grid gap-4" noValidate>
           <DialogHeader>
-            <DialogTitle>Assign Position</DialogTitle>
-            <DialogDescription>{member ? `Positions ${member.name} stands for.` : ''}</DialogDescription>
+            <DialogTitle>{t('admin.assign.title')}</DialogTitle>
+            <DialogDescription>{member ? t('admin.assign.description', { name: member.name }) : ''}</DialogDescription>
           </DialogHeader>
-          <FormField id={`${id}-member-no`} label="Member no" error={form.formState.errors.member_no?.message}>
+          <FormField id={`${id}-member-no`} label={t('admin.field.memberNo')} error={form.formState.errors.member_no?.message}>
             <Input readOnly {...form.register('member_no')} />
           </FormField>
           <fieldset className="grid gap-2">
-            <legend className="mb-2 text-sm font-medium">Positions</legend>
+            <legend className="mb-2 text-sm font-medium">{t('admin.assign.positions')}</legend>
             {loading ? (
-              <Loading label="Loading positions…" />
+              <Loading label={t('admin.positions.loading')} />
             ) : error ? (
-              <ErrorState>The positions could not be loaded.</ErrorState>
+              <ErrorState>{t('admin.positions.loadError')}</ErrorState>
             ) : positions.length === 0 ? (
-              <EmptyState>There are no positions yet.</EmptyState>
+              <EmptyState>{t('admin.positions.none')}</EmptyState>
             ) : (
               <ul className="grid max-h-64 gap-2 overflow-y-auto pr-1">
                 {positions.map((p) => {
@@ -78,7 +80,13 @@ export function AssignPositionDialog({ member, onClose }: { member: Member | nul
               </ul>
             )}
           </fieldset>
-          <FormFooter pending={assign.isPending} disabled={loading} submitLabel="Assign" pendingLabel="Saving…" onCancel={onClose} />
+          <FormFooter
+            pending={assign.isPending}
+            disabled={loading}
+            submitLabel={t('admin.members.assign')}
+            pendingLabel={t('common.saving')}
+            onCancel={onClose}
+          />
         </form>
       </DialogContent>
     </Dialog>

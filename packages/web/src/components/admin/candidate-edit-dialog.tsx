@@ -12,6 +12,7 @@ import { CandidateMediaFields, candidateForm, useFileInput } from './candidate-f
 import { ContactFields } from './contact-fields';
 import { useBranches, useCandidatePositions } from '@/hooks/use-admin-lists';
 import { positionOptionLabel } from '@/lib/format';
+import { useT } from '@/i18n';
 
 /** The contract's candidate edit, with the ticked position ids and the chosen photo. */
 const candidateSchema = UpdateCandidateBody.extend({
@@ -35,11 +36,12 @@ const valuesOf = (c: Candidate | null) => ({
  * counter). Sent as multipart with position_ids[]; an emptied statement clears it.
  */
 export function CandidateEditDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
+  const { t } = useT();
   const id = useId();
   const { fileRef, clear } = useFileInput();
   const { branches, loading: branchesLoading } = useBranches();
   const { standable: positions, loading: positionsLoading, error: positionsError } = useCandidatePositions();
-  const update = useUpdateCandidate('Error updating candidate');
+  const update = useUpdateCandidate(t('admin.candidate.updateError'));
   const form = useZodForm(candidateSchema, { defaultValues: valuesOf(candidate) });
   const { reset } = form;
   const values = form.watch();
@@ -56,7 +58,7 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
     if (!candidate) return;
     try {
       await update.mutateAsync({ params: { id: candidate.id }, body: candidateForm(data, data.image, 'send') });
-      toast({ variant: 'success', title: 'Candidate updated successfully' });
+      toast({ variant: 'success', title: t('admin.candidate.updated') });
       onClose();
     } catch (err) {
       setServerErrors(form, fieldErrorsOf(err));
@@ -73,8 +75,8 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
       <DialogContent>
         <form onSubmit={submit} className="grid gap-4" noValidate>
           <DialogHeader>
-            <DialogTitle>Edit Candidate</DialogTitle>
-            <DialogDescription>{candidate ? `Member no ${candidate.member_no}` : ''}</DialogDescription>
+            <DialogTitle>{t('admin.candidate.editTitle')}</DialogTitle>
+            <DialogDescription>{candidate ? t('admin.candidate.memberNo', { number: candidate.member_no }) : ''}</DialogDescription>
           </DialogHeader>
           <ContactFields
             id={id}
@@ -85,13 +87,13 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
             branchesLoading={branchesLoading}
           />
           <fieldset className="grid gap-2" aria-describedby={errors.position_ids ? `${id}-positions-error` : undefined}>
-            <legend className="mb-2 text-sm font-medium">Positions</legend>
+            <legend className="mb-2 text-sm font-medium">{t('admin.assign.positions')}</legend>
             {positionsLoading ? (
-              <Loading label="Loading positions…" />
+              <Loading label={t('admin.positions.loading')} />
             ) : positionsError ? (
-              <ErrorState>The positions could not be loaded.</ErrorState>
+              <ErrorState>{t('admin.positions.loadError')}</ErrorState>
             ) : positions.length === 0 ? (
-              <EmptyState>There are no positions yet.</EmptyState>
+              <EmptyState>{t('admin.positions.none')}</EmptyState>
             ) : (
               <ul className="grid max-h-48 gap-2 overflow-y-auto pr-1">
                 {positions.map((p) => {
@@ -124,7 +126,7 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
             errors={errors}
             onImageError={(message) => (message ? form.setError('image', { message }) : form.clearErrors('image'))}
           />
-          <FormFooter pending={update.isPending} submitLabel="Save" pendingLabel="Saving…" onCancel={onClose} />
+          <FormFooter pending={update.isPending} submitLabel={t('common.save')} pendingLabel={t('common.saving')} onCancel={onClose} />
         </form>
       </DialogContent>
     </Dialog>

@@ -5,14 +5,15 @@ import { FieldError } from '@/components/forms';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { CandidatePhoto } from './candidate-photo';
+import { intlLocale, t, useT } from '@/i18n';
 
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /** The server checks the bytes; this catches the obvious mistakes before the upload. */
 export function imageProblem(file: File): string | null {
-  if (!IMAGE_TYPES.includes(file.type)) return 'Images must be JPEG, PNG or WebP files';
-  if (file.size > MAX_IMAGE_BYTES) return 'The image must be at most 5 MB';
+  if (!IMAGE_TYPES.includes(file.type)) return t('admin.candidate.imageType');
+  if (file.size > MAX_IMAGE_BYTES) return t('admin.candidate.imageSize');
   return null;
 }
 
@@ -49,6 +50,7 @@ export function PhotoField({
   onImage: (file: File | null) => void;
   onError: (message: string) => void;
 }) {
+  const { t } = useT();
   const preview = usePreview(image);
   const onFile = (file: File | undefined) => {
     if (!file) {
@@ -62,7 +64,7 @@ export function PhotoField({
   };
   return (
     <div className="grid gap-2">
-      <Label htmlFor={`${id}-image`}>Profile picture (optional)</Label>
+      <Label htmlFor={`${id}-image`}>{t('admin.candidate.picture')}</Label>
       <div className="flex items-center gap-3">
         <CandidatePhoto src={preview ?? current} name={name} className="size-16" />
         <input
@@ -76,7 +78,7 @@ export function PhotoField({
           className="min-w-0 text-sm file:mr-3 file:rounded-md file:border file:border-input file:bg-background file:px-3 file:py-1.5"
         />
       </div>
-      {preview && <p className="text-xs text-muted-foreground">Preview of the new picture; it is saved with the form.</p>}
+      {preview && <p className="text-xs text-muted-foreground">{t('admin.candidate.preview')}</p>}
       <FieldError id={`${id}-image-error`} message={error} />
     </div>
   );
@@ -84,7 +86,10 @@ export function PhotoField({
 
 /** "123 of 2,000 characters": how much of the statement is used. */
 export const statementCount = (text: string) =>
-  `${text.length.toLocaleString('en')} of ${MAX_STATEMENT_LENGTH.toLocaleString('en')} characters`;
+  t('admin.candidate.statementCount', {
+    count: text.length.toLocaleString(intlLocale()),
+    max: MAX_STATEMENT_LENGTH.toLocaleString(intlLocale()),
+  });
 
 /** The candidate's statement to voters (shown on the ballot), at most 2,000 characters, with a counter. */
 export function StatementField({
@@ -98,9 +103,10 @@ export function StatementField({
   error?: string;
   onChange: (value: string) => void;
 }) {
+  const { t } = useT();
   return (
     <div className="grid gap-2">
-      <Label htmlFor={`${id}-statement`}>Statement to voters (optional)</Label>
+      <Label htmlFor={`${id}-statement`}>{t('admin.candidate.statement')}</Label>
       <Textarea
         id={`${id}-statement`}
         value={value}
@@ -111,7 +117,7 @@ export function StatementField({
         onChange={(e) => onChange(e.target.value)}
       />
       <p id={`${id}-statement-count`} className="text-xs text-muted-foreground">
-        {statementCount(value)}; voters read it on the ballot.
+        {t('admin.candidate.statementHint', { count: statementCount(value) })}
       </p>
       <FieldError id={`${id}-statement-error`} message={error} />
     </div>

@@ -11,41 +11,42 @@ import { AddCandidateDialog } from './add-candidate-dialog';
 import { CandidateEditDialog } from './candidate-edit-dialog';
 import { CandidatePhoto } from './candidate-photo';
 import { queries } from '@/lib/queries';
-
-export const NO_POSITIONS = 'No positions assigned';
+import { t as translate, useT } from '@/i18n';
 
 /** Positions and levels as the table shows them (docs/screens.md "Staff pages"). */
 export function candidateColumns(c: Pick<Candidate, 'positions'>) {
-  if (c.positions.length === 0) return { positions: NO_POSITIONS, level: '-' };
+  if (c.positions.length === 0) return { positions: translate('admin.candidates.noPositions'), level: '-' };
   return { positions: c.positions.map((p) => p.name).join(', '), level: [...new Set(c.positions.map((p) => p.level))].join(', ') };
 }
 
 /** Candidates page (docs/screens.md "Staff pages"): Add candidate, the table and the Edit Candidate dialog. */
 export function CandidatesPage() {
+  const { t } = useT();
   const q = useQuery(queries.candidates());
   const [editing, setEditing] = useState<Candidate | null>(null);
   const [adding, setAdding] = useState(false);
 
   useEffect(() => {
     // docs/screens.md "Staff pages": a destructive toast with the server's issue text.
-    if (q.isError) toast({ variant: 'destructive', title: errorIssue(q.error) ?? errorMessage(q.error) ?? 'Error fetching candidates' });
-  }, [q.isError, q.error]);
+    if (q.isError)
+      toast({ variant: 'destructive', title: errorIssue(q.error) ?? errorMessage(q.error) ?? t('admin.candidates.fetchError') });
+  }, [q.isError, q.error, t]);
 
-  if (q.isPending) return <Loading label="Loading candidates…" />;
-  if (q.isError) return <ErrorState>The candidates could not be loaded. Please try again later.</ErrorState>;
+  if (q.isPending) return <Loading label={t('admin.candidates.loading')} />;
+  if (q.isError) return <ErrorState>{t('admin.candidates.loadError')}</ErrorState>;
   const candidates = q.data.body.data.data.candidates;
   const addDialog = <AddCandidateDialog open={adding} onClose={() => setAdding(false)} />;
   const addButton = (
     <Button className="w-fit" onClick={() => setAdding(true)}>
       <UserPlus aria-hidden="true" />
-      Add candidate
+      {t('admin.candidates.add')}
     </Button>
   );
   if (candidates.length === 0)
     return (
       <div className="grid gap-4">
         {addButton}
-        <EmptyState>There are no candidates yet. Add one here, or assign a position to a member on the Manage page.</EmptyState>
+        <EmptyState>{t('admin.candidates.none')}</EmptyState>
         {addDialog}
       </div>
     );
@@ -54,8 +55,18 @@ export function CandidatesPage() {
     <div className="grid gap-4">
       {addButton}
       <DataTable
-        caption="Candidates"
-        headers={['#', 'Photo', 'Member No', 'Positions', 'Level', 'Name', 'Phone', 'Branch', 'Edit']}
+        caption={t('admin.candidates.caption')}
+        headers={[
+          '#',
+          t('admin.candidates.photo'),
+          t('admin.members.memberNo'),
+          t('admin.assign.positions'),
+          t('admin.candidates.level'),
+          t('admin.field.name'),
+          t('admin.field.phone'),
+          t('admin.field.branch'),
+          t('admin.members.edit'),
+        ]}
         minWidth="min-w-[56rem]"
         busy={q.isFetching}
       >
@@ -74,9 +85,14 @@ export function CandidatesPage() {
               <Td>{c.phone}</Td>
               <Td>{c.county}</Td>
               <Td>
-                <Button variant="outline" size="sm" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => setEditing(c)}
+                  aria-label={t('admin.members.editName', { name: c.name })}
+                >
                   <Pencil aria-hidden="true" />
-                  Edit
+                  {t('admin.members.edit')}
                 </Button>
               </Td>
             </tr>

@@ -19,21 +19,21 @@ import { toast } from '@/hooks/use-toast';
 import { formatDateTime, useElection } from '@/lib/election';
 import { useCloseElection, useUpdateElection } from '@/lib/mutations';
 import { fromZonedInput, isKnownZone, knownTimeZones, timeZoneLabel, toZonedInput } from '@/lib/zoned-time';
+import { useT, type MessageKey } from '@/i18n';
 
 /** One sentence per mode, as the back office shows it (SECURITY.md "Results visibility"). */
-export const VISIBILITY_TEXT: Record<ResultsVisibility, string> = {
-  live: 'Live: anyone sees the counts as votes arrive; at low turnout, someone who knows when a member voted can read that vote off the next update.',
-  staff: 'Staff only: admins and agents see the counts while voting runs; members and the public see them once voting closes.',
-  after_close:
-    'After close: nobody sees per-candidate counts until voting closes (agents keep turnout); the safest for a small electorate.',
+const VISIBILITY_KEY: Record<ResultsVisibility, MessageKey> = {
+  live: 'admin.schedule.live',
+  staff: 'admin.schedule.staff',
+  after_close: 'admin.schedule.afterClose',
 };
 
-const PHASE_TEXT: Record<Election['phase'], string> = {
-  setup: 'Set-up: voting has not been opened yet.',
-  scheduled: 'Scheduled: voting opens by itself at the opening time.',
-  open: 'Open: members can vote.',
-  paused: 'Paused: voting is switched off for now.',
-  closed: 'Closed: the result is declared and nothing can change.',
+const PHASE_TEXT: Record<Election['phase'], MessageKey> = {
+  setup: 'admin.schedule.phase.setup',
+  scheduled: 'admin.schedule.phase.scheduled',
+  open: 'admin.schedule.phase.open',
+  paused: 'admin.schedule.phase.paused',
+  closed: 'admin.schedule.phase.closed',
 };
 
 /**
@@ -41,6 +41,7 @@ const PHASE_TEXT: Record<Election['phase'], string> = {
  * results while voting runs, and the final close with a confirm dialog that names what it does.
  */
 export function ElectionSchedule() {
+  const { t, tRich } = useT();
   const id = useId();
   const { election } = useElection();
   const update = useUpdateElection();
@@ -80,23 +81,23 @@ export function ElectionSchedule() {
           results_visibility: visibility,
         },
       },
-      { onSuccess: () => toast({ variant: 'success', title: 'Schedule saved' }) },
+      { onSuccess: () => toast({ variant: 'success', title: t('admin.schedule.saved') }) },
     );
-  const closeNow = () => close.mutate({}, { onSuccess: () => toast({ variant: 'success', title: 'The election is closed' }) });
+  const closeNow = () => close.mutate({}, { onSuccess: () => toast({ variant: 'success', title: t('admin.schedule.closedToast') }) });
 
   return (
     <section aria-labelledby={`${id}-h`} className="grid gap-4 rounded-lg border border-border bg-card p-4 shadow-sm">
       <div className="grid gap-1">
         <h2 id={`${id}-h`} className="text-lg font-semibold">
-          Schedule and results
+          {t('admin.schedule.heading')}
         </h2>
         <p className="text-sm text-muted-foreground" data-testid="election-phase">
-          {PHASE_TEXT[election.phase]}
+          {t(PHASE_TEXT[election.phase])}
         </p>
       </div>
       <fieldset disabled={closed} className="grid gap-4">
         <div className="grid gap-2 sm:max-w-sm">
-          <Label htmlFor={`${id}-zone`}>The organisation's time zone</Label>
+          <Label htmlFor={`${id}-zone`}>{t('admin.schedule.zone')}</Label>
           <Input
             id={`${id}-zone`}
             list={`${id}-zones`}
@@ -112,27 +113,26 @@ export function ElectionSchedule() {
           </datalist>
         </div>
         <p className="text-sm" id={`${id}-zone-hint`}>
-          Times are in <strong>{timeZoneLabel(zone, pollingDay)}</strong>, for every admin and member wherever they are. Voting opens and
-          closes by itself at these times; the switch above pauses and resumes in between.
+          {tRich('admin.schedule.zoneHint', { zone: timeZoneLabel(zone, pollingDay), strong: (chunks) => <strong>{chunks}</strong> })}
         </p>
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="grid gap-2">
-            <Label htmlFor={`${id}-opens`}>Voting opens</Label>
+            <Label htmlFor={`${id}-opens`}>{t('admin.schedule.opens')}</Label>
             <Input id={`${id}-opens`} type="datetime-local" step={1} value={opensAt} onChange={(e) => setOpensAt(e.target.value)} />
           </div>
           <div className="grid gap-2">
-            <Label htmlFor={`${id}-closes`}>Voting closes</Label>
+            <Label htmlFor={`${id}-closes`}>{t('admin.schedule.closes')}</Label>
             <Input id={`${id}-closes`} type="datetime-local" step={1} value={closesAt} onChange={(e) => setClosesAt(e.target.value)} />
           </div>
         </div>
         <fieldset className="grid gap-2">
-          <legend className="text-sm font-medium">Who sees results while voting runs</legend>
+          <legend className="text-sm font-medium">{t('admin.schedule.visibility')}</legend>
           <RadioGroup value={visibility} onValueChange={(v) => setVisibility(v as ResultsVisibility)} className="grid gap-3">
-            {(Object.keys(VISIBILITY_TEXT) as ResultsVisibility[]).map((mode) => (
+            {(Object.keys(VISIBILITY_KEY) as ResultsVisibility[]).map((mode) => (
               <span key={mode} className="flex items-start gap-2">
                 <RadioGroupItem id={`${id}-${mode}`} value={mode} className="mt-0.5" />
                 <Label htmlFor={`${id}-${mode}`} className="font-normal leading-snug">
-                  {VISIBILITY_TEXT[mode]}
+                  {t(VISIBILITY_KEY[mode])}
                 </Label>
               </span>
             ))}
@@ -140,38 +140,37 @@ export function ElectionSchedule() {
         </fieldset>
         <div>
           <Button onClick={() => void save()} disabled={update.isPending}>
-            Save schedule
+            {t('admin.schedule.save')}
           </Button>
         </div>
       </fieldset>
       <div className="grid gap-2 border-t border-border pt-4">
         {closed ? (
           <p className="text-sm">
-            The election is closed.{' '}
-            <a href="/results" className="text-primary underline">
-              Open the declared results
-            </a>
+            {tRich('admin.schedule.isClosed', {
+              link: (chunks) => (
+                <a href="/results" className="text-primary underline">
+                  {chunks}
+                </a>
+              ),
+            })}
           </p>
         ) : (
           <AlertDialog>
             <AlertDialogTrigger asChild>
               <Button variant="destructive" className="justify-self-start">
-                Close the election
+                {t('admin.schedule.close')}
               </Button>
             </AlertDialogTrigger>
             <AlertDialogContent>
               <AlertDialogHeader>
-                <AlertDialogTitle>Close the election for good?</AlertDialogTitle>
-                <AlertDialogDescription>
-                  Voting ends now and cannot be reopened. Every ballot still waiting is moved into the ballot box, a final commitment is
-                  published, the audit (audit:verify) is run and its result stored, and the result is declared publicly. The schedule, the
-                  switch and the set-up can no longer change.
-                </AlertDialogDescription>
+                <AlertDialogTitle>{t('admin.schedule.closeTitle')}</AlertDialogTitle>
+                <AlertDialogDescription>{t('admin.schedule.closeText')}</AlertDialogDescription>
               </AlertDialogHeader>
               <AlertDialogFooter>
-                <AlertDialogCancel>Cancel</AlertDialogCancel>
+                <AlertDialogCancel>{t('common.cancel')}</AlertDialogCancel>
                 <AlertDialogAction className={buttonVariants({ variant: 'destructive' })} onClick={() => void closeNow()}>
-                  Close the election
+                  {t('admin.schedule.close')}
                 </AlertDialogAction>
               </AlertDialogFooter>
             </AlertDialogContent>
@@ -179,8 +178,12 @@ export function ElectionSchedule() {
         )}
         {election.opens_at && !closed && (
           <p className="text-xs text-muted-foreground">
-            Opens {formatDateTime(election.opens_at, election.time_zone ?? 'UTC')}
-            {election.closes_at ? `, closes ${formatDateTime(election.closes_at, election.time_zone ?? 'UTC')}` : ''}.
+            {election.closes_at
+              ? t('admin.schedule.opensClosesAt', {
+                  opens: formatDateTime(election.opens_at, election.time_zone ?? 'UTC'),
+                  closes: formatDateTime(election.closes_at, election.time_zone ?? 'UTC'),
+                })
+              : t('admin.schedule.opensAt', { opens: formatDateTime(election.opens_at, election.time_zone ?? 'UTC') })}
           </p>
         )}
       </div>

@@ -15,9 +15,7 @@ import {
 import { useToggleElection } from '@/lib/mutations';
 import { cn } from '@/lib/utils';
 import { queries } from '@/lib/queries';
-
-export const ENABLED_MESSAGE = 'Voting has been enabled';
-export const DISABLED_MESSAGE = 'Voting has been disabled';
+import { useT } from '@/i18n';
 
 /**
  * Election status (docs/screens.md "Staff pages"): active '1' means voting enabled. The switch flips it and says
@@ -25,6 +23,7 @@ export const DISABLED_MESSAGE = 'Voting has been disabled';
  * election status' with the server message or 'Something went wrong'.
  */
 export function ElectionToggle() {
+  const { t, tKnown } = useT();
   const id = useId();
   const status = useQuery(queries.electionStatus());
   const toggle = useToggleElection();
@@ -63,16 +62,20 @@ export function ElectionToggle() {
 
   const onChange = async (next: boolean) => {
     const res = await toggle.mutateAsync({ body: { status: next } }).catch(() => null);
-    if (res) toast({ variant: 'success', title: res.body.message || (res.body.active === '1' ? ENABLED_MESSAGE : DISABLED_MESSAGE) });
+    if (res)
+      toast({
+        variant: 'success',
+        title: tKnown(res.body.message) || (res.body.active === '1' ? t('admin.toggle.enabled') : t('admin.toggle.disabled')),
+      });
   };
 
   const stateText = status.isPending
-    ? 'Checking the election status…'
+    ? t('admin.toggle.checking')
     : status.isError
-      ? 'The election status could not be loaded'
+      ? t('admin.toggle.loadError')
       : active
-        ? 'Voting is enabled'
-        : 'Voting is disabled';
+        ? t('admin.toggle.isEnabled')
+        : t('admin.toggle.isDisabled');
 
   return (
     <section
@@ -81,7 +84,7 @@ export function ElectionToggle() {
     >
       <div className="grid gap-1">
         <h2 id={`${id}-heading`} className="text-lg font-semibold">
-          Election status
+          {t('admin.toggle.heading')}
         </h2>
         <p className="text-sm text-muted-foreground" aria-live="polite">
           {stateText}
@@ -89,7 +92,7 @@ export function ElectionToggle() {
       </div>
       <div className="flex items-center gap-3">
         <label htmlFor={id} className="text-sm font-medium">
-          Voting enabled
+          {t('admin.toggle.label')}
         </label>
         <SwitchPrimitive.Root
           id={id}
@@ -107,20 +110,18 @@ export function ElectionToggle() {
       <AlertDialog open={empty !== null} onOpenChange={(open) => !open && setEmpty(null)}>
         <AlertDialogContent>
           <AlertDialogHeader>
-            <AlertDialogTitle>Open voting with positions that have no candidate?</AlertDialogTitle>
-            <AlertDialogDescription>
-              No candidate stands for: {empty?.join(', ')}. Voters will see these positions with nobody to choose.
-            </AlertDialogDescription>
+            <AlertDialogTitle>{t('admin.toggle.emptyTitle')}</AlertDialogTitle>
+            <AlertDialogDescription>{t('admin.toggle.emptyText', { positions: empty?.join(', ') })}</AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogCancel>{t('common.cancel')}</AlertDialogCancel>
             <AlertDialogAction
               onClick={() => {
                 setEmpty(null);
                 void onChange(true);
               }}
             >
-              Enable voting anyway
+              {t('admin.toggle.enableAnyway')}
             </AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
 import { errorMessage } from '@/lib/errors';
+import { useT } from '@/i18n';
 
 /** Saves text as a file through a temporary link (the browser's own download). */
 function download(text: string, filename: string) {
@@ -19,6 +20,7 @@ function download(text: string, filename: string) {
 
 /** Downloads GET psk/results/export?format=csv (beyond the spec, for admins). */
 export function ExportResultsButton() {
+  const { t } = useT();
   const [busy, setBusy] = useState(false);
   const onClick = async () => {
     setBusy(true);
@@ -29,8 +31,8 @@ export function ExportResultsButton() {
     } catch (err) {
       toast({
         variant: 'destructive',
-        title: 'Error exporting results',
-        description: errorMessage(err) ?? 'Something went wrong. Please try again later.',
+        title: t('admin.export.error'),
+        description: errorMessage(err) ?? t('common.somethingWrong'),
       });
     } finally {
       setBusy(false);
@@ -39,7 +41,7 @@ export function ExportResultsButton() {
   return (
     <Button variant="outline" onClick={onClick} disabled={busy}>
       <Download aria-hidden="true" />
-      {busy ? 'Exporting…' : 'Export results (CSV)'}
+      {busy ? t('admin.export.busy') : t('admin.export.button')}
     </Button>
   );
 }

@@ -9,22 +9,24 @@ import { NO_FILTERS } from '@/lib/list-search';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from './logs-page';
 import { queries } from '@/lib/queries';
+import { useT } from '@/i18n';
 
 /** Beyond the spec: the issues reported through 'Report an Issue or Help', newest first. */
 export function IssuesPage() {
+  const { t } = useT();
   const { page, setPage, clampPage, params } = useFilteredPages(NO_FILTERS);
   const q = useQuery(queries.issues(params));
   useEffect(() => {
     if (q.isError)
-      toast({ variant: 'destructive', title: 'Error fetching issue reports', description: errorMessage(q.error) ?? 'Please try again.' });
-  }, [q.isError, q.error]);
+      toast({ variant: 'destructive', title: t('admin.issues.fetchError'), description: errorMessage(q.error) ?? t('admin.tryAgain') });
+  }, [q.isError, q.error, t]);
 
   const body = q.data?.body;
   const lastPage = useLastPage(page, clampPage, body?.last_page);
 
-  if (q.isPending) return <Loading label="Loading issue reports…" />;
-  if (q.isError && !body) return <ErrorState>The issue reports could not be loaded. Please try again later.</ErrorState>;
-  if (!body || body.data.length === 0) return <EmptyState>No issues have been reported.</EmptyState>;
+  if (q.isPending) return <Loading label={t('admin.issues.loading')} />;
+  if (q.isError && !body) return <ErrorState>{t('admin.issues.loadError')}</ErrorState>;
+  if (!body || body.data.length === 0) return <EmptyState>{t('admin.issues.empty')}</EmptyState>;
 
   return (
     <div className="grid gap-6">
@@ -39,7 +41,7 @@ export function IssuesPage() {
             </p>
             <p className="whitespace-pre-wrap break-words">{r.details}</p>
             {r.images.length > 0 && (
-              <ul className="flex flex-wrap gap-2" aria-label="Attachments">
+              <ul className="flex flex-wrap gap-2" aria-label={t('admin.issues.attachments')}>
                 {r.images.map((src, i) => (
                   <li key={src}>
                     <a
@@ -50,7 +52,7 @@ export function IssuesPage() {
                     >
                       <img
                         src={src}
-                        alt={`Attachment ${i + 1} from ${r.reporter_name}`}
+                        alt={t('admin.issues.attachment', { number: String(i + 1), name: r.reporter_name })}
                         className="size-20 rounded-md border border-border object-cover"
                       />
                     </a>
@@ -66,7 +68,7 @@ export function IssuesPage() {
         lastPage={lastPage}
         onPageChange={setPage}
         disabled={q.isFetching && q.isPlaceholderData}
-        label="Issue report pages"
+        label={t('admin.issues.pages')}
       />
     </div>
   );

@@ -11,42 +11,46 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { toast } from '@/hooks/use-toast';
 import { hasAnyFilter, LOG_FILTERS } from '@/lib/list-search';
 import { queries } from '@/lib/queries';
-
-export const LOGS_FAILED = 'Failed to fetch logs. Please try again later.';
+import { intlLocale, t, useT, type MessageKey } from '@/i18n';
 
 const EMPTY = LOG_FILTERS;
 const ANY = 'any';
 /** Members and staff number their ids separately: a user id means nothing without whose it is. */
 export const USER_TYPES = [
-  { value: 'voter', label: 'Members (voters)' },
-  { value: 'staff', label: 'Staff (admins and agents)' },
-  { value: 'admin', label: 'Admins' },
-  { value: 'agent', label: 'Agents' },
-] as const;
-const TYPE_LABEL: Record<string, string> = { voter: 'member', admin: 'admin', agent: 'agent' };
+  { value: 'voter', label: 'admin.logs.type.voter' },
+  { value: 'staff', label: 'admin.logs.type.staff' },
+  { value: 'admin', label: 'admin.logs.type.admin' },
+  { value: 'agent', label: 'admin.logs.type.agent' },
+] as const satisfies readonly { value: string; label: MessageKey }[];
+const TYPE_LABEL: Record<string, MessageKey> = {
+  voter: 'admin.logs.whose.voter',
+  admin: 'admin.logs.whose.admin',
+  agent: 'admin.logs.whose.agent',
+};
 
 /** The User ID cell: N/A when empty, else the id and whose it is. */
 export function userIdCell(entry: { user_id: number | null; user_type?: string | null }): string {
-  if (entry.user_id === null || entry.user_id === undefined || String(entry.user_id) === '') return 'N/A';
+  if (entry.user_id === null || entry.user_id === undefined || String(entry.user_id) === '') return t('admin.logs.na');
   const type = entry.user_type ? TYPE_LABEL[entry.user_type] : undefined;
-  return type ? `${entry.user_id} (${type})` : String(entry.user_id);
+  return type ? t('admin.logs.userIdOf', { id: String(entry.user_id), type: t(type) }) : String(entry.user_id);
 }
 
-const FIELDS: SearchField<keyof typeof EMPTY>[] = [
-  { key: 'name', label: 'Name', maxLength: 150 },
-  { key: 'activity', label: 'Activity', maxLength: 150 },
-  { key: 'user_id', label: 'User id', maxLength: 20 },
-  { key: 'ip_address', label: 'Ip address', maxLength: 64 },
+const FIELDS: (SearchField<keyof typeof EMPTY> & { label: MessageKey })[] = [
+  { key: 'name', label: 'admin.field.name', maxLength: 150 },
+  { key: 'activity', label: 'admin.logs.activity', maxLength: 150 },
+  { key: 'user_id', label: 'admin.logs.userId', maxLength: 20 },
+  { key: 'ip_address', label: 'admin.logs.ip', maxLength: 64 },
 ];
 
 /** Dates as the browser's locale writes them; the raw value when it does not parse. */
 export function formatDateTime(value: string): string {
   const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? value : d.toLocaleString();
+  return Number.isNaN(d.getTime()) ? value : d.toLocaleString(intlLocale());
 }
 
 /** System logs (docs/screens.md "Staff pages"): filters, table and pager; Reset shows only while a filter is active. */
 export function LogsPage() {
+  const { t } = useT();
   const id = useId();
   const f = useFilteredPages(EMPTY);
   const filterActive = f.filterMode || hasAnyFilter(f.draft);
@@ -55,23 +59,28 @@ export function LogsPage() {
   const page = q.data?.body.data;
   const lastPage = useLastPage(f.page, f.clampPage, page?.last_page);
   useEffect(() => {
-    if (q.isError) toast({ variant: 'destructive', title: LOGS_FAILED });
-  }, [q.isError, q.errorUpdatedAt]);
+    if (q.isError) toast({ variant: 'destructive', title: t('admin.logs.failed') });
+  }, [q.isError, q.errorUpdatedAt, t]);
 
   return (
     <div className="grid gap-6">
-      <SearchForm label="Filter logs" fields={FIELDS} filters={f} showReset={filterActive}>
+      <SearchForm
+        label={t('admin.logs.filter')}
+        fields={FIELDS.map((fd) => ({ ...fd, label: t(fd.label) }))}
+        filters={f}
+        showReset={filterActive}
+      >
         <div className="grid gap-2">
-          <Label htmlFor={`${id}-user-type`}>User type</Label>
+          <Label htmlFor={`${id}-user-type`}>{t('admin.logs.userType')}</Label>
           <Select value={f.draft.user_type || ANY} onValueChange={(v) => f.setField('user_type', v === ANY ? '' : v)}>
             <SelectTrigger id={`${id}-user-type`}>
-              <SelectValue placeholder="Everyone" />
+              <SelectValue placeholder={t('admin.logs.everyone')} />
             </SelectTrigger>
             <SelectContent>
-              <SelectItem value={ANY}>Everyone</SelectItem>
-              {USER_TYPES.map((t) => (
-                <SelectItem key={t.value} value={t.value}>
-                  {t.label}
+              <SelectItem value={ANY}>{t('admin.logs.everyone')}</SelectItem>
+              {USER_TYPES.map((type) => (
+                <SelectItem key={type.value} value={type.value}>
+                  {t(type.label)}
                 </SelectItem>
               ))}
             </SelectContent>
@@ -80,15 +89,24 @@ export function LogsPage() {
       </SearchForm>
 
       {q.isPending ? (
-        <Loading label="Loading logs…" />
+        <Loading label={t('admin.logs.loading')} />
       ) : q.isError && !page ? (
-        <ErrorState>{LOGS_FAILED}</ErrorState>
+        <ErrorState>{t('admin.logs.failed')}</ErrorState>
       ) : !page || page.data.length === 0 ? (
-        <EmptyState>{f.filterMode ? 'No log entries match the filters.' : 'There are no log entries yet.'}</EmptyState>
+        <EmptyState>{f.filterMode ? t('admin.logs.noMatch') : t('admin.logs.none')}</EmptyState>
       ) : (
         <DataTable
-          caption="System logs"
-          headers={['ID', 'Name', 'Activity', 'User ID', 'Created At', 'Updated At', 'IP Address', 'Status']}
+          caption={t('admin.logs.caption')}
+          headers={[
+            t('admin.logs.col.id'),
+            t('admin.field.name'),
+            t('admin.logs.activity'),
+            t('admin.logs.col.userId'),
+            t('admin.logs.col.created'),
+            t('admin.logs.col.updated'),
+            t('admin.logs.col.ip'),
+            t('admin.logs.col.status'),
+          ]}
           minWidth="min-w-[60rem]"
           busy={q.isFetching}
         >
@@ -107,7 +125,13 @@ export function LogsPage() {
         </DataTable>
       )}
 
-      <Pager page={f.page} lastPage={lastPage} onPageChange={f.setPage} disabled={q.isFetching && q.isPlaceholderData} label="Log pages" />
+      <Pager
+        page={f.page}
+        lastPage={lastPage}
+        onPageChange={f.setPage}
+        disabled={q.isFetching && q.isPlaceholderData}
+        label={t('admin.logs.pages')}
+      />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { errorIssue, errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { useUpdateMember } from '@/lib/mutations';
 import { ContactFields } from './contact-fields';
 import { useBranches } from '@/hooks/use-admin-lists';
+import { useT } from '@/i18n';
 
 /** The contract's body; the branch select holds the branch's name. */
 const memberSchema = UpdateMemberBody.omit({ confirm_contact_change: true }).extend({ county: z.string().pipe(branchRefSchema) });
@@ -32,6 +33,7 @@ export function MemberEditDialog({ member, onClose }: { member: Member | null; o
 
 /** The dialog's form, mounted afresh for each member. */
 function MemberEditForm({ member, onClose }: { member: Member; onClose: () => void }) {
+  const { t, tKnown } = useT();
   const id = useId();
   const { branches, loading } = useBranches();
   const update = useUpdateMember();
@@ -43,7 +45,7 @@ function MemberEditForm({ member, onClose }: { member: Member; onClose: () => vo
     form.handleSubmit(async (body) => {
       try {
         await update.mutateAsync({ params: { id: member.id }, body: { ...body, ...(confirmed ? { confirm_contact_change: true } : {}) } });
-        toast({ variant: 'success', title: 'Member updated successfully' });
+        toast({ variant: 'success', title: t('admin.memberEdit.updated') });
         onClose();
       } catch (err) {
         if (!confirmed && errorIssue(err) === CONTACT_CHANGE_AFTER_VOTE) {
@@ -57,8 +59,8 @@ function MemberEditForm({ member, onClose }: { member: Member; onClose: () => vo
   return (
     <form onSubmit={save(false)} className="grid gap-4" noValidate>
       <DialogHeader>
-        <DialogTitle>Edit member</DialogTitle>
-        <DialogDescription>Change the member's details and branch.</DialogDescription>
+        <DialogTitle>{t('admin.memberEdit.title')}</DialogTitle>
+        <DialogDescription>{t('admin.memberEdit.description')}</DialogDescription>
       </DialogHeader>
       <ContactFields
         id={id}
@@ -73,17 +75,14 @@ function MemberEditForm({ member, onClose }: { member: Member; onClose: () => vo
       />
       {confirmContact && (
         <div role="alert" className="grid gap-2 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-sm">
-          <p>{confirmContact}.</p>
-          <p>
-            The member's sign-in codes will go to the new phone or email, and they will be told on the old one. Change it only if you are
-            sure the member asked for it.
-          </p>
+          <p>{tKnown(confirmContact)}.</p>
+          <p>{t('admin.memberEdit.contactWarning')}</p>
           <Button type="button" variant="destructive" className="w-fit" disabled={update.isPending} onClick={() => void save(true)()}>
-            Confirm the contact change
+            {t('admin.memberEdit.confirmContact')}
           </Button>
         </div>
       )}
-      <FormFooter pending={update.isPending} submitLabel="Save" pendingLabel="Saving…" onCancel={onClose} />
+      <FormFooter pending={update.isPending} submitLabel={t('common.save')} pendingLabel={t('common.saving')} onCancel={onClose} />
     </form>
   );
 }

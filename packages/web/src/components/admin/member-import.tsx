@@ -4,11 +4,13 @@ import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { useImportMembers } from '@/lib/mutations';
+import { useT } from '@/i18n';
 
 type Result = { created: number; updated: number; errors: { line: number; message: string; issue?: string }[] };
 
 /** Beyond the spec: import members from a CSV (member_no,name,email,phone,branch), with a summary. */
 export function MemberImport() {
+  const { t, tRich, tKnown } = useT();
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const importMembers = useImportMembers();
@@ -28,9 +30,13 @@ export function MemberImport() {
       const res = await importMembers.mutateAsync({ body: form, query: createBranches ? { create_branches: '1' } : {} });
       setResult(res.body);
       if (res.body.errors.length === 0) {
-        toast({ variant: 'success', title: 'Members imported', description: `${res.body.created} created, ${res.body.updated} updated` });
+        toast({
+          variant: 'success',
+          title: t('admin.import.imported'),
+          description: t('admin.import.importedText', { created: String(res.body.created), updated: String(res.body.updated) }),
+        });
       } else {
-        toast({ variant: 'destructive', title: 'Import failed', description: 'Nothing was imported. Fix the lines listed and try again.' });
+        toast({ variant: 'destructive', title: t('admin.import.failed'), description: t('admin.import.failedText') });
       }
     } catch {
       // the hook toasts the failure
@@ -48,51 +54,57 @@ export function MemberImport() {
         accept=".csv,text/csv"
         className="sr-only"
         tabIndex={-1}
-        aria-label="CSV file of members"
+        aria-label={t('admin.import.file')}
         onChange={(e) => void onFile(e.target.files?.[0])}
       />
       <Button variant="outline" onClick={() => inputRef.current?.click()} disabled={importMembers.isPending} className="w-fit">
         <Upload aria-hidden="true" />
-        {importMembers.isPending ? 'Importing…' : 'Import members (CSV)'}
+        {importMembers.isPending ? t('admin.import.busy') : t('admin.import.button')}
       </Button>
       <label className="flex w-fit items-center gap-2 text-sm">
         <input type="checkbox" checked={createBranches} onChange={(e) => setCreateBranches(e.target.checked)} className="size-4" />
-        Create branches that don't exist yet
+        {t('admin.import.createBranches')}
       </label>
-      <p className="text-xs text-muted-foreground">Columns: member_no, name, email, phone, branch</p>
+      <p className="text-xs text-muted-foreground">{t('admin.import.columns')}</p>
       {result && (
-        <div role="status" aria-label="Import result" className="grid gap-1 rounded-md border border-border bg-muted/40 px-3 py-2 text-sm">
+        <div
+          role="status"
+          aria-label={t('admin.import.result')}
+          className="grid gap-1 rounded-md border border-border bg-muted/40 px-3 py-2 text-sm"
+        >
           <p>
-            <strong>{result.created}</strong> created, <strong>{result.updated}</strong> updated
-            {result.errors.length > 0 && (
-              <>
-                , <strong>{result.errors.length}</strong> {result.errors.length === 1 ? 'line' : 'lines'} with errors (nothing was imported)
-              </>
-            )}
+            {result.errors.length > 0
+              ? tRich('admin.import.summaryErrors', {
+                  created: String(result.created),
+                  updated: String(result.updated),
+                  number: String(result.errors.length),
+                  count: result.errors.length,
+                  b: (chunks) => <strong>{chunks}</strong>,
+                })
+              : tRich('admin.import.summary', {
+                  created: String(result.created),
+                  updated: String(result.updated),
+                  b: (chunks) => <strong>{chunks}</strong>,
+                })}
           </p>
           {result.errors.length > 0 && (
             <ul className="list-disc pl-5 text-destructive">
               {result.errors.slice(0, 50).map((e) => (
-                <li key={`${e.line}-${e.message}`}>
-                  Line {e.line}: {e.message}
-                </li>
+                <li key={`${e.line}-${e.message}`}>{t('admin.import.line', { line: String(e.line), message: tKnown(e.message) })}</li>
               ))}
-              {result.errors.length > 50 && <li>…and {result.errors.length - 50} more</li>}
+              {result.errors.length > 50 && <li>{t('admin.import.more', { number: String(result.errors.length - 50) })}</li>}
             </ul>
           )}
           {lastFile && result.errors.some((e) => e.issue === CONTACT_CHANGE_AFTER_VOTE) && (
             <div className="grid gap-2 pt-1">
-              <p>
-                Some lines change the phone or email of members who have already voted. Their sign-in codes would go to the new phone or
-                email; each member is told on the old one. Import again only if you are sure these members asked for it.
-              </p>
+              <p>{t('admin.import.contactWarning')}</p>
               <Button
                 variant="destructive"
                 className="w-fit"
                 disabled={importMembers.isPending}
                 onClick={() => void onFile(lastFile, true)}
               >
-                Confirm the contact changes and import again
+                {t('admin.import.confirm')}
               </Button>
             </div>
           )}

@@ -14,17 +14,19 @@ import { MemberEditDialog } from './member-edit-dialog';
 import { MemberImport } from './member-import';
 import { MEMBER_FILTERS } from '@/lib/list-search';
 import { queries } from '@/lib/queries';
+import { useT, type MessageKey } from '@/i18n';
 
 const EMPTY = MEMBER_FILTERS;
-const FIELDS: SearchField<keyof typeof EMPTY>[] = [
-  { key: 'query', label: 'Search', type: 'text', maxLength: 150 },
-  { key: 'county', label: 'County', type: 'text', maxLength: 150 },
-  { key: 'phone', label: 'Phone', type: 'text', maxLength: 150 },
-  { key: 'email', label: 'Email', type: 'email', maxLength: 150 },
+const FIELDS: (SearchField<keyof typeof EMPTY> & { label: MessageKey })[] = [
+  { key: 'query', label: 'admin.members.search', type: 'text', maxLength: 150 },
+  { key: 'county', label: 'admin.members.county', type: 'text', maxLength: 150 },
+  { key: 'phone', label: 'admin.field.phone', type: 'text', maxLength: 150 },
+  { key: 'email', label: 'admin.field.email', type: 'email', maxLength: 150 },
 ];
 
 /** Members page (docs/screens.md "Staff pages"): search form, table, pager, Edit and Assign Position dialogs. */
 export function MembersPage() {
+  const { t } = useT();
   const f = useFilteredPages(EMPTY);
   const [editing, setEditing] = useState<Member | null>(null);
   const [assigning, setAssigning] = useState<Member | null>(null);
@@ -37,20 +39,29 @@ export function MembersPage() {
 
   return (
     <div className="grid gap-6">
-      <SearchForm label="Search members" fields={FIELDS} filters={f} />
+      <SearchForm label={t('admin.members.searchLabel')} fields={FIELDS.map((fd) => ({ ...fd, label: t(fd.label) }))} filters={f} />
 
       <MemberImport />
 
       {q.isPending ? (
-        <Loading label="Loading members…" />
+        <Loading label={t('admin.members.loading')} />
       ) : q.isError && !body ? (
-        <ErrorState>The members could not be loaded. Please try again later.</ErrorState>
+        <ErrorState>{t('admin.members.loadError')}</ErrorState>
       ) : !body || body.data.length === 0 ? (
-        <EmptyState>{f.filterMode ? 'No members match the search.' : 'There are no members yet.'}</EmptyState>
+        <EmptyState>{f.filterMode ? t('admin.members.noMatch') : t('admin.members.none')}</EmptyState>
       ) : (
         <DataTable
-          caption="Members"
-          headers={['#', 'Member No', 'Name', 'Email', 'Phone', 'Branch', 'Edit', 'Assign']}
+          caption={t('admin.members.caption')}
+          headers={[
+            '#',
+            t('admin.members.memberNo'),
+            t('admin.field.name'),
+            t('admin.field.email'),
+            t('admin.field.phone'),
+            t('admin.field.branch'),
+            t('admin.members.edit'),
+            t('admin.members.assign'),
+          ]}
           minWidth="min-w-[52rem]"
           busy={q.isFetching}
         >
@@ -63,15 +74,25 @@ export function MembersPage() {
               <Td>{m.phone}</Td>
               <Td>{m.county}</Td>
               <Td>
-                <Button variant="outline" size="sm" onClick={() => setEditing(m)} aria-label={`Edit ${m.name}`}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => setEditing(m)}
+                  aria-label={t('admin.members.editName', { name: m.name })}
+                >
                   <Pencil aria-hidden="true" />
-                  Edit
+                  {t('admin.members.edit')}
                 </Button>
               </Td>
               <Td>
-                <Button variant="secondary" size="sm" onClick={() => setAssigning(m)} aria-label={`Assign position to ${m.name}`}>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  onClick={() => setAssigning(m)}
+                  aria-label={t('admin.members.assignName', { name: m.name })}
+                >
                   <UserPlus aria-hidden="true" />
-                  Assign
+                  {t('admin.members.assign')}
                 </Button>
               </Td>
             </tr>
@@ -84,7 +105,7 @@ export function MembersPage() {
         lastPage={lastPage}
         onPageChange={f.setPage}
         disabled={q.isFetching && q.isPlaceholderData}
-        label="Members pages"
+        label={t('admin.members.pages')}
       />
 
       <MemberEditDialog member={editing} onClose={() => setEditing(null)} />

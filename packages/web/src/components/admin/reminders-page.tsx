@@ -9,20 +9,20 @@ import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { useCreateReminder } from '@/lib/mutations';
 import { queries } from '@/lib/queries';
+import { useT, type MessageKey } from '@/i18n';
 
 const reminderSchema = CreateReminderBody.omit({ dry_run: true });
-
-export const DEFAULT_REMINDER = 'Dear {name}, voting is open and you have not voted yet. Please sign in and cast your vote.';
 
 /**
  * Reminders to the members who have not voted: SMS or email, `{name}` filled in, a count first
  * (dry run), then sent in the background at the server's rate with live progress below.
  */
 export function RemindersPage() {
+  const { t, tRich } = useT();
   const id = useId();
   const [counted, setCounted] = useState<number | null>(null);
   const create = useCreateReminder();
-  const form = useZodForm(reminderSchema, { defaultValues: { channel: 'sms', message: DEFAULT_REMINDER } });
+  const form = useZodForm(reminderSchema, { defaultValues: { channel: 'sms', message: t('admin.reminders.default', { name: '{name}' }) } });
   const channel = form.watch('channel');
   const message = form.watch('message');
   const list = useQuery({
@@ -42,7 +42,7 @@ export function RemindersPage() {
       setCounted(null);
       toast({
         variant: 'success',
-        title: `Reminder queued for ${res.body.recipients} ${res.body.recipients === 1 ? 'member' : 'members'}`,
+        title: t('admin.reminders.queued', { number: String(res.body.recipients), count: res.body.recipients }),
       });
     });
 
@@ -54,14 +54,11 @@ export function RemindersPage() {
         aria-labelledby={`${id}-h`}
       >
         <h2 id={`${id}-h`} className="text-lg font-semibold">
-          Remind members who have not voted
+          {t('admin.reminders.heading')}
         </h2>
-        <p className="text-sm text-muted-foreground">
-          Goes to every member without a ballot yet. A member reminded in the last hour is left out, so pressing send twice does not reach
-          anyone twice.
-        </p>
+        <p className="text-sm text-muted-foreground">{t('admin.reminders.intro')}</p>
         <fieldset className="grid gap-2">
-          <legend className="text-sm font-medium">Send by</legend>
+          <legend className="text-sm font-medium">{t('admin.reminders.sendBy')}</legend>
           <RadioGroup
             value={channel}
             onValueChange={(v) => {
@@ -72,20 +69,24 @@ export function RemindersPage() {
           >
             <span className="flex items-center gap-2">
               <RadioGroupItem id={`${id}-sms`} value="sms" />
-              <Label htmlFor={`${id}-sms`}>SMS</Label>
+              <Label htmlFor={`${id}-sms`}>{t('admin.reminders.sms')}</Label>
             </span>
             <span className="flex items-center gap-2">
               <RadioGroupItem id={`${id}-email`} value="email" />
-              <Label htmlFor={`${id}-email`}>Email</Label>
+              <Label htmlFor={`${id}-email`}>{t('admin.reminders.email')}</Label>
             </span>
           </RadioGroup>
         </fieldset>
         <FormField
           id={`${id}-message`}
-          label="Message"
+          label={t('admin.reminders.message')}
           description={
             <>
-              <code>{'{name}'}</code> is replaced with each member&apos;s name. {message.length}/1000
+              {tRich('admin.reminders.hint', {
+                placeholder: '{name}',
+                length: String(message.length),
+                code: (chunks) => <code>{chunks}</code>,
+              })}
             </>
           }
           error={form.formState.errors.message?.message}
@@ -93,27 +94,27 @@ export function RemindersPage() {
           <Textarea maxLength={1000} {...form.register('message', { onChange: () => setCounted(null) })} />
         </FormField>
         <p role="status" className="text-sm">
-          {counted !== null ? `${counted} ${counted === 1 ? 'member' : 'members'} would receive this reminder.` : ''}
+          {counted !== null ? t('admin.reminders.wouldReceive', { number: String(counted), count: counted }) : ''}
         </p>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" disabled={create.isPending || !message.trim()} onClick={() => void submit(true)()}>
-            Count recipients
+            {t('admin.reminders.count')}
           </Button>
           <Button type="submit" disabled={create.isPending || !message.trim()}>
-            Send reminder
+            {t('admin.reminders.send')}
           </Button>
         </div>
       </form>
       <section aria-labelledby={`${id}-progress`} className="grid gap-3">
         <h2 id={`${id}-progress`} className="text-lg font-semibold">
-          Recent reminders
+          {t('admin.reminders.recent')}
         </h2>
         {list.isPending ? (
-          <p className="text-sm text-muted-foreground">Loading…</p>
+          <p className="text-sm text-muted-foreground">{t('common.loading')}</p>
         ) : list.isError ? (
-          <p className="text-sm text-destructive">The reminders could not be loaded.</p>
+          <p className="text-sm text-destructive">{t('admin.reminders.loadError')}</p>
         ) : list.data.body.data.length === 0 ? (
-          <p className="text-sm text-muted-foreground">No reminders have been sent.</p>
+          <p className="text-sm text-muted-foreground">{t('admin.reminders.none')}</p>
         ) : (
           <ul className="grid gap-3">
             {list.data.body.data.map((r) => (
@@ -126,29 +127,35 @@ export function RemindersPage() {
   );
 }
 
-const STATUS_TEXT: Record<Reminder['status'], string> = { queued: 'Queued', sending: 'Sending', done: 'Done' };
+const STATUS_TEXT: Record<Reminder['status'], MessageKey> = {
+  queued: 'admin.reminders.status.queued',
+  sending: 'admin.reminders.status.sending',
+  done: 'admin.reminders.status.done',
+};
 
 export function ReminderProgress({ reminder: r }: { reminder: Reminder }) {
+  const { t } = useT();
   const settled = r.sent + r.failed + r.skipped;
   const pct = r.total === 0 ? 100 : Math.round((settled / r.total) * 100);
   return (
-    <li className="grid gap-2 rounded-lg border border-border bg-card p-4 shadow-sm" aria-label={`Reminder ${r.id}`}>
+    <li
+      className="grid gap-2 rounded-lg border border-border bg-card p-4 shadow-sm"
+      aria-label={t('admin.reminders.label', { id: String(r.id) })}
+    >
       <p className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
-        <strong>
-          #{r.id} by {r.channel === 'sms' ? 'SMS' : 'email'}
-        </strong>
-        <span>{STATUS_TEXT[r.status]}</span>
+        <strong>{t(r.channel === 'sms' ? 'admin.reminders.bySms' : 'admin.reminders.byEmail', { id: String(r.id) })}</strong>
+        <span>{t(STATUS_TEXT[r.status])}</span>
       </p>
       <progress
         className="h-2 w-full accent-primary"
         max={Math.max(r.total, 1)}
         value={r.total === 0 ? 1 : settled}
-        aria-label={`Reminder ${r.id} progress`}
+        aria-label={t('admin.reminders.progress', { id: String(r.id) })}
       >
         {pct}%
       </progress>
       <p className="text-sm text-muted-foreground" aria-live="polite">
-        {r.sent} sent, {r.failed} failed, {r.skipped} skipped of {r.total}
+        {t('admin.reminders.tally', { sent: String(r.sent), failed: String(r.failed), skipped: String(r.skipped), total: String(r.total) })}
       </p>
     </li>
   );

@@ -13,21 +13,24 @@ import { VVPAT_FILTERS } from '@/lib/list-search';
 import { errorStatus, hiddenResultsText } from '@/lib/errors';
 import { positionLabel } from '@/lib/format';
 import { queries } from '@/lib/queries';
+import { t, useT, type MessageKey } from '@/i18n';
 
-export const VVPAT_FETCH_ERROR = 'An error occurred while fetching the data. Please try again later.';
 const ANY = 'any';
 const EMPTY = VVPAT_FILTERS;
 // The position is a select, passed to the form as an extra control.
-const FIELDS: SearchField<keyof typeof EMPTY>[] = [{ key: 'vvpat', label: 'VPAT Ref', maxLength: 64, autoComplete: 'off' }];
+const FIELDS: (SearchField<keyof typeof EMPTY> & { label: MessageKey })[] = [
+  { key: 'vvpat', label: 'admin.vvpat.ref', maxLength: 64, autoComplete: 'off' },
+];
 
 /** Vvpat fetch (docs/screens.md "Staff pages"): a 401 says the session expired, anything else the generic error. */
 export function vvpatErrorToast(status: number | undefined) {
-  if (status === 401) toast({ variant: 'destructive', title: 'Unauthorized', description: 'Your session has expired' });
-  else toast({ variant: 'destructive', title: 'Error', description: VVPAT_FETCH_ERROR });
+  if (status === 401) toast({ variant: 'destructive', title: t('admin.vvpat.unauthorized'), description: t('admin.vvpat.expired') });
+  else toast({ variant: 'destructive', title: t('admin.vvpat.error'), description: t('admin.vvpat.fetchError') });
 }
 
 /** Verifiable Paper Audit Trail (admin) (docs/screens.md "Staff pages"): search by ref and position, table, pager. */
 export function VvpatPage() {
+  const { t, tKnown } = useT();
   const id = useId();
   const f = useFilteredPages(EMPTY);
   const positions = useQuery(queries.positions());
@@ -47,15 +50,15 @@ export function VvpatPage() {
 
   return (
     <div className="grid gap-6">
-      <SearchForm label="Search the audit trail" fields={FIELDS} filters={f} columns={2}>
+      <SearchForm label={t('admin.vvpat.searchLabel')} fields={FIELDS.map((fd) => ({ ...fd, label: t(fd.label) }))} filters={f} columns={2}>
         <div className="grid gap-2">
-          <Label htmlFor={`${id}-position`}>Position</Label>
+          <Label htmlFor={`${id}-position`}>{t('admin.vvpat.position')}</Label>
           <Select value={f.draft.position || ANY} onValueChange={(v) => f.setField('position', v === ANY ? '' : v)}>
             <SelectTrigger id={`${id}-position`}>
-              <SelectValue placeholder={positions.isPending ? 'Loading positions…' : 'All positions'} />
+              <SelectValue placeholder={positions.isPending ? t('admin.positions.loading') : t('admin.vvpat.allPositions')} />
             </SelectTrigger>
             <SelectContent>
-              <SelectItem value={ANY}>All positions</SelectItem>
+              <SelectItem value={ANY}>{t('admin.vvpat.allPositions')}</SelectItem>
               {(positions.data?.body.data ?? []).map((p) => (
                 <SelectItem key={p.id} value={String(p.id)}>
                   {positionLabel(p)}
@@ -67,17 +70,17 @@ export function VvpatPage() {
       </SearchForm>
 
       {q.isPending ? (
-        <Loading label="Loading the audit trail…" />
+        <Loading label={t('admin.vvpat.loading')} />
       ) : hidden ? (
-        <EmptyState>{hidden}</EmptyState>
+        <EmptyState>{tKnown(hidden)}</EmptyState>
       ) : q.isError && !body ? (
-        <ErrorState>{status === 401 ? 'Your session has expired' : VVPAT_FETCH_ERROR}</ErrorState>
+        <ErrorState>{status === 401 ? t('admin.vvpat.expired') : t('admin.vvpat.fetchError')}</ErrorState>
       ) : votes.length === 0 ? (
-        <EmptyState>{f.filterMode ? 'No receipts match the search.' : 'No votes have been cast yet.'}</EmptyState>
+        <EmptyState>{f.filterMode ? t('admin.vvpat.noMatch') : t('admin.vvpat.none')}</EmptyState>
       ) : (
         <DataTable
-          caption="Verifiable paper audit trail"
-          headers={['#', 'VPAT Ref', 'Candidate Selected', 'Vote Count', 'Position']}
+          caption={t('admin.vvpat.caption')}
+          headers={['#', t('admin.vvpat.ref'), t('admin.vvpat.candidate'), t('admin.vvpat.count'), t('admin.vvpat.position')]}
           minWidth="min-w-[36rem]"
           busy={q.isFetching}
         >
@@ -98,7 +101,7 @@ export function VvpatPage() {
         lastPage={lastPage}
         onPageChange={f.setPage}
         disabled={q.isFetching && q.isPlaceholderData}
-        label="Audit trail pages"
+        label={t('admin.vvpat.pages')}
       />
     </div>
   );

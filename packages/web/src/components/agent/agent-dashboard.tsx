@@ -4,6 +4,7 @@ import { StatisticsTiles } from '@/components/staff/statistics-tiles';
 import { queries, queryKeys, type ResultsResponseLike, withAgentStatistics, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
+import { useT } from '@/i18n';
 
 export const AGENT_DEFAULT_POSITION = 'President_National';
 export const AGENT_NO_VOTES = 'No votes at the moment';
@@ -14,6 +15,7 @@ export const AGENT_NO_VOTES = 'No votes at the moment';
  * carries the agent's token, which the statistics channel needs).
  */
 export function AgentDashboard() {
+  const { t } = useT();
   const queryClient = useQueryClient();
   const positions = useQuery(queries.positions());
   const results = useQuery(queries.agentResults());
@@ -36,7 +38,7 @@ export function AgentDashboard() {
         loading={results.isPending}
         error={results.isError}
         defaultKey={AGENT_DEFAULT_POSITION}
-        noVotesText={AGENT_NO_VOTES}
+        noVotesText={t('agent.noVotes')}
         hiddenText={hiddenResultsText(results)}
       />
       <StatisticsTiles statistics={statistics.data?.body.data} loading={statistics.isPending} error={statistics.isError} />

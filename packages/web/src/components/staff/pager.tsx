@@ -2,6 +2,7 @@ import { ChevronFirst, ChevronLast, ChevronLeft, ChevronRight } from 'lucide-rea
 import { Button } from '@/components/ui/button';
 import { clampPage, wholeLastPage } from '@/lib/pages';
 import { cn } from '@/lib/utils';
+import { useT } from '@/i18n';
 
 type Props = {
   page: number;
@@ -15,7 +16,8 @@ type Props = {
 };
 
 /** First, Back, 'Page X of Y', Next and Last; never leaves the range 1..last page. */
-export function Pager({ page, lastPage, onPageChange, disabled = false, className, label = 'Pagination' }: Props) {
+export function Pager({ page, lastPage, onPageChange, disabled = false, className, label }: Props) {
+  const { t } = useT();
   const last = wholeLastPage(lastPage);
   const current = clampPage(page, last);
   const go = (target: number) => {
@@ -25,24 +27,24 @@ export function Pager({ page, lastPage, onPageChange, disabled = false, classNam
   const atStart = current <= 1;
   const atEnd = current >= last;
   return (
-    <nav aria-label={label} className={cn('flex flex-wrap items-center justify-center gap-2', className)}>
+    <nav aria-label={label ?? t('staff.pager.label')} className={cn('flex flex-wrap items-center justify-center gap-2', className)}>
       <Button variant="outline" size="sm" onClick={() => go(1)} disabled={disabled || atStart}>
         <ChevronFirst aria-hidden="true" />
-        First
+        {t('staff.pager.first')}
       </Button>
       <Button variant="outline" size="sm" onClick={() => go(current - 1)} disabled={disabled || atStart}>
         <ChevronLeft aria-hidden="true" />
-        Back
+        {t('staff.pager.back')}
       </Button>
       <span className="px-2 text-sm tabular-nums" aria-live="polite" aria-atomic="true">
-        Page {current} of {last}
+        {t('staff.pager.page', { page: String(current), last: String(last) })}
       </span>
       <Button variant="outline" size="sm" onClick={() => go(current + 1)} disabled={disabled || atEnd}>
-        Next
+        {t('staff.pager.next')}
         <ChevronRight aria-hidden="true" />
       </Button>
       <Button variant="outline" size="sm" onClick={() => go(last)} disabled={disabled || atEnd}>
-        Last
+        {t('staff.pager.last')}
         <ChevronLast aria-hidden="true" />
       </Button>
     </nav>

@@ -6,6 +6,7 @@ import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
 import type { useFilteredPages } from '@/hooks/use-filtered-pages';
 import type { Filters } from '@/lib/list-search';
+import { useT } from '@/i18n';
 
 export type SearchField<K extends string> = { key: K; label: string; maxLength: number; type?: string; autoComplete?: string };
 
@@ -26,6 +27,7 @@ const GRID = { 2: 'sm:grid-cols-2', 4: 'sm:grid-cols-2 lg:grid-cols-4' };
 
 /** The filter form of the logs, members and vvpat pages: labelled fields, then Search and Reset. */
 export function SearchForm<F extends Filters>({ label, fields, filters, showReset = true, columns = 4, children }: Props<F>) {
+  const { t } = useT();
   const id = useId();
   return (
     <form
@@ -56,12 +58,12 @@ export function SearchForm<F extends Filters>({ label, fields, filters, showRese
       <div className="flex flex-wrap gap-2">
         <Button type="submit">
           <Search aria-hidden="true" />
-          Search
+          {t('staff.search.search')}
         </Button>
         {showReset && (
           <Button variant="outline" onClick={filters.reset}>
             <X aria-hidden="true" />
-            Reset
+            {t('staff.search.reset')}
           </Button>
         )}
       </div>

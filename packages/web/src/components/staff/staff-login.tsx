@@ -5,6 +5,7 @@ import { AuthCard } from '@/components/auth/auth-card';
 import { CodeStep } from '@/components/auth/code-step';
 import { GoogleButton } from '@/components/auth/google-button';
 import { SuccessAlert } from '@/components/auth/success-alert';
+import { LanguageSelect } from '@/components/layout/language-select';
 import { FormField, useZodForm } from '@/components/forms';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -13,6 +14,7 @@ import { config } from '@/lib/config';
 import { decodeIdToken, type GoogleCredentialResponse } from '@/lib/google';
 import { useStaffGoogleLogin, useStaffLogin, useStaffVerify } from '@/lib/mutations';
 import { setAccountType, storeSession } from '@/lib/session';
+import { useT } from '@/i18n';
 import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 
 export const OTP_PROMPT = 'Enter security otp sent to your email';
@@ -32,6 +34,7 @@ const agentSchema = z.object({ email: z.string().trim().min(1, 'Enter your email
  * account type is stored at the attempt, so a 401 during the attempt sends the person back here.
  */
 export function StaffLogin({ role }: { role: StaffRole }) {
+  const { t, tKnown } = useT();
   const navigate = useNavigate();
   const [step, setStep] = useState<'details' | 'code'>('details');
   const [success, setSuccess] = useState<string | null>(null);
@@ -71,7 +74,7 @@ export function StaffLogin({ role }: { role: StaffRole }) {
     ).catch(() => null);
     if (!res) return;
     storeSession(res.body, role);
-    finish(res.body.message || 'Signed in successfully');
+    finish(tKnown(res.body.message) || t('signIn.success'));
   };
 
   const onGoogle = async (response: GoogleCredentialResponse) => {
@@ -81,50 +84,51 @@ export function StaffLogin({ role }: { role: StaffRole }) {
     const res = await (role === 'admin' ? googles.admin.mutateAsync({ body }) : googles.agent.mutateAsync({ body })).catch(() => null);
     if (!res) return;
     storeSession(res.body, role);
-    finish(res.body.message || 'Signed in successfully');
+    finish(tKnown(res.body.message) || t('signIn.success'));
   };
 
-  const title = role === 'admin' ? 'Admin login' : 'Agent login';
+  const title = role === 'admin' ? t('signIn.adminLogin') : t('signIn.agentLogin');
   return (
     <div className="flex min-h-screen flex-col bg-muted/40">
       <header className="border-b border-border bg-background">
-        <div className="mx-auto flex max-w-6xl items-center px-3 py-3 sm:px-6">
-          <Link to="/" className="flex items-center gap-2 font-semibold" aria-label={`${config.appName} home`}>
+        <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-3 py-3 sm:px-6">
+          <Link to="/" className="flex items-center gap-2 font-semibold" aria-label={t('common.homeLink', { app: config.appName })}>
             <img src="/logo.svg" alt="" className="size-9" />
             <span className="text-lg">{config.appName}</span>
           </Link>
+          <LanguageSelect compact />
         </div>
       </header>
       <main id="main" className="mx-auto w-full max-w-md flex-1 px-3 py-8 sm:py-12">
-        <AuthCard title={title} description={role === 'admin' ? 'Back office of the election.' : 'Follow the results live.'}>
+        <AuthCard title={title} description={role === 'admin' ? t('staff.login.adminDescription') : t('staff.login.agentDescription')}>
           <div className="grid gap-5">
             <SuccessAlert message={success} />
             {step === 'details' ? (
               <>
                 <form onSubmit={submitDetails} className="grid gap-4" noValidate>
-                  <FormField label={role === 'admin' ? 'Username' : 'Email'} error={errors.email?.message}>
+                  <FormField label={role === 'admin' ? t('staff.login.username') : t('staff.login.email')} error={errors.email?.message}>
                     <Input type="email" autoComplete="username" maxLength={150} {...form.register('email')} />
                   </FormField>
                   {role === 'admin' && (
-                    <FormField label="Password" error={errors.password?.message}>
+                    <FormField label={t('staff.login.password')} error={errors.password?.message}>
                       <Input type="password" autoComplete="current-password" maxLength={200} {...form.register('password')} />
                     </FormField>
                   )}
                   <Button type="submit" disabled={sending}>
-                    {sending ? 'Signing in…' : 'Sign in'}
+                    {sending ? t('signIn.submitting') : t('signIn.submit')}
                   </Button>
                 </form>
                 <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden="true">
                   <span className="h-px flex-1 bg-border" />
-                  or
+                  {t('signIn.or')}
                   <span className="h-px flex-1 bg-border" />
                 </div>
                 <GoogleButton onCredential={onGoogle} text="signin_with" />
               </>
             ) : (
               <CodeStep
-                prompt={OTP_PROMPT}
-                label="Security code"
+                prompt={t('staff.login.otpPrompt')}
+                label={t('staff.login.securityCode')}
                 onSubmit={submitCode}
                 redirecting={redirecting}
                 onBack={() => {

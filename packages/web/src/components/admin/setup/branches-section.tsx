@@ -8,9 +8,11 @@ import { useBranches } from '@/hooks/use-admin-lists';
 import { toast } from '@/hooks/use-toast';
 import { useCreateBranch, useDeleteBranch, useRenameBranch } from '@/lib/mutations';
 import { SectionProblem, useProblem } from './section-problem';
+import { useT } from '@/i18n';
 
 /** Branches: add, rename, delete; the server's refusal (409) shown above the list. */
 export function BranchesSection() {
+  const { t } = useT();
   const id = useId();
   const { branches } = useBranches();
   const create = useCreateBranch();
@@ -21,22 +23,23 @@ export function BranchesSection() {
 
   const onAdd = form.handleSubmit(async (body) => {
     if (await problem.run(() => create.mutateAsync({ body }))) {
-      toast({ variant: 'success', title: 'Branch added' });
+      toast({ variant: 'success', title: t('admin.branches.added') });
       form.reset({ name: '' });
     }
   });
   const onDelete = async (b: Branch) => {
-    if (await problem.run(() => remove.mutateAsync({ params: { id: b.id } }))) toast({ variant: 'success', title: 'Branch deleted' });
+    if (await problem.run(() => remove.mutateAsync({ params: { id: b.id } })))
+      toast({ variant: 'success', title: t('admin.branches.deleted') });
   };
 
   return (
     <section aria-labelledby={`${id}-h`} className="rounded-lg border border-border bg-card p-4 shadow-sm">
       <h2 id={`${id}-h`} className="mb-3 text-lg font-semibold">
-        Branches
+        {t('admin.setup.branches')}
       </h2>
       <SectionProblem problem={problem.text} />
-      <ul className="mb-3 grid gap-2" aria-label="Branches">
-        {branches.length === 0 && <li className="text-sm text-muted-foreground">No branches yet.</li>}
+      <ul className="mb-3 grid gap-2" aria-label={t('admin.setup.branches')}>
+        {branches.length === 0 && <li className="text-sm text-muted-foreground">{t('admin.branches.none')}</li>}
         {branches.map((b) => (
           <li key={b.id} className="flex flex-wrap items-center gap-2">
             {editing === b.id ? (
@@ -44,10 +47,22 @@ export function BranchesSection() {
             ) : (
               <>
                 <span className="min-w-0 flex-1 break-words">{b.name}</span>
-                <Button type="button" size="sm" variant="outline" aria-label={`Rename ${b.name}`} onClick={() => setEditing(b.id)}>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  aria-label={t('admin.branches.rename', { name: b.name })}
+                  onClick={() => setEditing(b.id)}
+                >
                   <Pencil aria-hidden="true" />
                 </Button>
-                <Button type="button" size="sm" variant="outline" aria-label={`Delete ${b.name}`} onClick={() => void onDelete(b)}>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  aria-label={t('admin.branches.delete', { name: b.name })}
+                  onClick={() => void onDelete(b)}
+                >
                   <Trash2 aria-hidden="true" />
                 </Button>
               </>
@@ -56,11 +71,11 @@ export function BranchesSection() {
         ))}
       </ul>
       <form onSubmit={(e) => void onAdd(e)} noValidate className="flex flex-wrap items-end gap-2">
-        <FormField label="New branch name" error={form.formState.errors.name?.message} className="gap-1">
+        <FormField label={t('admin.branches.newName')} error={form.formState.errors.name?.message} className="gap-1">
           <Input className="w-56" {...form.register('name')} />
         </FormField>
         <Button type="submit" disabled={create.isPending}>
-          Add branch
+          {t('admin.branches.add')}
         </Button>
       </form>
     </section>
@@ -76,28 +91,29 @@ function RenameBranchForm({
   run: (work: () => Promise<unknown>) => Promise<boolean>;
   onDone: () => void;
 }) {
+  const { t } = useT();
   const rename = useRenameBranch();
   const form = useZodForm(BranchBody, { defaultValues: { name: branch.name } });
   const onSubmit = form.handleSubmit(async (body) => {
     if (await run(() => rename.mutateAsync({ params: { id: branch.id }, body }))) {
-      toast({ variant: 'success', title: 'Branch renamed' });
+      toast({ variant: 'success', title: t('admin.branches.renamed') });
       onDone();
     }
   });
   return (
     <form className="flex flex-wrap items-start gap-2" noValidate onSubmit={(e) => void onSubmit(e)}>
       <FormField
-        label={<span className="sr-only">New name of {branch.name}</span>}
+        label={<span className="sr-only">{t('admin.branches.newNameOf', { name: branch.name })}</span>}
         error={form.formState.errors.name?.message}
         className="gap-1"
       >
         <Input className="w-48" {...form.register('name')} />
       </FormField>
       <Button type="submit" size="sm" disabled={rename.isPending}>
-        Save
+        {t('common.save')}
       </Button>
       <Button type="button" size="sm" variant="ghost" onClick={onDone}>
-        Cancel
+        {t('common.cancel')}
       </Button>
     </form>
   );

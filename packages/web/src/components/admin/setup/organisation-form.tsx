@@ -6,6 +6,7 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/hooks/use-toast';
 import { useElection } from '@/lib/election';
 import { useUpdateElection } from '@/lib/mutations';
+import { useT } from '@/i18n';
 
 const election = UpdateElectionBody.innerType().shape;
 /** An empty optional field is sent as null (no website, no support email). */
@@ -20,9 +21,10 @@ export const organisationSchema = z.object({
 });
 
 export function OrganisationForm() {
+  const { t } = useT();
   const id = useId();
   const { election: current } = useElection();
-  const update = useUpdateElection('Failed to save the organisation texts');
+  const update = useUpdateElection(t('admin.org.saveError'));
   const form = useZodForm(organisationSchema, { defaultValues: { title: '', organisation: '', website: '', support_email: '' } });
   const loaded = useRef(false);
   // Filled once from the server, so a late answer never overwrites what the admin typed.
@@ -40,7 +42,7 @@ export function OrganisationForm() {
   const onSubmit = form.handleSubmit(async (body) => {
     try {
       await update.mutateAsync({ body });
-      toast({ variant: 'success', title: 'Organisation texts saved' });
+      toast({ variant: 'success', title: t('admin.org.saved') });
     } catch {
       // the hook showed the failure
     }
@@ -50,25 +52,25 @@ export function OrganisationForm() {
   return (
     <section aria-labelledby={`${id}-h`} className="rounded-lg border border-border bg-card p-4 shadow-sm">
       <h2 id={`${id}-h`} className="mb-3 text-lg font-semibold">
-        Organisation
+        {t('admin.org.heading')}
       </h2>
       <form onSubmit={(e) => void onSubmit(e)} noValidate className="grid gap-3 sm:grid-cols-2">
-        <FormField label="Election title" error={errors.title?.message}>
+        <FormField label={t('admin.org.title')} error={errors.title?.message}>
           <Input {...form.register('title')} />
         </FormField>
-        <FormField label="Organisation name" error={errors.organisation?.message}>
+        <FormField label={t('admin.org.name')} error={errors.organisation?.message}>
           <Input {...form.register('organisation')} />
         </FormField>
-        <FormField label="Website" error={errors.website?.message}>
+        <FormField label={t('admin.org.website')} error={errors.website?.message}>
           <Input type="url" {...form.register('website')} />
         </FormField>
-        <FormField label="Support email" error={errors.support_email?.message}>
+        <FormField label={t('admin.org.supportEmail')} error={errors.support_email?.message}>
           <Input type="email" {...form.register('support_email')} />
         </FormField>
         <FormFooter
           pending={update.isPending}
-          submitLabel="Save organisation texts"
-          pendingLabel="Saving…"
+          submitLabel={t('admin.org.save')}
+          pendingLabel={t('common.saving')}
           className="sm:col-span-2 sm:justify-start"
         />
       </form>

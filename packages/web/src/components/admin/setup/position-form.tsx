@@ -15,25 +15,33 @@ import { Textarea } from '@/components/ui/textarea';
 import { useBranches } from '@/hooks/use-admin-lists';
 import { toast } from '@/hooks/use-toast';
 import { useCreatePosition, useUpdatePosition } from '@/lib/mutations';
+import { t, useT, type MessageKey } from '@/i18n';
 
 /** The contract's rules for a position's fields (POST positions, PATCH positions/{id}). */
 const fields = CreatePositionBody.innerType().innerType().shape;
 const editable = UpdatePositionBody.shape;
 
-const SCOPES = { national: 'All members (national)', branch: 'One branch', every: 'Every branch (one position per branch)' } as const;
+const SCOPES = {
+  national: 'admin.position.scope.national',
+  branch: 'admin.position.scope.branch',
+  every: 'admin.position.scope.every',
+} as const satisfies Record<string, MessageKey>;
 type Scope = keyof typeof SCOPES;
 
 /** docs/api.md "Many elections, motions and ranked counts": what is elected and how. */
-export const KINDS: Record<PositionKind, string> = { candidates: 'Candidates', motion: 'Motion (Yes / No / Abstain)' };
-export const METHODS: Record<VotingMethod, string> = {
-  plurality: 'Plurality (choose up to the seats)',
-  approval: 'Approval (choose any number)',
-  ranked: 'Ranked (order of preference, counted by STV)',
+export const KINDS: Record<PositionKind, MessageKey> = {
+  candidates: 'admin.position.kind.candidates',
+  motion: 'admin.position.kind.motion',
 };
-export const THRESHOLDS: Record<MotionThreshold, string> = {
-  majority: 'Majority (more than half of Yes and No)',
-  two_thirds: 'Two thirds',
-  three_quarters: 'Three quarters',
+export const METHODS: Record<VotingMethod, MessageKey> = {
+  plurality: 'admin.position.methodOption.plurality',
+  approval: 'admin.position.methodOption.approval',
+  ranked: 'admin.position.methodOption.ranked',
+};
+export const THRESHOLDS: Record<MotionThreshold, MessageKey> = {
+  majority: 'admin.position.thresholdOption.majority',
+  two_thirds: 'admin.position.thresholdOption.two_thirds',
+  three_quarters: 'admin.position.thresholdOption.three_quarters',
 };
 const keysOf = <K extends string>(o: Record<K, string>) => Object.keys(o) as [K, ...K[]];
 
@@ -42,7 +50,8 @@ const quorumRule = fields.quorum_percent.unwrap();
 const checkQuorum = (v: { quorum: string }, ctx: z.RefinementCtx) => {
   if (v.quorum.trim() === '') return;
   const r = quorumRule.safeParse(Number(v.quorum));
-  if (!r.success) ctx.addIssue({ code: 'custom', path: ['quorum'], message: r.error.issues[0]?.message ?? 'Invalid quorum' });
+  if (!r.success)
+    ctx.addIssue({ code: 'custom', path: ['quorum'], message: r.error.issues[0]?.message ?? t('admin.position.invalidQuorum') });
 };
 const quorumOf = (q: string): number | null => (q.trim() === '' ? null : Number(q));
 
@@ -95,14 +104,13 @@ export const editPositionSchema = z
 const selectClass = 'h-9 rounded-md border border-input bg-background px-2 text-sm';
 const seatsInput = { type: 'number', min: 1, max: MAX_SEATS } as const;
 
-const options = (o: Record<string, string>) =>
+const options = (o: Record<string, MessageKey>) =>
   Object.entries(o).map(([value, label]) => (
     <option key={value} value={value}>
-      {label}
+      {t(label)}
     </option>
   ));
 
-const QUORUM_HINT = 'Optional: the share of members on the roll who must vote on it (1 to 100).';
 const quorumInput = { type: 'number', min: 1, max: 100, inputMode: 'numeric' } as const;
 
 /** What both position forms hold for a position's kind (kindFields, with the kind and its seats). */
@@ -121,13 +129,14 @@ export function PositionKindFields<T extends KindFieldValues>({
   chooseKind?: boolean;
 }) {
   // Both forms' values extend KindFieldValues, so these names are theirs too.
+  const { t } = useT();
   const form = typed as unknown as UseFormReturn<KindFieldValues>;
   const kind = form.watch('kind');
   const errors = form.formState.errors;
   return (
     <>
       {chooseKind && (
-        <FormField label="Kind" error={errors.kind?.message} className="gap-1">
+        <FormField label={t('admin.position.kind')} error={errors.kind?.message} className="gap-1">
           <select className={selectClass} {...form.register('kind')}>
             {options(KINDS)}
           </select>
@@ -135,23 +144,28 @@ export function PositionKindFields<T extends KindFieldValues>({
       )}
       {kind === 'motion' ? (
         <>
-          <FormField label="Threshold" error={errors.threshold?.message} className="gap-1">
+          <FormField label={t('admin.position.threshold')} error={errors.threshold?.message} className="gap-1">
             <select className={selectClass} {...form.register('threshold')}>
               {options(THRESHOLDS)}
             </select>
           </FormField>
-          <FormField label="Quorum (%)" description={QUORUM_HINT} error={errors.quorum?.message} className="gap-1">
+          <FormField
+            label={t('admin.position.quorum')}
+            description={t('admin.position.quorumHint')}
+            error={errors.quorum?.message}
+            className="gap-1"
+          >
             <Input {...quorumInput} {...form.register('quorum')} />
           </FormField>
         </>
       ) : (
         <>
-          <FormField label="Voting method" error={errors.method?.message} className="gap-1">
+          <FormField label={t('admin.position.method')} error={errors.method?.message} className="gap-1">
             <select className={selectClass} {...form.register('method')}>
               {options(METHODS)}
             </select>
           </FormField>
-          <FormField label="Seats" error={errors.seats?.message} className="gap-1">
+          <FormField label={t('admin.position.seats')} error={errors.seats?.message} className="gap-1">
             <Input {...seatsInput} {...form.register('seats', { valueAsNumber: true })} />
           </FormField>
         </>
@@ -161,6 +175,7 @@ export function PositionKindFields<T extends KindFieldValues>({
 }
 
 export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) => Promise<boolean> }) {
+  const { t } = useT();
   const { branches } = useBranches();
   const create = useCreatePosition();
   const empty = {
@@ -181,26 +196,26 @@ export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) =
 
   const onSubmit = form.handleSubmit(async (body) => {
     if (await run(() => create.mutateAsync({ body }))) {
-      toast({ variant: 'success', title: kind === 'motion' ? 'Motion added' : 'Position added' });
+      toast({ variant: 'success', title: kind === 'motion' ? t('admin.position.motionAdded') : t('admin.position.added') });
       form.reset({ ...form.getValues(), name: '', description: '', seats: 1, quorum: '' });
     }
   });
 
   return (
     <form onSubmit={(e) => void onSubmit(e)} noValidate className="grid gap-3 sm:grid-cols-2">
-      <FormField label="New position name" error={errors.name?.message} className="gap-1">
+      <FormField label={t('admin.position.newName')} error={errors.name?.message} className="gap-1">
         <Input {...form.register('name')} />
       </FormField>
       <PositionKindFields form={form} chooseKind />
-      <FormField label="Elected by" error={errors.scope?.message} className="gap-1">
+      <FormField label={t('admin.position.electedBy')} error={errors.scope?.message} className="gap-1">
         <select className={selectClass} {...form.register('scope')}>
           {options(SCOPES)}
         </select>
       </FormField>
       {scope === 'branch' && (
-        <FormField label="Branch" error={errors.branch?.message} className="gap-1">
+        <FormField label={t('admin.position.branch')} error={errors.branch?.message} className="gap-1">
           <select className={selectClass} {...form.register('branch')}>
-            <option value="">Choose a branch</option>
+            <option value="">{t('admin.position.chooseBranch')}</option>
             {branches.map((b) => (
               <option key={b.id} value={String(b.id)}>
                 {b.name}
@@ -210,14 +225,19 @@ export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) =
         </FormField>
       )}
       <FormField
-        label={kind === 'motion' ? 'Motion text (optional)' : 'Description (optional)'}
-        description={kind === 'motion' ? 'Shown on the ballot above Yes, No and Abstain.' : undefined}
+        label={kind === 'motion' ? t('admin.position.motionTextOptional') : t('admin.position.descriptionOptional')}
+        description={kind === 'motion' ? t('admin.position.motionHint') : undefined}
         error={errors.description?.message}
         className="gap-1 sm:col-span-2"
       >
         <Textarea {...form.register('description')} />
       </FormField>
-      <FormFooter pending={create.isPending} submitLabel="Add position" pendingLabel="Adding…" className="sm:justify-start" />
+      <FormFooter
+        pending={create.isPending}
+        submitLabel={t('admin.position.add')}
+        pendingLabel={t('admin.candidate.adding')}
+        className="sm:justify-start"
+      />
     </form>
   );
 }
@@ -231,6 +251,7 @@ export function EditPositionForm({
   run: (work: () => Promise<unknown>) => Promise<boolean>;
   onDone: () => void;
 }) {
+  const { t } = useT();
   const update = useUpdatePosition();
   const kind: PositionKind = position.kind ?? 'candidates';
   const form = useZodForm(editPositionSchema, {
@@ -247,18 +268,18 @@ export function EditPositionForm({
   const errors = form.formState.errors;
   const onSubmit = form.handleSubmit(async (body) => {
     if (await run(() => update.mutateAsync({ params: { id: position.id }, body }))) {
-      toast({ variant: 'success', title: 'Position updated' });
+      toast({ variant: 'success', title: t('admin.position.updated') });
       onDone();
     }
   });
   return (
     <form className="grid gap-2 sm:grid-cols-2" noValidate onSubmit={(e) => void onSubmit(e)}>
-      <FormField label="Name" error={errors.name?.message} className="gap-1 sm:col-span-2">
+      <FormField label={t('admin.field.name')} error={errors.name?.message} className="gap-1 sm:col-span-2">
         <Input {...form.register('name')} />
       </FormField>
       <PositionKindFields form={form} />
       <FormField
-        label={kind === 'motion' ? 'Motion text' : 'Description'}
+        label={kind === 'motion' ? t('admin.position.motionText') : t('admin.position.description')}
         error={errors.description?.message}
         className="gap-1 sm:col-span-2"
       >
@@ -266,8 +287,8 @@ export function EditPositionForm({
       </FormField>
       <FormFooter
         pending={update.isPending}
-        submitLabel="Save"
-        pendingLabel="Saving…"
+        submitLabel={t('common.save')}
+        pendingLabel={t('common.saving')}
         onCancel={onDone}
         className="sm:col-span-2 sm:justify-start"
       />

@@ -10,19 +10,30 @@ import { queries } from '@/lib/queries';
 import { AddCandidateDialog } from '../add-candidate-dialog';
 import { EditPositionForm, NewPositionForm } from './position-form';
 import { SectionProblem, useProblem } from './section-problem';
+import { t, useT, type MessageKey } from '@/i18n';
 
 const label = (p: Position) => `${p.name} - ${p.level}`;
 
-const THRESHOLD_WORDS = { majority: 'majority', two_thirds: 'two thirds', three_quarters: 'three quarters' } as const;
-const METHOD_WORDS = { plurality: 'plurality', approval: 'approval', ranked: 'ranked' } as const;
+const THRESHOLD_WORDS = {
+  majority: 'admin.position.threshold.majority',
+  two_thirds: 'admin.position.threshold.two_thirds',
+  three_quarters: 'admin.position.threshold.three_quarters',
+} as const satisfies Record<string, MessageKey>;
+const METHOD_WORDS = {
+  plurality: 'admin.position.method.plurality',
+  approval: 'admin.position.method.approval',
+  ranked: 'admin.position.method.ranked',
+} as const satisfies Record<string, MessageKey>;
 
 /** "2 seats · ranked" or "Motion · two thirds · quorum 40%" (docs/screens.md "Set-up"). */
 export function positionSummary(p: Pick<Position, 'kind' | 'seats' | 'method' | 'threshold' | 'quorum_percent'>): string {
-  if (p.kind === 'motion')
-    return ['Motion', THRESHOLD_WORDS[p.threshold ?? 'majority'], p.quorum_percent ? `quorum ${p.quorum_percent}%` : null]
-      .filter(Boolean)
-      .join(' · ');
-  return `${p.seats} ${p.seats === 1 ? 'seat' : 'seats'} · ${METHOD_WORDS[p.method ?? 'plurality']}`;
+  if (p.kind === 'motion') {
+    const threshold = t(THRESHOLD_WORDS[p.threshold ?? 'majority']);
+    return p.quorum_percent
+      ? t('admin.position.motionSummaryQuorum', { threshold, quorum: String(p.quorum_percent) })
+      : t('admin.position.motionSummary', { threshold });
+  }
+  return t('admin.position.seatsSummary', { number: String(p.seats), count: p.seats, method: t(METHOD_WORDS[p.method ?? 'plurality']) });
 }
 
 /** The order after moving the position at `index` one place up (-1) or down (1): every id, once. */
@@ -35,6 +46,7 @@ export function movedOrder(positions: Pick<Position, 'id'>[], index: number, by:
 
 /** Positions in the admin's order: move, edit, delete, add a candidate; the add form below. */
 export function PositionsSection() {
+  const { t } = useT();
   const id = useId();
   const { positions } = useCandidatePositions();
   const reorder = useReorderPositions();
@@ -50,17 +62,18 @@ export function PositionsSection() {
   const move = (index: number, by: -1 | 1) =>
     void problem.run(() => reorder.mutateAsync({ body: { position_ids: movedOrder(positions, index, by) } }));
   const onDelete = async (p: Position) => {
-    if (await problem.run(() => remove.mutateAsync({ params: { id: p.id } }))) toast({ variant: 'success', title: 'Position deleted' });
+    if (await problem.run(() => remove.mutateAsync({ params: { id: p.id } })))
+      toast({ variant: 'success', title: t('admin.position.deleted') });
   };
 
   return (
     <section aria-labelledby={`${id}-h`} className="rounded-lg border border-border bg-card p-4 shadow-sm">
       <h2 id={`${id}-h`} className="mb-3 text-lg font-semibold">
-        Positions
+        {t('admin.setup.positions')}
       </h2>
       <SectionProblem problem={problem.text} />
-      <ol className="mb-4 grid gap-2" aria-label="Positions">
-        {positions.length === 0 && <li className="text-sm text-muted-foreground">No positions yet.</li>}
+      <ol className="mb-4 grid gap-2" aria-label={t('admin.setup.positions')}>
+        {positions.length === 0 && <li className="text-sm text-muted-foreground">{t('admin.position.none')}</li>}
         {positions.map((p, i) => (
           <li key={p.id} className="rounded-md border border-border p-2">
             {editing === p.id ? (
@@ -75,7 +88,9 @@ export function PositionsSection() {
                   </p>
                   {p.kind !== 'motion' && (
                     <p className="text-muted-foreground break-words">
-                      {candidatesOf(p.id).length === 0 ? 'No candidate yet' : `Candidates: ${candidatesOf(p.id).join(', ')}`}
+                      {candidatesOf(p.id).length === 0
+                        ? t('admin.position.noCandidate')
+                        : t('admin.position.candidates', { names: candidatesOf(p.id).join(', ') })}
                     </p>
                   )}
                 </div>
@@ -84,18 +99,18 @@ export function PositionsSection() {
                     type="button"
                     size="sm"
                     variant="outline"
-                    aria-label={`Add a candidate for ${label(p)}`}
+                    aria-label={t('admin.position.addCandidateFor', { position: label(p) })}
                     onClick={() => setAddingTo(p.id)}
                   >
                     <UserPlus aria-hidden="true" />
-                    Candidate
+                    {t('admin.position.candidate')}
                   </Button>
                 )}
                 <Button
                   type="button"
                   size="sm"
                   variant="outline"
-                  aria-label={`Move ${label(p)} up`}
+                  aria-label={t('admin.position.moveUp', { position: label(p) })}
                   disabled={i === 0 || reorder.isPending}
                   onClick={() => move(i, -1)}
                 >
@@ -105,16 +120,28 @@ export function PositionsSection() {
                   type="button"
                   size="sm"
                   variant="outline"
-                  aria-label={`Move ${label(p)} down`}
+                  aria-label={t('admin.position.moveDown', { position: label(p) })}
                   disabled={i === positions.length - 1 || reorder.isPending}
                   onClick={() => move(i, 1)}
                 >
                   <ChevronDown aria-hidden="true" />
                 </Button>
-                <Button type="button" size="sm" variant="outline" aria-label={`Edit ${label(p)}`} onClick={() => setEditing(p.id)}>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  aria-label={t('admin.position.edit', { position: label(p) })}
+                  onClick={() => setEditing(p.id)}
+                >
                   <Pencil aria-hidden="true" />
                 </Button>
-                <Button type="button" size="sm" variant="outline" aria-label={`Delete ${label(p)}`} onClick={() => void onDelete(p)}>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  aria-label={t('admin.position.delete', { position: label(p) })}
+                  onClick={() => void onDelete(p)}
+                >
                   <Trash2 aria-hidden="true" />
                 </Button>
               </div>

@@ -3,8 +3,9 @@ import { CheckCircle2, Circle } from 'lucide-react';
 import { useBranches, useCandidatePositions } from '@/hooks/use-admin-lists';
 import { useElection } from '@/lib/election';
 import { queries } from '@/lib/queries';
+import { useT } from '@/i18n';
 
-/** How agents come to exist: the operator creates them, there is no screen for it. */
+/** How agents come to exist: the operator creates them, there is no screen for it (the English of `admin.setup.addAgent`). */
 export const ADD_AGENT_TEXT =
   'Ask the operator to add an agent (observer): AGENT_EMAILS at start, or the agent:create command (pnpm cli agent:create <email>). Agents sign in at /agent/login with an emailed code.';
 
@@ -12,6 +13,7 @@ type CheckItem = { label: string; done: boolean; detail: string };
 
 /** What is set up and what is left (docs/screens.md, Set-up). */
 export function SetupChecklist() {
+  const { t } = useT();
   const { election } = useElection();
   const { branches } = useBranches();
   const { positions } = useCandidatePositions();
@@ -31,59 +33,69 @@ export function SetupChecklist() {
 
   const items: CheckItem[] = [
     {
-      label: 'Organisation texts',
+      label: t('admin.setup.texts'),
       done: textsDone,
-      detail: textsDone ? `${election!.organisation}: ${election!.title}` : 'Enter the election title and the organisation name.',
+      detail: textsDone
+        ? t('admin.setup.textsDone', { organisation: election!.organisation, title: election!.title })
+        : t('admin.setup.textsTodo'),
     },
     {
-      label: 'Branches',
+      label: t('admin.setup.branches'),
       done: branches.length > 0,
-      detail: branches.length > 0 ? `${branches.length} ${branches.length === 1 ? 'branch' : 'branches'}` : 'Add at least one branch.',
+      detail:
+        branches.length > 0
+          ? t('admin.setup.branchCount', { number: String(branches.length), count: branches.length })
+          : t('admin.setup.branchesTodo'),
     },
     {
-      label: 'Positions',
+      label: t('admin.setup.positions'),
       done: positions.length > 0,
       detail:
-        positions.length > 0 ? `${positions.length} ${positions.length === 1 ? 'position' : 'positions'}` : 'Add at least one position.',
+        positions.length > 0
+          ? t('admin.setup.positionCount', { number: String(positions.length), count: positions.length })
+          : t('admin.setup.positionsTodo'),
     },
     {
-      label: 'Candidates',
+      label: t('admin.setup.candidates'),
       done: positions.length > 0 && empty.length === 0,
       detail:
         positions.length === 0
-          ? 'Add positions first.'
+          ? t('admin.setup.positionsFirst')
           : onlyMotions
-            ? 'Motions need no candidates.'
+            ? t('admin.setup.motionsOnly')
             : empty.length === 0
               ? positions.some((p) => p.kind === 'motion')
-                ? 'Every position has a candidate (motions need none).'
-                : 'Every position has a candidate.'
-              : `No candidate for: ${empty.map((p) => `${p.name} - ${p.level}`).join(', ')}`,
+                ? t('admin.setup.allHaveMotions')
+                : t('admin.setup.allHave')
+              : t('admin.setup.noCandidateFor', { positions: empty.map((p) => `${p.name} - ${p.level}`).join(', ') }),
     },
-    { label: 'Members', done: memberTotal > 0, detail: memberTotal > 0 ? `${memberTotal} members` : 'Import the members (Manage).' },
     {
-      label: 'Agents',
+      label: t('admin.setup.members'),
+      done: memberTotal > 0,
+      detail: memberTotal > 0 ? t('admin.setup.memberCount', { number: String(memberTotal) }) : t('admin.setup.membersTodo'),
+    },
+    {
+      label: t('admin.setup.agents'),
       done: agentCount > 0,
-      detail: agentCount > 0 ? `${agentCount} ${agentCount === 1 ? 'agent' : 'agents'} (observers)` : ADD_AGENT_TEXT,
+      detail:
+        agentCount > 0
+          ? t('admin.setup.agentCount', { number: String(agentCount), count: agentCount })
+          : t('admin.setup.addAgent', { email: '<email>' }),
     },
     {
-      label: 'Schedule',
+      label: t('admin.setup.schedule'),
       // Voting run with the switch alone needs no schedule: once it has been opened, this is settled.
       done: scheduled || runBySwitch,
-      detail: scheduled
-        ? 'Opening and closing times are set.'
-        : runBySwitch
-          ? 'No schedule: voting is opened and closed with the switch (Home).'
-          : 'Set the opening and closing times (Home), or open and close voting with the switch there.',
+      detail: scheduled ? t('admin.setup.scheduled') : runBySwitch ? t('admin.setup.bySwitch') : t('admin.setup.scheduleTodo'),
     },
   ];
 
   return (
     <section aria-labelledby="setup-checklist" className="rounded-lg border border-border bg-card p-4 shadow-sm">
       <h2 id="setup-checklist" className="mb-3 text-lg font-semibold">
-        Set-up checklist
+        {t('admin.setup.checklist')}
       </h2>
-      <ul className="grid gap-2" aria-label="Set-up checklist">
+      <ul className="grid gap-2" aria-label={t('admin.setup.checklist')}>
         {items.map((i) => (
           <li key={i.label} className="flex items-start gap-2 text-sm">
             {i.done ? (
@@ -93,7 +105,8 @@ export function SetupChecklist() {
             )}
             <span>
               <strong>{i.label}</strong>
-              <span className="sr-only">{i.done ? ' (done)' : ' (to do)'}</span>: <span className="break-words">{i.detail}</span>
+              <span className="sr-only">{i.done ? t('admin.setup.done') : t('admin.setup.todo')}</span>:{' '}
+              <span className="break-words">{i.detail}</span>
             </span>
           </li>
         ))}

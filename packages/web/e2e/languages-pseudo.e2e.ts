@@ -1,0 +1,301 @@
+/// <reference types="node" />
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { screenshot, type Session, signInOverApi, useE2E, WEB_DIR } from './harness';
+
+/**
+ * docs/i18n.md, issue 27 "Done when": the voter and public screens in the pseudo-locale en-XA at
+ * 390 px (no plain-English text outside the catalogue, no text cut off), axe clean in English and
+ * Kiswahili with <html lang> following, and the printed declaration in Kiswahili after close.
+ *
+ * The pseudo-locale is only offered by builds made with VITE_PSEUDO_LOCALE=1, so this file builds
+ * the web app once more that way into node_modules/.cache (never dist/, which stays the production
+ * build) and points its server there through WEB_DIST_DIR; the build is reused while it is newer
+ * than dist/index.html.
+ */
+function pseudoDist(): string {
+  const out = join(WEB_DIR, 'node_modules/.cache/kura-e2e-pseudo');
+  const prod = join(WEB_DIR, 'dist/index.html');
+  const built = join(out, 'index.html');
+  const fresh = existsSync(built) && (!existsSync(prod) || statSync(built).mtimeMs >= statSync(prod).mtimeMs);
+  if (!fresh) {
+    execFileSync(process.execPath, [join(WEB_DIR, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', out, '--emptyOutDir'], {
+      cwd: WEB_DIR,
+      env: { ...process.env, VITE_PSEUDO_LOCALE: '1' },
+      stdio: 'ignore',
+    });
+  }
+  return out;
+}
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = require.resolve('axe-core/axe.min.js');
+const MEMBER_NO = '1001';
+const PHONE = { width: 390, height: 844 };
+
+let voter: Session;
+let admin: Session;
+const e2e = useE2E({
+  env: { WEB_DIST_DIR: pseudoDist() },
+  ready: async (server) => {
+    admin = (await signInOverApi(server, { kind: 'admin' })).session;
+    const toggle = await fetch(`${server.baseUrl}/api/v1/toggle`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${admin.bearer_token}` },
+      body: JSON.stringify({ status: true }),
+    });
+    if (!toggle.ok) throw new Error(`toggle: ${toggle.status}`);
+  },
+});
+
+beforeAll(async () => {
+  voter = (await signInOverApi(e2e.server, { kind: 'voter', memberNo: MEMBER_NO, sink: e2e.sink })).session;
+});
+
+/**
+ * A page in `language` (this device's choice, as the switcher stores it), signed in as the member
+ * when `session` is given. Every string of the server's JSON answers is recorded: names, titles and
+ * other data the screens show as they come.
+ */
+async function pageIn(
+  language: string,
+  session?: Session,
+  accountType: 'member' | 'admin' = 'member',
+): Promise<{ context: BrowserContext; page: Page; data: Set<string> }> {
+  // bypassCSP: the server's CSP (rightly) refuses the injected axe-core script.
+  const context = await e2e.browser.newContext({ viewport: PHONE, baseURL: e2e.server.baseUrl, bypassCSP: true });
+  await context.addInitScript(
+    ({ lng, s, type }) => {
+      localStorage.setItem('language', lng);
+      if (!s || sessionStorage.getItem('e2e-seeded')) return;
+      sessionStorage.setItem('e2e-seeded', '1');
+      localStorage.setItem('token', s.bearer_token);
+      localStorage.setItem('hash', s.hash);
+      localStorage.setItem('name', s.name);
+      localStorage.setItem('balance', String(s.balance));
+      localStorage.setItem('account_type', type);
+    },
+    { lng: language, s: session ?? null, type: accountType },
+  );
+  const page = await context.newPage();
+  const data = new Set<string>(['Kura']);
+  const collect = (value: unknown, key = '') => {
+    // a server's message is wording, not data: it must not excuse English on the page
+    if (typeof value === 'string') {
+      if (key !== 'message' && key !== 'error') data.add(value);
+    } else if (Array.isArray(value)) for (const v of value) collect(v, key);
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) collect(v, k);
+  };
+  page.on('response', async (res) => {
+    if (!(res.headers()['content-type'] ?? '').includes('json')) return;
+    try {
+      collect(await res.json());
+    } catch {
+      // not JSON after all, or gone with the page
+    }
+  });
+  return { context, page, data };
+}
+
+/** Lets the screen settle: the network quiet, then a moment for the last render. */
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500);
+}
+
+/** Months and zone names come from Intl (en-XA formats as English), the language names from the switcher. */
+const ALLOWED =
+  /\b(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|UTC|GMT|EAT|AM|PM|am|pm|at|English|Kiswahili|Pseudo|en-XA|XA|en|sw)\b/g;
+
+/** Plain-ASCII words on the screen (text and the user-facing attributes) that are not data. */
+async function untranslated(page: Page, data: Set<string>): Promise<string[]> {
+  const text = await page.evaluate(() => {
+    let out = document.body.innerText;
+    for (const el of document.body.querySelectorAll('[aria-label], [placeholder], [alt], [title]')) {
+      for (const attr of ['aria-label', 'placeholder', 'alt', 'title']) out += `\n${el.getAttribute(attr) ?? ''}`;
+    }
+    return out;
+  });
+  let rest = text;
+  for (const d of [...data].sort((a, b) => b.length - a.length)) if (d.trim().length > 1) rest = rest.split(d).join(' ');
+  const dataWords = new Set([...data].flatMap((d) => d.match(/[A-Za-z]+/g) ?? []));
+  // a placeholder the server fills in (the reminder's {name}) is a token, not a word
+  rest = rest.replace(ALLOWED, ' ').replace(/\{[A-Za-z_]+\}/g, ' ');
+  const words = rest.match(/(?<![\p{L}\p{M}])[A-Za-z]{2,}(?![\p{L}\p{M}])/gu) ?? [];
+  return [...new Set(words.filter((w) => !dataWords.has(w)))];
+}
+
+/** Elements whose text is cut off: content wider than the box where overflow is hidden or clipped. */
+async function cutOff(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+      if (!el.textContent?.trim() || el.clientWidth <= 1 || el.getClientRects().length === 0) continue;
+      // a carousel's viewport hides the other slides by design; each slide is checked on its own
+      if (el.querySelector('[aria-roledescription="slide"]')) continue;
+      const style = getComputedStyle(el);
+      // visually hidden until focused (the skip link, sr-only labels)
+      if ((style.clip && style.clip !== 'auto') || style.clipPath !== 'none' || style.width === '1px') continue;
+      const hides = ['hidden', 'clip'].includes(style.overflowX) || style.textOverflow === 'ellipsis';
+      if (hides && el.scrollWidth > el.clientWidth + 1)
+        found.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${el.textContent.trim().slice(0, 60)}"`);
+    }
+    if (document.documentElement.scrollWidth > window.innerWidth) {
+      // name the innermost elements that stick out, to say what to fix
+      const out = [...document.body.querySelectorAll<HTMLElement>('*')].filter(
+        (el) =>
+          el.getBoundingClientRect().right > window.innerWidth + 1 &&
+          ![...el.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 1),
+      );
+      const names = out.slice(0, 3).map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}"`);
+      found.push(`the page is ${document.documentElement.scrollWidth}px wide: ${names.join(', ')}`);
+    }
+    return found;
+  });
+}
+
+type AxeResult = { passes: unknown[]; violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] };
+
+async function axeScan(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SOURCE });
+  const result = (await page.evaluate(() =>
+    (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<unknown> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    }),
+  )) as AxeResult;
+  if (result.passes.length === 0) return ['axe checked nothing'];
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+/** The voter and public screens (the legal documents stay English: docs/i18n.md). */
+const PUBLIC = [
+  '/',
+  '/sign-in',
+  '/verify',
+  '/sign-up',
+  '/password',
+  '/verify-token',
+  '/receipt',
+  '/commitments',
+  '/results',
+  '/no-such-page',
+];
+const VOTER = ['/voter', '/voter/elect', '/voter/vpat', '/voter/education', '/voter/nominate'];
+const STAFF = [
+  '/admin',
+  '/admin/members',
+  '/admin/setup',
+  '/admin/candidates',
+  '/admin/logs',
+  '/admin/vpat',
+  '/admin/issues',
+  '/admin/reminders',
+];
+
+/** Visits each path in `language` and runs `check` on it; answers every finding, labelled by path. */
+async function overScreens(
+  language: string,
+  paths: string[],
+  session: Session | undefined,
+  check: (page: Page, data: Set<string>) => Promise<string[]>,
+  accountType: 'member' | 'admin' = 'member',
+): Promise<string[]> {
+  const findings: string[] = [];
+  for (const path of paths) {
+    const { context, page, data } = await pageIn(language, session, accountType);
+    try {
+      await page.goto(path);
+      await settle(page);
+      if ((await page.evaluate(() => document.documentElement.lang)) !== language)
+        findings.push(`${path}: <html lang> is ${await page.evaluate(() => document.documentElement.lang)}`);
+      for (const f of await check(page, data)) findings.push(`${path}: ${f}`);
+    } catch (error) {
+      findings.push(`${path}: did not render (${(error as Error).message.split('\n')[0]})`);
+    } finally {
+      await context.close();
+    }
+  }
+  return findings;
+}
+
+const pseudoCheck = async (page: Page, data: Set<string>) => [
+  ...(await untranslated(page, data)).map((w) => `untranslated "${w}"`),
+  ...(await cutOff(page)).map((c) => `cut off: ${c}`),
+];
+
+/** The staff screens' tables scroll sideways by design: only the untranslated check applies to them. */
+const untranslatedOnly = async (page: Page, data: Set<string>) => (await untranslated(page, data)).map((w) => `untranslated "${w}"`);
+
+describe('pseudo-locale en-XA at 390 px (docs/i18n.md "Pseudo-locale")', () => {
+  it('the public screens show no text outside the catalogue and none cut off', async () => {
+    expect(await overScreens('en-XA', PUBLIC, undefined, pseudoCheck)).toEqual([]);
+  }, 300_000);
+
+  it('the voter screens show no text outside the catalogue and none cut off', async () => {
+    expect(await overScreens('en-XA', VOTER, voter, pseudoCheck)).toEqual([]);
+  }, 300_000);
+
+  it('the admin screens too (beyond the issue: staff screens are converted as well)', async () => {
+    expect(await overScreens('en-XA', STAFF, admin, untranslatedOnly, 'admin')).toEqual([]);
+  }, 300_000);
+
+  it('the check itself finds a plain-English string and a clipped one', async () => {
+    const { context, page, data } = await pageIn('en-XA');
+    await page.goto('/');
+    await settle(page);
+    await page.evaluate(() => {
+      const p = document.createElement('p');
+      p.textContent = 'Forgotten string';
+      p.style.cssText = 'width:40px;overflow:hidden;white-space:nowrap';
+      document.querySelector('main')!.append(p);
+    });
+    expect(await untranslated(page, data)).toEqual(['Forgotten', 'string']);
+    expect((await cutOff(page)).some((c) => c.includes('Forgotten string'))).toBe(true);
+    await context.close();
+  });
+});
+
+describe('axe in English and Kiswahili, <html lang> following', () => {
+  for (const language of ['en', 'sw']) {
+    it(`no serious or critical violation in ${language}`, async () => {
+      const findings = [
+        ...(await overScreens(language, ['/', '/sign-in', '/receipt', '/results'], undefined, axeScan)),
+        ...(await overScreens(language, ['/voter', '/voter/elect', '/voter/vpat'], voter, axeScan)),
+      ];
+      expect(findings).toEqual([]);
+    }, 300_000);
+  }
+});
+
+describe('the declaration after close', () => {
+  it('prints in Kiswahili for a member whose language is sw; en-XA shows it whole', async () => {
+    const closed = await fetch(`${e2e.server.baseUrl}/api/v1/election/close`, {
+      method: 'POST',
+      headers: { accept: 'application/json', authorization: `Bearer ${admin.bearer_token}` },
+    });
+    expect(closed.status).toBe(200);
+
+    const { context, page } = await pageIn('sw', voter);
+    await page.goto('/results');
+    await page.getByRole('heading', { name: 'Tangazo la matokeo' }).waitFor({ timeout: 20_000 });
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('sw');
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.getByRole('button', { name: 'Chapisha / Hifadhi kama PDF' }).isVisible()).toBe(false);
+    expect(await page.getByText(/Afisa msimamizi wa uchaguzi/).isVisible()).toBe(true);
+    expect(await page.getByText('Ahadi ya mwisho').isVisible()).toBe(true);
+    const printed = await page.evaluate(() => document.body.innerText);
+    for (const english of ['Declaration of results', 'Returning officer', 'Final commitment', 'Turnout by branch'])
+      expect(printed).not.toContain(english);
+    await screenshot(page, 'declaration-print-sw');
+    await context.close();
+
+    expect(await overScreens('en-XA', ['/results'], voter, pseudoCheck)).toEqual([]);
+  }, 120_000);
+});
