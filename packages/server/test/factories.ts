@@ -3,6 +3,7 @@ import type { AppContext } from '../src/context';
 import { branches, candidacies, members, positions, staff } from '../src/db/schema';
 import { createSession, type Role } from '../src/auth/sessions';
 import { hashPassword } from '../src/lib/crypto';
+import { CURRENT_ELECTION } from '../src/modules/elections';
 
 /** Factories for test data: each makes a valid row with unique fields unless told otherwise. */
 
@@ -16,12 +17,12 @@ export async function branchId(ctx: AppContext, name = 'Nairobi'): Promise<numbe
   return row!.id;
 }
 
-export async function createPosition(ctx: AppContext, input: { name?: string; level?: string } = {}) {
+export async function createPosition(ctx: AppContext, input: { name?: string; level?: string; electionId?: number } = {}) {
   const level = input.level ?? 'National';
   const branch = level === 'National' ? null : await branchId(ctx, level);
   const [row] = await ctx.database.db
     .insert(positions)
-    .values({ name: input.name ?? `Position ${next()}`, level, branchId: branch })
+    .values({ electionId: input.electionId ?? CURRENT_ELECTION, name: input.name ?? `Position ${next()}`, level, branchId: branch })
     .returning();
   return row!;
 }

@@ -37,7 +37,8 @@ export function functionSql(fn: SqlFunction): string {
 
 /**
  * One vote, one statement (ADR 003; migrations 0002, 0006 for several seats, 0009 for a lighter
- * answer and one generic plan, 0011 for the switch on the election row, 0012 for motions, approval and ranked positions). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
+ * answer and one generic plan, 0011 for the switch on the election row, 0012 for motions, approval and ranked positions, 0013 for
+ * many elections: the switch is that of the position's election). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
  * once per chosen candidate. The ballots come one per position (p_ballot_positions[j] with its
  * sealed receipt and queue row). It takes the shared election lock and the member's lock, then
  * checks, in a snapshot taken after the locks were granted, every choice (voting on, position
@@ -118,9 +119,12 @@ BEGIN
              END AS standing,
              (SELECT true FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id
                ORDER BY pa.member_id, pa.position_id LIMIT 1) IS NOT NULL AS voted,
-             (SELECT e.voting_active FROM election e WHERE e.id = 1) AS active,
+             -- The switch of the position's own election (migration 0013: many elections).
+             (SELECT e.voting_active FROM election e WHERE e.id = p.election_id) AS active,
              me.name AS voter_name,
-             (SELECT true FROM participation pa WHERE pa.member_id = me.id ORDER BY pa.member_id, pa.position_id LIMIT 1) IS NOT NULL AS voted_before
+             -- Voted before in this election: a member's participation rows, each position's election by its key.
+             (SELECT true FROM participation pa JOIN positions pp ON pp.id = pa.position_id
+               WHERE pa.member_id = me.id AND pp.election_id = p.election_id LIMIT 1) IS NOT NULL AS voted_before
       FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id
     ) r
   ) c;
@@ -162,10 +166,10 @@ export const CastVoteCheck = z.object({
   standing: z.boolean(),
   /** The member already voted for this position. */
   voted: z.boolean(),
-  /** The election's voting switch (`election.voting_active`). */
+  /** The voting switch of the position's election (`election.voting_active`); null: no such position. */
   active: z.boolean().nullable(),
   voter_name: z.string(),
-  /** The member had voted for some position before this vote. */
+  /** The member had voted for some position of the position's election before this vote. */
   voted_before: z.boolean(),
 });
 export type CastVoteCheck = z.infer<typeof CastVoteCheck>;

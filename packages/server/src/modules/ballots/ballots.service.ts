@@ -4,6 +4,7 @@ import type { Core } from '../../core';
 import { candidacies, members, motionOptions, positions } from '../../db/schema';
 import { CastVoteOutcome } from '../../db/schema/functions';
 import { AppError } from '../../errors';
+import { CURRENT_ELECTION, readActive, type ElectionId } from '../../db/election-store';
 import { recordActivity } from '../../lib/activity-log';
 import { intArray, textArray } from '../../db/arrays';
 import { uniqueViolation } from '../../db/errors';
@@ -95,7 +96,12 @@ export type Voter = { memberId: number; ip: string };
  * to `ballot_queue` sealed; `participation` records only that the member voted for the position,
  * with the receipt sealed. The activity log says that the member voted, never for whom.
  */
-export async function castVote(ctx: Core, voter: Voter, choices: Record<string, number | number[]>): Promise<VoteReceipt[]> {
+export async function castVote(
+  ctx: Core,
+  voter: Voter,
+  choices: Record<string, number | number[]>,
+  electionId: ElectionId = CURRENT_ELECTION,
+): Promise<VoteReceipt[]> {
   // One ballot (one receipt) per position; a position with several seats takes a list.
   const cast: CastBallot[] = Object.entries(choices).map(([position, chosen]) => ({
     positionId: Number(position),
@@ -143,7 +149,10 @@ export async function castVote(ctx: Core, voter: Voter, choices: Record<string, 
       const rows = outcome.data.refused;
       if (rows.length === 0) throw new AppError('UNAUTHENTICATED');
       voterName = rows[0]!.voter_name;
-      if (rows[0]!.active !== true) throw new AppError('FORBIDDEN', 'Voting is currently disabled');
+      // The switch is the positions' election's; a ballot naming no existing position reads the election's own.
+      const known = rows.filter((r) => r.position_name !== null);
+      const active = known.length > 0 ? known.every((r) => r.active === true) : await readActive(ctx.database.db, electionId);
+      if (!active) throw new AppError('FORBIDDEN', 'Voting is currently disabled');
 
       const invalid: Record<string, string[]> = {};
       for (const r of rows) {

@@ -6,7 +6,7 @@ import type { Db, Tx } from '../../db/client';
 import { ballots, commitments } from '../../db/schema';
 import { COMMITMENT_LOCK } from '../../db/locks';
 import { createLoop, type Loop } from '../../lib/loop';
-import { readActive } from './election-store';
+import { CURRENT_ELECTION, readActive } from '../../db/election-store';
 
 /**
  * A commitment to the ballot set: its size and a SHA-256 over every mixed ballot, one line
@@ -75,7 +75,10 @@ export async function recordCommitment(ctx: Core, reason: string, options: { onl
         if (latest && now.getTime() - latest.at.getTime() < ctx.env.COMMITMENT_INTERVAL_SECONDS * 1000) return null;
       }
       const digest = await digestBallots(tx);
-      const [row] = await tx.insert(commitments).values({ at: now, count: digest.count, hash: digest.hash, reason }).returning();
+      const [row] = await tx
+        .insert(commitments)
+        .values({ electionId: CURRENT_ELECTION, at: now, count: digest.count, hash: digest.hash, reason })
+        .returning();
       return { at: row!.at.toISOString(), count: row!.count, hash: row!.hash };
     },
     // One snapshot for all pages of the digest.

@@ -5,7 +5,7 @@ import type { Env } from '../../env';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { lockForUpdate, readState, updateConfiguration, type ElectionRecord, type ElectionConfiguration } from './election-store';
+import { lockForUpdate, readState, updateConfiguration, type ElectionRecord, type ElectionConfiguration } from '../../db/election-store';
 import { computePhase } from './phase';
 
 /** The election as the API answers it: the stored state and the phase computed from it. */

@@ -16,7 +16,7 @@ import { remixAtCloseIn } from '../ballots';
 import { ELECTION_LOCK, FINALISE_LOCK } from '../../db/locks';
 import { verifyAudit } from './audit';
 import { digestBallots, recordCommitment } from './commitments';
-import { markClosed, openIfDue, readState, setFinalCommitment, storeAudit } from './election-store';
+import { CURRENT_ELECTION, markClosed, openIfDue, readState, setFinalCommitment, storeAudit } from '../../db/election-store';
 import { getResults } from './elections.service';
 import { motionResult, rankedBlt, rankedResult } from './final-count';
 
@@ -99,7 +99,7 @@ export async function finaliseElection(ctx: BallotsContext): Promise<void> {
       const digest = await digestBallots(tx);
       const [row] = await tx
         .insert(commitments)
-        .values({ at: ctx.now(), count: digest.count, hash: digest.hash, reason: 'final' })
+        .values({ electionId: CURRENT_ELECTION, at: ctx.now(), count: digest.count, hash: digest.hash, reason: 'final' })
         .returning({ id: commitments.id });
       await setFinalCommitment(tx, row!.id);
     });

@@ -3,7 +3,7 @@ import type { Role } from '../../auth/sessions';
 import type { Core } from '../../core';
 import { AppError } from '../../errors';
 import type { Service } from '../../lib/service';
-import { readState } from './election-store';
+import { readState } from '../../db/election-store';
 
 /**
  * Who may see results while voting runs (SECURITY.md "Results visibility"):

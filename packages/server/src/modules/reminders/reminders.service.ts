@@ -6,7 +6,7 @@ import { reminders } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { assertNotClosed } from '../elections';
+import { assertNotClosed, CURRENT_ELECTION } from '../elections';
 
 /** A member reminded (by any campaign, on any channel) less than this long ago is not reminded again. */
 export const REMINDER_QUIET_MS = 60 * 60 * 1000;
@@ -57,7 +57,15 @@ export async function createReminder(
     async (tx) => {
       const [row] = await tx
         .insert(reminders)
-        .values({ channel: input.channel, message: input.message, total: 0, nextSendAt: now, createdBy: actor.id, createdAt: now })
+        .values({
+          electionId: CURRENT_ELECTION,
+          channel: input.channel,
+          message: input.message,
+          total: 0,
+          nextSendAt: now,
+          createdBy: actor.id,
+          createdAt: now,
+        })
         .returning({ id: reminders.id });
       const id = row!.id;
       const [inserted] = await tx.execute<{ n: number }>(sql`

@@ -1,4 +1,4 @@
-import { assertNotClosed } from '../elections';
+import { assertNotClosed, CURRENT_ELECTION } from '../elections';
 import { MOTION_OPTIONS, type Agent, type Branch, type CreatePositionBody, type Position, type UpdatePositionBody } from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
@@ -166,6 +166,7 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
           .insert(positions)
           .values(
             levels.map((l) => ({
+              electionId: CURRENT_ELECTION,
               name: input.name,
               level: l.level,
               branchId: l.branchId,

@@ -1,28 +1,41 @@
 import type { AuditOutcome } from '@kura/contract';
 import { and, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
-import { election } from '../../db/schema';
+import type { Db, Tx } from './client';
+import { election, organisation } from './schema';
 
 /**
- * The election store: every read and write of the election's state (texts, schedule, results
- * visibility, the voting switch, the phase's dates, the close and its statements) goes through
- * these functions, and they are the one place that knows which election row is meant
- * (docs/architecture.md "Where state lives"). Each takes the election's id, today always
- * `CURRENT_ELECTION`; running several elections means resolving the id where a call starts and
- * passing it here. (The vote statement, cast_vote in db/schema/functions.ts, reads the switch in
- * SQL from the same row.)
+ * The election store: every read and write of an election's state (texts, schedule, results
+ * visibility, the voting switch, the phase's dates, the close and its statements) and of the
+ * organisation's texts goes through these functions (docs/architecture.md "Where state lives").
+ * Each takes the election's id, resolved where a call starts; the default `CURRENT_ELECTION` is
+ * election 1, the single election of earlier releases. (The vote statement, cast_vote in
+ * db/schema/functions.ts, reads the switch in SQL from the position's election row.)
  */
 export type ElectionId = number;
 
-/** The election this installation runs: the one row migration 0005 creates. */
+/** Election 1: the row migration 0005 created, the single election of earlier releases. */
 export const CURRENT_ELECTION: ElectionId = 1;
 
-export type ElectionRecord = typeof election.$inferSelect;
+export type ElectionRow = typeof election.$inferSelect;
+export type OrganisationRecord = typeof organisation.$inferSelect;
+
+/** The organisation's texts that GET/PUT election keep carrying beside the election's own. */
+type OrganisationTexts = { organisation: string; website: string | null; supportEmail: string | null; timeZone: string };
+
+/** An election's state with the organisation's texts, as GET election answers them. */
+export type ElectionRecord = ElectionRow & OrganisationTexts;
 
 /** What an admin edits (`PUT election`) and the first-start defaults fill in. */
 export type ElectionConfiguration = Partial<
   Pick<ElectionRecord, 'title' | 'organisation' | 'website' | 'supportEmail' | 'opensAt' | 'closesAt' | 'timeZone' | 'resultsVisibility'>
 >;
+
+const organisationTexts = {
+  organisation: organisation.name,
+  website: organisation.website,
+  supportEmail: organisation.supportEmail,
+  timeZone: organisation.timeZone,
+};
 
 type Reader = Db | Tx;
 
@@ -31,9 +44,26 @@ const row = (id: ElectionId) => eq(election.id, id);
 
 /** The election's whole state, read at once (in a transaction: as that transaction sees it). */
 export async function readState(db: Reader, id: ElectionId = CURRENT_ELECTION): Promise<ElectionRecord> {
-  const [found] = await db.select().from(election).where(row(id));
-  if (!found) throw new Error(`election ${id} is missing (migration 0005 creates the row)`);
+  const [found] = await db
+    .select({ ...getTableColumns(election), ...organisationTexts })
+    .from(election)
+    .innerJoin(organisation, eq(organisation.id, 1))
+    .where(row(id));
+  if (!found) throw new Error(`election ${id} is missing`);
   return found;
+}
+
+/** The organisation's row (migration 0013 creates it). */
+export async function readOrganisation(db: Reader): Promise<OrganisationRecord> {
+  const [found] = await db.select().from(organisation).where(eq(organisation.id, 1));
+  if (!found) throw new Error('the organisation row is missing (migration 0013 creates it)');
+  return found;
+}
+
+/** One of the organisation's values as a subquery, for a statement that reads other tables with it. */
+export function organisationValue<K extends keyof OrganisationRecord>(key: K): SQL<OrganisationRecord[K] | null> {
+  const column = getTableColumns(organisation)[key];
+  return sql<OrganisationRecord[K] | null>`(select ${column} from ${organisation} where ${organisation.id} = 1)`;
 }
 
 /** Whether voting is switched on. */
@@ -43,9 +73,9 @@ export async function readActive(db: Reader, id: ElectionId = CURRENT_ELECTION):
 }
 
 /** One of the election's values as a subquery, for a statement that reads other tables with it. */
-export function electionValue<K extends keyof ElectionRecord>(key: K, id: ElectionId = CURRENT_ELECTION): SQL<ElectionRecord[K] | null> {
+export function electionValue<K extends keyof ElectionRow>(key: K, id: ElectionId = CURRENT_ELECTION): SQL<ElectionRow[K] | null> {
   const column = getTableColumns(election)[key];
-  return sql<ElectionRecord[K] | null>`(select ${column} from ${election} where ${election.id} = ${id})`;
+  return sql<ElectionRow[K] | null>`(select ${column} from ${election} where ${election.id} = ${id})`;
 }
 
 /** Locks the row until the transaction ends: edits of the election run one at a time. */
@@ -63,7 +93,12 @@ export async function setActive(tx: Tx, active: boolean, at: Date, id: ElectionI
     .set({
       votingActive: active,
       updatedAt: at,
-      ...(active ? { openedAt: sql`coalesce(${election.openedAt}, ${iso(at)}::timestamptz)` } : {}),
+      ...(active
+        ? {
+            openedAt: sql`coalesce(${election.openedAt}, ${iso(at)}::timestamptz)`,
+            rollFrozenAt: sql`coalesce(${election.rollFrozenAt}, ${iso(at)}::timestamptz)`,
+          }
+        : {}),
     })
     .where(row(id));
 }
@@ -76,7 +111,8 @@ export async function setActive(tx: Tx, active: boolean, at: Date, id: ElectionI
 export async function openIfDue(tx: Tx, now: Date, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
   const rows = await tx.execute<{ id: number }>(sql`
     update election set voting_active = true, scheduled_open_for = opens_at,
-      opened_at = coalesce(opened_at, ${iso(now)}::timestamptz), updated_at = ${iso(now)}::timestamptz
+      opened_at = coalesce(opened_at, ${iso(now)}::timestamptz), roll_frozen_at = coalesce(roll_frozen_at, ${iso(now)}::timestamptz),
+      updated_at = ${iso(now)}::timestamptz
     where id = ${id} and closed_at is null and opens_at is not null and opens_at <= ${iso(now)}::timestamptz
       and (closes_at is null or closes_at > ${iso(now)}::timestamptz)
       and scheduled_open_for is distinct from opens_at
@@ -97,18 +133,43 @@ export async function markClosed(tx: Tx, now: Date, options: { dueOnly: boolean 
   return rows.length > 0;
 }
 
-/** Writes the given configuration (texts, schedule, time zone, visibility); `at` stamps `updated_at`. */
+/**
+ * Writes the given configuration (texts, schedule, time zone, visibility); `at` stamps `updated_at`.
+ * The organisation's texts and time zone go to the organisation's row, the rest to the election's.
+ */
 export async function updateConfiguration(
   db: Reader,
   patch: ElectionConfiguration,
   at?: Date,
   id: ElectionId = CURRENT_ELECTION,
 ): Promise<void> {
-  if (Object.keys(patch).length === 0 && !at) return;
+  const { organisation: name, website, supportEmail, timeZone, ...own } = patch;
+  const org = Object.fromEntries(
+    Object.entries({ name, website, supportEmail, timeZone }).filter(([, v]) => v !== undefined),
+  ) as Partial<OrganisationRecord>;
+  if (Object.keys(org).length > 0) {
+    await db
+      .update(organisation)
+      .set({ ...org, ...(at ? { updatedAt: at } : {}) })
+      .where(eq(organisation.id, 1));
+  }
+  if (Object.keys(own).length === 0 && !at) return;
   await db
     .update(election)
-    .set({ ...patch, ...(at ? { updatedAt: at } : {}) })
+    .set({ ...own, ...(at ? { updatedAt: at } : {}) })
     .where(row(id));
+}
+
+/** Writes the organisation's own fields (`PUT organisation`). */
+export async function updateOrganisation(
+  db: Reader,
+  patch: Partial<Pick<OrganisationRecord, 'name' | 'website' | 'supportEmail' | 'timeZone' | 'currentElectionId'>>,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(organisation)
+    .set({ ...patch, updatedAt: at })
+    .where(eq(organisation.id, 1));
 }
 
 /** Stores the commitment recorded when the election closed (the closing statements ran). */
