@@ -46,8 +46,9 @@ ALTER TABLE "election" DROP COLUMN "organisation";--> statement-breakpoint
 ALTER TABLE "election" DROP COLUMN "website";--> statement-breakpoint
 ALTER TABLE "election" DROP COLUMN "support_email";--> statement-breakpoint
 ALTER TABLE "election" DROP COLUMN "time_zone";--> statement-breakpoint
--- cast_vote: the voting switch is that of the position's election, and "voted before" counts
--- that election's positions only. Same arguments, locks and writes.
+-- cast_vote takes the election the ballot is for: its switch, its positions (another election's
+-- are no position of this ballot) and "voted before" within it. Same locks and writes.
+DROP FUNCTION cast_vote(integer, integer[], integer[], integer[], text[], text[], text[], text, text, text, timestamp with time zone, bigint, integer);--> statement-breakpoint
 CREATE OR REPLACE FUNCTION cast_vote(
   p_member_id integer,
   p_position_ids integer[],
@@ -61,7 +62,8 @@ CREATE OR REPLACE FUNCTION cast_vote(
   p_ip text,
   p_at timestamp with time zone,
   p_election_lock bigint,
-  p_member_lock_namespace integer
+  p_member_lock_namespace integer,
+  p_election_id integer
 ) RETURNS jsonb
 LANGUAGE plpgsql VOLATILE
 SET enable_seqscan = off
@@ -109,13 +111,14 @@ BEGIN
              END AS standing,
              (SELECT true FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id
                ORDER BY pa.member_id, pa.position_id LIMIT 1) IS NOT NULL AS voted,
-             -- The switch of the position's own election (migration 0013: many elections).
-             (SELECT e.voting_active FROM election e WHERE e.id = p.election_id) AS active,
+             -- The election's switch (migration 0013: many elections; the ballot is for one election).
+             (SELECT e.voting_active FROM election e WHERE e.id = p_election_id) AS active,
              me.name AS voter_name,
-             -- Voted before in this election: a member's participation rows, each position's election by its key.
+             -- Voted before in this election: the member's participation rows, each position's election by its key.
              (SELECT true FROM participation pa JOIN positions pp ON pp.id = pa.position_id
-               WHERE pa.member_id = me.id AND pp.election_id = p.election_id LIMIT 1) IS NOT NULL AS voted_before
-      FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id
+               WHERE pa.member_id = me.id AND pp.election_id = p_election_id LIMIT 1) IS NOT NULL AS voted_before
+      -- A position of another election is no position of this ballot.
+      FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id AND p.election_id = p_election_id
     ) r
   ) c;
 

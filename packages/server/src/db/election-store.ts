@@ -2,6 +2,7 @@ import type { AuditOutcome } from '@kura/contract';
 import { and, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import { election, organisation } from './schema';
+import { AppError } from '../errors';
 
 /**
  * The election store: every read and write of an election's state (texts, schedule, results
@@ -64,6 +65,43 @@ export async function readOrganisation(db: Reader): Promise<OrganisationRecord> 
 export function organisationValue<K extends keyof OrganisationRecord>(key: K): SQL<OrganisationRecord[K] | null> {
   const column = getTableColumns(organisation)[key];
   return sql<OrganisationRecord[K] | null>`(select ${column} from ${organisation} where ${organisation.id} = 1)`;
+}
+
+/**
+ * The election a call acts on (docs/api.md "Many elections"): `?election_id=N` when the request
+ * names one (404 when there is no such election, whatever the text), otherwise the current
+ * election: the organisation's `current_election_id`; else the only open election; else the most
+ * recently created one that is not archived (else the newest of all).
+ */
+export async function resolveElection(db: Reader, requested?: unknown): Promise<ElectionId> {
+  if (requested !== undefined && requested !== '') {
+    const text = Array.isArray(requested) ? undefined : String(requested);
+    const id = text !== undefined && /^[1-9][0-9]{0,9}$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(id) || id > 2147483647) throw new AppError('NOT_FOUND', 'No such election');
+    const [found] = await db.select({ id: election.id }).from(election).where(row(id));
+    if (!found) throw new AppError('NOT_FOUND', 'No such election');
+    return found.id;
+  }
+  const [current] = await db.execute<{ id: number | null }>(sql`
+    select coalesce(
+      (select ${organisation.currentElectionId} from ${organisation} where ${organisation.id} = 1),
+      (select min(id) from election where voting_active and closed_at is null and not archived having count(*) = 1),
+      (select id from election where not archived order by created_at desc, id desc limit 1),
+      (select max(id) from election)) as id`);
+  if (current?.id === null || current?.id === undefined) throw new AppError('NOT_FOUND', 'No such election');
+  return Number(current.id);
+}
+
+/** The elections the scheduler looks after: every one not archived. */
+export async function scheduledElectionIds(db: Reader): Promise<ElectionId[]> {
+  const rows = await db.select({ id: election.id }).from(election).where(eq(election.archived, false)).orderBy(election.id);
+  return rows.map((r) => r.id);
+}
+
+/** The elections whose voting is switched on. */
+export async function openElectionIds(db: Reader): Promise<ElectionId[]> {
+  const rows = await db.select({ id: election.id }).from(election).where(eq(election.votingActive, true)).orderBy(election.id);
+  return rows.map((r) => r.id);
 }
 
 /** Whether voting is switched on. */

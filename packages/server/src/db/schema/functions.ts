@@ -38,7 +38,7 @@ export function functionSql(fn: SqlFunction): string {
 /**
  * One vote, one statement (ADR 003; migrations 0002, 0006 for several seats, 0009 for a lighter
  * answer and one generic plan, 0011 for the switch on the election row, 0012 for motions, approval and ranked positions, 0013 for
- * many elections: the switch is that of the position's election). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
+ * many elections: the ballot is for the election `p_election_id`, its switch and positions only). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
  * once per chosen candidate. The ballots come one per position (p_ballot_positions[j] with its
  * sealed receipt and queue row). It takes the shared election lock and the member's lock, then
  * checks, in a snapshot taken after the locks were granted, every choice (voting on, position
@@ -64,6 +64,7 @@ export const castVoteFunction: SqlFunction = {
     'p_at timestamp with time zone',
     'p_election_lock bigint',
     'p_member_lock_namespace integer',
+    'p_election_id integer',
   ],
   returns: 'jsonb',
   language: 'plpgsql',
@@ -119,13 +120,14 @@ BEGIN
              END AS standing,
              (SELECT true FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id
                ORDER BY pa.member_id, pa.position_id LIMIT 1) IS NOT NULL AS voted,
-             -- The switch of the position's own election (migration 0013: many elections).
-             (SELECT e.voting_active FROM election e WHERE e.id = p.election_id) AS active,
+             -- The election's switch (migration 0013: many elections; the ballot is for one election).
+             (SELECT e.voting_active FROM election e WHERE e.id = p_election_id) AS active,
              me.name AS voter_name,
-             -- Voted before in this election: a member's participation rows, each position's election by its key.
+             -- Voted before in this election: the member's participation rows, each position's election by its key.
              (SELECT true FROM participation pa JOIN positions pp ON pp.id = pa.position_id
-               WHERE pa.member_id = me.id AND pp.election_id = p.election_id LIMIT 1) IS NOT NULL AS voted_before
-      FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id
+               WHERE pa.member_id = me.id AND pp.election_id = p_election_id LIMIT 1) IS NOT NULL AS voted_before
+      -- A position of another election is no position of this ballot.
+      FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id AND p.election_id = p_election_id
     ) r
   ) c;
 
@@ -166,10 +168,10 @@ export const CastVoteCheck = z.object({
   standing: z.boolean(),
   /** The member already voted for this position. */
   voted: z.boolean(),
-  /** The voting switch of the position's election (`election.voting_active`); null: no such position. */
+  /** The election's voting switch (`election.voting_active`). */
   active: z.boolean().nullable(),
   voter_name: z.string(),
-  /** The member had voted for some position of the position's election before this vote. */
+  /** The member had voted for some position of this election before this vote. */
   voted_before: z.boolean(),
 });
 export type CastVoteCheck = z.infer<typeof CastVoteCheck>;

@@ -1,10 +1,10 @@
 import type { BallotGroup } from '@kura/contract';
-import { asc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import { candidacies, members, motionOptions, positions } from '../../db/schema';
 import { CastVoteOutcome } from '../../db/schema/functions';
 import { AppError } from '../../errors';
-import { CURRENT_ELECTION, readActive, type ElectionId } from '../../db/election-store';
+import { CURRENT_ELECTION, type ElectionId } from '../../db/election-store';
 import { recordActivity } from '../../lib/activity-log';
 import { intArray, textArray } from '../../db/arrays';
 import { uniqueViolation } from '../../db/errors';
@@ -18,10 +18,10 @@ import { newReceipt, queueIdOf } from './receipts';
  * The ballot: every position the member may vote for (national + their branch) that has candidates,
  * and every such motion with its options Yes, No and Abstain; in the admin's order.
  */
-export async function getBallot(ctx: Core, memberId: number): Promise<BallotGroup[]> {
+export async function getBallot(ctx: Core, memberId: number, electionId: ElectionId = CURRENT_ELECTION): Promise<BallotGroup[]> {
   const [me] = await ctx.database.db.select({ branchId: members.branchId }).from(members).where(eq(members.id, memberId)).limit(1);
   if (!me) throw new AppError('UNAUTHENTICATED');
-  const mine = or(eq(positions.level, 'National'), eq(positions.branchId, me.branchId));
+  const mine = and(eq(positions.electionId, electionId), or(eq(positions.level, 'National'), eq(positions.branchId, me.branchId)));
   const positionFields = {
     positionId: positions.id,
     name: positions.name,
@@ -136,7 +136,7 @@ export async function castVote(
         ${ballotPositions}::int[], ${textArray(receiptsEnc)}::text[],
         ${textArray(queueRows.map((r) => r.id))}::text[], ${textArray(queueRows.map((r) => r.sealed))}::text[],
         ${VOTED}, ${`${cast.length} position(s)`}, ${voter.ip}, ${at}::timestamptz,
-        ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int
+        ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, ${electionId}::int
       ) as outcome`;
     // Read through its declared result: a function that answered otherwise is a server fault
     // (a plain Error, 500), never the voter's (a ZodError would read as a 422).
@@ -149,10 +149,7 @@ export async function castVote(
       const rows = outcome.data.refused;
       if (rows.length === 0) throw new AppError('UNAUTHENTICATED');
       voterName = rows[0]!.voter_name;
-      // The switch is the positions' election's; a ballot naming no existing position reads the election's own.
-      const known = rows.filter((r) => r.position_name !== null);
-      const active = known.length > 0 ? known.every((r) => r.active === true) : await readActive(ctx.database.db, electionId);
-      if (!active) throw new AppError('FORBIDDEN', 'Voting is currently disabled');
+      if (rows[0]!.active !== true) throw new AppError('FORBIDDEN', 'Voting is currently disabled');
 
       const invalid: Record<string, string[]> = {};
       for (const r of rows) {
@@ -204,6 +201,7 @@ export async function castVote(
   }
 
   ctx.events.emit('votes.cast', {
+    electionId,
     positionIds: cast.map((b) => b.positionId),
     entries,
     newVoter: result.newVoter,

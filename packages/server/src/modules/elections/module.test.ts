@@ -27,7 +27,14 @@ describe('the elections module built alone', () => {
     expect(voting.tally.countOf(1, 7)).toBe(0);
     // A transaction id later than the snapshot's build, as a vote committed after it would have.
     const [row] = await t.core.database.db.execute<{ xid: string }>(sql`select pg_current_xact_id()::text as xid`);
-    const vote = { positionIds: [1], entries: [{ positionId: 1, candidateId: 7 }], newVoter: true, xid: row!.xid, queueIds: [] };
+    const vote = {
+      electionId: 1,
+      positionIds: [1],
+      entries: [{ positionId: 1, candidateId: 7 }],
+      newVoter: true,
+      xid: row!.xid,
+      queueIds: [],
+    };
     t.core.events.emit('votes.cast', vote);
     expect(voting.tally.countOf(1, 7)).toBe(1);
 
