@@ -1,5 +1,5 @@
 import type { AuditOutcome } from '@kura/contract';
-import { and, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import { election, organisation } from './schema';
 import { AppError } from '../errors';
@@ -28,7 +28,19 @@ export type ElectionRecord = ElectionRow & OrganisationTexts;
 
 /** What an admin edits (`PUT election`) and the first-start defaults fill in. */
 export type ElectionConfiguration = Partial<
-  Pick<ElectionRecord, 'title' | 'organisation' | 'website' | 'supportEmail' | 'opensAt' | 'closesAt' | 'timeZone' | 'resultsVisibility'>
+  Pick<
+    ElectionRecord,
+    | 'title'
+    | 'description'
+    | 'organisation'
+    | 'website'
+    | 'supportEmail'
+    | 'opensAt'
+    | 'closesAt'
+    | 'timeZone'
+    | 'resultsVisibility'
+    | 'electorateBranchIds'
+  >
 >;
 
 const organisationTexts = {
@@ -223,4 +235,38 @@ export async function storeAudit(tx: Tx, audit: AuditOutcome, id: ElectionId = C
     .where(and(row(id), isNull(election.audit)))
     .returning({ id: election.id });
   return rows.length > 0;
+}
+
+/** Every election's state with the organisation's texts, newest first. */
+export async function readAllStates(db: Reader): Promise<ElectionRecord[]> {
+  return db
+    .select({ ...getTableColumns(election), ...organisationTexts })
+    .from(election)
+    .innerJoin(organisation, eq(organisation.id, 1))
+    .orderBy(desc(election.createdAt), desc(election.id));
+}
+
+/** Creates an election in set-up; answers its id. */
+export async function insertElection(
+  db: Reader,
+  values: Pick<ElectionRow, 'title'> &
+    Partial<Pick<ElectionRow, 'description' | 'opensAt' | 'closesAt' | 'resultsVisibility' | 'electorateBranchIds'>>,
+  at: Date,
+): Promise<ElectionId> {
+  const [created] = await db
+    .insert(election)
+    .values({ ...values, createdAt: at, updatedAt: at })
+    .returning({ id: election.id });
+  return created!.id;
+}
+
+/** Archives an election (the caller checked it is closed); it stops being the current one. */
+export async function markArchived(tx: Tx, at: Date, id: ElectionId): Promise<void> {
+  await tx.update(election).set({ archived: true, updatedAt: at }).where(row(id));
+  await tx.update(organisation).set({ currentElectionId: null, updatedAt: at }).where(eq(organisation.currentElectionId, id));
+}
+
+/** Deletes an election and its positions (the caller checked no vote was ever cast in it). */
+export async function deleteElectionRow(tx: Tx, id: ElectionId): Promise<void> {
+  await tx.delete(election).where(row(id));
 }
