@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../src/context';
 import { branches, candidacies, members, positions, staff } from '../src/db/schema';
 import { createSession, type Role } from '../src/auth/sessions';
@@ -29,7 +29,7 @@ export async function createPosition(ctx: AppContext, input: { name?: string; le
 
 export async function createMember(
   ctx: AppContext,
-  input: Partial<{ memberNo: string; name: string; email: string; phone: string; branch: string; verified: boolean }> = {},
+  input: Partial<{ memberNo: string; name: string; email: string; phone: string; branch: string; verified: boolean; onRoll: boolean }> = {},
 ) {
   const n = next();
   const [row] = await ctx.database.db
@@ -43,6 +43,14 @@ export async function createMember(
       verifiedAt: input.verified ? new Date() : null,
     })
     .returning();
+  // As if registered before every roll froze (the usual test member): on the roll of each election
+  // already opened whose electorate takes their branch. `onRoll: false` is a member who joined after.
+  if (input.onRoll !== false)
+    await ctx.database.db.execute(sql`
+      insert into election_roll (election_id, member_id)
+      select e.id, ${row!.id}::int from election e
+      where e.roll_frozen_at is not null and (e.electorate_branch_ids is null or ${row!.branchId}::int = any(e.electorate_branch_ids))
+      on conflict do nothing`);
   return row!;
 }
 

@@ -110,6 +110,18 @@ export async function scheduledElectionIds(db: Reader): Promise<ElectionId[]> {
   return rows.map((r) => r.id);
 }
 
+/**
+ * Freezes the election's roll at its first opening (nothing when it is frozen already): the
+ * members of its electorate now. The caller holds the exclusive election lock.
+ */
+export async function freezeRoll(tx: Tx, id: ElectionId): Promise<void> {
+  await tx.execute(sql`
+    insert into election_roll (election_id, member_id)
+    select e.id, m.id from election e join members m on e.electorate_branch_ids is null or m.branch_id = any(e.electorate_branch_ids)
+    where e.id = ${id} and e.roll_frozen_at is null
+    on conflict do nothing`);
+}
+
 /** The elections whose voting is switched on. */
 export async function openElectionIds(db: Reader): Promise<ElectionId[]> {
   const rows = await db.select({ id: election.id }).from(election).where(eq(election.votingActive, true)).orderBy(election.id);
@@ -138,6 +150,7 @@ export async function lockForUpdate(tx: Tx, id: ElectionId = CURRENT_ELECTION): 
  * the exclusive election lock, so no vote is in flight.
  */
 export async function setActive(tx: Tx, active: boolean, at: Date, id: ElectionId = CURRENT_ELECTION): Promise<void> {
+  if (active) await freezeRoll(tx, id);
   await tx
     .update(election)
     .set({
@@ -159,6 +172,10 @@ export async function setActive(tx: Tx, active: boolean, at: Date, id: ElectionI
  * opens. Answers whether this call opened it.
  */
 export async function openIfDue(tx: Tx, now: Date, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+  const [due] = await tx.execute<{ id: number }>(sql`
+    select id from election where id = ${id} and closed_at is null and opens_at is not null and opens_at <= ${iso(now)}::timestamptz
+      and (closes_at is null or closes_at > ${iso(now)}::timestamptz) and scheduled_open_for is distinct from opens_at`);
+  if (due) await freezeRoll(tx, id);
   const rows = await tx.execute<{ id: number }>(sql`
     update election set voting_active = true, scheduled_open_for = opens_at,
       opened_at = coalesce(opened_at, ${iso(now)}::timestamptz), roll_frozen_at = coalesce(roll_frozen_at, ${iso(now)}::timestamptz),

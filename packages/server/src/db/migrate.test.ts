@@ -168,6 +168,10 @@ describe('0013: many elections', () => {
           { count: 1, hash: 'abc123', reason: 'periodic', election_id: 1 },
         ]);
         expect(await old.sql`select election_id from reminders`).toEqual([{ election_id: 1 }]);
+        // 0014: an election opened before the roll existed has every member of the day on its roll.
+        expect(
+          (await old.sql`select member_id from election_roll where election_id = 1 order by member_id`).map((r) => r.member_id),
+        ).toEqual([voter!.id, alice!.id].sort((a, b) => a - b));
         expect(await old.sql`select member_id, position_id from candidacies`).toEqual([{ member_id: alice!.id, position_id: chair!.id }]);
         // Commitments stay append-only; new elections number after election 1.
         await expect(old.sql`update commitments set election_id = 2`).rejects.toThrow(/append-only/);

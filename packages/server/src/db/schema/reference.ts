@@ -6,6 +6,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -158,4 +159,20 @@ export const election = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('election_results_visibility_ck', sql`${t.resultsVisibility} in ('live', 'staff', 'after_close')`)],
+);
+
+/**
+ * An election's roll, frozen when voting first opens: the members of its electorate then (every
+ * member when `electorate_branch_ids` is null). A member created or moved into its branches
+ * afterwards is not on it, and cast_vote refuses them in this election (docs/api.md "The roll").
+ */
+export const electionRoll = pgTable(
+  'election_roll',
+  {
+    electionId: integer('election_id')
+      .notNull()
+      .references(() => election.id, { onDelete: 'cascade' }),
+    memberId: integer('member_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.electionId, t.memberId] })],
 );

@@ -21,6 +21,13 @@ import { newReceipt, queueIdOf } from './receipts';
 export async function getBallot(ctx: Core, memberId: number, electionId: ElectionId = CURRENT_ELECTION): Promise<BallotGroup[]> {
   const [me] = await ctx.database.db.select({ branchId: members.branchId }).from(members).where(eq(members.id, memberId)).limit(1);
   if (!me) throw new AppError('UNAUTHENTICATED');
+  // Off the election's roll (frozen at its first opening, or its electorate before): an empty ballot.
+  const [roll] = await ctx.database.db.execute<{ on_roll: boolean }>(sql`
+    select case when e.roll_frozen_at is not null
+                then exists (select 1 from election_roll r where r.election_id = e.id and r.member_id = ${memberId})
+                else e.electorate_branch_ids is null or ${me.branchId}::int = any(e.electorate_branch_ids) end as on_roll
+    from election e where e.id = ${electionId}`);
+  if (!roll?.on_roll) return [];
   const mine = and(eq(positions.electionId, electionId), or(eq(positions.level, 'National'), eq(positions.branchId, me.branchId)));
   const positionFields = {
     positionId: positions.id,
@@ -150,6 +157,7 @@ export async function castVote(
       if (rows.length === 0) throw new AppError('UNAUTHENTICATED');
       voterName = rows[0]!.voter_name;
       if (rows[0]!.active !== true) throw new AppError('FORBIDDEN', 'Voting is currently disabled');
+      if (!rows[0]!.on_roll) throw new AppError('FORBIDDEN', 'You are not on the roll for this election');
 
       const invalid: Record<string, string[]> = {};
       for (const r of rows) {

@@ -20,7 +20,7 @@ describe('the elections module built alone', () => {
     const ballots = createBallots(t.core);
     const elections = createElections(t.core, { ballotQueue: ballots.services.ballotQueue });
     const { voting } = elections.services;
-    expect(Object.keys(elections.routes(t.core)).sort()).toEqual(['elections', 'lifecycle']);
+    expect(Object.keys(elections.routes(t.core)).sort()).toEqual(['elections', 'lifecycle', 'organisation']);
 
     await voting.start();
     await voting.tally.whenReady();
