@@ -21,9 +21,11 @@ async function ensureStructure(exec) {
   const [{ n }] = await exec(`select count(*)::int as n from positions`);
   if (Number(n) > 0) return;
   await exec(`insert into branches (name) values ${BRANCHES.map((b) => `('${b}')`).join(', ')} on conflict do nothing`);
-  await exec(`insert into positions (name, level, branch_id, sort_order)
-              values ${NATIONAL_POSITIONS.map((p, i) => `('${p}', 'National', null, ${i})`).join(', ')}`);
-  await exec(`insert into positions (name, level, branch_id, sort_order) select 'Branch Chairperson', name, id, 100 from branches`);
+  await exec(`insert into positions (election_id, name, level, branch_id, sort_order)
+              values ${NATIONAL_POSITIONS.map((p, i) => `(1, '${p}', 'National', null, ${i})`).join(', ')}`);
+  await exec(
+    `insert into positions (election_id, name, level, branch_id, sort_order) select 1, 'Branch Chairperson', name, id, 100 from branches`,
+  );
 }
 
 /** Figure 1m's position: national, 3 seats, 6 candidates; a ballot chooses 3 distinct ones. */
@@ -72,8 +74,8 @@ export async function seedElection(exec, { voters, signers, secret, multiSeat = 
 
   let board;
   if (multiSeat) {
-    const [{ id }] = await exec(`insert into positions (name, level, branch_id, sort_order, seats)
-                                 values ('${MULTI_SEAT.name}', 'National', null, 50, ${MULTI_SEAT.seats}) returning id`);
+    const [{ id }] = await exec(`insert into positions (election_id, name, level, branch_id, sort_order, seats)
+                                 values (1, '${MULTI_SEAT.name}', 'National', null, 50, ${MULTI_SEAT.seats}) returning id`);
     await insertMembers(1, MULTI_SEAT.candidates, 7_050_000);
     const ids = (
       await exec(
@@ -94,8 +96,11 @@ export async function seedElection(exec, { voters, signers, secret, multiSeat = 
     (r) => Number(r.id),
   );
   const signerNos = Array.from({ length: signers }, (_, i) => String(7_900_001 + i));
-  // The voting switch (election.voting_active since migration 0011).
-  await exec(`update election set voting_active = true, opened_at = coalesce(opened_at, now()), updated_at = now() where id = 1`);
+  // Voting on in election 1 (migration 0011 moved the switch onto the election row), its roll frozen
+  // with every seeded member on it (migration 0014), as the first toggle would.
+  await exec(`insert into election_roll (election_id, member_id) select 1, id from members on conflict do nothing`);
+  await exec(`update election set voting_active = true, opened_at = coalesce(opened_at, now()),
+              roll_frozen_at = coalesce(roll_frozen_at, now()), updated_at = now() where id = 1`);
   await exec(`analyze`);
 
   const [p1, p2] = national;

@@ -29,6 +29,17 @@ export const Election = z.object({
   results_visibility: ResultsVisibility,
   phase: ElectionPhase,
   active: z.enum(['1', '0']),
+  // Many elections (docs/api.md "Many elections, motions and ranked counts"); optional for
+  // clients written against the single-election shape.
+  id: z.number().int().optional(),
+  description: z.string().nullable().optional(),
+  archived: z.boolean().optional(),
+  /** ISO 8601 */
+  created_at: z.string().optional(),
+  /** The roll: the members of these branches; null: every member. */
+  electorate: z.object({ branch_ids: z.array(z.number().int()).nullable() }).optional(),
+  /** When the roll was frozen (voting first opened). */
+  roll_frozen_at: z.string().nullable().optional(),
 });
 export type Election = z.infer<typeof Election>;
 

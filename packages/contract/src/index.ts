@@ -9,6 +9,7 @@ import { membersRouter } from './members';
 import { remindersRouter } from './reminders';
 import { setupRouter } from './setup';
 import { lifecycleRouter } from './lifecycle';
+import { organisationRouter } from './organisation';
 import { vvpatRouter } from './vvpat';
 
 export * from './common';
@@ -24,6 +25,7 @@ export * from './help';
 export * from './reminders';
 export * from './setup';
 export * from './lifecycle';
+export * from './organisation';
 export * from './realtime';
 
 /** Every domain router, served under /api/v1 (and its alias /api). */
@@ -42,6 +44,7 @@ export const apiRouter = c.router(
     reminders: remindersRouter,
     setup: setupRouter,
     lifecycle: lifecycleRouter,
+    organisation: organisationRouter,
   },
   { pathPrefix: API_PREFIX },
 );

@@ -8,7 +8,15 @@ import { EventEmitter } from 'node:events';
 export type DomainEvents = {
   /** A committed vote: its choices (a tally delta, never the voter), whether it was the member's first, its transaction id. */
   'votes.cast': [
-    { positionIds: number[]; entries: { positionId: number; candidateId: number }[]; newVoter: boolean; xid: string; queueIds: string[] },
+    {
+      /** The election the ballot was for. */
+      electionId: number;
+      positionIds: number[];
+      entries: { positionId: number; candidateId: number }[];
+      newVoter: boolean;
+      xid: string;
+      queueIds: string[];
+    },
   ];
   /** The in-memory results/statistics snapshot changed (realtime emits, coalesced). */
   'results.changed': [];

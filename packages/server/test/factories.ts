@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../src/context';
 import { branches, candidacies, members, positions, staff } from '../src/db/schema';
 import { createSession, type Role } from '../src/auth/sessions';
 import { hashPassword } from '../src/lib/crypto';
+import { CURRENT_ELECTION } from '../src/modules/elections';
 
 /** Factories for test data: each makes a valid row with unique fields unless told otherwise. */
 
@@ -16,19 +17,19 @@ export async function branchId(ctx: AppContext, name = 'Nairobi'): Promise<numbe
   return row!.id;
 }
 
-export async function createPosition(ctx: AppContext, input: { name?: string; level?: string } = {}) {
+export async function createPosition(ctx: AppContext, input: { name?: string; level?: string; electionId?: number } = {}) {
   const level = input.level ?? 'National';
   const branch = level === 'National' ? null : await branchId(ctx, level);
   const [row] = await ctx.database.db
     .insert(positions)
-    .values({ name: input.name ?? `Position ${next()}`, level, branchId: branch })
+    .values({ electionId: input.electionId ?? CURRENT_ELECTION, name: input.name ?? `Position ${next()}`, level, branchId: branch })
     .returning();
   return row!;
 }
 
 export async function createMember(
   ctx: AppContext,
-  input: Partial<{ memberNo: string; name: string; email: string; phone: string; branch: string; verified: boolean }> = {},
+  input: Partial<{ memberNo: string; name: string; email: string; phone: string; branch: string; verified: boolean; onRoll: boolean }> = {},
 ) {
   const n = next();
   const [row] = await ctx.database.db
@@ -42,6 +43,14 @@ export async function createMember(
       verifiedAt: input.verified ? new Date() : null,
     })
     .returning();
+  // As if registered before every roll froze (the usual test member): on the roll of each election
+  // already opened whose electorate takes their branch. `onRoll: false` is a member who joined after.
+  if (input.onRoll !== false)
+    await ctx.database.db.execute(sql`
+      insert into election_roll (election_id, member_id)
+      select e.id, ${row!.id}::int from election e
+      where e.roll_frozen_at is not null and (e.electorate_branch_ids is null or ${row!.branchId}::int = any(e.electorate_branch_ids))
+      on conflict do nothing`);
   return row!;
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from '../src/db/client';
 import { branches, positions } from '../src/db/schema';
+import { CURRENT_ELECTION } from '../src/modules/elections';
 import { BRANCH_POSITION, KENYA_COUNTIES, NATIONAL_POSITIONS } from '../src/seed';
 
 /**
@@ -15,8 +16,8 @@ export async function seedSampleStructure(db: Db): Promise<void> {
   await db
     .insert(positions)
     .values([
-      ...NATIONAL_POSITIONS.map((name, i) => ({ name, level: 'National', branchId: null, sortOrder: i })),
-      ...branchRows.map((b) => ({ name: BRANCH_POSITION, level: b.name, branchId: b.id, sortOrder: 100 })),
+      ...NATIONAL_POSITIONS.map((name, i) => ({ electionId: CURRENT_ELECTION, name, level: 'National', branchId: null, sortOrder: i })),
+      ...branchRows.map((b) => ({ electionId: CURRENT_ELECTION, name: BRANCH_POSITION, level: b.name, branchId: b.id, sortOrder: 100 })),
     ])
     .onConflictDoNothing();
 }

@@ -65,7 +65,7 @@ describe('migrations', () => {
   });
 
   it('keep commitments append-only', async () => {
-    await database.sql`insert into commitments (count, hash, reason) values (0, 'abc', 'test')`;
+    await database.sql`insert into commitments (election_id, count, hash, reason) values (1, 0, 'abc', 'test')`;
     await expect(database.sql`update commitments set hash = 'forged'`).rejects.toThrow(/append-only/);
     await expect(database.sql`delete from commitments`).rejects.toThrow(/append-only/);
   });
@@ -107,5 +107,88 @@ describe('0011: the voting switch moves from settings onto the election row', ()
     const [row] = await database.sql<{ voting_active: boolean }[]>`select voting_active from election`;
     expect(row?.voting_active).toBe(false);
     expect(await database.sql`select key from settings`).toHaveLength(0);
+  });
+});
+
+describe('0013: many elections', () => {
+  it(
+    'a database at 0012 with a vote, a receipt, a commitment and a reminder upgrades to election 1, current, with everything intact',
+    { timeout: 120_000 }, // every migration from an empty database
+    async () => {
+      const old = await createTestDatabase({ empty: true });
+      try {
+        await migrateUpTo(old, '0012_motions_ranked');
+        await old.sql`update election set title = 'PSK Elections 2025', organisation = 'Pharmaceutical Society of Kenya',
+          website = 'https://psk.example', support_email = 'help@psk.example', time_zone = 'Africa/Nairobi',
+          voting_active = true, opened_at = '2025-06-01T06:00:00Z'`;
+        const [branch] = await old.sql<{ id: number }[]>`insert into branches (name) values ('Nairobi') returning id`;
+        const [voter] = await old.sql<{ id: number }[]>`
+          insert into members (member_no, name, email, phone, branch_id) values ('1001', 'Voter', 'v@example.org', '0700000001', ${branch!.id}) returning id`;
+        const [alice] = await old.sql<{ id: number }[]>`
+          insert into members (member_no, name, email, phone, branch_id) values ('1002', 'Alice', 'a@example.org', '0700000002', ${branch!.id}) returning id`;
+        const [chair] = await old.sql<
+          { id: number }[]
+        >`insert into positions (name, level) values ('Chairperson', 'National') returning id`;
+        await old.sql`insert into candidacies (member_id, position_id) values (${alice!.id}, ${chair!.id})`;
+        await old.sql`insert into participation (member_id, position_id, receipt_enc) values (${voter!.id}, ${chair!.id}, 'sealed-receipt')`;
+        await old.sql`insert into ballots (receipt, position_id, candidate_id) values ('VP-AAAA-BBBB', ${chair!.id}, ${alice!.id})`;
+        await old.sql`insert into commitments (count, hash, reason) values (1, 'abc123', 'periodic')`;
+        await old.sql`insert into reminders (channel, message, total, next_send_at) values ('sms', 'Vote, {name}', 1, now())`;
+
+        await runMigrations(old);
+        expect(await migrationsApplied(old)).toBe(true);
+
+        const [election] =
+          await old.sql`select id, title, voting_active, archived, opened_at, roll_frozen_at, electorate_branch_ids from election`;
+        expect(election).toMatchObject({
+          id: 1,
+          title: 'PSK Elections 2025',
+          voting_active: true,
+          archived: false,
+          electorate_branch_ids: null,
+        });
+        expect(election!.roll_frozen_at).toEqual(election!.opened_at);
+        expect(await old.sql`select count(*)::int as n from election`).toEqual([{ n: 1 }]);
+        const [org] = await old.sql`select name, website, support_email, time_zone, current_election_id from organisation`;
+        expect(org).toEqual({
+          name: 'Pharmaceutical Society of Kenya',
+          website: 'https://psk.example',
+          support_email: 'help@psk.example',
+          time_zone: 'Africa/Nairobi',
+          current_election_id: 1,
+        });
+        expect(await old.sql`select id, election_id from positions`).toEqual([{ id: chair!.id, election_id: 1 }]);
+        expect(await old.sql`select receipt, position_id, candidate_id from ballots`).toEqual([
+          { receipt: 'VP-AAAA-BBBB', position_id: chair!.id, candidate_id: alice!.id },
+        ]);
+        expect(await old.sql`select member_id, position_id, receipt_enc from participation`).toEqual([
+          { member_id: voter!.id, position_id: chair!.id, receipt_enc: 'sealed-receipt' },
+        ]);
+        expect(await old.sql`select count, hash, reason, election_id from commitments`).toEqual([
+          { count: 1, hash: 'abc123', reason: 'periodic', election_id: 1 },
+        ]);
+        expect(await old.sql`select election_id from reminders`).toEqual([{ election_id: 1 }]);
+        // 0014: an election opened before the roll existed has every member of the day on its roll.
+        expect(
+          (await old.sql`select member_id from election_roll where election_id = 1 order by member_id`).map((r) => r.member_id),
+        ).toEqual([voter!.id, alice!.id].sort((a, b) => a - b));
+        expect(await old.sql`select member_id, position_id from candidacies`).toEqual([{ member_id: alice!.id, position_id: chair!.id }]);
+        // Commitments stay append-only; new elections number after election 1.
+        await expect(old.sql`update commitments set election_id = 2`).rejects.toThrow(/append-only/);
+        const [next] = await old.sql<{ id: number }[]>`insert into election (title) values ('By-election') returning id`;
+        expect(next!.id).toBe(2);
+        // The same position name may stand in another election.
+        await old.sql`insert into positions (election_id, name, level) values (${next!.id}, 'Chairperson', 'National')`;
+      } finally {
+        await old.close();
+      }
+    },
+  );
+
+  it('a new database starts with election 1, current, in set-up, and empty organisation texts', async () => {
+    const [org] = await database.sql`select name, website, support_email, time_zone, current_election_id from organisation`;
+    expect(org).toEqual({ name: '', website: null, support_email: null, time_zone: 'UTC', current_election_id: 1 });
+    const rows = await database.sql`select id, opened_at, archived from election`;
+    expect(rows).toEqual([{ id: 1, opened_at: null, archived: false }]);
   });
 });

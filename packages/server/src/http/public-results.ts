@@ -41,7 +41,9 @@ export function publicResultsFastPath(ctx: AppContext, securityHeaders: [string,
     // a signed-in staff member's read).
     const gate = ctx.resultsGate.current();
     if (!gate || !mayViewResults(gate, null)) return false;
-    const { tally } = ctx.voting;
+    // The current election's snapshot: the gate names which election is current.
+    if (gate.electionId === undefined) return false;
+    const tally = ctx.voting.tallyOf(gate.electionId);
     if (!tally.loaded) return false;
     const groups = tally.results();
     if (groups !== source) {

@@ -5,7 +5,8 @@ import { DetailedResultsUpdatePayload, StatisticsUpdatePayload, VoteResultsUpdat
 import { createApp } from '../app';
 import { createContext } from '../bootstrap';
 import { openDatabase } from '../db/client';
-import { members } from '../db/schema';
+import { electionRoll, members } from '../db/schema';
+import { CURRENT_ELECTION } from '../db/election-store';
 import { castVote } from '../modules/ballots';
 import { bearer, branchId, tokenFor } from '../../test/factories';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../test/harness';
@@ -150,6 +151,8 @@ describe('channels', () => {
         })),
       )
       .returning({ id: members.id });
+    // Registered before voting opened: on the roll frozen then (written directly, like the members).
+    await t.ctx.database.db.insert(electionRoll).values(voters.map((v) => ({ electionId: CURRENT_ELECTION, memberId: v.id })));
     const started = Date.now();
     const queue = [...voters];
     await Promise.all(

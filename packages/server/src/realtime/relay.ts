@@ -24,7 +24,7 @@ const RESYNC_EVERY_MS = 30_000;
 const FIRST_RESYNC_MS = 3000;
 
 type Vote = DomainEvents['votes.cast'][0];
-type RelayedVote = { xid: string; newVoter: boolean; positionIds: number[]; queueIds: string[] };
+type RelayedVote = { electionId: number; xid: string; newVoter: boolean; positionIds: number[]; queueIds: string[] };
 type Relayed =
   | { type: 'votes'; votes: RelayedVote[] }
   | { type: 'election.toggled'; active: boolean }
@@ -38,7 +38,7 @@ type Relayed =
  * message is not relayed back.
  */
 export function createRelay(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
-  const { tally } = ctx.voting;
+  const { voting } = ctx;
   let relaying = false;
   /** Raises relayed events here, marked so that this unit does not send them back. */
   const replay = (raise: () => void) => {
@@ -58,7 +58,9 @@ export function createRelay(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
     if (outbox.length)
       send({
         type: 'votes',
-        votes: outbox.splice(0).map(({ xid, newVoter, positionIds, queueIds }) => ({ xid, newVoter, positionIds, queueIds })),
+        votes: outbox
+          .splice(0)
+          .map(({ electionId, xid, newVoter, positionIds, queueIds }) => ({ electionId, xid, newVoter, positionIds, queueIds })),
       });
   };
 
@@ -72,7 +74,7 @@ export function createRelay(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
       : [];
     if (rows.length < ids.length) {
       // The mixer moved some meanwhile: the database has them, in `ballots`.
-      await tally.resync();
+      await voting.resyncAll();
       return;
     }
     // A queue row is one position's ballot: a choice per candidate (several for several seats).
@@ -100,7 +102,7 @@ export function createRelay(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
     });
   });
 
-  const resync = () => void tally.resync().catch(logFailure(ctx, 'periodic results rebuild failed'));
+  const resync = () => void voting.resyncAll().catch(logFailure(ctx, 'periodic results rebuild failed'));
   const timers = [setTimeout(resync, FIRST_RESYNC_MS), setInterval(resync, RESYNC_EVERY_MS)];
   timers.forEach((t) => t.unref());
 

@@ -4,7 +4,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
-import { activityLogs, election, members } from '../../src/db/schema';
+import { activityLogs, election, members, organisation } from '../../src/db/schema';
 import { CURRENT_ELECTION } from '../../src/modules/elections';
 import { maskEmail, maskPhone } from '../../src/lib/masking';
 import { openBrowser } from '../auth/browser';
@@ -33,7 +33,7 @@ const ORG = 'Example Cooperative';
 beforeAll(async () => {
   [sms, smtp] = await Promise.all([startSmsSink(), startSmtpCapture()]);
   t = await createTestApp({ env: { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, SMTP_URL: smtp.url } });
-  await t.ctx.database.db.update(election).set({ organisation: ORG }).where(eq(election.id, CURRENT_ELECTION));
+  await t.ctx.database.db.update(organisation).set({ name: ORG });
   e = await createElection(t.ctx);
   admin = await tokenFor(t.ctx, 'admin');
 });

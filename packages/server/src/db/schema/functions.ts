@@ -37,7 +37,9 @@ export function functionSql(fn: SqlFunction): string {
 
 /**
  * One vote, one statement (ADR 003; migrations 0002, 0006 for several seats, 0009 for a lighter
- * answer and one generic plan, 0011 for the switch on the election row, 0012 for motions, approval and ranked positions). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
+ * answer and one generic plan, 0011 for the switch on the election row, 0012 for motions, approval and ranked positions, 0013 for
+ * many elections: the ballot is for the election `p_election_id`, its switch and positions only;
+ * 0014 for its roll). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
  * once per chosen candidate. The ballots come one per position (p_ballot_positions[j] with its
  * sealed receipt and queue row). It takes the shared election lock and the member's lock, then
  * checks, in a snapshot taken after the locks were granted, every choice (voting on, position
@@ -63,6 +65,7 @@ export const castVoteFunction: SqlFunction = {
     'p_at timestamp with time zone',
     'p_election_lock bigint',
     'p_member_lock_namespace integer',
+    'p_election_id integer',
   ],
   returns: 'jsonb',
   language: 'plpgsql',
@@ -93,7 +96,7 @@ BEGIN
            -- coalesce: a NULL must refuse (e.g. a branch position with no branch).
            -- Approval and ranked take 1..all distinct standing candidates: standing and distinct bound them.
            -- A motion has one seat: exactly one option.
-           coalesce(r.active AND r.position_name IS NOT NULL AND r.eligible AND r.standing AND NOT r.voted
+           coalesce(r.active AND r.on_roll AND r.position_name IS NOT NULL AND r.eligible AND r.standing AND NOT r.voted
                     AND (r.chosen <= r.seats OR r.method IN ('approval', 'ranked')) AND NOT r.duplicate, false) AS ok
     FROM (
       WITH req(position_id, candidate_id) AS (SELECT * FROM unnest(p_position_ids, p_candidate_ids)),
@@ -118,10 +121,17 @@ BEGIN
              END AS standing,
              (SELECT true FROM participation pa WHERE pa.member_id = me.id AND pa.position_id = req.position_id
                ORDER BY pa.member_id, pa.position_id LIMIT 1) IS NOT NULL AS voted,
-             (SELECT e.voting_active FROM election e WHERE e.id = 1) AS active,
+             -- The election's switch (migration 0013: many elections; the ballot is for one election).
+             (SELECT e.voting_active FROM election e WHERE e.id = p_election_id) AS active,
+             -- On the roll frozen when voting first opened (migration 0014).
+             (SELECT true FROM election_roll ro WHERE ro.election_id = p_election_id AND ro.member_id = me.id
+               ORDER BY ro.election_id, ro.member_id LIMIT 1) IS NOT NULL AS on_roll,
              me.name AS voter_name,
-             (SELECT true FROM participation pa WHERE pa.member_id = me.id ORDER BY pa.member_id, pa.position_id LIMIT 1) IS NOT NULL AS voted_before
-      FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id
+             -- Voted before in this election: the member's participation rows, each position's election by its key.
+             (SELECT true FROM participation pa JOIN positions pp ON pp.id = pa.position_id
+               WHERE pa.member_id = me.id AND pp.election_id = p_election_id LIMIT 1) IS NOT NULL AS voted_before
+      -- A position of another election is no position of this ballot.
+      FROM req CROSS JOIN me LEFT JOIN positions p ON p.id = req.position_id AND p.election_id = p_election_id
     ) r
   ) c;
 
@@ -164,8 +174,10 @@ export const CastVoteCheck = z.object({
   voted: z.boolean(),
   /** The election's voting switch (`election.voting_active`). */
   active: z.boolean().nullable(),
+  /** The member is on the election's roll (frozen when voting first opened). */
+  on_roll: z.boolean(),
   voter_name: z.string(),
-  /** The member had voted for some position before this vote. */
+  /** The member had voted for some position of this election before this vote. */
   voted_before: z.boolean(),
 });
 export type CastVoteCheck = z.infer<typeof CastVoteCheck>;

@@ -6,11 +6,13 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
@@ -25,6 +27,10 @@ export const positions = pgTable(
   'positions',
   {
     id: serial('id').primaryKey(),
+    /** The election the position belongs to (ballots, participation and candidacies follow it). */
+    electionId: integer('election_id')
+      .notNull()
+      .references((): AnyPgColumn => election.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     level: text('level').notNull(),
     branchId: integer('branch_id').references(() => branches.id, { onDelete: 'restrict' }),
@@ -48,7 +54,7 @@ export const positions = pgTable(
     quorumPercent: integer('quorum_percent'),
   },
   (t) => [
-    uniqueIndex('positions_name_level_uq').on(t.name, t.level),
+    uniqueIndex('positions_election_name_level_uq').on(t.electionId, t.name, t.level),
     check('positions_seats_ck', sql`${t.seats} >= 1`),
     check('positions_kind_ck', sql`${t.kind} in ('candidates', 'motion')`),
     check('positions_method_ck', sql`${t.method} in ('plurality', 'approval', 'ranked')`),
@@ -94,29 +100,53 @@ export const settings = pgTable('settings', {
 });
 
 /**
- * The one election this installation runs: its texts, schedule and results visibility, edited by
- * admins (docs/decisions/004), and the voting switch. Exactly one row (id 1), created by the
- * migration. Read and written only through the election store (modules/elections/election-store.ts).
+ * The organisation this installation serves: its texts, time zone and current election
+ * (docs/architecture.md "Where state lives"). Exactly one row (id 1), created by migration 0013.
+ * Read and written only through the election store (db/election-store.ts).
+ */
+export const organisation = pgTable(
+  'organisation',
+  {
+    id: integer('id').primaryKey().default(1),
+    name: text('name').notNull().default(''),
+    website: text('website'),
+    supportEmail: text('support_email'),
+    /** The organisation's IANA time zone: the back office and the public pages show times in it. */
+    timeZone: text('time_zone').notNull().default('UTC'),
+    /** The election the calls without `?election_id` act on; null: the only open one, else the newest not archived. */
+    currentElectionId: integer('current_election_id').references(() => election.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('organisation_single_row_ck', sql`${t.id} = 1`)],
+);
+
+/**
+ * The organisation's elections: each one's title, schedule and results visibility, edited by
+ * admins (docs/decisions/004), its electorate and the voting switch. Migration 0013 made the
+ * single election of earlier releases election 1. Read and written only through the election
+ * store (db/election-store.ts).
  */
 export const election = pgTable(
   'election',
   {
-    id: integer('id').primaryKey().default(1),
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     title: text('title').notNull().default(''),
-    organisation: text('organisation').notNull().default(''),
-    website: text('website'),
-    supportEmail: text('support_email'),
+    description: text('description'),
     opensAt: timestamp('opens_at', { withTimezone: true }),
     closesAt: timestamp('closes_at', { withTimezone: true }),
-    /** The organisation's IANA time zone: the back office and the public pages show times in it. */
-    timeZone: text('time_zone').notNull().default('UTC'),
     resultsVisibility: text('results_visibility', { enum: ['live', 'staff', 'after_close'] })
       .notNull()
       .default('live'),
+    /** The branches whose members are on the roll; null: every member. */
+    electorateBranchIds: integer('electorate_branch_ids').array(),
+    /** Archived elections leave the public list; their results stay reachable by id. */
+    archived: boolean('archived').notNull().default(false),
     /** The voting switch: votes are taken while it is on (cast_vote reads it). */
     votingActive: boolean('voting_active').notNull().default(false),
     /** When voting was first switched on (setup before that). */
     openedAt: timestamp('opened_at', { withTimezone: true }),
+    /** When the roll was frozen: the first opening. Members who joined it later are not on it. */
+    rollFrozenAt: timestamp('roll_frozen_at', { withTimezone: true }),
     /** When the election closed for good. */
     closedAt: timestamp('closed_at', { withTimezone: true }),
     /** The `opens_at` the scheduler last opened voting for: each opening time opens once, across processes and restarts. */
@@ -125,10 +155,24 @@ export const election = pgTable(
     finalCommitmentId: bigint('final_commitment_id', { mode: 'number' }),
     /** `audit:verify` at close: {ok, problems, at}. */
     audit: jsonb('audit').$type<{ ok: boolean; problems: string[]; at: string }>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    check('election_single_row_ck', sql`${t.id} = 1`),
-    check('election_results_visibility_ck', sql`${t.resultsVisibility} in ('live', 'staff', 'after_close')`),
-  ],
+  (t) => [check('election_results_visibility_ck', sql`${t.resultsVisibility} in ('live', 'staff', 'after_close')`)],
+);
+
+/**
+ * An election's roll, frozen when voting first opens: the members of its electorate then (every
+ * member when `electorate_branch_ids` is null). A member created or moved into its branches
+ * afterwards is not on it, and cast_vote refuses them in this election (docs/api.md "The roll").
+ */
+export const electionRoll = pgTable(
+  'election_roll',
+  {
+    electionId: integer('election_id')
+      .notNull()
+      .references(() => election.id, { onDelete: 'cascade' }),
+    memberId: integer('member_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.electionId, t.memberId] })],
 );

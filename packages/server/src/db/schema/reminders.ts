@@ -1,4 +1,5 @@
 import { index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { election } from './reference';
 
 /**
  * A reminder campaign to members who had not voted when it was created. Its progress lives here
@@ -6,6 +7,10 @@ import { index, integer, pgTable, primaryKey, serial, text, timestamp } from 'dr
  */
 export const reminders = pgTable('reminders', {
   id: serial('id').primaryKey(),
+  /** The election whose non-voters it reminds. */
+  electionId: integer('election_id')
+    .notNull()
+    .references(() => election.id, { onDelete: 'cascade' }),
   channel: text('channel', { enum: ['sms', 'email'] }).notNull(),
   message: text('message').notNull(),
   status: text('status', { enum: ['queued', 'sending', 'done'] })

@@ -50,6 +50,8 @@ export const participation = pgTable(
 /** Append-only public commitments to the ballot set (count + SHA-256 over sorted ballots). */
 export const commitments = pgTable('commitments', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
+  /** The election whose ballot set this commits to. No foreign key: commitments are append-only and outlive nothing they name. */
+  electionId: integer('election_id').notNull(),
   at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   count: integer('count').notNull(),
   hash: text('hash').notNull(),

@@ -1,16 +1,21 @@
 import type { Contract } from '@kura/contract';
 import type { Core } from '../../core';
 import { callerOf } from '../../auth/access';
+import { electionOf } from '../../http/election-param';
 import type { RouterImplementation } from '../../http/routes';
 import { castVote, getBallot } from './ballots.service';
 import { listItems } from './items.service';
 
 export function ballotsRoutes(ctx: Core): RouterImplementation<Contract['api']['ballots']> {
   return {
-    getBallot: async ({ req }) => ({ status: 200, body: { data: await getBallot(ctx, callerOf(req).subjectId) } }),
+    getBallot: async ({ req }) => ({
+      status: 200,
+      body: { data: await getBallot(ctx, callerOf(req).subjectId, await electionOf(ctx, req)) },
+    }),
 
     castVote: async ({ req, body }) => {
-      const receipts = await castVote(ctx, { memberId: callerOf(req).subjectId, ip: req.ip ?? '' }, body.candidates);
+      const id = await electionOf(ctx, req);
+      const receipts = await castVote(ctx, { memberId: callerOf(req).subjectId, ip: req.ip ?? '' }, body.candidates, id);
       return { status: 201, body: { message: 'Successfully voted', receipts } };
     },
 

@@ -1,9 +1,10 @@
 import type { BallotGroup } from '@kura/contract';
-import { asc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import { candidacies, members, motionOptions, positions } from '../../db/schema';
 import { CastVoteOutcome } from '../../db/schema/functions';
 import { AppError } from '../../errors';
+import { CURRENT_ELECTION, type ElectionId } from '../../db/election-store';
 import { recordActivity } from '../../lib/activity-log';
 import { intArray, textArray } from '../../db/arrays';
 import { uniqueViolation } from '../../db/errors';
@@ -17,10 +18,17 @@ import { newReceipt, queueIdOf } from './receipts';
  * The ballot: every position the member may vote for (national + their branch) that has candidates,
  * and every such motion with its options Yes, No and Abstain; in the admin's order.
  */
-export async function getBallot(ctx: Core, memberId: number): Promise<BallotGroup[]> {
+export async function getBallot(ctx: Core, memberId: number, electionId: ElectionId = CURRENT_ELECTION): Promise<BallotGroup[]> {
   const [me] = await ctx.database.db.select({ branchId: members.branchId }).from(members).where(eq(members.id, memberId)).limit(1);
   if (!me) throw new AppError('UNAUTHENTICATED');
-  const mine = or(eq(positions.level, 'National'), eq(positions.branchId, me.branchId));
+  // Off the election's roll (frozen at its first opening, or its electorate before): an empty ballot.
+  const [roll] = await ctx.database.db.execute<{ on_roll: boolean }>(sql`
+    select case when e.roll_frozen_at is not null
+                then exists (select 1 from election_roll r where r.election_id = e.id and r.member_id = ${memberId})
+                else e.electorate_branch_ids is null or ${me.branchId}::int = any(e.electorate_branch_ids) end as on_roll
+    from election e where e.id = ${electionId}`);
+  if (!roll?.on_roll) return [];
+  const mine = and(eq(positions.electionId, electionId), or(eq(positions.level, 'National'), eq(positions.branchId, me.branchId)));
   const positionFields = {
     positionId: positions.id,
     name: positions.name,
@@ -95,7 +103,12 @@ export type Voter = { memberId: number; ip: string };
  * to `ballot_queue` sealed; `participation` records only that the member voted for the position,
  * with the receipt sealed. The activity log says that the member voted, never for whom.
  */
-export async function castVote(ctx: Core, voter: Voter, choices: Record<string, number | number[]>): Promise<VoteReceipt[]> {
+export async function castVote(
+  ctx: Core,
+  voter: Voter,
+  choices: Record<string, number | number[]>,
+  electionId: ElectionId = CURRENT_ELECTION,
+): Promise<VoteReceipt[]> {
   // One ballot (one receipt) per position; a position with several seats takes a list.
   const cast: CastBallot[] = Object.entries(choices).map(([position, chosen]) => ({
     positionId: Number(position),
@@ -130,7 +143,7 @@ export async function castVote(ctx: Core, voter: Voter, choices: Record<string, 
         ${ballotPositions}::int[], ${textArray(receiptsEnc)}::text[],
         ${textArray(queueRows.map((r) => r.id))}::text[], ${textArray(queueRows.map((r) => r.sealed))}::text[],
         ${VOTED}, ${`${cast.length} position(s)`}, ${voter.ip}, ${at}::timestamptz,
-        ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int
+        ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, ${electionId}::int
       ) as outcome`;
     // Read through its declared result: a function that answered otherwise is a server fault
     // (a plain Error, 500), never the voter's (a ZodError would read as a 422).
@@ -144,6 +157,7 @@ export async function castVote(ctx: Core, voter: Voter, choices: Record<string, 
       if (rows.length === 0) throw new AppError('UNAUTHENTICATED');
       voterName = rows[0]!.voter_name;
       if (rows[0]!.active !== true) throw new AppError('FORBIDDEN', 'Voting is currently disabled');
+      if (!rows[0]!.on_roll) throw new AppError('FORBIDDEN', 'You are not on the roll for this election');
 
       const invalid: Record<string, string[]> = {};
       for (const r of rows) {
@@ -195,6 +209,7 @@ export async function castVote(ctx: Core, voter: Voter, choices: Record<string, 
   }
 
   ctx.events.emit('votes.cast', {
+    electionId,
     positionIds: cast.map((b) => b.positionId),
     entries,
     newVoter: result.newVoter,

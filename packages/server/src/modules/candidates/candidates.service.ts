@@ -1,13 +1,13 @@
 import type { MembersContext } from '../members';
 import type { Candidate, Position } from '@kura/contract';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { branches, candidacies, members, positions } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
-import { assertNotClosed } from '../elections';
+import { assertNotClosed, CURRENT_ELECTION, type ElectionId } from '../elections';
 import {
   applyMemberEdit,
   lockElectionForCandidacies,
@@ -22,11 +22,11 @@ import {
 export type CandidateEdit = { name: string; phone: string; email: string; county: string; position_ids: number[]; statement?: string };
 
 /** Candidates with their positions; `memberIds` narrows to those members (candidate or not). */
-async function loadCandidates(db: Db | Tx, memberIds?: number[]): Promise<Candidate[]> {
+async function loadCandidates(db: Db | Tx, electionId: ElectionId, memberIds?: number[]): Promise<Candidate[]> {
   const links = await db
     .select({ memberId: candidacies.memberId, ...positionColumns })
     .from(candidacies)
-    .innerJoin(positions, eq(positions.id, candidacies.positionId))
+    .innerJoin(positions, and(eq(positions.id, candidacies.positionId), eq(positions.electionId, electionId)))
     .where(memberIds ? inArray(candidacies.memberId, memberIds) : undefined)
     .orderBy(...positionOrder);
   const positionsOf = new Map<number, Position[]>();
@@ -52,8 +52,8 @@ async function loadCandidates(db: Db | Tx, memberIds?: number[]): Promise<Candid
 }
 
 /** Every member standing for at least one position, with those positions and their photo. */
-export async function listCandidates(ctx: MembersContext): Promise<Candidate[]> {
-  return loadCandidates(ctx.database.db);
+export async function listCandidates(ctx: MembersContext, electionId: ElectionId = CURRENT_ELECTION): Promise<Candidate[]> {
+  return loadCandidates(ctx.database.db, electionId);
 }
 
 /**
@@ -68,8 +68,9 @@ export async function updateCandidate(
   id: number,
   input: CandidateEdit,
   image?: UploadFile,
+  electionId: ElectionId = CURRENT_ELECTION,
 ): Promise<Candidate> {
-  await assertNotClosed(ctx, 'its candidates');
+  await assertNotClosed(ctx, 'its candidates', electionId);
   const [stored] = image ? await storeImages(ctx, [image]) : [];
   const photoUrl = stored ? uploadUrl(stored) : undefined;
   let previousPhoto: string | null = null;
@@ -95,14 +96,14 @@ export async function updateCandidate(
         previousPhoto = member.photoUrl;
         contacts = await applyMemberEdit(tx, id, { ...input, member_no: member.memberNo }, ctx.now());
         await recordContactChanges(ctx, actor, contacts, tx);
-        await replacePositions(tx, id, input.position_ids);
+        await replacePositions(tx, id, input.position_ids, electionId);
         if (photoUrl) await tx.update(members).set({ photoUrl }).where(eq(members.id, id));
         if (input.statement !== undefined)
           await tx
             .update(members)
             .set({ statement: input.statement || null })
             .where(eq(members.id, id));
-        return (await loadCandidates(tx, [id]))[0]!;
+        return (await loadCandidates(tx, electionId, [id]))[0]!;
       },
     );
   } catch (error) {

@@ -1,9 +1,10 @@
-import { asc, desc } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Core } from '../../core';
 import { ballotQueue, candidacies, commitments, motionOptions, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
 import { openBallot } from '../ballots';
 import { digestBallots } from './commitments';
+import { CURRENT_ELECTION, type ElectionId } from '../../db/election-store';
 
 export type AuditReport = {
   ok: boolean;
@@ -22,9 +23,10 @@ export type AuditReport = {
  * - Commitment counts never decrease.
  * - A ranked ballot ranks its candidates 1..n, each once; no other ballot carries a rank. The order
  *   itself is in the commitment's hash, so a ranking re-ordered after a commitment shows there.
- * It prints counts only, never which member holds which receipt.
+ * It checks one election (its positions' ballots, participation and commitments) and prints counts
+ * only, never which member holds which receipt.
  */
-export async function verifyAudit(ctx: Core): Promise<AuditReport> {
+export async function verifyAudit(ctx: Core, electionId: ElectionId = CURRENT_ELECTION): Promise<AuditReport> {
   const problems: string[] = [];
   const notes: string[] = [];
   const key = ctx.secrets.ballotKey;
@@ -36,19 +38,24 @@ export async function verifyAudit(ctx: Core): Promise<AuditReport> {
         tally.set(`${positionId}:${candidateId}`, (tally.get(`${positionId}:${candidateId}`) ?? 0) + 1);
 
       // A ranked ballot's rows carry its order (rank 1..n, each once); every other ballot's rank is 0.
-      const ranked = new Set(
-        (await tx.select({ id: positions.id, kind: positions.kind, method: positions.method }).from(positions))
-          .filter((p) => p.kind === 'candidates' && p.method === 'ranked')
-          .map((p) => p.id),
-      );
+      const own = await tx
+        .select({ id: positions.id, kind: positions.kind, method: positions.method })
+        .from(positions)
+        .where(eq(positions.electionId, electionId));
+      const mine = new Set(own.map((p) => p.id));
+      const ranked = new Set(own.filter((p) => p.kind === 'candidates' && p.method === 'ranked').map((p) => p.id));
       const ranksOf = new Map<string, number[]>();
       let strayRanks = 0;
-      const digest = await digestBallots(tx, (b) => {
-        receiptPosition.set(b.receipt, b.positionId);
-        bump(b.positionId, b.candidateId);
-        if (ranked.has(b.positionId)) ranksOf.set(b.receipt, [...(ranksOf.get(b.receipt) ?? []), b.rank]);
-        else if (b.rank !== 0) strayRanks++;
-      });
+      const digest = await digestBallots(
+        tx,
+        (b) => {
+          receiptPosition.set(b.receipt, b.positionId);
+          bump(b.positionId, b.candidateId);
+          if (ranked.has(b.positionId)) ranksOf.set(b.receipt, [...(ranksOf.get(b.receipt) ?? []), b.rank]);
+          else if (b.rank !== 0) strayRanks++;
+        },
+        electionId,
+      );
       let badRankings = 0;
       for (const ranks of ranksOf.values()) {
         const sorted = [...ranks].sort((x, y) => x - y);
@@ -64,6 +71,8 @@ export async function verifyAudit(ctx: Core): Promise<AuditReport> {
           const rows = openBallot(key, row.sealed);
           const first = rows[0];
           if (!first) throw new Error('empty ballot');
+          // Another election's ballot.
+          if (!mine.has(first.positionId)) continue;
           if (receiptPosition.has(first.receipt)) problems.push(`Receipt ${first.receipt} is both queued and mixed`);
           receiptPosition.set(first.receipt, first.positionId);
           for (const b of rows) bump(b.positionId, b.candidateId);
@@ -82,7 +91,8 @@ export async function verifyAudit(ctx: Core): Promise<AuditReport> {
       let sealedBad = 0;
       for (const row of await tx
         .select({ positionId: participation.positionId, receiptEnc: participation.receiptEnc })
-        .from(participation)) {
+        .from(participation)
+        .innerJoin(positions, and(eq(positions.id, participation.positionId), eq(positions.electionId, electionId)))) {
         participated.set(row.positionId, (participated.get(row.positionId) ?? 0) + 1);
         let receipt: string;
         try {
@@ -111,18 +121,23 @@ export async function verifyAudit(ctx: Core): Promise<AuditReport> {
           (o) => `${o.positionId}:${o.id}`,
         ),
       ]);
-      const strays = [...tally.keys()].filter((k) => !standing.has(k));
+      const strays = [...tally.keys()].filter((k) => mine.has(Number(k.split(':')[0])) && !standing.has(k));
       if (strays.length)
         notes.push(`${strays.length} (position, candidate) pair(s) hold ballots without a current candidacy (withdrawn after voting?)`);
 
-      const history = await tx.select().from(commitments).orderBy(asc(commitments.id));
+      const history = await tx.select().from(commitments).where(eq(commitments.electionId, electionId)).orderBy(asc(commitments.id));
       for (let i = 1; i < history.length; i++) {
         if (history[i]!.count < history[i - 1]!.count)
           problems.push(
             `Commitment ${history[i]!.id} counts fewer ballots (${history[i]!.count}) than the one before (${history[i - 1]!.count})`,
           );
       }
-      const [newest] = await tx.select().from(commitments).orderBy(desc(commitments.id)).limit(1);
+      const [newest] = await tx
+        .select()
+        .from(commitments)
+        .where(eq(commitments.electionId, electionId))
+        .orderBy(desc(commitments.id))
+        .limit(1);
       if (!newest) notes.push('No commitment recorded yet');
       else if (digest.count < newest.count)
         problems.push(

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Commitment } from '@kura/contract';
-import { desc, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
-import { ballots, commitments } from '../../db/schema';
+import { ballots, commitments, positions } from '../../db/schema';
 import { COMMITMENT_LOCK } from '../../db/locks';
 import { createLoop, type Loop } from '../../lib/loop';
-import { readActive } from './election-store';
+import { CURRENT_ELECTION, openElectionIds, type ElectionId } from '../../db/election-store';
 
 /**
  * A commitment to the ballot set: its size and a SHA-256 over every mixed ballot, one line
@@ -22,11 +22,16 @@ export type BallotSetDigest = { count: number; hash: string };
 
 const PAGE = 5000;
 
-/** Streams `ballots` in receipt order (keyset pages; call inside one snapshot for a consistent set). */
+/**
+ * Streams one election's `ballots` (those of its positions) in receipt order (keyset pages; call
+ * inside one snapshot for a consistent set).
+ */
 export async function digestBallots(
   db: Db | Tx,
   onBallot?: (b: { receipt: string; positionId: number; candidateId: number; rank: number }) => void,
+  electionId: ElectionId = CURRENT_ELECTION,
 ): Promise<BallotSetDigest> {
+  const own = sql`${ballots.positionId} in (select ${positions.id} from ${positions} where ${positions.electionId} = ${electionId})`;
   const hash = createHash('sha256');
   let n = 0;
   let after: { receipt: string; candidateId: number } | null = null;
@@ -36,9 +41,12 @@ export async function digestBallots(
       .select({ receipt: ballots.receipt, positionId: ballots.positionId, candidateId: ballots.candidateId, rank: ballots.rank })
       .from(ballots)
       .where(
-        after === null
-          ? undefined
-          : sql`(${ballots.receipt} collate "C" > ${after.receipt} or (${ballots.receipt} = ${after.receipt} and ${ballots.candidateId} > ${after.candidateId}))`,
+        and(
+          own,
+          after === null
+            ? undefined
+            : sql`(${ballots.receipt} collate "C" > ${after.receipt} or (${ballots.receipt} = ${after.receipt} and ${ballots.candidateId} > ${after.candidateId}))`,
+        ),
       )
       .orderBy(sql`${ballots.receipt} collate "C"`, ballots.candidateId)
       .limit(PAGE);
@@ -61,7 +69,12 @@ export async function digestBallots(
  * COMMITMENT_INTERVAL_SECONDS old (periodic, several processes may try at once; the lock and the
  * re-check inside it record one). Answers the commitment, or null when none was due.
  */
-export async function recordCommitment(ctx: Core, reason: string, options: { onlyIfDue?: boolean } = {}): Promise<Commitment | null> {
+export async function recordCommitment(
+  ctx: Core,
+  reason: string,
+  options: { onlyIfDue?: boolean } = {},
+  electionId: ElectionId = CURRENT_ELECTION,
+): Promise<Commitment | null> {
   return ctx.database.db.transaction(
     async (tx) => {
       const now = ctx.now();
@@ -71,11 +84,19 @@ export async function recordCommitment(ctx: Core, reason: string, options: { onl
         // Another process recording one right now makes this one unnecessary.
         const [lock] = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${COMMITMENT_LOCK}) as ok`);
         if (!lock?.ok) return null;
-        const [latest] = await tx.select({ at: commitments.at }).from(commitments).orderBy(desc(commitments.id)).limit(1);
+        const [latest] = await tx
+          .select({ at: commitments.at })
+          .from(commitments)
+          .where(eq(commitments.electionId, electionId))
+          .orderBy(desc(commitments.id))
+          .limit(1);
         if (latest && now.getTime() - latest.at.getTime() < ctx.env.COMMITMENT_INTERVAL_SECONDS * 1000) return null;
       }
-      const digest = await digestBallots(tx);
-      const [row] = await tx.insert(commitments).values({ at: now, count: digest.count, hash: digest.hash, reason }).returning();
+      const digest = await digestBallots(tx, undefined, electionId);
+      const [row] = await tx
+        .insert(commitments)
+        .values({ electionId, at: now, count: digest.count, hash: digest.hash, reason })
+        .returning();
       return { at: row!.at.toISOString(), count: row!.count, hash: row!.hash };
     },
     // One snapshot for all pages of the digest.
@@ -83,8 +104,13 @@ export async function recordCommitment(ctx: Core, reason: string, options: { onl
   );
 }
 
-export async function listCommitments(ctx: Core): Promise<Commitment[]> {
-  const rows = await ctx.database.db.select().from(commitments).orderBy(desc(commitments.id)).limit(10_000);
+export async function listCommitments(ctx: Core, electionId: ElectionId = CURRENT_ELECTION): Promise<Commitment[]> {
+  const rows = await ctx.database.db
+    .select()
+    .from(commitments)
+    .where(eq(commitments.electionId, electionId))
+    .orderBy(desc(commitments.id))
+    .limit(10_000);
   return rows.map((r) => ({ at: r.at.toISOString(), count: r.count, hash: r.hash }));
 }
 
@@ -102,7 +128,8 @@ export function createCommitmentLoop(ctx: Core): Loop {
     intervalMs: Math.min(CHECK_EVERY_MS, ctx.env.COMMITMENT_INTERVAL_SECONDS * 1000),
     runAtStart: false,
     run: async () => {
-      if (await readActive(ctx.database.db)) await recordCommitment(ctx, 'periodic', { onlyIfDue: true });
+      // Every election whose voting is on.
+      for (const id of await openElectionIds(ctx.database.db)) await recordCommitment(ctx, 'periodic', { onlyIfDue: true }, id);
     },
   });
 }

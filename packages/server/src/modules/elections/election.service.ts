@@ -5,7 +5,15 @@ import type { Env } from '../../env';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { lockForUpdate, readState, updateConfiguration, type ElectionRecord, type ElectionConfiguration } from './election-store';
+import {
+  CURRENT_ELECTION,
+  lockForUpdate,
+  readState,
+  updateConfiguration,
+  type ElectionConfiguration,
+  type ElectionId,
+  type ElectionRecord,
+} from '../../db/election-store';
 import { computePhase } from './phase';
 
 /** The election as the API answers it: the stored state and the phase computed from it. */
@@ -27,8 +35,8 @@ export function toElection(row: ElectionRecord, now: Date): Election {
   };
 }
 
-export async function getElection(ctx: Core): Promise<Election> {
-  return toElection(await readState(ctx.database.db), ctx.now());
+export async function getElection(ctx: Core, id: ElectionId = CURRENT_ELECTION): Promise<Election> {
+  return toElection(await readState(ctx.database.db, id), ctx.now());
 }
 
 const FIELD_LABELS: Record<keyof UpdateElectionBody, string> = {
@@ -46,14 +54,19 @@ const FIELD_LABELS: Record<keyof UpdateElectionBody, string> = {
  * Edits any subset of the election's configuration. The schedule must close after it opens, taking the
  * stored value for the side not given (422); a closed election is final (409).
  */
-export async function updateElection(ctx: Core, actor: Actor, input: UpdateElectionBody): Promise<Election> {
+export async function updateElection(
+  ctx: Core,
+  actor: Actor,
+  input: UpdateElectionBody,
+  id: ElectionId = CURRENT_ELECTION,
+): Promise<Election> {
   const fields = (Object.keys(input) as (keyof UpdateElectionBody)[]).filter((k) => input[k] !== undefined);
   const state = await auditedTransaction(
     ctx,
     { actor, activity: 'Election settings updated', data: fields.length ? fields.map((f) => FIELD_LABELS[f]).join(', ') : 'nothing' },
     async (tx) => {
-      await lockForUpdate(tx);
-      const row = await readState(tx);
+      await lockForUpdate(tx, id);
+      const row = await readState(tx, id);
       if (row.closedAt) throw new AppError('CONFLICT', 'The election is closed; its settings can no longer change');
       const date = (v: string | null | undefined, current: Date | null) => (v === undefined ? current : v === null ? null : new Date(v));
       const opensAt = date(input.opens_at, row.opensAt);
@@ -74,8 +87,9 @@ export async function updateElection(ctx: Core, actor: Actor, input: UpdateElect
           closesAt,
         },
         ctx.now(),
+        id,
       );
-      return readState(tx);
+      return readState(tx, id);
     },
   );
   ctx.events.emit('election.changed');

@@ -2,6 +2,7 @@ import type { Contract } from '@kura/contract';
 import type { ElectionsContext } from './context';
 import type { RouterImplementation } from '../../http/routes';
 import { bearerToken, callerOf } from '../../auth/access';
+import { electionOf } from '../../http/election-param';
 import { actorOf } from '../../auth/actor';
 import { createIpLimit } from '../../auth/rate-limits';
 import { resolveSession } from '../../auth/sessions';
@@ -11,10 +12,10 @@ import { getElection, updateElection } from './election.service';
 import { exportResultsCsv, getElectionStatus, getResults, getStatistics, lookupReceipt, toggleElection } from './elections.service';
 
 export function electionsRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['elections']> {
-  const results = async () => ({ status: 200 as const, body: { data: { data: await getResults(ctx) } } });
+  const results = async (id: number) => ({ status: 200 as const, body: { data: { data: await getResults(ctx, id) } } });
   /** Results under the election's results visibility (SECURITY.md "Results visibility"). */
-  const gated = async (viewer: () => Promise<Viewer>) => {
-    const gate = await ctx.resultsGate.read();
+  const gated = async (id: number, viewer: () => Promise<Viewer>) => {
+    const gate = await ctx.resultsGate.read(id);
     if (!mayViewResults(gate, null)) assertMayViewResults(gate, await viewer());
   };
   // The public route ignores tokens unless results are not public: then a staff token counts.
@@ -23,34 +24,41 @@ export function electionsRoutes(ctx: ElectionsContext): RouterImplementation<Con
     return token ? ((await resolveSession(ctx, token))?.role ?? null) : null;
   };
   return {
-    getElection: async () => ({ status: 200, body: { data: await getElection(ctx) } }),
+    getElection: async ({ req }) => ({ status: 200, body: { data: await getElection(ctx, await electionOf(ctx, req)) } }),
 
-    updateElection: async ({ req, body }) => ({ status: 200, body: { data: await updateElection(ctx, await actorOf(ctx, req), body) } }),
+    updateElection: async ({ req, body }) => {
+      const id = await electionOf(ctx, req);
+      return { status: 200, body: { data: await updateElection(ctx, await actorOf(ctx, req), body, id) } };
+    },
 
-    getElectionStatus: async () => ({ status: 200, body: { active: await getElectionStatus(ctx) } }),
+    getElectionStatus: async ({ req }) => ({ status: 200, body: { active: await getElectionStatus(ctx, await electionOf(ctx, req)) } }),
 
     toggleElection: async ({ req, body }) => {
-      const active = await toggleElection(ctx, await actorOf(ctx, req), body.status);
+      const id = await electionOf(ctx, req);
+      const active = await toggleElection(ctx, await actorOf(ctx, req), body.status, id);
       return { status: 200, body: { active, message: active === '1' ? 'Voting has been enabled' : 'Voting has been disabled' } };
     },
 
     getResults: async ({ req }) => {
-      await gated(optionalViewer(req));
-      return results();
+      const id = await electionOf(ctx, req);
+      await gated(id, optionalViewer(req));
+      return results(id);
     },
     getDashboard: async ({ req }) => {
-      await gated(async () => callerOf(req).role);
-      return results();
+      const id = await electionOf(ctx, req);
+      await gated(id, async () => callerOf(req).role);
+      return results(id);
     },
     getAgentResults: async ({ req }) => {
-      await gated(async () => callerOf(req).role);
-      return results();
+      const id = await electionOf(ctx, req);
+      await gated(id, async () => callerOf(req).role);
+      return results(id);
     },
 
-    getStatistics: async () => ({ status: 200, body: { data: { data: await getStatistics(ctx) } } }),
-    getAgentStatistics: async () => ({ status: 200, body: { data: await getStatistics(ctx) } }),
+    getStatistics: async ({ req }) => ({ status: 200, body: { data: { data: await getStatistics(ctx, await electionOf(ctx, req)) } } }),
+    getAgentStatistics: async ({ req }) => ({ status: 200, body: { data: await getStatistics(ctx, await electionOf(ctx, req)) } }),
 
-    listCommitments: async () => ({ status: 200, body: { data: await listCommitments(ctx) } }),
+    listCommitments: async ({ req }) => ({ status: 200, body: { data: await listCommitments(ctx, await electionOf(ctx, req)) } }),
 
     getReceipt: {
       // Public and answers whether a code exists: limited per address, generously (shared NAT).
@@ -65,8 +73,9 @@ export function electionsRoutes(ctx: ElectionsContext): RouterImplementation<Con
     },
 
     exportResults: async ({ req, res }) => {
-      await gated(async () => callerOf(req).role);
-      const csv = await exportResultsCsv(ctx);
+      const id = await electionOf(ctx, req);
+      await gated(id, async () => callerOf(req).role);
+      const csv = await exportResultsCsv(ctx, id);
       res.setHeader('Content-Disposition', 'attachment; filename="results.csv"');
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       return { status: 200, body: csv };

@@ -9,13 +9,13 @@ import { auditedTransaction } from '../../lib/audited-transaction';
 import { findBallots, normaliseReceipt } from '../ballots';
 import { ELECTION_LOCK } from '../../db/locks';
 import { recordCommitment } from './commitments';
-import { readActive, readState, setActive } from './election-store';
+import { CURRENT_ELECTION, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
 import { rankedResult } from './final-count';
 
 export type ElectionState = '1' | '0';
 
-export async function getElectionStatus(ctx: ElectionsContext): Promise<ElectionState> {
-  return (await readActive(ctx.database.db)) ? '1' : '0';
+export async function getElectionStatus(ctx: ElectionsContext, id: ElectionId = CURRENT_ELECTION): Promise<ElectionState> {
+  return (await readActive(ctx.database.db, id)) ? '1' : '0';
 }
 
 /**
@@ -27,31 +27,37 @@ export async function getElectionStatus(ctx: ElectionsContext): Promise<Election
  * publish a pause's few ballots as a batch of their own, linkable to the few voters since the last
  * pass by anyone holding a dump from before and after the pause.
  */
-export async function toggleElection(ctx: ElectionsContext, actor: Actor, active: boolean): Promise<ElectionState> {
+export async function toggleElection(
+  ctx: ElectionsContext,
+  actor: Actor,
+  active: boolean,
+  id: ElectionId = CURRENT_ELECTION,
+): Promise<ElectionState> {
   const value: ElectionState = active ? '1' : '0';
   await auditedTransaction(ctx, { actor, activity: active ? 'Enabled voting' : 'Disabled voting' }, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
     // Under the lock, so a close or a scheduled opening in flight is seen.
-    const e = await readState(tx);
+    const e = await readState(tx, id);
+    if (e.archived) throw new AppError('CONFLICT', 'The election is archived');
     if (e.closedAt) throw new AppError('CONFLICT', 'The election is closed; voting cannot be switched on or off');
     if (active && e.opensAt && e.opensAt.getTime() > ctx.now().getTime()) {
       throw new AppError('CONFLICT', `Voting opens by itself at ${e.opensAt.toISOString()}; change the opening time to open earlier`);
     }
-    await setActive(tx, active, ctx.now());
+    await setActive(tx, active, ctx.now(), id);
   });
-  await recordCommitment(ctx, active ? 'voting enabled' : 'voting disabled');
+  await recordCommitment(ctx, active ? 'voting enabled' : 'voting disabled', {}, id);
   ctx.events.emit('election.toggled', { active });
   return value;
 }
 
-export async function getResults(ctx: ElectionsContext): Promise<ResultGroup[]> {
-  const { tally } = ctx.voting;
+export async function getResults(ctx: ElectionsContext, id: ElectionId = CURRENT_ELECTION): Promise<ResultGroup[]> {
+  const tally = ctx.voting.tallyOf(id);
   await tally.whenReady();
   return tally.results();
 }
 
-export async function getStatistics(ctx: ElectionsContext): Promise<Statistics> {
-  const { tally } = ctx.voting;
+export async function getStatistics(ctx: ElectionsContext, id: ElectionId = CURRENT_ELECTION): Promise<Statistics> {
+  const tally = ctx.voting.tallyOf(id);
   await tally.whenReady();
   return tally.statistics();
 }
@@ -82,10 +88,10 @@ const csvCell = (value: string | number): string => {
  * whether it passed); a ranked position's votes are first preferences, and its elected column is
  * the STV count's once the election closed (empty before).
  */
-export async function exportResultsCsv(ctx: ElectionsContext): Promise<string> {
-  const groups = await getResults(ctx);
-  const byId = new Map((await ctx.database.db.select().from(positions)).map((p) => [p.id, p]));
-  const { finalCommitmentId } = await readState(ctx.database.db);
+export async function exportResultsCsv(ctx: ElectionsContext, id: ElectionId = CURRENT_ELECTION): Promise<string> {
+  const groups = await getResults(ctx, id);
+  const byId = new Map((await ctx.database.db.select().from(positions).where(eq(positions.electionId, id))).map((p) => [p.id, p]));
+  const { finalCommitmentId } = await readState(ctx.database.db, id);
   const [state] =
     finalCommitmentId === null
       ? []

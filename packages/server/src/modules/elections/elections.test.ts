@@ -190,7 +190,7 @@ describe('results, statistics, receipts, commitments', () => {
   });
 
   it('rebuilds the same results and statistics from the database (a restart)', async () => {
-    const fresh = new TallySnapshot(t.ctx);
+    const fresh = new TallySnapshot(t.ctx, 1);
     await fresh.whenReady();
     const runtime = t.ctx.voting.tally;
     expect(fresh.results()).toEqual(runtime.results());
@@ -198,7 +198,7 @@ describe('results, statistics, receipts, commitments', () => {
   });
 
   it('neither loses nor doubles a vote whose event arrives after a rebuild saw it', async () => {
-    const snapshot = new TallySnapshot(t.ctx);
+    const snapshot = new TallySnapshot(t.ctx, 1);
     await snapshot.whenReady();
     const events: Parameters<TallySnapshot['applyVote']>[0][] = [];
     const capture = (v: (typeof events)[0]) => events.push(v);

@@ -11,7 +11,17 @@ export { verifyAudit, type AuditReport } from './audit';
 /** The election's configuration (texts, schedule, results visibility) and its phase. */
 export { applyElectionDefaults, getElection, toElection, updateElection } from './election.service';
 /** The election store: every read and write of the election's state, and which election is meant. */
-export { CURRENT_ELECTION, electionValue, readActive, readState, setActive, type ElectionId, type ElectionRecord } from './election-store';
+export {
+  CURRENT_ELECTION,
+  electionValue,
+  organisationValue,
+  readActive,
+  readOrganisation,
+  readState,
+  setActive,
+  type ElectionId,
+  type ElectionRecord,
+} from '../../db/election-store';
 export { computePhase, type PhaseInput } from './phase';
 /** The election's life: scheduler, close, the declared result, results visibility. */
 export { lifecycleRoutes } from './lifecycle.router';

@@ -2,19 +2,21 @@ import type { ElectionsContext } from './context';
 import type { Contract } from '@kura/contract';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
+import { electionOf } from '../../http/election-param';
 import { getElection } from './election.service';
 import { closeElection, getFinalResults, getRankedBallots } from './lifecycle';
 
 export function lifecycleRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['lifecycle']> {
   return {
     closeElection: async ({ req }) => {
-      await closeElection(ctx, await actorOf(ctx, req), 'admin');
-      return { status: 200, body: { data: await getElection(ctx) } };
+      const id = await electionOf(ctx, req);
+      await closeElection(ctx, await actorOf(ctx, req), 'admin', id);
+      return { status: 200, body: { data: await getElection(ctx, id) } };
     },
-    getFinalResults: async () => ({ status: 200, body: await getFinalResults(ctx) }),
+    getFinalResults: async ({ req }) => ({ status: 200, body: await getFinalResults(ctx, await electionOf(ctx, req)) }),
     // Whoever may see the final results (everyone, once closed) may download a ranked position's ballots.
-    getRankedBallots: async ({ query, res }) => {
-      const { filename, blt } = await getRankedBallots(ctx, query.position_id);
+    getRankedBallots: async ({ req, query, res }) => {
+      const { filename, blt } = await getRankedBallots(ctx, query.position_id, await electionOf(ctx, req));
       res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       return { status: 200, body: blt };

@@ -10,7 +10,7 @@ import { createLogger } from '../../logger';
 import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
-import { CURRENT_ELECTION, readState, updateConfiguration } from './election-store';
+import { CURRENT_ELECTION, readState, updateConfiguration } from '../../db/election-store';
 import type { Scheduler } from './lifecycle';
 
 /**

@@ -2,7 +2,7 @@ import type { ElectionsContext } from './context';
 import type { BallotsContext } from '../ballots';
 import type { AuditOutcome, BranchTurnout, Commitment, FinalResultsResponse } from '@kura/contract';
 import { declareSeats } from '@kura/contract';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import { commitments, positions } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -16,7 +16,17 @@ import { remixAtCloseIn } from '../ballots';
 import { ELECTION_LOCK, FINALISE_LOCK } from '../../db/locks';
 import { verifyAudit } from './audit';
 import { digestBallots, recordCommitment } from './commitments';
-import { markClosed, openIfDue, readState, setFinalCommitment, storeAudit, type ElectionRecord } from './election-store';
+import {
+  CURRENT_ELECTION,
+  type ElectionId,
+  markClosed,
+  scheduledElectionIds,
+  openIfDue,
+  readState,
+  setFinalCommitment,
+  storeAudit,
+  type ElectionRecord,
+} from '../../db/election-store';
 import { getResults } from './elections.service';
 import { motionResult, rankedBlt, rankedResult } from './final-count';
 
@@ -30,17 +40,17 @@ export const SCHEDULE_ACTOR: Actor = { role: 'admin', id: null, name: 'Schedule'
  * which `opens_at` it acted on, so of several processes (or a restarted one) exactly one opens, and
  * a pause the admin makes afterwards is not undone. Answers whether this call opened it.
  */
-export async function openOnSchedule(ctx: Core): Promise<boolean> {
+export async function openOnSchedule(ctx: Core, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
   const now = ctx.now();
   const opened = await ctx.database.db.transaction(async (tx) => {
     // Exclusive, like a toggle: votes in flight commit wholly before the switch.
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
-    if (!(await openIfDue(tx, now))) return false;
+    if (!(await openIfDue(tx, now, id))) return false;
     await recordActivity(ctx, { name: SCHEDULE_ACTOR.name, activity: 'Voting opened on schedule', status: 'success' }, tx);
     return true;
   });
   if (!opened) return false;
-  await recordCommitment(ctx, 'voting opened on schedule').catch((err: unknown) =>
+  await recordCommitment(ctx, 'voting opened on schedule', {}, id).catch((err: unknown) =>
     ctx.logger.error({ err }, 'commitment at the scheduled opening failed'),
   );
   ctx.events.emit('election.toggled', { active: true });
@@ -53,11 +63,16 @@ export async function openOnSchedule(ctx: Core): Promise<boolean> {
  * `closed_at` set, once (a conditional UPDATE), then `finaliseElection`. A second close is a 409
  * for an admin and nothing for the schedule.
  */
-export async function closeElection(ctx: BallotsContext, actor: Actor, by: 'admin' | 'schedule'): Promise<boolean> {
+export async function closeElection(
+  ctx: BallotsContext,
+  actor: Actor,
+  by: 'admin' | 'schedule',
+  id: ElectionId = CURRENT_ELECTION,
+): Promise<boolean> {
   const now = ctx.now();
   const work = async (tx: Parameters<Parameters<typeof ctx.database.db.transaction>[0]>[0]) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
-    if (!(await markClosed(tx, now, { dueOnly: by === 'schedule' }))) {
+    if (!(await markClosed(tx, now, { dueOnly: by === 'schedule' }, id))) {
       if (by === 'admin') throw new AppError('CONFLICT', 'The election is already closed');
       return false;
     }
@@ -74,7 +89,7 @@ export async function closeElection(ctx: BallotsContext, actor: Actor, by: 'admi
   ctx.events.emit('election.changed');
   // The close stands whatever happens next; a closing statement that fails here is finished by
   // the scheduler's next round (or the first read of the final result).
-  await finaliseElection(ctx).catch((err: unknown) => ctx.logger.error({ err }, 'closing statements failed; the scheduler retries'));
+  await finaliseElection(ctx, id).catch((err: unknown) => ctx.logger.error({ err }, 'closing statements failed; the scheduler retries'));
   return true;
 }
 
@@ -84,8 +99,8 @@ export async function closeElection(ctx: BallotsContext, actor: Actor, by: 'admi
  * separable from the rest), the final commitment (recorded in the same transaction that stores its id, under a
  * lock, so never twice), and `audit:verify` with its outcome stored on the election.
  */
-export async function finaliseElection(ctx: BallotsContext): Promise<void> {
-  const state = await readState(ctx.database.db);
+export async function finaliseElection(ctx: BallotsContext, id: ElectionId = CURRENT_ELECTION): Promise<void> {
+  const state = await readState(ctx.database.db, id);
   if (!state.closedAt) return;
   if (state.finalCommitmentId === null) {
     // Read committed on purpose: each statement sees what committed before it, so the re-check after
@@ -94,22 +109,22 @@ export async function finaliseElection(ctx: BallotsContext): Promise<void> {
     // finds the commitment and leaves the box alone. The ballot set no longer moves: voting is off.
     await ctx.database.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${FINALISE_LOCK})`);
-      if ((await readState(tx)).finalCommitmentId !== null) return;
+      if ((await readState(tx, id)).finalCommitmentId !== null) return;
       await remixAtCloseIn(ctx, tx);
-      const digest = await digestBallots(tx);
+      const digest = await digestBallots(tx, undefined, id);
       const [row] = await tx
         .insert(commitments)
-        .values({ at: ctx.now(), count: digest.count, hash: digest.hash, reason: 'final' })
+        .values({ electionId: id, at: ctx.now(), count: digest.count, hash: digest.hash, reason: 'final' })
         .returning({ id: commitments.id });
-      await setFinalCommitment(tx, row!.id);
+      await setFinalCommitment(tx, row!.id, id);
     });
   }
   if (!state.audit) {
-    const report = await verifyAudit(ctx);
+    const report = await verifyAudit(ctx, id);
     const audit: AuditOutcome = { ok: report.ok, problems: report.problems.slice(0, 50), at: iso(ctx.now()) };
     // Two processes may both run the audit; the first to store it records it.
     const stored = await ctx.database.db.transaction(async (tx) => {
-      if (!(await storeAudit(tx, audit))) return false;
+      if (!(await storeAudit(tx, audit, id))) return false;
       await recordActivity(
         ctx,
         {
@@ -128,25 +143,25 @@ export async function finaliseElection(ctx: BallotsContext): Promise<void> {
 
 /** Refuses changes once the election is closed (toggle, set-up). */
 /** Whether the election is closed (for good: a closed election never reopens). */
-export async function isClosed(ctx: Core): Promise<boolean> {
-  return (await readState(ctx.database.db)).closedAt !== null;
+export async function isClosed(ctx: Core, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+  return (await readState(ctx.database.db, id)).closedAt !== null;
 }
 
-export async function assertNotClosed(ctx: Core, what = 'this'): Promise<void> {
-  if (await isClosed(ctx)) throw new AppError('CONFLICT', `The election is closed; ${what} can no longer change`);
+export async function assertNotClosed(ctx: Core, what = 'this', id: ElectionId = CURRENT_ELECTION): Promise<void> {
+  if (await isClosed(ctx, id)) throw new AppError('CONFLICT', `The election is closed; ${what} can no longer change`);
 }
 
 /** `GET psk/results/final`: the declared result, public once closed (403 before). */
-export async function getFinalResults(ctx: ElectionsContext): Promise<FinalResultsResponse> {
-  const row = await readState(ctx.database.db);
+export async function getFinalResults(ctx: ElectionsContext, id: ElectionId = CURRENT_ELECTION): Promise<FinalResultsResponse> {
+  const row = await readState(ctx.database.db, id);
   if (!row.closedAt) throw new AppError('FORBIDDEN', 'The result is declared when the election closes');
   if (row.finalCommitmentId === null) {
     // Closed but the closing statements did not finish (a crash): finish them now.
-    await finaliseElection(ctx);
-    return getFinalResults(ctx);
+    await finaliseElection(ctx, id);
+    return getFinalResults(ctx, id);
   }
   const { finalCommitmentId, closedAt } = row;
-  return ctx.voting.declared(finalCommitmentId, () => declare(ctx, { ...row, finalCommitmentId, closedAt }));
+  return ctx.voting.declared(finalCommitmentId, () => declare(ctx, id, { ...row, finalCommitmentId, closedAt }));
 }
 
 /**
@@ -155,13 +170,14 @@ export async function getFinalResults(ctx: ElectionsContext): Promise<FinalResul
  */
 async function declare(
   ctx: ElectionsContext,
+  id: ElectionId,
   row: ElectionRecord & { finalCommitmentId: number; closedAt: Date },
 ): Promise<FinalResultsResponse> {
-  await ctx.voting.tally.resync();
+  await ctx.voting.tallyOf(id).resync();
   const [final] = await ctx.database.db.select().from(commitments).where(eq(commitments.id, row.finalCommitmentId));
   const commitment: Commitment = { at: iso(final!.at), count: final!.count, hash: final!.hash };
-  const byId = new Map((await ctx.database.db.select().from(positions)).map((p) => [p.id, p]));
-  const groups = await getResults(ctx);
+  const byId = new Map((await ctx.database.db.select().from(positions).where(eq(positions.electionId, id))).map((p) => [p.id, p]));
+  const groups = await getResults(ctx, id);
   const data: FinalResultsResponse['data'] = [];
   for (const g of groups) {
     const p = byId.get(g.position_id);
@@ -182,7 +198,8 @@ async function declare(
   }
   const branches = await ctx.database.db.execute<{ branch: string; members: number; voted: number }>(sql`
     select b.name as branch, count(m.id)::int as members,
-           count(m.id) filter (where exists (select 1 from participation p where p.member_id = m.id))::int as voted
+           count(m.id) filter (where exists (select 1 from participation p join positions ps on ps.id = p.position_id
+                                             where p.member_id = m.id and ps.election_id = ${id}))::int as voted
     from branches b left join members m on m.branch_id = b.id
     group by b.id, b.name having count(m.id) > 0 order by b.name`);
   const turnoutBranches: BranchTurnout[] = branches.map((b) => ({ branch: b.branch, members: b.members, voted: b.voted }));
@@ -203,12 +220,19 @@ async function declare(
  * `GET psk/results/ballots`: a ranked position's ballots as a BLT file once the election closed
  * (403 before, like the final result; 404 for any other position).
  */
-export async function getRankedBallots(ctx: ElectionsContext, positionId: number): Promise<{ filename: string; blt: string }> {
-  const row = await readState(ctx.database.db);
+export async function getRankedBallots(
+  ctx: ElectionsContext,
+  positionId: number,
+  id: ElectionId = CURRENT_ELECTION,
+): Promise<{ filename: string; blt: string }> {
+  const row = await readState(ctx.database.db, id);
   if (!row.closedAt) throw new AppError('FORBIDDEN', 'The result is declared when the election closes');
   // Closed but the closing statements did not finish: the queue is published first.
-  if (row.finalCommitmentId === null) await finaliseElection(ctx);
-  const [p] = await ctx.database.db.select().from(positions).where(eq(positions.id, positionId));
+  if (row.finalCommitmentId === null) await finaliseElection(ctx, id);
+  const [p] = await ctx.database.db
+    .select()
+    .from(positions)
+    .where(and(eq(positions.id, positionId), eq(positions.electionId, id)));
   if (!p || p.kind !== 'candidates' || p.method !== 'ranked') throw new AppError('NOT_FOUND', 'No ranked position has this id');
   const blt = await rankedBlt(ctx.database.db, { id: p.id, title: positionTitle(p), seats: p.seats });
   return { filename: `position-${p.id}.blt`, blt };
@@ -228,23 +252,29 @@ export type Scheduler = Service & {
 };
 
 export function createScheduler(ctx: BallotsContext): Scheduler {
-  const tick = async () => {
+  /** One election's schedule. */
+  const tickOne = async (id: ElectionId) => {
     const now = ctx.now();
-    const row = await readState(ctx.database.db);
+    const row = await readState(ctx.database.db, id);
     if (row.closedAt) {
-      if (row.finalCommitmentId === null || !row.audit) await finaliseElection(ctx);
+      if (row.finalCommitmentId === null || !row.audit) await finaliseElection(ctx, id);
       return;
     }
     if (row.closesAt && row.closesAt <= now) {
-      await closeElection(ctx, SCHEDULE_ACTOR, 'schedule');
+      await closeElection(ctx, SCHEDULE_ACTOR, 'schedule', id);
       return;
     }
-    if (row.opensAt && row.opensAt <= now && row.scheduledOpenFor?.getTime() !== row.opensAt.getTime()) await openOnSchedule(ctx);
+    if (row.opensAt && row.opensAt <= now && row.scheduledOpenFor?.getTime() !== row.opensAt.getTime()) await openOnSchedule(ctx, id);
+  };
+  // Every election that is not archived (an archived one is closed and finalised).
+  const tick = async () => {
+    for (const id of await scheduledElectionIds(ctx.database.db)) await tickOne(id);
   };
   const nextDelay = async () => {
-    const row = await readState(ctx.database.db);
+    const rows = await Promise.all((await scheduledElectionIds(ctx.database.db)).map((id) => readState(ctx.database.db, id)));
     const now = ctx.now().getTime();
-    const due = [row.opensAt, row.closesAt]
+    const due = rows
+      .flatMap((row) => [row.opensAt, row.closesAt])
       .filter((d): d is Date => Boolean(d))
       .map((d) => d.getTime() - now)
       .filter((ms) => ms > 0);

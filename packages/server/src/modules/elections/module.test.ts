@@ -20,14 +20,21 @@ describe('the elections module built alone', () => {
     const ballots = createBallots(t.core);
     const elections = createElections(t.core, { ballotQueue: ballots.services.ballotQueue });
     const { voting } = elections.services;
-    expect(Object.keys(elections.routes(t.core)).sort()).toEqual(['elections', 'lifecycle']);
+    expect(Object.keys(elections.routes(t.core)).sort()).toEqual(['elections', 'lifecycle', 'organisation']);
 
     await voting.start();
     await voting.tally.whenReady();
     expect(voting.tally.countOf(1, 7)).toBe(0);
     // A transaction id later than the snapshot's build, as a vote committed after it would have.
     const [row] = await t.core.database.db.execute<{ xid: string }>(sql`select pg_current_xact_id()::text as xid`);
-    const vote = { positionIds: [1], entries: [{ positionId: 1, candidateId: 7 }], newVoter: true, xid: row!.xid, queueIds: [] };
+    const vote = {
+      electionId: 1,
+      positionIds: [1],
+      entries: [{ positionId: 1, candidateId: 7 }],
+      newVoter: true,
+      xid: row!.xid,
+      queueIds: [],
+    };
     t.core.events.emit('votes.cast', vote);
     expect(voting.tally.countOf(1, 7)).toBe(1);
 

@@ -7,6 +7,7 @@ import type { ElectionsContext } from './context';
 import { electionsRoutes } from './elections.router';
 import { createScheduler, type Scheduler } from './lifecycle';
 import { lifecycleRoutes } from './lifecycle.router';
+import { organisationRoutes } from './organisation.router';
 import { ResultsGateCache } from './visibility';
 import { VotingRuntime } from './voting-runtime';
 
@@ -24,7 +25,11 @@ export type ElectionsServices = {
   scheduler: Scheduler;
 };
 
-type ElectionsRoutes = { elections: ReturnType<typeof electionsRoutes>; lifecycle: ReturnType<typeof lifecycleRoutes> };
+type ElectionsRoutes = {
+  elections: ReturnType<typeof electionsRoutes>;
+  lifecycle: ReturnType<typeof lifecycleRoutes>;
+  organisation: ReturnType<typeof organisationRoutes>;
+};
 
 /** The elections module: the election, its phase and schedule, results, the tally, commitments, audit. */
 export function createElections(core: Core, deps: ElectionsDeps): Module<ElectionsRoutes, ElectionsServices> {
@@ -35,7 +40,7 @@ export function createElections(core: Core, deps: ElectionsDeps): Module<Electio
   return {
     routes: (at) => {
       const onCore: ElectionsContext = { ...at, ...deps, resultsGate, voting };
-      return { elections: electionsRoutes(onCore), lifecycle: lifecycleRoutes(onCore) };
+      return { elections: electionsRoutes(onCore), lifecycle: lifecycleRoutes(onCore), organisation: organisationRoutes(onCore) };
     },
     services: { resultsGate, voting, commitments: createCommitmentLoop(ctx), scheduler: createScheduler(ctx) },
   };

@@ -1,7 +1,8 @@
 import type { ResultGroup, Statistics, VoteResultsUpdatedPayload } from '@kura/contract';
-import { asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { BallotsContext } from '../ballots';
+import type { ElectionId } from '../../db/election-store';
 import type { DomainEvents } from '../../events';
 import { ballotQueue, ballots, candidacies, members, motionOptions, participation, positions } from '../../db/schema';
 import { positionKey, positionTitle } from '../../lib/position-title';
@@ -68,7 +69,11 @@ export class TallySnapshot {
   /** True once the first build finished: results() is then the real state, not an empty one. */
   loaded = false;
 
-  constructor(private readonly ctx: BallotsContext) {}
+  constructor(
+    private readonly ctx: BallotsContext,
+    /** The election this snapshot counts: its positions' ballots and participation only. */
+    readonly electionId: ElectionId,
+  ) {}
 
   /** Builds the snapshot from the database (once; `whenReady` retries a failed build). */
   start(): void {
@@ -79,6 +84,7 @@ export class TallySnapshot {
 
   /** Applies a committed vote (local or from another process). */
   applyVote(vote: VoteCast): void {
+    if (vote.electionId !== this.electionId) return;
     if (this.pending) {
       this.pending.push(vote);
       return;
@@ -142,15 +148,26 @@ export class TallySnapshot {
           // The first statement fixes the transaction's snapshot: the counts below are exactly it.
           const [snap] = await tx.execute<{ s: string }>(sql`select pg_current_snapshot()::text as s`);
           // Rank 0 (not ranked) and 1 (a ranked ballot's first preference): what live results count.
+          const own = eq(positions.electionId, this.electionId);
           const tallies = await tx
             .select({ positionId: ballots.positionId, candidateId: ballots.candidateId, n: count() })
             .from(ballots)
-            .where(lte(ballots.rank, 1))
+            .innerJoin(positions, eq(positions.id, ballots.positionId))
+            .where(and(lte(ballots.rank, 1), own))
             .groupBy(ballots.positionId, ballots.candidateId);
+          // The queue names no election: its rows are opened and kept by position below.
           const queue = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
-          const [mixed] = await tx.select({ n: sql<number>`count(distinct ${ballots.receipt})::int` }).from(ballots);
-          const [voted] = await tx.select({ n: sql<number>`count(distinct ${participation.memberId})::int` }).from(participation);
-          const structure = await readStructure(tx);
+          const [mixed] = await tx
+            .select({ n: sql<number>`count(distinct ${ballots.receipt})::int` })
+            .from(ballots)
+            .innerJoin(positions, eq(positions.id, ballots.positionId))
+            .where(own);
+          const [voted] = await tx
+            .select({ n: sql<number>`count(distinct ${participation.memberId})::int` })
+            .from(participation)
+            .innerJoin(positions, eq(positions.id, participation.positionId))
+            .where(own);
+          const structure = await readStructure(tx, this.electionId);
           return { snap: snap!.s, tallies, queue, mixed: mixed?.n ?? 0, voted: voted?.n ?? 0, structure };
         },
         { isolationLevel: 'repeatable read', accessMode: 'read only' },
@@ -170,11 +187,17 @@ export class TallySnapshot {
     };
     for (const t of read.tallies) bump(t.positionId, t.candidateId, Number(t.n));
     const ranked = new Set(read.structure.positions.filter((p) => p.kind === 'candidates' && p.method === 'ranked').map((p) => p.id));
-    for (const b of this.ctx.ballotQueue.open(read.queue, true))
+    const mine = new Set(read.structure.positions.map((p) => p.id));
+    // A queued row is one position's ballot: its rows (several for several seats) share the receipt.
+    const queued = new Set<string>();
+    for (const b of this.ctx.ballotQueue.open(read.queue, true)) {
+      if (!mine.has(b.positionId)) continue;
+      queued.add(b.receipt);
       if (b.rank <= 1 || !ranked.has(b.positionId)) bump(b.positionId, b.candidateId, 1);
+    }
     this.counts = counts;
     // Ballots, not rows: a receipt is one ballot (mixed), a queued row is one ballot.
-    this.votesCasted = read.mixed + read.queue.length;
+    this.votesCasted = read.mixed + queued.size;
     this.membersVoted = read.voted;
     this.lastResync = parseSnapshot(read.snap);
     const pending = this.pending;
@@ -195,7 +218,7 @@ export class TallySnapshot {
    */
   async refreshStructure(): Promise<void> {
     const structureRead = ++this.structureReads;
-    const structure = await readStructure(this.ctx.database.db);
+    const structure = await readStructure(this.ctx.database.db, this.electionId);
     if (structureRead < this.structureApplied || structureSignature(structure) === this.signature) return;
     this.structureApplied = structureRead;
     await this.setStructure(structure);
@@ -322,15 +345,17 @@ function structureSignature(structure: Structure): string {
 
 type Reader = Pick<Core['database']['db'], 'select'>;
 
-async function readStructure(db: Reader): Promise<Structure> {
+async function readStructure(db: Reader, electionId: ElectionId): Promise<Structure> {
   const positionRows = await db
     .select({ id: positions.id, name: positions.name, level: positions.level, kind: positions.kind, method: positions.method })
     .from(positions)
+    .where(eq(positions.electionId, electionId))
     .orderBy(asc(positions.sortOrder), asc(positions.id));
   const candidateRows = await db
     .select({ positionId: candidacies.positionId, id: members.id, name: members.name, memberNo: members.memberNo })
     .from(candidacies)
-    .innerJoin(members, eq(members.id, candidacies.memberId));
+    .innerJoin(members, eq(members.id, candidacies.memberId))
+    .innerJoin(positions, and(eq(positions.id, candidacies.positionId), eq(positions.electionId, electionId)));
   const standing = new Map<number, CandidateInfo[]>();
   const people = new Map<number, CandidateInfo>();
   for (const c of candidateRows) {
@@ -344,6 +369,7 @@ async function readStructure(db: Reader): Promise<Structure> {
   const optionRows = await db
     .select({ positionId: motionOptions.positionId, id: motionOptions.id, name: motionOptions.name })
     .from(motionOptions)
+    .innerJoin(positions, and(eq(positions.id, motionOptions.positionId), eq(positions.electionId, electionId)))
     .orderBy(asc(motionOptions.positionId), asc(motionOptions.sortOrder));
   for (const o of optionRows) {
     let list = standing.get(o.positionId);

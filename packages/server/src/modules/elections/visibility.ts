@@ -3,7 +3,7 @@ import type { Role } from '../../auth/sessions';
 import type { Core } from '../../core';
 import { AppError } from '../../errors';
 import type { Service } from '../../lib/service';
-import { readState } from './election-store';
+import { readState, resolveElection, type ElectionId } from '../../db/election-store';
 
 /**
  * Who may see results while voting runs (SECURITY.md "Results visibility"):
@@ -13,7 +13,7 @@ import { readState } from './election-store';
  *   totals of the `votes` channel).
  * Once the election is closed, the result is declared and every mode is public.
  */
-export type ResultsGate = { visibility: ResultsVisibility; closed: boolean };
+export type ResultsGate = { visibility: ResultsVisibility; closed: boolean; /** The election it is of. */ electionId?: ElectionId };
 export type Viewer = Role | null;
 
 const isStaff = (viewer: Viewer) => viewer === 'admin' || viewer === 'agent';
@@ -83,14 +83,25 @@ export class ResultsGateCache implements Service {
     return undefined;
   }
 
-  async read(): Promise<ResultsGate> {
+  /**
+   * The gate of the current election (cached), or of the election named (the cached one when it is
+   * that election, else read now).
+   */
+  async read(id?: ElectionId): Promise<ResultsGate> {
+    if (id !== undefined) {
+      const cached = this.isFresh() ? this.gate : undefined;
+      if (cached?.electionId === id) return cached;
+      const row = await readState(this.ctx.database.db, id);
+      return { visibility: row.resultsVisibility, closed: row.closedAt !== null, electionId: id };
+    }
     if (this.isFresh()) return this.gate!;
     if (this.loading?.generation === this.generation) return this.loading.promise;
     const generation = this.generation;
     const startedAt = Date.now();
     const promise = (async () => {
-      const row = await readState(this.ctx.database.db);
-      const gate: ResultsGate = { visibility: row.resultsVisibility, closed: row.closedAt !== null };
+      const electionId = await resolveElection(this.ctx.database.db);
+      const row = await readState(this.ctx.database.db, electionId);
+      const gate: ResultsGate = { visibility: row.resultsVisibility, closed: row.closedAt !== null, electionId };
       // A read begun before the latest change is answered but not kept.
       if (this.generation === generation) {
         this.gate = gate;

@@ -1,5 +1,6 @@
 import type { FinalResultsResponse } from '@kura/contract';
 import type { BallotsContext } from '../ballots';
+import { CURRENT_ELECTION, type ElectionId } from '../../db/election-store';
 import type { DomainEventHandlers } from '../../events';
 import type { Service } from '../../lib/service';
 import { TallySnapshot } from './tally';
@@ -8,38 +9,58 @@ import { TallySnapshot } from './tally';
 const STRUCTURE_CHECK_MS = 10_000;
 
 /**
- * The voting core's per-process state (`ctx.voting`): the results snapshot, built from the
- * database at start and kept current by domain events until stopped. The mixer and the
- * commitment loop run beside it as services of their own (`ctx.mixer`, `ctx.commitments`).
+ * The voting core's per-process state (`ctx.voting`): a results snapshot per election, each built
+ * from the database when first read and kept current by domain events until stopped. The mixer
+ * and the commitment loop run beside it as services of their own (`ctx.mixer`, `ctx.commitments`).
  */
 export class VotingRuntime implements Service {
-  readonly tally: TallySnapshot;
+  private readonly tallies = new Map<ElectionId, TallySnapshot>();
   /** Declared results by final commitment: counted once per close, whoever reads them and how often. */
   private readonly declarations = new Map<number, Promise<FinalResultsResponse>>();
   private structureTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly ctx: BallotsContext) {
-    this.tally = new TallySnapshot(ctx);
+  constructor(private readonly ctx: BallotsContext) {}
+
+  /** Election 1's snapshot (the realtime channels' until they take the election: docs/architecture.md). */
+  get tally(): TallySnapshot {
+    return this.tallyOf(CURRENT_ELECTION);
+  }
+
+  /** The snapshot of one election, made (and started, once this runtime runs) when first asked for. */
+  tallyOf(id: ElectionId): TallySnapshot {
+    let tally = this.tallies.get(id);
+    if (!tally) {
+      this.tallies.set(id, (tally = new TallySnapshot(this.ctx, id)));
+      if (this.unsubscribe) tally.start();
+    }
+    return tally;
+  }
+
+  /** Rebuilds every snapshot from the database. */
+  async resyncAll(): Promise<void> {
+    await Promise.all([...this.tallies.values()].map((t) => t.resync()));
   }
 
   start(): void {
     if (this.unsubscribe) return;
-    const { ctx, tally } = this;
+    const { ctx } = this;
+    const all = () => [...this.tallies.values()];
     const logFailure = (what: string) => (err: unknown) => ctx.logger.error({ err }, what);
-    const onCandidates = () => void tally.refreshStructure().catch(logFailure('could not reload candidates'));
+    const onCandidates = () => void Promise.all(all().map((t) => t.refreshStructure())).catch(logFailure('could not reload candidates'));
     const handlers: DomainEventHandlers = {
-      'votes.cast': (vote) => tally.applyVote(vote),
+      'votes.cast': (vote) => this.tallyOf(vote.electionId).applyVote(vote),
       'candidates.changed': onCandidates,
       'members.changed': () => {
-        tally.invalidateMembers();
+        for (const t of all()) t.invalidateMembers();
         onCandidates();
       },
       // After a toggle (or the close) rebuild from the database, so every process shows the exact count.
-      'election.toggled': () => void tally.resync().catch(logFailure('could not rebuild results')),
+      'election.toggled': () => void this.resyncAll().catch(logFailure('could not rebuild results')),
     };
-    tally.start();
     this.unsubscribe = ctx.events.subscribe(handlers);
+    this.tally.start();
+    for (const t of all()) t.start();
     // Safety net for changes that raise no event here (an import run by the CLI, an operator's SQL).
     this.structureTimer = setInterval(onCandidates, STRUCTURE_CHECK_MS);
     this.structureTimer.unref();
@@ -61,6 +82,6 @@ export class VotingRuntime implements Service {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     clearInterval(this.structureTimer);
-    await this.tally.idle();
+    await Promise.all([...this.tallies.values()].map((t) => t.idle()));
   }
 }

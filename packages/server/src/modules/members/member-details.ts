@@ -4,7 +4,7 @@ import type { Core } from '../../core';
 import { branches, members } from '../../db/schema';
 import { AppError } from '../../errors';
 import { maskEmail, maskPhone } from '../../lib/masking';
-import { electionValue } from '../elections';
+import { organisationValue } from '../elections';
 
 export type MemberDetails = { phone: string; email: string; branch: string; support_email: string };
 
@@ -26,7 +26,7 @@ export async function lookupMemberDetails(ctx: Core, identifier: string, caller?
       phone: members.phone,
       email: members.email,
       branch: branches.name,
-      supportEmail: electionValue('supportEmail'),
+      supportEmail: organisationValue('supportEmail'),
     })
     .from(members)
     .innerJoin(branches, eq(branches.id, members.branchId))

@@ -4,6 +4,7 @@ import { AppError } from '../../errors';
 import { createIpLimit } from '../../auth/rate-limits';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
+import { electionOf } from '../../http/election-param';
 import { csvUpload, filesOf } from '../../lib/uploads';
 import { lookupMemberDetails } from './member-details';
 import { importMembers } from './members-import';
@@ -35,7 +36,7 @@ export function membersRoutes(ctx: MembersContext): RouterImplementation<Contrac
     }),
 
     assignPositions: async ({ body, req }) => {
-      await assignPositions(ctx, await actorOf(ctx, req), body.member_no, body.position_ids);
+      await assignPositions(ctx, await actorOf(ctx, req), body.member_no, body.position_ids, await electionOf(ctx, req));
       return { status: 200, body: { message: 'Position assigned successfully' } };
     },
 
@@ -56,9 +57,12 @@ export function membersRoutes(ctx: MembersContext): RouterImplementation<Contrac
 
     listBranches: async () => ({ status: 200, body: { data: { data: await listBranches(ctx) } } }),
 
-    listPositions: async () => ({ status: 200, body: { data: await listPositions(ctx) } }),
+    listPositions: async ({ req }) => ({ status: 200, body: { data: await listPositions(ctx, await electionOf(ctx, req)) } }),
 
-    listCandidatePositions: async () => ({ status: 200, body: { data: { data: await listPositions(ctx) } } }),
+    listCandidatePositions: async ({ req }) => ({
+      status: 200,
+      body: { data: { data: await listPositions(ctx, await electionOf(ctx, req)) } },
+    }),
 
     getMemberDetails: {
       middleware: [detailsRateLimit(ctx)],

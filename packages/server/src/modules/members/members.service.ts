@@ -17,7 +17,7 @@ import {
   sendContactChangeNotices,
   type ContactChanges,
 } from './contact-changes';
-import { assertNotClosed, isClosed } from '../elections';
+import { assertNotClosed, CURRENT_ELECTION, isClosed, type ElectionId } from '../elections';
 
 type Reader = Db | Tx;
 
@@ -256,10 +256,19 @@ export async function lockElectionForCandidacies(tx: Tx): Promise<void> {
  * would change what voters already chose between (docs/decisions/004-the-election-is-data.md).
  * The caller takes `lockElectionForCandidacies` first, so the check sees every vote.
  */
-export async function replacePositions(tx: Tx, memberId: number, positionIds: number[]): Promise<PositionChange> {
+export async function replacePositions(
+  tx: Tx,
+  memberId: number,
+  positionIds: number[],
+  electionId: ElectionId = CURRENT_ELECTION,
+): Promise<PositionChange> {
   const wanted = [...new Set(positionIds)];
   if (wanted.length > 0) {
-    const found = await tx.select({ id: positions.id, kind: positions.kind }).from(positions).where(inArray(positions.id, wanted));
+    // Another election's position is no position of this one (422).
+    const found = await tx
+      .select({ id: positions.id, kind: positions.kind })
+      .from(positions)
+      .where(and(inArray(positions.id, wanted), eq(positions.electionId, electionId)));
     const known = new Set(found.map((p) => p.id));
     const unknown = wanted.filter((id) => !known.has(id));
     if (unknown.length > 0) {
@@ -278,9 +287,14 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
         ],
       });
   }
-  const current = (await tx.select({ id: candidacies.positionId }).from(candidacies).where(eq(candidacies.memberId, memberId))).map(
-    (r) => r.id,
-  );
+  // The member's candidacies in this election: those in other elections stay.
+  const current = (
+    await tx
+      .select({ id: candidacies.positionId })
+      .from(candidacies)
+      .innerJoin(positions, eq(positions.id, candidacies.positionId))
+      .where(and(eq(candidacies.memberId, memberId), eq(positions.electionId, electionId)))
+  ).map((r) => r.id);
   const added = wanted.filter((id) => !current.includes(id));
   const removed = current.filter((id) => !wanted.includes(id));
   const changed = [...added, ...removed];
@@ -300,15 +314,21 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
   return { added, removed };
 }
 
-export async function assignPositions(ctx: Core, actor: Actor, memberNo: string, positionIds: number[]): Promise<PositionChange> {
-  await assertNotClosed(ctx, 'its candidates');
+export async function assignPositions(
+  ctx: Core,
+  actor: Actor,
+  memberNo: string,
+  positionIds: number[],
+  electionId: ElectionId = CURRENT_ELECTION,
+): Promise<PositionChange> {
+  await assertNotClosed(ctx, 'its candidates', electionId);
   const change = await auditedTransaction(
     ctx,
     { actor, activity: 'Positions assigned', data: `member no ${memberNo}, positions [${positionIds.join(', ')}]` },
     async (tx) => {
       await lockElectionForCandidacies(tx);
       const member = await lockMember(tx, eq(members.memberNo, memberNo.trim()));
-      return replacePositions(tx, member.id, positionIds);
+      return replacePositions(tx, member.id, positionIds, electionId);
     },
   );
   if (change.added.length + change.removed.length > 0) {
@@ -341,9 +361,10 @@ export const positionColumns = {
   quorum_percent: positions.quorumPercent,
 };
 
-export async function listPositions(ctx: Core): Promise<Position[]> {
+export async function listPositions(ctx: Core, electionId: ElectionId = CURRENT_ELECTION): Promise<Position[]> {
   return ctx.database.db
     .select(positionColumns)
     .from(positions)
+    .where(eq(positions.electionId, electionId))
     .orderBy(...positionOrder);
 }

@@ -4,7 +4,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../cli/commands';
-import { activityLogs, candidacies, election, items, members, participation } from '../../db/schema';
+import { activityLogs, candidacies, items, members, organisation, participation } from '../../db/schema';
 import { apiClient, bodyOf, multipart, untyped, type ApiClient } from '../../../test/client';
 import { bearer, createCandidate, createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
@@ -347,7 +347,7 @@ describe('details lookup (public, rate limited)', () => {
   it('answers masked details by member number or email, 404 otherwise, then 429 with Retry-After', async () => {
     await createMember(t.ctx, { memberNo: '990001', email: 'jane.doe@example.org', phone: '0712345689', branch: 'Kiambu' });
     // The support email is the one the admin set on the election.
-    await t.ctx.database.db.update(election).set({ supportEmail: 'help@society.example' });
+    await t.ctx.database.db.update(organisation).set({ supportEmail: 'help@society.example' });
     const details = (member_no: string) => anon.members.getMemberDetails({ body: { member_no } });
     const byNo = await details('990001');
     expect(byNo.status).toBe(200);

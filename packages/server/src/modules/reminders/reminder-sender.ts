@@ -139,8 +139,8 @@ export function createReminderSender(ctx: RemindersContext, delivery?: Delivery)
  */
 async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Date): Promise<Claimed | 'skipped' | 'none'> {
   return ctx.database.db.transaction(async (tx) => {
-    const [row] = await tx.execute<{ member_id: number; channel: 'sms' | 'email'; message: string }>(sql`
-      select r.member_id, c.channel, c.message from reminder_recipients r join reminders c on c.id = r.reminder_id
+    const [row] = await tx.execute<{ member_id: number; channel: 'sms' | 'email'; message: string; election_id: number }>(sql`
+      select r.member_id, c.channel, c.message, c.election_id from reminder_recipients r join reminders c on c.id = r.reminder_id
       where r.reminder_id = ${reminderId} and r.status = 'pending'
       order by r.member_id limit 1 for update of r skip locked`);
     if (!row) return 'none' as const;
@@ -148,7 +148,8 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
     const quietSince = iso(new Date(now.getTime() - REMINDER_QUIET_MS));
     const [member] = await tx.execute<{ name: string; email: string; phone: string; voted: boolean; reminded: boolean }>(sql`
       select m.name, m.email, m.phone,
-        exists (select 1 from participation p where p.member_id = m.id) as voted,
+        exists (select 1 from participation p join positions ps on ps.id = p.position_id
+                where p.member_id = m.id and ps.election_id = ${row.election_id}) as voted,
         exists (select 1 from reminder_recipients o where o.member_id = m.id and o.reminder_id <> ${reminderId}
                 and (o.status = 'sending' or (o.status = 'sent' and o.sent_at > ${quietSince}::timestamptz))) as reminded
       from members m where m.id = ${row.member_id}`);
@@ -172,7 +173,7 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
       );
       return 'skipped' as const;
     }
-    const texts = await readState(tx);
+    const texts = await readState(tx, row.election_id);
     await tx.execute(
       sql`update reminder_recipients set status = 'sending', claimed_at = ${iso(now)}::timestamptz where reminder_id = ${reminderId} and member_id = ${row.member_id}`,
     );

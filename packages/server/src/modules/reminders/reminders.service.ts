@@ -6,7 +6,7 @@ import { reminders } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { assertNotClosed } from '../elections';
+import { assertNotClosed, CURRENT_ELECTION, type ElectionId } from '../elections';
 
 /** A member reminded (by any campaign, on any channel) less than this long ago is not reminded again. */
 export const REMINDER_QUIET_MS = 60 * 60 * 1000;
@@ -17,19 +17,20 @@ const iso = (d: Date) => d.toISOString();
  * Members who would receive a reminder now: no ballot cast yet, and no reminder sent to them (or
  * in flight) within the quiet hour. The sender checks both again for each member at send time.
  */
-function eligibleMembers(now: Date) {
+function eligibleMembers(now: Date, electionId: ElectionId) {
   const quietSince = iso(new Date(now.getTime() - REMINDER_QUIET_MS));
   return sql`
     select m.id from members m
-    where not exists (select 1 from participation p where p.member_id = m.id)
+    where not exists (select 1 from participation p join positions ps on ps.id = p.position_id
+                      where p.member_id = m.id and ps.election_id = ${electionId})
       and not exists (
         select 1 from reminder_recipients r
         where r.member_id = m.id and (r.status = 'sending' or (r.status = 'sent' and r.sent_at > ${quietSince}::timestamptz))
       )`;
 }
 
-async function countEligible(db: Db | Tx, now: Date): Promise<number> {
-  const [row] = await db.execute<{ n: number }>(sql`select count(*)::int as n from (${eligibleMembers(now)}) e`);
+async function countEligible(db: Db | Tx, now: Date, electionId: ElectionId): Promise<number> {
+  const [row] = await db.execute<{ n: number }>(sql`select count(*)::int as n from (${eligibleMembers(now, electionId)}) e`);
   return row?.n ?? 0;
 }
 
@@ -42,11 +43,12 @@ export async function createReminder(
   ctx: Core,
   actor: Actor,
   input: CreateReminderBody,
+  electionId: ElectionId = CURRENT_ELECTION,
 ): Promise<{ id: number | null; recipients: number }> {
   // After the close there is nobody left to remind: voting ended for good.
-  await assertNotClosed(ctx, 'reminders');
+  await assertNotClosed(ctx, 'reminders', electionId);
   const now = ctx.now();
-  if (input.dry_run) return { id: null, recipients: await countEligible(ctx.database.db, now) };
+  if (input.dry_run) return { id: null, recipients: await countEligible(ctx.database.db, now, electionId) };
   const created = await auditedTransaction(
     ctx,
     {
@@ -57,13 +59,21 @@ export async function createReminder(
     async (tx) => {
       const [row] = await tx
         .insert(reminders)
-        .values({ channel: input.channel, message: input.message, total: 0, nextSendAt: now, createdBy: actor.id, createdAt: now })
+        .values({
+          electionId,
+          channel: input.channel,
+          message: input.message,
+          total: 0,
+          nextSendAt: now,
+          createdBy: actor.id,
+          createdAt: now,
+        })
         .returning({ id: reminders.id });
       const id = row!.id;
       const [inserted] = await tx.execute<{ n: number }>(sql`
         with added as (
           insert into reminder_recipients (reminder_id, member_id)
-          select ${id}, e.id from (${eligibleMembers(now)}) e
+          select ${id}, e.id from (${eligibleMembers(now, electionId)}) e
           returning 1)
         select count(*)::int as n from added`);
       const total = inserted?.n ?? 0;
@@ -94,7 +104,12 @@ export async function getReminder(ctx: Core, id: number): Promise<Reminder> {
   return toReminder(row);
 }
 
-export async function listReminders(ctx: Core): Promise<Reminder[]> {
-  const rows = await ctx.database.db.select().from(reminders).orderBy(desc(reminders.id)).limit(20);
+export async function listReminders(ctx: Core, electionId: ElectionId = CURRENT_ELECTION): Promise<Reminder[]> {
+  const rows = await ctx.database.db
+    .select()
+    .from(reminders)
+    .where(eq(reminders.electionId, electionId))
+    .orderBy(desc(reminders.id))
+    .limit(20);
   return rows.map(toReminder);
 }

@@ -212,7 +212,7 @@ async function queueWithoutSending(
 ): Promise<number> {
   const now = ctx.now();
   const [row] = await ctx.database.db.execute<{ id: number }>(sql`
-    insert into reminders (channel, message, total, next_send_at, status) values ('sms', 'Hi {name}', 1, ${now.toISOString()}::timestamptz, 'queued') returning id`);
+    insert into reminders (election_id, channel, message, total, next_send_at, status) values (1, 'sms', 'Hi {name}', 1, ${now.toISOString()}::timestamptz, 'queued') returning id`);
   await ctx.database.db.execute(
     sql`insert into reminder_recipients (reminder_id, member_id, status, claimed_at) values (${row!.id}, ${memberId}, ${status}, ${claimedAt ? claimedAt.toISOString() : null}::timestamptz)`,
   );

@@ -2,6 +2,7 @@ import type { Contract } from '@kura/contract';
 import type { Core } from '../../core';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
+import { electionOf } from '../../http/election-param';
 import {
   createBranch,
   createPositions,
@@ -29,7 +30,10 @@ export function setupRoutes(ctx: Core): RouterImplementation<Contract['api']['se
       return { status: 204, body: undefined };
     },
 
-    createPosition: async ({ req, body }) => ({ status: 201, body: { data: await createPositions(ctx, await actorOf(ctx, req), body) } }),
+    createPosition: async ({ req, body }) => {
+      const id = await electionOf(ctx, req);
+      return { status: 201, body: { data: await createPositions(ctx, await actorOf(ctx, req), body, id) } };
+    },
 
     updatePosition: async ({ req, params, body }) => ({
       status: 200,
@@ -38,7 +42,7 @@ export function setupRoutes(ctx: Core): RouterImplementation<Contract['api']['se
 
     reorderPositions: async ({ req, body }) => ({
       status: 200,
-      body: { data: await reorderPositions(ctx, await actorOf(ctx, req), body.position_ids) },
+      body: { data: await reorderPositions(ctx, await actorOf(ctx, req), body.position_ids, await electionOf(ctx, req)) },
     }),
 
     deletePosition: async ({ req, params }) => {

@@ -1,4 +1,4 @@
-import { assertNotClosed } from '../elections';
+import { assertNotClosed, CURRENT_ELECTION, type ElectionId } from '../elections';
 import { MOTION_OPTIONS, type Agent, type Branch, type CreatePositionBody, type Position, type UpdatePositionBody } from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
@@ -122,8 +122,13 @@ const duplicatePosition = (title: string) =>
   });
 
 /** One position (national or one branch's), or one per branch with `every_branch`. */
-export async function createPositions(ctx: Core, actor: Actor, input: CreatePositionBody): Promise<Position[]> {
-  await assertNotClosed(ctx, 'the set-up');
+export async function createPositions(
+  ctx: Core,
+  actor: Actor,
+  input: CreatePositionBody,
+  electionId: ElectionId = CURRENT_ELECTION,
+): Promise<Position[]> {
+  await assertNotClosed(ctx, 'the set-up', electionId);
   const scope = input.every_branch ? 'every branch' : input.branch_id ? `branch ${input.branch_id}` : NATIONAL;
   try {
     const created = await auditedTransaction(
@@ -151,6 +156,7 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
           .from(positions)
           .where(
             and(
+              eq(positions.electionId, electionId),
               sql`lower(${positions.name}) = lower(${input.name})`,
               inArray(
                 positions.level,
@@ -159,13 +165,17 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
             ),
           );
         if (existing.length > 0) throw duplicatePosition(`${input.name} ${existing[0]!.level}`);
-        const [last] = await tx.select({ n: max(positions.sortOrder) }).from(positions);
+        const [last] = await tx
+          .select({ n: max(positions.sortOrder) })
+          .from(positions)
+          .where(eq(positions.electionId, electionId));
         const sortOrder = (last?.n ?? 0) + 1;
         const kind = input.kind ?? 'candidates';
         const created = await tx
           .insert(positions)
           .values(
             levels.map((l) => ({
+              electionId,
               name: input.name,
               level: l.level,
               branchId: l.branchId,
@@ -210,8 +220,14 @@ async function lockPositionForChange(tx: Tx, id: number, what: string): Promise<
 }
 
 /** Renames, describes, reorders or re-seats a position; refused (409) once it has votes, whatever the field. */
+/** The election a position belongs to (the current one for an unknown id: its change answers 404). */
+async function electionOfPosition(ctx: Core, id: number): Promise<ElectionId> {
+  const [row] = await ctx.database.db.select({ electionId: positions.electionId }).from(positions).where(eq(positions.id, id));
+  return row?.electionId ?? CURRENT_ELECTION;
+}
+
 export async function updatePosition(ctx: Core, actor: Actor, id: number, input: UpdatePositionBody): Promise<Position> {
-  await assertNotClosed(ctx, 'the set-up');
+  await assertNotClosed(ctx, 'the set-up', await electionOfPosition(ctx, id));
   const fields = (Object.keys(input) as (keyof UpdatePositionBody)[]).filter((k) => input[k] !== undefined);
   try {
     const updated = await auditedTransaction(
@@ -223,7 +239,14 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
           const [taken] = await tx
             .select({ id: positions.id })
             .from(positions)
-            .where(and(sql`lower(${positions.name}) = lower(${input.name})`, eq(positions.level, current.level), ne(positions.id, id)));
+            .where(
+              and(
+                eq(positions.electionId, current.electionId),
+                sql`lower(${positions.name}) = lower(${input.name})`,
+                eq(positions.level, current.level),
+                ne(positions.id, id),
+              ),
+            );
           if (taken) throw duplicatePosition(`${input.name} ${current.level}`);
         }
         const kindErrors: Record<string, string[]> = {};
@@ -268,14 +291,20 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
  * (the contract refuses a repeated id; a missing or unknown one is a 422 here). A position with
  * votes keeps its number (409 otherwise), as `updatePosition` refuses its sort_order.
  */
-export async function reorderPositions(ctx: Core, actor: Actor, ids: number[]): Promise<Position[]> {
-  await assertNotClosed(ctx, 'the set-up');
+export async function reorderPositions(
+  ctx: Core,
+  actor: Actor,
+  ids: number[],
+  electionId: ElectionId = CURRENT_ELECTION,
+): Promise<Position[]> {
+  await assertNotClosed(ctx, 'the set-up', electionId);
   const ordered = await auditedTransaction(ctx, { actor, activity: 'Positions reordered', data: `[${ids.join(', ')}]` }, async (tx) => {
     // Exclusive election lock: votes in flight finish first, later ones wait for this change.
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
     const current = await tx
       .select({ id: positions.id, name: positions.name, level: positions.level, sortOrder: positions.sortOrder })
       .from(positions)
+      .where(eq(positions.electionId, electionId))
       .orderBy(asc(positions.id))
       .for('update');
     const known = new Map(current.map((p) => [p.id, p]));
@@ -303,7 +332,9 @@ export async function reorderPositions(ctx: Core, actor: Actor, ids: number[]): 
         from unnest(${`{${ids.join(',')}}`}::int[]) with ordinality as o(id, place)
         where ${positions.id} = o.id and ${positions.sortOrder} <> o.place - 1`);
     }
-    const rows = new Map((await tx.select(positionColumns).from(positions)).map((p) => [p.id, p]));
+    const rows = new Map(
+      (await tx.select(positionColumns).from(positions).where(eq(positions.electionId, electionId))).map((p) => [p.id, p]),
+    );
     return ids.map((id) => rows.get(id)!);
   });
   ctx.events.emit('candidates.changed');
@@ -312,7 +343,7 @@ export async function reorderPositions(ctx: Core, actor: Actor, ids: number[]): 
 
 /** Deletes a position and its candidacies; refused (409) once it has votes. */
 export async function deletePosition(ctx: Core, actor: Actor, id: number): Promise<void> {
-  await assertNotClosed(ctx, 'the set-up');
+  await assertNotClosed(ctx, 'the set-up', await electionOfPosition(ctx, id));
   await auditedTransaction(ctx, { actor, activity: 'Position deleted', data: `position ${id}` }, async (tx) => {
     await lockPositionForChange(tx, id, 'deleted');
     await tx.delete(positions).where(eq(positions.id, id));

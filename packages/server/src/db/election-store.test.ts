@@ -1,10 +1,19 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, tokenFor } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
-import { CURRENT_ELECTION, electionValue, markClosed, readActive, readState, setActive, updateConfiguration } from './election-store';
+import { bearer, tokenFor } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { createElection, createVoter, vote, type Election } from '../../test/voting/election';
+import {
+  CURRENT_ELECTION,
+  electionValue,
+  organisationValue,
+  markClosed,
+  readActive,
+  readState,
+  setActive,
+  updateConfiguration,
+} from './election-store';
 
 /** The election store: the switch is the typed `election.voting_active`, and every path reads it there. */
 let t: TestApp;
@@ -61,8 +70,10 @@ describe('election store', () => {
     const state = await readState(t.ctx.database.db, CURRENT_ELECTION);
     expect(state).toMatchObject({ id: CURRENT_ELECTION, supportEmail: 'store@example.org', resultsVisibility: 'staff' });
     // The fragment is a subquery, for a select of other tables to embed.
-    const [value] = await t.ctx.database.db.execute<{ v: string }>(sql`select ${electionValue('supportEmail')} as v`);
+    const [value] = await t.ctx.database.db.execute<{ v: string }>(sql`select ${organisationValue('supportEmail')} as v`);
     expect(value?.v).toBe('store@example.org');
+    const [title] = await t.ctx.database.db.execute<{ v: string }>(sql`select ${electionValue('resultsVisibility')} as v`);
+    expect(title?.v).toBe('staff');
     await updateConfiguration(t.ctx.database.db, { supportEmail: null, resultsVisibility: 'live' });
   });
 

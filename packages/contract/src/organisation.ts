@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { c, errors, meta } from './common';
+import { Election, isTimeZone, ResultsVisibility } from './elections';
+import { pathIdSchema } from './validation';
+
+/** The organisation an installation serves: its texts, time zone and current election. */
+export const Organisation = z.object({
+  name: z.string(),
+  website: z.string().nullable(),
+  support_email: z.string().nullable(),
+  /** IANA time zone, e.g. Africa/Nairobi */
+  time_zone: z.string(),
+  /** The election calls without `?election_id` act on; null: the only open one, else the newest not archived. */
+  current_election_id: z.number().int().nullable(),
+});
+export type Organisation = z.infer<typeof Organisation>;
+
+const text = (field: string, max: number) =>
+  z
+    .string({ invalid_type_error: `The ${field} must be text` })
+    .trim()
+    .max(max, `Must be at most ${max} characters long`);
+
+/** Any subset of the organisation's fields; `null` clears an optional one. */
+export const UpdateOrganisationBody = z
+  .object({
+    name: text('name', 200),
+    website: z
+      .string({ invalid_type_error: 'The website must be a URL' })
+      .trim()
+      .max(500, 'Must be at most 500 characters long')
+      .url('The website must be a URL, e.g. https://example.org')
+      .refine((u) => /^https?:\/\//i.test(u), 'The website must start with http:// or https://')
+      .nullable(),
+    support_email: z
+      .string({ invalid_type_error: 'The support email must be an email address' })
+      .trim()
+      .toLowerCase()
+      .max(254, 'Must be at most 254 characters long')
+      .email('The support email must be a valid email address')
+      .nullable(),
+    time_zone: z
+      .string({ invalid_type_error: 'The time zone must be text' })
+      .trim()
+      .max(64, 'Must be at most 64 characters long')
+      .refine(isTimeZone, 'The time zone must be an IANA time zone name, e.g. Africa/Nairobi or Europe/London'),
+    current_election_id: z
+      .number({ invalid_type_error: 'The current election must be an election id' })
+      .int('The current election must be an election id')
+      .positive('The current election must be an election id')
+      .max(2147483647, 'The current election must be an election id')
+      .nullable(),
+  })
+  .partial();
+export type UpdateOrganisationBody = z.infer<typeof UpdateOrganisationBody>;
+
+const dateTime = (field: string) =>
+  z
+    .string({ invalid_type_error: `The ${field} must be a date and time` })
+    .datetime({ offset: true, message: `The ${field} must be an ISO 8601 date and time with an offset` })
+    .nullable();
+
+export const Electorate = z.object({
+  branch_ids: z
+    .array(
+      z
+        .number({ invalid_type_error: 'A branch must be a branch id' })
+        .int('A branch must be a branch id')
+        .positive('A branch must be a branch id')
+        .max(2147483647, 'A branch must be a branch id'),
+    )
+    .max(1000, 'At most 1000 branches')
+    .nullable(),
+});
+
+const electionFields = {
+  title: text('title', 200).min(1, 'The title is required'),
+  description: text('description', 2000).nullable(),
+  opens_at: dateTime('opens_at'),
+  closes_at: dateTime('closes_at'),
+  results_visibility: ResultsVisibility,
+  electorate: Electorate,
+};
+const scheduleInOrder = (b: { opens_at?: string | null; closes_at?: string | null }) =>
+  !(b.opens_at && b.closes_at) || Date.parse(b.closes_at) > Date.parse(b.opens_at);
+const scheduleError = { message: 'The closing time must be after the opening time', path: ['closes_at'] };
+
+export const CreateElectionBody = z.object(electionFields).partial().required({ title: true }).refine(scheduleInOrder, scheduleError);
+export type CreateElectionBody = z.infer<typeof CreateElectionBody>;
+
+export const UpdateElectionByIdBody = z.object(electionFields).partial().refine(scheduleInOrder, scheduleError);
+export type UpdateElectionByIdBody = z.infer<typeof UpdateElectionByIdBody>;
+
+export const CopyElectionBody = z.object({
+  title: electionFields.title,
+  candidates: z.boolean({ invalid_type_error: 'candidates must be true or false' }).optional(),
+});
+export type CopyElectionBody = z.infer<typeof CopyElectionBody>;
+
+const IdParams = z.object({ id: pathIdSchema });
+const data = <T extends z.ZodTypeAny>(schema: T) => z.object({ data: schema });
+
+/** The organisation and its elections (docs/api.md "Many elections, motions and ranked counts"). */
+export const organisationRouter = c.router({
+  getOrganisation: {
+    method: 'GET',
+    path: '/organisation',
+    summary: 'The organisation: its texts, time zone and current election',
+    responses: { 200: data(Organisation), ...errors() },
+    metadata: meta('anyone'),
+  },
+  updateOrganisation: {
+    method: 'PUT',
+    path: '/organisation',
+    summary: "Edit the organisation's texts, time zone or current election (any subset)",
+    description: '422 when current_election_id names no election or an archived one.',
+    body: UpdateOrganisationBody,
+    responses: { 200: data(Organisation), ...errors(401, 403) },
+    metadata: meta('admin'),
+  },
+  listElections: {
+    method: 'GET',
+    path: '/elections',
+    summary: 'Every election, newest first (archived ones for staff only)',
+    responses: { 200: data(z.array(Election)), ...errors() },
+    metadata: meta('anyone'),
+  },
+  createElection: {
+    method: 'POST',
+    path: '/elections',
+    summary: 'Create an election, in set-up',
+    body: CreateElectionBody,
+    responses: { 201: data(Election), ...errors(401, 403) },
+    metadata: meta('admin'),
+  },
+  getElectionById: {
+    method: 'GET',
+    path: '/elections/:id',
+    pathParams: IdParams,
+    summary: 'One election (an archived one too)',
+    responses: { 200: data(Election), ...errors(404) },
+    metadata: meta('anyone'),
+  },
+  updateElectionById: {
+    method: 'PATCH',
+    path: '/elections/:id',
+    pathParams: IdParams,
+    summary: "Edit an election's title, description, schedule, visibility or electorate",
+    description: 'Schedule, visibility and electorate are refused once it closed (409).',
+    body: UpdateElectionByIdBody,
+    responses: { 200: data(Election), ...errors(401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+  deleteElection: {
+    method: 'DELETE',
+    path: '/elections/:id',
+    pathParams: IdParams,
+    summary: 'Delete an election in which no vote was ever cast (else 409)',
+    responses: { 204: c.noBody(), ...errors(401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+  copyElection: {
+    method: 'POST',
+    path: '/elections/:id/copy',
+    pathParams: IdParams,
+    summary: 'A new election in set-up with the same positions, motions, seats, methods and electorate',
+    description: 'Candidates too when `candidates` is true; no schedule, votes or receipts.',
+    body: CopyElectionBody,
+    responses: { 201: data(Election), ...errors(401, 403, 404) },
+    metadata: meta('admin'),
+  },
+  archiveElection: {
+    method: 'POST',
+    path: '/elections/:id/archive',
+    pathParams: IdParams,
+    summary: 'Archive a closed election (else 409)',
+    body: c.noBody(),
+    responses: { 200: data(Election), ...errors(401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+});

@@ -1,0 +1,289 @@
+import type { AuditOutcome } from '@kura/contract';
+import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from './client';
+import { election, organisation } from './schema';
+import { AppError } from '../errors';
+
+/**
+ * The election store: every read and write of an election's state (texts, schedule, results
+ * visibility, the voting switch, the phase's dates, the close and its statements) and of the
+ * organisation's texts goes through these functions (docs/architecture.md "Where state lives").
+ * Each takes the election's id, resolved where a call starts; the default `CURRENT_ELECTION` is
+ * election 1, the single election of earlier releases. (The vote statement, cast_vote in
+ * db/schema/functions.ts, reads the switch in SQL from the position's election row.)
+ */
+export type ElectionId = number;
+
+/** Election 1: the row migration 0005 created, the single election of earlier releases. */
+export const CURRENT_ELECTION: ElectionId = 1;
+
+export type ElectionRow = typeof election.$inferSelect;
+export type OrganisationRecord = typeof organisation.$inferSelect;
+
+/** The organisation's texts that GET/PUT election keep carrying beside the election's own. */
+type OrganisationTexts = { organisation: string; website: string | null; supportEmail: string | null; timeZone: string };
+
+/** An election's state with the organisation's texts, as GET election answers them. */
+export type ElectionRecord = ElectionRow & OrganisationTexts;
+
+/** What an admin edits (`PUT election`) and the first-start defaults fill in. */
+export type ElectionConfiguration = Partial<
+  Pick<
+    ElectionRecord,
+    | 'title'
+    | 'description'
+    | 'organisation'
+    | 'website'
+    | 'supportEmail'
+    | 'opensAt'
+    | 'closesAt'
+    | 'timeZone'
+    | 'resultsVisibility'
+    | 'electorateBranchIds'
+  >
+>;
+
+const organisationTexts = {
+  organisation: organisation.name,
+  website: organisation.website,
+  supportEmail: organisation.supportEmail,
+  timeZone: organisation.timeZone,
+};
+
+type Reader = Db | Tx;
+
+const iso = (d: Date) => d.toISOString();
+const row = (id: ElectionId) => eq(election.id, id);
+
+/** The election's whole state, read at once (in a transaction: as that transaction sees it). */
+export async function readState(db: Reader, id: ElectionId = CURRENT_ELECTION): Promise<ElectionRecord> {
+  const [found] = await db
+    .select({ ...getTableColumns(election), ...organisationTexts })
+    .from(election)
+    .innerJoin(organisation, eq(organisation.id, 1))
+    .where(row(id));
+  if (!found) throw new Error(`election ${id} is missing`);
+  return found;
+}
+
+/** The organisation's row (migration 0013 creates it). */
+export async function readOrganisation(db: Reader): Promise<OrganisationRecord> {
+  const [found] = await db.select().from(organisation).where(eq(organisation.id, 1));
+  if (!found) throw new Error('the organisation row is missing (migration 0013 creates it)');
+  return found;
+}
+
+/** One of the organisation's values as a subquery, for a statement that reads other tables with it. */
+export function organisationValue<K extends keyof OrganisationRecord>(key: K): SQL<OrganisationRecord[K] | null> {
+  const column = getTableColumns(organisation)[key];
+  return sql<OrganisationRecord[K] | null>`(select ${column} from ${organisation} where ${organisation.id} = 1)`;
+}
+
+/**
+ * The election a call acts on (docs/api.md "Many elections"): `?election_id=N` when the request
+ * names one (404 when there is no such election, whatever the text), otherwise the current
+ * election: the organisation's `current_election_id`; else the only open election; else the most
+ * recently created one that is not archived (else the newest of all).
+ */
+export async function resolveElection(db: Reader, requested?: unknown): Promise<ElectionId> {
+  if (requested !== undefined && requested !== '') {
+    const text = Array.isArray(requested) ? undefined : String(requested);
+    const id = text !== undefined && /^[1-9][0-9]{0,9}$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(id) || id > 2147483647) throw new AppError('NOT_FOUND', 'No such election');
+    const [found] = await db.select({ id: election.id }).from(election).where(row(id));
+    if (!found) throw new AppError('NOT_FOUND', 'No such election');
+    return found.id;
+  }
+  const [current] = await db.execute<{ id: number | null }>(sql`
+    select coalesce(
+      (select ${organisation.currentElectionId} from ${organisation} where ${organisation.id} = 1),
+      (select min(id) from election where voting_active and closed_at is null and not archived having count(*) = 1),
+      (select id from election where not archived order by created_at desc, id desc limit 1),
+      (select max(id) from election)) as id`);
+  if (current?.id === null || current?.id === undefined) throw new AppError('NOT_FOUND', 'No such election');
+  return Number(current.id);
+}
+
+/** The elections the scheduler looks after: every one not archived. */
+export async function scheduledElectionIds(db: Reader): Promise<ElectionId[]> {
+  const rows = await db.select({ id: election.id }).from(election).where(eq(election.archived, false)).orderBy(election.id);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Freezes the election's roll at its first opening (nothing when it is frozen already): the
+ * members of its electorate now. The caller holds the exclusive election lock.
+ */
+export async function freezeRoll(tx: Tx, id: ElectionId): Promise<void> {
+  await tx.execute(sql`
+    insert into election_roll (election_id, member_id)
+    select e.id, m.id from election e join members m on e.electorate_branch_ids is null or m.branch_id = any(e.electorate_branch_ids)
+    where e.id = ${id} and e.roll_frozen_at is null
+    on conflict do nothing`);
+}
+
+/** The elections whose voting is switched on. */
+export async function openElectionIds(db: Reader): Promise<ElectionId[]> {
+  const rows = await db.select({ id: election.id }).from(election).where(eq(election.votingActive, true)).orderBy(election.id);
+  return rows.map((r) => r.id);
+}
+
+/** Whether voting is switched on. */
+export async function readActive(db: Reader, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+  const [found] = await db.select({ active: election.votingActive }).from(election).where(row(id));
+  return found?.active ?? false;
+}
+
+/** One of the election's values as a subquery, for a statement that reads other tables with it. */
+export function electionValue<K extends keyof ElectionRow>(key: K, id: ElectionId = CURRENT_ELECTION): SQL<ElectionRow[K] | null> {
+  const column = getTableColumns(election)[key];
+  return sql<ElectionRow[K] | null>`(select ${column} from ${election} where ${election.id} = ${id})`;
+}
+
+/** Locks the row until the transaction ends: edits of the election run one at a time. */
+export async function lockForUpdate(tx: Tx, id: ElectionId = CURRENT_ELECTION): Promise<void> {
+  await tx.execute(sql`select ${election.id} from ${election} where ${election.id} = ${id} for update`);
+}
+
+/**
+ * Switches voting on or off. The first switch-on also ends set-up (`opened_at`). The caller holds
+ * the exclusive election lock, so no vote is in flight.
+ */
+export async function setActive(tx: Tx, active: boolean, at: Date, id: ElectionId = CURRENT_ELECTION): Promise<void> {
+  if (active) await freezeRoll(tx, id);
+  await tx
+    .update(election)
+    .set({
+      votingActive: active,
+      updatedAt: at,
+      ...(active
+        ? {
+            openedAt: sql`coalesce(${election.openedAt}, ${iso(at)}::timestamptz)`,
+            rollFrozenAt: sql`coalesce(${election.rollFrozenAt}, ${iso(at)}::timestamptz)`,
+          }
+        : {}),
+    })
+    .where(row(id));
+}
+
+/**
+ * Switches voting on because `opens_at` has come, once per opening time: the conditional UPDATE
+ * records which `opens_at` it acted on, so of several processes (or a restarted one) exactly one
+ * opens. Answers whether this call opened it.
+ */
+export async function openIfDue(tx: Tx, now: Date, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+  const [due] = await tx.execute<{ id: number }>(sql`
+    select id from election where id = ${id} and closed_at is null and opens_at is not null and opens_at <= ${iso(now)}::timestamptz
+      and (closes_at is null or closes_at > ${iso(now)}::timestamptz) and scheduled_open_for is distinct from opens_at`);
+  if (due) await freezeRoll(tx, id);
+  const rows = await tx.execute<{ id: number }>(sql`
+    update election set voting_active = true, scheduled_open_for = opens_at,
+      opened_at = coalesce(opened_at, ${iso(now)}::timestamptz), roll_frozen_at = coalesce(roll_frozen_at, ${iso(now)}::timestamptz),
+      updated_at = ${iso(now)}::timestamptz
+    where id = ${id} and closed_at is null and opens_at is not null and opens_at <= ${iso(now)}::timestamptz
+      and (closes_at is null or closes_at > ${iso(now)}::timestamptz)
+      and scheduled_open_for is distinct from opens_at
+    returning id`);
+  return rows.length > 0;
+}
+
+/**
+ * Closes the election for good (voting off, `closed_at`), once: a conditional UPDATE, so of two
+ * closers one closes. `dueOnly`: only if `closes_at` has come (the schedule). Answers whether this
+ * call closed it.
+ */
+export async function markClosed(tx: Tx, now: Date, options: { dueOnly: boolean }, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+  const due = options.dueOnly ? sql`and closes_at is not null and closes_at <= ${iso(now)}::timestamptz` : sql``;
+  const rows = await tx.execute<{ id: number }>(sql`
+    update election set voting_active = false, closed_at = ${iso(now)}::timestamptz, updated_at = ${iso(now)}::timestamptz
+    where id = ${id} and closed_at is null ${due} returning id`);
+  return rows.length > 0;
+}
+
+/**
+ * Writes the given configuration (texts, schedule, time zone, visibility); `at` stamps `updated_at`.
+ * The organisation's texts and time zone go to the organisation's row, the rest to the election's.
+ */
+export async function updateConfiguration(
+  db: Reader,
+  patch: ElectionConfiguration,
+  at?: Date,
+  id: ElectionId = CURRENT_ELECTION,
+): Promise<void> {
+  const { organisation: name, website, supportEmail, timeZone, ...own } = patch;
+  const org = Object.fromEntries(
+    Object.entries({ name, website, supportEmail, timeZone }).filter(([, v]) => v !== undefined),
+  ) as Partial<OrganisationRecord>;
+  if (Object.keys(org).length > 0) {
+    await db
+      .update(organisation)
+      .set({ ...org, ...(at ? { updatedAt: at } : {}) })
+      .where(eq(organisation.id, 1));
+  }
+  if (Object.keys(own).length === 0 && !at) return;
+  await db
+    .update(election)
+    .set({ ...own, ...(at ? { updatedAt: at } : {}) })
+    .where(row(id));
+}
+
+/** Writes the organisation's own fields (`PUT organisation`). */
+export async function updateOrganisation(
+  db: Reader,
+  patch: Partial<Pick<OrganisationRecord, 'name' | 'website' | 'supportEmail' | 'timeZone' | 'currentElectionId'>>,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(organisation)
+    .set({ ...patch, updatedAt: at })
+    .where(eq(organisation.id, 1));
+}
+
+/** Stores the commitment recorded when the election closed (the closing statements ran). */
+export async function setFinalCommitment(tx: Tx, commitmentId: number, id: ElectionId = CURRENT_ELECTION): Promise<void> {
+  await tx.update(election).set({ finalCommitmentId: commitmentId }).where(row(id));
+}
+
+/** Stores `audit:verify`'s outcome at close, if none is stored yet. Answers whether this call stored it. */
+export async function storeAudit(tx: Tx, audit: AuditOutcome, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+  const rows = await tx
+    .update(election)
+    .set({ audit })
+    .where(and(row(id), isNull(election.audit)))
+    .returning({ id: election.id });
+  return rows.length > 0;
+}
+
+/** Every election's state with the organisation's texts, newest first. */
+export async function readAllStates(db: Reader): Promise<ElectionRecord[]> {
+  return db
+    .select({ ...getTableColumns(election), ...organisationTexts })
+    .from(election)
+    .innerJoin(organisation, eq(organisation.id, 1))
+    .orderBy(desc(election.createdAt), desc(election.id));
+}
+
+/** Creates an election in set-up; answers its id. */
+export async function insertElection(
+  db: Reader,
+  values: Pick<ElectionRow, 'title'> &
+    Partial<Pick<ElectionRow, 'description' | 'opensAt' | 'closesAt' | 'resultsVisibility' | 'electorateBranchIds'>>,
+  at: Date,
+): Promise<ElectionId> {
+  const [created] = await db
+    .insert(election)
+    .values({ ...values, createdAt: at, updatedAt: at })
+    .returning({ id: election.id });
+  return created!.id;
+}
+
+/** Archives an election (the caller checked it is closed); it stops being the current one. */
+export async function markArchived(tx: Tx, at: Date, id: ElectionId): Promise<void> {
+  await tx.update(election).set({ archived: true, updatedAt: at }).where(row(id));
+  await tx.update(organisation).set({ currentElectionId: null, updatedAt: at }).where(eq(organisation.currentElectionId, id));
+}
+
+/** Deletes an election and its positions (the caller checked no vote was ever cast in it). */
+export async function deleteElectionRow(tx: Tx, id: ElectionId): Promise<void> {
+  await tx.delete(election).where(row(id));
+}

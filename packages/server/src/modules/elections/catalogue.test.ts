@@ -1,0 +1,164 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, bodyOf, signedIn, type ApiClient } from '../../../test/client';
+import { bearer, branchId, createCandidate, createPosition } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/harness';
+import { createVoter } from '../../../test/voting/election';
+
+/** The organisation and its elections: create, edit, delete, copy, archive (docs/api.md "Many elections"). */
+let t: TestApp;
+let admin: ApiClient;
+let adminToken: string;
+let anon: ApiClient;
+beforeAll(async () => {
+  t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
+  ({ api: admin, token: adminToken } = await signedIn(t, 'admin'));
+  anon = apiClient(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const positionsOf = async (id: number) =>
+  (await request(t.app).get(`/api/v1/psk/positions?election_id=${id}`)).body.data as { id: number; name: string; kind: string }[];
+
+describe('the organisation', () => {
+  it('reads and edits the texts, time zone and current election; the current election must exist and not be archived', async () => {
+    const put = await admin.organisation.updateOrganisation({ body: { name: 'Umoja Sacco', time_zone: 'Africa/Nairobi' } });
+    expect(bodyOf(put, 200).data).toMatchObject({ name: 'Umoja Sacco', time_zone: 'Africa/Nairobi', current_election_id: 1 });
+    expect(bodyOf(await anon.organisation.getOrganisation(), 200).data.name).toBe('Umoja Sacco');
+    // GET election keeps its shape, the organisation's texts joined back.
+    expect(bodyOf(await anon.elections.getElection(), 200).data).toMatchObject({
+      organisation: 'Umoja Sacco',
+      time_zone: 'Africa/Nairobi',
+    });
+    const bad = await admin.organisation.updateOrganisation({ body: { current_election_id: 424242 } });
+    expect(bodyOf(bad, 422).errors!.current_election_id).toEqual(['The current election must be an election that is not archived']);
+    expect((await anon.organisation.updateOrganisation({ body: { name: 'x' } })).status).toBe(401);
+  });
+});
+
+describe('elections', () => {
+  it('creates one in set-up, lists it newest first, reads and edits it; 404 for an unknown id', async () => {
+    const nairobi = await branchId(t.ctx, 'Nairobi');
+    const created = bodyOf(
+      await admin.organisation.createElection({
+        body: { title: 'By-election', description: 'Nairobi seat', electorate: { branch_ids: [nairobi] } },
+      }),
+      201,
+    ).data;
+    expect(created).toMatchObject({
+      title: 'By-election',
+      description: 'Nairobi seat',
+      phase: 'setup',
+      archived: false,
+      electorate: { branch_ids: [nairobi] },
+    });
+    const list = bodyOf(await anon.organisation.listElections(), 200).data;
+    expect(list[0]!.id).toBe(created.id);
+    expect(list.map((e) => e.id)).toContain(1);
+    const patched = await admin.organisation.updateElectionById({
+      params: { id: created.id! },
+      body: { title: 'By-election 2026', opens_at: '2026-12-01T06:00:00+03:00', closes_at: '2026-12-01T18:00:00+03:00' },
+    });
+    expect(bodyOf(patched, 200).data).toMatchObject({ title: 'By-election 2026', phase: 'scheduled' });
+    const backwards = await admin.organisation.updateElectionById({
+      params: { id: created.id! },
+      body: { closes_at: '2026-11-30T00:00:00Z' },
+    });
+    expect(bodyOf(backwards, 422).errors!.closes_at).toEqual(['The closing time must be after the opening time']);
+    const unknownBranch = await admin.organisation.createElection({ body: { title: 'X', electorate: { branch_ids: [987654] } } });
+    expect(bodyOf(unknownBranch, 422).errors!['electorate.branch_ids']).toEqual(['No branch has the id 987654']);
+    expect((await anon.organisation.getElectionById({ params: { id: 424242 } })).status).toBe(404);
+    expect((await anon.organisation.createElection({ body: { title: 'Nope' } })).status).toBe(401);
+  });
+
+  it('copies positions, motions with their options, seats, methods and electorate; candidates only when asked; no schedule', async () => {
+    const source = bodyOf(await admin.organisation.createElection({ body: { title: 'AGM 2026', results_visibility: 'staff' } }), 201).data;
+    const chair = await createPosition(t.ctx, { name: 'Chair', electionId: source.id! });
+    await createCandidate(t.ctx, [chair.id], { name: 'Copied Candidate' });
+    const motion = await request(t.app)
+      .post(`/api/v1/positions?election_id=${source.id}`)
+      .set(bearer(adminToken))
+      .send({ name: 'Adopt the accounts', kind: 'motion', quorum_percent: 20 });
+    expect(motion.status).toBe(201);
+    await admin.organisation.updateElectionById({ params: { id: source.id! }, body: { opens_at: '2027-01-01T00:00:00Z' } });
+
+    const bare = bodyOf(await admin.organisation.copyElection({ params: { id: source.id! }, body: { title: 'AGM 2027' } }), 201).data;
+    expect(bare).toMatchObject({ title: 'AGM 2027', phase: 'setup', opens_at: null, closes_at: null, results_visibility: 'staff' });
+    const copied = await positionsOf(bare.id!);
+    expect(copied.map((p) => [p.name, p.kind]).sort()).toEqual([
+      ['Adopt the accounts', 'motion'],
+      ['Chair', 'candidates'],
+    ]);
+    expect(copied.map((p) => p.id)).not.toContain(chair.id);
+    const ballotOptions = (await request(t.app).get(`/api/v1/psk/candidates?election_id=${bare.id}`).set(bearer(adminToken))).body.data.data
+      .candidates;
+    expect(ballotOptions).toEqual([]);
+
+    const withCandidates = bodyOf(
+      await admin.organisation.copyElection({
+        params: { id: source.id! },
+        body: { title: 'AGM 2027 (with candidates)', candidates: true },
+      }),
+      201,
+    ).data;
+    const standing = (await request(t.app).get(`/api/v1/psk/candidates?election_id=${withCandidates.id}`).set(bearer(adminToken))).body.data
+      .data.candidates;
+    expect(standing.map((c: { name: string }) => c.name)).toEqual(['Copied Candidate']);
+    // The copied motion has its three options.
+    const { token } = await createVoter(t.ctx);
+    await request(t.app).post(`/api/v1/toggle?election_id=${withCandidates.id}`).set(bearer(adminToken)).send({ status: true });
+    const ballot = (await request(t.app).get(`/api/v1/psk/candidates/v2?election_id=${withCandidates.id}`).set(bearer(token))).body.data;
+    const motionGroup = ballot.find((g: { kind: string }) => g.kind === 'motion');
+    expect(motionGroup.candidates.map((c: { name: string }) => c.name)).toEqual(['Yes', 'No', 'Abstain']);
+  });
+
+  it('deletes only while no vote was ever cast (409 after); never the only election', async () => {
+    const empty = bodyOf(await admin.organisation.createElection({ body: { title: 'Mistake' } }), 201).data;
+    expect((await admin.organisation.deleteElection({ params: { id: empty.id! } })).status).toBe(204);
+    expect((await anon.organisation.getElectionById({ params: { id: empty.id! } })).status).toBe(404);
+
+    const used = bodyOf(await admin.organisation.createElection({ body: { title: 'Used' } }), 201).data;
+    const p = await createPosition(t.ctx, { name: 'Seat', electionId: used.id! });
+    const c = await createCandidate(t.ctx, [p.id]);
+    const { token } = await createVoter(t.ctx);
+    await request(t.app).post(`/api/v1/toggle?election_id=${used.id}`).set(bearer(adminToken)).send({ status: true });
+    expect(
+      (
+        await request(t.app)
+          .post(`/api/v1/psk/vote?election_id=${used.id}`)
+          .set(bearer(token))
+          .send({ candidates: { [p.id]: c.id } })
+      ).status,
+    ).toBe(201);
+    const refused = await admin.organisation.deleteElection({ params: { id: used.id! } });
+    expect(bodyOf(refused, 409).message).toBe('Votes have been cast in this election, so it can no longer be deleted');
+    expect((await anon.organisation.getElectionById({ params: { id: used.id! } })).status).toBe(200);
+  });
+
+  it('archives closed elections only (409 before); an archived one leaves the public list, stays readable, is no longer current', async () => {
+    const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Last year' } }), 201).data;
+    expect(bodyOf(await admin.organisation.archiveElection({ params: { id: e.id! } }), 409).message).toBe(
+      'Only a closed election can be archived',
+    );
+    await admin.organisation.updateOrganisation({ body: { current_election_id: e.id! } });
+    expect((await request(t.app).post(`/api/v1/election/close?election_id=${e.id}`).set(bearer(adminToken))).status).toBe(200);
+    // Closed: schedule, visibility and electorate are final; the title may still change.
+    const late = await admin.organisation.updateElectionById({ params: { id: e.id! }, body: { results_visibility: 'staff' } });
+    expect(late.status).toBe(409);
+    expect((await admin.organisation.updateElectionById({ params: { id: e.id! }, body: { title: 'Last year (final)' } })).status).toBe(200);
+
+    const archived = bodyOf(await admin.organisation.archiveElection({ params: { id: e.id! } }), 200).data;
+    expect(archived).toMatchObject({ archived: true, phase: 'closed' });
+    expect(bodyOf(await anon.organisation.getOrganisation(), 200).data.current_election_id).toBeNull();
+    expect(bodyOf(await anon.organisation.listElections(), 200).data.map((x) => x.id)).not.toContain(e.id);
+    expect(bodyOf(await admin.organisation.listElections(), 200).data.map((x) => x.id)).toContain(e.id);
+    expect(bodyOf(await anon.organisation.getElectionById({ params: { id: e.id! } }), 200).data.title).toBe('Last year (final)');
+    // Its declared result stays reachable by its id.
+    expect((await request(t.app).get(`/api/v1/psk/results/final?election_id=${e.id}`)).status).toBe(200);
+    const current = await admin.organisation.updateOrganisation({ body: { current_election_id: e.id! } });
+    expect(current.status).toBe(422);
+    await admin.organisation.updateOrganisation({ body: { current_election_id: 1 } });
+  });
+});

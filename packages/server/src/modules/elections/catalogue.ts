@@ -1,0 +1,271 @@
+import type {
+  CopyElectionBody,
+  CreateElectionBody,
+  Election,
+  Organisation,
+  UpdateElectionByIdBody,
+  UpdateOrganisationBody,
+} from '@kura/contract';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { Core } from '../../core';
+import type { Tx } from '../../db/client';
+import {
+  deleteElectionRow,
+  insertElection,
+  lockForUpdate,
+  markArchived,
+  readAllStates,
+  readOrganisation,
+  readState,
+  updateConfiguration,
+  updateOrganisation,
+  type ElectionConfiguration,
+  type ElectionId,
+  type ElectionRecord,
+} from '../../db/election-store';
+import { branches, candidacies, election, motionOptions, participation, positions } from '../../db/schema';
+import { ELECTION_LOCK } from '../../db/locks';
+import { AppError } from '../../errors';
+import type { Actor } from '../../auth/actor';
+import { auditedTransaction } from '../../lib/audited-transaction';
+import { toElection } from './election.service';
+
+/**
+ * The organisation and its elections (docs/api.md "Many elections, motions and ranked counts"):
+ * create, edit, delete (only while no vote was ever cast), copy, archive (closed ones only).
+ */
+
+/** An election as `elections` and `elections/{id}` answer it: GET election's shape and its own fields. */
+export function toElectionWithId(row: ElectionRecord, now: Date): Election {
+  return {
+    ...toElection(row, now),
+    id: row.id,
+    description: row.description,
+    archived: row.archived,
+    created_at: row.createdAt.toISOString(),
+    electorate: { branch_ids: row.electorateBranchIds },
+    roll_frozen_at: row.rollFrozenAt?.toISOString() ?? null,
+  };
+}
+
+function toOrganisation(row: Awaited<ReturnType<typeof readOrganisation>>): Organisation {
+  return {
+    name: row.name,
+    website: row.website,
+    support_email: row.supportEmail,
+    time_zone: row.timeZone,
+    current_election_id: row.currentElectionId,
+  };
+}
+
+export async function getOrganisation(ctx: Core): Promise<Organisation> {
+  return toOrganisation(await readOrganisation(ctx.database.db));
+}
+
+/** Edits the organisation; the current election must be an election that is not archived (422). */
+export async function editOrganisation(ctx: Core, actor: Actor, input: UpdateOrganisationBody): Promise<Organisation> {
+  const fields = Object.keys(input).filter((k) => input[k as keyof UpdateOrganisationBody] !== undefined);
+  const row = await auditedTransaction(
+    ctx,
+    { actor, activity: 'Organisation updated', data: fields.join(', ') || 'nothing' },
+    async (tx) => {
+      if (input.current_election_id !== undefined && input.current_election_id !== null) {
+        const [found] = await tx.select({ archived: election.archived }).from(election).where(eq(election.id, input.current_election_id));
+        if (!found || found.archived)
+          throw AppError.validation({ current_election_id: ['The current election must be an election that is not archived'] });
+      }
+      await updateOrganisation(
+        tx,
+        {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.website !== undefined ? { website: input.website } : {}),
+          ...(input.support_email !== undefined ? { supportEmail: input.support_email } : {}),
+          ...(input.time_zone !== undefined ? { timeZone: input.time_zone } : {}),
+          ...(input.current_election_id !== undefined ? { currentElectionId: input.current_election_id } : {}),
+        },
+        ctx.now(),
+      );
+      return readOrganisation(tx);
+    },
+  );
+  ctx.events.emit('election.changed');
+  return toOrganisation(row);
+}
+
+/** Every election, newest first; archived ones only for staff. */
+export async function listElections(ctx: Core, staff: boolean): Promise<Election[]> {
+  const now = ctx.now();
+  return (await readAllStates(ctx.database.db)).filter((e) => staff || !e.archived).map((e) => toElectionWithId(e, now));
+}
+
+/** One election, archived or not (404 when there is none with this id). */
+export async function getElectionById(ctx: Core, id: ElectionId): Promise<Election> {
+  return toElectionWithId(await readExisting(ctx.database.db, id), ctx.now());
+}
+
+async function readExisting(db: Core['database']['db'] | Tx, id: ElectionId): Promise<ElectionRecord> {
+  const [found] = await db.select({ id: election.id }).from(election).where(eq(election.id, id));
+  if (!found) throw new AppError('NOT_FOUND', 'No such election');
+  return readState(db, id);
+}
+
+async function checkBranches(tx: Tx, ids: number[] | null | undefined): Promise<void> {
+  if (!ids || ids.length === 0) return;
+  const found = await tx.select({ id: branches.id }).from(branches).where(inArray(branches.id, ids));
+  const known = new Set(found.map((b) => b.id));
+  const unknown = [...new Set(ids)].filter((id) => !known.has(id));
+  if (unknown.length) throw AppError.validation({ 'electorate.branch_ids': [`No branch has the id ${unknown.join(', ')}`] });
+}
+
+const date = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : new Date(v));
+/** The electorate as stored: null (every member) or the branches, each once, in order. */
+const branchIds = (e: { branch_ids: number[] | null } | undefined) =>
+  e === undefined ? undefined : e.branch_ids === null ? null : [...new Set(e.branch_ids)].sort((a, b) => a - b);
+
+export async function createElection(ctx: Core, actor: Actor, input: CreateElectionBody): Promise<Election> {
+  const id = await auditedTransaction(
+    ctx,
+    { actor, activity: 'Election created', data: (created: number) => `election ${created}: ${input.title}` },
+    async (tx) => {
+      await checkBranches(tx, input.electorate?.branch_ids);
+      return insertElection(
+        tx,
+        {
+          title: input.title,
+          description: input.description ?? null,
+          opensAt: date(input.opens_at) ?? null,
+          closesAt: date(input.closes_at) ?? null,
+          resultsVisibility: input.results_visibility ?? 'live',
+          electorateBranchIds: branchIds(input.electorate) ?? null,
+        },
+        ctx.now(),
+      );
+    },
+  );
+  ctx.events.emit('election.changed');
+  return getElectionById(ctx, id);
+}
+
+/** Edits an election; schedule, visibility and electorate are refused once it closed (409). */
+export async function editElection(ctx: Core, actor: Actor, id: ElectionId, input: UpdateElectionByIdBody): Promise<Election> {
+  const fields = (Object.keys(input) as (keyof UpdateElectionByIdBody)[]).filter((k) => input[k] !== undefined);
+  await auditedTransaction(
+    ctx,
+    { actor, activity: 'Election updated', data: `election ${id}: ${fields.join(', ') || 'nothing'}` },
+    async (tx) => {
+      const row = await readExisting(tx, id);
+      await lockForUpdate(tx, id);
+      const locked = fields.filter((f) => f !== 'title' && f !== 'description');
+      if (row.closedAt && locked.length > 0)
+        throw new AppError('CONFLICT', 'The election is closed; its schedule, results visibility and electorate can no longer change');
+      // The roll is frozen once voting opened: its electorate no longer changes.
+      if (row.rollFrozenAt && input.electorate !== undefined)
+        throw new AppError('CONFLICT', 'Voting has opened; the roll is frozen and its electorate can no longer change');
+      const opensAt = date(input.opens_at) === undefined ? row.opensAt : date(input.opens_at)!;
+      const closesAt = date(input.closes_at) === undefined ? row.closesAt : date(input.closes_at)!;
+      if (opensAt && closesAt && closesAt.getTime() <= opensAt.getTime())
+        throw AppError.validation({ closes_at: ['The closing time must be after the opening time'] });
+      await checkBranches(tx, input.electorate?.branch_ids);
+      const patch: ElectionConfiguration = {
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.results_visibility !== undefined ? { resultsVisibility: input.results_visibility } : {}),
+        ...(input.electorate !== undefined ? { electorateBranchIds: branchIds(input.electorate) } : {}),
+        opensAt,
+        closesAt,
+      };
+      await updateConfiguration(tx, patch, ctx.now(), id);
+    },
+  );
+  ctx.events.emit('election.changed');
+  return getElectionById(ctx, id);
+}
+
+/** Whether any vote was ever cast in the election (a participation row for one of its positions). */
+async function hasVotes(tx: Tx, id: ElectionId): Promise<boolean> {
+  const [voted] = await tx
+    .select({ one: sql<number>`1` })
+    .from(participation)
+    .innerJoin(positions, eq(positions.id, participation.positionId))
+    .where(eq(positions.electionId, id))
+    .limit(1);
+  return voted !== undefined;
+}
+
+/** Deletes an election with its positions and candidacies, while no vote was ever cast in it (else 409). */
+export async function deleteElection(ctx: Core, actor: Actor, id: ElectionId): Promise<void> {
+  await auditedTransaction(ctx, { actor, activity: 'Election deleted', data: `election ${id}` }, async (tx) => {
+    // Exclusive election lock: no vote is in flight while it goes.
+    await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    await readExisting(tx, id);
+    if (await hasVotes(tx, id)) throw new AppError('CONFLICT', 'Votes have been cast in this election, so it can no longer be deleted');
+    const [others] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(election)
+      .where(sql`${election.id} <> ${id}`);
+    if ((others?.n ?? 0) === 0) throw new AppError('CONFLICT', 'The only election cannot be deleted');
+    await deleteElectionRow(tx, id);
+  });
+  ctx.events.emit('election.changed');
+  ctx.events.emit('candidates.changed');
+}
+
+/**
+ * A new election in set-up with the same positions, motions (their options), seats, methods,
+ * results visibility and electorate, and the candidacies when asked; no schedule, votes or receipts.
+ */
+export async function copyElection(ctx: Core, actor: Actor, id: ElectionId, input: CopyElectionBody): Promise<Election> {
+  const created = await auditedTransaction(
+    ctx,
+    {
+      actor,
+      activity: 'Election copied',
+      data: (to: number) => `election ${id} to ${to}: ${input.title}${input.candidates ? ', with candidates' : ''}`,
+    },
+    async (tx) => {
+      const source = await readExisting(tx, id);
+      const to = await insertElection(
+        tx,
+        {
+          title: input.title,
+          description: source.description,
+          resultsVisibility: source.resultsVisibility,
+          electorateBranchIds: source.electorateBranchIds,
+        },
+        ctx.now(),
+      );
+      const rows = await tx.select().from(positions).where(eq(positions.electionId, id));
+      for (const p of rows) {
+        const { id: from, electionId: _electionId, ...fields } = p;
+        const [copy] = await tx
+          .insert(positions)
+          .values({ ...fields, electionId: to })
+          .returning({ id: positions.id });
+        if (p.kind === 'motion') {
+          const options = await tx.select().from(motionOptions).where(eq(motionOptions.positionId, from));
+          if (options.length)
+            await tx.insert(motionOptions).values(options.map((o) => ({ positionId: copy!.id, name: o.name, sortOrder: o.sortOrder })));
+        } else if (input.candidates) {
+          const standing = await tx.select().from(candidacies).where(eq(candidacies.positionId, from));
+          if (standing.length) await tx.insert(candidacies).values(standing.map((c) => ({ memberId: c.memberId, positionId: copy!.id })));
+        }
+      }
+      return to;
+    },
+  );
+  ctx.events.emit('election.changed');
+  ctx.events.emit('candidates.changed');
+  return getElectionById(ctx, created);
+}
+
+/** Archives a closed election (else 409): it leaves the public list and stops being the current one. */
+export async function archiveElection(ctx: Core, actor: Actor, id: ElectionId): Promise<Election> {
+  await auditedTransaction(ctx, { actor, activity: 'Election archived', data: `election ${id}` }, async (tx) => {
+    const row = await readExisting(tx, id);
+    await lockForUpdate(tx, id);
+    if (!row.closedAt) throw new AppError('CONFLICT', 'Only a closed election can be archived');
+    await markArchived(tx, ctx.now(), id);
+  });
+  ctx.events.emit('election.changed');
+  return getElectionById(ctx, id);
+}
