@@ -28,7 +28,15 @@ export async function createPosition(ctx: AppContext, input: { name?: string; le
 
 export async function createMember(
   ctx: AppContext,
-  input: Partial<{ memberNo: string; name: string; email: string; phone: string; branch: string; verified: boolean }> = {},
+  input: Partial<{
+    memberNo: string;
+    name: string;
+    email: string;
+    phone: string;
+    branch: string;
+    verified: boolean;
+    language: string | null;
+  }> = {},
 ) {
   const n = next();
   const [row] = await ctx.database.db
@@ -40,6 +48,7 @@ export async function createMember(
       phone: input.phone ?? `07${String(n).padStart(8, '0').slice(-8)}`,
       branchId: await branchId(ctx, input.branch ?? 'Nairobi'),
       verifiedAt: input.verified ? new Date() : null,
+      language: input.language ?? null,
     })
     .returning();
   return row!;
