@@ -261,11 +261,21 @@ async function validateRows(
 
 /** The file's lines that name an existing member, each with that member's stored branch and contact details. */
 async function existingMembersOf(tx: Tx, rows: ImportRow[]) {
-  const found: { member: { id: number; memberNo: string; branchId: number; phone: string; email: string }; row: ImportRow }[] = [];
+  const found: {
+    member: { id: number; memberNo: string; branchId: number; phone: string; email: string; language: string | null };
+    row: ImportRow;
+  }[] = [];
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
     const chunk = rows.slice(i, i + WRITE_CHUNK);
     const existing = await tx
-      .select({ id: members.id, memberNo: members.memberNo, branchId: members.branchId, phone: members.phone, email: members.email })
+      .select({
+        id: members.id,
+        memberNo: members.memberNo,
+        branchId: members.branchId,
+        phone: members.phone,
+        email: members.email,
+        language: members.language,
+      })
       .from(members)
       .where(
         inArray(
@@ -315,7 +325,7 @@ async function refuseBranchMovesAfterVoting(
  */
 async function checkContactChangesOf(
   tx: Tx,
-  existing: { member: { id: number; memberNo: string; phone: string; email: string }; row: ImportRow }[],
+  existing: { member: { id: number; memberNo: string; phone: string; email: string; language: string | null }; row: ImportRow }[],
   confirm: boolean,
 ): Promise<ContactChanges> {
   const proposed: ProposedContact[] = [];
@@ -328,6 +338,8 @@ async function checkContactChangesOf(
       name: row.name,
       old: { phone: m.phone, email: m.email },
       new: { phone: row.phone, email: row.email },
+      // The notice speaks the language the file gives the member, else the one they have.
+      language: row.language === undefined ? m.language : row.language,
     });
     lineOf.set(m.id, row.line);
   }

@@ -155,9 +155,16 @@ export async function applyMemberEdit(
   if ((await membersLockedToBranch(tx, new Map([[id, branch.id]]))).has(id)) {
     throw new AppError('CONFLICT', `This member ${BRANCH_LOCKED_AFTER_VOTE}`, { issue: BRANCH_LOCKED_AFTER_VOTE });
   }
-  const [old] = await tx.select({ phone: members.phone, email: members.email }).from(members).where(eq(members.id, id));
+  const [old] = await tx
+    .select({ phone: members.phone, email: members.email, language: members.language })
+    .from(members)
+    .where(eq(members.id, id));
   if (!old) throw new AppError('NOT_FOUND', 'Member not found');
-  const contacts = await checkContactChanges(tx, [{ id, memberNo, name, old, new: { phone, email } }], confirmContactChange);
+  const contacts = await checkContactChanges(
+    tx,
+    [{ id, memberNo, name, old: { phone: old.phone, email: old.email }, new: { phone, email }, language: old.language }],
+    confirmContactChange,
+  );
   if (contacts.refused.length > 0) throw contactChangeRefused();
   try {
     await tx
