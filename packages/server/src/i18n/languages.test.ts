@@ -5,6 +5,7 @@ import { election } from '../db/schema';
 import { CURRENT_ELECTION } from '../modules/elections';
 import { openBrowser } from '../../test/auth/browser';
 import { wrongCode } from '../../test/auth/guessing';
+import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../test/auth/google-signer';
 import { startSmsSink, type SmsSink } from '../../test/auth/sms-sink';
 import { startSmtpCapture, type SmtpCapture } from '../../test/auth/smtp-capture';
 import { bearer, createMember, tokenFor } from '../../test/factories';
@@ -24,13 +25,22 @@ let sms: SmsSink;
 let smtp: SmtpCapture;
 let e: Election;
 let admin: string;
+let google: GoogleSigner;
 const API = '/api/v1';
 
 beforeAll(async () => {
-  [sms, smtp] = await Promise.all([startSmsSink(), startSmtpCapture()]);
+  [sms, smtp, google] = await Promise.all([startSmsSink(), startSmtpCapture(), createGoogleSigner()]);
   t = await createTestApp({
-    env: { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, SMTP_URL: smtp.url, APP_NAME: 'Kura', MIX_INTERVAL_MS: '3600000' },
+    env: {
+      SMS_PROVIDER: 'webhook',
+      SMS_WEBHOOK_URL: sms.url,
+      SMTP_URL: smtp.url,
+      APP_NAME: 'Kura',
+      MIX_INTERVAL_MS: '3600000',
+      GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID,
+    },
   });
+  t.ctx.google.certs = google.certs;
   await t.ctx.database.db.update(election).set({ organisation: 'Chama ya Ushirika' }).where(eq(election.id, CURRENT_ELECTION));
   e = await createElection(t.ctx);
   admin = await tokenFor(t.ctx, 'admin');
@@ -140,6 +150,18 @@ describe("texts sent to a member go out in the member's language", () => {
     const enCode = sms.codeFor(english.phone);
     expect(toSwahili).toBe(`${swCode} ni msimbo wako wa kuingia Kura. Unakwisha baada ya dakika 5. Usimpe mtu yeyote.`);
     expect(toEnglish).toBe(`${enCode} is your Kura sign-in code. It expires in 5 minutes. Do not share it.`);
+  });
+
+  it('texts the sign-up code in Kiswahili to a sw member', async () => {
+    const member = await createMember(t.ctx, { memberNo: '8642', phone: '0733000864', language: 'sw' });
+    const browser = await openBrowser(t.app);
+    const credential = await google.idToken({ email: 'mwanachama.google@gmail.com', sub: 'google-sub-sw' });
+    const started = await browser.post(`${API}/signup`, { pfNumber: member.memberNo, phone: member.phone, credential });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const code = sms.codeFor(member.phone);
+    expect(sms.messages.filter((m) => m.to === member.phone).at(-1)!.message).toBe(
+      `${code} ni msimbo wako wa Kura wa kuunganisha akaunti ya Google na uanachama wako. Unakwisha baada ya dakika 5. Kama hukujisajili, usimpe mtu yeyote.`,
+    );
   });
 
   it('tells a sw member of a contact change in Kiswahili, by SMS and by e-mail', async () => {
