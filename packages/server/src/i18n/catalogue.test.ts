@@ -15,7 +15,7 @@ import {
 } from '@kura/contract';
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUES, languageFromHeader, localiseErrorBody, memberLanguage, t, translateText, type MessageId } from '.';
+import { CATALOGUES, ERROR_MESSAGE_IDS, languageFromHeader, localiseErrorBody, memberLanguage, t, translateText, type MessageId } from '.';
 import { matcherFor, placeholdersOf } from './reverse';
 import { CODE_DEAD, CODE_EXHAUSTED, CODE_WRONG, RESEND_TOO_SOON } from '../auth/one-time-codes';
 import { TOO_MANY_FAILURES, TRY_AGAIN_SOON } from '../auth/account-limits';
@@ -53,8 +53,10 @@ describe('the server catalogues', () => {
       for (const id of ids) expect(placeholdersOf(CATALOGUES[language][id]), `${language} ${id}`).toEqual(placeholdersOf(en[id]));
   });
 
-  it('translate every English message, as the code formats it, to the Kiswahili one with the same values', () => {
-    for (const id of ids) {
+  it('translate every English error message, as the code formats it, to the Kiswahili one with the same values', () => {
+    expect(ERROR_MESSAGE_IDS.length).toBeGreaterThan(90);
+    expect(ERROR_MESSAGE_IDS).not.toContain('sms.signInCode');
+    for (const id of ERROR_MESSAGE_IDS) {
       for (const values of sampleValues(en[id])) {
         const english = t('en', id, values);
         expect(translateText(english, 'sw'), `${id} ${JSON.stringify(values)}`).toBe(t('sw', id, values));
@@ -164,6 +166,21 @@ describe('the server catalogues', () => {
     expect(messages.size).toBeGreaterThan(25);
     const untranslated = [...messages].filter((m) => translateText(m, 'sw') === m);
     expect(untranslated).toEqual([]);
+  });
+
+  it('match in linear time: a long or hostile text costs next to nothing and stays as it is', () => {
+    const hostile = [
+      'Expected ' + ', received '.repeat(80),
+      'No route for ' + 'x'.repeat(990),
+      'You have already voted for ' + ' for '.repeat(190),
+      'Choose at most 1'.repeat(60) + ' candidate for ',
+      'The ' + 'The '.repeat(240) + ' field is required!',
+      'x'.repeat(100_000),
+    ];
+    const started = performance.now();
+    for (const text of hostile) translateText(text, 'sw');
+    expect(performance.now() - started).toBeLessThan(250);
+    expect(translateText('x'.repeat(100_000), 'sw')).toBe('x'.repeat(100_000));
   });
 });
 

@@ -83,6 +83,16 @@ export function t(language: Language, id: MessageId, values?: MessageValues): st
   return intlFor(language).formatMessage({ id, defaultMessage: en[id] }, values);
 }
 
+/** Texts sent to members, formatted by id: never an error message, so never matched. */
+const SENT_TEXTS = ['sms.', 'email.', 'reminder.', 'contactChange.'];
+/** The messages an error envelope can carry: those `translateText` looks for. */
+export const ERROR_MESSAGE_IDS = (Object.keys(en) as MessageId[]).filter((id) => !SENT_TEXTS.some((prefix) => id.startsWith(prefix)));
+/**
+ * Longer texts stay as they are: no catalogue message is near this long, and the bound keeps the
+ * matching cheap whatever a request puts in a message.
+ */
+const MAX_TRANSLATED_LENGTH = 1000;
+
 let matcher: TextMatcher<MessageId> | undefined;
 
 /**
@@ -91,8 +101,8 @@ let matcher: TextMatcher<MessageId> | undefined;
  * same values. A text the catalogue does not know stays English.
  */
 export function translateText(text: string, language: Language): string {
-  if (language === 'en') return text;
-  matcher ??= matcherFor(CATALOGUES.en);
+  if (language === 'en' || text.length > MAX_TRANSLATED_LENGTH) return text;
+  matcher ??= matcherFor(Object.fromEntries(ERROR_MESSAGE_IDS.map((id) => [id, en[id]])) as Record<MessageId, string>);
   const found = matcher.match(text);
   return found ? t(language, found.id, found.values) : text;
 }
@@ -106,13 +116,18 @@ export function localiseErrorBody<B extends { message: string; issue?: string; e
   language: Language,
 ): B {
   if (language === 'en') return body;
-  return {
-    ...body,
-    message: translateText(body.message, language),
-    ...(body.errors
-      ? { errors: Object.fromEntries(Object.entries(body.errors).map(([k, v]) => [k, v.map((m) => translateText(m, language))])) }
-      : {}),
-  };
+  try {
+    return {
+      ...body,
+      message: translateText(body.message, language),
+      ...(body.errors
+        ? { errors: Object.fromEntries(Object.entries(body.errors).map(([k, v]) => [k, v.map((m) => translateText(m, language))])) }
+        : {}),
+    };
+  } catch {
+    // A translation never turns an answer into a failure: English it is.
+    return body;
+  }
 }
 
 export { SHIPPED_LANGUAGES, type Language };
