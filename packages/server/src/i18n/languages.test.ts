@@ -178,7 +178,7 @@ describe("texts sent to a member go out in the member's language", () => {
     );
     const text = sms.messages.find((m) => m.to === '0722000111')!.message;
     expect(text).toBe(
-      'Mawasiliano yako ya Chama ya Ushirika yamebadilishwa: nambari ya simu na barua pepe uliyotumiwa ujumbe huu si yako tena. Misimbo ya kuingia sasa itatumwa kwa mpya. Kama hukuomba mabadiliko haya, wasiliana na Chama ya Ushirika mara moja.',
+      'Mawasiliano yako ya Chama ya Ushirika yamebadilishwa: nambari ya simu na barua pepe uliyotumiwa ujumbe huu hazitumiki tena kwenye akaunti yako. Misimbo ya kuingia sasa itatumwa kwa mpya. Kama hukuomba mabadiliko haya, wasiliana na Chama ya Ushirika mara moja.',
     );
     const mail = smtp.messages.find((m) => m.to.includes('mwanachama@example.org'))!;
     expect(mail.raw).toContain('Subject: Mawasiliano yako ya Chama ya Ushirika yamebadilishwa');
