@@ -1,6 +1,7 @@
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import {
   ChangePinBody,
+  ReportIssueBody,
   IDENTIFIER_FORMAT_MESSAGE,
   ReceiptParams,
   SHIPPED_LANGUAGES,
@@ -108,6 +109,9 @@ describe('the server catalogues', () => {
       'No ballot has this receipt code',
       'Too many receipt checks from this address, please try again later',
       'Too many lookups from this address, please try again later',
+      'You have sent too many reports, please try again later',
+      'Images must be JPEG, PNG or WebP files',
+      'Each image must be at most 5 MB',
     ];
     const missing = voterTexts.filter((text) => !matcher.match(text));
     expect(missing).toEqual([]);
@@ -145,6 +149,8 @@ describe('the server catalogues', () => {
       { vvpat: 'x'.repeat(65) },
       { member_no: '' },
       { member_no: 'x'.repeat(151) },
+      { details: '' },
+      { details: 'x'.repeat(5001) },
     ];
     const schemas: z.ZodTypeAny[] = [
       VerifyPhoneBody,
@@ -156,6 +162,7 @@ describe('the server catalogues', () => {
       VoteBody,
       ReceiptParams,
       DetailsBody,
+      ReportIssueBody,
     ];
     const messages = new Set<string>();
     for (const schema of schemas)
