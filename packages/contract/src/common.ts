@@ -139,6 +139,8 @@ export const Member = z.object({
   phone: z.string(),
   county: z.string(),
   psk_position_ids: z.array(z.number().int()),
+  /** a shipped language code (en, sw); null: the organisation's default */
+  language: z.string().nullable(),
 });
 export type Member = z.infer<typeof Member>;
 

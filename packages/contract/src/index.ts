@@ -14,6 +14,7 @@ import { vvpatRouter } from './vvpat';
 
 export * from './common';
 export * from './validation';
+export * from './languages';
 export * from './auth';
 export * from './elections';
 export * from './ballots';

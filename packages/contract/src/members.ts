@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Branch, c, errors, Member, MessageBody, meta, PageQuery, paginated, Position } from './common';
+import { memberLanguageSchema } from './languages';
 import { emailSchema, filterSchema, idNumber, memberNoSchema, nameSchema, pathIdSchema, phoneSchema, positiveIdSchema } from './validation';
 
 export const IdParams = z.object({ id: pathIdSchema });
@@ -30,6 +31,8 @@ export const UpdateMemberBody = z.object({
   email: emailSchema,
   county: branchRefSchema,
   member_no: memberNoSchema,
+  /** A shipped language code (en, sw), or null or empty for the organisation's default; absent: unchanged. */
+  language: memberLanguageSchema.optional(),
   /** Changes the phone or email of a member who voted while voting is open (otherwise 409). */
   confirm_contact_change: z.boolean({ invalid_type_error: 'The confirm_contact_change must be true or false' }).optional(),
 });
@@ -126,7 +129,7 @@ export const membersRouter = c.router({
     path: '/members/import',
     summary: 'Import members from a CSV file (multipart field `file`)',
     description:
-      'multipart/form-data with one file field `file`: CSV with header member_no,name,email,phone,branch. All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines. 409 when a line would move a member who already voted for a branch position to another branch, or, once the election is closed, would rename a candidate (nothing is written). An unknown branch is a line error naming it, unless `?create_branches=1`, which creates it. While voting is open (open or paused), a line changing the phone or email of a member who voted is a line error (issue CONTACT_CHANGE_AFTER_VOTE) unless the form field `confirm_contact_changes=1` is sent. Every contact change is logged with masked values and the member is told on the old phone or email.',
+      "multipart/form-data with one file field `file`: CSV with header member_no,name,email,phone,branch and optionally language (a shipped code, en or sw, or empty for the organisation's default; an unknown code is a line error naming the line; without the column, existing members keep theirs). All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines. 409 when a line would move a member who already voted for a branch position to another branch, or, once the election is closed, would rename a candidate (nothing is written). An unknown branch is a line error naming it, unless `?create_branches=1`, which creates it. While voting is open (open or paused), a line changing the phone or email of a member who voted is a line error (issue CONTACT_CHANGE_AFTER_VOTE) unless the form field `confirm_contact_changes=1` is sent. Every contact change is logged with masked values and the member is told on the old phone or email.",
     contentType: 'multipart/form-data',
     query: ImportQuery,
     body: ImportBody,
@@ -138,7 +141,7 @@ export const membersRouter = c.router({
           maxCount: 1,
           required: true,
           mediaTypes: ['text/csv'],
-          description: 'CSV with the header member_no,name,email,phone,branch (UTF-8)',
+          description: 'CSV with the header member_no,name,email,phone,branch[,language] (UTF-8)',
         },
       ],
     }),

@@ -29,7 +29,16 @@ export async function createPosition(ctx: AppContext, input: { name?: string; le
 
 export async function createMember(
   ctx: AppContext,
-  input: Partial<{ memberNo: string; name: string; email: string; phone: string; branch: string; verified: boolean; onRoll: boolean }> = {},
+  input: Partial<{
+    memberNo: string;
+    name: string;
+    email: string;
+    phone: string;
+    branch: string;
+    verified: boolean;
+    onRoll: boolean;
+    language: string | null;
+  }> = {},
 ) {
   const n = next();
   const [row] = await ctx.database.db
@@ -41,6 +50,7 @@ export async function createMember(
       phone: input.phone ?? `07${String(n).padStart(8, '0').slice(-8)}`,
       branchId: await branchId(ctx, input.branch ?? 'Nairobi'),
       verifiedAt: input.verified ? new Date() : null,
+      language: input.language ?? null,
     })
     .returning();
   // As if registered before every roll froze (the usual test member): on the roll of each election

@@ -5,6 +5,7 @@ import { ZodError } from 'zod';
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { AppError } from '../errors';
+import { languageFromHeader, localiseErrorBody } from '../i18n';
 import { loggedPath } from './log-path';
 
 /** zod issues → `{field: [messages]}` keyed by the dotted path (e.g. `candidates.3`). */
@@ -109,6 +110,8 @@ export function errorHandler(logger: Logger) {
       return;
     }
     if (appError.retryAfter !== undefined) res.setHeader('Retry-After', String(Math.ceil(appError.retryAfter)));
-    res.status(appError.status).json(appError.body);
+    // The message in the caller's language (docs/architecture.md "Languages"); the envelope stays as it is.
+    res.vary('Accept-Language');
+    res.status(appError.status).json(localiseErrorBody(appError.body, languageFromHeader(req.get('accept-language'))));
   };
 }

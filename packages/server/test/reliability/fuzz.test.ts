@@ -64,6 +64,8 @@ afterAll(async () => {
 });
 
 const identity = fc.constantFrom('none', 'garbage', 'voter', 'agent', 'admin', 'browser');
+/** Error messages are translated on the way out (docs/architecture.md "Languages"): never a 500 in any language. */
+const acceptLanguage = fc.constantFrom(undefined, 'sw', 'sw-KE,sw;q=0.9,en;q=0.8', 'fr', '*;q=0.1, sw;q=x, ;;');
 
 const routes = flattenRoutes();
 
@@ -72,8 +74,9 @@ describe('fuzzing every contract route', () => {
   for (const { key, route } of routes) {
     it(`${key}: ${route.method} ${route.path}`, async () => {
       await fc.assert(
-        fc.asyncProperty(requestArbitrary(route), identity, fc.boolean(), async (req, who, alias) => {
+        fc.asyncProperty(requestArbitrary(route), identity, fc.boolean(), acceptLanguage, async (req, who, alias, language) => {
           const headers: Record<string, string> = { ...req.headers };
+          if (language !== undefined) headers['accept-language'] = language;
           if (who === 'garbage') headers.authorization = 'Bearer ' + 'z'.repeat(40);
           else if (who === 'browser') {
             headers.cookie = 'XSRF-TOKEN=fuzz-xsrf; kura_pending_voter=s%3Aforged.sig; kura_pending_admin=junk';

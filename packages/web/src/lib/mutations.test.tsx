@@ -18,6 +18,7 @@ const member: Member = {
   email: 'jane@example.org',
   county: 'Nairobi',
   psk_position_ids: [],
+  language: null,
 };
 
 const body = { name: 'Jane Wanjiru', member_no: '1234', phone: '0712345678', email: 'jane@example.org', county: 'Nairobi' };

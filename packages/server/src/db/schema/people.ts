@@ -27,6 +27,8 @@ export const members = pgTable(
     photoUrl: text('photo_url'),
     /** A candidate's statement to voters (at most 2,000 characters), shown on the ballot. */
     statement: text('statement'),
+    /** A shipped language code (`en`, `sw`); null: the organisation's default (docs/architecture.md "Languages"). */
+    language: text('language'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -18,6 +18,7 @@ import type { Core } from '../../core';
 import { members, staff } from '../../db/schema';
 import { DeliveryError, type Delivery } from '../../delivery';
 import { AppError } from '../../errors';
+import { defaultLanguage, memberLanguage, t, type Language } from '../../i18n';
 import { recordActivity } from '../../lib/activity-log';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import { maskPhone } from '../../lib/masking';
@@ -80,8 +81,10 @@ type SendInput = {
   name: string;
   ip: string;
   activity: string;
+  /** The language the code goes out in: the member's, the organisation's default for staff. */
+  language: Language;
   /** Words the SMS for another purpose than signing in (the code is the same kind). */
-  smsText?: (code: string) => string;
+  smsMessage?: 'sms.signInCode' | 'sms.signUpCode';
 };
 
 /**
@@ -91,19 +94,15 @@ type SendInput = {
 async function deliverCode(ctx: Core, deps: CodeDeps, input: SendInput, issued: IssuedCode): Promise<boolean> {
   // The activity row either way: who asked for a code, for which account, from where.
   const row = { name: input.name, activity: input.activity, userId: input.subjectId, userType: input.role, ip: input.ip };
+  const values = { code: issued.code, app: ctx.env.APP_NAME, minutes };
   try {
     if (input.channel === 'sms') {
-      await deps.delivery.sendSms({
-        to: input.to,
-        message:
-          input.smsText?.(issued.code) ??
-          `${issued.code} is your ${ctx.env.APP_NAME} sign-in code. It expires in ${minutes} minutes. Do not share it.`,
-      });
+      await deps.delivery.sendSms({ to: input.to, message: t(input.language, input.smsMessage ?? 'sms.signInCode', values) });
     } else {
       await deps.delivery.sendEmail({
         to: input.to,
-        subject: `${ctx.env.APP_NAME} security code`,
-        text: `Your ${ctx.env.APP_NAME} security code is ${issued.code}.\n\nIt expires in ${minutes} minutes. If you did not try to sign in, ignore this email.`,
+        subject: t(input.language, 'email.codeSubject', values),
+        text: t(input.language, 'email.codeText', values),
       });
     }
   } catch (error) {
@@ -145,8 +144,8 @@ async function sendCodeInBackground(ctx: Core, deps: CodeDeps, input: SendInput)
 export async function sendMemberSmsCode(
   ctx: Core,
   deps: CodeDeps,
-  member: { id: number; name: string; phone: string },
-  input: Pick<SendInput, 'ip' | 'activity' | 'smsText'>,
+  member: { id: number; name: string; phone: string; language: string | null },
+  input: Pick<SendInput, 'ip' | 'activity' | 'smsMessage'>,
 ): Promise<CodeSent> {
   const pending = await sendCode(ctx, deps, {
     role: 'voter',
@@ -154,6 +153,7 @@ export async function sendMemberSmsCode(
     channel: 'sms',
     to: member.phone,
     name: member.name,
+    language: memberLanguage(member),
     ...input,
   });
   return { message: `A 6 digit code has been sent to your phone ${maskPhone(member.phone)}`, pending };
@@ -221,6 +221,7 @@ export async function sendAdminCode(ctx: Core, deps: CodeDeps, input: { email: s
     name: admin.name,
     ip: input.ip,
     activity: 'Admin sign-in: email code sent',
+    language: defaultLanguage(),
   });
   return { message: ADMIN_CODE_SENT, pending };
 }
@@ -252,6 +253,7 @@ export async function sendAgentCode(ctx: Core, deps: CodeDeps, input: { email: s
     name: agent.name,
     ip: input.ip,
     activity: 'Agent sign-in: email code sent',
+    language: defaultLanguage(),
   });
   return { message: AGENT_CODE_SENT, pending };
 }

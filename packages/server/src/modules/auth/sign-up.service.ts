@@ -2,7 +2,7 @@ import type { GoogleContext } from '../../auth/google';
 import { and, eq, isNull } from 'drizzle-orm';
 import { beginAttempt, countersFor } from '../../auth/account-limits';
 import { verifyGoogleIdToken } from '../../auth/google';
-import { CODE_TTL_MS, codeFailureMessage, consumeCode } from '../../auth/one-time-codes';
+import { codeFailureMessage, consumeCode } from '../../auth/one-time-codes';
 import type { PendingSignIn } from '../../auth/pending';
 import type { Core } from '../../core';
 import { members } from '../../db/schema';
@@ -34,7 +34,6 @@ export type SignUpPending = Extract<PendingSignIn, { kind: 'signup' }>;
 const STARTED = 'Voter sign-up';
 const CHECKED = 'Voter sign-up: SMS code check';
 const LINKED = 'Voter sign-up: Google account linked';
-const minutes = Math.round(CODE_TTL_MS / 60_000);
 
 const conflict = () => new AppError('CONFLICT', ACCOUNT_EXISTS, { issue: ACCOUNT_EXISTS });
 
@@ -77,8 +76,7 @@ export async function startSignUp(
   const sent = await sendMemberSmsCode(ctx, deps, member, {
     ip: input.ip,
     activity: 'Voter sign-up: SMS code sent',
-    smsText: (code) =>
-      `${code} is your ${ctx.env.APP_NAME} code to link a Google account to your membership. It expires in ${minutes} minutes. If you did not sign up, do not share it.`,
+    smsMessage: 'sms.signUpCode',
   });
   return {
     message: sent.message,

@@ -6,6 +6,7 @@ import { participation } from '../../db/schema';
 import type { Actor } from '../../auth/actor';
 import { DeliveryError } from '../../delivery';
 import { AppError } from '../../errors';
+import { memberLanguage, t } from '../../i18n';
 import { recordSuccesses } from '../../lib/activity-log';
 import { maskEmail, maskPhone } from '../../lib/masking';
 import { MEMBER_LOCK_NAMESPACE } from '../../db/locks';
@@ -21,7 +22,15 @@ import { readState } from '../elections';
 export type Contact = { phone: string; email: string };
 
 /** A member as stored and the contact details an edit or import would give them. */
-export type ProposedContact = { id: number; memberNo: string; name: string; old: Contact; new: Contact };
+export type ProposedContact = {
+  id: number;
+  memberNo: string;
+  name: string;
+  old: Contact;
+  new: Contact;
+  /** The member's language (null: the organisation's default): the notice is written in it. */
+  language?: string | null;
+};
 
 export type ContactChange = ProposedContact & {
   /** The member had voted while voting was open, and the admin confirmed the change. */
@@ -115,16 +124,17 @@ export async function recordContactChanges(ctx: MembersContext, actor: Actor, { 
  */
 export function sendContactChangeNotices(ctx: MembersContext, { changes, organisation, supportEmail }: ContactChanges): void {
   const org = organisation.trim() || ctx.env.APP_NAME;
-  const help = supportEmail ? `contact ${supportEmail}` : `contact ${org}`;
+  const contact = supportEmail ?? org;
   for (const c of changes) {
     const fields = changedFields(c);
-    const what = fields.map((f) => (f === 'phone' ? 'phone number' : 'email address')).join(' and ');
-    const text = `Your contact details for ${org} were changed: your ${what} ${fields.length > 1 ? 'are' : 'is'} no longer the one this message was sent to. Sign-in codes now go to the new one. If you did not ask for this, ${help} at once.`;
+    const language = memberLanguage(c);
+    const text = t(language, 'contactChange.text', { org, contact, fields: fields.length > 1 ? 'both' : fields[0]! });
+    const subject = t(language, 'contactChange.subject', { org });
     for (const channel of fields) {
       ctx.notices.enqueue(async () => {
         try {
           if (channel === 'phone') await ctx.delivery.sendSms({ to: c.old.phone, message: text });
-          else await ctx.delivery.sendEmail({ to: c.old.email, subject: `Your contact details for ${org} were changed`, text });
+          else await ctx.delivery.sendEmail({ to: c.old.email, subject, text });
         } catch (error) {
           const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
           ctx.logger.warn({ channel, memberId: c.id, reason }, 'contact change notice not delivered');

@@ -3,6 +3,7 @@ import {
   CONTACT_CHANGE_AFTER_VOTE,
   displayNameSchema,
   emailSchema,
+  memberLanguageSchema,
   memberNoSchema,
   nameCharactersMessage,
   nameSchema,
@@ -29,7 +30,10 @@ import {
 } from './contact-changes';
 
 export const IMPORT_COLUMNS = ['member_no', 'name', 'email', 'phone', 'branch'] as const;
+/** Columns a file may leave out: without `language`, existing members keep theirs and new ones get the organisation's default. */
+export const OPTIONAL_IMPORT_COLUMNS = ['language'] as const;
 type Column = (typeof IMPORT_COLUMNS)[number];
+type OptionalColumn = (typeof OPTIONAL_IMPORT_COLUMNS)[number];
 
 export type ImportLineError = { line: number; message: string; issue?: string };
 export type ImportOutcome = { created: number; updated: number; errors: ImportLineError[] };
@@ -45,9 +49,20 @@ const RowSchema = z.object({
   phone: phoneSchema,
   // A branch by name (normalised like every display name) or by id.
   branch: displayNameSchema({ max: 150, required: 'The branch is required', characters: nameCharactersMessage('branch name') }),
+  // A shipped code, or empty for the organisation's default; absent when the file has no such column.
+  language: memberLanguageSchema.optional(),
 });
 
-type ImportRow = { line: number; memberNo: string; name: string; email: string; phone: string; branchId: number };
+type ImportRow = {
+  line: number;
+  memberNo: string;
+  name: string;
+  email: string;
+  phone: string;
+  branchId: number;
+  /** undefined: the file has no language column. */
+  language: string | null | undefined;
+};
 
 /** Thrown inside the import transaction so nothing is written; carries the line errors out. */
 class ImportRejected extends AppError {
@@ -63,7 +78,12 @@ function capErrors(errors: ImportLineError[]): ImportLineError[] {
   return shown;
 }
 
-type Parsed = { records: { line: number; fields: Record<Column, string> }[]; errors: ImportLineError[] };
+type Parsed = {
+  records: { line: number; fields: Record<Column, string> & Partial<Record<OptionalColumn, string>> }[];
+  errors: ImportLineError[];
+  /** The optional columns the header names. */
+  optional?: OptionalColumn[];
+};
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -120,14 +140,16 @@ export function parseMembersCsv(input: Buffer | string): Parsed {
       ],
     };
   }
-  const index = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, names.indexOf(c)])) as Record<Column, number>;
+  const optional = OPTIONAL_IMPORT_COLUMNS.filter((c) => names.includes(c));
+  const columns = [...IMPORT_COLUMNS, ...optional];
+  const index = Object.fromEntries(columns.map((c) => [c, names.indexOf(c)])) as Record<Column | OptionalColumn, number>;
   const records = body.map(({ record, info }) => {
     // info.lines is where the record ends; a quoted field may have spanned several lines.
     const line = info.lines - (record.join('').match(/\n/g)?.length ?? 0);
-    const fields = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, record[index[c]] ?? ''])) as Record<Column, string>;
+    const fields = Object.fromEntries(columns.map((c) => [c, record[index[c]] ?? ''])) as Parsed['records'][number]['fields'];
     return { line, fields };
   });
-  return { records, errors: [] };
+  return { records, errors: [], optional };
 }
 
 export type ImportOptions = {
@@ -212,7 +234,7 @@ async function validateRows(
     }
     lineOfMemberNo.set(r.member_no, line);
     lineOfEmail.set(r.email, line);
-    rows.push({ line, memberNo: r.member_no, name: r.name, email: r.email, phone: r.phone, branchId });
+    rows.push({ line, memberNo: r.member_no, name: r.name, email: r.email, phone: r.phone, branchId, language: r.language });
   }
   // An email may only move with its own member: another member's address is a clash.
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
@@ -239,11 +261,21 @@ async function validateRows(
 
 /** The file's lines that name an existing member, each with that member's stored branch and contact details. */
 async function existingMembersOf(tx: Tx, rows: ImportRow[]) {
-  const found: { member: { id: number; memberNo: string; branchId: number; phone: string; email: string }; row: ImportRow }[] = [];
+  const found: {
+    member: { id: number; memberNo: string; branchId: number; phone: string; email: string; language: string | null };
+    row: ImportRow;
+  }[] = [];
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
     const chunk = rows.slice(i, i + WRITE_CHUNK);
     const existing = await tx
-      .select({ id: members.id, memberNo: members.memberNo, branchId: members.branchId, phone: members.phone, email: members.email })
+      .select({
+        id: members.id,
+        memberNo: members.memberNo,
+        branchId: members.branchId,
+        phone: members.phone,
+        email: members.email,
+        language: members.language,
+      })
       .from(members)
       .where(
         inArray(
@@ -293,7 +325,7 @@ async function refuseBranchMovesAfterVoting(
  */
 async function checkContactChangesOf(
   tx: Tx,
-  existing: { member: { id: number; memberNo: string; phone: string; email: string }; row: ImportRow }[],
+  existing: { member: { id: number; memberNo: string; phone: string; email: string; language: string | null }; row: ImportRow }[],
   confirm: boolean,
 ): Promise<ContactChanges> {
   const proposed: ProposedContact[] = [];
@@ -306,6 +338,8 @@ async function checkContactChangesOf(
       name: row.name,
       old: { phone: m.phone, email: m.email },
       new: { phone: row.phone, email: row.email },
+      // The notice speaks the language the file gives the member, else the one they have.
+      language: row.language === undefined ? m.language : row.language,
     });
     lineOf.set(m.id, row.line);
   }
@@ -343,6 +377,8 @@ async function refuseCandidateRenamesAfterClose(tx: Tx, rows: ImportRow[]): Prom
 /** Inserts new members and updates existing ones by member number; answers how many of each. */
 async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ created: number; updated: number }> {
   let created = 0;
+  // One header per file: every row has the language column or none has.
+  const withLanguage = rows.some((r) => r.language !== undefined);
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
     const chunk = rows.slice(i, i + WRITE_CHUNK);
     const existing = await tx
@@ -364,6 +400,7 @@ async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ creat
           email: r.email,
           phone: r.phone,
           branchId: r.branchId,
+          ...(withLanguage ? { language: r.language ?? null } : {}),
           createdAt: now,
           updatedAt: now,
         })),
@@ -375,6 +412,7 @@ async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ creat
           email: sql`excluded.email`,
           phone: sql`excluded.phone`,
           branchId: sql`excluded.branch_id`,
+          ...(withLanguage ? { language: sql`excluded.language` } : {}),
           updatedAt: sql`excluded.updated_at`,
         },
       });

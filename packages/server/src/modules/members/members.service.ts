@@ -23,7 +23,15 @@ type Reader = Db | Tx;
 
 export type MemberFilters = { query?: string; county?: string; phone?: string; email?: string };
 
-export type MemberEdit = { name: string; phone: string; email: string; county: number | string; member_no: string };
+export type MemberEdit = {
+  name: string;
+  phone: string;
+  email: string;
+  county: number | string;
+  member_no: string;
+  /** A shipped language code, null for the organisation's default; undefined leaves it as it is. */
+  language?: string | null;
+};
 
 const DIGITS = /^\d+$/;
 
@@ -34,6 +42,7 @@ const memberColumns = {
   email: members.email,
   phone: members.phone,
   county: branches.name,
+  language: members.language,
 };
 
 /** Attaches each member's position ids (one query for the whole page). */
@@ -146,12 +155,30 @@ export async function applyMemberEdit(
   if ((await membersLockedToBranch(tx, new Map([[id, branch.id]]))).has(id)) {
     throw new AppError('CONFLICT', `This member ${BRANCH_LOCKED_AFTER_VOTE}`, { issue: BRANCH_LOCKED_AFTER_VOTE });
   }
-  const [old] = await tx.select({ phone: members.phone, email: members.email }).from(members).where(eq(members.id, id));
+  const [old] = await tx
+    .select({ phone: members.phone, email: members.email, language: members.language })
+    .from(members)
+    .where(eq(members.id, id));
   if (!old) throw new AppError('NOT_FOUND', 'Member not found');
-  const contacts = await checkContactChanges(tx, [{ id, memberNo, name, old, new: { phone, email } }], confirmContactChange);
+  const contacts = await checkContactChanges(
+    tx,
+    [{ id, memberNo, name, old: { phone: old.phone, email: old.email }, new: { phone, email }, language: old.language }],
+    confirmContactChange,
+  );
   if (contacts.refused.length > 0) throw contactChangeRefused();
   try {
-    await tx.update(members).set({ name, phone, email, memberNo, branchId: branch.id, updatedAt: now }).where(eq(members.id, id));
+    await tx
+      .update(members)
+      .set({
+        name,
+        phone,
+        email,
+        memberNo,
+        branchId: branch.id,
+        ...(input.language !== undefined ? { language: input.language } : {}),
+        updatedAt: now,
+      })
+      .where(eq(members.id, id));
   } catch (error) {
     const constraint = uniqueViolation(error);
     if (constraint === undefined) throw error;

@@ -132,6 +132,7 @@ describe('listing and search', () => {
       phone: expect.any(String),
       county: expect.any(String),
       psk_position_ids: expect.any(Array),
+      language: null,
     });
     expect(body.last_page).toBe(Math.ceil(body.total / 10));
   });
@@ -218,6 +219,7 @@ describe('edit member', () => {
         phone: '0711222333',
         county: 'Mombasa',
         psk_position_ids: [],
+        language: null,
       },
     });
     const branchesRes = await admin.members.listBranches();
@@ -226,6 +228,22 @@ describe('edit member', () => {
     expect(bodyOf(byId, 200).data.county).toBe('Kisumu');
     const [log] = await logsFor('Member updated');
     expect(log).toMatchObject({ name: adminName, status: 'success', ipAddress: expect.stringContaining('127.0.0.1') });
+  });
+
+  it("sets the member's language, keeps it when the edit leaves it out, and clears it with null or empty", async () => {
+    const m = await createMember(t.ctx);
+    const body = { name: m.name, phone: m.phone, email: m.email, county: 'Nairobi', member_no: m.memberNo };
+    expect(bodyOf(await edit(m.id, { ...body, language: ' SW ' }), 200).data.language).toBe('sw');
+    expect(bodyOf(await edit(m.id, body), 200).data.language).toBe('sw');
+    expect(bodyOf(await edit(m.id, { ...body, language: '' }), 200).data.language).toBeNull();
+    expect(bodyOf(await edit(m.id, { ...body, language: 'en' }), 200).data.language).toBe('en');
+    expect(bodyOf(await edit(m.id, { ...body, language: null }), 200).data.language).toBeNull();
+    const unknown = await edit(m.id, { ...body, language: 'fr' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toEqual({
+      message: 'The language must be one of en, sw',
+      errors: { language: ['The language must be one of en, sw'] },
+    });
   });
 
   it('validates with the contract rules, one message per field', async () => {
@@ -413,6 +431,37 @@ describe('members import (CSV)', () => {
     ]);
   });
 
+  it('takes an optional language column: a shipped code or empty; without the column, languages stay', async () => {
+    const languageOf = async (no: string) =>
+      (await t.ctx.database.db.select({ language: members.language }).from(members).where(eq(members.memberNo, no)))[0]?.language;
+    const csv = [
+      'member_no,name,email,phone,branch,language',
+      '661001,Lang Sw,lang.sw@example.org,0711001001,Nairobi,sw',
+      '661002,Lang Empty,lang.empty@example.org,0711001002,Nairobi,',
+      '661003,Lang En,lang.en@example.org,0711001003,Nairobi, EN ',
+    ].join('\n');
+    expect(bodyOf(await upload(csv), 200)).toEqual({ created: 3, updated: 0, errors: [] });
+    expect([await languageOf('661001'), await languageOf('661002'), await languageOf('661003')]).toEqual(['sw', null, 'en']);
+    // A file without the column keeps each member's language.
+    const without = 'member_no,name,email,phone,branch\n661001,Lang Sw,lang.sw@example.org,0711001001,Nairobi\n';
+    expect(bodyOf(await upload(without), 200)).toEqual({ created: 0, updated: 1, errors: [] });
+    expect(await languageOf('661001')).toBe('sw');
+    // An empty cell puts the member back on the organisation's default.
+    expect(bodyOf(await upload(`${without.trim()},\n`.replace('branch\n', 'branch,language\n')), 200).updated).toBe(1);
+    expect(await languageOf('661001')).toBeNull();
+  });
+
+  it('refuses an unknown language code as a line error naming the line, importing nothing', async () => {
+    const csv = [
+      'member_no,name,email,phone,branch,language',
+      '661101,Ok Line,ok.lang@example.org,0711001101,Nairobi,sw',
+      '661102,Bad Lang,bad.lang@example.org,0711001102,Nairobi,fr',
+    ].join('\n');
+    const res = bodyOf(await upload(csv), 200);
+    expect(res).toEqual({ created: 0, updated: 0, errors: [{ line: 3, message: 'language: The language must be one of en, sw' }] });
+    expect(await memberNos(['661101', '661102'])).toEqual([]);
+  });
+
   it('rolls back the whole file when any line is bad, listing each bad line', async () => {
     await createMember(t.ctx, { memberNo: '660900', email: 'owner@example.org' });
     const csv = [
@@ -437,7 +486,7 @@ describe('members import (CSV)', () => {
       { line: 7, message: 'email: owner@example.org already belongs to member 660900' },
     ]);
     expect(await memberNos(['660101', '660106'])).toEqual([]);
-    const [failed] = (await logsFor('Members imported')).filter((l) => l.status === 'failed');
+    const failed = (await logsFor('Members imported')).filter((l) => l.status === 'failed').at(-1);
     expect(failed!.data).toMatch(/4 lines rejected/);
   });
 

@@ -6,6 +6,7 @@ import { createLoop, type Loop } from '../../lib/loop';
 import { REMINDER_MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { REMINDER_QUIET_MS } from './reminders.service';
 import { readState } from '../elections';
+import { memberLanguage, t } from '../../i18n';
 
 /** How often an idle sender looks for campaigns queued by another process. */
 const IDLE_POLL_MS = 2000;
@@ -28,6 +29,8 @@ type Claimed = {
   name: string;
   email: string;
   phone: string;
+  /** The member's language (null: the organisation's default): the e-mail subject is written in it. */
+  language: string | null;
   /** What the e-mail subject names: the election's title, else the organisation's name. */
   election: string;
 };
@@ -75,7 +78,12 @@ export function createReminderSender(ctx: RemindersContext, delivery?: Delivery)
     try {
       const transport = delivery ?? ctx.delivery;
       if (claim.channel === 'sms') await transport.sendSms({ to: claim.phone, message: text });
-      else await transport.sendEmail({ to: claim.email, subject: `Reminder: ${claim.election || ctx.env.APP_NAME}`, text });
+      else
+        await transport.sendEmail({
+          to: claim.email,
+          subject: t(memberLanguage(claim), 'reminder.subject', { election: claim.election || ctx.env.APP_NAME }),
+          text,
+        });
     } catch (e) {
       error = e;
     }
@@ -146,8 +154,15 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
     if (!row) return 'none' as const;
     await tx.execute(sql`select pg_advisory_xact_lock(${REMINDER_MEMBER_LOCK_NAMESPACE}, ${row.member_id})`);
     const quietSince = iso(new Date(now.getTime() - REMINDER_QUIET_MS));
-    const [member] = await tx.execute<{ name: string; email: string; phone: string; voted: boolean; reminded: boolean }>(sql`
-      select m.name, m.email, m.phone,
+    const [member] = await tx.execute<{
+      name: string;
+      email: string;
+      phone: string;
+      language: string | null;
+      voted: boolean;
+      reminded: boolean;
+    }>(sql`
+      select m.name, m.email, m.phone, m.language,
         exists (select 1 from participation p join positions ps on ps.id = p.position_id
                 where p.member_id = m.id and ps.election_id = ${row.election_id}) as voted,
         exists (select 1 from reminder_recipients o where o.member_id = m.id and o.reminder_id <> ${reminderId}
@@ -185,6 +200,7 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
       name: member.name,
       email: member.email,
       phone: member.phone,
+      language: member.language,
       election: texts.title || texts.organisation || '',
     };
   });

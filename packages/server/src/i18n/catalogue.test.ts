@@ -1,0 +1,231 @@
+import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import {
+  ChangePinBody,
+  ReportIssueBody,
+  IDENTIFIER_FORMAT_MESSAGE,
+  ReceiptParams,
+  SHIPPED_LANGUAGES,
+  SignPassBody,
+  SignupBody,
+  VerifyCodeBody,
+  VerifyPhoneBody,
+  VerifyTokenBody,
+  VoteBody,
+  DetailsBody,
+  nameCharactersMessage,
+} from '@kura/contract';
+import type { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { CATALOGUES, ERROR_MESSAGE_IDS, languageFromHeader, localiseErrorBody, memberLanguage, t, translateText, type MessageId } from '.';
+import { matcherFor, placeholdersOf } from './reverse';
+import { CODE_DEAD, CODE_EXHAUSTED, CODE_WRONG, RESEND_TOO_SOON } from '../auth/one-time-codes';
+import { TOO_MANY_FAILURES, TRY_AGAIN_SOON } from '../auth/account-limits';
+import { TOO_MANY_FROM_ADDRESS } from '../auth/rate-limits';
+import { SIGN_IN_EXPIRED } from '../auth/pending';
+import { GOOGLE_EMAIL_MISMATCH, GOOGLE_EMAIL_UNVERIFIED, GOOGLE_INVALID, GOOGLE_NOT_CONFIGURED, GOOGLE_TOKEN_USED } from '../auth/google';
+import { AppError, ERROR_STATUS } from '../errors';
+
+const en = CATALOGUES.en;
+const ids = Object.keys(en) as MessageId[];
+
+/** Values that exercise every branch of a message: each plural/select option once. */
+function sampleValues(message: string): Record<string, string | number>[] {
+  const args = new Map<string, (string | number)[]>();
+  const walk = (elements: MessageFormatElement[]) => {
+    for (const el of elements) {
+      if (el.type === TYPE.argument || el.type === TYPE.number) args.set(el.value, args.get(el.value) ?? [`${el.value} Xy`]);
+      if (el.type === TYPE.plural) args.set(el.value, [1, 2, 12]);
+      if (el.type === TYPE.select) args.set(el.value, Object.keys(el.options));
+      if (el.type === TYPE.plural || el.type === TYPE.select) for (const o of Object.values(el.options)) walk(o.value);
+    }
+  };
+  walk(parse(message));
+  const runs = Math.max(1, ...[...args.values()].map((v) => v.length));
+  return Array.from({ length: runs }, (_, i) => Object.fromEntries([...args].map(([k, v]) => [k, v[i % v.length]!])));
+}
+
+describe('the server catalogues', () => {
+  it('hold the same keys in every shipped language', () => {
+    for (const language of SHIPPED_LANGUAGES) expect(Object.keys(CATALOGUES[language]).sort(), language).toEqual([...ids].sort());
+  });
+
+  it('give every message the same ICU placeholders in every language, and parse', () => {
+    for (const language of SHIPPED_LANGUAGES)
+      for (const id of ids) expect(placeholdersOf(CATALOGUES[language][id]), `${language} ${id}`).toEqual(placeholdersOf(en[id]));
+  });
+
+  it('translate every English error message, as the code formats it, to the Kiswahili one with the same values', () => {
+    expect(ERROR_MESSAGE_IDS.length).toBeGreaterThan(90);
+    expect(ERROR_MESSAGE_IDS).not.toContain('sms.signInCode');
+    for (const id of ERROR_MESSAGE_IDS) {
+      for (const values of sampleValues(en[id])) {
+        const english = t('en', id, values);
+        expect(translateText(english, 'sw'), `${id} ${JSON.stringify(values)}`).toBe(t('sw', id, values));
+      }
+    }
+  });
+
+  it('find each English text as itself: no template swallows another message', () => {
+    const matcher = matcherFor(en);
+    for (const id of ids) for (const values of sampleValues(en[id])) expect(matcher.match(t('en', id, values))?.id).toBe(id);
+  });
+
+  it("know the spec's English texts a voter meets, word for word", () => {
+    const matcher = matcherFor(en);
+    const voterTexts = [
+      CODE_WRONG,
+      CODE_EXHAUSTED,
+      CODE_DEAD,
+      RESEND_TOO_SOON,
+      TOO_MANY_FAILURES,
+      TRY_AGAIN_SOON,
+      TOO_MANY_FROM_ADDRESS,
+      SIGN_IN_EXPIRED,
+      GOOGLE_EMAIL_MISMATCH,
+      GOOGLE_EMAIL_UNVERIFIED,
+      GOOGLE_INVALID,
+      GOOGLE_NOT_CONFIGURED,
+      GOOGLE_TOKEN_USED,
+      'No account found, try signing up',
+      'Such an account already exists, try signing in or use a different voter id',
+      'No member matches this voter ID and phone number',
+      'Set up an authenticator app first: sign in with an SMS code, then scan the QR code',
+      'You can only set up an authenticator for your own account',
+      'Choose a pin other than the default pin',
+      'Incorrect pin',
+      'Scan the QR code with your authenticator app first',
+      'The token is incorrect or has expired, please try again',
+      'Could not send the SMS code, please try again',
+      'No member found with that member number or email. Check it and try again, or contact the secretariat.',
+      IDENTIFIER_FORMAT_MESSAGE,
+      nameCharactersMessage(),
+      'Results are shown to election staff only until voting closes',
+      'Results are published when voting closes',
+      ...(Object.keys(ERROR_STATUS) as (keyof typeof ERROR_STATUS)[]).map((code) => new AppError(code).message),
+      'Voting is currently disabled',
+      'You have already voted for Chair National, Treasurer National',
+      'Choose at most 3 candidates for Board National',
+      'Choose at most 1 candidate for Chair National',
+      'No ballot has this receipt code',
+      'Too many receipt checks from this address, please try again later',
+      'Too many lookups from this address, please try again later',
+      'You have sent too many reports, please try again later',
+      'Images must be JPEG, PNG or WebP files',
+      'Each image must be at most 5 MB',
+    ];
+    const missing = voterTexts.filter((text) => !matcher.match(text));
+    expect(missing).toEqual([]);
+    for (const text of voterTexts) expect(translateText(text, 'sw'), text).not.toBe(text);
+  });
+
+  it("cover every validation message of the voter's requests (the contract's zod schemas)", () => {
+    const junk: unknown[] = [
+      undefined,
+      null,
+      {},
+      [],
+      7,
+      'x',
+      { unique_id: '', consent: false },
+      { unique_id: 'ab', consent: 'yes' },
+      { unique_id: 'not valid!', consent: true },
+      { unique_id: '9'.repeat(151) },
+      { token: '12a', pfNumber: '' },
+      { token: '1234567', pfNumber: 'x'.repeat(51) },
+      { token: 123456 },
+      { pfNumber: '12', phone: '07', credential: '' },
+      { pfNumber: 'abcd', phone: '07123456789', credential: 'x'.repeat(8193), name: 'x'.repeat(151), photo: 'x'.repeat(2049) },
+      { pass: '', pfNumber: '1' },
+      { pass: 'x'.repeat(101) },
+      { current_pin: '', new_pin: '12' },
+      { current_pin: 'x'.repeat(101), new_pin: '1234' },
+      { candidates: {} },
+      { candidates: 'x' },
+      { candidates: { abc: 1 } },
+      { candidates: { 1: 'x', 2: [], 3: [0], 4: -1, 5: 1.5, 99999999999: 1 } },
+      { candidates: { 1: Array.from({ length: 51 }, (_, i) => i + 1) } },
+      { candidates: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [i + 1, 1])) },
+      { vvpat: '' },
+      { vvpat: 'x'.repeat(65) },
+      { member_no: '' },
+      { member_no: 'x'.repeat(151) },
+      { details: '' },
+      { details: 'x'.repeat(5001) },
+    ];
+    const schemas: z.ZodTypeAny[] = [
+      VerifyPhoneBody,
+      VerifyCodeBody,
+      SignupBody,
+      SignPassBody,
+      VerifyTokenBody,
+      ChangePinBody,
+      VoteBody,
+      ReceiptParams,
+      DetailsBody,
+      ReportIssueBody,
+    ];
+    const messages = new Set<string>();
+    for (const schema of schemas)
+      for (const input of junk) {
+        const parsed = schema.safeParse(input);
+        if (!parsed.success) for (const issue of parsed.error.issues) messages.add(issue.message);
+      }
+    expect(messages.size).toBeGreaterThan(25);
+    const untranslated = [...messages].filter((m) => translateText(m, 'sw') === m);
+    expect(untranslated).toEqual([]);
+  });
+
+  it('match in linear time: a long or hostile text costs next to nothing and stays as it is', () => {
+    const hostile = [
+      'Expected ' + ', received '.repeat(80),
+      'No route for ' + 'x'.repeat(990),
+      'You have already voted for ' + ' for '.repeat(190),
+      'Choose at most 1'.repeat(60) + ' candidate for ',
+      'The ' + 'The '.repeat(240) + ' field is required!',
+      'x'.repeat(100_000),
+    ];
+    const started = performance.now();
+    for (const text of hostile) translateText(text, 'sw');
+    expect(performance.now() - started).toBeLessThan(250);
+    expect(translateText('x'.repeat(100_000), 'sw')).toBe('x'.repeat(100_000));
+  });
+});
+
+describe('languages', () => {
+  it('reads Accept-Language: the best shipped language by q-value, else English', () => {
+    expect(languageFromHeader(undefined)).toBe('en');
+    expect(languageFromHeader('')).toBe('en');
+    expect(languageFromHeader('sw')).toBe('sw');
+    expect(languageFromHeader('sw-KE,sw;q=0.9,en;q=0.8')).toBe('sw');
+    expect(languageFromHeader('SW-ke')).toBe('sw');
+    expect(languageFromHeader('fr')).toBe('en');
+    expect(languageFromHeader('fr-FR, sw;q=0.5')).toBe('sw');
+    expect(languageFromHeader('en;q=0.4, sw;q=0.7')).toBe('sw');
+    expect(languageFromHeader('sw;q=0, en')).toBe('en');
+    expect(languageFromHeader('sw;q=0')).toBe('en');
+    expect(languageFromHeader('*')).toBe('en');
+    expect(languageFromHeader('en-GB,en;q=0.9,sw;q=0.8')).toBe('en');
+    expect(languageFromHeader('garbage;;;q=abc, sw;q=0.1')).toBe('sw');
+  });
+
+  it("a member's language is theirs when shipped, else the organisation's default (English)", () => {
+    expect(memberLanguage({ language: 'sw' })).toBe('sw');
+    expect(memberLanguage({ language: null })).toBe('en');
+    expect(memberLanguage({ language: 'xx' })).toBe('en');
+    expect(memberLanguage(undefined)).toBe('en');
+  });
+
+  it('translates the error envelope: message and field messages, never the keys nor issue', () => {
+    const body = {
+      message: 'Enter 6 digit secure OTP',
+      issue: 'No such user exists',
+      errors: { token: ['Enter 6 digit secure OTP', 'Should only contain digits'], 'candidates.7': ['Something unknown'] },
+    };
+    expect(localiseErrorBody(body, 'sw')).toEqual({
+      message: 'Weka msimbo wa tarakimu 6',
+      issue: 'No such user exists',
+      errors: { token: ['Weka msimbo wa tarakimu 6', 'Weka tarakimu tu'], 'candidates.7': ['Something unknown'] },
+    });
+    expect(localiseErrorBody(body, 'en')).toBe(body);
+  });
+});

@@ -1,0 +1,198 @@
+import { eq } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { election, organisation } from '../db/schema';
+import { CURRENT_ELECTION } from '../modules/elections';
+import { openBrowser } from '../../test/auth/browser';
+import { wrongCode } from '../../test/auth/guessing';
+import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../test/auth/google-signer';
+import { startSmsSink, type SmsSink } from '../../test/auth/sms-sink';
+import { startSmtpCapture, type SmtpCapture } from '../../test/auth/smtp-capture';
+import { bearer, createMember, tokenFor } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { waitFor } from '../../test/voting/sockets';
+import { createElection, setVoting, type Election } from '../../test/voting/election';
+
+/**
+ * The members' languages over HTTP (docs/architecture.md "Languages"): error messages follow
+ * Accept-Language with the envelope unchanged, and the texts sent to a member (sign-in codes,
+ * contact-change notices, reminders) go out in the member's language, through a real SMS webhook
+ * sink and a real SMTP server.
+ */
+
+let t: TestApp;
+let sms: SmsSink;
+let smtp: SmtpCapture;
+let e: Election;
+let admin: string;
+let google: GoogleSigner;
+const API = '/api/v1';
+
+beforeAll(async () => {
+  [sms, smtp, google] = await Promise.all([startSmsSink(), startSmtpCapture(), createGoogleSigner()]);
+  t = await createTestApp({
+    env: {
+      SMS_PROVIDER: 'webhook',
+      SMS_WEBHOOK_URL: sms.url,
+      SMTP_URL: smtp.url,
+      APP_NAME: 'Kura',
+      MIX_INTERVAL_MS: '3600000',
+      GOOGLE_CLIENT_ID: TEST_GOOGLE_CLIENT_ID,
+    },
+  });
+  t.ctx.google.certs = google.certs;
+  await t.ctx.database.db.update(organisation).set({ name: 'Chama ya Ushirika' });
+  e = await createElection(t.ctx);
+  admin = await tokenFor(t.ctx, 'admin');
+});
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([sms?.close(), smtp?.close()]);
+});
+
+describe('error messages follow Accept-Language', () => {
+  it('answers a wrong code in Kiswahili for sw, in English for fr; status, issue and envelope unchanged', async () => {
+    const member = await createMember(t.ctx);
+    const browser = await openBrowser(t.app);
+    expect((await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true })).status).toBe(200);
+    const code = sms.codeFor(member.phone);
+
+    const sw = await browser.post(`${API}/verify/sms`, { token: wrongCode(code) }).set('Accept-Language', 'sw-KE,sw;q=0.9,en;q=0.8');
+    expect(sw.status).toBe(401);
+    expect(sw.body).toEqual({ message: 'Msimbo si sahihi, tafadhali jaribu tena', issue: 'The code is incorrect, please try again' });
+    expect(sw.headers.vary).toMatch(/Accept-Language/i);
+
+    const fr = await browser.post(`${API}/verify/sms`, { token: wrongCode(code) }).set('Accept-Language', 'fr-FR,fr;q=0.9');
+    expect(fr.status).toBe(401);
+    expect(fr.body).toEqual({ message: 'The code is incorrect, please try again', issue: 'The code is incorrect, please try again' });
+
+    // q-values count: English preferred over Kiswahili.
+    const en = await browser.post(`${API}/verify/sms`, { token: wrongCode(code) }).set('Accept-Language', 'sw;q=0.5, en');
+    expect(en.body.message).toBe('The code is incorrect, please try again');
+  });
+
+  it('answers an unknown member and a validation failure in Kiswahili, the field keys as they are', async () => {
+    const browser = await openBrowser(t.app);
+    const unknown = await browser.post(`${API}/verify/phone`, { unique_id: '99999998', consent: true }).set('Accept-Language', 'sw');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: 'Hakuna akaunti iliyopatikana, jaribu kujisajili', issue: 'No such user exists' });
+
+    const invalid = await browser.post(`${API}/verify/phone`, { unique_id: 'ab', consent: false }).set('Accept-Language', 'sw');
+    expect(invalid.status).toBe(422);
+    expect(Object.keys(invalid.body.errors).sort()).toEqual(['consent', 'unique_id']);
+    expect(invalid.body.errors.unique_id).toContain('Lazima iwe na herufi 3 au zaidi');
+    expect(invalid.body.errors.consent).toEqual(['Lazima ukubali ukusanyaji wa taarifa, faragha na masharti ili kuendelea']);
+    expect(invalid.body.message).toBe(invalid.body.errors[Object.keys(invalid.body.errors)[0]!][0]);
+  });
+
+  it('answers a vote while voting is closed in Kiswahili, and a bad choice per field', async () => {
+    const member = await createMember(t.ctx);
+    const token = await tokenFor(t.ctx, 'voter', member.id);
+    await setVoting(t.ctx, false);
+    const closed = await request(t.app)
+      .post(`${API}/psk/vote`)
+      .set(bearer(token))
+      .set('Accept-Language', 'sw')
+      .send({ candidates: { [e.chair.id]: e.alice.id } });
+    expect(closed.status).toBe(403);
+    expect(closed.body).toEqual({ message: 'Upigaji kura umesimamishwa kwa sasa' });
+    const english = await request(t.app)
+      .post(`${API}/psk/vote`)
+      .set(bearer(token))
+      .set('Accept-Language', 'fr')
+      .send({ candidates: { [e.chair.id]: e.alice.id } });
+    expect(english.body).toEqual({ message: 'Voting is currently disabled' });
+
+    await setVoting(t.ctx, true);
+    const wrong = await request(t.app)
+      .post(`${API}/psk/vote`)
+      .set(bearer(token))
+      .set('Accept-Language', 'sw')
+      .send({ candidates: { [e.chair.id]: e.carol.id } });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors).toEqual({
+      [`candidates.${e.chair.id}`]: [`Mgombea uliyemchagua hagombei nafasi ya ${e.chair.name} National`],
+    });
+  });
+
+  it('answers a rate limit and a receipt check in Kiswahili; no header means English', async () => {
+    const member = await createMember(t.ctx);
+    const browser = await openBrowser(t.app);
+    await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).expect(200);
+    const again = await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).set('Accept-Language', 'sw');
+    expect(again.status).toBe(429);
+    expect(Number(again.headers['retry-after'])).toBeGreaterThan(0);
+    expect(again.body).toEqual({
+      message: 'Msimbo ulitumwa chini ya dakika moja iliyopita, tafadhali subiri kabla ya kuomba mwingine',
+    });
+
+    const receipt = await request(t.app).get(`${API}/psk/receipt/VP-0000-0000-0000`).set('Accept-Language', 'sw');
+    expect(receipt.status).toBe(404);
+    expect(receipt.body).toEqual({ message: 'Hakuna kura yenye nambari hii ya risiti' });
+    const plain = await request(t.app).get(`${API}/psk/receipt/VP-0000-0000-0000`);
+    expect(plain.body).toEqual({ message: 'No ballot has this receipt code' });
+    const unauthenticated = await request(t.app).get(`${API}/validate`).set('Accept-Language', 'sw');
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.body).toEqual({ message: 'Hujaingia' });
+  });
+});
+
+describe("texts sent to a member go out in the member's language", () => {
+  it('texts the sign-in code in Kiswahili to a sw member, in English otherwise, whatever the browser asks', async () => {
+    const swahili = await createMember(t.ctx, { language: 'sw' });
+    const english = await createMember(t.ctx, { language: null });
+    const browser = await openBrowser(t.app);
+    await browser.post(`${API}/verify/phone`, { unique_id: swahili.memberNo, consent: true }).set('Accept-Language', 'en').expect(200);
+    await browser.post(`${API}/verify/phone`, { unique_id: english.memberNo, consent: true }).set('Accept-Language', 'sw').expect(200);
+    const toSwahili = sms.messages.filter((m) => m.to === swahili.phone).at(-1)!.message;
+    const toEnglish = sms.messages.filter((m) => m.to === english.phone).at(-1)!.message;
+    const swCode = sms.codeFor(swahili.phone);
+    const enCode = sms.codeFor(english.phone);
+    expect(toSwahili).toBe(`${swCode} ni msimbo wako wa kuingia Kura. Unakwisha baada ya dakika 5. Usimpe mtu yeyote.`);
+    expect(toEnglish).toBe(`${enCode} is your Kura sign-in code. It expires in 5 minutes. Do not share it.`);
+  });
+
+  it('texts the sign-up code in Kiswahili to a sw member', async () => {
+    const member = await createMember(t.ctx, { memberNo: '8642', phone: '0733000864', language: 'sw' });
+    const browser = await openBrowser(t.app);
+    const credential = await google.idToken({ email: 'mwanachama.google@gmail.com', sub: 'google-sub-sw' });
+    const started = await browser.post(`${API}/signup`, { pfNumber: member.memberNo, phone: member.phone, credential });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const code = sms.codeFor(member.phone);
+    expect(sms.messages.filter((m) => m.to === member.phone).at(-1)!.message).toBe(
+      `${code} ni msimbo wako wa Kura wa kuunganisha akaunti ya Google na uanachama wako. Unakwisha baada ya dakika 5. Kama hukujisajili, usimpe mtu yeyote.`,
+    );
+  });
+
+  it('tells a sw member of a contact change in Kiswahili, by SMS and by e-mail', async () => {
+    const member = await createMember(t.ctx, { language: 'sw', email: 'mwanachama@example.org', phone: '0722000111' });
+    const res = await request(t.app)
+      .post(`${API}/edit/psk/member/${member.id}`)
+      .set(bearer(admin))
+      .send({ name: member.name, phone: '0722000222', email: 'mpya@example.org', county: 'Nairobi', member_no: member.memberNo });
+    expect(res.status).toBe(200);
+    await waitFor(
+      () => sms.messages.some((m) => m.to === '0722000111') && smtp.messages.some((m) => m.to.includes('mwanachama@example.org')),
+      10_000,
+      'contact change notices',
+    );
+    const text = sms.messages.find((m) => m.to === '0722000111')!.message;
+    expect(text).toBe(
+      'Mawasiliano yako ya Chama ya Ushirika yamebadilishwa: nambari ya simu na barua pepe uliyotumiwa ujumbe huu hazitumiki tena kwenye akaunti yako. Misimbo ya kuingia sasa itatumwa kwa mpya. Kama hukuomba mabadiliko haya, wasiliana na Chama ya Ushirika mara moja.',
+    );
+    const mail = smtp.messages.find((m) => m.to.includes('mwanachama@example.org'))!;
+    expect(mail.raw).toContain('Subject: Mawasiliano yako ya Chama ya Ushirika yamebadilishwa');
+  });
+
+  it("puts a reminder e-mail's subject in each member's language", async () => {
+    const swahili = await createMember(t.ctx, { language: 'sw', email: 'kumbuka.sw@example.org' });
+    const english = await createMember(t.ctx, { email: 'remind.en@example.org' });
+    await t.ctx.database.db.update(election).set({ title: 'Uchaguzi 2026' }).where(eq(election.id, CURRENT_ELECTION));
+    const res = await request(t.app).post(`${API}/reminders`).set(bearer(admin)).send({ channel: 'email', message: 'Habari {name}' });
+    expect(res.status).toBe(202);
+    const mailTo = (email: string) => smtp.messages.find((m) => m.to.includes(email));
+    await waitFor(() => !!mailTo(swahili.email) && !!mailTo(english.email), 15_000, 'reminders');
+    expect(mailTo(swahili.email)!.raw).toContain('Subject: Kikumbusho: Uchaguzi 2026\r\n');
+    expect(mailTo(english.email)!.raw).toContain('Subject: Reminder: Uchaguzi 2026\r\n');
+  });
+});
