@@ -66,7 +66,7 @@ describe('public results fast path', () => {
     // Live results follow a vote within the coalescing window, not inside its response: a
     // snapshot rebuild in flight (the toggle's, a busy machine's) applies the vote when it ends.
     let after = await request(base).get('/api/v1/psk/results').set('If-None-Match', etag);
-    for (const deadline = Date.now() + 10_000; after.status === 304 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 10_000; after.status === 304 && Date.now() < deadline;) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       after = await request(base).get('/api/v1/psk/results').set('If-None-Match', etag);
     }
