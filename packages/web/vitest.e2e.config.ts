@@ -12,7 +12,10 @@ export default defineConfig({
     globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    fileParallelism: false,
+    // Two files at a time, each with its own server (own data copy, own ports) and Chromium: on
+    // the 2-core machine this overlaps one file's waits with another's work.
+    fileParallelism: true,
+    maxWorkers: 2,
     passWithNoTests: false,
   },
 });
