@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { screenshot, type Session, signInOverApi, useE2E, WEB_DIR } from './harness';
 
 /**
- * docs/i18n.md, issue 27 "Done when": the voter and public screens in the pseudo-locale en-XA at
+ * docs/i18n.md "Pseudo-locale": the voter and public screens in the pseudo-locale en-XA at
  * 390 px (no plain-English text outside the catalogue, no text cut off), axe clean in English and
  * Kiswahili with <html lang> following, and the printed declaration in Kiswahili after close.
  *
