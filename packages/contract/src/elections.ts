@@ -43,16 +43,36 @@ export const Election = z.object({
 });
 export type Election = z.infer<typeof Election>;
 
-const textField = (field: string, max: number) =>
+export const textField = (field: string, max: number) =>
   z
     .string({ invalid_type_error: `The ${field} must be text` })
     .trim()
     .max(max, `Must be at most ${max} characters long`);
-const dateTimeField = (field: string) =>
+export const dateTimeField = (field: string) =>
   z
     .string({ invalid_type_error: `The ${field} must be a date and time` })
     .datetime({ offset: true, message: `The ${field} must be an ISO 8601 date and time with an offset` })
     .nullable();
+/** The organisation's website, support e-mail and time zone as an edit takes them (election and organisation alike). */
+export const websiteField = z
+  .string({ invalid_type_error: 'The website must be a URL' })
+  .trim()
+  .max(500, 'Must be at most 500 characters long')
+  .url('The website must be a URL, e.g. https://example.org')
+  .refine((u) => /^https?:\/\//i.test(u), 'The website must start with http:// or https://')
+  .nullable();
+export const supportEmailField = z
+  .string({ invalid_type_error: 'The support email must be an email address' })
+  .trim()
+  .toLowerCase()
+  .max(254, 'Must be at most 254 characters long')
+  .email('The support email must be a valid email address')
+  .nullable();
+export const timeZoneField = z
+  .string({ invalid_type_error: 'The time zone must be text' })
+  .trim()
+  .max(64, 'Must be at most 64 characters long')
+  .refine(isTimeZone, 'The time zone must be an IANA time zone name, e.g. Africa/Nairobi or Europe/London');
 
 /**
  * Whether the name is an IANA time zone this runtime knows: an Area/Location name (or UTC), which
@@ -74,27 +94,11 @@ export const UpdateElectionBody = z
   .object({
     title: textField('title', 200),
     organisation: textField('organisation', 200),
-    website: z
-      .string({ invalid_type_error: 'The website must be a URL' })
-      .trim()
-      .max(500, 'Must be at most 500 characters long')
-      .url('The website must be a URL, e.g. https://example.org')
-      .refine((u) => /^https?:\/\//i.test(u), 'The website must start with http:// or https://')
-      .nullable(),
-    support_email: z
-      .string({ invalid_type_error: 'The support email must be an email address' })
-      .trim()
-      .toLowerCase()
-      .max(254, 'Must be at most 254 characters long')
-      .email('The support email must be a valid email address')
-      .nullable(),
+    website: websiteField,
+    support_email: supportEmailField,
     opens_at: dateTimeField('opens_at'),
     closes_at: dateTimeField('closes_at'),
-    time_zone: z
-      .string({ invalid_type_error: 'The time zone must be text' })
-      .trim()
-      .max(64, 'Must be at most 64 characters long')
-      .refine(isTimeZone, 'The time zone must be an IANA time zone name, e.g. Africa/Nairobi or Europe/London'),
+    time_zone: timeZoneField,
     results_visibility: ResultsVisibility,
   })
   .partial()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { c, errors, meta } from './common';
-import { Election, isTimeZone, ResultsVisibility } from './elections';
+import { dateTimeField, Election, ResultsVisibility, supportEmailField, textField, timeZoneField, websiteField } from './elections';
 import { pathIdSchema } from './validation';
 
 /** The organisation an installation serves: its texts, time zone and current election. */
@@ -15,35 +15,13 @@ export const Organisation = z.object({
 });
 export type Organisation = z.infer<typeof Organisation>;
 
-const text = (field: string, max: number) =>
-  z
-    .string({ invalid_type_error: `The ${field} must be text` })
-    .trim()
-    .max(max, `Must be at most ${max} characters long`);
-
 /** Any subset of the organisation's fields; `null` clears an optional one. */
 export const UpdateOrganisationBody = z
   .object({
-    name: text('name', 200),
-    website: z
-      .string({ invalid_type_error: 'The website must be a URL' })
-      .trim()
-      .max(500, 'Must be at most 500 characters long')
-      .url('The website must be a URL, e.g. https://example.org')
-      .refine((u) => /^https?:\/\//i.test(u), 'The website must start with http:// or https://')
-      .nullable(),
-    support_email: z
-      .string({ invalid_type_error: 'The support email must be an email address' })
-      .trim()
-      .toLowerCase()
-      .max(254, 'Must be at most 254 characters long')
-      .email('The support email must be a valid email address')
-      .nullable(),
-    time_zone: z
-      .string({ invalid_type_error: 'The time zone must be text' })
-      .trim()
-      .max(64, 'Must be at most 64 characters long')
-      .refine(isTimeZone, 'The time zone must be an IANA time zone name, e.g. Africa/Nairobi or Europe/London'),
+    name: textField('name', 200),
+    website: websiteField,
+    support_email: supportEmailField,
+    time_zone: timeZoneField,
     current_election_id: z
       .number({ invalid_type_error: 'The current election must be an election id' })
       .int('The current election must be an election id')
@@ -53,12 +31,6 @@ export const UpdateOrganisationBody = z
   })
   .partial();
 export type UpdateOrganisationBody = z.infer<typeof UpdateOrganisationBody>;
-
-const dateTime = (field: string) =>
-  z
-    .string({ invalid_type_error: `The ${field} must be a date and time` })
-    .datetime({ offset: true, message: `The ${field} must be an ISO 8601 date and time with an offset` })
-    .nullable();
 
 export const Electorate = z.object({
   branch_ids: z
@@ -74,10 +46,10 @@ export const Electorate = z.object({
 });
 
 const electionFields = {
-  title: text('title', 200).min(1, 'The title is required'),
-  description: text('description', 2000).nullable(),
-  opens_at: dateTime('opens_at'),
-  closes_at: dateTime('closes_at'),
+  title: textField('title', 200).min(1, 'The title is required'),
+  description: textField('description', 2000).nullable(),
+  opens_at: dateTimeField('opens_at'),
+  closes_at: dateTimeField('closes_at'),
   results_visibility: ResultsVisibility,
   electorate: Electorate,
 };
