@@ -1,17 +1,13 @@
 /// <reference types="node" />
-import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { screenshot, type Session, signInOverApi, useE2E } from './harness';
+import { axeScan, screenshot, type Session, signInOverApi, useE2E } from './harness';
 
 /**
  * Accessibility in Chromium: an axe-core scan (WCAG 2.1 A and AA) of every screen at 1280 and
  * 390 px that fails on any serious or critical violation, a keyboard-only ballot, and the welcome
  * toast kept clear of the photo and Sign Out. To cover a new screen, add it to SCREENS.
  */
-
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = require.resolve('axe-core/axe.min.js');
 
 const MEMBER_NO = '1001';
 const AGENT_EMAIL = 'e2e-agent@kura.test';
@@ -147,25 +143,6 @@ async function pageAs(as: Role, viewport: { width: number; height: number }): Pr
     );
   }
   return { context, page: await context.newPage() };
-}
-
-type AxeResult = {
-  passes: unknown[];
-  violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[];
-};
-
-async function axeScan(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SOURCE });
-  const result = (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<unknown> } }).axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      resultTypes: ['violations'],
-    }),
-  )) as AxeResult;
-  if (result.passes.length === 0) return ['axe checked nothing'];
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }
 
 /**

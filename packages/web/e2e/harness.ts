@@ -1,6 +1,7 @@
 /// <reference types="node" />
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { deflateSync } from 'node:zlib';
 import { createServer, type Server } from 'node:http';
 import { AddressInfo, createServer as createNetServer } from 'node:net';
@@ -379,4 +380,30 @@ export function useE2E(options: { env?: Record<string, string>; ready?: (server:
 export async function screenshot(page: Page, name: string) {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+type AxeResult = {
+  passes: unknown[];
+  violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
+};
+
+/**
+ * An axe-core scan (WCAG 2.1 A and AA) of the page as it stands: its serious and critical
+ * violations, one line each; a scan that checked nothing is a finding too. The page's context needs
+ * `bypassCSP` (the server's CSP rightly refuses the injected script).
+ */
+export async function axeScan(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SOURCE });
+  const result = (await page.evaluate(() =>
+    (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<unknown> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    }),
+  )) as AxeResult;
+  if (result.passes.length === 0) return ['axe checked nothing'];
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }

@@ -1,11 +1,10 @@
 /// <reference types="node" />
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { screenshot, type Session, signInOverApi, useE2E, WEB_DIR } from './harness';
+import { axeScan, screenshot, type Session, signInOverApi, useE2E, WEB_DIR } from './harness';
 
 /**
  * docs/i18n.md "Pseudo-locale": the voter and public screens in the pseudo-locale en-XA at
@@ -32,8 +31,6 @@ function pseudoDist(): string {
   return out;
 }
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = require.resolve('axe-core/axe.min.js');
 const MEMBER_NO = '1001';
 const PHONE = { width: 390, height: 844 };
 
@@ -156,22 +153,6 @@ async function cutOff(page: Page): Promise<string[]> {
     }
     return found;
   });
-}
-
-type AxeResult = { passes: unknown[]; violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] };
-
-async function axeScan(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SOURCE });
-  const result = (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<unknown> } }).axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      resultTypes: ['violations'],
-    }),
-  )) as AxeResult;
-  if (result.passes.length === 0) return ['axe checked nothing'];
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }
 
 /** The voter and public screens (the legal documents stay English: docs/i18n.md). */

@@ -1,11 +1,18 @@
 /// <reference types="node" />
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { countBlt } from '../../count/src/index';
-import { apiClient, screenshot, SCREENSHOT_DIR, signInAdminInBrowser, signInOverApi, signInVoterInBrowser, useE2E } from './harness';
+import {
+  axeScan,
+  apiClient,
+  screenshot,
+  SCREENSHOT_DIR,
+  signInAdminInBrowser,
+  signInOverApi,
+  signInVoterInBrowser,
+  useE2E,
+} from './harness';
 
 /**
  * A motion and a ranked position in Chromium against the real server (docs/api.md "Many
@@ -17,25 +24,9 @@ import { apiClient, screenshot, SCREENSHOT_DIR, signInAdminInBrowser, signInOver
  * each at 1280 and 390 px.
  */
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = require.resolve('axe-core/axe.min.js');
-
 const e2e = useE2E();
 
 type BallotGroup = { position_id: number; candidates: { id: number; name: string }[] };
-
-async function axeScan(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SOURCE });
-  const result = (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<unknown> } }).axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      resultTypes: ['violations'],
-    }),
-  )) as { passes: unknown[]; violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] };
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-}
 
 describe('a motion and a ranked position, from set-up to declaration', () => {
   it('counts the motion against two thirds and the ranked position by STV, and declares both', async () => {
