@@ -46,7 +46,7 @@ export async function toggleElection(
     await setActive(tx, active, ctx.now(), id);
   });
   await recordCommitment(ctx, active ? 'voting enabled' : 'voting disabled', {}, id);
-  ctx.events.emit('election.toggled', { active });
+  ctx.events.emit('election.toggled', { active, electionId: id });
   return value;
 }
 

@@ -3,7 +3,9 @@ import type { Role } from '../../auth/sessions';
 import type { Core } from '../../core';
 import { AppError } from '../../errors';
 import type { Service } from '../../lib/service';
+import { eq } from 'drizzle-orm';
 import { readState, resolveElection, type ElectionId } from '../../db/election-store';
+import { election } from '../../db/schema';
 
 /**
  * Who may see results while voting runs (SECURITY.md "Results visibility"):
@@ -81,6 +83,20 @@ export class ResultsGateCache implements Service {
     if (this.isFresh()) return this.gate;
     void this.read().catch(() => undefined);
     return undefined;
+  }
+
+  /**
+   * The gate of an election one may watch (realtime channels): the current election's for null,
+   * else the election named when it exists and is not archived; undefined otherwise.
+   */
+  async watchable(id: ElectionId | null): Promise<ResultsGate | undefined> {
+    if (id === null) return this.read();
+    const [row] = await this.ctx.database.db
+      .select({ archived: election.archived, visibility: election.resultsVisibility, closedAt: election.closedAt })
+      .from(election)
+      .where(eq(election.id, id));
+    if (!row || row.archived) return undefined;
+    return { visibility: row.visibility, closed: row.closedAt !== null, electionId: id };
   }
 
   /**
