@@ -16,6 +16,7 @@ export {
   electionValue,
   organisationValue,
   readActive,
+  readAllStates,
   readOrganisation,
   readState,
   setActive,
