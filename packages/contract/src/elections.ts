@@ -228,7 +228,8 @@ export const electionsRouter = c.router({
     method: 'GET',
     path: '/psk/receipt/:vvpat',
     summary: 'Confirm a receipt code is in the count (without revealing the choice), naming its election and position',
-    description: 'Any election\'s receipt, an archived one\'s too. Limited per address (RATE_LIMIT_RECEIPT_CHECKS_PER_HOUR): past it, 429 with Retry-After.',
+    description:
+      "Any election's receipt, an archived one's too. Limited per address (RATE_LIMIT_RECEIPT_CHECKS_PER_HOUR): past it, 429 with Retry-After.",
     pathParams: ReceiptParams,
     responses: { 200: ReceiptResponse, ...errors(404, 429) },
     metadata: meta('anyone'),

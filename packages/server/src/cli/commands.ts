@@ -178,5 +178,4 @@ export const COMMANDS: Record<string, Command> = {
       return ok ? 0 : 1;
     },
   },
-
 };

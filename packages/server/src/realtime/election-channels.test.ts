@@ -63,7 +63,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const positionsIn = (payloads: { results: { position_id: number }[] }[]) => new Set(payloads.flatMap((p) => p.results.map((r) => r.position_id)));
+const positionsIn = (payloads: { results: { position_id: number }[] }[]) =>
+  new Set(payloads.flatMap((p) => p.results.map((r) => r.position_id)));
 
 describe('channels of one election', () => {
   it('admits a suffix naming an election that exists and is not archived; refuses the rest without harm', async () => {

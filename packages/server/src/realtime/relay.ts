@@ -96,7 +96,8 @@ export function createRelay(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
     }
     if (message.type === 'votes') return void receiveVotes(message.votes).catch(logFailure(ctx, 'could not apply relayed votes'));
     replay(() => {
-      if (message.type === 'election.toggled') ctx.events.emit('election.toggled', { active: message.active, electionId: message.electionId });
+      if (message.type === 'election.toggled')
+        ctx.events.emit('election.toggled', { active: message.active, electionId: message.electionId });
       else if (message.type === 'session.revoked') ctx.events.emit('session.revoked', { tokenHash: message.tokenHash });
       else ctx.events.emit(message.type);
     });

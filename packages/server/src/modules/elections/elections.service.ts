@@ -78,7 +78,13 @@ export async function lookupReceipt(ctx: ElectionsContext, input: string): Promi
     .innerJoin(election, eq(election.id, positions.electionId))
     .where(eq(positions.id, ballot.positionId));
   if (!position) throw new AppError('NOT_FOUND', 'No ballot has this receipt code');
-  return { vvpat: receipt, position: positionTitle(position), election_id: position.electionId, election: position.election, recorded: true };
+  return {
+    vvpat: receipt,
+    position: positionTitle(position),
+    election_id: position.electionId,
+    election: position.election,
+    recorded: true,
+  };
 }
 
 const csvCell = (value: string | number): string => {

@@ -122,7 +122,9 @@ describe('the roll', () => {
     await createMember(t.ctx, { branch: 'Nairobi' });
     expect(await sizeOf(id)).toBe(2);
     const everyone = (await request(t.app).post('/api/v1/elections').set(bearer(admin)).send({ title: 'Everyone' })).body.data;
-    const [{ n }] = (await t.ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from members`)) as unknown as [{ n: number }];
+    const [{ n }] = (await t.ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from members`)) as unknown as [
+      { n: number },
+    ];
     expect(everyone.roll_size).toBe(n);
 
     const position = await createPosition(t.ctx, { name: 'Seat Kisumu', electionId: id });
