@@ -61,8 +61,15 @@ describe('demo seed', () => {
     const commitments = (await request(t.app).get(`/api/v1/psk/commitments?election_id=${past.id}`)).body.data as { count: number }[];
     expect(commitments.length).toBeGreaterThanOrEqual(2);
     expect(commitments[0]!.count).toBeGreaterThanOrEqual(DEMO_PAST_ELECTION.voters * 2);
-    // The demo voter voted last year: their receipts name that election.
-    const [voter] = await t.ctx.database.db.execute<{ id: number }>(sql`select id from members where member_no = ${DEMO_VOTER_MEMBER_NO}`);
+    // Member 1002 voted last year: their receipts name that election; the demo voter (1001) did not.
+    const [voter] = await t.ctx.database.db.execute<{ id: number }>(sql`select id from members where member_no = '1002'`);
+    const [demoVoter] = await t.ctx.database.db.execute<{ id: number }>(
+      sql`select id from members where member_no = ${DEMO_VOTER_MEMBER_NO}`,
+    );
+    const none = await request(t.app)
+      .get('/api/v1/psk/vvpat')
+      .set(bearer(await tokenFor(t.ctx, 'voter', demoVoter!.id)));
+    expect(none.body.data.votes).toEqual([]);
     const receipts = await request(t.app)
       .get('/api/v1/psk/vvpat')
       .set(bearer(await tokenFor(t.ctx, 'voter', voter!.id)));

@@ -242,8 +242,8 @@ export const DEMO_PAST_ELECTION = {
  * The previous year's election, so a new user sees the election list, the archive and a copy at
  * once: three positions and a motion, set up, opened, voted in (through castVote, the vote path
  * itself: receipts, commitments, participation), closed (its ballots published, the final
- * commitment, the audit) and archived, each step on a clock of May 2024. The demo voter voted in
- * it, so their receipts list shows last year's too.
+ * commitment, the audit) and archived, each step on a clock of May 2024. Members 1002 to 1031
+ * voted in it (their receipts list shows last year's); the demo voter (1001) did not.
  */
 async function seedPastElection(
   live: AppContext,
@@ -280,7 +280,9 @@ async function seedPastElection(
   await toggleElection(ctx, actor, true, id);
   // Most of the voters favour the first candidate and Yes, so the declaration reads naturally.
   const leaning = <T>(list: T[]): T => list[rand() < 0.55 ? 0 : Math.floor(rand() * list.length)]!;
-  for (const [i, member] of memberRows.slice(0, past.voters).entries()) {
+  // Not the demo voter: their receipts page starts with this year's election only.
+  const voters = memberRows.filter((m) => m.memberNo !== DEMO_VOTER_MEMBER_NO).slice(0, past.voters);
+  for (const [i, member] of voters.entries()) {
     clock += 6 * 60_000;
     const choices: Record<number, number> = {};
     for (const [positionId, ids] of candidatesOf) if (i % 7 !== 3 || positionId === seats[0]) choices[positionId] = leaning(ids);
