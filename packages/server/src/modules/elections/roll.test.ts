@@ -117,6 +117,8 @@ describe('the roll', () => {
     expect(created.status).toBe(201);
     const id = created.body.data.id as number;
     expect(created.body.data.roll_size).toBe(0);
+    // GET election names the election, whose elections/{id} carries the roll's size.
+    expect((await request(t.app).get(`/api/v1/election?election_id=${id}`)).body.data.id).toBe(id);
     await createMember(t.ctx, { branch: 'Kisumu' });
     await createMember(t.ctx, { branch: 'Kisumu' });
     await createMember(t.ctx, { branch: 'Nairobi' });
