@@ -87,16 +87,34 @@ export class ResultsGateCache implements Service {
 
   /**
    * The gate of an election one may watch (realtime channels): the current election's for null,
-   * else the election named when it exists and is not archived; undefined otherwise.
+   * else the election named when it exists and is not archived; undefined otherwise. Read from one
+   * list of every watchable election, cached like the gate: a flood of subscriptions naming many
+   * elections costs at most one query a second.
    */
   async watchable(id: ElectionId | null): Promise<ResultsGate | undefined> {
     if (id === null) return this.read();
-    const [row] = await this.ctx.database.db
-      .select({ archived: election.archived, visibility: election.resultsVisibility, closedAt: election.closedAt })
-      .from(election)
-      .where(eq(election.id, id));
-    if (!row || row.archived) return undefined;
-    return { visibility: row.visibility, closed: row.closedAt !== null, electionId: id };
+    return (await this.watchableGates()).get(id);
+  }
+
+  private watchableList: { generation: number; at: number; gates: Promise<Map<ElectionId, ResultsGate>> } | undefined;
+
+  private watchableGates(): Promise<Map<ElectionId, ResultsGate>> {
+    const list = this.watchableList;
+    if (list && list.generation === this.generation && Date.now() - list.at < MAX_AGE_MS) return list.gates;
+    const gates = (async () => {
+      const rows = await this.ctx.database.db
+        .select({ id: election.id, visibility: election.resultsVisibility, closedAt: election.closedAt })
+        .from(election)
+        .where(eq(election.archived, false));
+      return new Map(rows.map((r) => [r.id, { visibility: r.visibility, closed: r.closedAt !== null, electionId: r.id }]));
+    })();
+    const entry = { generation: this.generation, at: Date.now(), gates };
+    this.watchableList = entry;
+    // A failed read is not kept.
+    gates.catch(() => {
+      if (this.watchableList === entry) this.watchableList = undefined;
+    });
+    return gates;
   }
 
   /**
