@@ -185,4 +185,22 @@ describe('channels of one election', () => {
     expect(await subscribe(await client(agent), [`results:${by}`])).toEqual({ joined: [`results:${by}`], denied: [] });
     expect((await api('put', `election?election_id=${by}`).send({ results_visibility: 'live' })).status).toBe(200);
   });
+
+  it("takes every election's statistics channel away from a socket whose session ends, and keeps the public ones", async () => {
+    const token = await tokenFor(t.ctx, 'agent');
+    const staff = await client(token);
+    expect(await subscribe(staff, [`statistics:${by}`, 'statistics:1', `votes:${by}`])).toEqual({
+      joined: [`statistics:${by}`, 'statistics:1', `votes:${by}`],
+      denied: [],
+    });
+    const stats = record(staff, 'StatisticsUpdate');
+    const totals = record(staff, 'VoteResultsUpdated');
+    expect((await api('post', 'logout', token)).status).toBeLessThan(300);
+    const { token: voter } = await createVoter(t.ctx);
+    expect((await voteIn(by, voter, { [byPosition.id]: byCandidate.id })).status).toBe(201);
+    await waitFor(() => totals.some((p) => p.election_id === by), 10_000, 'the public channel to carry on');
+    await sleep(400);
+    expect(stats).toEqual([]);
+    expect(await subscribe(staff, [`statistics:${by}`])).toEqual({ joined: [], denied: [`statistics:${by}`] });
+  });
 });
