@@ -17,7 +17,7 @@ import {
   type RouteMetadata,
 } from './common';
 import { Commitment } from './elections';
-import { CHANNEL_ACCESS, CHANNEL_EVENTS, CHANNELS, EVENT_PAYLOADS } from './realtime';
+import { CHANNEL_ACCESS, CHANNEL_EVENTS, CHANNELS, channelName, EVENT_PAYLOADS } from './realtime';
 
 /**
  * Renders the machine-written parts of docs/api.md from the contract: one table of calls per
@@ -184,7 +184,7 @@ export function renderRealtime(): string {
   const rows = CHANNELS.map((channel) => {
     const event = CHANNEL_EVENTS[channel];
     const who = CHANNEL_ACCESS[channel] === 'staff' ? 'admin, agent (handshake `auth: {token}`)' : 'anyone';
-    return `| \`${channel}\` | \`${event}\` | \`${cell(describeSchema(EVENT_PAYLOADS[event]))}\` | ${who} |`;
+    return `| \`${channel}\`, \`${channelName(channel, 7)}\` | \`${event}\` | \`${cell(describeSchema(EVENT_PAYLOADS[event]))}\` | ${who} |`;
   });
   return ['| Channel | Event | Payload | Who may join |', '|---|---|---|---|', ...rows].join('\n');
 }

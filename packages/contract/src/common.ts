@@ -205,6 +205,9 @@ export const VvpatRow = z.object({
   /** the candidate's live count; null while the caller may not see results (results visibility) */
   count: z.number().int().nullable(),
   position: z.string(),
+  /** the election the ballot was cast in: its id and title */
+  election_id: z.number().int(),
+  election: z.string(),
 });
 export type VvpatRow = z.infer<typeof VvpatRow>;
 

@@ -41,6 +41,11 @@ export const Election = z.object({
   electorate: z.object({ branch_ids: z.array(z.number().int()).nullable() }).optional(),
   /** When the roll was frozen (voting first opened). */
   roll_frozen_at: z.string().nullable().optional(),
+  /**
+   * How many members are on the roll: the frozen roll's count once voting first opened, until then
+   * the electorate's current size (GET elections and elections/{id}; the set-up checklist shows it).
+   */
+  roll_size: z.number().int().optional(),
 });
 export type Election = z.infer<typeof Election>;
 
@@ -133,7 +138,14 @@ export type Commitment = z.infer<typeof Commitment>;
 export const ReceiptParams = z.object({
   vvpat: z.string().trim().min(1, 'The receipt code is required').max(64, 'Must be at most 64 characters long'),
 });
-export const ReceiptResponse = z.object({ vvpat: z.string(), position: z.string(), recorded: z.literal(true) });
+export const ReceiptResponse = z.object({
+  vvpat: z.string(),
+  position: z.string(),
+  /** the election the ballot was cast in: its id and title */
+  election_id: z.number().int(),
+  election: z.string(),
+  recorded: z.literal(true),
+});
 
 export const ExportQuery = z.object({ format: z.enum(['csv'], { message: 'The format must be csv' }).default('csv') });
 
@@ -226,8 +238,9 @@ export const electionsRouter = c.router({
   getReceipt: {
     method: 'GET',
     path: '/psk/receipt/:vvpat',
-    summary: 'Confirm a receipt code is in the count (without revealing the choice)',
-    description: 'Limited per address (RATE_LIMIT_RECEIPT_CHECKS_PER_HOUR): past it, 429 with Retry-After.',
+    summary: 'Confirm a receipt code is in the count (without revealing the choice), naming its election and position',
+    description:
+      "Any election's receipt, an archived one's too. Limited per address (RATE_LIMIT_RECEIPT_CHECKS_PER_HOUR): past it, 429 with Retry-After.",
     pathParams: ReceiptParams,
     responses: { 200: ReceiptResponse, ...errors(404, 429) },
     metadata: meta('anyone'),

@@ -8,6 +8,31 @@ export const CHANNELS = ['votes', 'results', 'statistics'] as const;
 export type Channel = (typeof CHANNELS)[number];
 export const ChannelSchema = z.enum(CHANNELS);
 
+/**
+ * A channel of one election: `votes:7`, `results:7`, `statistics:7`. The bare name (`votes`) is
+ * the current election's, whichever election that is when the server emits.
+ */
+export type ElectionChannelName = Channel | `${Channel}:${number}`;
+const CHANNEL_NAME = /^(votes|results|statistics)(?::([1-9][0-9]{0,9}))?$/;
+/** The largest election id a channel suffix may carry (a Postgres integer). */
+const MAX_ELECTION_ID = 2147483647;
+export const ChannelNameSchema = z.custom<ElectionChannelName>((name) => parseChannelName(name) !== null, 'not a channel');
+
+/** `votes:7` for election 7, `votes` for the current election (null). */
+export function channelName(channel: Channel, electionId: number | null = null): ElectionChannelName {
+  return electionId === null ? channel : `${channel}:${electionId}`;
+}
+
+/** The channel and election of a name (`electionId` null: the current election); null when it names no channel. */
+export function parseChannelName(name: unknown): { channel: Channel; electionId: number | null } | null {
+  if (typeof name !== 'string') return null;
+  const match = CHANNEL_NAME.exec(name);
+  if (!match) return null;
+  const electionId = match[2] === undefined ? null : Number(match[2]);
+  if (electionId !== null && electionId > MAX_ELECTION_ID) return null;
+  return { channel: match[1] as Channel, electionId };
+}
+
 /** The one event emitted on each channel. */
 export const CHANNEL_EVENTS = {
   votes: 'VoteResultsUpdated',
@@ -27,13 +52,15 @@ export const EMIT_COALESCE_MS = 250;
 // ---- Payloads ----
 
 export const VoteTotal = z.object({ position_id: z.number().int(), title: z.string(), total: z.number().int() });
-export const VoteResultsUpdatedPayload = z.object({ results: z.array(VoteTotal) });
+/** Every payload names the election it is of (a socket may watch the bare and a suffixed name at once). */
+const ofElection = { election_id: z.number().int() };
+export const VoteResultsUpdatedPayload = z.object({ ...ofElection, results: z.array(VoteTotal) });
 export type VoteResultsUpdatedPayload = z.infer<typeof VoteResultsUpdatedPayload>;
 
-export const DetailedResultsUpdatePayload = z.object({ results: z.array(ResultGroup) });
+export const DetailedResultsUpdatePayload = z.object({ ...ofElection, results: z.array(ResultGroup) });
 export type DetailedResultsUpdatePayload = z.infer<typeof DetailedResultsUpdatePayload>;
 
-export const StatisticsUpdatePayload = z.object({ statistics: Statistics });
+export const StatisticsUpdatePayload = z.object({ ...ofElection, statistics: Statistics });
 export type StatisticsUpdatePayload = z.infer<typeof StatisticsUpdatePayload>;
 
 export const EVENT_PAYLOADS = {
@@ -65,14 +92,18 @@ export function canJoinChannel(channel: Channel, role: SocketRole): boolean {
 
 // ---- Client → server ----
 
-/** `subscribe` argument: channel names; unknown names are reported in the ack, not an error. */
+/**
+ * `subscribe` argument: channel names, bare (the current election's) or with an election id
+ * (`votes:7`); unknown names, and elections that do not exist or are archived, are reported in
+ * the ack, not an error.
+ */
 export const SubscribeRequest = z.array(z.string().max(64)).max(16);
 export type SubscribeRequest = z.infer<typeof SubscribeRequest>;
 
 export const SubscribeAck = z.object({
-  /** channels the socket is now in */
-  joined: z.array(ChannelSchema),
-  /** names refused: unknown channel, or a staff channel without a staff token */
+  /** channels the socket is now in, as named in the request */
+  joined: z.array(ChannelNameSchema),
+  /** names refused: unknown channel or election, an archived election, a staff channel without a staff token, results hidden */
   denied: z.array(z.string()),
 });
 export type SubscribeAck = z.infer<typeof SubscribeAck>;

@@ -16,7 +16,8 @@ export const vvpatRouter = c.router({
     method: 'GET',
     path: '/psk/admin/vvpat',
     summary: 'Verifiable paper audit trail: receipt codes with their choice, paginated',
-    description: 'Under results visibility `after_close`: 403 until voting closes (the rows add up to the counts).',
+    description:
+      'One election (`?election_id`, default the current one). Under its results visibility `after_close`: 403 until voting closes (the rows add up to the counts).',
     query: PageQuery,
     responses: { 200: VvpatPage, ...errors(401, 403) },
     metadata: meta('admin'),
@@ -25,7 +26,8 @@ export const vvpatRouter = c.router({
     method: 'GET',
     path: '/search/vvpat',
     summary: 'Search the audit trail by receipt code (vvpat) or position (psk_position_id), paginated',
-    description: 'Under results visibility `after_close`: 403 until voting closes (the rows add up to the counts).',
+    description:
+      'One election (`?election_id`, default the current one). Under its results visibility `after_close`: 403 until voting closes (the rows add up to the counts).',
     query: VvpatSearchQuery,
     responses: { 200: VvpatPage, ...errors(401, 403) },
     metadata: meta('admin'),
@@ -33,8 +35,9 @@ export const vvpatRouter = c.router({
   getMyVvpat: {
     method: 'GET',
     path: '/psk/vvpat',
-    summary: "The caller's own ballots with their receipt codes",
-    description: "Each row's `count` is null while voters may not see results (results visibility `staff` or `after_close`, before close).",
+    summary: "The caller's own ballots with their receipt codes, of every election (each row names its election)",
+    description:
+      "Newest election first. Each row's `count` is null while voters may not see that election's results (results visibility `staff` or `after_close`, before close).",
     responses: { 200: z.object({ data: z.object({ votes: z.array(VvpatRow) }) }), ...errors(401, 403) },
     metadata: meta('voter'),
   },

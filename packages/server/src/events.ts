@@ -19,8 +19,9 @@ export type DomainEvents = {
     },
   ];
   /** The in-memory results/statistics snapshot changed (realtime emits, coalesced). */
-  'results.changed': [];
-  'election.toggled': [{ active: boolean }];
+  'results.changed': [{ electionId: number }];
+  /** Voting of an election was switched on or off (or it closed). */
+  'election.toggled': [{ active: boolean; electionId: number }];
   /** The election's configuration (texts, schedule, visibility) changed. */
   'election.changed': [];
   'members.changed': [];

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { readFile } from 'node:fs/promises';
 import { upsertStaff } from '../seed';
-import { verifyAudit } from '../modules/elections';
+import { readAllStates, verifyAudit } from '../modules/elections';
 import { importMembers } from '../modules/members';
 
 /**
@@ -147,15 +147,35 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'audit:verify': {
-    usage: 'audit:verify',
-    description: 'Recompute every tally and the newest commitment from the ballots; exit 1 on any mismatch.',
-    async run(ctx) {
-      const report = await verifyAudit(ctx);
-      for (const t of report.tallies) console.log(`position ${t.positionId}\tcandidate ${t.candidateId}\t${t.count}`);
-      for (const note of report.notes) console.log(note);
-      for (const problem of report.problems) console.error(`MISMATCH: ${problem}`);
-      console.log(report.ok ? 'Audit passed.' : 'Audit FAILED.');
-      return report.ok ? 0 : 1;
+    usage: 'audit:verify [--election <id>]',
+    description:
+      'Recompute every tally and the newest commitment from the ballots, for every election (archived ones too) or the one given; exit 1 on any mismatch, naming its election.',
+    async run(ctx, args) {
+      const usage = 'Usage: audit:verify [--election <id>]';
+      const wanted = args.length === 0 ? undefined : args.length === 2 && args[0] === '--election' ? args[1]! : null;
+      if (wanted === null || (wanted !== undefined && !/^[1-9][0-9]{0,9}$/.test(wanted))) {
+        console.error(usage);
+        return 2;
+      }
+      const all = (await readAllStates(ctx.database.db)).sort((a, b) => a.id - b.id);
+      const chosen = wanted === undefined ? all : all.filter((e) => e.id === Number(wanted));
+      if (chosen.length === 0) {
+        console.error(wanted === undefined ? 'There is no election to audit.' : `There is no election ${wanted}.`);
+        return 2;
+      }
+      let ok = true;
+      for (const election of chosen) {
+        const name = `election ${election.id} "${election.title}"`;
+        console.log(`== ${name.charAt(0).toUpperCase()}${name.slice(1)}${election.archived ? ' (archived)' : ''}`);
+        const report = await verifyAudit(ctx, election.id);
+        for (const t of report.tallies) console.log(`position ${t.positionId}\tcandidate ${t.candidateId}\t${t.count}`);
+        for (const note of report.notes) console.log(note);
+        for (const problem of report.problems) console.error(`MISMATCH in ${name}: ${problem}`);
+        console.log(report.ok ? `Audit of ${name} passed.` : `Audit of ${name} FAILED.`);
+        ok &&= report.ok;
+      }
+      console.log(ok ? 'Audit passed.' : 'Audit FAILED.');
+      return ok ? 0 : 1;
     },
   },
 };

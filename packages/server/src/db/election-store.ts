@@ -139,6 +139,24 @@ export async function freezeRoll(tx: Tx, id: ElectionId): Promise<void> {
     on conflict do nothing`);
 }
 
+/**
+ * How many members are on each election's roll: the frozen roll's count once frozen, else the
+ * members of its electorate now (what `freezeRoll` would freeze).
+ */
+export async function rollSizes(db: Reader, ids: ElectionId[]): Promise<Map<ElectionId, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.execute<{ id: number; size: number }>(sql`
+    select e.id, (case when e.roll_frozen_at is not null
+      then (select count(*) from election_roll r where r.election_id = e.id)
+      else (select count(*) from members m where e.electorate_branch_ids is null or m.branch_id = any(e.electorate_branch_ids))
+    end)::int as size
+    from election e where e.id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+  return new Map(rows.map((r) => [Number(r.id), Number(r.size)]));
+}
+
 /** The elections whose voting is switched on. */
 export async function openElectionIds(db: Reader): Promise<ElectionId[]> {
   const rows = await db.select({ id: election.id }).from(election).where(eq(election.votingActive, true)).orderBy(election.id);

@@ -4,9 +4,13 @@ import type { RealtimeServer } from './hub';
 /** Sockets written per turn of the event loop during a broadcast. */
 export const FANOUT_SLICE = 500;
 
-/** Emits one channel's event with its payload to this process's sockets in that channel. */
+/**
+ * Emits one channel's event with its payload to this process's sockets in any of `rooms` (one
+ * election's rooms: `votes:7`, and `votes` while 7 is the current election), once per socket.
+ */
 export type FanOut = <C extends Channel>(
   channel: C,
+  rooms: readonly string[],
   ...args: Parameters<ServerToClientEvents[(typeof CHANNEL_EVENTS)[C]]>
 ) => Promise<void>;
 
@@ -18,13 +22,15 @@ export type FanOut = <C extends Channel>(
  * channel) is skipped.
  */
 export function createFanOut(io: RealtimeServer, slice = FANOUT_SLICE): FanOut {
-  return async (channel, ...args) => {
+  return async (channel, rooms, ...args) => {
     const emit = (to: string | string[]) =>
       (io.local.to(to).emit as (event: string, ...a: unknown[]) => boolean)(CHANNEL_EVENTS[channel], ...args);
-    const room = () => io.of('/').adapter.rooms.get(channel);
-    const members = room();
-    if (!members || members.size <= slice) return void emit(channel);
-    await writeInSlices([...members], slice, (id) => room()?.has(id) ?? false, emit);
+    const room = (name: string) => io.of('/').adapter.rooms.get(name);
+    const members = new Set(rooms.flatMap((name) => [...(room(name) ?? [])]));
+    if (members.size === 0) return;
+    // Socket.IO sends once per socket however many of the rooms it is in.
+    if (members.size <= slice) return void emit([...rooms]);
+    await writeInSlices([...members], slice, (id) => rooms.some((name) => room(name)?.has(id) ?? false), emit);
   };
 }
 

@@ -80,7 +80,7 @@ describe('channels', () => {
     // The trailing emits carry this state; wait for them rather than guess how long a loaded machine takes.
     await waitFor(
       () =>
-        JSON.stringify(detailed.at(-1)) === JSON.stringify({ results }) &&
+        JSON.stringify(detailed.at(-1)?.results) === JSON.stringify(results) &&
         JSON.stringify(stats.at(-1)?.statistics) === JSON.stringify(statistics) &&
         totals.length > 0,
       10_000,
@@ -88,14 +88,15 @@ describe('channels', () => {
     );
     await sleep(100);
     expect(VoteResultsUpdatedPayload.parse(totals.at(-1))).toEqual({
+      election_id: CURRENT_ELECTION,
       results: results.map((g: { position_id: number; title: string; total: number }) => ({
         position_id: g.position_id,
         title: g.title,
         total: g.total,
       })),
     });
-    expect(DetailedResultsUpdatePayload.parse(detailed.at(-1))).toEqual({ results });
-    expect(StatisticsUpdatePayload.parse(stats.at(-1))).toEqual({ statistics });
+    expect(DetailedResultsUpdatePayload.parse(detailed.at(-1))).toEqual({ election_id: CURRENT_ELECTION, results });
+    expect(StatisticsUpdatePayload.parse(stats.at(-1))).toEqual({ election_id: CURRENT_ELECTION, statistics });
     expect(statistics.votesCasted).toBe(2);
     expect(refused).toEqual([]);
     expect(refusedVoter).toEqual([]);

@@ -27,7 +27,7 @@ type Vote = DomainEvents['votes.cast'][0];
 type RelayedVote = { electionId: number; xid: string; newVoter: boolean; positionIds: number[]; queueIds: string[] };
 type Relayed =
   | { type: 'votes'; votes: RelayedVote[] }
-  | { type: 'election.toggled'; active: boolean }
+  | { type: 'election.toggled'; active: boolean; electionId: number }
   | { type: 'candidates.changed' | 'members.changed' | 'election.changed' }
   | { type: 'session.revoked'; tokenHash: string };
 
@@ -96,7 +96,8 @@ export function createRelay(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
     }
     if (message.type === 'votes') return void receiveVotes(message.votes).catch(logFailure(ctx, 'could not apply relayed votes'));
     replay(() => {
-      if (message.type === 'election.toggled') ctx.events.emit('election.toggled', { active: message.active });
+      if (message.type === 'election.toggled')
+        ctx.events.emit('election.toggled', { active: message.active, electionId: message.electionId });
       else if (message.type === 'session.revoked') ctx.events.emit('session.revoked', { tokenHash: message.tokenHash });
       else ctx.events.emit(message.type);
     });
@@ -113,7 +114,7 @@ export function createRelay(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
         outbox.push(vote);
         flushTimer ??= setTimeout(flushVotes, RELAY_EVERY_MS);
       },
-      'election.toggled': ({ active }) => relaying || send({ type: 'election.toggled', active }),
+      'election.toggled': ({ active, electionId }) => relaying || send({ type: 'election.toggled', active, electionId }),
       'election.changed': () => relaying || send({ type: 'election.changed' }),
       'candidates.changed': () => relaying || send({ type: 'candidates.changed' }),
       'members.changed': () => relaying || send({ type: 'members.changed' }),

@@ -1,17 +1,29 @@
-import { canJoinChannel, CHANNELS, isChannel, SubscribeRequest, type SubscribeAck } from '@kura/contract';
+import { canJoinChannel, parseChannelName, SubscribeRequest, type SubscribeAck } from '@kura/contract';
 import type { RealtimeContext } from './context';
-import { mayJoinResultsChannel } from '../modules/elections';
+import { mayJoinResultsChannel, type ResultsGate } from '../modules/elections';
 import { logFailure, type HubUnit, type RealtimeServer, type RealtimeSocket } from './hub';
 
 /**
- * Channels are Socket.IO rooms. A client `subscribe`s to channels and is answered which it joined
- * and which were denied: by its role (statistics is staff only) and, for the results channels, by
- * the election's results visibility (SECURITY.md "Results visibility").
+ * Channels are Socket.IO rooms, one per channel and election: `votes:7` is election 7's, the bare
+ * `votes` the current election's (whichever that is when the server emits). A client `subscribe`s
+ * and is answered which names it joined and which were denied: by its role (statistics is staff
+ * only), by the election (one that does not exist or is archived is denied) and, for the results
+ * channels, by that election's results visibility (SECURITY.md "Results visibility").
  */
 export function handleSubscriptions(ctx: RealtimeContext, io: RealtimeServer): void {
   io.on('connection', (socket) => {
     socket.on('subscribe', (names, ack) => void subscribe(ctx, socket, names, ack).catch(logFailure(ctx, 'subscribe failed')));
   });
+}
+
+/** The gate of each election asked about, read once per call (null: the current election). */
+function gates(ctx: RealtimeContext): (electionId: number | null) => Promise<ResultsGate | undefined> {
+  const read = new Map<number | null, Promise<ResultsGate | undefined>>();
+  return (electionId) => {
+    let gate = read.get(electionId);
+    if (!gate) read.set(electionId, (gate = ctx.resultsGate.watchable(electionId)));
+    return gate;
+  };
 }
 
 async function subscribe(ctx: RealtimeContext, socket: RealtimeSocket, names: unknown, ack: unknown): Promise<void> {
@@ -25,10 +37,12 @@ async function subscribe(ctx: RealtimeContext, socket: RealtimeSocket, names: un
           .map((n) => n.slice(0, 64))
       : [];
   } else {
-    const gate = await ctx.resultsGate.read();
+    const gateOf = gates(ctx);
+    const role = socket.data.role;
     for (const name of new Set(parsed.data)) {
-      if (isChannel(name) && canJoinChannel(name, socket.data.role) && mayJoinResultsChannel(gate, name, socket.data.role))
-        result.joined.push(name);
+      const target = parseChannelName(name);
+      const gate = target && canJoinChannel(target.channel, role) ? await gateOf(target.electionId) : undefined;
+      if (target && gate && mayJoinResultsChannel(gate, target.channel, role)) result.joined.push(name as SubscribeAck['joined'][number]);
       else result.denied.push(name);
     }
     if (result.joined.length) void socket.join(result.joined);
@@ -37,23 +51,26 @@ async function subscribe(ctx: RealtimeContext, socket: RealtimeSocket, names: un
 }
 
 /**
- * Removes every socket the visibility no longer admits from the results channels. Run when the
- * election changes (here or, relayed, in another process) and before every results emit, so a
- * mode change reaches the rooms before the next payload does.
+ * Removes every socket its election's visibility no longer admits from the channel rooms, and
+ * everyone from the rooms of an election archived or deleted meanwhile. Run when an election
+ * changes (here or, relayed, in another process) and before every results emit, so a mode change
+ * reaches the rooms before the next payload does.
  */
 export async function enforceVisibility(ctx: RealtimeContext, io: RealtimeServer): Promise<void> {
-  const gate = await ctx.resultsGate.read();
-  for (const channel of ['votes', 'results'] as const) {
-    const room = io.of('/').adapter.rooms.get(channel);
-    if (!room) continue;
-    for (const id of [...room]) {
+  const gateOf = gates(ctx);
+  const rooms = io.of('/').adapter.rooms;
+  for (const [room, members] of [...rooms]) {
+    const target = parseChannelName(room);
+    if (!target || members.size === 0) continue;
+    const gate = await gateOf(target.electionId);
+    for (const id of [...(rooms.get(room) ?? [])]) {
       const socket = io.of('/').sockets.get(id);
-      if (socket && !mayJoinResultsChannel(gate, channel, socket.data.role)) void socket.leave(channel);
+      if (socket && (!gate || !mayJoinResultsChannel(gate, target.channel, socket.data.role))) void socket.leave(room);
     }
   }
 }
 
-/** A change of the election's configuration re-checks the results rooms at once. */
+/** A change of an election's configuration re-checks the channel rooms at once. */
 export function visibilityChanges(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
   return {
     events: {
@@ -64,12 +81,15 @@ export function visibilityChanges(ctx: RealtimeContext, io: RealtimeServer): Hub
   };
 }
 
-/** Takes the role and the staff channels away from every socket whose session `ended` says is over. */
+/** Takes the role and the staff channels (of every election) away from every socket whose session `ended` says is over. */
 export function dropEndedSessions(io: RealtimeServer, ended: (tokenHash: string) => boolean): void {
   for (const socket of io.of('/').sockets.values()) {
     if (!socket.data.tokenHash || !ended(socket.data.tokenHash)) continue;
     socket.data.role = null;
     socket.data.tokenHash = undefined;
-    for (const channel of CHANNELS) if (!canJoinChannel(channel, null)) void socket.leave(channel);
+    for (const room of [...socket.rooms]) {
+      const target = parseChannelName(room);
+      if (target && !canJoinChannel(target.channel, null)) void socket.leave(room);
+    }
   }
 }

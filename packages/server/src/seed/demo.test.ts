@@ -3,7 +3,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareData } from '../bootstrap';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { KENYA_COUNTIES } from './demo';
+import { verifyAudit } from '../modules/elections';
+import { bearer, tokenFor } from '../../test/factories';
+import { DEMO_PAST_ELECTION, DEMO_VOTER_MEMBER_NO, KENYA_COUNTIES } from './demo';
 
 /** The demo election, set up through the admin's services on an empty database. */
 let t: TestApp;
@@ -28,15 +30,54 @@ describe('demo seed', () => {
       candidates: number;
     }>(sql`
       select (select count(*) from branches)::int as branches,
-             (select count(*) from positions where level = 'National')::int as national,
-             (select count(*) from positions where branch_id is not null)::int as branch,
+             (select count(*) from positions where level = 'National' and election_id = 1)::int as national,
+             (select count(*) from positions where branch_id is not null and election_id = 1)::int as branch,
              (select count(*) from members)::int as members,
-             (select count(distinct member_id) from candidacies)::int as candidates`);
+             (select count(distinct member_id) from candidacies c join positions p on p.id = c.position_id where p.election_id = 1)::int as candidates`);
     expect(counts).toMatchObject({ branches: KENYA_COUNTIES.length, national: 5, branch: KENYA_COUNTIES.length, members: 400 });
     expect(counts!.candidates).toBeGreaterThan(20);
     const [logs] = await t.ctx.database.db.execute<{ activity: string; n: number }>(sql`
       select count(*)::int as n from activity_logs where name = 'Demo seed' and activity in ('Branch created', 'Position created', 'Members imported', 'Positions assigned')`);
     expect(logs!.n).toBeGreaterThan(KENYA_COUNTIES.length + 6);
+
+    // Last year's election: closed with its declared result, archived, listed for staff only.
+    const admin = await tokenFor(t.ctx, 'admin');
+    const listed = (await request(t.app).get('/api/v1/elections').set(bearer(admin))).body.data as {
+      id: number;
+      title: string;
+      phase: string;
+      archived: boolean;
+    }[];
+    const past = listed.find((e) => e.title === DEMO_PAST_ELECTION.title)!;
+    expect(past).toMatchObject({ phase: 'closed', archived: true, roll_size: 400 });
+    expect(listed.map((e) => e.title)).toContain('PSK Elections 2025');
+    expect((await request(t.app).get('/api/v1/elections')).body.data.map((e: { id: number }) => e.id)).not.toContain(past.id);
+    expect((await request(t.app).get('/api/v1/organisation')).body.data.current_election_id ?? 1).toBe(1);
+    const final = await request(t.app).get(`/api/v1/psk/results/final?election_id=${past.id}`);
+    expect(final.status).toBe(200);
+    const declared = final.body.data as { kind?: string; passed?: boolean; title: string; values?: { count: number }[] }[];
+    expect(declared).toHaveLength(DEMO_PAST_ELECTION.positions.length + 1);
+    expect(declared.find((r) => r.kind === 'motion')).toMatchObject({ title: expect.stringContaining(DEMO_PAST_ELECTION.motion) });
+    const commitments = (await request(t.app).get(`/api/v1/psk/commitments?election_id=${past.id}`)).body.data as { count: number }[];
+    expect(commitments.length).toBeGreaterThanOrEqual(2);
+    expect(commitments[0]!.count).toBeGreaterThanOrEqual(DEMO_PAST_ELECTION.voters * 2);
+    // Member 1002 voted last year: their receipts name that election; the demo voter (1001) did not.
+    const [voter] = await t.ctx.database.db.execute<{ id: number }>(sql`select id from members where member_no = '1002'`);
+    const [demoVoter] = await t.ctx.database.db.execute<{ id: number }>(
+      sql`select id from members where member_no = ${DEMO_VOTER_MEMBER_NO}`,
+    );
+    const none = await request(t.app)
+      .get('/api/v1/psk/vvpat')
+      .set(bearer(await tokenFor(t.ctx, 'voter', demoVoter!.id)));
+    expect(none.body.data.votes).toEqual([]);
+    const receipts = await request(t.app)
+      .get('/api/v1/psk/vvpat')
+      .set(bearer(await tokenFor(t.ctx, 'voter', voter!.id)));
+    expect(receipts.body.data.votes.length).toBeGreaterThanOrEqual(2);
+    expect(receipts.body.data.votes.every((v: { election: string }) => v.election === DEMO_PAST_ELECTION.title)).toBe(true);
+    // The audit passes on every election of the demo.
+    for (const e of listed) expect((await verifyAudit(t.ctx, e.id)).problems, e.title).toEqual([]);
+
     // A second start seeds nothing more.
     expect((await prepareData(t.ctx)).seeded).toBe(false);
   });

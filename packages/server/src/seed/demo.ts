@@ -1,9 +1,10 @@
-import { asc, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
-import { branches, items, members, positions } from '../db/schema';
+import { branches, items, members, motionOptions, positions } from '../db/schema';
 import type { Actor } from '../auth/actor';
-import { updateElection } from '../modules/elections';
+import { castVote } from '../modules/ballots';
+import { addElection, archiveElection, closeElection, toggleElection, updateElection } from '../modules/elections';
 import { assignPositions, importMembers } from '../modules/members';
 import { createBranch, createPositions } from '../modules/setup';
 import { upsertStaff } from './staff';
@@ -221,7 +222,75 @@ export async function seedDemo(ctx: AppContext, options: { memberCount?: number 
     ])
     .onConflictDoNothing();
 
+  await seedPastElection(ctx, actor, memberRows, rand);
+
   await upsertStaff(db, { ...DEMO_ADMIN, role: 'admin' });
   await upsertStaff(db, { ...DEMO_AGENT, role: 'agent' });
   return { branches: KENYA_COUNTIES.length, members: imported.created, candidates: taken.size };
+}
+
+/** The previous year's election: closed, its result declared, archived (docs/api.md "Many elections"). */
+export const DEMO_PAST_ELECTION = {
+  title: 'PSK Elections 2024',
+  description: 'Last year’s national elections and the motion on the audited accounts.',
+  positions: ['Chairperson', 'Secretary', 'Treasurer'],
+  motion: 'Adopt the audited accounts for 2023',
+  voters: 30,
+};
+
+/**
+ * The previous year's election, so a new user sees the election list, the archive and a copy at
+ * once: three positions and a motion, set up, opened, voted in (through castVote, the vote path
+ * itself: receipts, commitments, participation), closed (its ballots published, the final
+ * commitment, the audit) and archived, each step on a clock of May 2024. Members 1002 to 1031
+ * voted in it (their receipts list shows last year's); the demo voter (1001) did not.
+ */
+async function seedPastElection(
+  live: AppContext,
+  actor: Actor,
+  memberRows: { id: number; memberNo: string; branchId: number | null }[],
+  rand: () => number,
+): Promise<void> {
+  let clock = Date.parse('2024-05-02T06:00:00Z');
+  const ctx: AppContext = { ...live, now: () => new Date(clock) };
+  const past = DEMO_PAST_ELECTION;
+  const { id } = (await addElection(ctx, actor, { title: past.title, description: past.description })) as { id: number };
+  const seats: number[] = [];
+  for (const name of past.positions) seats.push(...(await createPositions(ctx, actor, { name }, id)).map((p) => p.id));
+  const [motion] = await createPositions(ctx, actor, { name: past.motion, kind: 'motion', threshold: 'majority' }, id);
+  // Two or three candidates a position, none of them the demo voter.
+  const standing = memberRows.filter((m) => m.memberNo !== DEMO_VOTER_MEMBER_NO).slice(200);
+  const candidatesOf = new Map<number, number[]>();
+  seats.forEach((positionId, i) => {
+    const chosen = standing.slice(i * 3, i * 3 + 2 + (i % 2));
+    candidatesOf.set(
+      positionId,
+      chosen.map((m) => m.id),
+    );
+  });
+  for (const [positionId, ids] of candidatesOf)
+    for (const m of memberRows.filter((r) => ids.includes(r.id))) await assignPositions(ctx, actor, m.memberNo, [positionId], id);
+  const options = await ctx.database.db
+    .select({ id: motionOptions.id, name: motionOptions.name })
+    .from(motionOptions)
+    .where(and(eq(motionOptions.positionId, motion!.id), inArray(motionOptions.name, ['Yes', 'No', 'Abstain'])))
+    .orderBy(asc(motionOptions.sortOrder));
+
+  clock = Date.parse('2024-05-03T05:00:00Z');
+  await toggleElection(ctx, actor, true, id);
+  // Most of the voters favour the first candidate and Yes, so the declaration reads naturally.
+  const leaning = <T>(list: T[]): T => list[rand() < 0.55 ? 0 : Math.floor(rand() * list.length)]!;
+  // Not the demo voter: their receipts page starts with this year's election only.
+  const voters = memberRows.filter((m) => m.memberNo !== DEMO_VOTER_MEMBER_NO).slice(0, past.voters);
+  for (const [i, member] of voters.entries()) {
+    clock += 6 * 60_000;
+    const choices: Record<number, number> = {};
+    for (const [positionId, ids] of candidatesOf) if (i % 7 !== 3 || positionId === seats[0]) choices[positionId] = leaning(ids);
+    choices[motion!.id] = rand() < 0.7 ? options[0]!.id : leaning(options.slice(1)).id;
+    await castVote(ctx, { memberId: member.id, ip: '' }, choices, id);
+  }
+  clock = Date.parse('2024-05-03T14:00:00Z');
+  await closeElection(ctx, actor, 'admin', id);
+  clock = Date.parse('2024-06-01T06:00:00Z');
+  await archiveElection(ctx, actor, id);
 }

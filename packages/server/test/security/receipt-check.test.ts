@@ -58,7 +58,13 @@ describe('the public receipt check', () => {
       opened.mockClear();
       const real = await check(queued[3]!, '198.51.100.1');
       expect(real.status).toBe(200);
-      expect(real.body).toEqual({ vvpat: queued[3], position: `${e.chair.name} National`, recorded: true });
+      expect(real.body).toEqual({
+        vvpat: queued[3],
+        position: `${e.chair.name} National`,
+        election_id: 1,
+        election: expect.any(String),
+        recorded: true,
+      });
       expect(rowsOpened()).toBe(1);
     } finally {
       opened.mockRestore();

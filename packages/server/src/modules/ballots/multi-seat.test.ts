@@ -89,6 +89,8 @@ describe('several seats per position', () => {
     expect((await request(t.app).get(`/api/v1/psk/receipt/${boardReceipt}`)).body).toEqual({
       vvpat: boardReceipt,
       position: 'Board Member National',
+      election_id: 1,
+      election: expect.any(String),
       recorded: true,
     });
 

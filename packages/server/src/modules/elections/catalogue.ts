@@ -15,6 +15,7 @@ import {
   lockForUpdate,
   markArchived,
   readAllStates,
+  rollSizes,
   readOrganisation,
   readState,
   updateConfiguration,
@@ -36,7 +37,7 @@ import { toElection } from './election.service';
  */
 
 /** An election as `elections` and `elections/{id}` answer it: GET election's shape and its own fields. */
-export function toElectionWithId(row: ElectionRecord, now: Date): Election {
+export function toElectionWithId(row: ElectionRecord, now: Date, rollSize?: number): Election {
   return {
     ...toElection(row, now),
     id: row.id,
@@ -45,6 +46,7 @@ export function toElectionWithId(row: ElectionRecord, now: Date): Election {
     created_at: row.createdAt.toISOString(),
     electorate: { branch_ids: row.electorateBranchIds },
     roll_frozen_at: row.rollFrozenAt?.toISOString() ?? null,
+    ...(rollSize !== undefined ? { roll_size: rollSize } : {}),
   };
 }
 
@@ -95,12 +97,18 @@ export async function editOrganisation(ctx: Core, actor: Actor, input: UpdateOrg
 /** Every election, newest first; archived ones only for staff. */
 export async function listElections(ctx: Core, staff: boolean): Promise<Election[]> {
   const now = ctx.now();
-  return (await readAllStates(ctx.database.db)).filter((e) => staff || !e.archived).map((e) => toElectionWithId(e, now));
+  const rows = (await readAllStates(ctx.database.db)).filter((e) => staff || !e.archived);
+  const sizes = await rollSizes(
+    ctx.database.db,
+    rows.map((e) => e.id),
+  );
+  return rows.map((e) => toElectionWithId(e, now, sizes.get(e.id)));
 }
 
 /** One election, archived or not (404 when there is none with this id). */
 export async function getElectionById(ctx: Core, id: ElectionId): Promise<Election> {
-  return toElectionWithId(await readExisting(ctx.database.db, id), ctx.now());
+  const row = await readExisting(ctx.database.db, id);
+  return toElectionWithId(row, ctx.now(), (await rollSizes(ctx.database.db, [id])).get(id));
 }
 
 async function readExisting(db: Core['database']['db'] | Tx, id: ElectionId): Promise<ElectionRecord> {

@@ -35,8 +35,9 @@ export function toElection(row: ElectionRecord, now: Date): Election {
   };
 }
 
+/** GET election: its earlier shape, plus the election's `id` (whose `elections/{id}` has the rest, the roll's size among it). */
 export async function getElection(ctx: Core, id: ElectionId = CURRENT_ELECTION): Promise<Election> {
-  return toElection(await readState(ctx.database.db, id), ctx.now());
+  return { ...toElection(await readState(ctx.database.db, id), ctx.now()), id };
 }
 
 const FIELD_LABELS: Record<keyof UpdateElectionBody, string> = {
@@ -93,7 +94,7 @@ export async function updateElection(
     },
   );
   ctx.events.emit('election.changed');
-  return toElection(state, ctx.now());
+  return { ...toElection(state, ctx.now()), id };
 }
 
 /**

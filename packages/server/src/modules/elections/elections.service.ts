@@ -1,7 +1,8 @@
-import { declareSeats, type ResultGroup, type Statistics } from '@kura/contract';
+import { declareSeats, type ReceiptResponse as ReceiptSchema, type ResultGroup, type Statistics } from '@kura/contract';
 import { eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { ElectionsContext } from './context';
-import { commitments, positions } from '../../db/schema';
+import { commitments, election, positions } from '../../db/schema';
 import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
 import type { Actor } from '../../auth/actor';
@@ -46,7 +47,7 @@ export async function toggleElection(
     await setActive(tx, active, ctx.now(), id);
   });
   await recordCommitment(ctx, active ? 'voting enabled' : 'voting disabled', {}, id);
-  ctx.events.emit('election.toggled', { active });
+  ctx.events.emit('election.toggled', { active, electionId: id });
   return value;
 }
 
@@ -63,15 +64,27 @@ export async function getStatistics(ctx: ElectionsContext, id: ElectionId = CURR
 }
 
 /** Confirms a receipt is counted and for which position, never for whom. */
-export async function lookupReceipt(ctx: ElectionsContext, input: string): Promise<{ vvpat: string; position: string; recorded: true }> {
+/**
+ * Whether a receipt is in the count, of whichever election (an archived one's too), with its
+ * election and position: never the choice (SECURITY.md "Receipts").
+ */
+export async function lookupReceipt(ctx: ElectionsContext, input: string): Promise<z.infer<typeof ReceiptSchema>> {
   const receipt = normaliseReceipt(input);
   const ballot = (await findBallots(ctx, [receipt])).get(receipt)?.[0];
   if (!ballot) throw new AppError('NOT_FOUND', 'No ballot has this receipt code');
   const [position] = await ctx.database.db
-    .select({ name: positions.name, level: positions.level })
+    .select({ name: positions.name, level: positions.level, electionId: positions.electionId, election: election.title })
     .from(positions)
+    .innerJoin(election, eq(election.id, positions.electionId))
     .where(eq(positions.id, ballot.positionId));
-  return { vvpat: receipt, position: position ? positionTitle(position) : `Position ${ballot.positionId}`, recorded: true };
+  if (!position) throw new AppError('NOT_FOUND', 'No ballot has this receipt code');
+  return {
+    vvpat: receipt,
+    position: positionTitle(position),
+    election_id: position.electionId,
+    election: position.election,
+    recorded: true,
+  };
 }
 
 const csvCell = (value: string | number): string => {

@@ -161,7 +161,13 @@ describe('results, statistics, receipts, commitments', () => {
     const [first] = receipts;
     const res = await request(t.app).get(`/api/v1/psk/receipt/${first}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ vvpat: first, position: `${e.chair.name} National`, recorded: true });
+    expect(res.body).toEqual({
+      vvpat: first,
+      position: `${e.chair.name} National`,
+      election_id: 1,
+      election: expect.any(String),
+      recorded: true,
+    });
     expect((await request(t.app).get(`/api/v1/psk/receipt/${first!.toLowerCase()}`)).body.vvpat).toBe(first);
     expect((await request(t.app).get('/api/v1/psk/receipt/VP-0000-0000-0000')).status).toBe(404);
     expect((await request(t.app).get('/api/v1/psk/receipt/nonsense')).status).toBe(404);

@@ -10,12 +10,16 @@ export { VotingRuntime } from './voting-runtime';
 export { verifyAudit, type AuditReport } from './audit';
 /** The election's configuration (texts, schedule, results visibility) and its phase. */
 export { applyElectionDefaults, getElection, toElection, updateElection } from './election.service';
+/** The organisation's elections: create, archive (the demo seed sets up its past election with them). */
+export { archiveElection, createElection as addElection } from './catalogue';
+export { toggleElection } from './elections.service';
 /** The election store: every read and write of the election's state, and which election is meant. */
 export {
   CURRENT_ELECTION,
   electionValue,
   organisationValue,
   readActive,
+  readAllStates,
   readOrganisation,
   readState,
   setActive,

@@ -53,7 +53,7 @@ export async function openOnSchedule(ctx: Core, id: ElectionId = CURRENT_ELECTIO
   await recordCommitment(ctx, 'voting opened on schedule', {}, id).catch((err: unknown) =>
     ctx.logger.error({ err }, 'commitment at the scheduled opening failed'),
   );
-  ctx.events.emit('election.toggled', { active: true });
+  ctx.events.emit('election.toggled', { active: true, electionId: id });
   ctx.events.emit('election.changed');
   return true;
 }
@@ -85,7 +85,7 @@ export async function closeElection(
       ? await auditedTransaction(ctx, { actor, activity: 'Closed the election' }, work)
       : await ctx.database.db.transaction(work);
   if (!closed) return false;
-  ctx.events.emit('election.toggled', { active: false });
+  ctx.events.emit('election.toggled', { active: false, electionId: id });
   ctx.events.emit('election.changed');
   // The close stands whatever happens next; a closing statement that fails here is finished by
   // the scheduler's next round (or the first read of the final result).

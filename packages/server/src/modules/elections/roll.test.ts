@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members } from '../../db/schema';
@@ -100,5 +100,42 @@ describe('the roll', () => {
       .set(bearer(admin))
       .send({ electorate: { branch_ids: [await branchId(t.ctx, 'Nairobi')] } });
     expect(res.status).toBe(409);
+  });
+
+  it("gives the roll's size: the electorate's current size during set-up, the frozen roll's count once voting opened", async () => {
+    const kisumu = await branchId(t.ctx, 'Kisumu');
+    const sizeOf = async (id: number) => {
+      const one = (await request(t.app).get(`/api/v1/elections/${id}`)).body.data.roll_size as number;
+      const listed = (await request(t.app).get('/api/v1/elections').set(bearer(admin))).body.data.find((e: { id: number }) => e.id === id);
+      expect(listed.roll_size).toBe(one);
+      return one;
+    };
+    const created = await request(t.app)
+      .post('/api/v1/elections')
+      .set(bearer(admin))
+      .send({ title: 'Kisumu by-election', electorate: { branch_ids: [kisumu] } });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as number;
+    expect(created.body.data.roll_size).toBe(0);
+    // GET election names the election, whose elections/{id} carries the roll's size.
+    expect((await request(t.app).get(`/api/v1/election?election_id=${id}`)).body.data.id).toBe(id);
+    await createMember(t.ctx, { branch: 'Kisumu' });
+    await createMember(t.ctx, { branch: 'Kisumu' });
+    await createMember(t.ctx, { branch: 'Nairobi' });
+    expect(await sizeOf(id)).toBe(2);
+    const everyone = (await request(t.app).post('/api/v1/elections').set(bearer(admin)).send({ title: 'Everyone' })).body.data;
+    const [{ n }] = (await t.ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from members`)) as unknown as [
+      { n: number },
+    ];
+    expect(everyone.roll_size).toBe(n);
+
+    const position = await createPosition(t.ctx, { name: 'Seat Kisumu', electionId: id });
+    await createCandidate(t.ctx, [position.id], { branch: 'Kisumu' });
+    expect(await sizeOf(id)).toBe(3);
+    expect((await request(t.app).post(`/api/v1/toggle?election_id=${id}`).set(bearer(admin)).send({ status: true })).status).toBe(200);
+    // Frozen: a member joining the branch afterwards is not on the roll, and not counted.
+    await createMember(t.ctx, { branch: 'Kisumu', onRoll: false });
+    expect(await sizeOf(id)).toBe(3);
+    expect((await request(t.app).get(`/api/v1/elections/${everyone.id}`)).body.data.roll_size).toBe(n + 2);
   });
 });

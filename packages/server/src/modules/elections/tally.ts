@@ -116,7 +116,7 @@ export class TallySnapshot {
 
   private changed(): void {
     this.cachedResults = undefined;
-    this.ctx.events.emit('results.changed');
+    this.ctx.events.emit('results.changed', { electionId: this.electionId });
   }
 
   /** Rebuilds everything from the database; concurrent calls share one run (plus one follow-up). */

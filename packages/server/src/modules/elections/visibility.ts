@@ -3,7 +3,9 @@ import type { Role } from '../../auth/sessions';
 import type { Core } from '../../core';
 import { AppError } from '../../errors';
 import type { Service } from '../../lib/service';
+import { eq } from 'drizzle-orm';
 import { readState, resolveElection, type ElectionId } from '../../db/election-store';
+import { election } from '../../db/schema';
 
 /**
  * Who may see results while voting runs (SECURITY.md "Results visibility"):
@@ -81,6 +83,38 @@ export class ResultsGateCache implements Service {
     if (this.isFresh()) return this.gate;
     void this.read().catch(() => undefined);
     return undefined;
+  }
+
+  /**
+   * The gate of an election one may watch (realtime channels): the current election's for null,
+   * else the election named when it exists and is not archived; undefined otherwise. Read from one
+   * list of every watchable election, cached like the gate: a flood of subscriptions naming many
+   * elections costs at most one query a second.
+   */
+  async watchable(id: ElectionId | null): Promise<ResultsGate | undefined> {
+    if (id === null) return this.read();
+    return (await this.watchableGates()).get(id);
+  }
+
+  private watchableList: { generation: number; at: number; gates: Promise<Map<ElectionId, ResultsGate>> } | undefined;
+
+  private watchableGates(): Promise<Map<ElectionId, ResultsGate>> {
+    const list = this.watchableList;
+    if (list && list.generation === this.generation && Date.now() - list.at < MAX_AGE_MS) return list.gates;
+    const gates = (async () => {
+      const rows = await this.ctx.database.db
+        .select({ id: election.id, visibility: election.resultsVisibility, closedAt: election.closedAt })
+        .from(election)
+        .where(eq(election.archived, false));
+      return new Map(rows.map((r) => [r.id, { visibility: r.visibility, closed: r.closedAt !== null, electionId: r.id }]));
+    })();
+    const entry = { generation: this.generation, at: Date.now(), gates };
+    this.watchableList = entry;
+    // A failed read is not kept.
+    gates.catch(() => {
+      if (this.watchableList === entry) this.watchableList = undefined;
+    });
+    return gates;
   }
 
   /**

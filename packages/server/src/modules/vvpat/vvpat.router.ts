@@ -1,16 +1,17 @@
 import type { ElectionsContext } from '../elections';
 import type { Contract } from '@kura/contract';
 import { callerOf } from '../../auth/access';
+import { electionOf } from '../../http/election-param';
 import type { RouterImplementation } from '../../http/routes';
 import { listMyVvpat, searchVvpat } from './vvpat.service';
 
 export function vvpatRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['vvpat']> {
   return {
-    listVvpat: async ({ query }) => ({ status: 200, body: await searchVvpat(ctx, query) }),
+    listVvpat: async ({ query, req }) => ({ status: 200, body: await searchVvpat(ctx, query, {}, await electionOf(ctx, req)) }),
 
-    searchVvpat: async ({ query: { vvpat, psk_position_id, ...page } }) => ({
+    searchVvpat: async ({ query: { vvpat, psk_position_id, ...page }, req }) => ({
       status: 200,
-      body: await searchVvpat(ctx, page, { vvpat, positionId: psk_position_id }),
+      body: await searchVvpat(ctx, page, { vvpat, positionId: psk_position_id }, await electionOf(ctx, req)),
     }),
 
     getMyVvpat: async ({ req }) => ({ status: 200, body: { data: { votes: await listMyVvpat(ctx, callerOf(req).subjectId) } } }),

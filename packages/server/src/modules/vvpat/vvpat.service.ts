@@ -1,25 +1,26 @@
 import type { PageMeta, PageQuery, VvpatRow } from '@kura/contract';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { members, participation, positions } from '../../db/schema';
+import { election, members, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
 import { likeContains, pageMeta, pageRequest } from '../../lib/pagination';
 import { positionTitle } from '../../lib/position-title';
 import { findBallots, normaliseReceipt, readQueue } from '../ballots';
-import { assertMayViewResults, mayViewResults, type ElectionsContext } from '../elections';
+import { assertMayViewResults, CURRENT_ELECTION, mayViewResults, type ElectionId, type ElectionsContext } from '../elections';
 
 export type VvpatPage = { data: { votes: VvpatRow[] }; meta: PageMeta };
 
-async function tallyOf(ctx: ElectionsContext) {
-  const { tally } = ctx.voting;
+async function tallyOf(ctx: ElectionsContext, id: ElectionId) {
+  const tally = ctx.voting.tallyOf(id);
   await tally.whenReady();
   return tally;
 }
 
 /**
- * The member's own ballots: their receipts are sealed in `participation`, so only the server (with
- * BALLOT_KEY) can find which ballots are theirs, and only for them. The receipts and the member's
- * own choices are always theirs to see; each candidate's live count follows the results visibility
- * (null while voters may not see results).
+ * The member's own ballots, of every election: their receipts are sealed in `participation`, so
+ * only the server (with BALLOT_KEY) can find which ballots are theirs, and only for them. The
+ * receipts and the member's own choices are always theirs to see; each row names its election
+ * (newest first) and each candidate's live count follows that election's results visibility (null
+ * while voters may not see its results).
  */
 export async function listMyVvpat(ctx: ElectionsContext, memberId: number): Promise<VvpatRow[]> {
   const mine = await ctx.database.db
@@ -31,7 +32,7 @@ export async function listMyVvpat(ctx: ElectionsContext, memberId: number): Prom
   const found = await findBallots(ctx, receipts);
   // A ballot for several seats shows a row per chosen candidate, under its one receipt.
   const ballots = receipts.flatMap((r) => found.get(r) ?? []);
-  const [names, titles, tally, gate] = await Promise.all([
+  const [names, titles] = await Promise.all([
     ballots.length
       ? ctx.database.db
           .select({ id: members.id, name: members.name })
@@ -44,30 +45,49 @@ export async function listMyVvpat(ctx: ElectionsContext, memberId: number): Prom
           )
       : [],
     ctx.database.db
-      .select({ id: positions.id, name: positions.name, level: positions.level, sortOrder: positions.sortOrder })
+      .select({
+        id: positions.id,
+        name: positions.name,
+        level: positions.level,
+        sortOrder: positions.sortOrder,
+        electionId: positions.electionId,
+        election: election.title,
+      })
       .from(positions)
+      .innerJoin(election, eq(election.id, positions.electionId))
       .where(
         inArray(
           positions.id,
           mine.map((p) => p.positionId),
         ),
       ),
-    tallyOf(ctx),
-    ctx.resultsGate.read(),
   ]);
-  const showCounts = mayViewResults(gate, 'voter');
+  const electionIds = [...new Set(titles.map((p) => p.electionId))];
+  const perElection = new Map(
+    await Promise.all(
+      electionIds.map(async (id) => {
+        const [tally, gate] = await Promise.all([tallyOf(ctx, id), ctx.resultsGate.read(id)]);
+        return [id, { tally, showCounts: mayViewResults(gate, 'voter') }] as const;
+      }),
+    ),
+  );
   const nameOf = new Map(names.map((n) => [n.id, n.name]));
   const positionOf = new Map(titles.map((p) => [p.id, p]));
-  const order = (id: number) => positionOf.get(id)?.sortOrder ?? 0;
+  const order = (id: number) => [-(positionOf.get(id)?.electionId ?? 0), positionOf.get(id)?.sortOrder ?? 0, id];
+  const compare = (a: number[], b: number[]) => a.reduce((d, x, i) => d || x - b[i]!, 0);
   return ballots
-    .sort((a, b) => order(a.positionId) - order(b.positionId) || a.positionId - b.positionId)
+    .filter((b) => positionOf.has(b.positionId))
+    .sort((a, b) => compare(order(a.positionId), order(b.positionId)))
     .map((b) => {
-      const p = positionOf.get(b.positionId);
+      const p = positionOf.get(b.positionId)!;
+      const counted = perElection.get(p.electionId)!;
       return {
         vvpat: b.receipt,
         name: nameOf.get(b.candidateId) ?? `Candidate ${b.candidateId}`,
-        count: showCounts ? tally.countOf(b.positionId, b.candidateId) : null,
-        position: p ? positionTitle(p) : `Position ${b.positionId}`,
+        count: counted.showCounts ? counted.tally.countOf(b.positionId, b.candidateId) : null,
+        position: positionTitle(p),
+        election_id: p.electionId,
+        election: p.election,
       };
     });
 }
@@ -82,7 +102,7 @@ type Row = {
 };
 
 /**
- * The audit trail for admins: every counted ballot, mixed or still queued, in receipt order
+ * The audit trail for admins: every counted ballot of one election, mixed or still queued, in receipt order
  * (receipts are random, so the order says nothing about when a ballot was cast). Each row names the
  * choice, so counting rows gives every candidate's count: it follows the results visibility like the
  * results themselves (403 for an admin until close under `after_close`).
@@ -91,10 +111,13 @@ export async function searchVvpat(
   ctx: ElectionsContext,
   query: PageQuery,
   filter: { vvpat?: string; positionId?: number } = {},
+  id: ElectionId = CURRENT_ELECTION,
 ): Promise<VvpatPage> {
-  assertMayViewResults(await ctx.resultsGate.read(), 'admin');
+  assertMayViewResults(await ctx.resultsGate.read(id), 'admin');
   const page = pageRequest(query);
-  const tally = await tallyOf(ctx);
+  const tally = await tallyOf(ctx, id);
+  const [named] = await ctx.database.db.select({ title: election.title }).from(election).where(eq(election.id, id));
+  const title = named?.title ?? '';
   const code = filter.vvpat ? normaliseReceipt(filter.vvpat) : undefined;
   const { rows, total } = await ctx.database.db.transaction(
     async (tx) => {
@@ -116,11 +139,13 @@ export async function searchVvpat(
         select b.receipt, b.position_id, b.candidate_id, m.name as candidate_name, p.name as position_name, p.level
         from ${all}
         left join members m on m.id = b.candidate_id
-        left join positions p on p.id = b.position_id
+        join positions p on p.id = b.position_id and p.election_id = ${id}
         where ${where}
         order by b.receipt
         limit ${page.perPage} offset ${page.offset}`);
-      const [counted] = await tx.execute<{ n: number }>(sql`select count(*)::int as n from ${all} where ${where}`);
+      const [counted] = await tx.execute<{ n: number }>(
+        sql`select count(*)::int as n from ${all} join positions p on p.id = b.position_id and p.election_id = ${id} where ${where}`,
+      );
       return { rows: [...rows], total: counted?.n ?? 0 };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
@@ -132,6 +157,8 @@ export async function searchVvpat(
         name: r.candidate_name ?? `Candidate ${r.candidate_id}`,
         count: tally.countOf(r.position_id, r.candidate_id),
         position: r.position_name ? positionTitle({ name: r.position_name, level: r.level ?? '' }) : `Position ${r.position_id}`,
+        election_id: id,
+        election: title,
       })),
     },
     meta: pageMeta(total, page),

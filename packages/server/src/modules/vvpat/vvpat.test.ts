@@ -31,9 +31,10 @@ describe('vvpat', () => {
     const receiptOf = (res: typeof myVote, positionId: number) =>
       res.body.receipts.find((r: { position_id: number }) => r.position_id === positionId).vvpat as string;
 
+    const inElection1 = { election_id: 1, election: expect.any(String) };
     const expected = [
-      { vvpat: receiptOf(myVote, f.e.chair.id), name: 'Alice Achieng', count: 2, position: `${f.e.chair.name} National` },
-      { vvpat: receiptOf(myVote, f.e.nairobi.id), name: 'Erin Njeri', count: 1, position: `${f.e.nairobi.name} Nairobi` },
+      { vvpat: receiptOf(myVote, f.e.chair.id), name: 'Alice Achieng', count: 2, position: `${f.e.chair.name} National`, ...inElection1 },
+      { vvpat: receiptOf(myVote, f.e.nairobi.id), name: 'Erin Njeri', count: 1, position: `${f.e.nairobi.name} Nairobi`, ...inElection1 },
     ];
     const own = await mine(me.token);
     expect(own.status).toBe(200);

@@ -91,8 +91,8 @@ describe('the admin dashboard follows the chosen election', () => {
     expect(live.election).toBe(2);
 
     await act(async () => {
-      live.handlers?.results?.({ results: [chair(3)] });
-      live.handlers?.statistics?.({ statistics: stats(3) });
+      live.handlers?.results?.({ election_id: 2, results: [chair(3)] });
+      live.handlers?.statistics?.({ election_id: 2, statistics: stats(3) });
     });
     expect(await screen.findByText('100.00% 3 votes')).toBeTruthy();
     expect(within(screen.getByTestId('tile-votesCasted')).getByText('3')).toBeTruthy();
@@ -135,7 +135,7 @@ describe('the agent dashboard follows the chosen election', () => {
     expect(electionIds(callsTo(calls, contract.api.elections.getAgentResults))).toEqual(['2']);
     expect(electionIds(callsTo(calls, contract.api.elections.getAgentStatistics))).toEqual(['2']);
     expect(live.election).toBe(2);
-    await act(async () => live.handlers?.statistics?.({ statistics: stats(4) }));
+    await act(async () => live.handlers?.statistics?.({ election_id: 2, statistics: stats(4) }));
     await waitFor(() => expect(within(screen.getByTestId('tile-votesCasted')).getByText('4')).toBeTruthy());
   });
 });

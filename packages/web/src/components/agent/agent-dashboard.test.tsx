@@ -55,8 +55,8 @@ describe('agent dashboard (docs/screens.md "Staff pages")', () => {
     expect(within(votes).getByText('0')).toBeTruthy();
 
     await act(async () => {
-      live.handlers?.results?.({ results: [president(1)] });
-      live.handlers?.statistics?.({ statistics: stats(1) });
+      live.handlers?.results?.({ election_id: 1, results: [president(1)] });
+      live.handlers?.statistics?.({ election_id: 1, statistics: stats(1) });
     });
     expect(await screen.findByText('100.00% 1 vote')).toBeTruthy();
     expect(within(screen.getByTestId('tile-votesCasted')).getByText('Vote Casted')).toBeTruthy();
