@@ -21,7 +21,7 @@ const election = (over: Partial<Election>): Election => ({
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('the tutorial footer: every date a voter reads is the election\'s own, or none', () => {
+describe("the tutorial footer: every date a voter reads is the election's own, or none", () => {
   it("says the election's own window when it has a schedule, and nothing otherwise", () => {
     expect(
       votingWindowText({ opens_at: '2026-05-04T05:00:00.000Z', closes_at: '2026-05-06T14:00:00.000Z', time_zone: 'Africa/Nairobi' }),
