@@ -65,6 +65,12 @@ describe('?election_id scopes the voting and results family', () => {
     }
     expect((await api('get', 'psk/results?election_id=424242', null)).status).toBe(404);
     expect((await api('post', 'toggle?election_id=424242').send({ status: true })).status).toBe(404);
+    // Routes with a query of their own (the contract merges ?election_id into it) answer alike.
+    for (const path of ['psk/results/export?election_id=abc', 'psk/results/ballots?position_id=1&election_id=abc']) {
+      const res = await api('get', path);
+      expect(res.status, path).toBe(404);
+      expect(res.body, path).toEqual({ message: 'No such election' });
+    }
   });
 
   it('toggles, votes, counts and commits each election apart', async () => {
