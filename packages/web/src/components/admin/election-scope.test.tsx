@@ -8,6 +8,7 @@ import { anElection } from '@/test/elections';
 import { electionSearch } from '@/lib/election-search';
 import { AgentDashboard } from '@/components/agent/agent-dashboard';
 import { AdminDashboard } from './admin-dashboard';
+import { SetupPage } from './setup-page';
 
 /** The channels each page subscribes to, and the election they are for (lib/realtime.ts). */
 const live: { handlers: ChannelHandlers | null; election: number | undefined } = { handlers: null, election: undefined };
@@ -136,5 +137,37 @@ describe('the agent dashboard follows the chosen election', () => {
     expect(live.election).toBe(2);
     await act(async () => live.handlers?.statistics?.({ statistics: stats(4) }));
     await waitFor(() => expect(within(screen.getByTestId('tile-votesCasted')).getByText('4')).toBeTruthy());
+  });
+});
+
+describe('the Set-up page of one election (/admin/setup?election=2)', () => {
+  it('reads and edits that election: its texts, positions and candidates carry ?election_id=2', async () => {
+    const calls = stubRoutes(
+      stub(contract.api.organisation.listElections, { status: 200, body: { data: [by, annual] } }),
+      stub(contract.api.elections.getElection, (c) => ({ status: 200, body: { data: of(c) } })),
+      stub(contract.api.elections.updateElection, (c) => ({ status: 200, body: { data: { ...of(c), ...(c.body as object) } } })),
+      stub(contract.api.members.listBranches, { status: 200, body: { data: { data: [] } } }),
+      stub(contract.api.members.listCandidatePositions, { status: 200, body: { data: { data: [] } } }),
+      stub(contract.api.candidates.listCandidates, { status: 200, body: { data: { data: { candidates: [] } } } }),
+      stub(contract.api.setup.listAgents, { status: 200, body: { data: [] } }),
+      stub(contract.api.members.listMembers, { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } }),
+    );
+    await renderWithProviders(<SetupPage />, '/admin/setup?election=2', { validateSearch: electionSearch });
+    const title = await screen.findByLabelText('Election title');
+    await waitFor(() => expect((title as HTMLInputElement).value).toBe('Nairobi by-election'));
+    expect((await screen.findByRole('combobox', { name: 'Election' })).textContent).toContain('Nairobi by-election');
+    for (const route of [
+      contract.api.elections.getElection,
+      contract.api.members.listCandidatePositions,
+      contract.api.candidates.listCandidates,
+    ])
+      await waitFor(() => expect(electionIds(callsTo(calls, route)), route.path).toContain('2'));
+
+    fireEvent.change(title, { target: { value: 'Nairobi by-election 2026' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save organisation texts' }));
+    await waitFor(() => expect(callsTo(calls, contract.api.elections.updateElection)).toHaveLength(1));
+    const [put] = callsTo(calls, contract.api.elections.updateElection);
+    expect(put!.search.get('election_id')).toBe('2');
+    expect(put!.body).toMatchObject({ title: 'Nairobi by-election 2026' });
   });
 });

@@ -52,17 +52,17 @@ export function ResultsPage() {
             <ErrorState>{tKnown(errorMessage(q.error)) || t('declaration.loadFailed')}</ErrorState>
           )
         ) : (
-          <Declaration result={q.data.body} />
+          <Declaration result={q.data.body} election={election} />
         )}
       </div>
     </PublicLayout>
   );
 }
 
-export function Declaration({ result }: { result: FinalResultsResponse }) {
+export function Declaration({ result, election }: { result: FinalResultsResponse; election?: number }) {
   const { turnout, commitment } = result;
   const { tRich } = useT();
-  const { texts } = useElection();
+  const { texts } = useElection(election);
   const when = (iso: string) => formatDateTime(iso, texts.timeZone);
   return (
     <article className="declaration grid gap-8" aria-labelledby="declaration-title">

@@ -7,6 +7,7 @@ import { toast } from '@/hooks/use-toast';
 import { useElection } from '@/lib/election';
 import { useUpdateElection } from '@/lib/mutations';
 import { useT } from '@/i18n';
+import { useElectionParam } from '@/lib/election-search';
 
 const election = UpdateElectionBody.innerType().shape;
 /** An empty optional field is sent as null (no website, no support email). */
@@ -23,8 +24,9 @@ export const organisationSchema = z.object({
 export function OrganisationForm() {
   const { t } = useT();
   const id = useId();
-  const { election: current } = useElection();
-  const update = useUpdateElection(t('admin.org.saveError'));
+  const chosen = useElectionParam();
+  const { election: current } = useElection(chosen);
+  const update = useUpdateElection(t('admin.org.saveError'), chosen);
   const form = useZodForm(organisationSchema, { defaultValues: { title: '', organisation: '', website: '', support_email: '' } });
   const loaded = useRef(false);
   // Filled once from the server, so a late answer never overwrites what the admin typed.
