@@ -53,7 +53,7 @@ export function ElectionSwitcher({ className }: { className?: string }) {
         <SelectTrigger id={id}>
           <SelectValue placeholder={placeholder} />
         </SelectTrigger>
-        <SelectContent>
+        <SelectContent aria-label={t('elections.switcher.label')}>
           {elections.map((e) => (
             <SelectItem key={e.id} value={String(e.id)}>
               {name(e, currentId)}

@@ -57,7 +57,7 @@ describe('Organisation page (docs/api.md "Many elections")', () => {
     fireEvent.click(options[1]!);
     fireEvent.change(screen.getByLabelText('Support email'), { target: { value: 'Help@Umoja.example' } });
     fireEvent.change(screen.getByLabelText("The organisation's time zone"), { target: { value: 'Europe/London' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save organisation' }));
     expect(await screen.findByText('The organisation has been saved')).toBeTruthy();
     expect(callsTo(calls, contract.api.organisation.updateOrganisation)[0]!.body).toEqual({
       name: 'Umoja Sacco',
@@ -80,12 +80,12 @@ describe('Organisation page (docs/api.md "Many elections")', () => {
     const zone = await screen.findByLabelText("The organisation's time zone");
     await waitFor(() => expect((zone as HTMLInputElement).value).toBe('Africa/Nairobi'));
     fireEvent.change(zone, { target: { value: '+03:00' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save organisation' }));
     expect(await screen.findByText(/must be an IANA time zone name/)).toBeTruthy();
     expect(callsTo(calls, contract.api.organisation.updateOrganisation)).toHaveLength(0);
 
     fireEvent.change(zone, { target: { value: 'Africa/Nairobi' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save organisation' }));
     expect(await screen.findByText('The current election must be an election that is not archived')).toBeTruthy();
     expect(screen.getByText('The organisation could not be saved')).toBeTruthy();
   });
