@@ -47,9 +47,9 @@ export default tseslint.config(
       'packages/web/src/components/{colours/colour-dialog,help/issue-dialog,error-boundary,ui/toaster}.tsx',
       'packages/web/src/components/ballot/*.tsx',
       'packages/web/src/components/layout/*.tsx',
-      'packages/web/src/components/public/{commitments-page,landing-page,receipt-page}.tsx',
+      'packages/web/src/components/public/{commitments-page,elections-page,landing-page,receipt-page}.tsx',
       'packages/web/src/components/results/{declaration-sections,position-results,results-page,results-rows}.tsx',
-      'packages/web/src/components/voter/{dashboard-page,education-page,elect-page,nominate-page,vvpat-page}.tsx',
+      'packages/web/src/components/voter/{dashboard-page,education-page,elect-page,my-elections,nominate-page,vvpat-page}.tsx',
       'packages/web/src/routes/{__root,_voter,_admin,_agent}.tsx',
       // staff screens
       'packages/web/src/components/staff/*.tsx',

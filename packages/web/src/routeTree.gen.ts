@@ -15,6 +15,7 @@ import { Route as AgentRouteImport } from './routes/_agent'
 import { Route as VoterRouteImport } from './routes/_voter'
 import { Route as CommitmentsRouteImport } from './routes/commitments'
 import { Route as DataCollectionRouteImport } from './routes/data-collection'
+import { Route as ElectionsRouteImport } from './routes/elections'
 import { Route as PasswordRouteImport } from './routes/password'
 import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as ReceiptRouteImport } from './routes/receipt'
@@ -69,6 +70,11 @@ const CommitmentsRoute = CommitmentsRouteImport.update({
 const DataCollectionRoute = DataCollectionRouteImport.update({
   id: '/data-collection',
   path: '/data-collection',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ElectionsRoute = ElectionsRouteImport.update({
+  id: '/elections',
+  path: '/elections',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PasswordRoute = PasswordRouteImport.update({
@@ -216,6 +222,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/commitments': typeof CommitmentsRoute
   '/data-collection': typeof DataCollectionRoute
+  '/elections': typeof ElectionsRoute
   '/password': typeof PasswordRoute
   '/privacy': typeof PrivacyRoute
   '/receipt': typeof ReceiptRoute
@@ -249,6 +256,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/commitments': typeof CommitmentsRoute
   '/data-collection': typeof DataCollectionRoute
+  '/elections': typeof ElectionsRoute
   '/password': typeof PasswordRoute
   '/privacy': typeof PrivacyRoute
   '/receipt': typeof ReceiptRoute
@@ -286,6 +294,7 @@ export interface FileRoutesById {
   '/_voter': typeof VoterRouteWithChildren
   '/commitments': typeof CommitmentsRoute
   '/data-collection': typeof DataCollectionRoute
+  '/elections': typeof ElectionsRoute
   '/password': typeof PasswordRoute
   '/privacy': typeof PrivacyRoute
   '/receipt': typeof ReceiptRoute
@@ -321,6 +330,7 @@ export interface FileRouteTypes {
     | '/'
     | '/commitments'
     | '/data-collection'
+    | '/elections'
     | '/password'
     | '/privacy'
     | '/receipt'
@@ -354,6 +364,7 @@ export interface FileRouteTypes {
     | '/'
     | '/commitments'
     | '/data-collection'
+    | '/elections'
     | '/password'
     | '/privacy'
     | '/receipt'
@@ -390,6 +401,7 @@ export interface FileRouteTypes {
     | '/_voter'
     | '/commitments'
     | '/data-collection'
+    | '/elections'
     | '/password'
     | '/privacy'
     | '/receipt'
@@ -427,6 +439,7 @@ export interface RootRouteChildren {
   VoterRoute: typeof VoterRouteWithChildren
   CommitmentsRoute: typeof CommitmentsRoute
   DataCollectionRoute: typeof DataCollectionRoute
+  ElectionsRoute: typeof ElectionsRoute
   PasswordRoute: typeof PasswordRoute
   PrivacyRoute: typeof PrivacyRoute
   ReceiptRoute: typeof ReceiptRoute
@@ -483,6 +496,13 @@ declare module '@tanstack/react-router' {
       path: '/data-collection'
       fullPath: '/data-collection'
       preLoaderRoute: typeof DataCollectionRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/elections': {
+      id: '/elections'
+      path: '/elections'
+      fullPath: '/elections'
+      preLoaderRoute: typeof ElectionsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/password': {
@@ -747,6 +767,7 @@ const rootRouteChildren: RootRouteChildren = {
   VoterRoute: VoterRouteWithChildren,
   CommitmentsRoute: CommitmentsRoute,
   DataCollectionRoute: DataCollectionRoute,
+  ElectionsRoute: ElectionsRoute,
   PasswordRoute: PasswordRoute,
   PrivacyRoute: PrivacyRoute,
   ReceiptRoute: ReceiptRoute,

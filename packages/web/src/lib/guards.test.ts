@@ -18,10 +18,11 @@ async function redirectOf(p: Promise<unknown>): Promise<string | undefined> {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('staff guard (docs/screens.md "Sign-in and session loss": validate/admin; admin → /admin, agent → /agent)', () => {
-  it('sends a browser without a session to /sign-in without asking the server', async () => {
+describe('staff guard (docs/screens.md "Sign-in and session loss": validate/admin; admin → /admin, agent → /agent; no session → the area\'s login)', () => {
+  it("sends a browser without a session to the area's own login (not the voter's /sign-in) without asking the server", async () => {
     const calls = stubFetch(() => undefined);
-    expect(await redirectOf(requireStaff(client(), 'admin'))).toBe('/sign-in');
+    expect(await redirectOf(requireStaff(client(), 'admin'))).toBe('/admin/login');
+    expect(await redirectOf(requireStaff(client(), 'agent'))).toBe('/agent/login');
     expect(calls).toHaveLength(0);
   });
 
@@ -47,11 +48,13 @@ describe('staff guard (docs/screens.md "Sign-in and session loss": validate/admi
     expect(await redirectOf(requireStaff(qc, 'agent'))).toBeUndefined();
   });
 
-  it('clears storage and goes to /sign-in when the server refuses (a voter token answers 403)', async () => {
+  it("clears storage and goes to the area's login when the server refuses (a voter token answers 403)", async () => {
     stubFetch(({ path }) => (path === '/validate/admin' ? { status: 403, body: { message: 'Forbidden' } } : undefined));
     storeSession(session, 'member');
-    expect(await redirectOf(requireStaff(client(), 'admin'))).toBe('/sign-in');
+    expect(await redirectOf(requireStaff(client(), 'admin'))).toBe('/admin/login');
     expect(window.localStorage.getItem('token')).toBeNull();
+    storeSession(session, 'member');
+    expect(await redirectOf(requireStaff(client(), 'agent'))).toBe('/agent/login');
   });
 });
 

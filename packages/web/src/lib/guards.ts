@@ -2,27 +2,30 @@ import { redirect } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import { queryKeys } from './queries';
-import { clearSession, getToken, hasSession, setAccountType, setName } from './session';
+import { clearSession, getToken, hasSession, loginRouteFor, setAccountType, setName, type AccountType } from './session';
 
 /** A session check's answer is reused for a minute so moving between pages stays quick. */
 const VALIDATION_TTL_MS = 60_000;
 
 export type StaffArea = 'admin' | 'agent';
 type Role = 'voter' | StaffArea;
+type LoginRoute = ReturnType<typeof loginRouteFor>;
 
 /**
  * docs/screens.md "Sign-in and session loss", the one session check of the guarded layouts: no
  * stored token or hash → /sign-in; otherwise ask the validation endpoint of the area (cached,
  * keyed by token so a cached answer never outlives the session that produced it). A non-200, an
- * error or a role the area does not take clears storage and goes to /sign-in. Answers the role.
+ * error or a role the area does not take clears storage and goes to the area's own sign-in
+ * (`login`: /sign-in, /admin/login or /agent/login), so staff never land on the voter's. Answers the role.
  */
 async function validatedRole<R extends Role>(
   queryClient: QueryClient,
   base: readonly string[],
   validate: () => Promise<{ status: number; body: unknown }>,
   accepts: readonly R[],
+  login: LoginRoute,
 ): Promise<R> {
-  if (!hasSession()) throw redirect({ to: '/sign-in' });
+  if (!hasSession()) throw redirect({ to: login });
   let role: R | null = null;
   try {
     const res = await queryClient.fetchQuery({ queryKey: [...base, getToken()], queryFn: validate, staleTime: VALIDATION_TTL_MS });
@@ -37,23 +40,30 @@ async function validatedRole<R extends Role>(
   if (!role) {
     queryClient.removeQueries({ queryKey: base });
     clearSession();
-    throw redirect({ to: '/sign-in' });
+    throw redirect({ to: login });
   }
   return role;
 }
 
 /** Voter layout guard: a voter becomes account type `member`. */
 export async function requireVoter(queryClient: QueryClient) {
-  await validatedRole(queryClient, queryKeys.validateVoter, () => api.auth.validateVoter.query(), ['voter']);
+  await validatedRole(queryClient, queryKeys.validateVoter, () => api.auth.validateVoter.query(), ['voter'], '/sign-in');
   setAccountType('member');
 }
 
 /**
  * Admin and agent layout guard (GET validate/admin): an admin belongs in /admin and an agent in
- * /agent, so each is sent to its own area from the other one.
+ * /agent, so each is sent to its own area from the other one. Without a session, or refused, the
+ * person goes to that area's login (/admin/login, /agent/login).
  */
 export async function requireStaff(queryClient: QueryClient, area: StaffArea) {
-  const role = await validatedRole(queryClient, queryKeys.validateStaff, () => api.auth.validateStaff.query(), ['admin', 'agent']);
+  const role = await validatedRole(
+    queryClient,
+    queryKeys.validateStaff,
+    () => api.auth.validateStaff.query(),
+    ['admin', 'agent'],
+    loginRouteFor(area satisfies AccountType),
+  );
   setAccountType(role);
   if (role !== area) throw redirect({ to: role === 'admin' ? '/admin' : '/agent' });
 }

@@ -110,6 +110,13 @@ export const queries = {
       queryFn: ({ signal }) => ok(api.organisation.getOrganisation.query({ fetchOptions: { signal } })),
       staleTime: 60_000,
     }),
+  /** One election by its id, an archived one too (its declaration stays reachable by its address). */
+  electionById: (id: number) =>
+    queryOptions({
+      queryKey: [...queryKeys.elections, id] as const,
+      queryFn: ({ signal }) => ok(api.organisation.getElectionById.query({ params: { id }, fetchOptions: { signal } })),
+      staleTime: 60_000,
+    }),
   /** Every election, newest first (archived ones for staff). */
   elections: () =>
     queryOptions({

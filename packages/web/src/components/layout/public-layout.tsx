@@ -75,6 +75,9 @@ export function PublicLayout({
           <Link to="/results" className="underline-offset-4 hover:underline">
             {t('public.footer.results')}
           </Link>
+          <Link to="/elections" className="underline-offset-4 hover:underline">
+            {t('public.footer.elections')}
+          </Link>
         </nav>
         {texts.organisation && <p className="mt-2">{t('public.footer.copyright', { organisation: texts.organisation })}</p>}
       </footer>

@@ -2,15 +2,21 @@ import { Link } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { PublicLayout } from '@/components/layout/public-layout';
+import { ElectionSwitcher } from '@/components/staff/election-switcher';
 import { formatDateTime, useElection } from '@/lib/election';
+import { useElectionParam } from '@/lib/election-search';
 import { queries } from '@/lib/queries';
 import { useT } from '@/i18n';
 
-/** The published commitments to the ballot set, newest first, with how to check one. */
+/**
+ * The published commitments to one election's ballot set, newest first, with how to check one: the
+ * URL's election (`/commitments?election=7`), else the current one; the switcher moves between them.
+ */
 export function Commitments() {
   const { t, tRich } = useT();
   const { texts } = useElection();
-  const q = useQuery({ ...queries.commitments(), refetchInterval: 60_000 });
+  const election = useElectionParam();
+  const q = useQuery({ ...queries.commitments(election), refetchInterval: 60_000 });
   return (
     <PublicLayout wide>
       <div className="grid gap-6">
@@ -27,6 +33,7 @@ export function Commitments() {
             })}
           </p>
         </div>
+        <ElectionSwitcher />
         {q.isPending ? (
           <Loading label={t('commitments.loading')} />
         ) : q.isError ? (

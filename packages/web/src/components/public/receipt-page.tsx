@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
 import { queries } from '@/lib/queries';
+import { receiptElection } from '@/lib/receipts';
 import { t, useT } from '@/i18n';
 
 // The English message is the catalogue's (validation.enterReceiptCode); FieldError shows it in the reader's language.
@@ -16,7 +17,10 @@ const receiptSchema = z.object({ vvpat: z.string().trim().min(1, 'Enter a receip
 
 const strongCode = (chunks: ReactNode[]) => <span className="font-mono font-semibold">{chunks}</span>;
 
-type Outcome = { kind: 'found'; vvpat: string; position: string } | { kind: 'missing'; vvpat: string } | { kind: 'error'; message: string };
+type Outcome =
+  | { kind: 'found'; vvpat: string; position: string; election?: string }
+  | { kind: 'missing'; vvpat: string }
+  | { kind: 'error'; message: string };
 
 /**
  * Anyone can check that a receipt code is in the count. The answer names the position, never the
@@ -39,7 +43,9 @@ export function ReceiptCheck() {
   const outcome: Outcome | null = (() => {
     if (checked === null || pending) return null;
     const res = receipt.data;
-    if (res?.status === 200) return { kind: 'found', vvpat: res.body.vvpat, position: res.body.position };
+    // The server names the receipt's election where it holds several (docs/api.md "Many elections").
+    if (res?.status === 200)
+      return { kind: 'found', vvpat: res.body.vvpat, position: res.body.position, election: receiptElection(res.body)?.title };
     if (res?.status === 404 || errorStatus(receipt.error) === 404) return { kind: 'missing', vvpat: checked };
     if (res) return { kind: 'error', message: tKnown(firstFieldError(res) ?? errorMessage(res)) || t('common.somethingWrong') };
     if (receipt.isError) return { kind: 'error', message: tKnown(errorMessage(receipt.error)) || t('common.somethingWrong') };
@@ -67,7 +73,10 @@ export function ReceiptCheck() {
           {outcome?.kind === 'found' && (
             <p role="status" className="flex items-start gap-2 rounded-md border border-green-600/40 bg-green-50 px-4 py-3 text-green-900">
               <CheckCircle2 className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-              <span>{tRich('receipt.found', { code: outcome.vvpat, position: outcome.position, mono: strongCode })}</span>
+              <span>
+                {tRich('receipt.found', { code: outcome.vvpat, position: outcome.position, mono: strongCode })}
+                {outcome.election && <> {t('receipt.election', { title: outcome.election })}</>}
+              </span>
             </p>
           )}
           {outcome?.kind === 'missing' && (

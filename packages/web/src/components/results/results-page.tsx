@@ -3,13 +3,13 @@ import { Printer } from 'lucide-react';
 import { isTallyResult, type FinalResult, type FinalResultsResponse } from '@kura/contract';
 import { ErrorState, Loading } from '@/components/layout/page-states';
 import { PublicLayout } from '@/components/layout/public-layout';
+import { ElectionSwitcher } from '@/components/staff/election-switcher';
 import { Button } from '@/components/ui/button';
 import { errorMessage, errorStatus } from '@/lib/errors';
 import { formatDateTime, useElection } from '@/lib/election';
+import { useElectionParam } from '@/lib/election-search';
 import { percentage } from '@/lib/format';
 import { queries } from '@/lib/queries';
-import { useElectionParam } from '@/lib/election-search';
-import { ElectionSwitcher } from '@/components/staff/election-switcher';
 import { t, useT } from '@/i18n';
 import { MotionDeclaration, RankedDeclaration } from './declaration-sections';
 import { DeclarationTable } from './declaration-table';
@@ -17,31 +17,44 @@ import { DeclarationTable } from './declaration-table';
 const share = (n: number, of: number) => (of > 0 ? `${((n / of) * 100).toFixed(1)}%` : '0.0%');
 
 /**
- * The declared result of the closed election (GET psk/results/final): per position the seats, the
+ * The declared result of a closed election (GET psk/results/final): per position the seats, the
  * elected candidates, ties, counts and percentages; turnout overall and per branch; the final
  * commitment. It prints on A4 as the declaration the returning officer signs (styles.css @media print).
+ * The election is the URL's (`/results?election=7`, an archived one too: its declaration stays
+ * reachable by its address), else the current one; the switcher moves between them.
  */
 export function ResultsPage() {
   const { tKnown } = useT();
   const election = useElectionParam();
   const q = useQuery({ ...queries.finalResults(election), retry: false });
+  const named = useQuery({ ...queries.electionById(election ?? 0), enabled: election !== undefined, retry: false });
+  const { election: current } = useElection();
+  const shown = election === undefined ? current : named.data?.body.data;
   return (
     <PublicLayout wide>
-      <ElectionSwitcher className="mb-6 print:hidden" />
-      {q.isPending ? (
-        <Loading label={t('declaration.loading')} />
-      ) : q.isError || q.data.status !== 200 ? (
-        errorStatus(q.error ?? q.data) === 403 ? (
-          <div className="grid gap-2">
-            <h1 className="text-2xl font-semibold">{t('declaration.title')}</h1>
-            <p className="text-muted-foreground">{t('declaration.notYet')}</p>
-          </div>
+      <div className="grid gap-6">
+        <ElectionSwitcher className="print:hidden" />
+        {shown?.title.trim() && (
+          <p className="text-lg font-medium" data-testid="declaration-election">
+            {shown.title}
+            {shown.archived && <span className="ml-2 text-sm font-normal text-muted-foreground">({t('elections.archived')})</span>}
+          </p>
+        )}
+        {q.isPending ? (
+          <Loading label={t('declaration.loading')} />
+        ) : q.isError || q.data.status !== 200 ? (
+          errorStatus(q.error ?? q.data) === 403 ? (
+            <div className="grid gap-2">
+              <h1 className="text-2xl font-semibold">{t('declaration.title')}</h1>
+              <p className="text-muted-foreground">{t('declaration.notYet')}</p>
+            </div>
+          ) : (
+            <ErrorState>{tKnown(errorMessage(q.error)) || t('declaration.loadFailed')}</ErrorState>
+          )
         ) : (
-          <ErrorState>{tKnown(errorMessage(q.error)) || t('declaration.loadFailed')}</ErrorState>
-        )
-      ) : (
-        <Declaration result={q.data.body} election={election} />
-      )}
+          <Declaration result={q.data.body} election={election} />
+        )}
+      </div>
     </PublicLayout>
   );
 }

@@ -30,4 +30,34 @@ describe('toasts (docs/screens.md "Messages and timings")', () => {
     expect(list?.className).toContain('top-16');
     expect(list?.className).toContain('right-0');
   });
+
+  it('never passes over the header: slides in from the right, and sits below a header of any height', () => {
+    const header = document.createElement('header');
+    header.getBoundingClientRect = () => ({
+      bottom: 117.4,
+      top: 0,
+      left: 0,
+      right: 390,
+      width: 390,
+      height: 117.4,
+      x: 0,
+      y: 0,
+      toJSON: () => ({}),
+    });
+    document.body.prepend(header);
+    try {
+      render(<Toaster />);
+      act(() => {
+        toast({ variant: 'success', title: 'Secure and Transparent Voting ✅' });
+      });
+      const item = screen.getByText('Secure and Transparent Voting ✅').closest('li')!;
+      // A toast sliding down from above crossed the header's Sign Out for a moment after a sign-in.
+      expect(item.className).not.toMatch(/slide-in-from-top/);
+      expect(item.className).toContain('slide-in-from-right-full');
+      const list = screen.getByRole('region').querySelector('ol')!;
+      expect(list.style.top).toBe('118px');
+    } finally {
+      header.remove();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import type * as React from 'react';
-import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
+import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport, useHeaderBottom } from './toast';
 import { useToast } from '@/hooks/use-toast';
 import { useT } from '@/i18n';
 
@@ -12,6 +12,8 @@ export function Toaster() {
   // Toasts carry the server's English messages too: shown in the reader's language when the catalogue has them.
   const { t, tKnown } = useT();
   const known = (v: React.ReactNode) => (typeof v === 'string' ? tKnown(v) : v);
+  // Below the header, whatever its height: a toast never covers the header's controls.
+  const headerBottom = useHeaderBottom(toasts.length > 0);
   return (
     <ToastProvider duration={TOAST_DURATION} swipeThreshold={TOAST_SWIPE_THRESHOLD} swipeDirection="right" label={t('toast.label')}>
       {toasts.map(({ id, title, description, action, ...props }) => (
@@ -24,7 +26,7 @@ export function Toaster() {
           <ToastClose />
         </Toast>
       ))}
-      <ToastViewport hotkey={['F8']} label={t('toast.region', { hotkey: 'F8' })} />
+      <ToastViewport hotkey={['F8']} label={t('toast.region', { hotkey: 'F8' })} headerBottom={headerBottom} />
     </ToastProvider>
   );
 }

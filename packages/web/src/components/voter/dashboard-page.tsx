@@ -5,6 +5,7 @@ import { queries, type ResultsResponseLike, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 import { useT } from '@/i18n';
+import { MyElections } from './my-elections';
 
 export function VoterDashboard() {
   const { t } = useT();
@@ -19,6 +20,7 @@ export function VoterDashboard() {
 
   return (
     <div className="grid gap-6">
+      <MyElections />
       <PositionResults
         positions={positions.data?.body.data}
         groups={results.data?.body.data.data}

@@ -18,14 +18,13 @@ export const EDUCATION_STEPS = [
   { title: 'Thank you', body: 'Thank you for voting.' },
 ];
 
-export const VOTING_WINDOW_TEXT = 'voting starts on 8th Jan 2025 and ends on 9th August 2027';
-
 /**
- * The footer's voting window: from the election's schedule, on the organisation's calendar, in the
- * sentence the tutorial has always had; without a schedule, that sentence as it stands.
+ * The footer's voting window: from the election's own schedule, on the organisation's calendar.
+ * Without a schedule there is no window to tell, so the footer says nothing: a voter never reads
+ * a date that is not this election's (the tutorial once printed a sample sentence's dates here).
  */
 export function votingWindowText(election: Pick<Election, 'opens_at' | 'closes_at' | 'time_zone'> | undefined): string {
-  if (!election?.opens_at || !election.closes_at) return getLocale() === 'en' ? VOTING_WINDOW_TEXT : '';
+  if (!election?.opens_at || !election.closes_at) return '';
   // English keeps its ordinal days ("8th Jan 2025"); another language has its own dates from Intl.
   const day = (iso: string, month: 'short' | 'long') =>
     getLocale() === 'en' ? formatOrdinalDay(iso, election.time_zone, month) : formatDayInZone(iso, election.time_zone);

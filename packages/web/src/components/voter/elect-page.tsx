@@ -5,27 +5,35 @@ import { CheckCircle2 } from 'lucide-react';
 import { BallotForm, choiceValue, type Choices } from '@/components/ballot/ballot-form';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { toast } from '@/hooks/use-toast';
-import { errorMessage, firstFieldError } from '@/lib/errors';
+import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
+import { useElectionParam } from '@/lib/election-search';
 import { useCastVote } from '@/lib/mutations';
 import { queries } from '@/lib/queries';
+import { votedPositionIds as receiptsVotedFor } from '@/lib/receipts';
 import { t, useT } from '@/i18n';
 
 /** The English texts (tests read them); the screen shows the catalogue's elect.voted and elect.disabled. */
 export const VOTED_BANNER = 'You have successfully voted';
 export const VOTING_DISABLED = 'Voting is currently disabled. Please come back when voting opens.';
+/** The server's refusal of a member who is not on the election's roll (docs/api.md "The roll"). */
+export const NOT_ON_ROLL = 'You are not on the roll for this election';
 
-const norm = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[_\s]+/g, ' ')
-    .trim();
+const notOnRoll = (err: unknown) => errorStatus(err) === 403 && errorMessage(err) === NOT_ON_ROLL;
 
+/**
+ * The ballot of one election (docs/api.md "Many elections"): the one the URL names
+ * (`/voter/elect?election=7`, the calls then carry `?election_id=7`), else the current one.
+ */
 export function Elect() {
   const { tKnown } = useT();
-  const ballot = useQuery(queries.ballot());
-  const status = useQuery(queries.electionStatus());
+  const election = useElectionParam();
+  const ballot = useQuery({ ...queries.ballot(election), retry: (count, err) => !notOnRoll(err) && count < 1 });
+  const status = useQuery(queries.electionStatus(election));
   const mine = useQuery(queries.myVvpat());
-  const vote = useCastVote();
+  const list = useQuery(queries.elections());
+  const current = useQuery(queries.election());
+  const vote = useCastVote(election);
+  const [refused, setRefused] = useState(false);
   const [voted, setVoted] = useState(false);
   // Positions voted for in this visit, from the vote's receipts (before the receipts list refetches).
   const [justVoted, setJustVoted] = useState<number[]>([]);
@@ -33,11 +41,16 @@ export function Elect() {
   const [failure, setFailure] = useState<string | null>(null);
 
   const groups = useMemo(() => ballot.data?.body.data ?? [], [ballot.data]);
-  // The voter's own receipts name the positions already voted for.
+  // This election: its id and title, to tell its receipts from another election's (a copied
+  // election has the same position titles) and to name it above the ballot.
+  const electionId = election ?? current.data?.body.data.id;
+  const title = (list.data?.body.data.find((e) => e.id === electionId) ?? (election === undefined ? current.data?.body.data : undefined))
+    ?.title;
+  // The voter's own receipts of this election name the positions already voted for.
   const votedPositionIds = useMemo(() => {
-    const done = new Set((mine.data?.body.data.votes ?? []).map((v) => norm(v.position)));
-    return new Set([...groups.filter((g) => done.has(norm(g.title))).map((g) => g.position_id), ...justVoted]);
-  }, [mine.data, groups, justVoted]);
+    const done = receiptsVotedFor(mine.data?.body.data.votes ?? [], groups, { id: electionId, title });
+    return new Set([...done, ...justVoted]);
+  }, [mine.data, groups, justVoted, electionId, title]);
 
   const disabled = status.data?.body.active === '0';
   const withCandidates = groups.filter((g) => g.candidates.length > 0);
@@ -55,6 +68,10 @@ export function Elect() {
       toast({ variant: 'success', title: t('elect.votedToast') });
       return true;
     } catch (err) {
+      if (notOnRoll(err)) {
+        setRefused(true);
+        return false;
+      }
       setFailure(t('elect.failed', { reason: tKnown(firstFieldError(err) ?? errorMessage(err)) || t('elect.tryAgain') }));
       return false;
     }
@@ -66,12 +83,26 @@ export function Elect() {
   }, [voted, allVoted]);
 
   if (ballot.isPending) return <Loading label={t('elect.loading')} />;
+  const heading = title?.trim() ? (
+    <h2 className="text-xl font-semibold" data-testid="ballot-election">
+      {title}
+    </h2>
+  ) : null;
+  if (refused || (ballot.isError && notOnRoll(ballot.error))) {
+    return (
+      <div className="grid max-w-5xl gap-4">
+        {heading}
+        <NotOnRoll />
+      </div>
+    );
+  }
   if (ballot.isError) {
     return <ErrorState>{tKnown(errorMessage(ballot.error)) || t('elect.loadFailed')}</ErrorState>;
   }
 
   return (
     <div className="grid max-w-5xl gap-6">
+      {heading}
       {voted && (
         <div
           ref={bannerRef}
@@ -113,6 +144,29 @@ export function Elect() {
           onConfirm={confirm}
         />
       )}
+    </div>
+  );
+}
+
+/** A member off this election's roll: said plainly, with the way back to their other elections. */
+function NotOnRoll() {
+  useT();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="alert"
+      className="grid gap-2 rounded-md border border-destructive/40 bg-red-50 px-4 py-3 text-destructive focus:outline-none"
+    >
+      <p className="font-semibold">{t('elect.notOnRoll')}</p>
+      <p className="text-foreground">
+        {t('elect.notOnRollHelp')}{' '}
+        <Link to="/voter" className="text-primary underline">
+          {t('elect.backToElections')}
+        </Link>
+      </p>
     </div>
   );
 }

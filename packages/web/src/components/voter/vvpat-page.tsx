@@ -8,6 +8,7 @@ import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states
 import { toast } from '@/hooks/use-toast';
 import { errorStatus } from '@/lib/errors';
 import { queries } from '@/lib/queries';
+import { receiptElection } from '@/lib/receipts';
 import { t, useT } from '@/i18n';
 
 export function VoterVvpat() {
@@ -25,6 +26,9 @@ export function VoterVvpat() {
   if (q.isError) return <ErrorState>{status === 401 ? t('vvpat.expired') : t('vvpat.fetchError')}</ErrorState>;
   const votes = q.data.body.data.votes;
   if (votes.length === 0) return <EmptyState>{t('vvpat.none')}</EmptyState>;
+  // Receipts of every election (docs/api.md "Many elections"): each names its election when the server says it.
+  const electionOf = (v: VvpatRow) => receiptElection(v)?.title ?? '';
+  const showElection = votes.some((v) => electionOf(v) !== '');
 
   return (
     <div className="grid gap-4">
@@ -38,6 +42,11 @@ export function VoterVvpat() {
               <th scope="col" className="px-3 py-2">
                 #
               </th>
+              {showElection && (
+                <th scope="col" className="px-3 py-2">
+                  {t('vvpat.election')}
+                </th>
+              )}
               <th scope="col" className="px-3 py-2">
                 {t('vvpat.ref')}
               </th>
@@ -53,6 +62,7 @@ export function VoterVvpat() {
             {votes.map((v, i) => (
               <tr key={v.vvpat} className="border-t border-border">
                 <td className="px-3 py-2">{i + 1}</td>
+                {showElection && <td className="px-3 py-2">{electionOf(v)}</td>}
                 <td className="px-3 py-2 font-mono">
                   <Link
                     to="/receipt"
@@ -79,7 +89,10 @@ export function VoterVvpat() {
  * shows that the ballots are counted (anyone can check at /receipt) without showing the choice.
  */
 function receiptsText(votes: VvpatRow[], origin: string): string {
-  const lines = votes.map((v) => `${v.vvpat}  ${v.position}`);
+  const lines = votes.map((v) => {
+    const election = receiptElection(v)?.title;
+    return election ? `${v.vvpat}  ${election}: ${v.position}` : `${v.vvpat}  ${v.position}`;
+  });
   return `${lines.join('\n')}\n\n${t('vvpat.textFooter', { url: `${origin}/receipt` })}\n`;
 }
 

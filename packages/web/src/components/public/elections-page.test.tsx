@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import type { Election } from '@kura/contract';
+import { renderWithProviders } from '@/test/render';
+import { anElection } from '@/test/elections';
+import { stubFetch } from '@/test/fetch';
+import { electionSearch } from '@/lib/election-search';
+import { ResultsPage } from '@/components/results/results-page';
+import { Commitments } from './commitments-page';
+import { Landing } from './landing-page';
+import { ElectionsPage } from './elections-page';
+
+const election = (id: number, title: string, over: Partial<Election> = {}): Election =>
+  anElection(id, title, { phase: 'open', active: '1', ...over });
+
+const LIST = [
+  election(4, 'AGM 2028', { phase: 'setup', active: '0' }),
+  election(3, 'By-election 2027', { opens_at: '2027-03-01T05:00:00.000Z', closes_at: '2027-03-02T14:00:00.000Z' }),
+  election(2, 'Elections 2027', { phase: 'paused', active: '0' }),
+  election(1, 'Elections 2026', { phase: 'closed', active: '0' }),
+];
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the public list of elections (/elections)', () => {
+  it("lists the open and closed elections (not set-up, not archived) with their phase and links to each one's pages", async () => {
+    stubFetch(({ path }) => {
+      if (path === '/elections') return { status: 200, body: { data: LIST } };
+      if (path === '/election') return { status: 200, body: { data: LIST[1] } };
+      return undefined;
+    });
+    await renderWithProviders(<ElectionsPage />, '/elections');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Elections' })).toBeTruthy();
+    const by = await screen.findByTestId('election-3');
+    expect(within(by).getByRole('heading', { name: 'By-election 2027' })).toBeTruthy();
+    expect(within(by).getByText(/Status: Open/)).toBeTruthy();
+    expect(within(by).getByText(/current election/)).toBeTruthy();
+    expect(within(by).getByText(/^Voting from /)).toBeTruthy();
+    expect(within(by).getByRole('link', { name: 'Live results of By-election 2027' }).getAttribute('href')).toBe('/?election=3');
+    expect(within(by).getByRole('link', { name: 'Commitments of By-election 2027' }).getAttribute('href')).toBe('/commitments?election=3');
+
+    const paused = screen.getByTestId('election-2');
+    expect(within(paused).getByText(/Status: Paused/)).toBeTruthy();
+
+    const closed = screen.getByTestId('election-1');
+    expect(within(closed).getByText(/Status: Closed/)).toBeTruthy();
+    expect(within(closed).getByRole('link', { name: 'Declaration of results of Elections 2026' }).getAttribute('href')).toBe(
+      '/results?election=1',
+    );
+    expect(within(closed).queryByRole('link', { name: /Live results/ })).toBeNull();
+
+    expect(screen.queryByTestId('election-4')).toBeNull();
+    expect(screen.queryByText('AGM 2028')).toBeNull();
+  });
+
+  it('says so when none is open or closed', async () => {
+    stubFetch(({ path }) => (path === '/elections' ? { status: 200, body: { data: [LIST[0]] } } : undefined));
+    await renderWithProviders(<ElectionsPage />, '/elections');
+    expect(await screen.findByText('No election is open or closed yet.')).toBeTruthy();
+  });
+});
+
+describe('the declaration and the commitments take the election in the URL', () => {
+  it('asks for the final results of ?election=N and names that election, an archived one too', async () => {
+    const calls = stubFetch(({ path }) => {
+      if (path === '/elections/1')
+        return { status: 200, body: { data: election(1, 'Elections 2026', { phase: 'closed', archived: true }) } };
+      if (path === '/elections') return { status: 200, body: { data: LIST.slice(1, 3) } };
+      if (path === '/psk/results/final') return { status: 403, body: { message: 'Forbidden' } };
+      return undefined;
+    });
+    await renderWithProviders(<ResultsPage />, '/results?election=1', { validateSearch: electionSearch });
+    expect(await screen.findByText('The result is declared here when the election closes.')).toBeTruthy();
+    expect((await screen.findByTestId('declaration-election')).textContent).toContain('Elections 2026');
+    expect(screen.getByTestId('declaration-election').textContent).toContain('Archived');
+    expect(calls.find((c) => c.path === '/psk/results/final')?.search.get('election_id')).toBe('1');
+    // the switcher: the public's other elections
+    expect(await screen.findByRole('combobox', { name: 'Election' })).toBeTruthy();
+  });
+
+  it("without ?election the declaration is the current election's (no election_id sent)", async () => {
+    const calls = stubFetch(({ path }) => (path === '/psk/results/final' ? { status: 403, body: { message: 'Forbidden' } } : undefined));
+    await renderWithProviders(<ResultsPage />, '/results', { validateSearch: electionSearch });
+    await screen.findByText('The result is declared here when the election closes.');
+    expect(calls.find((c) => c.path === '/psk/results/final')?.search.has('election_id')).toBe(false);
+  });
+
+  it('lists the commitments of ?election=N', async () => {
+    const calls = stubFetch(({ path, search }) =>
+      path === '/psk/commitments'
+        ? {
+            status: 200,
+            body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: search.get('election_id') === '3' ? 7 : 99, hash: 'cd'.repeat(32) }] },
+          }
+        : undefined,
+    );
+    await renderWithProviders(<Commitments />, '/commitments?election=3', { validateSearch: electionSearch });
+    expect(await screen.findByText('cd'.repeat(32))).toBeTruthy();
+    expect(screen.getByText('7')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/psk/commitments')?.search.get('election_id')).toBe('3');
+  });
+
+  it("the live results (/) of ?election=N ask for that election's results and positions", async () => {
+    const calls = stubFetch(({ path }) => {
+      if (path === '/psk/results') return { status: 200, body: { data: { data: [] } } };
+      if (path === '/psk/positions') return { status: 200, body: { data: [] } };
+      return undefined;
+    });
+    await renderWithProviders(<Landing />, '/?election=3', { validateSearch: electionSearch });
+    await screen.findByRole('heading', { name: 'Current election statistics' });
+    await waitFor(() => expect(calls.find((c) => c.path === '/psk/results')?.search.get('election_id')).toBe('3'));
+    expect(calls.find((c) => c.path === '/psk/positions')?.search.get('election_id')).toBe('3');
+  });
+});

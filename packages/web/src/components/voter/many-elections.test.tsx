@@ -1,0 +1,158 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { Election } from '@kura/contract';
+import { renderWithProviders } from '@/test/render';
+import { anElection } from '@/test/elections';
+import { stubFetch, type Call } from '@/test/fetch';
+import { electionSearch } from '@/lib/election-search';
+import { Elect } from './elect-page';
+import { MyElections } from './my-elections';
+import { VoterVvpat } from './vvpat-page';
+
+const election = (id: number, title: string, over: Partial<Election> = {}): Election =>
+  anElection(id, title, { phase: 'open', active: '1', ...over });
+
+const group = (position_id: number, title: string, candidateId: number) => ({
+  title,
+  position_id,
+  seats: 1,
+  kind: 'candidates',
+  method: 'plurality',
+  description: null,
+  threshold: null,
+  quorum_percent: null,
+  candidates: [{ id: candidateId, name: `Candidate ${candidateId}`, photo: null, statement: null }],
+});
+
+const ELECTIONS = [
+  election(3, 'By-election 2027'),
+  election(2, 'Elections 2027'),
+  election(4, 'Branch AGM'), // the member is not on its roll: an empty ballot
+  election(5, 'Treasurer recall'), // refused outright
+  election(1, 'Elections 2026', { phase: 'closed', active: '0' }),
+];
+const BALLOTS: Record<string, unknown[]> = {
+  '3': [group(31, 'Treasurer National', 310)],
+  // the copy has the same titles as the closed election the member voted in
+  '2': [group(21, 'Chairperson National', 210), group(22, 'Secretary National', 220)],
+  '4': [],
+};
+
+function server(receipts: object[], vote?: (call: Call) => { status: number; body: unknown } | undefined) {
+  return stubFetch((call) => {
+    const { path, search } = call;
+    if (path === '/elections') return { status: 200, body: { data: ELECTIONS } };
+    if (path === '/election') return { status: 200, body: { data: election(2, 'Elections 2027') } };
+    if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: receipts } } };
+    if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
+    if (path === '/psk/candidates/v2') {
+      const id = search.get('election_id') ?? '2';
+      if (id === '5') return { status: 403, body: { message: 'You are not on the roll for this election' } };
+      return { status: 200, body: { data: BALLOTS[id] ?? [] } };
+    }
+    if (path === '/psk/vote') return vote?.(call) ?? { status: 201, body: { message: 'Successfully voted', receipts: [] } };
+    return undefined;
+  });
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the voter\'s elections (docs/api.md "Many elections": each open election on the voter\'s roll, voted or not)', () => {
+  it('lists each open election the member is on the roll of, with voted / not voted and its own ballot link', async () => {
+    server([
+      { vvpat: 'VP-AAAA-0001', name: 'X', count: 1, position: 'Chairperson National', election: { id: 1, title: 'Elections 2026' } },
+      { vvpat: 'VP-AAAA-0002', name: 'Y', count: 1, position: 'Treasurer National', election: { id: 3, title: 'By-election 2027' } },
+    ]);
+    await renderWithProviders(<MyElections />, '/voter');
+    const by = await screen.findByTestId('my-election-3');
+    const annual = screen.getByTestId('my-election-2');
+    expect(within(by).getByRole('heading', { name: 'By-election 2027' })).toBeTruthy();
+    expect(within(by).getByText('You have voted')).toBeTruthy();
+    expect(within(by).queryByRole('link', { name: /Vote in/ })).toBeNull();
+    // a receipt of the closed 2026 election does not count towards its copy's same titles
+    expect(within(annual).getByText('You have not voted yet')).toBeTruthy();
+    expect(within(annual).getByRole('link', { name: 'Vote in Elections 2027' }).getAttribute('href')).toBe('/voter/elect?election=2');
+    // off the roll (empty ballot, or refused), closed: not listed
+    expect(screen.queryByTestId('my-election-4')).toBeNull();
+    expect(screen.queryByTestId('my-election-5')).toBeNull();
+    expect(screen.queryByTestId('my-election-1')).toBeNull();
+    expect(screen.getAllByRole('listitem')).toHaveLength(2);
+  });
+
+  it('says so when no open election has the member on its roll', async () => {
+    stubFetch(({ path }) => {
+      if (path === '/elections') return { status: 200, body: { data: [election(4, 'Branch AGM')] } };
+      if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
+      if (path === '/psk/candidates/v2') return { status: 200, body: { data: [] } };
+      return undefined;
+    });
+    await renderWithProviders(<MyElections />, '/voter');
+    expect(await screen.findByText('There is no open election for you at the moment.')).toBeTruthy();
+  });
+});
+
+describe('the ballot of the election in the URL', () => {
+  it("reads and casts with ?election_id, names the election, and tells its receipts from another election's", async () => {
+    const calls = server([
+      { vvpat: 'VP-AAAA-0001', name: 'X', count: 1, position: 'Chairperson National', election: { id: 1, title: 'Elections 2026' } },
+    ]);
+    await renderWithProviders(<Elect />, '/voter/elect?election=2', { validateSearch: electionSearch });
+    expect(await screen.findByRole('heading', { name: 'Elections 2027' })).toBeTruthy();
+    // Chairperson was voted for in 2026, not in this election: its candidates are open to choose
+    fireEvent.click(await screen.findByRole('radio', { name: 'Candidate 210' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Candidate 220' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    expect(await screen.findByText('You have successfully voted')).toBeTruthy();
+    const ballot = calls.find((c) => c.path === '/psk/candidates/v2');
+    expect(ballot?.search.get('election_id')).toBe('2');
+    const vote = calls.find((c) => c.path === '/psk/vote');
+    expect(vote?.search.get('election_id')).toBe('2');
+    expect(vote?.body).toEqual({ candidates: { '21': 210, '22': 220 } });
+  });
+
+  it('says clearly "You are not on the roll for this election" when the vote is refused with it', async () => {
+    server([], () => ({ status: 403, body: { message: 'You are not on the roll for this election' } }));
+    await renderWithProviders(<Elect />, '/voter/elect?election=3', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('radio', { name: 'Candidate 310' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('You are not on the roll for this election')).toBeTruthy();
+    expect(within(alert).getByRole('link', { name: 'Back to your elections' }).getAttribute('href')).toBe('/voter');
+    await waitFor(() => expect(document.activeElement).toBe(alert));
+    expect(screen.queryByRole('button', { name: 'Vote' })).toBeNull();
+  });
+
+  it('says it too when the ballot itself is refused', async () => {
+    server([]);
+    await renderWithProviders(<Elect />, '/voter/elect?election=5', { validateSearch: electionSearch });
+    expect(await screen.findByText('You are not on the roll for this election')).toBeTruthy();
+  });
+});
+
+describe('the receipts of every election', () => {
+  it("shows each receipt's election when the server names it (and the copy says it too)", async () => {
+    server([
+      { vvpat: 'VP-AAAA-0001', name: 'X', count: 1, position: 'Chairperson National', election: { id: 2, title: 'Elections 2027' } },
+      { vvpat: 'VP-AAAA-0002', name: 'Y', count: 1, position: 'Treasurer National', election: 'By-election 2027' },
+    ]);
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await renderWithProviders(<VoterVvpat />, '/voter/vpat');
+    expect(await screen.findByRole('columnheader', { name: 'Election' })).toBeTruthy();
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(within(rows[0]!).getByText('Elections 2027')).toBeTruthy();
+    expect(within(rows[1]!).getByText('By-election 2027')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Copy codes' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalled());
+    expect((writeText.mock.calls[0] as unknown as [string])[0]).toContain('VP-AAAA-0002  By-election 2027: Treasurer National');
+  });
+
+  it('keeps the single-election table when the receipts name no election', async () => {
+    server([{ vvpat: 'VP-AAAA-0001', name: 'X', count: 1, position: 'Chairperson National' }]);
+    await renderWithProviders(<VoterVvpat />, '/voter/vpat');
+    await screen.findByText('VP-AAAA-0001');
+    expect(screen.queryByRole('columnheader', { name: 'Election' })).toBeNull();
+  });
+});
