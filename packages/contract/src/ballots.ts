@@ -60,7 +60,7 @@ export const ballotsRouter = c.router({
     query: ElectionQuery,
     summary: 'The ballot: positions this voter may vote for, with their candidates',
     description: "National positions plus the positions of the voter's own branch.",
-    responses: { 200: z.object({ data: z.array(BallotGroup) }), ...errors(401, 403) },
+    responses: { 200: z.object({ data: z.array(BallotGroup) }), ...errors(401, 403, 404) },
     metadata: meta('voter'),
   },
   castVote: {
@@ -72,7 +72,7 @@ export const ballotsRouter = c.router({
     description:
       '403 when voting is disabled; 422 for an ineligible position, a candidate (or motion option) not standing for it, more candidates than a plurality position has seats, more than one option of a motion, or a candidate twice; 409 when the voter already voted for any of the positions (nothing is recorded). Answers one receipt code per position.',
     body: VoteBody,
-    responses: { 201: VoteResponse, ...errors(401, 403, 409) },
+    responses: { 201: VoteResponse, ...errors(401, 403, 409, 404) },
     metadata: meta('voter'),
   },
   listItems: {

@@ -38,7 +38,7 @@ export const candidatesRouter = c.router({
     summary: 'List candidates with their positions',
     responses: {
       200: z.object({ data: z.object({ data: z.object({ candidates: z.array(Candidate) }) }) }),
-      ...errors(401, 403),
+      ...errors(401, 403, 404),
     },
     metadata: meta('admin'),
   },

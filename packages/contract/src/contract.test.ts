@@ -274,6 +274,14 @@ describe('?election_id on the voting and results family', () => {
     });
   });
 
+  it('every route that takes it documents the 404 "No such election"', () => {
+    const walk = (node: unknown, path: string): [string, AppRoute][] =>
+      isAppRoute(node) ? [[path, node]] : Object.entries(node as object).flatMap(([k, v]) => walk(v, `${path}.${k}`));
+    const taking = walk(contract, 'contract').filter(([, route]) => (route.query as z.AnyZodObject | undefined)?.shape?.election_id);
+    expect(taking.length).toBeGreaterThanOrEqual(Object.keys(family).length);
+    for (const [name, route] of taking) expect(Object.keys(route.responses), name).toContain('404');
+  });
+
   it('a number is a bounded id; text is left to the server (404 "No such election" for any that names none)', () => {
     const query = api.elections.getResults.query;
     expect(query.safeParse({ election_id: 0 }).success).toBe(false);

@@ -155,7 +155,7 @@ export const electionsRouter = c.router({
     path: '/election',
     query: ElectionQuery,
     summary: "The election: the organisation's texts, schedule, results visibility and phase",
-    responses: { 200: z.object({ data: Election }), ...errors() },
+    responses: { 200: z.object({ data: Election }), ...errors(404) },
     metadata: meta('anyone'),
   },
   updateElection: {
@@ -165,7 +165,7 @@ export const electionsRouter = c.router({
     summary: "Edit the election's texts, schedule or results visibility (any subset)",
     description: '422 when closes_at is not after opens_at; 409 once the election is closed.',
     body: UpdateElectionBody,
-    responses: { 200: z.object({ data: Election }), ...errors(401, 403, 409) },
+    responses: { 200: z.object({ data: Election }), ...errors(401, 403, 409, 404) },
     metadata: meta('admin'),
   },
   getElectionStatus: {
@@ -173,7 +173,7 @@ export const electionsRouter = c.router({
     path: '/psk/election/status',
     query: ElectionQuery,
     summary: 'Whether voting is enabled ("1") or disabled ("0")',
-    responses: { 200: ElectionStatus, ...errors() },
+    responses: { 200: ElectionStatus, ...errors(404) },
     metadata: meta('anyone'),
   },
   toggleElection: {
@@ -183,7 +183,7 @@ export const electionsRouter = c.router({
     summary: 'Enable or disable voting',
     description: 'Records a ballot-set commitment and emits on the realtime channels.',
     body: ToggleBody,
-    responses: { 200: ToggleResponse, ...errors(401, 403) },
+    responses: { 200: ToggleResponse, ...errors(401, 403, 404) },
     metadata: meta('admin'),
   },
   getResults: {
@@ -192,7 +192,7 @@ export const electionsRouter = c.router({
     query: ElectionQuery,
     summary: 'Public results per position',
     description: "Under the election's results visibility: 403 while results are for staff only or until voting closes.",
-    responses: { 200: ResultsResponse, ...errors(403) },
+    responses: { 200: ResultsResponse, ...errors(403, 404) },
     metadata: meta('anyone'),
   },
   getDashboard: {
@@ -200,7 +200,7 @@ export const electionsRouter = c.router({
     path: '/psk/dashboard',
     query: ElectionQuery,
     summary: "Results for the voter's dashboard",
-    responses: { 200: ResultsResponse, ...errors(401, 403) },
+    responses: { 200: ResultsResponse, ...errors(401, 403, 404) },
     metadata: meta('voter'),
   },
   getStatistics: {
@@ -208,7 +208,7 @@ export const electionsRouter = c.router({
     path: '/statistics',
     query: ElectionQuery,
     summary: 'Turnout and verification counters (admin dashboard)',
-    responses: { 200: z.object({ data: z.object({ data: Statistics }) }), ...errors(401, 403) },
+    responses: { 200: z.object({ data: z.object({ data: Statistics }) }), ...errors(401, 403, 404) },
     metadata: meta('agent'),
   },
   getAgentResults: {
@@ -216,7 +216,7 @@ export const electionsRouter = c.router({
     path: '/agent/results',
     query: ElectionQuery,
     summary: "Results per position for the agent's dashboard",
-    responses: { 200: ResultsResponse, ...errors(401, 403) },
+    responses: { 200: ResultsResponse, ...errors(401, 403, 404) },
     metadata: meta('agent'),
   },
   getAgentStatistics: {
@@ -224,7 +224,7 @@ export const electionsRouter = c.router({
     path: '/agent/statistics',
     query: ElectionQuery,
     summary: "Turnout and verification counters for the agent's dashboard",
-    responses: { 200: z.object({ data: Statistics }), ...errors(401, 403) },
+    responses: { 200: z.object({ data: Statistics }), ...errors(401, 403, 404) },
     metadata: meta('agent'),
   },
   listCommitments: {
@@ -232,7 +232,7 @@ export const electionsRouter = c.router({
     path: '/psk/commitments',
     query: ElectionQuery,
     summary: 'Published commitments to the ballot set, newest first',
-    responses: { 200: z.object({ data: z.array(Commitment) }), ...errors() },
+    responses: { 200: z.object({ data: z.array(Commitment) }), ...errors(404) },
     metadata: meta('anyone'),
   },
   getReceipt: {
@@ -252,7 +252,7 @@ export const electionsRouter = c.router({
     query: ExportQuery.merge(ElectionQuery),
     responses: {
       200: c.otherResponse({ contentType: 'text/csv', body: z.string() }),
-      ...errors(401, 403),
+      ...errors(401, 403, 404),
     },
     metadata: meta('admin'),
   },

@@ -141,7 +141,7 @@ export const lifecycleRouter = c.router({
     description:
       'Answers the election with phase `closed`. Afterwards toggle, PUT election and set-up changes answer 409. Closing twice is 409.',
     body: c.noBody(),
-    responses: { 200: z.object({ data: Election }), ...errors(401, 403, 409) },
+    responses: { 200: z.object({ data: Election }), ...errors(401, 403, 409, 404) },
     metadata: meta('admin'),
   },
   getFinalResults: {
@@ -150,7 +150,7 @@ export const lifecycleRouter = c.router({
     query: ElectionQuery,
     summary: 'The declared result: elected and tied candidates per position, turnout, the final commitment',
     description: 'Public in every results-visibility mode once the election is closed; 403 before.',
-    responses: { 200: FinalResultsResponse, ...errors(403) },
+    responses: { 200: FinalResultsResponse, ...errors(403, 404) },
     metadata: meta('anyone'),
   },
   getRankedBallots: {

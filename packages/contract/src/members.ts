@@ -169,7 +169,7 @@ export const membersRouter = c.router({
     path: '/psk/positions',
     query: ElectionQuery,
     summary: 'List positions (bearer optional)',
-    responses: { 200: z.object({ data: z.array(Position) }), ...errors() },
+    responses: { 200: z.object({ data: z.array(Position) }), ...errors(404) },
     metadata: meta('anyone'),
   },
   listCandidatePositions: {
@@ -177,7 +177,7 @@ export const membersRouter = c.router({
     path: '/psk/candidate/positions',
     query: ElectionQuery,
     summary: 'List positions for assigning candidates',
-    responses: { 200: z.object({ data: z.object({ data: z.array(Position) }) }), ...errors(401, 403) },
+    responses: { 200: z.object({ data: z.object({ data: z.array(Position) }) }), ...errors(401, 403, 404) },
     metadata: meta('admin'),
   },
   getMemberDetails: {

@@ -47,7 +47,7 @@ export const remindersRouter = c.router({
     description:
       'Answers 202 with the campaign id and the number of recipients; `dry_run` only counts them (id null). A member reminded in the last hour is skipped. Sent at REMINDER_RATE_PER_SECOND across all server processes.',
     body: CreateReminderBody,
-    responses: { 202: CreateReminderResponse, ...errors(401, 403, 409) },
+    responses: { 202: CreateReminderResponse, ...errors(401, 403, 409, 404) },
     metadata: meta('admin'),
   },
   getReminder: {
@@ -63,7 +63,7 @@ export const remindersRouter = c.router({
     path: '/reminders',
     query: ElectionQuery,
     summary: 'Recent reminder campaigns, newest first',
-    responses: { 200: z.object({ data: z.array(Reminder) }), ...errors(401, 403) },
+    responses: { 200: z.object({ data: z.array(Reminder) }), ...errors(401, 403, 404) },
     metadata: meta('admin'),
   },
 });

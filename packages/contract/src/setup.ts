@@ -193,7 +193,7 @@ export const setupRouter = c.router({
     description:
       '`position_ids` lists every position exactly once, first to last (422 otherwise: missing, unknown or repeated ids); one change, all or nothing. Answers the positions in that order. 409 when it would move a position a vote has been cast for.',
     body: ReorderPositionsBody,
-    responses: { 200: z.object({ data: z.array(Position) }), ...errors(401, 403, 409) },
+    responses: { 200: z.object({ data: z.array(Position) }), ...errors(401, 403, 409, 404) },
     metadata: meta('admin'),
   },
   deletePosition: {

@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { ballotQueue } from '../../db/schema';
+import { ballotQueue, positions } from '../../db/schema';
+import { CURRENT_ELECTION, type ElectionId } from '../../db/election-store';
 import { MIX_LOCK } from '../../db/locks';
 import { intArray, textArray } from '../../db/arrays';
 import type { Ballot, BallotsContext } from './ballot-queue';
@@ -87,17 +88,20 @@ export async function mixQueuedBallots(ctx: BallotsContext): Promise<MixResult> 
 }
 
 /**
- * The close's pass (voting is over): publishes every queued ballot, whatever the queue holds, and
- * re-mixes the whole ballot box with it so the last, possibly small, batch cannot be told apart.
- * In one transaction, waiting for a regular pass in progress: the published ballots and the
- * opened queue go to a temporary table (this session's only, dropped at commit), both tables are
- * truncated (a new, empty file each: no dead tuple of an earlier pass, no padding, no old order is
- * left for pageinspect, and every new row has this transaction's xmin), and every ballot is written
- * back in an order drawn from the strong random source. Run again after a crash it does the same
- * on the same set. Receipts and the commitment (sorted by receipt) do not depend on row order.
+ * The close's pass (voting in `electionId` is over): publishes every queued ballot of that
+ * election, however few, and re-mixes the whole ballot box with them so the last, possibly small,
+ * batch cannot be told apart. Another election's queued ballots are not published (its voting may
+ * still be open, and its short queue stays sealed until its own batch or its own close); they are
+ * written back into the queue. In one transaction, waiting for a regular pass in progress: the
+ * published ballots with the closing election's opened queue, and the other elections' queue rows,
+ * go to temporary tables (this session's only, dropped at commit), both tables are truncated (a
+ * new, empty file each: no dead tuple of an earlier pass, no padding, no old order is left for
+ * pageinspect, and every new row has this transaction's xmin), and every row is written back in an
+ * order drawn from the strong random source. Run again after a crash it does the same on the same
+ * set. Receipts and the commitment (sorted by receipt) do not depend on row order.
  */
-export async function remixAtClose(ctx: BallotsContext): Promise<MixResult> {
-  return ctx.database.db.transaction((tx) => remixAtCloseIn(ctx, tx));
+export async function remixAtClose(ctx: BallotsContext, electionId: ElectionId = CURRENT_ELECTION): Promise<MixResult> {
+  return ctx.database.db.transaction((tx) => remixAtCloseIn(ctx, tx, electionId));
 }
 
 /**
@@ -106,20 +110,28 @@ export async function remixAtClose(ctx: BallotsContext): Promise<MixResult> {
  * process, the scheduler's retry) finds the commitment and never truncates again. A truncate is
  * not MVCC-safe: a reader whose snapshot is older than a second truncate would see an empty box.
  */
-export async function remixAtCloseIn(ctx: BallotsContext, tx: Tx): Promise<MixResult> {
+export async function remixAtCloseIn(ctx: BallotsContext, tx: Tx, electionId: ElectionId = CURRENT_ELECTION): Promise<MixResult> {
   await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
   const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
-  const queued = (await openAll(ctx, all)).flat();
+  const opened = await openAll(ctx, all);
+  const own = new Set((await tx.select({ id: positions.id }).from(positions).where(eq(positions.electionId, electionId))).map((p) => p.id));
+  const closing = (rows: Ballot[]) => own.has(positionOf(rows));
+  const queued = opened.filter(closing).flat();
+  const kept = all.filter((_, i) => !closing(opened[i]!)).map((r) => r.id);
   await tx.execute(
     sql`create temporary table ballots_remix on commit drop as select receipt, position_id, candidate_id, rank from ballots`,
   );
   for (let i = 0; i < queued.length; i += INSERT_SLICE) await insertBallots(tx, 'ballots_remix', queued.slice(i, i + INSERT_SLICE));
+  await tx.execute(
+    sql`create temporary table queue_kept on commit drop as select * from ballot_queue where id = any(${textArray(kept)}::text[])`,
+  );
   await tx.execute(sql`truncate ballots, ballot_queue`);
   await tx.execute(
     sql`insert into ballots (receipt, position_id, candidate_id, rank) select receipt, position_id, candidate_id, rank from ballots_remix order by gen_random_uuid()`,
   );
-  await tx.execute(sql`drop table ballots_remix`);
-  return { moved: all.length };
+  await tx.execute(sql`insert into ballot_queue select * from queue_kept order by gen_random_uuid()`);
+  await tx.execute(sql`drop table ballots_remix, queue_kept`);
+  return { moved: all.length - kept.length };
 }
 
 /**

@@ -110,7 +110,7 @@ export async function finaliseElection(ctx: BallotsContext, id: ElectionId = CUR
     await ctx.database.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${FINALISE_LOCK})`);
       if ((await readState(tx, id)).finalCommitmentId !== null) return;
-      await remixAtCloseIn(ctx, tx);
+      await remixAtCloseIn(ctx, tx, id);
       const digest = await digestBallots(tx, undefined, id);
       const [row] = await tx
         .insert(commitments)

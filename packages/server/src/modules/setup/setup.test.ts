@@ -35,6 +35,7 @@ describe('an empty install', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: {
+        id: 1,
         title: '',
         organisation: '',
         website: null,

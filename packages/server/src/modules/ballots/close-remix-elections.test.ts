@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { election } from '../../db/schema';
+import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/harness';
+import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
+import { verifyAudit } from '../elections';
+import { remixAtClose } from './mixer';
+
+/**
+ * Closing one election publishes its own short queue and nobody else's (SECURITY.md "The close
+ * re-mixes everything"): a by-election still open keeps its ballots below MIX_MIN_BATCH sealed in
+ * the queue, counted all the same, until its own batch or its own close.
+ */
+let t: TestApp;
+let e: Election;
+let admin: string;
+let byElection: number;
+let by: { id: number };
+let byCandidate: { id: number };
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000', MIX_MIN_BATCH: '20' } });
+  admin = await tokenFor(t.ctx, 'admin');
+  e = await createElection(t.ctx);
+  const [row] = await t.ctx.database.db.insert(election).values({ title: 'By-election' }).returning({ id: election.id });
+  byElection = row!.id;
+  by = await createPosition(t.ctx, { name: 'Treasurer', electionId: byElection });
+  byCandidate = await createCandidate(t.ctx, [by.id], { name: 'By Candidate' });
+  await t.ctx.voting.tallyOf(byElection).refreshStructure();
+  await setVoting(t.ctx, true);
+  expect((await request(t.app).post(`/api/v1/toggle?election_id=${byElection}`).set(bearer(admin)).send({ status: true })).status).toBe(
+    200,
+  );
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the close re-mix of one election among several', () => {
+  it("publishes the closing election's queue only; the other election's short queue stays sealed, counted and audited", async () => {
+    for (let i = 0; i < 3; i++) {
+      const { token } = await createVoter(t.ctx);
+      expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
+      const cast = await request(t.app)
+        .post(`/api/v1/psk/vote?election_id=${byElection}`)
+        .set(bearer(token))
+        .send({ candidates: { [by.id]: byCandidate.id } });
+      expect(cast.status).toBe(201);
+    }
+    expect(await votingRows(t.ctx)).toMatchObject({ queue: 6, ballots: 0 });
+    const byQueue = async () =>
+      (await t.ctx.database.db.execute<{ id: string }>(sql`select id from ballot_queue order by id`)).map((r) => r.id);
+    const before = await byQueue();
+
+    // Election 1 closes: its 3 ballots are published; the by-election's 3 stay queued, the same rows.
+    await setVoting(t.ctx, false);
+    expect(await remixAtClose(t.ctx, 1)).toEqual({ moved: 3 });
+    expect(await votingRows(t.ctx)).toMatchObject({ queue: 3, ballots: 3 });
+    const published = await t.ctx.database.db.execute<{ position_id: number }>(sql`select position_id from ballots`);
+    expect(new Set(published.map((r) => r.position_id))).toEqual(new Set([e.chair.id]));
+    const after = await byQueue();
+    expect(after.every((id) => before.includes(id))).toBe(true);
+
+    // The by-election still counts its queued ballots, and both audits pass.
+    await t.ctx.voting.tallyOf(byElection).idle();
+    const results = await request(t.app).get(`/api/v1/psk/results?election_id=${byElection}`);
+    expect(results.body.data.data.map((g: { position_id: number; total: number }) => [g.position_id, g.total])).toEqual([[by.id, 3]]);
+    expect((await verifyAudit(t.ctx, 1)).problems).toEqual([]);
+    expect((await verifyAudit(t.ctx, byElection)).problems).toEqual([]);
+
+    // Its own close publishes them.
+    expect(await remixAtClose(t.ctx, byElection)).toEqual({ moved: 3 });
+    expect(await votingRows(t.ctx)).toMatchObject({ queue: 0, ballots: 6 });
+    expect((await verifyAudit(t.ctx, byElection)).problems).toEqual([]);
+  });
+});
