@@ -1,5 +1,5 @@
 import type { AuditOutcome } from '@kura/contract';
-import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import { election, organisation } from './schema';
 import { AppError } from '../errors';
@@ -160,6 +160,25 @@ export async function rollSizes(db: Reader, ids: ElectionId[]): Promise<Map<Elec
 /** The elections whose voting is switched on. */
 export async function openElectionIds(db: Reader): Promise<ElectionId[]> {
   const rows = await db.select({ id: election.id }).from(election).where(eq(election.votingActive, true)).orderBy(election.id);
+  return rows.map((r) => r.id);
+}
+
+/** The elections that have closed, archived ones included: their declared results are final. */
+export async function closedElectionIds(db: Reader): Promise<ElectionId[]> {
+  const rows = await db.select({ id: election.id }).from(election).where(isNotNull(election.closedAt)).orderBy(election.id);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The elections whose voting is under way: opened and not closed, so `open`, `paused`, or paused
+ * with a new opening time ahead (an archived election is closed, so never under way).
+ */
+export async function underWayElectionIds(db: Reader): Promise<ElectionId[]> {
+  const rows = await db
+    .select({ id: election.id })
+    .from(election)
+    .where(and(isNull(election.closedAt), eq(election.archived, false), or(eq(election.votingActive, true), isNotNull(election.openedAt))))
+    .orderBy(election.id);
   return rows.map((r) => r.id);
 }
 

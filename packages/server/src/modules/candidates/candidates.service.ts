@@ -10,6 +10,7 @@ import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../li
 import { assertNotClosed, CURRENT_ELECTION, type ElectionId } from '../elections';
 import {
   applyMemberEdit,
+  assertDeclaredIdentityKept,
   lockElectionForCandidacies,
   positionColumns,
   positionOrder,
@@ -94,6 +95,8 @@ export async function updateCandidate(
           .for('update');
         if (!member) throw new AppError('NOT_FOUND', 'Candidate not found');
         previousPhoto = member.photoUrl;
+        // A candidate of another election that closed keeps the name its declared result shows.
+        await assertDeclaredIdentityKept(tx, id, { name: input.name, member_no: member.memberNo });
         contacts = await applyMemberEdit(tx, id, { ...input, member_no: member.memberNo }, ctx.now());
         await recordContactChanges(ctx, actor, contacts, tx);
         await replacePositions(tx, id, input.position_ids, electionId);

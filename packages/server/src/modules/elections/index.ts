@@ -15,6 +15,7 @@ export { archiveElection, createElection as addElection } from './catalogue';
 export { toggleElection } from './elections.service';
 /** The election store: every read and write of the election's state, and which election is meant. */
 export {
+  closedElectionIds,
   CURRENT_ELECTION,
   electionValue,
   organisationValue,
@@ -23,6 +24,7 @@ export {
   readOrganisation,
   readState,
   setActive,
+  underWayElectionIds,
   type ElectionId,
   type ElectionRecord,
 } from '../../db/election-store';

@@ -1,8 +1,8 @@
 import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
-import { inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { MembersContext } from './context';
 import type { Tx } from '../../db/client';
-import { participation } from '../../db/schema';
+import { participation, positions } from '../../db/schema';
 import type { Actor } from '../../auth/actor';
 import { DeliveryError } from '../../delivery';
 import { AppError } from '../../errors';
@@ -10,13 +10,13 @@ import { memberLanguage, t } from '../../i18n';
 import { recordSuccesses } from '../../lib/activity-log';
 import { maskEmail, maskPhone } from '../../lib/masking';
 import { MEMBER_LOCK_NAMESPACE } from '../../db/locks';
-import { readState } from '../elections';
+import { readOrganisation, underWayElectionIds } from '../elections';
 
 /**
  * A member's phone and email are where their sign-in codes go: changing them (an admin edit, a
  * CSV re-import) redirects the member's account. Every change is logged with masked old and new
- * values, the member is told on the old phone or email, and while voting is open a member who
- * voted keeps theirs unless the admin confirms the change.
+ * values, the member is told on the old phone or email, and while voting is under way in an
+ * election a member who voted in it keeps theirs unless the admin confirms the change.
  */
 
 export type Contact = { phone: string; email: string };
@@ -53,26 +53,27 @@ const changedFields = (c: ProposedContact) =>
 
 /**
  * Which of these proposals change a phone or email, and which of those are refused: while voting
- * is under way (open or paused; docs/decisions/004), a member who voted keeps their contact
- * details unless `confirm`. Takes each such member's vote lock first (the lock cast_vote takes),
- * so a vote in flight finishes before the check and a later one sees the new details.
+ * is under way in an election (open or paused, not closed; docs/decisions/004), a member who voted
+ * in that election keeps their contact details unless `confirm`. A vote in an election that has
+ * closed no longer holds them. Takes each such member's vote lock first (the lock cast_vote
+ * takes), so a vote in flight finishes before the check and a later one sees the new details.
  */
 export async function checkContactChanges(tx: Tx, proposed: ProposedContact[], confirm: boolean): Promise<ContactChanges> {
   const changing = proposed.filter((p) => changedFields(p).length > 0);
-  const row = await readState(tx);
-  const result: ContactChanges = { changes: [], refused: [], organisation: row.organisation, supportEmail: row.supportEmail };
+  const org = await readOrganisation(tx);
+  const result: ContactChanges = { changes: [], refused: [], organisation: org.name, supportEmail: org.supportEmail };
   if (changing.length === 0) return result;
-  // Opened and not closed: `open`, `paused`, or paused with a new opening time ahead.
-  const votingUnderWay = row.closedAt === null && (row.votingActive || row.openedAt !== null);
+  const underWay = await underWayElectionIds(tx);
   const voted = new Set<number>();
-  if (votingUnderWay) {
+  if (underWay.length > 0) {
     const ids = changing.map((c) => c.id).sort((a, b) => a - b);
     for (const id of ids) await tx.execute(sql`select pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}::int, ${id}::int)`);
     for (let i = 0; i < ids.length; i += CHUNK) {
       const rows = await tx
         .selectDistinct({ id: participation.memberId })
         .from(participation)
-        .where(inArray(participation.memberId, ids.slice(i, i + CHUNK)));
+        .innerJoin(positions, eq(positions.id, participation.positionId))
+        .where(and(inArray(participation.memberId, ids.slice(i, i + CHUNK)), inArray(positions.electionId, underWay)));
       for (const r of rows) voted.add(r.id);
     }
   }

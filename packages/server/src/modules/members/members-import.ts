@@ -19,8 +19,7 @@ import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
-import { isClosed } from '../elections';
-import { BRANCH_LOCKED_AFTER_VOTE, CANDIDATE_FROZEN, candidateIdentities, membersLockedToBranch } from './members.service';
+import { BRANCH_LOCKED_AFTER_VOTE, CANDIDATE_FROZEN, declaredCandidateIdentities, membersLockedToBranch } from './members.service';
 import {
   checkContactChanges,
   recordContactChanges,
@@ -355,10 +354,14 @@ async function checkContactChangesOf(
   return contacts;
 }
 
-/** After close, a line may not rename a candidate: their names are part of the declared result (409, nothing written). */
+/**
+ * A line may not rename a member who stands in a closed election (archived ones included): their
+ * names are part of its declared result (409, nothing written). The file keys members by member
+ * number, so that cannot change here.
+ */
 async function refuseCandidateRenamesAfterClose(tx: Tx, rows: ImportRow[]): Promise<void> {
   const byNo = new Map(rows.map((r) => [r.memberNo, r]));
-  const renamed = (await candidateIdentities(tx))
+  const renamed = (await declaredCandidateIdentities(tx))
     .map((c) => ({ c, row: byNo.get(c.memberNo) }))
     .filter((x): x is { c: (typeof x)['c']; row: ImportRow } => x.row !== undefined && x.row.name !== x.c.name)
     .map((x) => x.row)
@@ -432,7 +435,6 @@ export async function importMembers(
   options: ImportOptions = {},
 ): Promise<ImportOutcome> {
   const parsed = parseMembersCsv(input);
-  const closed = await isClosed(ctx);
   let createdBranches: string[] = [];
   try {
     const outcome = await auditedTransaction(
@@ -451,7 +453,7 @@ export async function importMembers(
         if (rows.length === 0) throw new ImportRejected([{ line: 2, message: 'The file has no member lines' }]);
         const existing = await existingMembersOf(tx, rows);
         await refuseBranchMovesAfterVoting(tx, existing);
-        if (closed) await refuseCandidateRenamesAfterClose(tx, rows);
+        await refuseCandidateRenamesAfterClose(tx, rows);
         const contacts = await checkContactChangesOf(tx, existing, options.confirmContactChanges === true);
         let counts: { created: number; updated: number };
         try {

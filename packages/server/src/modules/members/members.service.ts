@@ -1,6 +1,6 @@
 import type { MembersContext } from './context';
 import type { Branch, Member, PageQuery, Paginated, Position } from '@kura/contract';
-import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { branches, candidacies, members, participation, positions } from '../../db/schema';
@@ -17,7 +17,7 @@ import {
   sendContactChangeNotices,
   type ContactChanges,
 } from './contact-changes';
-import { assertNotClosed, CURRENT_ELECTION, isClosed, type ElectionId } from '../elections';
+import { assertNotClosed, closedElectionIds, CURRENT_ELECTION, type ElectionId } from '../elections';
 
 type Reader = Db | Tx;
 
@@ -193,7 +193,7 @@ export const BRANCH_LOCKED_AFTER_VOTE = 'has already voted for a branch position
 
 /**
  * Of these members (id → the branch they would move to), the ones who voted for a branch position
- * and would change branch: such a move would let them vote for the new branch's positions too.
+ * of an election not closed yet and would change branch: such a move would let them vote for the new branch's positions too.
  * Takes each moving member's vote lock first (the lock cast_vote takes), so a vote in flight
  * finishes before the check and a later one sees the new branch.
  */
@@ -207,11 +207,19 @@ export async function membersLockedToBranch(tx: Tx, moves: Map<number, number>):
   if (changing.length === 0) return new Set();
   for (const id of changing.sort((a, b) => a - b))
     await tx.execute(sql`select pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}::int, ${id}::int)`);
+  // Only votes in an election not closed yet hold them: a closed one takes no more votes.
+  const closed = await closedElectionIds(tx);
   const voted = await tx
     .selectDistinct({ id: participation.memberId })
     .from(participation)
     .innerJoin(positions, eq(positions.id, participation.positionId))
-    .where(and(inArray(participation.memberId, changing), sql`${positions.branchId} is not null`));
+    .where(
+      and(
+        inArray(participation.memberId, changing),
+        sql`${positions.branchId} is not null`,
+        closed.length > 0 ? notInArray(positions.electionId, closed) : undefined,
+      ),
+    );
   return new Set(voted.map((r) => r.id));
 }
 
@@ -226,14 +234,28 @@ async function lockMember(tx: Tx, where: SQL): Promise<{ id: number; memberNo: s
 export const CANDIDATE_FROZEN = "a candidate's name and member number";
 
 /**
- * Every candidate's id, member number and name: what the declared result shows of them. Candidates
- * are few, so the callers compare in memory, whatever the size of their change.
+ * The id, member number and name of every member who stands in an election that has closed
+ * (archived ones included): what a declared result shows of them, so they keep it for good. A
+ * member who stands only in elections still in set-up or voting may still change. `memberIds`
+ * narrows to those members. Candidates are few, so the callers compare in memory, whatever the
+ * size of their change.
  */
-export async function candidateIdentities(tx: Tx): Promise<{ id: number; memberNo: string; name: string }[]> {
+export async function declaredCandidateIdentities(tx: Tx, memberIds?: number[]): Promise<{ id: number; memberNo: string; name: string }[]> {
+  const closed = await closedElectionIds(tx);
+  if (closed.length === 0 || memberIds?.length === 0) return [];
   return tx
     .selectDistinct({ id: members.id, memberNo: members.memberNo, name: members.name })
     .from(members)
-    .innerJoin(candidacies, eq(candidacies.memberId, members.id));
+    .innerJoin(candidacies, eq(candidacies.memberId, members.id))
+    .innerJoin(positions, eq(positions.id, candidacies.positionId))
+    .where(and(inArray(positions.electionId, closed), memberIds ? inArray(members.id, memberIds) : undefined));
+}
+
+/** 409 when the edit would change the name or member number a closed election's declared result shows. */
+export async function assertDeclaredIdentityKept(tx: Tx, id: number, edit: { name: string; member_no: string }): Promise<void> {
+  const [candidate] = await declaredCandidateIdentities(tx, [id]);
+  if (candidate && (candidate.name !== edit.name.trim() || candidate.memberNo !== edit.member_no.trim()))
+    throw new AppError('CONFLICT', `The election is closed; ${CANDIDATE_FROZEN} can no longer change`);
 }
 
 export async function updateMember(
@@ -242,17 +264,12 @@ export async function updateMember(
   id: number,
   input: MemberEdit & { confirm_contact_change?: boolean },
 ): Promise<Member> {
-  const closed = await isClosed(ctx);
   const { member, isCandidate, contacts } = await auditedTransaction(
     ctx,
     { actor, activity: 'Member updated', data: `member id ${id}, member no ${input.member_no}` },
     async (tx) => {
       await lockMember(tx, eq(members.id, id));
-      if (closed) {
-        const candidate = (await candidateIdentities(tx)).find((c) => c.id === id);
-        if (candidate && (candidate.name !== input.name.trim() || candidate.memberNo !== input.member_no.trim()))
-          throw new AppError('CONFLICT', `The election is closed; ${CANDIDATE_FROZEN} can no longer change`);
-      }
+      await assertDeclaredIdentityKept(tx, id, input);
       const contacts = await applyMemberEdit(tx, id, input, ctx.now(), { confirmContactChange: input.confirm_contact_change === true });
       await recordContactChanges(ctx, actor, contacts, tx);
       const updated = (await getMember(tx, id))!;

@@ -1,4 +1,4 @@
-import { assertNotClosed, CURRENT_ELECTION, type ElectionId } from '../elections';
+import { assertNotClosed, closedElectionIds, CURRENT_ELECTION, type ElectionId } from '../elections';
 import { MOTION_OPTIONS, type Agent, type Branch, type CreatePositionBody, type Position, type UpdatePositionBody } from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
@@ -46,8 +46,12 @@ async function assertBranchNameFree(tx: Tx, name: string, exceptId?: number): Pr
   if (taken) throw duplicateBranch(name);
 }
 
+/**
+ * Branches are the organisation's, not one election's: a closed election does not stop the next
+ * election's set-up. What a declared result shows stays: a branch whose positions a closed
+ * election holds keeps its name (it titles them), and a branch in use cannot be deleted.
+ */
 export async function createBranch(ctx: Core, actor: Actor, name: string): Promise<Branch> {
-  await assertNotClosed(ctx, 'the set-up');
   try {
     const branch = await auditedTransaction(ctx, { actor, activity: 'Branch created', data: name }, async (tx) => {
       await assertBranchNameFree(tx, name);
@@ -64,12 +68,20 @@ export async function createBranch(ctx: Core, actor: Actor, name: string): Promi
 
 /** Renames a branch; its branch positions' level (their title on ballots and results) follows. */
 export async function renameBranch(ctx: Core, actor: Actor, id: number, name: string): Promise<Branch> {
-  await assertNotClosed(ctx, 'the set-up');
   try {
     const branch = await auditedTransaction(ctx, { actor, activity: 'Branch renamed', data: `branch ${id} to ${name}` }, async (tx) => {
       const current = await findBranch(tx, id);
       await assertBranchNameFree(tx, name, id);
       if (current.name === name) return current;
+      const closed = await closedElectionIds(tx);
+      if (closed.length > 0) {
+        const [declared] = await tx
+          .select({ id: positions.id })
+          .from(positions)
+          .where(and(eq(positions.branchId, id), inArray(positions.electionId, closed)))
+          .limit(1);
+        if (declared) throw new AppError('CONFLICT', 'The election is closed; the set-up can no longer change');
+      }
       await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
       const voted = await tx
         .select({ id: positions.id })
@@ -92,7 +104,6 @@ export async function renameBranch(ctx: Core, actor: Actor, id: number, name: st
 }
 
 export async function deleteBranch(ctx: Core, actor: Actor, id: number): Promise<void> {
-  await assertNotClosed(ctx, 'the set-up');
   await auditedTransaction(ctx, { actor, activity: 'Branch deleted', data: `branch ${id}` }, async (tx) => {
     const branch = await findBranch(tx, id);
     const [usedByMembers] = await tx
