@@ -48,7 +48,7 @@ export const candidatesRouter = c.router({
     query: ElectionQuery,
     summary: 'Edit a candidate (multipart: optional `image` file plus text fields)',
     description:
-      'multipart/form-data: optional file `image` (JPEG, PNG or WebP, at most 5 MiB, checked by content), and name, phone, email, county (branch id or name), position_ids[] (replaces the set), statement. 409 when the new set adds or removes a position a vote has been cast for, and for any edit once the election is closed (its candidates are part of the declared result).',
+      'multipart/form-data: optional file `image` (JPEG, PNG or WebP, at most 5 MiB, checked by content), and name, phone, email, county (branch id or name), position_ids[] (replaces the set), statement. 409 when the new set adds or removes a position a vote has been cast for, for any edit once the election is closed (its candidates are part of the declared result), and for a change of the name of a member who stands in another election that has closed.',
     contentType: 'multipart/form-data',
     pathParams: z.object({ id: pathIdSchema }),
     body: UpdateCandidateBody,
