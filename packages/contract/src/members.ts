@@ -119,7 +119,7 @@ export const membersRouter = c.router({
     path: '/edit/psk/member/:id',
     summary: 'Edit a member (county = branch id or name)',
     description:
-      "409 when the member voted for a branch position of an election not closed yet and the edit would move them to another branch; when the member stands in any closed election (archived ones too) and the edit would change their name or member number (that declared result shows them); or (issue CONTACT_CHANGE_AFTER_VOTE) when the edit changes the phone or email of a member who voted in an election whose voting is under way (open or paused) and `confirm_contact_change` is not true. Every contact change is logged with masked values and the member is told on the old phone or email.",
+      '409 when the member voted for a branch position of an election not closed yet and the edit would move them to another branch; when the member stands in any closed election (archived ones too) and the edit would change their name or member number (that declared result shows them); or (issue CONTACT_CHANGE_AFTER_VOTE) when the edit changes the phone or email of a member who voted in an election whose voting is under way (open or paused) and `confirm_contact_change` is not true. Every contact change is logged with masked values and the member is told on the old phone or email.',
     pathParams: IdParams,
     body: UpdateMemberBody,
     responses: { 200: z.object({ data: Member }), ...errors(401, 403, 404, 409) },

@@ -148,7 +148,8 @@ export const setupRouter = c.router({
     method: 'PATCH',
     path: '/branches/:id',
     summary: 'Rename a branch',
-    description: "Its branch positions' level follows the new name. 409 when another branch has that name, when votes have been cast for its positions, or when a closed election (archived ones too) holds a position of the branch: that declared result shows its name.",
+    description:
+      "Its branch positions' level follows the new name. 409 when another branch has that name, when votes have been cast for its positions, or when a closed election (archived ones too) holds a position of the branch: that declared result shows its name.",
     pathParams: SetupIdParams,
     body: BranchBody,
     responses: { 200: z.object({ data: Branch }), ...errors(401, 403, 404, 409) },
