@@ -65,6 +65,8 @@ const EXPECTED: Row[] = [
   ['POST', '/api/v1/signup/verify', 'pending-voter'],
   // a member replaces the default authenticator pin with their own
   ['PUT', '/api/v1/psk/pin', 'voter'],
+  // docs/api.md "Languages": a member sets their own language
+  ['PUT', '/api/v1/me/language', 'voter'],
 ];
 
 /** API.md "Setting up and running any organisation's election". */
@@ -110,8 +112,8 @@ const accessOf = (r: AppRoute) => (r.metadata as { access?: Access } | undefined
 const GUARDED: Access[] = ['signed-in', 'voter', 'agent', 'admin', 'pending-voter', 'pending-admin', 'pending-agent'];
 
 describe('contract', () => {
-  it('has 44 spec rows + 4 operator rows + the election-running rows + GET help, the reminders list, the sign-up code step and the pin change', () => {
-    expect(EXPECTED).toHaveLength(54);
+  it('has 44 spec rows + 4 operator rows + the election-running rows + GET help, the reminders list, the sign-up code step, the pin change and the own language', () => {
+    expect(EXPECTED).toHaveLength(55);
   });
 
   it.each([...EXPECTED, ...SETUP, ...MANY])('%s %s exists with access %s', (method, path, access) => {

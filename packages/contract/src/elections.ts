@@ -40,6 +40,8 @@ export const Election = z.object({
   electorate: z.object({ branch_ids: z.array(z.number().int()).nullable() }).optional(),
   /** When the roll was frozen (voting first opened). */
   roll_frozen_at: z.string().nullable().optional(),
+  /** The organisation's default language (docs/api.md "Languages"): the web speaks it when nothing else chose. */
+  default_language: z.string().optional(),
 });
 export type Election = z.infer<typeof Election>;
 
