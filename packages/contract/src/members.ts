@@ -115,7 +115,7 @@ export const membersRouter = c.router({
     path: '/me/language',
     summary: "Set the signed-in member's own language",
     description:
-      'A shipped code (en, sw), or null for the organisation\'s default. Codes, reminders and notices go out in it, and the web app speaks it after the next sign-in on any device.',
+      "A shipped code (en, sw), or null for the organisation's default. Codes, reminders and notices go out in it, and the web app speaks it after the next sign-in on any device.",
     body: SetOwnLanguageBody,
     responses: { 200: z.object({ data: z.object({ language: z.string().nullable() }) }), ...errors(401, 403) },
     metadata: meta('voter'),

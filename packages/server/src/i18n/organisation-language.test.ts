@@ -25,7 +25,9 @@ const API = '/api/v1';
 
 beforeAll(async () => {
   [sms, smtp] = await Promise.all([startSmsSink(), startSmtpCapture()]);
-  t = await createTestApp({ env: { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, SMTP_URL: smtp.url, APP_NAME: 'Kura', MIX_INTERVAL_MS: '3600000' } });
+  t = await createTestApp({
+    env: { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, SMTP_URL: smtp.url, APP_NAME: 'Kura', MIX_INTERVAL_MS: '3600000' },
+  });
   await createElection(t.ctx);
   admin = await tokenFor(t.ctx, 'admin');
 });
@@ -67,7 +69,9 @@ describe("the organisation's default language", () => {
     await browser.post(`${API}/verify/phone`, { unique_id: none.memberNo, consent: true }).expect(200);
     await browser.post(`${API}/verify/phone`, { unique_id: english.memberNo, consent: true }).expect(200);
     const to = (phone: string) => sms.messages.filter((m) => m.to === phone).at(-1)!.message;
-    expect(to(none.phone)).toBe(`${sms.codeFor(none.phone)} ni msimbo wako wa kuingia Kura. Unakwisha baada ya dakika 5. Usimpe mtu yeyote.`);
+    expect(to(none.phone)).toBe(
+      `${sms.codeFor(none.phone)} ni msimbo wako wa kuingia Kura. Unakwisha baada ya dakika 5. Usimpe mtu yeyote.`,
+    );
     expect(to(english.phone)).toBe(`${sms.codeFor(english.phone)} is your Kura sign-in code. It expires in 5 minutes. Do not share it.`);
   });
 });
@@ -131,7 +135,11 @@ describe("reminders in the member's language", () => {
     const res = await request(t.app)
       .post(`${API}/reminders`)
       .set(bearer(admin))
-      .send({ channel: 'email', message: 'Hello {name}, please vote', translations: { sw: { message: 'Habari {name}, tafadhali piga kura' } } });
+      .send({
+        channel: 'email',
+        message: 'Hello {name}, please vote',
+        translations: { sw: { message: 'Habari {name}, tafadhali piga kura' } },
+      });
     expect(res.status).toBe(202);
     const mailTo = (email: string) => smtp.messages.find((m) => m.to.includes(email));
     await waitFor(() => [swahili, english, byDefault].every((m) => !!mailTo(m.email)), 15_000, 'reminders');

@@ -34,7 +34,10 @@ export function titleTranslations(p: TranslatablePosition, options: { descriptio
 export function storedTranslations(t: Translations | null | undefined): TranslatedText | undefined {
   const out: TranslatedText = {};
   for (const [code, texts] of Object.entries(t ?? {})) {
-    const entry = Object.fromEntries(Object.entries(texts ?? {}).filter(([, v]) => typeof v === 'string' && v !== '')) as Record<string, string>;
+    const entry = Object.fromEntries(Object.entries(texts ?? {}).filter(([, v]) => typeof v === 'string' && v !== '')) as Record<
+      string,
+      string
+    >;
     if (Object.keys(entry).length > 0) out[code] = entry;
   }
   return Object.keys(out).length > 0 ? out : undefined;

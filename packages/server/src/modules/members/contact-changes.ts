@@ -62,7 +62,10 @@ const changedFields = (c: ProposedContact) =>
 export async function checkContactChanges(tx: Tx, proposed: ProposedContact[], confirm: boolean): Promise<ContactChanges> {
   const changing = proposed.filter((p) => changedFields(p).length > 0);
   const row = await readState(tx);
-  const result: ContactChanges = { changes: [], refused: [], organisation: row.organisation,
+  const result: ContactChanges = {
+    changes: [],
+    refused: [],
+    organisation: row.organisation,
     supportEmail: row.supportEmail,
     defaultLanguage: row.defaultLanguage,
   };
@@ -127,7 +130,10 @@ export async function recordContactChanges(ctx: MembersContext, actor: Actor, { 
  * Tells each member on the old phone and/or email that theirs changed, through the background
  * sender: the answer does not wait for it and a failed send is only logged. Called after commit.
  */
-export function sendContactChangeNotices(ctx: MembersContext, { changes, organisation, supportEmail, defaultLanguage }: ContactChanges): void {
+export function sendContactChangeNotices(
+  ctx: MembersContext,
+  { changes, organisation, supportEmail, defaultLanguage }: ContactChanges,
+): void {
   const org = organisation.trim() || ctx.env.APP_NAME;
   const contact = supportEmail ?? org;
   for (const c of changes) {

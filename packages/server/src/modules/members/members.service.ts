@@ -393,7 +393,9 @@ export const positionColumns = {
 export const translatedPositionColumns = { ...positionColumns, translations: positions.translations };
 
 /** A row of `translatedPositionColumns` as the API answers it: `translations` only when there is one. */
-export function asPosition<R extends { translations: Translations | null }>(row: R): Omit<R, 'translations'> & { translations?: TranslatedText } {
+export function asPosition<R extends { translations: Translations | null }>(
+  row: R,
+): Omit<R, 'translations'> & { translations?: TranslatedText } {
   const { translations, ...rest } = row;
   const stored = storedTranslations(translations);
   return stored ? { ...rest, translations: stored } : rest;

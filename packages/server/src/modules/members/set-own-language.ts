@@ -10,7 +10,11 @@ import { recordActivity } from '../../lib/activity-log';
  * null for the organisation's default. Codes, reminders and notices go out in it from now on, and
  * the next session carries it to the web app on any device.
  */
-export async function setOwnLanguage(ctx: MembersContext, actor: SignedInActor, language: Language | null): Promise<{ language: string | null }> {
+export async function setOwnLanguage(
+  ctx: MembersContext,
+  actor: SignedInActor,
+  language: Language | null,
+): Promise<{ language: string | null }> {
   await ctx.database.db.transaction(async (tx) => {
     await tx.update(members).set({ language, updatedAt: ctx.now() }).where(eq(members.id, actor.id));
     await recordActivity(

@@ -261,7 +261,8 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
         }
         if (Object.keys(kindErrors).length > 0) throw AppError.validation(kindErrors);
         // A body with nothing to change answers the position as it is (an UPDATE needs a column).
-        if (fields.length === 0) return asPosition((await tx.select(translatedPositionColumns).from(positions).where(eq(positions.id, id)))[0]!);
+        if (fields.length === 0)
+          return asPosition((await tx.select(translatedPositionColumns).from(positions).where(eq(positions.id, id)))[0]!);
         const [row] = await tx
           .update(positions)
           .set({
@@ -335,7 +336,10 @@ export async function reorderPositions(
         where ${positions.id} = o.id and ${positions.sortOrder} <> o.place - 1`);
     }
     const rows = new Map(
-      (await tx.select(translatedPositionColumns).from(positions).where(eq(positions.electionId, electionId))).map((p) => [p.id, asPosition(p)]),
+      (await tx.select(translatedPositionColumns).from(positions).where(eq(positions.electionId, electionId))).map((p) => [
+        p.id,
+        asPosition(p),
+      ]),
     );
     return ids.map((id) => rows.get(id)!);
   });
