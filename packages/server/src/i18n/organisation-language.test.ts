@@ -39,7 +39,7 @@ afterEach(async () => {
   await t.ctx.database.db.update(organisation).set({ defaultLanguage: 'en' });
 });
 
-const putOrganisation = (body: unknown, token = admin) => request(t.app).put(`${API}/organisation`).set(bearer(token)).send(body);
+const putOrganisation = (body: object, token = admin) => request(t.app).put(`${API}/organisation`).set(bearer(token)).send(body);
 
 describe("the organisation's default language", () => {
   it('is English at first, in GET organisation and GET election', async () => {

@@ -16,7 +16,8 @@ import { useElectionApp } from '../../../test/voting/election-app';
 const f = useElectionApp();
 const API = '/api/v1';
 
-const patchPosition = (id: number, body: unknown) => request(f.t.app).patch(`${API}/positions/${id}`).set(bearer(f.adminToken)).send(body);
+const patchPosition = (id: number, body: object | string) =>
+  request(f.t.app).patch(`${API}/positions/${id}`).set(bearer(f.adminToken)).send(body);
 
 function candidateForm(id: number, fields: Record<string, string | string[]>) {
   const req = request(f.t.app).post(`${API}/edit/candidate/${id}`).set(bearer(f.adminToken));
