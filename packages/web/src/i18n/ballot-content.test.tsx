@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import type { Position } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
@@ -10,6 +10,8 @@ import { PositionResults } from '@/components/results/position-results';
 import { LanguageSelect } from '@/components/layout/language-select';
 import { EditPositionForm } from '@/components/admin/setup/position-form';
 import { OrganisationForm } from '@/components/admin/setup/organisation-form';
+import { CandidatesPage } from '@/components/admin/candidates-page';
+import { RemindersPage } from '@/components/admin/reminders-page';
 import { requireVoter } from '@/lib/guards';
 import { clearSession, storeSession } from '@/lib/session';
 import { getLocale, resetLocale, setLocale } from './index';
@@ -262,5 +264,58 @@ describe('the admin’s side', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save organisation texts' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT' && c.path === '/organisation')).toBe(true));
     expect(calls.find((c) => c.method === 'PUT' && c.path === '/organisation')!.body).toEqual({ default_language: 'sw' });
+  });
+
+  it('edits a candidate’s statement in Kiswahili, sent as JSON text beside the statement', async () => {
+    const jane = {
+      id: 1,
+      member_no: '1001',
+      name: 'Jane Doe',
+      phone: '0712345678',
+      email: 'jane@example.org',
+      county: 'Nairobi',
+      image_url: null,
+      statement: 'I will serve',
+      translations: { sw: { statement: 'Nitatumikia' } },
+      positions: [{ id: 1, name: 'Chairperson', level: 'National' }],
+    };
+    const calls = stubFetch((c) => {
+      if (c.path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [jane] } } } };
+      if (c.path === '/branches') return { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }] } } };
+      if (c.path === '/psk/candidate/positions')
+        return { status: 200, body: { data: { data: [{ id: 1, name: 'Chairperson', level: 'National' }] } } };
+      if (c.path === '/edit/candidate/1') return { status: 200, body: { data: jane } };
+      return undefined;
+    });
+    await renderWithProviders(<CandidatesPage />, '/admin/candidates');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Jane Doe' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Candidate' });
+    const sw = within(dialog).getByLabelText('Statement to voters in Kiswahili') as HTMLTextAreaElement;
+    await waitFor(() => expect(sw.value).toBe('Nitatumikia'));
+    fireEvent.change(sw, { target: { value: 'Nitatumikia wanachama wote' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Candidate updated successfully')).toBeTruthy();
+    const body = calls.find((c) => c.path === '/edit/candidate/1')!.body as FormData;
+    expect(body.get('statement')).toBe('I will serve');
+    expect(JSON.parse(body.get('translations') as string)).toEqual({ sw: { statement: 'Nitatumikia wanachama wote' } });
+  });
+
+  it('sends a reminder’s Kiswahili message only when the admin wrote one', async () => {
+    const calls = stubFetch(({ method, path }) => {
+      if (method === 'POST' && path === '/reminders') return { status: 202, body: { id: null, recipients: 3 } };
+      if (path === '/reminders') return { status: 200, body: { data: [] } };
+      return undefined;
+    });
+    await renderWithProviders(<RemindersPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Count recipients' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'POST')!.body).not.toHaveProperty('translations');
+
+    fireEvent.change(screen.getByLabelText('Message in Kiswahili'), { target: { value: 'Habari {name}, piga kura' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Count recipients' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
+    expect((calls.filter((c) => c.method === 'POST')[1]!.body as { translations: unknown }).translations).toEqual({
+      sw: { message: 'Habari {name}, piga kura' },
+    });
   });
 });
