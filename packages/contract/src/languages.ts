@@ -16,7 +16,7 @@ export const LANGUAGE_MESSAGE = `The language must be one of ${SHIPPED_LANGUAGES
  * organisation's default. Case and spaces around it do not matter.
  */
 export const memberLanguageSchema = z
-  .string({ invalid_type_error: LANGUAGE_MESSAGE })
+  .string({ required_error: 'The language field is required', invalid_type_error: LANGUAGE_MESSAGE })
   .trim()
   .toLowerCase()
   .refine((v) => v === '' || isShippedLanguage(v), LANGUAGE_MESSAGE)
