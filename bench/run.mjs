@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import * as votes from './figures/1-votes.mjs';
 import * as multiSeat from './figures/1m-multi-seat.mjs';
+import * as twoElections from './figures/1e-two-elections.mjs';
 import * as hot from './figures/2-hot.mjs';
 import * as reads from './figures/3-results-reads.mjs';
 import * as live from './figures/4-live.mjs';
@@ -43,7 +44,7 @@ import { loadAverage, nowMs, ROOT, round } from './lib/util.mjs';
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = process.env.BENCH_DB ?? 'kura_bench';
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 5000);
-const ONLY = new Set((process.env.BENCH_ONLY ?? '1,1m,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? '1,1m,1e,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
 // Figure 8 (the STV count) needs no server or database: `BENCH_ONLY=8` runs it alone.
 const SERVER_FIGURES = [...ONLY].some((id) => id !== '8');
 const BENCH_URL = (() => {
@@ -99,7 +100,7 @@ async function postgresSuite(sink, tmp) {
   const secret = randomBytes(16).toString('hex');
   const voters = Number(process.env.BENCH_VOTERS ?? 150_000);
   // Figure 1m's 3-seat position exists only when 1m runs, so the other figures see the same election as before it.
-  const seeded = await seedElection(exec, { voters, signers: 8000, secret, multiSeat: ONLY.has('1m') });
+  const seeded = await seedElection(exec, { voters, signers: 8000, secret, multiSeat: ONLY.has('1m'), secondElection: ONLY.has('1e') });
   await seedBallots(exec, 10_000);
   await exec(`update election set voting_active = false where id = 1`);
   say(`postgres: seeded ${seeded.voterIds.length} voters with sessions, ${seeded.signerNos.length} sign-in members, 10,000 ballots`);
@@ -123,8 +124,9 @@ async function postgresSuite(sink, tmp) {
   if (ONLY.has('3')) out.reads10k = await reads.measure(b, { label: 'results-10k', server, tmp });
 
   await exec(`update election set voting_active = true where id = 1`);
-  if (['1', '1m', '2', '4', '5', '6'].some((f) => ONLY.has(f))) out.spread = await votes.measure(b, run);
+  if (['1', '1m', '1e', '2', '4', '5', '6'].some((f) => ONLY.has(f))) out.spread = await votes.measure(b, run);
   if (ONLY.has('1m')) Object.assign(out, await multiSeat.measure(b, run));
+  if (ONLY.has('1e')) Object.assign(out, await twoElections.measure(b, run));
   if (ONLY.has('2')) out.hot = await hot.measure(b, run);
   if (ONLY.has('4')) out.live = await live.measure(b, run);
   if (ONLY.has('6')) out.signin = await signin.measure(b, run);
@@ -175,7 +177,8 @@ async function main() {
   if (ONLY.has('8')) measured.stv = await stvCount.measure(b);
 
   console.log('\nFigures (value | baseline measured in this run | ratio | target):');
-  for (const figure of [votes, multiSeat, hot, reads, live, pglite, signin, replicas, stvCount]) b.figure(...figure.verdict(measured));
+  for (const figure of [votes, multiSeat, twoElections, hot, reads, live, pglite, signin, replicas, stvCount])
+    b.figure(...figure.verdict(measured));
   console.log(`\n${b.lines.join('\n')}\n`);
   const outDir = join(ROOT, 'bench/.results');
   mkdirSync(outDir, { recursive: true });

@@ -49,10 +49,11 @@ export class VoterPool {
 }
 
 /**
- * Casts votes at full speed: `connections` concurrent voters, each request a distinct member with
- * a ballot of `choose(i)` ({position_id: candidate_id}). Bounded by `seconds` and by the pool.
+ * Casts votes at full speed: `connections` concurrent voters, each request a distinct member (one
+ * the pool hands out) with a ballot of `choose(i)` ({position_id: candidate_id}), sent to
+ * `pathOf(i)` (default `/api/v1/psk/vote`). Bounded by `seconds` and by the pool.
  */
-export async function castVotes({ url, pool, connections = 32, seconds, choose }) {
+export async function castVotes({ url, pool, connections = 32, seconds, choose, pathOf }) {
   let i = 0;
   let instance;
   let exhausted = false;
@@ -75,9 +76,11 @@ export async function castVotes({ url, pool, connections = 32, seconds, choose }
               }
               id = pool.ids[pool.ids.length - 1];
             }
-            const body = JSON.stringify({ candidates: choose(i++) });
+            const n = i++;
+            const body = JSON.stringify({ candidates: choose(n) });
             return {
               ...req,
+              ...(pathOf ? { path: pathOf(n) } : {}),
               headers: { 'content-type': 'application/json', authorization: `Bearer ${pool.tokenOf(id)}` },
               body,
             };

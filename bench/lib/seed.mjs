@@ -33,9 +33,11 @@ export const MULTI_SEAT = { name: 'Board', seats: 3, candidates: 6 };
 
 /**
  * `multiSeat`: also create figure 1m's 3-seat position (after the others, so figure 1's positions
- * and candidates are the same with or without it).
+ * and candidates are the same with or without it). `secondElection`: also create figure 1e's
+ * second open election (two national positions, 3 candidates each, every member on its roll);
+ * election 1 stays the current one (the organisation names it), so the bare calls are unchanged.
  */
-export async function seedElection(exec, { voters, signers, secret, multiSeat = false }) {
+export async function seedElection(exec, { voters, signers, secret, multiSeat = false, secondElection = false }) {
   await ensureStructure(exec);
   const branches = await exec(`select id, name from branches`);
   const branchId = new Map(branches.map((b) => [b.name, Number(b.id)]));
@@ -101,6 +103,22 @@ export async function seedElection(exec, { voters, signers, secret, multiSeat = 
   await exec(`insert into election_roll (election_id, member_id) select 1, id from members on conflict do nothing`);
   await exec(`update election set voting_active = true, opened_at = coalesce(opened_at, now()),
               roll_frozen_at = coalesce(roll_frozen_at, now()), updated_at = now() where id = 1`);
+  let second;
+  if (secondElection) {
+    const [{ id }] = await exec(`insert into election (title, voting_active, opened_at, roll_frozen_at)
+                                 values ('By-election', true, now(), now()) returning id`);
+    const eid = Number(id);
+    const rows = await exec(`insert into positions (election_id, name, level, branch_id, sort_order)
+                             values (${eid}, 'Chairperson', 'National', null, 0), (${eid}, 'Treasurer', 'National', null, 1) returning id`);
+    const [q1, q2] = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    const ids = candidateIds.slice(0, 2 * CANDIDATES_PER_POSITION);
+    const st = { p1: ids.slice(0, 3), p2: ids.slice(3, 6) };
+    await exec(`insert into candidacies (member_id, position_id)
+                values ${[...st.p1.map((m) => `(${m}, ${q1})`), ...st.p2.map((m) => `(${m}, ${q2})`)].join(', ')}`);
+    await exec(`insert into election_roll (election_id, member_id) select ${eid}, id from members on conflict do nothing`);
+    await exec(`update organisation set current_election_id = 1 where id = 1`);
+    second = { id: eid, p1: q1, p2: q2, standing: st };
+  }
   await exec(`analyze`);
 
   const [p1, p2] = national;
@@ -109,6 +127,7 @@ export async function seedElection(exec, { voters, signers, secret, multiSeat = 
     standing: { p1: standing.get(p1.id), p2: standing.get(p2.id) },
     probeCandidate,
     board,
+    second,
     voterIds,
     signerNos,
     phoneOf: (memberNo) => `07${String(Number(memberNo) % 100_000_000).padStart(8, '0')}`,

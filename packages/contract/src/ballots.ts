@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BallotGroup, c, errors, meta } from './common';
-import { MAX_ID } from './validation';
+import { ElectionQuery, MAX_ID } from './validation';
 
 const POSITION_KEY = /^[1-9]\d{0,9}$/;
 export const MAX_VOTE_ENTRIES = 100;
@@ -57,6 +57,7 @@ export const ballotsRouter = c.router({
   getBallot: {
     method: 'GET',
     path: '/psk/candidates/v2',
+    query: ElectionQuery,
     summary: 'The ballot: positions this voter may vote for, with their candidates',
     description: "National positions plus the positions of the voter's own branch.",
     responses: { 200: z.object({ data: z.array(BallotGroup) }), ...errors(401, 403) },
@@ -65,6 +66,7 @@ export const ballotsRouter = c.router({
   castVote: {
     method: 'POST',
     path: '/psk/vote',
+    query: ElectionQuery,
     summary:
       'Cast a vote: per position one candidate or a list (plurality: 1..seats; approval: 1..all; ranked: 1..all in order of preference; motion: one option), all-or-nothing',
     description:

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { c, Candidate, errors, IMAGE_MEDIA_TYPES, meta } from './common';
 import { translationsSchema } from './languages';
-import { emailSchema, nameSchema, pathIdSchema, phoneSchema, textIdNumber } from './validation';
+import { ElectionQuery, emailSchema, nameSchema, pathIdSchema, phoneSchema, textIdNumber } from './validation';
 
 /**
  * `position_ids` in a multipart body arrives as one string, a list of strings, or not at all
@@ -50,6 +50,7 @@ export const candidatesRouter = c.router({
   listCandidates: {
     method: 'GET',
     path: '/psk/candidates',
+    query: ElectionQuery,
     summary: 'List candidates with their positions',
     responses: {
       200: z.object({ data: z.object({ data: z.object({ candidates: z.array(Candidate) }) }) }),
@@ -60,6 +61,7 @@ export const candidatesRouter = c.router({
   updateCandidate: {
     method: 'POST',
     path: '/edit/candidate/:id',
+    query: ElectionQuery,
     summary: 'Edit a candidate (multipart: optional `image` file plus text fields)',
     description:
       'multipart/form-data: optional file `image` (JPEG, PNG or WebP, at most 5 MiB, checked by content), and name, phone, email, county (branch id or name), position_ids[] (replaces the set), statement, translations (JSON text: language → {statement}). 409 when the new set adds or removes a position a vote has been cast for, and for any edit once the election is closed (its candidates are part of the declared result).',

@@ -1,6 +1,7 @@
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
-import { contract, MAX_POSITIONS, type Access } from './index';
+import { z } from 'zod';
+import { contract, MAX_ID, MAX_POSITIONS, type Access } from './index';
 
 type Row = [method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, access: Access];
 
@@ -227,6 +228,64 @@ describe('request schemas', () => {
     expect(api.members.updateMember.pathParams.safeParse({ id: 'abc' }).success).toBe(false);
     expect(api.members.listMembers.query.parse({ page: '2' })).toEqual({ page: 2 });
     expect(api.vvpat.searchVvpat.query.parse({ psk_position_id: '' })).toEqual({});
+  });
+});
+
+describe('?election_id on the voting and results family', () => {
+  const api = contract.api;
+  const family = {
+    getBallot: api.ballots.getBallot,
+    castVote: api.ballots.castVote,
+    listCandidates: api.candidates.listCandidates,
+    updateCandidate: api.candidates.updateCandidate,
+    getElection: api.elections.getElection,
+    updateElection: api.elections.updateElection,
+    getElectionStatus: api.elections.getElectionStatus,
+    toggleElection: api.elections.toggleElection,
+    getResults: api.elections.getResults,
+    getDashboard: api.elections.getDashboard,
+    getStatistics: api.elections.getStatistics,
+    getAgentResults: api.elections.getAgentResults,
+    getAgentStatistics: api.elections.getAgentStatistics,
+    listCommitments: api.elections.listCommitments,
+    exportResults: api.elections.exportResults,
+    closeElection: api.lifecycle.closeElection,
+    getFinalResults: api.lifecycle.getFinalResults,
+    getRankedBallots: api.lifecycle.getRankedBallots,
+    assignPositions: api.members.assignPositions,
+    listPositions: api.members.listPositions,
+    listCandidatePositions: api.members.listCandidatePositions,
+    createReminder: api.reminders.createReminder,
+    listReminders: api.reminders.listReminders,
+    createPosition: api.setup.createPosition,
+    reorderPositions: api.setup.reorderPositions,
+  };
+
+  it('every call of the family declares it, optional, beside its own query', () => {
+    for (const [name, route] of Object.entries(family)) {
+      const query = route.query as z.AnyZodObject | undefined;
+      expect(query?.shape.election_id, name).toBeDefined();
+      const own = name === 'getRankedBallots' ? { position_id: '3' } : {};
+      expect(query!.safeParse(own).success, name).toBe(true);
+      expect(query!.safeParse({ ...own, election_id: 7 }).success, name).toBe(true);
+    }
+    expect(api.elections.exportResults.query.parse({ election_id: 7 })).toEqual({ format: 'csv', election_id: 7 });
+    expect(api.lifecycle.getRankedBallots.query.parse({ position_id: '3', election_id: '7' })).toEqual({
+      position_id: 3,
+      election_id: '7',
+    });
+  });
+
+  it('a number is a bounded id; text is left to the server (404 "No such election" for any that names none)', () => {
+    const query = api.elections.getResults.query;
+    expect(query.safeParse({ election_id: 0 }).success).toBe(false);
+    expect(query.safeParse({ election_id: MAX_ID + 1 }).success).toBe(false);
+    for (const text of ['7', 'abc', '0', '-1', '']) expect(query.safeParse({ election_id: text }).success, text).toBe(true);
+  });
+
+  it('the organisation-wide calls do not take it', () => {
+    expect('query' in api.vvpat.getMyVvpat).toBe(false);
+    expect('query' in api.organisation.listElections).toBe(false);
   });
 });
 

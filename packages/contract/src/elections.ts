@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { c, errors, meta, ResultGroup, Statistics } from './common';
+import { ElectionQuery } from './validation';
 
 export const ElectionStatus = z.object({ active: z.enum(['1', '0']) });
 export type ElectionStatus = z.infer<typeof ElectionStatus>;
@@ -142,6 +143,7 @@ export const electionsRouter = c.router({
   getElection: {
     method: 'GET',
     path: '/election',
+    query: ElectionQuery,
     summary: "The election: the organisation's texts, schedule, results visibility and phase",
     responses: { 200: z.object({ data: Election }), ...errors() },
     metadata: meta('anyone'),
@@ -149,6 +151,7 @@ export const electionsRouter = c.router({
   updateElection: {
     method: 'PUT',
     path: '/election',
+    query: ElectionQuery,
     summary: "Edit the election's texts, schedule or results visibility (any subset)",
     description: '422 when closes_at is not after opens_at; 409 once the election is closed.',
     body: UpdateElectionBody,
@@ -158,6 +161,7 @@ export const electionsRouter = c.router({
   getElectionStatus: {
     method: 'GET',
     path: '/psk/election/status',
+    query: ElectionQuery,
     summary: 'Whether voting is enabled ("1") or disabled ("0")',
     responses: { 200: ElectionStatus, ...errors() },
     metadata: meta('anyone'),
@@ -165,6 +169,7 @@ export const electionsRouter = c.router({
   toggleElection: {
     method: 'POST',
     path: '/toggle',
+    query: ElectionQuery,
     summary: 'Enable or disable voting',
     description: 'Records a ballot-set commitment and emits on the realtime channels.',
     body: ToggleBody,
@@ -174,6 +179,7 @@ export const electionsRouter = c.router({
   getResults: {
     method: 'GET',
     path: '/psk/results',
+    query: ElectionQuery,
     summary: 'Public results per position',
     description: "Under the election's results visibility: 403 while results are for staff only or until voting closes.",
     responses: { 200: ResultsResponse, ...errors(403) },
@@ -182,6 +188,7 @@ export const electionsRouter = c.router({
   getDashboard: {
     method: 'GET',
     path: '/psk/dashboard',
+    query: ElectionQuery,
     summary: "Results for the voter's dashboard",
     responses: { 200: ResultsResponse, ...errors(401, 403) },
     metadata: meta('voter'),
@@ -189,6 +196,7 @@ export const electionsRouter = c.router({
   getStatistics: {
     method: 'GET',
     path: '/statistics',
+    query: ElectionQuery,
     summary: 'Turnout and verification counters (admin dashboard)',
     responses: { 200: z.object({ data: z.object({ data: Statistics }) }), ...errors(401, 403) },
     metadata: meta('agent'),
@@ -196,6 +204,7 @@ export const electionsRouter = c.router({
   getAgentResults: {
     method: 'GET',
     path: '/agent/results',
+    query: ElectionQuery,
     summary: "Results per position for the agent's dashboard",
     responses: { 200: ResultsResponse, ...errors(401, 403) },
     metadata: meta('agent'),
@@ -203,6 +212,7 @@ export const electionsRouter = c.router({
   getAgentStatistics: {
     method: 'GET',
     path: '/agent/statistics',
+    query: ElectionQuery,
     summary: "Turnout and verification counters for the agent's dashboard",
     responses: { 200: z.object({ data: Statistics }), ...errors(401, 403) },
     metadata: meta('agent'),
@@ -210,6 +220,7 @@ export const electionsRouter = c.router({
   listCommitments: {
     method: 'GET',
     path: '/psk/commitments',
+    query: ElectionQuery,
     summary: 'Published commitments to the ballot set, newest first',
     responses: { 200: z.object({ data: z.array(Commitment) }), ...errors() },
     metadata: meta('anyone'),
@@ -227,7 +238,7 @@ export const electionsRouter = c.router({
     method: 'GET',
     path: '/psk/results/export',
     summary: 'Download the results as CSV',
-    query: ExportQuery,
+    query: ExportQuery.merge(ElectionQuery),
     responses: {
       200: c.otherResponse({ contentType: 'text/csv', body: z.string() }),
       ...errors(401, 403),

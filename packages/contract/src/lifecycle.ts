@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { c, errors, meta, MotionThreshold, ResultValue } from './common';
-import { pathIdSchema } from './validation';
+import { ElectionQuery, pathIdSchema } from './validation';
 import { Commitment, Election } from './elections';
 import { TranslatedText } from './languages';
 
@@ -142,6 +142,7 @@ export const lifecycleRouter = c.router({
   closeElection: {
     method: 'POST',
     path: '/election/close',
+    query: ElectionQuery,
     summary:
       'Close the election for good: voting ends, the queued ballots are published re-mixed with all others, a final commitment is recorded and audit:verify run',
     description:
@@ -153,6 +154,7 @@ export const lifecycleRouter = c.router({
   getFinalResults: {
     method: 'GET',
     path: '/psk/results/final',
+    query: ElectionQuery,
     summary: 'The declared result: elected and tied candidates per position, turnout, the final commitment',
     description: 'Public in every results-visibility mode once the election is closed; 403 before.',
     responses: { 200: FinalResultsResponse, ...errors(403) },
@@ -164,7 +166,7 @@ export const lifecycleRouter = c.router({
     summary: "A ranked position's ballots as a BLT file, after close",
     description:
       'In random order, with no voter, receipt, branch or time: recount it with `pnpm cli count FILE.blt`. 404 for a position that is not ranked; 403 before close (who may see the final results may download it).',
-    query: z.object({ position_id: pathIdSchema }),
+    query: z.object({ position_id: pathIdSchema }).merge(ElectionQuery),
     responses: {
       200: c.otherResponse({ contentType: 'text/plain', body: z.string() }),
       ...errors(403, 404),

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { Branch, c, errors, Member, MessageBody, meta, PageQuery, paginated, Position } from './common';
 import { memberLanguageSchema } from './languages';
-import { emailSchema, filterSchema, idNumber, memberNoSchema, nameSchema, pathIdSchema, phoneSchema, positiveIdSchema } from './validation';
+import {
+  ElectionQuery,
+  emailSchema,
+  filterSchema,
+  idNumber,
+  memberNoSchema,
+  nameSchema,
+  pathIdSchema,
+  phoneSchema,
+  positiveIdSchema,
+} from './validation';
 
 export const IdParams = z.object({ id: pathIdSchema });
 
@@ -134,6 +144,7 @@ export const membersRouter = c.router({
   assignPositions: {
     method: 'POST',
     path: '/assign/psk/position',
+    query: ElectionQuery,
     summary: "Set the positions a member stands for (replaces the member's set)",
     description: '409 when the change adds or removes a candidate of a position a vote has been cast for, or once the election is closed.',
     body: AssignPositionsBody,
@@ -172,6 +183,7 @@ export const membersRouter = c.router({
   listPositions: {
     method: 'GET',
     path: '/psk/positions',
+    query: ElectionQuery,
     summary: 'List positions (bearer optional)',
     responses: { 200: z.object({ data: z.array(Position) }), ...errors() },
     metadata: meta('anyone'),
@@ -179,6 +191,7 @@ export const membersRouter = c.router({
   listCandidatePositions: {
     method: 'GET',
     path: '/psk/candidate/positions',
+    query: ElectionQuery,
     summary: 'List positions for assigning candidates',
     responses: { 200: z.object({ data: z.object({ data: z.array(Position) }) }), ...errors(401, 403) },
     metadata: meta('admin'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { c, errors, meta } from './common';
-import { pathIdSchema } from './validation';
+import { ElectionQuery, pathIdSchema } from './validation';
 import { translationsSchema } from './languages';
 
 export const ReminderChannel = z.enum(['sms', 'email'], { message: 'The channel must be sms or email' });
@@ -45,6 +45,7 @@ export const remindersRouter = c.router({
   createReminder: {
     method: 'POST',
     path: '/reminders',
+    query: ElectionQuery,
     summary: 'Remind the members who have not voted yet (SMS or email), sent in the background',
     description:
       'Answers 202 with the campaign id and the number of recipients; `dry_run` only counts them (id null). A member reminded in the last hour is skipped. Sent at REMINDER_RATE_PER_SECOND across all server processes.',
@@ -63,6 +64,7 @@ export const remindersRouter = c.router({
   listReminders: {
     method: 'GET',
     path: '/reminders',
+    query: ElectionQuery,
     summary: 'Recent reminder campaigns, newest first',
     responses: { 200: z.object({ data: z.array(Reminder) }), ...errors(401, 403) },
     metadata: meta('admin'),

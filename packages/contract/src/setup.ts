@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Branch, c, errors, meta, MotionThreshold, Position, PositionKind, VotingMethod } from './common';
-import { displayNameSchema, pathIdSchema, positiveIdSchema } from './validation';
+import { ElectionQuery, displayNameSchema, pathIdSchema, positiveIdSchema } from './validation';
 import { translationsSchema } from './languages';
 
 /** Setting up an organisation's election: its branches and the positions it elects. */
@@ -174,6 +174,7 @@ export const setupRouter = c.router({
   createPosition: {
     method: 'POST',
     path: '/positions',
+    query: ElectionQuery,
     summary: 'Create a position: national, of one branch, or one per branch (every_branch); candidates or a motion',
     description:
       'A motion (`kind: "motion"`) gets its three options Yes, No and Abstain at once, has one seat and takes no candidates; `method` is for candidates positions, `threshold` and `quorum_percent` for motions (else 422).',
@@ -195,6 +196,7 @@ export const setupRouter = c.router({
   reorderPositions: {
     method: 'PUT',
     path: '/positions/order',
+    query: ElectionQuery,
     summary: 'Set the order of all the positions at once',
     description:
       '`position_ids` lists every position exactly once, first to last (422 otherwise: missing, unknown or repeated ids); one change, all or nothing. Answers the positions in that order. 409 when it would move a position a vote has been cast for.',

@@ -184,3 +184,14 @@ export const positiveIdSchema = (field = 'id') => idNumber(field);
 
 /** An optional free-text search filter in a query string. */
 export const filterSchema = (max = 150) => z.string().trim().max(max, `Must be at most ${max} characters long`).optional();
+
+/**
+ * `?election_id=N` on every call of the voting and results family (docs/api.md "Many elections,
+ * motions and ranked counts"): the election the call acts on, the current one when absent. A
+ * typed client passes a bounded id; any other text is left to the server, which answers 404 "No
+ * such election" alike for every value that names no election.
+ */
+export const ElectionQuery = z.object({
+  election_id: z.union([idNumber('election_id'), z.string()]).optional(),
+});
+export type ElectionQuery = z.infer<typeof ElectionQuery>;

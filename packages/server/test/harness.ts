@@ -79,6 +79,8 @@ export class TestClock {
 export type TestAppOptions = {
   /** Raw environment overrides, as strings, like the real process environment. */
   env?: Record<string, string | undefined>;
+  /** A database the test prepared (e.g. upgraded from an older release's migrations); closed with the core. */
+  database?: TestDatabase;
   /** Start from the demo's branches and positions (default true); false is an empty install. */
   seedReference?: boolean;
 };
@@ -117,7 +119,7 @@ export async function createTestCore(options: TestAppOptions = {}): Promise<Test
       done();
     },
   });
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const clock = new TestClock();
   const { core, runOnClose } = createCore({ env, logger: createLogger(env, sink), database, secrets: randomSecrets(), now: clock.now });
   if (options.seedReference !== false) await seedSampleStructure(database.db);

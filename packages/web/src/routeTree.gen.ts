@@ -29,9 +29,11 @@ import { Route as AdminLoginRouteImport } from './routes/admin.login'
 import { Route as AgentLoginRouteImport } from './routes/agent.login'
 import { Route as AdminAdminIndexRouteImport } from './routes/_admin/admin/index'
 import { Route as AdminAdminCandidatesRouteImport } from './routes/_admin/admin/candidates'
+import { Route as AdminAdminElectionsRouteImport } from './routes/_admin/admin/elections'
 import { Route as AdminAdminIssuesRouteImport } from './routes/_admin/admin/issues'
 import { Route as AdminAdminLogsRouteImport } from './routes/_admin/admin/logs'
 import { Route as AdminAdminMembersRouteImport } from './routes/_admin/admin/members'
+import { Route as AdminAdminOrganisationRouteImport } from './routes/_admin/admin/organisation'
 import { Route as AdminAdminRemindersRouteImport } from './routes/_admin/admin/reminders'
 import { Route as AdminAdminSetupRouteImport } from './routes/_admin/admin/setup'
 import { Route as AdminAdminVpatRouteImport } from './routes/_admin/admin/vpat'
@@ -139,6 +141,11 @@ const AdminAdminCandidatesRoute = AdminAdminCandidatesRouteImport.update({
   path: '/admin/candidates',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminAdminElectionsRoute = AdminAdminElectionsRouteImport.update({
+  id: '/admin/elections',
+  path: '/admin/elections',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminAdminIssuesRoute = AdminAdminIssuesRouteImport.update({
   id: '/admin/issues',
   path: '/admin/issues',
@@ -152,6 +159,11 @@ const AdminAdminLogsRoute = AdminAdminLogsRouteImport.update({
 const AdminAdminMembersRoute = AdminAdminMembersRouteImport.update({
   id: '/admin/members',
   path: '/admin/members',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminAdminOrganisationRoute = AdminAdminOrganisationRouteImport.update({
+  id: '/admin/organisation',
+  path: '/admin/organisation',
   getParentRoute: () => AdminRoute,
 } as any)
 const AdminAdminRemindersRoute = AdminAdminRemindersRouteImport.update({
@@ -217,9 +229,11 @@ export interface FileRoutesByFullPath {
   '/admin/login': typeof AdminLoginRoute
   '/agent/login': typeof AgentLoginRoute
   '/admin/candidates': typeof AdminAdminCandidatesRoute
+  '/admin/elections': typeof AdminAdminElectionsRoute
   '/admin/issues': typeof AdminAdminIssuesRoute
   '/admin/logs': typeof AdminAdminLogsRoute
   '/admin/members': typeof AdminAdminMembersRoute
+  '/admin/organisation': typeof AdminAdminOrganisationRoute
   '/admin/reminders': typeof AdminAdminRemindersRoute
   '/admin/setup': typeof AdminAdminSetupRoute
   '/admin/vpat': typeof AdminAdminVpatRoute
@@ -248,9 +262,11 @@ export interface FileRoutesByTo {
   '/admin/login': typeof AdminLoginRoute
   '/agent/login': typeof AgentLoginRoute
   '/admin/candidates': typeof AdminAdminCandidatesRoute
+  '/admin/elections': typeof AdminAdminElectionsRoute
   '/admin/issues': typeof AdminAdminIssuesRoute
   '/admin/logs': typeof AdminAdminLogsRoute
   '/admin/members': typeof AdminAdminMembersRoute
+  '/admin/organisation': typeof AdminAdminOrganisationRoute
   '/admin/reminders': typeof AdminAdminRemindersRoute
   '/admin/setup': typeof AdminAdminSetupRoute
   '/admin/vpat': typeof AdminAdminVpatRoute
@@ -283,9 +299,11 @@ export interface FileRoutesById {
   '/admin/login': typeof AdminLoginRoute
   '/agent/login': typeof AgentLoginRoute
   '/_admin/admin/candidates': typeof AdminAdminCandidatesRoute
+  '/_admin/admin/elections': typeof AdminAdminElectionsRoute
   '/_admin/admin/issues': typeof AdminAdminIssuesRoute
   '/_admin/admin/logs': typeof AdminAdminLogsRoute
   '/_admin/admin/members': typeof AdminAdminMembersRoute
+  '/_admin/admin/organisation': typeof AdminAdminOrganisationRoute
   '/_admin/admin/reminders': typeof AdminAdminRemindersRoute
   '/_admin/admin/setup': typeof AdminAdminSetupRoute
   '/_admin/admin/vpat': typeof AdminAdminVpatRoute
@@ -316,9 +334,11 @@ export interface FileRouteTypes {
     | '/admin/login'
     | '/agent/login'
     | '/admin/candidates'
+    | '/admin/elections'
     | '/admin/issues'
     | '/admin/logs'
     | '/admin/members'
+    | '/admin/organisation'
     | '/admin/reminders'
     | '/admin/setup'
     | '/admin/vpat'
@@ -347,9 +367,11 @@ export interface FileRouteTypes {
     | '/admin/login'
     | '/agent/login'
     | '/admin/candidates'
+    | '/admin/elections'
     | '/admin/issues'
     | '/admin/logs'
     | '/admin/members'
+    | '/admin/organisation'
     | '/admin/reminders'
     | '/admin/setup'
     | '/admin/vpat'
@@ -381,9 +403,11 @@ export interface FileRouteTypes {
     | '/admin/login'
     | '/agent/login'
     | '/_admin/admin/candidates'
+    | '/_admin/admin/elections'
     | '/_admin/admin/issues'
     | '/_admin/admin/logs'
     | '/_admin/admin/members'
+    | '/_admin/admin/organisation'
     | '/_admin/admin/reminders'
     | '/_admin/admin/setup'
     | '/_admin/admin/vpat'
@@ -559,6 +583,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAdminCandidatesRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/_admin/admin/elections': {
+      id: '/_admin/admin/elections'
+      path: '/admin/elections'
+      fullPath: '/admin/elections'
+      preLoaderRoute: typeof AdminAdminElectionsRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/_admin/admin/issues': {
       id: '/_admin/admin/issues'
       path: '/admin/issues'
@@ -578,6 +609,13 @@ declare module '@tanstack/react-router' {
       path: '/admin/members'
       fullPath: '/admin/members'
       preLoaderRoute: typeof AdminAdminMembersRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/_admin/admin/organisation': {
+      id: '/_admin/admin/organisation'
+      path: '/admin/organisation'
+      fullPath: '/admin/organisation'
+      preLoaderRoute: typeof AdminAdminOrganisationRouteImport
       parentRoute: typeof AdminRoute
     }
     '/_admin/admin/reminders': {
@@ -648,9 +686,11 @@ declare module '@tanstack/react-router' {
 
 interface AdminRouteChildren {
   AdminAdminCandidatesRoute: typeof AdminAdminCandidatesRoute
+  AdminAdminElectionsRoute: typeof AdminAdminElectionsRoute
   AdminAdminIssuesRoute: typeof AdminAdminIssuesRoute
   AdminAdminLogsRoute: typeof AdminAdminLogsRoute
   AdminAdminMembersRoute: typeof AdminAdminMembersRoute
+  AdminAdminOrganisationRoute: typeof AdminAdminOrganisationRoute
   AdminAdminRemindersRoute: typeof AdminAdminRemindersRoute
   AdminAdminSetupRoute: typeof AdminAdminSetupRoute
   AdminAdminVpatRoute: typeof AdminAdminVpatRoute
@@ -659,9 +699,11 @@ interface AdminRouteChildren {
 
 const AdminRouteChildren: AdminRouteChildren = {
   AdminAdminCandidatesRoute: AdminAdminCandidatesRoute,
+  AdminAdminElectionsRoute: AdminAdminElectionsRoute,
   AdminAdminIssuesRoute: AdminAdminIssuesRoute,
   AdminAdminLogsRoute: AdminAdminLogsRoute,
   AdminAdminMembersRoute: AdminAdminMembersRoute,
+  AdminAdminOrganisationRoute: AdminAdminOrganisationRoute,
   AdminAdminRemindersRoute: AdminAdminRemindersRoute,
   AdminAdminSetupRoute: AdminAdminSetupRoute,
   AdminAdminVpatRoute: AdminAdminVpatRoute,

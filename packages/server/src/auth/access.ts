@@ -21,7 +21,7 @@ declare global {
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
 
-export function bearerToken(req: Request): string | undefined {
+export function bearerToken(req: Pick<Request, 'headers'>): string | undefined {
   const header = req.headers.authorization;
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -56,7 +56,7 @@ export function assertCsrf(req: Request): void {
 }
 
 /** The signed-in caller of a guarded route; the access middleware guarantees it is set. */
-export function callerOf(req: Request): Caller {
+export function callerOf(req: Pick<Request, 'caller'>): Caller {
   if (!req.caller) throw new AppError('UNAUTHENTICATED');
   return req.caller;
 }

@@ -100,23 +100,40 @@ export function organisationValue<K extends keyof OrganisationRecord>(key: K): S
  * recently created one that is not archived (else the newest of all).
  */
 export async function resolveElection(db: Reader, requested?: unknown): Promise<ElectionId> {
-  if (requested !== undefined && requested !== '') {
-    const text = Array.isArray(requested) ? undefined : String(requested);
-    const id = text !== undefined && /^[1-9][0-9]{0,9}$/.test(text) ? Number(text) : NaN;
-    if (!Number.isSafeInteger(id) || id > 2147483647) throw new AppError('NOT_FOUND', 'No such election');
-    const [found] = await db.select({ id: election.id }).from(election).where(row(id));
+  const named = electionParam(requested);
+  if (named !== null) {
+    const [found] = await db.select({ id: election.id }).from(election).where(row(named));
     if (!found) throw new AppError('NOT_FOUND', 'No such election');
     return found.id;
   }
-  const [current] = await db.execute<{ id: number | null }>(sql`
-    select coalesce(
-      (select ${organisation.currentElectionId} from ${organisation} where ${organisation.id} = 1),
-      (select min(id) from election where voting_active and closed_at is null and not archived having count(*) = 1),
-      (select id from election where not archived order by created_at desc, id desc limit 1),
-      (select max(id) from election)) as id`);
+  const [current] = await db.execute<{ id: number | null }>(sql`select ${sql.raw(CURRENT_ELECTION_SQL)} as id`);
   if (current?.id === null || current?.id === undefined) throw new AppError('NOT_FOUND', 'No such election');
   return Number(current.id);
 }
+
+/**
+ * The election a request names (`?election_id=N`), unchecked against the table; null when it names
+ * none. Text that is no election id is a 404, whatever it says (docs/api.md "Many elections").
+ */
+export function electionParam(requested?: unknown): ElectionId | null {
+  if (requested === undefined || requested === '') return null;
+  const text = Array.isArray(requested) ? undefined : String(requested);
+  const id = text !== undefined && /^[1-9][0-9]{0,9}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(id) || id > 2147483647) throw new AppError('NOT_FOUND', 'No such election');
+  return id;
+}
+
+/**
+ * The current election's id as one SQL expression, for a statement that resolves it in its own
+ * round trip (the vote): the organisation's `current_election_id`; else the only open election;
+ * else the newest not archived; else the newest of all. Uncorrelated subqueries inside coalesce
+ * run only when the ones before answered null.
+ */
+export const CURRENT_ELECTION_SQL = `coalesce(
+      (select current_election_id from organisation where id = 1),
+      (select min(id) from election where voting_active and closed_at is null and not archived having count(*) = 1),
+      (select id from election where not archived order by created_at desc, id desc limit 1),
+      (select max(id) from election))`;
 
 /** The elections the scheduler looks after: every one not archived. */
 export async function scheduledElectionIds(db: Reader): Promise<ElectionId[]> {

@@ -19,8 +19,8 @@ export function useBranches() {
  * stand for (a motion's options are Yes, No and Abstain). A failure says 'Error fetching positions'
  * (docs/screens.md "Messages and timings").
  */
-export function useCandidatePositions() {
-  const q = useQuery(queries.candidatePositions());
+export function useCandidatePositions(election?: number) {
+  const q = useQuery(queries.candidatePositions(election));
   useEffect(() => {
     if (q.isError) toast({ variant: 'destructive', title: 'Error fetching positions', description: errorMessage(q.error) });
   }, [q.isError, q.error]);

@@ -9,7 +9,6 @@ import { Declaration } from '@/components/results/results-page';
 import { PositionResults } from '@/components/results/position-results';
 import { LanguageSelect } from '@/components/layout/language-select';
 import { EditPositionForm } from '@/components/admin/setup/position-form';
-import { OrganisationForm } from '@/components/admin/setup/organisation-form';
 import { CandidatesPage } from '@/components/admin/candidates-page';
 import { RemindersPage } from '@/components/admin/reminders-page';
 import { requireVoter } from '@/lib/guards';
@@ -20,7 +19,7 @@ import { getLocale, resetLocale, setLocale } from './index';
  * docs/i18n.md "Ballot content" and "Which language is used": the organisation's texts show in the
  * reader's language where the admin translated them (else the original); a signed-in member's
  * choice is saved on their record and their own language comes back with the session check; the
- * admin translates a position and sets the organisation's default language.
+ * admin translates a position, a statement and a reminder.
  */
 
 const ballot = [
@@ -230,40 +229,6 @@ describe('the admin’s side', () => {
     fireEvent.change(screen.getByLabelText('Name in Kiswahili'), { target: { value: 'x'.repeat(101) } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Must be at most 100 characters long')).toBeTruthy();
-  });
-
-  it('sets the organisation’s default language with the organisation texts (PUT organisation)', async () => {
-    const election = {
-      title: 'AGM 2026',
-      organisation: 'Umoja',
-      website: null,
-      support_email: null,
-      opens_at: null,
-      closes_at: null,
-      time_zone: 'UTC',
-      results_visibility: 'live',
-      phase: 'setup',
-      active: '0',
-      default_language: 'en',
-    };
-    const calls = stubFetch(({ method, path, body }) => {
-      if (path === '/election' && method === 'GET') return { status: 200, body: { data: election } };
-      if (path === '/election' && method === 'PUT') return { status: 200, body: { data: election } };
-      if (path === '/organisation' && method === 'PUT')
-        return {
-          status: 200,
-          body: {
-            data: { name: 'Umoja', website: null, support_email: null, time_zone: 'UTC', current_election_id: 1, ...(body as object) },
-          },
-        };
-      return undefined;
-    });
-    await renderWithProviders(<OrganisationForm />);
-    await waitFor(() => expect((screen.getByLabelText('Organisation name') as HTMLInputElement).value).toBe('Umoja'));
-    fireEvent.change(screen.getByLabelText('Default language'), { target: { value: 'sw' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save organisation texts' }));
-    await waitFor(() => expect(calls.some((c) => c.method === 'PUT' && c.path === '/organisation')).toBe(true));
-    expect(calls.find((c) => c.method === 'PUT' && c.path === '/organisation')!.body).toEqual({ default_language: 'sw' });
   });
 
   it('edits a candidate’s statement in Kiswahili, sent as JSON text beside the statement', async () => {

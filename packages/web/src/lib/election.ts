@@ -27,9 +27,9 @@ export function electionTexts(e: Election | undefined): ElectionTexts {
   };
 }
 
-/** GET election: the organisation's texts, schedule and phase (anyone may read it). */
-export function useElection() {
-  const query = useQuery(queries.election());
+/** GET election: the organisation's texts, schedule and phase (anyone may read it); of one election, else the current one. */
+export function useElection(electionId?: number) {
+  const query = useQuery(queries.election(electionId));
   const election = query.data?.status === 200 ? query.data.body.data : undefined;
   // docs/api.md "Languages": the organisation's default language, once the server sends it, fills in
   // when neither the member, this device nor the browser chose one.

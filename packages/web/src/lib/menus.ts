@@ -1,5 +1,17 @@
 import type { MessageKey } from '@/i18n';
-import { FileCheck2, GraduationCap, House, ListChecks, ScrollText, UserSquare2, Users, Vote, type LucideIcon } from 'lucide-react';
+import {
+  Building2,
+  CalendarRange,
+  FileCheck2,
+  GraduationCap,
+  House,
+  ListChecks,
+  ScrollText,
+  UserSquare2,
+  Users,
+  Vote,
+  type LucideIcon,
+} from 'lucide-react';
 
 export type MenuItem = {
   label: string;
@@ -44,7 +56,7 @@ export const VOTER_MENU: MenuItem[] = [
 /** Subtitles of voter pages that are not menu items: English, shown through the catalogue (tKnown). */
 export const VOTER_EXTRA_TITLES: Record<string, string> = { '/voter/nominate': 'Nominations' };
 
-/** Menus (docs/screens.md "Screens"): Admin: Home, Manage, Set-up, Candidates, Logs, VvPat. */
+/** Menus (docs/screens.md "Screens"): Admin: Home, Manage, Elections, Organisation, Set-up, Candidates, Logs, VvPat. */
 export const ADMIN_MENU: MenuItem[] = [
   { label: 'Home', to: '/admin', icon: House, title: 'Admin Dashboard', labelKey: 'menu.admin.home', titleKey: 'menu.admin.homeTitle' },
   {
@@ -54,6 +66,22 @@ export const ADMIN_MENU: MenuItem[] = [
     title: 'Manage Members',
     labelKey: 'menu.admin.manage',
     titleKey: 'menu.admin.manageTitle',
+  },
+  {
+    label: 'Elections',
+    to: '/admin/elections',
+    icon: CalendarRange,
+    title: 'Elections',
+    labelKey: 'menu.admin.elections',
+    titleKey: 'menu.admin.electionsTitle',
+  },
+  {
+    label: 'Organisation',
+    to: '/admin/organisation',
+    icon: Building2,
+    title: 'Organisation',
+    labelKey: 'menu.admin.organisation',
+    titleKey: 'menu.admin.organisationTitle',
   },
   {
     label: 'Set-up',

@@ -3,7 +3,7 @@ import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { toast } from '@/hooks/use-toast';
 import { api } from './api';
 import { errorIssue, errorMessage, errorStatus, firstFieldError } from './errors';
-import { queryKeys } from './queries';
+import { electionKey, queryKeys } from './queries';
 
 /**
  * The one home of the app's writes (next to lib/queries.ts, the reads; docs/architecture.md
@@ -28,6 +28,27 @@ export function loginFailureToast(err: unknown) {
 
 /** The toast of a refused one-time code or token. */
 const codeFailureToast = (err: unknown) => failureToast('There has been the following issue', errorMessage(err) ?? 'Please try again');
+
+/**
+ * A mutation of the voting and results family acting on one election: every call carries
+ * `?election_id=N` (docs/api.md "Many elections, motions and ranked counts"); without an election,
+ * the calls go bare and act on the current one.
+ */
+function inElection<M extends { mutate: unknown; mutateAsync: unknown }>(mutation: M, election: number | undefined): M {
+  if (election === undefined) return mutation;
+  type Call = (v: { query?: object }, o?: unknown) => unknown;
+  const scope = (v: { query?: object }) => ({ ...v, query: { ...v.query, election_id: election } });
+  const mutate = mutation.mutate as Call;
+  const mutateAsync = mutation.mutateAsync as Call;
+  return {
+    ...mutation,
+    mutate: (v: { query?: object }, o?: unknown) => mutate(scope(v), o),
+    mutateAsync: (v: { query?: object }, o?: unknown) => mutateAsync(scope(v), o),
+  };
+}
+
+/** The election entries (GET election, of any election), not their status. */
+const electionEntries = { queryKey: queryKeys.election, predicate: (q: { queryKey: readonly unknown[] }) => q.queryKey[1] !== 'status' };
 
 function useRefresh() {
   const queryClient = useQueryClient();
@@ -136,10 +157,10 @@ export function useMemberDetails() {
 // --- voter ---------------------------------------------------------------------------------------
 
 /** Casting the ballot: the receipts and the dashboard refresh; a 409 (already voted) re-reads the receipts, a 403 (closed) the status. */
-export function useCastVote() {
+export function useCastVote(election?: number) {
   const queryClient = useQueryClient();
   const refresh = (queryKey: QueryKey) => void queryClient.invalidateQueries({ queryKey });
-  return api.ballots.castVote.useMutation({
+  const mutation = api.ballots.castVote.useMutation({
     onSuccess: () => {
       refresh(queryKeys.myVvpat);
       refresh(queryKeys.dashboard);
@@ -150,6 +171,7 @@ export function useCastVote() {
       if (errorStatus(err) === 403) refresh(queryKeys.electionStatus);
     },
   });
+  return inElection(mutation, election);
 }
 
 export function useReportIssue() {
@@ -198,12 +220,13 @@ export function useUpdateMember() {
   });
 }
 
-export function useAssignPositions() {
+export function useAssignPositions(election?: number) {
   const refresh = useRefresh();
-  return api.members.assignPositions.useMutation({
+  const mutation = api.members.assignPositions.useMutation({
     onSuccess: () => refresh(queryKeys.members, queryKeys.candidates),
     onError: () => failureToast('Error assigning position', 'Please try again.'),
   });
+  return inElection(mutation, election);
 }
 
 /** The CSV import; a file with bad lines is answered 200 with the lines (nothing imported, nothing to refresh). */
@@ -219,70 +242,134 @@ export function useImportMembers() {
 }
 
 /** Editing a candidate; `failed` is the failure toast's title (each screen names its own edit). */
-export function useUpdateCandidate(failed: string) {
+export function useUpdateCandidate(failed: string, election?: number) {
   const refresh = useRefresh();
-  return api.candidates.updateCandidate.useMutation({
+  const mutation = api.candidates.updateCandidate.useMutation({
     onSuccess: () => refresh(queryKeys.candidates, queryKeys.members),
     onError: (err) => failureToast(failed, fieldOrMessage(err, 'Please try again.')),
   });
+  return inElection(mutation, election);
 }
 
 /** A reminder or its dry run (a count, nothing to refresh). */
-export function useCreateReminder() {
+export function useCreateReminder(election?: number) {
   const refresh = useRefresh();
-  return api.reminders.createReminder.useMutation({
+  const mutation = api.reminders.createReminder.useMutation({
     onSuccess: (_res, variables) => (variables.body.dry_run ? undefined : refresh(queryKeys.reminders)),
     onError: (err) => failureToast('The reminder could not be queued', fieldOrMessage(err, 'Something went wrong')),
   });
+  return inElection(mutation, election);
 }
 
 /** Voting on or off: the status takes the answer, the election (its phase) is re-read. */
-export function useToggleElection() {
+export function useToggleElection(election?: number) {
   const queryClient = useQueryClient();
-  return api.elections.toggleElection.useMutation({
+  const mutation = api.elections.toggleElection.useMutation({
     onSuccess: (res) => {
       if (res.status !== 200) return;
-      queryClient.setQueryData(queryKeys.electionStatus, { status: 200, headers: new Headers(), body: { active: res.body.active } });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.election, exact: true });
+      queryClient.setQueryData(electionKey(queryKeys.electionStatus, election), {
+        status: 200,
+        headers: new Headers(),
+        body: { active: res.body.active },
+      });
+      // The phase moved: the election entries (the current one's and this one's) and the list of elections.
+      void queryClient.invalidateQueries(electionEntries);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.elections });
     },
     onError: (err) => {
       failureToast('Failed to update election status', errorMessage(err) ?? 'Something went wrong');
       void queryClient.invalidateQueries({ queryKey: queryKeys.electionStatus });
     },
   });
+  return inElection(mutation, election);
 }
 
 function useRefreshElection() {
   const queryClient = useQueryClient();
   return async () => {
-    await queryClient.invalidateQueries({ queryKey: queryKeys.election, exact: true });
+    await queryClient.invalidateQueries(electionEntries);
     await queryClient.invalidateQueries({ queryKey: queryKeys.electionStatus });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.elections });
   };
 }
 
 /** Saving election settings; `failed` is the failure toast's title (the schedule, the organisation texts). */
-export function useUpdateElection(failed = 'The schedule could not be saved') {
+export function useUpdateElection(failed = 'The schedule could not be saved', election?: number) {
   const refresh = useRefreshElection();
-  return api.elections.updateElection.useMutation({
+  const mutation = api.elections.updateElection.useMutation({
     onSuccess: refresh,
     onError: (err) => failureToast(failed, fieldOrMessage(err, 'Something went wrong')),
   });
+  return inElection(mutation, election);
 }
 
-/** Saving the organisation's own settings (PUT organisation): its default language. */
-export function useUpdateOrganisation(failed: string) {
+export function useCloseElection(election?: number) {
   const refresh = useRefreshElection();
-  return api.organisation.updateOrganisation.useMutation({
-    onSuccess: refresh,
-    onError: (err) => failureToast(failed, fieldOrMessage(err, 'Something went wrong')),
-  });
-}
-
-export function useCloseElection() {
-  const refresh = useRefreshElection();
-  return api.lifecycle.closeElection.useMutation({
+  const mutation = api.lifecycle.closeElection.useMutation({
     onSuccess: refresh,
     onError: (err) => failureToast('The election could not be closed', errorMessage(err) ?? 'Something went wrong'),
+  });
+  return inElection(mutation, election);
+}
+
+// --- the organisation and its elections ----------------------------------------------------------
+
+/** The organisation's texts, time zone or current election: every election entry shows them. */
+export function useUpdateOrganisation() {
+  const refresh = useRefresh();
+  const refreshElection = useRefreshElection();
+  return api.organisation.updateOrganisation.useMutation({
+    onSuccess: () => Promise.all([refresh(queryKeys.organisation), refreshElection()]).then(() => undefined),
+    onError: (err) => failureToast('The organisation could not be saved', fieldOrMessage(err, 'Something went wrong')),
+  });
+}
+
+/** The election changes below refresh the list of elections and the election entries (the current one may have moved). */
+function useRefreshElections() {
+  const refresh = useRefresh();
+  const refreshElection = useRefreshElection();
+  return () => Promise.all([refresh(queryKeys.organisation), refreshElection()]).then(() => undefined);
+}
+
+export function useCreateElection() {
+  const refresh = useRefreshElections();
+  return api.organisation.createElection.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('The election could not be created', fieldOrMessage(err, 'Something went wrong')),
+  });
+}
+
+export function useUpdateElectionById() {
+  const refresh = useRefreshElections();
+  return api.organisation.updateElectionById.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('The election could not be saved', fieldOrMessage(err, 'Something went wrong')),
+  });
+}
+
+export function useCopyElection() {
+  const refresh = useRefreshElections();
+  return api.organisation.copyElection.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('The election could not be copied', fieldOrMessage(err, 'Something went wrong')),
+  });
+}
+
+/** Closed elections only: the server answers 409 otherwise. */
+export function useArchiveElection() {
+  const refresh = useRefreshElections();
+  return api.organisation.archiveElection.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('The election could not be archived', errorMessage(err) ?? 'Something went wrong'),
+  });
+}
+
+/** While no vote was ever cast in it: the server answers 409 otherwise. */
+export function useDeleteElection() {
+  const refresh = useRefreshElections();
+  return api.organisation.deleteElection.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('The election could not be deleted', errorMessage(err) ?? 'Something went wrong'),
   });
 }
 
@@ -317,12 +404,13 @@ export function useDeleteBranch() {
 }
 
 /** Position changes re-read the positions whatever the answer (a refusal may mean the list moved on). */
-export function useCreatePosition() {
+export function useCreatePosition(election?: number) {
   const refresh = useRefresh();
-  return api.setup.createPosition.useMutation({
+  const mutation = api.setup.createPosition.useMutation({
     onSettled: () => refresh(queryKeys.positions),
     onError: (err) => failureToast('Failed to add the position', setupFailureReason(err)),
   });
+  return inElection(mutation, election);
 }
 
 export function useUpdatePosition() {
@@ -334,12 +422,13 @@ export function useUpdatePosition() {
 }
 
 /** The whole order in one call (PUT positions/order): all or nothing. */
-export function useReorderPositions() {
+export function useReorderPositions(election?: number) {
   const refresh = useRefresh();
-  return api.setup.reorderPositions.useMutation({
+  const mutation = api.setup.reorderPositions.useMutation({
     onSettled: () => refresh(queryKeys.positions),
     onError: (err) => failureToast('Failed to move the position', setupFailureReason(err)),
   });
+  return inElection(mutation, election);
 }
 
 /** Deleting a position deletes its candidacies too. */

@@ -11,6 +11,9 @@ export const queryKeys = {
   publicResults: ['results', 'public'] as const,
   finalResults: ['results', 'final'] as const,
   commitments: ['commitments'] as const,
+  organisation: ['organisation'] as const,
+  /** GET elections (the list) and GET elections/{id} (one, under its id) */
+  elections: ['elections'] as const,
   // voter
   validateVoter: ['validate', 'voter'] as const,
   dashboard: ['results', 'dashboard'] as const,
@@ -47,37 +50,46 @@ async function ok<R extends { status: number }>(call: Promise<R>): Promise<Ok<R>
 const LIST_STALE_MS = 5 * 60_000;
 
 /**
+ * An election-scoped entry's key: the family's key (queryKeys, what a refresh invalidates) and the
+ * election, `null` for the current one (the call without `?election_id`).
+ */
+export const electionKey = <K extends readonly unknown[]>(key: K, election?: number) => [...key, { election: election ?? null }] as const;
+
+/** The `query` of a call of the voting and results family: `?election_id=N`, or nothing for the current election. */
+export const electionQuery = (election?: number) => (election === undefined ? {} : { election_id: election });
+
+/**
  * The one registry of the app's queries (TanStack Query `queryOptions`): each screen reads with
  * `useQuery(queries.x(...))`, each route loader warms the same entry with
  * `ensureQueryData(queries.x(...))`, and the realtime handlers write into the same keys.
  */
 export const queries = {
-  election: () =>
+  election: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.election,
-      queryFn: ({ signal }) => ok(api.elections.getElection.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.election, election),
+      queryFn: ({ signal }) => ok(api.elections.getElection.query({ query: electionQuery(election), fetchOptions: { signal } })),
       staleTime: 60_000,
     }),
-  electionStatus: () =>
+  electionStatus: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.electionStatus,
-      queryFn: ({ signal }) => ok(api.elections.getElectionStatus.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.electionStatus, election),
+      queryFn: ({ signal }) => ok(api.elections.getElectionStatus.query({ query: electionQuery(election), fetchOptions: { signal } })),
     }),
-  positions: () =>
+  positions: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.positions,
-      queryFn: ({ signal }) => ok(api.members.listPositions.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.positions, election),
+      queryFn: ({ signal }) => ok(api.members.listPositions.query({ query: electionQuery(election), fetchOptions: { signal } })),
       staleTime: LIST_STALE_MS,
     }),
-  publicResults: () =>
+  publicResults: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.publicResults,
-      queryFn: ({ signal }) => ok(api.elections.getResults.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.publicResults, election),
+      queryFn: ({ signal }) => ok(api.elections.getResults.query({ query: electionQuery(election), fetchOptions: { signal } })),
     }),
-  finalResults: () =>
+  finalResults: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.finalResults,
-      queryFn: ({ signal }) => ok(api.lifecycle.getFinalResults.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.finalResults, election),
+      queryFn: ({ signal }) => ok(api.lifecycle.getFinalResults.query({ query: electionQuery(election), fetchOptions: { signal } })),
     }),
   /** Anyone's receipt check: every answer (found, 404, a refusal) is the page's to show, not retried. */
   receipt: (vvpat: string) =>
@@ -87,43 +99,59 @@ export const queries = {
       retry: false,
       staleTime: 0,
     }),
-  commitments: () =>
+  commitments: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.commitments,
-      queryFn: ({ signal }) => ok(api.elections.listCommitments.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.commitments, election),
+      queryFn: ({ signal }) => ok(api.elections.listCommitments.query({ query: electionQuery(election), fetchOptions: { signal } })),
+    }),
+  organisation: () =>
+    queryOptions({
+      queryKey: queryKeys.organisation,
+      queryFn: ({ signal }) => ok(api.organisation.getOrganisation.query({ fetchOptions: { signal } })),
+      staleTime: 60_000,
+    }),
+  /** Every election, newest first (archived ones for staff). */
+  elections: () =>
+    queryOptions({
+      queryKey: [...queryKeys.elections, 'list'] as const,
+      queryFn: ({ signal }) => ok(api.organisation.listElections.query({ fetchOptions: { signal } })),
+      staleTime: 60_000,
     }),
   // voter
-  dashboard: () =>
+  dashboard: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.dashboard,
-      queryFn: ({ signal }) => ok(api.elections.getDashboard.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.dashboard, election),
+      queryFn: ({ signal }) => ok(api.elections.getDashboard.query({ query: electionQuery(election), fetchOptions: { signal } })),
     }),
-  ballot: () =>
-    queryOptions({ queryKey: queryKeys.ballot, queryFn: ({ signal }) => ok(api.ballots.getBallot.query({ fetchOptions: { signal } })) }),
+  ballot: (election?: number) =>
+    queryOptions({
+      queryKey: electionKey(queryKeys.ballot, election),
+      queryFn: ({ signal }) => ok(api.ballots.getBallot.query({ query: electionQuery(election), fetchOptions: { signal } })),
+    }),
   myVvpat: () =>
     queryOptions({ queryKey: queryKeys.myVvpat, queryFn: ({ signal }) => ok(api.vvpat.getMyVvpat.query({ fetchOptions: { signal } })) }),
   items: () =>
     queryOptions({ queryKey: queryKeys.items, queryFn: ({ signal }) => ok(api.ballots.listItems.query({ fetchOptions: { signal } })) }),
   // staff
-  adminResults: () =>
+  adminResults: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.adminResults,
-      queryFn: ({ signal }) => ok(api.elections.getResults.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.adminResults, election),
+      queryFn: ({ signal }) => ok(api.elections.getResults.query({ query: electionQuery(election), fetchOptions: { signal } })),
     }),
-  adminStatistics: () =>
+  adminStatistics: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.adminStatistics,
-      queryFn: ({ signal }) => ok(api.elections.getStatistics.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.adminStatistics, election),
+      queryFn: ({ signal }) => ok(api.elections.getStatistics.query({ query: electionQuery(election), fetchOptions: { signal } })),
     }),
-  agentResults: () =>
+  agentResults: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.agentResults,
-      queryFn: ({ signal }) => ok(api.elections.getAgentResults.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.agentResults, election),
+      queryFn: ({ signal }) => ok(api.elections.getAgentResults.query({ query: electionQuery(election), fetchOptions: { signal } })),
     }),
-  agentStatistics: () =>
+  agentStatistics: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.agentStatistics,
-      queryFn: ({ signal }) => ok(api.elections.getAgentStatistics.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.agentStatistics, election),
+      queryFn: ({ signal }) => ok(api.elections.getAgentStatistics.query({ query: electionQuery(election), fetchOptions: { signal } })),
     }),
   branches: () =>
     queryOptions({
@@ -131,16 +159,16 @@ export const queries = {
       queryFn: ({ signal }) => ok(api.members.listBranches.query({ fetchOptions: { signal } })),
       staleTime: LIST_STALE_MS,
     }),
-  candidatePositions: () =>
+  candidatePositions: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.candidatePositions,
-      queryFn: ({ signal }) => ok(api.members.listCandidatePositions.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.candidatePositions, election),
+      queryFn: ({ signal }) => ok(api.members.listCandidatePositions.query({ query: electionQuery(election), fetchOptions: { signal } })),
       staleTime: LIST_STALE_MS,
     }),
-  candidates: () =>
+  candidates: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.candidates,
-      queryFn: ({ signal }) => ok(api.candidates.listCandidates.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.candidates, election),
+      queryFn: ({ signal }) => ok(api.candidates.listCandidates.query({ query: electionQuery(election), fetchOptions: { signal } })),
     }),
   /** One member per page: only the total is read (the set-up checklist). */
   memberCount: () =>
@@ -150,10 +178,10 @@ export const queries = {
     }),
   agents: () =>
     queryOptions({ queryKey: queryKeys.agents, queryFn: ({ signal }) => ok(api.setup.listAgents.query({ fetchOptions: { signal } })) }),
-  reminders: () =>
+  reminders: (election?: number) =>
     queryOptions({
-      queryKey: queryKeys.reminders,
-      queryFn: ({ signal }) => ok(api.reminders.listReminders.query({ fetchOptions: { signal } })),
+      queryKey: electionKey(queryKeys.reminders, election),
+      queryFn: ({ signal }) => ok(api.reminders.listReminders.query({ query: electionQuery(election), fetchOptions: { signal } })),
     }),
 
   // The paged lists: one entry per page of a search (lib/list-search.ts); the previous page stays
@@ -241,10 +269,10 @@ export function withResults(prev: ResultsResponseLike | undefined, results: Resu
 
 /** GET statistics answers `{data: {data: Statistics}}`; the live channel sends the bare counters. */
 export function withAdminStatistics(prev: Response<{ data: { data: Statistics } }> | undefined, statistics: Statistics) {
-  return { status: 200, headers: prev?.headers ?? new Headers(), body: { data: { data: statistics } } };
+  return { status: 200 as const, headers: prev?.headers ?? new Headers(), body: { data: { data: statistics } } };
 }
 
 /** GET agent/statistics answers `{data: Statistics}`. */
 export function withAgentStatistics(prev: Response<{ data: Statistics }> | undefined, statistics: Statistics) {
-  return { status: 200, headers: prev?.headers ?? new Headers(), body: { data: statistics } };
+  return { status: 200 as const, headers: prev?.headers ?? new Headers(), body: { data: statistics } };
 }

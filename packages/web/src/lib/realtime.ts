@@ -21,10 +21,20 @@ export function connectRealtime(): KuraSocket {
 }
 
 /**
- * Subscribes to the given channels while the component is mounted and calls the handler of each
- * channel's event. Subscriptions are re-sent on every (re)connect.
+ * The room of a channel for one election (docs/api.md "Many elections"): `results:7`; the bare
+ * name (`results`) is the current election's, used when no election is chosen.
  */
-export function useRealtime(handlers: ChannelHandlers, enabled = true) {
+export function channelName(channel: Channel, election?: number): string {
+  return election === undefined ? channel : `${channel}:${election}`;
+}
+
+/**
+ * Subscribes to the given channels while the component is mounted and calls the handler of each
+ * channel's event. Subscriptions are re-sent on every (re)connect. With an election, the channels
+ * are that election's (`results:7`); a change of election subscribes anew on a fresh connection,
+ * so no update of the election left behind arrives.
+ */
+export function useRealtime(handlers: ChannelHandlers, enabled = true, election?: number) {
   const ref = useRef(handlers);
   useEffect(() => {
     ref.current = handlers;
@@ -35,7 +45,11 @@ export function useRealtime(handlers: ChannelHandlers, enabled = true) {
     if (!enabled || !channels) return;
     const list = channels.split(',') as Channel[];
     const socket = connectRealtime();
-    const subscribe = () => socket.emit('subscribe', list);
+    const subscribe = () =>
+      socket.emit(
+        'subscribe',
+        list.map((channel) => channelName(channel, election)),
+      );
     socket.on('connect', subscribe);
     const off: Array<() => void> = [];
     for (const channel of list) {
@@ -54,5 +68,5 @@ export function useRealtime(handlers: ChannelHandlers, enabled = true) {
       socket.off('connect', subscribe);
       socket.disconnect();
     };
-  }, [channels, enabled]);
+  }, [channels, enabled, election]);
 }

@@ -3,10 +3,13 @@ import type { QueryClient } from '@tanstack/react-query';
 import { CrashMessage } from '@/components/error-boundary';
 import { Toaster } from '@/components/ui/toaster';
 import { useT } from '@/i18n';
+import { electionSearch } from '@/lib/election-search';
 
 export type RouterContext = { queryClient: QueryClient };
 
 export const Route = createRootRouteWithContext<RouterContext>()({
+  // `?election=N` (lib/election-search.ts): the election a staff page shows, on every route.
+  validateSearch: electionSearch,
   component: RootLayout,
   errorComponent: CrashMessage,
   notFoundComponent: NotFound,

@@ -1,4 +1,4 @@
-import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { createFileRoute, Outlet, retainSearchParams } from '@tanstack/react-router';
 import { AppShell } from '@/components/layout/app-shell';
 import { FullPageLoading } from '@/components/layout/page-states';
 import { requireStaff } from '@/lib/guards';
@@ -6,6 +6,8 @@ import { AGENT_MENU } from '@/lib/menus';
 
 export const Route = createFileRoute('/_agent')({
   beforeLoad: ({ context }) => requireStaff(context.queryClient, 'agent'),
+  // The chosen election stays as the staff move from page to page (lib/election-search.ts).
+  search: { middlewares: [retainSearchParams(['election'])] },
   pendingComponent: FullPageLoading,
   component: AgentLayout,
 });

@@ -1,6 +1,7 @@
 import type { Contract } from '@kura/contract';
 import type { Core } from '../../core';
 import { callerOf } from '../../auth/access';
+import { electionParam } from '../../db/election-store';
 import { electionOf } from '../../http/election-param';
 import type { RouterImplementation } from '../../http/routes';
 import { castVote, getBallot } from './ballots.service';
@@ -14,8 +15,9 @@ export function ballotsRoutes(ctx: Core): RouterImplementation<Contract['api']['
     }),
 
     castVote: async ({ req, body }) => {
-      const id = await electionOf(ctx, req);
-      const receipts = await castVote(ctx, { memberId: callerOf(req).subjectId, ip: req.ip ?? '' }, body.candidates, id);
+      // The election is resolved inside the vote's one statement (ballots.service.ts).
+      const requested = electionParam((req.query as Record<string, unknown> | undefined)?.election_id);
+      const receipts = await castVote(ctx, { memberId: callerOf(req).subjectId, ip: req.ip ?? '' }, body.candidates, requested);
       return { status: 201, body: { message: 'Successfully voted', receipts } };
     },
 

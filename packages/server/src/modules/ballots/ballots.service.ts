@@ -4,7 +4,7 @@ import type { Core } from '../../core';
 import { candidacies, members, motionOptions, positions } from '../../db/schema';
 import { CastVoteOutcome } from '../../db/schema/functions';
 import { AppError } from '../../errors';
-import { CURRENT_ELECTION, type ElectionId } from '../../db/election-store';
+import { CURRENT_ELECTION, CURRENT_ELECTION_SQL, type ElectionId } from '../../db/election-store';
 import { recordActivity } from '../../lib/activity-log';
 import { intArray, textArray } from '../../db/arrays';
 import { uniqueViolation } from '../../db/errors';
@@ -121,7 +121,7 @@ export async function castVote(
   ctx: Core,
   voter: Voter,
   choices: Record<string, number | number[]>,
-  electionId: ElectionId = CURRENT_ELECTION,
+  requested: ElectionId | null = null,
 ): Promise<VoteReceipt[]> {
   // One ballot (one receipt) per position; a position with several seats takes a list.
   const cast: CastBallot[] = Object.entries(choices).map(([position, chosen]) => ({
@@ -143,6 +143,7 @@ export async function castVote(
 
   let voterName = '';
   let result: { xid: string; newVoter: boolean };
+  let electionId: ElectionId;
   try {
     // One statement, in autocommit: the locks, the check and the writes run inside the
     // cast_vote function (declared in db/schema/functions.ts; ADR 003). One round trip per vote,
@@ -151,17 +152,23 @@ export async function castVote(
     // flight and later votes see its outcome. Member lock: one member's concurrent submissions run
     // one after the other, so the check sees the earlier one; the participation key still guards.
     const at = ctx.now().toISOString();
-    const [row] = await ctx.database.sql<{ outcome: unknown }[]>`
-      select cast_vote(
+    // The election is resolved in the same statement (the named one if it exists, else the current
+    // one: CURRENT_ELECTION_SQL), so a vote stays one round trip (BENCHMARKS.md, figure 1).
+    const [row] = await ctx.database.sql<{ election_id: number | null; outcome: unknown }[]>`
+      select e.id as election_id, case when e.id is null then null else cast_vote(
         ${voter.memberId}::int, ${positionIds}::int[], ${candidateIds}::int[],
         ${ballotPositions}::int[], ${textArray(receiptsEnc)}::text[],
         ${textArray(queueRows.map((r) => r.id))}::text[], ${textArray(queueRows.map((r) => r.sealed))}::text[],
         ${VOTED}, ${`${cast.length} position(s)`}, ${voter.ip}, ${at}::timestamptz,
-        ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, ${electionId}::int
-      ) as outcome`;
+        ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, e.id
+      ) end as outcome
+      from (select case when ${requested}::int is null then ${ctx.database.sql.unsafe(CURRENT_ELECTION_SQL)}
+                        else (select id from election where id = ${requested}::int) end as id) e`;
+    if (row?.election_id === null || row?.election_id === undefined) throw new AppError('NOT_FOUND', 'No such election');
+    electionId = row.election_id;
     // Read through its declared result: a function that answered otherwise is a server fault
     // (a plain Error, 500), never the voter's (a ZodError would read as a 422).
-    const outcome = CastVoteOutcome.safeParse(row?.outcome);
+    const outcome = CastVoteOutcome.safeParse(row.outcome);
     if (!outcome.success) throw new Error(`cast_vote answered an outcome its declaration does not describe: ${outcome.error.message}`);
     if ('xid' in outcome.data) {
       result = { xid: outcome.data.xid, newVoter: !outcome.data.voted_before };

@@ -65,6 +65,12 @@ describe('?election_id scopes the voting and results family', () => {
     }
     expect((await api('get', 'psk/results?election_id=424242', null)).status).toBe(404);
     expect((await api('post', 'toggle?election_id=424242').send({ status: true })).status).toBe(404);
+    // Routes with a query of their own (the contract merges ?election_id into it) answer alike.
+    for (const path of ['psk/results/export?election_id=abc', 'psk/results/ballots?position_id=1&election_id=abc']) {
+      const res = await api('get', path);
+      expect(res.status, path).toBe(404);
+      expect(res.body, path).toEqual({ message: 'No such election' });
+    }
   });
 
   it('toggles, votes, counts and commits each election apart', async () => {
@@ -89,8 +95,19 @@ describe('?election_id scopes the voting and results family', () => {
     expect(crossed.status).toBe(422);
     expect(crossed.body.errors[`candidates.${annual.id}`]).toEqual(['The selected position does not exist']);
 
+    // The vote resolves its election inside its one statement: an unknown or malformed id is a 404, nothing recorded.
+    for (const bad of ['424242', 'abc']) {
+      const unknown = await api('post', `psk/vote?election_id=${bad}`, token).send({ candidates: { [by.id]: byCandidate.id } });
+      expect([unknown.status, unknown.body], bad).toEqual([404, { message: 'No such election' }]);
+    }
     const cast = await api('post', `psk/vote?election_id=${byElection}`, token).send({ candidates: { [by.id]: byCandidate.id } });
     expect(cast.status).toBe(201);
+    // Without a parameter the vote goes to the current election: named by the organisation, it is the by-election.
+    expect((await api('put', 'organisation').send({ current_election_id: byElection })).status).toBe(200);
+    const again = await api('post', 'psk/vote', token).send({ candidates: { [by.id]: byCandidate.id } });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain(by.name);
+    expect((await api('put', 'organisation').send({ current_election_id: 1 })).status).toBe(200);
 
     // Election 1 opens too: the same member votes there separately.
     expect((await api('post', 'toggle').send({ status: true })).body.active).toBe('1');

@@ -4,7 +4,9 @@ import { BellRing, MessageSquareWarning } from 'lucide-react';
 import { PositionResults } from '@/components/results/position-results';
 import { StatisticsTiles } from '@/components/staff/statistics-tiles';
 import { buttonVariants } from '@/components/ui/button';
-import { queries, queryKeys, type ResultsResponseLike, withAdminStatistics, withResults } from '@/lib/queries';
+import { ElectionSwitcher } from '@/components/staff/election-switcher';
+import { useElectionParam } from '@/lib/election-search';
+import { queries, type ResultsResponseLike, withAdminStatistics, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 import { cn } from '@/lib/utils';
@@ -24,23 +26,30 @@ export const ADMIN_NO_VOTES = 'No votes at the moment';
 export function AdminDashboard() {
   const { t } = useT();
   const queryClient = useQueryClient();
-  const positions = useQuery(queries.positions());
-  const results = useQuery(queries.adminResults());
-  const statistics = useQuery(queries.adminStatistics());
+  const election = useElectionParam();
+  const positions = useQuery(queries.positions(election));
+  const results = useQuery(queries.adminResults(election));
+  const statistics = useQuery(queries.adminStatistics(election));
 
-  useRealtime({
-    results: (payload) =>
-      queryClient.setQueryData<ResultsResponseLike>(queryKeys.adminResults, (prev) => withResults(prev, payload.results)),
-    statistics: (payload) =>
-      queryClient.setQueryData(queryKeys.adminStatistics, (prev: Parameters<typeof withAdminStatistics>[0]) =>
-        withAdminStatistics(prev, payload.statistics),
-      ),
-  });
+  // The chosen election's channels (`results:7`), else the current one's.
+  useRealtime(
+    {
+      results: (payload) =>
+        queryClient.setQueryData<ResultsResponseLike>(queries.adminResults(election).queryKey, (prev) =>
+          withResults(prev, payload.results),
+        ),
+      statistics: (payload) =>
+        queryClient.setQueryData(queries.adminStatistics(election).queryKey, (prev) => withAdminStatistics(prev, payload.statistics)),
+    },
+    true,
+    election,
+  );
 
   return (
     <div className="grid gap-8">
+      <ElectionSwitcher />
       <div className="flex flex-wrap gap-2">
-        <ExportResultsButton />
+        <ExportResultsButton election={election} />
         <Link to="/admin/issues" className={cn(buttonVariants({ variant: 'outline' }))}>
           <MessageSquareWarning aria-hidden="true" />
           {t('admin.dashboard.issues')}
@@ -50,8 +59,8 @@ export function AdminDashboard() {
           {t('admin.dashboard.reminders')}
         </Link>
       </div>
-      <ElectionToggle />
-      <ElectionSchedule />
+      <ElectionToggle election={election} />
+      <ElectionSchedule election={election} />
       <PositionResults
         positions={positions.data?.body.data}
         groups={results.data?.body.data.data}

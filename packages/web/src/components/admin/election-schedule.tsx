@@ -40,12 +40,12 @@ const PHASE_TEXT: Record<Election['phase'], MessageKey> = {
  * The election's life in the back office: the schedule (opens and closes on its own), who sees
  * results while voting runs, and the final close with a confirm dialog that names what it does.
  */
-export function ElectionSchedule() {
+export function ElectionSchedule({ election: electionId }: { election?: number }) {
   const { t, tRich } = useT();
   const id = useId();
-  const { election } = useElection();
-  const update = useUpdateElection();
-  const close = useCloseElection();
+  const { election } = useElection(electionId);
+  const update = useUpdateElection(undefined, electionId);
+  const close = useCloseElection(electionId);
   const [opensAt, setOpensAt] = useState('');
   const [closesAt, setClosesAt] = useState('');
   const [timeZone, setTimeZone] = useState('UTC');

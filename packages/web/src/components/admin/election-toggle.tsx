@@ -22,15 +22,15 @@ import { useT } from '@/i18n';
  * 'Voting has been enabled' or 'Voting has been disabled'; a failure shows 'Failed to update
  * election status' with the server message or 'Something went wrong'.
  */
-export function ElectionToggle() {
+export function ElectionToggle({ election }: { election?: number }) {
   const { t, tKnown } = useT();
   const id = useId();
-  const status = useQuery(queries.electionStatus());
-  const toggle = useToggleElection();
+  const status = useQuery(queries.electionStatus(election));
+  const toggle = useToggleElection(election);
   const active = status.data?.body.active === '1';
   // Read only when voting is being turned on (refetch below).
-  const positionsQuery = useQuery({ ...queries.candidatePositions(), enabled: false });
-  const candidatesQuery = useQuery({ ...queries.candidates(), enabled: false });
+  const positionsQuery = useQuery({ ...queries.candidatePositions(election), enabled: false });
+  const candidatesQuery = useQuery({ ...queries.candidates(election), enabled: false });
   const [empty, setEmpty] = useState<string[] | null>(null);
 
   /** Candidates positions (not motions) that no candidate stands for; [] when every one has one or the lists cannot be read (then the server decides). */

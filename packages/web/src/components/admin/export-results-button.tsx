@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
 import { errorMessage } from '@/lib/errors';
+import { electionQuery } from '@/lib/queries';
 import { useT } from '@/i18n';
 
 /** Saves text as a file through a temporary link (the browser's own download). */
@@ -18,16 +19,16 @@ function download(text: string, filename: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** Downloads GET psk/results/export?format=csv (beyond the spec, for admins). */
-export function ExportResultsButton() {
+/** Downloads GET psk/results/export?format=csv (beyond the spec, for admins): the chosen election's, else the current one's. */
+export function ExportResultsButton({ election }: { election?: number }) {
   const { t } = useT();
   const [busy, setBusy] = useState(false);
   const onClick = async () => {
     setBusy(true);
     try {
-      const res = await api.elections.exportResults.query({ query: { format: 'csv' } });
+      const res = await api.elections.exportResults.query({ query: { format: 'csv', ...electionQuery(election) } });
       const body = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
-      download(body, `results-${new Date().toISOString().slice(0, 10)}.csv`);
+      download(body, `results-${election === undefined ? '' : `${election}-`}${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (err) {
       toast({
         variant: 'destructive',

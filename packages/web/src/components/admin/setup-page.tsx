@@ -1,3 +1,5 @@
+import { ElectionSwitcher } from '@/components/staff/election-switcher';
+import { useElectionParam } from '@/lib/election-search';
 import { BranchesSection } from './setup/branches-section';
 import { OrganisationForm } from './setup/organisation-form';
 import { PositionsSection } from './setup/positions-section';
@@ -5,14 +7,19 @@ import { SetupChecklist } from './setup/setup-checklist';
 
 export { ADD_AGENT_TEXT } from './setup/setup-checklist';
 
-/** docs/api.md "Setting up": the admin sets up the organisation's election on one page. */
+/** docs/api.md "Setting up": the admin sets up an election on one page: the current one, or the one `?election=N` names (the Elections page links each one's). */
 export function SetupPage() {
+  const election = useElectionParam();
   return (
     <div className="grid gap-6">
-      <SetupChecklist />
-      <OrganisationForm />
-      <BranchesSection />
-      <PositionsSection />
+      <ElectionSwitcher />
+      {/* Another election's forms start afresh from its own data. */}
+      <div key={election ?? 'current'} className="grid gap-6">
+        <SetupChecklist />
+        <OrganisationForm />
+        <BranchesSection />
+        <PositionsSection />
+      </div>
     </div>
   );
 }

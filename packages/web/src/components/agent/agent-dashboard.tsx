@@ -1,7 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PositionResults } from '@/components/results/position-results';
 import { StatisticsTiles } from '@/components/staff/statistics-tiles';
-import { queries, queryKeys, type ResultsResponseLike, withAgentStatistics, withResults } from '@/lib/queries';
+import { ElectionSwitcher } from '@/components/staff/election-switcher';
+import { useElectionParam } from '@/lib/election-search';
+import { queries, type ResultsResponseLike, withAgentStatistics, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 import { useT } from '@/i18n';
@@ -17,21 +19,28 @@ export const AGENT_NO_VOTES = 'No votes at the moment';
 export function AgentDashboard() {
   const { t } = useT();
   const queryClient = useQueryClient();
-  const positions = useQuery(queries.positions());
-  const results = useQuery(queries.agentResults());
-  const statistics = useQuery(queries.agentStatistics());
+  const election = useElectionParam();
+  const positions = useQuery(queries.positions(election));
+  const results = useQuery(queries.agentResults(election));
+  const statistics = useQuery(queries.agentStatistics(election));
 
-  useRealtime({
-    results: (payload) =>
-      queryClient.setQueryData<ResultsResponseLike>(queryKeys.agentResults, (prev) => withResults(prev, payload.results)),
-    statistics: (payload) =>
-      queryClient.setQueryData(queryKeys.agentStatistics, (prev: Parameters<typeof withAgentStatistics>[0]) =>
-        withAgentStatistics(prev, payload.statistics),
-      ),
-  });
+  // The chosen election's channels (`results:7`), else the current one's.
+  useRealtime(
+    {
+      results: (payload) =>
+        queryClient.setQueryData<ResultsResponseLike>(queries.agentResults(election).queryKey, (prev) =>
+          withResults(prev, payload.results),
+        ),
+      statistics: (payload) =>
+        queryClient.setQueryData(queries.agentStatistics(election).queryKey, (prev) => withAgentStatistics(prev, payload.statistics)),
+    },
+    true,
+    election,
+  );
 
   return (
     <div className="grid gap-8">
+      <ElectionSwitcher />
       <PositionResults
         positions={positions.data?.body.data}
         groups={results.data?.body.data.data}

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { PositionResults } from '@/components/results/position-results';
-import { queries, queryKeys, type ResultsResponseLike, withResults } from '@/lib/queries';
+import { queries, type ResultsResponseLike, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 import { useT } from '@/i18n';
@@ -17,7 +17,7 @@ export function Landing() {
   // Live updates: the `results` channel carries every position's tallies.
   useRealtime({
     results: (payload) => {
-      queryClient.setQueryData<ResultsResponseLike>(queryKeys.publicResults, (prev) => withResults(prev, payload.results));
+      queryClient.setQueryData<ResultsResponseLike>(queries.publicResults().queryKey, (prev) => withResults(prev, payload.results));
     },
   });
 

@@ -8,6 +8,8 @@ import { errorMessage, errorStatus } from '@/lib/errors';
 import { formatDateTime, useElection } from '@/lib/election';
 import { percentage } from '@/lib/format';
 import { queries } from '@/lib/queries';
+import { useElectionParam } from '@/lib/election-search';
+import { ElectionSwitcher } from '@/components/staff/election-switcher';
 import { t, titleIn, useT } from '@/i18n';
 import { MotionDeclaration, RankedDeclaration } from './declaration-sections';
 import { DeclarationTable } from './declaration-table';
@@ -21,9 +23,11 @@ const share = (n: number, of: number) => (of > 0 ? `${((n / of) * 100).toFixed(1
  */
 export function ResultsPage() {
   const { tKnown } = useT();
-  const q = useQuery({ ...queries.finalResults(), retry: false });
+  const election = useElectionParam();
+  const q = useQuery({ ...queries.finalResults(election), retry: false });
   return (
     <PublicLayout wide>
+      <ElectionSwitcher className="mb-6 print:hidden" />
       {q.isPending ? (
         <Loading label={t('declaration.loading')} />
       ) : q.isError || q.data.status !== 200 ? (
@@ -36,16 +40,16 @@ export function ResultsPage() {
           <ErrorState>{tKnown(errorMessage(q.error)) || t('declaration.loadFailed')}</ErrorState>
         )
       ) : (
-        <Declaration result={q.data.body} />
+        <Declaration result={q.data.body} election={election} />
       )}
     </PublicLayout>
   );
 }
 
-export function Declaration({ result }: { result: FinalResultsResponse }) {
+export function Declaration({ result, election }: { result: FinalResultsResponse; election?: number }) {
   const { turnout, commitment } = result;
   const { tRich } = useT();
-  const { texts } = useElection();
+  const { texts } = useElection(election);
   const when = (iso: string) => formatDateTime(iso, texts.timeZone);
   return (
     <article className="declaration grid gap-8" aria-labelledby="declaration-title">

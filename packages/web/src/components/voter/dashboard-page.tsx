@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PositionResults } from '@/components/results/position-results';
-import { queries, queryKeys, type ResultsResponseLike, withResults } from '@/lib/queries';
+import { queries, type ResultsResponseLike, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
 import { useT } from '@/i18n';
@@ -13,7 +13,8 @@ export function VoterDashboard() {
   const results = useQuery(queries.dashboard());
 
   useRealtime({
-    results: (payload) => queryClient.setQueryData<ResultsResponseLike>(queryKeys.dashboard, (prev) => withResults(prev, payload.results)),
+    results: (payload) =>
+      queryClient.setQueryData<ResultsResponseLike>(queries.dashboard().queryKey, (prev) => withResults(prev, payload.results)),
   });
 
   return (

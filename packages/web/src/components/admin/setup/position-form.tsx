@@ -17,6 +17,7 @@ import { toast } from '@/hooks/use-toast';
 import { useCreatePosition, useUpdatePosition } from '@/lib/mutations';
 import { t, useT, type MessageKey } from '@/i18n';
 import { TranslationFields, translationValues, useOtherLanguages } from '@/components/admin/translation-fields';
+import { useElectionParam } from '@/lib/election-search';
 
 /** The contract's rules for a position's fields (POST positions, PATCH positions/{id}). */
 const fields = CreatePositionBody.innerType().innerType().shape;
@@ -180,7 +181,7 @@ export function PositionKindFields<T extends KindFieldValues>({
 export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) => Promise<boolean> }) {
   const { t } = useT();
   const { branches } = useBranches();
-  const create = useCreatePosition();
+  const create = useCreatePosition(useElectionParam());
   const empty = {
     name: '',
     kind: 'candidates' as PositionKind,

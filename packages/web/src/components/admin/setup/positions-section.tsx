@@ -11,6 +11,7 @@ import { AddCandidateDialog } from '../add-candidate-dialog';
 import { EditPositionForm, NewPositionForm } from './position-form';
 import { SectionProblem, useProblem } from './section-problem';
 import { t, useT, type MessageKey } from '@/i18n';
+import { useElectionParam } from '@/lib/election-search';
 
 const label = (p: Position) => `${p.name} - ${p.level}`;
 
@@ -48,13 +49,14 @@ export function movedOrder(positions: Pick<Position, 'id'>[], index: number, by:
 export function PositionsSection() {
   const { t } = useT();
   const id = useId();
-  const { positions } = useCandidatePositions();
-  const reorder = useReorderPositions();
+  const election = useElectionParam();
+  const { positions } = useCandidatePositions(election);
+  const reorder = useReorderPositions(election);
   const remove = useDeletePosition();
   const [editing, setEditing] = useState<number | null>(null);
   const [addingTo, setAddingTo] = useState<number | null>(null);
   const problem = useProblem();
-  const candidates = useQuery(queries.candidates());
+  const candidates = useQuery(queries.candidates(election));
   const candidatesOf = (positionId: number) =>
     (candidates.data?.body.data.data.candidates ?? []).filter((c) => c.positions.some((p) => p.id === positionId)).map((c) => c.name);
 

@@ -4,6 +4,7 @@ import { useBranches, useCandidatePositions } from '@/hooks/use-admin-lists';
 import { useElection } from '@/lib/election';
 import { queries } from '@/lib/queries';
 import { useT } from '@/i18n';
+import { useElectionParam } from '@/lib/election-search';
 
 /** How agents come to exist: the operator creates them, there is no screen for it (the English of `admin.setup.addAgent`). */
 export const ADD_AGENT_TEXT =
@@ -14,10 +15,11 @@ type CheckItem = { label: string; done: boolean; detail: string };
 /** What is set up and what is left (docs/screens.md, Set-up). */
 export function SetupChecklist() {
   const { t } = useT();
-  const { election } = useElection();
+  const chosen = useElectionParam();
+  const { election } = useElection(chosen);
   const { branches } = useBranches();
-  const { positions } = useCandidatePositions();
-  const candidates = useQuery(queries.candidates());
+  const { positions } = useCandidatePositions(chosen);
+  const candidates = useQuery(queries.candidates(chosen));
   const members = useQuery(queries.memberCount());
   const agents = useQuery(queries.agents());
   const agentCount = agents.data?.body.data.length ?? 0;

@@ -1,0 +1,203 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { contract, type Election } from '@kura/contract';
+import { renderWithProviders } from '@/test/render';
+import { callsTo, stub, stubRoutes } from '@/test/fetch';
+import { anElection } from '@/test/elections';
+import { electionSearch } from '@/lib/election-search';
+import { ElectionsPage } from './elections-page';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const annual = anElection(1, 'Annual election 2026', {
+  phase: 'closed',
+  roll_frozen_at: '2026-03-01T05:00:00.000Z',
+  closes_at: '2026-03-01T15:00:00.000Z',
+});
+const by = anElection(2, 'Nairobi by-election', { phase: 'scheduled', opens_at: '2026-06-01T05:00:00.000Z' });
+const agm = anElection(3, 'AGM motions', { phase: 'open', roll_frozen_at: '2026-05-01T05:00:00.000Z' });
+const organisation = {
+  name: 'Umoja Sacco',
+  website: null,
+  support_email: null,
+  time_zone: 'Africa/Nairobi',
+  current_election_id: 3,
+  default_language: 'en',
+};
+const stats = (votesCasted: number, voted: number, notVoted: number) => ({
+  votesCasted,
+  verifiedMembers: voted + notVoted,
+  unverifiedMembers: 0,
+  membersVoted: voted,
+  membersNotVoted: notVoted,
+});
+
+function server(overrides: { archive?: number; remove?: number; copy?: number; create?: number } = {}) {
+  const list: Election[] = [agm, by, annual];
+  return stubRoutes(
+    stub(contract.api.organisation.listElections, () => ({ status: 200, body: { data: list } })),
+    stub(contract.api.organisation.getOrganisation, { status: 200, body: { data: organisation } }),
+    stub(contract.api.elections.getElection, { status: 200, body: { data: agm } }),
+    stub(contract.api.members.listBranches, {
+      status: 200,
+      body: {
+        data: {
+          data: [
+            { id: 4, name: 'Nairobi' },
+            { id: 5, name: 'Mombasa' },
+          ],
+        },
+      },
+    }),
+    stub(contract.api.elections.getStatistics, (c) => ({
+      status: 200,
+      body: { data: { data: c.search.get('election_id') === '1' ? stats(80, 80, 20) : stats(0, 0, 50) } },
+    })),
+    stub(contract.api.organisation.createElection, (c) =>
+      overrides.create === 422
+        ? {
+            status: 422,
+            body: { message: 'The given data was invalid', errors: { closes_at: ['The closing time must be after the opening time'] } },
+          }
+        : { status: 201, body: { data: anElection(9, (c.body as { title: string }).title) } },
+    ),
+    stub(contract.api.organisation.copyElection, (c) => ({
+      status: 201,
+      body: { data: anElection(10, (c.body as { title: string }).title) },
+    })),
+    stub(contract.api.organisation.archiveElection, () =>
+      overrides.archive === 409
+        ? { status: 409, body: { message: 'Only a closed election can be archived' } }
+        : { status: 200, body: { data: { ...annual, archived: true } } },
+    ),
+    stub(contract.api.organisation.deleteElection, () =>
+      overrides.remove === 409
+        ? { status: 409, body: { message: 'Votes have been cast in this election, so it can no longer be deleted' } }
+        : { status: 204, body: undefined },
+    ),
+  );
+}
+
+const row = (title: string) => screen.getByRole('rowheader', { name: new RegExp(`^${title}`) }).closest('tr')!;
+
+describe('Elections page (docs/api.md "Many elections")', () => {
+  it('lists each election with title, phase, turnout and times, and only the actions that apply', async () => {
+    server();
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    const table = await screen.findByRole('table', { name: 'Elections' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Title', 'Phase', 'Turnout', 'Opened', 'Closed', 'Actions']);
+    await waitFor(() => expect(within(row('Annual election 2026')).getByText('80 of 100 (80%)')).toBeTruthy());
+    expect(within(row('AGM motions')).getByText('Current election')).toBeTruthy();
+    expect(within(row('AGM motions')).getByText('Open')).toBeTruthy();
+    expect(within(row('Nairobi by-election')).getByText(/^Scheduled: /)).toBeTruthy();
+    expect(within(row('Annual election 2026')).getByText('March 1, 2026 at 08:00 AM GMT+3')).toBeTruthy(); // opened
+    expect(within(row('Annual election 2026')).getByText('March 1, 2026 at 06:00 PM GMT+3')).toBeTruthy(); // closed
+
+    // Archive only for the closed one; Delete while no vote was cast (not the annual election, 80 votes).
+    expect(screen.getByRole('button', { name: 'Archive Annual election 2026' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Archive AGM motions' })).toBeNull();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Delete AGM motions' })).toBeTruthy());
+    expect(screen.getByRole('button', { name: 'Delete Nairobi by-election' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Delete Annual election 2026' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Set up Nairobi by-election' }).getAttribute('href')).toBe('/admin/setup?election=2');
+  });
+
+  it('creates an election for chosen branches with a schedule in the organisation zone', async () => {
+    const calls = server();
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'New election' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New election' });
+    fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'Mombasa by-election' } });
+    fireEvent.change(within(dialog).getByLabelText('Voting opens'), { target: { value: '2026-07-01T08:00' } });
+    fireEvent.click(within(dialog).getByRole('radio', { name: /After close/ }));
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'The members of chosen branches' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create election' }));
+    expect(await within(dialog).findByText('Choose at least one branch')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.createElection)).toHaveLength(0);
+
+    fireEvent.click(await within(dialog).findByRole('checkbox', { name: 'Mombasa' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create election' }));
+    expect(await screen.findByText('Election created: Mombasa by-election')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.createElection)[0]!.body).toEqual({
+      title: 'Mombasa by-election',
+      opens_at: '2026-07-01T05:00:00.000Z',
+      results_visibility: 'after_close',
+      electorate: { branch_ids: [5] },
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it("puts the server's 422 under the field and keeps the form open", async () => {
+    server({ create: 422 });
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'New election' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New election' });
+    fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'Bad times' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create election' }));
+    expect(await within(dialog).findByText('The closing time must be after the opening time')).toBeTruthy();
+    expect(within(dialog).getByLabelText('Voting closes').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('The election could not be created')).toBeTruthy();
+  });
+
+  it('copies an election with its candidates under a new title', async () => {
+    const calls = server();
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'Copy Annual election 2026' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Copy Annual election 2026' });
+    expect(within(dialog).getByText(/no schedule, no votes and no receipts/)).toBeTruthy();
+    const title = within(dialog).getByLabelText('Title of the new election');
+    expect((title as HTMLInputElement).value).toBe('Copy of Annual election 2026');
+    fireEvent.change(title, { target: { value: 'Annual election 2027' } });
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Copy the candidates too' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Copy' }));
+    expect(await screen.findByText('Election copied: Annual election 2027')).toBeTruthy();
+    const copy = callsTo(calls, contract.api.organisation.copyElection);
+    expect(copy.map((c) => [c.path, c.body])).toEqual([['/elections/1/copy', { title: 'Annual election 2027', candidates: true }]]);
+  });
+
+  it('archives a closed election after a confirmation that says what happens', async () => {
+    const calls = server();
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'Archive Annual election 2026' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Archive Annual election 2026?' });
+    expect(within(dialog).getByText(/its results stay reachable/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(callsTo(calls, contract.api.organisation.archiveElection)).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Archive Annual election 2026' }));
+    const again = await screen.findByRole('alertdialog', { name: 'Archive Annual election 2026?' });
+    fireEvent.click(within(again).getByRole('button', { name: 'Archive' }));
+    expect(await screen.findByText('Election archived: Annual election 2026')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.archiveElection).map((c) => c.path)).toEqual(['/elections/1/archive']);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+  });
+
+  it("keeps the delete confirmation open with the server's 409", async () => {
+    const calls = server({ remove: 409 });
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Nairobi by-election' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete Nairobi by-election?' });
+    expect(within(dialog).getByText(/removed for good/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByRole('alert')).toHaveProperty(
+      'textContent',
+      'Votes have been cast in this election, so it can no longer be deleted',
+    );
+    expect(callsTo(calls, contract.api.organisation.deleteElection).map((c) => [c.method, c.path])).toEqual([['DELETE', '/elections/2']]);
+    expect(screen.getByRole('alertdialog', { name: 'Delete Nairobi by-election?' })).toBeTruthy();
+  });
+
+  it('deletes an election in which no vote was cast', async () => {
+    server();
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Nairobi by-election' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete Nairobi by-election?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Election deleted: Nairobi by-election')).toBeTruthy();
+  });
+});
