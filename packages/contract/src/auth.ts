@@ -58,7 +58,8 @@ export const QrResponse = z.object({
 });
 export const ValidateVoterResponse = z.object({
   user_type: z.literal('voter'),
-  data: z.object({ name: z.string() }),
+  /** language: the member's own (en, sw), null for the organisation's default */
+  data: z.object({ name: z.string(), language: z.string().nullable().optional() }),
 });
 export const ValidateStaffResponse = z.object({
   user_type: z.enum(['admin', 'agent']),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { c, Candidate, errors, IMAGE_MEDIA_TYPES, meta } from './common';
+import { translationsSchema } from './languages';
 import { ElectionQuery, emailSchema, nameSchema, pathIdSchema, phoneSchema, textIdNumber } from './validation';
 
 /**
@@ -10,6 +11,9 @@ export const multipartIdListSchema = z.preprocess(
   (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : [v]),
   z.array(textIdNumber('position id')).max(100, 'At most 100 positions'),
 );
+
+/** A candidate's statement in other languages: language (en, sw) → {statement}. */
+export const statementTranslations = translationsSchema({ statement: 2000 });
 
 /** Text fields of the multipart candidate edit; the optional `image` file is read by the upload middleware. */
 export const UpdateCandidateBody = z.object({
@@ -28,6 +32,18 @@ export const UpdateCandidateBody = z.object({
     .trim()
     .max(2000, 'Must be at most 2000 characters long')
     .optional(),
+  /**
+   * The statement in other languages, as JSON text (a multipart field): `{"sw": {"statement": "…"}}`;
+   * absent keeps them, `{}` clears them.
+   */
+  translations: z.preprocess((v) => {
+    if (typeof v !== 'string') return v;
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      return v;
+    }
+  }, statementTranslations.optional()),
 });
 
 export const candidatesRouter = c.router({
@@ -48,7 +64,7 @@ export const candidatesRouter = c.router({
     query: ElectionQuery,
     summary: 'Edit a candidate (multipart: optional `image` file plus text fields)',
     description:
-      'multipart/form-data: optional file `image` (JPEG, PNG or WebP, at most 5 MiB, checked by content), and name, phone, email, county (branch id or name), position_ids[] (replaces the set), statement. 409 when the new set adds or removes a position a vote has been cast for, for any edit once the election is closed (its candidates are part of the declared result), and for a change of the name of a member who stands in another election that has closed.',
+      'multipart/form-data: optional file `image` (JPEG, PNG or WebP, at most 5 MiB, checked by content), and name, phone, email, county (branch id or name), position_ids[] (replaces the set), statement, translations (JSON text: language → {statement}). 409 when the new set adds or removes a position a vote has been cast for, for any edit once the election is closed (its candidates are part of the declared result), and for a change of the name of a member who stands in another election that has closed.',
     contentType: 'multipart/form-data',
     pathParams: z.object({ id: pathIdSchema }),
     body: UpdateCandidateBody,

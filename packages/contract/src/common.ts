@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { TranslatedText } from './languages';
 
 export const c = initContract();
 
@@ -95,6 +96,8 @@ export const Position = z.object({
   threshold: MotionThreshold.nullable(),
   /** motions only: the share of the roll that must vote on it (1..100), or null for no quorum */
   quorum_percent: z.number().nullable(),
+  /** language → {name?, description?}, as the admin gave them; absent when there is none */
+  translations: TranslatedText.optional(),
 });
 export type Position = z.infer<typeof Position>;
 
@@ -119,6 +122,8 @@ export const ResultGroup = z.object({
   method: VotingMethod.optional(),
   /** true for a ranked position: live counts are first preferences only, the count itself is at close */
   first_preferences_only: z.boolean().optional(),
+  /** language → {title}: the title in that language, when the position's name is translated (docs/i18n.md) */
+  translations: TranslatedText.optional(),
 });
 export type ResultGroup = z.infer<typeof ResultGroup>;
 
@@ -154,6 +159,8 @@ export const Candidate = z.object({
   image_url: z.string().nullable(),
   /** shown on the ballot; at most 2,000 characters */
   statement: z.string().nullable(),
+  /** language → {statement}, as the admin gave them; absent when there is none */
+  translations: TranslatedText.optional(),
   positions: z.array(Position),
 });
 export type Candidate = z.infer<typeof Candidate>;
@@ -163,6 +170,8 @@ export const BallotCandidate = z.object({
   name: z.string(),
   photo: z.string().nullable(),
   statement: z.string().nullable(),
+  /** language → {statement}, when the statement is translated */
+  translations: TranslatedText.optional(),
 });
 export const BallotGroup = z.object({
   title: z.string(),
@@ -179,6 +188,8 @@ export const BallotGroup = z.object({
   quorum_percent: z.number().int().min(1).max(100).nullable(),
   /** a motion's candidates are its three options Yes, No, Abstain (photo and statement null) */
   candidates: z.array(BallotCandidate),
+  /** language → {title?, description?}, when the position is translated; the web shows the reader's (docs/i18n.md) */
+  translations: TranslatedText.optional(),
 });
 export type BallotGroup = z.infer<typeof BallotGroup>;
 
@@ -218,6 +229,8 @@ export const Session = z.object({
   photo: z.string().nullable(),
   balance: z.number(),
   message: z.string(),
+  /** A voter's own language (en, sw), null for the organisation's default; absent for staff. */
+  language: z.string().nullable().optional(),
 });
 export type Session = z.infer<typeof Session>;
 

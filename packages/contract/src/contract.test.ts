@@ -66,6 +66,8 @@ const EXPECTED: Row[] = [
   ['POST', '/api/v1/signup/verify', 'pending-voter'],
   // a member replaces the default authenticator pin with their own
   ['PUT', '/api/v1/psk/pin', 'voter'],
+  // docs/api.md "Languages": a member sets their own language
+  ['PUT', '/api/v1/me/language', 'voter'],
 ];
 
 /** API.md "Setting up and running any organisation's election". */
@@ -111,8 +113,8 @@ const accessOf = (r: AppRoute) => (r.metadata as { access?: Access } | undefined
 const GUARDED: Access[] = ['signed-in', 'voter', 'agent', 'admin', 'pending-voter', 'pending-admin', 'pending-agent'];
 
 describe('contract', () => {
-  it('has 44 spec rows + 4 operator rows + the election-running rows + GET help, the reminders list, the sign-up code step and the pin change', () => {
-    expect(EXPECTED).toHaveLength(54);
+  it('has 44 spec rows + 4 operator rows + the election-running rows + GET help, the reminders list, the sign-up code step, the pin change and the own language', () => {
+    expect(EXPECTED).toHaveLength(55);
   });
 
   it.each([...EXPECTED, ...SETUP, ...MANY])('%s %s exists with access %s', (method, path, access) => {
@@ -276,7 +278,9 @@ describe('?election_id on the voting and results family', () => {
 
   it('every route that takes it documents the 404 "No such election"', () => {
     const walk = (node: unknown, path: string): [string, AppRoute][] =>
-      isAppRoute(node) ? [[path, node]] : Object.entries(node as object).flatMap(([k, v]) => walk(v, `${path}.${k}`));
+      isAppRoute(node as AppRoute | AppRouter)
+        ? [[path, node as AppRoute]]
+        : Object.entries(node as object).flatMap(([k, v]) => walk(v, `${path}.${k}`));
     const taking = walk(contract, 'contract').filter(([, route]) => (route.query as z.AnyZodObject | undefined)?.shape?.election_id);
     expect(taking.length).toBeGreaterThanOrEqual(Object.keys(family).length);
     for (const [name, route] of taking) expect(Object.keys(route.responses), name).toContain('404');

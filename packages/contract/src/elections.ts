@@ -46,6 +46,8 @@ export const Election = z.object({
    * the electorate's current size (GET elections and elections/{id}; the set-up checklist shows it).
    */
   roll_size: z.number().int().optional(),
+  /** The organisation's default language (docs/api.md "Languages"): the web speaks it when nothing else chose. */
+  default_language: z.string().optional(),
 });
 export type Election = z.infer<typeof Election>;
 

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { c, errors, meta, MotionThreshold, ResultValue } from './common';
 import { ElectionQuery, pathIdSchema } from './validation';
 import { Commitment, Election } from './elections';
+import { TranslatedText } from './languages';
+
+/** language → {title}, when the position's name is translated (docs/i18n.md); absent otherwise */
+const titleTranslations = TranslatedText.optional();
 
 /** A candidate's final count: elected within the seats, or tied across the last seat (then not elected). */
 export const FinalValue = ResultValue.extend({ elected: z.boolean(), tied: z.boolean() });
@@ -15,6 +19,7 @@ export const FinalResult = z.object({
   method: z.enum(['plurality', 'approval']).optional(),
   /** "Chairperson National" */
   title: z.string(),
+  translations: titleTranslations,
   seats: z.number().int(),
   total: z.number().int(),
   /** by count, descending */
@@ -26,6 +31,7 @@ export type FinalResult = z.infer<typeof FinalResult>;
 export const MotionResult = z.object({
   position_id: z.number().int(),
   title: z.string(),
+  translations: titleTranslations,
   kind: z.literal('motion'),
   yes: z.number().int(),
   no: z.number().int(),
@@ -42,6 +48,7 @@ export type MotionResult = z.infer<typeof MotionResult>;
 export const RankedResult = z.object({
   position_id: z.number().int(),
   title: z.string(),
+  translations: titleTranslations,
   kind: z.literal('candidates'),
   method: z.literal('ranked'),
   seats: z.number().int(),

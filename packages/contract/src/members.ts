@@ -47,6 +47,12 @@ export const UpdateMemberBody = z.object({
   confirm_contact_change: z.boolean({ invalid_type_error: 'The confirm_contact_change must be true or false' }).optional(),
 });
 
+/** A member's own language (docs/api.md "Languages"): a shipped code, or null (or empty) for the organisation's default. */
+export const SetOwnLanguageBody = z.object({
+  language: memberLanguageSchema,
+});
+export type SetOwnLanguageBody = z.infer<typeof SetOwnLanguageBody>;
+
 export const AssignPositionsBody = z.object({
   member_no: memberNoSchema,
   position_ids: z
@@ -113,6 +119,16 @@ export const membersRouter = c.router({
     query: MemberSearchQuery,
     responses: { 200: paginated(Member), ...errors(401, 403) },
     metadata: meta('admin'),
+  },
+  setOwnLanguage: {
+    method: 'PUT',
+    path: '/me/language',
+    summary: "Set the signed-in member's own language",
+    description:
+      "A shipped code (en, sw), or null for the organisation's default. Codes, reminders and notices go out in it, and the web app speaks it after the next sign-in on any device.",
+    body: SetOwnLanguageBody,
+    responses: { 200: z.object({ data: z.object({ language: z.string().nullable() }) }), ...errors(401, 403) },
+    metadata: meta('voter'),
   },
   updateMember: {
     method: 'POST',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { c, errors, meta } from './common';
 import { dateTimeField, Election, ResultsVisibility, supportEmailField, textField, timeZoneField, websiteField } from './elections';
 import { pathIdSchema } from './validation';
+import { defaultLanguageSchema } from './languages';
 
 /** The organisation an installation serves: its texts, time zone and current election. */
 export const Organisation = z.object({
@@ -12,6 +13,8 @@ export const Organisation = z.object({
   time_zone: z.string(),
   /** The election calls without `?election_id` act on; null: the only open one, else the newest not archived. */
   current_election_id: z.number().int().nullable(),
+  /** A shipped language code (en, sw): members without a language of their own get it (docs/api.md "Languages"). */
+  default_language: z.string(),
 });
 export type Organisation = z.infer<typeof Organisation>;
 
@@ -28,6 +31,7 @@ export const UpdateOrganisationBody = z
       .positive('The current election must be an election id')
       .max(2147483647, 'The current election must be an election id')
       .nullable(),
+    default_language: defaultLanguageSchema,
   })
   .partial();
 export type UpdateOrganisationBody = z.infer<typeof UpdateOrganisationBody>;
@@ -84,7 +88,7 @@ export const organisationRouter = c.router({
   updateOrganisation: {
     method: 'PUT',
     path: '/organisation',
-    summary: "Edit the organisation's texts, time zone or current election (any subset)",
+    summary: "Edit the organisation's texts, time zone, current election or default language (any subset)",
     description: '422 when current_election_id names no election or an archived one.',
     body: UpdateOrganisationBody,
     responses: { 200: data(Organisation), ...errors(401, 403) },

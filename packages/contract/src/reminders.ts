@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { c, errors, meta } from './common';
 import { ElectionQuery, pathIdSchema } from './validation';
+import { translationsSchema } from './languages';
 
 export const ReminderChannel = z.enum(['sms', 'email'], { message: 'The channel must be sms or email' });
 
@@ -12,6 +13,8 @@ export const CreateReminderBody = z.object({
     .trim()
     .min(1, 'The message field is required')
     .max(1000, 'Must be at most 1000 characters long'),
+  /** The message in other languages: language (en, sw) → {message}; a member whose language has one gets it, the others `message`. */
+  translations: translationsSchema({ message: 1000 }).optional(),
   /** Only count the recipients; nothing is queued or sent. */
   dry_run: z.boolean({ invalid_type_error: 'The dry_run must be true or false' }).optional(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Branch, c, errors, meta, MotionThreshold, Position, PositionKind, VotingMethod } from './common';
 import { ElectionQuery, displayNameSchema, pathIdSchema, positiveIdSchema } from './validation';
+import { translationsSchema } from './languages';
 
 /** Setting up an organisation's election: its branches and the positions it elects. */
 
@@ -29,6 +30,9 @@ const description = z
   .max(1000, 'Must be at most 1000 characters long')
   .nullable()
   .transform((d) => (d === '' ? null : d));
+
+/** A position's name and description (a motion's text) in other languages; the original shows where there is none. */
+export const positionTranslations = translationsSchema({ name: 100, description: 1000 });
 
 const kind = z.enum(PositionKind.options, { errorMap: () => ({ message: 'The kind must be candidates or motion' }) });
 const method = z.enum(VotingMethod.options, { errorMap: () => ({ message: 'The method must be plurality, approval or ranked' }) });
@@ -71,6 +75,8 @@ export const CreatePositionBody = z
     /** motions: 1..100 percent of the roll must vote on it; null or absent: no quorum */
     quorum_percent: quorumPercent.optional(),
     description: description.optional(),
+    /** language (en, sw) → {name?, description?}: what members reading that language see */
+    translations: positionTranslations.optional(),
     /** null or absent: national; a branch id: that branch only */
     branch_id: positiveIdSchema('branch id').nullable().optional(),
     /** one position per branch (level = the branch's name) */
@@ -84,6 +90,8 @@ export const UpdatePositionBody = z.object({
   name: positionName.optional(),
   seats: seats.optional(),
   description: description.optional(),
+  /** language (en, sw) → {name?, description?}; replaces the stored translations ({} clears them) */
+  translations: positionTranslations.optional(),
   /** candidates positions only (422 on a motion) */
   method: method.optional(),
   /** motions only (422 on a candidates position) */

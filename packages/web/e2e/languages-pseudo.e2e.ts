@@ -81,9 +81,11 @@ async function pageIn(
   const page = await context.newPage();
   const data = new Set<string>(['Kura']);
   const collect = (value: unknown, key = '') => {
-    // a server's message is wording, not data: it must not excuse English on the page
+    // a server's message is wording, not data: it must not excuse English on the page; nor is a
+    // language code (`default_language: "en"`) text the page shows, and as data it would blank out
+    // every "en" inside a word
     if (typeof value === 'string') {
-      if (key !== 'message' && key !== 'error') data.add(value);
+      if (key !== 'message' && key !== 'error' && key !== 'default_language' && key !== 'language') data.add(value);
     } else if (Array.isArray(value)) for (const v of value) collect(v, key);
     else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) collect(v, k);
   };

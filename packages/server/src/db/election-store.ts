@@ -21,7 +21,14 @@ export type ElectionRow = typeof election.$inferSelect;
 export type OrganisationRecord = typeof organisation.$inferSelect;
 
 /** The organisation's texts that GET/PUT election keep carrying beside the election's own. */
-type OrganisationTexts = { organisation: string; website: string | null; supportEmail: string | null; timeZone: string };
+type OrganisationTexts = {
+  organisation: string;
+  website: string | null;
+  supportEmail: string | null;
+  timeZone: string;
+  /** The organisation's default language (docs/api.md "Languages"). */
+  defaultLanguage: string;
+};
 
 /** An election's state with the organisation's texts, as GET election answers them. */
 export type ElectionRecord = ElectionRow & OrganisationTexts;
@@ -48,6 +55,7 @@ const organisationTexts = {
   website: organisation.website,
   supportEmail: organisation.supportEmail,
   timeZone: organisation.timeZone,
+  defaultLanguage: organisation.defaultLanguage,
 };
 
 type Reader = Db | Tx;
@@ -71,6 +79,12 @@ export async function readOrganisation(db: Reader): Promise<OrganisationRecord> 
   const [found] = await db.select().from(organisation).where(eq(organisation.id, 1));
   if (!found) throw new Error('the organisation row is missing (migration 0013 creates it)');
   return found;
+}
+
+/** The organisation's stored default language (docs/api.md "Languages"); `defaultLanguage()` in i18n makes it a shipped code. */
+export async function readDefaultLanguage(db: Reader): Promise<string> {
+  const [found] = await db.select({ code: organisation.defaultLanguage }).from(organisation).where(eq(organisation.id, 1));
+  return found?.code ?? 'en';
 }
 
 /** One of the organisation's values as a subquery, for a statement that reads other tables with it. */
@@ -284,7 +298,7 @@ export async function updateConfiguration(
 /** Writes the organisation's own fields (`PUT organisation`). */
 export async function updateOrganisation(
   db: Reader,
-  patch: Partial<Pick<OrganisationRecord, 'name' | 'website' | 'supportEmail' | 'timeZone' | 'currentElectionId'>>,
+  patch: Partial<Pick<OrganisationRecord, 'name' | 'website' | 'supportEmail' | 'timeZone' | 'currentElectionId' | 'defaultLanguage'>>,
   at: Date,
 ): Promise<void> {
   await db

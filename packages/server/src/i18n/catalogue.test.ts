@@ -209,10 +209,13 @@ describe('languages', () => {
   });
 
   it("a member's language is theirs when shipped, else the organisation's default (English)", () => {
-    expect(memberLanguage({ language: 'sw' })).toBe('sw');
-    expect(memberLanguage({ language: null })).toBe('en');
-    expect(memberLanguage({ language: 'xx' })).toBe('en');
-    expect(memberLanguage(undefined)).toBe('en');
+    expect(memberLanguage({ language: 'sw' }, 'en')).toBe('sw');
+    expect(memberLanguage({ language: null }, 'en')).toBe('en');
+    expect(memberLanguage({ language: 'xx' }, 'en')).toBe('en');
+    expect(memberLanguage(undefined, 'en')).toBe('en');
+    expect(memberLanguage({ language: null }, 'sw')).toBe('sw');
+    expect(memberLanguage({ language: 'en' }, 'sw')).toBe('en');
+    expect(memberLanguage({ language: null }, 'xx')).toBe('en');
   });
 
   it('translates the error envelope: message and field messages, never the keys nor issue', () => {

@@ -19,17 +19,17 @@ export type MessageValues = Record<string, string | number>;
 export const CATALOGUES: Record<Language, Record<MessageId, string>> = { en, sw };
 
 /**
- * The organisation's default language: English until the organisation's settings carry one
- * (`default_language`, docs/api.md "Languages"); the one place to read it from then.
+ * The organisation's default language from its stored `default_language` (docs/api.md
+ * "Languages"; read with the election's state, `readState`): a shipped code, else English.
  */
-export function defaultLanguage(): Language {
-  return 'en';
+export function defaultLanguage(stored: string | null | undefined): Language {
+  return stored && isShippedLanguage(stored) ? stored : 'en';
 }
 
-/** A member's language: their own when it is a shipped one, else the organisation's default. */
-export function memberLanguage(member: { language?: string | null } | undefined): Language {
+/** A member's language: their own when it is a shipped one, else the organisation's default (its stored code). */
+export function memberLanguage(member: { language?: string | null } | undefined, organisationDefault: string | null | undefined): Language {
   const code = member?.language;
-  return code && isShippedLanguage(code) ? code : defaultLanguage();
+  return code && isShippedLanguage(code) ? code : defaultLanguage(organisationDefault);
 }
 
 /**

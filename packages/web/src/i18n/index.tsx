@@ -216,6 +216,45 @@ export function intlLocale(): string {
 }
 
 /** Re-renders the component when the language changes; gives the message functions. */
+/** Translations of the organisation's own texts as the API answers them: language → field → text. */
+export type ContentTranslations = Record<string, Record<string, string>> | undefined;
+
+/**
+ * The organisation's own text (a position's title or description, a motion's text, a candidate's
+ * statement) in `locale`: the admin's translation when there is one, else the original as it is
+ * (docs/i18n.md "Ballot content"). The pseudo-locale reads the English one.
+ */
+export function contentIn<V extends string | null | undefined>(
+  locale: Locale,
+  original: V,
+  translations: ContentTranslations,
+  field: string,
+): V | string {
+  const code = locale === PSEUDO_LOCALE ? 'en' : locale;
+  return translations?.[code]?.[field] || original;
+}
+
+/** A ballot group in `locale`: its title and description, and each candidate's statement. */
+export function ballotGroupIn<
+  G extends {
+    title: string;
+    description?: string | null;
+    translations?: ContentTranslations;
+    candidates: { statement?: string | null; translations?: ContentTranslations }[];
+  },
+>(locale: Locale, group: G): G {
+  return {
+    ...group,
+    title: contentIn(locale, group.title, group.translations, 'title'),
+    description: contentIn(locale, group.description, group.translations, 'description'),
+    candidates: group.candidates.map((c) => ({ ...c, statement: contentIn(locale, c.statement, c.translations, 'statement') })),
+  };
+}
+
+/** A result's title in `locale` (live results, the declaration). */
+export const titleIn = (locale: Locale, r: { title: string; translations?: ContentTranslations }): string =>
+  contentIn(locale, r.title, r.translations, 'title');
+
 export function useT() {
   const locale = useSyncExternalStore(subscribeLocale, getLocale, getLocale);
   return { t, tRich, tKnown, locale };

@@ -2,6 +2,7 @@ import { redirect } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import { queryKeys } from './queries';
+import { setMemberLanguage } from '@/i18n';
 import { clearSession, getToken, hasSession, loginRouteFor, setAccountType, setName, type AccountType } from './session';
 
 /** A session check's answer is reused for a minute so moving between pages stays quick. */
@@ -29,10 +30,13 @@ async function validatedRole<R extends Role>(
   let role: R | null = null;
   try {
     const res = await queryClient.fetchQuery({ queryKey: [...base, getToken()], queryFn: validate, staleTime: VALIDATION_TTL_MS });
-    const body = res.status === 200 ? (res.body as { user_type?: string; data?: { name?: string } | null }) : undefined;
+    const body =
+      res.status === 200 ? (res.body as { user_type?: string; data?: { name?: string; language?: string | null } | null }) : undefined;
     if (body && accepts.includes(body.user_type as R)) {
       role = body.user_type as R;
       if (body.data?.name) setName(body.data.name);
+      // docs/api.md "Languages": the signed-in member's own language comes first.
+      if (body.data?.language) setMemberLanguage(body.data.language);
     }
   } catch {
     role = null;

@@ -180,6 +180,29 @@ export function useReportIssue() {
   });
 }
 
+// --- the member's own language -------------------------------------------------------------------
+
+/**
+ * A signed-in member's language choice, saved on their record (PUT me/language, docs/api.md
+ * "Languages") so codes, reminders and the next sign-in on any device speak it. The cached session
+ * check takes the new language at once (the voter guard applies it on every page). A failure is
+ * quiet: the choice still holds on this device.
+ */
+export function useSaveOwnLanguage() {
+  const queryClient = useQueryClient();
+  return api.members.setOwnLanguage.useMutation({
+    onMutate: ({ body }) => {
+      queryClient.setQueriesData<{ status: number; body: { data?: Record<string, unknown> } }>(
+        { queryKey: queryKeys.validateVoter },
+        (old) =>
+          old?.status === 200 && old.body.data
+            ? { ...old, body: { ...old.body, data: { ...old.body.data, language: body.language } } }
+            : old,
+      );
+    },
+  });
+}
+
 // --- back office ---------------------------------------------------------------------------------
 
 /**

@@ -1,4 +1,5 @@
-import { bigint, index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import type { Translations } from '@kura/contract';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { branches, positions } from './reference';
 
 /** Registered members (voters). Emails are stored lower-cased. */
@@ -27,6 +28,8 @@ export const members = pgTable(
     photoUrl: text('photo_url'),
     /** A candidate's statement to voters (at most 2,000 characters), shown on the ballot. */
     statement: text('statement'),
+    /** The statement in other languages: language → {statement} (docs/i18n.md "Ballot content"). */
+    translations: jsonb('translations').$type<Translations<'statement'>>().notNull().default({}),
     /** A shipped language code (`en`, `sw`); null: the organisation's default (docs/architecture.md "Languages"). */
     language: text('language'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

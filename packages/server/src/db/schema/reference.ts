@@ -1,3 +1,4 @@
+import type { Translations } from '@kura/contract';
 import {
   bigint,
   boolean,
@@ -52,6 +53,8 @@ export const positions = pgTable(
       .default('majority'),
     /** Motions: the share (percent) of the roll that must vote on it; null: no quorum. */
     quorumPercent: integer('quorum_percent'),
+    /** The name and description in other languages: language → {name?, description?} (docs/i18n.md "Ballot content"). */
+    translations: jsonb('translations').$type<Translations<'name' | 'description'>>().notNull().default({}),
   },
   (t) => [
     uniqueIndex('positions_election_name_level_uq').on(t.electionId, t.name, t.level),
@@ -115,6 +118,8 @@ export const organisation = pgTable(
     timeZone: text('time_zone').notNull().default('UTC'),
     /** The election the calls without `?election_id` act on; null: the only open one, else the newest not archived. */
     currentElectionId: integer('current_election_id').references(() => election.id, { onDelete: 'set null' }),
+    /** A shipped language code: members without a language of their own get it (docs/api.md "Languages"). */
+    defaultLanguage: text('default_language').notNull().default('en'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('organisation_single_row_ck', sql`${t.id} = 1`)],

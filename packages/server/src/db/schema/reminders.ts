@@ -1,4 +1,5 @@
-import { index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import type { Translations } from '@kura/contract';
+import { index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { election } from './reference';
 
 /**
@@ -13,6 +14,8 @@ export const reminders = pgTable('reminders', {
     .references(() => election.id, { onDelete: 'cascade' }),
   channel: text('channel', { enum: ['sms', 'email'] }).notNull(),
   message: text('message').notNull(),
+  /** The message in other languages: language → {message}; a member whose language has one gets it. */
+  translations: jsonb('translations').$type<Translations<'message'>>().notNull().default({}),
   status: text('status', { enum: ['queued', 'sending', 'done'] })
     .notNull()
     .default('queued'),

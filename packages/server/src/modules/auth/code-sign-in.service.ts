@@ -16,6 +16,7 @@ import type { createDecoyThrottle } from '../../auth/rate-limits';
 import type { Role } from '../../auth/sessions';
 import type { Core } from '../../core';
 import { members, staff } from '../../db/schema';
+import { readDefaultLanguage } from '../../db/election-store';
 import { DeliveryError, type Delivery } from '../../delivery';
 import { AppError } from '../../errors';
 import { defaultLanguage, memberLanguage, t, type Language } from '../../i18n';
@@ -153,7 +154,7 @@ export async function sendMemberSmsCode(
     channel: 'sms',
     to: member.phone,
     name: member.name,
-    language: memberLanguage(member),
+    language: memberLanguage(member, await readDefaultLanguage(ctx.database.db)),
     ...input,
   });
   return { message: `A 6 digit code has been sent to your phone ${maskPhone(member.phone)}`, pending };
@@ -221,7 +222,7 @@ export async function sendAdminCode(ctx: Core, deps: CodeDeps, input: { email: s
     name: admin.name,
     ip: input.ip,
     activity: 'Admin sign-in: email code sent',
-    language: defaultLanguage(),
+    language: defaultLanguage(await readDefaultLanguage(ctx.database.db)),
   });
   return { message: ADMIN_CODE_SENT, pending };
 }
@@ -253,7 +254,7 @@ export async function sendAgentCode(ctx: Core, deps: CodeDeps, input: { email: s
     name: agent.name,
     ip: input.ip,
     activity: 'Agent sign-in: email code sent',
-    language: defaultLanguage(),
+    language: defaultLanguage(await readDefaultLanguage(ctx.database.db)),
   });
   return { message: AGENT_CODE_SENT, pending };
 }

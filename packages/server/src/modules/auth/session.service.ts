@@ -6,11 +6,18 @@ import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
 
 /** validate and validate/admin: the server, not the browser, says who the session belongs to. */
-export async function describeVoter(ctx: Core, caller: Caller): Promise<{ user_type: 'voter'; data: { name: string } }> {
-  const [member] = await ctx.database.db.select({ name: members.name }).from(members).where(eq(members.id, caller.subjectId)).limit(1);
+export async function describeVoter(
+  ctx: Core,
+  caller: Caller,
+): Promise<{ user_type: 'voter'; data: { name: string; language: string | null } }> {
+  const [member] = await ctx.database.db
+    .select({ name: members.name, language: members.language })
+    .from(members)
+    .where(eq(members.id, caller.subjectId))
+    .limit(1);
   // A session whose member was removed is no session.
   if (!member) throw new AppError('UNAUTHENTICATED');
-  return { user_type: 'voter', data: { name: member.name } };
+  return { user_type: 'voter', data: { name: member.name, language: member.language } };
 }
 
 export async function describeStaff(ctx: Core, caller: Caller): Promise<{ user_type: 'admin' | 'agent'; data: { name: string } }> {

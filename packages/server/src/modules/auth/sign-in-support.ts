@@ -50,7 +50,11 @@ export async function startSession(
   input: { role: Role; subjectId: number; name: string; photo: string | null; ip: string },
 ): Promise<Session> {
   const { token, hash } = await createSession(ctx, { role: input.role, subjectId: input.subjectId, ip: input.ip }, db);
-  return { bearer_token: token, hash, name: input.name, photo: input.photo, balance: 0, message: SIGNED_IN };
+  const session: Session = { bearer_token: token, hash, name: input.name, photo: input.photo, balance: 0, message: SIGNED_IN };
+  if (input.role !== 'voter') return session;
+  // docs/api.md "Languages": the web app speaks the member's own language first.
+  const [member] = await db.select({ language: members.language }).from(members).where(eq(members.id, input.subjectId)).limit(1);
+  return { ...session, language: member?.language ?? null };
 }
 
 /** Local form of a Kenyan number: `+254 712…` and `0712…` compare equal. */

@@ -68,7 +68,7 @@ describe('SMS sign-in (verify/phone, verify/sms)', () => {
     const token = await session(await browser.post(`${API}/verify/sms`, { token: code }));
     const validate = await request(t.app).get(`${API}/validate`).set(bearer(token));
     expect(validate.status).toBe(200);
-    expect(validate.body).toEqual({ user_type: 'voter', data: { name: 'Amina Ochieng' } });
+    expect(validate.body).toEqual({ user_type: 'voter', data: { name: 'Amina Ochieng', language: null } });
 
     const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, member.id));
     expect(row!.verifiedAt).toBeInstanceOf(Date);
@@ -318,7 +318,7 @@ describe('authenticator sign-in (send-qr, verify-token, sign-pass, verify-token-
     const token = await session(await browser.post(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: freshToken }));
     expect((await request(t.app).get(`${API}/validate`).set(bearer(token))).body).toEqual({
       user_type: 'voter',
-      data: { name: 'Totp Voter' },
+      data: { name: 'Totp Voter', language: null },
     });
     const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, member.id));
     expect(row!.verifiedAt).toBeInstanceOf(Date);

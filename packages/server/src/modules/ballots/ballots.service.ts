@@ -9,7 +9,7 @@ import { recordActivity } from '../../lib/activity-log';
 import { intArray, textArray } from '../../db/arrays';
 import { uniqueViolation } from '../../db/errors';
 import { seal } from '../../lib/crypto';
-import { positionTitle } from '../../lib/position-title';
+import { positionTitle, storedTranslations, titleTranslations } from '../../lib/position-title';
 import { sealBallot, type CastBallot } from './ballot-queue';
 import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { newReceipt, queueIdOf } from './receipts';
@@ -40,6 +40,7 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
     quorumPercent: positions.quorumPercent,
     description: positions.description,
     sortOrder: positions.sortOrder,
+    translations: positions.translations,
   };
   const candidateRows = await ctx.database.db
     .select({
@@ -48,6 +49,7 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
       candidateName: members.name,
       photo: members.photoUrl,
       statement: members.statement,
+      statementTranslations: members.translations,
     })
     .from(positions)
     .innerJoin(candidacies, eq(candidacies.positionId, positions.id))
@@ -61,6 +63,7 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
       candidateName: motionOptions.name,
       photo: sql<string | null>`null`,
       statement: sql<string | null>`null`,
+      statementTranslations: sql<null>`null`,
     })
     .from(positions)
     .innerJoin(motionOptions, eq(motionOptions.positionId, positions.id))
@@ -69,7 +72,7 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
   const groups = new Map<number, BallotGroup & { sortOrder: number }>();
   for (const r of [...candidateRows, ...optionRows]) {
     let group = groups.get(r.positionId);
-    if (!group)
+    if (!group) {
       groups.set(
         r.positionId,
         (group = {
@@ -85,7 +88,18 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
           sortOrder: r.sortOrder,
         }),
       );
-    group.candidates.push({ id: r.candidateId, name: r.candidateName, photo: r.photo, statement: r.statement });
+      // docs/i18n.md "Ballot content": every language's text goes with the group; the web shows the reader's.
+      const translated = titleTranslations(r, { description: true });
+      if (translated) group.translations = translated;
+    }
+    const statementTranslations = storedTranslations(r.statementTranslations);
+    group.candidates.push({
+      id: r.candidateId,
+      name: r.candidateName,
+      photo: r.photo,
+      statement: r.statement,
+      ...(statementTranslations ? { translations: statementTranslations } : {}),
+    });
   }
   return [...groups.values()]
     .sort((a, b) => a.sortOrder - b.sortOrder || a.position_id - b.position_id)

@@ -1,5 +1,5 @@
 import type { MembersContext } from '../members';
-import type { Candidate, Position } from '@kura/contract';
+import type { Candidate, Position, Translations } from '@kura/contract';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { branches, candidacies, members, positions } from '../../db/schema';
@@ -7,6 +7,7 @@ import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
+import { storedTranslations } from '../../lib/position-title';
 import { assertNotClosed, CURRENT_ELECTION, type ElectionId } from '../elections';
 import {
   applyMemberEdit,
@@ -20,7 +21,16 @@ import {
   type ContactChanges,
 } from '../members';
 
-export type CandidateEdit = { name: string; phone: string; email: string; county: string; position_ids: number[]; statement?: string };
+export type CandidateEdit = {
+  name: string;
+  phone: string;
+  email: string;
+  county: string;
+  position_ids: number[];
+  statement?: string;
+  /** The statement in other languages (docs/i18n.md "Ballot content"); undefined keeps them. */
+  translations?: Translations<'statement'>;
+};
 
 /** Candidates with their positions; `memberIds` narrows to those members (candidate or not). */
 async function loadCandidates(db: Db | Tx, electionId: ElectionId, memberIds?: number[]): Promise<Candidate[]> {
@@ -44,12 +54,16 @@ async function loadCandidates(db: Db | Tx, electionId: ElectionId, memberIds?: n
       county: branches.name,
       image_url: members.photoUrl,
       statement: members.statement,
+      translations: members.translations,
     })
     .from(members)
     .innerJoin(branches, eq(branches.id, members.branchId))
     .where(inArray(members.id, ids))
     .orderBy(asc(members.id));
-  return rows.map((r) => ({ ...r, positions: positionsOf.get(r.id) ?? [] }));
+  return rows.map(({ translations, ...r }) => {
+    const stored = storedTranslations(translations);
+    return { ...r, ...(stored ? { translations: stored } : {}), positions: positionsOf.get(r.id) ?? [] };
+  });
 }
 
 /** Every member standing for at least one position, with those positions and their photo. */
@@ -83,7 +97,7 @@ export async function updateCandidate(
       {
         actor,
         activity: 'Candidate updated',
-        data: `member id ${id}, positions [${input.position_ids.join(', ')}]${photoUrl ? ', new photo' : ''}${input.statement !== undefined ? ', statement' : ''}`,
+        data: `member id ${id}, positions [${input.position_ids.join(', ')}]${photoUrl ? ', new photo' : ''}${input.statement !== undefined ? ', statement' : ''}${input.translations !== undefined ? ', translations' : ''}`,
       },
       async (tx) => {
         // Before the member row: the position set may change (see lockElectionForCandidacies).
@@ -106,6 +120,7 @@ export async function updateCandidate(
             .update(members)
             .set({ statement: input.statement || null })
             .where(eq(members.id, id));
+        if (input.translations !== undefined) await tx.update(members).set({ translations: input.translations }).where(eq(members.id, id));
         return (await loadCandidates(tx, electionId, [id]))[0]!;
       },
     );

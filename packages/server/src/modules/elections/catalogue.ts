@@ -30,6 +30,7 @@ import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { toElection } from './election.service';
+import { defaultLanguage } from '../../i18n';
 
 /**
  * The organisation and its elections (docs/api.md "Many elections, motions and ranked counts"):
@@ -57,6 +58,7 @@ function toOrganisation(row: Awaited<ReturnType<typeof readOrganisation>>): Orga
     support_email: row.supportEmail,
     time_zone: row.timeZone,
     current_election_id: row.currentElectionId,
+    default_language: defaultLanguage(row.defaultLanguage),
   };
 }
 
@@ -84,6 +86,7 @@ export async function editOrganisation(ctx: Core, actor: Actor, input: UpdateOrg
           ...(input.support_email !== undefined ? { supportEmail: input.support_email } : {}),
           ...(input.time_zone !== undefined ? { timeZone: input.time_zone } : {}),
           ...(input.current_election_id !== undefined ? { currentElectionId: input.current_election_id } : {}),
+          ...(input.default_language !== undefined ? { defaultLanguage: input.default_language } : {}),
         },
         ctx.now(),
       );

@@ -15,6 +15,7 @@ import {
   type ElectionRecord,
 } from '../../db/election-store';
 import { computePhase } from './phase';
+import { defaultLanguage } from '../../i18n';
 
 /** The election as the API answers it: the stored state and the phase computed from it. */
 export function toElection(row: ElectionRecord, now: Date): Election {
@@ -32,6 +33,7 @@ export function toElection(row: ElectionRecord, now: Date): Election {
       now,
     ),
     active: row.votingActive ? '1' : '0',
+    default_language: defaultLanguage(row.defaultLanguage),
   };
 }
 

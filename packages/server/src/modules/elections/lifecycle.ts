@@ -195,6 +195,8 @@ async function declare(
         values: declareSeats(g.values, n),
       });
     else data.push({ position_id: g.position_id, title: g.title, seats: n, total: g.total, values: declareSeats(g.values, n) });
+    // docs/i18n.md "Ballot content": the title in the languages its name is translated into.
+    if (g.translations) data[data.length - 1]!.translations = g.translations;
   }
   const branches = await ctx.database.db.execute<{ branch: string; members: number; voted: number }>(sql`
     select b.name as branch, count(m.id)::int as members,

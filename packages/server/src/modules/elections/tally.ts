@@ -1,11 +1,11 @@
-import type { ResultGroup, Statistics, VoteResultsUpdatedPayload } from '@kura/contract';
+import type { ResultGroup, Statistics, TranslatedText, VoteResultsUpdatedPayload } from '@kura/contract';
 import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { BallotsContext } from '../ballots';
 import type { ElectionId } from '../../db/election-store';
 import type { DomainEvents } from '../../events';
 import { ballotQueue, ballots, candidacies, members, motionOptions, participation, positions } from '../../db/schema';
-import { positionKey, positionTitle } from '../../lib/position-title';
+import { positionKey, positionTitle, titleTranslations } from '../../lib/position-title';
 
 type VoteCast = DomainEvents['votes.cast'][0];
 
@@ -30,6 +30,8 @@ type PositionInfo = {
   key: string;
   kind: 'candidates' | 'motion';
   method: 'plurality' | 'approval' | 'ranked';
+  /** language → {title}, when the name is translated (docs/i18n.md "Ballot content") */
+  titles?: TranslatedText;
 };
 type CandidateInfo = { id: number; name: string; memberNo: string };
 
@@ -288,6 +290,7 @@ export class TallySnapshot {
         values,
         total: values.reduce((sum, v) => sum + v.count, 0),
       };
+      if (p.titles) group.translations = p.titles;
       if (p.kind === 'motion') group.kind = 'motion';
       else if (p.method !== 'plurality') {
         group.kind = 'candidates';
@@ -347,7 +350,14 @@ type Reader = Pick<Core['database']['db'], 'select'>;
 
 async function readStructure(db: Reader, electionId: ElectionId): Promise<Structure> {
   const positionRows = await db
-    .select({ id: positions.id, name: positions.name, level: positions.level, kind: positions.kind, method: positions.method })
+    .select({
+      id: positions.id,
+      name: positions.name,
+      level: positions.level,
+      kind: positions.kind,
+      method: positions.method,
+      translations: positions.translations,
+    })
     .from(positions)
     .where(eq(positions.electionId, electionId))
     .orderBy(asc(positions.sortOrder), asc(positions.id));
@@ -377,7 +387,10 @@ async function readStructure(db: Reader, electionId: ElectionId): Promise<Struct
     list.push({ id: o.id, name: o.name, memberNo: '' });
   }
   return {
-    positions: positionRows.map((p) => ({ ...p, title: positionTitle(p), key: positionKey(p) })),
+    positions: positionRows.map(({ translations, ...p }) => {
+      const titles = titleTranslations({ ...p, translations });
+      return { ...p, title: positionTitle(p), key: positionKey(p), ...(titles ? { titles } : {}) };
+    }),
     standing,
     people,
   };

@@ -44,6 +44,8 @@ export type ContactChanges = {
   /** For the notice: whose contact details these are. */
   organisation: string;
   supportEmail: string | null;
+  /** The organisation's default language: the notice's language for a member without one. */
+  defaultLanguage: string;
 };
 
 const CHUNK = 500;
@@ -61,7 +63,13 @@ const changedFields = (c: ProposedContact) =>
 export async function checkContactChanges(tx: Tx, proposed: ProposedContact[], confirm: boolean): Promise<ContactChanges> {
   const changing = proposed.filter((p) => changedFields(p).length > 0);
   const org = await readOrganisation(tx);
-  const result: ContactChanges = { changes: [], refused: [], organisation: org.name, supportEmail: org.supportEmail };
+  const result: ContactChanges = {
+    changes: [],
+    refused: [],
+    organisation: org.name,
+    supportEmail: org.supportEmail,
+    defaultLanguage: org.defaultLanguage,
+  };
   if (changing.length === 0) return result;
   const underWay = await underWayElectionIds(tx);
   const voted = new Set<number>();
@@ -123,12 +131,15 @@ export async function recordContactChanges(ctx: MembersContext, actor: Actor, { 
  * Tells each member on the old phone and/or email that theirs changed, through the background
  * sender: the answer does not wait for it and a failed send is only logged. Called after commit.
  */
-export function sendContactChangeNotices(ctx: MembersContext, { changes, organisation, supportEmail }: ContactChanges): void {
+export function sendContactChangeNotices(
+  ctx: MembersContext,
+  { changes, organisation, supportEmail, defaultLanguage }: ContactChanges,
+): void {
   const org = organisation.trim() || ctx.env.APP_NAME;
   const contact = supportEmail ?? org;
   for (const c of changes) {
     const fields = changedFields(c);
-    const language = memberLanguage(c);
+    const language = memberLanguage(c, defaultLanguage);
     const text = t(language, 'contactChange.text', { org, contact, fields: fields.length > 1 ? 'both' : fields[0]! });
     const subject = t(language, 'contactChange.subject', { org });
     for (const channel of fields) {

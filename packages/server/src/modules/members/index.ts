@@ -10,8 +10,10 @@ export {
   applyMemberEdit,
   assertDeclaredIdentityKept,
   lockElectionForCandidacies,
+  asPosition,
   positionColumns,
   positionOrder,
+  translatedPositionColumns,
   replacePositions,
 } from './members.service';
 /** A candidate edit changes contact details like a member edit: logged, and the member told. */

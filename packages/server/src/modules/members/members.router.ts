@@ -8,6 +8,7 @@ import { electionOf } from '../../http/election-param';
 import { csvUpload, filesOf } from '../../lib/uploads';
 import { lookupMemberDetails } from './member-details';
 import { importMembers } from './members-import';
+import { setOwnLanguage } from './set-own-language';
 import { assignPositions, listBranches, listPositions, searchMembers, updateMember } from './members.service';
 
 /**
@@ -28,6 +29,11 @@ export function membersRoutes(ctx: MembersContext): RouterImplementation<Contrac
     searchMembers: async ({ query: { query, county, phone, email, ...page } }) => ({
       status: 200,
       body: await searchMembers(ctx, page, { query, county, phone, email }),
+    }),
+
+    setOwnLanguage: async ({ body, req }) => ({
+      status: 200,
+      body: { data: await setOwnLanguage(ctx, await actorOf(ctx, req), body.language) },
     }),
 
     updateMember: async ({ params, body, req }) => ({

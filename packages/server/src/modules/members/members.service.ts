@@ -1,5 +1,5 @@
 import type { MembersContext } from './context';
-import type { Branch, Member, PageQuery, Paginated, Position } from '@kura/contract';
+import type { Branch, Member, PageQuery, Paginated, Position, TranslatedText, Translations } from '@kura/contract';
 import { and, asc, count, eq, ilike, inArray, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
@@ -9,6 +9,7 @@ import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
 import { likeContains, pageRequest, paginate } from '../../lib/pagination';
+import { storedTranslations } from '../../lib/position-title';
 import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import {
   checkContactChanges,
@@ -405,10 +406,23 @@ export const positionColumns = {
   quorum_percent: positions.quorumPercent,
 };
 
+/** The position columns with the translations of its name and description (the set-up page edits them). */
+export const translatedPositionColumns = { ...positionColumns, translations: positions.translations };
+
+/** A row of `translatedPositionColumns` as the API answers it: `translations` only when there is one. */
+export function asPosition<R extends { translations: Translations | null }>(
+  row: R,
+): Omit<R, 'translations'> & { translations?: TranslatedText } {
+  const { translations, ...rest } = row;
+  const stored = storedTranslations(translations);
+  return stored ? { ...rest, translations: stored } : rest;
+}
+
 export async function listPositions(ctx: Core, electionId: ElectionId = CURRENT_ELECTION): Promise<Position[]> {
-  return ctx.database.db
-    .select(positionColumns)
+  const rows = await ctx.database.db
+    .select(translatedPositionColumns)
     .from(positions)
     .where(eq(positions.electionId, electionId))
     .orderBy(...positionOrder);
+  return rows.map(asPosition);
 }

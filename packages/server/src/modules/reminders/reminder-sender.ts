@@ -1,3 +1,4 @@
+import type { Translations } from '@kura/contract';
 import { sql } from 'drizzle-orm';
 import type { RemindersContext } from './context';
 import type { Delivery } from '../../delivery';
@@ -33,6 +34,9 @@ type Claimed = {
   language: string | null;
   /** What the e-mail subject names: the election's title, else the organisation's name. */
   election: string;
+  /** The message in other languages (language → {message}) and the organisation's default language. */
+  translations: Translations<'message'>;
+  defaultLanguage: string;
 };
 
 /**
@@ -73,7 +77,9 @@ export function createReminderSender(ctx: RemindersContext, delivery?: Delivery)
   }
 
   async function send(claim: Claimed) {
-    const text = claim.message.replaceAll('{name}', claim.name);
+    // docs/api.md "Languages": the member's language (else the organisation's default), its text when the admin gave one.
+    const language = memberLanguage(claim, claim.defaultLanguage);
+    const text = (claim.translations[language]?.message ?? claim.message).replaceAll('{name}', claim.name);
     let error: unknown;
     try {
       const transport = delivery ?? ctx.delivery;
@@ -81,7 +87,7 @@ export function createReminderSender(ctx: RemindersContext, delivery?: Delivery)
       else
         await transport.sendEmail({
           to: claim.email,
-          subject: t(memberLanguage(claim), 'reminder.subject', { election: claim.election || ctx.env.APP_NAME }),
+          subject: t(language, 'reminder.subject', { election: claim.election || ctx.env.APP_NAME }),
           text,
         });
     } catch (e) {
@@ -147,8 +153,14 @@ export function createReminderSender(ctx: RemindersContext, delivery?: Delivery)
  */
 async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Date): Promise<Claimed | 'skipped' | 'none'> {
   return ctx.database.db.transaction(async (tx) => {
-    const [row] = await tx.execute<{ member_id: number; channel: 'sms' | 'email'; message: string; election_id: number }>(sql`
-      select r.member_id, c.channel, c.message, c.election_id from reminder_recipients r join reminders c on c.id = r.reminder_id
+    const [row] = await tx.execute<{
+      member_id: number;
+      channel: 'sms' | 'email';
+      message: string;
+      translations: Translations<'message'> | null;
+      election_id: number;
+    }>(sql`
+      select r.member_id, c.channel, c.message, c.translations, c.election_id from reminder_recipients r join reminders c on c.id = r.reminder_id
       where r.reminder_id = ${reminderId} and r.status = 'pending'
       order by r.member_id limit 1 for update of r skip locked`);
     if (!row) return 'none' as const;
@@ -202,6 +214,8 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
       phone: member.phone,
       language: member.language,
       election: texts.title || texts.organisation || '',
+      translations: row.translations ?? {},
+      defaultLanguage: texts.defaultLanguage,
     };
   });
 }

@@ -63,6 +63,7 @@ export async function createReminder(
           electionId,
           channel: input.channel,
           message: input.message,
+          translations: input.translations ?? {},
           total: 0,
           nextSendAt: now,
           createdBy: actor.id,

@@ -9,7 +9,7 @@ import type { Actor } from '../../auth/actor';
 import { uniqueViolation } from '../../db/errors';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { ELECTION_LOCK } from '../../db/locks';
-import { positionColumns } from '../members';
+import { asPosition, translatedPositionColumns } from '../members';
 
 /**
  * Branches and positions, as an admin sets up their organisation's election. Every change is one
@@ -197,15 +197,16 @@ export async function createPositions(
               method: input.method ?? 'plurality',
               threshold: input.threshold ?? 'majority',
               quorumPercent: kind === 'motion' ? (input.quorum_percent ?? null) : null,
+              translations: input.translations ?? {},
             })),
           )
-          .returning(positionColumns);
+          .returning(translatedPositionColumns);
         // A motion gets its three options at once (docs/api.md "Motions").
         if (kind === 'motion')
           await tx
             .insert(motionOptions)
             .values(created.flatMap((p) => MOTION_OPTIONS.map((name, sortOrder) => ({ positionId: p.id, name, sortOrder }))));
-        return created;
+        return created.map(asPosition);
       },
     );
     ctx.events.emit('candidates.changed');
@@ -271,7 +272,8 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
         }
         if (Object.keys(kindErrors).length > 0) throw AppError.validation(kindErrors);
         // A body with nothing to change answers the position as it is (an UPDATE needs a column).
-        if (fields.length === 0) return (await tx.select(positionColumns).from(positions).where(eq(positions.id, id)))[0]!;
+        if (fields.length === 0)
+          return asPosition((await tx.select(translatedPositionColumns).from(positions).where(eq(positions.id, id)))[0]!);
         const [row] = await tx
           .update(positions)
           .set({
@@ -282,10 +284,11 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
             ...(input.method !== undefined ? { method: input.method } : {}),
             ...(input.threshold !== undefined ? { threshold: input.threshold } : {}),
             ...(input.quorum_percent !== undefined ? { quorumPercent: input.quorum_percent } : {}),
+            ...(input.translations !== undefined ? { translations: input.translations } : {}),
           })
           .where(eq(positions.id, id))
-          .returning(positionColumns);
-        return row!;
+          .returning(translatedPositionColumns);
+        return asPosition(row!);
       },
     );
     ctx.events.emit('candidates.changed');
@@ -344,7 +347,10 @@ export async function reorderPositions(
         where ${positions.id} = o.id and ${positions.sortOrder} <> o.place - 1`);
     }
     const rows = new Map(
-      (await tx.select(positionColumns).from(positions).where(eq(positions.electionId, electionId))).map((p) => [p.id, p]),
+      (await tx.select(translatedPositionColumns).from(positions).where(eq(positions.electionId, electionId))).map((p) => [
+        p.id,
+        asPosition(p),
+      ]),
     );
     return ids.map((id) => rows.get(id)!);
   });

@@ -46,6 +46,7 @@ describe('an empty install', () => {
         results_visibility: 'live',
         phase: 'setup',
         active: '0',
+        default_language: 'en',
       },
     });
     // The page the browser loads names no organisation either.

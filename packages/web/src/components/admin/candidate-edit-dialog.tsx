@@ -10,6 +10,7 @@ import { fieldErrorsOf } from '@/lib/errors';
 import { useUpdateCandidate } from '@/lib/mutations';
 import { CandidateMediaFields, candidateForm, useFileInput } from './candidate-fields';
 import { ContactFields } from './contact-fields';
+import { TranslationFields, translationValues, useOtherLanguages } from './translation-fields';
 import { useBranches, useCandidatePositions } from '@/hooks/use-admin-lists';
 import { positionOptionLabel } from '@/lib/format';
 import { useT } from '@/i18n';
@@ -20,20 +21,22 @@ const candidateSchema = UpdateCandidateBody.extend({
   image: z.custom<File | null>(),
 });
 
-const valuesOf = (c: Candidate | null) => ({
+const valuesOf = (c: Candidate | null, languages: readonly string[]) => ({
   name: c?.name ?? '',
   phone: c?.phone ?? '',
   email: c?.email ?? '',
   county: c?.county ?? '',
   position_ids: c?.positions.map((p) => p.id) ?? [],
   statement: c?.statement ?? '',
+  translations: translationValues(c?.translations, languages, ['statement']),
   image: null,
 });
 
 /**
  * Edit Candidate dialog (docs/screens.md "Staff pages"): name, phone, email, branch select, position checkboxes, a
  * profile picture file (optional) with a preview and the statement to voters (at most 2,000 characters, with a
- * counter). Sent as multipart with position_ids[]; an emptied statement clears it.
+ * counter), and the statement in each non-default language (optional). Sent as multipart with position_ids[]; an
+ * emptied statement clears it.
  */
 export function CandidateEditDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
   const { t } = useT();
@@ -42,17 +45,19 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
   const { branches, loading: branchesLoading } = useBranches();
   const { standable: positions, loading: positionsLoading, error: positionsError } = useCandidatePositions();
   const update = useUpdateCandidate(t('admin.candidate.updateError'));
-  const form = useZodForm(candidateSchema, { defaultValues: valuesOf(candidate) });
+  const languages = useOtherLanguages();
+  const form = useZodForm(candidateSchema, { defaultValues: valuesOf(candidate, languages) });
   const { reset } = form;
   const values = form.watch();
   const errors = fieldMessages(form.formState.errors);
   const set = (key: 'name' | 'phone' | 'email' | 'county' | 'statement', value: string) =>
     form.setValue(key, value, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
 
+  const languageList = languages.join(',');
   useEffect(() => {
-    reset(valuesOf(candidate));
+    reset(valuesOf(candidate, languageList ? languageList.split(',') : []));
     clear();
-  }, [candidate, reset, clear]);
+  }, [candidate, reset, clear, languageList]);
 
   const submit = form.handleSubmit(async (data) => {
     if (!candidate) return;
@@ -125,6 +130,11 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
             }}
             errors={errors}
             onImageError={(message) => (message ? form.setError('image', { message }) : form.clearErrors('image'))}
+          />
+          <TranslationFields
+            form={form}
+            className="grid gap-2 rounded-md border border-border p-3"
+            fields={[{ name: 'statement', label: 'admin.translation.statement', multiline: true }]}
           />
           <FormFooter pending={update.isPending} submitLabel={t('common.save')} pendingLabel={t('common.saving')} onCancel={onClose} />
         </form>

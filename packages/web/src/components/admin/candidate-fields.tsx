@@ -194,5 +194,7 @@ export function candidateForm(data: z.output<typeof UpdateCandidateBody>, image:
   form.append('county', data.county);
   for (const pid of data.position_ids) form.append('position_ids[]', String(pid));
   if (data.statement || emptyStatement === 'send') form.append('statement', data.statement ?? '');
+  // The statement in other languages, as JSON text (docs/api.md updateCandidate); absent keeps them.
+  if (data.translations !== undefined) form.append('translations', JSON.stringify(data.translations));
   return form;
 }

@@ -10,19 +10,28 @@ import { toast } from '@/hooks/use-toast';
 import { useCreateReminder } from '@/lib/mutations';
 import { queries } from '@/lib/queries';
 import { useT, type MessageKey } from '@/i18n';
+import { TranslationFields, translationValues, useOtherLanguages } from './translation-fields';
 
 const reminderSchema = CreateReminderBody.omit({ dry_run: true });
 
 /**
  * Reminders to the members who have not voted: SMS or email, `{name}` filled in, a count first
- * (dry run), then sent in the background at the server's rate with live progress below.
+ * (dry run), then sent in the background at the server's rate with live progress below. The message
+ * may be written in each other language too; members whose language it is get that one.
  */
 export function RemindersPage() {
   const { t, tRich } = useT();
   const id = useId();
   const [counted, setCounted] = useState<number | null>(null);
   const create = useCreateReminder();
-  const form = useZodForm(reminderSchema, { defaultValues: { channel: 'sms', message: t('admin.reminders.default', { name: '{name}' }) } });
+  const languages = useOtherLanguages();
+  const form = useZodForm(reminderSchema, {
+    defaultValues: {
+      channel: 'sms',
+      message: t('admin.reminders.default', { name: '{name}' }),
+      translations: translationValues(undefined, languages, ['message']),
+    },
+  });
   const channel = form.watch('channel');
   const message = form.watch('message');
   const list = useQuery({
@@ -32,8 +41,10 @@ export function RemindersPage() {
   });
 
   const submit = (dryRun: boolean) =>
-    form.handleSubmit(async (body) => {
-      const res = await create.mutateAsync({ body: { ...body, dry_run: dryRun } }).catch(() => null);
+    form.handleSubmit(async ({ translations, ...body }) => {
+      // The message in other languages goes only when the admin wrote one (docs/api.md "Languages").
+      const translated = translations && Object.keys(translations).length > 0 ? { translations } : {};
+      const res = await create.mutateAsync({ body: { ...body, ...translated, dry_run: dryRun } }).catch(() => null);
       if (!res) return;
       if (dryRun) {
         setCounted(res.body.recipients);
@@ -93,6 +104,11 @@ export function RemindersPage() {
         >
           <Textarea maxLength={1000} {...form.register('message', { onChange: () => setCounted(null) })} />
         </FormField>
+        <TranslationFields
+          form={form}
+          className="grid gap-2 rounded-md border border-border p-3"
+          fields={[{ name: 'message', label: 'admin.reminders.messageIn', multiline: true }]}
+        />
         <p role="status" className="text-sm">
           {counted !== null ? t('admin.reminders.wouldReceive', { number: String(counted), count: counted }) : ''}
         </p>

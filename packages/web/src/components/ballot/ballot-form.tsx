@@ -16,7 +16,7 @@ import { RankedChoice } from '@/components/ballot/ranked-choice';
 import { capitalise } from '@/lib/format';
 import { motionRule } from '@/lib/motion-rule';
 import { cn } from '@/lib/utils';
-import { t, tKnown, useT } from '@/i18n';
+import { ballotGroupIn, t, tKnown, useT } from '@/i18n';
 
 /** How a position is voted on the ballot: a candidates position's method, or a motion. */
 export type BallotMethod = 'plurality' | 'approval' | 'ranked' | 'motion';
@@ -75,8 +75,10 @@ export const DEFAULT_PHOTO = '/default-avatar.svg';
  * a limit ("Choose any number"), a ranked one the voter's order (ranked-choice.tsx), a motion its text, its rule in plain
  * words and the radios Yes, No and Abstain.
  */
-export function BallotForm({ groups, votedPositionIds, blockedReason, submitting, onConfirm }: Props) {
-  useT();
+export function BallotForm({ groups: original, votedPositionIds, blockedReason, submitting, onConfirm }: Props) {
+  const { locale } = useT();
+  // The organisation's texts in the reader's language where the admin translated them (docs/i18n.md "Ballot content").
+  const groups = original.map((g) => ballotGroupIn(locale, g));
   const [choices, setChoices] = useState<Choices>({});
   const [confirming, setConfirming] = useState(false);
   const [hint, setHint] = useState<string | null>(null);

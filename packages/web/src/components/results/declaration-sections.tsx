@@ -1,6 +1,6 @@
 import type { MotionResult, MotionThreshold, RankedResult } from '@kura/contract';
 import { DeclarationTable } from './declaration-table';
-import { t, useT, type MessageKey } from '@/i18n';
+import { t, titleIn, useT, type MessageKey } from '@/i18n';
 
 /** A motion's threshold in words (docs/api.md "Motions"). */
 export const THRESHOLD_WORDS: Record<MotionThreshold, string> = {
@@ -17,16 +17,18 @@ const ACTION_WORDS: Record<RankedResult['rounds'][number]['action'], MessageKey>
 
 /** A motion on the declaration: Yes, No, Abstain, the rule it was held to, and PASSED or NOT PASSED. */
 export function MotionDeclaration({ result: m }: { result: MotionResult }) {
-  useT();
+  const { locale } = useT();
+  // The motion's name in the reader's language where the admin translated it (docs/i18n.md "Ballot content").
+  const title = titleIn(locale, m);
   const headingId = `pos-${m.position_id}`;
   return (
     <section className="declaration-position grid gap-2" aria-labelledby={headingId}>
       <h2 id={headingId} className="text-lg font-semibold">
-        {m.title} <span className="text-sm font-normal text-muted-foreground">{t('declaration.motion')}</span>
+        {title} <span className="text-sm font-normal text-muted-foreground">{t('declaration.motion')}</span>
       </h2>
       <DeclarationTable
         className="max-w-md"
-        caption={t('declaration.votesOnMotion', { title: m.title })}
+        caption={t('declaration.votesOnMotion', { title })}
         columns={[{ label: t('declaration.option') }, { label: t('declaration.votes'), numeric: true }]}
         rows={(
           [
@@ -68,7 +70,8 @@ function TieNote({ tie, nameOf }: { tie: Tie; nameOf: (id: number) => string }) 
 
 /** A ranked position on the declaration: the quota, the elected, and the count round by round (docs/decisions/005). */
 export function RankedDeclaration({ result: r }: { result: RankedResult }) {
-  const { tRich } = useT();
+  const { tRich, locale } = useT();
+  const title = titleIn(locale, r);
   const headingId = `pos-${r.position_id}`;
   const names = new Map(r.values.map((v) => [v.candidate_id, v.name]));
   const nameOf = (id: number) => names.get(id) ?? t('declaration.candidateN', { id });
@@ -78,7 +81,7 @@ export function RankedDeclaration({ result: r }: { result: RankedResult }) {
   return (
     <section className="declaration-position grid gap-2" aria-labelledby={headingId}>
       <h2 id={headingId} className="text-lg font-semibold">
-        {r.title}{' '}
+        {title}{' '}
         <span className="text-sm font-normal text-muted-foreground">
           {t('declaration.rankedSummary', { seats: r.seats, ballots: r.ballots })}
         </span>
@@ -91,9 +94,9 @@ export function RankedDeclaration({ result: r }: { result: RankedResult }) {
         })}
       </p>
       {/* On a narrow screen the table scrolls sideways: the keyboard can reach it (focusable, named). */}
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t('declaration.rounds', { title: r.title })}>
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t('declaration.rounds', { title })}>
         <DeclarationTable
-          caption={t('declaration.roundsCaption', { title: r.title })}
+          caption={t('declaration.roundsCaption', { title })}
           showCaption
           columns={[
             { label: t('declaration.round'), cellClassName: 'tabular-nums' },

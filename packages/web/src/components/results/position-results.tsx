@@ -6,7 +6,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { positionKey, positionLabel } from '@/lib/format';
 import { ResultsRows } from './results-rows';
 import { cn } from '@/lib/utils';
-import { useT } from '@/i18n';
+import { contentIn, titleIn, useT } from '@/i18n';
 
 /** The English texts (tests read them); the screen shows the catalogue's results.none and results.firstPreferences. */
 export const NO_RESULTS_TEXT = 'No results available';
@@ -31,12 +31,17 @@ type Option = { key: string; label: string };
 
 /** A position dropdown (label name + level, value name_level) and the results card for it. */
 export function PositionResults({ positions, groups, loading, error, defaultKey, noVotesText, hiddenText, className }: Props) {
-  const { t, tKnown } = useT();
+  const { t, tKnown, locale } = useT();
   const selectId = useId();
+  // Names in the reader's language where the admin translated them (docs/i18n.md "Ballot content"); keys stay the originals.
   const options: Option[] = useMemo(() => {
-    if (positions && positions.length > 0) return positions.map((p) => ({ key: positionKey(p), label: positionLabel(p) }));
-    return (groups ?? []).map((g) => ({ key: g.key, label: g.title }));
-  }, [positions, groups]);
+    if (positions && positions.length > 0)
+      return positions.map((p) => ({
+        key: positionKey(p),
+        label: positionLabel({ ...p, name: contentIn(locale, p.name, p.translations, 'name') }),
+      }));
+    return (groups ?? []).map((g) => ({ key: g.key, label: titleIn(locale, g) }));
+  }, [positions, groups, locale]);
 
   const [chosen, setChosen] = useState<string | null>(null);
   const selected = chosen ?? (options.some((o) => o.key === defaultKey) || options.length === 0 ? defaultKey : options[0]!.key);
@@ -68,7 +73,7 @@ export function PositionResults({ positions, groups, loading, error, defaultKey,
       </div>
       <Card className="w-full max-w-md">
         <CardHeader>
-          <CardTitle>{group?.title ?? label}</CardTitle>
+          <CardTitle>{group ? titleIn(locale, group) : label}</CardTitle>
         </CardHeader>
         <CardContent aria-live="polite">
           {loading ? (

@@ -10,7 +10,7 @@ import { formatDateTime, useElection } from '@/lib/election';
 import { useElectionParam } from '@/lib/election-search';
 import { percentage } from '@/lib/format';
 import { queries } from '@/lib/queries';
-import { t, useT } from '@/i18n';
+import { t, titleIn, useT } from '@/i18n';
 import { MotionDeclaration, RankedDeclaration } from './declaration-sections';
 import { DeclarationTable } from './declaration-table';
 
@@ -146,15 +146,17 @@ export function Declaration({ result, election }: { result: FinalResultsResponse
 
 /** A plurality or approval position: each candidate's votes and share, the elected and the tied. */
 function TallyDeclaration({ result: p }: { result: FinalResult }) {
-  useT();
+  const { locale } = useT();
+  // The position's name in the reader's language where the admin translated it (docs/i18n.md "Ballot content").
+  const title = titleIn(locale, p);
   return (
     <section className="declaration-position grid gap-2" aria-labelledby={`pos-${p.position_id}`}>
       <h2 id={`pos-${p.position_id}`} className="text-lg font-semibold">
-        {p.title}{' '}
+        {title}{' '}
         <span className="text-sm font-normal text-muted-foreground">{t('declaration.seatsVotes', { seats: p.seats, total: p.total })}</span>
       </h2>
       <DeclarationTable
-        caption={t('declaration.votesFor', { title: p.title })}
+        caption={t('declaration.votesFor', { title })}
         columns={[
           { label: t('declaration.candidate') },
           { label: t('declaration.votes'), numeric: true },

@@ -22,6 +22,7 @@ const organisation = {
   support_email: null,
   time_zone: 'Africa/Nairobi',
   current_election_id: 3,
+  default_language: 'en',
 };
 const stats = (votesCasted: number, voted: number, notVoted: number) => ({
   votesCasted,

@@ -14,6 +14,7 @@ const organisation = {
   support_email: null,
   time_zone: 'Africa/Nairobi',
   current_election_id: null,
+  default_language: 'en',
 };
 
 function server(put: (body: Record<string, unknown>) => { status: number; body: unknown } | undefined = () => undefined) {
@@ -57,6 +58,9 @@ describe('Organisation page (docs/api.md "Many elections")', () => {
     fireEvent.click(options[1]!);
     fireEvent.change(screen.getByLabelText('Support email'), { target: { value: 'Help@Umoja.example' } });
     fireEvent.change(screen.getByLabelText("The organisation's time zone"), { target: { value: 'Europe/London' } });
+    // docs/api.md "Languages": the language of members who chose none
+    expect((screen.getByLabelText('Default language') as HTMLSelectElement).value).toBe('en');
+    fireEvent.change(screen.getByLabelText('Default language'), { target: { value: 'sw' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save organisation' }));
     expect(await screen.findByText('The organisation has been saved')).toBeTruthy();
     expect(callsTo(calls, contract.api.organisation.updateOrganisation)[0]!.body).toEqual({
@@ -65,6 +69,7 @@ describe('Organisation page (docs/api.md "Many elections")', () => {
       support_email: 'help@umoja.example',
       time_zone: 'Europe/London',
       current_election_id: 2,
+      default_language: 'sw',
     });
   });
 

@@ -13,7 +13,7 @@ import { fieldErrorsOf } from '@/lib/errors';
 import { useUpdateOrganisation } from '@/lib/mutations';
 import { queries } from '@/lib/queries';
 import { knownTimeZones } from '@/lib/zoned-time';
-import { useT } from '@/i18n';
+import { isShipped, LANGUAGE_NAMES, SHIPPED_LANGUAGES, useT } from '@/i18n';
 import { useElectionName } from '@/components/staff/election-switcher';
 
 const org = UpdateOrganisationBody.shape;
@@ -23,9 +23,8 @@ const blankIsNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? 
 export const AUTOMATIC = 'auto';
 
 /**
- * The organisation's form, checked by the contract's rules for PUT organisation. A field added to
- * the organisation later (its default language) is one more entry here, in `fromOrganisation` and
- * in the form below.
+ * The organisation's form, checked by the contract's rules for PUT organisation: its texts, time
+ * zone, current election and default language.
  */
 export const organisationSchema = z.object({
   name: org.name.unwrap(),
@@ -33,13 +32,16 @@ export const organisationSchema = z.object({
   support_email: z.preprocess(blankIsNull, org.support_email.unwrap()),
   time_zone: org.time_zone.unwrap(),
   current_election: z.string(),
+  /** The language of members who chose none (docs/api.md "Languages"). */
+  default_language: org.default_language.unwrap(),
 });
 type OrganisationValues = z.input<typeof organisationSchema>;
 
 /**
  * The admin's Organisation page (docs/api.md "Many elections"): the texts every election shows
- * (name, website, support e-mail), the time zone the schedules are read in, and the current
- * election (what every page and call without `?election=` shows), from the elections not archived.
+ * (name, website, support e-mail), the time zone the schedules are read in, the current
+ * election (what every page and call without `?election=` shows), from the elections not archived,
+ * and the default language (docs/api.md "Languages").
  */
 export function OrganisationPage() {
   const { t } = useT();
@@ -50,7 +52,7 @@ export function OrganisationPage() {
   const name = useElectionName();
   const [zones] = useState(knownTimeZones);
   const form = useZodForm(organisationSchema, {
-    defaultValues: { name: '', website: '', support_email: '', time_zone: 'UTC', current_election: AUTOMATIC },
+    defaultValues: { name: '', website: '', support_email: '', time_zone: 'UTC', current_election: AUTOMATIC, default_language: 'en' },
   });
   const loaded = useRef(false);
   const data = organisation.data?.body.data;
@@ -64,6 +66,7 @@ export function OrganisationPage() {
       support_email: data.support_email ?? '',
       time_zone: data.time_zone,
       current_election: data.current_election_id === null ? AUTOMATIC : String(data.current_election_id),
+      default_language: isShipped(data.default_language) ? data.default_language : 'en',
     } satisfies OrganisationValues);
   }, [data, form]);
 
@@ -140,6 +143,20 @@ export function OrganisationPage() {
             </div>
           )}
         />
+        <FormField
+          label={t('admin.org.defaultLanguage')}
+          description={t('admin.org.defaultLanguageHint')}
+          error={errors.default_language?.message}
+          className="sm:col-span-2 sm:max-w-md"
+        >
+          <select className="h-9 rounded-md border border-input bg-background px-2 text-sm" {...form.register('default_language')}>
+            {SHIPPED_LANGUAGES.map((code) => (
+              <option key={code} value={code} lang={code}>
+                {LANGUAGE_NAMES[code]}
+              </option>
+            ))}
+          </select>
+        </FormField>
         <FormFooter
           pending={update.isPending}
           submitLabel={t('organisation.save')}

@@ -16,6 +16,7 @@ import { useBranches } from '@/hooks/use-admin-lists';
 import { toast } from '@/hooks/use-toast';
 import { useCreatePosition, useUpdatePosition } from '@/lib/mutations';
 import { t, useT, type MessageKey } from '@/i18n';
+import { TranslationFields, translationValues, useOtherLanguages } from '@/components/admin/translation-fields';
 import { useElectionParam } from '@/lib/election-search';
 
 /** The contract's rules for a position's fields (POST positions, PATCH positions/{id}). */
@@ -93,6 +94,8 @@ export const editPositionSchema = z
     seats: editable.seats.unwrap(),
     ...kindFields,
     description: editable.description.unwrap(),
+    /** language → {name, description}: optional, empty is none (docs/i18n.md "Ballot content") */
+    translations: editable.translations.unwrap(),
   })
   .superRefine((v, ctx) => {
     if (v.kind === 'motion') checkQuorum(v, ctx);
@@ -254,6 +257,7 @@ export function EditPositionForm({
 }) {
   const { t } = useT();
   const update = useUpdatePosition();
+  const languages = useOtherLanguages();
   const kind: PositionKind = position.kind ?? 'candidates';
   const form = useZodForm(editPositionSchema, {
     defaultValues: {
@@ -264,6 +268,7 @@ export function EditPositionForm({
       threshold: position.threshold ?? 'majority',
       quorum: position.quorum_percent == null ? '' : String(position.quorum_percent),
       description: position.description ?? '',
+      translations: translationValues(position.translations, languages, ['name', 'description']),
     },
   });
   const errors = form.formState.errors;
@@ -286,6 +291,17 @@ export function EditPositionForm({
       >
         <Textarea {...form.register('description')} />
       </FormField>
+      <TranslationFields
+        form={form}
+        fields={[
+          { name: 'name', label: 'admin.translation.name' },
+          {
+            name: 'description',
+            label: kind === 'motion' ? 'admin.translation.motionText' : 'admin.translation.description',
+            multiline: true,
+          },
+        ]}
+      />
       <FormFooter
         pending={update.isPending}
         submitLabel={t('common.save')}

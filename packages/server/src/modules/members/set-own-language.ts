@@ -1,0 +1,35 @@
+import { eq } from 'drizzle-orm';
+import type { Language } from '@kura/contract';
+import type { MembersContext } from './context';
+import type { SignedInActor } from '../../auth/actor';
+import { members } from '../../db/schema';
+import { recordActivity } from '../../lib/activity-log';
+
+/**
+ * `PUT me/language` (docs/api.md "Languages"): the signed-in member sets their own language, or
+ * null for the organisation's default. Codes, reminders and notices go out in it from now on, and
+ * the next session carries it to the web app on any device.
+ */
+export async function setOwnLanguage(
+  ctx: MembersContext,
+  actor: SignedInActor,
+  language: Language | null,
+): Promise<{ language: string | null }> {
+  await ctx.database.db.transaction(async (tx) => {
+    await tx.update(members).set({ language, updatedAt: ctx.now() }).where(eq(members.id, actor.id));
+    await recordActivity(
+      ctx,
+      {
+        name: actor.name,
+        activity: 'Language changed',
+        userId: actor.id,
+        userType: 'voter',
+        ip: actor.ip,
+        data: language ?? "the organisation's default",
+        status: 'success',
+      },
+      tx,
+    );
+  });
+  return { language };
+}

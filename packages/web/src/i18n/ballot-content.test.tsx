@@ -1,0 +1,286 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import type { Position } from '@kura/contract';
+import { renderWithProviders } from '@/test/render';
+import { stubFetch } from '@/test/fetch';
+import { Elect } from '@/components/voter/elect-page';
+import { Declaration } from '@/components/results/results-page';
+import { PositionResults } from '@/components/results/position-results';
+import { LanguageSelect } from '@/components/layout/language-select';
+import { EditPositionForm } from '@/components/admin/setup/position-form';
+import { CandidatesPage } from '@/components/admin/candidates-page';
+import { RemindersPage } from '@/components/admin/reminders-page';
+import { requireVoter } from '@/lib/guards';
+import { clearSession, storeSession } from '@/lib/session';
+import { getLocale, resetLocale, setLocale } from './index';
+
+/**
+ * docs/i18n.md "Ballot content" and "Which language is used": the organisation's texts show in the
+ * reader's language where the admin translated them (else the original); a signed-in member's
+ * choice is saved on their record and their own language comes back with the session check; the
+ * admin translates a position, a statement and a reminder.
+ */
+
+const ballot = [
+  {
+    title: 'Chairperson National',
+    position_id: 1,
+    kind: 'candidates',
+    method: 'plurality',
+    seats: 1,
+    description: null,
+    threshold: null,
+    quorum_percent: null,
+    translations: { sw: { title: 'Mwenyekiti National' } },
+    candidates: [
+      { id: 11, name: 'Jane Wanjiku', photo: null, statement: 'I will serve', translations: { sw: { statement: 'Nitatumikia' } } },
+      { id: 12, name: 'Otieno Omondi', photo: null, statement: 'Vote for me' },
+    ],
+  },
+  {
+    title: 'Budget National',
+    position_id: 2,
+    kind: 'motion',
+    method: null,
+    seats: 1,
+    threshold: 'majority',
+    quorum_percent: null,
+    description: 'Approve the budget.',
+    translations: { sw: { title: 'Bajeti National', description: 'Kuidhinisha bajeti.' } },
+    candidates: [
+      { id: 21, name: 'Yes', photo: null, statement: null },
+      { id: 22, name: 'No', photo: null, statement: null },
+      { id: 23, name: 'Abstain', photo: null, statement: null },
+    ],
+  },
+];
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  clearSession();
+  window.localStorage.clear();
+  resetLocale({});
+});
+
+describe('the organisation’s texts in the reader’s language', () => {
+  it('shows the Kiswahili title, motion text and statement on the ballot, the originals in English, switching without a new fetch', async () => {
+    const calls = stubFetch(({ path }) => {
+      if (path === '/psk/candidates/v2') return { status: 200, body: { data: ballot } };
+      if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
+      if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
+      return undefined;
+    });
+    setLocale('sw');
+    await renderWithProviders(<Elect />, '/voter/elect');
+    expect(await screen.findByRole('heading', { name: 'Mwenyekiti National' })).toBeTruthy();
+    expect(screen.getByText('Kuidhinisha bajeti.')).toBeTruthy();
+    expect(screen.getByText('Nitatumikia')).toBeTruthy();
+    // Without a translation, the original shows.
+    expect(screen.getByText('Vote for me')).toBeTruthy();
+    const fetched = calls.filter((c) => c.path === '/psk/candidates/v2').length;
+
+    act(() => setLocale('en'));
+    expect(screen.getByRole('heading', { name: 'Chairperson National' })).toBeTruthy();
+    expect(screen.getByText('Approve the budget.')).toBeTruthy();
+    expect(screen.getByText('I will serve')).toBeTruthy();
+    expect(screen.queryByText('Nitatumikia')).toBeNull();
+    expect(calls.filter((c) => c.path === '/psk/candidates/v2').length).toBe(fetched);
+  });
+
+  it('names the positions of the live results and the declaration in Kiswahili', async () => {
+    stubFetch(() => undefined);
+    setLocale('sw');
+    const positions: Position[] = [
+      {
+        id: 1,
+        name: 'Chairperson',
+        level: 'National',
+        seats: 1,
+        description: null,
+        branch_id: null,
+        kind: 'candidates',
+        method: 'plurality',
+        threshold: null,
+        quorum_percent: null,
+        translations: { sw: { name: 'Mwenyekiti' } },
+      },
+    ];
+    const groups = [
+      {
+        position_id: 1,
+        title: 'Chairperson National',
+        key: 'Chairperson_National',
+        total: 3,
+        translations: { sw: { title: 'Mwenyekiti National' } },
+        values: [{ candidate_id: 11, title: 'Jane Wanjiku', name: 'Jane Wanjiku', member_no: '1', count: 3 }],
+      },
+    ];
+    await renderWithProviders(<PositionResults positions={positions} groups={groups} defaultKey="Chairperson_National" noVotesText="-" />);
+    expect(screen.getAllByText('Mwenyekiti National').length).toBeGreaterThan(0);
+    expect(screen.queryByText('Chairperson National')).toBeNull();
+  });
+
+  it('prints the declaration with the Kiswahili name of a translated motion', async () => {
+    stubFetch(() => undefined);
+    setLocale('sw');
+    await renderWithProviders(
+      <Declaration
+        result={{
+          data: [
+            {
+              position_id: 8,
+              title: 'Amend rule 12 National',
+              translations: { sw: { title: 'Kurekebisha kanuni 12 National' } },
+              kind: 'motion',
+              yes: 6,
+              no: 3,
+              abstain: 1,
+              threshold: 'two_thirds',
+              quorum_percent: null,
+              quorum_met: true,
+              passed: true,
+            },
+            {
+              position_id: 9,
+              title: 'Treasurer National',
+              translations: { sw: { title: 'Mweka hazina National' } },
+              seats: 1,
+              total: 2,
+              values: [{ candidate_id: 5, title: 'Amina', name: 'Amina', member_no: '5', count: 2, elected: true, tied: false }],
+            },
+          ],
+          turnout: { members: 12, voted: 10, branches: [] },
+          commitment: { hash: 'ab'.repeat(32), count: 19, at: '2026-05-03T17:00:00.000Z' },
+          closed_at: '2026-05-03T17:00:00.000Z',
+          audit: { ok: true, problems: [], at: '2026-05-03T17:00:01.000Z' },
+        }}
+      />,
+    );
+    expect(screen.getByRole('heading', { name: /^Kurekebisha kanuni 12 National/ })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: /^Mweka hazina National/ })).toBeTruthy();
+    expect(screen.queryByText(/Amend rule 12/)).toBeNull();
+  });
+});
+
+describe('a member’s own language', () => {
+  it('saves a signed-in member’s choice on their record; a visitor’s stays on the device', async () => {
+    const calls = stubFetch(({ method, path }) =>
+      method === 'PUT' && path === '/me/language' ? { status: 200, body: { data: { language: 'sw' } } } : undefined,
+    );
+    await renderWithProviders(<LanguageSelect />);
+    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'sw' } });
+    expect(getLocale()).toBe('sw');
+    expect(calls.filter((c) => c.path === '/me/language')).toHaveLength(0);
+
+    storeSession({ bearer_token: 'tok', hash: 'h', name: 'Jane', photo: null, balance: 0 }, 'member');
+    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'en' } });
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT' && c.path === '/me/language')).toHaveLength(1));
+    expect(calls.find((c) => c.path === '/me/language')!.body).toEqual({ language: 'en' });
+    expect(getLocale()).toBe('en');
+  });
+
+  it('comes back with the session check and comes first, before this device’s choice', async () => {
+    stubFetch(({ path }) =>
+      path === '/validate' ? { status: 200, body: { user_type: 'voter', data: { name: 'Jane', language: 'sw' } } } : undefined,
+    );
+    setLocale('en');
+    storeSession({ bearer_token: 'tok', hash: 'h', name: 'Jane', photo: null, balance: 0 }, 'member');
+    await requireVoter(new QueryClient({ defaultOptions: { queries: { retry: false } } }));
+    expect(getLocale()).toBe('sw');
+    expect(document.documentElement.lang).toBe('sw');
+  });
+});
+
+describe('the admin’s side', () => {
+  const position: Position = {
+    id: 4,
+    name: 'Chairperson',
+    level: 'National',
+    seats: 1,
+    description: 'Leads the meetings',
+    branch_id: null,
+    kind: 'candidates',
+    method: 'plurality',
+    threshold: null,
+    quorum_percent: null,
+    translations: { sw: { name: 'Mwenyekiti' } },
+  };
+
+  it('edits a position’s name and description in Kiswahili (optional fields), sent with the position', async () => {
+    const calls = stubFetch(({ method, path }) =>
+      method === 'PATCH' && path === '/positions/4' ? { status: 200, body: { data: position } } : undefined,
+    );
+    await renderWithProviders(<EditPositionForm position={position} run={(work) => work().then(() => true)} onDone={() => undefined} />);
+    const name = screen.getByLabelText('Name in Kiswahili') as HTMLInputElement;
+    expect(name.value).toBe('Mwenyekiti');
+    expect(name.lang).toBe('sw');
+    fireEvent.change(screen.getByLabelText('Description in Kiswahili'), { target: { value: 'Anaongoza mikutano' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect((calls.find((c) => c.method === 'PATCH')!.body as { translations: unknown }).translations).toEqual({
+      sw: { name: 'Mwenyekiti', description: 'Anaongoza mikutano' },
+    });
+  });
+
+  it('refuses a translation longer than the original may be, on the field', async () => {
+    stubFetch(() => undefined);
+    await renderWithProviders(<EditPositionForm position={position} run={(work) => work().then(() => true)} onDone={() => undefined} />);
+    fireEvent.change(screen.getByLabelText('Name in Kiswahili'), { target: { value: 'x'.repeat(101) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Must be at most 100 characters long')).toBeTruthy();
+  });
+
+  it('edits a candidate’s statement in Kiswahili, sent as JSON text beside the statement', async () => {
+    const jane = {
+      id: 1,
+      member_no: '1001',
+      name: 'Jane Doe',
+      phone: '0712345678',
+      email: 'jane@example.org',
+      county: 'Nairobi',
+      image_url: null,
+      statement: 'I will serve',
+      translations: { sw: { statement: 'Nitatumikia' } },
+      positions: [{ id: 1, name: 'Chairperson', level: 'National' }],
+    };
+    const calls = stubFetch((c) => {
+      if (c.path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [jane] } } } };
+      if (c.path === '/branches') return { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }] } } };
+      if (c.path === '/psk/candidate/positions')
+        return { status: 200, body: { data: { data: [{ id: 1, name: 'Chairperson', level: 'National' }] } } };
+      if (c.path === '/edit/candidate/1') return { status: 200, body: { data: jane } };
+      return undefined;
+    });
+    await renderWithProviders(<CandidatesPage />, '/admin/candidates');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Jane Doe' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Candidate' });
+    const sw = within(dialog).getByLabelText('Statement to voters in Kiswahili') as HTMLTextAreaElement;
+    await waitFor(() => expect(sw.value).toBe('Nitatumikia'));
+    fireEvent.change(sw, { target: { value: 'Nitatumikia wanachama wote' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Candidate updated successfully')).toBeTruthy();
+    const body = calls.find((c) => c.path === '/edit/candidate/1')!.body as FormData;
+    expect(body.get('statement')).toBe('I will serve');
+    expect(JSON.parse(body.get('translations') as string)).toEqual({ sw: { statement: 'Nitatumikia wanachama wote' } });
+  });
+
+  it('sends a reminder’s Kiswahili message only when the admin wrote one', async () => {
+    const calls = stubFetch(({ method, path }) => {
+      if (method === 'POST' && path === '/reminders') return { status: 202, body: { id: null, recipients: 3 } };
+      if (path === '/reminders') return { status: 200, body: { data: [] } };
+      return undefined;
+    });
+    await renderWithProviders(<RemindersPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Count recipients' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'POST')!.body).not.toHaveProperty('translations');
+
+    fireEvent.change(screen.getByLabelText('Message in Kiswahili'), { target: { value: 'Habari {name}, piga kura' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Count recipients' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
+    expect((calls.filter((c) => c.method === 'POST')[1]!.body as { translations: unknown }).translations).toEqual({
+      sw: { message: 'Habari {name}, piga kura' },
+    });
+  });
+});
