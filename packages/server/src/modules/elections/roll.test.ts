@@ -137,5 +137,10 @@ describe('the roll', () => {
     await createMember(t.ctx, { branch: 'Kisumu', onRoll: false });
     expect(await sizeOf(id)).toBe(3);
     expect((await request(t.app).get(`/api/v1/elections/${everyone.id}`)).body.data.roll_size).toBe(n + 2);
+
+    // Its statistics count its roll, not the whole register: 3 members, none voted, none verified.
+    t.ctx.voting.tallyOf(id).invalidateMembers();
+    const stats = (await request(t.app).get(`/api/v1/statistics?election_id=${id}`).set(bearer(admin))).body.data.data;
+    expect(stats).toEqual({ votesCasted: 0, verifiedMembers: 0, unverifiedMembers: 3, membersVoted: 0, membersNotVoted: 3 });
   });
 });

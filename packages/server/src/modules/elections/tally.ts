@@ -325,13 +325,21 @@ export class TallySnapshot {
     };
   }
 
+  /**
+   * The members this election's statistics count: its roll (the frozen roll once voting first
+   * opened, else the members of its electorate now; docs/api.md "The roll"), and which of them
+   * completed a verified sign-in. An election of one branch counts that branch's members.
+   */
   private loadMemberCounts(): Promise<void> {
     this.memberCountsLoading ??= (async () => {
       try {
-        const [row] = await this.ctx.database.db
-          .select({ all: sql<number>`count(*)::int`, verified: sql<number>`count(${members.verifiedAt})::int` })
-          .from(members);
-        this.memberCounts = { members: row?.all ?? 0, verified: row?.verified ?? 0, at: Date.now() };
+        const [row] = await this.ctx.database.db.execute<{ all: number; verified: number }>(sql`
+          select count(*)::int as all, count(m.verified_at)::int as verified
+          from election e join members m on case when e.roll_frozen_at is not null
+            then exists (select 1 from election_roll r where r.election_id = e.id and r.member_id = m.id)
+            else e.electorate_branch_ids is null or m.branch_id = any(e.electorate_branch_ids) end
+          where e.id = ${this.electionId}`);
+        this.memberCounts = { members: Number(row?.all ?? 0), verified: Number(row?.verified ?? 0), at: Date.now() };
       } finally {
         this.memberCountsLoading = undefined;
       }
