@@ -168,6 +168,7 @@ const PUBLIC = [
   '/receipt',
   '/commitments',
   '/results',
+  '/elections',
   '/no-such-page',
 ];
 const VOTER = ['/voter', '/voter/elect', '/voter/vpat', '/voter/education', '/voter/nominate'];
@@ -180,6 +181,8 @@ const STAFF = [
   '/admin/vpat',
   '/admin/issues',
   '/admin/reminders',
+  '/admin/elections',
+  '/admin/organisation',
 ];
 
 /** Visits each path in `language` and runs `check` on it; answers every finding, labelled by path. */
