@@ -324,7 +324,8 @@ describe('guard', () => {
       localStorage.setItem('account_type', 'member');
     }, voter.session);
     await page.goto('/admin/members');
-    await page.waitForURL('**/sign-in', { timeout: 15_000 });
+    // Refused, the session is dropped and the person lands on the admin area's own login.
+    await page.waitForURL('**/admin/login', { timeout: 15_000 });
     expect(await page.getByText('Manage Members').count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await context.close();

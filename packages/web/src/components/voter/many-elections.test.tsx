@@ -149,10 +149,18 @@ describe('the receipts of every election', () => {
     expect((writeText.mock.calls[0] as unknown as [string])[0]).toContain('VP-AAAA-0002  By-election 2027: Treasurer National');
   });
 
-  it('keeps the single-election table when the receipts name no election', async () => {
+  it('keeps the single-election table when the receipts name no election, or all the same one', async () => {
     server([{ vvpat: 'VP-AAAA-0001', name: 'X', count: 1, position: 'Chairperson National' }]);
-    await renderWithProviders(<VoterVvpat />, '/voter/vpat');
+    const first = await renderWithProviders(<VoterVvpat />, '/voter/vpat');
     await screen.findByText('VP-AAAA-0001');
+    expect(screen.queryByRole('columnheader', { name: 'Election' })).toBeNull();
+    first.unmount();
+    server([
+      { vvpat: 'VP-AAAA-0003', name: 'X', count: 1, position: 'Chairperson National', election: { id: 1, title: 'Elections 2026' } },
+      { vvpat: 'VP-AAAA-0004', name: 'Y', count: 1, position: 'Treasurer National', election: { id: 1, title: 'Elections 2026' } },
+    ]);
+    await renderWithProviders(<VoterVvpat />, '/voter/vpat');
+    await screen.findByText('VP-AAAA-0003');
     expect(screen.queryByRole('columnheader', { name: 'Election' })).toBeNull();
   });
 });

@@ -26,9 +26,9 @@ export function VoterVvpat() {
   if (q.isError) return <ErrorState>{status === 401 ? t('vvpat.expired') : t('vvpat.fetchError')}</ErrorState>;
   const votes = q.data.body.data.votes;
   if (votes.length === 0) return <EmptyState>{t('vvpat.none')}</EmptyState>;
-  // Receipts of every election (docs/api.md "Many elections"): each names its election when the server says it.
+  // Receipts of every election (docs/api.md "Many elections"): when they span more than one, each row names its election.
   const electionOf = (v: VvpatRow) => receiptElection(v)?.title ?? '';
-  const showElection = votes.some((v) => electionOf(v) !== '');
+  const showElection = new Set(votes.map(electionOf)).size > 1;
 
   return (
     <div className="grid gap-4">
