@@ -176,9 +176,20 @@ describe('the Set-up page of one election (/admin/setup?election=2)', () => {
 
 describe('the VvPat page follows the chosen election', () => {
   const trail = (c: Call) => ({
-    status: 200,
+    status: 200 as const,
     body: {
-      data: { votes: [{ vvpat: of(c) === by ? 'VP-BY00-0002' : 'VP-ANNU-0001', name: 'Ada Lovelace', count: 1, position: 'Chairperson National' }] },
+      data: {
+        votes: [
+          {
+            vvpat: of(c) === by ? 'VP-BY00-0002' : 'VP-ANNU-0001',
+            name: 'Ada Lovelace',
+            count: 1,
+            position: 'Chairperson National',
+            election_id: of(c).id!,
+            election: of(c).title,
+          },
+        ],
+      },
       meta: { current_page: 1, last_page: 1, per_page: 10, total: 1 },
     },
   });
