@@ -259,6 +259,8 @@ describe('?election_id on the voting and results family', () => {
     listReminders: api.reminders.listReminders,
     createPosition: api.setup.createPosition,
     reorderPositions: api.setup.reorderPositions,
+    listVvpat: api.vvpat.listVvpat,
+    searchVvpat: api.vvpat.searchVvpat,
   };
 
   it('every call of the family declares it, optional, beside its own query', () => {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { c, errors, meta, PageMeta, PageQuery, VvpatRow } from './common';
-import { filterSchema, textIdNumber } from './validation';
+import { ElectionQuery, filterSchema, textIdNumber } from './validation';
 
-export const VvpatSearchQuery = PageQuery.extend({
+export const VvpatSearchQuery = PageQuery.merge(ElectionQuery).extend({
   vvpat: filterSchema(64),
   /** an empty value (a cleared select) means "any position" */
   psk_position_id: z.preprocess((v) => (v === '' || v === null ? undefined : v), textIdNumber('psk_position_id').optional()),
@@ -18,7 +18,7 @@ export const vvpatRouter = c.router({
     summary: 'Verifiable paper audit trail: receipt codes with their choice, paginated',
     description:
       'One election (`?election_id`, default the current one). Under its results visibility `after_close`: 403 until voting closes (the rows add up to the counts).',
-    query: PageQuery,
+    query: PageQuery.merge(ElectionQuery),
     responses: { 200: VvpatPage, ...errors(401, 403) },
     metadata: meta('admin'),
   },

@@ -48,6 +48,7 @@ const SCREENS: Screen[] = [
   { path: '/receipt', as: 'public', ready: heading },
   { path: '/commitments', as: 'public', ready: heading },
   { path: '/results', as: 'public', ready: heading },
+  { path: '/elections', as: 'public', ready: (p) => p.getByRole('heading', { level: 1, name: 'Elections' }).waitFor() },
   { path: '/voter', as: 'voter', ready: mainText },
   { path: '/voter/elect', as: 'voter', ready: (p) => p.getByRole('button', { name: 'Vote' }).waitFor() },
   {
@@ -99,6 +100,7 @@ const SCREENS: Screen[] = [
   { path: '/admin/vpat', as: 'admin', ready: mainText },
   { path: '/admin/issues', as: 'admin', ready: mainText },
   { path: '/admin/reminders', as: 'admin', ready: mainText },
+  { path: '/admin/elections', as: 'admin', ready: (p) => p.getByRole('table', { name: 'Elections' }).waitFor() },
   { path: '/agent', as: 'agent', ready: mainText },
 ];
 

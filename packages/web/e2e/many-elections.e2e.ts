@@ -5,13 +5,15 @@ import { axeScan, screenshot, signInOverApi, type ApiClient, type Session, useE2
 
 /**
  * Many elections in one installation (docs/api.md "Many elections, motions and ranked counts"),
- * in Chromium against the real server: the admin closes and archives the demo election (a member
- * voted in it), copies it into "Elections 2027" with its candidates, adds a by-election with one
- * position, and opens both; the member, on both rolls, votes in each from the dashboard and sees
- * every receipt with its election; the public list shows both, the archived declaration stays
- * reachable by its address; the new pages pass axe at 1280 and 390 px. The admin's steps go over
- * the API (set-up); what the voter and the public see is checked in the browser. This file's server
- * is its own copy of the demo, so nothing here touches another file's state.
+ * in Chromium against the real server. The admin, in the browser: closes the demo election (a
+ * member voted in it) from the dashboard, archives it and copies it into "Elections 2027" with its
+ * candidates on the Elections page, adds a by-election there (New) and gives it one position and
+ * its candidate on its Set-up page, and opens both from the dashboard, choosing each with the
+ * election switcher. The member, on both rolls, votes in each from the dashboard and sees every
+ * receipt with its election; the public list shows both, the archived declaration stays reachable
+ * by its address; the pages pass axe at 1280 and 390 px. Only the member's vote in the demo
+ * election before it closes goes over the API. This file's server is its own copy of the demo
+ * (harness.ts `useE2E`), so closing its current election touches no other file's state.
  */
 
 const MEMBER_NO = '1006';
@@ -42,22 +44,25 @@ async function voterCall(method: 'GET' | 'POST', path: string, body?: unknown) {
   });
 }
 
-/** A page with the member's session where the web app keeps it (and axe allowed in: bypassCSP). */
+/** A page with the member's or the admin's session where the web app keeps it (and axe allowed in: bypassCSP). */
 async function pageAs(
-  as: 'voter' | 'public',
+  as: 'voter' | 'admin' | 'public',
   viewport: { width: number; height: number },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await e2e.browser.newContext({ viewport, baseURL: e2e.server.baseUrl, bypassCSP: true });
-  if (as === 'voter') {
-    await context.addInitScript((s: Session) => {
-      if (sessionStorage.getItem('e2e-seeded')) return;
-      sessionStorage.setItem('e2e-seeded', '1');
-      localStorage.setItem('token', s.bearer_token);
-      localStorage.setItem('hash', s.hash);
-      localStorage.setItem('name', s.name);
-      localStorage.setItem('balance', String(s.balance));
-      localStorage.setItem('account_type', 'member');
-    }, voter);
+  if (as !== 'public') {
+    await context.addInitScript(
+      ({ s, type }) => {
+        if (sessionStorage.getItem('e2e-seeded')) return;
+        sessionStorage.setItem('e2e-seeded', '1');
+        localStorage.setItem('token', s.bearer_token);
+        localStorage.setItem('hash', s.hash);
+        localStorage.setItem('name', s.name);
+        localStorage.setItem('balance', String(s.balance));
+        localStorage.setItem('account_type', type);
+      },
+      { s: as === 'voter' ? voter : admin.session, type: as === 'voter' ? 'member' : 'admin' },
+    );
   }
   return { context, page: await context.newPage() };
 }
@@ -87,8 +92,8 @@ beforeAll(async () => {
   admin = await signInOverApi(e2e.server, { kind: 'admin' });
   voter = (await signInOverApi(e2e.server, { kind: 'voter', memberNo: MEMBER_NO, sink: e2e.sink })).session;
 
-  // The demo election: open, the member votes in it (one position), then it closes for good.
-  // The demo's election (a demo may also hold an archived one of an earlier year).
+  // The demo's election (a demo also holds an archived one of an earlier year): open, and the
+  // member votes in it (one position), the set-up for what the admin then does in the browser.
   const live = (await asAdmin<{ data: Election[] }>('GET', '/elections')).data.filter((e) => !e.archived);
   expect(live).toHaveLength(1);
   ids.old = live[0]!.id;
@@ -100,18 +105,144 @@ beforeAll(async () => {
     candidates: { [first.position_id]: first.candidates[0]!.id },
   });
   expect(cast.status).toBe(201);
-  await asAdmin('POST', `/election/close?election_id=${ids.old}`);
-  await asAdmin('POST', `/elections/${ids.old}/archive`);
+});
 
-  // Its copy, with the same positions (and titles) and candidates, and a by-election of one position.
-  ids.annual = (
-    await asAdmin<{ data: Election }>('POST', `/elections/${ids.old}/copy`, { title: 'Elections 2027', candidates: true })
-  ).data.id;
-  ids.by = (await asAdmin<{ data: Election }>('POST', '/elections', { title: 'By-election 2027' })).data.id;
-  const [position] = (await asAdmin<{ data: { id: number }[] }>('POST', `/positions?election_id=${ids.by}`, { name: 'Treasurer' })).data;
-  await asAdmin('POST', `/assign/psk/position?election_id=${ids.by}`, { member_no: BY_CANDIDATE, position_ids: [position!.id] });
-  await asAdmin('POST', `/toggle?election_id=${ids.annual}`, { status: true });
-  await asAdmin('POST', `/toggle?election_id=${ids.by}`, { status: true });
+/** The admin's dashboard, with the session signed in over the API (one emailed code a minute). */
+async function adminPage(viewport: { width: number; height: number }) {
+  const { context, page } = await pageAs('admin', viewport);
+  await page.goto('/admin');
+  return { context, page };
+}
+
+const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor({ timeout: 20_000 });
+
+/** Chooses an election with the staff pages' switcher (a labelled combobox), by its title. */
+async function chooseElection(page: Page, title: string) {
+  await page.getByRole('combobox', { name: 'Election' }).click();
+  await page.getByRole('option', { name: new RegExp(`^${title} \\(`) }).click();
+  await expect.poll(() => page.getByRole('combobox', { name: 'Election' }).textContent()).toContain(title);
+}
+
+describe('the admin runs the next election in the browser', () => {
+  it('closes and archives the demo election, copies it, adds a by-election with one position, and opens both', async () => {
+    const { context, page } = await adminPage(WIDTHS[0]);
+
+    // Close the demo election from the dashboard (it is the current one).
+    await page.getByRole('button', { name: 'Close the election' }).click();
+    const closing = page.getByRole('alertdialog');
+    await closing.getByRole('button', { name: 'Close the election' }).click();
+    await expect.poll(() => page.getByTestId('election-phase').textContent(), { timeout: 30_000 }).toMatch(/^Closed/);
+
+    // The Elections page: archive it, then copy it with its candidates.
+    await page.getByRole('link', { name: 'Elections', exact: true }).first().click();
+    await page.waitForURL((url) => url.pathname === '/admin/elections');
+    const table = page.getByRole('table', { name: 'Elections' });
+    await table.getByRole('rowheader', { name: new RegExp(`^${oldTitle}`) }).waitFor();
+    await page.getByRole('button', { name: `Archive ${oldTitle}` }).click();
+    const archiving = page.getByRole('alertdialog', { name: `Archive ${oldTitle}?` });
+    await archiving.getByRole('button', { name: 'Archive', exact: true }).click();
+    await toast(page, `Election archived: ${oldTitle}`);
+    await archiving.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: `Copy ${oldTitle}` }).click();
+    const copying = page.getByRole('dialog', { name: `Copy ${oldTitle}` });
+    await copying.getByLabel('Title of the new election').fill('Elections 2027');
+    await copying.getByLabel('Copy the candidates too').check();
+    await copying.getByRole('button', { name: 'Copy', exact: true }).click();
+    await toast(page, 'Election copied: Elections 2027');
+    await copying.waitFor({ state: 'detached' });
+
+    // A by-election (New), then its one position and candidate on its Set-up page.
+    await page.getByRole('button', { name: 'New election' }).click();
+    const creating = page.getByRole('dialog', { name: 'New election' });
+    await creating.getByLabel('Title', { exact: true }).fill('By-election 2027');
+    await creating.getByRole('button', { name: 'Create election' }).click();
+    await toast(page, 'Election created: By-election 2027');
+    await creating.waitFor({ state: 'detached' });
+    await table.getByRole('rowheader', { name: /^Elections 2027/ }).waitFor();
+    await expectAxeClean(page, '/admin/elections 1280');
+    await screenshot(page, 'many-elections-admin-1280');
+
+    await page.getByRole('link', { name: 'Set up Elections 2027' }).waitFor();
+    ids.annual = Number(
+      new URL((await page.getByRole('link', { name: 'Set up Elections 2027' }).getAttribute('href'))!, 'http://x').searchParams.get(
+        'election',
+      ),
+    );
+    await page.getByRole('link', { name: 'Set up By-election 2027' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/setup' && url.searchParams.has('election'));
+    ids.by = Number(new URL(page.url()).searchParams.get('election'));
+    expect(ids.by).toBeGreaterThan(ids.annual);
+    await expect.poll(() => page.getByRole('combobox', { name: 'Election' }).textContent()).toContain('By-election 2027');
+    const positions = page.getByRole('region', { name: 'Positions', exact: true });
+    await positions.getByLabel('New position name').fill('Treasurer');
+    await positions.getByLabel('Seats').fill('1');
+    await positions.getByLabel('Elected by').selectOption('national');
+    await positions.getByRole('button', { name: 'Add position' }).click();
+    await toast(page, 'Position added');
+    await positions.getByRole('button', { name: 'Add a candidate for Treasurer - National' }).click();
+    const adding = page.getByRole('dialog', { name: 'Add Candidate' });
+    await adding.getByLabel('Find the member').fill(BY_CANDIDATE);
+    await adding.getByLabel('Find the member').press('Enter');
+    await adding.getByRole('radio', { name: new RegExp(`\\(${BY_CANDIDATE}, `) }).check();
+    await adding.getByRole('button', { name: 'Add candidate' }).click();
+    await toast(page, 'Candidate added');
+    await adding.waitFor({ state: 'detached' });
+    // The checklist shows the by-election's roll: every member, not yet frozen.
+    const roll = page.getByRole('list', { name: 'Set-up checklist' }).locator('li', { hasText: 'Roll' });
+    await expect.poll(() => roll.textContent(), { timeout: 20_000 }).toMatch(/\d+ members on the roll$/);
+
+    // Open both from the dashboard, each chosen with the switcher.
+    await page.getByRole('link', { name: 'Home', exact: true }).first().click();
+    await page.waitForURL((url) => url.pathname === '/admin');
+    for (const title of ['Elections 2027', 'By-election 2027']) {
+      await chooseElection(page, title);
+      // includeHidden: a question hides the page behind it. The demo's copy asks one: some of its
+      // branch positions have no candidate (as in the demo), and the admin opens it anyway.
+      const toggle = page.getByRole('switch', { name: 'Voting enabled', includeHidden: true });
+      const asked = page.getByRole('alertdialog', { name: 'Open voting with positions that have no candidate?' });
+      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
+      await toggle.click();
+      await expect
+        .poll(async () => ((await asked.isVisible()) ? 'asked' : await toggle.getAttribute('aria-checked')), { timeout: 20_000 })
+        .not.toBe('false');
+      if (await asked.isVisible()) await asked.getByRole('button', { name: 'Enable voting anyway' }).click();
+      await expect.poll(() => toggle.getAttribute('aria-checked'), { timeout: 20_000 }).toBe('true');
+    }
+    // The menu keeps the chosen election: the by-election's Set-up page says its roll is frozen.
+    await page.getByRole('link', { name: 'Set-up', exact: true }).first().click();
+    await page.waitForURL((url) => url.pathname === '/admin/setup' && url.searchParams.get('election') === String(ids.by));
+    await expect.poll(() => roll.textContent(), { timeout: 20_000 }).toMatch(/members on the roll, frozen when voting opened$/);
+
+    // The README's picture of the Elections page (docs/images/elections.png): both open, last year's archived.
+    await page.getByRole('link', { name: 'Elections', exact: true }).first().click();
+    await page.getByRole('table', { name: 'Elections' }).getByText('Archived').first().waitFor();
+    await expect.poll(() => page.getByRole('table', { name: 'Elections' }).getByText('Open', { exact: true }).count()).toBe(2);
+    for (const close of await page.getByRole('button', { name: 'Close', exact: true }).all()) await close.click().catch(() => undefined);
+    await expect.poll(() => page.getByText(/^Voting has been/).count(), { timeout: 10_000 }).toBe(0);
+    await screenshot(page, 'elections-page');
+
+    const listed = (await asAdmin<{ data: Election[] }>('GET', '/elections')).data;
+    expect(listed.find((e) => e.id === ids.old)).toMatchObject({ archived: true, phase: 'closed' });
+    expect(listed.find((e) => e.id === ids.annual)).toMatchObject({ title: 'Elections 2027', phase: 'open' });
+    expect(listed.find((e) => e.id === ids.by)).toMatchObject({ title: 'By-election 2027', phase: 'open' });
+    await context.close();
+  });
+
+  it('the Elections page passes axe at 390 px', async () => {
+    const { context, page } = await adminPage(WIDTHS[1]);
+    await page.goto('/admin/elections');
+    await page
+      .getByRole('table', { name: 'Elections' })
+      .getByRole('rowheader', { name: /^By-election 2027/ })
+      .waitFor();
+    await expectAxeClean(page, '/admin/elections 390');
+    await page.getByRole('button', { name: 'Edit By-election 2027' }).click();
+    await page.getByRole('dialog', { name: 'Edit By-election 2027' }).getByText('the roll is frozen').waitFor();
+    await expectAxeClean(page, '/admin/elections edit dialog 390');
+    await screenshot(page, 'many-elections-admin-390');
+    await context.close();
+  });
 });
 
 describe('many elections: a member on two rolls, the public list, an archived declaration', () => {

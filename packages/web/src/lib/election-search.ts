@@ -33,9 +33,10 @@ export function useElectionParam(): number | undefined {
 
 /**
  * Sets (or, with undefined, clears) the election param on the current page; the page number of a
- * paged list goes back to 1, since the rows are another election's.
+ * paged list goes back to 1, since the rows are another election's, and so do the `clear` params
+ * (a list's filters that name the previous election's positions).
  */
-export function useSetElectionParam() {
+export function useSetElectionParam(clear: readonly string[] = NONE) {
   const navigate = useNavigate();
   return useCallback(
     (election: number | undefined) =>
@@ -43,9 +44,12 @@ export function useSetElectionParam() {
         to: '.',
         search: (prev: Record<string, unknown>) => {
           const { election: _previous, page: _page, ...rest } = prev;
+          for (const key of clear) delete rest[key];
           return (election === undefined ? rest : { ...rest, election }) as never;
         },
       }),
-    [navigate],
+    [navigate, clear],
   );
 }
+
+const NONE: readonly string[] = [];

@@ -217,22 +217,28 @@ export const queries = {
       placeholderData: keepPreviousData,
     });
   },
-  vvpat: (search: ListSearch<typeof VVPAT_FILTERS>) => {
+  /** The audit trail of one election (`?election_id`), else the current one's. */
+  vvpat: (search: ListSearch<typeof VVPAT_FILTERS>, election?: number) => {
     const page = search.page ?? 1;
     const applied = appliedFilters(VVPAT_FILTERS, search);
     const ref = applied.vvpat.trim();
     const positionId = applied.position ? Number(applied.position) : undefined;
     return queryOptions({
-      queryKey: [...queryKeys.vvpat, search.filtered ? applied : null, page] as const,
+      queryKey: [...electionKey(queryKeys.vvpat, election), search.filtered ? applied : null, page] as const,
       queryFn: ({ signal }) =>
         search.filtered
           ? ok(
               api.vvpat.searchVvpat.query({
-                query: { page, ...(ref ? { vvpat: ref } : {}), ...(positionId ? { psk_position_id: positionId } : {}) },
+                query: {
+                  page,
+                  ...(ref ? { vvpat: ref } : {}),
+                  ...(positionId ? { psk_position_id: positionId } : {}),
+                  ...electionQuery(election),
+                },
                 fetchOptions: { signal },
               }),
             )
-          : ok(api.vvpat.listVvpat.query({ query: { page }, fetchOptions: { signal } })),
+          : ok(api.vvpat.listVvpat.query({ query: { page, ...electionQuery(election) }, fetchOptions: { signal } })),
       placeholderData: keepPreviousData,
     });
   },

@@ -4,6 +4,7 @@ import { renderWithProviders } from '@/test/render';
 import { stubFetch, type Call, type Reply } from '@/test/fetch';
 import { CandidatesPage } from './candidates-page';
 import { SetupPage } from './setup-page';
+import { electionSearch } from '@/lib/election-search';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -103,6 +104,39 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
       'Eldoret',
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add Candidate' })).toBeNull());
+  }, 20_000);
+
+  it("in the election ?election=2 names: its positions, ?election_id=2, and the member's candidacies elsewhere left out", async () => {
+    const calls = server();
+    const elsewhere = { ...wanjiru, psk_position_ids: [2, 40] }; // 40: a position of another election
+    vi.stubGlobal(
+      'fetch',
+      ((inner: typeof fetch) => (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = new URL(String(input), 'http://localhost');
+        if (url.pathname.endsWith('/search/member'))
+          return Promise.resolve(
+            new Response(JSON.stringify({ data: [elsewhere], current_page: 1, last_page: 1, per_page: 10, total: 1 }), {
+              status: 200,
+              headers: { 'content-type': 'application/json' },
+            }),
+          );
+        return inner(input, init);
+      })(globalThis.fetch),
+    );
+    await renderWithProviders(<CandidatesPage />, '/admin/candidates?election=2', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add candidate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Candidate' });
+    await waitFor(() => expect(within(dialog).getByRole('option', { name: 'Board member - National' })).toBeTruthy());
+    fireEvent.change(within(dialog).getByLabelText('Position'), { target: { value: '1' } });
+    fireEvent.change(within(dialog).getByLabelText('Find the member'), { target: { value: 'UM-1001' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Search' }));
+    await within(dialog).findByLabelText('Wanjiru Kamau (UM-1001, Eldoret)');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
+    expect(await screen.findByText('Candidate added')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/psk/candidate/positions')!.search.get('election_id')).toBe('2');
+    const edit = calls.find((c) => c.path === '/edit/candidate/7')!;
+    expect(edit.search.get('election_id')).toBe('2');
+    expect((edit.body as FormData).getAll('position_ids[]')).toEqual(['2', '1']);
   }, 20_000);
 
   it('asks for a position and a member before sending, says when nobody matches, and shows the server refusal', async () => {

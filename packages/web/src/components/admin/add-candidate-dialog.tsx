@@ -10,6 +10,7 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/hooks/use-toast';
 import { useCandidatePositions } from '@/hooks/use-admin-lists';
 import { api } from '@/lib/api';
+import { useElectionParam } from '@/lib/election-search';
 import { errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { positionOptionLabel } from '@/lib/format';
 import { useUpdateCandidate } from '@/lib/mutations';
@@ -50,8 +51,10 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
   const { t, tKnown } = useT();
   const id = useId();
   const { fileRef } = useFileInput();
-  const { standable: positions, loading: positionsLoading } = useCandidatePositions();
-  const update = useUpdateCandidate(t('admin.candidate.addError'));
+  // The election the page shows (`?election=N`, the Set-up page of one election), else the current one.
+  const election = useElectionParam();
+  const { standable: positions, positions: all, loading: positionsLoading } = useCandidatePositions(election);
+  const update = useUpdateCandidate(t('admin.candidate.addError'), election);
   const form = useZodForm(addSchema, {
     reValidateMode: 'onSubmit',
     defaultValues: { ...EMPTY, position: positionId ? String(positionId) : '' },
@@ -94,7 +97,8 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
       phone: m.phone,
       email: m.email,
       county: m.county,
-      position_ids: [...new Set([...m.psk_position_ids, wanted])],
+      // The edit replaces the member's positions in this election only: another election's are not named (422).
+      position_ids: [...new Set([...m.psk_position_ids.filter((p) => all.some((q) => q.id === p)), wanted])],
       statement,
     });
     if (!parsed.success) {

@@ -5,10 +5,12 @@ import type { ChannelHandlers } from '@/lib/realtime';
 import { renderWithProviders } from '@/test/render';
 import { callsTo, stub, stubRoutes, type Call } from '@/test/fetch';
 import { anElection } from '@/test/elections';
-import { electionSearch } from '@/lib/election-search';
+import { electionSearch, withElectionSearch } from '@/lib/election-search';
+import { vvpatSearch } from '@/lib/list-search';
 import { AgentDashboard } from '@/components/agent/agent-dashboard';
 import { AdminDashboard } from './admin-dashboard';
 import { SetupPage } from './setup-page';
+import { VvpatPage } from './vvpat-page';
 
 /** The channels each page subscribes to, and the election they are for (lib/realtime.ts). */
 const live: { handlers: ChannelHandlers | null; election: number | undefined } = { handlers: null, election: undefined };
@@ -169,5 +171,62 @@ describe('the Set-up page of one election (/admin/setup?election=2)', () => {
     const [put] = callsTo(calls, contract.api.elections.updateElection);
     expect(put!.search.get('election_id')).toBe('2');
     expect(put!.body).toMatchObject({ title: 'Nairobi by-election 2026' });
+  });
+});
+
+describe('the VvPat page follows the chosen election', () => {
+  const trail = (c: Call) => ({
+    status: 200 as const,
+    body: {
+      data: {
+        votes: [
+          {
+            vvpat: of(c) === by ? 'VP-BY00-0002' : 'VP-ANNU-0001',
+            name: 'Ada Lovelace',
+            count: 1,
+            position: 'Chairperson National',
+            election_id: of(c).id!,
+            election: of(c).title,
+          },
+        ],
+      },
+      meta: { current_page: 1, last_page: 1, per_page: 10, total: 1 },
+    },
+  });
+  function vvpatServer() {
+    return stubRoutes(
+      stub(contract.api.organisation.listElections, { status: 200, body: { data: [by, annual] } }),
+      stub(contract.api.elections.getElection, (c) => ({ status: 200, body: { data: of(c) } })),
+      stub(contract.api.members.listPositions, { status: 200, body: { data: [] } }),
+      stub(contract.api.vvpat.listVvpat, trail),
+      stub(contract.api.vvpat.searchVvpat, trail),
+    );
+  }
+
+  it("searches ?election=2's trail with ?election_id=2, and another election's starts unfiltered", async () => {
+    const calls = vvpatServer();
+    const { router } = await renderWithProviders(<VvpatPage />, '/admin/vpat?election=2&filtered=true&position=9', {
+      validateSearch: withElectionSearch(vvpatSearch),
+    });
+    expect(await screen.findByText('VP-BY00-0002')).toBeTruthy();
+    const [search] = callsTo(calls, contract.api.vvpat.searchVvpat);
+    expect(search!.search.get('election_id')).toBe('2');
+    expect(search!.search.get('psk_position_id')).toBe('9');
+    expect(electionIds(callsTo(calls, contract.api.members.listPositions))).toEqual(['2']);
+
+    const box = await screen.findByRole('combobox', { name: 'Election' });
+    box.focus();
+    fireEvent.keyDown(box, { key: 'Enter' });
+    fireEvent.click(await screen.findByRole('option', { name: /^Annual election 2026/ }));
+    expect(await screen.findByText('VP-ANNU-0001')).toBeTruthy();
+    expect(router.state.location.search).toEqual({ election: 1 });
+    expect(electionIds(callsTo(calls, contract.api.vvpat.listVvpat))).toEqual(['1']);
+  });
+
+  it('without a param reads the current election with bare calls', async () => {
+    const calls = vvpatServer();
+    await renderWithProviders(<VvpatPage />, '/admin/vpat', { validateSearch: withElectionSearch(vvpatSearch) });
+    expect(await screen.findByText('VP-ANNU-0001')).toBeTruthy();
+    expect(electionIds(callsTo(calls, contract.api.vvpat.listVvpat))).toEqual([null]);
   });
 });

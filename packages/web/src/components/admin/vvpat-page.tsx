@@ -7,8 +7,10 @@ import { useLastPage } from '@/hooks/use-last-page';
 import { SearchForm, type SearchField } from '@/components/staff/search-form';
 import { useFilteredPages } from '@/hooks/use-filtered-pages';
 import { Label } from '@/components/ui/label';
+import { ElectionSwitcher } from '@/components/staff/election-switcher';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { toast } from '@/hooks/use-toast';
+import { useElectionParam } from '@/lib/election-search';
 import { VVPAT_FILTERS } from '@/lib/list-search';
 import { errorStatus, hiddenResultsText } from '@/lib/errors';
 import { positionLabel } from '@/lib/format';
@@ -17,6 +19,8 @@ import { t, useT, type MessageKey } from '@/i18n';
 
 const ANY = 'any';
 const EMPTY = VVPAT_FILTERS;
+// Another election's trail starts unfiltered: its positions are not this one's.
+const CLEARED_WITH_ELECTION = ['filtered', ...Object.keys(VVPAT_FILTERS)];
 // The position is a select, passed to the form as an extra control.
 const FIELDS: (SearchField<keyof typeof EMPTY> & { label: MessageKey })[] = [
   { key: 'vvpat', label: 'admin.vvpat.ref', maxLength: 64, autoComplete: 'off' },
@@ -28,14 +32,18 @@ export function vvpatErrorToast(status: number | undefined) {
   else toast({ variant: 'destructive', title: t('admin.vvpat.error'), description: t('admin.vvpat.fetchError') });
 }
 
-/** Verifiable Paper Audit Trail (admin) (docs/screens.md "Staff pages"): search by ref and position, table, pager. */
+/**
+ * Verifiable Paper Audit Trail (admin) (docs/screens.md "Staff pages"): search by ref and position,
+ * table, pager; of the election the switcher chose (`?election=N`), else the current one.
+ */
 export function VvpatPage() {
   const { t, tKnown } = useT();
   const id = useId();
+  const election = useElectionParam();
   const f = useFilteredPages(EMPTY);
-  const positions = useQuery(queries.positions());
+  const positions = useQuery(queries.positions(election));
 
-  const q = useQuery(queries.vvpat(f.params));
+  const q = useQuery(queries.vvpat(f.params, election));
   const body = q.data?.body;
   const lastPage = useLastPage(f.page, f.clampPage, body?.meta.last_page);
   const status = q.isError ? errorStatus(q.error) : undefined;
@@ -50,6 +58,7 @@ export function VvpatPage() {
 
   return (
     <div className="grid gap-6">
+      <ElectionSwitcher clear={CLEARED_WITH_ELECTION} />
       <SearchForm label={t('admin.vvpat.searchLabel')} fields={FIELDS.map((fd) => ({ ...fd, label: t(fd.label) }))} filters={f} columns={2}>
         <div className="grid gap-2">
           <Label htmlFor={`${id}-position`}>{t('admin.vvpat.position')}</Label>

@@ -23,12 +23,14 @@ export function useElectionName() {
  * (a combobox, keyboard usable) of GET elections, each with its title and phase. Choosing one sets
  * the page's `?election=N` (lib/election-search.ts), so a reload or a shared link keeps it; with no
  * param it shows the current election. An installation with a single election shows no switcher.
+ * `clear` names the page's search params that go with the choice (a list's filters); pass a
+ * module-level constant.
  */
-export function ElectionSwitcher({ className }: { className?: string }) {
+export function ElectionSwitcher({ className, clear }: { className?: string; clear?: readonly string[] }) {
   const { t } = useT();
   const id = useId();
   const selected = useElectionParam();
-  const setElection = useSetElectionParam();
+  const setElection = useSetElectionParam(clear);
   const name = useElectionName();
   const list = useQuery(queries.elections());
   const current = useQuery(queries.election());

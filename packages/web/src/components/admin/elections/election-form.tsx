@@ -1,7 +1,7 @@
-import { useId } from 'react';
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
-import { CreateElectionBody, RESULTS_VISIBILITY, type ResultsVisibility } from '@kura/contract';
+import { useId, useState } from 'react';
+import { CreateElectionBody, RESULTS_VISIBILITY, type Election, type ResultsVisibility, type UpdateElectionByIdBody } from '@kura/contract';
 import { FormField, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
@@ -10,9 +10,9 @@ import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { Textarea } from '@/components/ui/textarea';
 import { useBranches } from '@/hooks/use-admin-lists';
 import { toast } from '@/hooks/use-toast';
-import { fieldErrorsOf } from '@/lib/errors';
-import { useCreateElection } from '@/lib/mutations';
-import { fromZonedInput, timeZoneLabel } from '@/lib/zoned-time';
+import { errorMessage, fieldErrorsOf } from '@/lib/errors';
+import { useCreateElection, useUpdateElectionById } from '@/lib/mutations';
+import { fromZonedInput, timeZoneLabel, toZonedInput } from '@/lib/zoned-time';
 import { useT, type MessageKey } from '@/i18n';
 
 const fields = CreateElectionBody.innerType().shape;
@@ -44,26 +44,99 @@ export const newElectionSchema = z
   .refine((v) => v.electorate === 'all' || v.branch_ids.length > 0, { message: CHOOSE_BRANCH, path: ['branch_ids'] });
 export type NewElectionValues = z.input<typeof newElectionSchema>;
 
-/** POST elections: on success `onDone` (the dialog closes); a refusal's field messages go on the fields. */
+/** The form's values of an election being edited (its schedule as wall-clock times in `timeZone`). */
+export function electionValues(e: Election, timeZone: string): NewElectionValues {
+  const branchIds = e.electorate?.branch_ids ?? null;
+  return {
+    title: e.title,
+    description: e.description ?? '',
+    opens_at: toZonedInput(e.opens_at, timeZone),
+    closes_at: toZonedInput(e.closes_at, timeZone),
+    results_visibility: e.results_visibility,
+    electorate: branchIds === null ? 'all' : 'branches',
+    branch_ids: branchIds ?? [],
+  };
+}
+
+const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
+
+/**
+ * PATCH elections/{id} sends what changed only: the server refuses the schedule, visibility and
+ * electorate of a closed election (and the electorate once the roll froze) even unchanged.
+ */
+export function changedFields(e: Election, v: NewElectionValues, timeZone: string): UpdateElectionByIdBody {
+  const was = electionValues(e, timeZone);
+  const body: UpdateElectionByIdBody = {};
+  if (v.title.trim() !== was.title.trim()) body.title = v.title.trim();
+  if (v.description.trim() !== was.description.trim()) body.description = v.description.trim() || null;
+  // Compared as instants: a browser shows 08:00:00 as 08:00.
+  const opens = fromZonedInput(v.opens_at, timeZone);
+  const closes = fromZonedInput(v.closes_at, timeZone);
+  if (opens !== fromZonedInput(was.opens_at, timeZone)) body.opens_at = opens;
+  if (closes !== fromZonedInput(was.closes_at, timeZone)) body.closes_at = closes;
+  if (v.results_visibility !== was.results_visibility) body.results_visibility = v.results_visibility;
+  const branchIds = v.electorate === 'all' ? null : (v.branch_ids ?? []);
+  if (v.electorate !== was.electorate || (branchIds !== null && !sameIds(branchIds, was.branch_ids ?? [])))
+    body.electorate = { branch_ids: branchIds };
+  return body;
+}
+
+/** POST elections (New): on success `onDone` (the dialog closes); a refusal's field messages go on the fields. */
 export function NewElectionForm({ timeZone, onDone }: { timeZone: string; onDone: () => void }) {
-  const { t } = useT();
+  return <ElectionForm timeZone={timeZone} onDone={onDone} />;
+}
+
+const EMPTY: NewElectionValues = {
+  title: '',
+  description: '',
+  opens_at: '',
+  closes_at: '',
+  results_visibility: 'live',
+  electorate: 'all',
+  branch_ids: [],
+};
+
+/**
+ * The election form, New (POST elections) or Edit (PATCH elections/{id}, `election` given): on
+ * success `onDone`; a refusal's field messages go on the fields, a 409 (a closed election's
+ * schedule, visibility or electorate, a frozen roll's electorate) shows above the buttons.
+ */
+export function ElectionForm({
+  timeZone,
+  election,
+  onDone,
+}: {
+  timeZone: string;
+  election?: Election & { id: number };
+  onDone: () => void;
+}) {
+  const { t, tKnown } = useT();
   const id = useId();
   const create = useCreateElection();
+  const update = useUpdateElectionById();
   const { branches, loading: branchesLoading } = useBranches();
-  const form = useZodForm(newElectionSchema, {
-    defaultValues: {
-      title: '',
-      description: '',
-      opens_at: '',
-      closes_at: '',
-      results_visibility: 'live',
-      electorate: 'all',
-      branch_ids: [],
-    },
-  });
+  const form = useZodForm(newElectionSchema, { defaultValues: election ? electionValues(election, timeZone) : EMPTY });
+  const [problem, setProblem] = useState<string | null>(null);
   const electorate = form.watch('electorate');
 
+  const save = async (e: Election & { id: number }, v: NewElectionValues) => {
+    const body = changedFields(e, v, timeZone);
+    if (Object.keys(body).length === 0) return onDone();
+    try {
+      const res = await update.mutateAsync({ params: { id: e.id }, body });
+      toast({ variant: 'success', title: t('elections.saved', { title: res.body.data.title }) });
+      onDone();
+    } catch (err) {
+      // the hook toasted it; field messages go under the fields, a refusal (409) stays in the form
+      const fields = fieldErrorsOf(err);
+      setServerErrors(form, fields);
+      if (Object.keys(fields).length === 0) setProblem(errorMessage(err) ?? t('common.somethingWrong'));
+    }
+  };
+
   const onSubmit = form.handleSubmit(async (v) => {
+    setProblem(null);
+    if (election) return save(election, v);
     const opens = fromZonedInput(v.opens_at, timeZone);
     const closes = fromZonedInput(v.closes_at, timeZone);
     try {
@@ -85,9 +158,13 @@ export function NewElectionForm({ timeZone, onDone }: { timeZone: string; onDone
     }
   });
 
+  const closed = election?.phase === 'closed';
+  const frozen = Boolean(election?.roll_frozen_at);
+
   const errors = form.formState.errors;
   return (
     <form onSubmit={(e) => void onSubmit(e)} noValidate className="grid gap-4">
+      {closed && <p className="text-sm text-muted-foreground">{t('elections.field.closedHint')}</p>}
       <FormField label={t('elections.field.title')} error={errors.title?.message}>
         <Input autoComplete="off" {...form.register('title')} />
       </FormField>
@@ -127,8 +204,18 @@ export function NewElectionForm({ timeZone, onDone }: { timeZone: string; onDone
           )}
         />
       </fieldset>
-      <fieldset className="grid gap-2" aria-describedby={errors.branch_ids ? `${id}-branches-error` : undefined}>
+      <fieldset
+        className="grid gap-2"
+        aria-describedby={
+          [frozen ? `${id}-frozen` : '', errors.branch_ids ? `${id}-branches-error` : ''].filter(Boolean).join(' ') || undefined
+        }
+      >
         <legend className="text-sm font-medium">{t('elections.field.electorate')}</legend>
+        {frozen && (
+          <p id={`${id}-frozen`} className="text-sm text-muted-foreground">
+            {t('elections.field.rollFrozen')}
+          </p>
+        )}
         <Controller
           control={form.control}
           name="electorate"
@@ -181,7 +268,17 @@ export function NewElectionForm({ timeZone, onDone }: { timeZone: string; onDone
           </p>
         )}
       </fieldset>
-      <FormFooter pending={create.isPending} submitLabel={t('elections.create')} pendingLabel={t('common.saving')} onCancel={onDone} />
+      {problem && (
+        <p role="alert" className="text-sm text-destructive">
+          {tKnown(problem)}
+        </p>
+      )}
+      <FormFooter
+        pending={create.isPending || update.isPending}
+        submitLabel={election ? t('elections.save') : t('elections.create')}
+        pendingLabel={t('common.saving')}
+        onCancel={onDone}
+      />
     </form>
   );
 }

@@ -33,6 +33,7 @@ const stats = (votesCasted: number, voted: number, notVoted: number) => ({
 });
 
 function server(overrides: { archive?: number; remove?: number; copy?: number; create?: number } = {}) {
+  const closedRefusal = 'The election is closed; its schedule, results visibility and electorate can no longer change';
   const list: Election[] = [agm, by, annual];
   return stubRoutes(
     stub(contract.api.organisation.listElections, () => ({ status: 200, body: { data: list } })),
@@ -61,6 +62,14 @@ function server(overrides: { archive?: number; remove?: number; copy?: number; c
           }
         : { status: 201, body: { data: anElection(9, (c.body as { title: string }).title) } },
     ),
+    // As the server: a closed election refuses schedule, visibility and electorate, even unchanged.
+    stub(contract.api.organisation.updateElectionById, (c) => {
+      const target = list.find((e) => c.path === `/elections/${e.id}`)!;
+      const body = c.body as Record<string, unknown>;
+      if (target.phase === 'closed' && Object.keys(body).some((k) => k !== 'title' && k !== 'description'))
+        return { status: 409, body: { message: closedRefusal } };
+      return { status: 200, body: { data: { ...target, ...body } as Election } };
+    }),
     stub(contract.api.organisation.copyElection, (c) => ({
       status: 201,
       body: { data: anElection(10, (c.body as { title: string }).title) },
@@ -141,6 +150,60 @@ describe('Elections page (docs/api.md "Many elections")', () => {
     expect(await within(dialog).findByText('The closing time must be after the opening time')).toBeTruthy();
     expect(within(dialog).getByLabelText('Voting closes').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByText('The election could not be created')).toBeTruthy();
+  });
+
+  it("edits an election: its form holds the election's values and only what changed is sent", async () => {
+    const calls = server();
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Nairobi by-election' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Nairobi by-election' });
+    const title = within(dialog).getByLabelText('Title') as HTMLInputElement;
+    expect(title.value).toBe('Nairobi by-election');
+    // 2026-06-01T05:00Z is 08:00 in Nairobi
+    expect((within(dialog).getByLabelText('Voting opens') as HTMLInputElement).value).toBe('2026-06-01T08:00');
+    expect(within(dialog).getByRole('radio', { name: 'Every member' }).getAttribute('aria-checked')).toBe('true');
+    fireEvent.change(title, { target: { value: 'Nairobi by-election 2026' } });
+    fireEvent.change(within(dialog).getByLabelText('Voting closes'), { target: { value: '2026-06-01T17:00' } });
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'The members of chosen branches' }));
+    fireEvent.click(await within(dialog).findByRole('checkbox', { name: 'Nairobi' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Election saved: Nairobi by-election 2026')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.updateElectionById).map((c) => [c.method, c.path, c.body])).toEqual([
+      [
+        'PATCH',
+        '/elections/2',
+        { title: 'Nairobi by-election 2026', closes_at: '2026-06-01T14:00:00.000Z', electorate: { branch_ids: [4] } },
+      ],
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it("renames a closed election, and shows the server's 409 when its schedule is changed", async () => {
+    const calls = server();
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Annual election 2026' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Edit Annual election 2026' });
+    expect(within(dialog).getByText('The election is closed: only its title and description can still change.')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Voting closes'), { target: { value: '2026-03-02T18:00' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await within(dialog).findByRole('alert')).toHaveProperty(
+      'textContent',
+      'The election is closed; its schedule, results visibility and electorate can no longer change',
+    );
+    expect(screen.getByText('The election could not be saved')).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Edit Annual election 2026' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Annual election 2026' }));
+    dialog = await screen.findByRole('dialog', { name: 'Edit Annual election 2026' });
+    fireEvent.change(within(dialog).getByLabelText('Description (optional)'), { target: { value: 'Held at the AGM' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Election saved: Annual election 2026')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.updateElectionById).map((c) => c.body)).toEqual([
+      { closes_at: '2026-03-02T15:00:00.000Z' },
+      { description: 'Held at the AGM' },
+    ]);
   });
 
   it('copies an election with its candidates under a new title', async () => {

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Archive, Copy, Plus, Settings2, Trash2 } from 'lucide-react';
+import { Archive, Copy, Pencil, Plus, Settings2, Trash2 } from 'lucide-react';
 import { CopyElectionBody, type Election } from '@kura/contract';
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
@@ -29,15 +29,15 @@ import { useArchiveElection, useCopyElection, useDeleteElection } from '@/lib/mu
 import { queries } from '@/lib/queries';
 import { cn } from '@/lib/utils';
 import { useT } from '@/i18n';
-import { NewElectionForm } from './election-form';
+import { ElectionForm, NewElectionForm } from './election-form';
 
 type Listed = Election & { id: number };
 type Confirmed = { kind: 'archive' | 'delete'; election: Listed };
-type Action = { kind: 'copy'; election: Listed } | Confirmed | { kind: 'new' } | null;
+type Action = { kind: 'copy' | 'edit'; election: Listed } | Confirmed | { kind: 'new' } | null;
 
 /**
  * The admin's elections (docs/api.md "Many elections, motions and ranked counts"): each with its
- * phase, turnout and times; New, Copy, Archive (closed ones) and Delete (while no vote was cast),
+ * phase, turnout and times; New, Edit, Copy, Archive (closed ones) and Delete (while no vote was cast),
  * each in a dialog that says what happens; the server's refusal (409, 422) shows in the dialog.
  * Each election's set-up is the Set-up page scoped to it (`/admin/setup?election=N`).
  */
@@ -90,6 +90,19 @@ export function ElectionsPage() {
             <DialogDescription>{t('elections.newText')}</DialogDescription>
           </DialogHeader>
           {action?.kind === 'new' && <NewElectionForm timeZone={timeZone} onDone={close} />}
+        </DialogContent>
+      </Dialog>
+      <Dialog open={action?.kind === 'edit'} onOpenChange={(o) => !o && close()}>
+        <DialogContent className="max-h-[90vh] overflow-y-auto">
+          {action?.kind === 'edit' && (
+            <>
+              <DialogHeader>
+                <DialogTitle>{t('elections.editTitle', { title: action.election.title.trim() || t('elections.untitled') })}</DialogTitle>
+                <DialogDescription>{t('elections.editText')}</DialogDescription>
+              </DialogHeader>
+              <ElectionForm key={action.election.id} election={action.election} timeZone={timeZone} onDone={close} />
+            </>
+          )}
         </DialogContent>
       </Dialog>
       <Dialog open={action?.kind === 'copy'} onOpenChange={(o) => !o && close()}>
@@ -153,6 +166,17 @@ function ElectionRow({
               <Settings2 aria-hidden="true" />
               {t('elections.setup')}
             </Link>
+          )}
+          {!e.archived && (
+            <Button
+              size="sm"
+              variant="outline"
+              aria-label={t('elections.editOf', { title })}
+              onClick={() => onAction({ kind: 'edit', election: e })}
+            >
+              <Pencil aria-hidden="true" />
+              {t('elections.edit')}
+            </Button>
           )}
           <Button
             size="sm"

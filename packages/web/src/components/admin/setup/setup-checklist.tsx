@@ -29,9 +29,35 @@ export function SetupChecklist() {
   const empty = positions.filter((p) => p.kind !== 'motion' && !withCandidate.has(p.id));
   const onlyMotions = positions.length > 0 && positions.every((p) => p.kind === 'motion');
   const memberTotal = members.data?.body.total ?? 0;
+  // The roll's size is on GET elections/{id} (the frozen roll's once voting first opened).
+  const electionId = chosen ?? election?.id;
+  const byId = useQuery({ ...queries.electionById(electionId ?? 0), enabled: electionId !== undefined });
+  const rolled = byId.data?.body.data;
+  const rollSize = rolled?.roll_size;
   const textsDone = Boolean(election?.title && election.organisation);
   const scheduled = Boolean(election?.opens_at && election.closes_at);
   const runBySwitch = election?.phase === 'open' || election?.phase === 'paused' || election?.phase === 'closed';
+
+  // An election without an id (a server of the single-election shape) has no roll to show.
+  const roll: CheckItem[] =
+    electionId === undefined
+      ? []
+      : [
+          {
+            label: t('admin.setup.roll'),
+            done: (rollSize ?? 0) > 0,
+            detail:
+              rollSize === undefined
+                ? byId.isError
+                  ? t('admin.setup.rollUnknown')
+                  : t('common.loading')
+                : rolled?.roll_frozen_at
+                  ? t('admin.setup.rollFrozen', { number: String(rollSize), count: rollSize })
+                  : rollSize > 0
+                    ? t('admin.setup.rollSize', { number: String(rollSize), count: rollSize })
+                    : t('admin.setup.rollEmpty'),
+          },
+        ];
 
   const items: CheckItem[] = [
     {
@@ -76,6 +102,7 @@ export function SetupChecklist() {
       done: memberTotal > 0,
       detail: memberTotal > 0 ? t('admin.setup.memberCount', { number: String(memberTotal) }) : t('admin.setup.membersTodo'),
     },
+    ...roll,
     {
       label: t('admin.setup.agents'),
       done: agentCount > 0,
