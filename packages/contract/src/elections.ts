@@ -41,6 +41,8 @@ export const Election = z.object({
   electorate: z.object({ branch_ids: z.array(z.number().int()).nullable() }).optional(),
   /** When the roll was frozen (voting first opened). */
   roll_frozen_at: z.string().nullable().optional(),
+  /** When voting closed (by hand or on schedule); null while it has not. */
+  closed_at: z.string().nullable().optional(),
   /**
    * How many members are on the roll: the frozen roll's count once voting first opened, until then
    * the electorate's current size (GET elections and elections/{id}; the set-up checklist shows it).

@@ -151,6 +151,10 @@ describe('elections', () => {
 
     const archived = bodyOf(await admin.organisation.archiveElection({ params: { id: e.id! } }), 200).data;
     expect(archived).toMatchObject({ archived: true, phase: 'closed' });
+    // Closed by hand with no schedule: closed_at says when (the Elections page's "Closed" column).
+    expect(archived.closes_at).toBeNull();
+    expect(Date.parse(archived.closed_at!)).toBeGreaterThan(Date.parse(e.created_at!));
+    expect(e.closed_at).toBeNull();
     expect(bodyOf(await anon.organisation.getOrganisation(), 200).data.current_election_id).toBeNull();
     expect(bodyOf(await anon.organisation.listElections(), 200).data.map((x) => x.id)).not.toContain(e.id);
     expect(bodyOf(await admin.organisation.listElections(), 200).data.map((x) => x.id)).toContain(e.id);

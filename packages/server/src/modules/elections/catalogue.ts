@@ -47,6 +47,7 @@ export function toElectionWithId(row: ElectionRecord, now: Date, rollSize?: numb
     created_at: row.createdAt.toISOString(),
     electorate: { branch_ids: row.electorateBranchIds },
     roll_frozen_at: row.rollFrozenAt?.toISOString() ?? null,
+    closed_at: row.closedAt?.toISOString() ?? null,
     ...(rollSize !== undefined ? { roll_size: rollSize } : {}),
   };
 }

@@ -13,6 +13,8 @@ const annual = anElection(1, 'Annual election 2026', {
   phase: 'closed',
   roll_frozen_at: '2026-03-01T05:00:00.000Z',
   closes_at: '2026-03-01T15:00:00.000Z',
+  // Closed by hand before its scheduled end: the page shows when it closed.
+  closed_at: '2026-03-01T13:30:00.000Z',
 });
 const by = anElection(2, 'Nairobi by-election', { phase: 'scheduled', opens_at: '2026-06-01T05:00:00.000Z' });
 const agm = anElection(3, 'AGM motions', { phase: 'open', roll_frozen_at: '2026-05-01T05:00:00.000Z' });
@@ -104,7 +106,7 @@ describe('Elections page (docs/api.md "Many elections")', () => {
     expect(within(row('AGM motions')).getByText('Open')).toBeTruthy();
     expect(within(row('Nairobi by-election')).getByText(/^Scheduled: /)).toBeTruthy();
     expect(within(row('Annual election 2026')).getByText('March 1, 2026 at 08:00 AM GMT+3')).toBeTruthy(); // opened
-    expect(within(row('Annual election 2026')).getByText('March 1, 2026 at 06:00 PM GMT+3')).toBeTruthy(); // closed
+    expect(within(row('Annual election 2026')).getByText('March 1, 2026 at 04:30 PM GMT+3')).toBeTruthy(); // closed
 
     // Archive only for the closed one; Delete while no vote was cast (not the annual election, 80 votes).
     expect(screen.getByRole('button', { name: 'Archive Annual election 2026' })).toBeTruthy();

@@ -153,7 +153,13 @@ function ElectionRow({
               : t('common.loading')}
       </Td>
       <Td>{opened ? when(e.roll_frozen_at) : e.opens_at ? t('elections.scheduledFor', { when: when(e.opens_at) }) : '–'}</Td>
-      <Td>{e.phase === 'closed' ? when(e.closes_at) : e.closes_at ? t('elections.scheduledFor', { when: when(e.closes_at) }) : '–'}</Td>
+      <Td>
+        {e.phase === 'closed'
+          ? when(e.closed_at ?? e.closes_at)
+          : e.closes_at
+            ? t('elections.scheduledFor', { when: when(e.closes_at) })
+            : '–'}
+      </Td>
       <Td>
         <div className="flex flex-wrap gap-2">
           {!e.archived && (
