@@ -86,7 +86,7 @@ export function createBench({ seconds, watchers, connections, profile }) {
     results.phases[label] = { ...r, cpu, perBallot, eld: eld.stats, poolUse, broadcast: eld.broadcast };
     if (eld.broadcast?.count)
       say(
-        `  results broadcasts: ${eld.broadcast.count}, ${eld.broadcast.meanMs} ms each on average (max ${eld.broadcast.maxMs} ms) of synchronous fan-out, ${eld.broadcast.totalMs} ms in all`,
+        `  results broadcasts: ${eld.broadcast.count}, ${eld.broadcast.meanMs} ms each on average (max ${eld.broadcast.maxMs} ms) of synchronous fan-out, ${eld.broadcast.totalMs} ms in all; ${eld.broadcast.sockets} socket writes, ${eld.broadcast.usPerSocket} µs each; payload ${eld.broadcast.payloadBytes} bytes`,
       );
     say(
       `${label}: ${r.okPerSec} ballots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}; event loop p99 ${eld.stats.p99} ms max ${eld.stats.max} ms; cpu ${JSON.stringify(cpu)}; CPU per ballot: server ${perBallot.serverCpuMs} ms, postgres ${perBallot.postgresCpuMs} ms${poolUse ? `; pool connections busy avg ${poolUse.busyAvg} of ${poolUse.openMax} (active ${poolUse.activeAvg} of which waiting for the server's next message ${poolUse.activeClientReadAvg}, idle in transaction ${poolUse.inTxIdleAvg})` : ''}`,

@@ -9,8 +9,10 @@ if (typeof process.send === 'function') {
   histogram.enable();
 
   // Times each Socket.IO broadcast of DetailedResultsUpdate (the synchronous fan-out to every
-  // socket in the room), by wrapping BroadcastOperator#emit of the server's own socket.io copy.
-  let broadcast = { count: 0, totalMs: 0, maxMs: 0 };
+  // socket in the room), by wrapping BroadcastOperator#emit of the server's own socket.io copy;
+  // counts the sockets it names (room sizes) and the bytes of its payload (JSON, the last one seen).
+  const fresh = () => ({ count: 0, totalMs: 0, maxMs: 0, sockets: 0, payloadBytes: 0 });
+  let broadcast = fresh();
   try {
     const require = createRequire(new URL('../../packages/server/package.json', import.meta.url));
     // Past the package's "exports": the file beside its CommonJS entry (the one main.js loads too).
@@ -19,6 +21,8 @@ if (typeof process.send === 'function') {
     const original = BroadcastOperator.prototype.emit;
     BroadcastOperator.prototype.emit = function timedEmit(ev, ...args) {
       if (ev !== 'DetailedResultsUpdate') return original.call(this, ev, ...args);
+      for (const room of this.rooms ?? []) broadcast.sockets += this.adapter?.rooms?.get(room)?.size ?? 0;
+      if (broadcast.count % 16 === 0) broadcast.payloadBytes = Buffer.byteLength(JSON.stringify(args));
       const t0 = performance.now();
       try {
         return original.call(this, ev, ...args);
@@ -37,7 +41,7 @@ if (typeof process.send === 'function') {
     if (!message || typeof message !== 'object' || typeof message.eld !== 'string') return;
     if (message.eld === 'reset') {
       histogram.reset();
-      if (broadcast) broadcast = { count: 0, totalMs: 0, maxMs: 0 };
+      if (broadcast) broadcast = fresh();
       process.send({ eld: 'reset', id: message.id });
     } else if (message.eld === 'read') {
       const cpu = process.cpuUsage();
@@ -58,6 +62,9 @@ if (typeof process.send === 'function') {
           meanMs: broadcast.count ? Math.round((broadcast.totalMs / broadcast.count) * 10) / 10 : 0,
           maxMs: Math.round(broadcast.maxMs * 10) / 10,
           totalMs: Math.round(broadcast.totalMs),
+          sockets: broadcast.sockets,
+          usPerSocket: broadcast.sockets ? Math.round((broadcast.totalMs * 1000) / broadcast.sockets) : 0,
+          payloadBytes: broadcast.payloadBytes,
         },
       });
     }
