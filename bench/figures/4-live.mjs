@@ -110,7 +110,19 @@ export async function measure(b, { server, pool, seeded, spread }) {
     const withWatchers = await b.measureVotes('live-with-watchers', server, { pool, choose: spread });
     const watcherCpu = meterWatchers();
     const probed = await probe.stop();
-    await sleep(1500); // the trailing coalesced emit (≤ 250 ms) and its delivery
+    // The trailing coalesced emit (its window widens under load, up to 1 s) and its delivery: wait
+    // until every watcher has the final count, at most 20 s (one still short of it counts as missing).
+    const finalCount = probed.sent.at(-1)?.[0] ?? base;
+    const drainStart = nowMs();
+    let behind = Infinity;
+    while (behind > 0 && nowMs() - drainStart < 20_000) {
+      await sleep(250);
+      behind = (await Promise.all(children.map((child) => ask(child, { type: 'behind', count: finalCount }, 'behind', 10_000)))).reduce(
+        (s, r) => s + r.count,
+        0,
+      );
+    }
+    await sleep(250);
     const collected = await Promise.all(children.map((child) => ask(child, { type: 'collect', sent: probed.sent }, 'collected', 60_000)));
     const latencies = collected.flatMap((c) => c.latencies).sort((a, b) => a - b);
     const fromAck = collected.flatMap((c) => c.fromAck).sort((a, b) => a - b);
@@ -130,6 +142,8 @@ export async function measure(b, { server, pool, seeded, spread }) {
       ackP50: round(percentile(fromAck, 50), 1),
       ackP99: round(percentile(fromAck, 99), 1),
       probeVoteP99: round(percentile(probeRtt, 99), 1),
+      /** From the probe's last vote until every watcher had its count. */
+      drainMs: round(nowMs() - drainStart, 0),
       watcherCpu,
     };
     b.results.phases.live = live;

@@ -5,6 +5,8 @@ import { io } from 'socket.io-client';
 import { nowMs, sleep } from './util.mjs';
 
 let sockets = [];
+/** Each socket's state: the highest probe count it has seen. */
+const stateOf = new Map();
 let config;
 /** arrivals[k] = list of arrival times (one per watcher) of the first update whose probe count ≥ k. */
 const arrivals = new Map();
@@ -38,6 +40,7 @@ async function connect(count, deadline) {
         forceNew: true,
         timeout: 30_000,
       });
+      stateOf.set(socket, state);
       socket.on('DetailedResultsUpdate', (p) => onUpdate(state, p));
       batch.push(
         new Promise((resolve) => {
@@ -63,6 +66,9 @@ process.on('message', async (m) => {
     const t0 = nowMs();
     await connect(m.count, t0 + (m.connectSeconds ?? 60) * 1000);
     process.send({ type: 'connected', count: sockets.length, errors: connectErrors, ms: Math.round(nowMs() - t0) });
+  } else if (m.type === 'behind') {
+    // How many watchers have not yet seen the probe count reach m.count (the final state).
+    process.send({ type: 'behind', count: sockets.filter((socket) => stateOf.get(socket).seen < m.count).length });
   } else if (m.type === 'reset') {
     arrivals.clear();
     messages = 0;
