@@ -19,7 +19,7 @@ export const vvpatRouter = c.router({
     description:
       'One election (`?election_id`, default the current one). Under its results visibility `after_close`: 403 until voting closes (the rows add up to the counts).',
     query: PageQuery.merge(ElectionQuery),
-    responses: { 200: VvpatPage, ...errors(401, 403) },
+    responses: { 200: VvpatPage, ...errors(401, 403, 404) },
     metadata: meta('admin'),
   },
   searchVvpat: {
@@ -29,7 +29,7 @@ export const vvpatRouter = c.router({
     description:
       'One election (`?election_id`, default the current one). Under its results visibility `after_close`: 403 until voting closes (the rows add up to the counts).',
     query: VvpatSearchQuery,
-    responses: { 200: VvpatPage, ...errors(401, 403) },
+    responses: { 200: VvpatPage, ...errors(401, 403, 404) },
     metadata: meta('admin'),
   },
   getMyVvpat: {
