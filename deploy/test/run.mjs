@@ -718,10 +718,13 @@ async function main() {
       await sleep(6_000);
       const sqlOut = (query) =>
         dcOk(['exec', '-T', 'postgres', 'psql', '-U', 'kura', '-d', 'kura', '-At', '-v', 'ON_ERROR_STOP=1', '-c', query]).out.trim();
+      // Election 1 only: the demo also seeds last year's election, closed by the seed itself.
       const opened = sqlOut("select count(*) from activity_logs where activity = 'Voting opened on schedule'");
-      const closed = sqlOut("select name || '|' || coalesce(data, '') from activity_logs where activity = 'Closed the election'");
-      const openCommitments = sqlOut("select count(*) from commitments where reason = 'voting opened on schedule'");
-      const finals = sqlOut("select count(*) from commitments where reason = 'final'");
+      const closed = sqlOut(
+        "select name || '|' || coalesce(data, '') from activity_logs where activity = 'Closed the election' and name <> 'Demo seed'",
+      );
+      const openCommitments = sqlOut("select count(*) from commitments where reason = 'voting opened on schedule' and election_id = 1");
+      const finals = sqlOut("select count(*) from commitments where reason = 'final' and election_id = 1");
       const row = sqlOut(
         "select (opened_at is not null)::text || '|' || (closed_at is not null)::text || '|' || (final_commitment_id is not null)::text from election where id = 1",
       );
