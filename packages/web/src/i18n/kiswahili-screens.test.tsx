@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
+import { declaredResult, motionResult } from '@/test/results';
 import { stubFetch } from '@/test/fetch';
 import { SignIn } from '@/components/auth/sign-in-page';
 import { Elect } from '@/components/voter/elect-page';
@@ -97,30 +98,7 @@ describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
   it('the printed declaration speaks Kiswahili', async () => {
     stubFetch(() => undefined);
     setLocale('sw');
-    await renderWithProviders(
-      <Declaration
-        result={{
-          data: [
-            {
-              position_id: 8,
-              title: 'Amend rule 12 National',
-              kind: 'motion',
-              yes: 6,
-              no: 3,
-              abstain: 1,
-              threshold: 'two_thirds',
-              quorum_percent: 50,
-              quorum_met: true,
-              passed: true,
-            },
-          ],
-          turnout: { members: 12, voted: 10, branches: [{ branch: 'Nairobi', members: 12, voted: 10 }] },
-          commitment: { hash: 'ab'.repeat(32), count: 19, at: '2026-05-03T17:00:00.000Z' },
-          closed_at: '2026-05-03T17:00:00.000Z',
-          audit: { ok: true, problems: [], at: '2026-05-03T17:00:01.000Z' },
-        }}
-      />,
-    );
+    await renderWithProviders(<Declaration result={declaredResult([motionResult()])} />);
     expect(screen.getByRole('heading', { name: 'Tangazo la matokeo' })).toBeTruthy();
     expect(screen.getByTestId('motion-outcome-8').textContent).toBe('Matokeo: IMEPITA');
     expect(screen.getByRole('rowheader', { name: 'Najizuia' })).toBeTruthy();

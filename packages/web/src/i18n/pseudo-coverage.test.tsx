@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
+import { declaredResult, motionResult } from '@/test/results';
 import { stubFetch } from '@/test/fetch';
 import { SignIn } from '@/components/auth/sign-in-page';
 import { VerifyDetails } from '@/components/auth/verify-page';
@@ -203,54 +204,35 @@ describe('no untranslated text on the voter and public screens (en-XA)', () => {
   it('the declaration', async () => {
     await pseudo(
       <Declaration
-        result={{
-          data: [
-            {
-              position_id: 8,
-              title: 'Amend rule 12 National',
-              kind: 'motion',
-              yes: 6,
-              no: 3,
-              abstain: 1,
-              threshold: 'two_thirds',
-              quorum_percent: 50,
-              quorum_met: true,
-              passed: true,
-            },
-            {
-              position_id: 1,
-              title: 'Chairperson National',
-              kind: 'candidates',
-              method: 'plurality',
-              seats: 1,
-              total: 5,
-              values: [
-                { candidate_id: 11, title: 'Jane Wanjiku', name: 'Jane Wanjiku', member_no: '1001', count: 5, elected: true, tied: false },
-              ],
-            },
-            {
-              position_id: 7,
-              title: 'Board National',
-              kind: 'candidates',
-              method: 'ranked',
-              seats: 1,
-              ballots: 3,
-              quota: '2.00000',
-              values: [
-                { candidate_id: 1, name: 'Grace Achieng', first_preferences: 2, votes: '2.00000', elected: true },
-                { candidate_id: 2, name: 'Peter Otieno', first_preferences: 1, votes: '1.00000', elected: false },
-              ],
-              nontransferable: '0.00000',
-              rounds: [
-                { round: 1, action: 'elect', candidate_ids: [1], votes: { 1: '2.00000', 2: '1.00000' }, nontransferable: '0.00000' },
-              ],
-            },
-          ],
-          turnout: { members: 12, voted: 10, branches: [{ branch: 'Nairobi', members: 12, voted: 10 }] },
-          commitment: { hash: 'ab'.repeat(32), count: 19, at: '2026-05-03T17:00:00.000Z' },
-          closed_at: '2026-05-03T17:00:00.000Z',
-          audit: { ok: true, problems: [], at: '2026-05-03T17:00:01.000Z' },
-        }}
+        result={declaredResult([
+          motionResult(),
+          {
+            position_id: 1,
+            title: 'Chairperson National',
+            kind: 'candidates',
+            method: 'plurality',
+            seats: 1,
+            total: 5,
+            values: [
+              { candidate_id: 11, title: 'Jane Wanjiku', name: 'Jane Wanjiku', member_no: '1001', count: 5, elected: true, tied: false },
+            ],
+          },
+          {
+            position_id: 7,
+            title: 'Board National',
+            kind: 'candidates',
+            method: 'ranked',
+            seats: 1,
+            ballots: 3,
+            quota: '2.00000',
+            values: [
+              { candidate_id: 1, name: 'Grace Achieng', first_preferences: 2, votes: '2.00000', elected: true },
+              { candidate_id: 2, name: 'Peter Otieno', first_preferences: 1, votes: '1.00000', elected: false },
+            ],
+            nontransferable: '0.00000',
+            rounds: [{ round: 1, action: 'elect', candidate_ids: [1], votes: { 1: '2.00000', 2: '1.00000' }, nontransferable: '0.00000' }],
+          },
+        ])}
       />,
       '/results',
       () => screen.findByTestId('motion-outcome-8'),

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
-import type { FinalResultsResponse, MotionResult, RankedResult } from '@kura/contract';
+import type { FinalResultsResponse, RankedResult } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/test/fetch';
+import { declaredResult, motionResult } from '@/test/results';
 import { Declaration } from './results-page';
 
 // The count of this ballot file by `pnpm cli count --json` (4 candidates, 2 seats, 9 ballots):
@@ -61,31 +62,9 @@ const ranked: RankedResult = {
   ],
 };
 
-const motion = (over: Partial<MotionResult> = {}): MotionResult => ({
-  position_id: 8,
-  title: 'Amend rule 12 National',
-  kind: 'motion',
-  yes: 6,
-  no: 3,
-  abstain: 1,
-  threshold: 'two_thirds',
-  quorum_percent: 50,
-  quorum_met: true,
-  passed: true,
-  ...over,
-});
-
-const response = (data: FinalResultsResponse['data']): FinalResultsResponse => ({
-  data,
-  turnout: { members: 12, voted: 10, branches: [{ branch: 'Nairobi', members: 12, voted: 10 }] },
-  commitment: { hash: 'ab'.repeat(32), count: 19, at: '2026-05-03T17:00:00.000Z' },
-  closed_at: '2026-05-03T17:00:00.000Z',
-  audit: { ok: true, problems: [], at: '2026-05-03T17:00:01.000Z' },
-});
-
 async function renderDeclaration(data: FinalResultsResponse['data']) {
   stubFetch(() => undefined);
-  return renderWithProviders(<Declaration result={response(data)} />);
+  return renderWithProviders(<Declaration result={declaredResult(data)} />);
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -150,7 +129,7 @@ describe('a tie in a ranked count', () => {
 
 describe('the declaration of a motion', () => {
   it('shows Yes, No, Abstain, the rule in words and PASSED', async () => {
-    await renderDeclaration([motion()]);
+    await renderDeclaration([motionResult()]);
     const section = screen.getByRole('region', { name: /Amend rule 12 National/ });
     const table = within(section).getByRole('table', { name: 'Votes on the motion Amend rule 12 National' });
     const rows = within(table)
@@ -170,8 +149,16 @@ describe('the declaration of a motion', () => {
 
   it('says NOT PASSED, and when the quorum was not met or there was none', async () => {
     await renderDeclaration([
-      motion({ yes: 2, no: 1, abstain: 0, quorum_met: false, passed: false }),
-      motion({ position_id: 9, title: 'Dissolve National', threshold: 'majority', quorum_percent: null, yes: 1, no: 1, passed: false }),
+      motionResult({ yes: 2, no: 1, abstain: 0, quorum_met: false, passed: false }),
+      motionResult({
+        position_id: 9,
+        title: 'Dissolve National',
+        threshold: 'majority',
+        quorum_percent: null,
+        yes: 1,
+        no: 1,
+        passed: false,
+      }),
     ]);
     expect(screen.getByTestId('motion-outcome-8').textContent).toBe('Outcome: NOT PASSED');
     expect(screen.getByText(/the quorum was not met\.$/)).toBeTruthy();
@@ -183,7 +170,7 @@ describe('the declaration of a motion', () => {
 describe('plurality and approval positions keep their table', () => {
   it('declares them beside motions and ranked counts, in the order of the results', async () => {
     await renderDeclaration([
-      motion(),
+      motionResult(),
       {
         position_id: 1,
         title: 'Chairperson National',
@@ -207,7 +194,7 @@ describe('plurality and approval positions keep their table', () => {
 
 describe('turnout by branch', () => {
   it('has a row per branch with its members, voters and share, figures in their own columns', async () => {
-    await renderDeclaration([motion()]);
+    await renderDeclaration([motionResult()]);
     const section = screen.getByRole('region', { name: 'Turnout by branch' });
     const table = within(section).getByRole('table');
     expect(
