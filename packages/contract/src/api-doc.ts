@@ -93,7 +93,8 @@ export function describeSchema(schema: unknown, depth = 0, expandShared = false)
       return describeSchema(def.out, depth);
     case 'ZodLazy':
       return describeSchema((def.getter as () => unknown)(), depth);
-    case 'ZodUnion': {
+    case 'ZodUnion':
+    case 'ZodDiscriminatedUnion': {
       const parts = [...new Set((def.options as unknown[]).map((o) => describeSchema(o, depth)))];
       return parts.join(' \\| ');
     }

@@ -4,7 +4,7 @@ import { ResultGroup, Statistics } from './common';
 /** Socket.IO path, same origin as the API. */
 export const SOCKET_PATH = '/socket.io';
 
-export const CHANNELS = ['votes', 'results', 'statistics'] as const;
+export const CHANNELS = ['votes', 'results', 'statistics', 'tally'] as const;
 export type Channel = (typeof CHANNELS)[number];
 export const ChannelSchema = z.enum(CHANNELS);
 
@@ -13,7 +13,7 @@ export const ChannelSchema = z.enum(CHANNELS);
  * the current election's, whichever election that is when the server emits.
  */
 export type ElectionChannelName = Channel | `${Channel}:${number}`;
-const CHANNEL_NAME = /^(votes|results|statistics)(?::([1-9][0-9]{0,9}))?$/;
+const CHANNEL_NAME = /^(votes|results|statistics|tally)(?::([1-9][0-9]{0,9}))?$/;
 /** The largest election id a channel suffix may carry (a Postgres integer). */
 const MAX_ELECTION_ID = 2147483647;
 export const ChannelNameSchema = z.custom<ElectionChannelName>((name) => parseChannelName(name) !== null, 'not a channel');
@@ -38,12 +38,14 @@ export const CHANNEL_EVENTS = {
   votes: 'VoteResultsUpdated',
   results: 'DetailedResultsUpdate',
   statistics: 'StatisticsUpdate',
+  tally: 'ResultsTally',
 } as const satisfies Record<Channel, string>;
 export type RealtimeEvent = (typeof CHANNEL_EVENTS)[Channel];
 export const EVENTS = {
   VoteResultsUpdated: 'VoteResultsUpdated',
   DetailedResultsUpdate: 'DetailedResultsUpdate',
   StatisticsUpdate: 'StatisticsUpdate',
+  ResultsTally: 'ResultsTally',
 } as const;
 
 /** Server emits at most once per channel per this many ms (plus a final emit). */
@@ -63,10 +65,97 @@ export type DetailedResultsUpdatePayload = z.infer<typeof DetailedResultsUpdateP
 export const StatisticsUpdatePayload = z.object({ ...ofElection, statistics: Statistics });
 export type StatisticsUpdatePayload = z.infer<typeof StatisticsUpdatePayload>;
 
+/**
+ * The `tally` channel: the `results` channel's content, small enough for thousands of watchers.
+ * A `snapshot` is the whole ResultGroup[] with its `layout` (an id of everything but the counts:
+ * positions, candidates, names, titles, translations), its values in candidate-id order so the
+ * layout does not move with the counts. It is sent to a socket when it joins, and to everyone
+ * whenever the layout changes. Otherwise each update is `counts`: the layout id and, for each
+ * group in order, its `total` followed by each value's `count` (every count, not a difference: a
+ * missed update loses nothing). A client whose layout differs from an update's asks again
+ * (`subscribe`) and gets a snapshot. applyTally() does this and gives the display order back.
+ */
+export const ResultsTallySnapshot = z.object({
+  ...ofElection,
+  kind: z.literal('snapshot'),
+  layout: z.string(),
+  results: z.array(ResultGroup),
+});
+export const ResultsTallyCounts = z.object({
+  ...ofElection,
+  kind: z.literal('counts'),
+  layout: z.string(),
+  counts: z.array(z.number().int()),
+});
+export const ResultsTallyPayload = z.discriminatedUnion('kind', [ResultsTallySnapshot, ResultsTallyCounts]);
+export type ResultsTallyPayload = z.infer<typeof ResultsTallyPayload>;
+export type ResultsTallySnapshot = z.infer<typeof ResultsTallySnapshot>;
+
+/**
+ * Display order of one group's values, as the `results` channel and route give it: a motion's
+ * options by id (Yes, No, Abstain), candidates by count, then name, then id.
+ */
+export function sortResultValues(group: Pick<ResultGroup, 'kind'>, values: ResultGroup['values']): ResultGroup['values'] {
+  if (group.kind === 'motion') return values.sort((a, b) => a.candidate_id - b.candidate_id);
+  return values.sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.candidate_id - b.candidate_id));
+}
+
+/**
+ * The tally's layout order of `results`: the groups as given, each group's values by candidate
+ * id, so that the order does not move with the counts (a copy; `results` is not changed).
+ */
+export function tallyLayout(results: readonly ResultGroup[]): ResultGroup[] {
+  return results.map((group) => ({ ...group, values: [...group.values].sort((a, b) => a.candidate_id - b.candidate_id) }));
+}
+
+/** The counts vector of groups in layout order (tallyLayout): per group its total, then each value's count. */
+export function tallyCounts(layout: readonly ResultGroup[]): number[] {
+  const counts: number[] = [];
+  for (const group of layout) {
+    counts.push(group.total);
+    for (const value of group.values) counts.push(value.count);
+  }
+  return counts;
+}
+
+/** What a tally client holds: the snapshot's layout with the latest counts, values in display order. */
+export type TallyState = {
+  election_id: number;
+  layout: string;
+  results: ResultGroup[];
+  /** layout order, for the next counts */ ordered: ResultGroup[];
+};
+
+/**
+ * A tally client's next state: a snapshot replaces it; counts of the same election and layout
+ * fill in the counts; anything else answers 'snapshot-needed' (re-`subscribe` to get one), the
+ * state staying as it was. `results` is in the display order of the `results` channel.
+ */
+export function applyTally(state: TallyState | undefined, update: ResultsTallyPayload): TallyState | 'snapshot-needed' {
+  if (update.kind === 'snapshot') {
+    const ordered = tallyLayout(update.results);
+    return { election_id: update.election_id, layout: update.layout, ordered, results: display(ordered) };
+  }
+  if (!state || state.election_id !== update.election_id || state.layout !== update.layout) return 'snapshot-needed';
+  const expected = state.ordered.reduce((n, g) => n + 1 + g.values.length, 0);
+  if (update.counts.length !== expected) return 'snapshot-needed';
+  let i = 0;
+  const ordered = state.ordered.map((group) => {
+    const total = update.counts[i++]!;
+    const values = group.values.map((value) => ({ ...value, count: update.counts[i++]! }));
+    return { ...group, total, values };
+  });
+  return { election_id: state.election_id, layout: state.layout, ordered, results: display(ordered) };
+}
+
+const display = (ordered: readonly ResultGroup[]): ResultGroup[] =>
+  ordered.map((group) => ({ ...group, values: sortResultValues(group, [...group.values]) }));
+
 export const EVENT_PAYLOADS = {
   VoteResultsUpdated: VoteResultsUpdatedPayload,
   DetailedResultsUpdate: DetailedResultsUpdatePayload,
   StatisticsUpdate: StatisticsUpdatePayload,
+  ResultsTally: ResultsTallyPayload,
 } as const satisfies Record<RealtimeEvent, z.ZodTypeAny>;
 
 // ---- Who may join ----
@@ -76,6 +165,7 @@ export const CHANNEL_ACCESS = {
   votes: 'anyone',
   results: 'anyone',
   statistics: 'staff',
+  tally: 'anyone',
 } as const satisfies Record<Channel, 'anyone' | 'staff'>;
 export const STAFF_CHANNELS: readonly Channel[] = CHANNELS.filter((ch) => CHANNEL_ACCESS[ch] === 'staff');
 
@@ -114,6 +204,7 @@ export type ServerToClientEvents = {
   VoteResultsUpdated: (payload: VoteResultsUpdatedPayload) => void;
   DetailedResultsUpdate: (payload: DetailedResultsUpdatePayload) => void;
   StatisticsUpdate: (payload: StatisticsUpdatePayload) => void;
+  ResultsTally: (payload: ResultsTallyPayload) => void;
 };
 
 export type ClientToServerEvents = {

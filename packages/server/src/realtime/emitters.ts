@@ -2,6 +2,7 @@ import { channelName, CHANNELS, EMIT_COALESCE_MS, type Channel } from '@kura/con
 import type { RealtimeContext } from './context';
 import { coalesce, type Coalescer } from './coalesce';
 import type { FanOut } from './fan-out';
+import type { TallyCodec } from './tally';
 import { logFailure, type HubUnit, type RealtimeServer } from './hub';
 import { enforceVisibility } from './subscriptions';
 
@@ -11,9 +12,10 @@ import { enforceVisibility } from './subscriptions';
  * bare `votes`, `results`, `statistics`; no other election's room ever gets it. Sent coalesced per
  * channel and election: at most one emit per EMIT_COALESCE_MS, always one after the last change
  * (coalesce.ts), and none when nobody is in those rooms. An election's results change or toggle
- * asks its three channels for one; a change of the current election asks the (new) current one's.
+ * asks its channels for one; a change of the current election asks the (new) current one's. The
+ * `tally` channel sends counts only, and a snapshot when a room's layout changed (tally.ts).
  */
-export function channelEmitters(ctx: RealtimeContext, io: RealtimeServer, fanOut: FanOut): HubUnit {
+export function channelEmitters(ctx: RealtimeContext, io: RealtimeServer, fanOut: FanOut, tallyCodec: TallyCodec): HubUnit {
   const currentElection = async () => (await ctx.resultsGate.read()).electionId;
   const roomsOf = async (channel: Channel, electionId: number) => [
     channelName(channel, electionId),
@@ -31,8 +33,16 @@ export function channelEmitters(ctx: RealtimeContext, io: RealtimeServer, fanOut
     const election_id = electionId;
     if (channel === 'votes') await fanOut('votes', rooms, { election_id, results: tally.totals() });
     else if (channel === 'results') await fanOut('results', rooms, { election_id, results: tally.results() });
-    else await fanOut('statistics', rooms, { election_id, statistics: await tally.statistics() });
+    else if (channel === 'tally') {
+      // Counts only while every room last got this layout; a snapshot when any got another (or none).
+      const { layout, snapshot, counts } = tallyCodec.payloads(electionId, tally.results());
+      const known = rooms.every((room) => lastLayout.get(room) === layout);
+      rooms.forEach((room) => lastLayout.set(room, layout));
+      await fanOut('tally', rooms, known ? counts : snapshot);
+    } else await fanOut('statistics', rooms, { election_id, statistics: await tally.statistics() });
   };
+  /** The layout each tally room was last sent (a room's joiners got a snapshot of their own). */
+  const lastLayout = new Map<string, string>();
 
   const emitters = new Map<string, Coalescer>();
   const emitterOf = (channel: Channel, electionId: number) => {

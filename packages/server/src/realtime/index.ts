@@ -10,6 +10,7 @@ import { createRelay } from './relay';
 import { createScaleOut, type ScaleOutOptions } from './scale-out';
 import { sessionExpiry } from './session-expiry';
 import { handleSubscriptions, visibilityChanges } from './subscriptions';
+import { createTallyCodec } from './tally';
 
 export type { RealtimeServer } from './hub';
 export { FANOUT_SLICE } from './fan-out';
@@ -31,7 +32,8 @@ export type RealtimeOptions = ScaleOutOptions & {
  *
  *   auth.ts            the handshake: a socket's role, checked once
  *   subscriptions.ts   channels as rooms: who may join, the results-visibility gate
- *   emitters.ts        what each channel carries, coalesced (coalesce.ts), written in slices (fan-out.ts)
+ *   emitters.ts        what each channel carries, coalesced (coalesce.ts), written in slices (fan-out.ts);
+ *                      the tally channel's snapshot and counts encoding (tally.ts)
  *   session-expiry.ts  a revoked or idled-out session loses the staff channels
  *   relay.ts           domain events to and from the other processes (adapter: scale-out.ts)
  */
@@ -46,9 +48,10 @@ export async function attachRealtime(ctx: RealtimeContext, server: HttpServer, o
   ctx.logger.info({ adapter: scaleOut?.kind ?? 'memory' }, 'realtime adapter');
 
   authenticateHandshakes(ctx, io);
-  handleSubscriptions(ctx, io);
+  const tallyCodec = createTallyCodec();
+  handleSubscriptions(ctx, io, tallyCodec);
   const units = [
-    channelEmitters(ctx, io, createFanOut(io, options.fanOutSlice)),
+    channelEmitters(ctx, io, createFanOut(io, options.fanOutSlice), tallyCodec),
     visibilityChanges(ctx, io),
     sessionExpiry(ctx, io, options.sessionRecheckMs),
     // One process (the embedded database) has no one to relay to.

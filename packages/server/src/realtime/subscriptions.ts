@@ -2,6 +2,7 @@ import { canJoinChannel, parseChannelName, SubscribeRequest, type SubscribeAck }
 import type { RealtimeContext } from './context';
 import { mayJoinResultsChannel, type ResultsGate } from '../modules/elections';
 import { logFailure, type HubUnit, type RealtimeServer, type RealtimeSocket } from './hub';
+import type { TallyCodec } from './tally';
 
 /**
  * Channels are Socket.IO rooms, one per channel and election: `votes:7` is election 7's, the bare
@@ -10,9 +11,9 @@ import { logFailure, type HubUnit, type RealtimeServer, type RealtimeSocket } fr
  * only), by the election (one that does not exist or is archived is denied) and, for the results
  * channels, by that election's results visibility (SECURITY.md "Results visibility").
  */
-export function handleSubscriptions(ctx: RealtimeContext, io: RealtimeServer): void {
+export function handleSubscriptions(ctx: RealtimeContext, io: RealtimeServer, tallyCodec: TallyCodec): void {
   io.on('connection', (socket) => {
-    socket.on('subscribe', (names, ack) => void subscribe(ctx, socket, names, ack).catch(logFailure(ctx, 'subscribe failed')));
+    socket.on('subscribe', (names, ack) => void subscribe(ctx, tallyCodec, socket, names, ack).catch(logFailure(ctx, 'subscribe failed')));
   });
 }
 
@@ -26,7 +27,13 @@ function gates(ctx: RealtimeContext): (electionId: number | null) => Promise<Res
   };
 }
 
-async function subscribe(ctx: RealtimeContext, socket: RealtimeSocket, names: unknown, ack: unknown): Promise<void> {
+async function subscribe(
+  ctx: RealtimeContext,
+  tallyCodec: TallyCodec,
+  socket: RealtimeSocket,
+  names: unknown,
+  ack: unknown,
+): Promise<void> {
   const parsed = SubscribeRequest.safeParse(names);
   const result: SubscribeAck = { joined: [], denied: [] };
   if (!parsed.success) {
@@ -39,13 +46,22 @@ async function subscribe(ctx: RealtimeContext, socket: RealtimeSocket, names: un
   } else {
     const gateOf = gates(ctx);
     const role = socket.data.role;
+    const tallies: number[] = [];
     for (const name of new Set(parsed.data)) {
       const target = parseChannelName(name);
       const gate = target && canJoinChannel(target.channel, role) ? await gateOf(target.electionId) : undefined;
-      if (target && gate && mayJoinResultsChannel(gate, target.channel, role)) result.joined.push(name as SubscribeAck['joined'][number]);
-      else result.denied.push(name);
+      if (target && gate && mayJoinResultsChannel(gate, target.channel, role)) {
+        result.joined.push(name as SubscribeAck['joined'][number]);
+        if (target.channel === 'tally' && gate.electionId !== undefined) tallies.push(gate.electionId);
+      } else result.denied.push(name);
     }
     if (result.joined.length) void socket.join(result.joined);
+    // A tally joiner's first update is its snapshot (the broadcasts after it carry counts only).
+    for (const electionId of new Set(tallies)) {
+      const tally = ctx.voting.tallyOf(electionId);
+      await tally.whenReady();
+      socket.emit('ResultsTally', tallyCodec.payloads(electionId, tally.results()).snapshot);
+    }
   }
   if (typeof ack === 'function') (ack as (r: SubscribeAck) => void)(result);
 }

@@ -70,6 +70,7 @@ const ROUTE_POLICY: Record<string, Policy> = {
 
 const CHANNEL_RULE: Record<Channel, (mode: ResultsVisibility, who: Who, closed: boolean) => boolean> = {
   results: seesCounts,
+  tally: seesCounts,
   votes: seesTotals,
   statistics: (_mode, who) => isStaff(who),
 };

@@ -1,4 +1,4 @@
-import type { ResultGroup, Statistics, TranslatedText, VoteResultsUpdatedPayload } from '@kura/contract';
+import { sortResultValues, type ResultGroup, type Statistics, type TranslatedText, type VoteResultsUpdatedPayload } from '@kura/contract';
 import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { BallotsContext } from '../ballots';
@@ -280,9 +280,8 @@ export class TallySnapshot {
         const name = person?.name ?? `Candidate ${id}`;
         return { candidate_id: id, title: name, name, member_no: person?.memberNo ?? '', count: byCandidate.get(id) ?? 0 };
       });
-      // A motion keeps its options' order (Yes, No, Abstain); candidates go by count.
-      if (p.kind === 'motion') values.sort((a, b) => a.candidate_id - b.candidate_id);
-      else values.sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.candidate_id - b.candidate_id));
+      // A motion keeps its options' order (Yes, No, Abstain); candidates go by count (the tally channel's clients sort alike).
+      sortResultValues(p.kind === 'motion' ? { kind: 'motion' } : {}, values);
       const group: ResultGroup = {
         position_id: p.id,
         title: p.title,

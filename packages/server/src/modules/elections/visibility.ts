@@ -25,11 +25,22 @@ export function mayViewResults(gate: ResultsGate, viewer: Viewer): boolean {
   return gate.visibility === 'staff' && isStaff(viewer);
 }
 
-/** The realtime channels follow the routes: `results` carries counts, `votes` per-position totals. */
+/**
+ * The realtime channels follow the routes: `results` and `tally` carry counts, `votes` per-position
+ * totals. Every channel is named, so a new one is refused until it is given a rule here.
+ */
 export function mayJoinResultsChannel(gate: ResultsGate, channel: Channel, viewer: Viewer): boolean {
-  if (channel === 'statistics') return true; // staff-only by its own rule
-  if (channel === 'results') return mayViewResults(gate, viewer);
-  return gate.closed || gate.visibility === 'live' || isStaff(viewer);
+  switch (channel) {
+    case 'statistics':
+      return true; // staff-only by its own rule
+    case 'results':
+    case 'tally':
+      return mayViewResults(gate, viewer);
+    case 'votes':
+      return gate.closed || gate.visibility === 'live' || isStaff(viewer);
+    default:
+      return false;
+  }
 }
 
 export const RESULTS_HIDDEN: Record<Exclude<ResultsVisibility, 'live'>, string> = {
