@@ -1,7 +1,9 @@
 // Figure 4: live results on election night. 32 voters cast while 5,000 Socket.IO watchers
 // (several processes) follow the results channel; a probe votes for its own candidate every 100 ms
-// and each watcher timestamps the update that carries it. 4a: vote→watcher p99 (target ≤ 250 ms,
-// none missed); 4b: ballots/s with the watchers against the same load with none (target ≥ 0.8).
+// and each watcher timestamps the update that carries it. The watchers follow the `tally` channel,
+// as the web app does (BENCH_WATCH=results: the full `results` channel). 4a: vote→watcher p99
+// (target ≤ 500 ms, issue #28; none missed); 4b: ballots/s with the watchers against the same load
+// with none (target ≥ 0.8).
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { cpuMeter, nowMs, percentile, ROOT, round, sleep } from '../lib/util.mjs';
@@ -130,10 +132,13 @@ export async function measure(b, { server, pool, seeded, spread }) {
     const missing = collected.reduce((s, c) => s + c.missing, 0);
     const messages = collected.reduce((s, c) => s + c.messages, 0);
     const live = {
+      watch: collected[0]?.watch,
       watchers: watching,
       probes: probed.sent.length,
       samples: latencies.length,
       missing,
+      /** Tally watchers that got counts of a layout they did not hold and asked for a snapshot. */
+      resubscribes: collected.reduce((s, c) => s + (c.resubscribes ?? 0), 0),
       messagesPerWatcher: round(messages / Math.max(1, watching), 1),
       p50: round(percentile(latencies, 50), 1),
       p99: round(percentile(latencies, 99), 1),
@@ -162,12 +167,12 @@ export function verdict({ live: measured }) {
   return [
     {
       id: '4a',
-      name: `live: vote→watcher p99, ${live.watchers} watchers`,
+      name: `live: vote→watcher p99, ${live.watchers} ${live.watch ?? 'results'} watchers`,
       value: `p99 ${live.p99} ms p50 ${live.p50} ms`,
       baseline: `from 201: p99 ${live.ackP99} ms`,
       ratio: '-',
-      target: '≤250ms',
-      met: live.p99 <= 250 && live.missing === 0,
+      target: '≤500ms',
+      met: live.p99 <= 500 && live.missing === 0,
       note: `send→watcher; ${live.samples} samples, ${live.missing} missed; probe vote p99 ${live.probeVoteP99} ms`,
     },
     {

@@ -8,7 +8,7 @@ if (typeof process.send === 'function') {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
 
-  // Times each Socket.IO broadcast of DetailedResultsUpdate (the synchronous fan-out to every
+  // Times each Socket.IO broadcast of DetailedResultsUpdate or ResultsTally (the synchronous fan-out to every
   // socket in the room), by wrapping BroadcastOperator#emit of the server's own socket.io copy;
   // counts the sockets it names (room sizes) and the bytes of its payload (JSON, the last one seen).
   const fresh = () => ({ count: 0, totalMs: 0, maxMs: 0, sockets: 0, payloadBytes: 0 });
@@ -20,7 +20,7 @@ if (typeof process.send === 'function') {
     const { BroadcastOperator } = require(entry.replace(/index\.js$/, 'broadcast-operator.js'));
     const original = BroadcastOperator.prototype.emit;
     BroadcastOperator.prototype.emit = function timedEmit(ev, ...args) {
-      if (ev !== 'DetailedResultsUpdate') return original.call(this, ev, ...args);
+      if (ev !== 'DetailedResultsUpdate' && ev !== 'ResultsTally') return original.call(this, ev, ...args);
       for (const room of this.rooms ?? []) broadcast.sockets += this.adapter?.rooms?.get(room)?.size ?? 0;
       if (broadcast.count % 16 === 0) broadcast.payloadBytes = Buffer.byteLength(JSON.stringify(args));
       const t0 = performance.now();

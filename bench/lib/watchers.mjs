@@ -1,6 +1,9 @@
-// A child process holding many Socket.IO watchers subscribed to `results` (figure 4). For every
-// DetailedResultsUpdate it notes, per watcher, when the probe candidate's count first reached each
-// value; the parent later sends the probe votes' send times and gets the latencies back.
+// A child process holding many Socket.IO watchers subscribed to `tally`, as the web app's live
+// results are (figure 4; BENCH_WATCH=results follows the full `results` channel instead). For every
+// update it notes, per watcher, when the probe candidate's count first reached each value; the
+// parent later sends the probe votes' send times and gets the latencies back. A tally watcher keeps
+// what a client must: the snapshot's layout, and reads the probe's count out of each counts update
+// at the probe's place in that layout (the web app's applyTally also copies and sorts every group).
 import { io } from 'socket.io-client';
 import { nowMs, sleep } from './util.mjs';
 
@@ -13,12 +16,46 @@ const arrivals = new Map();
 let messages = 0;
 let connectErrors = 0;
 
+const WATCH = process.env.BENCH_WATCH === 'results' ? 'results' : 'tally';
+
+/** The probe's count in a full results list. */
+function probeIn(results) {
+  const group = results?.find((g) => g.position_id === config.position);
+  return group?.values.find((v) => v.candidate_id === config.probeCandidate)?.count ?? 0;
+}
+
+/** The probe's index in a tally layout's counts vector (per group its total, then each value's count). */
+function probeIndex(results) {
+  let i = 0;
+  for (const group of results) {
+    i++;
+    for (const value of group.values) {
+      if (group.position_id === config.position && value.candidate_id === config.probeCandidate) return i;
+      i++;
+    }
+  }
+  return -1;
+}
+
+function onTally(state, payload) {
+  if (payload?.kind === 'snapshot') {
+    state.layout = payload.layout;
+    state.index = probeIndex(payload.results);
+    record(state, probeIn(payload.results));
+  } else if (payload?.kind === 'counts' && payload.layout === state.layout) record(state, payload.counts[state.index] ?? 0);
+  else if (payload?.kind === 'counts') {
+    state.resubscribes++;
+    state.socket.emit('subscribe', ['tally']);
+  }
+}
+
 function onUpdate(state, payload) {
+  record(state, probeIn(payload?.results));
+}
+
+function record(state, n) {
   messages++;
   const t = nowMs();
-  const group = payload?.results?.find((g) => g.position_id === config.position);
-  const value = group?.values.find((v) => v.candidate_id === config.probeCandidate);
-  const n = value?.count ?? 0;
   for (let k = state.seen + 1; k <= n; k++) {
     let list = arrivals.get(k);
     if (!list) arrivals.set(k, (list = []));
@@ -32,7 +69,7 @@ async function connect(count, deadline) {
   for (let i = 0; i < count && nowMs() < deadline; i += BATCH) {
     const batch = [];
     for (let j = i; j < Math.min(count, i + BATCH); j++) {
-      const state = { seen: config.initialCount };
+      const state = { seen: config.initialCount, layout: undefined, index: -1, resubscribes: 0, socket: undefined };
       const socket = io(config.url, {
         path: '/socket.io',
         transports: ['websocket'],
@@ -40,12 +77,14 @@ async function connect(count, deadline) {
         forceNew: true,
         timeout: 30_000,
       });
+      state.socket = socket;
       stateOf.set(socket, state);
-      socket.on('DetailedResultsUpdate', (p) => onUpdate(state, p));
+      if (WATCH === 'tally') socket.on('ResultsTally', (p) => onTally(state, p));
+      else socket.on('DetailedResultsUpdate', (p) => onUpdate(state, p));
       batch.push(
         new Promise((resolve) => {
           socket.once('connect', () =>
-            socket.emit('subscribe', ['results'], (ack) => resolve(ack?.joined?.includes('results') ? socket : (socket.close(), null))),
+            socket.emit('subscribe', [WATCH], (ack) => resolve(ack?.joined?.includes(WATCH) ? socket : (socket.close(), null))),
           );
           socket.once('connect_error', () => {
             connectErrors++;
@@ -87,7 +126,17 @@ process.on('message', async (m) => {
       missing += Math.max(0, sockets.length - list.length);
     }
     const cpu = process.cpuUsage();
-    process.send({ type: 'collected', latencies, fromAck, missing, messages, cpuMs: (cpu.user + cpu.system) / 1000 });
+    const resubscribes = sockets.reduce((n, socket) => n + stateOf.get(socket).resubscribes, 0);
+    process.send({
+      type: 'collected',
+      latencies,
+      fromAck,
+      missing,
+      messages,
+      resubscribes,
+      watch: WATCH,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+    });
   } else if (m.type === 'close') {
     for (const s of sockets) s.close();
     sockets = [];

@@ -36,13 +36,10 @@ export function channelEmitters(ctx: RealtimeContext, io: RealtimeServer, fanOut
     else if (channel === 'tally') {
       // Counts only while every room last got this layout; a snapshot when any got another (or none).
       const { layout, snapshot, counts } = tallyCodec.payloads(electionId, tally.results());
-      const known = rooms.every((room) => lastLayout.get(room) === layout);
-      rooms.forEach((room) => lastLayout.set(room, layout));
-      await fanOut('tally', rooms, known ? counts : snapshot);
+      const occupied = rooms.filter((room) => (io.of('/').adapter.rooms.get(room)?.size ?? 0) > 0);
+      await fanOut('tally', rooms, tallyCodec.broadcast(occupied, layout) ? counts : snapshot);
     } else await fanOut('statistics', rooms, { election_id, statistics: await tally.statistics() });
   };
-  /** The layout each tally room was last sent (a room's joiners got a snapshot of their own). */
-  const lastLayout = new Map<string, string>();
 
   const emitters = new Map<string, Coalescer>();
   const emitterOf = (channel: Channel, electionId: number) => {

@@ -46,21 +46,23 @@ async function subscribe(
   } else {
     const gateOf = gates(ctx);
     const role = socket.data.role;
-    const tallies: number[] = [];
+    const tallies: { room: string; electionId: number }[] = [];
     for (const name of new Set(parsed.data)) {
       const target = parseChannelName(name);
       const gate = target && canJoinChannel(target.channel, role) ? await gateOf(target.electionId) : undefined;
       if (target && gate && mayJoinResultsChannel(gate, target.channel, role)) {
         result.joined.push(name as SubscribeAck['joined'][number]);
-        if (target.channel === 'tally' && gate.electionId !== undefined) tallies.push(gate.electionId);
+        if (target.channel === 'tally' && gate.electionId !== undefined) tallies.push({ room: name, electionId: gate.electionId });
       } else result.denied.push(name);
     }
     if (result.joined.length) void socket.join(result.joined);
     // A tally joiner's first update is its snapshot (the broadcasts after it carry counts only).
-    for (const electionId of new Set(tallies)) {
+    for (const { room, electionId } of tallies) {
       const tally = ctx.voting.tallyOf(electionId);
       await tally.whenReady();
-      socket.emit('ResultsTally', tallyCodec.payloads(electionId, tally.results()).snapshot);
+      const { layout, snapshot } = tallyCodec.payloads(electionId, tally.results());
+      tallyCodec.joined(room, layout);
+      socket.emit('ResultsTally', snapshot);
     }
   }
   if (typeof ack === 'function') (ack as (r: SubscribeAck) => void)(result);

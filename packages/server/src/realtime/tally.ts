@@ -11,6 +11,13 @@ export type TallyPayloads = {
 export type TallyCodec = {
   /** The payloads of `results` (a tally's cached ResultGroup[]), built once per snapshot and reused. */
   payloads(electionId: number, results: ResultGroup[]): TallyPayloads;
+  /** A socket joined `room` and was sent a snapshot in `layout`. */
+  joined(room: string, layout: string): void;
+  /**
+   * A broadcast of `layout` to `rooms` is about to go out: whether every socket in them holds
+   * that layout already (counts will do) or some may not (a snapshot is needed).
+   */
+  broadcast(rooms: readonly string[], layout: string): boolean;
 };
 
 /**
@@ -21,7 +28,21 @@ export type TallyCodec = {
  */
 export function createTallyCodec(): TallyCodec {
   const memo = new WeakMap<ResultGroup[], Map<number, TallyPayloads>>();
+  /**
+   * The layout every socket of a room holds, as far as this process knows: set by the room's
+   * first joiner's snapshot or by a broadcast. A joiner sent another layout leaves it as it was,
+   * so the next broadcast is a snapshot (a layout change is rare: a rename, a new candidate).
+   */
+  const roomLayout = new Map<string, string>();
   return {
+    joined(room, layout) {
+      if (!roomLayout.has(room)) roomLayout.set(room, layout);
+    },
+    broadcast(rooms, layout) {
+      const known = rooms.every((room) => roomLayout.get(room) === layout);
+      rooms.forEach((room) => roomLayout.set(room, layout));
+      return known;
+    },
     payloads(electionId, results) {
       let byElection = memo.get(results);
       if (!byElection) memo.set(results, (byElection = new Map()));
