@@ -11,7 +11,8 @@
 //   BENCH_PG_URL      admin URL of the Postgres to use (default postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_DB          database the bench creates and drops (default kura_bench)
 //   BENCH_SECONDS     length of each measured load phase (default 10)
-//   BENCH_WATCHERS    Socket.IO watchers of figure 4 (default 5000)
+//   BENCH_WATCHERS    Socket.IO watchers of figures 4 and 4c (default 5000)
+//   BENCH_REDIS_URL   Redis of figure 4c's two processes (default redis://127.0.0.1:6379; none: the Postgres adapter)
 //   BENCH_ONLY        comma-separated figures to run, e.g. "1,3" or "1m" (default all); "8" alone starts no server
 //   BENCH_COUNT_BALLOTS  ballots of figure 8's STV count (default 1,000,000)
 //   BENCH_PROFILE=1   write a V8 CPU profile of every server child into bench/.profiles/
@@ -30,6 +31,7 @@ import * as twoElections from './figures/1e-two-elections.mjs';
 import * as hot from './figures/2-hot.mjs';
 import * as reads from './figures/3-results-reads.mjs';
 import * as live from './figures/4-live.mjs';
+import * as liveTwo from './figures/4c-live-two-processes.mjs';
 import * as pglite from './figures/5-pglite.mjs';
 import * as signin from './figures/6-signin.mjs';
 import * as replicas from './figures/7-replicas.mjs';
@@ -44,7 +46,7 @@ import { loadAverage, nowMs, ROOT, round } from './lib/util.mjs';
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = process.env.BENCH_DB ?? 'kura_bench';
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 5000);
-const ONLY = new Set((process.env.BENCH_ONLY ?? '1,1m,1e,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? '1,1m,1e,2,3,4,4c,5,6,7,8').split(',').map((s) => s.trim()));
 // Figure 8 (the STV count) needs no server or database: `BENCH_ONLY=8` runs it alone.
 const SERVER_FIGURES = [...ONLY].some((id) => id !== '8');
 const BENCH_URL = (() => {
@@ -109,8 +111,8 @@ async function postgresSuite(sink, tmp) {
   const pool = new VoterPool(seeded.voterIds, seeded.tokenOf);
   const pgbenchTps = ONLY.has('1') ? await votes.baseline(b, { db, benchUrl: BENCH_URL, dbName: DB_NAME, seeded, pool }) : undefined;
 
-  const startPg = async (label) => {
-    const s = await startServer({ env, label, profile: b.profile });
+  const startPg = async (label, extraEnv = {}) => {
+    const s = await startServer({ env: { ...env, ...extraEnv }, label, profile: b.profile });
     cleanups.unshift(() => s.stop());
     return s;
   };
@@ -129,6 +131,7 @@ async function postgresSuite(sink, tmp) {
   if (ONLY.has('1e')) Object.assign(out, await twoElections.measure(b, run));
   if (ONLY.has('2')) out.hot = await hot.measure(b, run);
   if (ONLY.has('4')) out.live = await live.measure(b, run);
+  if (ONLY.has('4c')) out.liveTwo = await liveTwo.measure(b, run);
   if (ONLY.has('6')) out.signin = await signin.measure(b, run);
   if (ONLY.has('7')) out.replicas = await replicas.measure(b, run);
 
@@ -177,7 +180,7 @@ async function main() {
   if (ONLY.has('8')) measured.stv = await stvCount.measure(b);
 
   console.log('\nFigures (value | baseline measured in this run | ratio | target):');
-  for (const figure of [votes, multiSeat, twoElections, hot, reads, live, pglite, signin, replicas, stvCount])
+  for (const figure of [votes, multiSeat, twoElections, hot, reads, live, liveTwo, pglite, signin, replicas, stvCount])
     b.figure(...figure.verdict(measured));
   console.log(`\n${b.lines.join('\n')}\n`);
   const outDir = join(ROOT, 'bench/.results');

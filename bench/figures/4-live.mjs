@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { cpuMeter, nowMs, percentile, ROOT, round, sleep } from '../lib/util.mjs';
 
 /** Sequential probe votes for the probe candidate while the load runs; answers [[count, sendTime]]. */
-function startProbe(url, pool, seeded, base, intervalMs = 100) {
+export function startProbe(url, pool, seeded, base, intervalMs = 100) {
   let stopped = false;
   const sent = [];
   let count = base;
@@ -42,14 +42,15 @@ function startProbe(url, pool, seeded, base, intervalMs = 100) {
   };
 }
 
-async function probeCount(url, seeded) {
+export async function probeCount(url, seeded) {
   const res = await fetch(`${url}/api/v1/psk/results`);
   const json = await res.json();
   const group = json.data.data.find((g) => g.position_id === seeded.positions.p1);
   return group?.values.find((v) => v.candidate_id === seeded.probeCandidate)?.count ?? 0;
 }
 
-function ask(child, message, type, timeoutMs) {
+/** Sends `message` (if any) to a watcher process and answers its first reply of `type`. */
+export function ask(child, message, type, timeoutMs) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`watcher process did not answer ${type}`)), timeoutMs);
     const onMessage = (m) => {

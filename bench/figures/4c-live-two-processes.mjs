@@ -1,0 +1,233 @@
+// Figure 4c: election night as the compose scale profile runs it (docker-compose.yml, docs/operations.md
+// "Scale-out"): two server processes on the same Postgres sharing live updates through Redis
+// (REDIS_URL, BENCH_REDIS_URL here; `none` runs them on the Postgres adapter instead). The 32 voters
+// and the 5,000 watchers are split evenly over the two; figure 4's probe votes on the first process
+// only, so the watchers of the second see its votes only once they crossed the adapter. Reported:
+// ballots/s with the watchers against the same load with none (target ≥ 0.8, as 4b), vote→watcher
+// p50/p99 on each side and missed updates (none expected).
+import { fork } from 'node:child_process';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { castVotes } from '../lib/load.mjs';
+import { cpuMeter, nowMs, percentile, ROOT, round, sleep } from '../lib/util.mjs';
+import { ask, probeCount, startProbe } from './4-live.mjs';
+
+/** Sends one inline command to Redis and answers the raw reply, or undefined when unreachable. */
+function redisCommand(url, command, timeoutMs = 2000) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname || '127.0.0.1', port: Number(port || 6379) });
+    let reply = '';
+    const done = (value) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(timeoutMs, () => done(reply || undefined));
+    socket.once('error', () => done(undefined));
+    socket.once('connect', () => socket.write(`${command}\r\n`));
+    socket.on('data', (chunk) => {
+      reply += chunk.toString();
+      if (reply.endsWith('\r\n') && (!reply.startsWith('*') || /:\d+\r\n$/.test(reply))) done(reply);
+    });
+  });
+}
+
+/** How many Redis clients listen for Socket.IO's server-to-server requests (one per Redis-adapted process). */
+async function redisAdapterProcesses(url) {
+  const reply = await redisCommand(url, 'PUBSUB NUMSUB socket.io-request#/#');
+  const match = reply && /:(\d+)\r\n$/.exec(reply);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** 32 voters split over the servers (and the probe on the first) for `seconds`: the summed rate. */
+async function castOnBoth(servers, { pool, connections, seconds, choose }) {
+  const parts = await Promise.all(
+    servers.map((s) => castVotes({ url: s.url, pool, connections: connections / servers.length, seconds, choose })),
+  );
+  return {
+    okPerSec: round(
+      parts.reduce((a, r) => a + r.okPerSec, 0),
+      1,
+    ),
+    perProcess: parts.map((r) => r.okPerSec),
+    p99: Math.max(...parts.map((r) => r.p99)),
+    non2xx: parts.reduce((a, r) => a + r.non2xx, 0),
+    errors: parts.reduce((a, r) => a + r.errors, 0),
+  };
+}
+
+/** Latency figures of the watchers behind `collected` (the answers of their processes). */
+function latencyOf(collected) {
+  const latencies = collected.flatMap((c) => c.latencies).sort((a, b) => a - b);
+  const fromAck = collected.flatMap((c) => c.fromAck).sort((a, b) => a - b);
+  return {
+    samples: latencies.length,
+    missing: collected.reduce((s, c) => s + c.missing, 0),
+    p50: round(percentile(latencies, 50), 1),
+    p99: round(percentile(latencies, 99), 1),
+    max: round(latencies[latencies.length - 1], 1),
+    ackP50: round(percentile(fromAck, 50), 1),
+    ackP99: round(percentile(fromAck, 99), 1),
+  };
+}
+
+export async function measure(b, { pool, seeded, spread, startPg }) {
+  const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const adapter = redisUrl === 'none' ? 'postgres' : 'redis';
+  if (adapter === 'redis' && !(await redisCommand(redisUrl, 'PING'))?.startsWith('+PONG')) {
+    b.say(`figure 4c not run: no Redis answering at ${redisUrl} (set BENCH_REDIS_URL, or BENCH_REDIS_URL=none for the Postgres adapter)`);
+    return { skipped: `no Redis at ${redisUrl}` };
+  }
+  const listeningBefore = adapter === 'redis' ? await redisAdapterProcesses(redisUrl) : undefined;
+  const extra = adapter === 'redis' ? { REDIS_URL: redisUrl } : {};
+  const servers = [];
+  const children = [];
+  try {
+    for (const label of ['pg-4c-a', 'pg-4c-b']) servers.push(await startPg(label, extra));
+    const [a, bServer] = servers;
+    b.say(`4c: two server processes on the ${adapter} adapter at ${a.url} (pid ${a.pid}) and ${bServer.url} (pid ${bServer.pid})`);
+    if (adapter === 'redis') {
+      // Each Redis-adapted process subscribes once to the request channel: two more than before.
+      let listening;
+      const deadline = nowMs() + 10_000;
+      while ((listening = await redisAdapterProcesses(redisUrl)) - (listeningBefore ?? 0) < 2 && nowMs() < deadline) await sleep(200);
+      b.say(`4c: Redis subscribers on socket.io-request#/#: ${listeningBefore} before, ${listening} with both processes up`);
+    }
+    const phase = { pool, connections: b.connections, seconds: b.seconds, choose: spread };
+    await castOnBoth(servers, { ...phase, seconds: 2 });
+
+    // Baseline: the same load (16 voters on each process + the probe on the first), nobody watching.
+    let base = await probeCount(a.url, seeded);
+    let probe = startProbe(a.url, pool, seeded, base);
+    const without = await castOnBoth(servers, phase);
+    await probe.stop();
+    b.say(
+      `4c live-no-watchers: ${without.okPerSec} ballots/s (${without.perProcess.join(' + ')}), p99 ${without.p99} ms, non2xx ${without.non2xx}`,
+    );
+
+    // The watchers, half on each process: one watcher process per server process (two per server
+    // beyond 5,000 watchers); figure 4's watchers as they are, each process given its server's URL.
+    const processes = 2 * Math.max(1, Math.min(2, Math.ceil(b.watchers / 5000)));
+    await sleep(1000); // the last relayed votes of the baseline reach the second process
+    base = await probeCount(a.url, seeded);
+    const t0 = nowMs();
+    for (let i = 0; i < processes; i++) {
+      const child = fork(join(ROOT, 'bench/lib/watchers.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      children.push(child);
+      await ask(child, undefined, 'up', 10_000);
+    }
+    const share = Math.ceil(b.watchers / processes);
+    const serverOf = (i) => servers[i % 2];
+    const connected = await Promise.all(
+      children.map((child, i) =>
+        ask(
+          child,
+          {
+            type: 'connect',
+            url: serverOf(i).url,
+            count: Math.max(0, Math.min(share, b.watchers - i * share)),
+            position: seeded.positions.p1,
+            probeCandidate: seeded.probeCandidate,
+            initialCount: base,
+            connectSeconds: 60,
+          },
+          'connected',
+          90_000,
+        ),
+      ),
+    );
+    const watching = connected.reduce((s, c) => s + c.count, 0);
+    const onEach = servers.map((_, k) => connected.filter((_, i) => i % 2 === k).reduce((s, c) => s + c.count, 0));
+    b.say(
+      `4c: ${watching} watchers connected (${onEach.join(' + ')}) in ${round((nowMs() - t0) / 1000, 1)} s (${connected.reduce((s, c) => s + c.errors, 0)} connect errors)`,
+    );
+    await sleep(1000);
+
+    await Promise.all(servers.map((s) => s.eldReset()));
+    probe = startProbe(a.url, pool, seeded, base);
+    const meter = cpuMeter({
+      serverA: a.pid,
+      serverB: bServer.pid,
+      ...Object.fromEntries(children.map((c, i) => [`watchers${i}`, c.pid])),
+    });
+    const withWatchers = await castOnBoth(servers, phase);
+    const cpu = meter();
+    const probed = await probe.stop();
+    const eld = await Promise.all(servers.map((s) => s.eldRead()));
+    b.say(
+      `4c live-with-watchers: ${withWatchers.okPerSec} ballots/s (${withWatchers.perProcess.join(' + ')}), p99 ${withWatchers.p99} ms, non2xx ${withWatchers.non2xx}; event loop p99 ${eld.map((e) => e.stats.p99).join(' / ')} ms; cpu ${JSON.stringify(cpu)}`,
+    );
+
+    // As figure 4: wait until every watcher has the final count, at most 20 s.
+    const finalCount = probed.sent.at(-1)?.[0] ?? base;
+    const drainStart = nowMs();
+    let behind = Infinity;
+    while (behind > 0 && nowMs() - drainStart < 20_000) {
+      await sleep(250);
+      behind = (await Promise.all(children.map((child) => ask(child, { type: 'behind', count: finalCount }, 'behind', 10_000)))).reduce(
+        (s, r) => s + r.count,
+        0,
+      );
+    }
+    const drainMs = round(nowMs() - drainStart, 0);
+    await sleep(250);
+    const collected = await Promise.all(children.map((child) => ask(child, { type: 'collect', sent: probed.sent }, 'collected', 60_000)));
+    const probeRtt = probed.sent.map(([, s, r]) => r - s).sort((x, y) => x - y);
+    const live = {
+      adapter,
+      watchers: watching,
+      watchersPerProcess: onEach,
+      probes: probed.sent.length,
+      ...latencyOf(collected),
+      /** The watchers on the probe's own process. */
+      sameProcess: latencyOf(collected.filter((_, i) => i % 2 === 0)),
+      /** The watchers on the other process: the probe's vote crossed the adapter to reach them. */
+      acrossAdapter: latencyOf(collected.filter((_, i) => i % 2 === 1)),
+      messagesPerWatcher: round(collected.reduce((s, c) => s + c.messages, 0) / Math.max(1, watching), 1),
+      probeVoteP99: round(percentile(probeRtt, 99), 1),
+      drainMs,
+      cpu,
+      eld: eld.map((e) => e.stats),
+      broadcast: eld.map((e) => e.broadcast),
+    };
+    b.results.phases['live-2-processes'] = { without, withWatchers, live };
+    b.say(`4c live latency: ${JSON.stringify(live)}`);
+    return { without, withWatchers, live };
+  } finally {
+    await Promise.all(children.map((child) => ask(child, { type: 'close' }, 'closed', 10_000).catch(() => child.kill())));
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+/** @returns {import('../lib/bench.mjs').FigureRow[]} */
+export function verdict({ liveTwo: measured }) {
+  if (!measured) return [];
+  if (measured.skipped)
+    return [
+      {
+        id: '4c',
+        name: 'live, 2 processes: ballots/s with watchers',
+        value: 'not run',
+        baseline: '-',
+        ratio: '-',
+        target: '≥0.8',
+        met: false,
+        note: measured.skipped,
+      },
+    ];
+  const { without, withWatchers, live } = measured;
+  const ratio = round(withWatchers.okPerSec / without.okPerSec, 2);
+  const { sameProcess: same, acrossAdapter: across } = live;
+  return [
+    {
+      id: '4c',
+      name: `live, 2 processes (${live.adapter}): ballots/s with ${live.watchers} watchers`,
+      value: `${withWatchers.okPerSec}/s`,
+      baseline: `no watchers ${without.okPerSec}/s`,
+      ratio,
+      target: '≥0.8',
+      met: ratio >= 0.8 && live.missing === 0,
+      note: `vote→watcher p50 ${live.p50} p99 ${live.p99} ms (probe's process p99 ${same.p99} ms, across the adapter p50 ${across.p50} p99 ${across.p99} ms); ${live.samples} samples, ${live.missing} missed`,
+    },
+  ];
+}
