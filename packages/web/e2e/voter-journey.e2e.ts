@@ -73,6 +73,14 @@ describe('public pages', () => {
 describe('voter journey', () => {
   it('signs in with an SMS code, votes on every eligible position, sees receipts, and the landing page updates live', async () => {
     const watcher = await newPage();
+    // The events the landing page's socket receives (Socket.IO frames: `42["Event",{...}]`).
+    const events: string[] = [];
+    watcher.page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        const event = /^\d+\["([A-Za-z]+)"/.exec(String(payload))?.[1];
+        if (event) events.push(event);
+      }),
+    );
     await watcher.page.goto('/');
     await watcher.page.getByText('No votes at the moment for the selected position').waitFor();
 
@@ -124,6 +132,9 @@ describe('voter journey', () => {
 
     // Live: the landing page in the other tab moves without a reload.
     await watcher.page.getByText('100.00% 1 vote').first().waitFor({ timeout: 15_000 });
+    // ...from the tally channel (issue #28), not the full results one.
+    expect(events).toContain('ResultsTally');
+    expect(events).not.toContain('DetailedResultsUpdate');
     await screenshot(watcher.page, 'landing-after-vote');
 
     // A second visit says plainly that the voter has voted.

@@ -20,7 +20,7 @@ export const ADMIN_NO_VOTES = 'No votes at the moment';
 
 /**
  * Admin dashboard (docs/screens.md "Staff pages"): the election status toggle, results per position and the
- * five statistics tiles, live from the results and statistics channels. The 'Report an Issue or
+ * five statistics tiles, live from the tally and statistics channels. The 'Report an Issue or
  * Help' button sits in the shell's page-title banner, above this content.
  */
 export function AdminDashboard() {
@@ -31,10 +31,10 @@ export function AdminDashboard() {
   const results = useQuery(queries.adminResults(election));
   const statistics = useQuery(queries.adminStatistics(election));
 
-  // The chosen election's channels (`results:7`), else the current one's.
+  // The chosen election's channels (`tally:7`), else the current one's.
   useRealtime(
     {
-      results: (payload) =>
+      tally: (payload) =>
         queryClient.setQueryData<ResultsResponseLike>(queries.adminResults(election).queryKey, (prev) =>
           withResults(prev, payload.results),
         ),

@@ -93,7 +93,7 @@ describe('the admin dashboard follows the chosen election', () => {
     expect(live.election).toBe(2);
 
     await act(async () => {
-      live.handlers?.results?.({ election_id: 2, results: [chair(3)] });
+      live.handlers?.tally?.({ election_id: 2, results: [chair(3)] });
       live.handlers?.statistics?.({ election_id: 2, statistics: stats(3) });
     });
     expect(await screen.findByText('100.00% 3 votes')).toBeTruthy();

@@ -55,7 +55,7 @@ describe('agent dashboard (docs/screens.md "Staff pages")', () => {
     expect(within(votes).getByText('0')).toBeTruthy();
 
     await act(async () => {
-      live.handlers?.results?.({ election_id: 1, results: [president(1)] });
+      live.handlers?.tally?.({ election_id: 1, results: [president(1)] });
       live.handlers?.statistics?.({ election_id: 1, statistics: stats(1) });
     });
     expect(await screen.findByText('100.00% 1 vote')).toBeTruthy();

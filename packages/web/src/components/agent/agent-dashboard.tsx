@@ -13,7 +13,7 @@ export const AGENT_NO_VOTES = 'No votes at the moment';
 
 /**
  * Agent dashboard (docs/screens.md "Staff pages"): read-only results for a chosen position (default President_National)
- * and the five statistics tiles, kept live by the results and statistics channels (the socket
+ * and the five statistics tiles, kept live by the tally and statistics channels (the socket
  * carries the agent's token, which the statistics channel needs).
  */
 export function AgentDashboard() {
@@ -24,10 +24,10 @@ export function AgentDashboard() {
   const results = useQuery(queries.agentResults(election));
   const statistics = useQuery(queries.agentStatistics(election));
 
-  // The chosen election's channels (`results:7`), else the current one's.
+  // The chosen election's channels (`tally:7`), else the current one's.
   useRealtime(
     {
-      results: (payload) =>
+      tally: (payload) =>
         queryClient.setQueryData<ResultsResponseLike>(queries.agentResults(election).queryKey, (prev) =>
           withResults(prev, payload.results),
         ),

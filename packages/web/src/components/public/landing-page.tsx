@@ -12,7 +12,7 @@ export const LANDING_DEFAULT_POSITION = 'Chairperson_National';
 
 /**
  * The live results of an election: the URL's (`/?election=7`, the calls with `?election_id=7` and the
- * channel `results:7`), else the current one; the switcher moves between them.
+ * channel `tally:7`), else the current one; the switcher moves between them.
  */
 export function Landing() {
   const { t } = useT();
@@ -21,10 +21,10 @@ export function Landing() {
   const positions = useQuery(queries.positions(election));
   const results = useQuery(queries.publicResults(election));
 
-  // Live updates: the `results` channel carries every position's tallies.
+  // Live updates: the `tally` channel carries every position's counts (lib/realtime.ts adds them up).
   useRealtime(
     {
-      results: (payload) => {
+      tally: (payload) => {
         queryClient.setQueryData<ResultsResponseLike>(queries.publicResults(election).queryKey, (prev) =>
           withResults(prev, payload.results),
         );

@@ -14,7 +14,7 @@ export function VoterDashboard() {
   const results = useQuery(queries.dashboard());
 
   useRealtime({
-    results: (payload) =>
+    tally: (payload) =>
       queryClient.setQueryData<ResultsResponseLike>(queries.dashboard().queryKey, (prev) => withResults(prev, payload.results)),
   });
 
