@@ -11,7 +11,9 @@
 //   passes; the scale profile with 2 replicas behind the proxy and Redis: a vote through one
 //   replica reaches a live Socket.IO watcher on the other, long-polling sticks to one replica
 //   through the proxy, WebSocket passes through it; the schedule (PUT election opens_at/closes_at)
-//   opens and closes the election exactly once across the 2 replicas; HTTPS at the proxy with a local certificate:
+//   opens and closes the election exactly once across the 2 replicas; the realtime profile as configured
+//   (`docker compose config`, and the proxy's `caddy adapt` with KURA_SOCKET_UPSTREAM=realtime:
+//   /socket.io/* to the realtime replicas, the rest to server; none started); HTTPS at the proxy with a local certificate:
 //   Secure cookies and HSTS there, neither on plain HTTP. Then everything is torn down.
 // Base images: pulled where Docker Hub answers, else stand-ins built from Debian packages
 // (deploy/test/standins.sh, cached). The closing line is "N passed, N failed".
@@ -34,6 +36,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const requireServer = createRequire(join(ROOT, 'packages/server/package.json'));
 const { SMTPServer } = requireServer('smtp-server');
+const YAML = requireServer('yaml');
 const { io } = createRequire(join(ROOT, 'package.json'))('socket.io-client');
 
 const T0 = Date.now();
@@ -62,6 +65,21 @@ async function step(name, fn) {
     say(`FAIL ${name}: ${error instanceof Error ? error.message : error}`);
     throw error;
   }
+}
+
+/**
+ * The proxy's routes as `caddy adapt` makes them of deploy/Caddyfile: for /socket.io/* and for the
+ * rest, the DNS name of the replicas and the stickiness cookie.
+ */
+function proxyRoutes(adapted) {
+  const routes = Object.values(JSON.parse(adapted).apps.http.servers)[0].routes;
+  const upstreamOf = (route) => {
+    const proxy = route.handle[0].routes[0].handle.find((h) => h.handler === 'reverse_proxy');
+    return { name: proxy.dynamic_upstreams.name, cookie: proxy.load_balancing.selection_policy.name };
+  };
+  const socket = routes.find((r) => r.match?.some((m) => m.path?.includes('/socket.io/*')));
+  const rest = routes.find((r) => !r.match);
+  return { socket: socket && upstreamOf(socket), rest: rest && upstreamOf(rest) };
 }
 
 // ---- Docker engine and compose ------------------------------------------------------------
@@ -689,6 +707,40 @@ async function main() {
       } finally {
         ws.close();
       }
+    });
+
+    // Configuration only (no replica started, so the run stays as long): what an operator's
+    // COMPOSE_PROFILES=scale,realtime and KURA_SOCKET_UPSTREAM=realtime (operations.md "Scale-out") make.
+    await step('realtime replicas, as configured: KURA_SOCKET_UPSTREAM=realtime sends /socket.io/* alone to them', async () => {
+      const config = YAML.parse(
+        dcOk(['config'], { env: { ...env, COMPOSE_PROFILES: 'scale,realtime', KURA_SOCKET_UPSTREAM: 'realtime' } }).out,
+      );
+      const realtime = config.services.realtime;
+      check(realtime, `docker compose config has no realtime service: ${Object.keys(config.services).join(', ')}`);
+      check(!realtime.ports, `the realtime service publishes ports: ${JSON.stringify(realtime.ports)}`);
+      check(realtime.healthcheck, 'the realtime service has no healthcheck');
+      check(realtime.depends_on?.server, 'the realtime service does not wait for a server');
+      check(config.services.proxy.environment.KURA_SOCKET_UPSTREAM === 'realtime', 'KURA_SOCKET_UPSTREAM does not reach the proxy');
+      const [proxy] = containers('proxy');
+      const adapt = (upstream) => {
+        const r = run('docker', [
+          'exec',
+          ...(upstream ? ['-e', `KURA_SOCKET_UPSTREAM=${upstream}`] : []),
+          proxy,
+          'caddy',
+          'adapt',
+          '--config',
+          '/etc/caddy/Caddyfile',
+        ]);
+        check(r.code === 0, `caddy adapt in the proxy exited ${r.code}: ${r.err.trim().slice(-300)}`);
+        return proxyRoutes(r.out);
+      };
+      const split = adapt('realtime');
+      check(split.socket?.name === 'realtime' && split.rest?.name === 'server', `routes with realtime: ${JSON.stringify(split)}`);
+      check(split.socket.cookie !== split.rest.cookie, `one stickiness cookie for both routes: ${JSON.stringify(split)}`);
+      const running = adapt();
+      check(running.socket?.name === 'server' && running.rest?.name === 'server', `routes by default: ${JSON.stringify(running)}`);
+      return `/socket.io/* → ${split.socket.name} (cookie ${split.socket.cookie}), the rest → ${split.rest.name} (cookie ${split.rest.cookie}); by default both → server`;
     });
 
     // Closing is final: this runs after every step that votes; the HTTPS step after it needs no open election.
