@@ -21,7 +21,11 @@ type Service = {
   profiles?: string[];
 };
 
-const compose = parse(read('docker-compose.yml')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+// merge: the realtime service takes the server's definition with `<<: *server`, as Compose reads it.
+const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+};
 const envKeys = [...read('packages/server/src/env.ts').matchAll(/^ {4}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!);
 // Fixed by docker-compose.yml or internal: not for an operator's .env.
 const fixedByCompose = [
@@ -80,6 +84,30 @@ describe('docker-compose.yml', () => {
     expect(caddyfile).toMatch(/dynamic a server 3000/);
     expect(caddyfile).toMatch(/lb_policy cookie/);
     expect(compose.services.redis?.profiles).toContain('scale');
+  });
+
+  it('runs realtime replicas, in their own profile, that the proxy sends Socket.IO alone to when told', () => {
+    const { server, realtime, proxy } = compose.services;
+    // The same server: image, build, settings and health check; started only with the profile, and
+    // after a server replica is healthy (migrations and first-start data done).
+    for (const key of ['build', 'image', 'env_file', 'environment', 'healthcheck', 'volumes'] as const)
+      expect(realtime?.[key], key).toEqual(server![key]);
+    expect(realtime?.profiles).toEqual(['realtime']);
+    expect(server!.profiles).toBeUndefined();
+    expect((realtime?.depends_on as Record<string, { condition: string }>).server?.condition).toBe('service_healthy');
+    expect(realtime?.ports).toBeUndefined();
+    // Unset, the default deployment is unchanged: Socket.IO on the server replicas.
+    expect(proxy!.environment?.KURA_SOCKET_UPSTREAM).toBe('${KURA_SOCKET_UPSTREAM:-server}');
+    const caddyfile = read('deploy/Caddyfile');
+    const socket = /handle \/socket\.io\/\* \{([\s\S]*?)\n\t\}/.exec(caddyfile)?.[1] ?? '';
+    const rest = /\n\thandle \{([\s\S]*?)\n\t\}/.exec(caddyfile)?.[1] ?? '';
+    expect(socket).toMatch(/dynamic a \{\$KURA_SOCKET_UPSTREAM:server\} 3000/);
+    expect(rest).toMatch(/dynamic a server 3000/);
+    // Each route its own stickiness cookie: one cookie would be reset by the other route's replicas.
+    const cookieOf = (block: string) => /lb_policy cookie (\S+)/.exec(block)?.[1];
+    expect(cookieOf(socket)).toBe('kura_lb');
+    expect(cookieOf(rest)).toBeDefined();
+    expect(cookieOf(rest)).not.toBe(cookieOf(socket));
   });
 });
 
