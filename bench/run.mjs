@@ -13,6 +13,8 @@
 //   BENCH_SECONDS     length of each measured load phase (default 10)
 //   BENCH_WATCHERS    Socket.IO watchers of figures 4 and 4c (default 5000)
 //   BENCH_REDIS_URL   Redis of figure 4c's two processes (default redis://127.0.0.1:6379; none: the Postgres adapter)
+//   BENCH_4C_SHAPE    figure 4c's shape: even (default: voters and watchers half on each process) or split
+//                     (voters and probe on the first, every watcher on the second: the compose realtime profile)
 //   BENCH_ONLY        comma-separated figures to run, e.g. "1,3" or "1m" (default all); "8" alone starts no server
 //   BENCH_COUNT_BALLOTS  ballots of figure 8's STV count (default 1,000,000)
 //   BENCH_PROFILE=1   write a V8 CPU profile of every server child into bench/.profiles/

@@ -5,6 +5,10 @@
 // only, so the watchers of the second see its votes only once they crossed the adapter. Reported:
 // ballots/s with the watchers against the same load with none (target ≥ 0.8, as 4b), vote→watcher
 // p50/p99 on each side and missed updates (none expected).
+// BENCH_4C_SHAPE=split runs the other shape of the compose deployment, dedicated realtime replicas
+// (the realtime profile, KURA_SOCKET_UPSTREAM=realtime): all 32 voters and the probe on the first
+// process, all the watchers on the second, which takes no vote and only fans out what the first
+// relays. Same outputs; every watcher's latency is then across the adapter.
 import { fork } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -39,17 +43,21 @@ async function redisAdapterProcesses(url) {
   return match ? Number(match[1]) : undefined;
 }
 
-/** 32 voters split over the servers (and the probe on the first) for `seconds`: the summed rate. */
-async function castOnBoth(servers, { pool, connections, seconds, choose }) {
+/**
+ * The 32 voters for `seconds`, over the servers that take votes (both, evenly; or the first alone in
+ * the split shape, where the second serves watchers only): the summed rate, and each process's.
+ */
+async function castOnBoth(servers, { pool, connections, seconds, choose, split }) {
+  const voting = split ? servers.slice(0, 1) : servers;
   const parts = await Promise.all(
-    servers.map((s) => castVotes({ url: s.url, pool, connections: connections / servers.length, seconds, choose })),
+    voting.map((s) => castVotes({ url: s.url, pool, connections: connections / voting.length, seconds, choose })),
   );
   return {
     okPerSec: round(
       parts.reduce((a, r) => a + r.okPerSec, 0),
       1,
     ),
-    perProcess: parts.map((r) => r.okPerSec),
+    perProcess: servers.map((_, k) => parts[k]?.okPerSec ?? 0),
     p99: Math.max(...parts.map((r) => r.p99)),
     non2xx: parts.reduce((a, r) => a + r.non2xx, 0),
     errors: parts.reduce((a, r) => a + r.errors, 0),
@@ -73,6 +81,9 @@ function latencyOf(collected) {
 
 export async function measure(b, { pool, seeded, spread, startPg }) {
   const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const shape = process.env.BENCH_4C_SHAPE ?? 'even';
+  if (!['even', 'split'].includes(shape)) throw new Error(`BENCH_4C_SHAPE=${shape}: even (the default) or split`);
+  const split = shape === 'split';
   const adapter = redisUrl === 'none' ? 'postgres' : 'redis';
   if (adapter === 'redis' && !(await redisCommand(redisUrl, 'PING'))?.startsWith('+PONG')) {
     b.say(`figure 4c not run: no Redis answering at ${redisUrl} (set BENCH_REDIS_URL, or BENCH_REDIS_URL=none for the Postgres adapter)`);
@@ -85,7 +96,9 @@ export async function measure(b, { pool, seeded, spread, startPg }) {
   try {
     for (const label of ['pg-4c-a', 'pg-4c-b']) servers.push(await startPg(label, extra));
     const [a, bServer] = servers;
-    b.say(`4c: two server processes on the ${adapter} adapter at ${a.url} (pid ${a.pid}) and ${bServer.url} (pid ${bServer.pid})`);
+    b.say(
+      `4c (${shape}): two server processes on the ${adapter} adapter at ${a.url} (pid ${a.pid}${split ? ', votes' : ''}) and ${bServer.url} (pid ${bServer.pid}${split ? ', watchers' : ''})`,
+    );
     if (adapter === 'redis') {
       // Each Redis-adapted process subscribes once to the request channel: two more than before.
       let listening;
@@ -93,10 +106,11 @@ export async function measure(b, { pool, seeded, spread, startPg }) {
       while ((listening = await redisAdapterProcesses(redisUrl)) - (listeningBefore ?? 0) < 2 && nowMs() < deadline) await sleep(200);
       b.say(`4c: Redis subscribers on socket.io-request#/#: ${listeningBefore} before, ${listening} with both processes up`);
     }
-    const phase = { pool, connections: b.connections, seconds: b.seconds, choose: spread };
+    const phase = { pool, connections: b.connections, seconds: b.seconds, choose: spread, split };
     await castOnBoth(servers, { ...phase, seconds: 2 });
 
-    // Baseline: the same load (16 voters on each process + the probe on the first), nobody watching.
+    // Baseline: the same load (16 voters on each process, or 32 on the first when split; the probe
+    // on the first), nobody watching.
     let base = await probeCount(a.url, seeded);
     let probe = startProbe(a.url, pool, seeded, base);
     const without = await castOnBoth(servers, phase);
@@ -105,8 +119,8 @@ export async function measure(b, { pool, seeded, spread, startPg }) {
       `4c live-no-watchers: ${without.okPerSec} ballots/s (${without.perProcess.join(' + ')}), p99 ${without.p99} ms, non2xx ${without.non2xx}`,
     );
 
-    // The watchers, half on each process: one watcher process per server process (two per server
-    // beyond 5,000 watchers); figure 4's watchers as they are, each process given its server's URL.
+    // The watchers, half on each process (all on the second when split): two watcher processes
+    // (four beyond 5,000 watchers), figure 4's watchers as they are, each given its server's URL.
     const processes = 2 * Math.max(1, Math.min(2, Math.ceil(b.watchers / 5000)));
     await sleep(1000); // the last relayed votes of the baseline reach the second process
     base = await probeCount(a.url, seeded);
@@ -117,7 +131,9 @@ export async function measure(b, { pool, seeded, spread, startPg }) {
       await ask(child, undefined, 'up', 10_000);
     }
     const share = Math.ceil(b.watchers / processes);
-    const serverOf = (i) => servers[i % 2];
+    const serverOf = (i) => (split ? bServer : servers[i % 2]);
+    /** The watcher processes whose watchers are on the probe's process, and those across the adapter. */
+    const onProbeProcess = (_, i) => serverOf(i) === a;
     const connected = await Promise.all(
       children.map((child, i) =>
         ask(
@@ -137,7 +153,7 @@ export async function measure(b, { pool, seeded, spread, startPg }) {
       ),
     );
     const watching = connected.reduce((s, c) => s + c.count, 0);
-    const onEach = servers.map((_, k) => connected.filter((_, i) => i % 2 === k).reduce((s, c) => s + c.count, 0));
+    const onEach = servers.map((s) => connected.filter((_, i) => serverOf(i) === s).reduce((sum, c) => sum + c.count, 0));
     b.say(
       `4c: ${watching} watchers connected (${onEach.join(' + ')}) in ${round((nowMs() - t0) / 1000, 1)} s (${connected.reduce((s, c) => s + c.errors, 0)} connect errors)`,
     );
@@ -175,14 +191,15 @@ export async function measure(b, { pool, seeded, spread, startPg }) {
     const probeRtt = probed.sent.map(([, s, r]) => r - s).sort((x, y) => x - y);
     const live = {
       adapter,
+      shape,
       watchers: watching,
       watchersPerProcess: onEach,
       probes: probed.sent.length,
       ...latencyOf(collected),
-      /** The watchers on the probe's own process. */
-      sameProcess: latencyOf(collected.filter((_, i) => i % 2 === 0)),
+      /** The watchers on the probe's own process (none when split). */
+      sameProcess: split ? undefined : latencyOf(collected.filter(onProbeProcess)),
       /** The watchers on the other process: the probe's vote crossed the adapter to reach them. */
-      acrossAdapter: latencyOf(collected.filter((_, i) => i % 2 === 1)),
+      acrossAdapter: latencyOf(collected.filter((c, i) => !onProbeProcess(c, i))),
       messagesPerWatcher: round(collected.reduce((s, c) => s + c.messages, 0) / Math.max(1, watching), 1),
       probeVoteP99: round(percentile(probeRtt, 99), 1),
       drainMs,
@@ -190,7 +207,7 @@ export async function measure(b, { pool, seeded, spread, startPg }) {
       eld: eld.map((e) => e.stats),
       broadcast: eld.map((e) => e.broadcast),
     };
-    b.results.phases['live-2-processes'] = { without, withWatchers, live };
+    b.results.phases[split ? 'live-2-processes-split' : 'live-2-processes'] = { without, withWatchers, live };
     b.say(`4c live latency: ${JSON.stringify(live)}`);
     return { without, withWatchers, live };
   } finally {
@@ -202,11 +219,13 @@ export async function measure(b, { pool, seeded, spread, startPg }) {
 /** @returns {import('../lib/bench.mjs').FigureRow[]} */
 export function verdict({ liveTwo: measured }) {
   if (!measured) return [];
+  const split = (measured.live?.shape ?? process.env.BENCH_4C_SHAPE) === 'split';
+  const id = split ? '4c-split' : '4c';
   if (measured.skipped)
     return [
       {
-        id: '4c',
-        name: 'live, 2 processes: ballots/s with watchers',
+        id,
+        name: `live, 2 processes${split ? ' (votes | watchers)' : ''}: ballots/s with watchers`,
         value: 'not run',
         baseline: '-',
         ratio: '-',
@@ -218,16 +237,19 @@ export function verdict({ liveTwo: measured }) {
   const { without, withWatchers, live } = measured;
   const ratio = round(withWatchers.okPerSec / without.okPerSec, 2);
   const { sameProcess: same, acrossAdapter: across } = live;
+  const sides = same
+    ? `probe's process p99 ${same.p99} ms, across the adapter p50 ${across.p50} p99 ${across.p99} ms`
+    : `all across the adapter, to the fan-out process; the vote process's event loop p99 ${live.eld[0]?.p99} ms`;
   return [
     {
-      id: '4c',
-      name: `live, 2 processes (${live.adapter}): ballots/s with ${live.watchers} watchers`,
+      id,
+      name: `live, 2 processes (${live.adapter}${split ? ', votes | watchers' : ''}): ballots/s with ${live.watchers} watchers`,
       value: `${withWatchers.okPerSec}/s`,
       baseline: `no watchers ${without.okPerSec}/s`,
       ratio,
       target: '≥0.8',
       met: ratio >= 0.8 && live.missing === 0,
-      note: `vote→watcher p50 ${live.p50} p99 ${live.p99} ms (probe's process p99 ${same.p99} ms, across the adapter p50 ${across.p50} p99 ${across.p99} ms); ${live.samples} samples, ${live.missing} missed`,
+      note: `vote→watcher p50 ${live.p50} p99 ${live.p99} ms (${sides}); ${live.samples} samples, ${live.missing} missed`,
     },
   ];
 }
