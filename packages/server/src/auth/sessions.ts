@@ -45,14 +45,21 @@ export type PendingSession = { token: string; settled: boolean };
 export const plausibleToken = (token: string) => token.length > 0 && token.length <= 200;
 
 /**
- * The live session of a token hash as a subquery of at most one row (role, subject_id, stale), for
- * a statement that checks the session itself instead of asking first (the vote; docs/architecture.md
- * "Request path"): unknown or idled-out (expires_at passed) gives no row.
+ * A `with` list for a statement that checks the session itself instead of asking first (the vote;
+ * docs/architecture.md "Request path"): `s` (role, subject_id), the live session of the token hash
+ * (none when unknown or idled out), and `touched`, which moves a stale one's last_seen and idle
+ * expiry on as {@link resolveSession} does, in the same statement and commit.
  */
-export function liveSessionSql(ctx: Core, tokenHash: string, now: Date) {
-  return ctx.database.sql`
-    select role, subject_id, last_seen_at < ${new Date(now.getTime() - TOUCH_AFTER_MS).toISOString()}::timestamptz as stale
-    from sessions where token_hash = ${tokenHash} and expires_at > ${now.toISOString()}::timestamptz limit 1`;
+export function liveSessionWith(ctx: Core, tokenHash: string, now: Date) {
+  const sql = ctx.database.sql;
+  const at = now.toISOString();
+  return sql`
+    s as (select role, subject_id, last_seen_at < ${new Date(now.getTime() - TOUCH_AFTER_MS).toISOString()}::timestamptz as stale
+          from sessions where token_hash = ${tokenHash} and expires_at > ${at}::timestamptz limit 1),
+    touched as (update sessions set last_seen_at = ${at}::timestamptz,
+                  expires_at = ${at}::timestamptz + make_interval(mins => case s.role when 'voter' then ${idleMinutes(ctx, 'voter')}::int
+                                                                                      else ${idleMinutes(ctx, 'admin')}::int end)
+                from s where sessions.token_hash = ${tokenHash} and s.stale returning 1)`;
 }
 
 /** Refreshes last_seen and pushes the idle expiry; called when a lookup found the session stale. */
@@ -72,7 +79,9 @@ export async function resolveSession(ctx: Core, token: string): Promise<Caller |
   if (!plausibleToken(token)) return null;
   const tokenHash = sha256(token);
   const now = ctx.now();
-  const [row] = await ctx.database.sql<{ role: Role; subject_id: number; stale: boolean }[]>`${liveSessionSql(ctx, tokenHash, now)}`;
+  const [row] = await ctx.database.sql<{ role: Role; subject_id: number; stale: boolean }[]>`
+    select role, subject_id, last_seen_at < ${new Date(now.getTime() - TOUCH_AFTER_MS).toISOString()}::timestamptz as stale
+    from sessions where token_hash = ${tokenHash} and expires_at > ${now.toISOString()}::timestamptz limit 1`;
   if (!row) return null;
   if (row.stale) await touchSession(ctx, tokenHash, row.role, now);
   return { role: row.role, subjectId: row.subject_id, tokenHash };

@@ -12,7 +12,7 @@ import { positionTitle, storedTranslations, titleTranslations } from '../../lib/
 import { sealBallot, type CastBallot } from './ballot-queue';
 import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { newReceipt, queueIdOf } from './receipts';
-import { liveSessionSql, plausibleToken, touchSession, type PendingSession, type Role } from '../../auth/sessions';
+import { liveSessionWith, plausibleToken, type PendingSession, type Role } from '../../auth/sessions';
 import { seal, sha256 } from '../../lib/crypto';
 
 /**
@@ -160,8 +160,8 @@ export async function castVote(
     // one after the other, so the check sees the earlier one; the participation key still guards.
     const now = ctx.now();
     const at = now.toISOString();
-    // Who votes, as one row (role, subject_id, stale): the session of the token when the caller
-    // came by one (auth/access.ts `sessionInStatement`): no second round trip to look it up first.
+    // Who votes, as `s` (role, subject_id): the live session of the token when the caller came by
+    // one (auth/access.ts `sessionInStatement`), touched if stale, with no round trip before this one.
     const tokenHash = 'session' in voter && plausibleToken(voter.session.token) ? sha256(voter.session.token) : null;
     if ('session' in voter && tokenHash === null) {
       voter.session.settled = true;
@@ -169,14 +169,13 @@ export async function castVote(
     }
     const sql = ctx.database.sql;
     const who =
-      tokenHash !== null
-        ? liveSessionSql(ctx, tokenHash, now)
-        : sql`select 'voter'::text as role, ${memberId}::int as subject_id, false as stale`;
+      tokenHash !== null ? liveSessionWith(ctx, tokenHash, now) : sql`s as (select 'voter'::text as role, ${memberId}::int as subject_id)`;
     // The election is resolved in the same statement (the named one if it exists, else the current
     // one: CURRENT_ELECTION_SQL), so a vote stays one round trip (BENCHMARKS.md, figure 1).
     // cast_vote runs only for a voter's live session and an election that exists.
-    const [row] = await sql<{ role: Role; subject_id: number; stale: boolean; election_id: number | null; outcome: unknown }[]>`
-      select v.role, v.subject_id, v.stale, e.id as election_id,
+    const [row] = await sql<{ role: Role; subject_id: number; election_id: number | null; outcome: unknown }[]>`
+      with ${who}
+      select v.role, v.subject_id, e.id as election_id,
         case when v.role = 'voter' and e.id is not null then cast_vote(
         v.subject_id, ${positionIds}::int[], ${candidateIds}::int[],
         ${ballotPositions}::int[], ${textArray(receiptsEnc)}::text[],
@@ -184,16 +183,13 @@ export async function castVote(
         ${VOTED}, ${`${cast.length} position(s)`}, ${voter.ip}, ${at}::timestamptz,
         ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, e.id
       ) end as outcome
-      from (${who}) v
+      from s v
       cross join (select case when ${requested}::int is null then ${sql.unsafe(CURRENT_ELECTION_SQL)}
                         else (select id from election where id = ${requested}::int) end as id) e`;
     if ('session' in voter) {
       voter.session.settled = true;
       if (!row) throw new AppError('UNAUTHENTICATED');
       if (row.role !== 'voter') throw new AppError('FORBIDDEN');
-      // The idle expiry moves on as on any signed-in request; the vote already stands, so a failure here only warns.
-      if (row.stale)
-        await touchSession(ctx, tokenHash!, row.role, now).catch((err: unknown) => ctx.logger.warn({ err }, 'could not touch a session'));
     }
     memberId = row!.subject_id;
     if (row?.election_id === null || row?.election_id === undefined) throw new AppError('NOT_FOUND', 'No such election');
