@@ -1,5 +1,5 @@
-// Diagnostic for figure 1: the server's own vote SQL (the session lookup, then `select cast_vote(...)`
-// in autocommit: locks, check and the three inserts in one statement, as castVote sends it) driven
+// Diagnostic for figure 1: the server's own vote SQL (one statement in autocommit: the session
+// lookup, then `cast_vote(...)` with its locks, check and the three inserts, as castVote sends it) driven
 // straight through the `postgres` driver from this process, with no HTTP, Express or Drizzle, and
 // the server's default pool of 8. Run twice: unprepared (what Drizzle asks of
 // postgres.js for every query that is not `.prepare()`d: Parse/Describe, wait, Bind/Execute, and a
@@ -27,20 +27,18 @@ export async function driverLadder({ url, seeded, memberIds, seconds, connection
   const latencies = [];
   const deadline = nowMs() + seconds * 1000;
   const castOne = async (memberId) => {
-    const [session] = await sql.unsafe(
-      'select "token_hash", "role", "subject_id", "created_at", "last_seen_at", "expires_at", "ip" from "sessions" where ("sessions"."token_hash" = $1 and "sessions"."expires_at" > $2) limit $3',
-      [seeded.tokenHashOf(memberId), new Date(), 1],
-      opts,
-    );
-    if (!session) throw new Error('no session');
     const c1 = seeded.standing.p1[memberId % 3];
     const c2 = seeded.standing.p2[memberId % 3];
-    const [{ outcome }] = await sql.unsafe(
-      `select cast_vote($1::int, $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8, $9, $10, $11::timestamptz, $12::bigint, $13::int) as outcome`,
+    const now = new Date();
+    const rows = await sql.unsafe(
+      `select cast_vote(s.subject_id, $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9, $10, $11, $12::timestamptz, $13::bigint, $14::int, $15::int) as outcome
+       from (select role, subject_id, last_seen_at < $2::timestamptz as stale from sessions
+             where token_hash = $1 and expires_at > $12::timestamptz limit 1) s where s.role = 'voter'`,
       // (position, candidate) pairs, then one ballot per position: its sealed receipt, queue id and
       // sealed ballot, the sizes the server's are (a ballot is padded to 512 bytes before sealing).
       [
-        memberId,
+        seeded.tokenHashOf(memberId),
+        new Date(now.getTime() - 60_000).toISOString(),
         `{${p1},${p2}}`,
         `{${c1},${c2}}`,
         `{${p1},${p2}}`,
@@ -50,12 +48,15 @@ export async function driverLadder({ url, seeded, memberIds, seconds, connection
         'Voted',
         '2 position(s)',
         '127.0.0.1',
-        new Date().toISOString(),
+        now.toISOString(),
         ELECTION_LOCK,
         MEMBER_LOCK_NAMESPACE,
+        1,
       ],
       opts,
     );
+    if (rows.length === 0) throw new Error('no session');
+    const [{ outcome }] = rows;
     if (!outcome.xid) throw new Error(`refused: ${JSON.stringify(outcome.checks)}`);
   };
   const meter = cpuMeter({ bench: process.pid });

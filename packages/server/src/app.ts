@@ -4,11 +4,12 @@ import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import { createExpressEndpoints } from '@ts-rest/express';
+import type { AppRoute } from '@ts-rest/core';
 import { contract, type RouteMetadata } from '@kura/contract';
 import type { RequestListener } from 'node:http';
 import type { AppContext } from './context';
 import { AppError } from './errors';
-import { accessMiddleware } from './auth/access';
+import { accessMiddleware, pendingSessionErrors } from './auth/access';
 import { errorHandler } from './http/error-handler';
 import { openApiDocument } from './http/openapi';
 import { mountWebApp } from './http/web';
@@ -32,6 +33,9 @@ function apiAlias(req: Request, _res: Response, next: NextFunction) {
   }
   next();
 }
+
+/** Routes whose handler checks the caller's session in its own statement (auth/access.ts). */
+const SESSION_IN_STATEMENT: ReadonlySet<AppRoute> = new Set([contract.api.ballots.castVote]);
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -184,10 +188,12 @@ export function createApp(ctx: AppContext): Express {
 
   createExpressEndpoints(contract, moduleImplementations(ctx.routes(ctx)), app, {
     responseValidation: ctx.env.NODE_ENV === 'test',
-    globalMiddleware: [accessMiddleware(ctx), mediaTypeGuard],
+    // The vote looks its session up inside its one statement (docs/architecture.md "Request path").
+    globalMiddleware: [accessMiddleware(ctx, { sessionInStatement: SESSION_IN_STATEMENT }), mediaTypeGuard],
     requestValidationErrorHandler: (err, _req, _res, next) => next(err),
   });
 
+  app.use(pendingSessionErrors(ctx));
   app.use('/api', (req, _res, next) => next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.baseUrl}${req.path}`)));
   mountWebApp(app, ctx);
   app.use(errorHandler(ctx.logger));

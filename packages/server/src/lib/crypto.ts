@@ -1,4 +1,14 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  hkdfSync,
+  randomBytes,
+  randomFillSync,
+  randomInt,
+  scrypt,
+  timingSafeEqual,
+} from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
@@ -41,9 +51,45 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(expected, actual);
 }
 
+/**
+ * CSPRNG bytes for small, frequent draws (IVs, receipts), served from a buffer refilled by one
+ * `randomFillSync` per POOL_BYTES: a `randomBytes(12)` call costs several microseconds (a trip into
+ * OpenSSL), and a two-position vote makes six of them (docs/perf-log/2026-11-26-vote-path.md). The
+ * same generator's output, each byte handed out once, always as a copy (never a view of the pool).
+ */
+export class RandomPool {
+  private readonly pool: Buffer;
+  private offset: number;
+
+  constructor(size = 4096) {
+    this.pool = Buffer.allocUnsafeSlow(size);
+    this.offset = size;
+  }
+
+  take(n: number): Buffer {
+    if (n > this.pool.length) return randomBytes(n);
+    if (this.offset + n > this.pool.length) {
+      randomFillSync(this.pool);
+      this.offset = 0;
+    }
+    const out = Buffer.allocUnsafe(n);
+    this.pool.copy(out, 0, this.offset, this.offset + n);
+    // Wiped once handed out: what was given never stays readable in the pool.
+    this.pool.fill(0, this.offset, this.offset + n);
+    this.offset += n;
+    return out;
+  }
+}
+
+/** The process's pool of small random draws (stateless apart from unread CSPRNG bytes). */
+const smallRandom = new RandomPool();
+
+/** `n` bytes from the CSPRNG for a small draw (an IV, a receipt), through the process's pool. */
+export const smallRandomBytes = (n: number): Buffer => smallRandom.take(n);
+
 /** AES-256-GCM: `iv.tag.ciphertext`, each base64url. */
 export function seal(key: Buffer, plaintext: string): string {
-  const iv = randomBytes(12);
+  const iv = smallRandomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');

@@ -1,6 +1,6 @@
 import type { Contract } from '@kura/contract';
 import type { Core } from '../../core';
-import { callerOf } from '../../auth/access';
+import { callerOf, pendingSessionOf } from '../../auth/access';
 import { electionParam } from '../../db/election-store';
 import { electionOf } from '../../http/election-param';
 import type { RouterImplementation } from '../../http/routes';
@@ -15,9 +15,11 @@ export function ballotsRoutes(ctx: Core): RouterImplementation<Contract['api']['
     }),
 
     castVote: async ({ req, body }) => {
-      // The election is resolved inside the vote's one statement (ballots.service.ts).
+      // The session and the election are looked up inside the vote's one statement (ballots.service.ts;
+      // the route is in the access middleware's `sessionInStatement`, app.ts).
+      const session = pendingSessionOf(req);
       const requested = electionParam((req.query as Record<string, unknown> | undefined)?.election_id);
-      const receipts = await castVote(ctx, { memberId: callerOf(req).subjectId, ip: req.ip ?? '' }, body.candidates, requested);
+      const receipts = await castVote(ctx, { session, ip: req.ip ?? '' }, body.candidates, requested);
       return { status: 201, body: { message: 'Successfully voted', receipts } };
     },
 

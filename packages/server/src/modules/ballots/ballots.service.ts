@@ -8,11 +8,12 @@ import { CURRENT_ELECTION, CURRENT_ELECTION_SQL, type ElectionId } from '../../d
 import { recordActivity } from '../../lib/activity-log';
 import { intArray, textArray } from '../../db/arrays';
 import { uniqueViolation } from '../../db/errors';
-import { seal } from '../../lib/crypto';
 import { positionTitle, storedTranslations, titleTranslations } from '../../lib/position-title';
 import { sealBallot, type CastBallot } from './ballot-queue';
 import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { newReceipt, queueIdOf } from './receipts';
+import { liveSessionWith, plausibleToken, type PendingSession, type Role } from '../../auth/sessions';
+import { seal, sha256 } from '../../lib/crypto';
 
 /**
  * The ballot: every position the member may vote for (national + their branch) that has candidates,
@@ -109,10 +110,15 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
 const VOTED = 'Voted';
 
 export type VoteReceipt = { position_id: number; vvpat: string };
-export type Voter = { memberId: number; ip: string };
+/**
+ * Who casts: a member by id (the seed, tests), or the bearer token the access middleware passed on
+ * unchecked (the vote route), whose session the vote's one statement looks up.
+ */
+export type Voter = { ip: string } & ({ memberId: number } | { session: PendingSession });
 
 /**
- * Casts a vote: one transaction, all-or-nothing. Voting must be on (403), every position eligible
+ * Casts a vote: one transaction, all-or-nothing. The caller must hold a live voter session (401 for
+ * none, 403 for staff) when they come by token, checked in the same statement. Voting must be on (403), every position eligible
  * and every candidate standing for it (422), and no position already voted (409). The choices go
  * to `ballot_queue` sealed; `participation` records only that the member voted for the position,
  * with the receipt sealed. The activity log says that the member voted, never for whom.
@@ -142,6 +148,7 @@ export async function castVote(
   const queueRows = cast.map((b) => ({ id: queueIdOf(ctx.secrets.queueIdKey, b.receipt), sealed: sealBallot(key, b) }));
 
   let voterName = '';
+  let memberId = 'memberId' in voter ? voter.memberId : null;
   let result: { xid: string; newVoter: boolean };
   let electionId: ElectionId;
   try {
@@ -151,19 +158,40 @@ export async function castVote(
     // connection is held for one message. Shared election lock: a toggle (exclusive) waits for votes in
     // flight and later votes see its outcome. Member lock: one member's concurrent submissions run
     // one after the other, so the check sees the earlier one; the participation key still guards.
-    const at = ctx.now().toISOString();
+    const now = ctx.now();
+    const at = now.toISOString();
+    // Who votes, as `s` (role, subject_id): the live session of the token when the caller came by
+    // one (auth/access.ts `sessionInStatement`), touched if stale, with no round trip before this one.
+    const tokenHash = 'session' in voter && plausibleToken(voter.session.token) ? sha256(voter.session.token) : null;
+    if ('session' in voter && tokenHash === null) {
+      voter.session.settled = true;
+      throw new AppError('UNAUTHENTICATED');
+    }
+    const sql = ctx.database.sql;
+    const who =
+      tokenHash !== null ? liveSessionWith(ctx, tokenHash, now) : sql`s as (select 'voter'::text as role, ${memberId}::int as subject_id)`;
     // The election is resolved in the same statement (the named one if it exists, else the current
     // one: CURRENT_ELECTION_SQL), so a vote stays one round trip (BENCHMARKS.md, figure 1).
-    const [row] = await ctx.database.sql<{ election_id: number | null; outcome: unknown }[]>`
-      select e.id as election_id, case when e.id is null then null else cast_vote(
-        ${voter.memberId}::int, ${positionIds}::int[], ${candidateIds}::int[],
+    // cast_vote runs only for a voter's live session and an election that exists.
+    const [row] = await sql<{ role: Role; subject_id: number; election_id: number | null; outcome: unknown }[]>`
+      with ${who}
+      select v.role, v.subject_id, e.id as election_id,
+        case when v.role = 'voter' and e.id is not null then cast_vote(
+        v.subject_id, ${positionIds}::int[], ${candidateIds}::int[],
         ${ballotPositions}::int[], ${textArray(receiptsEnc)}::text[],
         ${textArray(queueRows.map((r) => r.id))}::text[], ${textArray(queueRows.map((r) => r.sealed))}::text[],
         ${VOTED}, ${`${cast.length} position(s)`}, ${voter.ip}, ${at}::timestamptz,
         ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, e.id
       ) end as outcome
-      from (select case when ${requested}::int is null then ${ctx.database.sql.unsafe(CURRENT_ELECTION_SQL)}
+      from s v
+      cross join (select case when ${requested}::int is null then ${sql.unsafe(CURRENT_ELECTION_SQL)}
                         else (select id from election where id = ${requested}::int) end as id) e`;
+    if ('session' in voter) {
+      voter.session.settled = true;
+      if (!row) throw new AppError('UNAUTHENTICATED');
+      if (row.role !== 'voter') throw new AppError('FORBIDDEN');
+    }
+    memberId = row!.subject_id;
     if (row?.election_id === null || row?.election_id === undefined) throw new AppError('NOT_FOUND', 'No such election');
     electionId = row.election_id;
     // Read through its declared result: a function that answered otherwise is a server fault
@@ -219,7 +247,7 @@ export async function castVote(
       await recordActivity(ctx, {
         name: voterName,
         activity: VOTED,
-        userId: voter.memberId,
+        userId: memberId!,
         userType: 'voter',
         data: failure.message,
         ip: voter.ip,

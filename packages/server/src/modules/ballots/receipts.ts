@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
+import { smallRandomBytes } from '../../lib/crypto';
 
 /** Crockford's base32: no I, L, O or U, so a receipt read aloud or copied by hand survives. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -9,7 +10,7 @@ const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * collision negligible even for millions of ballots: 60 bits give ~4e-7 at one million.
  */
 export function newReceipt(): string {
-  const bytes = randomBytes(12);
+  const bytes = smallRandomBytes(12);
   let out = 'VP';
   for (let i = 0; i < 12; i++) {
     if (i % 4 === 0) out += '-';
