@@ -8,7 +8,7 @@ async function until(check: () => boolean) {
 }
 
 describe('coalesce', () => {
-  it('runs the first request at once and folds a burst into one trailing run', async () => {
+  it('runs the first request on the next turn of the event loop, not in the caller, and folds a burst into one trailing run', async () => {
     let runs = 0;
     const c = coalesce(
       30,
@@ -16,6 +16,10 @@ describe('coalesce', () => {
       () => {},
     );
     c.request();
+    c.request();
+    await Promise.resolve();
+    expect(runs, 'not in the caller nor its microtasks').toBe(0);
+    await new Promise((r) => setImmediate(r));
     expect(runs).toBe(1);
     for (let i = 0; i < 50; i++) c.request();
     expect(runs).toBe(1);

@@ -1,6 +1,6 @@
 /**
  * At most one run per `intervalMs`, and always one after the last request: the first request runs
- * at once, later ones inside the window collapse into a single trailing run that reads the state
+ * on the next turn of the event loop (never inside the caller's request), later ones inside the window collapse into a single trailing run that reads the state
  * at that moment, so the final state is always delivered. The window starts when a run has
  * finished (a fan-out to thousands of sockets takes a while), so runs never overlap and every
  * client receives them in order.
@@ -9,6 +9,7 @@ export type Coalescer = { request(): void; close(): void };
 
 export function coalesce(intervalMs: number, run: () => Promise<void> | void, onError: (err: unknown) => void): Coalescer {
   let timer: NodeJS.Timeout | undefined;
+  let pending: NodeJS.Immediate | undefined;
   let running = false;
   let dirty = false;
   let closed = false;
@@ -38,13 +39,17 @@ export function coalesce(intervalMs: number, run: () => Promise<void> | void, on
   return {
     request() {
       if (closed) return;
-      if (timer || running) dirty = true;
-      else fire();
+      dirty = true;
+      // Idle: the run starts on the next turn of the event loop, so a vote's answer is written
+      // before any of the broadcast it caused (the request path never carries a fan-out).
+      if (!timer && !running && !pending) pending = setImmediate(() => ((pending = undefined), window()));
     },
     close() {
       closed = true;
       if (timer) clearTimeout(timer);
+      if (pending) clearImmediate(pending);
       timer = undefined;
+      pending = undefined;
     },
   };
 }
