@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyTally,
-  ResultsTallyPayload,
-  tallyCounts,
-  tallyLayout,
-  type ResultGroup,
-  type ResultsTallySnapshot,
-  type TallyState,
-} from './index';
+import { applyTally, ResultsTallyPayload, tallyPayloads, type ResultGroup, type ResultsTallySnapshot, type TallyState } from './index';
 
 /**
  * The `tally` channel's client side (docs/api.md "Realtime"): a snapshot, then counts only, added
@@ -39,18 +31,10 @@ const motion = (yes: number, no: number, abstain: number): ResultGroup => ({
   values: [value(10, 'Yes', yes), value(11, 'No', no), value(12, 'Abstain', abstain)],
 });
 
-const snapshot = (results: ResultGroup[], layout = 'L1', election_id = 7): ResultsTallySnapshot => ({
-  election_id,
-  kind: 'snapshot',
-  layout,
-  results: tallyLayout(results),
-});
-const counts = (results: ResultGroup[], layout = 'L1', election_id = 7): ResultsTallyPayload => ({
-  election_id,
-  kind: 'counts',
-  layout,
-  counts: tallyCounts(tallyLayout(results)),
-});
+const snapshot = (results: ResultGroup[], layout = 'L1', election_id = 7): ResultsTallySnapshot =>
+  tallyPayloads(election_id, results, () => layout).snapshot;
+const counts = (results: ResultGroup[], layout = 'L1', election_id = 7): ResultsTallyPayload =>
+  tallyPayloads(election_id, results, () => layout).counts;
 const names = (group: ResultGroup) => group.values.map((v) => `${v.name} ${v.count}`);
 
 function applied(state: TallyState | undefined, update: ResultsTallyPayload): TallyState {

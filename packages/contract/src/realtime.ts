@@ -90,6 +90,7 @@ export const ResultsTallyCounts = z.object({
 export const ResultsTallyPayload = z.discriminatedUnion('kind', [ResultsTallySnapshot, ResultsTallyCounts]);
 export type ResultsTallyPayload = z.infer<typeof ResultsTallyPayload>;
 export type ResultsTallySnapshot = z.infer<typeof ResultsTallySnapshot>;
+export type ResultsTallyCounts = z.infer<typeof ResultsTallyCounts>;
 
 /**
  * Display order of one group's values, as the `results` channel and route give it: a motion's
@@ -116,6 +117,24 @@ export function tallyCounts(layout: readonly ResultGroup[]): number[] {
     for (const value of group.values) counts.push(value.count);
   }
   return counts;
+}
+
+/**
+ * The two `tally` payloads of `results`: the snapshot and the counts update, both in layout order
+ * (tallyLayout). `layoutOf` names the layout of the ordered groups (the server digests them).
+ */
+export function tallyPayloads(
+  electionId: number,
+  results: readonly ResultGroup[],
+  layoutOf: (ordered: readonly ResultGroup[]) => string,
+): { layout: string; snapshot: ResultsTallySnapshot; counts: ResultsTallyCounts } {
+  const ordered = tallyLayout(results);
+  const layout = layoutOf(ordered);
+  return {
+    layout,
+    snapshot: { election_id: electionId, kind: 'snapshot', layout, results: ordered },
+    counts: { election_id: electionId, kind: 'counts', layout, counts: tallyCounts(ordered) },
+  };
 }
 
 /** What a tally client holds: the snapshot's layout with the latest counts, values in display order. */

@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
-import { tallyCounts, tallyLayout, type ResultGroup, type ResultsTallyPayload } from '@kura/contract';
+import { tallyPayloads, type ResultGroup, type ResultsTallyCounts, type ResultsTallySnapshot } from '@kura/contract';
 
 /** One election's `tally` payloads for one results snapshot (docs/api.md "Realtime"). */
-export type TallyPayloads = {
-  layout: string;
-  snapshot: Extract<ResultsTallyPayload, { kind: 'snapshot' }>;
-  counts: Extract<ResultsTallyPayload, { kind: 'counts' }>;
-};
+export type TallyPayloads = { layout: string; snapshot: ResultsTallySnapshot; counts: ResultsTallyCounts };
 
 export type TallyCodec = {
   /** The payloads of `results` (a tally's cached ResultGroup[]), built once per snapshot and reused. */
@@ -54,15 +50,11 @@ export function createTallyCodec(): TallyCodec {
 }
 
 function encode(electionId: number, results: ResultGroup[]): TallyPayloads {
-  const ordered = tallyLayout(results);
-  const shape = ordered.map((group) => ({ ...group, total: 0, values: group.values.map((value) => ({ ...value, count: 0 })) }));
-  const layout = createHash('sha256')
-    .update(JSON.stringify([electionId, shape]))
-    .digest('base64url')
-    .slice(0, 16);
-  return {
-    layout,
-    snapshot: { election_id: electionId, kind: 'snapshot', layout, results: ordered },
-    counts: { election_id: electionId, kind: 'counts', layout, counts: tallyCounts(ordered) },
-  };
+  return tallyPayloads(electionId, results, (ordered) => {
+    const shape = ordered.map((group) => ({ ...group, total: 0, values: group.values.map((value) => ({ ...value, count: 0 })) }));
+    return createHash('sha256')
+      .update(JSON.stringify([electionId, shape]))
+      .digest('base64url')
+      .slice(0, 16);
+  });
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
-import { contract, tallyCounts, tallyLayout, type ResultGroup, type ResultsTallyPayload } from '@kura/contract';
+import { contract, tallyPayloads, type ResultGroup, type ResultsTallyPayload } from '@kura/contract';
 import { Landing } from '@/components/public/landing-page';
 import { renderWithProviders } from '@/test/render';
 import { stub, stubRoutes } from '@/test/fetch';
@@ -75,18 +75,10 @@ const chair = (zed: number, ada: number, bea: number): ResultGroup => ({
   values: [value(1, 'Zed', zed), value(2, 'Ada', ada), value(3, 'Bea', bea)],
 });
 /** What the server sends: the snapshot in layout order, and the counts vector of the same layout. */
-const snapshot = (results: ResultGroup[], layout = 'L1', election_id = 1): ResultsTallyPayload => ({
-  election_id,
-  kind: 'snapshot',
-  layout,
-  results: tallyLayout(results),
-});
-const counts = (results: ResultGroup[], layout = 'L1', election_id = 1): ResultsTallyPayload => ({
-  election_id,
-  kind: 'counts',
-  layout,
-  counts: tallyCounts(tallyLayout(results)),
-});
+const snapshot = (results: ResultGroup[], layout = 'L1', election_id = 1): ResultsTallyPayload =>
+  tallyPayloads(election_id, results, () => layout).snapshot;
+const counts = (results: ResultGroup[], layout = 'L1', election_id = 1): ResultsTallyPayload =>
+  tallyPayloads(election_id, results, () => layout).counts;
 
 type FakeSocket = (typeof sockets)[number];
 const send = (socket: FakeSocket, payload: ResultsTallyPayload) => act(() => socket.handlers.get('ResultsTally')!(payload));
