@@ -65,6 +65,54 @@ export function ask(child, message, type, timeoutMs) {
   });
 }
 
+/**
+ * Connects the watcher processes' share of `b.watchers` each, process i's to `urlOf(i)`, subscribed
+ * and following the probe candidate from `base`; answers each process's {count, errors}.
+ */
+export function connectWatchers(b, children, urlOf, seeded, base) {
+  const share = Math.ceil(b.watchers / children.length);
+  return Promise.all(
+    children.map((child, i) =>
+      ask(
+        child,
+        {
+          type: 'connect',
+          url: urlOf(i),
+          count: Math.max(0, Math.min(share, b.watchers - i * share)),
+          position: seeded.positions.p1,
+          probeCandidate: seeded.probeCandidate,
+          initialCount: base,
+          connectSeconds: 60,
+        },
+        'connected',
+        90_000,
+      ),
+    ),
+  );
+}
+
+/**
+ * After the probe stopped: waits for the trailing coalesced emit and its delivery, until every
+ * watcher has the final count (at most 20 s; one still short of it counts as missing), then
+ * collects each watcher process's latencies. `drainMs`: from then until all had it.
+ */
+export async function drainAndCollect(children, probed, base) {
+  const finalCount = probed.sent.at(-1)?.[0] ?? base;
+  const drainStart = nowMs();
+  let behind = Infinity;
+  while (behind > 0 && nowMs() - drainStart < 20_000) {
+    await sleep(250);
+    behind = (await Promise.all(children.map((child) => ask(child, { type: 'behind', count: finalCount }, 'behind', 10_000)))).reduce(
+      (s, r) => s + r.count,
+      0,
+    );
+  }
+  const drainMs = round(nowMs() - drainStart, 0);
+  await sleep(250);
+  const collected = await Promise.all(children.map((child) => ask(child, { type: 'collect', sent: probed.sent }, 'collected', 60_000)));
+  return { collected, drainMs };
+}
+
 export async function measure(b, { server, pool, seeded, spread }) {
   // Baseline: the same load (32 voters + the probe) with nobody watching.
   let base = await probeCount(server.url, seeded);
@@ -83,25 +131,7 @@ export async function measure(b, { server, pool, seeded, spread }) {
       children.push(child);
       await ask(child, undefined, 'up', 10_000);
     }
-    const share = Math.ceil(b.watchers / processes);
-    const connected = await Promise.all(
-      children.map((child, i) =>
-        ask(
-          child,
-          {
-            type: 'connect',
-            url: server.url,
-            count: Math.min(share, b.watchers - i * share),
-            position: seeded.positions.p1,
-            probeCandidate: seeded.probeCandidate,
-            initialCount: base,
-            connectSeconds: 60,
-          },
-          'connected',
-          90_000,
-        ),
-      ),
-    );
+    const connected = await connectWatchers(b, children, () => server.url, seeded, base);
     const watching = connected.reduce((s, c) => s + c.count, 0);
     b.say(
       `live: ${watching} watchers connected and subscribed to results in ${round((nowMs() - t0) / 1000, 1)} s (${connected.reduce((s, c) => s + c.errors, 0)} connect errors)`,
@@ -113,20 +143,7 @@ export async function measure(b, { server, pool, seeded, spread }) {
     const withWatchers = await b.measureVotes('live-with-watchers', server, { pool, choose: spread });
     const watcherCpu = meterWatchers();
     const probed = await probe.stop();
-    // The trailing coalesced emit (its window widens under load, up to 1 s) and its delivery: wait
-    // until every watcher has the final count, at most 20 s (one still short of it counts as missing).
-    const finalCount = probed.sent.at(-1)?.[0] ?? base;
-    const drainStart = nowMs();
-    let behind = Infinity;
-    while (behind > 0 && nowMs() - drainStart < 20_000) {
-      await sleep(250);
-      behind = (await Promise.all(children.map((child) => ask(child, { type: 'behind', count: finalCount }, 'behind', 10_000)))).reduce(
-        (s, r) => s + r.count,
-        0,
-      );
-    }
-    await sleep(250);
-    const collected = await Promise.all(children.map((child) => ask(child, { type: 'collect', sent: probed.sent }, 'collected', 60_000)));
+    const { collected, drainMs } = await drainAndCollect(children, probed, base);
     const latencies = collected.flatMap((c) => c.latencies).sort((a, b) => a - b);
     const fromAck = collected.flatMap((c) => c.fromAck).sort((a, b) => a - b);
     const probeRtt = probed.sent.map(([, s, a]) => a - s).sort((a, b) => a - b);
@@ -149,7 +166,7 @@ export async function measure(b, { server, pool, seeded, spread }) {
       ackP99: round(percentile(fromAck, 99), 1),
       probeVoteP99: round(percentile(probeRtt, 99), 1),
       /** From the probe's last vote until every watcher had its count. */
-      drainMs: round(nowMs() - drainStart, 0),
+      drainMs,
       watcherCpu,
     };
     b.results.phases.live = live;

@@ -14,7 +14,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { castVotes } from '../lib/load.mjs';
 import { cpuMeter, nowMs, percentile, ROOT, round, sleep } from '../lib/util.mjs';
-import { ask, probeCount, startProbe } from './4-live.mjs';
+import { ask, connectWatchers, drainAndCollect, probeCount, startProbe } from './4-live.mjs';
 
 /** Sends one inline command to Redis and answers the raw reply, or undefined when unreachable. */
 function redisCommand(url, command, timeoutMs = 2000) {
@@ -130,28 +130,10 @@ export async function measure(b, { pool, seeded, spread, startPg }) {
       children.push(child);
       await ask(child, undefined, 'up', 10_000);
     }
-    const share = Math.ceil(b.watchers / processes);
     const serverOf = (i) => (split ? bServer : servers[i % 2]);
     /** The watcher processes whose watchers are on the probe's process, and those across the adapter. */
     const onProbeProcess = (_, i) => serverOf(i) === a;
-    const connected = await Promise.all(
-      children.map((child, i) =>
-        ask(
-          child,
-          {
-            type: 'connect',
-            url: serverOf(i).url,
-            count: Math.max(0, Math.min(share, b.watchers - i * share)),
-            position: seeded.positions.p1,
-            probeCandidate: seeded.probeCandidate,
-            initialCount: base,
-            connectSeconds: 60,
-          },
-          'connected',
-          90_000,
-        ),
-      ),
-    );
+    const connected = await connectWatchers(b, children, (i) => serverOf(i).url, seeded, base);
     const watching = connected.reduce((s, c) => s + c.count, 0);
     const onEach = servers.map((s) => connected.filter((_, i) => serverOf(i) === s).reduce((sum, c) => sum + c.count, 0));
     b.say(
@@ -174,20 +156,7 @@ export async function measure(b, { pool, seeded, spread, startPg }) {
       `4c live-with-watchers: ${withWatchers.okPerSec} ballots/s (${withWatchers.perProcess.join(' + ')}), p99 ${withWatchers.p99} ms, non2xx ${withWatchers.non2xx}; event loop p99 ${eld.map((e) => e.stats.p99).join(' / ')} ms; cpu ${JSON.stringify(cpu)}`,
     );
 
-    // As figure 4: wait until every watcher has the final count, at most 20 s.
-    const finalCount = probed.sent.at(-1)?.[0] ?? base;
-    const drainStart = nowMs();
-    let behind = Infinity;
-    while (behind > 0 && nowMs() - drainStart < 20_000) {
-      await sleep(250);
-      behind = (await Promise.all(children.map((child) => ask(child, { type: 'behind', count: finalCount }, 'behind', 10_000)))).reduce(
-        (s, r) => s + r.count,
-        0,
-      );
-    }
-    const drainMs = round(nowMs() - drainStart, 0);
-    await sleep(250);
-    const collected = await Promise.all(children.map((child) => ask(child, { type: 'collect', sent: probed.sent }, 'collected', 60_000)));
+    const { collected, drainMs } = await drainAndCollect(children, probed, base);
     const probeRtt = probed.sent.map(([, s, r]) => r - s).sort((x, y) => x - y);
     const live = {
       adapter,
