@@ -9,36 +9,25 @@ import { electionRoll, members } from '../db/schema';
 import { CURRENT_ELECTION } from '../db/election-store';
 import { castVote } from '../modules/ballots';
 import { bearer, branchId, tokenFor } from '../../test/factories';
-import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../test/harness';
-import { createElection, createVoter, setVoting, vote, type Election } from '../../test/voting/election';
-import { connectClient, listen, record, sleep, subscribe, waitFor, type Client, type Running } from '../../test/voting/sockets';
+import { TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../test/harness';
+import { createVoter, vote, type Election } from '../../test/voting/election';
+import { listen, record, sleep, subscribe, waitFor, type Running, startLiveElection, type LiveElection } from '../../test/voting/sockets';
 
+let live: LiveElection;
 let t: TestApp;
 let e: Election;
 let running: Running;
 let admin: string;
 let agent: string;
-const clients: Client[] = [];
 beforeAll(async () => {
-  t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
-  e = await createElection(t.ctx);
-  // Tiny fan-out slices, so these tests broadcast in several turns of the event loop.
-  running = await listen(t.ctx, t.app, { databaseUrl: (t.ctx.database as TestDatabase).url, fanOutSlice: 2 });
-  admin = await tokenFor(t.ctx, 'admin');
-  agent = await tokenFor(t.ctx, 'agent');
-  await setVoting(t.ctx, true);
+  live = await startLiveElection();
+  ({ t, e, running, admin, agent } = live);
 });
 afterAll(async () => {
-  clients.forEach((c) => c.disconnect());
-  await running?.close();
-  await t?.close();
+  await live?.close();
 });
 
-const client = async (token?: string) => {
-  const c = await connectClient(running.url, token);
-  clients.push(c);
-  return c;
-};
+const client = (token?: string) => live.client(token);
 const chairTotal = (results: { position_id: number; total: number }[]) => results.find((r) => r.position_id === e.chair.id)?.total;
 
 describe('channels', () => {
@@ -199,8 +188,7 @@ describe('session expiry', () => {
   it('takes the staff channels away once the session idles out', async () => {
     const other = await listen(t.ctx, t.app, { sessionRecheckMs: 100 });
     try {
-      const staff = await connectClient(other.url, await tokenFor(t.ctx, 'agent'));
-      clients.push(staff);
+      const staff = await live.client(await tokenFor(t.ctx, 'agent'), other.url);
       expect(await subscribe(staff, ['statistics'])).toEqual({ joined: ['statistics'], denied: [] });
       t.clock.advance((t.ctx.env.STAFF_SESSION_IDLE_MINUTES + 1) * 60_000);
       // The re-check runs every 100 ms and asks the database; on a loaded machine that takes a
@@ -311,8 +299,7 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
         10_000,
         'the Redis adapters to connect',
       );
-      const watcher = await connectClient(a.server.url);
-      clients.push(watcher);
+      const watcher = await live.client(undefined, a.server.url);
       await subscribe(watcher, ['results']);
       const detailed = record(watcher, 'DetailedResultsUpdate');
       const before = chairTotal((await request(a.app).get('/api/v1/psk/results')).body.data.data)!;

@@ -2,38 +2,27 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTally, ResultsTallyPayload, type DetailedResultsUpdatePayload, type TallyState } from '@kura/contract';
 import { bearer, tokenFor } from '../../test/factories';
-import { createTestApp, type TestApp, type TestDatabase } from '../../test/harness';
-import { createElection, createVoter, setVoting, vote, type Election } from '../../test/voting/election';
-import { connectClient, listen, record, sleep, subscribe, waitFor, type Client, type Running } from '../../test/voting/sockets';
+import type { TestApp } from '../../test/harness';
+import { createVoter, vote, type Election } from '../../test/voting/election';
+import { record, sleep, subscribe, waitFor, startLiveElection, type LiveElection } from '../../test/voting/sockets';
 
 /**
  * The `tally` channel (docs/api.md "Realtime"): the results channel's content as a snapshot on
  * join and on a layout change, counts only otherwise, under the results channel's visibility.
  */
+let live: LiveElection;
 let t: TestApp;
 let e: Election;
-let running: Running;
 let admin: string;
-const clients: Client[] = [];
-
 beforeAll(async () => {
-  t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
-  e = await createElection(t.ctx);
-  running = await listen(t.ctx, t.app, { databaseUrl: (t.ctx.database as TestDatabase).url, fanOutSlice: 2 });
-  admin = await tokenFor(t.ctx, 'admin');
-  await setVoting(t.ctx, true);
+  live = await startLiveElection();
+  ({ t, e, admin } = live);
 });
 afterAll(async () => {
-  clients.forEach((c) => c.disconnect());
-  await running?.close();
-  await t?.close();
+  await live?.close();
 });
 
-const client = async (token?: string) => {
-  const c = await connectClient(running.url, token);
-  clients.push(c);
-  return c;
-};
+const client = (token?: string) => live.client(token);
 const api = (method: 'get' | 'post' | 'put' | 'patch', path: string, token: string | null = admin) => {
   const r = request(t.app)[method](`/api/v1/${path}`);
   return token ? r.set(bearer(token)) : r;

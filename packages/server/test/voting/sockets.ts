@@ -5,7 +5,9 @@ import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents, SubscribeAck } from '@kura/contract';
 import type { AppContext } from '../../src/context';
 import type { Realtime, RealtimeOptions } from '../../src/realtime';
-import type { TestDatabase } from '../harness';
+import { tokenFor } from '../factories';
+import { createTestApp, type TestApp, type TestDatabase } from '../harness';
+import { createElection, setVoting, type Election } from './election';
 
 export type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type Running = { url: string; server: Server; realtime: Realtime; close(): Promise<void> };
@@ -72,3 +74,47 @@ export async function waitFor(
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A test app with an election and voting on, listening with Socket.IO; see startLiveElection. */
+export type LiveElection = {
+  t: TestApp;
+  e: Election;
+  running: Running;
+  admin: string;
+  agent: string;
+  /** A connected client (with the token's role; of another server at `url`), disconnected by close(). */
+  client(token?: string, url?: string): Promise<Client>;
+  close(): Promise<void>;
+};
+
+/**
+ * The realtime suites' fixture: a test app with an election and voting on, on a real port with
+ * Socket.IO in tiny fan-out slices (2 sockets), so every broadcast takes several turns of the
+ * event loop; an admin's and an agent's token.
+ */
+export async function startLiveElection(): Promise<LiveElection> {
+  const t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
+  const e = await createElection(t.ctx);
+  const running = await listen(t.ctx, t.app, { databaseUrl: (t.ctx.database as TestDatabase).url, fanOutSlice: 2 });
+  const admin = await tokenFor(t.ctx, 'admin');
+  const agent = await tokenFor(t.ctx, 'agent');
+  await setVoting(t.ctx, true);
+  const clients: Client[] = [];
+  return {
+    t,
+    e,
+    running,
+    admin,
+    agent,
+    async client(token, url = running.url) {
+      const c = await connectClient(url, token);
+      clients.push(c);
+      return c;
+    },
+    async close() {
+      clients.forEach((c) => c.disconnect());
+      await running.close();
+      await t.close();
+    },
+  };
+}
