@@ -23,7 +23,7 @@ export type TallyCodec = {
  * cached until its next change, so a broadcast and the snapshots sent on join reuse one encoding.
  */
 export function createTallyCodec(): TallyCodec {
-  const memo = new WeakMap<ResultGroup[], Map<number, TallyPayloads>>();
+  const memo = new WeakMap<ResultGroup[], TallyPayloads>();
   /**
    * The layout every socket of a room holds, as far as this process knows: set by the room's
    * first joiner's snapshot or by a broadcast. A joiner sent another layout leaves it as it was,
@@ -40,10 +40,9 @@ export function createTallyCodec(): TallyCodec {
       return known;
     },
     payloads(electionId, results) {
-      let byElection = memo.get(results);
-      if (!byElection) memo.set(results, (byElection = new Map()));
-      let payloads = byElection.get(electionId);
-      if (!payloads) byElection.set(electionId, (payloads = encode(electionId, results)));
+      // A results array is one election's tally's (tallyOf(id).results()), so it keys alone.
+      let payloads = memo.get(results);
+      if (!payloads) memo.set(results, (payloads = encode(electionId, results)));
       return payloads;
     },
   };
