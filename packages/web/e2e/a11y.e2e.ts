@@ -97,7 +97,12 @@ const SCREENS: Screen[] = [
   { path: '/admin/members', as: 'admin', ready: (p) => p.getByRole('table').waitFor() },
   { path: '/admin/candidates', as: 'admin', ready: (p) => p.getByRole('table').waitFor() },
   { path: '/admin/logs', as: 'admin', ready: (p) => p.getByRole('table').waitFor() },
-  { path: '/admin/vpat', as: 'admin', ready: mainText },
+  {
+    path: '/admin/vpat',
+    as: 'admin',
+    // the receipts table (the voter above has voted) or its empty state, not just the page's frame
+    ready: (p) => p.getByRole('table').or(p.getByText('No votes have been cast yet.')).first().waitFor(),
+  },
   { path: '/admin/issues', as: 'admin', ready: mainText },
   { path: '/admin/reminders', as: 'admin', ready: mainText },
   { path: '/admin/elections', as: 'admin', ready: (p) => p.getByRole('table', { name: 'Elections' }).waitFor() },
