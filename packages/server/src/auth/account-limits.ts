@@ -1,5 +1,6 @@
 import { and, count, eq, gt, inArray, lte, max, min, ne } from 'drizzle-orm';
 import type { Core } from '../core';
+import type { Db, Tx } from '../db/client';
 import { authFailures } from '../db/schema';
 import { AppError } from '../errors';
 import { sha256 } from '../lib/crypto';
@@ -71,8 +72,11 @@ export const unknownAdminCounters = (ctx: Core, email: string, ip: string): Coun
 export const delayAfter = (n: number) => (n < FREE_FAILURES ? 0 : Math.min(MAX_DELAY_MS, 1000 * 2 ** (n - FREE_FAILURES)));
 
 export type Attempt = {
-  /** The secret was right: withdraw this attempt and clear the method's failures. */
-  succeeded(): Promise<void>;
+  /**
+   * The secret was right: withdraw this attempt and clear the method's failures; inside the
+   * caller's transaction when one is given (so the clearing commits with the session it allows).
+   */
+  succeeded(tx?: Db | Tx): Promise<void>;
   /** This step was right but the method is not finished (a sign-up's phone before its code): withdraw this attempt only. */
   withdraw(): Promise<void>;
 };
@@ -86,19 +90,37 @@ export async function beginAttempt(ctx: Core, counters: Counter[]): Promise<Atte
   const now = ctx.now();
   const since = new Date(now.getTime() - WINDOW_MS);
   const keys = counters.map((c) => c.key);
-  await db.delete(authFailures).where(and(inArray(authFailures.accountKey, keys), lte(authFailures.at, since)));
-  const inserted = await db
-    .insert(authFailures)
-    .values(keys.map((accountKey) => ({ accountKey, at: now })))
-    .returning({ id: authFailures.id });
+  // Sent together (each sequential round trip waits a turn of the event loop under load): the
+  // delete takes rows older than the window, the insert adds one at `now`, so they never meet.
+  const [, inserted] = await Promise.all([
+    db.delete(authFailures).where(and(inArray(authFailures.accountKey, keys), lte(authFailures.at, since))),
+    db
+      .insert(authFailures)
+      .values(keys.map((accountKey) => ({ accountKey, at: now })))
+      .returning({ id: authFailures.id }),
+  ]);
   const mine = inserted.map((r) => r.id);
   const withdraw = () => db.delete(authFailures).where(inArray(authFailures.id, mine));
-  for (const counter of counters) {
-    const others = and(eq(authFailures.accountKey, counter.key), gt(authFailures.at, since), ...mine.map((id) => ne(authFailures.id, id)));
-    const [row] = await db
-      .select({ n: count(), oldest: min(authFailures.at), latest: max(authFailures.at) })
-      .from(authFailures)
-      .where(others);
+  // Counted only once the insert above has committed, each in a statement of its own: a parallel
+  // guess that counts later sees this one (never merge the insert and the count into one
+  // statement, whose snapshot would miss concurrent inserts). The counts go out together and are
+  // judged in the counters' order, so the same refusal wins as when they ran one by one.
+  const rows = await Promise.all(
+    counters.map(async (counter) => {
+      const others = and(
+        eq(authFailures.accountKey, counter.key),
+        gt(authFailures.at, since),
+        ...mine.map((id) => ne(authFailures.id, id)),
+      );
+      const [row] = await db
+        .select({ n: count(), oldest: min(authFailures.at), latest: max(authFailures.at) })
+        .from(authFailures)
+        .where(others);
+      return row;
+    }),
+  );
+  for (const [i, counter] of counters.entries()) {
+    const row = rows[i];
     const n = row?.n ?? 0;
     if (n >= counter.ceiling) {
       await withdraw();
@@ -115,8 +137,8 @@ export async function beginAttempt(ctx: Core, counters: Counter[]): Promise<Atte
     }
   }
   return {
-    async succeeded() {
-      await db.delete(authFailures).where(inArray(authFailures.accountKey, keys));
+    async succeeded(tx) {
+      await (tx ?? db).delete(authFailures).where(inArray(authFailures.accountKey, keys));
     },
     async withdraw() {
       await withdraw();

@@ -110,17 +110,22 @@ export async function discardCode(ctx: Core, challengeId: number): Promise<void>
   await ctx.database.db.delete(otpChallenges).where(eq(otpChallenges.id, challengeId));
 }
 
-export type CodeCheck = { ok: true } | { ok: false; reason: 'wrong' | 'exhausted' | 'dead' };
+export type CodeFailure = 'wrong' | 'exhausted' | 'dead';
+export type CodeCheck<T = undefined> = { ok: true; value: T } | { ok: false; reason: CodeFailure };
 
 /**
  * Checks and spends a code inside the caller's transaction (so the session it leads to is
  * created atomically). The row is locked, so two concurrent correct answers make one session.
+ * `alongside` is the work a right code unlocks: it is started together with the update that
+ * spends the code (pipelined on the transaction's connection, one round trip for all of it), and
+ * its result is the check's `value`; any failure fails the caller's transaction as a whole.
  */
-export async function consumeCode(
+export async function consumeCode<T = undefined>(
   ctx: Core,
   tx: Db | Tx,
   input: { purpose: Role; subjectId: number; challengeId: number; code: string },
-): Promise<CodeCheck> {
+  alongside?: () => Promise<T>,
+): Promise<CodeCheck<T>> {
   const now = ctx.now();
   if (input.challengeId <= 0) return { ok: false, reason: 'wrong' };
   const [row] = await tx
@@ -136,9 +141,9 @@ export async function consumeCode(
     await tx.update(otpChallenges).set({ tries }).where(eq(otpChallenges.id, row.id));
     return { ok: false, reason: tries >= MAX_TRIES ? 'exhausted' : 'wrong' };
   }
-  await tx.update(otpChallenges).set({ usedAt: now }).where(eq(otpChallenges.id, row.id));
-  return { ok: true };
+  const [, value] = await Promise.all([tx.update(otpChallenges).set({ usedAt: now }).where(eq(otpChallenges.id, row.id)), alongside?.()]);
+  return { ok: true, value: value as T };
 }
 
-export const codeFailureMessage = (reason: 'wrong' | 'exhausted' | 'dead'): string =>
+export const codeFailureMessage = (reason: CodeFailure): string =>
   reason === 'wrong' ? CODE_WRONG : reason === 'exhausted' ? CODE_EXHAUSTED : CODE_DEAD;

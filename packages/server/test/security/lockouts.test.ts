@@ -1,3 +1,4 @@
+import { and, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 const FREE_FAILURES = 5;
@@ -6,6 +7,7 @@ const delayAfter = (n: number) => (n < 5 ? 0 : Math.min(600000, 1000 * 2 ** (n -
 import {} from '../../src/auth/account-limits';
 import { createApp } from '../../src/app';
 import { totpTokenAt } from '../../src/auth/totp';
+import { otpChallenges } from '../../src/db/schema';
 import { openBrowser } from '../auth/browser';
 import { API, guessingSetup, wrongCode } from '../auth/guessing';
 import { bearer, createMember, createStaff, tokenFor } from '../factories';
@@ -140,6 +142,46 @@ describe('guessing meets growing delays', () => {
     // the refused ones were not counted: once the delay is over, the member's right pin passes
     g.t.clock.advance(delayAfter(checked));
     expect((await signPass(member.memberNo, g.t.ctx.env.DEFAULT_PIN)).status).toBe(200);
+  });
+});
+
+describe("an account's one-time code failures", () => {
+  const ceiling = 3;
+  const withCeiling = () => createApp({ ...g.t.ctx, env: { ...g.t.ctx.env, RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: ceiling } });
+
+  it('a burst of parallel wrong codes cannot slip past the ceiling: the refused ones never reach the code', async () => {
+    const app = withCeiling();
+    const member = await createMember(g.t.ctx);
+    const browser = await openBrowser(app);
+    const code = await requestCode(browser, member);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => browser.post(`${API}/verify/sms`, { token: wrongCode(code) }).set('X-Forwarded-For', nextIp())),
+    );
+    const checked = answers.filter((r) => r.status === 401).length;
+    expect(checked).toBeLessThanOrEqual(ceiling);
+    expect(answers.filter((r) => r.status === 429 && r.body.message === TOO_MANY_FAILURES).length).toBe(12 - checked);
+    const [challenge] = await g.t.ctx.database.db
+      .select({ tries: otpChallenges.tries })
+      .from(otpChallenges)
+      .where(and(eq(otpChallenges.purpose, 'voter'), eq(otpChallenges.subjectId, member.id)));
+    expect(challenge!.tries).toBe(checked);
+  });
+
+  it("a right code clears the account's code failures, so the ceiling counts from there", async () => {
+    const app = withCeiling();
+    const member = await createMember(g.t.ctx);
+    const browser = await openBrowser(app);
+    const verify = (token: string) => browser.post(`${API}/verify/sms`, { token }).set('X-Forwarded-For', nextIp());
+    const code = await requestCode(browser, member);
+    for (let i = 0; i < ceiling - 1; i++) expect((await verify(wrongCode(code))).status).toBe(401);
+    expect((await verify(code)).status).toBe(200);
+    g.t.clock.advance(61_000);
+    const next = await requestCode(browser, member);
+    // Uncleared, the earlier failures would refuse the second of these.
+    for (let i = 0; i < ceiling; i++) expect((await verify(wrongCode(next))).status).toBe(401);
+    const stopped = await verify(next);
+    expect(stopped.status).toBe(429);
+    expect(stopped.body.message).toBe(TOO_MANY_FAILURES);
   });
 });
 

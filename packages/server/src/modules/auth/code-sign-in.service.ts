@@ -280,15 +280,24 @@ export async function verifyCodeSignIn(ctx: Core, input: { pending: Pending; cod
     subjectId > 0 ? beginAttempt(ctx, countersFor(ctx, role, subjectId, 'code', input.ip)) : undefined,
   ]);
   const outcome = await ctx.database.db.transaction(async (tx) => {
-    const check = await consumeCode(ctx, tx, { purpose: role, subjectId, challengeId, code: input.code });
+    // What a right code starts: sent with the update that spends it (one pipelined round trip on
+    // the transaction's connection), so the session, the verified mark, the activity row and the
+    // clearing of the account's code failures commit together with the spent code, or not at all.
+    const finish =
+      subject &&
+      (async () => {
+        const { name, photoUrl: photo, language } = subject;
+        const [session] = await Promise.all([
+          startSession(ctx, tx, { role, subjectId, name, photo, ip: input.ip, language }),
+          role === 'voter' ? markMemberVerified(ctx, tx, subjectId) : undefined,
+          recordActivity(ctx, { name, activity, userId: subjectId, userType: role, ip: input.ip, status: 'success' }, tx),
+          attempt?.succeeded(tx),
+        ]);
+        return session;
+      });
+    const check = await consumeCode(ctx, tx, { purpose: role, subjectId, challengeId, code: input.code }, finish);
     if (!check.ok || !subject) return { ok: false as const, reason: check.ok ? ('dead' as const) : check.reason };
-    // Pipelined on the transaction's connection; any failure fails the transaction as a whole.
-    const [session] = await Promise.all([
-      startSession(ctx, tx, { role, subjectId, name: subject.name, photo: subject.photoUrl, ip: input.ip }),
-      role === 'voter' ? markMemberVerified(ctx, tx, subjectId) : undefined,
-      recordActivity(ctx, { name: subject.name, activity, userId: subjectId, userType: role, ip: input.ip, status: 'success' }, tx),
-    ]);
-    return { ok: true as const, session };
+    return { ok: true as const, session: check.value };
   });
   if (!outcome.ok) {
     await recordActivity(ctx, {
@@ -303,15 +312,21 @@ export async function verifyCodeSignIn(ctx: Core, input: { pending: Pending; cod
     const message = codeFailureMessage(outcome.reason);
     throw new AppError('UNAUTHENTICATED', message, { issue: message });
   }
-  await attempt?.succeeded();
   return outcome.session;
 }
 
-async function loadSubject(ctx: Core, role: Role, id: number): Promise<{ name: string; photoUrl: string | null } | undefined> {
+/** The account finishing its sign-in; a member's `language` goes into the session answer. */
+type Subject = { name: string; photoUrl: string | null; language?: string | null };
+
+async function loadSubject(ctx: Core, role: Role, id: number): Promise<Subject | undefined> {
   if (id <= 0) return undefined;
   const { db } = ctx.database;
   if (role === 'voter') {
-    const [member] = await db.select({ name: members.name, photoUrl: members.photoUrl }).from(members).where(eq(members.id, id)).limit(1);
+    const [member] = await db
+      .select({ name: members.name, photoUrl: members.photoUrl, language: members.language })
+      .from(members)
+      .where(eq(members.id, id))
+      .limit(1);
     return member;
   }
   const [person] = await db

@@ -43,16 +43,20 @@ export async function markMemberVerified(ctx: Core, db: Db | Tx, memberId: numbe
     .where(and(eq(members.id, memberId), isNull(members.verifiedAt)));
 }
 
-/** Creates the session and answers the Session body (docs/api.md "Shared shapes"). */
+/**
+ * Creates the session and answers the Session body (docs/api.md "Shared shapes"). A voter's
+ * `language` is read here unless the caller already has it (null: the member has chosen none).
+ */
 export async function startSession(
   ctx: Core,
   db: Db | Tx,
-  input: { role: Role; subjectId: number; name: string; photo: string | null; ip: string },
+  input: { role: Role; subjectId: number; name: string; photo: string | null; ip: string; language?: string | null },
 ): Promise<Session> {
   const { token, hash } = await createSession(ctx, { role: input.role, subjectId: input.subjectId, ip: input.ip }, db);
   const session: Session = { bearer_token: token, hash, name: input.name, photo: input.photo, balance: 0, message: SIGNED_IN };
   if (input.role !== 'voter') return session;
   // docs/api.md "Languages": the web app speaks the member's own language first.
+  if (input.language !== undefined) return { ...session, language: input.language };
   const [member] = await db.select({ language: members.language }).from(members).where(eq(members.id, input.subjectId)).limit(1);
   return { ...session, language: member?.language ?? null };
 }

@@ -82,6 +82,17 @@ describe('SMS sign-in (verify/phone, verify/sms)', () => {
     expect(after.body).toEqual({ message: 'Unauthenticated' });
   });
 
+  it("answers the member's own language with the session, null when they have chosen none", async () => {
+    for (const language of ['sw', null]) {
+      const member = await createMember(t.ctx, { language });
+      const browser = await openBrowser(t.app);
+      const { code } = await requestCode(browser, member);
+      const res = await browser.post(`${API}/verify/sms`, { token: code });
+      await session(res);
+      expect(res.body.language).toBe(language);
+    }
+  });
+
   it('accepts the member email as identifier, whatever its case', async () => {
     const member = await createMember(t.ctx, { email: 'wanjiku@example.org' });
     const browser = await openBrowser(t.app);
