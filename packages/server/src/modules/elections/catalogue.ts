@@ -121,9 +121,14 @@ async function readExisting(db: Core['database']['db'] | Tx, id: ElectionId): Pr
   return readState(db, id);
 }
 
+/**
+ * The electorate's branches exist (else 422). Key-share locks them as a foreign key would: a branch
+ * deletion in flight (which locks the row for update) finishes first and the branch is unknown
+ * here, and one that starts later waits for this change and counts its electorate.
+ */
 async function checkBranches(tx: Tx, ids: number[] | null | undefined): Promise<void> {
   if (!ids || ids.length === 0) return;
-  const found = await tx.select({ id: branches.id }).from(branches).where(inArray(branches.id, ids));
+  const found = await tx.select({ id: branches.id }).from(branches).where(inArray(branches.id, ids)).for('key share');
   const known = new Set(found.map((b) => b.id));
   const unknown = [...new Set(ids)].filter((id) => !known.has(id));
   if (unknown.length) throw AppError.validation({ 'electorate.branch_ids': [`No branch has the id ${unknown.join(', ')}`] });
