@@ -782,7 +782,7 @@ async function main() {
       );
       check(opened === '1', `${opened} "Voting opened on schedule" activity-log rows, expected 1`);
       check(
-        closed === 'Schedule|on schedule',
+        /^Schedule\|election 1(: .*)?; on schedule$/.test(closed),
         `"Closed the election" activity-log rows: ${JSON.stringify(closed.split('\n'))}, expected one by Schedule`,
       );
       check(openCommitments === '1', `${openCommitments} commitments at the scheduled opening, expected 1`);

@@ -167,7 +167,7 @@ export const setupRouter = c.router({
     method: 'DELETE',
     path: '/branches/:id',
     summary: 'Delete a branch',
-    description: '409 while members or positions use it.',
+    description: "409 while members, positions or an election's electorate (archived elections too) use it.",
     pathParams: SetupIdParams,
     responses: { 204: c.noBody(), ...errors(401, 403, 404, 409) },
     metadata: meta('admin'),

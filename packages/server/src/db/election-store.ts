@@ -74,6 +74,16 @@ export async function readState(db: Reader, id: ElectionId = CURRENT_ELECTION): 
   return found;
 }
 
+/** How the activity log names an election: `election 3: Annual 2026` (the id alone while it has no title). */
+export const nameElection = (id: ElectionId, title: string | null | undefined): string =>
+  title ? `election ${id}: ${title}` : `election ${id}`;
+
+/** `nameElection` of the stored election (the id alone when there is none with this id). */
+export async function electionSubject(db: Reader, id: ElectionId): Promise<string> {
+  const [found] = await db.select({ title: election.title }).from(election).where(row(id));
+  return nameElection(id, found?.title);
+}
+
 /** The organisation's row (migration 0013 creates it). */
 export async function readOrganisation(db: Reader): Promise<OrganisationRecord> {
   const [found] = await db.select().from(organisation).where(eq(organisation.id, 1));

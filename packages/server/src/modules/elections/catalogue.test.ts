@@ -1,9 +1,11 @@
+import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, bodyOf, signedIn, type ApiClient } from '../../../test/client';
 import { bearer, branchId, createCandidate, createPosition } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter } from '../../../test/voting/election';
+import { activityLogs } from '../../db/schema';
 
 /** The organisation and its elections: create, edit, delete, copy, archive (docs/api.md "Many elections"). */
 let t: TestApp;
@@ -21,6 +23,16 @@ afterAll(async () => {
 
 const positionsOf = async (id: number) =>
   (await request(t.app).get(`/api/v1/psk/positions?election_id=${id}`)).body.data as { id: number; name: string; kind: string }[];
+
+/** The `data` of each activity-log row of one activity, oldest first. */
+const logData = async (activity: string) =>
+  (
+    await t.ctx.database.db
+      .select({ data: activityLogs.data })
+      .from(activityLogs)
+      .where(eq(activityLogs.activity, activity))
+      .orderBy(asc(activityLogs.id))
+  ).map((r) => r.data);
 
 describe('the organisation', () => {
   it('reads and edits the texts, time zone and current election; the current election must exist and not be archived', async () => {
@@ -118,6 +130,8 @@ describe('elections', () => {
     const empty = bodyOf(await admin.organisation.createElection({ body: { title: 'Mistake' } }), 201).data;
     expect((await admin.organisation.deleteElection({ params: { id: empty.id! } })).status).toBe(204);
     expect((await anon.organisation.getElectionById({ params: { id: empty.id! } })).status).toBe(404);
+    // The log keeps the name of what went.
+    expect(await logData('Election deleted')).toContain(`election ${empty.id}: Mistake`);
 
     const used = bodyOf(await admin.organisation.createElection({ body: { title: 'Used' } }), 201).data;
     const p = await createPosition(t.ctx, { name: 'Seat', electionId: used.id! });
@@ -164,5 +178,12 @@ describe('elections', () => {
     const current = await admin.organisation.updateOrganisation({ body: { current_election_id: e.id! } });
     expect(current.status).toBe(422);
     await admin.organisation.updateOrganisation({ body: { current_election_id: 1 } });
+
+    // Each row of its life names the election, refusals too (there are many elections).
+    expect(await logData('Closed the election')).toContain(`election ${e.id}: Last year`);
+    expect(await logData('Election archived')).toEqual([
+      `election ${e.id}: Last year; Only a closed election can be archived`,
+      `election ${e.id}: Last year (final)`,
+    ]);
   });
 });

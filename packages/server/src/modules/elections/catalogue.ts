@@ -11,6 +11,7 @@ import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
 import {
   deleteElectionRow,
+  electionSubject,
   insertElection,
   lockForUpdate,
   markArchived,
@@ -121,9 +122,14 @@ async function readExisting(db: Core['database']['db'] | Tx, id: ElectionId): Pr
   return readState(db, id);
 }
 
+/**
+ * The electorate's branches exist (else 422). Key-share locks them as a foreign key would: a branch
+ * deletion in flight (which locks the row for update) finishes first and the branch is unknown
+ * here, and one that starts later waits for this change and counts its electorate.
+ */
 async function checkBranches(tx: Tx, ids: number[] | null | undefined): Promise<void> {
   if (!ids || ids.length === 0) return;
-  const found = await tx.select({ id: branches.id }).from(branches).where(inArray(branches.id, ids));
+  const found = await tx.select({ id: branches.id }).from(branches).where(inArray(branches.id, ids)).for('key share');
   const known = new Set(found.map((b) => b.id));
   const unknown = [...new Set(ids)].filter((id) => !known.has(id));
   if (unknown.length) throw AppError.validation({ 'electorate.branch_ids': [`No branch has the id ${unknown.join(', ')}`] });
@@ -206,7 +212,9 @@ async function hasVotes(tx: Tx, id: ElectionId): Promise<boolean> {
 
 /** Deletes an election with its positions and candidacies, while no vote was ever cast in it (else 409). */
 export async function deleteElection(ctx: Core, actor: Actor, id: ElectionId): Promise<void> {
-  await auditedTransaction(ctx, { actor, activity: 'Election deleted', data: `election ${id}` }, async (tx) => {
+  // Named before it goes: the log is all that keeps its title.
+  const subject = await electionSubject(ctx.database.db, id);
+  await auditedTransaction(ctx, { actor, activity: 'Election deleted', data: subject }, async (tx) => {
     // Exclusive election lock: no vote is in flight while it goes.
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
     await readExisting(tx, id);
@@ -272,7 +280,7 @@ export async function copyElection(ctx: Core, actor: Actor, id: ElectionId, inpu
 
 /** Archives a closed election (else 409): it leaves the public list and stops being the current one. */
 export async function archiveElection(ctx: Core, actor: Actor, id: ElectionId): Promise<Election> {
-  await auditedTransaction(ctx, { actor, activity: 'Election archived', data: `election ${id}` }, async (tx) => {
+  await auditedTransaction(ctx, { actor, activity: 'Election archived', data: await electionSubject(ctx.database.db, id) }, async (tx) => {
     const row = await readExisting(tx, id);
     await lockForUpdate(tx, id);
     if (!row.closedAt) throw new AppError('CONFLICT', 'Only a closed election can be archived');

@@ -10,7 +10,7 @@ import { auditedTransaction } from '../../lib/audited-transaction';
 import { findBallots, normaliseReceipt } from '../ballots';
 import { ELECTION_LOCK } from '../../db/locks';
 import { recordCommitment } from './commitments';
-import { CURRENT_ELECTION, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
+import { CURRENT_ELECTION, electionSubject, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
 import { rankedResult } from './final-count';
 
 export type ElectionState = '1' | '0';
@@ -35,7 +35,8 @@ export async function toggleElection(
   id: ElectionId = CURRENT_ELECTION,
 ): Promise<ElectionState> {
   const value: ElectionState = active ? '1' : '0';
-  await auditedTransaction(ctx, { actor, activity: active ? 'Enabled voting' : 'Disabled voting' }, async (tx) => {
+  const subject = await electionSubject(ctx.database.db, id);
+  await auditedTransaction(ctx, { actor, activity: active ? 'Enabled voting' : 'Disabled voting', data: subject }, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
     // Under the lock, so a close or a scheduled opening in flight is seen.
     const e = await readState(tx, id);

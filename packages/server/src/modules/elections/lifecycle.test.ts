@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../bootstrap';
@@ -49,7 +49,7 @@ describe('the schedule', () => {
     const put = await request(t.app)
       .put('/api/v1/election')
       .set(bearer(admin))
-      .send({ opens_at: at(60_000), closes_at: at(120_000) });
+      .send({ title: 'Umoja AGM 2026', opens_at: at(60_000), closes_at: at(120_000) });
     expect(put.status).toBe(200);
     expect(put.body.data.phase).toBe('scheduled');
     // Not before its time, neither by the scheduler nor by the switch.
@@ -85,6 +85,28 @@ describe('the schedule', () => {
     await tick();
     expect(await logCount('Closed the election')).toBe(1);
     expect((await vote(t.app, (await createVoter(t.ctx)).token, { [e.chair.id]: e.alice.id })).status).toBe(403);
+
+    // Each row of the election's life names the election (there may be many).
+    const lifecycle = ['Enabled voting', 'Disabled voting', 'Voting opened on schedule', 'Closed the election', 'Audit at close'];
+    const rows = await t.ctx.database.db
+      .select({ activity: activityLogs.activity, data: activityLogs.data, status: activityLogs.status })
+      .from(activityLogs)
+      .where(inArray(activityLogs.activity, lifecycle))
+      .orderBy(activityLogs.id);
+    const named = 'election 1: Umoja AGM 2026';
+    expect(rows).toEqual([
+      // The early switch-on, refused: the refusal names the election too.
+      {
+        activity: 'Enabled voting',
+        data: expect.stringMatching(/^election 1: Umoja AGM 2026; Voting opens by itself at /),
+        status: 'failed',
+      },
+      { activity: 'Voting opened on schedule', data: named, status: 'success' },
+      { activity: 'Disabled voting', data: named, status: 'success' },
+      { activity: 'Enabled voting', data: named, status: 'success' },
+      { activity: 'Closed the election', data: `${named}; on schedule`, status: 'success' },
+      { activity: 'Audit at close', data: `${named}; passed`, status: 'success' },
+    ]);
   });
 
   it('close is final: the closing statements ran once, and toggle, PUT election and position changes answer 409', async () => {
@@ -255,7 +277,7 @@ describe('two server processes on one database, and restarts', () => {
     expect(
       closes.map((l) => [l.name, l.data, l.status]),
       JSON.stringify(closes),
-    ).toEqual([['Schedule', 'on schedule', 'success']]);
+    ).toEqual([['Schedule', 'election 1; on schedule', 'success']]);
     const state = await row();
     expect(state.closedAt).not.toBeNull();
     expect(state.finalCommitmentId).not.toBeNull();

@@ -18,8 +18,10 @@ import { verifyAudit } from './audit';
 import { digestBallots, recordCommitment } from './commitments';
 import {
   CURRENT_ELECTION,
+  electionSubject,
   type ElectionId,
   markClosed,
+  nameElection,
   scheduledElectionIds,
   openIfDue,
   readState,
@@ -46,7 +48,11 @@ export async function openOnSchedule(ctx: Core, id: ElectionId = CURRENT_ELECTIO
     // Exclusive, like a toggle: votes in flight commit wholly before the switch.
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
     if (!(await openIfDue(tx, now, id))) return false;
-    await recordActivity(ctx, { name: SCHEDULE_ACTOR.name, activity: 'Voting opened on schedule', status: 'success' }, tx);
+    await recordActivity(
+      ctx,
+      { name: SCHEDULE_ACTOR.name, activity: 'Voting opened on schedule', data: await electionSubject(tx, id), status: 'success' },
+      tx,
+    );
     return true;
   });
   if (!opened) return false;
@@ -77,12 +83,16 @@ export async function closeElection(
       return false;
     }
     if (by === 'schedule')
-      await recordActivity(ctx, { name: actor.name, activity: 'Closed the election', data: 'on schedule', status: 'success' }, tx);
+      await recordActivity(
+        ctx,
+        { name: actor.name, activity: 'Closed the election', data: `${await electionSubject(tx, id)}; on schedule`, status: 'success' },
+        tx,
+      );
     return true;
   };
   const closed =
     by === 'admin'
-      ? await auditedTransaction(ctx, { actor, activity: 'Closed the election' }, work)
+      ? await auditedTransaction(ctx, { actor, activity: 'Closed the election', data: await electionSubject(ctx.database.db, id) }, work)
       : await ctx.database.db.transaction(work);
   if (!closed) return false;
   ctx.events.emit('election.toggled', { active: false, electionId: id });
@@ -130,7 +140,7 @@ export async function finaliseElection(ctx: BallotsContext, id: ElectionId = CUR
         {
           name: SCHEDULE_ACTOR.name,
           activity: 'Audit at close',
-          data: report.ok ? 'passed' : `${report.problems.length} problem(s)`,
+          data: `${nameElection(id, state.title)}; ${report.ok ? 'passed' : `${report.problems.length} problem(s)`}`,
           status: report.ok ? 'success' : 'failed',
         },
         tx,

@@ -3,7 +3,7 @@ import { MOTION_OPTIONS, type Agent, type Branch, type CreatePositionBody, type 
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
-import { branches, members, motionOptions, participation, positions, staff } from '../../db/schema';
+import { branches, election, members, motionOptions, participation, positions, staff } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { uniqueViolation } from '../../db/errors';
@@ -114,13 +114,27 @@ export async function deleteBranch(ctx: Core, actor: Actor, id: number): Promise
       .select({ n: sql<number>`count(*)::int` })
       .from(positions)
       .where(eq(positions.branchId, id));
+    // Electorates hold branch ids without a foreign key. Every election counts, closed and
+    // archived ones too: their roll is frozen, so the id no longer decides who votes there, but
+    // GET elections/{id} still shows the electorate and copying the election carries it into a new
+    // one, where a dangling id would silently leave that branch's members off the roll. An
+    // electorate change checks its branches under a key-share lock (catalogue.ts `checkBranches`),
+    // which the branch row lock `findBranch` took waits for, so none slips in after this count.
+    const [usedByElectorates] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(election)
+      .where(sql`${id}::int = any(${election.electorateBranchIds})`);
     const m = usedByMembers?.n ?? 0;
     const p = usedByPositions?.n ?? 0;
-    if (m > 0 || p > 0) {
-      const uses = [m > 0 ? `${m} member${m === 1 ? '' : 's'}` : '', p > 0 ? `${p} position${p === 1 ? '' : 's'}` : '']
-        .filter(Boolean)
-        .join(' and ');
-      throw new AppError('CONFLICT', `${branch.name} is used by ${uses}, so it cannot be deleted`);
+    const e = usedByElectorates?.n ?? 0;
+    if (m > 0 || p > 0 || e > 0) {
+      const uses = [
+        m > 0 ? `${m} member${m === 1 ? '' : 's'}` : '',
+        p > 0 ? `${p} position${p === 1 ? '' : 's'}` : '',
+        e > 0 ? (e === 1 ? "1 election's electorate" : `${e} elections' electorates`) : '',
+      ].filter(Boolean);
+      const listed = uses.length > 1 ? `${uses.slice(0, -1).join(', ')} and ${uses.at(-1)}` : uses[0];
+      throw new AppError('CONFLICT', `${branch.name} is used by ${listed}, so it cannot be deleted`);
     }
     await tx.delete(branches).where(eq(branches.id, id));
   });

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareData } from '../../bootstrap';
 import { activityLogs, branches, candidacies, election, positions } from '../../db/schema';
 import { bearer, createCandidate, createMember, createStaff, tokenFor } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { setVoting, vote } from '../../../test/voting/election';
+import { waitFor } from '../../../test/voting/sockets';
 import { computePhase } from '../elections';
 
 /** An empty install (no sample structure): an admin sets up a savings cooperative's election. */
@@ -22,6 +23,12 @@ afterAll(async () => {
 const api = (method: 'get' | 'put' | 'post' | 'patch' | 'delete', path: string, token: string | null = admin) => {
   const r = request(t.app)[method](`/api/v1${path}`);
   return token ? r.set(bearer(token)) : r;
+};
+/** Sessions of this database waiting on a lock. */
+const lockWaiters = async () => {
+  const [row] = await t.ctx.database.sql<{ n: number }[]>`
+    select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+  return row!.n;
 };
 const lastLog = async () => (await t.ctx.database.db.select().from(activityLogs).orderBy(desc(activityLogs.id)).limit(1))[0]!;
 
@@ -200,6 +207,59 @@ describe('branches', () => {
     await api('post', '/positions').send({ name: 'Thika Delegate', branch_id: withPosition.id }).expect(201);
     expect((await api('delete', `/branches/${withPosition.id}`)).body.message).toBe('Thika is used by 1 position, so it cannot be deleted');
   });
+
+  it("refuses a branch an election's electorate lists (archived elections too), naming every use (409)", async () => {
+    const kitui = (await api('post', '/branches').send({ name: 'Kitui' })).body.data;
+    const byElection = await api('post', '/elections').send({ title: 'Kitui by-election', electorate: { branch_ids: [kitui.id] } });
+    expect(byElection.status).toBe(201);
+    const refused = await api('delete', `/branches/${kitui.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe("Kitui is used by 1 election's electorate, so it cannot be deleted");
+    expect(await lastLog()).toMatchObject({ activity: 'Branch deleted', status: 'failed' });
+
+    // An archived election's electorate still counts (it is shown, and copied with the election).
+    const old = await api('post', '/elections').send({ title: 'Kitui 2020', electorate: { branch_ids: [kitui.id] } });
+    await t.ctx.database.db.update(election).set({ archived: true, closedAt: new Date() }).where(eq(election.id, old.body.data.id));
+    await createMember(t.ctx, { branch: 'Kitui' });
+    await api('post', '/positions').send({ name: 'Kitui Delegate', branch_id: kitui.id }).expect(201);
+    expect((await api('delete', `/branches/${kitui.id}`)).body.message).toBe(
+      "Kitui is used by 1 member, 1 position and 2 elections' electorates, so it cannot be deleted",
+    );
+    // Without the elections (deleted: this file's later tests act on the current election).
+    for (const e of [byElection, old]) await api('delete', `/elections/${e.body.data.id}`).expect(204);
+    expect((await api('delete', `/branches/${kitui.id}`)).body.message).toBe(
+      'Kitui is used by 1 member and 1 position, so it cannot be deleted',
+    );
+  });
+
+  it.skipIf(databaseKind !== 'postgres')(
+    'an electorate naming a branch whose deletion is in flight waits for it, then is refused (422)',
+    async () => {
+      const gone = (await api('post', '/branches').send({ name: 'Garissa' })).body.data;
+      const hold = await t.ctx.database.sql.reserve();
+      try {
+        // The deletion holds the branch row for update (deleteBranch's findBranch) and has counted no use.
+        await hold`begin`;
+        await hold`select id from branches where id = ${gone.id} for update`;
+        const creating = api('post', '/elections')
+          .send({ title: 'Garissa by-election', electorate: { branch_ids: [gone.id] } })
+          .then((r) => r);
+        const first = await Promise.race([
+          creating.then(() => 'answered' as const),
+          waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the electorate waiting for the branch').then(() => 'waiting' as const),
+        ]);
+        expect(first, 'the electorate took a branch whose deletion was in flight').toBe('waiting');
+        await hold`delete from branches where id = ${gone.id}`;
+        await hold`commit`;
+        const res = await creating;
+        expect(res.status, JSON.stringify(res.body)).toBe(422);
+        expect(res.body.errors['electorate.branch_ids']).toEqual([`No branch has the id ${gone.id}`]);
+      } finally {
+        await hold`rollback`.catch(() => undefined);
+        hold.release();
+      }
+    },
+  );
 
   it('renaming a branch renames the level of its positions', async () => {
     const b = (await api('post', '/branches').send({ name: 'Machakos' })).body.data;
