@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coalesce, headroomPacer } from './coalesce';
+import { coalesce } from './coalesce';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits for what must happen (timers run late on a loaded machine); fails after 5 s. */
@@ -78,47 +78,5 @@ describe('coalesce', () => {
     expect(errors).toHaveLength(1);
     expect(runs).toBe(2);
     c.close();
-  });
-});
-
-describe('headroomPacer (the window follows the thread’s load)', () => {
-  const run = { startedAt: 1000, endedAt: 1300, busyMs: 200 };
-  it('starts the next window an interval after the last run started while requests take at most half the thread', () => {
-    // 1,000 ms span: 300 ms busy, of which 200 ms the broadcast's own writes → others 100 / 800
-    const pace = headroomPacer(250, 0.5, () => ({ active: 300, idle: 700 }));
-    expect(pace(run)).toBe(250);
-  });
-
-  it('starts it an interval after the run ended on a busy thread (the votes keep the rest)', () => {
-    // others: (950 − 200) / (1,000 − 200) = 0.94
-    const pace = headroomPacer(250, 0.5, () => ({ active: 950, idle: 50 }));
-    expect(pace(run)).toBe(300 + 250);
-  });
-
-  it('drives coalesce: start-to-start windows on a quiet thread, end-to-start on a busy one', async () => {
-    const gaps = async (busy: boolean) => {
-      const starts: number[] = [];
-      const c = coalesce(
-        40,
-        async () => {
-          starts.push(Date.now());
-          await sleep(30); // a run of 30 ms, none of it synchronous writes
-          return 0;
-        },
-        () => {},
-        headroomPacer(40, 0.5, () => (busy ? { active: 100, idle: 0 } : { active: 0, idle: 100 })),
-      );
-      const keepAsking = setInterval(() => c.request(), 2);
-      await until(() => starts.length >= 6);
-      clearInterval(keepAsking);
-      c.close();
-      const d = starts.slice(1).map((t, i) => t - starts[i]!);
-      return d.sort((a, b) => a - b)[Math.floor(d.length / 2)]!;
-    };
-    // quiet: a start every ~40 ms (the interval); busy: every ~70 ms (30 ms run + 40 ms window)
-    const quiet = await gaps(false);
-    const busy = await gaps(true);
-    expect(quiet).toBeLessThan(60);
-    expect(busy).toBeGreaterThanOrEqual(68);
   });
 });

@@ -1,6 +1,6 @@
 import { channelName, CHANNELS, EMIT_COALESCE_MS, type Channel } from '@kura/contract';
 import type { RealtimeContext } from './context';
-import { coalesce, headroomPacer, type Coalescer } from './coalesce';
+import { coalesce, type Coalescer } from './coalesce';
 import type { FanOut } from './fan-out';
 import type { TallyCodec } from './tally';
 import { logFailure, type HubUnit, type RealtimeServer } from './hub';
@@ -11,7 +11,7 @@ import { enforceVisibility } from './subscriptions';
  * the rooms `votes:N`, `results:N`, `statistics:N` and, while N is the current election, to the
  * bare `votes`, `results`, `statistics`; no other election's room ever gets it. Sent coalesced per
  * channel and election: at most one emit per EMIT_COALESCE_MS, always one after the last change
- * (coalesce.ts; the window follows the thread's load, headroomPacer), and none when nobody is in those rooms. An election's results change or toggle
+ * (coalesce.ts), and none when nobody is in those rooms. An election's results change or toggle
  * asks its channels for one; a change of the current election asks the (new) current one's. The
  * `tally` channel sends counts only, and a snapshot when a room's layout changed (tally.ts).
  */
@@ -23,24 +23,22 @@ export function channelEmitters(ctx: RealtimeContext, io: RealtimeServer, fanOut
   ];
   const hasListeners = (rooms: string[]) => rooms.some((room) => (io.of('/').adapter.rooms.get(room)?.size ?? 0) > 0);
 
-  /** Sends one channel's update of one election; answers the ms its writes held the event loop. */
-  const send = async (channel: Channel, electionId: number): Promise<number> => {
-    if (!hasListeners(await roomsOf(channel, electionId))) return 0;
+  const send = async (channel: Channel, electionId: number) => {
+    if (!hasListeners(await roomsOf(channel, electionId))) return;
     if (channel !== 'statistics') await enforceVisibility(ctx, io);
     const tally = ctx.voting.tallyOf(electionId);
     await tally.whenReady();
     // Read again: a visibility check may have emptied the rooms, the current election may have changed.
     const rooms = await roomsOf(channel, electionId);
     const election_id = electionId;
-    if (channel === 'votes') return fanOut('votes', rooms, { election_id, results: tally.totals() });
-    if (channel === 'results') return fanOut('results', rooms, { election_id, results: tally.results() });
-    if (channel === 'tally') {
+    if (channel === 'votes') await fanOut('votes', rooms, { election_id, results: tally.totals() });
+    else if (channel === 'results') await fanOut('results', rooms, { election_id, results: tally.results() });
+    else if (channel === 'tally') {
       // Counts only while every room last got this layout; a snapshot when any got another (or none).
       const { layout, snapshot, counts } = tallyCodec.payloads(electionId, tally.results());
       const occupied = rooms.filter((room) => (io.of('/').adapter.rooms.get(room)?.size ?? 0) > 0);
-      return fanOut('tally', rooms, tallyCodec.broadcast(occupied, layout) ? counts : snapshot);
-    }
-    return fanOut('statistics', rooms, { election_id, statistics: await tally.statistics() });
+      await fanOut('tally', rooms, tallyCodec.broadcast(occupied, layout) ? counts : snapshot);
+    } else await fanOut('statistics', rooms, { election_id, statistics: await tally.statistics() });
   };
 
   const emitters = new Map<string, Coalescer>();
@@ -48,15 +46,7 @@ export function channelEmitters(ctx: RealtimeContext, io: RealtimeServer, fanOut
     const key = channelName(channel, electionId);
     let emitter = emitters.get(key);
     if (!emitter)
-      emitters.set(
-        key,
-        (emitter = coalesce(
-          EMIT_COALESCE_MS,
-          () => send(channel, electionId),
-          logFailure(ctx, `emit on ${key} failed`),
-          headroomPacer(EMIT_COALESCE_MS),
-        )),
-      );
+      emitters.set(key, (emitter = coalesce(EMIT_COALESCE_MS, () => send(channel, electionId), logFailure(ctx, `emit on ${key} failed`))));
     return emitter;
   };
   const emitAll = (electionId: number | undefined) => {

@@ -29,16 +29,4 @@ describe('writeInSlices', () => {
     );
     expect(writes).toEqual([['a'], ['b'], ['d']]);
   });
-
-  it('answers the time its writes held the event loop, not the turns between slices', async () => {
-    const spin = (ms: number) => {
-      for (const end = performance.now() + ms; performance.now() < end; );
-    };
-    const started = performance.now();
-    // each slice writes for 4 ms and leaves 20 ms of other work (a request) for the turn after it
-    const busy = await writeInSlices(['a', 'b', 'c'], 1, () => true, () => (spin(4), setImmediate(() => spin(20))));
-    expect(performance.now() - started).toBeGreaterThanOrEqual(52);
-    expect(busy).toBeGreaterThanOrEqual(12);
-    expect(busy).toBeLessThan(30);
-  });
 });

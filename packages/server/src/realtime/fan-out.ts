@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { CHANNEL_EVENTS, type Channel, type ServerToClientEvents } from '@kura/contract';
 import type { RealtimeServer } from './hub';
 
@@ -8,13 +7,12 @@ export const FANOUT_SLICE = 500;
 /**
  * Emits one channel's event with its payload to this process's sockets in any of `rooms` (one
  * election's rooms: `votes:7`, and `votes` while 7 is the current election), once per socket.
- * Answers the ms its synchronous writes held the event loop (the emit window follows it).
  */
 export type FanOut = <C extends Channel>(
   channel: C,
   rooms: readonly string[],
   ...args: Parameters<ServerToClientEvents[(typeof CHANNEL_EVENTS)[C]]>
-) => Promise<number>;
+) => Promise<void>;
 
 /**
  * Writing a packet to thousands of sockets is synchronous work (one frame write each, ~20 µs):
@@ -26,13 +24,13 @@ export type FanOut = <C extends Channel>(
 export function createFanOut(io: RealtimeServer, slice = FANOUT_SLICE): FanOut {
   return async (channel, rooms, ...args) => {
     const emit = (to: string | string[]) =>
-      void (io.local.to(to).emit as (event: string, ...a: unknown[]) => boolean)(CHANNEL_EVENTS[channel], ...args);
+      (io.local.to(to).emit as (event: string, ...a: unknown[]) => boolean)(CHANNEL_EVENTS[channel], ...args);
     const room = (name: string) => io.of('/').adapter.rooms.get(name);
     const members = new Set(rooms.flatMap((name) => [...(room(name) ?? [])]));
-    if (members.size === 0) return 0;
+    if (members.size === 0) return;
     // Socket.IO sends once per socket however many of the rooms it is in.
-    if (members.size <= slice) return timed(() => emit([...rooms]));
-    return writeInSlices([...members], slice, (id) => rooms.some((name) => room(name)?.has(id) ?? false), emit);
+    if (members.size <= slice) return void emit([...rooms]);
+    await writeInSlices([...members], slice, (id) => rooms.some((name) => room(name)?.has(id) ?? false), emit);
   };
 }
 
@@ -40,25 +38,17 @@ export function createFanOut(io: RealtimeServer, slice = FANOUT_SLICE): FanOut {
  * Writes to `ids` in slices of `size` with a turn of the event loop between slices, so requests
  * interleave with a broadcast to thousands of sockets. Before each slice the ids are checked
  * again: a socket that left the room meanwhile (disconnected, or demoted when its session ended)
- * gets nothing more of this broadcast. Answers the ms the writes took, the turns between them not counted.
+ * gets nothing more of this broadcast.
  */
 export async function writeInSlices(
   ids: readonly string[],
   size: number,
   stillIn: (id: string) => boolean,
   write: (ids: string[]) => void,
-): Promise<number> {
-  let busyMs = 0;
+): Promise<void> {
   for (let i = 0; i < ids.length; i += size) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
     const slice = ids.slice(i, i + size).filter(stillIn);
-    if (slice.length > 0) busyMs += timed(() => write(slice));
+    if (slice.length > 0) write(slice);
   }
-  return busyMs;
-}
-
-function timed(work: () => void): number {
-  const start = performance.now();
-  work();
-  return performance.now() - start;
 }
