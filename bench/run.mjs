@@ -12,6 +12,7 @@
 //   BENCH_DB          database the bench creates and drops (default kura_bench)
 //   BENCH_SECONDS     length of each measured load phase (default 10)
 //   BENCH_WATCHERS    Socket.IO watchers of figures 4 and 4c (default 5000)
+//   BENCH_CONNECTIONS concurrent voters (and sign-ins) of the load phases (default 32; fewer: a thread with headroom)
 //   BENCH_REDIS_URL   Redis of figure 4c's two processes (default redis://127.0.0.1:6379; none: the Postgres adapter)
 //   BENCH_4C_SHAPE    figure 4c's shape: even (default: voters and watchers half on each process) or split
 //                     (voters and probe on the first, every watcher on the second: the compose realtime profile)
@@ -75,7 +76,7 @@ const BENCH_URL = (() => {
 const b = createBench({
   seconds: Number(process.env.BENCH_SECONDS ?? 10),
   watchers: WATCHERS,
-  connections: 32,
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
   profile: process.env.BENCH_PROFILE === '1',
 });
 const { say, cleanups } = b;
