@@ -10,6 +10,7 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/hooks/use-toast';
 import { useCandidatePositions } from '@/hooks/use-admin-lists';
 import { api } from '@/lib/api';
+import { useShownElectionName } from '@/components/staff/election-switcher';
 import { useElectionParam } from '@/lib/election-search';
 import { errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { positionOptionLabel } from '@/lib/format';
@@ -53,6 +54,7 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
   const { fileRef } = useFileInput();
   // The election the page shows (`?election=N`, the Set-up page of one election), else the current one.
   const election = useElectionParam();
+  const electionName = useShownElectionName();
   const { standable: positions, positions: all, loading: positionsLoading } = useCandidatePositions(election);
   const update = useUpdateCandidate(t('admin.candidate.addError'), election);
   const form = useZodForm(addSchema, {
@@ -134,7 +136,10 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
     <form onSubmit={submit} className="grid gap-4" noValidate>
       <DialogHeader>
         <DialogTitle>{t('admin.candidate.addTitle')}</DialogTitle>
-        <DialogDescription>{t('admin.candidate.addDescription')}</DialogDescription>
+        <DialogDescription>
+          {t('admin.candidate.addDescription')}
+          {electionName && <span className="block">{t('admin.candidate.election', { election: electionName })}</span>}
+        </DialogDescription>
       </DialogHeader>
       <FormField id={`${id}-position`} label={t('admin.vvpat.position')} error={errors.position}>
         <select

@@ -12,6 +12,8 @@ import { CandidateMediaFields, candidateForm, useFileInput } from './candidate-f
 import { ContactFields } from './contact-fields';
 import { TranslationFields, translationValues, useOtherLanguages } from './translation-fields';
 import { useBranches, useCandidatePositions } from '@/hooks/use-admin-lists';
+import { useShownElectionName } from '@/components/staff/election-switcher';
+import { useElectionParam } from '@/lib/election-search';
 import { positionOptionLabel } from '@/lib/format';
 import { useT } from '@/i18n';
 
@@ -36,15 +38,19 @@ const valuesOf = (c: Candidate | null, languages: readonly string[]) => ({
  * Edit Candidate dialog (docs/screens.md "Staff pages"): name, phone, email, branch select, position checkboxes, a
  * profile picture file (optional) with a preview and the statement to voters (at most 2,000 characters, with a
  * counter), and the statement in each non-default language (optional). Sent as multipart with position_ids[]; an
- * emptied statement clears it.
+ * emptied statement clears it. Acts on the election the page shows (`?election=N`), which it names while the
+ * installation has more than one.
  */
 export function CandidateEditDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
   const { t } = useT();
   const id = useId();
   const { fileRef, clear } = useFileInput();
   const { branches, loading: branchesLoading } = useBranches();
-  const { standable: positions, loading: positionsLoading, error: positionsError } = useCandidatePositions();
-  const update = useUpdateCandidate(t('admin.candidate.updateError'));
+  // The election the page shows (`?election=N`), else the current one: its positions, and the edit sends its `?election_id`.
+  const election = useElectionParam();
+  const electionName = useShownElectionName();
+  const { standable: positions, loading: positionsLoading, error: positionsError } = useCandidatePositions(election);
+  const update = useUpdateCandidate(t('admin.candidate.updateError'), election);
   const languages = useOtherLanguages();
   const form = useZodForm(candidateSchema, { defaultValues: valuesOf(candidate, languages) });
   const { reset } = form;
@@ -81,7 +87,10 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
         <form onSubmit={submit} className="grid gap-4" noValidate>
           <DialogHeader>
             <DialogTitle>{t('admin.candidate.editTitle')}</DialogTitle>
-            <DialogDescription>{candidate ? t('admin.candidate.memberNo', { number: candidate.member_no }) : ''}</DialogDescription>
+            <DialogDescription>
+              {candidate ? t('admin.candidate.memberNo', { number: candidate.member_no }) : ''}
+              {electionName && <span className="block">{t('admin.candidate.election', { election: electionName })}</span>}
+            </DialogDescription>
           </DialogHeader>
           <ContactFields
             id={id}

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/test/fetch';
+import { stubFetch, type Call } from '@/test/fetch';
+import { anElection } from '@/test/elections';
+import { electionSearch } from '@/lib/election-search';
 import { CandidatesPage } from './candidates-page';
 import { DEFAULT_PHOTO } from './candidate-photo';
 
@@ -131,5 +133,145 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
     fireEvent.change(within(dialog).getByLabelText('Phone'), { target: { value: '12' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Must be at least 10 characters long')).toBeTruthy();
+  });
+
+  describe('many elections (docs/api.md "Many elections")', () => {
+    const annual = anElection(1, 'Annual election 2026', { phase: 'open', active: '1' });
+    const by = anElection(2, 'Nairobi by-election', { phase: 'setup' });
+    const achieng = {
+      id: 9,
+      member_no: '1009',
+      name: 'Achieng Otieno',
+      phone: '0712345680',
+      email: 'achieng@example.org',
+      county: 'Nairobi',
+      image_url: null,
+      statement: null,
+      positions: [{ id: 21, name: 'Branch delegate', level: 'Nairobi' }],
+    };
+    const byPositions = [
+      { id: 21, name: 'Branch delegate', level: 'Nairobi' },
+      { id: 22, name: 'Youth representative', level: 'Nairobi' },
+    ];
+    const wanjiru = {
+      id: 7,
+      member_no: 'UM-1001',
+      name: 'Wanjiru Kamau',
+      email: 'w.kamau@umoja.example',
+      phone: '0711000001',
+      county: 'Nairobi',
+      psk_position_ids: [],
+    };
+
+    /** Each election's candidates and positions by `?election_id` (none: the current one, 1). */
+    function elections() {
+      const of = (c: Call) => Number(c.search.get('election_id') ?? annual.id);
+      return stubFetch((c) => {
+        if (c.path === '/elections') return { status: 200, body: { data: [by, annual] } };
+        if (c.path === '/election') return { status: 200, body: { data: of(c) === by.id ? by : annual } };
+        if (c.path === '/psk/candidates')
+          return { status: 200, body: { data: { data: { candidates: of(c) === by.id ? [achieng] : candidates } } } };
+        if (c.path === '/psk/candidate/positions')
+          return {
+            status: 200,
+            body: { data: { data: of(c) === by.id ? byPositions : [{ id: 1, name: 'Chairperson', level: 'National' }] } },
+          };
+        if (c.path === '/branches') return { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }] } } };
+        if (c.path === '/search/member')
+          return { status: 200, body: { data: [wanjiru], current_page: 1, last_page: 1, per_page: 10, total: 1 } };
+        if (c.path === '/edit/candidate/9') return { status: 200, body: { data: achieng } };
+        if (c.path === '/edit/candidate/7') return { status: 200, body: { data: { ...achieng, id: 7 } } };
+        return undefined;
+      });
+    }
+
+    const candidateLists = (calls: Call[]) => calls.filter((c) => c.path === '/psk/candidates').map((c) => c.search.get('election_id'));
+
+    /** Chooses an election in the page's switcher with the keyboard, as election-switcher.test.tsx does. */
+    async function choose(option: string) {
+      const box = await screen.findByRole('combobox', { name: 'Election' });
+      await waitFor(() => expect(box.textContent).toContain('Annual election 2026 (Open), current'));
+      box.focus();
+      fireEvent.keyDown(box, { key: 'Enter' });
+      fireEvent.click(await screen.findByRole('option', { name: option }));
+    }
+
+    it("lists the current election's candidates, and the chosen election's once the switcher names another", async () => {
+      const calls = elections();
+      const { router } = await renderWithProviders(<CandidatesPage />, '/admin/candidates', { validateSearch: electionSearch });
+      await screen.findByText('Jane Doe');
+      expect(candidateLists(calls)).toEqual([null]);
+
+      await choose('Nairobi by-election (Set-up)');
+      await waitFor(() => expect(router.state.location.search).toEqual({ election: 2 }));
+      expect(await screen.findByText('Achieng Otieno')).toBeTruthy();
+      expect(screen.queryByText('Jane Doe')).toBeNull();
+      expect(candidateLists(calls)).toEqual([null, '2']);
+      expect(screen.getByRole('combobox', { name: 'Election' }).textContent).toContain('Nairobi by-election (Set-up)');
+    });
+
+    it('edits a candidate of the chosen election with its positions, sends its election_id and re-reads its list', async () => {
+      const calls = elections();
+      await renderWithProviders(<CandidatesPage />, '/admin/candidates', { validateSearch: electionSearch });
+      await choose('Nairobi by-election (Set-up)');
+      fireEvent.click(await screen.findByRole('button', { name: 'Edit Achieng Otieno' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Edit Candidate' });
+      expect(within(dialog).getByText('Election: Nairobi by-election (Set-up)')).toBeTruthy();
+      fireEvent.click(await within(dialog).findByLabelText('Youth representative - Nairobi'));
+      expect(within(dialog).queryByLabelText('Chairperson - National')).toBeNull();
+      expect(
+        calls
+          .filter((c) => c.path === '/psk/candidate/positions')
+          .at(-1)!
+          .search.get('election_id'),
+      ).toBe('2');
+      const before = candidateLists(calls).length;
+
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('Candidate updated successfully')).toBeTruthy();
+      const edit = calls.find((c) => c.path === '/edit/candidate/9')!;
+      expect(edit.search.get('election_id')).toBe('2');
+      expect((edit.body as FormData).getAll('position_ids[]')).toEqual(['21', '22']);
+      // The chosen election's list is read again after the edit.
+      await waitFor(() => expect(candidateLists(calls).slice(before)).toContain('2'));
+    });
+
+    it('adds a candidate to the chosen election: the dialog names it, offers its positions and sends its election_id', async () => {
+      const calls = elections();
+      await renderWithProviders(<CandidatesPage />, '/admin/candidates', { validateSearch: electionSearch });
+      await choose('Nairobi by-election (Set-up)');
+      await screen.findByText('Achieng Otieno');
+      fireEvent.click(screen.getByRole('button', { name: 'Add candidate' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Add Candidate' });
+      expect(within(dialog).getByText('Election: Nairobi by-election (Set-up)')).toBeTruthy();
+      await waitFor(() => expect(within(dialog).getByRole('option', { name: 'Youth representative - Nairobi' })).toBeTruthy());
+      expect(within(dialog).queryByRole('option', { name: 'Chairperson - National' })).toBeNull();
+      fireEvent.change(within(dialog).getByLabelText('Position'), { target: { value: '22' } });
+      fireEvent.change(within(dialog).getByLabelText('Find the member'), { target: { value: 'UM-1001' } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Search' }));
+      await within(dialog).findByLabelText('Wanjiru Kamau (UM-1001, Nairobi)');
+      const before = candidateLists(calls).length;
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
+      expect(await screen.findByText('Candidate added')).toBeTruthy();
+      const edit = calls.find((c) => c.path === '/edit/candidate/7')!;
+      expect(edit.search.get('election_id')).toBe('2');
+      expect((edit.body as FormData).getAll('position_ids[]')).toEqual(['22']);
+      await waitFor(() => expect(candidateLists(calls).slice(before)).toContain('2'));
+    }, 20_000);
+
+    it('shows no switcher, and no election in the dialogs, in an installation with one election', async () => {
+      stubFetch((c) => {
+        if (c.path === '/elections') return { status: 200, body: { data: [annual] } };
+        if (c.path === '/election') return { status: 200, body: { data: annual } };
+        if (c.path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates } } } };
+        return undefined;
+      });
+      await renderWithProviders(<CandidatesPage />, '/admin/candidates', { validateSearch: electionSearch });
+      fireEvent.click(await screen.findByRole('button', { name: 'Edit Jane Doe' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Edit Candidate' });
+      await waitFor(() => expect(within(dialog).getByText('Member no 1001')).toBeTruthy());
+      expect(within(dialog).queryByText(/^Election:/)).toBeNull();
+      expect(screen.queryByRole('combobox', { name: 'Election' })).toBeNull();
+    });
   });
 });

@@ -10,6 +10,8 @@ import { errorIssue, errorMessage } from '@/lib/errors';
 import { AddCandidateDialog } from './add-candidate-dialog';
 import { CandidateEditDialog } from './candidate-edit-dialog';
 import { CandidatePhoto } from './candidate-photo';
+import { ElectionSwitcher } from '@/components/staff/election-switcher';
+import { useElectionParam } from '@/lib/election-search';
 import { queries } from '@/lib/queries';
 import { t as translate, useT } from '@/i18n';
 
@@ -19,10 +21,25 @@ export function candidateColumns(c: Pick<Candidate, 'positions'>) {
   return { positions: c.positions.map((p) => p.name).join(', '), level: [...new Set(c.positions.map((p) => p.level))].join(', ') };
 }
 
-/** Candidates page (docs/screens.md "Staff pages"): Add candidate, the table and the Edit Candidate dialog. */
+/**
+ * Candidates page (docs/screens.md "Staff pages"): the election switcher, Add candidate, the table and the Edit
+ * Candidate dialog; of the election the switcher chose (`?election=N`), else the current one.
+ */
 export function CandidatesPage() {
+  const election = useElectionParam();
+  return (
+    <div className="grid gap-4">
+      <ElectionSwitcher />
+      {/* Another election's list starts afresh: no dialog left open on the previous one's candidate. */}
+      <ElectionCandidates key={election ?? 'current'} election={election} />
+    </div>
+  );
+}
+
+/** One election's candidates: Add candidate, the table and the dialogs, which act on that election. */
+function ElectionCandidates({ election }: { election: number | undefined }) {
   const { t } = useT();
-  const q = useQuery(queries.candidates());
+  const q = useQuery(queries.candidates(election));
   const [editing, setEditing] = useState<Candidate | null>(null);
   const [adding, setAdding] = useState(false);
 

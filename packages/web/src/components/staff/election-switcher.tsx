@@ -19,6 +19,23 @@ export function useElectionName() {
 }
 
 /**
+ * The election a staff page shows, named as the switcher names it, while the switcher shows (more
+ * than one election, or `?election=N`); else undefined. For a dialog, which hides the page's switcher,
+ * to say which election it acts on.
+ */
+export function useShownElectionName(): string | undefined {
+  const selected = useElectionParam();
+  const name = useElectionName();
+  const list = useQuery(queries.elections());
+  const current = useQuery(queries.election());
+  const elections = list.data?.body.data ?? [];
+  const currentId = current.data?.body.data.id;
+  if (selected === undefined && elections.length < 2) return undefined;
+  const shown = elections.find((e) => e.id !== undefined && e.id === (selected ?? currentId));
+  return shown ? name(shown, currentId) : undefined;
+}
+
+/**
  * The staff pages' election switcher (docs/api.md "Many elections"): a labelled Radix select
  * (a combobox, keyboard usable) of GET elections, each with its title and phase. Choosing one sets
  * the page's `?election=N` (lib/election-search.ts), so a reload or a shared link keeps it; with no

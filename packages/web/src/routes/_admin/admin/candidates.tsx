@@ -4,7 +4,9 @@ import { Loading } from '@/components/layout/page-states';
 import { preload, queries } from '@/lib/queries';
 
 export const Route = createFileRoute('/_admin/admin/candidates')({
-  loader: ({ context, cause }) => preload(context.queryClient, queries.candidates(), cause),
+  // The election is the root route's `?election=N` (lib/election-search.ts), else the current one.
+  loaderDeps: ({ search: { election } }) => ({ election }),
+  loader: ({ context, deps: { election }, cause }) => preload(context.queryClient, queries.candidates(election), cause),
   pendingComponent: () => <Loading />,
   component: CandidatesPage,
 });
