@@ -80,11 +80,14 @@ async function nonVoters() {
 
 function assertRate(times: number[], label: string) {
   const sorted = [...times].sort((a, b) => a - b);
-  const span = sorted.at(-1)! - sorted[0]!;
   const interval = 1000 / RATE;
-  // Never faster than the rate (a little slack for arrival jitter), and not dawdling either (loose: CI machines are loaded).
-  expect(span, `${label}: ${times.length} messages over ${span} ms`).toBeGreaterThanOrEqual((times.length - 1) * interval - 60);
-  expect(span, `${label}: ${times.length} messages over ${span} ms`).toBeLessThan((times.length - 1) * interval * 3 + 8000);
+  // Never faster than the rate (a little slack for arrival jitter), and not dawdling either (loose:
+  // CI machines are loaded). Counted from the second arrival: the first also carries the
+  // transport's first connection, which arrives it late and shortened the span once in CI.
+  const span = sorted.at(-1)! - sorted[1]!;
+  const gaps = times.length - 2;
+  expect(span, `${label}: ${times.length} messages, ${span} ms from the second`).toBeGreaterThanOrEqual(gaps * interval - 60);
+  expect(span, `${label}: ${times.length} messages, ${span} ms from the second`).toBeLessThan(gaps * interval * 3 + 8000);
   // No bursts: any four consecutive arrivals span at least two intervals. The first few are left
   // out: the transport's first connection (nodemailer loads on first use) holds them up together.
   for (let i = 4; i + 3 < sorted.length; i++) {
