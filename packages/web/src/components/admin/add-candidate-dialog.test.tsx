@@ -5,6 +5,7 @@ import { stubFetch, type Call, type Reply } from '@/test/fetch';
 import { CandidatesPage } from './candidates-page';
 import { SetupPage } from './setup-page';
 import { electionSearch } from '@/lib/election-search';
+import { wanjiruKamau } from '@/test/members';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -14,15 +15,7 @@ const positions = [
   // a motion takes no candidates: never offered
   { id: 3, name: 'Adopt the budget', level: 'National', seats: 1, description: null, branch_id: null, kind: 'motion' },
 ];
-const wanjiru = {
-  id: 7,
-  member_no: 'UM-1001',
-  name: 'Wanjiru Kamau',
-  email: 'w.kamau@umoja.example',
-  phone: '0711000001',
-  county: 'Eldoret',
-  psk_position_ids: [2],
-};
+const wanjiru = wanjiruKamau({ county: 'Eldoret', psk_position_ids: [2] });
 const wambui = {
   id: 8,
   member_no: 'UM-1002',

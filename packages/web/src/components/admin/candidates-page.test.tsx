@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch, type Call } from '@/test/fetch';
 import { anElection } from '@/test/elections';
+import { wanjiruKamau } from '@/test/members';
 import { electionSearch } from '@/lib/election-search';
 import { CandidatesPage } from './candidates-page';
 import { DEFAULT_PHOTO } from './candidate-photo';
@@ -153,15 +154,7 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
       { id: 21, name: 'Branch delegate', level: 'Nairobi' },
       { id: 22, name: 'Youth representative', level: 'Nairobi' },
     ];
-    const wanjiru = {
-      id: 7,
-      member_no: 'UM-1001',
-      name: 'Wanjiru Kamau',
-      email: 'w.kamau@umoja.example',
-      phone: '0711000001',
-      county: 'Nairobi',
-      psk_position_ids: [],
-    };
+    const wanjiru = wanjiruKamau();
 
     /** Each election's candidates and positions by `?election_id` (none: the current one, 1). */
     function elections() {
