@@ -48,7 +48,7 @@ export const plausibleToken = (token: string) => token.length > 0 && token.lengt
  * A `with` list for a statement that checks the session itself instead of asking first (the vote;
  * docs/architecture.md "Request path"): `s` (role, subject_id), the live session of the token hash
  * (none when unknown or idled out), and `touched`, which moves a stale one's last_seen and idle
- * expiry on as {@link resolveSession} does, in the same statement and commit.
+ * expiry on (never for a session touched within TOUCH_AFTER_MS), in the same statement and commit.
  */
 export function liveSessionWith(ctx: Core, tokenHash: string, now: Date) {
   const sql = ctx.database.sql;
@@ -62,28 +62,18 @@ export function liveSessionWith(ctx: Core, tokenHash: string, now: Date) {
                 from s where sessions.token_hash = ${tokenHash} and s.stale returning 1)`;
 }
 
-/** Refreshes last_seen and pushes the idle expiry; called when a lookup found the session stale. */
-export async function touchSession(ctx: Core, tokenHash: string, role: Role, now: Date): Promise<void> {
-  await ctx.database.db
-    .update(sessions)
-    .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + idleMinutes(ctx, role) * 60_000) })
-    .where(eq(sessions.tokenHash, tokenHash));
-}
-
 /**
  * The caller behind a bearer token, or null when unknown or expired. Every signed-in request runs
  * this, so it is one fixed statement on the driver rather than a query Drizzle builds again each
- * time (about a tenth of the server's CPU per vote went to building this select; BENCHMARKS.md).
+ * time (about a tenth of the server's CPU per vote went to building this select; BENCHMARKS.md):
+ * the same lookup and touch as the vote's ({@link liveSessionWith}), in one round trip.
  */
 export async function resolveSession(ctx: Core, token: string): Promise<Caller | null> {
   if (!plausibleToken(token)) return null;
   const tokenHash = sha256(token);
-  const now = ctx.now();
-  const [row] = await ctx.database.sql<{ role: Role; subject_id: number; stale: boolean }[]>`
-    select role, subject_id, last_seen_at < ${new Date(now.getTime() - TOUCH_AFTER_MS).toISOString()}::timestamptz as stale
-    from sessions where token_hash = ${tokenHash} and expires_at > ${now.toISOString()}::timestamptz limit 1`;
+  const [row] = await ctx.database.sql<{ role: Role; subject_id: number }[]>`
+    with ${liveSessionWith(ctx, tokenHash, ctx.now())} select role, subject_id from s`;
   if (!row) return null;
-  if (row.stale) await touchSession(ctx, tokenHash, row.role, now);
   return { role: row.role, subjectId: row.subject_id, tokenHash };
 }
 
