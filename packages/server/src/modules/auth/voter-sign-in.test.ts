@@ -366,6 +366,19 @@ describe('authenticator sign-in (send-qr, verify-token, sign-pass, verify-token-
     expect(replay.body.message).toBe('Your sign-in has expired, please start again');
   });
 
+  it("answers the member's own language with the session, null when they have chosen none", async () => {
+    for (const language of ['sw', null]) {
+      const member = await createMember(t.ctx, { language });
+      const secret = await enrol(member);
+      const browser = await openBrowser(t.app);
+      await browser.post(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: t.ctx.env.DEFAULT_PIN }).expect(200);
+      t.clock.advance(30_000);
+      const res = await browser.post(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: totpTokenAt(secret, t.clock.now()) });
+      await session(res);
+      expect(res.body.language).toBe(language);
+    }
+  });
+
   it('needs a passed pin for the same member before the token step', async () => {
     const member = await createMember(t.ctx);
     const other = await createMember(t.ctx);
@@ -425,6 +438,20 @@ describe('Google sign-in and sign-up for voters', () => {
     const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, member.id));
     expect(row!.verifiedAt).toBeInstanceOf(Date);
     expect(row!.googleSub).toMatch(/^google-sub-/);
+  });
+
+  it("answers the member's own language with the session, null when they have chosen none", async () => {
+    for (const [language, email] of [
+      ['sw', 'lugha@example.org'],
+      [null, 'no.lugha@example.org'],
+    ] as const) {
+      await createMember(t.ctx, { email, language });
+      const res = await request(t.app)
+        .post(`${API}/google/login`)
+        .send({ email, oauth_id_token: await google.idToken({ email }) });
+      await session(res);
+      expect(res.body.language).toBe(language);
+    }
   });
 
   it('refuses a wrong audience, an unverified email, an expired token, a foreign key and a mismatched email', async () => {
