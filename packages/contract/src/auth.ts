@@ -181,7 +181,7 @@ export const authRouter = c.router({
     path: '/signup/verify',
     summary: 'Voter sign-up, step 2: the SMS code',
     description:
-      "Reads the pending-voter cookie of a sign-up (send X-XSRF-TOKEN). The code texted to the member's registered phone links the Google account (201); a wrong code answers 401 and counts against the code (5 tries) and the member's sign-up. 409 when the account already exists.",
+      "Reads the pending-voter cookie of a sign-up (send X-XSRF-TOKEN). The code texted to the member's registered phone links the Google account (201); a wrong code answers 401 and counts against the code (5 tries) and the member's sign-up. 409 when the account already exists: judged only after a right code (a wrong one answers 401 either way), which the 409 leaves unspent.",
     body: VerifyCodeBody,
     responses: { 201: SignupResponse, ...errors(401, 403, 409, 419) },
     metadata: meta('pending-voter'),

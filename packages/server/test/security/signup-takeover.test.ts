@@ -1,7 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activityLogs, members } from '../../src/db/schema';
+import { accountKey } from '../../src/auth/account-limits';
+import { CODE_WRONG } from '../../src/auth/one-time-codes';
+import { activityLogs, authFailures, members, otpChallenges } from '../../src/db/schema';
 import { openBrowser } from '../auth/browser';
 import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../auth/google-signer';
 import { API, wrongCode } from '../auth/guessing';
@@ -201,6 +203,53 @@ describe('sign-up cannot be used to take over a member', () => {
     expect(first.status).toBe(200);
     const again = await request(t.app).post(`${API}/google/login`).send({ email: 'once@example.org', oauth_id_token: idToken });
     expect(again.status).toBe(401);
+  });
+
+  it('a wrong code answers alike whether the account was taken meanwhile or not, and counts alike', async () => {
+    // The "account exists" check comes only after a right code (sign-up.service.ts): without the
+    // code, signup/verify cannot tell that the member or the Google account got linked meanwhile.
+    const answers = [];
+    for (const [memberNo, phone, taken] of [
+      ['5107', '0712345677', false],
+      ['5108', '0712345688', true],
+    ] as const) {
+      const email = `member.${memberNo}@example.org`;
+      const member = await createMember(t.ctx, { memberNo, phone, email });
+      const browser = await openBrowser(t.app);
+      const started = await browser
+        .post(`${API}/signup`, signupBody(memberNo, phone, await attackerToken(`google-sub-${memberNo}`)))
+        .set('X-Forwarded-For', nextIp());
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      const code = sms.codeFor(phone);
+      if (taken) {
+        // The member signs in with their own Google account meanwhile, which links it.
+        const own = await request(t.app)
+          .post(`${API}/google/login`)
+          .send({ email, oauth_id_token: await google.idToken({ email, sub: `google-sub-own-${memberNo}` }) });
+        expect(own.status).toBe(200);
+      }
+      const res = await browser.post(`${API}/signup/verify`, { token: wrongCode(code) }).set('X-Forwarded-For', nextIp());
+      const [challenge] = await t.ctx.database.db.select().from(otpChallenges).where(eq(otpChallenges.subjectId, member.id));
+      const failures = await t.ctx.database.db
+        .select()
+        .from(authFailures)
+        .where(eq(authFailures.accountKey, accountKey('voter', member.id, 'signup')));
+      answers.push({
+        status: res.status,
+        body: res.body,
+        retryAfter: res.headers['retry-after'],
+        tries: challenge!.tries,
+        failures: failures.length,
+      });
+    }
+    expect(answers[0]).toEqual({
+      status: 401,
+      body: { message: CODE_WRONG, issue: CODE_WRONG },
+      retryAfter: undefined,
+      tries: 1,
+      failures: 1,
+    });
+    expect(answers[1]).toEqual(answers[0]);
   });
 
   it('failures at sign-up do not lock the member out of their own SMS sign-in', async () => {

@@ -213,7 +213,8 @@ export async function signInWithAuthenticator(
     if (step === null) return null;
     await markMemberVerified(ctx, tx, member.id);
     await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' }, tx);
-    return startSession(ctx, tx, { role: 'voter', subjectId: member.id, name: member.name, photo: member.photoUrl, ip: input.ip });
+    const { id: subjectId, name, photoUrl: photo, language } = member;
+    return startSession(ctx, tx, { role: 'voter', subjectId, name, photo, ip: input.ip, language });
   });
   if (!session) {
     await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'wrong token' });

@@ -83,6 +83,7 @@ export async function signInVoterWithGoogle(ctx: GoogleContext, input: GoogleInp
       name: found.name,
       photo: found.photoUrl ?? identity.picture,
       ip: input.ip,
+      language: found.language,
     });
   });
 }

@@ -93,9 +93,21 @@ export async function startSignUp(
   };
 }
 
+/** Thrown inside the linking transaction to roll it back, spent code and all, when the account is taken. */
+class AccountTaken extends Error {}
+
 /**
  * signup/verify: spends the code of the pending sign-up and links its Google account, in one
  * transaction. A wrong code counts against the code (5 tries) and the member's sign-up.
+ *
+ * "Account exists" (409, docs/api.md "Rules the server enforces", sign-up) can arise between the
+ * two steps: the member signed in with Google by email meanwhile, or this Google account was
+ * linked to another member. It is judged only after the code: a wrong, dead or used-up code
+ * answers (and counts) exactly as for a free account, so whoever holds the pending cookie
+ * without the code learns nothing about the member's or the Google account's links from it.
+ * With a right code the 409 rolls the whole transaction back, the spent code with it: a right
+ * code that links nothing is neither spent nor counted against the sign-up, and stays usable by
+ * this pending sign-up for the rest of its 5 minutes, should the conflict be resolved.
  */
 export async function finishSignUp(
   ctx: Core,
@@ -117,7 +129,7 @@ export async function finishSignUp(
         .set({ googleSub, updatedAt: ctx.now() })
         .where(and(eq(members.id, member.id), isNull(members.googleSub)))
         .returning({ id: members.id });
-      if (rows.length === 0) return { ok: false as const, reason: 'taken' as const };
+      if (rows.length === 0) throw new AccountTaken();
       await markMemberVerified(ctx, tx, member.id);
       await recordActivity(
         ctx,
@@ -127,8 +139,8 @@ export async function finishSignUp(
       return { ok: true as const };
     });
   } catch (error) {
-    // The Google account was linked to another member meanwhile.
-    if (!isUniqueViolation(error)) throw error;
+    // The member was linked meanwhile (AccountTaken), or this Google account was, to another member.
+    if (!(error instanceof AccountTaken) && !isUniqueViolation(error)) throw error;
     outcome = { ok: false, reason: 'taken' };
   }
   if (!outcome.ok) {

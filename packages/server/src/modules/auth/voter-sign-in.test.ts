@@ -2,8 +2,9 @@ import { and, eq, isNull } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app';
+import { accountKey } from '../../auth/account-limits';
 import { totpTokenAt } from '../../auth/totp';
-import { activityLogs, members, otpChallenges } from '../../db/schema';
+import { activityLogs, authFailures, members, otpChallenges } from '../../db/schema';
 import { hashPassword } from '../../lib/crypto';
 import { enrolAuthenticator } from '../../../test/auth/authenticator';
 import { openBrowser, cookiesOf, type Browser } from '../../../test/auth/browser';
@@ -366,6 +367,19 @@ describe('authenticator sign-in (send-qr, verify-token, sign-pass, verify-token-
     expect(replay.body.message).toBe('Your sign-in has expired, please start again');
   });
 
+  it("answers the member's own language with the session, null when they have chosen none", async () => {
+    for (const language of ['sw', null]) {
+      const member = await createMember(t.ctx, { language });
+      const secret = await enrol(member);
+      const browser = await openBrowser(t.app);
+      await browser.post(`${API}/sign-pass`, { pfNumber: member.memberNo, pass: t.ctx.env.DEFAULT_PIN }).expect(200);
+      t.clock.advance(30_000);
+      const res = await browser.post(`${API}/verify-token-login`, { pfNumber: member.memberNo, token: totpTokenAt(secret, t.clock.now()) });
+      await session(res);
+      expect(res.body.language).toBe(language);
+    }
+  });
+
   it('needs a passed pin for the same member before the token step', async () => {
     const member = await createMember(t.ctx);
     const other = await createMember(t.ctx);
@@ -425,6 +439,20 @@ describe('Google sign-in and sign-up for voters', () => {
     const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, member.id));
     expect(row!.verifiedAt).toBeInstanceOf(Date);
     expect(row!.googleSub).toMatch(/^google-sub-/);
+  });
+
+  it("answers the member's own language with the session, null when they have chosen none", async () => {
+    for (const [language, email] of [
+      ['sw', 'lugha@example.org'],
+      [null, 'no.lugha@example.org'],
+    ] as const) {
+      await createMember(t.ctx, { email, language });
+      const res = await request(t.app)
+        .post(`${API}/google/login`)
+        .send({ email, oauth_id_token: await google.idToken({ email }) });
+      await session(res);
+      expect(res.body.language).toBe(language);
+    }
   });
 
   it('refuses a wrong audience, an unverified email, an expired token, a foreign key and a mismatched email', async () => {
@@ -510,6 +538,56 @@ describe('Google sign-in and sign-up for voters', () => {
         oauth_id_token: await google.idToken({ email: 'personal@gmail.com', sub: 'google-sub-personal' }),
       });
     expect((await session(login)) && login.body.name).toBe('Registered Name');
+  });
+
+  it('a 409 at signup/verify leaves the code unspent: once the conflict is gone the same code links', async () => {
+    // Both ways an account can turn out taken between the two steps: the member signed in with
+    // another Google account by email meanwhile, or this Google account was linked to another member.
+    const cases = [
+      { memberNo: '4331', phone: '0722000331', otherEmail: 'member.4331@example.org', theirs: true },
+      { memberNo: '4332', phone: '0722000332', otherEmail: 'g4332@gmail.com', theirs: false },
+    ];
+    for (const c of cases) {
+      const member = await createMember(t.ctx, { memberNo: c.memberNo, phone: c.phone, email: c.theirs ? c.otherEmail : undefined });
+      const sub = `google-sub-${c.memberNo}`;
+      const browser = await openBrowser(t.app);
+      const started = await browser.post(`${API}/signup`, {
+        pfNumber: c.memberNo,
+        phone: c.phone,
+        credential: await google.idToken({ email: 'g4332@gmail.com', sub }),
+      });
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      const code = sms.codeFor(c.phone);
+      secrets.push(code);
+
+      const holder = c.theirs ? member : await createMember(t.ctx, { email: c.otherEmail });
+      const signedIn = await request(t.app)
+        .post(`${API}/google/login`)
+        .send({ email: c.otherEmail, oauth_id_token: await google.idToken({ email: c.otherEmail, sub: c.theirs ? `other-${sub}` : sub }) });
+      expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+
+      const taken = await browser.post(`${API}/signup/verify`, { token: code });
+      expect(taken.status, JSON.stringify(taken.body)).toBe(409);
+      expect(taken.body.message).toBe('Such an account already exists, try signing in or use a different voter id');
+      const [challenge] = await t.ctx.database.db
+        .select()
+        .from(otpChallenges)
+        .where(and(eq(otpChallenges.subjectId, member.id), eq(otpChallenges.purpose, 'voter')));
+      expect(challenge).toMatchObject({ usedAt: null, tries: 0 });
+      // Nor does it count against the member's sign-up.
+      const failures = await t.ctx.database.db
+        .select()
+        .from(authFailures)
+        .where(eq(authFailures.accountKey, accountKey('voter', member.id, 'signup')));
+      expect(failures).toEqual([]);
+
+      // The conflicting link undone (by the organisation): the same code, same browser, links.
+      await t.ctx.database.db.update(members).set({ googleSub: null }).where(eq(members.id, holder.id));
+      const linked = await browser.post(`${API}/signup/verify`, { token: code });
+      expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+      const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, member.id));
+      expect(row!.googleSub).toBe(sub);
+    }
   });
 
   it('answers 503 on every Google route when GOOGLE_CLIENT_ID is not configured', async () => {
