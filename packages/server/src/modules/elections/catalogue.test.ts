@@ -3,8 +3,10 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, bodyOf, signedIn, type ApiClient } from '../../../test/client';
 import { bearer, branchId, createCandidate, createPosition } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { createVoter } from '../../../test/voting/election';
+import { waitFor } from '../../../test/voting/sockets';
+import { ELECTION_LOCK } from '../../db/locks';
 import { activityLogs } from '../../db/schema';
 
 /** The organisation and its elections: create, edit, delete, copy, archive (docs/api.md "Many elections"). */
@@ -185,5 +187,69 @@ describe('elections', () => {
       `election ${e.id}: Last year; Only a closed election can be archived`,
       `election ${e.id}: Last year (final)`,
     ]);
+  });
+});
+
+/** Sessions of this database waiting on a lock. */
+const lockWaiters = async () => {
+  const [row] = await t.ctx.database.sql<{ n: number }[]>`
+    select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+  return row!.n;
+};
+
+describe.skipIf(databaseKind !== 'postgres')('the lifecycle rows name the election as the action found it (two sessions)', () => {
+  /**
+   * Starts `action` while another session holds what it waits for (`hold`: the election lock
+   * shared, as a vote in flight does, or the election's row), renames the election meanwhile
+   * (through the API; in the holding session when it holds the row), then lets the action go.
+   */
+  async function renamedWhileWaiting(
+    id: number,
+    title: string,
+    hold: 'vote in flight' | 'row',
+    action: () => Promise<request.Response>,
+  ): Promise<request.Response> {
+    const session = await t.ctx.database.sql.reserve();
+    try {
+      await session`begin`;
+      if (hold === 'vote in flight') await session`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}::bigint)`;
+      else await session`select id from election where id = ${id} for update`;
+      const acting = action().then((r) => r);
+      const first = await Promise.race([
+        acting.then(() => 'answered' as const),
+        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the action waiting').then(() => 'waiting' as const),
+      ]);
+      expect(first, 'the action did not wait for the lock').toBe('waiting');
+      if (hold === 'row') await session`update election set title = ${title} where id = ${id}`;
+      else expect((await admin.organisation.updateElectionById({ params: { id }, body: { title } })).status).toBe(200);
+      await session`commit`;
+      return await acting;
+    } finally {
+      await session`rollback`.catch(() => undefined);
+      session.release();
+    }
+  }
+  const last = async (activity: string) => (await logData(activity)).at(-1);
+
+  it('toggle, close, archive and delete, and a refusal, name the title the election had when they acted', async () => {
+    const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Ward poll' } }), 201).data;
+    const post = (path: string, body?: object) => () =>
+      request(t.app).post(`/api/v1/${path}?election_id=${e.id}`).set(bearer(adminToken)).send(body);
+
+    expect((await renamedWhileWaiting(e.id!, 'Ward poll (1)', 'vote in flight', post('toggle', { status: true }))).status).toBe(200);
+    expect(await last('Enabled voting')).toBe(`election ${e.id}: Ward poll (1)`);
+    expect((await renamedWhileWaiting(e.id!, 'Ward poll (2)', 'vote in flight', post('election/close'))).status).toBe(200);
+    expect(await last('Closed the election')).toBe(`election ${e.id}: Ward poll (2)`);
+    const again = await renamedWhileWaiting(e.id!, 'Ward poll (3)', 'vote in flight', post('election/close'));
+    expect(again.status).toBe(409);
+    expect(await last('Closed the election')).toBe(`election ${e.id}: Ward poll (3); The election is already closed`);
+    const archive = () => request(t.app).post(`/api/v1/elections/${e.id}/archive`).set(bearer(adminToken));
+    expect((await renamedWhileWaiting(e.id!, 'Ward poll (4)', 'row', archive)).status).toBe(200);
+    expect(await last('Election archived')).toBe(`election ${e.id}: Ward poll (4)`);
+
+    const d = bodyOf(await admin.organisation.createElection({ body: { title: 'Draft' } }), 201).data;
+    const remove = () => request(t.app).delete(`/api/v1/elections/${d.id}`).set(bearer(adminToken));
+    expect((await renamedWhileWaiting(d.id!, 'Draft (renamed)', 'vote in flight', remove)).status).toBe(204);
+    expect(await last('Election deleted')).toBe(`election ${d.id}: Draft (renamed)`);
   });
 });

@@ -11,10 +11,10 @@ import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
 import {
   deleteElectionRow,
-  electionSubject,
   insertElection,
   lockForUpdate,
   markArchived,
+  nameElection,
   readAllStates,
   rollSizes,
   readOrganisation,
@@ -212,12 +212,11 @@ async function hasVotes(tx: Tx, id: ElectionId): Promise<boolean> {
 
 /** Deletes an election with its positions and candidacies, while no vote was ever cast in it (else 409). */
 export async function deleteElection(ctx: Core, actor: Actor, id: ElectionId): Promise<void> {
-  // Named before it goes: the log is all that keeps its title.
-  const subject = await electionSubject(ctx.database.db, id);
-  await auditedTransaction(ctx, { actor, activity: 'Election deleted', data: subject }, async (tx) => {
+  await auditedTransaction(ctx, { actor, activity: 'Election deleted', data: nameElection(id, null) }, async (tx, note) => {
     // Exclusive election lock: no vote is in flight while it goes.
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
-    await readExisting(tx, id);
+    // Named as it goes: the log is all that keeps its title.
+    note.data(nameElection(id, (await readExisting(tx, id)).title));
     if (await hasVotes(tx, id)) throw new AppError('CONFLICT', 'Votes have been cast in this election, so it can no longer be deleted');
     const [others] = await tx
       .select({ n: sql<number>`count(*)::int` })
@@ -280,9 +279,11 @@ export async function copyElection(ctx: Core, actor: Actor, id: ElectionId, inpu
 
 /** Archives a closed election (else 409): it leaves the public list and stops being the current one. */
 export async function archiveElection(ctx: Core, actor: Actor, id: ElectionId): Promise<Election> {
-  await auditedTransaction(ctx, { actor, activity: 'Election archived', data: await electionSubject(ctx.database.db, id) }, async (tx) => {
-    const row = await readExisting(tx, id);
+  await auditedTransaction(ctx, { actor, activity: 'Election archived', data: nameElection(id, null) }, async (tx, note) => {
+    // Read under the row's lock: the log names the election as the archive found it.
     await lockForUpdate(tx, id);
+    const row = await readExisting(tx, id);
+    note.data(nameElection(id, row.title));
     if (!row.closedAt) throw new AppError('CONFLICT', 'Only a closed election can be archived');
     await markArchived(tx, ctx.now(), id);
   });
