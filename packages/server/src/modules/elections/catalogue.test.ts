@@ -188,6 +188,22 @@ describe('elections', () => {
       `election ${e.id}: Last year (final)`,
     ]);
   });
+
+  it("PUT election's log row names the election when it sets the election's own fields, refusals too; not for the organisation's alone", async () => {
+    const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Board 2026' } }), 201).data;
+    const put = (body: object) => request(t.app).put(`/api/v1/election?election_id=${e.id}`).set(bearer(adminToken)).send(body);
+    expect((await put({ title: 'Board 2026/27', website: 'https://umoja.example', opens_at: '2026-12-01T06:00:00Z' })).status).toBe(200);
+    expect((await put({ support_email: 'help@umoja.example' })).status).toBe(200);
+    expect((await put({ results_visibility: 'staff' })).status).toBe(200);
+    expect((await put({ closes_at: '2026-11-30T00:00:00Z' })).status).toBe(422);
+    expect((await logData('Election settings updated')).slice(-4)).toEqual([
+      // Named as the change found it.
+      `election ${e.id}: Board 2026; title, website, opening time`,
+      'support email',
+      `election ${e.id}: Board 2026/27; results visibility`,
+      `election ${e.id}: Board 2026/27; closing time; The closing time must be after the opening time`,
+    ]);
+  });
 });
 
 /** Sessions of this database waiting on a lock. */
