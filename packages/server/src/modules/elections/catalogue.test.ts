@@ -7,7 +7,7 @@ import { createTestApp, databaseKind, type TestApp } from '../../../test/harness
 import { createVoter } from '../../../test/voting/election';
 import { waitFor } from '../../../test/voting/sockets';
 import { ELECTION_LOCK } from '../../db/locks';
-import { activityLogs } from '../../db/schema';
+import { activityLogs, branches } from '../../db/schema';
 
 /** The organisation and its elections: create, edit, delete, copy, archive (docs/api.md "Many elections"). */
 let t: TestApp;
@@ -186,6 +186,39 @@ describe('elections', () => {
     expect(await logData('Election archived')).toEqual([
       `election ${e.id}: Last year; Only a closed election can be archived`,
       `election ${e.id}: Last year (final)`,
+    ]);
+  });
+
+  it('a copy leaves out an electorate branch that no longer exists (data from before branch deletions counted electorates) and logs it', async () => {
+    const nairobi = await branchId(t.ctx, 'Nairobi');
+    const [gone] = await t.ctx.database.db.insert(branches).values({ name: 'Garissa (closed)' }).returning({ id: branches.id });
+    const source = bodyOf(
+      await admin.organisation.createElection({ body: { title: 'Branch poll 2025', electorate: { branch_ids: [nairobi, gone!.id] } } }),
+      201,
+    ).data;
+    const only = bodyOf(
+      await admin.organisation.createElection({ body: { title: 'Garissa poll 2025', electorate: { branch_ids: [gone!.id] } } }),
+      201,
+    ).data;
+    // Deleted as a branch deletion could before it counted electorates: the electorates keep its id.
+    await t.ctx.database.db.delete(branches).where(eq(branches.id, gone!.id));
+    // The source closed: its own electorate can no longer change, so a copy is the way forward.
+    expect((await request(t.app).post(`/api/v1/election/close?election_id=${source.id}`).set(bearer(adminToken))).status).toBe(200);
+
+    const copy = bodyOf(
+      await admin.organisation.copyElection({ params: { id: source.id! }, body: { title: 'Branch poll 2026' } }),
+      201,
+    ).data;
+    // The same members: no member could be in the branch when it went (members.branch_id restricts it).
+    expect(copy).toMatchObject({ electorate: { branch_ids: [nairobi] }, roll_size: source.roll_size });
+    const none = bodyOf(
+      await admin.organisation.copyElection({ params: { id: only.id! }, body: { title: 'Garissa poll 2026' } }),
+      201,
+    ).data;
+    expect(none).toMatchObject({ electorate: { branch_ids: [] }, roll_size: 0 });
+    expect((await logData('Election copied')).slice(-2)).toEqual([
+      `election ${source.id} to ${copy.id}: Branch poll 2026; left out of the electorate: no branch has the id ${gone!.id}`,
+      `election ${only.id} to ${none.id}: Garissa poll 2026; left out of the electorate: no branch has the id ${gone!.id}`,
     ]);
   });
 
