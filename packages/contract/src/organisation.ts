@@ -140,7 +140,8 @@ export const organisationRouter = c.router({
     path: '/elections/:id/copy',
     pathParams: IdParams,
     summary: 'A new election in set-up with the same positions, motions, seats, methods and electorate',
-    description: 'Candidates too when `candidates` is true; no schedule, votes or receipts.',
+    description:
+      'Candidates too when `candidates` is true; no schedule, votes or receipts. An electorate branch that no longer exists is left out (the activity log says which).',
     body: CopyElectionBody,
     responses: { 201: data(Election), ...errors(401, 403, 404) },
     metadata: meta('admin'),

@@ -11,24 +11,41 @@ export type AuditedChange<T> = {
   data?: string | ((result: T) => string);
 };
 
+/** What the work tells the log from inside its transaction. */
+export type AuditNote = {
+  /**
+   * The row's `data` as the transaction read it (an election's name read under its lock, so as
+   * the action found it): it replaces a string `data` in the success row and in front of a
+   * refusal's reason (a `data` function still writes the success row).
+   */
+  data(text: string): void;
+};
+
 /**
  * One use case, one transaction, one log line: the success row is written inside the
  * transaction (so a rolled-back change leaves no "success"), a refusal or failure is written
  * after it, outside, so the attempt is still on record.
  */
-export async function auditedTransaction<T>(ctx: Core, change: AuditedChange<T>, work: (tx: Tx) => Promise<T>): Promise<T> {
+export async function auditedTransaction<T>(
+  ctx: Core,
+  change: AuditedChange<T>,
+  work: (tx: Tx, note: AuditNote) => Promise<T>,
+): Promise<T> {
   const { actor, activity } = change;
   const base = { name: actor.name, activity, userId: actor.id, userType: actor.role, ip: actor.ip };
+  let noted: string | undefined;
+  const note: AuditNote = { data: (text) => void (noted = text) };
   try {
     return await ctx.database.db.transaction(async (tx) => {
-      const result = await work(tx);
-      const data = typeof change.data === 'function' ? change.data(result) : change.data;
+      const result = await work(tx, note);
+      const data = typeof change.data === 'function' ? change.data(result) : (noted ?? change.data);
       await recordActivity(ctx, { ...base, data, status: 'success' }, tx);
       return result;
     });
   } catch (error) {
     const refused = error instanceof AppError && error.status < 500;
-    const reason = refused ? `${typeof change.data === 'string' ? `${change.data}; ` : ''}${error.message}` : undefined;
+    const prefix = noted ?? (typeof change.data === 'string' ? change.data : undefined);
+    const reason = refused ? `${prefix !== undefined ? `${prefix}; ` : ''}${error.message}` : undefined;
     await recordActivity(ctx, { ...base, data: reason, status: refused && error.status === 403 ? 'denied' : 'failed' }).catch(
       (e: unknown) => ctx.logger.warn({ err: e }, 'could not record a failed change'),
     );

@@ -3,9 +3,11 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, bodyOf, signedIn, type ApiClient } from '../../../test/client';
 import { bearer, branchId, createCandidate, createPosition } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { createVoter } from '../../../test/voting/election';
-import { activityLogs } from '../../db/schema';
+import { waitFor } from '../../../test/voting/sockets';
+import { ELECTION_LOCK } from '../../db/locks';
+import { activityLogs, branches } from '../../db/schema';
 
 /** The organisation and its elections: create, edit, delete, copy, archive (docs/api.md "Many elections"). */
 let t: TestApp;
@@ -185,5 +187,118 @@ describe('elections', () => {
       `election ${e.id}: Last year; Only a closed election can be archived`,
       `election ${e.id}: Last year (final)`,
     ]);
+  });
+
+  it('a copy leaves out an electorate branch that no longer exists (data from before branch deletions counted electorates) and logs it', async () => {
+    const nairobi = await branchId(t.ctx, 'Nairobi');
+    const [gone] = await t.ctx.database.db.insert(branches).values({ name: 'Garissa (closed)' }).returning({ id: branches.id });
+    const source = bodyOf(
+      await admin.organisation.createElection({ body: { title: 'Branch poll 2025', electorate: { branch_ids: [nairobi, gone!.id] } } }),
+      201,
+    ).data;
+    const only = bodyOf(
+      await admin.organisation.createElection({ body: { title: 'Garissa poll 2025', electorate: { branch_ids: [gone!.id] } } }),
+      201,
+    ).data;
+    // Deleted as a branch deletion could before it counted electorates: the electorates keep its id.
+    await t.ctx.database.db.delete(branches).where(eq(branches.id, gone!.id));
+    // The source closed: its own electorate can no longer change, so a copy is the way forward.
+    expect((await request(t.app).post(`/api/v1/election/close?election_id=${source.id}`).set(bearer(adminToken))).status).toBe(200);
+
+    const copy = bodyOf(
+      await admin.organisation.copyElection({ params: { id: source.id! }, body: { title: 'Branch poll 2026' } }),
+      201,
+    ).data;
+    // The same members: no member could be in the branch when it went (members.branch_id restricts it).
+    expect(copy).toMatchObject({ electorate: { branch_ids: [nairobi] }, roll_size: source.roll_size });
+    const none = bodyOf(
+      await admin.organisation.copyElection({ params: { id: only.id! }, body: { title: 'Garissa poll 2026' } }),
+      201,
+    ).data;
+    expect(none).toMatchObject({ electorate: { branch_ids: [] }, roll_size: 0 });
+    expect((await logData('Election copied')).slice(-2)).toEqual([
+      `election ${source.id} to ${copy.id}: Branch poll 2026; left out of the electorate: no branch has the id ${gone!.id}`,
+      `election ${only.id} to ${none.id}: Garissa poll 2026; left out of the electorate: no branch has the id ${gone!.id}`,
+    ]);
+  });
+
+  it("PUT election's log row names the election when it sets the election's own fields, refusals too; not for the organisation's alone", async () => {
+    const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Board 2026' } }), 201).data;
+    const put = (body: object) => request(t.app).put(`/api/v1/election?election_id=${e.id}`).set(bearer(adminToken)).send(body);
+    expect((await put({ title: 'Board 2026/27', website: 'https://umoja.example', opens_at: '2026-12-01T06:00:00Z' })).status).toBe(200);
+    expect((await put({ support_email: 'help@umoja.example' })).status).toBe(200);
+    expect((await put({ results_visibility: 'staff' })).status).toBe(200);
+    expect((await put({ closes_at: '2026-11-30T00:00:00Z' })).status).toBe(422);
+    expect((await logData('Election settings updated')).slice(-4)).toEqual([
+      // Named as the change found it.
+      `election ${e.id}: Board 2026; title, website, opening time`,
+      'support email',
+      `election ${e.id}: Board 2026/27; results visibility`,
+      `election ${e.id}: Board 2026/27; closing time; The closing time must be after the opening time`,
+    ]);
+  });
+});
+
+/** Sessions of this database waiting on a lock. */
+const lockWaiters = async () => {
+  const [row] = await t.ctx.database.sql<{ n: number }[]>`
+    select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+  return row!.n;
+};
+
+describe.skipIf(databaseKind !== 'postgres')('the lifecycle rows name the election as the action found it (two sessions)', () => {
+  /**
+   * Starts `action` while another session holds what it waits for (`hold`: the election lock
+   * shared, as a vote in flight does, or the election's row), renames the election meanwhile
+   * (through the API; in the holding session when it holds the row), then lets the action go.
+   */
+  async function renamedWhileWaiting(
+    id: number,
+    title: string,
+    hold: 'vote in flight' | 'row',
+    action: () => Promise<request.Response>,
+  ): Promise<request.Response> {
+    const session = await t.ctx.database.sql.reserve();
+    try {
+      await session`begin`;
+      if (hold === 'vote in flight') await session`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}::bigint)`;
+      else await session`select id from election where id = ${id} for update`;
+      const acting = action().then((r) => r);
+      const first = await Promise.race([
+        acting.then(() => 'answered' as const),
+        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the action waiting').then(() => 'waiting' as const),
+      ]);
+      expect(first, 'the action did not wait for the lock').toBe('waiting');
+      if (hold === 'row') await session`update election set title = ${title} where id = ${id}`;
+      else expect((await admin.organisation.updateElectionById({ params: { id }, body: { title } })).status).toBe(200);
+      await session`commit`;
+      return await acting;
+    } finally {
+      await session`rollback`.catch(() => undefined);
+      session.release();
+    }
+  }
+  const last = async (activity: string) => (await logData(activity)).at(-1);
+
+  it('toggle, close, archive and delete, and a refusal, name the title the election had when they acted', async () => {
+    const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Ward poll' } }), 201).data;
+    const post = (path: string, body?: object) => () =>
+      request(t.app).post(`/api/v1/${path}?election_id=${e.id}`).set(bearer(adminToken)).send(body);
+
+    expect((await renamedWhileWaiting(e.id!, 'Ward poll (1)', 'vote in flight', post('toggle', { status: true }))).status).toBe(200);
+    expect(await last('Enabled voting')).toBe(`election ${e.id}: Ward poll (1)`);
+    expect((await renamedWhileWaiting(e.id!, 'Ward poll (2)', 'vote in flight', post('election/close'))).status).toBe(200);
+    expect(await last('Closed the election')).toBe(`election ${e.id}: Ward poll (2)`);
+    const again = await renamedWhileWaiting(e.id!, 'Ward poll (3)', 'vote in flight', post('election/close'));
+    expect(again.status).toBe(409);
+    expect(await last('Closed the election')).toBe(`election ${e.id}: Ward poll (3); The election is already closed`);
+    const archive = () => request(t.app).post(`/api/v1/elections/${e.id}/archive`).set(bearer(adminToken));
+    expect((await renamedWhileWaiting(e.id!, 'Ward poll (4)', 'row', archive)).status).toBe(200);
+    expect(await last('Election archived')).toBe(`election ${e.id}: Ward poll (4)`);
+
+    const d = bodyOf(await admin.organisation.createElection({ body: { title: 'Draft' } }), 201).data;
+    const remove = () => request(t.app).delete(`/api/v1/elections/${d.id}`).set(bearer(adminToken));
+    expect((await renamedWhileWaiting(d.id!, 'Draft (renamed)', 'vote in flight', remove)).status).toBe(204);
+    expect(await last('Election deleted')).toBe(`election ${d.id}: Draft (renamed)`);
   });
 });

@@ -11,10 +11,10 @@ import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
 import {
   deleteElectionRow,
-  electionSubject,
   insertElection,
   lockForUpdate,
   markArchived,
+  nameElection,
   readAllStates,
   rollSizes,
   readOrganisation,
@@ -123,15 +123,20 @@ async function readExisting(db: Core['database']['db'] | Tx, id: ElectionId): Pr
 }
 
 /**
- * The electorate's branches exist (else 422). Key-share locks them as a foreign key would: a branch
- * deletion in flight (which locks the row for update) finishes first and the branch is unknown
- * here, and one that starts later waits for this change and counts its electorate.
+ * The electorate's ids that name no branch. Key-share locks the branches that exist as a foreign
+ * key would: a branch deletion in flight (which locks the row for update) finishes first and the
+ * branch is unknown here, and one that starts later waits for this change and counts its electorate.
  */
-async function checkBranches(tx: Tx, ids: number[] | null | undefined): Promise<void> {
-  if (!ids || ids.length === 0) return;
+async function unknownBranches(tx: Tx, ids: number[] | null | undefined): Promise<number[]> {
+  if (!ids || ids.length === 0) return [];
   const found = await tx.select({ id: branches.id }).from(branches).where(inArray(branches.id, ids)).for('key share');
   const known = new Set(found.map((b) => b.id));
-  const unknown = [...new Set(ids)].filter((id) => !known.has(id));
+  return [...new Set(ids)].filter((id) => !known.has(id));
+}
+
+/** The electorate's branches exist (else 422), locked as `unknownBranches` says. */
+async function checkBranches(tx: Tx, ids: number[] | null | undefined): Promise<void> {
+  const unknown = await unknownBranches(tx, ids);
   if (unknown.length) throw AppError.validation({ 'electorate.branch_ids': [`No branch has the id ${unknown.join(', ')}`] });
 }
 
@@ -212,12 +217,11 @@ async function hasVotes(tx: Tx, id: ElectionId): Promise<boolean> {
 
 /** Deletes an election with its positions and candidacies, while no vote was ever cast in it (else 409). */
 export async function deleteElection(ctx: Core, actor: Actor, id: ElectionId): Promise<void> {
-  // Named before it goes: the log is all that keeps its title.
-  const subject = await electionSubject(ctx.database.db, id);
-  await auditedTransaction(ctx, { actor, activity: 'Election deleted', data: subject }, async (tx) => {
+  await auditedTransaction(ctx, { actor, activity: 'Election deleted', data: nameElection(id, null) }, async (tx, note) => {
     // Exclusive election lock: no vote is in flight while it goes.
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
-    await readExisting(tx, id);
+    // Named as it goes: the log is all that keeps its title.
+    note.data(nameElection(id, (await readExisting(tx, id)).title));
     if (await hasVotes(tx, id)) throw new AppError('CONFLICT', 'Votes have been cast in this election, so it can no longer be deleted');
     const [others] = await tx
       .select({ n: sql<number>`count(*)::int` })
@@ -233,6 +237,11 @@ export async function deleteElection(ctx: Core, actor: Actor, id: ElectionId): P
 /**
  * A new election in set-up with the same positions, motions (their options), seats, methods,
  * results visibility and electorate, and the candidacies when asked; no schedule, votes or receipts.
+ * The electorate's branches are checked as an edit's are, and one that no longer exists (an id
+ * left by a branch deletion from before deletions counted electorates) is left out and the log
+ * says so: no member was ever in it when it went (members.branch_id restricts the deletion), so
+ * the copy's roll is the same, and refusing would leave no way to copy an election whose own
+ * electorate is frozen.
  */
 export async function copyElection(ctx: Core, actor: Actor, id: ElectionId, input: CopyElectionBody): Promise<Election> {
   const created = await auditedTransaction(
@@ -240,17 +249,20 @@ export async function copyElection(ctx: Core, actor: Actor, id: ElectionId, inpu
     {
       actor,
       activity: 'Election copied',
-      data: (to: number) => `election ${id} to ${to}: ${input.title}${input.candidates ? ', with candidates' : ''}`,
+      data: ({ to, leftOut }: { to: number; leftOut: number[] }) =>
+        `election ${id} to ${to}: ${input.title}${input.candidates ? ', with candidates' : ''}` +
+        (leftOut.length ? `; left out of the electorate: no branch has the id ${leftOut.join(', ')}` : ''),
     },
     async (tx) => {
       const source = await readExisting(tx, id);
+      const leftOut = await unknownBranches(tx, source.electorateBranchIds);
       const to = await insertElection(
         tx,
         {
           title: input.title,
           description: source.description,
           resultsVisibility: source.resultsVisibility,
-          electorateBranchIds: source.electorateBranchIds,
+          electorateBranchIds: source.electorateBranchIds?.filter((b) => !leftOut.includes(b)) ?? null,
         },
         ctx.now(),
       );
@@ -270,19 +282,21 @@ export async function copyElection(ctx: Core, actor: Actor, id: ElectionId, inpu
           if (standing.length) await tx.insert(candidacies).values(standing.map((c) => ({ memberId: c.memberId, positionId: copy!.id })));
         }
       }
-      return to;
+      return { to, leftOut };
     },
   );
   ctx.events.emit('election.changed');
   ctx.events.emit('candidates.changed');
-  return getElectionById(ctx, created);
+  return getElectionById(ctx, created.to);
 }
 
 /** Archives a closed election (else 409): it leaves the public list and stops being the current one. */
 export async function archiveElection(ctx: Core, actor: Actor, id: ElectionId): Promise<Election> {
-  await auditedTransaction(ctx, { actor, activity: 'Election archived', data: await electionSubject(ctx.database.db, id) }, async (tx) => {
-    const row = await readExisting(tx, id);
+  await auditedTransaction(ctx, { actor, activity: 'Election archived', data: nameElection(id, null) }, async (tx, note) => {
+    // Read under the row's lock: the log names the election as the archive found it.
     await lockForUpdate(tx, id);
+    const row = await readExisting(tx, id);
+    note.data(nameElection(id, row.title));
     if (!row.closedAt) throw new AppError('CONFLICT', 'Only a closed election can be archived');
     await markArchived(tx, ctx.now(), id);
   });

@@ -8,6 +8,7 @@ import { auditedTransaction } from '../../lib/audited-transaction';
 import {
   CURRENT_ELECTION,
   lockForUpdate,
+  nameElection,
   readState,
   updateConfiguration,
   type ElectionConfiguration,
@@ -53,6 +54,18 @@ const FIELD_LABELS: Record<keyof UpdateElectionBody, string> = {
   results_visibility: 'results visibility',
 };
 
+/** Whose each field of PUT election is: the election's own, or the organisation's (every election's). */
+const FIELD_OWNER: Record<keyof UpdateElectionBody, 'election' | 'organisation'> = {
+  title: 'election',
+  organisation: 'organisation',
+  website: 'organisation',
+  support_email: 'organisation',
+  opens_at: 'election',
+  closes_at: 'election',
+  time_zone: 'organisation',
+  results_visibility: 'election',
+};
+
 /**
  * Edits any subset of the election's configuration. The schedule must close after it opens, taking the
  * stored value for the side not given (422); a closed election is final (409).
@@ -64,37 +77,36 @@ export async function updateElection(
   id: ElectionId = CURRENT_ELECTION,
 ): Promise<Election> {
   const fields = (Object.keys(input) as (keyof UpdateElectionBody)[]).filter((k) => input[k] !== undefined);
-  const state = await auditedTransaction(
-    ctx,
-    { actor, activity: 'Election settings updated', data: fields.length ? fields.map((f) => FIELD_LABELS[f]).join(', ') : 'nothing' },
-    async (tx) => {
-      await lockForUpdate(tx, id);
-      const row = await readState(tx, id);
-      if (row.closedAt) throw new AppError('CONFLICT', 'The election is closed; its settings can no longer change');
-      const date = (v: string | null | undefined, current: Date | null) => (v === undefined ? current : v === null ? null : new Date(v));
-      const opensAt = date(input.opens_at, row.opensAt);
-      const closesAt = date(input.closes_at, row.closesAt);
-      if (opensAt && closesAt && closesAt.getTime() <= opensAt.getTime()) {
-        throw AppError.validation({ closes_at: ['The closing time must be after the opening time'] });
-      }
-      await updateConfiguration(
-        tx,
-        {
-          ...(input.title !== undefined ? { title: input.title } : {}),
-          ...(input.organisation !== undefined ? { organisation: input.organisation } : {}),
-          ...(input.website !== undefined ? { website: input.website } : {}),
-          ...(input.support_email !== undefined ? { supportEmail: input.support_email } : {}),
-          ...(input.time_zone !== undefined ? { timeZone: input.time_zone } : {}),
-          ...(input.results_visibility !== undefined ? { resultsVisibility: input.results_visibility } : {}),
-          opensAt,
-          closesAt,
-        },
-        ctx.now(),
-        id,
-      );
-      return readState(tx, id);
-    },
-  );
+  const labels = fields.length ? fields.map((f) => FIELD_LABELS[f]).join(', ') : 'nothing';
+  const state = await auditedTransaction(ctx, { actor, activity: 'Election settings updated', data: labels }, async (tx, note) => {
+    await lockForUpdate(tx, id);
+    const row = await readState(tx, id);
+    // A change to the election's own fields names the election, as the change found it.
+    if (fields.some((f) => FIELD_OWNER[f] === 'election')) note.data(`${nameElection(id, row.title)}; ${labels}`);
+    if (row.closedAt) throw new AppError('CONFLICT', 'The election is closed; its settings can no longer change');
+    const date = (v: string | null | undefined, current: Date | null) => (v === undefined ? current : v === null ? null : new Date(v));
+    const opensAt = date(input.opens_at, row.opensAt);
+    const closesAt = date(input.closes_at, row.closesAt);
+    if (opensAt && closesAt && closesAt.getTime() <= opensAt.getTime()) {
+      throw AppError.validation({ closes_at: ['The closing time must be after the opening time'] });
+    }
+    await updateConfiguration(
+      tx,
+      {
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.organisation !== undefined ? { organisation: input.organisation } : {}),
+        ...(input.website !== undefined ? { website: input.website } : {}),
+        ...(input.support_email !== undefined ? { supportEmail: input.support_email } : {}),
+        ...(input.time_zone !== undefined ? { timeZone: input.time_zone } : {}),
+        ...(input.results_visibility !== undefined ? { resultsVisibility: input.results_visibility } : {}),
+        opensAt,
+        closesAt,
+      },
+      ctx.now(),
+      id,
+    );
+    return readState(tx, id);
+  });
   ctx.events.emit('election.changed');
   return { ...toElection(state, ctx.now()), id };
 }

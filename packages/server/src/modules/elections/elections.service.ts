@@ -10,7 +10,7 @@ import { auditedTransaction } from '../../lib/audited-transaction';
 import { findBallots, normaliseReceipt } from '../ballots';
 import { ELECTION_LOCK } from '../../db/locks';
 import { recordCommitment } from './commitments';
-import { CURRENT_ELECTION, electionSubject, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
+import { CURRENT_ELECTION, nameElection, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
 import { rankedResult } from './final-count';
 
 export type ElectionState = '1' | '0';
@@ -35,11 +35,13 @@ export async function toggleElection(
   id: ElectionId = CURRENT_ELECTION,
 ): Promise<ElectionState> {
   const value: ElectionState = active ? '1' : '0';
-  const subject = await electionSubject(ctx.database.db, id);
-  await auditedTransaction(ctx, { actor, activity: active ? 'Enabled voting' : 'Disabled voting', data: subject }, async (tx) => {
+  const activity = active ? 'Enabled voting' : 'Disabled voting';
+  await auditedTransaction(ctx, { actor, activity, data: nameElection(id, null) }, async (tx, note) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
-    // Under the lock, so a close or a scheduled opening in flight is seen.
+    // Under the lock, so a close or a scheduled opening in flight is seen, and the log names the
+    // election as the switch found it.
     const e = await readState(tx, id);
+    note.data(nameElection(id, e.title));
     if (e.archived) throw new AppError('CONFLICT', 'The election is archived');
     if (e.closedAt) throw new AppError('CONFLICT', 'The election is closed; voting cannot be switched on or off');
     if (active && e.opensAt && e.opensAt.getTime() > ctx.now().getTime()) {

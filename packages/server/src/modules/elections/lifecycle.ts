@@ -8,7 +8,8 @@ import { commitments, positions } from '../../db/schema';
 import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
 import type { Actor } from '../../auth/actor';
-import { auditedTransaction } from '../../lib/audited-transaction';
+import { auditedTransaction, type AuditNote } from '../../lib/audited-transaction';
+import type { Tx } from '../../db/client';
 import { createLoop } from '../../lib/loop';
 import { positionTitle } from '../../lib/position-title';
 import type { Service } from '../../lib/service';
@@ -76,8 +77,11 @@ export async function closeElection(
   id: ElectionId = CURRENT_ELECTION,
 ): Promise<boolean> {
   const now = ctx.now();
-  const work = async (tx: Parameters<Parameters<typeof ctx.database.db.transaction>[0]>[0]) => {
+  const work = async (tx: Tx, note?: AuditNote) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    // Under the lock: the log names the election as the close found it.
+    const subject = await electionSubject(tx, id);
+    note?.data(subject);
     if (!(await markClosed(tx, now, { dueOnly: by === 'schedule' }, id))) {
       if (by === 'admin') throw new AppError('CONFLICT', 'The election is already closed');
       return false;
@@ -85,15 +89,15 @@ export async function closeElection(
     if (by === 'schedule')
       await recordActivity(
         ctx,
-        { name: actor.name, activity: 'Closed the election', data: `${await electionSubject(tx, id)}; on schedule`, status: 'success' },
+        { name: actor.name, activity: 'Closed the election', data: `${subject}; on schedule`, status: 'success' },
         tx,
       );
     return true;
   };
   const closed =
     by === 'admin'
-      ? await auditedTransaction(ctx, { actor, activity: 'Closed the election', data: await electionSubject(ctx.database.db, id) }, work)
-      : await ctx.database.db.transaction(work);
+      ? await auditedTransaction(ctx, { actor, activity: 'Closed the election', data: nameElection(id, null) }, work)
+      : await ctx.database.db.transaction((tx) => work(tx));
   if (!closed) return false;
   ctx.events.emit('election.toggled', { active: false, electionId: id });
   ctx.events.emit('election.changed');
@@ -140,7 +144,7 @@ export async function finaliseElection(ctx: BallotsContext, id: ElectionId = CUR
         {
           name: SCHEDULE_ACTOR.name,
           activity: 'Audit at close',
-          data: `${nameElection(id, state.title)}; ${report.ok ? 'passed' : `${report.problems.length} problem(s)`}`,
+          data: `${await electionSubject(tx, id)}; ${report.ok ? 'passed' : `${report.problems.length} problem(s)`}`,
           status: report.ok ? 'success' : 'failed',
         },
         tx,

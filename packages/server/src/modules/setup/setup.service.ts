@@ -117,7 +117,7 @@ export async function deleteBranch(ctx: Core, actor: Actor, id: number): Promise
     // Electorates hold branch ids without a foreign key. Every election counts, closed and
     // archived ones too: their roll is frozen, so the id no longer decides who votes there, but
     // GET elections/{id} still shows the electorate and copying the election carries it into a new
-    // one, where a dangling id would silently leave that branch's members off the roll. An
+    // one (a copy leaves out, and logs, an id that names no branch: catalogue.ts copyElection). An
     // electorate change checks its branches under a key-share lock (catalogue.ts `checkBranches`),
     // which the branch row lock `findBranch` took waits for, so none slips in after this count.
     const [usedByElectorates] = await tx

@@ -103,7 +103,8 @@ describe('election settings', () => {
     expect(await lastLog()).toMatchObject({
       activity: 'Election settings updated',
       status: 'success',
-      data: 'website, results visibility',
+      // Results visibility is the election's own: the row names it.
+      data: 'election 1: Coop Elections 2026; website, results visibility',
     });
     expect((await api('put', '/election', await tokenFor(t.ctx, 'agent')).send({ title: 'x' })).status).toBe(403);
     expect((await api('put', '/election', null).send({ title: 'x' })).status).toBe(401);
