@@ -46,4 +46,33 @@ describe("the schedule on the organisation's clock", () => {
     const put = calls.find((c) => c.method === 'PUT')!.body as Record<string, unknown>;
     expect(put).toMatchObject({ time_zone: 'Africa/Nairobi', opens_at: '2099-05-04T05:00:00.000Z', closes_at: '2099-05-04T14:00:00.000Z' });
   });
+
+  it("checks the time zone before sending and puts the server's 422 under its field", async () => {
+    const calls = stubFetch(({ method, path }) => {
+      if (path === '/election' && method === 'PUT')
+        return {
+          status: 422,
+          body: { message: 'The given data was invalid', errors: { closes_at: ['The closing time must be after the opening time'] } },
+        };
+      if (path === '/election') return { status: 200, body: { data: election } };
+      return undefined;
+    });
+    await renderWithProviders(<ElectionSchedule />, '/admin');
+    const zone = (await screen.findByLabelText("The organisation's time zone")) as HTMLInputElement;
+    await waitFor(() => expect(zone.value).toBe('America/New_York'));
+    fireEvent.change(zone, { target: { value: '+03:00' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+    expect(await screen.findByText(/must be an IANA time zone name/)).toBeTruthy();
+    expect(zone.getAttribute('aria-invalid')).toBe('true');
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    fireEvent.change(zone, { target: { value: 'America/New_York' } });
+    fireEvent.change(screen.getByLabelText('Voting closes'), { target: { value: '2099-05-04T07:00:00' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+    const closes = screen.getByLabelText('Voting closes');
+    await waitFor(() => expect(closes.getAttribute('aria-invalid')).toBe('true'));
+    const described = closes.getAttribute('aria-describedby')!.split(' ');
+    expect(described.map((id) => document.getElementById(id)?.textContent)).toContain('The closing time must be after the opening time');
+    expect(screen.getByText('The schedule could not be saved')).toBeTruthy();
+  });
 });

@@ -1,5 +1,6 @@
-import { useId, useState } from 'react';
-import type { Election, ResultsVisibility } from '@kura/contract';
+import { useEffect, useId } from 'react';
+import { z } from 'zod';
+import { UpdateElectionBody, type Election } from '@kura/contract';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -11,22 +12,15 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog';
+import { fieldMessages, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { toast } from '@/hooks/use-toast';
 import { formatDateTime, useElection } from '@/lib/election';
+import { fieldErrorsOf } from '@/lib/errors';
 import { useCloseElection, useUpdateElection } from '@/lib/mutations';
-import { fromZonedInput, isKnownZone, knownTimeZones, timeZoneLabel, toZonedInput } from '@/lib/zoned-time';
+import { fromZonedInput, isKnownZone } from '@/lib/zoned-time';
 import { useT, type MessageKey } from '@/i18n';
-
-/** One sentence per mode, as the back office shows it (SECURITY.md "Results visibility"). */
-const VISIBILITY_KEY: Record<ResultsVisibility, MessageKey> = {
-  live: 'admin.schedule.live',
-  staff: 'admin.schedule.staff',
-  after_close: 'admin.schedule.afterClose',
-};
+import { ScheduleFields, scheduleShape, scheduleValues } from './schedule-fields';
 
 const PHASE_TEXT: Record<Election['phase'], MessageKey> = {
   setup: 'admin.schedule.phase.setup',
@@ -35,6 +29,9 @@ const PHASE_TEXT: Record<Election['phase'], MessageKey> = {
   paused: 'admin.schedule.phase.paused',
   closed: 'admin.schedule.phase.closed',
 };
+
+/** The schedule card's form: the organisation's time zone (saved with it, PUT election) and the schedule read in it. */
+const scheduleSchema = z.object({ time_zone: UpdateElectionBody.innerType().shape.time_zone.unwrap(), ...scheduleShape });
 
 /**
  * The election's life in the back office: the schedule (opens and closes on its own), who sees
@@ -46,43 +43,37 @@ export function ElectionSchedule({ election: electionId }: { election?: number }
   const { election } = useElection(electionId);
   const update = useUpdateElection(undefined, electionId);
   const close = useCloseElection(electionId);
-  const [opensAt, setOpensAt] = useState('');
-  const [closesAt, setClosesAt] = useState('');
-  const [timeZone, setTimeZone] = useState('UTC');
-  const [zones] = useState(knownTimeZones);
-  const [visibility, setVisibility] = useState<ResultsVisibility>('live');
-  const [today] = useState(() => Date.now());
+  const form = useZodForm(scheduleSchema, { defaultValues: { time_zone: 'UTC', opens_at: '', closes_at: '', results_visibility: 'live' } });
   // The fields start from the election, and again each time it is read anew (after a save).
-  const [shown, setShown] = useState<Election | undefined>(undefined);
-  if (election && election !== shown) {
-    setShown(election);
+  useEffect(() => {
+    if (!election) return;
     // A server from before the time-zone field answers none: UTC, as the database defaults.
     const stored = election.time_zone ?? 'UTC';
-    setTimeZone(stored);
-    setOpensAt(toZonedInput(election.opens_at, stored));
-    setClosesAt(toZonedInput(election.closes_at, stored));
-    setVisibility(election.results_visibility);
-  }
+    form.reset({ time_zone: stored, ...scheduleValues(election, stored) });
+  }, [election, form]);
+  const values = form.watch();
   if (!election) return null;
   const closed = election.phase === 'closed';
 
   // The inputs hold wall-clock times; they are read in the zone chosen here (until saved, the
   // stored zone is still what the server has).
-  const zone = isKnownZone(timeZone) ? timeZone : (election.time_zone ?? 'UTC');
-  // The offset that applies on polling day (daylight saving may differ from today's).
-  const pollingDay = new Date(fromZonedInput(opensAt, zone) ?? today);
-  const save = () =>
-    update.mutate(
-      {
+  const zone = isKnownZone(values.time_zone) ? values.time_zone.trim() : (election.time_zone ?? 'UTC');
+  const onSubmit = form.handleSubmit(async (v) => {
+    try {
+      await update.mutateAsync({
         body: {
-          time_zone: timeZone.trim(),
-          opens_at: fromZonedInput(opensAt, zone),
-          closes_at: fromZonedInput(closesAt, zone),
-          results_visibility: visibility,
+          time_zone: v.time_zone,
+          opens_at: fromZonedInput(v.opens_at, v.time_zone),
+          closes_at: fromZonedInput(v.closes_at, v.time_zone),
+          results_visibility: v.results_visibility,
         },
-      },
-      { onSuccess: () => toast({ variant: 'success', title: t('admin.schedule.saved') }) },
-    );
+      });
+      toast({ variant: 'success', title: t('admin.schedule.saved') });
+    } catch (err) {
+      // the hook toasted it; a field's message goes under the field
+      setServerErrors(form, fieldErrorsOf(err));
+    }
+  });
   const closeNow = () => close.mutate({}, { onSuccess: () => toast({ variant: 'success', title: t('admin.schedule.closedToast') }) });
 
   return (
@@ -95,55 +86,23 @@ export function ElectionSchedule({ election: electionId }: { election?: number }
           {t(PHASE_TEXT[election.phase])}
         </p>
       </div>
-      <fieldset disabled={closed} className="grid gap-4">
-        <div className="grid gap-2 sm:max-w-sm">
-          <Label htmlFor={`${id}-zone`}>{t('admin.schedule.zone')}</Label>
-          <Input
-            id={`${id}-zone`}
-            list={`${id}-zones`}
-            value={timeZone}
-            onChange={(e) => setTimeZone(e.target.value)}
-            autoComplete="off"
-            aria-describedby={`${id}-zone-hint`}
+      <form onSubmit={(e) => void onSubmit(e)} noValidate>
+        <fieldset disabled={closed} className="grid gap-4">
+          <ScheduleFields
+            id={id}
+            values={values}
+            errors={fieldMessages(form.formState.errors)}
+            onChange={(key, value) => form.setValue(key, value, { shouldDirty: true, shouldValidate: form.formState.isSubmitted })}
+            zone={zone}
           />
-          <datalist id={`${id}-zones`}>
-            {zones.map((z) => (
-              <option key={z} value={z} />
-            ))}
-          </datalist>
-        </div>
-        <p className="text-sm" id={`${id}-zone-hint`}>
-          {tRich('admin.schedule.zoneHint', { zone: timeZoneLabel(zone, pollingDay), strong: (chunks) => <strong>{chunks}</strong> })}
-        </p>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-opens`}>{t('admin.schedule.opens')}</Label>
-            <Input id={`${id}-opens`} type="datetime-local" step={1} value={opensAt} onChange={(e) => setOpensAt(e.target.value)} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-closes`}>{t('admin.schedule.closes')}</Label>
-            <Input id={`${id}-closes`} type="datetime-local" step={1} value={closesAt} onChange={(e) => setClosesAt(e.target.value)} />
-          </div>
-        </div>
-        <fieldset className="grid gap-2">
-          <legend className="text-sm font-medium">{t('admin.schedule.visibility')}</legend>
-          <RadioGroup value={visibility} onValueChange={(v) => setVisibility(v as ResultsVisibility)} className="grid gap-3">
-            {(Object.keys(VISIBILITY_KEY) as ResultsVisibility[]).map((mode) => (
-              <span key={mode} className="flex items-start gap-2">
-                <RadioGroupItem id={`${id}-${mode}`} value={mode} className="mt-0.5" />
-                <Label htmlFor={`${id}-${mode}`} className="font-normal leading-snug">
-                  {t(VISIBILITY_KEY[mode])}
-                </Label>
-              </span>
-            ))}
-          </RadioGroup>
+          <FormFooter
+            pending={update.isPending}
+            submitLabel={t('admin.schedule.save')}
+            pendingLabel={t('common.saving')}
+            className="sm:justify-start"
+          />
         </fieldset>
-        <div>
-          <Button onClick={() => void save()} disabled={update.isPending}>
-            {t('admin.schedule.save')}
-          </Button>
-        </div>
-      </fieldset>
+      </form>
       <div className="grid gap-2 border-t border-border pt-4">
         {closed ? (
           <p className="text-sm">

@@ -121,6 +121,33 @@ describe('set-up page', () => {
     expect(screen.getByRole('button', { name: 'Delete Delegate - Nairobi' })).toBeTruthy();
   }, 30_000);
 
+  it("puts the server's 422 on the organisation texts under its field", async () => {
+    const calls = stubFetch(({ method, path }) => {
+      if (path === '/election' && method === 'PUT')
+        return {
+          status: 422,
+          body: { message: 'The given data was invalid', errors: { organisation: ['Must be at most 200 characters long'] } },
+        };
+      if (path === '/election') return { status: 200, body: { data: { ...election, organisation: 'Teachers Union' } } };
+      if (path === '/branches') return { status: 200, body: { data: { data: [] } } };
+      if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: [] } } };
+      if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
+      if (path === '/agents') return { status: 200, body: { data: [] } };
+      if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
+      return undefined;
+    });
+    await renderWithProviders(<SetupPage />, '/admin/setup');
+    const name = screen.getByLabelText('Organisation name') as HTMLInputElement;
+    await waitFor(() => expect(name.value).toBe('Teachers Union'));
+    fireEvent.change(name, { target: { value: 'Teachers Union of Kenya' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save organisation texts' }));
+    await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'));
+    expect(calls.find((c) => c.method === 'PUT')!.body).toMatchObject({ organisation: 'Teachers Union of Kenya' });
+    const described = name.getAttribute('aria-describedby')!.split(' ');
+    expect(described.map((id) => document.getElementById(id)?.textContent)).toContain('Must be at most 200 characters long');
+    expect(screen.getByText('Failed to save the organisation texts')).toBeTruthy();
+  });
+
   it('ticks Agents once an agent exists', async () => {
     stubFetch(({ path }) => {
       if (path === '/election') return { status: 200, body: { data: election } };

@@ -1,7 +1,7 @@
 import { ElectionSwitcher } from '@/components/staff/election-switcher';
 import { useElectionParam } from '@/lib/election-search';
 import { BranchesSection } from './setup/branches-section';
-import { OrganisationForm } from './setup/organisation-form';
+import { OrganisationSection } from './setup/organisation-section';
 import { PositionsSection } from './setup/positions-section';
 import { SetupChecklist } from './setup/setup-checklist';
 
@@ -16,7 +16,7 @@ export function SetupPage() {
       {/* Another election's forms start afresh from its own data. */}
       <div key={election ?? 'current'} className="grid gap-6">
         <SetupChecklist />
-        <OrganisationForm />
+        <OrganisationSection />
         <BranchesSection />
         <PositionsSection />
       </div>

@@ -1,8 +1,8 @@
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { useId, useState } from 'react';
-import { CreateElectionBody, RESULTS_VISIBILITY, type Election, type ResultsVisibility, type UpdateElectionByIdBody } from '@kura/contract';
-import { FormField, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
+import { CreateElectionBody, type Election, type UpdateElectionByIdBody } from '@kura/contract';
+import { fieldMessages, FormField, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -12,17 +12,11 @@ import { useBranches } from '@/hooks/use-admin-lists';
 import { toast } from '@/hooks/use-toast';
 import { errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { useCreateElection, useUpdateElectionById } from '@/lib/mutations';
-import { fromZonedInput, timeZoneLabel, toZonedInput } from '@/lib/zoned-time';
-import { useT, type MessageKey } from '@/i18n';
+import { fromZonedInput } from '@/lib/zoned-time';
+import { useT } from '@/i18n';
+import { ScheduleFields, scheduleShape, scheduleValues } from '../schedule-fields';
 
 const fields = CreateElectionBody.innerType().shape;
-
-/** The visibility modes as the new-election form names them (SECURITY.md "Results visibility"). */
-export const VISIBILITY_KEY: Record<ResultsVisibility, MessageKey> = {
-  live: 'admin.schedule.live',
-  staff: 'admin.schedule.staff',
-  after_close: 'admin.schedule.afterClose',
-};
 
 export const CHOOSE_BRANCH = 'Choose at least one branch';
 
@@ -35,9 +29,7 @@ export const newElectionSchema = z
   .object({
     title: fields.title,
     description: z.string().trim().max(2000, 'Must be at most 2000 characters long'),
-    opens_at: z.string(),
-    closes_at: z.string(),
-    results_visibility: fields.results_visibility.unwrap(),
+    ...scheduleShape,
     electorate: z.enum(['all', 'branches']),
     branch_ids: z.array(z.number().int()),
   })
@@ -50,9 +42,7 @@ export function electionValues(e: Election, timeZone: string): NewElectionValues
   return {
     title: e.title,
     description: e.description ?? '',
-    opens_at: toZonedInput(e.opens_at, timeZone),
-    closes_at: toZonedInput(e.closes_at, timeZone),
-    results_visibility: e.results_visibility,
+    ...scheduleValues(e, timeZone),
     electorate: branchIds === null ? 'all' : 'branches',
     branch_ids: branchIds ?? [],
   };
@@ -171,39 +161,16 @@ export function ElectionForm({
       <FormField label={t('elections.field.description')} error={errors.description?.message}>
         <Textarea rows={3} {...form.register('description')} />
       </FormField>
-      <fieldset className="grid gap-2">
-        <legend className="text-sm font-medium">{t('elections.field.schedule')}</legend>
-        <p className="text-sm text-muted-foreground" id={`${id}-zone`}>
-          {t('elections.field.scheduleHint', { zone: timeZoneLabel(timeZone) })}
-        </p>
-        <div className="grid gap-3 sm:grid-cols-2">
-          <FormField label={t('admin.schedule.opens')} error={errors.opens_at?.message}>
-            <Input type="datetime-local" step={1} {...form.register('opens_at')} />
-          </FormField>
-          <FormField label={t('admin.schedule.closes')} error={errors.closes_at?.message}>
-            <Input type="datetime-local" step={1} {...form.register('closes_at')} />
-          </FormField>
-        </div>
-      </fieldset>
-      <fieldset className="grid gap-2">
-        <legend className="text-sm font-medium">{t('admin.schedule.visibility')}</legend>
-        <Controller
-          control={form.control}
-          name="results_visibility"
-          render={({ field }) => (
-            <RadioGroup value={field.value} onValueChange={(v) => field.onChange(v as ResultsVisibility)} className="grid gap-3">
-              {RESULTS_VISIBILITY.map((mode) => (
-                <span key={mode} className="flex items-start gap-2">
-                  <RadioGroupItem id={`${id}-${mode}`} value={mode} className="mt-0.5" />
-                  <Label htmlFor={`${id}-${mode}`} className="font-normal leading-snug">
-                    {t(VISIBILITY_KEY[mode])}
-                  </Label>
-                </span>
-              ))}
-            </RadioGroup>
-          )}
-        />
-      </fieldset>
+      <ScheduleFields
+        id={id}
+        values={form.watch()}
+        errors={fieldMessages(errors)}
+        // the organisation's zone is not a field here (no `time_zone` in the values)
+        onChange={(key, value) =>
+          key !== 'time_zone' && form.setValue(key, value, { shouldDirty: true, shouldValidate: form.formState.isSubmitted })
+        }
+        zone={timeZone}
+      />
       <fieldset
         className="grid gap-2"
         aria-describedby={
