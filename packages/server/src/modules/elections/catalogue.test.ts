@@ -302,3 +302,53 @@ describe.skipIf(databaseKind !== 'postgres')('the lifecycle rows name the electi
     expect(await last('Election deleted')).toBe(`election ${d.id}: Draft (renamed)`);
   });
 });
+
+describe.skipIf(databaseKind !== 'postgres')('an edit judges the election as its lock finds it (two sessions)', () => {
+  /** Runs `edit` while another session holds the election's row and commits `change` to it meanwhile. */
+  async function editedWhileChanging(
+    id: number,
+    change: (session: HeldSession) => Promise<unknown>,
+    edit: () => Promise<request.Response>,
+  ) {
+    const session = await t.ctx.database.sql.reserve();
+    try {
+      await session`begin`;
+      await session`select id from election where id = ${id} for update`;
+      const editing = edit().then((r) => r);
+      const first = await Promise.race([
+        editing.then(() => 'answered' as const),
+        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the edit waiting').then(() => 'waiting' as const),
+      ]);
+      expect(first, 'the edit did not wait for the row').toBe('waiting');
+      await change(session);
+      await session`commit`;
+      return await editing;
+    } finally {
+      await session`rollback`.catch(() => undefined);
+      session.release();
+    }
+  }
+  type HeldSession = Awaited<ReturnType<TestApp['ctx']['database']['sql']['reserve']>>;
+
+  it('an electorate edit that waited while voting opened (the roll frozen) is refused, and the electorate stays as frozen', async () => {
+    const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Opening meanwhile' } }), 201).data;
+    const branch = await branchId(t.ctx);
+    const patch = () =>
+      request(t.app)
+        .patch(`/api/v1/elections/${e.id}`)
+        .set(bearer(adminToken))
+        .send({ electorate: { branch_ids: [branch] } });
+    const res = await editedWhileChanging(e.id!, (s) => s`update election set roll_frozen_at = now() where id = ${e.id!}`, patch);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('Voting has opened; the roll is frozen and its electorate can no longer change');
+    const after = bodyOf(await admin.organisation.getElectionById({ params: { id: e.id! } }), 200).data;
+    expect(after.electorate?.branch_ids ?? null).toBeNull();
+  });
+
+  it('a schedule edit that waited while the election closed is refused', async () => {
+    const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Closing meanwhile' } }), 201).data;
+    const patch = () => request(t.app).patch(`/api/v1/elections/${e.id}`).set(bearer(adminToken)).send({ results_visibility: 'staff' });
+    const res = await editedWhileChanging(e.id!, (s) => s`update election set closed_at = now() where id = ${e.id!}`, patch);
+    expect(res.status).toBe(409);
+  });
+});

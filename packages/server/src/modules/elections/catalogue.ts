@@ -176,8 +176,10 @@ export async function editElection(ctx: Core, actor: Actor, id: ElectionId, inpu
     ctx,
     { actor, activity: 'Election updated', data: `election ${id}: ${fields.join(', ') || 'nothing'}` },
     async (tx) => {
-      const row = await readExisting(tx, id);
+      // Read under the row's lock: an opening (which freezes the roll) or a close that commits
+      // while this edit waits must be what it judges, never the row as it was before.
       await lockForUpdate(tx, id);
+      const row = await readExisting(tx, id);
       const locked = fields.filter((f) => f !== 'title' && f !== 'description');
       if (row.closedAt && locked.length > 0)
         throw new AppError('CONFLICT', 'The election is closed; its schedule, results visibility and electorate can no longer change');
