@@ -106,6 +106,8 @@ const SCREENS: Screen[] = [
   { path: '/admin/issues', as: 'admin', ready: mainText },
   { path: '/admin/reminders', as: 'admin', ready: mainText },
   { path: '/admin/elections', as: 'admin', ready: (p) => p.getByRole('table', { name: 'Elections' }).waitFor() },
+  { path: '/admin/organisation', as: 'admin', ready: (p) => p.getByLabel('Organisation name').waitFor() },
+  { path: '/admin/setup', as: 'admin', ready: (p) => p.getByLabel('Organisation name').waitFor() },
   { path: '/agent', as: 'agent', ready: mainText },
 ];
 
@@ -152,6 +154,36 @@ async function pageAs(as: Role, viewport: { width: number; height: number }): Pr
   return { context, page: await context.newPage() };
 }
 
+/** How far below its label a field may start: a form grid row stretched by a neighbour's hint once pushed inputs ~30 px down. */
+const LABEL_GAP_PX = 16;
+
+/**
+ * Text fields, selects and text areas whose label sits above them but more than LABEL_GAP_PX away
+ * (a label that drifts from its field reads as belonging to nothing).
+ */
+async function detachedLabels(page: Page): Promise<string[]> {
+  return page.evaluate((maxGap) => {
+    const found: string[] = [];
+    for (const label of document.querySelectorAll<HTMLLabelElement>('main label[for]')) {
+      const control = document.getElementById(label.htmlFor);
+      if (
+        !control ||
+        !control.matches('input:not([type=checkbox]):not([type=radio]):not([type=hidden]), select, textarea, [role=combobox]')
+      )
+        continue;
+      // The text's box, not the label's: a label stretched by its grid row keeps its text at the top.
+      const text = document.createRange();
+      text.selectNodeContents(label);
+      const l = text.getBoundingClientRect();
+      const c = control.getBoundingClientRect();
+      if (l.height === 0 || c.height === 0 || c.top < l.bottom - 1) continue;
+      const gap = Math.round(c.top - l.bottom);
+      if (gap > maxGap) found.push(`the field of "${label.innerText.trim()}" starts ${gap} px below its label`);
+    }
+    return found;
+  }, LABEL_GAP_PX);
+}
+
 /**
  * Opens one screen in a fresh signed-in context, puts it in its state and scans it: the axe
  * violations found, or `stalled` with what the page showed and the requests it was still waiting
@@ -172,7 +204,7 @@ async function scanScreen(
     await s.ready(page);
     await s.prepare?.(page, viewport.width);
     await settled(page);
-    const failures = (await axeScan(page)).map((v) => `${label}: ${v}`);
+    const failures = [...(await axeScan(page)), ...(await detachedLabels(page))].map((v) => `${label}: ${v}`);
     if (viewport.width < 768)
       await screenshot(page, `a11y-${(s.name ?? s.path).replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'landing'}-${viewport.width}`);
     return { failures };

@@ -60,7 +60,7 @@ export function FormField({ label, description, error, id, className, children }
   const errorId = `${controlId}-error`;
   const describedBy = [description ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={cn('grid gap-2', className)}>
+    <div className={cn('grid content-start gap-2', className)}>
       <Label htmlFor={controlId}>{label}</Label>
       <Slot id={controlId} aria-invalid={error ? true : undefined} aria-describedby={describedBy}>
         {children}
