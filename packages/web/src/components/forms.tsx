@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { Slot } from '@radix-ui/react-slot';
 import { useForm, type FieldErrors, type FieldValues, type UseFormProps, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -22,6 +22,51 @@ export function useZodForm<S extends z.ZodType<FieldValues, z.ZodTypeDef, FieldV
   options: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, 'resolver'> = {},
 ): ZodForm<S> {
   return useForm<z.input<S>, unknown, z.output<S>>({ ...options, resolver: zodResolver<z.input<S>, unknown, z.output<S>>(schema) });
+}
+
+/**
+ * Keeps a form that edits what the server holds (the election's schedule, the organisation's
+ * texts) in step with it without losing the admin's typing: each time `stored` (the values read
+ * from the server, undefined until then) changes, the form takes them while it is clean (nothing
+ * typed, or just saved), and keeps the admin's edits while it is dirty. The screen's query is read
+ * anew on live events (another admin's save, voting switched, a scheduled opening), so without
+ * this a refetch would wipe a half-typed time. After a successful save the form calls
+ * `form.reset(sent)` with the values it sent: clean again, it then follows the server's answer.
+ * Returns true while the stored values changed under unsaved edits (saving replaces that change),
+ * for the form's `StoredChangedNote`.
+ */
+export function useStoredValues<T extends FieldValues>(form: UseFormReturn<T, any, any>, stored: T | undefined): boolean {
+  // Compared by content: a refetch answering the same data, or a new object of the same values, changes nothing.
+  const key = stored === undefined ? undefined : sameOrder(stored);
+  const { isDirty, isSubmitting, defaultValues } = form.formState;
+  // What the form was last filled with (its clean state).
+  const filled = sameOrder(defaultValues);
+  const { reset } = form;
+  useEffect(() => {
+    // Not over edits, not under a save running (its reset follows), not again over the same values.
+    if (key === undefined || isDirty || isSubmitting || key === filled) return;
+    reset(JSON.parse(key) as T);
+  }, [key, filled, isDirty, isSubmitting, reset]);
+  // Not while saving: the save's own refetch lands before the form is reset to what it sent.
+  return isDirty && !isSubmitting && key !== undefined && key !== filled;
+}
+
+/** JSON with every object's keys in order, so values compare whatever order their fields were set in. */
+function sameOrder(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+}
+
+/** Says by the form that what it edits changed elsewhere while the admin edited it (useStoredValues' answer). */
+export function StoredChangedNote({ show, className }: { show: boolean; className?: string }) {
+  const { t } = useT();
+  if (!show) return null;
+  return (
+    <p role="status" className={cn('text-sm text-amber-900', className)}>
+      {t('forms.changedElsewhere')}
+    </p>
+  );
 }
 
 /** The field's own message under it, read by screen readers as it appears. */

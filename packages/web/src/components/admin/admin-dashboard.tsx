@@ -60,7 +60,8 @@ export function AdminDashboard() {
         </Link>
       </div>
       <ElectionToggle election={election} />
-      <ElectionSchedule election={election} />
+      {/* A fresh form for each election: an edit of the one left is not the new one's to save. */}
+      <ElectionSchedule key={election ?? 'current'} election={election} />
       <PositionResults
         positions={positions.data?.body.data}
         groups={results.data?.body.data.data}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { Election } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/test/fetch';
@@ -74,5 +74,61 @@ describe("the schedule on the organisation's clock", () => {
     const described = closes.getAttribute('aria-describedby')!.split(' ');
     expect(described.map((id) => document.getElementById(id)?.textContent)).toContain('The closing time must be after the opening time');
     expect(screen.getByText('The schedule could not be saved')).toBeTruthy();
+  });
+
+  describe('read anew while the admin edits (another admin, voting switched, a scheduled opening)', () => {
+    /** The election as the server holds it, changed by the test as someone elsewhere would. */
+    async function schedule() {
+      const server = { current: election };
+      const calls = stubFetch(({ method, path, body }) => {
+        if (path === '/election' && method === 'PUT') {
+          server.current = { ...server.current, ...(body as Partial<Election>) };
+          return { status: 200, body: { data: server.current } };
+        }
+        if (path === '/election') return { status: 200, body: { data: server.current } };
+        return undefined;
+      });
+      const { queryClient } = await renderWithProviders(<ElectionSchedule />, '/admin');
+      const closes = (await screen.findByLabelText('Voting closes')) as HTMLInputElement;
+      await waitFor(() => expect(closes.value).toMatch(/^2099-05-04T17:00(:00)?$/));
+      /** Someone elsewhere changes the election and the screen reads it again. */
+      const elsewhere = async (change: Partial<Election>) => {
+        server.current = { ...server.current, ...change };
+        await act(() => queryClient.invalidateQueries());
+      };
+      return { calls, closes, elsewhere };
+    }
+
+    it('keeps the closing time the admin is typing and says the election changed', async () => {
+      const { closes, elsewhere } = await schedule();
+      fireEvent.change(closes, { target: { value: '2099-05-04T19:30:00' } });
+      // Voting opens and another admin moves the opening: the election is read anew.
+      await elsewhere({ phase: 'open', opens_at: '2099-05-04T11:00:00.000Z' });
+      await waitFor(() => expect(screen.getByTestId('election-phase').textContent).toBe('Open: members can vote.'));
+      expect(closes.value).toMatch(/^2099-05-04T19:30(:00)?$/);
+      expect((screen.getByLabelText('Voting opens') as HTMLInputElement).value).toMatch(/^2099-05-04T08:00(:00)?$/);
+      expect(screen.getByRole('status').textContent).toMatch(/changed elsewhere while you were editing/);
+    });
+
+    it('follows the new times while nothing is typed, without a note', async () => {
+      const { closes, elsewhere } = await schedule();
+      await elsewhere({ closes_at: '2099-05-04T22:00:00.000Z' });
+      await waitFor(() => expect(closes.value).toMatch(/^2099-05-04T18:00(:00)?$/));
+      expect(screen.queryByText(/changed elsewhere/)).toBeNull();
+    });
+
+    it('is clean with the saved times after a save, so the next change elsewhere shows', async () => {
+      const { calls, closes, elsewhere } = await schedule();
+      fireEvent.change(closes, { target: { value: '2099-05-04T19:30:00' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+      expect(await screen.findByText('Schedule saved')).toBeTruthy();
+      expect(calls.find((c) => c.method === 'PUT')!.body).toMatchObject({ closes_at: '2099-05-04T23:30:00.000Z' });
+      expect(closes.value).toMatch(/^2099-05-04T19:30(:00)?$/);
+      expect(screen.queryByText(/changed elsewhere/)).toBeNull();
+
+      await elsewhere({ closes_at: '2099-05-04T22:00:00.000Z' });
+      await waitFor(() => expect(closes.value).toMatch(/^2099-05-04T18:00(:00)?$/));
+      expect(screen.queryByText(/changed elsewhere/)).toBeNull();
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import { z } from 'zod';
 import { UpdateElectionBody, type Election } from '@kura/contract';
 import {
@@ -12,7 +12,7 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog';
-import { fieldMessages, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
+import { fieldMessages, FormFooter, setServerErrors, StoredChangedNote, useStoredValues, useZodForm } from '@/components/forms';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { formatDateTime, useElection } from '@/lib/election';
@@ -44,13 +44,14 @@ export function ElectionSchedule({ election: electionId }: { election?: number }
   const update = useUpdateElection(undefined, electionId);
   const close = useCloseElection(electionId);
   const form = useZodForm(scheduleSchema, { defaultValues: { time_zone: 'UTC', opens_at: '', closes_at: '', results_visibility: 'live' } });
-  // The fields start from the election, and again each time it is read anew (after a save).
-  useEffect(() => {
-    if (!election) return;
-    // A server from before the time-zone field answers none: UTC, as the database defaults.
-    const stored = election.time_zone ?? 'UTC';
-    form.reset({ time_zone: stored, ...scheduleValues(election, stored) });
-  }, [election, form]);
+  // The fields start from the election and follow it each time it is read anew (live events, a
+  // save), but never over what the admin is typing.
+  // A server from before the time-zone field answers none: UTC, as the database defaults.
+  const storedZone = election ? (election.time_zone ?? 'UTC') : undefined;
+  const changedElsewhere = useStoredValues(
+    form,
+    election && storedZone ? { time_zone: storedZone, ...scheduleValues(election, storedZone) } : undefined,
+  );
   const values = form.watch();
   if (!election) return null;
   const closed = election.phase === 'closed';
@@ -59,6 +60,7 @@ export function ElectionSchedule({ election: electionId }: { election?: number }
   // stored zone is still what the server has).
   const zone = isKnownZone(values.time_zone) ? values.time_zone.trim() : (election.time_zone ?? 'UTC');
   const onSubmit = form.handleSubmit(async (v) => {
+    const sent = form.getValues();
     try {
       await update.mutateAsync({
         body: {
@@ -68,6 +70,8 @@ export function ElectionSchedule({ election: electionId }: { election?: number }
           results_visibility: v.results_visibility,
         },
       });
+      // clean again, with what was saved: the election read anew fills the fields from here on
+      form.reset(sent);
       toast({ variant: 'success', title: t('admin.schedule.saved') });
     } catch (err) {
       // the hook toasted it; a field's message goes under the field
@@ -95,6 +99,7 @@ export function ElectionSchedule({ election: electionId }: { election?: number }
             onChange={(key, value) => form.setValue(key, value, { shouldDirty: true, shouldValidate: form.formState.isSubmitted })}
             zone={zone}
           />
+          <StoredChangedNote show={changedElsewhere} />
           <FormFooter
             pending={update.isPending}
             submitLabel={t('admin.schedule.save')}

@@ -126,6 +126,20 @@ describe('the admin dashboard follows the chosen election', () => {
     expect(electionIds(callsTo(calls, contract.api.elections.getStatistics))).toEqual([null, '2']);
     expect(live.election).toBe(2);
   });
+
+  it("switching elections drops a schedule edit of the one left: it is not the new one's to save", async () => {
+    server();
+    await renderWithProviders(<AdminDashboard />, '/admin', { validateSearch: electionSearch });
+    const closes = (await screen.findByLabelText('Voting closes')) as HTMLInputElement;
+    fireEvent.change(closes, { target: { value: '2099-05-04T19:30:00' } });
+    const box = await screen.findByRole('combobox', { name: 'Election' });
+    box.focus();
+    fireEvent.keyDown(box, { key: 'Enter' });
+    fireEvent.click(await screen.findByRole('option', { name: 'Nairobi by-election (Paused)' }));
+    expect(await screen.findByText('Paused: voting is switched off for now.')).toBeTruthy();
+    expect((screen.getByLabelText('Voting closes') as HTMLInputElement).value).toBe('');
+    expect(screen.queryByText(/changed elsewhere/)).toBeNull();
+  });
 });
 
 describe('the agent dashboard follows the chosen election', () => {

@@ -1,8 +1,8 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { UpdateElectionBody, UpdateOrganisationBody, type Election } from '@kura/contract';
-import { FieldError, FormField, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
+import { FieldError, FormField, FormFooter, setServerErrors, StoredChangedNote, useStoredValues, useZodForm } from '@/components/forms';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
@@ -49,7 +49,7 @@ const EMPTY = {
 type Props = {
   heading: string;
   submitLabel: string;
-  /** The values read from the server, undefined until then: the form is filled from the first, so a late answer never overwrites what the admin typed. */
+  /** The values read from the server, undefined until then: the form follows them while nothing is typed, never over what the admin typed (useStoredValues). */
   stored: OrganisationValues | undefined;
   pending: boolean;
   /**
@@ -75,17 +75,15 @@ export function OrganisationForm(props: Props) {
   const name = useElectionName();
   const [zones] = useState(knownTimeZones);
   const form = useZodForm(organisationSchema, { defaultValues: EMPTY[fields] });
-  const loaded = useRef(false);
-  // Filled once from the server, so a late answer never overwrites what the admin typed.
-  useEffect(() => {
-    if (!stored || loaded.current) return;
-    loaded.current = true;
-    form.reset(stored);
-  }, [stored, form]);
+  // Filled from the server and again each time it is read anew, but never over what the admin is typing.
+  const changedElsewhere = useStoredValues(form, stored);
 
   const onSubmit = form.handleSubmit(async (values) => {
+    const sent = form.getValues();
     try {
       await onSave(values);
+      // clean again, with what was saved: the values read anew fill the fields from here on
+      form.reset(sent);
     } catch (err) {
       // the hook toasted it; a field's message goes under the field
       const messages = Object.entries(fieldErrorsOf(err)).map(([field, message]) => [FORM_FIELD[field] ?? field, message]);
@@ -172,6 +170,7 @@ export function OrganisationForm(props: Props) {
             </FormField>
           </>
         )}
+        <StoredChangedNote show={changedElsewhere} className="sm:col-span-2" />
         <FormFooter
           pending={pending}
           submitLabel={submitLabel}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { contract } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
 import { callsTo, stub, stubRoutes } from '@/test/fetch';
@@ -93,5 +93,64 @@ describe('Organisation page (docs/api.md "Many elections")', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save organisation' }));
     expect(await screen.findByText('The current election must be an election that is not archived')).toBeTruthy();
     expect(screen.getByText('The organisation could not be saved')).toBeTruthy();
+  });
+});
+
+describe('the Organisation page read anew while the admin edits (another admin saved)', () => {
+  /** The organisation as the server holds it, changed by the test as another admin would. */
+  type Organisation = Omit<typeof organisation, 'support_email'> & { support_email: string | null };
+  async function page() {
+    const held: { current: Organisation } = { current: organisation };
+    const calls = stubRoutes(
+      stub(contract.api.organisation.getOrganisation, () => ({ status: 200, body: { data: held.current } })),
+      stub(contract.api.organisation.listElections, { status: 200, body: { data: [anElection(2, 'Nairobi by-election')] } }),
+      stub(contract.api.organisation.updateOrganisation, (c) => {
+        const body = c.body as Organisation;
+        held.current = { ...held.current, ...body, support_email: body.support_email?.toLowerCase() ?? null };
+        return { status: 200, body: { data: held.current } };
+      }),
+    );
+    const { queryClient } = await renderWithProviders(<OrganisationPage />, '/admin/organisation');
+    const name = (await screen.findByLabelText('Organisation name')) as HTMLInputElement;
+    await waitFor(() => expect(name.value).toBe('Umoja Sacco'));
+    const website = screen.getByLabelText('Website') as HTMLInputElement;
+    /** Another admin saves a change and the page reads the organisation again. */
+    const elsewhere = async (change: Partial<Organisation>) => {
+      held.current = { ...held.current, ...change };
+      await act(() => queryClient.invalidateQueries());
+    };
+    return { calls, name, website, elsewhere };
+  }
+
+  it('keeps what the admin typed and says the organisation changed', async () => {
+    const { name, website, elsewhere } = await page();
+    fireEvent.change(name, { target: { value: 'Umoja Savings Cooperative' } });
+    await elsewhere({ website: 'https://umoja.coop' });
+    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/changed elsewhere while you were editing/));
+    expect(name.value).toBe('Umoja Savings Cooperative');
+    expect(website.value).toBe('https://umoja.example');
+  });
+
+  it('follows the new texts while nothing is typed', async () => {
+    const { website, elsewhere } = await page();
+    await elsewhere({ website: 'https://umoja.coop' });
+    await waitFor(() => expect(website.value).toBe('https://umoja.coop'));
+    expect(screen.queryByText(/changed elsewhere/)).toBeNull();
+  });
+
+  it('is clean with what was saved after a save, so the next change elsewhere shows', async () => {
+    const { calls, website, elsewhere } = await page();
+    const email = screen.getByLabelText('Support email') as HTMLInputElement;
+    fireEvent.change(email, { target: { value: 'Help@Umoja.example' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save organisation' }));
+    expect(await screen.findByText('The organisation has been saved')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.updateOrganisation)).toHaveLength(1);
+    // what the server stored (it keeps e-mails in lower case)
+    await waitFor(() => expect(email.value).toBe('help@umoja.example'));
+
+    await elsewhere({ website: 'https://umoja.coop' });
+    await waitFor(() => expect(website.value).toBe('https://umoja.coop'));
+    expect(email.value).toBe('help@umoja.example');
+    expect(screen.queryByText(/changed elsewhere/)).toBeNull();
   });
 });
