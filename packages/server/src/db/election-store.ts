@@ -224,6 +224,16 @@ export async function lockForUpdate(tx: Tx, id: ElectionId = CURRENT_ELECTION): 
 }
 
 /**
+ * Share-locks the row until the transaction ends and answers when it closed (undefined: no such
+ * election). A close in flight (which holds the row for update) commits first and is seen; one that
+ * starts later waits for this transaction.
+ */
+export async function lockForShare(tx: Tx, id: ElectionId): Promise<{ closedAt: Date | null } | undefined> {
+  const [found] = await tx.select({ closedAt: election.closedAt }).from(election).where(row(id)).for('share');
+  return found;
+}
+
+/**
  * Switches voting on or off. The first switch-on also ends set-up (`opened_at`). The caller holds
  * the exclusive election lock, so no vote is in flight.
  */

@@ -1,4 +1,4 @@
-import { assertNotClosed, closedElectionIds, CURRENT_ELECTION, type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn, closedElectionIds, CURRENT_ELECTION, type ElectionId } from '../elections';
 import { MOTION_OPTIONS, type Agent, type Branch, type CreatePositionBody, type Position, type UpdatePositionBody } from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
@@ -164,6 +164,8 @@ export async function createPositions(
         data: (rows: Position[]) => `${input.name} (${scope}, ${input.seats ?? 1} seat(s)); ids [${rows.map((r) => r.id).join(', ')}]`,
       },
       async (tx) => {
+        // Again under the row's share lock: a close that committed since the check above is seen.
+        await assertNotClosedIn(tx, 'the set-up', electionId);
         let levels: { level: string; branchId: number | null }[];
         if (input.every_branch) {
           const all = await tx.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name));
@@ -236,6 +238,8 @@ async function lockPositionForChange(tx: Tx, id: number, what: string): Promise<
   await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
   const [row] = await tx.select().from(positions).where(eq(positions.id, id)).for('update');
   if (!row) throw new AppError('NOT_FOUND', 'No position has this id');
+  // Under the lock a close takes: one that committed since the caller's check is seen.
+  await assertNotClosedIn(tx, 'the set-up', row.electionId);
   const [voted] = await tx
     .select({ one: sql<number>`1` })
     .from(participation)
@@ -329,6 +333,7 @@ export async function reorderPositions(
   const ordered = await auditedTransaction(ctx, { actor, activity: 'Positions reordered', data: `[${ids.join(', ')}]` }, async (tx) => {
     // Exclusive election lock: votes in flight finish first, later ones wait for this change.
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    await assertNotClosedIn(tx, 'the set-up', electionId);
     const current = await tx
       .select({ id: positions.id, name: positions.name, level: positions.level, sortOrder: positions.sortOrder })
       .from(positions)
