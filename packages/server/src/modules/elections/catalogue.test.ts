@@ -388,6 +388,21 @@ describe.skipIf(databaseKind !== 'postgres')('an edit judges the election as its
     );
   });
 
+  it('making current an election that was archived while the change waited is refused (422), and the current election stays', async () => {
+    const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Archived meanwhile' } }), 201).data;
+    await t.ctx.database.db.update(election).set({ closedAt: new Date() }).where(eq(election.id, e.id!));
+    const before = bodyOf(await admin.organisation.getOrganisation(), 200).data.current_election_id;
+    const put = () => request(t.app).put('/api/v1/organisation').set(bearer(adminToken)).send({ current_election_id: e.id });
+    try {
+      const res = await editedWhileChanging(e.id!, (s) => s`update election set archived = true where id = ${e.id!}`, put);
+      expect(res.status).toBe(422);
+      expect(res.body.errors.current_election_id).toEqual(['The current election must be an election that is not archived']);
+      expect(bodyOf(await admin.organisation.getOrganisation(), 200).data.current_election_id).toBe(before);
+    } finally {
+      await t.ctx.database.sql`update organisation set current_election_id = ${before} where id = 1`;
+    }
+  });
+
   it('a schedule edit that waited while the election closed is refused', async () => {
     const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Closing meanwhile' } }), 201).data;
     const patch = () => request(t.app).patch(`/api/v1/elections/${e.id}`).set(bearer(adminToken)).send({ results_visibility: 'staff' });
