@@ -73,6 +73,9 @@ export async function renameBranch(ctx: Core, actor: Actor, id: number, name: st
       const current = await findBranch(tx, id);
       await assertBranchNameFree(tx, name, id);
       if (current.name === name) return current;
+      // The election lock before the closed elections are read: a close holds it, so one in flight
+      // commits first and is seen (and votes in flight finish before the check below).
+      await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
       const closed = await closedElectionIds(tx);
       if (closed.length > 0) {
         const [declared] = await tx
@@ -82,7 +85,6 @@ export async function renameBranch(ctx: Core, actor: Actor, id: number, name: st
           .limit(1);
         if (declared) throw new AppError('CONFLICT', 'The election is closed; the set-up can no longer change');
       }
-      await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
       const voted = await tx
         .select({ id: positions.id })
         .from(positions)

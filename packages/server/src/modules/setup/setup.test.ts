@@ -613,3 +613,38 @@ describe.skipIf(databaseKind !== 'postgres')('a set-up change judges the electio
     expect(order.map((r) => r.id)).toEqual([a, b]);
   });
 });
+
+describe.skipIf(databaseKind !== 'postgres')('a branch rename judges the elections as its lock finds them (two sessions)', () => {
+  it('renaming a branch whose position an election closing meanwhile holds is refused, and the titles stay', async () => {
+    const branch = (await api('post', '/branches').send({ name: 'Kitale' })).body.data as { id: number };
+    const e = (await api('post', '/elections').send({ title: 'Closing during a rename' })).body.data.id as number;
+    const p = await api('post', `/positions?election_id=${e}`).send({ name: 'Delegate', branch_id: branch.id });
+    expect(p.status).toBe(201);
+    const session = await t.ctx.database.sql.reserve();
+    let res: request.Response;
+    try {
+      // As `closeElection` does: the election lock exclusively, then the row.
+      await session`begin`;
+      await session`select pg_advisory_xact_lock(${ELECTION_LOCK}::bigint)`;
+      await session`select id from election where id = ${e} for update`;
+      const renaming = api('patch', `/branches/${branch.id}`)
+        .send({ name: 'Kitale East' })
+        .then((r) => r);
+      const first = await Promise.race([
+        renaming.then(() => 'answered' as const),
+        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the rename waiting').then(() => 'waiting' as const),
+      ]);
+      expect(first, 'the rename did not wait for the close').toBe('waiting');
+      await session`update election set voting_active = false, closed_at = now() where id = ${e}`;
+      await session`commit`;
+      res = await renaming;
+    } finally {
+      await session`rollback`.catch(() => undefined);
+      session.release();
+    }
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('The election is closed; the set-up can no longer change');
+    const [row] = await t.ctx.database.db.select({ level: positions.level }).from(positions).where(eq(positions.electionId, e));
+    expect(row!.level).toBe('Kitale');
+  });
+});
