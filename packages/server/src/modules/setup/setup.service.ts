@@ -166,20 +166,29 @@ export async function createPositions(
         data: (rows: Position[]) => `${input.name} (${scope}, ${input.seats ?? 1} seat(s)); ids [${rows.map((r) => r.id).join(', ')}]`,
       },
       async (tx) => {
-        // Again under the row's share lock: a close that committed since the check above is seen.
-        await assertNotClosedIn(tx, 'the set-up', electionId);
+        // The branches key-share locked, as the foreign key would: a rename or deletion in flight
+        // (which holds the row for update) commits first and is seen, the new name as the level or
+        // the branch gone (422); one that starts later waits for this change.
         let levels: { level: string; branchId: number | null }[];
         if (input.every_branch) {
-          const all = await tx.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name));
+          const all = await tx.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name)).for('key share');
           if (all.length === 0) throw AppError.validation({ every_branch: ['Create the branches first'] });
           levels = all.map((b) => ({ level: b.name, branchId: b.id }));
         } else if (input.branch_id) {
-          const [b] = await tx.select({ id: branches.id, name: branches.name }).from(branches).where(eq(branches.id, input.branch_id));
+          const [b] = await tx
+            .select({ id: branches.id, name: branches.name })
+            .from(branches)
+            .where(eq(branches.id, input.branch_id))
+            .for('key share');
           if (!b) throw AppError.validation({ branch_id: ['The selected branch does not exist'] });
           levels = [{ level: b.name, branchId: b.id }];
         } else {
           levels = [{ level: NATIONAL, branchId: null }];
         }
+        // Then the election's row, share-locked: a close that committed since the check above is
+        // seen. After the branches, never before: a rename holds its branch while it waits for the
+        // election lock, and a close holding that lock waits for this row.
+        await assertNotClosedIn(tx, 'the set-up', electionId);
         const existing = await tx
           .select({ level: positions.level })
           .from(positions)

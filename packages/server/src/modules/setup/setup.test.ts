@@ -648,3 +648,46 @@ describe.skipIf(databaseKind !== 'postgres')('a branch rename judges the electio
     expect(row!.level).toBe('Kitale');
   });
 });
+
+describe.skipIf(databaseKind !== 'postgres')(
+  'a position created for a branch judges the branch as its lock finds it (two sessions)',
+  () => {
+    /** Creates a position for `branch` while another session holds the branch's row (as a rename or a deletion does) and commits `change` to it meanwhile. */
+    async function createdWhileChanging(branch: number, change: 'rename' | 'delete') {
+      const session = await t.ctx.database.sql.reserve();
+      try {
+        await session`begin`;
+        await session`select id from branches where id = ${branch} for update`;
+        const creating = api('post', '/positions')
+          .send({ name: `Delegate ${change}`, branch_id: branch })
+          .then((r) => r);
+        const first = await Promise.race([
+          creating.then(() => 'answered' as const),
+          waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the create waiting').then(() => 'waiting' as const),
+        ]);
+        expect(first, 'the create did not wait for the branch').toBe('waiting');
+        if (change === 'rename') await session`update branches set name = 'Naivasha Town' where id = ${branch}`;
+        else await session`delete from branches where id = ${branch}`;
+        await session`commit`;
+        return await creating;
+      } finally {
+        await session`rollback`.catch(() => undefined);
+        session.release();
+      }
+    }
+
+    it('a position created while its branch was renamed takes the new name as its level', async () => {
+      const branch = (await api('post', '/branches').send({ name: 'Naivasha' })).body.data.id as number;
+      const res = await createdWhileChanging(branch, 'rename');
+      expect(res.status).toBe(201);
+      expect(res.body.data[0]).toMatchObject({ level: 'Naivasha Town', branch_id: branch });
+    });
+
+    it('a position created while its branch was deleted is refused as for an unknown branch (422), not a 500', async () => {
+      const branch = (await api('post', '/branches').send({ name: 'Gilgil' })).body.data.id as number;
+      const res = await createdWhileChanging(branch, 'delete');
+      expect(res.status).toBe(422);
+      expect(res.body.errors.branch_id).toEqual(['The selected branch does not exist']);
+    });
+  },
+);
