@@ -224,10 +224,22 @@ export async function lockForUpdate(tx: Tx, id: ElectionId = CURRENT_ELECTION): 
 }
 
 /**
+ * Share-locks the row until the transaction ends and answers when it closed (undefined: no such
+ * election). A close in flight (which holds the row for update) commits first and is seen; one that
+ * starts later waits for this transaction.
+ */
+export async function lockForShare(tx: Tx, id: ElectionId): Promise<{ closedAt: Date | null } | undefined> {
+  const [found] = await tx.select({ closedAt: election.closedAt }).from(election).where(row(id)).for('share');
+  return found;
+}
+
+/**
  * Switches voting on or off. The first switch-on also ends set-up (`opened_at`). The caller holds
  * the exclusive election lock, so no vote is in flight.
  */
 export async function setActive(tx: Tx, active: boolean, at: Date, id: ElectionId = CURRENT_ELECTION): Promise<void> {
+  // The row first: the roll freezes the electorate an edit that commits meanwhile leaves, not the one before it.
+  await lockForUpdate(tx, id);
   if (active) await freezeRoll(tx, id);
   await tx
     .update(election)
@@ -250,9 +262,11 @@ export async function setActive(tx: Tx, active: boolean, at: Date, id: ElectionI
  * opens. Answers whether this call opened it.
  */
 export async function openIfDue(tx: Tx, now: Date, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+  // For update: the roll freezes the electorate an edit that commits meanwhile leaves, not the one before it.
   const [due] = await tx.execute<{ id: number }>(sql`
     select id from election where id = ${id} and closed_at is null and opens_at is not null and opens_at <= ${iso(now)}::timestamptz
-      and (closes_at is null or closes_at > ${iso(now)}::timestamptz) and scheduled_open_for is distinct from opens_at`);
+      and (closes_at is null or closes_at > ${iso(now)}::timestamptz) and scheduled_open_for is distinct from opens_at
+    for update`);
   if (due) await freezeRoll(tx, id);
   const rows = await tx.execute<{ id: number }>(sql`
     update election set voting_active = true, scheduled_open_for = opens_at,

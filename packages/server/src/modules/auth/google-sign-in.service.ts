@@ -1,5 +1,5 @@
 import type { GoogleContext } from '../../auth/google';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, or } from 'drizzle-orm';
 import type { Session } from '@kura/contract';
 import { GOOGLE_EMAIL_MISMATCH, verifyGoogleIdToken, type GoogleIdentity } from '../../auth/google';
 import type { Core } from '../../core';
@@ -69,12 +69,16 @@ export async function signInVoterWithGoogle(ctx: GoogleContext, input: GoogleInp
     throw noAccount();
   }
   const found = member;
-  return db.transaction(async (tx) => {
+  const signedIn = await db.transaction(async (tx) => {
     // The registered email proved itself through Google: remember the account for next time.
-    await tx
+    // Conditional: the rows above were read unlocked, and another Google account linked since
+    // (committed while this waited for the row) is kept, never overwritten.
+    const linked = await tx
       .update(members)
-      .set({ googleSub: found.googleSub ?? identity.sub, photoUrl: found.photoUrl ?? identity.picture, updatedAt: ctx.now() })
-      .where(eq(members.id, found.id));
+      .set({ googleSub: identity.sub, photoUrl: found.photoUrl ?? identity.picture, updatedAt: ctx.now() })
+      .where(and(eq(members.id, found.id), or(isNull(members.googleSub), eq(members.googleSub, identity.sub))))
+      .returning({ id: members.id });
+    if (linked.length === 0) return null;
     await markMemberVerified(ctx, tx, found.id);
     await recordActivity(ctx, { ...memberActivity(found, activity, input.ip), status: 'success' }, tx);
     return startSession(ctx, tx, {
@@ -86,6 +90,11 @@ export async function signInVoterWithGoogle(ctx: GoogleContext, input: GoogleInp
       language: found.language,
     });
   });
+  if (!signedIn) {
+    await recordActivity(ctx, { ...memberActivity(found, activity, input.ip), status: 'denied', data: 'different Google account' });
+    throw new AppError('FORBIDDEN', GOOGLE_LINKED_ELSEWHERE, { issue: GOOGLE_LINKED_ELSEWHERE });
+  }
+  return signedIn;
 }
 
 /** admin/google/login and agent/google/login: the email must be a staff member's of that role. */
@@ -93,8 +102,7 @@ export async function signInStaffWithGoogle(ctx: GoogleContext, role: 'admin' | 
   const activity = `${role === 'admin' ? 'Admin' : 'Agent'} sign-in: Google`;
   const identity = await identifyOrLog(ctx, input, activity);
   const person = await findStaffByEmail(ctx.database.db, identity.email, role);
-  if (!person || (person.googleSub && person.googleSub !== identity.sub)) {
-    const message = person ? GOOGLE_LINKED_ELSEWHERE : `This Google account is not an ${role}'s`;
+  const deny = async (message: string) => {
     await recordActivity(ctx, {
       name: person?.name ?? identity.email,
       activity,
@@ -104,13 +112,19 @@ export async function signInStaffWithGoogle(ctx: GoogleContext, role: 'admin' | 
       status: 'denied',
       data: message,
     });
-    throw new AppError('FORBIDDEN', message, { issue: message });
-  }
-  return ctx.database.db.transaction(async (tx) => {
-    await tx
+    return new AppError('FORBIDDEN', message, { issue: message });
+  };
+  if (!person || (person.googleSub && person.googleSub !== identity.sub))
+    throw await deny(person ? GOOGLE_LINKED_ELSEWHERE : `This Google account is not an ${role}'s`);
+  const signedIn = await ctx.database.db.transaction(async (tx) => {
+    // Conditional: the check above read the row unlocked, and another Google account linked
+    // since (committed while this waited for the row) is kept, never overwritten.
+    const linked = await tx
       .update(staff)
-      .set({ googleSub: person.googleSub ?? identity.sub, photoUrl: person.photoUrl ?? identity.picture })
-      .where(eq(staff.id, person.id));
+      .set({ googleSub: identity.sub, photoUrl: person.photoUrl ?? identity.picture })
+      .where(and(eq(staff.id, person.id), or(isNull(staff.googleSub), eq(staff.googleSub, identity.sub))))
+      .returning({ id: staff.id });
+    if (linked.length === 0) return null;
     await recordActivity(ctx, { name: person.name, activity, userId: person.id, userType: role, ip: input.ip, status: 'success' }, tx);
     return startSession(ctx, tx, {
       role,
@@ -120,4 +134,6 @@ export async function signInStaffWithGoogle(ctx: GoogleContext, role: 'admin' | 
       ip: input.ip,
     });
   });
+  if (!signedIn) throw await deny(GOOGLE_LINKED_ELSEWHERE);
+  return signedIn;
 }

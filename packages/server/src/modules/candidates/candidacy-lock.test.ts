@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { candidacies, participation } from '../../db/schema';
-import { MEMBER_LOCK_NAMESPACE } from '../../db/locks';
+import { candidacies, election, members, participation } from '../../db/schema';
+import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote } from '../../../test/voting/election';
@@ -144,5 +144,73 @@ describe('a candidacy change against the first vote for its position', () => {
         else expect(await standing(p.position.id), label).not.toEqual(before);
       }
     }
+  });
+});
+
+describe.skipIf(databaseKind !== 'postgres')('a candidacy change judges the election as its lock finds it (two sessions)', () => {
+  /**
+   * Runs `change` while another session closes the election as `closeElection` does (the election
+   * lock exclusively, then the row), and lets the close commit once the change waits.
+   */
+  async function changedWhileClosing(id: number, change: () => Promise<request.Response>) {
+    const session = await t.ctx.database.sql.reserve();
+    try {
+      await session`begin`;
+      await session`select pg_advisory_xact_lock(${ELECTION_LOCK}::bigint)`;
+      await session`select id from election where id = ${id} for update`;
+      const changing = change().then((r) => r);
+      const first = await Promise.race([
+        changing.then(() => 'answered' as const),
+        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the change waiting').then(() => 'waiting' as const),
+      ]);
+      expect(first, 'the change did not wait for the close').toBe('waiting');
+      await session`update election set voting_active = false, closed_at = now() where id = ${id}`;
+      await session`commit`;
+      return await changing;
+    } finally {
+      await session`rollback`.catch(() => undefined);
+      session.release();
+    }
+  }
+  const CLOSED = 'The election is closed; its candidates can no longer change';
+  /** An election of its own (closing election 1 would end the other tests' voting), with a position and a candidate. */
+  async function closingElection(title: string) {
+    const [e] = await t.ctx.database.db.insert(election).values({ title }).returning({ id: election.id });
+    const position = await createPosition(t.ctx, { name: 'Chair', electionId: e!.id });
+    const candidate = await createCandidate(t.ctx, [position.id], { branch: 'Nairobi' });
+    return { id: e!.id, position, candidate };
+  }
+
+  it('an assignment that waited while the election closed is refused, and its candidates stay as they closed', async () => {
+    const e = await closingElection('Closing during an assignment');
+    const newcomer = await createMember(t.ctx);
+    const res = await changedWhileClosing(e.id, () =>
+      request(t.app)
+        .post(`/api/v1/assign/psk/position?election_id=${e.id}`)
+        .set(bearer(admin))
+        .send({ member_no: newcomer.memberNo, position_ids: [e.position.id] }),
+    );
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(CLOSED);
+    expect(await standing(e.position.id)).toEqual([e.candidate.id]);
+  });
+
+  it('a candidate edit (withdrawing them, a new statement) that waited while the election closed is refused, and the candidate stays as they closed', async () => {
+    const e = await closingElection('Closing during a candidate edit');
+    const res = await changedWhileClosing(e.id, () =>
+      request(t.app)
+        .post(`/api/v1/edit/candidate/${e.candidate.id}?election_id=${e.id}`)
+        .set(bearer(admin))
+        .field('name', e.candidate.name)
+        .field('phone', e.candidate.phone)
+        .field('email', e.candidate.email)
+        .field('county', 'Nairobi')
+        .field('statement', 'Written late'),
+    );
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(CLOSED);
+    expect(await standing(e.position.id)).toEqual([e.candidate.id]);
+    const [row] = await t.ctx.database.db.select({ statement: members.statement }).from(members).where(eq(members.id, e.candidate.id));
+    expect(row!.statement).toBeNull();
   });
 });

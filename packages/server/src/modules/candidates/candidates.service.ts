@@ -8,7 +8,7 @@ import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
 import { storedTranslations } from '../../lib/position-title';
-import { assertNotClosed, CURRENT_ELECTION, type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn, CURRENT_ELECTION, type ElectionId } from '../elections';
 import {
   applyMemberEdit,
   assertDeclaredIdentityKept,
@@ -102,6 +102,8 @@ export async function updateCandidate(
       async (tx) => {
         // Before the member row: the position set may change (see lockElectionForCandidacies).
         await lockElectionForCandidacies(tx);
+        // Under the lock a close takes: one that committed since the check above is seen.
+        await assertNotClosedIn(tx, 'its candidates', electionId);
         const [member] = await tx
           .select({ memberNo: members.memberNo, photoUrl: members.photoUrl })
           .from(members)

@@ -2,12 +2,13 @@ import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, bodyOf, signedIn, type ApiClient } from '../../../test/client';
-import { bearer, branchId, createCandidate, createPosition } from '../../../test/factories';
+import { bearer, branchId, createCandidate, createMember, createPosition } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { createVoter } from '../../../test/voting/election';
 import { waitFor } from '../../../test/voting/sockets';
 import { ELECTION_LOCK } from '../../db/locks';
-import { activityLogs, branches } from '../../db/schema';
+import { activityLogs, branches, election } from '../../db/schema';
+import { openOnSchedule } from './lifecycle';
 
 /** The organisation and its elections: create, edit, delete, copy, archive (docs/api.md "Many elections"). */
 let t: TestApp;
@@ -343,6 +344,63 @@ describe.skipIf(databaseKind !== 'postgres')('an edit judges the election as its
     expect(res.body.message).toBe('Voting has opened; the roll is frozen and its electorate can no longer change');
     const after = bodyOf(await admin.organisation.getElectionById({ params: { id: e.id! } }), 200).data;
     expect(after.electorate?.branch_ids ?? null).toBeNull();
+  });
+
+  /** The frozen roll of an opening that waited while the electorate changed to one branch: that branch's members, as the election says. */
+  async function openedWhileNarrowing(open: (id: number) => Promise<unknown>, prepare?: (id: number) => Promise<void>) {
+    const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Narrowed meanwhile' } }), 201).data;
+    await prepare?.(e.id!);
+    const nairobi = await branchId(t.ctx);
+    await createMember(t.ctx, { branch: 'Nairobi' });
+    await createMember(t.ctx, { branch: 'Kisumu' });
+    await editedWhileChanging(
+      e.id!,
+      (s) => s`update election set electorate_branch_ids = ${[nairobi]} where id = ${e.id!}`,
+      () => Promise.resolve(open(e.id!)).then(() => ({}) as request.Response),
+    );
+    const roll = await t.ctx.database.sql<{ branch_id: number }[]>`
+      select m.branch_id from election_roll r join members m on m.id = r.member_id where r.election_id = ${e.id!}`;
+    const [inBranch] = await t.ctx.database.sql<{ n: number }[]>`select count(*)::int as n from members where branch_id = ${nairobi}`;
+    const after = bodyOf(await admin.organisation.getElectionById({ params: { id: e.id! } }), 200).data;
+    expect(after.electorate?.branch_ids).toEqual([nairobi]);
+    expect(after.roll_frozen_at).not.toBeNull();
+    expect(new Set(roll.map((r) => r.branch_id))).toEqual(new Set([nairobi]));
+    expect(roll.length).toBe(inBranch!.n);
+  }
+
+  it('an opening that waited while the electorate changed freezes the roll of the electorate it finds', async () => {
+    await openedWhileNarrowing(async (id) => {
+      const res = await request(t.app).post(`/api/v1/toggle?election_id=${id}`).set(bearer(adminToken)).send({ status: true });
+      expect(res.status).toBe(200);
+    });
+  });
+
+  it('a scheduled opening that waited while the electorate changed freezes the roll of the electorate it finds', async () => {
+    await openedWhileNarrowing(
+      // Due an hour from now (the running scheduler leaves it alone), opened by a clock two hours on.
+      async (id) => expect(await openOnSchedule({ ...t.ctx, now: () => new Date(t.ctx.now().getTime() + 7_200_000) }, id)).toBe(true),
+      async (id) => {
+        await t.ctx.database.db
+          .update(election)
+          .set({ opensAt: new Date(t.ctx.now().getTime() + 3_600_000) })
+          .where(eq(election.id, id));
+      },
+    );
+  });
+
+  it('making current an election that was archived while the change waited is refused (422), and the current election stays', async () => {
+    const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Archived meanwhile' } }), 201).data;
+    await t.ctx.database.db.update(election).set({ closedAt: new Date() }).where(eq(election.id, e.id!));
+    const before = bodyOf(await admin.organisation.getOrganisation(), 200).data.current_election_id;
+    const put = () => request(t.app).put('/api/v1/organisation').set(bearer(adminToken)).send({ current_election_id: e.id });
+    try {
+      const res = await editedWhileChanging(e.id!, (s) => s`update election set archived = true where id = ${e.id!}`, put);
+      expect(res.status).toBe(422);
+      expect(res.body.errors.current_election_id).toEqual(['The current election must be an election that is not archived']);
+      expect(bodyOf(await admin.organisation.getOrganisation(), 200).data.current_election_id).toBe(before);
+    } finally {
+      await t.ctx.database.sql`update organisation set current_election_id = ${before} where id = 1`;
+    }
   });
 
   it('a schedule edit that waited while the election closed is refused', async () => {

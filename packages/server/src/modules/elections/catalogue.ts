@@ -76,7 +76,13 @@ export async function editOrganisation(ctx: Core, actor: Actor, input: UpdateOrg
     { actor, activity: 'Organisation updated', data: fields.join(', ') || 'nothing' },
     async (tx) => {
       if (input.current_election_id !== undefined && input.current_election_id !== null) {
-        const [found] = await tx.select({ archived: election.archived }).from(election).where(eq(election.id, input.current_election_id));
+        // Share-locked, as a foreign key would: an archive in flight (which holds the row for
+        // update) commits first and is seen; one that starts later waits and then clears it.
+        const [found] = await tx
+          .select({ archived: election.archived })
+          .from(election)
+          .where(eq(election.id, input.current_election_id))
+          .for('share');
         if (!found || found.archived)
           throw AppError.validation({ current_election_id: ['The current election must be an election that is not archived'] });
       }

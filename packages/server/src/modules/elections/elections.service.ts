@@ -10,7 +10,7 @@ import { auditedTransaction } from '../../lib/audited-transaction';
 import { findBallots, normaliseReceipt } from '../ballots';
 import { ELECTION_LOCK } from '../../db/locks';
 import { recordCommitment } from './commitments';
-import { CURRENT_ELECTION, nameElection, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
+import { CURRENT_ELECTION, lockForUpdate, nameElection, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
 import { rankedResult } from './final-count';
 
 export type ElectionState = '1' | '0';
@@ -38,6 +38,8 @@ export async function toggleElection(
   const activity = active ? 'Enabled voting' : 'Disabled voting';
   await auditedTransaction(ctx, { actor, activity, data: nameElection(id, null) }, async (tx, note) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    // Then the row (the order a close takes them): an edit of its schedule that commits meanwhile is seen.
+    await lockForUpdate(tx, id);
     // Under the lock, so a close or a scheduled opening in flight is seen, and the log names the
     // election as the switch found it.
     const e = await readState(tx, id);

@@ -31,7 +31,15 @@ export {
 export { computePhase, type PhaseInput } from './phase';
 /** The election's life: scheduler, close, the declared result, results visibility. */
 export { lifecycleRoutes } from './lifecycle.router';
-export { assertNotClosed, closeElection, isClosed, finaliseElection, getFinalResults, type Scheduler } from './lifecycle';
+export {
+  assertNotClosed,
+  assertNotClosedIn,
+  closeElection,
+  isClosed,
+  finaliseElection,
+  getFinalResults,
+  type Scheduler,
+} from './lifecycle';
 export { assertMayViewResults, mayJoinResultsChannel, mayViewResults, ResultsGateCache, type ResultsGate, type Viewer } from './visibility';
 /** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */
 export * from './module';

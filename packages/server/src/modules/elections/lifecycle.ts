@@ -20,6 +20,7 @@ import { digestBallots, recordCommitment } from './commitments';
 import {
   CURRENT_ELECTION,
   electionSubject,
+  lockForShare,
   type ElectionId,
   markClosed,
   nameElection,
@@ -163,6 +164,16 @@ export async function isClosed(ctx: Core, id: ElectionId = CURRENT_ELECTION): Pr
 
 export async function assertNotClosed(ctx: Core, what = 'this', id: ElectionId = CURRENT_ELECTION): Promise<void> {
   if (await isClosed(ctx, id)) throw new AppError('CONFLICT', `The election is closed; ${what} can no longer change`);
+}
+
+/**
+ * `assertNotClosed` inside the change's transaction, judged on the election as its lock finds it:
+ * the row share-locked (`lockForShare`), so a close that commits while the change waits is seen
+ * and a later one waits for the change. Take it after the election lock, if the change takes that
+ * (the order a close takes them).
+ */
+export async function assertNotClosedIn(tx: Tx, what: string, id: ElectionId): Promise<void> {
+  if ((await lockForShare(tx, id))?.closedAt) throw new AppError('CONFLICT', `The election is closed; ${what} can no longer change`);
 }
 
 /** `GET psk/results/final`: the declared result, public once closed (403 before). */

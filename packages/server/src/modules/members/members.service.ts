@@ -18,7 +18,7 @@ import {
   sendContactChangeNotices,
   type ContactChanges,
 } from './contact-changes';
-import { assertNotClosed, closedElectionIds, CURRENT_ELECTION, type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn, closedElectionIds, CURRENT_ELECTION, type ElectionId } from '../elections';
 
 type Reader = Db | Tx;
 
@@ -372,6 +372,8 @@ export async function assignPositions(
     { actor, activity: 'Positions assigned', data: `member no ${memberNo}, positions [${positionIds.join(', ')}]` },
     async (tx) => {
       await lockElectionForCandidacies(tx);
+      // Under the lock a close takes: one that committed since the check above is seen.
+      await assertNotClosedIn(tx, 'its candidates', electionId);
       const member = await lockMember(tx, eq(members.memberNo, memberNo.trim()));
       return replacePositions(tx, member.id, positionIds, electionId);
     },

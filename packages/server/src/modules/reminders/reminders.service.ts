@@ -6,7 +6,7 @@ import { reminders } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { assertNotClosed, CURRENT_ELECTION, type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn, CURRENT_ELECTION, type ElectionId } from '../elections';
 
 /** A member reminded (by any campaign, on any channel) less than this long ago is not reminded again. */
 export const REMINDER_QUIET_MS = 60 * 60 * 1000;
@@ -57,6 +57,8 @@ export async function createReminder(
       data: (r: { id: number; recipients: number }) => `reminder ${r.id}: ${input.channel} to ${r.recipients} members`,
     },
     async (tx) => {
+      // Again under the row's share lock: a close that committed since the check above is seen.
+      await assertNotClosedIn(tx, 'reminders', electionId);
       const [row] = await tx
         .insert(reminders)
         .values({

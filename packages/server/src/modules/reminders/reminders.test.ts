@@ -12,7 +12,16 @@ import { randomSecrets } from '../../secrets';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
 import { startSmtpCapture, type SmtpCapture } from '../../../test/auth/smtp-capture';
 import { bearer, tokenFor } from '../../../test/factories';
-import { createTestApp, createTestDatabase, TEST_DATABASE_URL, TestClock, type TestApp, type TestDatabase } from '../../../test/harness';
+import {
+  createTestApp,
+  createTestDatabase,
+  databaseKind,
+  TEST_DATABASE_URL,
+  TestClock,
+  type TestApp,
+  type TestDatabase,
+} from '../../../test/harness';
+import { ELECTION_LOCK } from '../../db/locks';
 import { createElection, createVoter, setVoting, vote, type Election } from '../../../test/voting/election';
 import { waitFor } from '../../../test/voting/sockets';
 import { createReminderSender, STALE_CLAIM_MS } from './reminder-sender';
@@ -347,5 +356,46 @@ describe('reminders across restarts and processes', () => {
     expect(a.sent.n, 'process A sent some').toBeGreaterThan(0);
     expect(b.sent.n, 'process B sent some').toBeGreaterThan(0);
     assertRate(sinkSms.arrivals, 'two processes');
+  });
+});
+
+describe.skipIf(databaseKind !== 'postgres')('a reminder judges the election as its lock finds it (two sessions)', () => {
+  it('a reminder queued while the election closed is refused, and nothing is queued', async () => {
+    // An election of its own: closing the shared one would end the other tests' voting.
+    const [own] = await t.ctx.database.db.insert(election).values({ title: 'Closing during a reminder' }).returning({ id: election.id });
+    const id = own!.id;
+    const session = await t.ctx.database.sql.reserve();
+    let res: request.Response;
+    try {
+      // As `closeElection` does: the election lock exclusively, then the row.
+      await session`begin`;
+      await session`select pg_advisory_xact_lock(${ELECTION_LOCK}::bigint)`;
+      await session`select id from election where id = ${id} for update`;
+      const queuing = request(t.app)
+        .post(`/api/v1/reminders?election_id=${id}`)
+        .set(bearer(admin))
+        .send({ channel: 'sms', message: 'Polls close soon' })
+        .then((r) => r);
+      const lockWaiters = async () =>
+        (
+          await t.ctx.database.sql<{ n: number }[]>`
+            select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
+        )[0]!.n;
+      const first = await Promise.race([
+        queuing.then(() => 'answered' as const),
+        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the reminder waiting').then(() => 'waiting' as const),
+      ]);
+      expect(first, 'the reminder did not wait for the close').toBe('waiting');
+      await session`update election set voting_active = false, closed_at = now() where id = ${id}`;
+      await session`commit`;
+      res = await queuing;
+    } finally {
+      await session`rollback`.catch(() => undefined);
+      session.release();
+    }
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('The election is closed; reminders can no longer change');
+    const [queued] = await t.ctx.database.sql<{ n: number }[]>`select count(*)::int as n from reminders where election_id = ${id}`;
+    expect(queued!.n).toBe(0);
   });
 });

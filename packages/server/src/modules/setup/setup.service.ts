@@ -1,4 +1,4 @@
-import { assertNotClosed, closedElectionIds, CURRENT_ELECTION, type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn, closedElectionIds, CURRENT_ELECTION, type ElectionId } from '../elections';
 import { MOTION_OPTIONS, type Agent, type Branch, type CreatePositionBody, type Position, type UpdatePositionBody } from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
@@ -73,6 +73,9 @@ export async function renameBranch(ctx: Core, actor: Actor, id: number, name: st
       const current = await findBranch(tx, id);
       await assertBranchNameFree(tx, name, id);
       if (current.name === name) return current;
+      // The election lock before the closed elections are read: a close holds it, so one in flight
+      // commits first and is seen (and votes in flight finish before the check below).
+      await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
       const closed = await closedElectionIds(tx);
       if (closed.length > 0) {
         const [declared] = await tx
@@ -82,7 +85,6 @@ export async function renameBranch(ctx: Core, actor: Actor, id: number, name: st
           .limit(1);
         if (declared) throw new AppError('CONFLICT', 'The election is closed; the set-up can no longer change');
       }
-      await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
       const voted = await tx
         .select({ id: positions.id })
         .from(positions)
@@ -164,18 +166,29 @@ export async function createPositions(
         data: (rows: Position[]) => `${input.name} (${scope}, ${input.seats ?? 1} seat(s)); ids [${rows.map((r) => r.id).join(', ')}]`,
       },
       async (tx) => {
+        // The branches key-share locked, as the foreign key would: a rename or deletion in flight
+        // (which holds the row for update) commits first and is seen, the new name as the level or
+        // the branch gone (422); one that starts later waits for this change.
         let levels: { level: string; branchId: number | null }[];
         if (input.every_branch) {
-          const all = await tx.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name));
+          const all = await tx.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name)).for('key share');
           if (all.length === 0) throw AppError.validation({ every_branch: ['Create the branches first'] });
           levels = all.map((b) => ({ level: b.name, branchId: b.id }));
         } else if (input.branch_id) {
-          const [b] = await tx.select({ id: branches.id, name: branches.name }).from(branches).where(eq(branches.id, input.branch_id));
+          const [b] = await tx
+            .select({ id: branches.id, name: branches.name })
+            .from(branches)
+            .where(eq(branches.id, input.branch_id))
+            .for('key share');
           if (!b) throw AppError.validation({ branch_id: ['The selected branch does not exist'] });
           levels = [{ level: b.name, branchId: b.id }];
         } else {
           levels = [{ level: NATIONAL, branchId: null }];
         }
+        // Then the election's row, share-locked: a close that committed since the check above is
+        // seen. After the branches, never before: a rename holds its branch while it waits for the
+        // election lock, and a close holding that lock waits for this row.
+        await assertNotClosedIn(tx, 'the set-up', electionId);
         const existing = await tx
           .select({ level: positions.level })
           .from(positions)
@@ -236,6 +249,8 @@ async function lockPositionForChange(tx: Tx, id: number, what: string): Promise<
   await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
   const [row] = await tx.select().from(positions).where(eq(positions.id, id)).for('update');
   if (!row) throw new AppError('NOT_FOUND', 'No position has this id');
+  // Under the lock a close takes: one that committed since the caller's check is seen.
+  await assertNotClosedIn(tx, 'the set-up', row.electionId);
   const [voted] = await tx
     .select({ one: sql<number>`1` })
     .from(participation)
@@ -329,6 +344,7 @@ export async function reorderPositions(
   const ordered = await auditedTransaction(ctx, { actor, activity: 'Positions reordered', data: `[${ids.join(', ')}]` }, async (tx) => {
     // Exclusive election lock: votes in flight finish first, later ones wait for this change.
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    await assertNotClosedIn(tx, 'the set-up', electionId);
     const current = await tx
       .select({ id: positions.id, name: positions.name, level: positions.level, sortOrder: positions.sortOrder })
       .from(positions)

@@ -8,6 +8,7 @@ import { createTestApp, databaseKind, type TestApp } from '../../../test/harness
 import { setVoting, vote } from '../../../test/voting/election';
 import { waitFor } from '../../../test/voting/sockets';
 import { computePhase } from '../elections';
+import { ELECTION_LOCK } from '../../db/locks';
 
 /** An empty install (no sample structure): an admin sets up a savings cooperative's election. */
 let t: TestApp;
@@ -545,3 +546,148 @@ describe('access', () => {
     expect((await api('post', '/branches', null).send({ name: 'Nope' })).status).toBe(401);
   });
 });
+
+describe.skipIf(databaseKind !== 'postgres')('a set-up change judges the election as its lock finds it (two sessions)', () => {
+  /**
+   * Runs `change` while another session closes the election as `closeElection` does (the election
+   * lock exclusively, then the row), and lets the close commit once the change waits.
+   */
+  async function changedWhileClosing(id: number, change: () => Promise<request.Response>) {
+    const session = await t.ctx.database.sql.reserve();
+    try {
+      await session`begin`;
+      await session`select pg_advisory_xact_lock(${ELECTION_LOCK}::bigint)`;
+      await session`select id from election where id = ${id} for update`;
+      const changing = change().then((r) => r);
+      const first = await Promise.race([
+        changing.then(() => 'answered' as const),
+        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the change waiting').then(() => 'waiting' as const),
+      ]);
+      expect(first, 'the change did not wait for the close').toBe('waiting');
+      await session`update election set voting_active = false, closed_at = now() where id = ${id}`;
+      await session`commit`;
+      return await changing;
+    } finally {
+      await session`rollback`.catch(() => undefined);
+      session.release();
+    }
+  }
+  const CLOSED = 'The election is closed; the set-up can no longer change';
+  const newElection = async (title: string) => {
+    const res = await api('post', '/elections').send({ title });
+    expect(res.status).toBe(201);
+    return res.body.data.id as number;
+  };
+
+  it('a position created, edited, reordered or deleted while the election closed is refused, and the set-up stays as it closed', async () => {
+    const created = await newElection('Closing during a create');
+    const create = await changedWhileClosing(created, () => api('post', `/positions?election_id=${created}`).send({ name: 'Late seat' }));
+    expect(create.status).toBe(409);
+    expect(create.body.message).toBe(CLOSED);
+    expect(await t.ctx.database.db.select().from(positions).where(eq(positions.electionId, created))).toEqual([]);
+
+    for (const [what, change] of [
+      ['edit', (p: number) => api('patch', `/positions/${p}`).send({ name: 'Renamed late' })],
+      ['delete', (p: number) => api('delete', `/positions/${p}`)],
+    ] as const) {
+      const e = await newElection(`Closing during a position ${what}`);
+      const p = (await api('post', `/positions?election_id=${e}`).send({ name: 'Chair' })).body.data[0].id as number;
+      const res = await changedWhileClosing(e, () => change(p));
+      expect(res.status, what).toBe(409);
+      expect(res.body.message, what).toBe(CLOSED);
+      const [row] = await t.ctx.database.db.select().from(positions).where(eq(positions.id, p));
+      expect(row, what).toMatchObject({ name: 'Chair' });
+    }
+
+    const e = await newElection('Closing during a reorder');
+    const a = (await api('post', `/positions?election_id=${e}`).send({ name: 'First' })).body.data[0].id as number;
+    const b = (await api('post', `/positions?election_id=${e}`).send({ name: 'Second' })).body.data[0].id as number;
+    const res = await changedWhileClosing(e, () => api('put', `/positions/order?election_id=${e}`).send({ position_ids: [b, a] }));
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(CLOSED);
+    const order = await t.ctx.database.db
+      .select({ id: positions.id })
+      .from(positions)
+      .where(eq(positions.electionId, e))
+      .orderBy(asc(positions.sortOrder));
+    expect(order.map((r) => r.id)).toEqual([a, b]);
+  });
+});
+
+describe.skipIf(databaseKind !== 'postgres')('a branch rename judges the elections as its lock finds them (two sessions)', () => {
+  it('renaming a branch whose position an election closing meanwhile holds is refused, and the titles stay', async () => {
+    const branch = (await api('post', '/branches').send({ name: 'Kitale' })).body.data as { id: number };
+    const e = (await api('post', '/elections').send({ title: 'Closing during a rename' })).body.data.id as number;
+    const p = await api('post', `/positions?election_id=${e}`).send({ name: 'Delegate', branch_id: branch.id });
+    expect(p.status).toBe(201);
+    const session = await t.ctx.database.sql.reserve();
+    let res: request.Response;
+    try {
+      // As `closeElection` does: the election lock exclusively, then the row.
+      await session`begin`;
+      await session`select pg_advisory_xact_lock(${ELECTION_LOCK}::bigint)`;
+      await session`select id from election where id = ${e} for update`;
+      const renaming = api('patch', `/branches/${branch.id}`)
+        .send({ name: 'Kitale East' })
+        .then((r) => r);
+      const first = await Promise.race([
+        renaming.then(() => 'answered' as const),
+        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the rename waiting').then(() => 'waiting' as const),
+      ]);
+      expect(first, 'the rename did not wait for the close').toBe('waiting');
+      await session`update election set voting_active = false, closed_at = now() where id = ${e}`;
+      await session`commit`;
+      res = await renaming;
+    } finally {
+      await session`rollback`.catch(() => undefined);
+      session.release();
+    }
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('The election is closed; the set-up can no longer change');
+    const [row] = await t.ctx.database.db.select({ level: positions.level }).from(positions).where(eq(positions.electionId, e));
+    expect(row!.level).toBe('Kitale');
+  });
+});
+
+describe.skipIf(databaseKind !== 'postgres')(
+  'a position created for a branch judges the branch as its lock finds it (two sessions)',
+  () => {
+    /** Creates a position for `branch` while another session holds the branch's row (as a rename or a deletion does) and commits `change` to it meanwhile. */
+    async function createdWhileChanging(branch: number, change: 'rename' | 'delete') {
+      const session = await t.ctx.database.sql.reserve();
+      try {
+        await session`begin`;
+        await session`select id from branches where id = ${branch} for update`;
+        const creating = api('post', '/positions')
+          .send({ name: `Delegate ${change}`, branch_id: branch })
+          .then((r) => r);
+        const first = await Promise.race([
+          creating.then(() => 'answered' as const),
+          waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the create waiting').then(() => 'waiting' as const),
+        ]);
+        expect(first, 'the create did not wait for the branch').toBe('waiting');
+        if (change === 'rename') await session`update branches set name = 'Naivasha Town' where id = ${branch}`;
+        else await session`delete from branches where id = ${branch}`;
+        await session`commit`;
+        return await creating;
+      } finally {
+        await session`rollback`.catch(() => undefined);
+        session.release();
+      }
+    }
+
+    it('a position created while its branch was renamed takes the new name as its level', async () => {
+      const branch = (await api('post', '/branches').send({ name: 'Naivasha' })).body.data.id as number;
+      const res = await createdWhileChanging(branch, 'rename');
+      expect(res.status).toBe(201);
+      expect(res.body.data[0]).toMatchObject({ level: 'Naivasha Town', branch_id: branch });
+    });
+
+    it('a position created while its branch was deleted is refused as for an unknown branch (422), not a 500', async () => {
+      const branch = (await api('post', '/branches').send({ name: 'Gilgil' })).body.data.id as number;
+      const res = await createdWhileChanging(branch, 'delete');
+      expect(res.status).toBe(422);
+      expect(res.body.errors.branch_id).toEqual(['The selected branch does not exist']);
+    });
+  },
+);
