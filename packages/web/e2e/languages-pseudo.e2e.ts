@@ -62,7 +62,7 @@ async function pageIn(
   language: string,
   session?: Session,
   accountType: 'member' | 'admin' = 'member',
-): Promise<{ context: BrowserContext; page: Page; data: Set<string> }> {
+): Promise<{ context: BrowserContext; page: Page; data: Set<string>; collected: () => Promise<void> }> {
   // bypassCSP: the server's CSP (rightly) refuses the injected axe-core script.
   const context = await e2e.browser.newContext({ viewport: PHONE, baseURL: e2e.server.baseUrl, bypassCSP: true });
   await context.addInitScript(
@@ -89,15 +89,35 @@ async function pageIn(
     } else if (Array.isArray(value)) for (const v of value) collect(v, key);
     else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) collect(v, k);
   };
-  page.on('response', async (res) => {
+  // the live channel's data too (Socket.IO frames: a packet type, then JSON): a position's name can
+  // reach the dashboard by socket before any response that carries it
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', ({ payload }) => {
+      const json = typeof payload === 'string' ? payload.replace(/^\d+/, '') : '';
+      if (!json.startsWith('[') && !json.startsWith('{')) return;
+      try {
+        collect(JSON.parse(json));
+      } catch {
+        // not a JSON packet
+      }
+    }),
+  );
+  // each response's body is read as it arrives; `collected` waits for the reads still running, so a
+  // check never runs before the data of a response the page has already shown
+  const reading = new Set<Promise<void>>();
+  page.on('response', (res) => {
     if (!(res.headers()['content-type'] ?? '').includes('json')) return;
-    try {
-      collect(await res.json());
-    } catch {
-      // not JSON after all, or gone with the page
-    }
+    const read = res
+      .json()
+      .then((body) => collect(body))
+      .catch(() => undefined) // not JSON after all, or gone with the page
+      .finally(() => reading.delete(read));
+    reading.add(read);
   });
-  return { context, page, data };
+  const collected = async () => {
+    while (reading.size > 0) await Promise.all([...reading]);
+  };
+  return { context, page, data, collected };
 }
 
 /** Lets the screen settle: the network quiet, then a moment for the last render. */
@@ -195,10 +215,11 @@ async function overScreens(
 ): Promise<string[]> {
   const findings: string[] = [];
   for (const path of paths) {
-    const { context, page, data } = await pageIn(language, session, accountType);
+    const { context, page, data, collected } = await pageIn(language, session, accountType);
     try {
       await page.goto(path);
       await settle(page);
+      await collected();
       if ((await page.evaluate(() => document.documentElement.lang)) !== language)
         findings.push(`${path}: <html lang> is ${await page.evaluate(() => document.documentElement.lang)}`);
       for (const f of await check(page, data)) findings.push(`${path}: ${f}`);
