@@ -11,3 +11,20 @@ export function uniqueViolation(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * SQLSTATEs with which Postgres aborts a transaction that lost a race, not one that was wrong:
+ * 40P01 deadlock detected, 40001 serialization failure. Run again, the same work usually commits.
+ */
+const TRANSIENT_CONFLICTS = new Set(['40P01', '40001']);
+
+/** The SQLSTATE when the error (or what drizzle wrapped) is a deadlock or serialization failure. */
+export function transientConflict(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && TRANSIENT_CONFLICTS.has(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/** The answer (503, in the envelope) when a conflicting change still won after the re-runs. */
+export const BUSY_MESSAGE = 'The server was busy with a conflicting change; please try again';

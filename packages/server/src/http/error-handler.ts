@@ -5,6 +5,7 @@ import { ZodError } from 'zod';
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { AppError } from '../errors';
+import { BUSY_MESSAGE, transientConflict } from '../db/errors';
 import { languageFromHeader, localiseErrorBody } from '../i18n';
 import { loggedPath } from './log-path';
 
@@ -88,6 +89,11 @@ export function toAppError(error: unknown): AppError {
   if ((e?.code && CONNECTION_ERRORS.has(e.code)) || (isPostgresError(error) && error.code.startsWith('08')) || refusesConnections(error)) {
     return new AppError('UNAVAILABLE', undefined, { cause: error });
   }
+  // A deadlock or serialization failure outside auditedTransaction (which runs its work again):
+  // the change rolled back whole and may simply be tried again.
+  if (isPostgresError(error) && transientConflict(error) !== undefined) {
+    return new AppError('UNAVAILABLE', BUSY_MESSAGE, { retryAfter: 1, cause: error });
+  }
   // Data exceptions caused by the input itself (a NUL byte Postgres cannot store in text, a number
   // beyond the column's range): the request is bad, the server is not broken.
   if (isPostgresError(error) && INPUT_DATA_ERRORS.has(error.code)) {
@@ -102,7 +108,11 @@ export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const appError = toAppError(error);
     // Deliberate AppErrors are answers, not incidents; log what was thrown unexpectedly.
-    if (!(error instanceof AppError) && appError.status >= 500) {
+    const conflict = transientConflict(error);
+    if (conflict !== undefined) {
+      // The code only: the driver's error carries the statement and its parameters.
+      logger.warn({ code: conflict, method: req.method, url: loggedPath(req.originalUrl) }, 'transaction conflict; answered busy');
+    } else if (!(error instanceof AppError) && appError.status >= 500) {
       logger.error({ err: error, method: req.method, url: loggedPath(req.originalUrl) }, 'request failed');
     }
     if (res.headersSent) {

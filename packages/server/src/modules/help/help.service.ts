@@ -43,6 +43,11 @@ export async function reportIssue(ctx: Core, reporter: SignedInActor, details: s
       ctx,
       { actor: reporter, activity: 'Issue reported', data: () => `${stored.length} image${stored.length === 1 ? '' : 's'}` },
       async (tx) => {
+        // A run the database aborted (auditedTransaction runs it again) kept no report: nor its images.
+        if (stored.length > 0) {
+          await removeUploads(ctx, stored);
+          stored = [];
+        }
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`help:${reporter.role}:${reporter.id}`}))`);
         const mine = and(eq(issueReports.role, reporter.role), eq(issueReports.reporterId, reporter.id));
         const now = ctx.now();

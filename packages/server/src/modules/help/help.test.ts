@@ -1,12 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, issueReports } from '../../db/schema';
 import { REPORT_IMAGE_URL_TTL_MS, reportImageUrl } from '../../lib/report-images';
 import { bearer, createMember, createStaff, tokenFor } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 /** RIFF....WEBPVP8 : enough for content sniffing to call it WebP. */
@@ -154,5 +154,30 @@ describe('list issues (admin)', () => {
     expect((await request(t.app).get('/api/v1/help')).status).toBe(401);
     for (const token of [voter, await tokenFor(t.ctx, 'agent')])
       expect((await request(t.app).get('/api/v1/help').set(bearer(token))).status).toBe(403);
+  });
+});
+
+describe('a report the database aborted and auditedTransaction ran again', () => {
+  it.runIf(databaseKind === 'postgres')("keeps only the saved report's images when a deadlock made the report run twice", async () => {
+    const member = await createMember(t.ctx, { name: 'Otieno Retried' });
+    const token = await tokenFor(t.ctx, 'voter', member.id);
+    // The first insert of this reporter's report is aborted as a deadlock; auditedTransaction runs it again.
+    await t.ctx.database.db.execute(sql`create sequence help_retry_attempts`);
+    await t.ctx.database.db.execute(sql`create function help_deadlock_once() returns trigger language plpgsql as $$
+      begin if nextval('help_retry_attempts') = 1 then raise exception 'forced deadlock' using errcode = '40P01'; end if; return new; end $$`);
+    await t.ctx.database.db.execute(
+      sql.raw(
+        `create trigger help_deadlock_once before insert on issue_reports for each row when (new.details = 'retried report') execute function help_deadlock_once()`,
+      ),
+    );
+    const before = storedFiles();
+    const res = await report(token, 'retried report').attach('images[]', PNG, { filename: 'a.png', contentType: 'image/png' });
+    expect(res.status).toBe(201);
+    const [{ n }] = (await t.ctx.database.sql`select last_value::int as n from help_retry_attempts`) as unknown as [{ n: number }];
+    expect(n).toBe(2);
+    const [row] = await t.ctx.database.db.select().from(issueReports).where(eq(issueReports.details, 'retried report'));
+    expect(row!.images).toHaveLength(1);
+    // The aborted run's copy is gone: the folder holds what it held plus the saved report's image.
+    expect(storedFiles()).toEqual([...before, ...row!.images].sort());
   });
 });

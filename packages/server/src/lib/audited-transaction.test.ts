@@ -1,0 +1,133 @@
+import { and, eq, sql } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Actor } from '../auth/actor';
+import { activityLogs, branches } from '../db/schema';
+import { AppError } from '../errors';
+import { toAppError } from '../http/error-handler';
+import { bearer, tokenFor } from '../../test/factories';
+import { createTestApp, databaseKind, type TestApp } from '../../test/harness';
+import { auditedTransaction } from './audited-transaction';
+
+/**
+ * A transaction Postgres aborts for losing a race (40P01 deadlock, 40001 serialization failure)
+ * is run again by the helper every audited use case goes through; when it still loses, the caller
+ * gets a 503 in the error envelope, never a 500. PGlite runs one transaction at a time: no re-run.
+ */
+
+const BUSY = 'The server was busy with a conflicting change; please try again';
+const actor: Actor = { role: 'admin', id: 1, name: 'Retry Admin', ip: '127.0.0.1' };
+
+let t: TestApp;
+let admin: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
+  admin = await tokenFor(t.ctx, 'admin');
+  // Counts attempts across rollbacks: a sequence's nextval is not undone by one.
+  await t.ctx.database.db.execute(sql`create sequence retry_attempts`);
+  await t.ctx.database.db.execute(sql`create function always_deadlock() returns trigger language plpgsql as $$
+    begin perform nextval('retry_attempts'); raise exception 'forced deadlock' using errcode = '40P01'; end $$`);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const freshBranch = async (name: string) =>
+  (await t.ctx.database.db.insert(branches).values({ name }).returning({ id: branches.id }))[0]!.id;
+
+const activityRows = (activity: string) =>
+  t.ctx.database.db
+    .select({ status: activityLogs.status, data: activityLogs.data })
+    .from(activityLogs)
+    .where(eq(activityLogs.activity, activity));
+
+describe('a transaction that loses a race', () => {
+  it.runIf(databaseKind === 'postgres')(
+    'is run again after a real deadlock, and both sides commit',
+    async () => {
+      const a = await freshBranch('Deadlock A');
+      const b = await freshBranch('Deadlock B');
+      const lock = (tx: Parameters<Parameters<typeof auditedTransaction>[2]>[0], id: number) =>
+        tx.execute(sql`update branches set name = name where id = ${id}`);
+      // Both take their first row, then each waits for the other's: Postgres aborts one of them.
+      let firstA!: () => void;
+      let firstB!: () => void;
+      const tookA = new Promise<void>((r) => (firstA = r));
+      const tookB = new Promise<void>((r) => (firstB = r));
+      const attempts = { ab: 0, ba: 0 };
+      const ab = auditedTransaction(t.ctx, { actor, activity: 'Retry test ab' }, async (tx) => {
+        attempts.ab++;
+        await lock(tx, a);
+        if (attempts.ab === 1) {
+          firstA();
+          await tookB;
+        }
+        await lock(tx, b);
+        return 'ab';
+      });
+      const ba = auditedTransaction(t.ctx, { actor, activity: 'Retry test ba' }, async (tx) => {
+        attempts.ba++;
+        await lock(tx, b);
+        if (attempts.ba === 1) {
+          firstB();
+          await tookA;
+        }
+        await lock(tx, a);
+        return 'ba';
+      });
+      expect(await Promise.allSettled([ab, ba])).toEqual([
+        { status: 'fulfilled', value: 'ab' },
+        { status: 'fulfilled', value: 'ba' },
+      ]);
+      // One of the two was the deadlock's victim and ran twice; the other once.
+      expect([attempts.ab, attempts.ba].sort()).toEqual([1, 2]);
+      // One success row each: the aborted attempt left nothing behind, and no "failed" row.
+      expect(await activityRows('Retry test ab')).toEqual([{ status: 'success', data: null }]);
+      expect(await activityRows('Retry test ba')).toEqual([{ status: 'success', data: null }]);
+      expect(t.logs.join('')).toContain('running it again');
+    },
+    20_000,
+  );
+
+  it('answers a 503 in the envelope once the re-runs are spent (PGlite: at once, no re-run)', async () => {
+    const id = await freshBranch('Always Deadlocked');
+    await t.ctx.database.db.execute(
+      sql.raw(
+        `create trigger always_deadlock before update on branches for each row when (old.id = ${id}) execute function always_deadlock()`,
+      ),
+    );
+    const before = await attemptsSoFar();
+    const res = await request(t.app).patch(`/api/v1/branches/${id}`).set(bearer(admin)).send({ name: 'Renamed Under Fire' });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ message: BUSY });
+    expect(res.headers['retry-after']).toBe('1');
+    expect((await attemptsSoFar()) - before).toBe(databaseKind === 'postgres' ? 3 : 1);
+    // Nothing changed, and the attempt is on record as failed (once, not per re-run).
+    const [row] = await t.ctx.database.db.select({ name: branches.name }).from(branches).where(eq(branches.id, id));
+    expect(row!.name).toBe('Always Deadlocked');
+    const failed = await t.ctx.database.db
+      .select({ status: activityLogs.status })
+      .from(activityLogs)
+      .where(and(eq(activityLogs.activity, 'Branch renamed'), eq(activityLogs.userType, 'admin')));
+    expect(failed).toEqual([{ status: 'failed' }]);
+    // The log says a conflict happened, never the statement's parameters.
+    expect(t.logs.join('')).not.toContain('Renamed Under Fire');
+  }, 20_000);
+
+  it('a conflict outside the helper (not re-run) is a 503 in the envelope too, not a 500', async () => {
+    const error = await t.ctx.database.db.execute(sql`do $$ begin raise exception 'forced' using errcode = '40001'; end $$`).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const mapped = toAppError(error);
+    expect(mapped).toBeInstanceOf(AppError);
+    expect({ status: mapped.status, body: mapped.body }).toEqual({ status: 503, body: { message: BUSY } });
+  });
+});
+
+const attemptsSoFar = async () => {
+  const [row] = await t.ctx.database.sql<{ n: string }[]>`select last_value as n from retry_attempts`;
+  const [called] = await t.ctx.database.sql<{ c: boolean }[]>`select is_called as c from retry_attempts`;
+  return called!.c ? Number(row!.n) : 0;
+};
