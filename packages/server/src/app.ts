@@ -16,6 +16,7 @@ import { mountWebApp } from './http/web';
 import { publicResultsFastPath, staticHeadersOf } from './http/public-results';
 import { migrationsApplied } from './db/migrate';
 import { loggedPath } from './http/log-path';
+import { errSerializer } from './logger';
 import { uploadsRoute } from './http/uploads';
 import { moduleImplementations } from './modules';
 
@@ -77,6 +78,7 @@ function requestLogging(ctx: AppContext) {
         ip: req.remoteAddress,
       }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      err: errSerializer,
     },
     customLogLevel: (_req, res, err) =>
       res.statusCode === 500 || (err && res.statusCode >= 500) ? 'error' : res.statusCode >= 500 ? 'warn' : 'info',

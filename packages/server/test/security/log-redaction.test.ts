@@ -1,7 +1,10 @@
 import request from 'supertest';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flattenRoutes } from '../../src/http/routes';
 import { loggedPath } from '../../src/http/log-path';
+import { branches } from '../../src/db/schema';
+import { errSerializer } from '../../src/logger';
 import { bearer, createMember, tokenFor } from '../factories';
 import { createTestApp, type TestApp } from '../harness';
 import { createElection, setVoting, vote } from '../voting/election';
@@ -73,5 +76,50 @@ describe('the request log never holds a path parameter', () => {
     expect(loggedPath('/api/v1/psk/results?x=1')).toBe('/api/v1/psk/results');
     expect(loggedPath('/api/psk/receipt/VP-7K3Q-M9XD')).toBe('/api/v1/psk/receipt/:vvpat');
     expect(loggedPath('/api/v1/edit/psk/member/12/')).toBe('/api/v1/edit/psk/member/:id');
+  });
+});
+
+describe('an unexpected database failure is logged without the values of its statement', () => {
+  it('a member-data statement that fails in the database: the log has the SQL and its SQLSTATE, never the parameters or the detail', async () => {
+    const admin = await tokenFor(t.ctx, 'admin');
+    const [branch] = await t.ctx.database.db.insert(branches).values({ name: 'Failing Ward' }).returning({ id: branches.id });
+    const marker = `Secret Ward ${Math.random().toString(36).slice(2, 8)}`;
+    // A fault the server does not expect (not a conflict, not a constraint it maps): a 500, logged.
+    await t.ctx.database.db.execute(sql`create function fail_rename() returns trigger language plpgsql as $$
+      begin raise exception 'forced failure' using errcode = 'P0001', detail = 'the new name was ' || new.name; end $$`);
+    await t.ctx.database.db.execute(
+      sql.raw(
+        `create trigger fail_rename before update on branches for each row when (old.id = ${branch!.id}) execute function fail_rename()`,
+      ),
+    );
+    const before = t.logs.length;
+    const res = await request(t.app).patch(`/api/v1/branches/${branch!.id}`).set(bearer(admin)).send({ name: marker });
+    expect(res.status).toBe(500);
+    const lines = t.logs.slice(before).join('\n');
+    expect(lines).not.toContain(marker);
+    expect(lines).not.toContain('the new name was');
+    expect(lines).toContain('request failed');
+    expect(lines).toContain('"sqlstate":"P0001"');
+    expect(lines).toContain('update \\"branches\\"');
+  });
+
+  it('scrubError keeps the message, the SQL and the code along the cause chain, and drops params, parameters and detail', () => {
+    const cause = Object.assign(new Error('forced failure'), {
+      code: 'P0001',
+      detail: 'Key (email)=(wanjiru@example.org) already exists.',
+      parameters: ['wanjiru@example.org'],
+      table_name: 'members',
+    });
+    const failed = Object.assign(new Error('Failed query: update "members" set "email" = $1\nparams: wanjiru@example.org'), {
+      query: 'update "members" set "email" = $1',
+      params: ['wanjiru@example.org'],
+      cause,
+    });
+    const out = JSON.stringify(errSerializer(failed));
+    expect(out).not.toContain('wanjiru');
+    expect(out).toContain('Failed query: update \\"members\\" set \\"email\\" = $1');
+    expect(out).toContain('params: [redacted]');
+    expect(out).toContain('"sqlstate":"P0001"');
+    expect(out).toContain('members');
   });
 });
