@@ -18,6 +18,7 @@ export {
   closedElectionIds,
   CURRENT_ELECTION,
   electionValue,
+  lockForShare,
   organisationValue,
   readActive,
   readAllStates,

@@ -2,11 +2,12 @@ import type { Translations } from '@kura/contract';
 import { sql } from 'drizzle-orm';
 import type { RemindersContext } from './context';
 import type { Delivery } from '../../delivery';
+import type { Tx } from '../../db/client';
 import { recordActivity } from '../../lib/activity-log';
 import { createLoop, type Loop } from '../../lib/loop';
 import { REMINDER_MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { REMINDER_QUIET_MS } from './reminders.service';
-import { readState } from '../elections';
+import { lockForShare, readState } from '../elections';
 import { memberLanguage, t } from '../../i18n';
 
 /** How often an idle sender looks for campaigns queued by another process. */
@@ -149,10 +150,18 @@ export function createReminderSender(ctx: RemindersContext, delivery?: Delivery)
 /**
  * Claims the next pending recipient of the campaign, or passes over one who voted meanwhile or
  * was reached by another campaign within the hour (the member lock makes that check and the claim
- * one step for all processes).
+ * one step for all processes), and every one once the campaign's election has closed (voting
+ * paused but not closed does not stop a campaign: voting may resume, and the admin chose to send).
  */
 async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Date): Promise<Claimed | 'skipped' | 'none'> {
   return ctx.database.db.transaction(async (tx) => {
+    // The election as its lock finds it, first (a close takes the election lock, then this row):
+    // a close in flight commits before this claim and is seen; one that starts later waits for it.
+    // So no recipient is claimed after a close is visible. Deleted: its campaigns went with it.
+    const [campaign] = await tx.execute<{ election_id: number }>(sql`select election_id from reminders where id = ${reminderId}`);
+    if (!campaign) return 'none' as const;
+    const election = await lockForShare(tx, campaign.election_id);
+    const closed = !election || election.closedAt !== null;
     const [row] = await tx.execute<{
       member_id: number;
       channel: 'sms' | 'email';
@@ -164,6 +173,10 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
       where r.reminder_id = ${reminderId} and r.status = 'pending'
       order by r.member_id limit 1 for update of r skip locked`);
     if (!row) return 'none' as const;
+    if (closed) {
+      await skip(ctx, tx, reminderId, row.member_id, 'election closed');
+      return 'skipped' as const;
+    }
     await tx.execute(sql`select pg_advisory_xact_lock(${REMINDER_MEMBER_LOCK_NAMESPACE}, ${row.member_id})`);
     const quietSince = iso(new Date(now.getTime() - REMINDER_QUIET_MS));
     const [member] = await tx.execute<{
@@ -181,22 +194,13 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
                 and (o.status = 'sending' or (o.status = 'sent' and o.sent_at > ${quietSince}::timestamptz))) as reminded
       from members m where m.id = ${row.member_id}`);
     if (!member || member.voted || member.reminded) {
-      await tx.execute(
-        sql`update reminder_recipients set status = 'skipped' where reminder_id = ${reminderId} and member_id = ${row.member_id}`,
-      );
-      await tx.execute(sql`update reminders set skipped = skipped + 1 where id = ${reminderId}`);
-      const reason = !member ? 'member removed' : member.voted ? 'voted meanwhile' : 'reminded within the hour';
-      await recordActivity(
+      await skip(
         ctx,
-        {
-          name: member?.name ?? `member #${row.member_id}`,
-          activity: 'Reminder skipped',
-          userId: row.member_id,
-          userType: 'voter',
-          data: `reminder ${reminderId}: ${reason}`,
-          status: 'skipped',
-        },
         tx,
+        reminderId,
+        row.member_id,
+        !member ? 'member removed' : member.voted ? 'voted meanwhile' : 'reminded within the hour',
+        member?.name,
       );
       return 'skipped' as const;
     }
@@ -218,6 +222,28 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
       defaultLanguage: texts.defaultLanguage,
     };
   });
+}
+
+/** Passes over a claimed recipient: counted as skipped, the reason logged. */
+async function skip(ctx: RemindersContext, tx: Tx, reminderId: number, memberId: number, reason: string, name?: string) {
+  await tx.execute(sql`update reminder_recipients set status = 'skipped' where reminder_id = ${reminderId} and member_id = ${memberId}`);
+  await tx.execute(sql`update reminders set skipped = skipped + 1 where id = ${reminderId}`);
+  if (name === undefined) {
+    const [member] = await tx.execute<{ name: string }>(sql`select name from members where id = ${memberId}`);
+    name = member?.name;
+  }
+  await recordActivity(
+    ctx,
+    {
+      name: name ?? `member #${memberId}`,
+      activity: 'Reminder skipped',
+      userId: memberId,
+      userType: 'voter',
+      data: `reminder ${reminderId}: ${reason}`,
+      status: 'skipped',
+    },
+    tx,
+  );
 }
 
 /** Marks the campaign done once no recipient is pending or being sent. */

@@ -213,6 +213,74 @@ describe('reminders', () => {
       .where(sql`${activityLogs.activity} = 'Reminder skipped'`);
     expect(log).toMatchObject({ userId: late.member.id, data: `reminder ${id}: voted meanwhile`, status: 'skipped' });
   });
+
+  it('sends nothing of a campaign once its election closes: the rest are skipped, the listing says so, and queueing again is refused', async () => {
+    t.clock.advance(61 * 60 * 1000);
+    // An election of its own (nobody voted in it, so every member is a recipient): closing the shared one would end the other tests' voting.
+    const [own] = await t.ctx.database.db.insert(election).values({ title: 'Closing mid-campaign' }).returning({ id: election.id });
+    const electionId = own!.id;
+    const marker = 'Closing soon, {name}';
+    const ours = () => smtp.messages.filter((m) => m.raw.includes('Closing soon,'));
+    const res = await request(t.app)
+      .post(`/api/v1/reminders?election_id=${electionId}`)
+      .set(bearer(admin))
+      .send({ channel: 'email', message: marker });
+    expect(res.status).toBe(202);
+    const total: number = res.body.recipients;
+    expect(total).toBeGreaterThanOrEqual(10);
+    await waitFor(() => ours().length >= 3, 10_000, 'the first reminders');
+    const close = await request(t.app).post(`/api/v1/election/close?election_id=${electionId}`).set(bearer(admin)).send({});
+    expect(close.status).toBe(200);
+    const closedAt = Date.now();
+    // Claimed before the close committed: these (in flight at most) may still arrive; nothing else.
+    const [claimed] = await t.ctx.database.db.execute<{ n: number }>(sql`
+      select count(*)::int as n from reminder_recipients where reminder_id = ${res.body.id} and status in ('sending', 'sent', 'failed')`);
+    const done = await until(res.body.id);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(ours(), 'messages after the close').toHaveLength(claimed!.n);
+    expect(ours().filter((m) => m.at > closedAt).length).toBeLessThanOrEqual(4);
+    expect(claimed!.n).toBeLessThan(total);
+    expect(done).toEqual({
+      id: res.body.id,
+      channel: 'email',
+      total,
+      sent: claimed!.n,
+      failed: 0,
+      skipped: total - claimed!.n,
+      status: 'done',
+    });
+    const listed = await request(t.app).get(`/api/v1/reminders?election_id=${electionId}`).set(bearer(admin));
+    expect(listed.body.data).toEqual([done]);
+    const skips = await t.ctx.database.db
+      .select()
+      .from(activityLogs)
+      .where(sql`${activityLogs.data} = ${`reminder ${res.body.id}: election closed`}`);
+    expect(skips.length).toBeGreaterThan(0);
+    expect(skips.every((l) => l.activity === 'Reminder skipped' && l.status === 'skipped')).toBe(true);
+
+    const again = await request(t.app)
+      .post(`/api/v1/reminders?election_id=${electionId}`)
+      .set(bearer(admin))
+      .send({ channel: 'email', message: marker });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('The election is closed; reminders can no longer change');
+  });
+
+  it('a campaign left queued for an election that has since closed sends nothing', async () => {
+    t.clock.advance(61 * 60 * 1000);
+    const [own] = await t.ctx.database.db
+      .insert(election)
+      .values({ title: 'Closed before sending', closedAt: t.clock.now() })
+      .returning({ id: election.id });
+    const member = (await nonVoters())[0]!;
+    const before = sms.messages.length;
+    // Written straight in, as a process that queued it before the close leaves it.
+    const id = await queueWithoutSending(t.ctx, member.id, 'pending', undefined, own!.id);
+    t.ctx.events.emit('reminders.queued');
+    const done = await until(id);
+    expect(done).toMatchObject({ total: 1, sent: 0, failed: 0, skipped: 1, status: 'done' });
+    expect(sms.messages).toHaveLength(before);
+  });
 });
 
 /** A campaign for one member written straight into the tables, as a crashed or remote process leaves it. */
@@ -221,10 +289,11 @@ async function queueWithoutSending(
   memberId: number,
   status: 'pending' | 'sending' = 'pending',
   claimedAt?: Date,
+  electionId = 1,
 ): Promise<number> {
   const now = ctx.now();
   const [row] = await ctx.database.db.execute<{ id: number }>(sql`
-    insert into reminders (election_id, channel, message, total, next_send_at, status) values (1, 'sms', 'Hi {name}', 1, ${now.toISOString()}::timestamptz, 'queued') returning id`);
+    insert into reminders (election_id, channel, message, total, next_send_at, status) values (${electionId}, 'sms', 'Hi {name}', 1, ${now.toISOString()}::timestamptz, 'queued') returning id`);
   await ctx.database.db.execute(
     sql`insert into reminder_recipients (reminder_id, member_id, status, claimed_at) values (${row!.id}, ${memberId}, ${status}, ${claimedAt ? claimedAt.toISOString() : null}::timestamptz)`,
   );
@@ -397,5 +466,47 @@ describe.skipIf(databaseKind !== 'postgres')('a reminder judges the election as 
     expect(res.body.message).toBe('The election is closed; reminders can no longer change');
     const [queued] = await t.ctx.database.sql<{ n: number }[]>`select count(*)::int as n from reminders where election_id = ${id}`;
     expect(queued!.n).toBe(0);
+  });
+
+  it('a recipient claimed while the election closes waits for the close and is not sent', async () => {
+    t.clock.advance(61 * 60 * 1000);
+    const [own] = await t.ctx.database.db.insert(election).values({ title: 'Closing during a send' }).returning({ id: election.id });
+    const id = own!.id;
+    const member = (await nonVoters())[0]!;
+    const before = sms.messages.length;
+    // Queued before the close takes the row (the campaign's foreign key would wait for it), its first send slot an hour away.
+    const campaign = await queueWithoutSending(t.ctx, member.id, 'pending', undefined, id);
+    const later = new Date(t.clock.now().getTime() + 60 * 60 * 1000).toISOString();
+    await t.ctx.database.db.execute(sql`update reminders set next_send_at = ${later}::timestamptz where id = ${campaign}`);
+    const session = await t.ctx.database.sql.reserve();
+    try {
+      // As `closeElection` does: the election lock exclusively, then the row.
+      await session`begin`;
+      await session`select pg_advisory_xact_lock(${ELECTION_LOCK}::bigint)`;
+      await session`select id from election where id = ${id} for update`;
+      // The slot comes while the close holds the row.
+      await t.ctx.database.db.execute(
+        sql`update reminders set next_send_at = ${t.clock.now().toISOString()}::timestamptz where id = ${campaign}`,
+      );
+      t.ctx.events.emit('reminders.queued');
+      const lockWaiters = async () =>
+        (
+          await t.ctx.database.sql<{ n: number }[]>`
+            select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
+        )[0]!.n;
+      const first = await Promise.race([
+        waitFor(() => sms.messages.length > before, 5000, 'a message').then(() => 'sent' as const),
+        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the sender waiting').then(() => 'waiting' as const),
+      ]);
+      expect(first, 'the sender did not wait for the close').toBe('waiting');
+      await session`update election set voting_active = false, closed_at = now() where id = ${id}`;
+      await session`commit`;
+    } finally {
+      await session`rollback`.catch(() => undefined);
+      session.release();
+    }
+    expect(await until(campaign)).toMatchObject({ total: 1, sent: 0, failed: 0, skipped: 1, status: 'done' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sms.messages).toHaveLength(before);
   });
 });
