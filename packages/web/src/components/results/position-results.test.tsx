@@ -54,3 +54,16 @@ describe('live results of ranked positions and motions (docs/api.md "Many electi
     expect(screen.getByText('Jane Doe')).toBeTruthy();
   });
 });
+
+describe('before there is a position to show', () => {
+  it.each([
+    ['while loading', { positions: undefined, groups: undefined, loading: true }, 'Loading positions…'],
+    ['with no positions at all', { positions: [], groups: [], loading: false }, 'Choose a position'],
+    ['when the results failed', { positions: undefined, groups: undefined, loading: false, error: true }, 'Choose a position'],
+  ])('%s it never shows the default key as a position name (it is demo content)', (_, props, placeholder) => {
+    render(<PositionResults {...props} defaultKey="Chairperson_National" noVotesText="No votes yet" />);
+    expect(screen.queryByText(/Chairperson/)).toBeNull();
+    expect(screen.getByRole('combobox', { name: 'Position' }).textContent).toContain(placeholder);
+    expect(screen.getByText('Results')).toBeTruthy();
+  });
+});

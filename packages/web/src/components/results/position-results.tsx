@@ -46,34 +46,31 @@ export function PositionResults({ positions, groups, loading, error, defaultKey,
   const [chosen, setChosen] = useState<string | null>(null);
   const selected = chosen ?? (options.some((o) => o.key === defaultKey) || options.length === 0 ? defaultKey : options[0]!.key);
   const group = groups?.find((g) => g.key === selected);
+  // Nothing to choose yet (loading, failed, or an organisation with no positions): the default is
+  // only a key, often of demo content ('Chairperson_National'), so it is never shown as a name.
+  const none = options.length === 0;
   const label = options.find((o) => o.key === selected)?.label ?? selected.replace(/_/g, ' ');
 
   return (
     <div className={cn('grid gap-4', className)}>
       <div className="grid max-w-sm gap-2">
         <Label htmlFor={selectId}>{t('results.position')}</Label>
-        <Select value={selected} onValueChange={setChosen} disabled={options.length === 0}>
+        <Select value={none ? '' : selected} onValueChange={setChosen} disabled={none}>
           <SelectTrigger id={selectId} className="custom-colours border-transparent" aria-label={t('results.position')}>
             <SelectValue placeholder={loading ? t('results.loadingPositions') : t('results.choosePosition')} />
           </SelectTrigger>
           <SelectContent className="custom-colours">
-            {options.length === 0 ? (
-              <SelectItem value={defaultKey} disabled>
-                {label}
+            {options.map((o) => (
+              <SelectItem key={o.key} value={o.key} className="focus:bg-white/20">
+                {o.label}
               </SelectItem>
-            ) : (
-              options.map((o) => (
-                <SelectItem key={o.key} value={o.key} className="focus:bg-white/20">
-                  {o.label}
-                </SelectItem>
-              ))
-            )}
+            ))}
           </SelectContent>
         </Select>
       </div>
       <Card className="w-full max-w-md">
         <CardHeader>
-          <CardTitle>{group ? titleIn(locale, group) : label}</CardTitle>
+          <CardTitle>{group ? titleIn(locale, group) : none ? t('results.list') : label}</CardTitle>
         </CardHeader>
         <CardContent aria-live="polite">
           {loading ? (

@@ -109,7 +109,7 @@ export function SetupChecklist() {
       detail:
         agentCount > 0
           ? t('admin.setup.agentCount', { number: String(agentCount), count: agentCount })
-          : t('admin.setup.addAgent', { email: '<email>' }),
+          : t('admin.setup.addAgent', { email: `<${t('admin.setup.addAgentEmail')}>` }),
     },
     {
       label: t('admin.setup.schedule'),
