@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
+import type postgres from 'postgres';
+import type request from 'supertest';
+import { whileHeld } from '../two-sessions';
 
 export const TEST_GOOGLE_CLIENT_ID = 'kura-test-client.apps.googleusercontent.com';
 
@@ -54,4 +57,22 @@ export async function createGoogleSigner(): Promise<GoogleSigner> {
       );
     },
   };
+}
+
+/**
+ * Runs `signIn` while another session holds the account's row (`table`, `id`) and links another
+ * Google account to it meanwhile (a sign-up, or another sign-in, committing first).
+ */
+export function signedInWhileLinked(
+  sql: postgres.Sql,
+  table: 'members' | 'staff',
+  id: number,
+  signIn: () => PromiseLike<request.Response>,
+): Promise<request.Response> {
+  return whileHeld(sql, {
+    hold: (s) => s`select id from ${s(table)} where id = ${id} for update`,
+    action: signIn,
+    meanwhile: (s) => s`update ${s(table)} set google_sub = 'linked-meanwhile' where id = ${id}`,
+    what: 'the sign-in',
+  });
 }

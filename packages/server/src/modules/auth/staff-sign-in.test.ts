@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app';
 import { activityLogs, otpChallenges, staff } from '../../db/schema';
 import { openBrowser, type Browser } from '../../../test/auth/browser';
-import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../../test/auth/google-signer';
+import { createGoogleSigner, signedInWhileLinked, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../../test/auth/google-signer';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
 import { startSmtpCapture, type SmtpCapture } from '../../../test/auth/smtp-capture';
 import { wrongCode } from '../../../test/auth/guessing';
 import { bearer, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
-import { waitFor } from '../../../test/voting/sockets';
 
 /**
  * Admin and agent sign-in end to end over HTTP, with a real SMTP server capturing the codes;
@@ -331,40 +330,11 @@ describe('logs', () => {
   });
 });
 
-/**
- * Runs `signIn` while another session holds the account's row (`table`, `id`) and links another
- * Google account to it meanwhile (a sign-up, or another sign-in, committing first).
- */
-async function signedInWhileLinked(table: 'members' | 'staff', id: number, signIn: () => Promise<request.Response>) {
-  const session = await t.ctx.database.sql.reserve();
-  const lockWaiters = async () =>
-    (
-      await t.ctx.database.sql<{ n: number }[]>`
-        select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
-    )[0]!.n;
-  try {
-    await session`begin`;
-    await session`select id from ${session(table)} where id = ${id} for update`;
-    const signing = signIn().then((r) => r);
-    const first = await Promise.race([
-      signing.then(() => 'answered' as const),
-      waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the sign-in waiting').then(() => 'waiting' as const),
-    ]);
-    expect(first, 'the sign-in did not wait for the row').toBe('waiting');
-    await session`update ${session(table)} set google_sub = 'linked-meanwhile' where id = ${id}`;
-    await session`commit`;
-    return await signing;
-  } finally {
-    await session`rollback`.catch(() => undefined);
-    session.release();
-  }
-}
-
 describe.skipIf(databaseKind !== 'postgres')('staff Google sign-in judges the link as its update finds it (two sessions)', () => {
   it('a first Google sign-in that waited while another Google account was linked is refused, and that link stays', async () => {
     const admin = await createStaff(t.ctx, { role: 'admin', email: 'linked.meanwhile@example.org' });
     const idToken = await google.idToken({ email: admin.email });
-    const res = await signedInWhileLinked('staff', admin.id, () =>
+    const res = await signedInWhileLinked(t.ctx.database.sql, 'staff', admin.id, () =>
       request(t.app).post(`${API}/admin/google/login`).send({ email: admin.email, oauth_id_token: idToken }),
     );
     expect(res.status).toBe(403);

@@ -8,12 +8,11 @@ import { activityLogs, authFailures, members, otpChallenges } from '../../db/sch
 import { hashPassword } from '../../lib/crypto';
 import { enrolAuthenticator } from '../../../test/auth/authenticator';
 import { openBrowser, cookiesOf, type Browser } from '../../../test/auth/browser';
-import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../../test/auth/google-signer';
+import { createGoogleSigner, signedInWhileLinked, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../../test/auth/google-signer';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
 import { wrongCode } from '../../../test/auth/guessing';
 import { bearer, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
-import { waitFor } from '../../../test/voting/sockets';
 
 /**
  * Voter sign-in end to end over HTTP: SMS codes through a real webhook sink, the authenticator
@@ -625,40 +624,11 @@ describe('roles and logs', () => {
   });
 });
 
-/**
- * Runs `signIn` while another session holds the account's row (`table`, `id`) and links another
- * Google account to it meanwhile (a sign-up, or another sign-in, committing first).
- */
-async function signedInWhileLinked(table: 'members' | 'staff', id: number, signIn: () => Promise<request.Response>) {
-  const session = await t.ctx.database.sql.reserve();
-  const lockWaiters = async () =>
-    (
-      await t.ctx.database.sql<{ n: number }[]>`
-        select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
-    )[0]!.n;
-  try {
-    await session`begin`;
-    await session`select id from ${session(table)} where id = ${id} for update`;
-    const signing = signIn().then((r) => r);
-    const first = await Promise.race([
-      signing.then(() => 'answered' as const),
-      waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the sign-in waiting').then(() => 'waiting' as const),
-    ]);
-    expect(first, 'the sign-in did not wait for the row').toBe('waiting');
-    await session`update ${session(table)} set google_sub = 'linked-meanwhile' where id = ${id}`;
-    await session`commit`;
-    return await signing;
-  } finally {
-    await session`rollback`.catch(() => undefined);
-    session.release();
-  }
-}
-
 describe.skipIf(databaseKind !== 'postgres')('voter Google sign-in judges the link as its update finds it (two sessions)', () => {
   it('a Google sign-in by email that waited while another Google account was linked is refused, and that link stays', async () => {
     const member = await createMember(t.ctx, { email: 'linked.meanwhile@example.org' });
     const idToken = await google.idToken({ email: 'linked.meanwhile@example.org' });
-    const res = await signedInWhileLinked('members', member.id, () =>
+    const res = await signedInWhileLinked(t.ctx.database.sql, 'members', member.id, () =>
       request(t.app).post(`${API}/google/login`).send({ email: 'linked.meanwhile@example.org', oauth_id_token: idToken }),
     );
     expect(res.status).toBe(403);

@@ -2,11 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { candidacies, election, members, participation } from '../../db/schema';
-import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
+import { MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote } from '../../../test/voting/election';
 import { waitFor } from '../../../test/voting/sockets';
+import { lockWaiters, whileClosing } from '../../../test/two-sessions';
 
 /**
  * Adding or removing a candidate takes the election lock a vote takes (exclusively, as a position
@@ -51,13 +52,6 @@ const votesFor = async (positionId: number) =>
       .where(eq(participation.positionId, positionId))
   )[0]!.n;
 
-/** Sessions of this database waiting on any lock. */
-const lockWaiters = async () => {
-  const [row] = await t.ctx.database.sql<{ n: number }[]>`
-    select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-  return row!.n;
-};
-
 type Change = { label: string; run: (p: Awaited<ReturnType<typeof freshPosition>>) => Promise<{ memberNo: string; ids: number[] }> };
 const CHANGES: Change[] = [
   { label: 'adding a candidate', run: async ({ position }) => ({ memberNo: (await createMember(t.ctx)).memberNo, ids: [position.id] }) },
@@ -78,12 +72,14 @@ describe('a candidacy change against the first vote for its position', () => {
         await hold`begin`;
         await hold`select pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}::int, ${member.id}::int)`;
         const voting = vote(t.app, token, { [p.position.id]: p.a.id }).then((r) => r);
-        await waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the vote waiting for its member lock');
+        await waitFor(async () => (await lockWaiters(t.ctx.database.sql)) >= 1, 5000, 'the vote waiting for its member lock');
         // The change starts while the vote is in flight: it must wait for it (or it answers at once).
         const changing = assign(memberNo, ids).then((r) => r);
         const first = await Promise.race([
           changing.then(() => 'answered' as const),
-          waitFor(async () => (await lockWaiters()) >= 2, 5000, 'the change waiting for the election lock').then(() => 'waiting' as const),
+          waitFor(async () => (await lockWaiters(t.ctx.database.sql)) >= 2, 5000, 'the change waiting for the election lock').then(
+            () => 'waiting' as const,
+          ),
         ]);
         expect(first, 'the candidacy change went ahead while the first vote for the position was in flight').toBe('waiting');
         await hold`commit`;
@@ -112,10 +108,10 @@ describe('a candidacy change against the first vote for its position', () => {
         await hold`begin`;
         await hold`select pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}::int, ${p.a.id}::int)`;
         const voting = vote(t.app, token, { [p.position.id]: p.b.id }).then((r) => r);
-        await waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the vote waiting for its member lock');
+        await waitFor(async () => (await lockWaiters(t.ctx.database.sql)) >= 1, 5000, 'the vote waiting for its member lock');
         // The candidate also stands for another position now: their own row is what both touch.
         const changing = assign(p.a.memberNo, [p.position.id, other.id]).then((r) => r);
-        await waitFor(async () => (await lockWaiters()) >= 2, 5000, 'the change waiting');
+        await waitFor(async () => (await lockWaiters(t.ctx.database.sql)) >= 2, 5000, 'the change waiting');
         await hold`commit`;
         const [v, c] = await Promise.all([voting, changing]);
         expect(v.status, JSON.stringify(v.body)).toBe(201);
@@ -148,30 +144,6 @@ describe('a candidacy change against the first vote for its position', () => {
 });
 
 describe.skipIf(databaseKind !== 'postgres')('a candidacy change judges the election as its lock finds it (two sessions)', () => {
-  /**
-   * Runs `change` while another session closes the election as `closeElection` does (the election
-   * lock exclusively, then the row), and lets the close commit once the change waits.
-   */
-  async function changedWhileClosing(id: number, change: () => Promise<request.Response>) {
-    const session = await t.ctx.database.sql.reserve();
-    try {
-      await session`begin`;
-      await session`select pg_advisory_xact_lock(${ELECTION_LOCK}::bigint)`;
-      await session`select id from election where id = ${id} for update`;
-      const changing = change().then((r) => r);
-      const first = await Promise.race([
-        changing.then(() => 'answered' as const),
-        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the change waiting').then(() => 'waiting' as const),
-      ]);
-      expect(first, 'the change did not wait for the close').toBe('waiting');
-      await session`update election set voting_active = false, closed_at = now() where id = ${id}`;
-      await session`commit`;
-      return await changing;
-    } finally {
-      await session`rollback`.catch(() => undefined);
-      session.release();
-    }
-  }
   const CLOSED = 'The election is closed; its candidates can no longer change';
   /** An election of its own (closing election 1 would end the other tests' voting), with a position and a candidate. */
   async function closingElection(title: string) {
@@ -184,7 +156,7 @@ describe.skipIf(databaseKind !== 'postgres')('a candidacy change judges the elec
   it('an assignment that waited while the election closed is refused, and its candidates stay as they closed', async () => {
     const e = await closingElection('Closing during an assignment');
     const newcomer = await createMember(t.ctx);
-    const res = await changedWhileClosing(e.id, () =>
+    const res = await whileClosing(t.ctx.database.sql, e.id, () =>
       request(t.app)
         .post(`/api/v1/assign/psk/position?election_id=${e.id}`)
         .set(bearer(admin))
@@ -197,7 +169,7 @@ describe.skipIf(databaseKind !== 'postgres')('a candidacy change judges the elec
 
   it('a candidate edit (withdrawing them, a new statement) that waited while the election closed is refused, and the candidate stays as they closed', async () => {
     const e = await closingElection('Closing during a candidate edit');
-    const res = await changedWhileClosing(e.id, () =>
+    const res = await whileClosing(t.ctx.database.sql, e.id, () =>
       request(t.app)
         .post(`/api/v1/edit/candidate/${e.candidate.id}?election_id=${e.id}`)
         .set(bearer(admin))

@@ -5,7 +5,7 @@ import { apiClient, bodyOf, signedIn, type ApiClient } from '../../../test/clien
 import { bearer, branchId, createCandidate, createMember, createPosition } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { createVoter } from '../../../test/voting/election';
-import { waitFor } from '../../../test/voting/sockets';
+import { whileHeld, type HoldingSession } from '../../../test/two-sessions';
 import { ELECTION_LOCK } from '../../db/locks';
 import { activityLogs, branches, election } from '../../db/schema';
 import { openOnSchedule } from './lifecycle';
@@ -240,13 +240,6 @@ describe('elections', () => {
   });
 });
 
-/** Sessions of this database waiting on a lock. */
-const lockWaiters = async () => {
-  const [row] = await t.ctx.database.sql<{ n: number }[]>`
-    select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-  return row!.n;
-};
-
 describe.skipIf(databaseKind !== 'postgres')('the lifecycle rows name the election as the action found it (two sessions)', () => {
   /**
    * Starts `action` while another session holds what it waits for (`hold`: the election lock
@@ -259,25 +252,18 @@ describe.skipIf(databaseKind !== 'postgres')('the lifecycle rows name the electi
     hold: 'vote in flight' | 'row',
     action: () => Promise<request.Response>,
   ): Promise<request.Response> {
-    const session = await t.ctx.database.sql.reserve();
-    try {
-      await session`begin`;
-      if (hold === 'vote in flight') await session`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}::bigint)`;
-      else await session`select id from election where id = ${id} for update`;
-      const acting = action().then((r) => r);
-      const first = await Promise.race([
-        acting.then(() => 'answered' as const),
-        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the action waiting').then(() => 'waiting' as const),
-      ]);
-      expect(first, 'the action did not wait for the lock').toBe('waiting');
-      if (hold === 'row') await session`update election set title = ${title} where id = ${id}`;
-      else expect((await admin.organisation.updateElectionById({ params: { id }, body: { title } })).status).toBe(200);
-      await session`commit`;
-      return await acting;
-    } finally {
-      await session`rollback`.catch(() => undefined);
-      session.release();
-    }
+    return whileHeld(t.ctx.database.sql, {
+      hold: (s) =>
+        hold === 'vote in flight'
+          ? s`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}::bigint)`
+          : s`select id from election where id = ${id} for update`,
+      action,
+      meanwhile: async (s) => {
+        if (hold === 'row') await s`update election set title = ${title} where id = ${id}`;
+        else expect((await admin.organisation.updateElectionById({ params: { id }, body: { title } })).status).toBe(200);
+      },
+      what: 'the action',
+    });
   }
   const last = async (activity: string) => (await logData(activity)).at(-1);
 
@@ -306,30 +292,17 @@ describe.skipIf(databaseKind !== 'postgres')('the lifecycle rows name the electi
 
 describe.skipIf(databaseKind !== 'postgres')('an edit judges the election as its lock finds it (two sessions)', () => {
   /** Runs `edit` while another session holds the election's row and commits `change` to it meanwhile. */
-  async function editedWhileChanging(
+  const editedWhileChanging = (
     id: number,
-    change: (session: HeldSession) => Promise<unknown>,
-    edit: () => Promise<request.Response>,
-  ) {
-    const session = await t.ctx.database.sql.reserve();
-    try {
-      await session`begin`;
-      await session`select id from election where id = ${id} for update`;
-      const editing = edit().then((r) => r);
-      const first = await Promise.race([
-        editing.then(() => 'answered' as const),
-        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the edit waiting').then(() => 'waiting' as const),
-      ]);
-      expect(first, 'the edit did not wait for the row').toBe('waiting');
-      await change(session);
-      await session`commit`;
-      return await editing;
-    } finally {
-      await session`rollback`.catch(() => undefined);
-      session.release();
-    }
-  }
-  type HeldSession = Awaited<ReturnType<TestApp['ctx']['database']['sql']['reserve']>>;
+    change: (session: HoldingSession) => Promise<unknown>,
+    edit: () => PromiseLike<request.Response>,
+  ) =>
+    whileHeld(t.ctx.database.sql, {
+      hold: (s) => s`select id from election where id = ${id} for update`,
+      action: edit,
+      meanwhile: change,
+      what: 'the edit',
+    });
 
   it('an electorate edit that waited while voting opened (the roll frozen) is refused, and the electorate stays as frozen', async () => {
     const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Opening meanwhile' } }), 201).data;

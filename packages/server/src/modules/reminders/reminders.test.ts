@@ -21,7 +21,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from '../../../test/harness';
-import { ELECTION_LOCK } from '../../db/locks';
+import { closeIn, holdAsClose, lockWaiters, whileClosing } from '../../../test/two-sessions';
 import { createElection, createVoter, setVoting, vote, type Election } from '../../../test/voting/election';
 import { waitFor } from '../../../test/voting/sockets';
 import { createReminderSender, STALE_CLAIM_MS } from './reminder-sender';
@@ -433,35 +433,13 @@ describe.skipIf(databaseKind !== 'postgres')('a reminder judges the election as 
     // An election of its own: closing the shared one would end the other tests' voting.
     const [own] = await t.ctx.database.db.insert(election).values({ title: 'Closing during a reminder' }).returning({ id: election.id });
     const id = own!.id;
-    const session = await t.ctx.database.sql.reserve();
-    let res: request.Response;
-    try {
-      // As `closeElection` does: the election lock exclusively, then the row.
-      await session`begin`;
-      await session`select pg_advisory_xact_lock(${ELECTION_LOCK}::bigint)`;
-      await session`select id from election where id = ${id} for update`;
-      const queuing = request(t.app)
-        .post(`/api/v1/reminders?election_id=${id}`)
-        .set(bearer(admin))
-        .send({ channel: 'sms', message: 'Polls close soon' })
-        .then((r) => r);
-      const lockWaiters = async () =>
-        (
-          await t.ctx.database.sql<{ n: number }[]>`
-            select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
-        )[0]!.n;
-      const first = await Promise.race([
-        queuing.then(() => 'answered' as const),
-        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the reminder waiting').then(() => 'waiting' as const),
-      ]);
-      expect(first, 'the reminder did not wait for the close').toBe('waiting');
-      await session`update election set voting_active = false, closed_at = now() where id = ${id}`;
-      await session`commit`;
-      res = await queuing;
-    } finally {
-      await session`rollback`.catch(() => undefined);
-      session.release();
-    }
+    const res = await whileClosing(
+      t.ctx.database.sql,
+      id,
+      () =>
+        request(t.app).post(`/api/v1/reminders?election_id=${id}`).set(bearer(admin)).send({ channel: 'sms', message: 'Polls close soon' }),
+      'the reminder',
+    );
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('The election is closed; reminders can no longer change');
     const [queued] = await t.ctx.database.sql<{ n: number }[]>`select count(*)::int as n from reminders where election_id = ${id}`;
@@ -480,26 +458,19 @@ describe.skipIf(databaseKind !== 'postgres')('a reminder judges the election as 
     await t.ctx.database.db.execute(sql`update reminders set next_send_at = ${later}::timestamptz where id = ${campaign}`);
     const session = await t.ctx.database.sql.reserve();
     try {
-      // As `closeElection` does: the election lock exclusively, then the row.
       await session`begin`;
-      await session`select pg_advisory_xact_lock(${ELECTION_LOCK}::bigint)`;
-      await session`select id from election where id = ${id} for update`;
+      await holdAsClose(session, id);
       // The slot comes while the close holds the row.
       await t.ctx.database.db.execute(
         sql`update reminders set next_send_at = ${t.clock.now().toISOString()}::timestamptz where id = ${campaign}`,
       );
       t.ctx.events.emit('reminders.queued');
-      const lockWaiters = async () =>
-        (
-          await t.ctx.database.sql<{ n: number }[]>`
-            select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
-        )[0]!.n;
       const first = await Promise.race([
         waitFor(() => sms.messages.length > before, 5000, 'a message').then(() => 'sent' as const),
-        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the sender waiting').then(() => 'waiting' as const),
+        waitFor(async () => (await lockWaiters(t.ctx.database.sql)) >= 1, 5000, 'the sender waiting').then(() => 'waiting' as const),
       ]);
       expect(first, 'the sender did not wait for the close').toBe('waiting');
-      await session`update election set voting_active = false, closed_at = now() where id = ${id}`;
+      await closeIn(session, id);
       await session`commit`;
     } finally {
       await session`rollback`.catch(() => undefined);

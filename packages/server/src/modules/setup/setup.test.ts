@@ -6,9 +6,8 @@ import { activityLogs, branches, candidacies, election, positions } from '../../
 import { bearer, createCandidate, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { setVoting, vote } from '../../../test/voting/election';
-import { waitFor } from '../../../test/voting/sockets';
+import { whileClosing, whileHeld } from '../../../test/two-sessions';
 import { computePhase } from '../elections';
-import { ELECTION_LOCK } from '../../db/locks';
 
 /** An empty install (no sample structure): an admin sets up a savings cooperative's election. */
 let t: TestApp;
@@ -24,12 +23,6 @@ afterAll(async () => {
 const api = (method: 'get' | 'put' | 'post' | 'patch' | 'delete', path: string, token: string | null = admin) => {
   const r = request(t.app)[method](`/api/v1${path}`);
   return token ? r.set(bearer(token)) : r;
-};
-/** Sessions of this database waiting on a lock. */
-const lockWaiters = async () => {
-  const [row] = await t.ctx.database.sql<{ n: number }[]>`
-    select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-  return row!.n;
 };
 const lastLog = async () => (await t.ctx.database.db.select().from(activityLogs).orderBy(desc(activityLogs.id)).limit(1))[0]!;
 
@@ -238,28 +231,15 @@ describe('branches', () => {
     'an electorate naming a branch whose deletion is in flight waits for it, then is refused (422)',
     async () => {
       const gone = (await api('post', '/branches').send({ name: 'Garissa' })).body.data;
-      const hold = await t.ctx.database.sql.reserve();
-      try {
+      const res = await whileHeld(t.ctx.database.sql, {
         // The deletion holds the branch row for update (deleteBranch's findBranch) and has counted no use.
-        await hold`begin`;
-        await hold`select id from branches where id = ${gone.id} for update`;
-        const creating = api('post', '/elections')
-          .send({ title: 'Garissa by-election', electorate: { branch_ids: [gone.id] } })
-          .then((r) => r);
-        const first = await Promise.race([
-          creating.then(() => 'answered' as const),
-          waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the electorate waiting for the branch').then(() => 'waiting' as const),
-        ]);
-        expect(first, 'the electorate took a branch whose deletion was in flight').toBe('waiting');
-        await hold`delete from branches where id = ${gone.id}`;
-        await hold`commit`;
-        const res = await creating;
-        expect(res.status, JSON.stringify(res.body)).toBe(422);
-        expect(res.body.errors['electorate.branch_ids']).toEqual([`No branch has the id ${gone.id}`]);
-      } finally {
-        await hold`rollback`.catch(() => undefined);
-        hold.release();
-      }
+        hold: (s) => s`select id from branches where id = ${gone.id} for update`,
+        action: () => api('post', '/elections').send({ title: 'Garissa by-election', electorate: { branch_ids: [gone.id] } }),
+        meanwhile: (s) => s`delete from branches where id = ${gone.id}`,
+        what: 'the electorate naming a branch whose deletion was in flight',
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(res.body.errors['electorate.branch_ids']).toEqual([`No branch has the id ${gone.id}`]);
     },
   );
 
@@ -548,30 +528,6 @@ describe('access', () => {
 });
 
 describe.skipIf(databaseKind !== 'postgres')('a set-up change judges the election as its lock finds it (two sessions)', () => {
-  /**
-   * Runs `change` while another session closes the election as `closeElection` does (the election
-   * lock exclusively, then the row), and lets the close commit once the change waits.
-   */
-  async function changedWhileClosing(id: number, change: () => Promise<request.Response>) {
-    const session = await t.ctx.database.sql.reserve();
-    try {
-      await session`begin`;
-      await session`select pg_advisory_xact_lock(${ELECTION_LOCK}::bigint)`;
-      await session`select id from election where id = ${id} for update`;
-      const changing = change().then((r) => r);
-      const first = await Promise.race([
-        changing.then(() => 'answered' as const),
-        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the change waiting').then(() => 'waiting' as const),
-      ]);
-      expect(first, 'the change did not wait for the close').toBe('waiting');
-      await session`update election set voting_active = false, closed_at = now() where id = ${id}`;
-      await session`commit`;
-      return await changing;
-    } finally {
-      await session`rollback`.catch(() => undefined);
-      session.release();
-    }
-  }
   const CLOSED = 'The election is closed; the set-up can no longer change';
   const newElection = async (title: string) => {
     const res = await api('post', '/elections').send({ title });
@@ -581,7 +537,9 @@ describe.skipIf(databaseKind !== 'postgres')('a set-up change judges the electio
 
   it('a position created, edited, reordered or deleted while the election closed is refused, and the set-up stays as it closed', async () => {
     const created = await newElection('Closing during a create');
-    const create = await changedWhileClosing(created, () => api('post', `/positions?election_id=${created}`).send({ name: 'Late seat' }));
+    const create = await whileClosing(t.ctx.database.sql, created, () =>
+      api('post', `/positions?election_id=${created}`).send({ name: 'Late seat' }),
+    );
     expect(create.status).toBe(409);
     expect(create.body.message).toBe(CLOSED);
     expect(await t.ctx.database.db.select().from(positions).where(eq(positions.electionId, created))).toEqual([]);
@@ -592,7 +550,7 @@ describe.skipIf(databaseKind !== 'postgres')('a set-up change judges the electio
     ] as const) {
       const e = await newElection(`Closing during a position ${what}`);
       const p = (await api('post', `/positions?election_id=${e}`).send({ name: 'Chair' })).body.data[0].id as number;
-      const res = await changedWhileClosing(e, () => change(p));
+      const res = await whileClosing(t.ctx.database.sql, e, () => change(p));
       expect(res.status, what).toBe(409);
       expect(res.body.message, what).toBe(CLOSED);
       const [row] = await t.ctx.database.db.select().from(positions).where(eq(positions.id, p));
@@ -602,7 +560,9 @@ describe.skipIf(databaseKind !== 'postgres')('a set-up change judges the electio
     const e = await newElection('Closing during a reorder');
     const a = (await api('post', `/positions?election_id=${e}`).send({ name: 'First' })).body.data[0].id as number;
     const b = (await api('post', `/positions?election_id=${e}`).send({ name: 'Second' })).body.data[0].id as number;
-    const res = await changedWhileClosing(e, () => api('put', `/positions/order?election_id=${e}`).send({ position_ids: [b, a] }));
+    const res = await whileClosing(t.ctx.database.sql, e, () =>
+      api('put', `/positions/order?election_id=${e}`).send({ position_ids: [b, a] }),
+    );
     expect(res.status).toBe(409);
     expect(res.body.message).toBe(CLOSED);
     const order = await t.ctx.database.db
@@ -620,28 +580,12 @@ describe.skipIf(databaseKind !== 'postgres')('a branch rename judges the electio
     const e = (await api('post', '/elections').send({ title: 'Closing during a rename' })).body.data.id as number;
     const p = await api('post', `/positions?election_id=${e}`).send({ name: 'Delegate', branch_id: branch.id });
     expect(p.status).toBe(201);
-    const session = await t.ctx.database.sql.reserve();
-    let res: request.Response;
-    try {
-      // As `closeElection` does: the election lock exclusively, then the row.
-      await session`begin`;
-      await session`select pg_advisory_xact_lock(${ELECTION_LOCK}::bigint)`;
-      await session`select id from election where id = ${e} for update`;
-      const renaming = api('patch', `/branches/${branch.id}`)
-        .send({ name: 'Kitale East' })
-        .then((r) => r);
-      const first = await Promise.race([
-        renaming.then(() => 'answered' as const),
-        waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the rename waiting').then(() => 'waiting' as const),
-      ]);
-      expect(first, 'the rename did not wait for the close').toBe('waiting');
-      await session`update election set voting_active = false, closed_at = now() where id = ${e}`;
-      await session`commit`;
-      res = await renaming;
-    } finally {
-      await session`rollback`.catch(() => undefined);
-      session.release();
-    }
+    const res = await whileClosing(
+      t.ctx.database.sql,
+      e,
+      () => api('patch', `/branches/${branch.id}`).send({ name: 'Kitale East' }),
+      'the rename',
+    );
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('The election is closed; the set-up can no longer change');
     const [row] = await t.ctx.database.db.select({ level: positions.level }).from(positions).where(eq(positions.electionId, e));
@@ -653,28 +597,16 @@ describe.skipIf(databaseKind !== 'postgres')(
   'a position created for a branch judges the branch as its lock finds it (two sessions)',
   () => {
     /** Creates a position for `branch` while another session holds the branch's row (as a rename or a deletion does) and commits `change` to it meanwhile. */
-    async function createdWhileChanging(branch: number, change: 'rename' | 'delete') {
-      const session = await t.ctx.database.sql.reserve();
-      try {
-        await session`begin`;
-        await session`select id from branches where id = ${branch} for update`;
-        const creating = api('post', '/positions')
-          .send({ name: `Delegate ${change}`, branch_id: branch })
-          .then((r) => r);
-        const first = await Promise.race([
-          creating.then(() => 'answered' as const),
-          waitFor(async () => (await lockWaiters()) >= 1, 5000, 'the create waiting').then(() => 'waiting' as const),
-        ]);
-        expect(first, 'the create did not wait for the branch').toBe('waiting');
-        if (change === 'rename') await session`update branches set name = 'Naivasha Town' where id = ${branch}`;
-        else await session`delete from branches where id = ${branch}`;
-        await session`commit`;
-        return await creating;
-      } finally {
-        await session`rollback`.catch(() => undefined);
-        session.release();
-      }
-    }
+    const createdWhileChanging = (branch: number, change: 'rename' | 'delete') =>
+      whileHeld(t.ctx.database.sql, {
+        hold: (s) => s`select id from branches where id = ${branch} for update`,
+        action: () => api('post', '/positions').send({ name: `Delegate ${change}`, branch_id: branch }),
+        meanwhile: (s) =>
+          change === 'rename'
+            ? s`update branches set name = 'Naivasha Town' where id = ${branch}`
+            : s`delete from branches where id = ${branch}`,
+        what: 'the create',
+      });
 
     it('a position created while its branch was renamed takes the new name as its level', async () => {
       const branch = (await api('post', '/branches').send({ name: 'Naivasha' })).body.data.id as number;
