@@ -16,8 +16,12 @@
 //   BENCH_REDIS_URL   Redis of figure 4c's two processes (default redis://127.0.0.1:6379; none: the Postgres adapter)
 //   BENCH_4C_SHAPE    figure 4c's shape: even (default: voters and watchers half on each process) or split
 //                     (voters and probe on the first, every watcher on the second: the compose realtime profile)
-//   BENCH_ONLY        comma-separated figures to run, e.g. "1,3" or "1m" (default all); "8" alone starts no server
+//   BENCH_USSD_MEMBERS members seeded for figure 10's USSD votes (default 12000)
+//   BENCH_ONLY        comma-separated figures to run, e.g. "1,3" or "1m" (default all); "8" alone starts no server;
+//                     "9" (a close beside an open election) closes election 1, so it runs after the other Postgres figures;
+//                     "10" (the register) adds 100,000 members of a branch of their own
 //   BENCH_COUNT_BALLOTS  ballots of figure 8's STV count (default 1,000,000)
+//   BENCH_EVIDENCE_BALLOTS  ballots (rows of the ballot box, over 10 positions) of figure 11's evidence pack (default 100,000); "11" alone seeds only its own database
 //   BENCH_PROFILE=1   write a V8 CPU profile of every server child into bench/.profiles/
 //   BENCH_KEEP_DB=1   keep the database afterwards (for EXPLAIN ANALYZE)
 //   BENCH_EXTRA=1     also measure figure 1 with DATABASE_POOL_MAX 4 and 20 (diagnostic; the default is 8)
@@ -39,6 +43,10 @@ import * as pglite from './figures/5-pglite.mjs';
 import * as signin from './figures/6-signin.mjs';
 import * as replicas from './figures/7-replicas.mjs';
 import * as stvCount from './figures/8-stv-count.mjs';
+import * as closeBeside from './figures/9-close-beside-open.mjs';
+import * as ussd from './figures/10-ussd.mjs';
+import * as evidence from './figures/11-evidence.mjs';
+import * as register from './figures/12-register.mjs';
 import { createBench } from './lib/bench.mjs';
 import { castVotes, VoterPool } from './lib/load.mjs';
 import { seedBallots, seedElection } from './lib/seed.mjs';
@@ -49,9 +57,13 @@ import { loadAverage, nowMs, ROOT, round } from './lib/util.mjs';
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = process.env.BENCH_DB ?? 'kura_bench';
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 5000);
-const ONLY = new Set((process.env.BENCH_ONLY ?? '1,1m,1e,2,3,4,4c,5,6,7,8').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? '1,1m,1e,2,3,4,4c,5,6,7,8,9,10,11,12').split(',').map((s) => s.trim()));
 // Figure 8 (the STV count) needs no server or database: `BENCH_ONLY=8` runs it alone.
+/** Members for figure 10's USSD sessions (each votes once, by USSD). */
+const USSD_MEMBERS = Number(process.env.BENCH_USSD_MEMBERS ?? 12_000);
 const SERVER_FIGURES = [...ONLY].some((id) => id !== '8');
+// Figure 11 (the evidence pack) seeds a database of its own: `BENCH_ONLY=11` runs it alone.
+const POSTGRES_SUITE = [...ONLY].some((id) => id !== '8' && id !== '11');
 const BENCH_URL = (() => {
   const u = new URL(ADMIN_URL);
   u.pathname = `/${DB_NAME}`;
@@ -106,8 +118,17 @@ async function postgresSuite(sink, tmp) {
   // Enough for every figure at ~2,000 ballots/s (150,000 ran out by figure 4 on a 2-core AMD EPYC).
   const voters = Number(process.env.BENCH_VOTERS ?? 400_000);
   // Figure 1m's 3-seat position exists only when 1m runs, so the other figures see the same election as before it.
-  const seeded = await seedElection(exec, { voters, signers: 8000, secret, multiSeat: ONLY.has('1m'), secondElection: ONLY.has('1e') });
-  await seedBallots(exec, 10_000);
+  const seeded = await seedElection(exec, {
+    voters,
+    // Figure 10's USSD voters come after figure 6's 8,000 sign-in members.
+    signers: 8000 + (ONLY.has('10') ? USSD_MEMBERS : 0),
+    secret,
+    multiSeat: ONLY.has('1m'),
+    secondElection: ONLY.has('1e') || ONLY.has('9'),
+  });
+  const ussdNos = seeded.signerNos.splice(8000);
+  // Figure 9 closes election 1 with 100,000 archived ballots of its own (it runs last).
+  await seedBallots(exec, ONLY.has('9') ? 100_000 : 10_000);
   await exec(`update election set voting_active = false where id = 1`);
   say(`postgres: seeded ${seeded.voterIds.length} voters with sessions, ${seeded.signerNos.length} sign-in members, 10,000 ballots`);
 
@@ -138,6 +159,10 @@ async function postgresSuite(sink, tmp) {
   if (ONLY.has('4c')) out.liveTwo = await liveTwo.measure(b, run);
   if (ONLY.has('6')) out.signin = await signin.measure(b, run);
   if (ONLY.has('7')) out.replicas = await replicas.measure(b, run);
+  if (ONLY.has('10')) Object.assign(out, await ussd.measure(b, { ...run, ussdNos }));
+  if (ONLY.has('12')) Object.assign(out, await register.measure(b, { ...run, exec }));
+  // Last: it closes election 1 (figure 3's 1m reads below read a closed election's results alike).
+  if (ONLY.has('9')) Object.assign(out, await closeBeside.measure(b, { ...run, exec, ballotKey: env.BALLOT_KEY }));
 
   if (process.env.BENCH_EXTRA === '1') {
     // Diagnostic: how the connection pool (DATABASE_POOL_MAX, default 8) shapes figure 1.
@@ -166,6 +191,39 @@ async function postgresSuite(sink, tmp) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Figure 11: the evidence pack of a closed 100,000-ballot election, in a database of its own.
+
+async function evidenceSuite(sink, tmp) {
+  const dbName = `${DB_NAME}_evidence`;
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${dbName}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  cleanups.push(async () => {
+    if (process.env.BENCH_KEEP_DB !== '1') await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {});
+    await admin.end({ timeout: 5 });
+  });
+  await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+  await admin.unsafe(`create database ${dbName}`);
+  const db = postgres(url.toString(), { max: 2, onnotice: () => {} });
+  cleanups.unshift(() => db.end({ timeout: 5 }));
+  const exec = (text) => db.unsafe(text);
+  // No mixing while it stands open: the close publishes and re-mixes the whole box.
+  const env = serverEnv({ DATABASE_URL: url.toString(), DATA_DIR: join(tmp, 'evidence-data'), SMS_WEBHOOK_URL: sink.url });
+  let server = await startServer({ env, label: 'evidence-migrate' });
+  await server.stop();
+  const t = nowMs();
+  const seeded = await evidence.seed(exec, { ballots: Number(process.env.BENCH_EVIDENCE_BALLOTS ?? 100_000) });
+  say(`evidence: seeded ${seeded.rows} ballots (${seeded.voters} voters × 10 positions) in ${round((nowMs() - t) / 1000, 1)} s`);
+  server = await startServer({ env, label: 'evidence', profile: b.profile });
+  cleanups.unshift(() => server.stop());
+  const closeMs = await evidence.close(exec);
+  say(`evidence: election 1 closed (final commitment and audit) in ${closeMs} ms`);
+  const out = await evidence.measure(b, { server, seeded, tmp, closeMs });
+  await server.stop();
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 async function main() {
   say(
@@ -178,13 +236,30 @@ async function main() {
   if (SERVER_FIGURES) {
     const sink = await startSmsSink();
     cleanups.push(() => sink.close());
-    measured = await postgresSuite(sink, tmp);
+    if (POSTGRES_SUITE) measured = await postgresSuite(sink, tmp);
     if (ONLY.has('5')) measured.lite = await pglite.measure(b, { sink, tmp });
+    if (ONLY.has('11')) Object.assign(measured, await evidenceSuite(sink, tmp));
   }
   if (ONLY.has('8')) measured.stv = await stvCount.measure(b);
 
   console.log('\nFigures (value | baseline measured in this run | ratio | target):');
-  for (const figure of [votes, multiSeat, twoElections, hot, reads, live, liveTwo, pglite, signin, replicas, stvCount])
+  for (const figure of [
+    votes,
+    multiSeat,
+    twoElections,
+    hot,
+    reads,
+    live,
+    liveTwo,
+    pglite,
+    signin,
+    replicas,
+    stvCount,
+    closeBeside,
+    ussd,
+    evidence,
+    register,
+  ])
     b.figure(...figure.verdict(measured));
   console.log(`\n${b.lines.join('\n')}\n`);
   const outDir = join(ROOT, 'bench/.results');

@@ -100,7 +100,7 @@ export async function seedElection(exec, { voters, signers, secret, multiSeat = 
   const signerNos = Array.from({ length: signers }, (_, i) => String(7_900_001 + i));
   // Voting on in election 1 (migration 0011 moved the switch onto the election row), its roll frozen
   // with every seeded member on it (migration 0014), as the first toggle would.
-  await exec(`insert into election_roll (election_id, member_id) select 1, id from members on conflict do nothing`);
+  await exec(`insert into election_roll (election_id, member_id, branch_id) select 1, id, branch_id from members on conflict do nothing`);
   await exec(`update election set voting_active = true, opened_at = coalesce(opened_at, now()),
               roll_frozen_at = coalesce(roll_frozen_at, now()), updated_at = now() where id = 1`);
   let second;
@@ -115,7 +115,9 @@ export async function seedElection(exec, { voters, signers, secret, multiSeat = 
     const st = { p1: ids.slice(0, 3), p2: ids.slice(3, 6) };
     await exec(`insert into candidacies (member_id, position_id)
                 values ${[...st.p1.map((m) => `(${m}, ${q1})`), ...st.p2.map((m) => `(${m}, ${q2})`)].join(', ')}`);
-    await exec(`insert into election_roll (election_id, member_id) select ${eid}, id from members on conflict do nothing`);
+    await exec(
+      `insert into election_roll (election_id, member_id, branch_id) select ${eid}, id, branch_id from members on conflict do nothing`,
+    );
     await exec(`update organisation set current_election_id = 1 where id = 1`);
     second = { id: eid, p1: q1, p2: q2, standing: st };
   }
@@ -143,12 +145,18 @@ export async function seedBallots(exec, total) {
   if (missing <= 0) return Number(n);
   const BATCH = 250_000;
   const [{ start }] = await exec(`select count(*)::int as start from ballots where receipt like 'VP-SEED-%'`);
+  // Since migration 0018 a ballot names its election (the partition key); before it, it did not.
+  const [{ partitioned }] = await exec(
+    `select exists (select 1 from information_schema.columns where table_name = 'ballots' and column_name = 'election_id') as partitioned`,
+  );
   for (let from = Number(start) + 1; from <= Number(start) + missing; from += BATCH) {
     const to = Math.min(from + BATCH - 1, Number(start) + missing);
-    await exec(`with c as (select row_number() over (order by position_id, member_id) - 1 as k, position_id, member_id from candidacies),
+    // Election 1's candidacies only: figure 9 closes election 1 with exactly these ballots.
+    await exec(`with c as (select row_number() over (order by cd.position_id, cd.member_id) - 1 as k, cd.position_id, cd.member_id
+                           from candidacies cd join positions p on p.id = cd.position_id where p.election_id = 1),
                      n as (select count(*) as n from c)
-                insert into ballots (receipt, position_id, candidate_id)
-                select 'VP-SEED-' || lpad(g::text, 8, '0'), c.position_id, c.member_id
+                insert into ballots (${partitioned ? 'election_id, ' : ''}receipt, position_id, candidate_id)
+                select ${partitioned ? '1, ' : ''}'VP-SEED-' || lpad(g::text, 8, '0'), c.position_id, c.member_id
                 from generate_series(${from}, ${to}) g join c on c.k = g % (select n from n)`);
   }
   await exec(`analyze ballots`);

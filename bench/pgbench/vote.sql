@@ -11,6 +11,6 @@
 BEGIN;
 INSERT INTO participation (member_id, position_id, receipt_enc) VALUES (:m, 1, md5(random()::text) || md5(random()::text));
 INSERT INTO participation (member_id, position_id, receipt_enc) VALUES (:m, 2, md5(random()::text) || md5(random()::text));
-INSERT INTO ballot_queue (id, sealed) VALUES (md5(random()::text), left(repeat(md5(random()::text), 23), 723));
-INSERT INTO ballot_queue (id, sealed) VALUES (md5(random()::text), left(repeat(md5(random()::text), 23), 723));
+INSERT INTO ballot_queue (election_id, id, sealed) VALUES (1, md5(random()::text), left(repeat(md5(random()::text), 23), 723));
+INSERT INTO ballot_queue (election_id, id, sealed) VALUES (1, md5(random()::text), left(repeat(md5(random()::text), 23), 723));
 COMMIT;

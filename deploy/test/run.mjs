@@ -463,8 +463,14 @@ async function main() {
       if (ids.length === count && states.every((s) => s === 'healthy')) return ids;
       await sleep(1000);
     }
+    // Each container's own health-check log (the probe's last outputs and exit codes) beside its
+    // last lines: which probe failed and how says more than the state alone.
     const logs = containers(service)
-      .map((id) => run('docker', ['logs', '--tail', '15', id]).out + run('docker', ['logs', '--tail', '15', id]).err)
+      .map((id) => {
+        const probe = run('docker', ['inspect', '--format', '{{json .State.Health}}', id]).out.trim();
+        const tail = run('docker', ['logs', '--tail', '15', id]);
+        return `${id.slice(0, 12)} health: ${probe}\n${tail.out}${tail.err}`;
+      })
       .join('\n');
     fail(`${service}: ${count} healthy containers expected, states [${states.join(', ')}] after ${timeoutMs / 1000}s\n${logs}`);
   }
@@ -641,7 +647,7 @@ async function main() {
     await step('scale profile (COMPOSE_PROFILES=scale, REDIS_URL in .env): `docker compose up -d --scale server=2`', async () => {
       dcOk(['up', '-d', '--scale', 'server=2']);
       await healthy('redis');
-      replicas = await healthy('server', 2);
+      replicas = await healthy('server', 2, 300_000);
       for (const id of replicas) {
         const logs = run('docker', ['logs', id]);
         check(/"adapter":"redis"/.test(logs.out + logs.err), `replica ${id.slice(0, 12)} does not say it uses the Redis adapter`);
@@ -839,7 +845,7 @@ async function main() {
           `plain HTTP at the proxy answered ${plain.status}`,
         );
         // The .env change recreated the replicas: look them up again.
-        replicas = await healthy('server', 2);
+        replicas = await healthy('server', 2, 300_000);
         const direct = await fetch(`http://${ipOf(replicas[0])}:3000/sanctum/csrf-cookie`);
         const directCookie = direct.headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN=')) ?? '';
         check(!/;\s*Secure/i.test(directCookie), 'a Secure cookie over plain HTTP');

@@ -5,12 +5,12 @@ import {
   currentPinSchema,
   emailSchema,
   googleCredentialSchema,
-  identifierSchema,
   newPinSchema,
   passSchema,
   passwordSchema,
   pfNumberSchema,
   phoneSchema,
+  signInIdentifierSchema,
   tokenSchema,
   voterIdSchema,
 } from './validation';
@@ -23,7 +23,8 @@ export const AgentLoginBody = z.object({ email: emailSchema });
 export const VerifyCodeBody = z.object({ token: tokenSchema });
 /** Google sign-in: the account's email and the button's ID token. */
 export const GoogleLoginBody = z.object({ email: emailSchema, oauth_id_token: googleCredentialSchema });
-export const VerifyPhoneBody = z.object({ unique_id: identifierSchema, consent: consentSchema });
+/** unique_id: its format follows the organisation's member_no_pattern, so the server checks it (422 IDENTIFIER_FORMAT_MESSAGE). */
+export const VerifyPhoneBody = z.object({ unique_id: signInIdentifierSchema, consent: consentSchema });
 
 /**
  * Sign-up. name, email, email_verified, photo and google_id are accepted for compatibility
@@ -141,9 +142,9 @@ export const authRouter = c.router({
   verifyPhone: {
     method: 'POST',
     path: '/verify/phone',
-    summary: 'Voter sign-in, step 1: member number or email',
+    summary: 'Voter sign-in, step 1: member number, registered phone or email',
     description:
-      'Texts a 6-digit code to the member\'s phone and sets the pending-voter cookie. Unknown member: 404 {message: "No account found, try signing up", issue: "No such user exists"}.',
+      'Texts a 6-digit code to the member\'s phone and sets the pending-voter cookie. The phone may be written in any register spelling (compared in E.164); a phone several members share counts as unknown. Unknown member: 404 {message: "No account found, try signing up", issue: "No such user exists"}.',
     body: VerifyPhoneBody,
     responses: { 200: MessageBody, ...errors(404, 502) },
     metadata: meta('anyone', { startsSignIn: 'voter' }),
@@ -207,7 +208,8 @@ export const authRouter = c.router({
     method: 'POST',
     path: '/sign-pass',
     summary: 'Authenticator sign-in, step 1: the pin',
-    description: "Checks the member's pin and marks the pin step passed in the pending-voter cookie (send X-XSRF-TOKEN).",
+    description:
+      "Checks the member's pin and marks the pin step passed in the pending-voter cookie (send X-XSRF-TOKEN). A member without a confirmed authenticator answers 403 whatever the pin: the pin is not checked, so the answer says nothing about it.",
     body: SignPassBody,
     responses: { 200: MessageBody, ...errors(401, 403, 404, 419) },
     metadata: meta('anyone', { startsSignIn: 'voter', csrf: true }),

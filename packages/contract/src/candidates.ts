@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { c, Candidate, errors, IMAGE_MEDIA_TYPES, meta } from './common';
 import { translationsSchema } from './languages';
-import { ElectionQuery, emailSchema, nameSchema, pathIdSchema, phoneSchema, textIdNumber } from './validation';
+import { ElectionQuery, nameSchema, optionalEmailSchema, pathIdSchema, registerPhoneSchema, textIdNumber } from './validation';
 
 /**
  * `position_ids` in a multipart body arrives as one string, a list of strings, or not at all
@@ -18,8 +18,10 @@ export const statementTranslations = translationsSchema({ statement: 2000 });
 /** Text fields of the multipart candidate edit; the optional `image` file is read by the upload middleware. */
 export const UpdateCandidateBody = z.object({
   name: nameSchema,
-  phone: phoneSchema,
-  email: emailSchema,
+  /** Any accepted spelling; stored in E.164. */
+  phone: registerPhoneSchema,
+  /** Optional: absent or empty means none. */
+  email: optionalEmailSchema,
   county: z
     .string({ required_error: 'The county field is required', invalid_type_error: 'The county field is required' })
     .trim()

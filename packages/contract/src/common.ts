@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { TranslatedText } from './languages';
+import { Rule } from './rules';
 
 export const c = initContract();
 
@@ -32,6 +33,8 @@ export type RouteMetadata = {
   startsSignIn?: 'voter' | 'admin' | 'agent';
   /** An open route that still needs the double-submit CSRF header (pending-* routes always do). */
   csrf?: boolean;
+  /** A multipart route that takes a JSON body too (the same fields, without the files). */
+  jsonToo?: boolean;
 };
 
 export const meta = (access: Access, extra: Omit<RouteMetadata, 'access'> = {}): RouteMetadata => ({ access, ...extra });
@@ -79,6 +82,28 @@ export type MotionThreshold = z.infer<typeof MotionThreshold>;
 /** A motion's three options, in ballot order. */
 export const MOTION_OPTIONS = ['Yes', 'No', 'Abstain'] as const;
 
+/** The election's nominations window: nominating, supporting and accepting happen inside it. */
+export const ElectionNominations = z.object({
+  /** ISO 8601 */
+  opens_at: z.string(),
+  /** ISO 8601 */
+  closes_at: z.string(),
+  /** how many days after an invalid decision the nominee may appeal */
+  appeal_days: z.number().int(),
+});
+export type ElectionNominations = z.infer<typeof ElectionNominations>;
+
+/** A position's nomination rule; null: its candidates are entered by staff only. */
+export const PositionNomination = z.object({
+  proposers: z.number().int(),
+  seconders: z.number().int(),
+  /** supporters of the nominee's branch (of the position's branch, for a branch position) */
+  same_branch: z.boolean(),
+  /** a member may nominate themselves */
+  self: z.boolean(),
+});
+export type PositionNomination = z.infer<typeof PositionNomination>;
+
 export const Position = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -98,6 +123,10 @@ export const Position = z.object({
   quorum_percent: z.number().nullable(),
   /** language → {name?, description?}, as the admin gave them; absent when there is none */
   translations: TranslatedText.optional(),
+  /** docs/api.md "The register": every candidate must meet all of these */
+  eligibility: z.array(Rule).optional(),
+  /** how members nominate candidates for it (docs/api.md "Nominations"); null: staff enter them; absent where a shape omits it */
+  nomination: PositionNomination.nullable().optional(),
 });
 export type Position = z.infer<typeof Position>;
 
@@ -133,6 +162,8 @@ export const Statistics = z.object({
   unverifiedMembers: z.number().int(),
   membersVoted: z.number().int(),
   membersNotVoted: z.number().int(),
+  /** Members who voted by each channel (one who voted some positions on each counts in both). */
+  channels: z.object({ web: z.number().int(), ussd: z.number().int() }).optional(),
 });
 export type Statistics = z.infer<typeof Statistics>;
 
@@ -140,12 +171,16 @@ export const Member = z.object({
   id: z.number().int(),
   member_no: z.string(),
   name: z.string(),
+  /** empty when the member has none (members sign in by SMS) */
   email: z.string(),
+  /** E.164, e.g. +254712345678 */
   phone: z.string(),
   county: z.string(),
   psk_position_ids: z.array(z.number().int()),
   /** a shipped language code (en, sw); null: the organisation's default */
   language: z.string().nullable(),
+  /** the organisation's attributes (docs/api.md "The register"): key → value, null when none */
+  attributes: z.record(z.union([z.number(), z.string(), z.boolean(), z.null()])).optional(),
 });
 export type Member = z.infer<typeof Member>;
 
@@ -175,6 +210,10 @@ export const BallotCandidate = z.object({
 });
 export const BallotGroup = z.object({
   title: z.string(),
+  /** the position's name as the admin typed it (the title adds its level) */
+  name: z.string().optional(),
+  /** the branch a branch position belongs to; null for a national position */
+  branch: z.string().nullable().optional(),
   position_id: z.number().int(),
   /** plurality: a ballot takes 1..seats distinct candidates; approval and ranked: 1..all */
   seats: z.number().int().min(1),
@@ -188,7 +227,7 @@ export const BallotGroup = z.object({
   quorum_percent: z.number().int().min(1).max(100).nullable(),
   /** a motion's candidates are its three options Yes, No, Abstain (photo and statement null) */
   candidates: z.array(BallotCandidate),
-  /** language → {title?, description?}, when the position is translated; the web shows the reader's (docs/i18n.md) */
+  /** language → {title?, name?, description?}, when the position is translated; the web shows the reader's (docs/i18n.md) */
   translations: TranslatedText.optional(),
 });
 export type BallotGroup = z.infer<typeof BallotGroup>;
@@ -219,6 +258,8 @@ export const VvpatRow = z.object({
   /** the election the ballot was cast in: its id and title */
   election_id: z.number().int(),
   election: z.string(),
+  /** the voter's own receipts (psk/vvpat) only: a ranked position's place in the voter's order, 1 first */
+  rank: z.number().int().min(1).optional(),
 });
 export type VvpatRow = z.infer<typeof VvpatRow>;
 

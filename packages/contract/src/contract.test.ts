@@ -90,6 +90,10 @@ const SETUP: Row[] = [
 
 /** API.md "Many elections, motions and ranked counts". */
 const MANY: Row[] = [
+  // The register run by the secretary (docs/api.md "Running it on your own").
+  ['POST', '/api/v1/members', 'admin'],
+  ['DELETE', '/api/v1/members/:id', 'admin'],
+  ['GET', '/api/v1/members/import/template', 'admin'],
   ['GET', '/api/v1/organisation', 'anyone'],
   ['PUT', '/api/v1/organisation', 'admin'],
   ['GET', '/api/v1/elections', 'anyone'],
@@ -99,6 +103,54 @@ const MANY: Row[] = [
   ['DELETE', '/api/v1/elections/:id', 'admin'],
   ['POST', '/api/v1/elections/:id/copy', 'admin'],
   ['POST', '/api/v1/elections/:id/archive', 'admin'],
+];
+
+/** Staff from the back office (docs/api.md "Running it on your own"). */
+const STAFF: Row[] = [
+  ['GET', '/api/v1/staff', 'admin'],
+  ['POST', '/api/v1/staff', 'admin'],
+  ['DELETE', '/api/v1/staff/:id', 'admin'],
+  ['PATCH', '/api/v1/staff/me', 'agent'],
+  ['GET', '/api/v1/staff/status', 'anyone'],
+  ['POST', '/api/v1/staff/password', 'anyone'],
+];
+
+/** docs/api.md "The declaration, signed, and the evidence pack". */
+const SIGNED: [string, string, Access][] = [
+  ['PUT', '/api/v1/staff/signing-key', 'agent'],
+  ['GET', '/api/v1/elections/:id/evidence/digest', 'anyone'],
+  ['POST', '/api/v1/elections/:id/signatures', 'agent'],
+  ['GET', '/api/v1/elections/:id/signatures', 'anyone'],
+  ['GET', '/api/v1/psk/results/declaration.pdf', 'anyone'],
+  ['GET', '/api/v1/elections/:id/evidence', 'agent'],
+];
+
+/** docs/api.md "Voting by USSD": the admin's USSD page (the gateway's callback is outside the contract). */
+const USSD: Row[] = [['GET', '/api/v1/ussd/status', 'admin']];
+/** docs/api.md "The register: member attributes, eligibility rules and inspection". */
+const REGISTER: [string, string, Access][] = [
+  ['GET', '/api/v1/organisation/attributes', 'admin'],
+  ['PUT', '/api/v1/organisation/attributes', 'admin'],
+  ['GET', '/api/v1/elections/:id/roll', 'anyone'],
+  ['GET', '/api/v1/elections/:id/roll/members', 'agent'],
+  ['GET', '/api/v1/psk/register', 'voter'],
+  ['POST', '/api/v1/psk/register/claims', 'voter'],
+  ['GET', '/api/v1/psk/register/claims', 'voter'],
+  ['GET', '/api/v1/register/claims', 'admin'],
+  ['POST', '/api/v1/register/claims/:id/ruling', 'admin'],
+];
+/** Nominations (docs/api.md "Nominations"): supporters, nominee and the returning officer. */
+const NOMINATIONS: [string, string, Access][] = [
+  ['POST', '/api/v1/psk/nominations', 'voter'],
+  ['GET', '/api/v1/psk/nominations', 'voter'],
+  ['POST', '/api/v1/psk/nominations/:id/support', 'voter'],
+  ['POST', '/api/v1/psk/nominations/:id/accept', 'voter'],
+  ['POST', '/api/v1/psk/nominations/:id/withdraw', 'voter'],
+  ['POST', '/api/v1/psk/nominations/:id/appeal', 'voter'],
+  ['GET', '/api/v1/nominations', 'admin'],
+  ['POST', '/api/v1/nominations/:id/decision', 'admin'],
+  ['POST', '/api/v1/nominations/:id/appeal/decision', 'admin'],
+  ['GET', '/api/v1/elections/:id/nominations', 'anyone'],
 ];
 
 function walk(router: AppRouter, prefix: string[] = []): { key: string; route: AppRoute }[] {
@@ -117,16 +169,21 @@ describe('contract', () => {
     expect(EXPECTED).toHaveLength(55);
   });
 
-  it.each([...EXPECTED, ...SETUP, ...MANY])('%s %s exists with access %s', (method, path, access) => {
-    const r = byCall.get(`${method} ${path}`);
-    expect(r, `${method} ${path}`).toBeDefined();
-    expect(accessOf(r!.route)).toBe(access);
-  });
+  it.each([...EXPECTED, ...SETUP, ...MANY, ...STAFF, ...SIGNED, ...USSD, ...REGISTER, ...NOMINATIONS])(
+    '%s %s exists with access %s',
+    (method, path, access) => {
+      const r = byCall.get(`${method} ${path}`);
+      expect(r, `${method} ${path}`).toBeDefined();
+      expect(accessOf(r!.route)).toBe(access);
+    },
+  );
 
   it('has no route outside the tables and no duplicate method + path', () => {
     const calls = routes.map((r) => `${r.route.method} ${r.route.path}`);
     expect(new Set(calls).size).toBe(calls.length);
-    const known = new Set([...EXPECTED, ...SETUP, ...MANY].map(([m, p]) => `${m} ${p}`));
+    const known = new Set(
+      [...EXPECTED, ...SETUP, ...MANY, ...STAFF, ...SIGNED, ...USSD, ...REGISTER, ...NOMINATIONS].map(([m, p]) => `${m} ${p}`),
+    );
     // Other set-up calls (election close, final results and a ranked position's ballots, reminders) are added beside these.
     expect(calls.filter((c) => known.has(c)).sort()).toEqual([...known].sort());
     for (const call of calls.filter((c) => !known.has(c)))

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { c, errors, meta, ResultGroup, Statistics } from './common';
+import { c, ElectionNominations, errors, meta, ResultGroup, Statistics } from './common';
 import { ElectionQuery } from './validation';
+import { Rule } from './rules';
 
 export const ElectionStatus = z.object({ active: z.enum(['1', '0']) });
 export type ElectionStatus = z.infer<typeof ElectionStatus>;
@@ -38,7 +39,22 @@ export const Election = z.object({
   /** ISO 8601 */
   created_at: z.string().optional(),
   /** The roll: the members of these branches; null: every member. */
-  electorate: z.object({ branch_ids: z.array(z.number().int()).nullable() }).optional(),
+  electorate: z
+    .object({
+      branch_ids: z.array(z.number().int()).nullable(),
+      /** docs/api.md "The register": every member of the roll meets every rule. */
+      rules: z.array(Rule).optional(),
+      /** A delegates' meeting: the members declared elected in that election (those positions, or any). */
+      elected_in: z
+        .object({ election_id: z.number().int(), position_ids: z.array(z.number().int()).nullable() })
+        .nullable()
+        .optional(),
+    })
+    .optional(),
+  /** The inspection window: members inspect their entry and file claims; the roll freezes when it closes. */
+  register: z.object({ opens_at: z.string(), closes_at: z.string() }).nullable().optional(),
+  /** The frozen roll's hash: SHA-256 (hex) of its member numbers, sorted, each followed by a newline. */
+  roll_hash: z.string().nullable().optional(),
   /** When the roll was frozen (voting first opened). */
   roll_frozen_at: z.string().nullable().optional(),
   /** When voting closed (by hand or on schedule); null while it has not. */
@@ -50,6 +66,8 @@ export const Election = z.object({
   roll_size: z.number().int().optional(),
   /** The organisation's default language (docs/api.md "Languages"): the web speaks it when nothing else chose. */
   default_language: z.string().optional(),
+  /** The nominations window (docs/api.md "Nominations"); null: candidates are entered by staff only (GET elections and elections/{id}). */
+  nominations: ElectionNominations.nullable().optional(),
 });
 export type Election = z.infer<typeof Election>;
 
@@ -236,7 +254,16 @@ export const electionsRouter = c.router({
     path: '/psk/commitments',
     query: ElectionQuery,
     summary: 'Published commitments to the ballot set, newest first',
-    responses: { 200: z.object({ data: z.array(Commitment) }), ...errors(404) },
+    description:
+      'A ballot enters the committed set when the mixer moves it, with at least `mix_batch` ballots of its position (MIX_MIN_BATCH), or at the close: during a small election the count can stay 0 while ballots wait in the queue.',
+    responses: {
+      200: z.object({
+        data: z.array(Commitment),
+        /** the least number of a position's ballots the mixer moves at once (the close moves the rest) */
+        mix_batch: z.number().int().optional(),
+      }),
+      ...errors(404),
+    },
     metadata: meta('anyone'),
   },
   getReceipt: {

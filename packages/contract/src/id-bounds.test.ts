@@ -62,11 +62,26 @@ describe('numeric ids in requests', () => {
     expect(all.length).toBeGreaterThan(8);
   });
 
+  /**
+   * The organisation's own values (docs/api.md "The register"): a number attribute (shares in KSh,
+   * 12.5) and a rule's number compared with it. No id: kept in jsonb and compared as numeric, so
+   * they need only be finite.
+   */
+  const isValue = (p: string) =>
+    /^(create|update)Member\.body\.attributes\[\*\]\|0$|\.(eligibility|electorate\.rules)\[\]\.value\|0$/.test(p);
+
   it('every number a request carries is a whole number between 1 (or 0) and the 4-byte integer maximum', () => {
     const unbounded = all
+      .filter(([p]) => !isValue(p))
       .filter(([, n]) => !n.isInt || n.maxValue === null || n.maxValue > MAX_ID || n.minValue === null || n.minValue < 0)
       .map(([p]) => p);
     expect(unbounded).toEqual([]);
+  });
+
+  it("an attribute's or a rule's number is finite (the register's values, not ids)", () => {
+    const values = all.filter(([p]) => isValue(p));
+    expect(values.map(([p]) => p)).toHaveLength(6);
+    expect(values.filter(([, n]) => !n.isFinite).map(([p]) => p)).toEqual([]);
   });
 
   it('refuses 1e20, 2^53+1 and MAX_ID + 1 wherever an id goes, and keeps MAX_ID', () => {

@@ -41,6 +41,8 @@ export const MotionResult = z.object({
   /** true when there is no quorum rule */
   quorum_met: z.boolean(),
   passed: z.boolean(),
+  /** with a quorum: the members on the roll it was counted against (the declaration shows the arithmetic) */
+  roll: z.number().int().nullable().optional(),
 });
 export type MotionResult = z.infer<typeof MotionResult>;
 

@@ -3,14 +3,14 @@ import { Branch, c, errors, Member, MessageBody, meta, PageQuery, paginated, Pos
 import { memberLanguageSchema } from './languages';
 import {
   ElectionQuery,
-  emailSchema,
   filterSchema,
   idNumber,
   memberNoSchema,
   nameSchema,
+  optionalEmailSchema,
   pathIdSchema,
-  phoneSchema,
   positiveIdSchema,
+  registerPhoneSchema,
 } from './validation';
 
 export const IdParams = z.object({ id: pathIdSchema });
@@ -35,17 +35,45 @@ export const branchRefSchema = z.union(
 export const CONTACT_CHANGE_AFTER_VOTE =
   'has already voted, so their phone or email can only change while voting is open if you confirm the change';
 
+/** Attribute key → value (number, "YYYY-MM-DD", text, boolean) or null to clear; checked against the organisation's attributes. */
+export const MemberAttributesBody = z
+  .record(z.union([z.number().finite(), z.string().max(200, 'Must be at most 200 characters long'), z.boolean(), z.null()]), {
+    invalid_type_error: 'The attributes must be an object of attribute keys',
+  })
+  .refine((a) => Object.keys(a).length <= 50, 'At most 50 attributes');
+
 export const UpdateMemberBody = z.object({
   name: nameSchema,
-  phone: phoneSchema,
-  email: emailSchema,
+  /** Any accepted spelling; stored in E.164. */
+  phone: registerPhoneSchema,
+  /** Optional: absent, null or empty means the member has none. */
+  email: optionalEmailSchema,
   county: branchRefSchema,
   member_no: memberNoSchema,
   /** A shipped language code (en, sw), or null or empty for the organisation's default; absent: unchanged. */
   language: memberLanguageSchema.optional(),
+  /** The organisation's attributes to set (a subset; null clears one). */
+  attributes: MemberAttributesBody.optional(),
   /** Changes the phone or email of a member who voted while voting is open (otherwise 409). */
   confirm_contact_change: z.boolean({ invalid_type_error: 'The confirm_contact_change must be true or false' }).optional(),
 });
+
+/** One new member (docs/api.md "Running it on your own"): the import's rules for one line. */
+export const CreateMemberBody = z.object({
+  member_no: memberNoSchema,
+  name: nameSchema,
+  /** Any accepted spelling; stored in E.164. */
+  phone: registerPhoneSchema,
+  /** Optional: absent, null or empty means none. */
+  email: optionalEmailSchema,
+  /** A branch id or name. */
+  branch: branchRefSchema,
+  /** A shipped language code (en, sw), or null, empty or absent for the organisation's default. */
+  language: memberLanguageSchema.optional(),
+  /** The organisation's attributes (docs/api.md "The register"). */
+  attributes: MemberAttributesBody.optional(),
+});
+export type CreateMemberBody = z.infer<typeof CreateMemberBody>;
 
 /** A member's own language (docs/api.md "Languages"): a shipped code, or null (or empty) for the organisation's default. */
 export const SetOwnLanguageBody = z.object({
@@ -61,6 +89,13 @@ export const AssignPositionsBody = z.object({
       invalid_type_error: 'The position_ids must be a list of position ids',
     })
     .max(100, 'At most 100 positions'),
+  /** Assigns a candidate who does not meet a position's eligibility rules; the activity log keeps it. */
+  override_reason: z
+    .string({ invalid_type_error: 'The override_reason must be text' })
+    .trim()
+    .min(1, 'The override_reason must not be empty')
+    .max(500, 'Must be at most 500 characters long')
+    .optional(),
 });
 
 export const ImportResult = z.object({
@@ -130,6 +165,34 @@ export const membersRouter = c.router({
     responses: { 200: z.object({ data: z.object({ language: z.string().nullable() }) }), ...errors(401, 403) },
     metadata: meta('voter'),
   },
+  createMember: {
+    method: 'POST',
+    path: '/members',
+    summary: 'Add one member (branch = branch id or name)',
+    description:
+      "The import's rules for one line: the member number follows the organisation's member_no_pattern, the phone is any accepted spelling (stored in E.164), the email is optional; 422 naming the field otherwise, or when the member number or email is taken.",
+    body: CreateMemberBody,
+    responses: { 201: z.object({ data: Member }), ...errors(401, 403) },
+    metadata: meta('admin'),
+  },
+  deleteMember: {
+    method: 'DELETE',
+    path: '/members/:id',
+    summary: 'Remove a member from the register',
+    description:
+      '409 once the member voted in any election, stands as a candidate in any election, or is on a frozen roll (an election that opened); the message says which.',
+    pathParams: IdParams,
+    body: c.noBody(),
+    responses: { 204: c.noBody(), ...errors(401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+  getImportTemplate: {
+    method: 'GET',
+    path: '/members/import/template',
+    summary: 'A CSV template for the members import: its header and two example lines',
+    responses: { 200: c.otherResponse({ contentType: 'text/csv', body: z.string() }), ...errors(401, 403) },
+    metadata: meta('admin'),
+  },
   updateMember: {
     method: 'POST',
     path: '/edit/psk/member/:id',
@@ -156,7 +219,7 @@ export const membersRouter = c.router({
     path: '/members/import',
     summary: 'Import members from a CSV file (multipart field `file`)',
     description:
-      "multipart/form-data with one file field `file`: CSV with header member_no,name,email,phone,branch and optionally language (a shipped code, en or sw, or empty for the organisation's default; an unknown code is a line error naming the line; without the column, existing members keep theirs). All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines. 409 when a line would move a member who voted for a branch position of an election not closed yet to another branch, or would rename a member who stands in any closed election (nothing is written). An unknown branch is a line error naming it, unless `?create_branches=1`, which creates it. While an election's voting is under way (open or paused), a line changing the phone or email of a member who voted in it is a line error (issue CONTACT_CHANGE_AFTER_VOTE) unless the form field `confirm_contact_changes=1` is sent. Every contact change is logged with masked values and the member is told on the old phone or email.",
+      "multipart/form-data with one file field `file`: CSV with header member_no,name,phone,branch and optionally email and language, in any order (GET members/import/template gives one). The member number follows the organisation's member_no_pattern; the phone may be written 07…, 01…, +254… or 254…, with spaces, dashes or dots, and is stored in E.164; the email may be empty; language is a shipped code (en or sw) or empty for the organisation's default (without the column, existing members keep theirs). A line breaking a rule is a line error naming the line and the column. All-or-nothing per file: on any bad line nothing is written and `errors` lists the lines. 409 when a line would move a member who voted for a branch position of an election not closed yet to another branch, or would rename a member who stands in any closed election (nothing is written). An unknown branch is a line error naming it, unless `?create_branches=1`, which creates it. While an election's voting is under way (open or paused), a line changing the phone or email of a member who voted in it is a line error (issue CONTACT_CHANGE_AFTER_VOTE) unless the form field `confirm_contact_changes=1` is sent. Every contact change is logged with masked values and the member is told on the old phone or email.",
     contentType: 'multipart/form-data',
     query: ImportQuery,
     body: ImportBody,
@@ -168,7 +231,7 @@ export const membersRouter = c.router({
           maxCount: 1,
           required: true,
           mediaTypes: ['text/csv'],
-          description: 'CSV with the header member_no,name,email,phone,branch[,language] (UTF-8)',
+          description: 'CSV with the header member_no,name,phone,branch[,email][,language] (UTF-8)',
         },
       ],
     }),

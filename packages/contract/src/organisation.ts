@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { c, errors, meta } from './common';
 import { dateTimeField, Election, ResultsVisibility, supportEmailField, textField, timeZoneField, websiteField } from './elections';
-import { pathIdSchema } from './validation';
+import { MEMBER_NO_PATTERN_INVALID, MEMBER_NO_PATTERN_SLOW, memberNoPatternIsSlow, memberNoRegExp, pathIdSchema } from './validation';
 import { defaultLanguageSchema } from './languages';
+import { ElectedIn, RegisterWindow } from './register';
+import { RulesSchema } from './rules';
+import { ElectionNominationsInput } from './nominations';
 
 /** The organisation an installation serves: its texts, time zone and current election. */
 export const Organisation = z.object({
@@ -15,6 +18,11 @@ export const Organisation = z.object({
   current_election_id: z.number().int().nullable(),
   /** A shipped language code (en, sw): members without a language of their own get it (docs/api.md "Languages"). */
   default_language: z.string(),
+  /**
+   * A regular expression every member number must match as a whole (docs/api.md "Register formats");
+   * null: the default, 1 to 32 letters, digits, "-", "/" or ".".
+   */
+  member_no_pattern: z.string().nullable(),
 });
 export type Organisation = z.infer<typeof Organisation>;
 
@@ -32,6 +40,14 @@ export const UpdateOrganisationBody = z
       .max(2147483647, 'The current election must be an election id')
       .nullable(),
     default_language: defaultLanguageSchema,
+    member_no_pattern: z
+      .string({ invalid_type_error: 'The member_no_pattern must be a regular expression or null' })
+      .trim()
+      .max(200, 'Must be at most 200 characters long')
+      .refine((p) => p === '' || memberNoRegExp(p) !== null, MEMBER_NO_PATTERN_INVALID)
+      .refine((p) => p === '' || !memberNoPatternIsSlow(p), MEMBER_NO_PATTERN_SLOW)
+      .transform((p) => (p === '' ? null : p))
+      .nullable(),
   })
   .partial();
 export type UpdateOrganisationBody = z.infer<typeof UpdateOrganisationBody>;
@@ -47,6 +63,10 @@ export const Electorate = z.object({
     )
     .max(1000, 'At most 1000 branches')
     .nullable(),
+  /** Every member of the roll meets every rule (docs/api.md "The register"); absent: unchanged, or none on create. */
+  rules: RulesSchema.optional(),
+  /** A delegates' meeting: only members declared elected in that election (in those positions, or any). */
+  elected_in: ElectedIn.nullable().optional(),
 });
 
 const electionFields = {
@@ -56,15 +76,30 @@ const electionFields = {
   closes_at: dateTimeField('closes_at'),
   results_visibility: ResultsVisibility,
   electorate: Electorate,
+  /** The inspection window (docs/api.md "The register"); null: none. */
+  register: RegisterWindow.nullable(),
+  /** The nominations window; null: none (docs/api.md "Nominations"). */
+  nominations: ElectionNominationsInput,
 };
 const scheduleInOrder = (b: { opens_at?: string | null; closes_at?: string | null }) =>
   !(b.opens_at && b.closes_at) || Date.parse(b.closes_at) > Date.parse(b.opens_at);
 const scheduleError = { message: 'The closing time must be after the opening time', path: ['closes_at'] };
+const registerBeforeOpening = (b: { opens_at?: string | null; register?: { closes_at: string } | null }) =>
+  !(b.opens_at && b.register) || Date.parse(b.register.closes_at) <= Date.parse(b.opens_at);
+const registerError = { message: 'The register must close before voting opens', path: ['register', 'closes_at'] };
+/** One refinement (the web form reads the object's shape under it): the schedule in order, the register before the opening. */
+function electionChecks(
+  b: { opens_at?: string | null; closes_at?: string | null; register?: { closes_at: string } | null },
+  ctx: z.RefinementCtx,
+): void {
+  if (!scheduleInOrder(b)) ctx.addIssue({ code: 'custom', ...scheduleError });
+  if (!registerBeforeOpening(b)) ctx.addIssue({ code: 'custom', ...registerError });
+}
 
-export const CreateElectionBody = z.object(electionFields).partial().required({ title: true }).refine(scheduleInOrder, scheduleError);
+export const CreateElectionBody = z.object(electionFields).partial().required({ title: true }).superRefine(electionChecks);
 export type CreateElectionBody = z.infer<typeof CreateElectionBody>;
 
-export const UpdateElectionByIdBody = z.object(electionFields).partial().refine(scheduleInOrder, scheduleError);
+export const UpdateElectionByIdBody = z.object(electionFields).partial().superRefine(electionChecks);
 export type UpdateElectionByIdBody = z.infer<typeof UpdateElectionByIdBody>;
 
 export const CopyElectionBody = z.object({
@@ -88,8 +123,9 @@ export const organisationRouter = c.router({
   updateOrganisation: {
     method: 'PUT',
     path: '/organisation',
-    summary: "Edit the organisation's texts, time zone, current election or default language (any subset)",
-    description: '422 when current_election_id names no election or an archived one.',
+    summary: "Edit the organisation's texts, time zone, current election, default language or member-number pattern (any subset)",
+    description:
+      '422 when current_election_id names no election or an archived one, or when member_no_pattern is not a valid regular expression (empty or null: the default rule).',
     body: UpdateOrganisationBody,
     responses: { 200: data(Organisation), ...errors(401, 403) },
     metadata: meta('admin'),

@@ -46,9 +46,9 @@ export const remindersRouter = c.router({
     method: 'POST',
     path: '/reminders',
     query: ElectionQuery,
-    summary: 'Remind the members who have not voted yet (SMS or email), sent in the background',
+    summary: "Remind the members of the election's roll who have not voted yet (SMS or email), sent in the background",
     description:
-      'Answers 202 with the campaign id and the number of recipients; `dry_run` only counts them (id null). A member reminded in the last hour is skipped. Once the election closes nothing more of it is sent: the recipients left are counted as skipped (409 for a new one). Sent at REMINDER_RATE_PER_SECOND across all server processes.',
+      "Answers 202 with the campaign id and the number of recipients: the members of the election's roll (frozen when voting first opened; before that, its electorate now) who have not voted in it. `dry_run` only counts them (id null). A member reminded in the last hour is skipped. Once the election closes nothing more of it is sent: the recipients left are counted as skipped (409 for a new one). Sent at REMINDER_RATE_PER_SECOND across all server processes.",
     body: CreateReminderBody,
     responses: { 202: CreateReminderResponse, ...errors(401, 403, 409, 404) },
     metadata: meta('admin'),

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { RulesSchema } from './rules';
 import { Branch, c, errors, meta, MotionThreshold, Position, PositionKind, VotingMethod } from './common';
 import { ElectionQuery, displayNameSchema, pathIdSchema, positiveIdSchema } from './validation';
 import { translationsSchema } from './languages';
+import { PositionNominationInput } from './nominations';
 
 /** Setting up an organisation's election: its branches and the positions it elects. */
 
@@ -47,7 +49,9 @@ const quorumPercent = z
   .nullable();
 
 /** method belongs to candidates positions, threshold and quorum to motions; a motion has one seat. */
-const kindRules = <B extends { kind?: string; method?: unknown; threshold?: unknown; quorum_percent?: unknown; seats?: number }>(
+const kindRules = <
+  B extends { kind?: string; method?: unknown; threshold?: unknown; quorum_percent?: unknown; seats?: number; nomination?: unknown },
+>(
   b: B,
   ctx: z.RefinementCtx,
 ) => {
@@ -55,6 +59,7 @@ const kindRules = <B extends { kind?: string; method?: unknown; threshold?: unkn
   if (b.kind === 'motion') {
     if (b.method !== undefined) ctx.addIssue({ code: 'custom', path: ['method'], message: 'A motion has no voting method' });
     if (b.seats !== undefined && b.seats !== 1) ctx.addIssue({ code: 'custom', path: ['seats'], message: 'A motion has one seat' });
+    if (b.nomination) ctx.addIssue({ code: 'custom', path: ['nomination'], message: 'A motion takes no nominations' });
   } else {
     if (b.threshold !== undefined) ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'Only a motion has a threshold' });
     if (b.quorum_percent !== undefined && b.quorum_percent !== null)
@@ -81,6 +86,10 @@ export const CreatePositionBody = z
     branch_id: positiveIdSchema('branch id').nullable().optional(),
     /** one position per branch (level = the branch's name) */
     every_branch: z.boolean({ invalid_type_error: 'The every_branch must be true or false' }).optional(),
+    /** docs/api.md "The register": every candidate must meet all of these rules */
+    eligibility: RulesSchema.optional(),
+    /** how members nominate its candidates (docs/api.md "Nominations"); null or absent: staff enter them */
+    nomination: PositionNominationInput.optional(),
   })
   .refine((b) => !(b.every_branch && b.branch_id), { message: 'Choose one branch or every branch, not both', path: ['branch_id'] })
   .superRefine((b, ctx) => kindRules({ ...b, kind: b.kind ?? 'candidates' }, ctx));
@@ -98,6 +107,10 @@ export const UpdatePositionBody = z.object({
   threshold: threshold.optional(),
   /** motions only */
   quorum_percent: quorumPercent.optional(),
+  /** replaces the position's eligibility rules ([] clears them) */
+  eligibility: RulesSchema.optional(),
+  /** how members nominate its candidates; null: staff enter them (422 on a motion) */
+  nomination: PositionNominationInput.optional(),
   sort_order: z
     .number({ invalid_type_error: 'The sort_order must be a number' })
     .int('The sort_order must be a whole number')

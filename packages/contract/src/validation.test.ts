@@ -32,6 +32,18 @@ describe('identifier', () => {
   it.each(['1234', 'a@b.co', 'CMAKE12/34'])('accepts %s', (v) => {
     expect(identifierSchema.safeParse(v).success).toBe(true);
   });
+
+  // docs/api.md "Sign-in identifiers": the registered phone in any spelling people write it.
+  it.each(['0712 345 678', '0712-345-678', '0712.345.678', '254712345678', '+254 712 345 678', '+254712345678'])(
+    'accepts the phone %s',
+    (v) => {
+      expect(identifierSchema.safeParse(v).success).toBe(true);
+    },
+  );
+
+  it.each(['+254 20 123', '07 12 ab', '+ 254 712'])('refuses %s, which is no phone, with the spec message', (v) => {
+    expect(messages(identifierSchema, v)).toEqual([IDENTIFIER_FORMAT_MESSAGE]);
+  });
 });
 
 describe.each([

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalisePhone, PHONE_FORMAT_MESSAGE } from './phone';
 
 /**
  * Field rules with their exact messages (docs/api.md "Validation"). The server validates requests with these
@@ -16,13 +17,40 @@ const DIGITS = /^\d+$/;
 const CMAKE = /^CMAKE\d+\/\d+$/;
 const EMAIL = z.string().email();
 
-/** Sign-in identifier: a member number (digits or CMAKE##/##) or an email, 3–150 characters. */
+/**
+ * Sign-in identifier: a member number (digits or CMAKE##/##), an email, or a registered phone in any
+ * accepted spelling (docs/api.md "Sign-in identifiers"), 3–150 characters.
+ */
 export const identifierSchema = z
   .string({ required_error: 'Enter your member number', invalid_type_error: 'Enter your member number' })
   .trim()
   .min(3, 'Must be at least 3 characters long')
   .max(150, 'Must be at most 150 characters long')
-  .refine((v) => DIGITS.test(v) || CMAKE.test(v) || EMAIL.safeParse(v).success, IDENTIFIER_FORMAT_MESSAGE);
+  .refine(
+    (v) => DIGITS.test(v) || CMAKE.test(v) || followsMemberNoPattern(v, null) || EMAIL.safeParse(v).success || isPhone(v),
+    IDENTIFIER_FORMAT_MESSAGE,
+  );
+
+/** verify/phone's identifier before its format: 3–150 characters (the server checks the format with `isSignInIdentifier`). */
+export const signInIdentifierSchema = z
+  .string({ required_error: 'Enter your member number', invalid_type_error: 'Enter your member number' })
+  .trim()
+  .min(3, 'Must be at least 3 characters long')
+  .max(150, 'Must be at most 150 characters long');
+
+/**
+ * What verify/phone accepts (docs/api.md "Sign-in identifiers"): a member number under the
+ * organisation's `member_no_pattern` (null: the default rule, or the spec's digits and CMAKE##/##),
+ * an e-mail, or a phone in an accepted spelling. Anything else gets IDENTIFIER_FORMAT_MESSAGE.
+ */
+export function isSignInIdentifier(value: string, memberNoPattern: string | null | undefined): boolean {
+  const v = value.trim();
+  if (memberNoPattern == null ? identifierSchema.safeParse(v).success : followsMemberNoPattern(v, memberNoPattern)) return true;
+  return EMAIL.safeParse(v).success || normalisePhone(v) !== null;
+}
+
+/** A phone in a spelling `normalisePhone` takes (`0712 345 678`, `+254 712 345 678`, …). */
+const isPhone = (v: string) => normalisePhone(v) !== null;
 
 /** A string of exactly `n` digits, with the spec's three messages. */
 export function exactDigits(n: number, requiredMessage = 'This field is required') {
@@ -104,13 +132,98 @@ export function displayNameSchema(options: { max: number; required?: string; inv
 /** A member's display name. */
 export const nameSchema = displayNameSchema({ max: 150 });
 
-/** Member number as stored: digits or CMAKE##/##, 1–50 characters. */
+/**
+ * The member-number rule when the organisation sets none (`member_no_pattern` null): 1 to 32
+ * letters, digits, "-", "/" or "." (`UFC-001`, `CMAKE12/34`, `1042`). docs/api.md "Register formats".
+ */
+export const DEFAULT_MEMBER_NO_PATTERN = '[A-Za-z0-9./-]{1,32}';
+export const DEFAULT_MEMBER_NO_MESSAGE = 'The member number must be 1 to 32 letters, digits, "-", "/" or "."';
+export const MEMBER_NO_PATTERN_INVALID = 'The member_no_pattern is not a valid regular expression';
+
+export const MEMBER_NO_PATTERN_SLOW =
+  'The member_no_pattern may not repeat a group that itself repeats, nor refer back to a group: such patterns can take the server minutes to check one sign-in';
+
+/**
+ * Whether a pattern risks catastrophic backtracking on hostile input: a quantified group holding a
+ * quantifier (`(a+)+`, `(\\d*-?)*`) or a back-reference. The pattern is an admin's, but it runs
+ * against whatever anyone types at the public sign-in, so one such pattern would let anybody stall
+ * the server. Member-number formats never need either.
+ */
+export function memberNoPatternIsSlow(pattern: string): boolean {
+  if (/\\[1-9]|\\k</.test(pattern)) return true;
+  // Strip escapes and character classes, then look for a group with a quantifier inside and after it.
+  const plain = pattern.replace(/\\./g, 'x').replace(/\[(?:[^\]\\]|\\.)*\]/g, 'x');
+  const stack: boolean[] = [];
+  for (let i = 0; i < plain.length; i++) {
+    const c = plain[i]!;
+    if (c === '(') stack.push(false);
+    else if (c === ')') {
+      const inner = stack.pop() ?? false;
+      const next = plain[i + 1];
+      const quantified = next === '*' || next === '+' || next === '{' || next === '?';
+      if (inner && quantified && next !== '?') return true;
+      if (stack.length > 0 && (inner || quantified)) stack[stack.length - 1] = true;
+    } else if ((c === '*' || c === '+' || c === '{') && stack.length > 0) stack[stack.length - 1] = true;
+  }
+  return false;
+}
+
+/** The organisation's pattern as a regular expression matching the whole member number, or null when it does not compile. */
+export function memberNoRegExp(pattern: string | null | undefined): RegExp | null {
+  try {
+    return new RegExp(`^(?:${pattern ?? DEFAULT_MEMBER_NO_PATTERN})$`, 'u');
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `value` is a member number under the organisation's pattern (null: the default rule). */
+export function followsMemberNoPattern(value: string, pattern: string | null | undefined): boolean {
+  return memberNoRegExp(pattern)?.test(value) ?? false;
+}
+
+/** The refusal of a member number that does not follow the organisation's pattern. */
+export const memberNoFormatMessage = (pattern: string | null | undefined): string =>
+  pattern == null ? DEFAULT_MEMBER_NO_MESSAGE : `The member number does not follow the organisation's format (${pattern})`;
+
+/**
+ * Member number as a request carries it: 1–50 characters without invisible ones. Its format is the
+ * organisation's `member_no_pattern`, which the server checks (it is a setting, not a constant).
+ */
 export const memberNoSchema = z
   .string({ required_error: 'The member number is required', invalid_type_error: 'The member number is required' })
   .trim()
   .min(1, 'The member number is required')
   .max(50, 'Must be at most 50 characters long')
-  .refine((v) => DIGITS.test(v) || CMAKE.test(v), 'Should only contain digits or follow CMAKE##/## format');
+  .refine((v) => !INVISIBLE_IN_NAMES.test(v), 'The member number cannot contain invisible or control characters');
+
+/** An optional e-mail (members sign in by SMS): absent, null or empty means none; stored lower-cased. */
+export const optionalEmailSchema = z
+  .union([z.string({ invalid_type_error: 'Enter a valid email address' }), z.null()], {
+    errorMap: () => ({ message: 'Enter a valid email address' }),
+  })
+  .optional()
+  .transform((v) => (v == null ? '' : v.trim()))
+  .refine((v) => v.length <= 150, 'Must be at most 150 characters long')
+  .refine((v) => v === '' || EMAIL.safeParse(v).success, 'Enter a valid email address')
+  .transform((v) => (v === '' ? null : v.toLowerCase()));
+
+/**
+ * A register phone in any accepted spelling (`0712 345 678`, `254712345678`, `+254 712-345-678`),
+ * answered in E.164 (`+254712345678`); anything else is refused with the format's message.
+ */
+export const registerPhoneSchema = z
+  .string({ required_error: 'The phone field is required', invalid_type_error: 'The phone field is required' })
+  .trim()
+  .min(1, 'The phone field is required')
+  .transform((v, ctx) => {
+    const e164 = normalisePhone(v);
+    if (e164 === null) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: PHONE_FORMAT_MESSAGE });
+      return z.NEVER;
+    }
+    return e164;
+  });
 
 /**
  * The pfNumber sent back by the authenticator and pin steps: the member number the browser

@@ -14,7 +14,8 @@
  *     "Board 2026"         the election's title
  *
  * One ballot per line. Malformed input is refused with the line it is on; a ballot that names a
- * candidate twice is refused here, before anything is counted.
+ * candidate twice is refused here, before anything is counted. Text after the title is ignored
+ * and returned in `ignored`. Files past the limits below are refused with a line saying which.
  */
 
 export type BltCandidate = { id: number; name: string; withdrawn: boolean };
@@ -26,6 +27,8 @@ export type BltElection = {
   candidates: BltCandidate[];
   /** Ballot lines as written (a weight and the ranking); blank ballots included. */
   ballots: BltBallot[];
+  /** Non-blank lines after the title, verbatim: not part of the election, ignored by the count. */
+  ignored: { line: number; text: string }[];
 };
 
 /** A malformed BLT file: `line` is 1-based; the message starts with "line N: ". */
@@ -39,8 +42,24 @@ export class BltError extends Error {
   }
 }
 
-/** The largest weight of one ballot line and the largest number of ballots in a file. */
+/**
+ * The limits of the reader (docs/decisions/008): far above any real
+ * election, low enough that a hostile file cannot hold a recount for long.
+ * - MAX_BALLOTS: the largest weight of one ballot line and the largest number of ballots in a file.
+ * - MAX_CANDIDATES: candidates on one ballot paper (the largest real STV ballot paper, the New
+ *   South Wales Legislative Council's, had 394); the count's record is a row per round with every
+ *   candidate's votes, so its size grows with the square of this.
+ * - MAX_SEATS: seats to fill (real STV elections fill at most a few dozen).
+ * - MAX_BALLOT_LINES: ballot lines (2,000,000; twice the million ballots of the benchmark, one
+ *   line each: the reader holds every line in memory, about 300 MB a million). Larger elections
+ *   group identical ballots into one line with a weight.
+ * - MAX_BLT_BYTES: the size of the file (64 MiB; a million ranked ballots are about 20 MB).
+ */
 export const MAX_BALLOTS = 10_000_000_000;
+export const MAX_CANDIDATES = 500;
+export const MAX_SEATS = 500;
+export const MAX_BALLOT_LINES = 2_000_000;
+export const MAX_BLT_BYTES = 64 * 1024 * 1024;
 
 const INT = /^\d+$/;
 
@@ -56,34 +75,53 @@ function wholeNumber(token: string, line: number, what: string): number {
   return n;
 }
 
-/** Splits the rest of the file (after the ballots) into quoted strings and bare words, with their lines. */
-function quotedTokens(lines: string[], from: number): { text: string; quoted: boolean; line: number }[] {
-  const out: { text: string; quoted: boolean; line: number }[] = [];
+type Token = { text: string; quoted: boolean; line: number };
+
+/**
+ * Reads the rest of the file (after the ballots) as quoted strings and bare words, with their
+ * lines, up to `wanted` of them (the names and the title). What follows is not read as tokens: its
+ * non-blank lines are returned as `rest`, verbatim.
+ */
+function quotedTokens(lines: string[], from: number, wanted: number): { tokens: Token[]; rest: { line: number; text: string }[] } {
+  const tokens: Token[] = [];
+  const rest: { line: number; text: string }[] = [];
   for (let i = from; i < lines.length; i++) {
     const s = lines[i]!;
     let p = 0;
-    while (p < s.length) {
+    while (p < s.length && tokens.length < wanted) {
       const ch = s[p]!;
       if (/\s/.test(ch)) {
         p++;
       } else if (ch === '"') {
         const end = s.indexOf('"', p + 1);
         if (end < 0) throw new BltError(i + 1, 'a quoted name has no closing quote on its line');
-        out.push({ text: s.slice(p + 1, end), quoted: true, line: i + 1 });
+        tokens.push({ text: s.slice(p + 1, end), quoted: true, line: i + 1 });
         p = end + 1;
       } else {
         let end = p;
         while (end < s.length && !/\s/.test(s[end]!) && s[end] !== '"') end++;
-        out.push({ text: s.slice(p, end), quoted: false, line: i + 1 });
+        tokens.push({ text: s.slice(p, end), quoted: false, line: i + 1 });
         p = end;
       }
     }
+    if (tokens.length === wanted) {
+      const tail = s.slice(p).trim();
+      if (tail !== '') rest.push({ line: i + 1, text: tail });
+      for (let j = i + 1; j < lines.length; j++) if (lines[j]!.trim() !== '') rest.push({ line: j + 1, text: lines[j]!.trim() });
+      break;
+    }
   }
-  return out;
+  return { tokens, rest };
 }
 
-/** Reads a BLT file (already decoded text). Throws BltError on anything malformed. */
-export function parseBlt(text: string): BltElection {
+/**
+ * Reads a BLT file (already decoded text). Throws BltError on anything malformed or past the
+ * limits; `maxBallotLines` lowers MAX_BALLOT_LINES (never raises it), for a caller with less room.
+ */
+export function parseBlt(text: string, options: { maxBallotLines?: number } = {}): BltElection {
+  const maxBallotLines = Math.min(options.maxBallotLines ?? MAX_BALLOT_LINES, MAX_BALLOT_LINES);
+  if (text.length > MAX_BLT_BYTES)
+    throw new BltError(1, `the file is ${text.length} characters long, more than this reader takes (${MAX_BLT_BYTES / 1024 / 1024} MiB)`);
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
   let i = 0;
   let lastLine = lines.length;
@@ -102,8 +140,10 @@ export function parseBlt(text: string): BltElection {
   if (header.length < 2) throw new BltError(headerLine, 'expected "<candidates> <seats>" on the first line');
   const seats = wholeNumber(header[1]!, headerLine, 'the number of seats');
   if (nCandidates < 1) throw new BltError(headerLine, 'there must be at least one candidate');
-  if (nCandidates > 65_535) throw new BltError(headerLine, `${nCandidates} candidates are more than this reader takes (65,535)`);
+  if (nCandidates > MAX_CANDIDATES)
+    throw new BltError(headerLine, `${nCandidates} candidates are more than this reader takes (at most ${MAX_CANDIDATES})`);
   if (seats < 1) throw new BltError(headerLine, 'there must be at least one seat');
+  if (seats > MAX_SEATS) throw new BltError(headerLine, `${seats} seats are more than this reader takes (at most ${MAX_SEATS})`);
 
   const withdrawn = new Set<number>();
   const addWithdrawn = (tokens: string[], line: number) => {
@@ -119,6 +159,7 @@ export function parseBlt(text: string): BltElection {
 
   // Ballots, one per line, up to a line "0".
   const ballots: BltBallot[] = [];
+  const seenOn = new Int32Array(nCandidates + 1); // the ballot (1-based) that last named each candidate
   let total = 0;
   let ended = false;
   while (i < lines.length) {
@@ -138,13 +179,15 @@ export function parseBlt(text: string): BltElection {
     const count = wholeNumber(tokens[0]!, lineNo, 'a ballot weight');
     if (count < 1) throw new BltError(lineNo, 'a ballot weight must be at least 1 (a line "0" alone ends the ballots)');
     if (tokens[tokens.length - 1] !== '0' || tokens.length < 2) throw new BltError(lineNo, 'a ballot line must end with 0');
+    if (ballots.length === maxBallotLines)
+      throw new BltError(lineNo, `more than ${maxBallotLines} ballot lines (group identical ballots into one line with a weight)`);
     const ranking: number[] = [];
-    const seen = new Set<number>();
+    const mark = ballots.length + 1;
     for (let k = 1; k < tokens.length - 1; k++) {
       const id = wholeNumber(tokens[k]!, lineNo, 'a candidate number');
       if (id < 1 || id > nCandidates) throw new BltError(lineNo, `candidate ${tokens[k]} is not a candidate (1..${nCandidates})`);
-      if (seen.has(id)) throw new BltError(lineNo, `candidate ${id} appears twice on this ballot`);
-      seen.add(id);
+      if (seenOn[id] === mark) throw new BltError(lineNo, `candidate ${id} appears twice on this ballot`);
+      seenOn[id] = mark;
       ranking.push(id);
     }
     total += count;
@@ -154,7 +197,7 @@ export function parseBlt(text: string): BltElection {
   if (!ended) throw new BltError(lastLine, 'the ballots never end: expected a line "0" after the last ballot');
 
   // Names, then the title.
-  const rest = quotedTokens(lines, i);
+  const { tokens: rest, rest: trailing } = quotedTokens(lines, i, nCandidates + 1);
   const candidates: BltCandidate[] = [];
   for (let id = 1; id <= nCandidates; id++) {
     const t = rest[id - 1];
@@ -166,9 +209,9 @@ export function parseBlt(text: string): BltElection {
   const titleToken = rest[nCandidates];
   if (titleToken && !titleToken.quoted)
     throw new BltError(titleToken.line, `expected the election's title in quotes, found "${titleToken.text}"`);
-  const extra = rest[nCandidates + 1];
-  if (extra) throw new BltError(extra.line, `unexpected "${extra.text}" after the title`);
-  return { title: titleToken?.text ?? '', seats, candidates, ballots };
+  // Text after the title (the ERBS test files carry an author line and notes there) is not part of
+  // the election: it is kept aside, unread, and the count says it was ignored.
+  return { title: titleToken?.text ?? '', seats, candidates, ballots, ignored: trailing };
 }
 
 function quote(text: string): string {

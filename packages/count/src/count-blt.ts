@@ -14,7 +14,17 @@ export type BltCount = {
   nontransferable: string;
   rounds: StvRound[];
   candidates: { id: number; name: string; withdrawn: boolean }[];
+  /** What the reader passed over, e.g. text after the title; empty for a plain file. */
+  notes: string[];
 };
+
+function ignoredNote(ignored: { line: number }[]): string[] {
+  if (ignored.length === 0) return [];
+  const first = ignored[0]!.line;
+  const last = ignored.at(-1)!.line;
+  const where = first === last ? `line ${first}` : `lines ${first} to ${last}`;
+  return [`text after the title (${where}) is not part of the election and was ignored`];
+}
 
 /** Reads a BLT file and counts it by STV (throws BltError or CountError on bad input). */
 export function countBlt(text: string, options: { seed?: string } = {}): { count: BltCount; result: StvResult } {
@@ -29,6 +39,7 @@ export function countBlt(text: string, options: { seed?: string } = {}): { count
     nontransferable: result.nontransferable,
     rounds: result.rounds,
     candidates: blt.candidates,
+    notes: ignoredNote(blt.ignored),
   };
   return { count, result };
 }

@@ -2,7 +2,7 @@
  * @kura/count: the counting engine. Pure functions, no I/O: the server's results, the declaration
  * and the operator command `count` all call these.
  */
-export { BltError, formatBlt, MAX_BALLOTS, parseBlt } from './blt';
+export { BltError, formatBlt, MAX_BALLOT_LINES, MAX_BALLOTS, MAX_BLT_BYTES, MAX_CANDIDATES, MAX_SEATS, parseBlt } from './blt';
 export type { BltBallot, BltCandidate, BltElection } from './blt';
 export { CountError } from './errors';
 export { format as formatVotes, ONE, parse as parseVotes, PLACES, transferValue } from './fixed';

@@ -32,6 +32,11 @@ export type StvInput = {
   ballots: Iterable<StvBallot>;
   /** Seed of the lot that breaks ties equal at every stage (the same seed draws the same lot). */
   seed?: string;
+  /**
+   * For tests and benchmarks: `steps` grows by one for each candidate (or ballot) the count looks
+   * at, so a test can bound the work of a count by its structure rather than by a clock.
+   */
+  meter?: { steps: number };
 };
 
 /** How a tie was broken: at the end of an earlier stage, or by lot among `drawn_from`. */
@@ -126,6 +131,7 @@ function fnv1a(text: string): number {
 
 export function countStv(input: StvInput): StvResult {
   const { seats } = input;
+  const meter = input.meter ?? { steps: 0 };
   if (!Number.isSafeInteger(seats) || seats < 1) throw new CountError('seats must be a whole number of at least 1');
   const cands = input.candidates;
   const n = cands.length;
@@ -207,15 +213,98 @@ export function countStv(input: StvInput): StvResult {
   const quota = quotaVotes * ONE;
   let nontransferable = 0;
   const rounds: StvRound[] = [];
-  const history: number[][] = []; // votes at the end of each stage, for ties
   const elected: number[] = [];
   let electedCount = 0;
+  let hopeful = 0;
+  for (let k = 0; k < n; k++) if (state[k] === HOPEFUL) hopeful++;
   const pending: number[] = []; // elected, surplus not yet transferred
+
+  // What the tie-break needs, kept as the count goes rather than as a copy of every candidate's
+  // votes at every stage (docs/decisions/008):
+  // - `shown[k]`, candidate k's votes at the end of the latest stage, and `shownText[k]` formatted;
+  // - `changedAt[k]` / `before[k]`: the stages (0 = the first count) at the end of which k's votes
+  //   changed, and what they were at the end of the stage before: k's votes at any earlier stage;
+  // - `rank[k]`: k's place when the candidates are ordered by their votes at the latest stage,
+  //   then the stage before, and so on back to the first (equal rank: equal at every stage). The
+  //   rule's tie-break (the most recent stage at which the tied differed, then further back) is
+  //   this order, so a tie is broken by comparing ranks; it is updated only when some votes change.
+  const shown = new Array<number>(n).fill(0);
+  const shownText = new Array<string>(n).fill('');
+  const changedAt: number[][] = Array.from({ length: n }, () => []);
+  const before: number[][] = Array.from({ length: n }, () => []);
+  const rank = new Int32Array(n);
+  const order = Array.from({ length: n }, (_, k) => k);
+  let stage = -1;
+  const touched: number[] = [];
+  const isTouched = new Uint8Array(n);
+  const touch = (k: number) => {
+    if (isTouched[k] === 0) {
+      isTouched[k] = 1;
+      touched.push(k);
+    }
+  };
+  const rerank = () => {
+    // Stable for equal keys is not needed: (votes now, rank before) orders the candidates by their
+    // votes at this stage, then at the earlier stages; ties in both get the same rank.
+    const previous = Int32Array.from(rank);
+    order.sort((a, b) => {
+      meter.steps++;
+      return shown[a]! - shown[b]! || previous[a]! - previous[b]!;
+    });
+    let r = 0;
+    for (let j = 0; j < n; j++) {
+      const k = order[j]!;
+      if (j > 0) {
+        const p = order[j - 1]!;
+        if (shown[k] !== shown[p] || previous[k] !== previous[p]) r++;
+      }
+      rank[k] = r;
+    }
+  };
+  /** Ends a stage: records whose votes changed (only the candidates the stage touched). */
+  const endStage = () => {
+    stage++;
+    let changed = false;
+    meter.steps += touched.length;
+    for (const k of touched) {
+      isTouched[k] = 0;
+      if (votes[k] === shown[k]) continue;
+      if (stage > 0) {
+        changedAt[k]!.push(stage);
+        before[k]!.push(shown[k]!);
+      }
+      shown[k] = votes[k]!;
+      shownText[k] = format(votes[k]!);
+      changed = true;
+    }
+    touched.length = 0;
+    if (changed) rerank();
+  };
+  /** The most recent stage (0-based) at the end of which a and b, equal now, had different votes. */
+  const lastDifference = (a: number, b: number): number => {
+    let i = changedAt[a]!.length - 1;
+    let j = changedAt[b]!.length - 1;
+    let va = shown[a]!;
+    let vb = shown[b]!;
+    while (i >= 0 || j >= 0) {
+      meter.steps++;
+      const sa = i >= 0 ? changedAt[a]![i]! : -1;
+      const sb = j >= 0 ? changedAt[b]![j]! : -1;
+      const t = Math.max(sa, sb);
+      if (sa === t) va = before[a]![i--]!;
+      if (sb === t) vb = before[b]![j--]!;
+      if (va !== vb) return t - 1;
+    }
+    return -1; // equal at every stage (not reached: their ranks differ)
+  };
 
   const standing = cands.flatMap((c, k) => (withdrawn[k] ? [] : [k]));
   const record = (action: StvRound['action'], ks: number[], tie?: TieBreak) => {
+    // Every round carries every standing candidate's votes (the published record, API.md); the
+    // formatted values are made once per change and shared by the rounds that repeat them.
     const snapshot: Record<string, string> = {};
-    for (const k of standing) snapshot[String(cands[k]!.id)] = format(votes[k]!);
+    meter.steps += standing.length;
+    for (const k of standing) snapshot[String(cands[k]!.id)] = shownText[k]!;
     const row: StvRound = {
       round: rounds.length + 1,
       action,
@@ -225,11 +314,6 @@ export function countStv(input: StvInput): StvResult {
     };
     if (tie) row.tie = tie;
     rounds.push(row);
-  };
-  const hopefulCount = () => {
-    let h = 0;
-    for (let k = 0; k < n; k++) if (state[k] === HOPEFUL) h++;
-    return h;
   };
   const byVotesThenOrder = (a: number, b: number) => votes[b]! - votes[a]! || a - b;
 
@@ -244,16 +328,19 @@ export function countStv(input: StvInput): StvResult {
 
   const breakTie = (tied: number[], want: 'most' | 'fewest'): { k: number; tie?: TieBreak } => {
     if (tied.length === 1) return { k: tied[0]! };
+    meter.steps += tied.length;
     const ids = tied.map((k) => cands[k]!.id);
-    let set = tied;
-    for (let s = history.length - 1; s >= 0; s--) {
-      const at = history[s]!;
-      const vals = set.map((k) => at[k]!);
-      const extreme = want === 'most' ? Math.max(...vals) : Math.min(...vals);
-      if (vals.every((v) => v === extreme)) continue;
-      set = set.filter((k) => at[k] === extreme);
-      if (set.length === 1)
-        return { k: set[0]!, tie: { candidate_ids: ids, chosen: cands[set[0]!]!.id, by: 'earlier_stage', stage: s + 1 } };
+    // The extreme rank is the candidate with the most (fewest) votes at the most recent stage at
+    // which the tied differed, then further back; the runner-up decides at which stage.
+    const better = (a: number, b: number) => (want === 'most' ? rank[a]! > rank[b]! : rank[a]! < rank[b]!);
+    let best = tied[0]!;
+    for (const k of tied) if (better(k, best)) best = k;
+    const set = tied.filter((k) => rank[k] === rank[best]);
+    if (set.length === 1) {
+      let runnerUp = -1;
+      for (const k of tied) if (k !== best && (runnerUp < 0 || better(k, runnerUp))) runnerUp = k;
+      const at = lastDifference(best, runnerUp);
+      return { k: best, tie: { candidate_ids: ids, chosen: cands[best]!.id, by: 'earlier_stage', stage: at + 1 } };
     }
     const sorted = [...set].sort((a, b) => cands[a]!.id - cands[b]!.id);
     const drawnFrom = sorted.map((k) => cands[k]!.id);
@@ -264,20 +351,26 @@ export function countStv(input: StvInput): StvResult {
 
   const electWithQuota = (): number[] => {
     const now: number[] = [];
+    meter.steps += n;
     for (let k = 0; k < n; k++) if (state[k] === HOPEFUL && votes[k]! >= quota) now.push(k);
     now.sort(byVotesThenOrder);
     for (const k of now) {
       state[k] = ELECTED;
+      hopeful--;
       elected.push(k);
       electedCount++;
       if (votes[k]! > quota) pending.push(k);
     }
     return now;
   };
-  const complete = () => electedCount >= seats || hopefulCount() <= seats - electedCount;
+  const complete = () => electedCount >= seats || hopeful <= seats - electedCount;
 
   // Stage 1: first preferences.
-  history.push([...votes]);
+  for (let k = 0; k < n; k++) {
+    shownText[k] = format(0);
+    touch(k);
+  }
+  endStage();
   record('elect', electWithQuota());
 
   while (!complete()) {
@@ -293,6 +386,7 @@ export function countStv(input: StvInput): StvResult {
       const surplus = total - quota;
       const valueOf = new Map<number, number>();
       const pile = piles[c]!;
+      meter.steps += pile.length;
       for (let j = 0; j < pile.length; j++) {
         const b = pile.data[j]!;
         const old = value[b]!;
@@ -305,6 +399,7 @@ export function countStv(input: StvInput): StvResult {
         const next = advance(b);
         if (next >= 0) {
           votes[next] = votes[next]! + tv * counts[b]!;
+          touch(next);
           piles[next]!.push(b);
         } else {
           nontransferable += tv * counts[b]!;
@@ -312,23 +407,28 @@ export function countStv(input: StvInput): StvResult {
       }
       piles[c] = new U32List();
       votes[c] = quota;
-      history.push([...votes]);
+      touch(c);
+      endStage();
       record('transfer', [c], tie);
     } else {
       // Rule 50: exclude the candidate with the fewest votes.
       let fewest = Infinity;
+      meter.steps += 2 * n;
       for (let k = 0; k < n; k++) if (state[k] === HOPEFUL && votes[k]! < fewest) fewest = votes[k]!;
       const tied: number[] = [];
       for (let k = 0; k < n; k++) if (state[k] === HOPEFUL && votes[k] === fewest) tied.push(k);
       const { k: c, tie } = breakTie(tied, 'fewest');
       state[c] = EXCLUDED;
+      hopeful--;
       const pile = piles[c]!;
+      meter.steps += pile.length;
       for (let j = 0; j < pile.length; j++) {
         const b = pile.data[j]!;
         const next = advance(b);
         const v = value[b]! * counts[b]!;
         if (next >= 0) {
           votes[next] = votes[next]! + v;
+          touch(next);
           piles[next]!.push(b);
         } else {
           nontransferable += v;
@@ -336,7 +436,8 @@ export function countStv(input: StvInput): StvResult {
       }
       piles[c] = new U32List();
       votes[c] = 0;
-      history.push([...votes]);
+      touch(c);
+      endStage();
       record('exclude', [c], tie);
     }
     if (complete()) break;
@@ -351,6 +452,7 @@ export function countStv(input: StvInput): StvResult {
     last.sort(byVotesThenOrder);
     for (const k of last) {
       state[k] = ELECTED;
+      hopeful--;
       elected.push(k);
       electedCount++;
     }

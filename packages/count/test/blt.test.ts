@@ -81,12 +81,61 @@ describe('BLT reader', () => {
     ['3 1\n1 1 0\n0\n"A"\n"B"\n', 5, 'expected 3 candidate names in quotes, found 2'],
     ['3 1\n1 1 0\n0\n"A"\nB\n"C"\n', 5, 'expected the name of candidate 2 in quotes, found "B"'],
     ['3 1\n1 1 0\n0\n"A"\n"B"\n"C\n', 6, 'no closing quote'],
-    ['3 1\n1 1 0\n0\n"A"\n"B"\n"C"\n"T"\n"extra"\n', 8, 'unexpected "extra" after the title'],
+    ['3 1\n1 1 0\n0\n"A"\n"B"\n"C"\nT\n"extra"\n', 7, `expected the election's title in quotes, found "T"`],
+    ['3 1\n1 1 0\n0\n"A"\n"B"\n"C\n"T"\nFirst Prefs 1 0 0\n', 6, 'no closing quote'],
     ['3 1\n1 1 0\n0\n"A"\n""\n"C"\n', 5, 'candidate 2 has an empty name'],
   ])('refuses malformed input with its line: %j', (text, line, message) => {
     const e = errorOf(text);
     expect(e.line).toBe(line);
     expect(e.message).toContain(`line ${line}: `);
     expect(e.message).toContain(message);
+  });
+});
+
+describe('BLT reader: text after the title (issue 36, finding 9)', () => {
+  // The shape of the ERBS validation file M135.blt: after the title, a quoted author line and an
+  // unquoted line of notes. Other counters read it; the text after the title is not the election.
+  const m135Shaped = [
+    '4 2',
+    '3 1 2 0',
+    '2 2 3 4 0',
+    '2 3 0',
+    '1 4 1 0',
+    '0',
+    '"Ann"',
+    '"Bob"',
+    '"Cat"',
+    '"Dan"',
+    '"M135"',
+    '"Brian Wichmann, ERBS validation data"',
+    'First Prefs  3  2  2  1  "unbalanced',
+    '',
+  ].join('\n');
+
+  it('reads a file with quoted and unquoted lines after the title, and keeps them aside', () => {
+    const blt = parseBlt(m135Shaped);
+    expect(blt.title).toBe('M135');
+    expect(blt.candidates.map((c) => c.name)).toEqual(['Ann', 'Bob', 'Cat', 'Dan']);
+    expect(blt.ballots).toHaveLength(4);
+    expect(blt.ignored).toEqual([
+      { line: 12, text: '"Brian Wichmann, ERBS validation data"' },
+      { line: 13, text: 'First Prefs  3  2  2  1  "unbalanced' },
+    ]);
+  });
+
+  it('counts it as the same file without the tail, and the count notes what it ignored', () => {
+    const plain = m135Shaped.split('\n').slice(0, 11).join('\n');
+    const withTail = countBlt(m135Shaped).count;
+    const without = countBlt(plain).count;
+    expect(without.notes).toEqual([]);
+    expect(withTail.notes).toEqual(['text after the title (lines 12 to 13) is not part of the election and was ignored']);
+    expect({ ...withTail, notes: [] }).toEqual(without);
+  });
+
+  it("text on the title's own line after the title is ignored too; a plain file has no note", () => {
+    const blt = parseBlt('2 1\n1 1 0\n0\n"A" "B" "T" trailing words\n');
+    expect(blt.title).toBe('T');
+    expect(blt.ignored).toEqual([{ line: 4, text: 'trailing words' }]);
+    expect(parseBlt('2 1\n1 1 0\n0\n"A"\n"B"\n"T"\n\n\n').ignored).toEqual([]);
   });
 });

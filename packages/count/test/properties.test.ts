@@ -1,27 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BltError, CountError, countStv, formatBlt, ONE, parseBlt, parseVotes, type StvBallot } from '../src';
+import { randomElection } from './arbitraries';
 
 /** A random election: 2..9 candidates (some perhaps withdrawn), 1..4 seats, up to 80 ballot lines. */
-const election = fc.integer({ min: 2, max: 9 }).chain((n) =>
-  fc
-    .record({
-      seats: fc.integer({ min: 1, max: 4 }),
-      withdrawn: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
-      ballots: fc.array(
-        fc.record({
-          count: fc.integer({ min: 1, max: 6 }),
-          ranking: fc.shuffledSubarray(
-            Array.from({ length: n }, (_, k) => k + 1),
-            { minLength: 1 },
-          ),
-        }),
-        { maxLength: 80 },
-      ),
-      seed: fc.string({ maxLength: 6 }),
-    })
-    .map((e) => ({ ...e, candidates: e.withdrawn.map((w, k) => ({ id: k + 1, name: `C${k + 1}`, withdrawn: w })) })),
-);
+const election = randomElection({ candidates: { min: 2, max: 9 }, maxWeight: 6, maxLines: 80, maxSeed: 6, withdraws: (drawn) => drawn });
 
 const total = (votes: Record<string, string>) => Object.values(votes).reduce((s, v) => s + parseVotes(v), 0);
 

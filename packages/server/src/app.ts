@@ -42,10 +42,12 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A body in a media type the route does not take is a 415, not a confusing 422. */
 function mediaTypeGuard(req: Request, _res: Response, next: NextFunction) {
-  const route = (req as Request & { tsRestRoute?: { contentType?: string } }).tsRestRoute;
+  const route = (req as Request & { tsRestRoute?: { contentType?: string; metadata?: { jsonToo?: boolean } } }).tsRestRoute;
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (!BODY_METHODS.has(req.method) || !hasBody) return next();
   const expected = route?.contentType === 'multipart/form-data' ? 'multipart/form-data' : 'application/json';
+  // A multipart route may take JSON too (metadata `jsonToo`: the same fields, without the files).
+  if (expected === 'multipart/form-data' && route?.metadata?.jsonToo && req.is('application/json')) return next();
   if (!req.is(expected)) return next(new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body must be ${expected}`));
   next();
 }
@@ -187,6 +189,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(apiAlias);
   app.use(cookieParser(ctx.secrets.sessionSecret));
   app.use('/api', express.json({ limit: JSON_BODY_LIMIT, strict: true }));
+  // The USSD gateway's callback: form-encoded, answered in text/plain (modules/ussd).
+  app.post('/api/v1/ussd/:token', express.urlencoded({ extended: false, limit: '16kb' }), ctx.ussdCallback(ctx));
 
   createExpressEndpoints(contract, moduleImplementations(ctx.routes(ctx)), app, {
     responseValidation: ctx.env.NODE_ENV === 'test',

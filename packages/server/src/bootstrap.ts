@@ -6,8 +6,9 @@ import { DomainEventBus } from './events';
 import { RefusedActivityLimiter } from './lib/refused-activity';
 import { composeApp, startServices, stopServices } from './services';
 import { openDatabase, type Database } from './db/client';
+import { LOCK_STALE_MS } from './db/data-dir-lock';
 import { runMigrations } from './db/migrate';
-import { DEMO_ADMIN, DEMO_AGENT, DEMO_VOTER_MEMBER_NO, isDatabaseEmpty, seedDemo, upsertStaff } from './seed';
+import { DEMO_ADMIN, DEMO_AGENT, DEMO_VOTER_MEMBER_NO, hasAdmin, isDatabaseEmpty, seedDemo, upsertStaff } from './seed';
 import { applyElectionDefaults } from './modules/elections';
 import type { Env } from './env';
 import { loadSecrets, type Secrets } from './secrets';
@@ -18,6 +19,12 @@ export type ContextOptions = {
   database?: Database;
   secrets?: Secrets;
   now?: () => Date;
+  /**
+   * What this process is, for the refusal another process gets while it holds an embedded
+   * database's folder (db/data-dir-lock.ts); default "the server". The server waits for the
+   * folder (a lock left by a process killed a moment ago lapses); an operator command refuses at once.
+   */
+  holder?: string;
 };
 
 /**
@@ -64,6 +71,15 @@ export async function createContext(options: ContextOptions): Promise<OwnedConte
       dataDir: env.DATABASE_URL ? undefined : resolve(join(env.DATA_DIR, 'pglite')),
       pgliteMode: 'worker',
       poolMax: env.DATABASE_POOL_MAX,
+      dataDirLock: {
+        holder: options.holder ?? 'the server',
+        waitMs: options.holder ? 0 : LOCK_STALE_MS + 5_000,
+        // Another process took the folder (judged this one's lock stale): stop, as SIGTERM does, before both write.
+        onCompromised: (err) => {
+          options.logger.fatal({ err }, 'another process took the embedded database folder: stopping');
+          process.kill(process.pid, 'SIGTERM');
+        },
+      },
     }));
   await runMigrations(database);
   const { core, runOnClose } = createCore({ ...options, database });
@@ -81,6 +97,17 @@ export async function createContext(options: ContextOptions): Promise<OwnedConte
 }
 
 export type SeedReport = { seeded: boolean; lines: string[] };
+
+/**
+ * The start banner's lines while no admin exists (docs/operations.md "The first admin"): the one
+ * step that makes the first admin; every other admin and agent is added from the Staff page.
+ */
+export const FIRST_ADMIN_HINT = [
+  'No admin yet. Create the first one with: pnpm cli admin:create you@example.org --name "Your Name"',
+  '  (it asks for a password; on the embedded database stop the server first, then start it again;',
+  '  with Docker: docker compose exec server kura admin:create you@example.org),',
+  '  or set ADMIN_EMAIL and ADMIN_PASSWORD and restart. Then sign in at /admin/login and add the others under Staff.',
+];
 
 /** Seeds the demo on an empty database outside production; creates configured staff. */
 export async function prepareData(ctx: AppContext): Promise<SeedReport> {
@@ -102,6 +129,7 @@ export async function prepareData(ctx: AppContext): Promise<SeedReport> {
     lines.push(`Admin ${env.ADMIN_EMAIL} created or updated from ADMIN_EMAIL.`);
   }
   for (const email of env.AGENT_EMAILS) await upsertStaff(database.db, { email, role: 'agent' });
+  if (!(await hasAdmin(database.db))) lines.push(...FIRST_ADMIN_HINT);
   if (seeded) {
     lines.push(
       `Demo admin: ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password} at /admin/login (the emailed code is printed in this log without SMTP_URL).`,

@@ -21,7 +21,8 @@ async function main(argv: string[]): Promise<number> {
     return name && name !== 'help' ? 2 : 0;
   }
   const env = loadEnvOrExit();
-  const ctx = await createContext({ env, logger: createLogger({ ...env, LOG_LEVEL: 'warn' }) });
+  // On the embedded database, refused (exit 1, one line saying why) while the server holds DATA_DIR.
+  const ctx = await createContext({ env, logger: createLogger({ ...env, LOG_LEVEL: 'warn' }), holder: `the command ${name}` });
   try {
     return await command.run(ctx, args);
   } finally {

@@ -58,6 +58,8 @@ const EnvSchema = z
     AFRICASTALKING_SENDER_ID: z.string().optional(),
     AFRICASTALKING_URL: z.string().url().default('https://api.africastalking.com/version1/messaging'),
     GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+    /** The secret path segment of the USSD callback (`POST /api/v1/ussd/{token}`); unset turns the channel off. */
+    USSD_CALLBACK_TOKEN: z.string().trim().min(32, 'must be at least 32 characters').optional(),
     BALLOT_KEY: z
       .string()
       .trim()

@@ -7,8 +7,12 @@ import { createElections } from './modules/elections';
 import { createHelp } from './modules/help';
 import { createLogs } from './modules/logs';
 import { createMembers } from './modules/members';
+import { createNominations } from './modules/nominations';
 import { createReminders } from './modules/reminders';
+import { createRegister } from './modules/register';
 import { createSetup } from './modules/setup';
+import { createUssd } from './modules/ussd';
+import { createStaffModule } from './modules/staff';
 import { createVvpat } from './modules/vvpat';
 import { createRealtime } from './realtime/module';
 
@@ -31,12 +35,16 @@ export function composeApp(core: Core) {
   const auth = createAuth(core, { delivery });
   const members = createMembers(core, { delivery, notices });
   const candidates = createCandidates(core, { delivery, notices });
+  const nominations = createNominations(core, { delivery, notices });
   const vvpat = createVvpat(core, { ballotQueue, resultsGate, voting });
   const reminders = createReminders(core, { delivery });
   const logs = createLogs(core);
   const help = createHelp(core);
   const setup = createSetup(core);
+  const staff = createStaffModule(core, { delivery, notices });
   const realtime = createRealtime(core, { ballotQueue, resultsGate, voting });
+  const ussd = createUssd(core, { delivery, notices });
+  const register = createRegister(core, { delivery, notices });
 
   const services = {
     ...ballots.services,
@@ -55,6 +63,7 @@ export function composeApp(core: Core) {
       auth: auth.routes(at),
       members: members.routes(at),
       candidates: candidates.routes(at),
+      nominations: nominations.routes(at),
       logs: logs.routes(at),
       help: help.routes(at),
       ballots: ballots.routes(at),
@@ -62,15 +71,20 @@ export function composeApp(core: Core) {
       vvpat: vvpat.routes(at),
       reminders: reminders.routes(at),
       setup: setup.routes(at),
+      staff: staff.routes(at),
+      ussd: ussd.routes(at),
+      register: register.routes(at),
     };
   };
-  return { ...core, ...services, routes, realtime };
+  /** The USSD gateway's callback (not a contract route: form-encoded in, text/plain out), on the app's core. */
+  const ussdCallback = (app: Core) => ussd.callback(coreOf(app));
+  return { ...core, ...services, routes, realtime, ussdCallback };
 }
 
 /** A composed process: the core, every module's services, its routes and the realtime module. */
 export type AppContext = ReturnType<typeof composeApp>;
 /** The long-lived services of one process (see "Where state lives"). */
-export type Services = Omit<AppContext, keyof Core | 'routes' | 'realtime'>;
+export type Services = Omit<AppContext, keyof Core | 'routes' | 'realtime' | 'ussdCallback'>;
 /** Every module's ts-rest handlers, by contract domain. */
 export type ApiRoutes = ReturnType<AppContext['routes']>;
 

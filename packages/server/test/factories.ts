@@ -47,7 +47,8 @@ export async function createMember(
       memberNo: input.memberNo ?? String(100_000 + n),
       name: input.name ?? `Member ${n}`,
       email: (input.email ?? `member${n}@example.org`).toLowerCase(),
-      phone: input.phone ?? `07${String(n).padStart(8, '0').slice(-8)}`,
+      // Stored in E.164, as the register stores every phone (docs/api.md "Register formats").
+      phone: input.phone ?? `+2547${String(n).padStart(8, '0').slice(-8)}`,
       branchId: await branchId(ctx, input.branch ?? 'Nairobi'),
       verifiedAt: input.verified ? new Date() : null,
       language: input.language ?? null,
@@ -57,11 +58,12 @@ export async function createMember(
   // already opened whose electorate takes their branch. `onRoll: false` is a member who joined after.
   if (input.onRoll !== false)
     await ctx.database.db.execute(sql`
-      insert into election_roll (election_id, member_id)
-      select e.id, ${row!.id}::int from election e
+      insert into election_roll (election_id, member_id, branch_id)
+      select e.id, ${row!.id}::int, ${row!.branchId}::int from election e
       where e.roll_frozen_at is not null and (e.electorate_branch_ids is null or ${row!.branchId}::int = any(e.electorate_branch_ids))
       on conflict do nothing`);
-  return row!;
+  // A factory member always has an e-mail (the register allows none).
+  return { ...row!, email: row!.email! };
 }
 
 /** A member standing for the given positions. */

@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import { expect } from 'vitest';
-import { ELECTION_LOCK } from '../src/db/locks';
+import { ELECTION_LOCK, ELECTION_LOCK_NAMESPACE } from '../src/db/locks';
 import { waitFor } from './voting/sockets';
 
 /**
@@ -51,9 +51,12 @@ export async function whileHeld<T>(
   }
 }
 
-/** What `closeElection` holds while it closes: the election lock exclusively, then the election's row. */
+/**
+ * What `closeElection` holds while it closes (db/ballot-box.ts `lockElection`): the installation's
+ * election lock shared and the election's own exclusively, then the election's row.
+ */
 export async function holdAsClose(session: HoldingSession, id: number): Promise<void> {
-  await session`select pg_advisory_xact_lock(${ELECTION_LOCK}::bigint)`;
+  await session`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}::bigint), pg_advisory_xact_lock(${ELECTION_LOCK_NAMESPACE}::int, ${id}::int)`;
   await session`select id from election where id = ${id} for update`;
 }
 

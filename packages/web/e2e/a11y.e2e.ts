@@ -36,7 +36,7 @@ const mainText = (page: Page) => page.locator('main').first().waitFor();
 const SCREENS: Screen[] = [
   { path: '/', as: 'public', ready: (p) => p.getByRole('heading', { name: 'Current election statistics' }).waitFor() },
   { path: '/verify', as: 'public', ready: heading },
-  { path: '/sign-in', as: 'public', ready: (p) => p.getByLabel('Member number or email').waitFor() },
+  { path: '/sign-in', as: 'public', ready: (p) => p.getByLabel('Member number, phone number or email').waitFor() },
   { path: '/sign-up', as: 'public', ready: heading },
   { path: '/password', as: 'public', ready: heading },
   { path: '/verify-token', as: 'public', ready: heading },
@@ -321,13 +321,13 @@ describe('keyboard-only ballot', () => {
     expect(await focused(page)).toMatchObject({ tag: 'button', name: 'Vote' });
     expect(await page.locator('input[type=radio]:checked').count()).toBe(0);
 
-    // Yes! for the first position only: focus returns to Vote and the rest of the ballot stays votable.
+    // Cast my vote for the first position only: focus returns to Vote and the rest of the ballot stays votable.
     await page.getByRole('radio').first().focus();
     await page.keyboard.press('Space');
     await page.getByRole('button', { name: 'Vote' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('alertdialog').waitFor();
-    await tabUntil(page, (f) => f.name === 'Yes!', 6);
+    await tabUntil(page, (f) => f.name === 'Cast my vote', 6);
     await page.keyboard.press('Enter');
     await page.getByText('You have successfully voted').waitFor();
     await expect.poll(async () => (await focused(page)).name).toMatch(/^Vot(e|ing…)$/);

@@ -103,9 +103,9 @@ describe('admin journey', () => {
     await expect.poll(() => toggle.isEnabled(), { timeout: 10_000 }).toBe(true);
     expect(await toggle.getAttribute('aria-checked')).toBe('false');
     await toggle.click();
-    // The demo has positions nobody stands for, so the toggle first asks (the Set-up page's
-    // guard); the admin confirms.
-    const confirm = page.getByRole('button', { name: 'Enable voting anyway' });
+    // The first opening freezes the roll, so the toggle first asks (naming the demo's positions
+    // nobody stands for, the Set-up page's guard); the admin confirms.
+    const confirm = page.getByRole('button', { name: /^(Open voting|Enable voting anyway)$/ });
     await confirm
       .or(page.getByText('Voting has been enabled', { exact: true }))
       .first()
@@ -140,7 +140,8 @@ describe('admin journey', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Member updated successfully', { exact: true }).first().waitFor();
     await edit.waitFor({ state: 'detached' });
-    await page.locator('tbody tr', { hasText: '0799123456' }).waitFor();
+    // Typed as people write it, stored and shown in E.164 (docs/api.md "Register formats").
+    await page.locator('tbody tr', { hasText: '+254799123456' }).waitFor();
 
     await page
       .locator('tbody tr', { hasText: EDITED_MEMBER })
@@ -200,9 +201,9 @@ describe('admin journey', () => {
     const voter = await voterSession(VVPAT_VOTER);
     const { receipts } = await voter.vote((t) => t === 'Chairperson National');
     const ref = receipts[0]!.vvpat;
-    await nav(page, 'VvPat').click();
+    await nav(page, 'Receipts').click();
     await page.waitForURL('**/admin/vpat');
-    await page.getByLabel('VPAT Ref').fill(ref);
+    await page.getByLabel('Receipt code').fill(ref);
     await expect
       .poll(
         async () => {
@@ -323,7 +324,9 @@ describe('guard', () => {
       localStorage.setItem('hash', s.hash);
       localStorage.setItem('account_type', 'member');
     }, voter.session);
-    await page.goto('/admin/members');
+    // The refusal moves the browser with a full navigation (window.location.assign), which may come
+    // before the first page's load event and abort it: wait for the response only, then the login.
+    await page.goto('/admin/members', { waitUntil: 'commit' });
     // Refused, the session is dropped and the person lands on the admin area's own login.
     await page.waitForURL('**/admin/login', { timeout: 15_000 });
     expect(await page.getByText('Manage Members').count()).toBe(0);

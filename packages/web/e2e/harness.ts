@@ -282,13 +282,13 @@ export async function signInAdminInBrowser(page: Page, server: RunningServer) {
 /** Signs a member in through the browser: member number, consent, then the SMS code; lands on /voter. */
 export async function signInVoterInBrowser(page: Page, sink: SmsSink, memberNo: string) {
   await page.goto('/sign-in');
-  await page.getByLabel('Member number or email').fill(memberNo);
+  await page.getByLabel('Member number, phone number or email').fill(memberNo);
   await page.getByRole('checkbox').click();
   const since = Date.now();
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByText('Enter 6 digit secure OTP').waitFor();
+  await page.getByText('Enter the 6-digit code we sent to your phone by SMS.').waitFor();
   const code = await sink.codeSince(since);
-  await page.getByLabel('SMS token').fill(code);
+  await page.getByLabel('6-digit code', { exact: true }).fill(code);
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.waitForURL('**/voter', { timeout: 15_000 });
 }

@@ -17,13 +17,13 @@ describe('Kiswahili', () => {
     await page.getByRole('button', { name: 'Ingia', exact: true }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('sw');
 
-    await page.getByLabel('Nambari ya mwanachama au barua pepe').fill(MEMBER_NO);
+    await page.getByLabel('Nambari ya mwanachama, nambari ya simu au barua pepe').fill(MEMBER_NO);
     await page.getByRole('checkbox').click();
     const since = Date.now();
     await page.getByRole('button', { name: 'Ingia', exact: true }).click();
-    await page.getByText('Weka msimbo wa siri wa tarakimu 6').waitFor();
+    await page.getByText('Weka msimbo wa tarakimu 6 tuliokutumia kwa SMS.').waitFor();
     const code = await e2e.sink.codeSince(since);
-    await page.getByLabel('Msimbo wa SMS').fill(code);
+    await page.getByLabel('Msimbo wa tarakimu 6', { exact: true }).fill(code);
     await page.getByRole('button', { name: 'Thibitisha' }).click();
     await page.waitForURL('**/voter', { timeout: 15_000 });
     await page.getByRole('heading', { name: 'Dashibodi' }).waitFor();
@@ -50,7 +50,7 @@ describe('Kiswahili', () => {
     const dialog = page.getByRole('alertdialog');
     await dialog.getByText('Una uhakika?').waitFor();
     await dialog.getByText('Kura ikishapigwa haiwezi kubadilishwa.').waitFor();
-    await dialog.getByRole('button', { name: 'Ndiyo!' }).click();
+    await dialog.getByRole('button', { name: 'Piga kura yangu' }).click();
     await page.getByText('Umefanikiwa kupiga kura').waitFor();
 
     // English and back, from the voter's header

@@ -83,7 +83,7 @@ async function voteOnPage(page: Page) {
   const names = await radios.evaluateAll((els) => [...new Set(els.map((e) => (e as HTMLInputElement).name))]);
   for (const name of names) await page.locator(`input[type=radio][name="${name}"]`).first().check();
   await page.getByRole('button', { name: 'Vote', exact: true }).click();
-  await page.getByRole('button', { name: 'Yes!' }).click();
+  await page.getByRole('button', { name: 'Cast my vote' }).click();
   await page.getByText('You have successfully voted').waitFor();
   return names.length;
 }
@@ -197,16 +197,18 @@ describe('the admin runs the next election in the browser', () => {
     await page.waitForURL((url) => url.pathname === '/admin');
     for (const title of ['Elections 2027', 'By-election 2027']) {
       await chooseElection(page, title);
-      // includeHidden: a question hides the page behind it. The demo's copy asks one: some of its
-      // branch positions have no candidate (as in the demo), and the admin opens it anyway.
+      // includeHidden: a question hides the page behind it. A first opening asks one (it freezes
+      // the roll; the demo's copy also has branch positions with no candidate), and the admin opens.
       const toggle = page.getByRole('switch', { name: 'Voting enabled', includeHidden: true });
-      const asked = page.getByRole('alertdialog', { name: 'Open voting with positions that have no candidate?' });
+      const asked = page.getByRole('alertdialog', {
+        name: /^(Open voting and freeze the roll\?|Open voting with positions that have no candidate\?)$/,
+      });
       await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
       await toggle.click();
       await expect
         .poll(async () => ((await asked.isVisible()) ? 'asked' : await toggle.getAttribute('aria-checked')), { timeout: 20_000 })
         .not.toBe('false');
-      if (await asked.isVisible()) await asked.getByRole('button', { name: 'Enable voting anyway' }).click();
+      if (await asked.isVisible()) await asked.getByRole('button', { name: /^(Open voting|Enable voting anyway)$/ }).click();
       await expect.poll(() => toggle.getAttribute('aria-checked'), { timeout: 20_000 }).toBe('true');
     }
     // The menu keeps the chosen election: the by-election's Set-up page says its roll is frozen.

@@ -183,7 +183,7 @@ describe('a motion and a ranked position, from set-up to declaration', () => {
     await page.keyboard.press('Enter');
     const confirm = page.getByRole('alertdialog');
     await expect.poll(() => confirm.textContent()).toContain(`1. ${names[0]}, 2. ${names[1]}, 3. ${names[2]}`);
-    await confirm.getByRole('button', { name: 'Yes!' }).focus();
+    await confirm.getByRole('button', { name: 'Cast my vote' }).focus();
     await page.keyboard.press('Enter');
     await page.getByText('You have successfully voted').waitFor({ timeout: 20_000 });
     await voter.context.close();

@@ -257,13 +257,19 @@ describe("a savings cooperative's election from an empty install", () => {
     await admin.evaluate(() => window.scrollTo(0, 0));
     await screenshot(admin, 'setup-page');
 
-    // ---- Voting on, from the dashboard: every position has a candidate, so no question; the phase follows.
+    // ---- Voting on, from the dashboard: every position has a candidate, so the one question is the
+    // first opening's (it freezes the roll, and says so); the phase follows.
     await nav(admin, 'Home').click();
     await admin.waitForURL('**/admin');
     const toggle = admin.getByRole('switch', { name: 'Voting enabled' });
     await expect.poll(() => toggle.isEnabled(), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => admin.getByTestId('election-phase').textContent()).toBe('Set-up: voting has not been opened yet.');
     await toggle.click();
+    const opening = admin.getByRole('alertdialog', { name: 'Open voting and freeze the roll?' });
+    await opening.waitFor();
+    expect(await opening.textContent()).toContain('The roll is frozen for good');
+    expect(await opening.textContent()).not.toContain('No candidate stands for');
+    await opening.getByRole('button', { name: 'Open voting' }).click();
     await toast(admin, 'Voting has been enabled');
     await expect.poll(() => admin.getByTestId('election-phase').textContent(), { timeout: 10_000 }).toBe('Open: members can vote.');
     await expectNoDemo(admin, 'admin dashboard');
@@ -299,11 +305,11 @@ describe("a savings cooperative's election from an empty install", () => {
     await confirmA.getByText('Are you sure?').waitFor();
     for (const name of [...VOTER_A.board, VOTER_A.treasurer, VOTER_A.delegate])
       await confirmA.getByText(name, { exact: false }).first().waitFor();
-    await confirmA.getByRole('button', { name: 'Yes!' }).click();
+    await confirmA.getByRole('button', { name: 'Cast my vote' }).click();
     await a.page.getByText('You have successfully voted').first().waitFor({ timeout: 15_000 });
 
     // Voter A's receipts: one code per position, the board's code on its three rows.
-    await nav(a.page, 'Vvpt').click();
+    await nav(a.page, 'My receipts').click();
     await a.page.waitForURL('**/voter/vpat');
     const rowsA = a.page.locator('tbody tr');
     await expect.poll(() => rowsA.count(), { timeout: 15_000 }).toBe(5);
@@ -330,9 +336,9 @@ describe("a savings cooperative's election from an empty install", () => {
     for (const name of VOTER_B.board) await pick(b.page, name).check();
     await b.page.getByText('Choose up to 3 (2 chosen)').waitFor();
     await b.page.getByRole('button', { name: 'Vote', exact: true }).click();
-    await b.page.getByRole('alertdialog').getByRole('button', { name: 'Yes!' }).click();
+    await b.page.getByRole('alertdialog').getByRole('button', { name: 'Cast my vote' }).click();
     await b.page.getByText('You have successfully voted').first().waitFor({ timeout: 15_000 });
-    await nav(b.page, 'Vvpt').click();
+    await nav(b.page, 'My receipts').click();
     await b.page.waitForURL('**/voter/vpat');
     const rowsB = b.page.locator('tbody tr');
     await expect.poll(() => rowsB.count(), { timeout: 15_000 }).toBe(2);

@@ -16,7 +16,8 @@ describe('staff areas in a fresh browser', () => {
       ['/agent', '/agent/login'],
     ] as const) {
       const { context, page } = await e2e.newPage();
-      await page.goto(path);
+      // The guard may move the browser before the load event (see admin.e2e's guard): wait for the response only.
+      await page.goto(path, { waitUntil: 'commit' });
       await page.waitForURL((url) => url.pathname === login, { timeout: 15_000 });
       await page.getByRole('heading', { name: login === '/admin/login' ? 'Admin Login' : 'Agent Login' }).waitFor();
       await context.close();
@@ -94,11 +95,11 @@ describe("the header's controls after a staff sign-in", () => {
   it("a public page's toast sits below its header at 390 px, where the header takes two rows", async () => {
     const { context, page } = await e2e.newPage(390, 800);
     await page.goto('/sign-in');
-    await page.getByLabel('Member number or email').fill('1001');
+    await page.getByLabel('Member number, phone number or email').fill('1001');
     await page.getByRole('checkbox').click();
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByText('Enter 6 digit secure OTP').waitFor();
-    await page.getByLabel('SMS token').fill('000000'); // a refused code: a red toast
+    await page.getByText('Enter the 6-digit code we sent to your phone by SMS.').waitFor();
+    await page.getByLabel('6-digit code', { exact: true }).fill('000000'); // a refused code: a red toast
     await page.getByRole('button', { name: 'Verify' }).click();
     const toastItem = page
       .getByRole('region', { name: /Notifications/ })

@@ -41,7 +41,7 @@ describe('public pages', () => {
   it('sign-in shows the identifier messages live and disables Sign in', async () => {
     const { context, page } = await newPage();
     await page.goto('/sign-in');
-    const input = page.getByLabel('Member number or email');
+    const input = page.getByLabel('Member number, phone number or email');
     const button = page.getByRole('button', { name: 'Sign in', exact: true });
     await input.fill('ab');
     await page.getByText('Must be at least 3 characters long').waitFor();
@@ -86,14 +86,21 @@ describe('voter journey', () => {
 
     const { context, page } = await newPage();
     await page.goto('/sign-in');
-    await page.getByLabel('Member number or email').fill(MEMBER_NO);
+    // An identifier that names no one says so on the page, with whom to ask, and stays here.
+    await page.getByLabel('Member number, phone number or email').fill('0799 999 999');
     await page.getByRole('checkbox').click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByText(/We could not find that member number or phone number\. Check it, or contact /).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await page.getByLabel('Member number, phone number or email').fill(MEMBER_NO);
     const since = Date.now();
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByText('Enter 6 digit secure OTP').waitFor();
+    await page.getByText('Enter the 6-digit code we sent to your phone by SMS.').waitFor();
     await screenshot(page, 'sign-in-token');
+    await page.getByRole('button', { name: 'Resend code' }).waitFor();
+    await page.getByText(/You can ask for a new code in \d+ seconds/).waitFor();
     const code = await e2e.sink.codeSince(since);
-    await page.getByLabel('SMS token').fill(code);
+    await page.getByLabel('6-digit code', { exact: true }).fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL('**/voter', { timeout: 15_000 });
     expect(await page.evaluate(() => localStorage.getItem('account_type'))).toBe('member');
@@ -118,11 +125,11 @@ describe('voter journey', () => {
     await page.getByRole('button', { name: 'Vote', exact: true }).click();
     await page.getByRole('alertdialog').getByText('Are you sure?').waitFor();
     await screenshot(page, 'voter-elect-confirm');
-    await page.getByRole('button', { name: 'Yes!' }).click();
+    await page.getByRole('button', { name: 'Cast my vote' }).click();
     await page.getByText('You have successfully voted').waitFor();
     await screenshot(page, 'voter-voted');
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Vvpt' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My receipts' }).click();
     await page.waitForURL('**/voter/vpat');
     const rows = page.locator('tbody tr');
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(names.length);
@@ -142,7 +149,7 @@ describe('voter journey', () => {
     await page.getByText('You have already voted for every position.').waitFor();
 
     await page.goto('/voter/education');
-    await page.getByText('Go to the elections tab').waitFor();
+    await page.getByText('Open Voting', { exact: true }).waitFor();
     // The demo election has no schedule: the tutorial tells no dates (never a sample sentence's).
     expect(await page.getByText('voting starts on').count()).toBe(0);
     await screenshot(page, 'voter-education');

@@ -1,10 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createRouter, RouterProvider } from '@tanstack/react-router';
-import { routeTree } from './routeTree.gen';
-import { CrashMessage, ErrorBoundary } from './components/error-boundary';
+import { RouterProvider } from '@tanstack/react-router';
+import { ErrorBoundary } from './components/error-boundary';
 import { ensureCsrfCookie } from './lib/api';
+import { retryRead } from './lib/errors';
+import { createAppRouter, type AppRouter } from './router';
 import { getColours } from './lib/colours';
 import './styles.css';
 
@@ -13,23 +14,17 @@ void ensureCsrfCookie();
 getColours();
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+  defaultOptions: { queries: { retry: retryRead, refetchOnWindowFocus: false } },
 });
 
-const router = createRouter({
-  routeTree,
-  context: { queryClient },
-  defaultPreload: 'intent',
-  // A crash inside a page shows the message in place, keeping the shell and the toasts.
-  defaultErrorComponent: CrashMessage,
-  scrollRestoration: true,
-});
+// A failure inside a page shows that page's own error state with Retry, keeping the shell and the toasts.
+const router = createAppRouter(queryClient);
 
 declare module '@tanstack/react-router' {
   // Module augmentation needs an interface; a type alias cannot merge.
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface Register {
-    router: typeof router;
+    router: AppRouter;
   }
 }
 

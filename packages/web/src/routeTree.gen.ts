@@ -27,6 +27,7 @@ import { Route as TermsRouteImport } from './routes/terms'
 import { Route as VerifyRouteImport } from './routes/verify'
 import { Route as VerifyTokenRouteImport } from './routes/verify-token'
 import { Route as AdminLoginRouteImport } from './routes/admin.login'
+import { Route as AdminSetPasswordRouteImport } from './routes/admin.set-password'
 import { Route as AgentLoginRouteImport } from './routes/agent.login'
 import { Route as AdminAdminIndexRouteImport } from './routes/_admin/admin/index'
 import { Route as AdminAdminCandidatesRouteImport } from './routes/_admin/admin/candidates'
@@ -34,9 +35,12 @@ import { Route as AdminAdminElectionsRouteImport } from './routes/_admin/admin/e
 import { Route as AdminAdminIssuesRouteImport } from './routes/_admin/admin/issues'
 import { Route as AdminAdminLogsRouteImport } from './routes/_admin/admin/logs'
 import { Route as AdminAdminMembersRouteImport } from './routes/_admin/admin/members'
+import { Route as AdminAdminNominationsRouteImport } from './routes/_admin/admin/nominations'
 import { Route as AdminAdminOrganisationRouteImport } from './routes/_admin/admin/organisation'
 import { Route as AdminAdminRemindersRouteImport } from './routes/_admin/admin/reminders'
 import { Route as AdminAdminSetupRouteImport } from './routes/_admin/admin/setup'
+import { Route as AdminAdminStaffRouteImport } from './routes/_admin/admin/staff'
+import { Route as AdminAdminUssdRouteImport } from './routes/_admin/admin/ussd'
 import { Route as AdminAdminVpatRouteImport } from './routes/_admin/admin/vpat'
 import { Route as AgentAgentIndexRouteImport } from './routes/_agent/agent/index'
 import { Route as VoterVoterIndexRouteImport } from './routes/_voter/voter/index'
@@ -132,6 +136,11 @@ const AdminLoginRoute = AdminLoginRouteImport.update({
   path: '/admin/login',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AdminSetPasswordRoute = AdminSetPasswordRouteImport.update({
+  id: '/admin/set-password',
+  path: '/admin/set-password',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AgentLoginRoute = AgentLoginRouteImport.update({
   id: '/agent/login',
   path: '/agent/login',
@@ -167,6 +176,11 @@ const AdminAdminMembersRoute = AdminAdminMembersRouteImport.update({
   path: '/admin/members',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminAdminNominationsRoute = AdminAdminNominationsRouteImport.update({
+  id: '/admin/nominations',
+  path: '/admin/nominations',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminAdminOrganisationRoute = AdminAdminOrganisationRouteImport.update({
   id: '/admin/organisation',
   path: '/admin/organisation',
@@ -180,6 +194,16 @@ const AdminAdminRemindersRoute = AdminAdminRemindersRouteImport.update({
 const AdminAdminSetupRoute = AdminAdminSetupRouteImport.update({
   id: '/admin/setup',
   path: '/admin/setup',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminAdminStaffRoute = AdminAdminStaffRouteImport.update({
+  id: '/admin/staff',
+  path: '/admin/staff',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminAdminUssdRoute = AdminAdminUssdRouteImport.update({
+  id: '/admin/ussd',
+  path: '/admin/ussd',
   getParentRoute: () => AdminRoute,
 } as any)
 const AdminAdminVpatRoute = AdminAdminVpatRouteImport.update({
@@ -234,15 +258,19 @@ export interface FileRoutesByFullPath {
   '/verify': typeof VerifyRoute
   '/verify-token': typeof VerifyTokenRoute
   '/admin/login': typeof AdminLoginRoute
+  '/admin/set-password': typeof AdminSetPasswordRoute
   '/agent/login': typeof AgentLoginRoute
   '/admin/candidates': typeof AdminAdminCandidatesRoute
   '/admin/elections': typeof AdminAdminElectionsRoute
   '/admin/issues': typeof AdminAdminIssuesRoute
   '/admin/logs': typeof AdminAdminLogsRoute
   '/admin/members': typeof AdminAdminMembersRoute
+  '/admin/nominations': typeof AdminAdminNominationsRoute
   '/admin/organisation': typeof AdminAdminOrganisationRoute
   '/admin/reminders': typeof AdminAdminRemindersRoute
   '/admin/setup': typeof AdminAdminSetupRoute
+  '/admin/staff': typeof AdminAdminStaffRoute
+  '/admin/ussd': typeof AdminAdminUssdRoute
   '/admin/vpat': typeof AdminAdminVpatRoute
   '/voter/education': typeof VoterVoterEducationRoute
   '/voter/elect': typeof VoterVoterElectRoute
@@ -268,15 +296,19 @@ export interface FileRoutesByTo {
   '/verify': typeof VerifyRoute
   '/verify-token': typeof VerifyTokenRoute
   '/admin/login': typeof AdminLoginRoute
+  '/admin/set-password': typeof AdminSetPasswordRoute
   '/agent/login': typeof AgentLoginRoute
   '/admin/candidates': typeof AdminAdminCandidatesRoute
   '/admin/elections': typeof AdminAdminElectionsRoute
   '/admin/issues': typeof AdminAdminIssuesRoute
   '/admin/logs': typeof AdminAdminLogsRoute
   '/admin/members': typeof AdminAdminMembersRoute
+  '/admin/nominations': typeof AdminAdminNominationsRoute
   '/admin/organisation': typeof AdminAdminOrganisationRoute
   '/admin/reminders': typeof AdminAdminRemindersRoute
   '/admin/setup': typeof AdminAdminSetupRoute
+  '/admin/staff': typeof AdminAdminStaffRoute
+  '/admin/ussd': typeof AdminAdminUssdRoute
   '/admin/vpat': typeof AdminAdminVpatRoute
   '/voter/education': typeof VoterVoterEducationRoute
   '/voter/elect': typeof VoterVoterElectRoute
@@ -306,15 +338,19 @@ export interface FileRoutesById {
   '/verify': typeof VerifyRoute
   '/verify-token': typeof VerifyTokenRoute
   '/admin/login': typeof AdminLoginRoute
+  '/admin/set-password': typeof AdminSetPasswordRoute
   '/agent/login': typeof AgentLoginRoute
   '/_admin/admin/candidates': typeof AdminAdminCandidatesRoute
   '/_admin/admin/elections': typeof AdminAdminElectionsRoute
   '/_admin/admin/issues': typeof AdminAdminIssuesRoute
   '/_admin/admin/logs': typeof AdminAdminLogsRoute
   '/_admin/admin/members': typeof AdminAdminMembersRoute
+  '/_admin/admin/nominations': typeof AdminAdminNominationsRoute
   '/_admin/admin/organisation': typeof AdminAdminOrganisationRoute
   '/_admin/admin/reminders': typeof AdminAdminRemindersRoute
   '/_admin/admin/setup': typeof AdminAdminSetupRoute
+  '/_admin/admin/staff': typeof AdminAdminStaffRoute
+  '/_admin/admin/ussd': typeof AdminAdminUssdRoute
   '/_admin/admin/vpat': typeof AdminAdminVpatRoute
   '/_voter/voter/education': typeof VoterVoterEducationRoute
   '/_voter/voter/elect': typeof VoterVoterElectRoute
@@ -342,15 +378,19 @@ export interface FileRouteTypes {
     | '/verify'
     | '/verify-token'
     | '/admin/login'
+    | '/admin/set-password'
     | '/agent/login'
     | '/admin/candidates'
     | '/admin/elections'
     | '/admin/issues'
     | '/admin/logs'
     | '/admin/members'
+    | '/admin/nominations'
     | '/admin/organisation'
     | '/admin/reminders'
     | '/admin/setup'
+    | '/admin/staff'
+    | '/admin/ussd'
     | '/admin/vpat'
     | '/voter/education'
     | '/voter/elect'
@@ -376,15 +416,19 @@ export interface FileRouteTypes {
     | '/verify'
     | '/verify-token'
     | '/admin/login'
+    | '/admin/set-password'
     | '/agent/login'
     | '/admin/candidates'
     | '/admin/elections'
     | '/admin/issues'
     | '/admin/logs'
     | '/admin/members'
+    | '/admin/nominations'
     | '/admin/organisation'
     | '/admin/reminders'
     | '/admin/setup'
+    | '/admin/staff'
+    | '/admin/ussd'
     | '/admin/vpat'
     | '/voter/education'
     | '/voter/elect'
@@ -413,15 +457,19 @@ export interface FileRouteTypes {
     | '/verify'
     | '/verify-token'
     | '/admin/login'
+    | '/admin/set-password'
     | '/agent/login'
     | '/_admin/admin/candidates'
     | '/_admin/admin/elections'
     | '/_admin/admin/issues'
     | '/_admin/admin/logs'
     | '/_admin/admin/members'
+    | '/_admin/admin/nominations'
     | '/_admin/admin/organisation'
     | '/_admin/admin/reminders'
     | '/_admin/admin/setup'
+    | '/_admin/admin/staff'
+    | '/_admin/admin/ussd'
     | '/_admin/admin/vpat'
     | '/_voter/voter/education'
     | '/_voter/voter/elect'
@@ -451,6 +499,7 @@ export interface RootRouteChildren {
   VerifyRoute: typeof VerifyRoute
   VerifyTokenRoute: typeof VerifyTokenRoute
   AdminLoginRoute: typeof AdminLoginRoute
+  AdminSetPasswordRoute: typeof AdminSetPasswordRoute
   AgentLoginRoute: typeof AgentLoginRoute
 }
 
@@ -582,6 +631,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminLoginRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/admin/set-password': {
+      id: '/admin/set-password'
+      path: '/admin/set-password'
+      fullPath: '/admin/set-password'
+      preLoaderRoute: typeof AdminSetPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/agent/login': {
       id: '/agent/login'
       path: '/agent/login'
@@ -631,6 +687,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAdminMembersRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/_admin/admin/nominations': {
+      id: '/_admin/admin/nominations'
+      path: '/admin/nominations'
+      fullPath: '/admin/nominations'
+      preLoaderRoute: typeof AdminAdminNominationsRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/_admin/admin/organisation': {
       id: '/_admin/admin/organisation'
       path: '/admin/organisation'
@@ -650,6 +713,20 @@ declare module '@tanstack/react-router' {
       path: '/admin/setup'
       fullPath: '/admin/setup'
       preLoaderRoute: typeof AdminAdminSetupRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/_admin/admin/staff': {
+      id: '/_admin/admin/staff'
+      path: '/admin/staff'
+      fullPath: '/admin/staff'
+      preLoaderRoute: typeof AdminAdminStaffRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/_admin/admin/ussd': {
+      id: '/_admin/admin/ussd'
+      path: '/admin/ussd'
+      fullPath: '/admin/ussd'
+      preLoaderRoute: typeof AdminAdminUssdRouteImport
       parentRoute: typeof AdminRoute
     }
     '/_admin/admin/vpat': {
@@ -710,9 +787,12 @@ interface AdminRouteChildren {
   AdminAdminIssuesRoute: typeof AdminAdminIssuesRoute
   AdminAdminLogsRoute: typeof AdminAdminLogsRoute
   AdminAdminMembersRoute: typeof AdminAdminMembersRoute
+  AdminAdminNominationsRoute: typeof AdminAdminNominationsRoute
   AdminAdminOrganisationRoute: typeof AdminAdminOrganisationRoute
   AdminAdminRemindersRoute: typeof AdminAdminRemindersRoute
   AdminAdminSetupRoute: typeof AdminAdminSetupRoute
+  AdminAdminStaffRoute: typeof AdminAdminStaffRoute
+  AdminAdminUssdRoute: typeof AdminAdminUssdRoute
   AdminAdminVpatRoute: typeof AdminAdminVpatRoute
   AdminAdminIndexRoute: typeof AdminAdminIndexRoute
 }
@@ -723,9 +803,12 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminAdminIssuesRoute: AdminAdminIssuesRoute,
   AdminAdminLogsRoute: AdminAdminLogsRoute,
   AdminAdminMembersRoute: AdminAdminMembersRoute,
+  AdminAdminNominationsRoute: AdminAdminNominationsRoute,
   AdminAdminOrganisationRoute: AdminAdminOrganisationRoute,
   AdminAdminRemindersRoute: AdminAdminRemindersRoute,
   AdminAdminSetupRoute: AdminAdminSetupRoute,
+  AdminAdminStaffRoute: AdminAdminStaffRoute,
+  AdminAdminUssdRoute: AdminAdminUssdRoute,
   AdminAdminVpatRoute: AdminAdminVpatRoute,
   AdminAdminIndexRoute: AdminAdminIndexRoute,
 }
@@ -779,6 +862,7 @@ const rootRouteChildren: RootRouteChildren = {
   VerifyRoute: VerifyRoute,
   VerifyTokenRoute: VerifyTokenRoute,
   AdminLoginRoute: AdminLoginRoute,
+  AdminSetPasswordRoute: AdminSetPasswordRoute,
   AgentLoginRoute: AgentLoginRoute,
 }
 export const routeTree = rootRouteImport

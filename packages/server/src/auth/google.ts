@@ -56,12 +56,17 @@ async function certificates(ctx: GoogleContext): Promise<Record<string, string>>
 /**
  * Checks a Google ID token server-side: RS256 signature against Google's keys, audience =
  * GOOGLE_CLIENT_ID, issuer, expiry and a verified email; then spends it, so a token is accepted
- * once (a second use answers 401, whatever the first one led to). Without GOOGLE_CLIENT_ID every
+ * once (a second use answers 401, whatever the first one led to). Only the canonical spelling of
+ * a token is accepted, so no re-encoding of a spent token is a new one. Without GOOGLE_CLIENT_ID every
  * Google sign-in answers 503, never a silent accept.
  */
 export async function verifyGoogleIdToken(ctx: GoogleContext, idToken: string): Promise<GoogleIdentity> {
   const audience = ctx.env.GOOGLE_CLIENT_ID;
   if (!audience) throw new AppError('UNAVAILABLE', GOOGLE_NOT_CONFIGURED);
+  // Base64 decoders forgive padding, the standard alphabet, whitespace and spare bits, so one
+  // token has many spellings that verify: only its one canonical spelling is accepted.
+  const spentKey = canonicalTokenKey(idToken);
+  if (!spentKey) throw new AppError('UNAUTHENTICATED', GOOGLE_INVALID, { issue: GOOGLE_INVALID });
   const certs = await certificates(ctx);
   const client = await ctx.google.oauthClient();
   let payload: Record<string, unknown> | undefined;
@@ -81,7 +86,7 @@ export async function verifyGoogleIdToken(ctx: GoogleContext, idToken: string): 
     throw new AppError('UNAUTHENTICATED', GOOGLE_EMAIL_UNVERIFIED, { issue: GOOGLE_EMAIL_UNVERIFIED });
   }
   const exp = typeof payload?.exp === 'number' ? payload.exp * 1000 : ctx.now().getTime() + 3_600_000;
-  await spendIdToken(ctx, idToken, new Date(exp));
+  await spendIdToken(ctx, spentKey, new Date(exp));
   return {
     sub,
     email: email.trim().toLowerCase(),
@@ -90,16 +95,37 @@ export async function verifyGoogleIdToken(ctx: GoogleContext, idToken: string): 
   };
 }
 
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The key a token is spent under: the SHA-256 of its three segments' decoded bytes, each written
+ * back in unpadded base64url (so a canonical token keeps the key it always had). Undefined, to be
+ * answered like any invalid token, unless the token is exactly three segments each in that
+ * canonical form: no padding, no `+` or `/`, no whitespace, no set spare bits in the last character.
+ */
+export function canonicalTokenKey(idToken: string): string | undefined {
+  const segments = idToken.split('.');
+  if (segments.length !== 3) return undefined;
+  const canonical: string[] = [];
+  for (const segment of segments) {
+    if (!BASE64URL.test(segment)) return undefined;
+    const decoded = Buffer.from(segment, 'base64url').toString('base64url');
+    if (decoded !== segment) return undefined;
+    canonical.push(decoded);
+  }
+  return sha256(canonical.join('.'));
+}
+
 /**
  * Marks a verified token as used until it expires; 401 when it was used before (also when two
  * requests race with one token: the primary key lets exactly one through). Expired marks go.
  */
-async function spendIdToken(ctx: GoogleContext, idToken: string, expiresAt: Date): Promise<void> {
+async function spendIdToken(ctx: GoogleContext, key: string, expiresAt: Date): Promise<void> {
   const { db } = ctx.database;
   await db.delete(usedIdTokens).where(lt(usedIdTokens.expiresAt, ctx.now()));
   const spent = await db
     .insert(usedIdTokens)
-    .values({ tokenHash: sha256(idToken), expiresAt })
+    .values({ tokenHash: key, expiresAt })
     .onConflictDoNothing()
     .returning({ tokenHash: usedIdTokens.tokenHash });
   if (spent.length === 0) throw new AppError('UNAUTHENTICATED', GOOGLE_TOKEN_USED, { issue: GOOGLE_TOKEN_USED });

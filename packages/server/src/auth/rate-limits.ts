@@ -12,8 +12,11 @@ export const TOO_MANY_FROM_ADDRESS = 'Too many attempts from this network, pleas
  * A per-IP hourly ceiling, answering 429 in the error envelope with Retry-After (the seconds until
  * the address's window resets). Many members share one address (office networks, carrier NAT), so
  * every ceiling is generous; the per-code, per-identifier and per-account limits are what stop
- * guessing. Counters live in this process's memory: with several server processes each enforces
- * its own share, which only ever makes the ceiling stricter per process.
+ * guessing. Counters live in this process's memory and are not shared, not even with REDIS_URL
+ * set: with N server processes behind the proxy an address gets up to N times the ceiling in an
+ * hour (each process counts only the requests it served), and a restart starts every count again.
+ * The per-code, per-identifier and per-account limits are in the database and hold across
+ * processes (docs/operations.md, "Rate limits with several processes").
  */
 export type IpLimitOptions = {
   /** Requests per address per hour. */

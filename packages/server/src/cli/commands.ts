@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { readFile } from 'node:fs/promises';
+import { callerPath } from './caller-path';
 import { upsertStaff } from '../seed';
 import { readAllStates, verifyAudit } from '../modules/elections';
 import { importMembers } from '../modules/members';
@@ -133,7 +134,7 @@ export const COMMANDS: Record<string, Command> = {
       }
       // "-": the CSV on standard input, so a file on the Docker host needs no copying into the
       // container: docker compose exec -T server kura members:import - < members.csv
-      const csv = file === '-' ? await readStdin() : await readFile(file);
+      const csv = file === '-' ? await readStdin() : await readFile(callerPath(file));
       const result = await importMembers(ctx, { role: 'admin', id: null, name: 'CLI members:import', ip: '' }, csv, {
         confirmContactChanges,
       });

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_BLT_BYTES, MAX_CANDIDATES } from '@kura/count';
 import { countCommand, type CountIo } from './count';
 
 // The published count vectors live with the engine (packages/count/test/vectors).
@@ -56,6 +57,16 @@ describe('cli count: recounting a BLT file', () => {
     expect(bad.err).toBe('-: line 3: candidate 2 appears twice on this ballot');
   });
 
+  it('reads a relative path from the folder the operator ran `pnpm cli` in, not packages/server', async () => {
+    const io = (cwd: string): CountIo => ({ out: () => {}, err: () => {}, stdin: async () => Buffer.alloc(0), env: { KURA_CLI_CWD: cwd } });
+    expect(await countCommand.run(['--json', '42.blt'], io(VECTORS))).toBe(0);
+    // pnpm's INIT_CWD when run from inside packages/server; a missing file there is "no such file".
+    const errors: string[] = [];
+    const elsewhere: CountIo = { ...io(''), err: (l) => errors.push(l), env: { INIT_CWD: tmp } };
+    expect(await countCommand.run(['42.blt'], elsewhere)).toBe(1);
+    expect(errors).toEqual(['42.blt: no such file']);
+  });
+
   it('refuses a file that is not UTF-8, a missing file and bad arguments', async () => {
     const latin1 = join(tmp, 'latin1.blt');
     writeFileSync(latin1, Buffer.from('2 1\n1 1 0\n0\n"Jos\xe9"\n"B"\n', 'latin1'));
@@ -80,5 +91,40 @@ describe('cli count: recounting a BLT file', () => {
     });
     expect(result.code, result.output).toBe(0);
     expect(JSON.parse(result.output)).toMatchObject({ elected: expected['weak-defeat']!.elected, nontransferable: '6.00000' });
+  });
+
+  it('refuses the hostile 3,000-candidate file of issue 36 at once, and a file past the size limit unread', async () => {
+    const hostile = join(tmp, 'hostile.blt');
+    writeFileSync(hostile, ['3000 1', '0', ...Array.from({ length: 3000 }, (_, k) => `"C${k + 1}"`), '"hostile"', ''].join('\n'));
+    expect(await run(['--json', hostile])).toMatchObject({
+      code: 1,
+      out: '',
+      err: `${hostile}: line 1: 3000 candidates are more than this reader takes (at most ${MAX_CANDIDATES})`,
+    });
+    // A sparse file one byte past the limit: refused by its size, before it is read.
+    const huge = join(tmp, 'huge.blt');
+    writeFileSync(huge, '');
+    truncateSync(huge, MAX_BLT_BYTES + 1);
+    expect(await run([huge])).toMatchObject({ code: 1, err: `${huge}: larger than a ballot file may be (at most 64 MiB)` });
+    const err: string[] = [];
+    const io: CountIo = { out: () => {}, err: (l) => err.push(l), stdin: async () => Buffer.alloc(MAX_BLT_BYTES + 1, 32) };
+    expect(await countCommand.run(['-'], io)).toBe(1);
+    expect(err).toEqual(['-: larger than a ballot file may be (at most 64 MiB)']);
+  });
+
+  it('reads a file with text after the title (the ERBS M135 shape): ignored, and noted in --json and the report', async () => {
+    const m135 = join(tmp, 'M135-shaped.blt');
+    const plain = ['3 1', '2 1 0', '1 2 3 0', '0', '"Ann"', '"Bob"', '"Cat"', '"M135"'];
+    writeFileSync(m135, [...plain, '"Brian Wichmann, ERBS validation data"', 'First Prefs 2 1 0', ''].join('\n'));
+    const json = await run(['--json', m135]);
+    expect(json.code, json.err).toBe(0);
+    const parsed = JSON.parse(json.out);
+    expect(parsed).toMatchObject({ title: 'M135', elected: [{ name: 'Ann', votes: '2.00000' }] });
+    expect(parsed.notes).toEqual(['text after the title (lines 9 to 10) is not part of the election and was ignored']);
+    const text = await run([m135]);
+    expect(text.code).toBe(0);
+    expect(text.out).toContain('Note: text after the title (lines 9 to 10) is not part of the election and was ignored');
+    // The same ballots without the tail: no note.
+    expect(JSON.parse((await run(['--json', '-'], plain.join('\n'))).out).notes).toEqual([]);
   });
 });

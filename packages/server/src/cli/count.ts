@@ -1,10 +1,14 @@
-import { BltError, countBlt, CountError, type BltCount } from '@kura/count';
-import { readFile } from 'node:fs/promises';
+import { BltError, countBlt, CountError, MAX_BLT_BYTES, type BltCount } from '@kura/count';
+import { readFile, stat } from 'node:fs/promises';
+import { callerPath } from './caller-path';
+import { keygenCommand, signCommand, verifyEvidenceCommand } from './evidence';
 
 /**
  * `count [--json] [--seed S] <file.blt | ->`: recounts a BLT ballot file by single transferable
  * vote under the Scottish STV rules, with the same engine (@kura/count) the server declares
  * results with. It needs no database and no configuration: anyone can re-run a published count.
+ * Files past the reader's limits (MAX_BLT_BYTES, candidates, seats: docs/decisions/008) are refused
+ * before they are counted; the size before the file is read.
  */
 export type StandaloneCommand = {
   usage: string;
@@ -12,14 +16,26 @@ export type StandaloneCommand = {
   run(args: string[], io?: CountIo): Promise<number>;
 };
 
-export type CountIo = { out(line: string): void; err(line: string): void; stdin(): Promise<Buffer> };
+export type CountIo = {
+  out(line: string): void;
+  err(line: string): void;
+  stdin(): Promise<Buffer>;
+  /** Where relative paths are resolved from (caller-path.ts); the process's own by default. */
+  env?: NodeJS.ProcessEnv;
+};
 
 const defaultIo: CountIo = {
   out: (line) => console.log(line),
   err: (line) => console.error(line),
   async stdin() {
+    // Stops reading once past the limit: the caller refuses what it got.
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    let size = 0;
+    for await (const chunk of process.stdin) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size > MAX_BLT_BYTES) break;
+    }
     return Buffer.concat(chunks);
   },
 };
@@ -50,6 +66,7 @@ function report(count: BltCount, firstPreferences: Map<number, number>, io: Coun
   const elected = new Set(count.elected.map((e) => e.name));
   const width = Math.max(9, ...standing.map((c) => c.name.length)) + 2;
   io.out(count.title || '(untitled)');
+  for (const note of count.notes) io.out(`Note: ${note}`);
   io.out(`${count.seats} seat(s), ${count.ballots} valid ballots, quota ${count.quota} (Scottish STV)`);
   const withdrawn = count.candidates.filter((c) => c.withdrawn);
   if (withdrawn.length > 0) io.out(`Withdrawn: ${withdrawn.map((c) => c.name).join(', ')}`);
@@ -86,13 +103,20 @@ export const countCommand: StandaloneCommand = {
       io.err(`Usage: ${USAGE}`);
       return 2;
     }
+    const tooLarge = () => {
+      io.err(`${file}: larger than a ballot file may be (at most ${MAX_BLT_BYTES / 1024 / 1024} MiB)`);
+      return 1;
+    };
     let bytes: Buffer;
     try {
-      bytes = file === '-' ? await io.stdin() : await readFile(file);
+      const path = file === '-' ? '-' : callerPath(file, io.env);
+      if (path !== '-' && (await stat(path)).size > MAX_BLT_BYTES) return tooLarge();
+      bytes = path === '-' ? await io.stdin() : await readFile(path);
     } catch (error) {
       io.err(`${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
       return 1;
     }
+    if (bytes.length > MAX_BLT_BYTES) return tooLarge();
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -116,4 +140,9 @@ export const countCommand: StandaloneCommand = {
 };
 
 /** Commands that run without a database or configuration (cli.ts runs them before loading either). */
-export const STANDALONE_COMMANDS: Record<string, StandaloneCommand> = { count: countCommand };
+export const STANDALONE_COMMANDS: Record<string, StandaloneCommand> = {
+  count: countCommand,
+  'verify-evidence': verifyEvidenceCommand,
+  keygen: keygenCommand,
+  sign: signCommand,
+};

@@ -1,6 +1,7 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as schema from './schema';
+import { lockDataDir, type DataDirLock, type LockDataDirOptions } from './data-dir-lock';
 import { startPgliteInline, startPgliteWorker, type PgliteHost } from './pglite-host';
 
 export type Db = PostgresJsDatabase<typeof schema>;
@@ -28,16 +29,29 @@ export type OpenDatabaseOptions = {
   poolMax?: number;
   /** Distinct statement texts prepared at most (default PREPARED_STATEMENT_LIMIT). */
   preparedStatementLimit?: number;
+  /**
+   * A PGlite data folder is opened by one process at a time (db/data-dir-lock.ts): who this process
+   * is, for the refusal another one prints, and how long to wait for the folder (default: refuse at once).
+   */
+  dataDirLock?: Partial<LockDataDirOptions>;
 };
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   let host: PgliteHost | undefined;
   let url = options.url;
+  let lock: DataDirLock | undefined;
   if (!url) {
-    host =
-      options.pgliteMode === 'worker' && options.dataDir
-        ? await startPgliteWorker(options.dataDir)
-        : await startPgliteInline(options.dataDir, options.pgliteFrom);
+    // Before PGlite opens the folder: a second process on it would corrupt it (data-dir-lock.ts).
+    if (options.dataDir) lock = await lockDataDir(options.dataDir, { holder: 'a Kura process', ...options.dataDirLock });
+    try {
+      host =
+        options.pgliteMode === 'worker' && options.dataDir
+          ? await startPgliteWorker(options.dataDir)
+          : await startPgliteInline(options.dataDir, options.pgliteFrom);
+    } catch (error) {
+      await lock?.release();
+      throw error;
+    }
     url = host.url;
   }
   const sql = postgres(url, {
@@ -60,6 +74,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     async close() {
       await sql.end({ timeout: 5 });
       await host?.close();
+      await lock?.release();
     },
     ...(host?.dumpDataDir ? { dumpDataDir: host.dumpDataDir } : {}),
   };

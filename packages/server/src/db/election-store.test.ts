@@ -40,8 +40,8 @@ describe('election store', () => {
     expect(await column()).toBe(false);
     expect((await toggle(true)).status).toBe(200);
     expect(await column()).toBe(true);
-    expect(await readActive(t.ctx.database.db)).toBe(true);
-    expect((await readState(t.ctx.database.db)).openedAt).toBeInstanceOf(Date);
+    expect(await readActive(t.ctx.database.db, 1)).toBe(true);
+    expect((await readState(t.ctx.database.db, 1)).openedAt).toBeInstanceOf(Date);
     expect(await status()).toBe('1');
     expect((await request(t.app).get('/api/v1/election')).body.data).toMatchObject({ active: '1', phase: 'open' });
 
@@ -54,35 +54,35 @@ describe('election store', () => {
 
   it('is what the vote statement reads: a switch written through the store opens and closes voting', async () => {
     const { token } = await createVoter(t.ctx);
-    await t.ctx.database.db.transaction((tx) => setActive(tx, false, t.ctx.now()));
+    await t.ctx.database.db.transaction((tx) => setActive(tx, false, t.ctx.now(), 1));
     const refused = await vote(t.app, token, { [e.chair.id]: e.alice.id });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('Voting is currently disabled');
 
-    await t.ctx.database.db.transaction((tx) => setActive(tx, true, t.ctx.now()));
+    await t.ctx.database.db.transaction((tx) => setActive(tx, true, t.ctx.now(), 1));
     expect(await status()).toBe('1');
     expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
-    await t.ctx.database.db.transaction((tx) => setActive(tx, false, t.ctx.now()));
+    await t.ctx.database.db.transaction((tx) => setActive(tx, false, t.ctx.now(), 1));
   });
 
   it('reads and writes the settings and one value, on the current election', async () => {
-    await updateConfiguration(t.ctx.database.db, { supportEmail: 'store@example.org', resultsVisibility: 'staff' }, t.ctx.now());
+    await updateConfiguration(t.ctx.database.db, { supportEmail: 'store@example.org', resultsVisibility: 'staff' }, t.ctx.now(), 1);
     const state = await readState(t.ctx.database.db, CURRENT_ELECTION);
     expect(state).toMatchObject({ id: CURRENT_ELECTION, supportEmail: 'store@example.org', resultsVisibility: 'staff' });
     // The fragment is a subquery, for a select of other tables to embed.
     const [value] = await t.ctx.database.db.execute<{ v: string }>(sql`select ${organisationValue('supportEmail')} as v`);
     expect(value?.v).toBe('store@example.org');
-    const [title] = await t.ctx.database.db.execute<{ v: string }>(sql`select ${electionValue('resultsVisibility')} as v`);
+    const [title] = await t.ctx.database.db.execute<{ v: string }>(sql`select ${electionValue('resultsVisibility', 1)} as v`);
     expect(title?.v).toBe('staff');
-    await updateConfiguration(t.ctx.database.db, { supportEmail: null, resultsVisibility: 'live' });
+    await updateConfiguration(t.ctx.database.db, { supportEmail: null, resultsVisibility: 'live' }, undefined, 1);
   });
 
   it('closes once: voting off and closed_at set by the first close, nothing by a second', async () => {
-    await t.ctx.database.db.transaction((tx) => setActive(tx, true, t.ctx.now()));
-    const first = await t.ctx.database.db.transaction((tx) => markClosed(tx, t.ctx.now(), { dueOnly: false }));
-    const second = await t.ctx.database.db.transaction((tx) => markClosed(tx, t.ctx.now(), { dueOnly: false }));
+    await t.ctx.database.db.transaction((tx) => setActive(tx, true, t.ctx.now(), 1));
+    const first = await t.ctx.database.db.transaction((tx) => markClosed(tx, t.ctx.now(), { dueOnly: false }, 1));
+    const second = await t.ctx.database.db.transaction((tx) => markClosed(tx, t.ctx.now(), { dueOnly: false }, 1));
     expect([first, second]).toEqual([true, false]);
-    const state = await readState(t.ctx.database.db);
+    const state = await readState(t.ctx.database.db, 1);
     expect(state.votingActive).toBe(false);
     expect(state.closedAt).toBeInstanceOf(Date);
     expect(await status()).toBe('0');

@@ -8,13 +8,14 @@ import { AppError } from '../errors';
  * The election store: every read and write of an election's state (texts, schedule, results
  * visibility, the voting switch, the phase's dates, the close and its statements) and of the
  * organisation's texts goes through these functions (docs/architecture.md "Where state lives").
- * Each takes the election's id, resolved where a call starts; the default `CURRENT_ELECTION` is
- * election 1, the single election of earlier releases. (The vote statement, cast_vote in
+ * Each takes the election's id, required (no default: a caller that forgets it does not compile),
+ * resolved where a call starts (`resolveElection`, `currentElectionId`); election 1 is only the
+ * first row, which an admin may delete. (The vote statement, cast_vote in
  * db/schema/functions.ts, reads the switch in SQL from the position's election row.)
  */
 export type ElectionId = number;
 
-/** Election 1: the row migration 0005 created, the single election of earlier releases. */
+/** Election 1: the row migration 0005 created, the single election of earlier releases (tests and upgrades name it; no call defaults to it). */
 export const CURRENT_ELECTION: ElectionId = 1;
 
 export type ElectionRow = typeof election.$inferSelect;
@@ -47,6 +48,11 @@ export type ElectionConfiguration = Partial<
     | 'timeZone'
     | 'resultsVisibility'
     | 'electorateBranchIds'
+    | 'electorateRules'
+    | 'electedIn'
+    | 'registerOpensAt'
+    | 'registerClosesAt'
+    | 'nominations'
   >
 >;
 
@@ -63,14 +69,15 @@ type Reader = Db | Tx;
 const iso = (d: Date) => d.toISOString();
 const row = (id: ElectionId) => eq(election.id, id);
 
-/** The election's whole state, read at once (in a transaction: as that transaction sees it). */
-export async function readState(db: Reader, id: ElectionId = CURRENT_ELECTION): Promise<ElectionRecord> {
+/** The election's whole state, read at once (in a transaction: as that transaction sees it); 404 when there is none with this id. */
+export async function readState(db: Reader, id: ElectionId): Promise<ElectionRecord> {
   const [found] = await db
     .select({ ...getTableColumns(election), ...organisationTexts })
     .from(election)
     .innerJoin(organisation, eq(organisation.id, 1))
     .where(row(id));
-  if (!found) throw new Error(`election ${id} is missing`);
+  // Deleted meanwhile (or never was): a 404 of the request, never a 500 (docs/api.md "Many elections").
+  if (!found) throw new AppError('NOT_FOUND', 'No such election');
   return found;
 }
 
@@ -89,6 +96,12 @@ export async function readOrganisation(db: Reader): Promise<OrganisationRecord> 
   const [found] = await db.select().from(organisation).where(eq(organisation.id, 1));
   if (!found) throw new Error('the organisation row is missing (migration 0013 creates it)');
   return found;
+}
+
+/** The organisation's member-number pattern (docs/api.md "Register formats"); null: the default rule. */
+export async function readMemberNoPattern(db: Reader): Promise<string | null> {
+  const [found] = await db.select({ pattern: organisation.memberNoPattern }).from(organisation).where(eq(organisation.id, 1));
+  return found?.pattern ?? null;
 }
 
 /** The organisation's stored default language (docs/api.md "Languages"); `defaultLanguage()` in i18n makes it a shipped code. */
@@ -116,9 +129,15 @@ export async function resolveElection(db: Reader, requested?: unknown): Promise<
     if (!found) throw new AppError('NOT_FOUND', 'No such election');
     return found.id;
   }
+  const current = await currentElectionId(db);
+  if (current === null) throw new AppError('NOT_FOUND', 'No such election');
+  return current;
+}
+
+/** The current election's id (`CURRENT_ELECTION_SQL`); null when the installation has no election. */
+export async function currentElectionId(db: Reader): Promise<ElectionId | null> {
   const [current] = await db.execute<{ id: number | null }>(sql`select ${sql.raw(CURRENT_ELECTION_SQL)} as id`);
-  if (current?.id === null || current?.id === undefined) throw new AppError('NOT_FOUND', 'No such election');
-  return Number(current.id);
+  return current?.id === null || current?.id === undefined ? null : Number(current.id);
 }
 
 /**
@@ -152,33 +171,86 @@ export async function scheduledElectionIds(db: Reader): Promise<ElectionId[]> {
 }
 
 /**
- * Freezes the election's roll at its first opening (nothing when it is frozen already): the
- * members of its electorate now. The caller holds the exclusive election lock.
+ * The members on the election's roll as it stands (before the freeze), as SQL rows (member_id,
+ * branch_id) (docs/api.md "The register"): the members of its branches (every member when
+ * `electorate_branch_ids` is null) who meet every rule of `electorate_rules` (`rule_met`, relative
+ * dates counted back from `opens_at`'s day in the organisation's time zone, `today` while it has
+ * none) and, with `elected_in`, were declared elected in that election (in those positions, or any).
  */
-export async function freezeRoll(tx: Tx, id: ElectionId): Promise<void> {
+export function rollMembersSql(id: ElectionId, today: Date): SQL {
+  // The SQL function roll_members (db/schema/functions.ts) builds the query from the rules.
+  return sql`select member_id, branch_id from roll_members(${id}::int, ${iso(today)}::timestamptz)`;
+}
+
+/**
+ * Freezes the election's roll (nothing when it is frozen already): the members on it now
+ * (`rollMembersSql`), each with their branch now (the quorum and turnout count it), its hash
+ * (SHA-256 hex of the member numbers sorted as strings, each followed by "\n") and `roll_frozen_at`,
+ * and an activity-log row. At the register's close or the first opening, whichever comes first.
+ * The caller holds the election row for update. Answers whether this call froze it.
+ */
+export async function freezeRoll(tx: Tx, id: ElectionId, at: Date, actor = 'Schedule'): Promise<boolean> {
+  const [state] = await tx.execute<{ frozen: boolean }>(sql`select roll_frozen_at is not null as frozen from election where id = ${id}`);
+  if (!state || state.frozen) return false;
   await tx.execute(sql`
-    insert into election_roll (election_id, member_id)
-    select e.id, m.id from election e join members m on e.electorate_branch_ids is null or m.branch_id = any(e.electorate_branch_ids)
-    where e.id = ${id} and e.roll_frozen_at is null
+    insert into election_roll (election_id, member_id, branch_id)
+    select ${id}, roll.member_id, roll.branch_id from (${rollMembersSql(id, at)}) roll
     on conflict do nothing`);
+  const [frozen] = await tx.execute<{ size: number; hash: string; title: string }>(sql`
+    update election set roll_frozen_at = ${iso(at)}::timestamptz, updated_at = ${iso(at)}::timestamptz,
+      roll_hash = (select encode(sha256(convert_to(coalesce(string_agg(m.member_no || E'\n', '' order by m.member_no collate "C"), ''), 'UTF8')), 'hex')
+                   from election_roll r join members m on m.id = r.member_id where r.election_id = ${id})
+    where id = ${id}
+    returning (select count(*) from election_roll r where r.election_id = ${id})::int as size, roll_hash as hash, title`);
+  await tx.execute(sql`
+    insert into activity_logs (name, activity, data, status, created_at, updated_at)
+    values (${actor}, 'Roll frozen', ${`${nameElection(id, frozen?.title)}; ${frozen?.size ?? 0} members; hash ${frozen?.hash ?? ''}`}, 'success',
+            ${iso(at)}::timestamptz, ${iso(at)}::timestamptz)`);
+  return true;
+}
+
+/**
+ * Freezes the roll of every election whose register has closed and whose roll is not frozen yet
+ * (`freezeRoll`, each under its row lock). The scheduler runs it, and so does every change of the
+ * register (import, member edit) and of an electorate before it writes: whatever lands after the
+ * register's close is never on that roll. Answers the elections it froze.
+ */
+export async function freezeDueRolls(tx: Tx, now: Date): Promise<ElectionId[]> {
+  const due = await tx.execute<{ id: number }>(sql`
+    select id from election where roll_frozen_at is null and register_closes_at is not null
+      and register_closes_at <= ${iso(now)}::timestamptz order by id for update`);
+  const frozen: ElectionId[] = [];
+  for (const { id } of due) if (await freezeRoll(tx, Number(id), now)) frozen.push(Number(id));
+  return frozen;
+}
+
+/**
+ * The election's roll as SQL rows (member_id, branch_id): the frozen roll, each member with the
+ * branch recorded at the freeze; before the freeze (or for an election closed without ever
+ * opening), the roll as it stands (`rollMembersSql`), as `freezeRoll` would freeze it. Never the
+ * register as it is after the freeze: a member imported or moved afterwards changes nothing
+ * (docs/api.md "The roll").
+ */
+export function rollRows(id: ElectionId, today: Date = new Date()): SQL {
+  return sql`
+    select r.member_id, r.branch_id from election_roll r join election e on e.id = r.election_id
+    where e.id = ${id} and e.roll_frozen_at is not null
+    union all
+    select live.member_id, live.branch_id from (${rollMembersSql(id, today)}) live
+    where (select roll_frozen_at from election where id = ${id}) is null`;
 }
 
 /**
  * How many members are on each election's roll: the frozen roll's count once frozen, else the
- * members of its electorate now (what `freezeRoll` would freeze).
+ * roll as it stands (what `freezeRoll` would freeze).
  */
-export async function rollSizes(db: Reader, ids: ElectionId[]): Promise<Map<ElectionId, number>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.execute<{ id: number; size: number }>(sql`
-    select e.id, (case when e.roll_frozen_at is not null
-      then (select count(*) from election_roll r where r.election_id = e.id)
-      else (select count(*) from members m where e.electorate_branch_ids is null or m.branch_id = any(e.electorate_branch_ids))
-    end)::int as size
-    from election e where e.id in (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )})`);
-  return new Map(rows.map((r) => [Number(r.id), Number(r.size)]));
+export async function rollSizes(db: Reader, ids: ElectionId[], today: Date = new Date()): Promise<Map<ElectionId, number>> {
+  const out = new Map<ElectionId, number>();
+  for (const id of ids) {
+    const [row] = await db.execute<{ size: number }>(sql`select count(*)::int as size from (${rollRows(id, today)}) roll`);
+    out.set(id, Number(row?.size ?? 0));
+  }
+  return out;
 }
 
 /** The elections whose voting is switched on. */
@@ -207,19 +279,19 @@ export async function underWayElectionIds(db: Reader): Promise<ElectionId[]> {
 }
 
 /** Whether voting is switched on. */
-export async function readActive(db: Reader, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+export async function readActive(db: Reader, id: ElectionId): Promise<boolean> {
   const [found] = await db.select({ active: election.votingActive }).from(election).where(row(id));
   return found?.active ?? false;
 }
 
 /** One of the election's values as a subquery, for a statement that reads other tables with it. */
-export function electionValue<K extends keyof ElectionRow>(key: K, id: ElectionId = CURRENT_ELECTION): SQL<ElectionRow[K] | null> {
+export function electionValue<K extends keyof ElectionRow>(key: K, id: ElectionId): SQL<ElectionRow[K] | null> {
   const column = getTableColumns(election)[key];
   return sql<ElectionRow[K] | null>`(select ${column} from ${election} where ${election.id} = ${id})`;
 }
 
 /** Locks the row until the transaction ends: edits of the election run one at a time. */
-export async function lockForUpdate(tx: Tx, id: ElectionId = CURRENT_ELECTION): Promise<void> {
+export async function lockForUpdate(tx: Tx, id: ElectionId): Promise<void> {
   await tx.execute(sql`select ${election.id} from ${election} where ${election.id} = ${id} for update`);
 }
 
@@ -237,10 +309,10 @@ export async function lockForShare(tx: Tx, id: ElectionId): Promise<{ closedAt: 
  * Switches voting on or off. The first switch-on also ends set-up (`opened_at`). The caller holds
  * the exclusive election lock, so no vote is in flight.
  */
-export async function setActive(tx: Tx, active: boolean, at: Date, id: ElectionId = CURRENT_ELECTION): Promise<void> {
+export async function setActive(tx: Tx, active: boolean, at: Date, id: ElectionId): Promise<void> {
   // The row first: the roll freezes the electorate an edit that commits meanwhile leaves, not the one before it.
   await lockForUpdate(tx, id);
-  if (active) await freezeRoll(tx, id);
+  if (active) await freezeRoll(tx, id, at, 'Voting opened');
   await tx
     .update(election)
     .set({
@@ -249,7 +321,6 @@ export async function setActive(tx: Tx, active: boolean, at: Date, id: ElectionI
       ...(active
         ? {
             openedAt: sql`coalesce(${election.openedAt}, ${iso(at)}::timestamptz)`,
-            rollFrozenAt: sql`coalesce(${election.rollFrozenAt}, ${iso(at)}::timestamptz)`,
           }
         : {}),
     })
@@ -261,16 +332,16 @@ export async function setActive(tx: Tx, active: boolean, at: Date, id: ElectionI
  * records which `opens_at` it acted on, so of several processes (or a restarted one) exactly one
  * opens. Answers whether this call opened it.
  */
-export async function openIfDue(tx: Tx, now: Date, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+export async function openIfDue(tx: Tx, now: Date, id: ElectionId): Promise<boolean> {
   // For update: the roll freezes the electorate an edit that commits meanwhile leaves, not the one before it.
   const [due] = await tx.execute<{ id: number }>(sql`
     select id from election where id = ${id} and closed_at is null and opens_at is not null and opens_at <= ${iso(now)}::timestamptz
       and (closes_at is null or closes_at > ${iso(now)}::timestamptz) and scheduled_open_for is distinct from opens_at
     for update`);
-  if (due) await freezeRoll(tx, id);
+  if (due) await freezeRoll(tx, id, now);
   const rows = await tx.execute<{ id: number }>(sql`
     update election set voting_active = true, scheduled_open_for = opens_at,
-      opened_at = coalesce(opened_at, ${iso(now)}::timestamptz), roll_frozen_at = coalesce(roll_frozen_at, ${iso(now)}::timestamptz),
+      opened_at = coalesce(opened_at, ${iso(now)}::timestamptz),
       updated_at = ${iso(now)}::timestamptz
     where id = ${id} and closed_at is null and opens_at is not null and opens_at <= ${iso(now)}::timestamptz
       and (closes_at is null or closes_at > ${iso(now)}::timestamptz)
@@ -284,7 +355,7 @@ export async function openIfDue(tx: Tx, now: Date, id: ElectionId = CURRENT_ELEC
  * closers one closes. `dueOnly`: only if `closes_at` has come (the schedule). Answers whether this
  * call closed it.
  */
-export async function markClosed(tx: Tx, now: Date, options: { dueOnly: boolean }, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+export async function markClosed(tx: Tx, now: Date, options: { dueOnly: boolean }, id: ElectionId): Promise<boolean> {
   const due = options.dueOnly ? sql`and closes_at is not null and closes_at <= ${iso(now)}::timestamptz` : sql``;
   const rows = await tx.execute<{ id: number }>(sql`
     update election set voting_active = false, closed_at = ${iso(now)}::timestamptz, updated_at = ${iso(now)}::timestamptz
@@ -296,12 +367,7 @@ export async function markClosed(tx: Tx, now: Date, options: { dueOnly: boolean 
  * Writes the given configuration (texts, schedule, time zone, visibility); `at` stamps `updated_at`.
  * The organisation's texts and time zone go to the organisation's row, the rest to the election's.
  */
-export async function updateConfiguration(
-  db: Reader,
-  patch: ElectionConfiguration,
-  at?: Date,
-  id: ElectionId = CURRENT_ELECTION,
-): Promise<void> {
+export async function updateConfiguration(db: Reader, patch: ElectionConfiguration, at: Date | undefined, id: ElectionId): Promise<void> {
   const { organisation: name, website, supportEmail, timeZone, ...own } = patch;
   const org = Object.fromEntries(
     Object.entries({ name, website, supportEmail, timeZone }).filter(([, v]) => v !== undefined),
@@ -319,10 +385,20 @@ export async function updateConfiguration(
     .where(row(id));
 }
 
+/** Gives the election a title while it has none (the first-start default, ELECTION_TITLE). */
+export async function titleIfUntitled(db: Reader, title: string, id: ElectionId): Promise<void> {
+  await db
+    .update(election)
+    .set({ title })
+    .where(and(row(id), eq(election.title, '')));
+}
+
 /** Writes the organisation's own fields (`PUT organisation`). */
 export async function updateOrganisation(
   db: Reader,
-  patch: Partial<Pick<OrganisationRecord, 'name' | 'website' | 'supportEmail' | 'timeZone' | 'currentElectionId' | 'defaultLanguage'>>,
+  patch: Partial<
+    Pick<OrganisationRecord, 'name' | 'website' | 'supportEmail' | 'timeZone' | 'currentElectionId' | 'defaultLanguage' | 'memberNoPattern'>
+  >,
   at: Date,
 ): Promise<void> {
   await db
@@ -332,12 +408,12 @@ export async function updateOrganisation(
 }
 
 /** Stores the commitment recorded when the election closed (the closing statements ran). */
-export async function setFinalCommitment(tx: Tx, commitmentId: number, id: ElectionId = CURRENT_ELECTION): Promise<void> {
+export async function setFinalCommitment(tx: Tx, commitmentId: number, id: ElectionId): Promise<void> {
   await tx.update(election).set({ finalCommitmentId: commitmentId }).where(row(id));
 }
 
 /** Stores `audit:verify`'s outcome at close, if none is stored yet. Answers whether this call stored it. */
-export async function storeAudit(tx: Tx, audit: AuditOutcome, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+export async function storeAudit(tx: Tx, audit: AuditOutcome, id: ElectionId): Promise<boolean> {
   const rows = await tx
     .update(election)
     .set({ audit })
@@ -359,7 +435,21 @@ export async function readAllStates(db: Reader): Promise<ElectionRecord[]> {
 export async function insertElection(
   db: Reader,
   values: Pick<ElectionRow, 'title'> &
-    Partial<Pick<ElectionRow, 'description' | 'opensAt' | 'closesAt' | 'resultsVisibility' | 'electorateBranchIds'>>,
+    Partial<
+      Pick<
+        ElectionRow,
+        | 'description'
+        | 'opensAt'
+        | 'closesAt'
+        | 'resultsVisibility'
+        | 'electorateBranchIds'
+        | 'electorateRules'
+        | 'electedIn'
+        | 'registerOpensAt'
+        | 'registerClosesAt'
+        | 'nominations'
+      >
+    >,
   at: Date,
 ): Promise<ElectionId> {
   const [created] = await db

@@ -54,7 +54,8 @@ describe('migrations', () => {
   it('give ballots no voter, serial or time column (rank is a place in a ranking, 0 for other methods)', async () => {
     const cols = await database.sql<{ column_name: string }[]>`
       select column_name from information_schema.columns where table_name = 'ballots' order by column_name`;
-    expect(cols.map((c) => c.column_name)).toEqual(['candidate_id', 'position_id', 'rank', 'receipt']);
+    // election_id: the partition's key (0018), no secret: participation names the position.
+    expect(cols.map((c) => c.column_name)).toEqual(['candidate_id', 'election_id', 'position_id', 'rank', 'receipt']);
   });
 });
 
@@ -153,6 +154,11 @@ describe('0013: many elections', () => {
         expect(
           (await old.sql`select member_id from election_roll where election_id = 1 order by member_id`).map((r) => r.member_id),
         ).toEqual([voter!.id, alice!.id].sort((a, b) => a - b));
+        // 0017: each roll row frozen before it holds the member's branch at the upgrade.
+        expect(
+          await old.sql`select r.member_id from election_roll r join members m on m.id = r.member_id where r.branch_id is distinct from m.branch_id`,
+        ).toEqual([]);
+        expect(await old.sql`select count(*)::int as n from election_roll where branch_id is null`).toEqual([{ n: 0 }]);
         expect(await old.sql`select member_id, position_id from candidacies`).toEqual([{ member_id: alice!.id, position_id: chair!.id }]);
         // Commitments stay append-only; new elections number after election 1.
         await expect(old.sql`update commitments set election_id = 2`).rejects.toThrow(/append-only/);

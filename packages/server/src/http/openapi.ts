@@ -224,7 +224,12 @@ function completeOperation(operation: Json, route: AppRoute): Json {
       const other = declared as { contentType: string };
       res.content = { [other.contentType]: { schema: { type: 'string' } } };
       if (other.contentType === 'text/csv')
-        res.headers = { 'Content-Disposition': { description: 'attachment; filename="results.csv"', schema: { type: 'string' } } };
+        res.headers = {
+          'Content-Disposition': {
+            description: 'attachment; filename="<election>-results.csv" (the election\'s title, docs/api.md)',
+            schema: { type: 'string' },
+          },
+        };
     }
     if (code === 429) res.headers = RETRY_AFTER;
     if (code >= 200 && code < 300) {

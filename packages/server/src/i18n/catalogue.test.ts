@@ -122,6 +122,16 @@ describe('the server catalogues', () => {
     for (const text of voterTexts) expect(translateText(text, 'sw'), text).not.toBe(text);
   });
 
+  it('say the level word of position titles in the language (issue 37): "Mwenyekiti Kitaifa", not "National"', () => {
+    expect(translateText('You have already voted for Chair National, Treasurer National', 'sw')).toBe(
+      'Tayari umepiga kura kwa Chair Kitaifa, Treasurer Kitaifa',
+    );
+    expect(translateText('Choose at most 1 candidate for National Delegate Nairobi', 'sw')).toBe(
+      'Chagua mgombea mmoja tu kwa National Delegate Nairobi',
+    );
+    expect(translateText('You have already voted for Chair National', 'en')).toBe('You have already voted for Chair National');
+  });
+
   it("cover every validation message of the voter's requests (the contract's zod schemas)", () => {
     const junk: unknown[] = [
       undefined,
@@ -210,6 +220,18 @@ describe('languages', () => {
     expect(languageFromHeader('*')).toBe('en');
     expect(languageFromHeader('en-GB,en;q=0.9,sw;q=0.8')).toBe('en');
     expect(languageFromHeader('garbage;;;q=abc, sw;q=0.1')).toBe('sw');
+  });
+
+  it('ignores an Accept-Language entry whose q is not a qvalue (RFC 9110 §12.4.2), never reading it as 1', () => {
+    for (const q of ['-1', 'NaN', '2', '1.5', '1.0001', '0.5000', '.5', '1e0', 'Infinity', '', '0x1', '+1']) {
+      expect(languageFromHeader(`en;q=${q}, sw;q=0.1`), `q=${q}`).toBe('sw');
+      expect(languageFromHeader(`en;Q=${q}, sw;q=0.1`), `Q=${q}`).toBe('sw');
+    }
+    // Valid qvalues still rank: 1, 1.000, 0.999, and up to three decimals.
+    expect(languageFromHeader('sw;q=0.999, en;q=1.000')).toBe('en');
+    expect(languageFromHeader('en;q=0.998, sw;q=0.999')).toBe('sw');
+    expect(languageFromHeader('en;q=0.5, sw;q=1')).toBe('sw');
+    expect(languageFromHeader('en;q=0., sw;q=0.001')).toBe('sw');
   });
 
   it("a member's language is theirs when shipped, else the organisation's default (English)", () => {

@@ -32,9 +32,13 @@ export function memberLanguage(member: { language?: string | null } | undefined,
   return code && isShippedLanguage(code) ? code : defaultLanguage(organisationDefault);
 }
 
+/** RFC 9110's qvalue: 0 to 1 with at most three decimals ("0", "0.5", "1", "1.000"). */
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
 /**
  * The language of an `Accept-Language` header: the shipped language with the highest q-value
- * (a regional tag such as `sw-KE` counts for `sw`; `q=0` refuses), else English.
+ * (a regional tag such as `sw-KE` counts for `sw`; `q=0` refuses), else English. An entry whose
+ * q is not a qvalue (`q=-1`, `q=NaN`, `q=2`) is ignored, as RFC 9110 leaves it invalid.
  */
 export function languageFromHeader(header: string | undefined): Language {
   if (!header) return 'en';
@@ -42,9 +46,9 @@ export function languageFromHeader(header: string | undefined): Language {
     .split(',')
     .map((part, order) => {
       const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
-      const weight = q === undefined ? 1 : Number(q);
-      return { tag: tag.trim().toLowerCase(), q: Number.isFinite(weight) ? Math.min(weight, 1) : 0, order };
+      const q = params.map((p) => /^\s*q\s*=\s*(.*?)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+      const weight = q === undefined ? 1 : QVALUE.test(q) ? Number(q) : 0;
+      return { tag: tag.trim().toLowerCase(), q: weight, order };
     })
     .filter((r) => r.tag && r.q > 0)
     .sort((a, b) => b.q - a.q || a.order - b.order);
@@ -83,8 +87,8 @@ export function t(language: Language, id: MessageId, values?: MessageValues): st
   return intlFor(language).formatMessage({ id, defaultMessage: en[id] }, values);
 }
 
-/** Texts sent to members, formatted by id: never an error message, so never matched. */
-const SENT_TEXTS = ['sms.', 'email.', 'reminder.', 'contactChange.'];
+/** Texts sent to members (and the declaration PDF's), formatted by id: never an error message, so never matched. */
+const SENT_TEXTS = ['sms.', 'email.', 'reminder.', 'contactChange.', 'ussd.', 'pdf.', 'register.', 'nomination.'];
 /** The messages an error envelope can carry: those `translateText` looks for. */
 export const ERROR_MESSAGE_IDS = (Object.keys(en) as MessageId[]).filter((id) => !SENT_TEXTS.some((prefix) => id.startsWith(prefix)));
 /**
@@ -104,7 +108,21 @@ export function translateText(text: string, language: Language): string {
   if (language === 'en' || text.length > MAX_TRANSLATED_LENGTH) return text;
   matcher ??= matcherFor(Object.fromEntries(ERROR_MESSAGE_IDS.map((id) => [id, en[id]])) as Record<MessageId, string>);
   const found = matcher.match(text);
-  return found ? t(language, found.id, found.values) : text;
+  if (!found) return text;
+  // Position titles end in their level: a national one's level word is said in the language too.
+  const values = Object.fromEntries(
+    Object.entries(found.values).map(([k, v]) => [
+      k,
+      (k === 'position' || k === 'positions') && typeof v === 'string' ? levelsIn(v, language) : v,
+    ]),
+  );
+  return t(language, found.id, values);
+}
+
+/** "Chairperson National, Treasurer National" with the level word "National" in `language` ("Mwenyekiti Kitaifa"). */
+export function levelsIn(titles: string, language: Language): string {
+  if (language === 'en') return titles;
+  return titles.replace(/ National(?=$|, )/g, ` ${t(language, 'vote.levelNational')}`);
 }
 
 /**

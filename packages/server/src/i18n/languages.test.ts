@@ -111,7 +111,7 @@ describe('error messages follow Accept-Language', () => {
       .send({ candidates: { [e.chair.id]: e.carol.id } });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors).toEqual({
-      [`candidates.${e.chair.id}`]: [`Mgombea uliyemchagua hagombei nafasi ya ${e.chair.name} National`],
+      [`candidates.${e.chair.id}`]: [`Mgombea uliyemchagua hagombei nafasi ya ${e.chair.name} Kitaifa`],
     });
   });
 

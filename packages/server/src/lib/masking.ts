@@ -14,7 +14,8 @@ export function maskPhone(phone: string): string {
 }
 
 /** `jane@example.org` → `j***@example.org`. The domain stays: it is rarely personal and helps recognition. */
-export function maskEmail(email: string): string {
+export function maskEmail(email: string | null): string {
+  if (!email) return '';
   const at = email.lastIndexOf('@');
   if (at <= 0) return '***';
   return `${email[0]}***${email.slice(at)}`;

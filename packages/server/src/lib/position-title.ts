@@ -16,14 +16,18 @@ export type TranslatablePosition = NamedPosition & { translations?: Translations
 
 /**
  * The title in each language its name is translated into (the level is the organisation's data and
- * stays), and with `description` the description too: language → {title?, description?}. Undefined
+ * stays), with `name` the name alone, and with `description` the description too: language → {title?, description?}. Undefined
  * when nothing is translated, so an untranslated position answers exactly as before.
  */
-export function titleTranslations(p: TranslatablePosition, options: { description?: boolean } = {}): TranslatedText | undefined {
+export function titleTranslations(
+  p: TranslatablePosition,
+  options: { description?: boolean; name?: boolean } = {},
+): TranslatedText | undefined {
   const out: TranslatedText = {};
   for (const [code, texts] of Object.entries(p.translations ?? {})) {
     const entry: Record<string, string> = {};
     if (texts?.name) entry.title = positionTitle({ name: texts.name, level: p.level });
+    if (options.name && texts?.name) entry.name = texts.name;
     if (options.description && texts?.description) entry.description = texts.description;
     if (Object.keys(entry).length > 0) out[code] = entry;
   }

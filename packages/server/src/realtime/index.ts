@@ -3,13 +3,14 @@ import { Server } from 'socket.io';
 import { SOCKET_PATH } from '@kura/contract';
 import type { RealtimeContext } from './context';
 import { authenticateHandshakes } from './auth';
+import { capPendingWrites } from './backpressure';
 import { channelEmitters } from './emitters';
 import { createFanOut } from './fan-out';
 import type { HubUnit, RealtimeServer } from './hub';
 import { createRelay } from './relay';
 import { createScaleOut, type ScaleOutOptions } from './scale-out';
 import { sessionExpiry } from './session-expiry';
-import { handleSubscriptions, visibilityChanges } from './subscriptions';
+import { handleSubscriptions, visibilityChanges, type SubscribeLimits } from './subscriptions';
 import { createTallyCodec } from './tally';
 
 export type { RealtimeServer } from './hub';
@@ -21,6 +22,10 @@ export type RealtimeOptions = ScaleOutOptions & {
   sessionRecheckMs?: number;
   /** Sockets written per turn of the event loop during a broadcast (default FANOUT_SLICE). */
   fanOutSlice?: number;
+  /** A socket whose unsent output passes this many bytes is disconnected (default MAX_PENDING_BYTES). */
+  maxPendingBytes?: number;
+  /** A socket's `subscribe` allowance (default SUBSCRIBE_BURST at once, one more per SUBSCRIBE_REFILL_MS). */
+  subscribeLimits?: SubscribeLimits;
 };
 
 /**
@@ -31,7 +36,8 @@ export type RealtimeOptions = ScaleOutOptions & {
  * its own file:
  *
  *   auth.ts            the handshake: a socket's role, checked once
- *   subscriptions.ts   channels as rooms: who may join, the results-visibility gate
+ *   subscriptions.ts   channels as rooms: who may join, the results-visibility gate, a socket's subscribe allowance
+ *   backpressure.ts    a socket whose client does not read is dropped past a cap of unsent bytes
  *   emitters.ts        what each channel carries, coalesced (coalesce.ts), written in slices (fan-out.ts);
  *                      the tally channel's snapshot and counts encoding (tally.ts)
  *   session-expiry.ts  a revoked or idled-out session loses the staff channels
@@ -49,7 +55,8 @@ export async function attachRealtime(ctx: RealtimeContext, server: HttpServer, o
 
   authenticateHandshakes(ctx, io);
   const tallyCodec = createTallyCodec();
-  handleSubscriptions(ctx, io, tallyCodec);
+  capPendingWrites(ctx, io, options.maxPendingBytes);
+  handleSubscriptions(ctx, io, tallyCodec, options.subscribeLimits);
   const units = [
     channelEmitters(ctx, io, createFanOut(io, options.fanOutSlice), tallyCodec),
     visibilityChanges(ctx, io),

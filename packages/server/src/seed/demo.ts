@@ -4,7 +4,15 @@ import type { Db } from '../db/client';
 import { branches, items, members, motionOptions, positions } from '../db/schema';
 import type { Actor } from '../auth/actor';
 import { castVote } from '../modules/ballots';
-import { addElection, archiveElection, closeElection, toggleElection, updateElection } from '../modules/elections';
+import {
+  addElection,
+  archiveElection,
+  closeElection,
+  currentElectionId,
+  readState,
+  toggleElection,
+  updateElection,
+} from '../modules/elections';
 import { assignPositions, importMembers } from '../modules/members';
 import { createBranch, createPositions } from '../modules/setup';
 import { upsertStaff } from './staff';
@@ -164,10 +172,17 @@ export async function seedDemo(ctx: AppContext, options: { memberCount?: number 
   const rand = prng(2025);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 
-  await updateElection(ctx, actor, DEMO_ELECTION);
+  // The current election (an empty install's untitled one), or a new one when there is none to
+  // set up: an admin may have deleted election 1 before any branch, position or member existed.
+  const current = await currentElectionId(db);
+  const electionId =
+    current !== null && (await readState(db, current)).closedAt === null
+      ? current
+      : ((await addElection(ctx, actor, { title: DEMO_ELECTION.title })) as { id: number }).id;
+  await updateElection(ctx, actor, DEMO_ELECTION, electionId);
   for (const name of KENYA_COUNTIES) await createBranch(ctx, actor, name);
-  for (const name of NATIONAL_POSITIONS) await createPositions(ctx, actor, { name });
-  await createPositions(ctx, actor, { name: BRANCH_POSITION, every_branch: true });
+  for (const name of NATIONAL_POSITIONS) await createPositions(ctx, actor, { name }, electionId);
+  await createPositions(ctx, actor, { name: BRANCH_POSITION, every_branch: true }, electionId);
 
   const weighted = [...DEMO_CONTESTED_BRANCHES, ...DEMO_CONTESTED_BRANCHES, ...KENYA_COUNTIES];
   const lines = ['member_no,name,email,phone,branch'];
@@ -211,7 +226,7 @@ export async function seedDemo(ctx: AppContext, options: { memberCount?: number 
       );
     }
   }
-  for (const [memberNo, positionIds] of standing) await assignPositions(ctx, actor, memberNo, positionIds);
+  for (const [memberNo, positionIds] of standing) await assignPositions(ctx, actor, memberNo, positionIds, electionId);
 
   await db
     .insert(items)

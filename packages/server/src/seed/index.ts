@@ -16,4 +16,4 @@ export {
   seedDemo,
   type DemoSummary,
 } from './demo';
-export { upsertStaff } from './staff';
+export { hasAdmin, upsertStaff } from './staff';

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { eq } from 'drizzle-orm';
 import { staff } from '../db/schema';
 import { hashPassword } from '../lib/crypto';
 
@@ -17,4 +18,10 @@ export async function upsertStaff(
       target: staff.email,
       set: { role: input.role, ...(passwordHash ? { passwordHash } : {}), ...(input.name ? { name } : {}) },
     });
+}
+
+/** Whether any admin exists (the start banner and the staff login say how to make the first one until then). */
+export async function hasAdmin(db: Db): Promise<boolean> {
+  const [row] = await db.select({ id: staff.id }).from(staff).where(eq(staff.role, 'admin')).limit(1);
+  return row !== undefined;
 }

@@ -73,7 +73,7 @@ const contactLog = async (id: number) =>
     .where(and(eq(activityLogs.activity, 'Member contact changed'), eq(activityLogs.userId, id), eq(activityLogs.userType, 'voter')))
     .orderBy(desc(activityLogs.id));
 let phones = 0;
-const freshPhone = () => `0799${String(++phones).padStart(6, '0')}`;
+const freshPhone = () => `+254799${String(++phones).padStart(6, '0')}`;
 
 describe('a contact change is logged and the member told on the old channel', () => {
   it('re-import changing the phone of a member who signed in: masked log row, notice to the OLD number', async () => {

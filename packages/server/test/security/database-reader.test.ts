@@ -101,8 +101,8 @@ describe('a database reader without BALLOT_KEY', () => {
       try {
         await admin.unsafe('create extension if not exists pageinspect');
         const dead = await admin<{ t_xmin: string; t_xmax: string; lp_len: number }[]>`
-        select t_xmin::text, t_xmax::text, lp_len from generate_series(0, pg_relation_size('ballot_queue') / current_setting('block_size')::int - 1) as blk,
-          lateral heap_page_items(get_raw_page('ballot_queue', blk::int)) where t_xmin is not null`;
+        select t_xmin::text, t_xmax::text, lp_len from generate_series(0, pg_relation_size('ballot_queue_e1') / current_setting('block_size')::int - 1) as blk,
+          lateral heap_page_items(get_raw_page('ballot_queue_e1', blk::int)) where t_xmin is not null`;
         expect(dead.length).toBeGreaterThan(0);
         expect(new Set(dead.map((d) => d.lp_len)).size).toBe(1);
         const parts = await admin<{ position_id: number; x: string }[]>`select position_id, xmin::text as x from participation`;
@@ -198,14 +198,15 @@ describe('a database reader around a pause and the close', () => {
     for (const [receipt, position] of after.receipts) if (!before.receipts.has(receipt)) out.set(position, (out.get(position) ?? 0) + 1);
     return out;
   };
-  /** Heap tuples (live and dead) of a table, read with pageinspect. */
+  /** Heap tuples (live and dead) of election 1's partition of a table (ADR 009), read with pageinspect. */
   const heap = async (url: string, table: 'ballots' | 'ballot_queue') => {
+    const partition = `${table}_e1`;
     const admin = postgres(url, { max: 1, onnotice: () => {} });
     try {
       await admin.unsafe('create extension if not exists pageinspect');
       return await admin<{ t_xmin: string; t_xmax: string }[]>`
-        select t_xmin::text, t_xmax::text from generate_series(0, pg_relation_size(${table}) / current_setting('block_size')::int - 1) as blk,
-          lateral heap_page_items(get_raw_page(${table}, blk::int)) where t_xmin is not null`;
+        select t_xmin::text, t_xmax::text from generate_series(0, pg_relation_size(${partition}) / current_setting('block_size')::int - 1) as blk,
+          lateral heap_page_items(get_raw_page(${partition}, blk::int)) where t_xmin is not null`;
     } finally {
       await admin.end();
     }

@@ -51,12 +51,37 @@ describe('a stranger cannot lock a member out', () => {
       const res = await signPass(member.memberNo, wrongPin(i));
       statuses.add(res.status);
     }
-    expect([...statuses]).toEqual([401]);
+    expect([...statuses]).toEqual([403]);
     const browser = await openBrowser(g.t.app);
     const code = await requestCode(browser, member);
     const res = await browser.post(`${API}/verify/sms`, { token: code }).set('X-Forwarded-For', nextIp());
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.bearer_token).toBeTruthy();
+  });
+
+  it('sign-pass is no oracle for the pin of a member without an authenticator: a wrong, the default and their own pin answer alike', async () => {
+    const member = await createMember(g.t.ctx);
+    const voterToken = await tokenFor(g.t.ctx, 'voter', member.id);
+    const ownPin = '8642';
+    const changed = await request(g.t.app)
+      .put(`${API}/psk/pin`)
+      .set(bearer(voterToken))
+      .send({ current_pin: g.t.ctx.env.DEFAULT_PIN, new_pin: ownPin });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const answers = [];
+    for (const pass of [wrongPin(1), g.t.ctx.env.DEFAULT_PIN, ownPin, wrongPin(2)]) {
+      const res = await signPass(member.memberNo, pass);
+      answers.push({ status: res.status, body: res.body as unknown, cookies: res.headers['set-cookie'] === undefined });
+    }
+    expect(answers[0]).toEqual({
+      status: 403,
+      body: {
+        message: 'Set up an authenticator app first: sign in with an SMS code, then scan the QR code',
+        issue: 'Set up an authenticator app first: sign in with an SMS code, then scan the QR code',
+      },
+      cookies: true,
+    });
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
   });
 
   it('pin and token failures up to the ceiling on a member with an authenticator leave the SMS code alone', async () => {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { rolesFor } from '../../src/auth/access';
 import { flattenRoutes } from '../../src/http/routes';
+import { currentElectionId } from '../../src/db/election-store';
 import { callRoute, contractClient } from '../client';
 import { useResultsVisibility, WHO, type Who } from '../voting/results-visibility';
 import { connectClient, subscribe } from '../voting/sockets';
@@ -57,12 +58,17 @@ const ROUTE_POLICY: Record<string, Policy> = {
   'api.vvpat.getMyVvpat': { kind: 'count-withheld' },
   'api.lifecycle.getFinalResults': { kind: 'declared' },
   'api.lifecycle.getRankedBallots': { kind: 'declared-ballots' },
+  /** The evidence pack (results.json and the ballots inside): 403 before close; staff only, by its access. */
+  'api.evidence.getEvidence': { kind: 'declared' },
+  /** The declaration PDF: the declared result, public once closed, 403 before for everyone. */
+  'api.evidence.getDeclarationPdf': { kind: 'declared' },
   'api.elections.getStatistics': { kind: 'staff-statistics' },
   'api.elections.getAgentStatistics': { kind: 'staff-statistics' },
   'api.elections.listCommitments': {
     kind: 'not-results',
     why: 'the number of ballots in the whole set, public by API.md so anyone can check the commitments',
   },
+  'api.members.getImportTemplate': { kind: 'not-results', why: 'the members import template: a header and two example lines' },
   'api.reminders.createReminder': { kind: 'not-results', why: 'recipients of a reminder' },
   'api.reminders.getReminder': { kind: 'not-results', why: 'messages sent by a reminder' },
   'api.reminders.listReminders': { kind: 'not-results', why: 'messages sent by reminders' },
@@ -190,7 +196,12 @@ async function check(mode: ResultsVisibility, closed: boolean) {
     if (policy.kind === 'not-results') continue;
     for (const who of callers((route.metadata as { access: Access }).access)) {
       // The ballots file names its position; the fixture's are plurality ones (404 after close, never a file before).
-      const args = policy.kind === 'declared-ballots' ? { query: { position_id: String(f.e.chair.id) } } : {};
+      const args =
+        policy.kind === 'declared-ballots'
+          ? { query: { position_id: String(f.e.chair.id) } }
+          : route.path.includes(':id')
+            ? { params: { id: String(await currentElectionId(f.t.ctx.database.db)) } }
+            : {};
       const res = await callRoute(contractClient(f.t.app, f.tokens[who]), key, args);
       const label = `${key} as ${who} in ${mode}${closed ? ', closed' : ''}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
       switch (policy.kind) {
@@ -241,5 +252,7 @@ describe('every carrier × mode × role', () => {
     await setMode('after_close');
     expect((await f.api.admin.lifecycle.closeElection()).status).toBe(200);
     await check('after_close', true);
-  });
+    // The close, then every carrier as every role: the declared files (the evidence pack, the
+    // declaration PDF) are built per call.
+  }, 120_000);
 });

@@ -209,7 +209,8 @@ describe('ballot secrecy against a dump plus the logs', () => {
     const cols = await t.ctx.database.db.execute<{ column_name: string; data_type: string; column_default: string | null }>(
       sql`select column_name, data_type, column_default from information_schema.columns where table_name = 'ballots' order by column_name`,
     );
-    expect(cols.map((c) => c.column_name)).toEqual(['candidate_id', 'position_id', 'rank', 'receipt']);
+    // election_id: the partition key (ADR 009), no secret: participation names the position voted for.
+    expect(cols.map((c) => c.column_name)).toEqual(['candidate_id', 'election_id', 'position_id', 'rank', 'receipt']);
     // No default that could carry a time or an order (now(), nextval()): only rank's constant 0.
     expect(cols.every((c) => c.column_default === null || /^\d+$/.test(c.column_default))).toBe(true);
     expect(cols.some((c) => /time|date|serial|uuid/.test(c.data_type))).toBe(false);
@@ -220,7 +221,7 @@ describe('ballot secrecy against a dump plus the logs', () => {
     const queueCols = await t.ctx.database.db.execute<{ column_name: string }>(
       sql`select column_name from information_schema.columns where table_name = 'ballot_queue' order by column_name`,
     );
-    expect(queueCols.map((c) => c.column_name)).toEqual(['id', 'sealed']);
+    expect(queueCols.map((c) => c.column_name)).toEqual(['election_id', 'id', 'sealed']);
     const partCols = await t.ctx.database.db.execute<{ column_name: string }>(
       sql`select column_name from information_schema.columns where table_name = 'participation' order by column_name`,
     );

@@ -30,7 +30,7 @@ export async function createElection(ctx: AppContext) {
   const erin = await createCandidate(ctx, [nairobi.id], { name: 'Erin Njeri', branch: 'Nairobi' });
   const fred = await createCandidate(ctx, [mombasa.id], { name: 'Fred Fundi', branch: 'Mombasa' });
   // Factories write rows directly; the real modules raise `candidates.changed`, and this waits for its effect.
-  await ctx.voting.tally.refreshStructure();
+  await ctx.voting.tallyOf(1).refreshStructure();
   return { chair, treasurer, nairobi, mombasa, alice, brian, carol, dan, erin, fred };
 }
 
@@ -38,7 +38,7 @@ export type Election = Awaited<ReturnType<typeof createElection>>;
 
 /** Switches voting on or off through the election store (no lock, commitment or event: a test's set-up). */
 export async function setVoting(ctx: AppContext, active: boolean) {
-  await ctx.database.db.transaction((tx) => setActive(tx, active, ctx.now()));
+  await ctx.database.db.transaction((tx) => setActive(tx, active, ctx.now(), 1));
 }
 
 /** A Nairobi voter with a session. */

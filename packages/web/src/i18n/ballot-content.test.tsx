@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { QueryClient } from '@tanstack/react-query';
 import type { Position } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
+import { anElection } from '@/test/elections';
 import { stubFetch } from '@/test/fetch';
 import { Elect } from '@/components/voter/elect-page';
 import { Declaration } from '@/components/results/results-page';
@@ -221,6 +222,17 @@ describe('the admin’s side', () => {
     expect((calls.find((c) => c.method === 'PATCH')!.body as { translations: unknown }).translations).toEqual({
       sw: { name: 'Mwenyekiti', description: 'Anaongoza mikutano' },
     });
+  });
+
+  it('offers the translation into English when the organisation writes in Kiswahili (issue 37: whatever the default)', async () => {
+    stubFetch(({ path }) =>
+      path === '/election' ? { status: 200, body: { data: anElection(1, 'Mkutano Mkuu', { default_language: 'sw' }) } } : undefined,
+    );
+    await renderWithProviders(<EditPositionForm position={position} run={(work) => work().then(() => true)} onDone={() => undefined} />);
+    // (the page itself may read in Kiswahili now: the organisation's default fills in)
+    const name = (await screen.findByLabelText(/^(Name in|Jina kwa) English$/)) as HTMLInputElement;
+    expect(name.lang).toBe('en');
+    expect(screen.queryByLabelText(/^(Name in|Jina kwa) Kiswahili$/)).toBeNull();
   });
 
   it('refuses a translation longer than the original may be, on the field', async () => {

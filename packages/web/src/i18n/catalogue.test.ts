@@ -40,3 +40,13 @@ describe('message catalogues (docs/i18n.md)', () => {
     expect(catalogueProblems({ a: 'x {y}' }, { a: 'x {y' })[0]?.problem).toMatch(/^not valid ICU/);
   });
 });
+
+describe('Kiswahili that says what the English says (issue of the first hour, item 6)', () => {
+  it('the declaration’s quorum sentence counts the Abstain votes, named as the ballot names them, not those who did not vote', async () => {
+    const sw = (await import('./locales/sw.json')).default as Record<string, string>;
+    expect(en['declaration.quorum']).toContain('abstentions count towards the quorum');
+    expect(sw['declaration.quorum']).toContain(sw['ballot.motionAbstain']);
+    // "wasiopiga kura" is "those who did not vote": the opposite of what the English says.
+    expect(sw['declaration.quorum']).not.toMatch(/wasiopiga/);
+  });
+});

@@ -68,7 +68,7 @@ describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
     expect(within(dialog).getByText(/Jane Wanjiku/)).toBeTruthy();
     expect(within(dialog).getByText(/Hapana/)).toBeTruthy();
     expect(within(dialog).getByText('Kura ikishapigwa haiwezi kubadilishwa.')).toBeTruthy();
-    expect(within(dialog).getByRole('button', { name: 'Ndiyo!' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Piga kura yangu' })).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'Ghairi' })).toBeTruthy();
   });
 
@@ -78,10 +78,10 @@ describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
     await renderWithProviders(<SignIn />, '/sign-in');
     expect(await screen.findByRole('button', { name: 'Ingia' })).toBeTruthy();
     expect(document.documentElement.lang).toBe('sw');
-    const input = screen.getByLabelText('Nambari ya mwanachama au barua pepe');
+    const input = screen.getByLabelText('Nambari ya mwanachama, nambari ya simu au barua pepe');
     fireEvent.change(input, { target: { value: 'ab' } });
     expect(await screen.findByText('Lazima iwe na angalau herufi 3')).toBeTruthy();
-    expect(screen.getByText('Weka nambari yako ya mwanachama')).toBeTruthy();
+    expect(screen.getByText('Weka nambari yako ya mwanachama au nambari yako ya simu.')).toBeTruthy();
 
     const select = screen.getByLabelText('Lugha') as HTMLSelectElement;
     expect(select.value).toBe('sw');
@@ -93,6 +93,31 @@ describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
     expect(screen.getByLabelText('Language')).toBeTruthy();
     expect(document.documentElement.lang).toBe('en');
     expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('en');
+  });
+
+  it('sign-in in Kiswahili: an unknown member or phone, then the 6-digit code step and "Resend code" in plain words', async () => {
+    let known = false;
+    stubFetch(({ path }) =>
+      path === '/verify/phone'
+        ? known
+          ? { status: 200, body: { message: 'Code sent' } }
+          : { status: 404, body: { message: 'No account found, try signing up', issue: 'No such user exists' } }
+        : undefined,
+    );
+    setLocale('sw');
+    await renderWithProviders(<SignIn />, '/sign-in');
+    fireEvent.change(await screen.findByLabelText('Nambari ya mwanachama, nambari ya simu au barua pepe'), {
+      target: { value: '0712 345 678' },
+    });
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: 'Ingia' }));
+    expect(await screen.findByText(/^Hatukupata nambari hiyo ya mwanachama au ya simu\. Iangalie, au wasiliana na/)).toBeTruthy();
+    known = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Ingia' }));
+    expect(await screen.findByText('Weka msimbo wa tarakimu 6 tuliokutumia kwa SMS.')).toBeTruthy();
+    expect(screen.getByLabelText('Msimbo wa tarakimu 6')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Tuma msimbo tena' }).getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByText(/^Unaweza kuomba msimbo mpya baada ya sekunde (60|59)\.$/)).toBeTruthy();
   });
 
   it('the printed declaration speaks Kiswahili', async () => {

@@ -40,7 +40,7 @@ describe('the staff screens in Kiswahili (docs/i18n.md)', () => {
       </>,
     );
     expect(screen.getByRole('heading', { name: 'Takwimu za Uchaguzi Mkuu' })).toBeTruthy();
-    expect(within(screen.getByTestId('tile-votesCasted')).getByText('Kura iliyopigwa')).toBeTruthy();
+    expect(within(screen.getByTestId('tile-votesCasted')).getByText('Kura iliyopigwa (moja kwa kila nafasi)')).toBeTruthy();
     expect(within(screen.getByTestId('tile-verifiedMembers')).getByText('Wanachama waliothibitishwa')).toBeTruthy();
     expect(screen.getByRole('navigation', { name: 'Kurasa' }).textContent).toContain('Ukurasa 2 kati ya 3');
     expect(screen.getByText('#5 kwa SMS')).toBeTruthy();

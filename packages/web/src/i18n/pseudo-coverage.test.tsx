@@ -15,6 +15,8 @@ import { Commitments } from '@/components/public/commitments-page';
 import { Landing } from '@/components/public/landing-page';
 import { Declaration } from '@/components/results/results-page';
 import { AppShell } from '@/components/layout/app-shell';
+import { ScreenError } from '@/components/layout/screen-error';
+import { StatisticsTiles } from '@/components/staff/statistics-tiles';
 import { VOTER_EXTRA_TITLES, VOTER_MENU } from '@/lib/menus';
 import { setLocale, t } from './index';
 
@@ -144,6 +146,19 @@ describe('no untranslated text on the voter and public screens (en-XA)', () => {
     await pseudo(<SignIn />, '/sign-in', () => screen.findByTestId('voting-countdown'));
     fireEvent.change(screen.getByRole('textbox'), { target: { value: 'ab' } });
     await screen.findAllByRole('alert');
+    expect(plainEnglish().join(' ')).toBe('');
+  });
+
+  it('a screen’s error state and the Retry of a failed read', async () => {
+    await pseudo(
+      <>
+        <ScreenError error={new Error('boom')} reset={() => {}} />
+        <StatisticsTiles statistics={undefined} error onRetry={() => {}} />
+      </>,
+      '/voter',
+      () => screen.findAllByRole('alert'),
+    );
+    expect(screen.getAllByRole('button')).toHaveLength(2);
     expect(plainEnglish().join(' ')).toBe('');
   });
 

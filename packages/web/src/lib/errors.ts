@@ -34,6 +34,14 @@ export function errorStatus(error: unknown): number | undefined {
   return statusOf(error);
 }
 
+/** A 429's Retry-After in whole seconds, if the answer carried one. */
+export function errorRetryAfter(error: unknown): number | undefined {
+  const headers = (error as { headers?: unknown } | null)?.headers;
+  const value = headers instanceof Headers ? headers.get('Retry-After') : null;
+  const seconds = value === null ? NaN : Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : undefined;
+}
+
 /** First validation message of a 422, if any. */
 export function firstFieldError(error: unknown): string | undefined {
   const errs = envelopeOf(error)?.errors;
@@ -65,4 +73,15 @@ export function hiddenResultsText(query: { isError: boolean; error: unknown }): 
   if (!query.isError) return undefined;
   const m = envelopeOf(query.error)?.message;
   return statusOf(query.error) === 403 && typeof m === 'string' ? m : undefined;
+}
+
+/**
+ * The app's retry rule for reads: a refusal (4xx: forbidden by the results visibility, not found,
+ * signed out) answers the same the second time, so the screen shows it at once; a network failure
+ * or a 5xx is tried once more, and so is a 429 (a burst's limit may have passed a second later).
+ */
+export function retryRead(failureCount: number, error: unknown): boolean {
+  const status = statusOf(error);
+  if (status !== undefined && status >= 400 && status < 500 && status !== 429) return false;
+  return failureCount < 1;
 }

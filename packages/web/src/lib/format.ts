@@ -1,4 +1,14 @@
-import { t } from '@/i18n';
+import { getLocale, t } from '@/i18n';
+
+/**
+ * A position title from the server ("Chairperson National") with its level word in the reader's
+ * language ("Chairperson (Kitaifa)"); English reads it as it is. Receipts and the receipt check.
+ */
+export function positionTitleIn(title: string): string {
+  const locale = getLocale();
+  if (locale === 'en' || locale === 'en-XA' || !title.endsWith(' National')) return title;
+  return t('ballot.nationalPosition', { name: title.slice(0, -' National'.length) });
+}
 
 /** docs/screens.md "Ballot and results": percentage = count / total × 100 with 2 decimals. A zero total reads 0.00%. */
 export function percentage(count: number, total: number): string {

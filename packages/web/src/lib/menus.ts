@@ -6,7 +6,10 @@ import {
   GraduationCap,
   House,
   ListChecks,
+  Megaphone,
   ScrollText,
+  Smartphone,
+  UserCog,
   UserSquare2,
   Users,
   Vote,
@@ -24,7 +27,7 @@ export type MenuItem = {
   titleKey?: MessageKey;
 };
 
-/** Menus (docs/screens.md "Screens"): Voter: Home, Voting, Vvpt, Tutorial. */
+/** Menus (docs/screens.md "Screens"): Voter: Home, Voting, My receipts, Tutorial. */
 export const VOTER_MENU: MenuItem[] = [
   { label: 'Home', to: '/voter', icon: House, title: 'Dashboard', labelKey: 'menu.voter.home', titleKey: 'menu.voter.homeTitle' },
   {
@@ -36,10 +39,10 @@ export const VOTER_MENU: MenuItem[] = [
     titleKey: 'menu.voter.votingTitle',
   },
   {
-    label: 'Vvpt',
+    label: 'My receipts',
     to: '/voter/vpat',
     icon: FileCheck2,
-    title: 'Verifiable Paper Audit Trail',
+    title: 'My receipts',
     labelKey: 'menu.voter.vvpt',
     titleKey: 'menu.voter.vvptTitle',
   },
@@ -56,7 +59,7 @@ export const VOTER_MENU: MenuItem[] = [
 /** Subtitles of voter pages that are not menu items: English, shown through the catalogue (tKnown). */
 export const VOTER_EXTRA_TITLES: Record<string, string> = { '/voter/nominate': 'Nominations' };
 
-/** Menus (docs/screens.md "Screens"): Admin: Home, Manage, Elections, Organisation, Set-up, Candidates, Logs, VvPat. */
+/** Menus (docs/screens.md "Screens"): Admin: Home, Manage, Elections, Organisation, Set-up, Candidates, Staff, USSD, Logs, Receipts. */
 export const ADMIN_MENU: MenuItem[] = [
   { label: 'Home', to: '/admin', icon: House, title: 'Admin Dashboard', labelKey: 'menu.admin.home', titleKey: 'menu.admin.homeTitle' },
   {
@@ -100,6 +103,30 @@ export const ADMIN_MENU: MenuItem[] = [
     titleKey: 'menu.admin.candidatesTitle',
   },
   {
+    label: 'Nominations',
+    to: '/admin/nominations',
+    icon: Megaphone,
+    title: 'Nominations',
+    labelKey: 'menu.admin.nominations',
+    titleKey: 'menu.admin.nominationsTitle',
+  },
+  {
+    label: 'Staff',
+    to: '/admin/staff',
+    icon: UserCog,
+    title: 'Admins and Agents',
+    labelKey: 'menu.admin.staff',
+    titleKey: 'menu.admin.staffTitle',
+  },
+  {
+    label: 'USSD',
+    to: '/admin/ussd',
+    icon: Smartphone,
+    title: 'Voting by USSD',
+    labelKey: 'menu.admin.ussd',
+    titleKey: 'menu.admin.ussdTitle',
+  },
+  {
     label: 'Logs',
     to: '/admin/logs',
     icon: ScrollText,
@@ -108,17 +135,20 @@ export const ADMIN_MENU: MenuItem[] = [
     titleKey: 'menu.admin.logsTitle',
   },
   {
-    label: 'VvPat',
+    label: 'Receipts',
     to: '/admin/vpat',
     icon: FileCheck2,
-    title: 'Verifiable Paper Audit Trail',
+    title: 'Receipts of every ballot',
     labelKey: 'menu.admin.vvpat',
-    titleKey: 'menu.voter.vvptTitle',
+    titleKey: 'menu.admin.vvpatTitle',
   },
 ];
 
 /** Admin pages that are not menu items. */
-export const ADMIN_EXTRA_TITLES: Record<string, string> = { '/admin/issues': 'Issue Reports', '/admin/reminders': 'Reminders' };
+export const ADMIN_EXTRA_TITLES: Record<string, string> = {
+  '/admin/issues': 'Issue Reports',
+  '/admin/reminders': 'Reminders',
+};
 
 /** Menus (docs/screens.md "Screens"): Agent: Home. */
 export const AGENT_MENU: MenuItem[] = [

@@ -60,10 +60,15 @@ function useRefresh() {
 export const NO_ACCOUNT = 'No account found, try signing up';
 export const ACCOUNT_EXISTS = 'Such an account already exists, try signing in or use a different voter id';
 
-/** Member sign-in, step 1: the code goes to the member's phone or email. */
+/**
+ * Member sign-in, step 1: the code goes to the member's phone. An unknown identifier (404) is said
+ * on the form itself (docs/screens.md "Sign-in and session loss"), not in a toast.
+ */
 export function useVerifyPhone() {
   return api.auth.verifyPhone.useMutation({
-    onError: (err) => failureToast('There has been the below issue', errorMessage(err) ?? 'Please try again'),
+    onError: (err) => {
+      if (errorStatus(err) !== 404) failureToast('There has been the below issue', errorMessage(err) ?? 'Please try again');
+    },
   });
 }
 
@@ -209,6 +214,30 @@ export function useSaveOwnLanguage() {
  * Editing a member. A refused contact change of a member who voted (CONTACT_CHANGE_AFTER_VOTE) is
  * not a failure toast: the dialog asks the admin to confirm it.
  */
+/** POST members: one new member; field messages go to the dialog, anything else is toasted. */
+export function useCreateMember() {
+  const refresh = useRefresh();
+  return api.members.createMember.useMutation({
+    onSuccess: () => refresh(queryKeys.members),
+    onError: (err) => {
+      if (errorStatus(err) === 422) return;
+      failureToast('Error adding member', fieldOrMessage(err));
+    },
+  });
+}
+
+/** DELETE members/{id}: a 409 (voted, stands, frozen roll) is shown by the confirmation dialog. */
+export function useDeleteMember() {
+  const refresh = useRefresh();
+  return api.members.deleteMember.useMutation({
+    onSuccess: () => refresh(queryKeys.members),
+    onError: (err) => {
+      if (errorStatus(err) === 409) return;
+      failureToast('Error removing member', fieldOrMessage(err));
+    },
+  });
+}
+
 export function useUpdateMember() {
   const refresh = useRefresh();
   return api.members.updateMember.useMutation({
@@ -373,6 +402,28 @@ export function useDeleteElection() {
   });
 }
 
+// --- staff (admins and agents) ------------------------------------------------------------------
+
+export function useCreateStaff() {
+  const refresh = useRefresh();
+  return api.staff.createStaff.useMutation({ onSuccess: () => refresh(queryKeys.staff, queryKeys.staffStatus) });
+}
+
+export function useDeleteStaff() {
+  const refresh = useRefresh();
+  return api.staff.deleteStaff.useMutation({ onSettled: () => refresh(queryKeys.staff) });
+}
+
+/** One's own display name: the staff list and the header's name (validate/admin) follow it. */
+export function useUpdateOwnStaff() {
+  const refresh = useRefresh();
+  return api.staff.updateOwnStaff.useMutation({ onSuccess: () => refresh(queryKeys.staff, queryKeys.validateStaff) });
+}
+
+export function useSetStaffPassword() {
+  return api.staff.setStaffPassword.useMutation();
+}
+
 // --- set-up (branches and positions) -------------------------------------------------------------
 
 /** The reason a set-up change was refused: the 409/422 message, or a generic one. */
@@ -437,5 +488,86 @@ export function useDeletePosition() {
   return api.setup.deletePosition.useMutation({
     onSettled: () => refresh(queryKeys.positions, queryKeys.candidates),
     onError: (err) => failureToast('Failed to delete the position', setupFailureReason(err)),
+  });
+}
+
+// --- the declaration, signed ---------------------------------------------------------------------
+
+/** PUT staff/signing-key: the screen shows its own refusal next to the button (docs/screens.md "Declaration"). */
+export function usePutSigningKey() {
+  return api.evidence.putSigningKey.useMutation();
+}
+
+/** POST elections/{id}/signatures: refreshes the election's signatures; the form shows a refusal itself. */
+export function useSignDeclaration(id: number) {
+  const refresh = useRefresh();
+  return api.evidence.postSignature.useMutation({
+    onSuccess: () => refresh([...queryKeys.signatures, id]),
+  });
+}
+
+// --- nominations (docs/api.md "Nominations") -------------------------------------------------------
+
+/** Every nomination list (mine, the queue, the public one) and, once one is decided, the candidates. */
+function useNominationRefresh() {
+  const refresh = useRefresh();
+  return () => refresh(queryKeys.nominations, queryKeys.candidates);
+}
+
+/** A nomination: the window, the roles and each supporter's rule answer in the toast (the member or field named). */
+export function useCreateNomination(election?: number) {
+  const refresh = useNominationRefresh();
+  const mutation = api.nominations.createNomination.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('The nomination could not be made', fieldOrMessage(err, 'Please try again.')),
+  });
+  return inElection(mutation, election);
+}
+
+export function useSupportNomination() {
+  const refresh = useNominationRefresh();
+  return api.nominations.supportNomination.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('Your answer could not be saved', fieldOrMessage(err, 'Please try again.')),
+  });
+}
+
+export function useAcceptNomination() {
+  const refresh = useNominationRefresh();
+  return api.nominations.acceptNomination.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('Your answer could not be saved', fieldOrMessage(err, 'Please try again.')),
+  });
+}
+
+export function useWithdrawNomination() {
+  const refresh = useNominationRefresh();
+  return api.nominations.withdrawNomination.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('The nomination could not be withdrawn', fieldOrMessage(err, 'Please try again.')),
+  });
+}
+
+export function useAppealNomination() {
+  const refresh = useNominationRefresh();
+  return api.nominations.appealNomination.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('The appeal could not be made', fieldOrMessage(err, 'Please try again.')),
+  });
+}
+
+export function useDecideNomination() {
+  const refresh = useNominationRefresh();
+  return api.nominations.decideNomination.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('The decision could not be saved', fieldOrMessage(err, 'Please try again.')),
+  });
+}
+
+export function useDecideAppeal() {
+  const refresh = useNominationRefresh();
+  return api.nominations.decideAppeal.useMutation({
+    onSuccess: refresh,
+    onError: (err) => failureToast('The decision could not be saved', fieldOrMessage(err, 'Please try again.')),
   });
 }

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, type EnsureQueryDataOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import type { ResultGroup, Statistics } from '@kura/contract';
+import type { NominationStatus, ResultGroup, Statistics } from '@kura/contract';
 import { api } from './api';
 import { activeFilters, appliedFilters, LOG_FILTERS, MEMBER_FILTERS, VVPAT_FILTERS, type ListSearch } from './list-search';
 
@@ -10,6 +10,9 @@ export const queryKeys = {
   positions: ['positions'] as const,
   publicResults: ['results', 'public'] as const,
   finalResults: ['results', 'final'] as const,
+  /** GET elections/{id}/evidence/digest and elections/{id}/signatures, under the election's id */
+  evidenceDigest: ['evidence', 'digest'] as const,
+  signatures: ['evidence', 'signatures'] as const,
   commitments: ['commitments'] as const,
   organisation: ['organisation'] as const,
   /** GET elections (the list) and GET elections/{id} (one, under its id) */
@@ -34,7 +37,12 @@ export const queryKeys = {
   vvpat: ['admin', 'vvpat'] as const,
   issues: ['admin', 'issues'] as const,
   reminders: ['admin', 'reminders'] as const,
+  /** the voter's nominations, the admin's queue and the public list (docs/api.md "Nominations") */
+  nominations: ['nominations'] as const,
   agents: ['admin', 'agents'] as const,
+  staff: ['admin', 'staff'] as const,
+  staffStatus: ['staff', 'status'] as const,
+  ussdStatus: ['admin', 'ussd', 'status'] as const,
 };
 
 /** A successful answer of a contract route (what ts-rest's useQuery hands to the screen). */
@@ -90,6 +98,19 @@ export const queries = {
     queryOptions({
       queryKey: electionKey(queryKeys.finalResults, election),
       queryFn: ({ signal }) => ok(api.lifecycle.getFinalResults.query({ query: electionQuery(election), fetchOptions: { signal } })),
+    }),
+  /** The evidence pack's manifest and digest (after the close; fixed from then on). */
+  evidenceDigest: (id: number) =>
+    queryOptions({
+      queryKey: [...queryKeys.evidenceDigest, id] as const,
+      queryFn: ({ signal }) => ok(api.evidence.getEvidenceDigest.query({ params: { id }, fetchOptions: { signal } })),
+      staleTime: Infinity,
+    }),
+  /** Who certified or disputed the result, with each statement. */
+  signatures: (id: number) =>
+    queryOptions({
+      queryKey: [...queryKeys.signatures, id] as const,
+      queryFn: ({ signal }) => ok(api.evidence.listSignatures.query({ params: { id }, fetchOptions: { signal } })),
     }),
   /** Anyone's receipt check: every answer (found, 404, a refusal) is the page's to show, not retried. */
   receipt: (vvpat: string) =>
@@ -185,6 +206,35 @@ export const queries = {
     }),
   agents: () =>
     queryOptions({ queryKey: queryKeys.agents, queryFn: ({ signal }) => ok(api.setup.listAgents.query({ fetchOptions: { signal } })) }),
+  /** The USSD channel's state and callback path (the admin's USSD page). */
+  ussdStatus: () =>
+    queryOptions({
+      queryKey: queryKeys.ussdStatus,
+      queryFn: ({ signal }) => ok(api.ussd.getUssdStatus.query({ fetchOptions: { signal } })),
+    }),
+  myNominations: (election?: number) =>
+    queryOptions({
+      queryKey: electionKey([...queryKeys.nominations, 'mine'] as const, election),
+      queryFn: ({ signal }) => ok(api.nominations.listMyNominations.query({ query: electionQuery(election), fetchOptions: { signal } })),
+    }),
+  nominationQueue: (filter: { status?: NominationStatus; page?: number }, election?: number) =>
+    queryOptions({
+      queryKey: electionKey([...queryKeys.nominations, 'queue', filter] as const, election),
+      queryFn: ({ signal }) =>
+        ok(
+          api.nominations.listNominations.query({
+            query: { ...electionQuery(election), ...(filter.status ? { status: filter.status } : {}), page: filter.page ?? 1 },
+            fetchOptions: { signal },
+          }),
+        ),
+      placeholderData: keepPreviousData,
+    }),
+  publicNominations: (election: number) =>
+    queryOptions({
+      queryKey: [...queryKeys.nominations, 'public', election] as const,
+      queryFn: ({ signal }) => ok(api.nominations.listPublicNominations.query({ params: { id: election }, fetchOptions: { signal } })),
+      retry: false,
+    }),
   reminders: (election?: number) =>
     queryOptions({
       queryKey: electionKey(queryKeys.reminders, election),
@@ -242,6 +292,25 @@ export const queries = {
       placeholderData: keepPreviousData,
     });
   },
+  /** The signed-in admin's or agent's own name (GET validate/admin), for the display-name form. */
+  ownStaff: () =>
+    queryOptions({
+      queryKey: [...queryKeys.validateStaff, 'own'] as const,
+      queryFn: ({ signal }) => ok(api.auth.validateStaff.query({ fetchOptions: { signal } })),
+    }),
+  /** Every admin and agent (GET staff). */
+  staff: () =>
+    queryOptions({
+      queryKey: queryKeys.staff,
+      queryFn: ({ signal }) => ok(api.staff.listStaff.query({ fetchOptions: { signal } })),
+    }),
+  /** Whether the installation has an admin yet (an empty install's first screens say how to make one). */
+  staffStatus: () =>
+    queryOptions({
+      queryKey: queryKeys.staffStatus,
+      queryFn: ({ signal }) => ok(api.staff.getStaffStatus.query({ fetchOptions: { signal } })),
+      staleTime: 60_000,
+    }),
   issues: (search: { page?: number }) => {
     const page = search.page ?? 1;
     return queryOptions({

@@ -1,6 +1,7 @@
 import { setMemberLanguage } from '@/i18n';
 import { LANGUAGE_STORAGE_KEY } from '@/i18n/storage';
 import { COLOURS_STORAGE_KEY } from './colours';
+import { clearBallotDrafts } from './ballot-draft';
 
 /**
  * Browser storage of the signed-in person (docs/screens.md "Browser storage"): token, hash, name,
@@ -86,7 +87,26 @@ export const PREFERENCE_KEYS: readonly string[] = [COLOURS_STORAGE_KEY, LANGUAGE
  * docs/screens.md "Sign-in and session loss": sign-out and a failed session check clear local
  * storage, all of it except the browser's preferences (the colours are not a session).
  */
+const WELCOMED_KEY = 'kura.welcomed';
+
+/** True the first time a signed-in shell shows in this tab since sign-in (the welcome toast's once). */
+export function takeWelcome(): boolean {
+  try {
+    if (window.sessionStorage.getItem(WELCOMED_KEY) === '1') return false;
+    window.sessionStorage.setItem(WELCOMED_KEY, '1');
+  } catch {
+    // no sessionStorage: welcome as before
+  }
+  return true;
+}
+
 export function clearSession() {
+  try {
+    window.sessionStorage.removeItem(WELCOMED_KEY);
+  } catch {
+    // nothing stored
+  }
+  clearBallotDrafts();
   try {
     const storage = window.localStorage;
     const kept = PREFERENCE_KEYS.map((k) => [k, storage.getItem(k)] as const);

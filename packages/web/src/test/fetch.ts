@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 import type { AppRoute, ServerInferResponses } from '@ts-rest/core';
 
-export type Reply = { status: number; body?: unknown };
+export type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 export type Call = { method: string; path: string; search: URLSearchParams; body: unknown };
 
 /**
@@ -33,7 +33,7 @@ export function stubFetch(route: (call: Call) => Reply | undefined) {
     const empty = reply.status === 204 || reply.body === undefined;
     return new Response(empty ? null : JSON.stringify(reply.body), {
       status: reply.status,
-      headers: empty ? {} : { 'content-type': 'application/json' },
+      headers: { ...(empty ? {} : { 'content-type': 'application/json' }), ...reply.headers },
     });
   });
   vi.stubGlobal('fetch', fn);

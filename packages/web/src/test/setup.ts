@@ -49,6 +49,7 @@ afterEach(() => {
   // otherwise show in the next test's Toaster.
   act(() => clearToasts());
   window.localStorage.clear();
+  window.sessionStorage.clear();
   // A test that switched the language leaves English for the next one.
   act(() => resetLocale({}));
 });

@@ -48,8 +48,11 @@ describe('SQL functions declared in db/schema/functions.ts', () => {
           .map((a) => a.slice(a.indexOf(' ') + 1))
           .join(', '),
       );
-      await database.sql.unsafe(`DROP FUNCTION ${fn.name}(${types[0]})`);
-      expect(await defined(fn.name)).toHaveLength(0);
+      // A trigger's function cannot be dropped under its trigger: the statement replaces it in place.
+      if (fn.returns !== 'trigger') {
+        await database.sql.unsafe(`DROP FUNCTION ${fn.name}(${types[0]})`);
+        expect(await defined(fn.name)).toHaveLength(0);
+      }
       await database.sql.unsafe(functionSql(fn));
       const rows = await defined(fn.name);
       expect(rows).toHaveLength(1);

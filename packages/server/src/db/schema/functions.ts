@@ -39,7 +39,8 @@ export function functionSql(fn: SqlFunction): string {
  * One vote, one statement (ADR 003; migrations 0002, 0006 for several seats, 0009 for a lighter
  * answer and one generic plan, 0011 for the switch on the election row, 0012 for motions, approval and ranked positions, 0013 for
  * many elections: the ballot is for the election `p_election_id`, its switch and positions only;
- * 0014 for its roll). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
+ * 0014 for its roll; 0018 for a ballot box per election: the election's own lock, shared, besides the
+ * installation-wide one, and the queue row filed under its election). The choices come as pairs (p_position_ids[i], p_candidate_ids[i]): a position repeats
  * once per chosen candidate. The ballots come one per position (p_ballot_positions[j] with its
  * sealed receipt and queue row). It takes the shared election lock and the member's lock, then
  * checks, in a snapshot taken after the locks were granted, every choice (voting on, position
@@ -66,6 +67,7 @@ export const castVoteFunction: SqlFunction = {
     'p_election_lock bigint',
     'p_member_lock_namespace integer',
     'p_election_id integer',
+    'p_election_lock_namespace integer',
   ],
   returns: 'jsonb',
   language: 'plpgsql',
@@ -87,7 +89,8 @@ DECLARE
   -- position listed twice, so then every position got exactly one candidate.
   v_one_each boolean := p_position_ids = p_ballot_positions;
 BEGIN
-  PERFORM pg_advisory_xact_lock_shared(p_election_lock), pg_advisory_xact_lock(p_member_lock_namespace, p_member_id);
+  PERFORM pg_advisory_xact_lock_shared(p_election_lock), pg_advisory_xact_lock_shared(p_election_lock_namespace, p_election_id),
+          pg_advisory_xact_lock(p_member_lock_namespace, p_member_id);
 
   SELECT coalesce(jsonb_agg(c) FILTER (WHERE NOT c.ok), '[]'::jsonb), count(*) > 0 AND bool_and(c.ok), min(c.voter_name), bool_or(c.voted_before)
     INTO v_refused, v_ok, v_name, v_voted_before
@@ -141,8 +144,8 @@ BEGIN
 
   INSERT INTO participation (member_id, position_id, receipt_enc)
     SELECT p_member_id, t.position_id, t.receipt_enc FROM unnest(p_ballot_positions, p_receipts_enc) AS t(position_id, receipt_enc);
-  INSERT INTO ballot_queue (id, sealed)
-    SELECT t.id, t.sealed FROM unnest(p_queue_ids, p_sealed) AS t(id, sealed);
+  INSERT INTO ballot_queue (election_id, id, sealed)
+    SELECT p_election_id, t.id, t.sealed FROM unnest(p_queue_ids, p_sealed) AS t(id, sealed);
   INSERT INTO activity_logs (name, activity, user_id, user_type, data, ip_address, status, created_at, updated_at)
     VALUES (left(v_name, 200), p_activity, p_member_id, 'voter', p_data, p_ip, 'success', p_at, p_at);
 
@@ -193,5 +196,148 @@ export const CastVoteOutcome = z.union([
 ]);
 export type CastVoteOutcome = z.infer<typeof CastVoteOutcome>;
 
+/**
+ * The election's ballot box (migration 0018, docs/decisions/009-a-ballot-box-per-election.md): a
+ * partition of `ballots` and one of `ballot_queue` for the election, unless it has them. Created
+ * empty and attached, which locks the parent tables in SHARE UPDATE EXCLUSIVE mode only: votes (which
+ * insert) and readers (a dump included) go on meanwhile.
+ */
+export const ensureBallotPartitionsFunction: SqlFunction = {
+  name: 'ensure_ballot_partitions',
+  arguments: ['p_election_id integer'],
+  returns: 'void',
+  language: 'plpgsql',
+  volatility: 'volatile',
+  body: `
+DECLARE
+  v_table text;
+BEGIN
+  FOREACH v_table IN ARRAY ARRAY['ballots', 'ballot_queue'] LOOP
+    IF to_regclass(format('public.%I', v_table || '_e' || p_election_id)) IS NULL THEN
+      EXECUTE format('CREATE TABLE public.%I (LIKE public.%I INCLUDING DEFAULTS)', v_table || '_e' || p_election_id, v_table);
+      EXECUTE format('ALTER TABLE public.%I ATTACH PARTITION public.%I FOR VALUES IN (%s)', v_table, v_table || '_e' || p_election_id, p_election_id);
+    END IF;
+  END LOOP;
+END;
+`,
+};
+
+/** The trigger on `election` that gives every new election its ballot box, however the row is inserted. */
+export const createBallotPartitionsFunction: SqlFunction = {
+  name: 'create_ballot_partitions',
+  arguments: [],
+  returns: 'trigger',
+  language: 'plpgsql',
+  volatility: 'volatile',
+  body: `
+BEGIN
+  PERFORM ensure_ballot_partitions(NEW.id);
+  RETURN NULL;
+END;
+`,
+};
+
 /** Every declared function, for the drift test and `db:functions`. */
-export const sqlFunctions: readonly SqlFunction[] = [castVoteFunction];
+/**
+ * Whether a member's attribute value meets one rule (docs/api.md "The register"), `p_ref` the day
+ * relative dates count back from. The same rule as `ruleMet` in the contract (rules.ts); the roll
+ * (db/election-store.ts `rollMembersSql`) applies it to every member with every rule, and
+ * modules/register/rules.test.ts runs both on the same cases. A missing value (no key, JSON null)
+ * never meets a rule; a value of another type never does either. One expression, so Postgres
+ * inlines it into the roll's query, where `roll_members` passes the rule as constants and the
+ * planner folds it to the one comparison the operator makes.
+ */
+/** A rule's text target: the text itself, or the day a {years_before}/{days_before} counts back to from p_ref. */
+const DATE_TARGET = `(CASE jsonb_typeof(p_target)
+      WHEN 'string' THEN p_target #>> '{}'
+      WHEN 'object' THEN to_char(p_ref - make_interval(years => coalesce((p_target ->> 'years_before')::int, 0),
+                                                       days => coalesce((p_target ->> 'days_before')::int, 0)), 'YYYY-MM-DD')
+      END) COLLATE "C"`;
+
+export const ruleMetFunction: SqlFunction = {
+  name: 'rule_met',
+  arguments: ['p_value jsonb', 'p_op text', 'p_target jsonb', 'p_ref date'],
+  returns: 'boolean',
+  language: 'sql',
+  // Stable, as its body is (to_char): an immutable declaration over a stable body is never inlined,
+  // and a call per member and rule costs some 50 times the inlined expression (BENCHMARKS.md figure 10).
+  volatility: 'stable',
+  body: `
+  SELECT coalesce(CASE
+    WHEN p_value IS NULL OR jsonb_typeof(p_value) = 'null' THEN false
+    WHEN jsonb_typeof(p_value) = 'number' THEN CASE
+      WHEN jsonb_typeof(p_target) <> 'number' THEN false
+      WHEN p_op = 'at_least' THEN p_value::numeric >= p_target::numeric
+      WHEN p_op = 'at_most' THEN p_value::numeric <= p_target::numeric
+      WHEN p_op = 'equals' THEN p_value::numeric = p_target::numeric
+      WHEN p_op = 'not_equals' THEN p_value::numeric <> p_target::numeric
+      ELSE false END
+    WHEN jsonb_typeof(p_value) = 'boolean' THEN CASE
+      WHEN jsonb_typeof(p_target) <> 'boolean' THEN false
+      WHEN p_op = 'equals' THEN p_value = p_target
+      WHEN p_op = 'not_equals' THEN p_value <> p_target
+      ELSE false END
+    WHEN jsonb_typeof(p_value) <> 'string' THEN false
+    WHEN p_op = 'one_of' THEN jsonb_typeof(p_target) = 'array' AND p_target @> jsonb_build_array(p_value)
+    WHEN p_op = 'on_or_before' THEN (p_value #>> '{}') COLLATE "C" <= ${DATE_TARGET}
+    WHEN p_op = 'on_or_after' THEN (p_value #>> '{}') COLLATE "C" >= ${DATE_TARGET}
+    WHEN p_op = 'equals' THEN (p_value #>> '{}') = ${DATE_TARGET}
+    WHEN p_op = 'not_equals' THEN (p_value #>> '{}') <> ${DATE_TARGET}
+    ELSE false
+  END, false)
+`,
+};
+
+/**
+ * The members on an election's roll as it stands (docs/api.md "The register"): of its branches
+ * (every member when `electorate_branch_ids` is null), meeting every rule of `electorate_rules`
+ * (`rule_met`, relative dates counted back from `opens_at`'s day in the organisation's time zone,
+ * `p_today`'s while it has none) and, with `elected_in`, declared elected in that election (in those
+ * positions, or any). The rules become constants of one query (`format %L`), so each is folded to
+ * its comparison instead of being read from JSON for every member. db/election-store.ts
+ * `rollMembersSql` calls it; the freeze writes what it answers.
+ */
+export const rollMembersFunction: SqlFunction = {
+  name: 'roll_members',
+  arguments: ['p_election_id integer', 'p_today timestamp with time zone'],
+  returns: 'TABLE(member_id integer, branch_id integer)',
+  language: 'plpgsql',
+  volatility: 'stable',
+  body: `
+DECLARE
+  e record;
+  ref date;
+  cond text := 'true';
+  r jsonb;
+  elected integer[];
+BEGIN
+  SELECT el.electorate_branch_ids AS branch_ids, el.electorate_rules AS rules, el.elected_in, el.opens_at
+    INTO e FROM election el WHERE el.id = p_election_id;
+  IF NOT FOUND THEN RETURN; END IF;
+  ref := (coalesce(e.opens_at, p_today) AT TIME ZONE (SELECT o.time_zone FROM organisation o WHERE o.id = 1))::date;
+  FOR r IN SELECT x.value FROM jsonb_array_elements(e.rules) x LOOP
+    cond := cond || format(' AND rule_met(m.attributes -> %L, %L, %L::jsonb, %L::date)', r ->> 'attribute', r ->> 'op', r -> 'value', ref);
+  END LOOP;
+  IF e.elected_in IS NOT NULL THEN
+    SELECT coalesce(array_agg(DISTINCT (v ->> 'candidate_id')::int), '{}') INTO elected
+    FROM declarations d
+      CROSS JOIN LATERAL json_array_elements(d.declaration -> 'data') g
+      CROSS JOIN LATERAL json_array_elements(CASE WHEN json_typeof(g -> 'values') = 'array' THEN g -> 'values' ELSE '[]'::json END) v
+    WHERE d.election_id = (e.elected_in ->> 'election_id')::int AND (v ->> 'elected') = 'true'
+      AND (jsonb_typeof(e.elected_in -> 'position_ids') IS DISTINCT FROM 'array'
+           OR e.elected_in -> 'position_ids' @> to_jsonb((g ->> 'position_id')::int));
+    cond := cond || ' AND m.id = ANY($2)';
+  END IF;
+  RETURN QUERY EXECUTE 'SELECT m.id, m.branch_id FROM members m WHERE ($1 IS NULL OR m.branch_id = ANY($1)) AND ' || cond
+    USING e.branch_ids, elected;
+END
+`,
+};
+
+export const sqlFunctions: readonly SqlFunction[] = [
+  rollMembersFunction,
+  castVoteFunction,
+  ensureBallotPartitionsFunction,
+  createBallotPartitionsFunction,
+  ruleMetFunction,
+];

@@ -4,3 +4,6 @@ export * from './auth';
 export * from './voting';
 export * from './records';
 export * from './reminders';
+export * from './ussd';
+export * from './signatures';
+export * from './nominations';

@@ -2,14 +2,16 @@ import type { Translations } from '@kura/contract';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { branches, positions } from './reference';
 
-/** Registered members (voters). Emails are stored lower-cased. */
+/** Registered members (voters). Emails are optional and stored lower-cased; phones in E.164. */
 export const members = pgTable(
   'members',
   {
     id: serial('id').primaryKey(),
     memberNo: text('member_no').notNull().unique(),
     name: text('name').notNull(),
-    email: text('email').notNull().unique(),
+    /** Null when the member gave none (they sign in by SMS). */
+    email: text('email').unique(),
+    /** E.164 (`+254712345678`), whatever spelling the admin typed (docs/api.md "Register formats"). */
     phone: text('phone').notNull(),
     branchId: integer('branch_id')
       .notNull()
@@ -32,6 +34,8 @@ export const members = pgTable(
     translations: jsonb('translations').$type<Translations<'statement'>>().notNull().default({}),
     /** A shipped language code (`en`, `sw`); null: the organisation's default (docs/architecture.md "Languages"). */
     language: text('language'),
+    /** The organisation's attributes (docs/api.md "The register"): key → number, "YYYY-MM-DD", text or boolean. */
+    attributes: jsonb('attributes').$type<Record<string, number | string | boolean>>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,4 +1,4 @@
-import type { Translations } from '@kura/contract';
+import type { AttributeDef, ElectedIn, ElectionNominations, PositionNomination, Rule, Translations } from '@kura/contract';
 import {
   bigint,
   boolean,
@@ -55,6 +55,10 @@ export const positions = pgTable(
     quorumPercent: integer('quorum_percent'),
     /** The name and description in other languages: language → {name?, description?} (docs/i18n.md "Ballot content"). */
     translations: jsonb('translations').$type<Translations<'name' | 'description'>>().notNull().default({}),
+    /** Rules every candidate must meet when assigned (docs/api.md "The register"): Rule[]. */
+    eligibility: jsonb('eligibility').$type<Rule[]>().notNull().default([]),
+    /** How members nominate its candidates (docs/api.md "Nominations"), as the API shows it; null: staff enter them. */
+    nomination: jsonb('nomination').$type<PositionNomination>(),
   },
   (t) => [
     uniqueIndex('positions_election_name_level_uq').on(t.electionId, t.name, t.level),
@@ -120,6 +124,10 @@ export const organisation = pgTable(
     currentElectionId: integer('current_election_id').references(() => election.id, { onDelete: 'set null' }),
     /** A shipped language code: members without a language of their own get it (docs/api.md "Languages"). */
     defaultLanguage: text('default_language').notNull().default('en'),
+    /** A regular expression member numbers must match as a whole; null: 1-32 letters, digits, "-", "/", "." (docs/api.md "Register formats"). */
+    memberNoPattern: text('member_no_pattern'),
+    /** The member attributes the organisation keeps (docs/api.md "The register"): AttributeDef[]. */
+    attributes: jsonb('attributes').$type<AttributeDef[]>().notNull().default([]),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('organisation_single_row_ck', sql`${t.id} = 1`)],
@@ -144,13 +152,24 @@ export const election = pgTable(
       .default('live'),
     /** The branches whose members are on the roll; null: every member. */
     electorateBranchIds: integer('electorate_branch_ids').array(),
+    /** Rules every member of the roll meets (docs/api.md "The register"): Rule[]. */
+    electorateRules: jsonb('electorate_rules').$type<Rule[]>().notNull().default([]),
+    /** A delegates' meeting: only the members declared elected in that election (those positions, or any). */
+    electedIn: jsonb('elected_in').$type<ElectedIn>(),
+    /** The inspection window: claims are filed inside it, and the roll freezes when it closes. */
+    registerOpensAt: timestamp('register_opens_at', { withTimezone: true }),
+    registerClosesAt: timestamp('register_closes_at', { withTimezone: true }),
+    /** The frozen roll's hash: SHA-256 (hex) of its member numbers, sorted, each followed by "\n". */
+    rollHash: text('roll_hash'),
+    /** The nominations window (docs/api.md "Nominations"), as the API shows it; null: no nominations. */
+    nominations: jsonb('nominations').$type<ElectionNominations>(),
     /** Archived elections leave the public list; their results stay reachable by id. */
     archived: boolean('archived').notNull().default(false),
     /** The voting switch: votes are taken while it is on (cast_vote reads it). */
     votingActive: boolean('voting_active').notNull().default(false),
     /** When voting was first switched on (setup before that). */
     openedAt: timestamp('opened_at', { withTimezone: true }),
-    /** When the roll was frozen: the first opening. Members who joined it later are not on it. */
+    /** When the roll was frozen: the register's close or the first opening, whichever came first. Members who joined it later are not on it. */
     rollFrozenAt: timestamp('roll_frozen_at', { withTimezone: true }),
     /** When the election closed for good. */
     closedAt: timestamp('closed_at', { withTimezone: true }),
@@ -178,6 +197,43 @@ export const electionRoll = pgTable(
       .notNull()
       .references(() => election.id, { onDelete: 'cascade' }),
     memberId: integer('member_id').notNull(),
+    /**
+     * The member's branch at the freeze: the quorum of a branch motion and the turnout per branch
+     * count it, so a later move does not change them (rows frozen before migration 0017 hold the
+     * branch at that migration).
+     */
+    branchId: integer('branch_id').notNull(),
   },
   (t) => [primaryKey({ columns: [t.electionId, t.memberId] })],
+);
+
+/**
+ * Claims on an election's register, filed by members while its register is open and ruled on by
+ * the returning officer (docs/api.md "The register"): part of the election's evidence.
+ */
+export const registerClaims = pgTable(
+  'register_claims',
+  {
+    id: serial('id').primaryKey(),
+    electionId: integer('election_id')
+      .notNull()
+      .references(() => election.id, { onDelete: 'cascade' }),
+    /** The claimant; kept if the member is later removed (the claim is evidence). */
+    memberId: integer('member_id').notNull(),
+    memberNo: text('member_no').notNull(),
+    name: text('name').notNull(),
+    kind: text('kind', { enum: ['correction', 'inclusion', 'objection'] }).notNull(),
+    subjectMemberNo: text('subject_member_no'),
+    details: text('details').notNull(),
+    status: text('status', { enum: ['pending', 'upheld', 'dismissed'] })
+      .notNull()
+      .default('pending'),
+    reason: text('reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('register_claims_election_idx').on(t.electionId, t.status, t.id),
+    index('register_claims_member_idx').on(t.memberId, t.electionId),
+  ],
 );

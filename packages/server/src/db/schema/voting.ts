@@ -1,4 +1,4 @@
-import { bigserial, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, integer, json, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * The secret ballot box. A row is (receipt, position, candidate) and nothing else: no voter id,
@@ -9,6 +9,12 @@ import { bigserial, integer, pgTable, primaryKey, smallint, text, timestamp } fr
 export const ballots = pgTable(
   'ballots',
   {
+    /**
+     * The election of the ballot's position. The table is partitioned by it (LIST, a partition
+     * `ballots_e<id>` per election, migration 0018, docs/decisions/009-a-ballot-box-per-election.md):
+     * the close re-mixes its own election's partition and never touches another's.
+     */
+    electionId: integer('election_id').notNull(),
     receipt: text('receipt').notNull(),
     positionId: integer('position_id').notNull(),
     candidateId: integer('candidate_id').notNull(),
@@ -19,7 +25,7 @@ export const ballots = pgTable(
     rank: smallint('rank').notNull().default(0),
   },
   // A ballot for a position with several seats is one receipt with a row per chosen candidate.
-  (t) => [primaryKey({ columns: [t.receipt, t.candidateId] })],
+  (t) => [primaryKey({ columns: [t.electionId, t.receipt, t.candidateId] })],
 );
 
 /**
@@ -27,10 +33,20 @@ export const ballots = pgTable(
  * (AES-256-GCM) under a random id. Written in the vote transaction together with `participation`,
  * so an acknowledged vote is durable; readable only with the key, which lives outside the database.
  */
-export const ballotQueue = pgTable('ballot_queue', {
-  id: text('id').primaryKey(),
-  sealed: text('sealed').notNull(),
-});
+export const ballotQueue = pgTable(
+  'ballot_queue',
+  {
+    /**
+     * The election the ballot was cast in: no secret (`participation` says which position a member
+     * voted for). Partitioned by it like `ballots` (`ballot_queue_e<id>`); partition 0 holds rows
+     * queued before the partitioning, until the mixer files them under their election.
+     */
+    electionId: integer('election_id').notNull(),
+    id: text('id').notNull(),
+    sealed: text('sealed').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.electionId, t.id] })],
+);
 
 /**
  * Who has voted for which position: the primary key is what makes "one vote per position" hold
@@ -56,4 +72,18 @@ export const commitments = pgTable('commitments', {
   count: integer('count').notNull(),
   hash: text('hash').notNull(),
   reason: text('reason').notNull(),
+});
+
+/**
+ * The declaration of a close (`psk/results/final` without the parts read at serve time: the final
+ * commitment, `closed_at` and the audit), counted once in the transaction that records its final
+ * commitment and served from here by every process. Append-only like the commitments (a trigger
+ * refuses UPDATE and DELETE). `json`, not `jsonb`: the text is kept as written, keys in order, so
+ * what is served is what was counted, byte for byte (docs/architecture.md "The declaration").
+ */
+export const declarations = pgTable('declarations', {
+  /** The final commitment this declaration was counted with (its hash seeds a ranked count's lot). */
+  commitmentId: bigint('commitment_id', { mode: 'number' }).primaryKey(),
+  electionId: integer('election_id').notNull(),
+  declaration: json('declaration').notNull(),
 });

@@ -158,7 +158,10 @@ export async function changePin(
   return { message: PIN_CHANGED };
 }
 
-/** sign-pass: checks the pin and answers the pending "pin passed" state for the cookie. */
+/**
+ * sign-pass: checks the pin of a member with a confirmed authenticator and answers the pending
+ * "pin passed" state for the cookie; a member without one gets 403 whatever the pin.
+ */
 export async function checkPin(
   ctx: Core,
   input: { pfNumber: string; pin: string; ip: string },
@@ -169,18 +172,20 @@ export async function checkPin(
     await recordActivity(ctx, { name: input.pfNumber, activity, ip: input.ip, status: 'failed', data: 'no such member' });
     throw noAccount();
   }
-  // Without a confirmed authenticator the pin opens nothing, so its failures are not counted:
-  // otherwise anyone knowing a member number could spend the member's failures (SECURITY.md).
-  const attempt = member.totpConfirmedAt ? await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'pin', input.ip)) : undefined;
-  if (!(await pinMatches(ctx, member, input.pin))) {
-    await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'wrong pin' });
-    throw new AppError('UNAUTHENTICATED', PIN_WRONG, { issue: PIN_WRONG });
-  }
+  // Without a confirmed authenticator the pin opens nothing, so it is not checked at all: the
+  // same 403 whatever the pin (an answer that differed would be an uncounted oracle for the
+  // member's own pin), and no failure is counted (otherwise anyone knowing a member number
+  // could spend the member's failures). See SECURITY.md.
   if (!member.totpConfirmedAt) {
     await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'denied', data: 'no authenticator' });
     throw new AppError('FORBIDDEN', NO_AUTHENTICATOR, { issue: NO_AUTHENTICATOR });
   }
-  await attempt?.succeeded();
+  const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'pin', input.ip));
+  if (!(await pinMatches(ctx, member, input.pin))) {
+    await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'wrong pin' });
+    throw new AppError('UNAUTHENTICATED', PIN_WRONG, { issue: PIN_WRONG });
+  }
+  await attempt.succeeded();
   await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' });
   return {
     message: PIN_ACCEPTED,

@@ -1,25 +1,17 @@
 import { eq } from 'drizzle-orm';
-import type { Session } from '@kura/contract';
+import { IDENTIFIER_FORMAT_MESSAGE, isSignInIdentifier, type Session } from '@kura/contract';
 import { beginAttempt, countersFor, unknownAdminCounters } from '../../auth/account-limits';
-import {
-  CODE_TTL_MS,
-  RESEND_TOO_SOON,
-  codeFailureMessage,
-  consumeCode,
-  discardCode,
-  issueCode,
-  issueDecoyCode,
-  type IssuedCode,
-} from '../../auth/one-time-codes';
+import { deliverCode, type CodeDeliveryInput } from '../../auth/code-delivery';
+import { RESEND_TOO_SOON, codeFailureMessage, consumeCode, issueCode, issueDecoyCode } from '../../auth/one-time-codes';
 import type { PendingSignIn } from '../../auth/pending';
 import type { createDecoyThrottle } from '../../auth/rate-limits';
 import type { Role } from '../../auth/sessions';
 import type { Core } from '../../core';
 import { members, staff } from '../../db/schema';
-import { readDefaultLanguage } from '../../db/election-store';
-import { DeliveryError, type Delivery } from '../../delivery';
+import { readDefaultLanguage, readMemberNoPattern } from '../../db/election-store';
+import type { Delivery } from '../../delivery';
 import { AppError } from '../../errors';
-import { defaultLanguage, memberLanguage, t, type Language } from '../../i18n';
+import { defaultLanguage, memberLanguage } from '../../i18n';
 import { recordActivity } from '../../lib/activity-log';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import { maskPhone } from '../../lib/masking';
@@ -64,8 +56,6 @@ export const EMAIL_FAILED = 'Could not send the security code by email, please t
 export const AGENT_CODE_SENT = 'If this email belongs to an agent, a security code has been sent to it';
 export const ADMIN_CODE_SENT = 'A security code has been sent to your email';
 
-const minutes = Math.round(CODE_TTL_MS / 60_000);
-
 const pendingFor = (role: Role, subjectId: number, challengeId: number, expiresAt: Date): Pending => ({
   kind: 'code',
   role,
@@ -74,51 +64,8 @@ const pendingFor = (role: Role, subjectId: number, challengeId: number, expiresA
   expiresAt: expiresAt.getTime(),
 });
 
-type SendInput = {
-  role: Role;
-  subjectId: number;
-  channel: 'sms' | 'email';
-  to: string;
-  name: string;
-  ip: string;
-  activity: string;
-  /** The language the code goes out in: the member's, the organisation's default for staff. */
-  language: Language;
-  /** Words the SMS for another purpose than signing in (the code is the same kind). */
-  smsMessage?: 'sms.signInCode' | 'sms.signUpCode';
-};
-
-/**
- * Hands an issued code to the transport; a failed delivery leaves no usable code, is logged and
- * recorded, and answers false.
- */
-async function deliverCode(ctx: Core, deps: CodeDeps, input: SendInput, issued: IssuedCode): Promise<boolean> {
-  // The activity row either way: who asked for a code, for which account, from where.
-  const row = { name: input.name, activity: input.activity, userId: input.subjectId, userType: input.role, ip: input.ip };
-  const values = { code: issued.code, app: ctx.env.APP_NAME, minutes };
-  try {
-    if (input.channel === 'sms') {
-      await deps.delivery.sendSms({ to: input.to, message: t(input.language, input.smsMessage ?? 'sms.signInCode', values) });
-    } else {
-      await deps.delivery.sendEmail({
-        to: input.to,
-        subject: t(input.language, 'email.codeSubject', values),
-        text: t(input.language, 'email.codeText', values),
-      });
-    }
-  } catch (error) {
-    await discardCode(ctx, issued.challengeId);
-    const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
-    ctx.logger.warn({ channel: input.channel, subjectId: input.subjectId, reason }, 'one-time code not delivered');
-    await recordActivity(ctx, { ...row, status: 'failed', data: 'delivery failed' });
-    return false;
-  }
-  await recordActivity(ctx, { ...row, status: 'success' });
-  return true;
-}
-
 /** Issues a code and waits for the transport to take it; a failed delivery answers 502. */
-async function sendCode(ctx: Core, deps: CodeDeps, input: SendInput) {
+async function sendCode(ctx: Core, deps: CodeDeps, input: CodeDeliveryInput) {
   const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
   if (!(await deliverCode(ctx, deps, input, issued))) {
     throw new AppError('BAD_GATEWAY', input.channel === 'sms' ? SMS_FAILED : EMAIL_FAILED);
@@ -130,7 +77,7 @@ async function sendCode(ctx: Core, deps: CodeDeps, input: SendInput) {
  * Issues a code and delivers it after the answer: for a flow that answers every address alike,
  * where waiting for the relay (or its failure, a 502) would tell a real account from a stranger.
  */
-async function sendCodeInBackground(ctx: Core, deps: CodeDeps, input: SendInput) {
+async function sendCodeInBackground(ctx: Core, deps: CodeDeps, input: CodeDeliveryInput) {
   const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
   deps.inBackground(async () => {
     await deliverCode(ctx, deps, input, issued);
@@ -146,7 +93,7 @@ export async function sendMemberSmsCode(
   ctx: Core,
   deps: CodeDeps,
   member: { id: number; name: string; phone: string; language: string | null },
-  input: Pick<SendInput, 'ip' | 'activity' | 'smsMessage'>,
+  input: Pick<CodeDeliveryInput, 'ip' | 'activity' | 'smsMessage'>,
 ): Promise<CodeSent> {
   const pending = await sendCode(ctx, deps, {
     role: 'voter',
@@ -162,6 +109,9 @@ export async function sendMemberSmsCode(
 
 /** verify/phone: texts a code to the member's registered phone. */
 export async function sendVoterCode(ctx: Core, deps: CodeDeps, input: { identifier: string; ip: string }): Promise<CodeSent> {
+  // The member-number format is the organisation's setting, so it is checked here, not in the contract.
+  if (!isSignInIdentifier(input.identifier, await readMemberNoPattern(ctx.database.db)))
+    throw AppError.validation({ unique_id: [IDENTIFIER_FORMAT_MESSAGE] });
   const member = await findMemberByIdentifier(ctx.database.db, input.identifier);
   if (!member) {
     await recordActivity(ctx, {

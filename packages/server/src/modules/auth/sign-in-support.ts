@@ -1,5 +1,5 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import type { Session } from '@kura/contract';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { normalisePhone as phoneInE164, type Session } from '@kura/contract';
 import { createSession, type Role } from '../../auth/sessions';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
@@ -18,12 +18,34 @@ export const SIGNED_IN = 'Signed in successfully';
 /** 404 with the spec's texts; the sign-in screen sends the person to sign-up on this issue. */
 export const noAccount = () => new AppError('NOT_FOUND', NO_ACCOUNT, { issue: NO_SUCH_USER });
 
-/** A member by the sign-in identifier: an email (stored lower-cased) or a member number. */
+/**
+ * A member by the sign-in identifier (docs/api.md "Sign-in identifiers"): an email (stored
+ * lower-cased), a member number, or the member's registered phone in any spelling (compared in
+ * E.164). A member number wins over a phone that reads the same; a phone two or more members
+ * share finds no one, as an unknown identifier does (no guessing whose code to send). One query
+ * whichever it turns out to be, so the answer time does not tell a shared phone from an unknown one.
+ */
 export async function findMemberByIdentifier(db: Db | Tx, identifier: string): Promise<Member | undefined> {
   const value = identifier.trim();
-  const where = value.includes('@') ? eq(members.email, value.toLowerCase()) : eq(members.memberNo, value);
-  const [row] = await db.select().from(members).where(where).limit(1);
-  return row;
+  if (value.includes('@')) {
+    const [row] = await db.select().from(members).where(eq(members.email, value.toLowerCase())).limit(1);
+    return row;
+  }
+  const phone = phoneInE164(value);
+  if (phone === null) {
+    const [row] = await db.select().from(members).where(eq(members.memberNo, value)).limit(1);
+    return row;
+  }
+  // The member-number match first, then at most two phone matches: enough to tell one from several.
+  const rows = await db
+    .select()
+    .from(members)
+    .where(or(eq(members.memberNo, value), eq(members.phone, phone)))
+    .orderBy(sql`(${members.memberNo} = ${value}) desc`)
+    .limit(3);
+  const byNumber = rows.find((row) => row.memberNo === value);
+  if (byNumber) return byNumber;
+  return rows.length === 1 ? rows[0] : undefined;
 }
 
 export async function findStaffByEmail(db: Db | Tx, email: string, role: 'admin' | 'agent'): Promise<StaffMember | undefined> {
@@ -58,11 +80,4 @@ export async function startSession(
   if (input.role !== 'voter') return session;
   // docs/api.md "Languages": the web app speaks the member's own language first.
   return { ...session, language: input.language ?? null };
-}
-
-/** Local form of a Kenyan number: `+254 712…` and `0712…` compare equal. */
-export function normalisePhone(phone: string): string {
-  const digits = phone.replace(/\D/g, '');
-  if (digits.startsWith('254') && digits.length === 12) return `0${digits.slice(3)}`;
-  return digits;
 }

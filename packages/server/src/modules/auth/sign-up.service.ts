@@ -1,5 +1,6 @@
 import type { GoogleContext } from '../../auth/google';
 import { and, eq, isNull } from 'drizzle-orm';
+import { normalisePhone } from '@kura/contract';
 import { beginAttempt, countersFor } from '../../auth/account-limits';
 import { verifyGoogleIdToken } from '../../auth/google';
 import { codeFailureMessage, consumeCode } from '../../auth/one-time-codes';
@@ -10,7 +11,7 @@ import { AppError } from '../../errors';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
 import { sendMemberSmsCode, type CodeDeps } from './code-sign-in.service';
 import { checkedOrLogged, isUniqueViolation } from './google-sign-in.service';
-import { markMemberVerified, normalisePhone } from './sign-in-support';
+import { markMemberVerified } from './sign-in-support';
 
 /**
  * Sign-up links a Google account to an existing member, in two steps, like a sign-in:
@@ -64,7 +65,9 @@ export async function startSignUp(
   if (!member) throw await noMatch('no such member');
   // Counted before the phone is compared, so parallel guesses see each other (429 when limited).
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'signup', input.ip));
-  if (normalisePhone(member.phone) !== normalisePhone(input.phone)) throw await noMatch('voter ID and phone do not match');
+  // Both in E.164 (the register's form), whatever spelling was typed; a phone that is no mobile number matches nothing.
+  const registered = normalisePhone(member.phone);
+  if (registered === null || registered !== normalisePhone(input.phone)) throw await noMatch('voter ID and phone do not match');
   // The phone was right, but only the code finishes the method: this attempt alone is withdrawn.
   await attempt.withdraw();
 

@@ -478,6 +478,44 @@ describe('Google sign-in and sign-up for voters', () => {
     expect(mismatch.status).toBe(401);
   });
 
+  it('refuses every re-encoding of a spent token (padding, the base64 alphabet, whitespace, spare bits) alike; a fresh token works', async () => {
+    await createMember(t.ctx, { email: 'reencoded@example.org' });
+    const login = (idToken: string) =>
+      request(t.app).post(`${API}/google/login`).send({ email: 'reencoded@example.org', oauth_id_token: idToken });
+    // A signature with both base64url-only characters, so the standard alphabet changes it.
+    const claims = { email: 'reencoded@example.org', sub: 'google-sub-reencoded' };
+    let spent = await google.idToken(claims);
+    while (!/[-_]/.test(spent.split('.')[2]!)) spent = await google.idToken(claims);
+    await session(await login(spent));
+    const [header, payload, signature] = spent.split('.') as [string, string, string];
+    // 256 signature bytes leave 4 spare bits in the last character: flipping them decodes to the same bytes.
+    const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const spare = last[last.indexOf(signature.at(-1)!) ^ 1]!;
+    const variants = {
+      padded: `${spent}=`,
+      doublePadded: `${spent}==`,
+      standardAlphabet: `${header}.${payload}.${signature.replace(/-/g, '+').replace(/_/g, '/')}`,
+      spaceInSignature: `${header}.${payload}.${signature.slice(0, 10)} ${signature.slice(10)}`,
+      trailingSpace: `${spent} `,
+      leadingSpace: ` ${spent}`,
+      newlineInSignature: `${header}.${payload}.${signature.slice(0, 64)}\n${signature.slice(64)}`,
+      spareBits: `${header}.${payload}.${signature.slice(0, -1)}${spare}`,
+      paddedPayload: `${header}.${payload}=.${signature}`,
+      fourSegments: `${spent}.`,
+    };
+    expect(Buffer.from(variants.spareBits.split('.')[2]!, 'base64url')).toEqual(Buffer.from(signature, 'base64url'));
+    for (const [name, idToken] of Object.entries(variants)) {
+      const res = await login(idToken);
+      expect(res.status, name).toBe(401);
+      expect(res.body.message, name).toBe('Invalid Google credential, please sign in with Google again');
+    }
+    // A re-encoding of a token never used is refused too, and does not spend it: the token itself still works.
+    const fresh = await google.idToken(claims);
+    expect((await login(`${fresh}=`)).status).toBe(401);
+    await session(await login(fresh));
+    expect((await login(fresh)).status).toBe(401);
+  });
+
   it('sends an unknown Google account to sign-up (404 with the issue)', async () => {
     const res = await request(t.app)
       .post(`${API}/google/login`)

@@ -4,13 +4,13 @@ import type { Core } from '../../core';
 import { candidacies, members, motionOptions, positions } from '../../db/schema';
 import { CastVoteOutcome } from '../../db/schema/functions';
 import { AppError } from '../../errors';
-import { CURRENT_ELECTION, CURRENT_ELECTION_SQL, type ElectionId } from '../../db/election-store';
+import { CURRENT_ELECTION_SQL, rollRows, type ElectionId } from '../../db/election-store';
 import { recordActivity } from '../../lib/activity-log';
 import { intArray, textArray } from '../../db/arrays';
 import { uniqueViolation } from '../../db/errors';
 import { positionTitle, storedTranslations, titleTranslations } from '../../lib/position-title';
 import { sealBallot, type CastBallot } from './ballot-queue';
-import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
+import { ELECTION_LOCK, ELECTION_LOCK_NAMESPACE, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 import { newReceipt, queueIdOf } from './receipts';
 import { liveSessionWith, plausibleToken, type PendingSession, type Role } from '../../auth/sessions';
 import { seal, sha256 } from '../../lib/crypto';
@@ -19,15 +19,12 @@ import { seal, sha256 } from '../../lib/crypto';
  * The ballot: every position the member may vote for (national + their branch) that has candidates,
  * and every such motion with its options Yes, No and Abstain; in the admin's order.
  */
-export async function getBallot(ctx: Core, memberId: number, electionId: ElectionId = CURRENT_ELECTION): Promise<BallotGroup[]> {
+export async function getBallot(ctx: Core, memberId: number, electionId: ElectionId): Promise<BallotGroup[]> {
   const [me] = await ctx.database.db.select({ branchId: members.branchId }).from(members).where(eq(members.id, memberId)).limit(1);
   if (!me) throw new AppError('UNAUTHENTICATED');
   // Off the election's roll (frozen at its first opening, or its electorate before): an empty ballot.
   const [roll] = await ctx.database.db.execute<{ on_roll: boolean }>(sql`
-    select case when e.roll_frozen_at is not null
-                then exists (select 1 from election_roll r where r.election_id = e.id and r.member_id = ${memberId})
-                else e.electorate_branch_ids is null or ${me.branchId}::int = any(e.electorate_branch_ids) end as on_roll
-    from election e where e.id = ${electionId}`);
+    select exists (select 1 from (${rollRows(electionId, ctx.now())}) roll(member_id, branch_id) where roll.member_id = ${memberId}) as on_roll`);
   if (!roll?.on_roll) return [];
   const mine = and(eq(positions.electionId, electionId), or(eq(positions.level, 'National'), eq(positions.branchId, me.branchId)));
   const positionFields = {
@@ -78,6 +75,8 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
         r.positionId,
         (group = {
           title: positionTitle(r),
+          name: r.name,
+          branch: r.level === 'National' ? null : r.level,
           position_id: r.positionId,
           seats: r.seats,
           kind: r.kind,
@@ -90,7 +89,7 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
         }),
       );
       // docs/i18n.md "Ballot content": every language's text goes with the group; the web shows the reader's.
-      const translated = titleTranslations(r, { description: true });
+      const translated = titleTranslations(r, { description: true, name: true });
       if (translated) group.translations = translated;
     }
     const statementTranslations = storedTranslations(r.statementTranslations);
@@ -108,13 +107,17 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
 }
 
 const VOTED = 'Voted';
+/** The activity log's words for a vote by each channel (never the choice). */
+const VOTED_BY: Record<VoteChannel, string> = { web: VOTED, ussd: 'Voted by USSD' };
+/** How a vote came in: the web app (and the API) or the USSD gateway (modules/ussd). */
+export type VoteChannel = 'web' | 'ussd';
 
 export type VoteReceipt = { position_id: number; vvpat: string };
 /**
  * Who casts: a member by id (the seed, tests), or the bearer token the access middleware passed on
  * unchecked (the vote route), whose session the vote's one statement looks up.
  */
-export type Voter = { ip: string } & ({ memberId: number } | { session: PendingSession });
+export type Voter = { ip: string; channel?: VoteChannel } & ({ memberId: number } | { session: PendingSession });
 
 /**
  * Casts a vote: one transaction, all-or-nothing. The caller must hold a live voter session (401 for
@@ -137,6 +140,7 @@ export async function castVote(
   }));
   const entries = cast.flatMap((b) => b.candidateIds.map((candidateId) => ({ positionId: b.positionId, candidateId })));
   const key = ctx.secrets.ballotKey;
+  const activity = VOTED_BY[voter.channel ?? 'web'];
   // Arrays, not a VALUES list: the statements keep one text for any ballot, so they stay prepared.
   // The choices as (position, candidate) pairs; the ballots one per position.
   const positionIds = intArray(entries.map((e) => e.positionId));
@@ -155,8 +159,9 @@ export async function castVote(
     // One statement, in autocommit: the locks, the check and the writes run inside the
     // cast_vote function (declared in db/schema/functions.ts; ADR 003). One round trip per vote,
     // so no pooled connection waits "idle in transaction" on this event loop, and PGlite's single
-    // connection is held for one message. Shared election lock: a toggle (exclusive) waits for votes in
-    // flight and later votes see its outcome. Member lock: one member's concurrent submissions run
+    // connection is held for one message. Shared election locks (the installation's and this
+    // election's, db/ballot-box.ts `lockElection`): a toggle or close of this election (exclusive)
+    // waits for votes in flight and later votes see its outcome; another election's close never does. Member lock: one member's concurrent submissions run
     // one after the other, so the check sees the earlier one; the participation key still guards.
     const now = ctx.now();
     const at = now.toISOString();
@@ -180,8 +185,8 @@ export async function castVote(
         v.subject_id, ${positionIds}::int[], ${candidateIds}::int[],
         ${ballotPositions}::int[], ${textArray(receiptsEnc)}::text[],
         ${textArray(queueRows.map((r) => r.id))}::text[], ${textArray(queueRows.map((r) => r.sealed))}::text[],
-        ${VOTED}, ${`${cast.length} position(s)`}, ${voter.ip}, ${at}::timestamptz,
-        ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, e.id
+        ${activity}, ${`${cast.length} position(s)`}, ${voter.ip}, ${at}::timestamptz,
+        ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, e.id, ${ELECTION_LOCK_NAMESPACE}::int
       ) end as outcome
       from s v
       cross join (select case when ${requested}::int is null then ${sql.unsafe(CURRENT_ELECTION_SQL)}
@@ -246,7 +251,7 @@ export async function castVote(
     if (failure instanceof AppError && failure.status < 500 && voterName) {
       await recordActivity(ctx, {
         name: voterName,
-        activity: VOTED,
+        activity,
         userId: memberId!,
         userType: 'voter',
         data: failure.message,

@@ -35,6 +35,8 @@ describe('psk/candidates/v2', () => {
     expect(ids).toEqual([e.chair.id, e.treasurer.id, e.nairobi.id]);
     expect(res.body.data[0]).toEqual({
       title: `${e.chair.name} National`,
+      name: e.chair.name,
+      branch: null,
       position_id: e.chair.id,
       seats: 1,
       kind: 'candidates',
@@ -55,6 +57,8 @@ describe('psk/candidates/v2', () => {
     const { token } = await createVoter(t.ctx, 'Mombasa');
     const res = await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token));
     expect(res.body.data.map((g: { position_id: number }) => g.position_id)).toEqual([e.chair.id, e.treasurer.id, e.mombasa.id]);
+    // The branch position names its branch apart from the name the admin typed (the web words the heading).
+    expect(res.body.data[2]).toMatchObject({ name: e.mombasa.name, branch: 'Mombasa', title: `${e.mombasa.name} Mombasa` });
   });
 
   it('refuses staff tokens', async () => {
@@ -116,7 +120,7 @@ describe('psk/vote', () => {
     const orphan = await createPosition(t.ctx, { name: `Orphan ${Math.random().toString(36).slice(2, 7)}`, level: 'Nairobi' });
     await t.ctx.database.db.update(positions).set({ branchId: null }).where(eq(positions.id, orphan.id));
     const candidate = await createCandidate(t.ctx, [orphan.id], { branch: 'Nairobi' });
-    await t.ctx.voting.tally.refreshStructure();
+    await t.ctx.voting.tallyOf(1).refreshStructure();
     const { token } = await createVoter(t.ctx, 'Nairobi');
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.chair.id]: e.alice.id, [orphan.id]: candidate.id });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, type Election } from '../../../test/voting/election';
-import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
+import { ELECTION_LOCK, ELECTION_LOCK_NAMESPACE, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
 
 /**
  * cast_vote runs its check on a generic plan made once per connection (db/schema/functions.ts).
@@ -38,14 +38,14 @@ describe('cast_vote planned while participation is empty and analysed', () => {
         const [row] = await tx<{ outcome: { refused?: unknown[] } }[]>`
           select cast_vote(${v.member.id}::int, ${`{${e.chair.id},${e.chair.id}}`}::int[], ${`{${e.alice.id},${e.alice.id}}`}::int[],
             ${`{${e.chair.id}}`}::int[], ${'{r}'}::text[], ${'{refused}'}::text[], ${'{s}'}::text[], 'Voted', '1 position(s)',
-            '127.0.0.1', ${new Date().toISOString()}::timestamptz, ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, 1::int) as outcome`;
+            '127.0.0.1', ${new Date().toISOString()}::timestamptz, ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, 1::int, ${ELECTION_LOCK_NAMESPACE}::int) as outcome`;
         expect(row?.outcome.refused?.length).toBeGreaterThan(0);
       }
       for (const [i, v] of voters.entries()) {
         const [row] = await tx<{ outcome: { xid?: string } }[]>`
           select cast_vote(${v.member.id}::int, ${`{${e.chair.id}}`}::int[], ${`{${e.alice.id}}`}::int[], ${`{${e.chair.id}}`}::int[],
             ${'{r}'}::text[], ${`{plan-test-${i}}`}::text[], ${'{s}'}::text[], 'Voted', '1 position(s)', '127.0.0.1',
-            ${new Date().toISOString()}::timestamptz, ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, 1::int) as outcome`;
+            ${new Date().toISOString()}::timestamptz, ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, 1::int, ${ELECTION_LOCK_NAMESPACE}::int) as outcome`;
         expect(row?.outcome.xid).toBeTruthy();
       }
       const after = await counters();

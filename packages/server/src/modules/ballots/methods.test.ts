@@ -36,7 +36,7 @@ beforeAll(async () => {
   for (const name of ['Pia P', 'Quentin Q', 'Rosa R']) a.push(await createCandidate(t.ctx, [approval.id], { name }));
   r = [];
   for (const name of ['Xavi X', 'Yara Y', 'Zola Z']) r.push(await createCandidate(t.ctx, [ranked.id], { name }));
-  await t.ctx.voting.tally.refreshStructure();
+  await t.ctx.voting.tallyOf(1).refreshStructure();
   await setVoting(t.ctx, true);
 });
 afterAll(async () => {
@@ -223,10 +223,10 @@ describe('live results', () => {
     expect(live.m.values.map((x) => x.name)).toEqual(['Yes', 'No', 'Abstain']);
     expect(optionCount(live.m, 'Abstain') - optionCount(base.m, 'Abstain')).toBe(1);
     // The same after a resync from the queue, and after mixing (ranks stored, first preferences counted).
-    await t.ctx.voting.tally.resync();
+    await t.ctx.voting.tallyOf(1).resync();
     expect((await check()).rk.values).toEqual(live.rk.values);
     await mixQueuedBallots(t.ctx);
-    await t.ctx.voting.tally.resync();
+    await t.ctx.voting.tallyOf(1).resync();
     expect((await check()).rk.values).toEqual(live.rk.values);
     expect((await check()).m.values).toEqual(live.m.values);
     const [row] = await t.ctx.database.sql<{ ranked: number; unranked: number }[]>`
@@ -235,6 +235,6 @@ describe('live results', () => {
     expect(row!.ranked).toBeGreaterThan(0);
     expect(row!.unranked).toBe(0);
     await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status: true }).expect(200);
-    expect((await verifyAudit(t.ctx)).problems).toEqual([]);
+    expect((await verifyAudit(t.ctx, 1)).problems).toEqual([]);
   });
 });

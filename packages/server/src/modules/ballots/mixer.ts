@@ -1,8 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
+import { isNull, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { ballotQueue, positions } from '../../db/schema';
-import { CURRENT_ELECTION, type ElectionId } from '../../db/election-store';
-import { MIX_LOCK } from '../../db/locks';
+import { election, positions } from '../../db/schema';
+import { type ElectionId } from '../../db/election-store';
+import { MIX_LOCK_NAMESPACE } from '../../db/locks';
+import { ballotsOf, queueOf, UNSORTED_QUEUE } from '../../db/ballot-box';
 import { intArray, textArray } from '../../db/arrays';
 import type { Ballot, BallotsContext } from './ballot-queue';
 import { createLoop, type Loop } from '../../lib/loop';
@@ -25,9 +26,11 @@ import { shuffle } from './receipts';
  * Nothing but the close publishes a smaller batch: a pause, a resume, a scheduled opening and the
  * passes while voting is paused all leave a short queue sealed (no flush, no padding with
  * published ballots, which dead tuples and old receipts give away). The close (`remixAtClose`)
- * publishes the rest together with every published ballot written again in a fresh random order in
- * one transaction, onto a truncated table, so no older row version remains: after it every ballot
- * carries the close's xmin and the last partial batch is not separable from the rest.
+ * publishes the rest together with every published ballot of its election written again in a fresh
+ * random order in one transaction, onto its truncated partition, so no older row version remains:
+ * after it every ballot of the election carries the close's xmin and the last partial batch is not
+ * separable from the rest. Both tables are partitioned by election (ADR 009): every pass reads and
+ * writes one election's partitions only.
  */
 
 export type MixResult = { moved: number };
@@ -50,23 +53,62 @@ async function openAll(ctx: BallotsContext, rows: { id: string; sealed: string }
 const positionOf = (rows: Ballot[]) => rows[0]?.positionId ?? 0;
 
 /**
- * One regular mixing pass: moves the ballots of each position with at least MIX_MIN_BATCH queued,
- * whether voting is on or paused, and steps aside if another process is mixing. A position with
- * fewer queued waits, however long, for more ballots or for the close.
+ * Files the rows queued before the ballot box was partitioned by election (migration 0018 put
+ * them in partition 0: their election is sealed inside them) under their election, in a
+ * transaction of its own. A row whose position is unknown stays where it is, for the audit to
+ * report. Nothing to do, and nothing written, once partition 0 is empty (always, after the first pass).
+ */
+export async function fileUnsortedQueue(ctx: BallotsContext): Promise<number> {
+  return ctx.database.db.transaction(async (tx) => {
+    const rows = await tx.execute<{ id: string; sealed: string }>(sql`delete from ${queueOf(UNSORTED_QUEUE)} returning id, sealed`);
+    if (rows.length === 0) return 0;
+    const opened = await openAll(ctx, [...rows]);
+    const electionOf = new Map(
+      (await tx.select({ id: positions.id, electionId: positions.electionId }).from(positions)).map((p) => [p.id, p.electionId]),
+    );
+    const elections = rows.map((_, i) => electionOf.get(positionOf(opened[i]!)) ?? UNSORTED_QUEUE);
+    for (let i = 0; i < rows.length; i += INSERT_SLICE) {
+      await tx.execute(sql`
+        insert into ballot_queue (election_id, id, sealed)
+        select * from unnest(${intArray(elections.slice(i, i + INSERT_SLICE))}::int[],
+                             ${textArray(rows.slice(i, i + INSERT_SLICE).map((r) => r.id))}::text[],
+                             ${textArray(rows.slice(i, i + INSERT_SLICE).map((r) => r.sealed))}::text[])
+        order by gen_random_uuid()`);
+    }
+    return elections.filter((e) => e !== UNSORTED_QUEUE).length;
+  });
+}
+
+/**
+ * One regular mixing pass: for each election not closed, in a transaction of its own, moves the
+ * ballots of each position with at least MIX_MIN_BATCH queued, whether voting is on or paused. An
+ * election another process is mixing, or closing, is stepped over: the pass reads only the
+ * partitions of the election it mixes, so a close re-writing another election's box never holds
+ * it. A position with fewer queued waits, however long, for more ballots or for the close.
  */
 export async function mixQueuedBallots(ctx: BallotsContext): Promise<MixResult> {
+  await fileUnsortedQueue(ctx);
+  const open = await ctx.database.db.select({ id: election.id }).from(election).where(isNull(election.closedAt)).orderBy(election.id);
+  let moved = 0;
+  for (const { id } of open) moved += (await mixElection(ctx, id)).moved;
+  return { moved };
+}
+
+async function mixElection(ctx: BallotsContext, electionId: ElectionId): Promise<MixResult> {
   return ctx.database.db.transaction(async (tx) => {
-    const [lock] = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${MIX_LOCK}) as ok`);
+    const [lock] = await tx.execute<{ ok: boolean }>(
+      sql`select pg_try_advisory_xact_lock(${MIX_LOCK_NAMESPACE}::int, ${electionId}::int) as ok`,
+    );
     if (!lock?.ok) return { moved: 0 };
-    const [state] = await tx.execute<{ queued: number }>(sql`select count(*)::int as queued from ballot_queue`);
+    const [state] = await tx.execute<{ queued: number }>(sql`select count(*)::int as queued from ${queueOf(electionId)}`);
     if ((state?.queued ?? 0) < ctx.env.MIX_MIN_BATCH) return { moved: 0 };
     // Which rows go: the anonymity set that matters is per position (the participation row says
     // which position a voter voted for, and the dead queue row which pass moved their ballot), so
     // a position's ballots move only once at least MIX_MIN_BATCH of them are queued.
-    // A plain read, not FOR UPDATE: only the mixer deletes queue rows and it holds MIX_LOCK, and a
-    // vote committed after this read simply waits for the next pass. Locking would write a WAL
-    // record and an xmax on every queued row, the rows this pass leaves behind included.
-    const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
+    // A plain read, not FOR UPDATE: only the mixer deletes queue rows and it holds the election's
+    // mixer lock, and a vote committed after this read simply waits for the next pass. Locking would
+    // write a WAL record and an xmax on every queued row, the rows this pass leaves behind included.
+    const all = [...(await tx.execute<{ id: string; sealed: string }>(sql`select id, sealed from ${queueOf(electionId)}`))];
     const opened = await openAll(ctx, all);
     const perPosition = new Map<number, number>();
     for (const rows of opened) perPosition.set(positionOf(rows), (perPosition.get(positionOf(rows)) ?? 0) + 1);
@@ -76,62 +118,59 @@ export async function mixQueuedBallots(ctx: BallotsContext): Promise<MixResult> 
     const takenBallots = opened.filter(takes);
     for (let i = 0; i < chosen.length; i += INSERT_SLICE) {
       await tx.execute(
-        sql`delete from ballot_queue where id = any(${textArray(chosen.slice(i, i + INSERT_SLICE).map((r) => r.id))}::text[])`,
+        sql`delete from ${queueOf(electionId)} where id = any(${textArray(chosen.slice(i, i + INSERT_SLICE).map((r) => r.id))}::text[])`,
       );
     }
     const batch = shuffle(takenBallots.flat());
     // Rows go to the heap in the order inserted (unnest keeps the arrays' order): the shuffled
     // order, never the cast order.
-    for (let i = 0; i < batch.length; i += INSERT_SLICE) await insertBallots(tx, 'ballots', batch.slice(i, i + INSERT_SLICE));
+    for (let i = 0; i < batch.length; i += INSERT_SLICE)
+      await insertBallots(tx, ballotsOf(electionId), electionId, batch.slice(i, i + INSERT_SLICE));
     return { moved: takenBallots.length };
   });
 }
 
 /**
  * The close's pass (voting in `electionId` is over): publishes every queued ballot of that
- * election, however few, and re-mixes the whole ballot box with them so the last, possibly small,
- * batch cannot be told apart. Another election's queued ballots are not published (its voting may
- * still be open, and its short queue stays sealed until its own batch or its own close); they are
- * written back into the queue. In one transaction, waiting for a regular pass in progress: the
- * published ballots with the closing election's opened queue, and the other elections' queue rows,
- * go to temporary tables (this session's only, dropped at commit), both tables are truncated (a
- * new, empty file each: no dead tuple of an earlier pass, no padding, no old order is left for
- * pageinspect, and every new row has this transaction's xmin), and every row is written back in an
- * order drawn from the strong random source. Run again after a crash it does the same on the same
- * set. Receipts and the commitment (sorted by receipt) do not depend on row order.
+ * election, however few, and re-mixes that election's ballot box with them so the last, possibly
+ * small, batch cannot be told apart. Only the election's own partitions are read, truncated and
+ * written (docs/decisions/009-a-ballot-box-per-election.md): another election's queue and ballots,
+ * its votes and its readers, never meet this pass. In one transaction, waiting for a regular pass
+ * of this election in progress: the published ballots with the opened queue go to a temporary
+ * table (this session's only, dropped at commit), both partitions are truncated (a new, empty file
+ * each: no dead tuple of an earlier pass, no padding, no old order is left for pageinspect, and
+ * every new row has this transaction's xmin), and every row is written back in an order drawn from
+ * the strong random source. Run again after a crash it does the same on the same set. Receipts and
+ * the commitment (sorted by receipt) do not depend on row order.
  */
-export async function remixAtClose(ctx: BallotsContext, electionId: ElectionId = CURRENT_ELECTION): Promise<MixResult> {
+export async function remixAtClose(ctx: BallotsContext, electionId: ElectionId): Promise<MixResult> {
+  await fileUnsortedQueue(ctx);
   return ctx.database.db.transaction((tx) => remixAtCloseIn(ctx, tx, electionId));
 }
 
 /**
- * `remixAtClose` inside the caller's transaction: the close records its final commitment in the
- * same transaction, so the re-mix and the commitment commit together and a second closer (another
- * process, the scheduler's retry) finds the commitment and never truncates again. A truncate is
- * not MVCC-safe: a reader whose snapshot is older than a second truncate would see an empty box.
+ * `remixAtClose` inside the caller's transaction (call `fileUnsortedQueue` before it): the close
+ * records its final commitment in the same transaction, so the re-mix and the commitment commit
+ * together and a second closer (another process, the scheduler's retry) finds the commitment and
+ * never truncates again. A truncate is not MVCC-safe: a reader of this election whose snapshot is
+ * older than a second truncate would see an empty box.
  */
-export async function remixAtCloseIn(ctx: BallotsContext, tx: Tx, electionId: ElectionId = CURRENT_ELECTION): Promise<MixResult> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
-  const all = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
-  const opened = await openAll(ctx, all);
-  const own = new Set((await tx.select({ id: positions.id }).from(positions).where(eq(positions.electionId, electionId))).map((p) => p.id));
-  const closing = (rows: Ballot[]) => own.has(positionOf(rows));
-  const queued = opened.filter(closing).flat();
-  const kept = all.filter((_, i) => !closing(opened[i]!)).map((r) => r.id);
+export async function remixAtCloseIn(ctx: BallotsContext, tx: Tx, electionId: ElectionId): Promise<MixResult> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK_NAMESPACE}::int, ${electionId}::int)`);
+  const all = [...(await tx.execute<{ id: string; sealed: string }>(sql`select id, sealed from ${queueOf(electionId)}`))];
+  const queued = (await openAll(ctx, all)).flat();
   await tx.execute(
-    sql`create temporary table ballots_remix on commit drop as select receipt, position_id, candidate_id, rank from ballots`,
+    sql`create temporary table ballots_remix on commit drop as select receipt, position_id, candidate_id, rank from ${ballotsOf(electionId)}`,
   );
-  for (let i = 0; i < queued.length; i += INSERT_SLICE) await insertBallots(tx, 'ballots_remix', queued.slice(i, i + INSERT_SLICE));
+  for (let i = 0; i < queued.length; i += INSERT_SLICE)
+    await insertBallots(tx, sql`ballots_remix`, null, queued.slice(i, i + INSERT_SLICE));
+  await tx.execute(sql`truncate ${ballotsOf(electionId)}, ${queueOf(electionId)}`);
   await tx.execute(
-    sql`create temporary table queue_kept on commit drop as select * from ballot_queue where id = any(${textArray(kept)}::text[])`,
+    sql`insert into ${ballotsOf(electionId)} (election_id, receipt, position_id, candidate_id, rank)
+        select ${electionId}::int, receipt, position_id, candidate_id, rank from ballots_remix order by gen_random_uuid()`,
   );
-  await tx.execute(sql`truncate ballots, ballot_queue`);
-  await tx.execute(
-    sql`insert into ballots (receipt, position_id, candidate_id, rank) select receipt, position_id, candidate_id, rank from ballots_remix order by gen_random_uuid()`,
-  );
-  await tx.execute(sql`insert into ballot_queue select * from queue_kept order by gen_random_uuid()`);
-  await tx.execute(sql`drop table ballots_remix, queue_kept`);
-  return { moved: all.length - kept.length };
+  await tx.execute(sql`drop table ballots_remix`);
+  return { moved: all.length };
 }
 
 /**
@@ -139,10 +178,10 @@ export async function remixAtCloseIn(ctx: BallotsContext, tx: Tx, electionId: El
  * position's rows keep their place in the voter's order (`rank`); every other method's rows get 0,
  * so the order a voter ticked plurality or approval boxes in is never published.
  */
-async function insertBallots(tx: Tx, table: 'ballots' | 'ballots_remix', slice: Ballot[]): Promise<void> {
+async function insertBallots(tx: Tx, table: SQL, electionId: ElectionId | null, slice: Ballot[]): Promise<void> {
   await tx.execute(sql`
-    insert into ${sql.identifier(table)} (receipt, position_id, candidate_id, rank)
-    select u.receipt, u.position_id, u.candidate_id, case when p.kind = 'candidates' and p.method = 'ranked' then u.rank else 0 end
+    insert into ${table} (${electionId === null ? sql`` : sql`election_id, `}receipt, position_id, candidate_id, rank)
+    select ${electionId === null ? sql`` : sql`${electionId}::int, `}u.receipt, u.position_id, u.candidate_id, case when p.kind = 'candidates' and p.method = 'ranked' then u.rank else 0 end
     from unnest(${textArray(slice.map((b) => b.receipt))}::text[], ${intArray(slice.map((b) => b.positionId))}::int[],
                 ${intArray(slice.map((b) => b.candidateId))}::int[], ${intArray(slice.map((b) => b.rank))}::int[])
          with ordinality as u(receipt, position_id, candidate_id, rank, n)

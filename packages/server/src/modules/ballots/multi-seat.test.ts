@@ -23,7 +23,7 @@ beforeAll(async () => {
   b = [];
   for (const name of ['Achieng A', 'Barasa B', 'Chebet C', 'Daudi D']) b.push(await createCandidate(t.ctx, [board.id], { name }));
   tr = [await createCandidate(t.ctx, [treasurer.id], { name: 'Tresa T' }), await createCandidate(t.ctx, [treasurer.id], { name: 'Umi U' })];
-  await t.ctx.voting.tally.refreshStructure();
+  await t.ctx.voting.tallyOf(1).refreshStructure();
   await setVoting(t.ctx, true);
 });
 afterAll(async () => {
@@ -95,8 +95,8 @@ describe('several seats per position', () => {
     });
 
     // Mixed, committed, audited: the rows move, the counts stay, the audit agrees.
-    await remixAtClose(t.ctx);
-    await t.ctx.voting.tally.resync();
+    await remixAtClose(t.ctx, 1);
+    await t.ctx.voting.tallyOf(1).resync();
     const mixed = await results();
     expect([b[0], b[1], b[2], b[3]].map((c) => countOf(mixed, board.id, c!.id))).toEqual([3, 1, 1, 1]);
     expect(
@@ -117,7 +117,7 @@ describe('several seats per position', () => {
       .set(bearer(await tokenFor(t.ctx, 'admin')))
       .send({ status: true })
       .expect(200);
-    const report = await verifyAudit(t.ctx);
+    const report = await verifyAudit(t.ctx, 1);
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.tallies.filter((x) => x.positionId === board.id).map((x) => x.count)).toEqual([3, 1, 1, 1]);

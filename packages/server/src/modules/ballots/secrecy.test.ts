@@ -40,8 +40,9 @@ function rankCorrelation(a: string[], b: string[]): number {
 describe('secret ballot', () => {
   it('stores choices without a voter, serial id or timestamp, and the queue only sealed', async () => {
     // rank: a candidate's place in a ranked ballot (0 for every other method), never a voter, a serial or a time.
-    expect(await columns('ballots')).toEqual(['receipt', 'position_id', 'candidate_id', 'rank']);
-    expect(await columns('ballot_queue')).toEqual(['id', 'sealed']);
+    // election_id: the partition key (ADR 009), no secret: participation names the position voted for.
+    expect(await columns('ballots')).toEqual(['election_id', 'receipt', 'position_id', 'candidate_id', 'rank']);
+    expect(await columns('ballot_queue')).toEqual(['election_id', 'id', 'sealed']);
     expect(await columns('participation')).toEqual(['member_id', 'position_id', 'receipt_enc']);
   });
 
@@ -107,7 +108,7 @@ describe('secret ballot', () => {
     const before = (await t.ctx.database.db.execute<{ receipt: string }>(sql`select receipt from ballots order by ctid`)).map(
       (r) => r.receipt,
     );
-    expect(await remixAtClose(t.ctx)).toEqual({ moved: 3 });
+    expect(await remixAtClose(t.ctx, 1)).toEqual({ moved: 3 });
     expect(await votingRows(t.ctx)).toMatchObject({ queue: 0, ballots: 63 });
     const after = await t.ctx.database.db.execute<{ receipt: string; x: string }>(
       sql`select receipt, xmin::text as x from ballots order by ctid`,

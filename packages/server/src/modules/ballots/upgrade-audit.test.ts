@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createTestCore, createTestDatabase } from '../../../test/harness';
 import { migrateUpTo } from '../../../test/migrations';
 import { seal } from '../../lib/crypto';
-import { sealBallot } from './ballot-queue';
+import { BallotQueueCache, sealBallot } from './ballot-queue';
+import { fileUnsortedQueue } from './mixer';
 import { newReceipt, queueIdOf } from './receipts';
 import { verifyAudit } from '../elections';
 import { runMigrations } from '../../db/migrate';
@@ -72,8 +73,16 @@ describe('upgrading a single-election database', () => {
           ].sort(),
         );
 
+        // The queued row from before the partitioning waits in partition 0 (ADR 009), audited there;
+        // the mixer files it under election 1, and the audit still passes.
+        const where = async () => (await old.sql<{ e: number }[]>`select election_id as e from ballot_queue`).map((r) => r.e);
+        expect(await where()).toEqual([0]);
+        expect(await fileUnsortedQueue({ ...t.core, ballotQueue: new BallotQueueCache(key) })).toBe(1);
+        expect(await where()).toEqual([1]);
+        expect((await verifyAudit(t.core, 1)).problems).toEqual([]);
+
         // Not vacuous: a ballot added behind the audit's back shows.
-        await old.sql`insert into ballots (receipt, position_id, candidate_id) values (${newReceipt()}, ${chair!.id}, ${alice})`;
+        await old.sql`insert into ballots (election_id, receipt, position_id, candidate_id) values (1, ${newReceipt()}, ${chair!.id}, ${alice})`;
         const tampered = await verifyAudit(t.core, 1);
         expect(tampered.ok).toBe(false);
         expect(tampered.problems.length).toBeGreaterThan(0);

@@ -32,7 +32,7 @@ async function freshPosition() {
   const position = await createPosition(t.ctx, { name: `Race ${Math.random().toString(36).slice(2, 7)}` });
   const a = await createCandidate(t.ctx, [position.id], { branch: 'Nairobi' });
   const b = await createCandidate(t.ctx, [position.id], { branch: 'Nairobi' });
-  await t.ctx.voting.tally.refreshStructure();
+  await t.ctx.voting.tallyOf(1).refreshStructure();
   return { position, a, b };
 }
 
@@ -101,7 +101,7 @@ describe('a candidacy change against the first vote for its position', () => {
       const p = await freshPosition();
       const other = await createPosition(t.ctx, { name: `Race other ${Math.random().toString(36).slice(2, 7)}` });
       await createCandidate(t.ctx, [other.id], { branch: 'Nairobi' });
-      await t.ctx.voting.tally.refreshStructure();
+      await t.ctx.voting.tallyOf(1).refreshStructure();
       const token = await tokenFor(t.ctx, 'voter', p.a.id);
       const hold = await t.ctx.database.sql.reserve();
       try {

@@ -1,6 +1,6 @@
 import type { MembersContext } from '../members';
 import type { Candidate, Position, Translations } from '@kura/contract';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { branches, candidacies, members, positions } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -8,7 +8,7 @@ import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
 import { storedTranslations } from '../../lib/position-title';
-import { assertNotClosed, assertNotClosedIn, CURRENT_ELECTION, type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn, type ElectionId } from '../elections';
 import {
   applyMemberEdit,
   assertDeclaredIdentityKept,
@@ -24,7 +24,8 @@ import {
 export type CandidateEdit = {
   name: string;
   phone: string;
-  email: string;
+  /** null: none. */
+  email: string | null;
   county: string;
   position_ids: number[];
   statement?: string;
@@ -50,7 +51,7 @@ async function loadCandidates(db: Db | Tx, electionId: ElectionId, memberIds?: n
       member_no: members.memberNo,
       name: members.name,
       phone: members.phone,
-      email: members.email,
+      email: sql<string>`coalesce(${members.email}, '')`,
       county: branches.name,
       image_url: members.photoUrl,
       statement: members.statement,
@@ -67,7 +68,7 @@ async function loadCandidates(db: Db | Tx, electionId: ElectionId, memberIds?: n
 }
 
 /** Every member standing for at least one position, with those positions and their photo. */
-export async function listCandidates(ctx: MembersContext, electionId: ElectionId = CURRENT_ELECTION): Promise<Candidate[]> {
+export async function listCandidates(ctx: MembersContext, electionId: ElectionId): Promise<Candidate[]> {
   return loadCandidates(ctx.database.db, electionId);
 }
 
@@ -82,8 +83,8 @@ export async function updateCandidate(
   actor: Actor,
   id: number,
   input: CandidateEdit,
-  image?: UploadFile,
-  electionId: ElectionId = CURRENT_ELECTION,
+  image: UploadFile | undefined,
+  electionId: ElectionId,
 ): Promise<Candidate> {
   await assertNotClosed(ctx, 'its candidates', electionId);
   const [stored] = image ? await storeImages(ctx, [image]) : [];

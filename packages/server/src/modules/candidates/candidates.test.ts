@@ -123,7 +123,7 @@ describe('edit candidate', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.statement).toBe('Twelve years as treasurer of the Eldoret branch.');
     const voter = await tokenFor(t.ctx, 'voter');
-    await t.ctx.voting.tally.refreshStructure();
+    await t.ctx.voting.tallyOf(1).refreshStructure();
     const ballot = (await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(voter))).body.data;
     const mine = ballot.find((g: { position_id: number }) => g.position_id === p.id).candidates.find((c: { id: number }) => c.id === m.id);
     expect(mine.statement).toBe('Twelve years as treasurer of the Eldoret branch.');

@@ -1,10 +1,15 @@
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { UNSORTED_QUEUE } from '../../db/ballot-box';
 import type { Core } from '../../core';
 import { ballotQueue, candidacies, commitments, motionOptions, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
+import { eachPage } from '../../db/cursor';
 import { openBallot } from '../ballots';
 import { digestBallots } from './commitments';
-import { CURRENT_ELECTION, type ElectionId } from '../../db/election-store';
+import { type ElectionId } from '../../db/election-store';
+
+/** Voters' receipts read and opened per page (a turn of the event loop). */
+const OPEN_SLICE = 500;
 
 export type AuditReport = {
   ok: boolean;
@@ -26,7 +31,8 @@ export type AuditReport = {
  * It checks one election (its positions' ballots, participation and commitments) and prints counts
  * only, never which member holds which receipt.
  */
-export async function verifyAudit(ctx: Core, electionId: ElectionId = CURRENT_ELECTION): Promise<AuditReport> {
+export async function verifyAudit(ctx: Core, electionId: ElectionId): Promise<AuditReport> {
+  if (!Number.isSafeInteger(electionId)) throw new Error(`not an election id: ${electionId}`);
   const problems: string[] = [];
   const notes: string[] = [];
   const key = ctx.secrets.ballotKey;
@@ -65,7 +71,10 @@ export async function verifyAudit(ctx: Core, electionId: ElectionId = CURRENT_EL
       if (strayRanks) problems.push(`${strayRanks} ballot row(s) of a position that is not ranked carry a rank`);
       let queued = 0;
       let unreadable = 0;
-      for (const row of await tx.select().from(ballotQueue)) {
+      for (const row of await tx
+        .select()
+        .from(ballotQueue)
+        .where(inArray(ballotQueue.electionId, [UNSORTED_QUEUE, electionId]))) {
         try {
           // One queued row is one position's ballot: a row per candidate chosen, one receipt.
           const rows = openBallot(key, row.sealed);
@@ -89,22 +98,30 @@ export async function verifyAudit(ctx: Core, electionId: ElectionId = CURRENT_EL
       let missing = 0;
       let wrongPosition = 0;
       let sealedBad = 0;
-      for (const row of await tx
-        .select({ positionId: participation.positionId, receiptEnc: participation.receiptEnc })
-        .from(participation)
-        .innerJoin(positions, and(eq(positions.id, participation.positionId), eq(positions.electionId, electionId)))) {
-        participated.set(row.positionId, (participated.get(row.positionId) ?? 0) + 1);
-        let receipt: string;
-        try {
-          receipt = unseal(key, row.receiptEnc);
-        } catch {
-          sealedBad++;
-          continue;
-        }
-        const at = receiptPosition.get(receipt);
-        if (at === undefined) missing++;
-        else if (at !== row.positionId) wrongPosition++;
-      }
+      // The roll's receipts a page at a time (a cursor in this snapshot), each opened in turn: the
+      // audit at close runs in the server process, beside the votes of every other open election.
+      await eachPage<{ position_id: number; receipt_enc: string }>(
+        tx,
+        sql`select p.position_id, p.receipt_enc from ${participation} p
+            join ${positions} pos on pos.id = p.position_id and pos.election_id = ${sql.raw(String(electionId))}`,
+        OPEN_SLICE,
+        (page) => {
+          for (const row of page) {
+            const positionId = Number(row.position_id);
+            participated.set(positionId, (participated.get(positionId) ?? 0) + 1);
+            let receipt: string;
+            try {
+              receipt = unseal(key, row.receipt_enc);
+            } catch {
+              sealedBad++;
+              continue;
+            }
+            const at = receiptPosition.get(receipt);
+            if (at === undefined) missing++;
+            else if (at !== positionId) wrongPosition++;
+          }
+        },
+      );
       if (sealedBad) problems.push(`${sealedBad} participation receipt(s) cannot be opened with this BALLOT_KEY`);
       if (missing) problems.push(`${missing} voter receipt(s) have no ballot`);
       if (wrongPosition) problems.push(`${wrongPosition} ballot(s) are recorded under a different position than their voter's`);

@@ -6,7 +6,7 @@ import { bearer, branchId, createCandidate, createMember, createPosition } from 
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { createVoter } from '../../../test/voting/election';
 import { whileHeld, type HoldingSession } from '../../../test/two-sessions';
-import { ELECTION_LOCK } from '../../db/locks';
+import { ELECTION_LOCK, ELECTION_LOCK_NAMESPACE } from '../../db/locks';
 import { activityLogs, branches, election } from '../../db/schema';
 import { openOnSchedule } from './lifecycle';
 
@@ -23,6 +23,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+/** An instant `days` from the test clock's now: no test here depends on the day it runs. */
+const inDays = (days: number, hours = 0) => new Date(t.clock.now().getTime() + (days * 24 + hours) * 3_600_000).toISOString();
 
 const positionsOf = async (id: number) =>
   (await request(t.app).get(`/api/v1/psk/positions?election_id=${id}`)).body.data as { id: number; name: string; kind: string }[];
@@ -74,12 +77,12 @@ describe('elections', () => {
     expect(list.map((e) => e.id)).toContain(1);
     const patched = await admin.organisation.updateElectionById({
       params: { id: created.id! },
-      body: { title: 'By-election 2026', opens_at: '2026-12-01T06:00:00+03:00', closes_at: '2026-12-01T18:00:00+03:00' },
+      body: { title: 'By-election 2026', opens_at: inDays(30), closes_at: inDays(30, 12) },
     });
     expect(bodyOf(patched, 200).data).toMatchObject({ title: 'By-election 2026', phase: 'scheduled' });
     const backwards = await admin.organisation.updateElectionById({
       params: { id: created.id! },
-      body: { closes_at: '2026-11-30T00:00:00Z' },
+      body: { closes_at: inDays(29) },
     });
     expect(bodyOf(backwards, 422).errors!.closes_at).toEqual(['The closing time must be after the opening time']);
     const unknownBranch = await admin.organisation.createElection({ body: { title: 'X', electorate: { branch_ids: [987654] } } });
@@ -97,7 +100,7 @@ describe('elections', () => {
       .set(bearer(adminToken))
       .send({ name: 'Adopt the accounts', kind: 'motion', quorum_percent: 20 });
     expect(motion.status).toBe(201);
-    await admin.organisation.updateElectionById({ params: { id: source.id! }, body: { opens_at: '2027-01-01T00:00:00Z' } });
+    await admin.organisation.updateElectionById({ params: { id: source.id! }, body: { opens_at: inDays(60) } });
 
     const bare = bodyOf(await admin.organisation.copyElection({ params: { id: source.id! }, body: { title: 'AGM 2027' } }), 201).data;
     expect(bare).toMatchObject({ title: 'AGM 2027', phase: 'setup', opens_at: null, closes_at: null, results_visibility: 'staff' });
@@ -129,7 +132,7 @@ describe('elections', () => {
     expect(motionGroup.candidates.map((c: { name: string }) => c.name)).toEqual(['Yes', 'No', 'Abstain']);
   });
 
-  it('deletes only while no vote was ever cast (409 after); never the only election', async () => {
+  it('deletes only while no vote was ever cast (409 after)', async () => {
     const empty = bodyOf(await admin.organisation.createElection({ body: { title: 'Mistake' } }), 201).data;
     expect((await admin.organisation.deleteElection({ params: { id: empty.id! } })).status).toBe(204);
     expect((await anon.organisation.getElectionById({ params: { id: empty.id! } })).status).toBe(404);
@@ -226,10 +229,10 @@ describe('elections', () => {
   it("PUT election's log row names the election when it sets the election's own fields, refusals too; not for the organisation's alone", async () => {
     const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Board 2026' } }), 201).data;
     const put = (body: object) => request(t.app).put(`/api/v1/election?election_id=${e.id}`).set(bearer(adminToken)).send(body);
-    expect((await put({ title: 'Board 2026/27', website: 'https://umoja.example', opens_at: '2026-12-01T06:00:00Z' })).status).toBe(200);
+    expect((await put({ title: 'Board 2026/27', website: 'https://umoja.example', opens_at: inDays(30) })).status).toBe(200);
     expect((await put({ support_email: 'help@umoja.example' })).status).toBe(200);
     expect((await put({ results_visibility: 'staff' })).status).toBe(200);
-    expect((await put({ closes_at: '2026-11-30T00:00:00Z' })).status).toBe(422);
+    expect((await put({ closes_at: inDays(29) })).status).toBe(422);
     expect((await logData('Election settings updated')).slice(-4)).toEqual([
       // Named as the change found it.
       `election ${e.id}: Board 2026; title, website, opening time`,
@@ -255,7 +258,7 @@ describe.skipIf(databaseKind !== 'postgres')('the lifecycle rows name the electi
     return whileHeld(t.ctx.database.sql, {
       hold: (s) =>
         hold === 'vote in flight'
-          ? s`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}::bigint)`
+          ? s`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}::bigint), pg_advisory_xact_lock_shared(${ELECTION_LOCK_NAMESPACE}::int, ${id}::int)`
           : s`select id from election where id = ${id} for update`,
       action,
       meanwhile: async (s) => {

@@ -11,6 +11,7 @@ import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
 import {
   deleteElectionRow,
+  freezeDueRolls,
   insertElection,
   lockForUpdate,
   markArchived,
@@ -32,6 +33,7 @@ import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { toElection } from './election.service';
 import { defaultLanguage } from '../../i18n';
+import { checkElectedIn, checkRules, freezeDue } from '../register';
 
 /**
  * The organisation and its elections (docs/api.md "Many elections, motions and ranked counts"):
@@ -46,10 +48,16 @@ export function toElectionWithId(row: ElectionRecord, now: Date, rollSize?: numb
     description: row.description,
     archived: row.archived,
     created_at: row.createdAt.toISOString(),
-    electorate: { branch_ids: row.electorateBranchIds },
+    electorate: { branch_ids: row.electorateBranchIds, rules: row.electorateRules ?? [], elected_in: row.electedIn ?? null },
+    register:
+      row.registerOpensAt && row.registerClosesAt
+        ? { opens_at: row.registerOpensAt.toISOString(), closes_at: row.registerClosesAt.toISOString() }
+        : null,
     roll_frozen_at: row.rollFrozenAt?.toISOString() ?? null,
+    roll_hash: row.rollFrozenAt ? row.rollHash : null,
     closed_at: row.closedAt?.toISOString() ?? null,
     ...(rollSize !== undefined ? { roll_size: rollSize } : {}),
+    nominations: row.nominations ?? null,
   };
 }
 
@@ -61,6 +69,7 @@ function toOrganisation(row: Awaited<ReturnType<typeof readOrganisation>>): Orga
     time_zone: row.timeZone,
     current_election_id: row.currentElectionId,
     default_language: defaultLanguage(row.defaultLanguage),
+    member_no_pattern: row.memberNoPattern,
   };
 }
 
@@ -95,6 +104,7 @@ export async function editOrganisation(ctx: Core, actor: Actor, input: UpdateOrg
           ...(input.time_zone !== undefined ? { timeZone: input.time_zone } : {}),
           ...(input.current_election_id !== undefined ? { currentElectionId: input.current_election_id } : {}),
           ...(input.default_language !== undefined ? { defaultLanguage: input.default_language } : {}),
+          ...(input.member_no_pattern !== undefined ? { memberNoPattern: input.member_no_pattern } : {}),
         },
         ctx.now(),
       );
@@ -109,17 +119,20 @@ export async function editOrganisation(ctx: Core, actor: Actor, input: UpdateOrg
 export async function listElections(ctx: Core, staff: boolean): Promise<Election[]> {
   const now = ctx.now();
   const rows = (await readAllStates(ctx.database.db)).filter((e) => staff || !e.archived);
+  await freezeDue(ctx);
   const sizes = await rollSizes(
     ctx.database.db,
     rows.map((e) => e.id),
+    now,
   );
   return rows.map((e) => toElectionWithId(e, now, sizes.get(e.id)));
 }
 
 /** One election, archived or not (404 when there is none with this id). */
 export async function getElectionById(ctx: Core, id: ElectionId): Promise<Election> {
+  await freezeDue(ctx);
   const row = await readExisting(ctx.database.db, id);
-  return toElectionWithId(row, ctx.now(), (await rollSizes(ctx.database.db, [id])).get(id));
+  return toElectionWithId(row, ctx.now(), (await rollSizes(ctx.database.db, [id], ctx.now())).get(id));
 }
 
 async function readExisting(db: Core['database']['db'] | Tx, id: ElectionId): Promise<ElectionRecord> {
@@ -157,6 +170,8 @@ export async function createElection(ctx: Core, actor: Actor, input: CreateElect
     { actor, activity: 'Election created', data: (created: number) => `election ${created}: ${input.title}` },
     async (tx) => {
       await checkBranches(tx, input.electorate?.branch_ids);
+      await checkRules(tx, input.electorate?.rules, 'electorate.rules');
+      await checkElectedIn(tx, input.electorate?.elected_in);
       return insertElection(
         tx,
         {
@@ -166,6 +181,11 @@ export async function createElection(ctx: Core, actor: Actor, input: CreateElect
           closesAt: date(input.closes_at) ?? null,
           resultsVisibility: input.results_visibility ?? 'live',
           electorateBranchIds: branchIds(input.electorate) ?? null,
+          electorateRules: input.electorate?.rules ?? [],
+          electedIn: input.electorate?.elected_in ?? null,
+          registerOpensAt: date(input.register?.opens_at) ?? null,
+          registerClosesAt: date(input.register?.closes_at) ?? null,
+          nominations: input.nominations ?? null,
         },
         ctx.now(),
       );
@@ -185,23 +205,49 @@ export async function editElection(ctx: Core, actor: Actor, id: ElectionId, inpu
       // Read under the row's lock: an opening (which freezes the roll) or a close that commits
       // while this edit waits must be what it judges, never the row as it was before.
       await lockForUpdate(tx, id);
+      // A register that has closed froze the roll, whether or not the scheduler got to it yet.
+      await freezeDueRolls(tx, ctx.now());
       const row = await readExisting(tx, id);
       const locked = fields.filter((f) => f !== 'title' && f !== 'description');
       if (row.closedAt && locked.length > 0)
         throw new AppError('CONFLICT', 'The election is closed; its schedule, results visibility and electorate can no longer change');
       // The roll is frozen once voting opened: its electorate no longer changes.
       if (row.rollFrozenAt && input.electorate !== undefined)
-        throw new AppError('CONFLICT', 'Voting has opened; the roll is frozen and its electorate can no longer change');
+        throw new AppError(
+          'CONFLICT',
+          // the register's close froze it only where there is a window that closed by the freeze
+          row.registerClosesAt && row.registerClosesAt.getTime() <= row.rollFrozenAt.getTime()
+            ? 'The register has closed; the roll is frozen and its electorate can no longer change'
+            : 'Voting has opened; the roll is frozen and its electorate can no longer change',
+        );
+      // The inspection window belongs before voting (docs/api.md "The register").
+      if (input.register !== undefined && (row.openedAt || row.rollFrozenAt))
+        throw new AppError('CONFLICT', 'Voting has opened or the roll is frozen; the register window can no longer change');
+      const registerClosesAt =
+        input.register === undefined ? row.registerClosesAt : input.register ? new Date(input.register.closes_at) : null;
       const opensAt = date(input.opens_at) === undefined ? row.opensAt : date(input.opens_at)!;
       const closesAt = date(input.closes_at) === undefined ? row.closesAt : date(input.closes_at)!;
       if (opensAt && closesAt && closesAt.getTime() <= opensAt.getTime())
         throw AppError.validation({ closes_at: ['The closing time must be after the opening time'] });
+      if (opensAt && registerClosesAt && registerClosesAt.getTime() > opensAt.getTime())
+        throw AppError.validation({ 'register.closes_at': ['The register must close before voting opens'] });
       await checkBranches(tx, input.electorate?.branch_ids);
+      await checkRules(tx, input.electorate?.rules, 'electorate.rules');
+      await checkElectedIn(tx, input.electorate?.elected_in, id);
       const patch: ElectionConfiguration = {
         ...(input.title !== undefined ? { title: input.title } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.results_visibility !== undefined ? { resultsVisibility: input.results_visibility } : {}),
         ...(input.electorate !== undefined ? { electorateBranchIds: branchIds(input.electorate) } : {}),
+        ...(input.electorate?.rules !== undefined ? { electorateRules: input.electorate.rules } : {}),
+        ...(input.electorate?.elected_in !== undefined ? { electedIn: input.electorate.elected_in } : {}),
+        ...(input.register !== undefined
+          ? {
+              registerOpensAt: input.register ? new Date(input.register.opens_at) : null,
+              registerClosesAt: input.register ? new Date(input.register.closes_at) : null,
+            }
+          : {}),
+        ...(input.nominations !== undefined ? { nominations: input.nominations } : {}),
         opensAt,
         closesAt,
       };
@@ -223,19 +269,18 @@ async function hasVotes(tx: Tx, id: ElectionId): Promise<boolean> {
   return voted !== undefined;
 }
 
-/** Deletes an election with its positions and candidacies, while no vote was ever cast in it (else 409). */
+/** Deletes an election with its positions and candidacies, while no vote was ever cast in it (else 409); the last one too. */
 export async function deleteElection(ctx: Core, actor: Actor, id: ElectionId): Promise<void> {
   await auditedTransaction(ctx, { actor, activity: 'Election deleted', data: nameElection(id, null) }, async (tx, note) => {
-    // Exclusive election lock: no vote is in flight while it goes.
+    // The installation-wide election lock exclusively: no vote is in flight while it goes, and two
+    // deletions run one after the other.
+    // Its (empty) ballot partitions stay: dropping one would lock the whole ballot tables (ADR 009).
     await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
     // Named as it goes: the log is all that keeps its title.
     note.data(nameElection(id, (await readExisting(tx, id)).title));
     if (await hasVotes(tx, id)) throw new AppError('CONFLICT', 'Votes have been cast in this election, so it can no longer be deleted');
-    const [others] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(election)
-      .where(sql`${election.id} <> ${id}`);
-    if ((others?.n ?? 0) === 0) throw new AppError('CONFLICT', 'The only election cannot be deleted');
+    // The last one too: an installation starts and serves with no election at all (docs/api.md
+    // "Deleting elections"), an empty list and dashboard until the admin creates one.
     await deleteElectionRow(tx, id);
   });
   ctx.events.emit('election.changed');
@@ -271,6 +316,8 @@ export async function copyElection(ctx: Core, actor: Actor, id: ElectionId, inpu
           description: source.description,
           resultsVisibility: source.resultsVisibility,
           electorateBranchIds: source.electorateBranchIds?.filter((b) => !leftOut.includes(b)) ?? null,
+          electorateRules: source.electorateRules ?? [],
+          electedIn: source.electedIn ?? null,
         },
         ctx.now(),
       );

@@ -68,7 +68,7 @@ beforeAll(async () => {
   for (const name of ['Ada', 'Ben', 'Cleo']) c[name] = (await createCandidate(t.ctx, [ranked], { name })).id;
   for (const name of ['Dee', 'Eli', 'Fay', 'Gus']) c[name] = (await createCandidate(t.ctx, [rankedMulti], { name })).id;
   for (const name of ['Hal', 'Ivy', 'Jo']) c[name] = (await createCandidate(t.ctx, [rankedTie], { name })).id;
-  await t.ctx.voting.tally.refreshStructure();
+  await t.ctx.voting.tallyOf(1).refreshStructure();
   expect((await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status: true })).status).toBe(200);
 
   const m = motions;
@@ -140,13 +140,13 @@ describe('motions', () => {
     expect(result(motions.twoThirdsBelow!.id)).toMatchObject({ yes: 13, no: 7, threshold: 'two_thirds', passed: false });
     expect(result(motions.majorityHalf!.id)).toMatchObject({ yes: 1, no: 1, abstain: 1, threshold: 'majority', passed: false });
     expect(result(motions.threeQuarters!.id)).toMatchObject({ yes: 3, no: 1, abstain: 5, threshold: 'three_quarters', passed: true });
-    expect(result(motions.twoThirdsAt!.id)).toMatchObject({ quorum_percent: null, quorum_met: true });
+    expect(result(motions.twoThirdsAt!.id)).toMatchObject({ quorum_percent: null, quorum_met: true, roll: null });
   });
 
   it('takes the quorum over the roll, abstentions counting towards it and nowhere else', () => {
     const met = result(motions.quorumMet!.id);
     const missed = result(motions.quorumMissed!.id);
-    expect(met).toMatchObject({ yes: 1, no: 0, quorum_percent: 50, quorum_met: true, passed: true });
+    expect(met).toMatchObject({ yes: 1, no: 0, quorum_percent: 50, quorum_met: true, passed: true, roll });
     expect((met.yes as number) + (met.abstain as number)).toBe(Math.ceil(roll / 2));
     expect(missed).toMatchObject({ yes: 1, no: 0, quorum_percent: 50, quorum_met: false, passed: false });
     expect((missed.yes as number) + (missed.abstain as number)).toBe(Math.ceil(roll / 2) - 1);
@@ -211,6 +211,9 @@ describe('ranked positions', () => {
       const res = await request(t.app).get(`/api/v1/psk/results/ballots?position_id=${id}`);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain/);
+      // Named after the election and the position, so files of several elections can sit side by side.
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[a-z0-9]+(-[a-z0-9]+)*\.blt"$/);
+      expect(res.headers['content-disposition']).not.toContain('position-');
       const declared = result(id) as Ranked;
       const blt = parseBlt(res.text);
       expect(blt.ballots.reduce((n, b) => n + b.count, 0)).toBe(declared.ballots);
@@ -277,20 +280,20 @@ describe('the CSV export', () => {
 
 describe('the audit and rankings', () => {
   it('passes on the stored ballots and catches a ranking whose order was altered', async () => {
-    expect((await verifyAudit(t.ctx)).problems).toEqual([]);
+    expect((await verifyAudit(t.ctx, 1)).problems).toEqual([]);
     // Swap the first and second preference of one ranked ballot.
     const [victim] = await t.ctx.database.sql<{ receipt: string }[]>`
       select receipt from ballots where position_id = ${ranked} and rank = 2 limit 1`;
     await t.ctx.database.db.execute(sql`
       update ballots set rank = 3 - rank where receipt = ${victim!.receipt} and rank in (1, 2)`);
-    const report = await verifyAudit(t.ctx);
+    const report = await verifyAudit(t.ctx, 1);
     expect(report.ok).toBe(false);
     expect(report.problems.join('\n')).toMatch(/do not match the newest commitment/);
     // A ranking that no longer ranks 1, 2, … each once is named as such.
     const [other] = await t.ctx.database.sql<{ receipt: string }[]>`
       select receipt from ballots where position_id = ${rankedMulti} and rank = 2 limit 1`;
     await t.ctx.database.db.execute(sql`update ballots set rank = 1 where receipt = ${other!.receipt} and rank = 2`);
-    expect((await verifyAudit(t.ctx)).problems.join('\n')).toMatch(
+    expect((await verifyAudit(t.ctx, 1)).problems.join('\n')).toMatch(
       /1 ranked ballot\(s\) do not rank their candidates 1, 2, 3, … each once/,
     );
   });

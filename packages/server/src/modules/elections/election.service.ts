@@ -6,12 +6,14 @@ import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import {
-  CURRENT_ELECTION,
+  currentElectionId,
   lockForUpdate,
   nameElection,
+  readOrganisation,
   readState,
+  titleIfUntitled,
   updateConfiguration,
-  type ElectionConfiguration,
+  updateOrganisation,
   type ElectionId,
   type ElectionRecord,
 } from '../../db/election-store';
@@ -39,7 +41,7 @@ export function toElection(row: ElectionRecord, now: Date): Election {
 }
 
 /** GET election: its earlier shape, plus the election's `id` (whose `elections/{id}` has the rest, the roll's size among it). */
-export async function getElection(ctx: Core, id: ElectionId = CURRENT_ELECTION): Promise<Election> {
+export async function getElection(ctx: Core, id: ElectionId): Promise<Election> {
   return { ...toElection(await readState(ctx.database.db, id), ctx.now()), id };
 }
 
@@ -70,12 +72,7 @@ const FIELD_OWNER: Record<keyof UpdateElectionBody, 'election' | 'organisation'>
  * Edits any subset of the election's configuration. The schedule must close after it opens, taking the
  * stored value for the side not given (422); a closed election is final (409).
  */
-export async function updateElection(
-  ctx: Core,
-  actor: Actor,
-  input: UpdateElectionBody,
-  id: ElectionId = CURRENT_ELECTION,
-): Promise<Election> {
+export async function updateElection(ctx: Core, actor: Actor, input: UpdateElectionBody, id: ElectionId): Promise<Election> {
   const fields = (Object.keys(input) as (keyof UpdateElectionBody)[]).filter((k) => input[k] !== undefined);
   const labels = fields.length ? fields.map((f) => FIELD_LABELS[f]).join(', ') : 'nothing';
   const state = await auditedTransaction(ctx, { actor, activity: 'Election settings updated', data: labels }, async (tx, note) => {
@@ -113,15 +110,22 @@ export async function updateElection(
 
 /**
  * First-start defaults: an organisation text still empty in the database takes its variable
- * (ORG_NAME, ORG_WEBSITE, SUPPORT_EMAIL, ELECTION_TITLE) when one is set. After that the back
- * office owns the texts; the variables never overwrite them.
+ * (ORG_NAME, ORG_WEBSITE, SUPPORT_EMAIL) when one is set, and the current election, while it is
+ * untitled, takes ELECTION_TITLE. After that the back office owns the texts; the variables never
+ * overwrite them. Nothing here needs a particular election to exist: an install whose every
+ * election was deleted but one, or whose current election is gone, starts as any other
+ * (docs/operations.md "The untitled election").
  */
 export async function applyElectionDefaults(db: Db, env: Env): Promise<void> {
-  const row = await readState(db);
-  const patch: ElectionConfiguration = {};
-  if (!row.title && env.ELECTION_TITLE) patch.title = env.ELECTION_TITLE;
-  if (!row.organisation && env.ORG_NAME) patch.organisation = env.ORG_NAME;
-  if (!row.website && env.ORG_WEBSITE) patch.website = env.ORG_WEBSITE;
-  if (!row.supportEmail && env.SUPPORT_EMAIL) patch.supportEmail = env.SUPPORT_EMAIL;
-  await updateConfiguration(db, patch);
+  const org = await readOrganisation(db);
+  const patch: Parameters<typeof updateOrganisation>[1] = {};
+  if (!org.name && env.ORG_NAME) patch.name = env.ORG_NAME;
+  if (!org.website && env.ORG_WEBSITE) patch.website = env.ORG_WEBSITE;
+  if (!org.supportEmail && env.SUPPORT_EMAIL) patch.supportEmail = env.SUPPORT_EMAIL;
+  // The organisation's own row only: nothing at start touches an election (there may be none).
+  if (Object.keys(patch).length > 0) await updateOrganisation(db, patch, new Date());
+  if (!env.ELECTION_TITLE) return;
+  const current = await currentElectionId(db);
+  if (current === null) return;
+  await titleIfUntitled(db, env.ELECTION_TITLE, current);
 }

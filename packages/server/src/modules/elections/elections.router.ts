@@ -58,7 +58,11 @@ export function electionsRoutes(ctx: ElectionsContext): RouterImplementation<Con
     getStatistics: async ({ req }) => ({ status: 200, body: { data: { data: await getStatistics(ctx, await electionOf(ctx, req)) } } }),
     getAgentStatistics: async ({ req }) => ({ status: 200, body: { data: await getStatistics(ctx, await electionOf(ctx, req)) } }),
 
-    listCommitments: async ({ req }) => ({ status: 200, body: { data: await listCommitments(ctx, await electionOf(ctx, req)) } }),
+    listCommitments: async ({ req }) => ({
+      status: 200,
+      // The batch size is configuration, not a count: it says why a small election's commitments read 0 (docs/api.md).
+      body: { data: await listCommitments(ctx, await electionOf(ctx, req)), mix_batch: ctx.env.MIX_MIN_BATCH },
+    }),
 
     getReceipt: {
       // Public and answers whether a code exists: limited per address, generously (shared NAT).
@@ -75,8 +79,8 @@ export function electionsRoutes(ctx: ElectionsContext): RouterImplementation<Con
     exportResults: async ({ req, res }) => {
       const id = await electionOf(ctx, req);
       await gated(id, async () => callerOf(req).role);
-      const csv = await exportResultsCsv(ctx, id);
-      res.setHeader('Content-Disposition', 'attachment; filename="results.csv"');
+      const { filename, csv } = await exportResultsCsv(ctx, id);
+      res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       return { status: 200, body: csv };
     },

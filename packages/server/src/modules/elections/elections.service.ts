@@ -5,17 +5,19 @@ import type { ElectionsContext } from './context';
 import { commitments, election, positions } from '../../db/schema';
 import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
+import { electionFileName } from '../../lib/file-name';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { findBallots, normaliseReceipt } from '../ballots';
-import { ELECTION_LOCK } from '../../db/locks';
+import { lockElection } from '../../db/ballot-box';
 import { recordCommitment } from './commitments';
-import { CURRENT_ELECTION, lockForUpdate, nameElection, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
+import { undecidedMessage, undecidedNominations } from '../../db/nomination-store';
+import { lockForUpdate, nameElection, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
 import { rankedResult } from './final-count';
 
 export type ElectionState = '1' | '0';
 
-export async function getElectionStatus(ctx: ElectionsContext, id: ElectionId = CURRENT_ELECTION): Promise<ElectionState> {
+export async function getElectionStatus(ctx: ElectionsContext, id: ElectionId): Promise<ElectionState> {
   return (await readActive(ctx.database.db, id)) ? '1' : '0';
 }
 
@@ -28,16 +30,11 @@ export async function getElectionStatus(ctx: ElectionsContext, id: ElectionId = 
  * publish a pause's few ballots as a batch of their own, linkable to the few voters since the last
  * pass by anyone holding a dump from before and after the pause.
  */
-export async function toggleElection(
-  ctx: ElectionsContext,
-  actor: Actor,
-  active: boolean,
-  id: ElectionId = CURRENT_ELECTION,
-): Promise<ElectionState> {
+export async function toggleElection(ctx: ElectionsContext, actor: Actor, active: boolean, id: ElectionId): Promise<ElectionState> {
   const value: ElectionState = active ? '1' : '0';
   const activity = active ? 'Enabled voting' : 'Disabled voting';
   await auditedTransaction(ctx, { actor, activity, data: nameElection(id, null) }, async (tx, note) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    await lockElection(tx, id);
     // Then the row (the order a close takes them): an edit of its schedule that commits meanwhile is seen.
     await lockForUpdate(tx, id);
     // Under the lock, so a close or a scheduled opening in flight is seen, and the log names the
@@ -49,6 +46,11 @@ export async function toggleElection(
     if (active && e.opensAt && e.opensAt.getTime() > ctx.now().getTime()) {
       throw new AppError('CONFLICT', `Voting opens by itself at ${e.opensAt.toISOString()}; change the opening time to open earlier`);
     }
+    // Voting opens over decided nominations only (docs/api.md "Nominations").
+    if (active && !e.openedAt) {
+      const undecided = await undecidedNominations(tx, id);
+      if (undecided.length > 0) throw new AppError('CONFLICT', undecidedMessage(undecided));
+    }
     await setActive(tx, active, ctx.now(), id);
   });
   await recordCommitment(ctx, active ? 'voting enabled' : 'voting disabled', {}, id);
@@ -56,16 +58,28 @@ export async function toggleElection(
   return value;
 }
 
-export async function getResults(ctx: ElectionsContext, id: ElectionId = CURRENT_ELECTION): Promise<ResultGroup[]> {
+export async function getResults(ctx: ElectionsContext, id: ElectionId): Promise<ResultGroup[]> {
   const tally = ctx.voting.tallyOf(id);
   await tally.whenReady();
   return tally.results();
 }
 
-export async function getStatistics(ctx: ElectionsContext, id: ElectionId = CURRENT_ELECTION): Promise<Statistics> {
+export async function getStatistics(ctx: ElectionsContext, id: ElectionId): Promise<Statistics> {
   const tally = ctx.voting.tallyOf(id);
   await tally.whenReady();
-  return tally.statistics();
+  const [statistics, channels] = await Promise.all([tally.statistics(), votersByChannel(ctx, id)]);
+  return { ...statistics, channels };
+}
+
+/** Members who voted in the election by the web and by USSD (modules/ussd records its ballots' positions). */
+async function votersByChannel(ctx: ElectionsContext, id: ElectionId): Promise<{ web: number; ussd: number }> {
+  const [row] = await ctx.database.db.execute<{ web: number; ussd: number }>(sql`
+    select count(distinct p.member_id) filter (where u.member_id is null)::int as web,
+           count(distinct p.member_id) filter (where u.member_id is not null)::int as ussd
+    from participation p
+    join positions pos on pos.id = p.position_id and pos.election_id = ${id}
+    left join ussd_votes u on u.member_id = p.member_id and u.position_id = p.position_id`);
+  return { web: Number(row?.web ?? 0), ussd: Number(row?.ussd ?? 0) };
 }
 
 /** Confirms a receipt is counted and for which position, never for whom. */
@@ -106,10 +120,10 @@ const csvCell = (value: string | number): string => {
  * whether it passed); a ranked position's votes are first preferences, and its elected column is
  * the STV count's once the election closed (empty before).
  */
-export async function exportResultsCsv(ctx: ElectionsContext, id: ElectionId = CURRENT_ELECTION): Promise<string> {
+export async function exportResultsCsv(ctx: ElectionsContext, id: ElectionId): Promise<{ filename: string; csv: string }> {
   const groups = await getResults(ctx, id);
   const byId = new Map((await ctx.database.db.select().from(positions).where(eq(positions.electionId, id))).map((p) => [p.id, p]));
-  const { finalCommitmentId } = await readState(ctx.database.db, id);
+  const { finalCommitmentId, title } = await readState(ctx.database.db, id);
   const [state] =
     finalCommitmentId === null
       ? []
@@ -138,7 +152,7 @@ export async function exportResultsCsv(ctx: ElectionsContext, id: ElectionId = C
     else if (method === 'ranked') {
       marks = new Map();
       if (state?.hash) {
-        const stv = await rankedResult(ctx.database.db, { id: g.position_id, title: g.title, seats: n }, state.hash);
+        const stv = await rankedResult(ctx.database.db, { id: g.position_id, electionId: id, title: g.title, seats: n }, state.hash);
         for (const v of stv.values) marks.set(v.candidate_id, { elected: v.elected ? 'yes' : 'no', tied: 'no' });
       }
     } else
@@ -165,5 +179,5 @@ export async function exportResultsCsv(ctx: ElectionsContext, id: ElectionId = C
       );
     }
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return { filename: electionFileName({ id, title }, 'results', 'csv'), csv: `${lines.join('\r\n')}\r\n` };
 }

@@ -133,7 +133,7 @@ describe('results, statistics, receipts, commitments', () => {
   it('counts statistics by the docs/api.md definitions', async () => {
     await createMember(t.ctx, { verified: true });
     await createMember(t.ctx, { verified: true });
-    t.ctx.voting.tally.invalidateMembers();
+    t.ctx.voting.tallyOf(1).invalidateMembers();
     const [counts] = await t.ctx.database.db
       .select({ all: sql<number>`count(*)::int`, verified: sql<number>`count(${members.verifiedAt})::int` })
       .from(members);
@@ -147,6 +147,7 @@ describe('results, statistics, receipts, commitments', () => {
           unverifiedMembers: counts!.all - counts!.verified,
           membersVoted: 4,
           membersNotVoted: counts!.all - 4,
+          channels: { web: 4, ussd: 0 },
         },
       },
     });
@@ -171,7 +172,7 @@ describe('results, statistics, receipts, commitments', () => {
     expect((await request(t.app).get(`/api/v1/psk/receipt/${first!.toLowerCase()}`)).body.vvpat).toBe(first);
     expect((await request(t.app).get('/api/v1/psk/receipt/VP-0000-0000-0000')).status).toBe(404);
     expect((await request(t.app).get('/api/v1/psk/receipt/nonsense')).status).toBe(404);
-    await remixAtClose(t.ctx);
+    await remixAtClose(t.ctx, 1);
     const after = await request(t.app).get(`/api/v1/psk/receipt/${first}`);
     expect(after.body).toEqual(res.body);
   });
@@ -180,6 +181,14 @@ describe('results, statistics, receipts, commitments', () => {
     const res = await request(t.app).get('/api/v1/psk/results/export?format=csv').set(bearer(admin));
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/csv/);
+    // Named after the election (lib/file-name.ts), not a bare results.csv that overwrites last year's.
+    const { title, id } = (await request(t.app).get('/api/v1/election')).body.data as { title: string; id: number };
+    const base =
+      title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '') || `election-${id}`;
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="${base}-results.csv"`);
     const lines = res.text.trim().split('\r\n');
     expect(lines[0]).toBe('position_id,position,seats,candidate_id,member_no,candidate,votes,position_total,elected,tied,method');
     expect(lines).toContain(
@@ -198,7 +207,7 @@ describe('results, statistics, receipts, commitments', () => {
   it('rebuilds the same results and statistics from the database (a restart)', async () => {
     const fresh = new TallySnapshot(t.ctx, 1);
     await fresh.whenReady();
-    const runtime = t.ctx.voting.tally;
+    const runtime = t.ctx.voting.tallyOf(1);
     expect(fresh.results()).toEqual(runtime.results());
     expect(await fresh.statistics()).toEqual(await runtime.statistics());
   });
@@ -221,11 +230,11 @@ describe('results, statistics, receipts, commitments', () => {
   });
 
   it('records periodic commitments only when due', async () => {
-    expect(await recordCommitment(t.ctx, 'periodic', { onlyIfDue: true })).toBeNull();
+    expect(await recordCommitment(t.ctx, 'periodic', { onlyIfDue: true }, 1)).toBeNull();
     t.clock.advance(t.ctx.env.COMMITMENT_INTERVAL_SECONDS * 1000 + 1000);
-    const made = await recordCommitment(t.ctx, 'periodic', { onlyIfDue: true });
+    const made = await recordCommitment(t.ctx, 'periodic', { onlyIfDue: true }, 1);
     expect(made).not.toBeNull();
-    expect(await recordCommitment(t.ctx, 'periodic', { onlyIfDue: true })).toBeNull();
+    expect(await recordCommitment(t.ctx, 'periodic', { onlyIfDue: true }, 1)).toBeNull();
     const list = (await request(t.app).get('/api/v1/psk/commitments')).body.data;
     expect(list[0]).toEqual(made);
     expect(new Date(list[0].at).getTime()).toBeGreaterThan(new Date(list[1].at).getTime());
@@ -258,7 +267,7 @@ describe('results, statistics, receipts, commitments', () => {
     const [newest] = (await request(t.app).get('/api/v1/psk/commitments')).body.data;
     expect(newest).toMatchObject({ count: 10, hash: hash.digest('hex') });
 
-    const report = await verifyAudit(t.ctx);
+    const report = await verifyAudit(t.ctx, 1);
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.tallies).toContainEqual({ positionId: e.chair.id, candidateId: e.brian.id, count: 3 });
@@ -270,12 +279,12 @@ describe('results, statistics, receipts, commitments', () => {
         sql`update ballots set candidate_id = ${e.alice.id} where position_id = ${e.chair.id} and candidate_id = ${e.brian.id} and receipt = (select min(receipt) from ballots where candidate_id = ${e.brian.id})`,
       );
       expect(await COMMANDS['audit:verify']!.run(t.ctx, [])).toBe(1);
-      const failed = await verifyAudit(t.ctx);
+      const failed = await verifyAudit(t.ctx, 1);
       expect(failed.ok).toBe(false);
       expect(failed.problems.join('\n')).toMatch(/do not match the newest commitment/);
 
       await t.ctx.database.db.execute(sql`delete from ballots where receipt = (select min(receipt) from ballots)`);
-      const removed = await verifyAudit(t.ctx);
+      const removed = await verifyAudit(t.ctx, 1);
       expect(removed.problems.join('\n')).toMatch(/covers 10 ballots but only 9|have no ballot/);
     } finally {
       log.mockRestore();

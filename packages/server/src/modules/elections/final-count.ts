@@ -1,9 +1,12 @@
-import type { MotionResult, RankedResult, ResultGroup } from '@kura/contract';
+import type { BranchTurnout, FinalResultsResponse, MotionResult, RankedResult, ResultGroup } from '@kura/contract';
+import { declareSeats } from '@kura/contract';
 import { countMotion, countStv, formatBlt, type StvRound } from '@kura/count';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { rollRows, type ElectionId } from '../../db/election-store';
 import { ballots, candidacies, members, positions } from '../../db/schema';
 import { shuffleBallots } from '../ballots';
+import { countFromBox } from './tally';
 
 /**
  * The count at close of the positions whose result is more than a tally of marks: motions
@@ -13,29 +16,30 @@ import { shuffleBallots } from '../ballots';
 
 type PositionRow = { id: number; level: string; branchId: number | null; threshold: 'majority' | 'two_thirds' | 'three_quarters' };
 
-/** Members who may vote for the position: everyone for a national one, the branch's members for a branch one. */
-async function rollOf(db: Db | Tx, position: Pick<PositionRow, 'branchId'>): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(members)
-    .where(position.branchId === null ? undefined : eq(members.branchId, position.branchId));
-  return row?.n ?? 0;
+/** Members of the election's roll who may vote for the position: all of it for a national one, those of the branch (at the freeze) for a branch one. */
+async function rollOf(db: Db | Tx, electionId: ElectionId, position: Pick<PositionRow, 'branchId'>): Promise<number> {
+  const [row] = await db.execute<{ n: number }>(sql`
+    select count(*)::int as n from (${rollRows(electionId)}) roll(member_id, branch_id)
+    where ${position.branchId === null ? sql`true` : sql`roll.branch_id = ${position.branchId}`}`);
+  return Number(row?.n ?? 0);
 }
 
-/** A motion's result from its live counts (Yes, No, Abstain): abstentions count towards the quorum only. */
+/** A motion's result from its counts (Yes, No, Abstain): abstentions count towards the quorum only. */
 export async function motionResult(
   db: Db | Tx,
+  electionId: ElectionId,
   group: ResultGroup,
   position: PositionRow & { quorumPercent: number | null },
 ): Promise<MotionResult> {
   const countOf = (name: string) => group.values.find((v) => v.name === name)?.count ?? 0;
+  const roll = position.quorumPercent === null ? null : await rollOf(db, electionId, position);
   const outcome = countMotion({
     yes: countOf('Yes'),
     no: countOf('No'),
     abstain: countOf('Abstain'),
     threshold: position.threshold,
     quorum_percent: position.quorumPercent,
-    roll: position.quorumPercent === null ? undefined : await rollOf(db, position),
+    roll: roll ?? undefined,
   });
   return {
     position_id: group.position_id,
@@ -48,7 +52,57 @@ export async function motionResult(
     quorum_percent: outcome.quorum_percent,
     quorum_met: outcome.quorum_met,
     passed: outcome.passed,
+    roll,
   };
+}
+
+/** The turnout of the election's roll, per branch (the branch at the freeze) by name, and in all. */
+async function turnoutOf(db: Db | Tx, electionId: ElectionId): Promise<FinalResultsResponse['turnout']> {
+  const rows = await db.execute<{ branch: string; members: number; voted: number }>(sql`
+    select b.name as branch, count(*)::int as members,
+           count(*) filter (where exists (select 1 from participation p join positions ps on ps.id = p.position_id
+                                          where p.member_id = roll.member_id and ps.election_id = ${electionId}))::int as voted
+    from (${rollRows(electionId)}) roll(member_id, branch_id) join branches b on b.id = roll.branch_id
+    group by b.id, b.name order by b.name`);
+  const branches: BranchTurnout[] = rows.map((b) => ({ branch: b.branch, members: Number(b.members), voted: Number(b.voted) }));
+  return {
+    members: branches.reduce((n, b) => n + b.members, 0),
+    voted: branches.reduce((n, b) => n + b.voted, 0),
+    branches,
+  };
+}
+
+/** What a close declares and stores (`declarations`); the final commitment, `closed_at` and the audit are added when served. */
+export type Declaration = Pick<FinalResultsResponse, 'data' | 'turnout'>;
+
+/**
+ * The declaration, counted from the ballot box and the roll as `db` sees them: in the close's own
+ * transaction, once its re-mix published every ballot, with `seed` the final commitment's hash (a
+ * ranked count's lot). Nothing here reads a process's memory or the register as it is later.
+ */
+export async function countDeclaration(db: Db | Tx, electionId: ElectionId, seed: string): Promise<Declaration> {
+  const byId = new Map((await db.select().from(positions).where(eq(positions.electionId, electionId))).map((p) => [p.id, p]));
+  const data: Declaration['data'] = [];
+  for (const g of await countFromBox(db, electionId)) {
+    const p = byId.get(g.position_id);
+    const n = p?.seats ?? 1;
+    if (p?.kind === 'motion') data.push(await motionResult(db, electionId, g, p));
+    else if (p?.method === 'ranked') data.push(await rankedResult(db, { id: p.id, electionId, title: g.title, seats: n }, seed));
+    else if (p?.method === 'approval')
+      data.push({
+        position_id: g.position_id,
+        kind: 'candidates',
+        method: 'approval',
+        title: g.title,
+        seats: n,
+        total: g.total,
+        values: declareSeats(g.values, n),
+      });
+    else data.push({ position_id: g.position_id, title: g.title, seats: n, total: g.total, values: declareSeats(g.values, n) });
+    // docs/i18n.md "Ballot content": the title in the languages its name is translated into.
+    if (g.translations) data[data.length - 1]!.translations = g.translations;
+  }
+  return { data, turnout: await turnoutOf(db, electionId) };
 }
 
 /**
@@ -58,11 +112,15 @@ export async function motionResult(
  */
 type RankedBallots = { candidates: { id: number; name: string }[]; rankings: number[][] };
 
-async function readRanked(db: Db | Tx, positionId: number): Promise<RankedBallots> {
+async function readRanked(db: Db | Tx, position: { id: number; electionId: ElectionId }): Promise<RankedBallots> {
+  const positionId = position.id;
+  // The position's election named as a value, so only its partition is read (docs/decisions/009):
+  // another election's close, which holds its own partition, never holds this read, nor this read
+  // (in a close) that one.
   const rows = await db
     .select({ receipt: ballots.receipt, candidateId: ballots.candidateId })
     .from(ballots)
-    .where(and(eq(ballots.positionId, positionId), gt(ballots.rank, 0)))
+    .where(and(eq(ballots.electionId, position.electionId), eq(ballots.positionId, positionId), gt(ballots.rank, 0)))
     .orderBy(sql`${ballots.receipt} collate "C"`, asc(ballots.rank));
   const standing = await db.select({ id: candidacies.memberId }).from(candidacies).where(eq(candidacies.positionId, positionId));
   const ids = [...new Set([...standing.map((s) => s.id), ...rows.map((r) => r.candidateId)])].sort((a, b) => a - b);
@@ -86,10 +144,10 @@ async function readRanked(db: Db | Tx, positionId: number): Promise<RankedBallot
 /** The seed of the count's lot: the final commitment's hash, public and fixed before anyone counts. */
 export async function rankedResult(
   db: Db | Tx,
-  position: { id: number; title: string; seats: number },
+  position: { id: number; electionId: ElectionId; title: string; seats: number },
   seed: string,
 ): Promise<RankedResult> {
-  const { candidates, rankings } = await readRanked(db, position.id);
+  const { candidates, rankings } = await readRanked(db, position);
   const result = countStv({
     seats: position.seats,
     candidates: candidates.map((c, k) => ({ id: k + 1, name: c.name })),
@@ -139,8 +197,11 @@ const bltName = (name: string) => name.replace(/"/g, "'").replace(/[\r\n]+/g, ' 
  * A ranked position's ballots as a BLT file: candidates in id order, one line per ballot in a
  * fresh random order, nothing else (no receipt, voter, branch or time).
  */
-export async function rankedBlt(db: Db | Tx, position: { id: number; title: string; seats: number }): Promise<string> {
-  const { candidates, rankings } = await readRanked(db, position.id);
+export async function rankedBlt(
+  db: Db | Tx,
+  position: { id: number; electionId: ElectionId; title: string; seats: number },
+): Promise<string> {
+  const { candidates, rankings } = await readRanked(db, position);
   return formatBlt({
     title: bltName(position.title),
     seats: position.seats,

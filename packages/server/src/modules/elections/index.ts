@@ -17,6 +17,7 @@ export { toggleElection } from './elections.service';
 export {
   closedElectionIds,
   CURRENT_ELECTION,
+  currentElectionId,
   electionValue,
   lockForShare,
   organisationValue,

@@ -110,7 +110,7 @@ describe('the schedule', () => {
   });
 
   it('close is final: the closing statements ran once, and toggle, PUT election and position changes answer 409', async () => {
-    const row = await readState(t.ctx.database.db);
+    const row = await readState(t.ctx.database.db, 1);
     expect(row!.finalCommitmentId).not.toBeNull();
     expect(row!.audit).toMatchObject({ ok: true, problems: [] });
     const finals = await t.ctx.database.db.select().from(commitments).where(eq(commitments.reason, 'final'));
@@ -161,7 +161,7 @@ describe('psk/results/final before close, and elected/tied for 1 and 3 seats', (
     await u.ctx.database.db.update(positions).set({ seats: 3 }).where(eq(positions.id, three.id));
     const [a, b] = [await createCandidate(u.ctx, [one.id], { name: 'A One' }), await createCandidate(u.ctx, [one.id], { name: 'B One' })];
     const c = await Promise.all(['C1', 'C2', 'C3', 'C4', 'C5'].map((name) => createCandidate(u.ctx, [three.id], { name })));
-    await u.ctx.voting.tally.refreshStructure();
+    await u.ctx.voting.tallyOf(1).refreshStructure();
     expect((await request(u.app).post('/api/v1/toggle').set(bearer(adminToken)).send({ status: true })).status).toBe(200);
     // Chair: A 2, B 2 (tied for the one seat). Committee (3 seats), one choice per ballot:
     // C1 4, C2 3, C3 2, C4 2, C5 1 → C1, C2 elected; C3, C4 tied across the last seat.
@@ -247,11 +247,11 @@ describe('two server processes on one database, and restarts', () => {
         .from(activityLogs)
         .where(eq(activityLogs.activity, activity))
     )[0]!.n;
-  const row = () => readState(base.ctx.database.db);
+  const row = () => readState(base.ctx.database.db, 1);
 
   it('opens exactly once with two processes ticking at the same moment; a restart after it neither repeats nor undoes a pause', async () => {
     const now = base.clock.now().getTime();
-    await updateConfiguration(base.ctx.database.db, { opensAt: new Date(now + 30_000), closesAt: new Date(now + 90_000) });
+    await updateConfiguration(base.ctx.database.db, { opensAt: new Date(now + 30_000), closesAt: new Date(now + 90_000) }, undefined, 1);
     const [a, b] = [await startProcess(), await startProcess()];
     base.clock.advance(31_000);
     await Promise.all([a.scheduler.tick(), b.scheduler.tick(), a.scheduler.tick(), b.scheduler.tick()]);

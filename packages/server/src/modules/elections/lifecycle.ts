@@ -1,10 +1,9 @@
 import type { ElectionsContext } from './context';
 import type { BallotsContext } from '../ballots';
-import type { AuditOutcome, BranchTurnout, Commitment, FinalResultsResponse } from '@kura/contract';
-import { declareSeats } from '@kura/contract';
+import type { AuditOutcome, Commitment, FinalResultsResponse } from '@kura/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
-import { commitments, positions } from '../../db/schema';
+import { commitments, declarations, positions } from '../../db/schema';
 import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
 import type { Actor } from '../../auth/actor';
@@ -12,13 +11,15 @@ import { auditedTransaction, type AuditNote } from '../../lib/audited-transactio
 import type { Tx } from '../../db/client';
 import { createLoop } from '../../lib/loop';
 import { positionTitle } from '../../lib/position-title';
+import { electionFileName } from '../../lib/file-name';
 import type { Service } from '../../lib/service';
-import { remixAtCloseIn } from '../ballots';
-import { ELECTION_LOCK, FINALISE_LOCK } from '../../db/locks';
+import { fileUnsortedQueue, remixAtCloseIn } from '../ballots';
+import { FINALISE_LOCK_NAMESPACE } from '../../db/locks';
+import { lockElection } from '../../db/ballot-box';
+import { undecidedNominations } from '../../db/nomination-store';
 import { verifyAudit } from './audit';
 import { digestBallots, recordCommitment } from './commitments';
 import {
-  CURRENT_ELECTION,
   electionSubject,
   lockForShare,
   type ElectionId,
@@ -29,10 +30,9 @@ import {
   readState,
   setFinalCommitment,
   storeAudit,
-  type ElectionRecord,
 } from '../../db/election-store';
-import { getResults } from './elections.service';
-import { motionResult, rankedBlt, rankedResult } from './final-count';
+import { countDeclaration, rankedBlt, type Declaration } from './final-count';
+import { freezeDue } from '../register';
 
 const iso = (d: Date) => d.toISOString();
 
@@ -44,19 +44,31 @@ export const SCHEDULE_ACTOR: Actor = { role: 'admin', id: null, name: 'Schedule'
  * which `opens_at` it acted on, so of several processes (or a restarted one) exactly one opens, and
  * a pause the admin makes afterwards is not undone. Answers whether this call opened it.
  */
-export async function openOnSchedule(ctx: Core, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+export async function openOnSchedule(ctx: Core, id: ElectionId): Promise<boolean> {
   const now = ctx.now();
-  const opened = await ctx.database.db.transaction(async (tx) => {
-    // Exclusive, like a toggle: votes in flight commit wholly before the switch.
-    await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
-    if (!(await openIfDue(tx, now, id))) return false;
-    await recordActivity(
-      ctx,
-      { name: SCHEDULE_ACTOR.name, activity: 'Voting opened on schedule', data: await electionSubject(tx, id), status: 'success' },
-      tx,
-    );
-    return true;
-  });
+  const held = new Error('undecided nominations');
+  const opened = await ctx.database.db
+    .transaction(async (tx) => {
+      // Exclusive, like a toggle: votes in flight commit wholly before the switch.
+      await lockElection(tx, id);
+      if (!(await openIfDue(tx, now, id))) return false;
+      // Not over undecided nominations (docs/api.md "Nominations"): rolled back, it opens on a later tick once they are decided.
+      const undecided = await undecidedNominations(tx, id);
+      if (undecided.length > 0) {
+        ctx.logger.warn({ electionId: id, nominations: undecided.map((n) => n.id) }, 'scheduled opening waits for undecided nominations');
+        throw held;
+      }
+      await recordActivity(
+        ctx,
+        { name: SCHEDULE_ACTOR.name, activity: 'Voting opened on schedule', data: await electionSubject(tx, id), status: 'success' },
+        tx,
+      );
+      return true;
+    })
+    .catch((error: unknown) => {
+      if (error === held) return false;
+      throw error;
+    });
   if (!opened) return false;
   await recordCommitment(ctx, 'voting opened on schedule', {}, id).catch((err: unknown) =>
     ctx.logger.error({ err }, 'commitment at the scheduled opening failed'),
@@ -71,15 +83,12 @@ export async function openOnSchedule(ctx: Core, id: ElectionId = CURRENT_ELECTIO
  * `closed_at` set, once (a conditional UPDATE), then `finaliseElection`. A second close is a 409
  * for an admin and nothing for the schedule.
  */
-export async function closeElection(
-  ctx: BallotsContext,
-  actor: Actor,
-  by: 'admin' | 'schedule',
-  id: ElectionId = CURRENT_ELECTION,
-): Promise<boolean> {
+export async function closeElection(ctx: BallotsContext, actor: Actor, by: 'admin' | 'schedule', id: ElectionId): Promise<boolean> {
   const now = ctx.now();
   const work = async (tx: Tx, note?: AuditNote) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    // This election's lock exclusively (its votes in flight commit first; another election's
+    // votes go on), the installation's shared (a change spanning elections waits for the close).
+    await lockElection(tx, id);
     // Under the lock: the log names the election as the close found it.
     const subject = await electionSubject(tx, id);
     note?.data(subject);
@@ -110,11 +119,12 @@ export async function closeElection(
 
 /**
  * The closing statements, each once and each resumable after a crash: the queue published into
- * `ballots` with the whole ballot box re-mixed (`remixAtClose`: the last partial batch is not
- * separable from the rest), the final commitment (recorded in the same transaction that stores its id, under a
- * lock, so never twice), and `audit:verify` with its outcome stored on the election.
+ * `ballots` with the election's whole ballot box re-mixed (`remixAtClose`: the last partial batch is not
+ * separable from the rest), the final commitment with the declaration counted from that box and
+ * the frozen roll (recorded in the same transaction that stores its id, under a lock, so never
+ * twice), and `audit:verify` with its outcome stored on the election.
  */
-export async function finaliseElection(ctx: BallotsContext, id: ElectionId = CURRENT_ELECTION): Promise<void> {
+export async function finaliseElection(ctx: BallotsContext, id: ElectionId): Promise<void> {
   const state = await readState(ctx.database.db, id);
   if (!state.closedAt) return;
   if (state.finalCommitmentId === null) {
@@ -122,8 +132,11 @@ export async function finaliseElection(ctx: BallotsContext, id: ElectionId = CUR
     // the lock sees another process's final commitment (a repeatable-read snapshot would be taken
     // before the lock wait). The re-mix and the final commitment commit together: a second closer
     // finds the commitment and leaves the box alone. The ballot set no longer moves: voting is off.
+    // Per election (ADR 009): another election's close runs alongside, and this one touches only
+    // this election's partitions. Rows queued before the partitioning are filed first.
+    await fileUnsortedQueue(ctx);
     await ctx.database.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${FINALISE_LOCK})`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${FINALISE_LOCK_NAMESPACE}::int, ${id}::int)`);
       if ((await readState(tx, id)).finalCommitmentId !== null) return;
       await remixAtCloseIn(ctx, tx, id);
       const digest = await digestBallots(tx, undefined, id);
@@ -131,6 +144,10 @@ export async function finaliseElection(ctx: BallotsContext, id: ElectionId = CUR
         .insert(commitments)
         .values({ electionId: id, at: ctx.now(), count: digest.count, hash: digest.hash, reason: 'final' })
         .returning({ id: commitments.id });
+      // The declaration, counted here once from the box this commitment commits to and stored with
+      // it: every process serves it from there (docs/architecture.md "The declaration").
+      const declaration = await countDeclaration(tx, id, digest.hash);
+      await tx.insert(declarations).values({ commitmentId: row!.id, electionId: id, declaration });
       await setFinalCommitment(tx, row!.id, id);
     });
   }
@@ -158,11 +175,11 @@ export async function finaliseElection(ctx: BallotsContext, id: ElectionId = CUR
 
 /** Refuses changes once the election is closed (toggle, set-up). */
 /** Whether the election is closed (for good: a closed election never reopens). */
-export async function isClosed(ctx: Core, id: ElectionId = CURRENT_ELECTION): Promise<boolean> {
+export async function isClosed(ctx: Core, id: ElectionId): Promise<boolean> {
   return (await readState(ctx.database.db, id)).closedAt !== null;
 }
 
-export async function assertNotClosed(ctx: Core, what = 'this', id: ElectionId = CURRENT_ELECTION): Promise<void> {
+export async function assertNotClosed(ctx: Core, what = 'this', id: ElectionId): Promise<void> {
   if (await isClosed(ctx, id)) throw new AppError('CONFLICT', `The election is closed; ${what} can no longer change`);
 }
 
@@ -176,8 +193,12 @@ export async function assertNotClosedIn(tx: Tx, what: string, id: ElectionId): P
   if ((await lockForShare(tx, id))?.closedAt) throw new AppError('CONFLICT', `The election is closed; ${what} can no longer change`);
 }
 
-/** `GET psk/results/final`: the declared result, public once closed (403 before). */
-export async function getFinalResults(ctx: ElectionsContext, id: ElectionId = CURRENT_ELECTION): Promise<FinalResultsResponse> {
+/**
+ * `GET psk/results/final`: the declared result, public once closed (403 before): the declaration
+ * stored by the close, with its final commitment, `closed_at` and the audit at close. Never counted
+ * again: a member imported or moved, a restart or another process serves the same.
+ */
+export async function getFinalResults(ctx: ElectionsContext, id: ElectionId): Promise<FinalResultsResponse> {
   const row = await readState(ctx.database.db, id);
   if (!row.closedAt) throw new AppError('FORBIDDEN', 'The result is declared when the election closes');
   if (row.finalCommitmentId === null) {
@@ -185,62 +206,40 @@ export async function getFinalResults(ctx: ElectionsContext, id: ElectionId = CU
     await finaliseElection(ctx, id);
     return getFinalResults(ctx, id);
   }
-  const { finalCommitmentId, closedAt } = row;
-  return ctx.voting.declared(finalCommitmentId, () => declare(ctx, id, { ...row, finalCommitmentId, closedAt }));
-}
-
-/**
- * The declaration, counted once per close (`ctx.voting.declared` keeps it): from the ballot box,
- * so the live snapshot is first rebuilt from the database, which after close holds every ballot.
- */
-async function declare(
-  ctx: ElectionsContext,
-  id: ElectionId,
-  row: ElectionRecord & { finalCommitmentId: number; closedAt: Date },
-): Promise<FinalResultsResponse> {
-  await ctx.voting.tallyOf(id).resync();
-  const [final] = await ctx.database.db.select().from(commitments).where(eq(commitments.id, row.finalCommitmentId));
-  const commitment: Commitment = { at: iso(final!.at), count: final!.count, hash: final!.hash };
-  const byId = new Map((await ctx.database.db.select().from(positions).where(eq(positions.electionId, id))).map((p) => [p.id, p]));
-  const groups = await getResults(ctx, id);
-  const data: FinalResultsResponse['data'] = [];
-  for (const g of groups) {
-    const p = byId.get(g.position_id);
-    const n = p?.seats ?? 1;
-    if (p?.kind === 'motion') data.push(await motionResult(ctx.database.db, g, p));
-    else if (p?.method === 'ranked') data.push(await rankedResult(ctx.database.db, { id: p.id, title: g.title, seats: n }, final!.hash));
-    else if (p?.method === 'approval')
-      data.push({
-        position_id: g.position_id,
-        kind: 'candidates',
-        method: 'approval',
-        title: g.title,
-        seats: n,
-        total: g.total,
-        values: declareSeats(g.values, n),
-      });
-    else data.push({ position_id: g.position_id, title: g.title, seats: n, total: g.total, values: declareSeats(g.values, n) });
-    // docs/i18n.md "Ballot content": the title in the languages its name is translated into.
-    if (g.translations) data[data.length - 1]!.translations = g.translations;
-  }
-  const branches = await ctx.database.db.execute<{ branch: string; members: number; voted: number }>(sql`
-    select b.name as branch, count(m.id)::int as members,
-           count(m.id) filter (where exists (select 1 from participation p join positions ps on ps.id = p.position_id
-                                             where p.member_id = m.id and ps.election_id = ${id}))::int as voted
-    from branches b left join members m on m.branch_id = b.id
-    group by b.id, b.name having count(m.id) > 0 order by b.name`);
-  const turnoutBranches: BranchTurnout[] = branches.map((b) => ({ branch: b.branch, members: b.members, voted: b.voted }));
+  const { finalCommitmentId } = row;
+  const stored = await ctx.voting.declared(finalCommitmentId, () => storedDeclaration(ctx, id, finalCommitmentId));
   return {
-    data,
-    turnout: {
-      members: turnoutBranches.reduce((n, b) => n + b.members, 0),
-      voted: turnoutBranches.reduce((n, b) => n + b.voted, 0),
-      branches: turnoutBranches,
-    },
-    commitment,
+    data: stored.data,
+    turnout: stored.turnout,
+    commitment: stored.commitment,
     closed_at: iso(row.closedAt),
     audit: (row.audit as AuditOutcome | null) ?? null,
   };
+}
+
+/**
+ * The declaration stored with the final commitment, and that commitment. A close finalised before
+ * the declaration was stored with it (an upgraded installation) has none: it is counted once now,
+ * from the box and the frozen roll, and stored (the first of several processes to store it wins;
+ * the rest serve what it stored).
+ */
+async function storedDeclaration(
+  ctx: ElectionsContext,
+  id: ElectionId,
+  finalCommitmentId: number,
+): Promise<Declaration & { commitment: Commitment }> {
+  const { db } = ctx.database;
+  const read = () => db.select().from(declarations).where(eq(declarations.commitmentId, finalCommitmentId));
+  const [final] = await db.select().from(commitments).where(eq(commitments.id, finalCommitmentId));
+  if (!final) throw new Error(`final commitment ${finalCommitmentId} of election ${id} is missing`);
+  const commitment: Commitment = { at: iso(final.at), count: final.count, hash: final.hash };
+  let [stored] = await read();
+  if (!stored) {
+    const declaration = await countDeclaration(db, id, final.hash);
+    await db.insert(declarations).values({ commitmentId: finalCommitmentId, electionId: id, declaration }).onConflictDoNothing();
+    [stored] = await read();
+  }
+  return { ...(stored!.declaration as Declaration), commitment };
 }
 
 /**
@@ -250,7 +249,7 @@ async function declare(
 export async function getRankedBallots(
   ctx: ElectionsContext,
   positionId: number,
-  id: ElectionId = CURRENT_ELECTION,
+  id: ElectionId,
 ): Promise<{ filename: string; blt: string }> {
   const row = await readState(ctx.database.db, id);
   if (!row.closedAt) throw new AppError('FORBIDDEN', 'The result is declared when the election closes');
@@ -261,8 +260,8 @@ export async function getRankedBallots(
     .from(positions)
     .where(and(eq(positions.id, positionId), eq(positions.electionId, id)));
   if (!p || p.kind !== 'candidates' || p.method !== 'ranked') throw new AppError('NOT_FOUND', 'No ranked position has this id');
-  const blt = await rankedBlt(ctx.database.db, { id: p.id, title: positionTitle(p), seats: p.seats });
-  return { filename: `position-${p.id}.blt`, blt };
+  const blt = await rankedBlt(ctx.database.db, { id: p.id, electionId: id, title: positionTitle(p), seats: p.seats });
+  return { filename: electionFileName({ id, title: row.title }, positionTitle(p), 'blt'), blt };
 }
 
 /** How long the scheduler sleeps at most between looks (a schedule changed by another process). */
@@ -295,13 +294,15 @@ export function createScheduler(ctx: BallotsContext): Scheduler {
   };
   // Every election that is not archived (an archived one is closed and finalised).
   const tick = async () => {
+    // Registers that closed freeze their rolls first (docs/api.md "The register": whichever comes first).
+    await freezeDue(ctx);
     for (const id of await scheduledElectionIds(ctx.database.db)) await tickOne(id);
   };
   const nextDelay = async () => {
     const rows = await Promise.all((await scheduledElectionIds(ctx.database.db)).map((id) => readState(ctx.database.db, id)));
     const now = ctx.now().getTime();
     const due = rows
-      .flatMap((row) => [row.opensAt, row.closesAt])
+      .flatMap((row) => [row.opensAt, row.closesAt, row.rollFrozenAt ? null : row.registerClosesAt])
       .filter((d): d is Date => Boolean(d))
       .map((d) => d.getTime() - now)
       .filter((ms) => ms > 0);

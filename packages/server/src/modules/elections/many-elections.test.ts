@@ -139,6 +139,8 @@ describe('?election_id scopes the voting and results family', () => {
     const commitments = (await api('get', `psk/commitments?election_id=${byElection}`, null)).body.data;
     expect(commitments.length).toBeGreaterThan(0);
     expect((await api('get', 'psk/commitments', null)).body.data.length).toBeGreaterThan(0);
+    // the mixer's batch comes with them, so a small election's 0 ballots can be explained (issue 37)
+    expect((await api('get', `psk/commitments?election_id=${byElection}`, null)).body.mix_batch).toBe(t.ctx.env.MIX_MIN_BATCH);
     expect((await verifyAudit(t.ctx, 1)).problems).toEqual([]);
     expect((await verifyAudit(t.ctx, byElection)).problems).toEqual([]);
   });
@@ -165,5 +167,31 @@ describe('?election_id scopes the voting and results family', () => {
     expect((await api('get', 'election', null)).body.data.phase).toBe('open');
     expect(await status()).not.toBe('By-election 2026');
     await db.update(organisation).set({ currentElectionId: 1 });
+  });
+});
+
+describe('an election in set-up (docs/api.md "Ballot eligibility")', () => {
+  it('shows a voter its ballot, as public as its positions and candidates already are, and takes no vote in it', async () => {
+    const [row] = await t.ctx.database.db.insert(election).values({ title: 'Draft by-election' }).returning({ id: election.id });
+    const draft = row!.id;
+    const seat = await createPosition(t.ctx, { name: 'Draft Seat', electionId: draft });
+    const standing = await createCandidate(t.ctx, [seat.id], { name: 'Draft Candidate' });
+    await t.ctx.voting.tallyOf(draft).refreshStructure();
+    expect((await api('get', `election?election_id=${draft}`, null)).body.data.phase).toBe('setup');
+
+    // Anyone may read the draft's positions and (results visibility `live`) its candidates...
+    expect(positionIds((await api('get', `psk/positions?election_id=${draft}`, null)).body)).toEqual([seat.id]);
+    const results = (await api('get', `psk/results?election_id=${draft}`, null)).body.data.data;
+    expect(results.flatMap((g: { values: { name: string }[] }) => g.values.map((v) => v.name))).toEqual(['Draft Candidate']);
+    // ...so the voter's ballot shows nothing more.
+    const { token } = await createVoter(t.ctx);
+    const ballot = (await api('get', `psk/candidates/v2?election_id=${draft}`, token)).body.data;
+    expect(
+      ballot.map((g: { position_id: number; candidates: { id: number }[] }) => [g.position_id, g.candidates.map((c) => c.id)]),
+    ).toEqual([[seat.id, [standing.id]]]);
+
+    const vote = await api('post', `psk/vote?election_id=${draft}`, token).send({ candidates: { [seat.id]: standing.id } });
+    expect(vote.status).toBe(403);
+    expect((await api('get', `statistics?election_id=${draft}`)).body.data.data).toMatchObject({ votesCasted: 0, membersVoted: 0 });
   });
 });

@@ -20,11 +20,11 @@ describe('the elections module built alone', () => {
     const ballots = createBallots(t.core);
     const elections = createElections(t.core, { ballotQueue: ballots.services.ballotQueue });
     const { voting } = elections.services;
-    expect(Object.keys(elections.routes(t.core)).sort()).toEqual(['elections', 'lifecycle', 'organisation']);
+    expect(Object.keys(elections.routes(t.core)).sort()).toEqual(['elections', 'evidence', 'lifecycle', 'organisation']);
 
     await voting.start();
-    await voting.tally.whenReady();
-    expect(voting.tally.countOf(1, 7)).toBe(0);
+    await voting.tallyOf(1).whenReady();
+    expect(voting.tallyOf(1).countOf(1, 7)).toBe(0);
     // A transaction id later than the snapshot's build, as a vote committed after it would have.
     const [row] = await t.core.database.db.execute<{ xid: string }>(sql`select pg_current_xact_id()::text as xid`);
     const vote = {
@@ -36,10 +36,10 @@ describe('the elections module built alone', () => {
       queueIds: [],
     };
     t.core.events.emit('votes.cast', vote);
-    expect(voting.tally.countOf(1, 7)).toBe(1);
+    expect(voting.tallyOf(1).countOf(1, 7)).toBe(1);
 
     await voting.stop();
     t.core.events.emit('votes.cast', { ...vote, xid: String(BigInt(row!.xid) + 1n) });
-    expect(voting.tally.countOf(1, 7)).toBe(1);
+    expect(voting.tallyOf(1).countOf(1, 7)).toBe(1);
   });
 });

@@ -7,6 +7,7 @@ import type { ElectionsContext } from './context';
 import { electionsRoutes } from './elections.router';
 import { createScheduler, type Scheduler } from './lifecycle';
 import { lifecycleRoutes } from './lifecycle.router';
+import { evidenceRoutes } from './evidence.router';
 import { organisationRoutes } from './organisation.router';
 import { ResultsGateCache } from './visibility';
 import { VotingRuntime } from './voting-runtime';
@@ -29,6 +30,7 @@ type ElectionsRoutes = {
   elections: ReturnType<typeof electionsRoutes>;
   lifecycle: ReturnType<typeof lifecycleRoutes>;
   organisation: ReturnType<typeof organisationRoutes>;
+  evidence: ReturnType<typeof evidenceRoutes>;
 };
 
 /** The elections module: the election, its phase and schedule, results, the tally, commitments, audit. */
@@ -40,7 +42,12 @@ export function createElections(core: Core, deps: ElectionsDeps): Module<Electio
   return {
     routes: (at) => {
       const onCore: ElectionsContext = { ...at, ...deps, resultsGate, voting };
-      return { elections: electionsRoutes(onCore), lifecycle: lifecycleRoutes(onCore), organisation: organisationRoutes(onCore) };
+      return {
+        elections: electionsRoutes(onCore),
+        lifecycle: lifecycleRoutes(onCore),
+        organisation: organisationRoutes(onCore),
+        evidence: evidenceRoutes(onCore),
+      };
     },
     services: { resultsGate, voting, commitments: createCommitmentLoop(ctx), scheduler: createScheduler(ctx) },
   };

@@ -141,6 +141,13 @@ describe('the roll', () => {
     // Its statistics count its roll, not the whole register: 3 members, none voted, none verified.
     t.ctx.voting.tallyOf(id).invalidateMembers();
     const stats = (await request(t.app).get(`/api/v1/statistics?election_id=${id}`).set(bearer(admin))).body.data.data;
-    expect(stats).toEqual({ votesCasted: 0, verifiedMembers: 0, unverifiedMembers: 3, membersVoted: 0, membersNotVoted: 3 });
+    expect(stats).toEqual({
+      votesCasted: 0,
+      verifiedMembers: 0,
+      unverifiedMembers: 3,
+      membersVoted: 0,
+      membersNotVoted: 3,
+      channels: { web: 0, ussd: 0 },
+    });
   });
 });

@@ -2,7 +2,8 @@ import { sortResultValues, type ResultGroup, type Statistics, type TranslatedTex
 import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { BallotsContext } from '../ballots';
-import type { ElectionId } from '../../db/election-store';
+import { rollRows, type ElectionId } from '../../db/election-store';
+import { UNSORTED_QUEUE } from '../../db/ballot-box';
 import type { DomainEvents } from '../../events';
 import { ballotQueue, ballots, candidacies, members, motionOptions, participation, positions } from '../../db/schema';
 import { positionKey, positionTitle, titleTranslations } from '../../lib/position-title';
@@ -150,20 +151,22 @@ export class TallySnapshot {
           // The first statement fixes the transaction's snapshot: the counts below are exactly it.
           const [snap] = await tx.execute<{ s: string }>(sql`select pg_current_snapshot()::text as s`);
           // Rank 0 (not ranked) and 1 (a ranked ballot's first preference): what live results count.
+          // The election's partitions (ADR 009), and the queue rows from before the partitioning
+          // (partition 0, opened and kept by position below) until the mixer files them.
           const own = eq(positions.electionId, this.electionId);
           const tallies = await tx
             .select({ positionId: ballots.positionId, candidateId: ballots.candidateId, n: count() })
             .from(ballots)
-            .innerJoin(positions, eq(positions.id, ballots.positionId))
-            .where(and(lte(ballots.rank, 1), own))
+            .where(and(lte(ballots.rank, 1), eq(ballots.electionId, this.electionId)))
             .groupBy(ballots.positionId, ballots.candidateId);
-          // The queue names no election: its rows are opened and kept by position below.
-          const queue = await tx.select({ id: ballotQueue.id, sealed: ballotQueue.sealed }).from(ballotQueue);
+          const queue = await tx
+            .select({ id: ballotQueue.id, sealed: ballotQueue.sealed })
+            .from(ballotQueue)
+            .where(inArray(ballotQueue.electionId, [UNSORTED_QUEUE, this.electionId]));
           const [mixed] = await tx
             .select({ n: sql<number>`count(distinct ${ballots.receipt})::int` })
             .from(ballots)
-            .innerJoin(positions, eq(positions.id, ballots.positionId))
-            .where(own);
+            .where(eq(ballots.electionId, this.electionId));
           const [voted] = await tx
             .select({ n: sql<number>`count(distinct ${participation.memberId})::int` })
             .from(participation)
@@ -202,14 +205,18 @@ export class TallySnapshot {
     this.votesCasted = read.mixed + queued.size;
     this.membersVoted = read.voted;
     this.lastResync = parseSnapshot(read.snap);
+    // The structure first: the votes that arrived meanwhile count by it (a ranked ballot by its
+    // first preference), so it must hold the positions they name before they are added.
+    const newer = structureRead > this.structureApplied;
+    if (newer) {
+      this.structureApplied = structureRead;
+      this.applyStructure(read.structure);
+    }
     const pending = this.pending;
     this.pending = undefined;
     for (const vote of pending) if (!visibleIn(this.lastResync, BigInt(vote.xid))) this.add(vote);
     this.memberCounts.at = 0;
-    if (structureRead > this.structureApplied) {
-      this.structureApplied = structureRead;
-      await this.setStructure(read.structure);
-    }
+    if (newer) await this.nameWithdrawn();
     this.loaded = true;
     this.changed();
   }
@@ -223,18 +230,23 @@ export class TallySnapshot {
     const structure = await readStructure(this.ctx.database.db, this.electionId);
     if (structureRead < this.structureApplied || structureSignature(structure) === this.signature) return;
     this.structureApplied = structureRead;
-    await this.setStructure(structure);
+    this.applyStructure(structure);
+    await this.nameWithdrawn();
     this.changed();
   }
 
-  private async setStructure(structure: Structure): Promise<void> {
+  /** Takes positions, candidacies and names (synchronously: no vote is added between their parts). */
+  private applyStructure(structure: Structure): void {
     this.signature = structureSignature(structure);
     this.positionList = structure.positions;
     this.ranked = new Set(structure.positions.filter((p) => p.kind === 'candidates' && p.method === 'ranked').map((p) => p.id));
     this.standing = structure.standing;
     this.people = structure.people;
-    // Names of candidates who hold ballots but no longer stand (withdrawn after votes).
-    const motions = new Set(structure.positions.filter((p) => p.kind === 'motion').map((p) => p.id));
+  }
+
+  /** Reads the names of candidates who hold ballots but no longer stand (withdrawn after votes). */
+  private async nameWithdrawn(): Promise<void> {
+    const motions = new Set(this.positionList.filter((p) => p.kind === 'motion').map((p) => p.id));
     const missing = [...this.counts.entries()]
       .filter(([positionId]) => !motions.has(positionId))
       .flatMap(([, m]) => [...m.keys()])
@@ -265,41 +277,8 @@ export class TallySnapshot {
 
   /** Result groups: positions with candidates in stable order, candidates by count then name. */
   results(): ResultGroup[] {
-    if (this.cachedResults) return this.cachedResults;
-    const groups: ResultGroup[] = [];
-    for (const p of this.positionList) {
-      const byCandidate = this.counts.get(p.id) ?? new Map<number, number>();
-      const ids = new Set<number>((this.standing.get(p.id) ?? []).map((c) => c.id));
-      // A candidate withdrawn after receiving votes still shows: ballots are never hidden.
-      for (const [id, n] of byCandidate) if (n > 0) ids.add(id);
-      if (ids.size === 0) continue;
-      const own = new Map((this.standing.get(p.id) ?? []).map((c) => [c.id, c]));
-      const values = [...ids].map((id) => {
-        // A motion's options are named by the position's own list (their ids are not members').
-        const person = own.get(id) ?? (p.kind === 'motion' ? undefined : this.people.get(id));
-        const name = person?.name ?? `Candidate ${id}`;
-        return { candidate_id: id, title: name, name, member_no: person?.memberNo ?? '', count: byCandidate.get(id) ?? 0 };
-      });
-      // A motion keeps its options' order (Yes, No, Abstain); candidates go by count (the tally channel's clients sort alike).
-      sortResultValues(p.kind === 'motion' ? { kind: 'motion' } : {}, values);
-      const group: ResultGroup = {
-        position_id: p.id,
-        title: p.title,
-        key: p.key,
-        values,
-        total: values.reduce((sum, v) => sum + v.count, 0),
-      };
-      if (p.titles) group.translations = p.titles;
-      if (p.kind === 'motion') group.kind = 'motion';
-      else if (p.method !== 'plurality') {
-        group.kind = 'candidates';
-        group.method = p.method;
-        if (p.method === 'ranked') group.first_preferences_only = true;
-      }
-      groups.push(group);
-    }
-    this.cachedResults = groups;
-    return groups;
+    this.cachedResults ??= resultGroups({ positions: this.positionList, standing: this.standing, people: this.people }, this.counts);
+    return this.cachedResults;
   }
 
   /** `votes` channel payload: totals per position. */
@@ -334,10 +313,7 @@ export class TallySnapshot {
       try {
         const [row] = await this.ctx.database.db.execute<{ all: number; verified: number }>(sql`
           select count(*)::int as all, count(m.verified_at)::int as verified
-          from election e join members m on case when e.roll_frozen_at is not null
-            then exists (select 1 from election_roll r where r.election_id = e.id and r.member_id = m.id)
-            else e.electorate_branch_ids is null or m.branch_id = any(e.electorate_branch_ids) end
-          where e.id = ${this.electionId}`);
+          from (${rollRows(this.electionId, this.ctx.now())}) roll(member_id, branch_id) join members m on m.id = roll.member_id`);
         this.memberCounts = { members: Number(row?.all ?? 0), verified: Number(row?.verified ?? 0), at: Date.now() };
       } finally {
         this.memberCountsLoading = undefined;
@@ -401,4 +377,82 @@ async function readStructure(db: Reader, electionId: ElectionId): Promise<Struct
     standing,
     people,
   };
+}
+
+/**
+ * Result groups of a structure and its counts (position → candidate → votes): positions with
+ * candidates in stable order, candidates by count then name. The live snapshot's `results()` and
+ * the declaration's `countFromBox` are this one function.
+ */
+function resultGroups(structure: Structure, counts: Map<number, Map<number, number>>): ResultGroup[] {
+  const groups: ResultGroup[] = [];
+  for (const p of structure.positions) {
+    const byCandidate = counts.get(p.id) ?? new Map<number, number>();
+    const ids = new Set<number>((structure.standing.get(p.id) ?? []).map((c) => c.id));
+    // A candidate withdrawn after receiving votes still shows: ballots are never hidden.
+    for (const [id, n] of byCandidate) if (n > 0) ids.add(id);
+    if (ids.size === 0) continue;
+    const own = new Map((structure.standing.get(p.id) ?? []).map((c) => [c.id, c]));
+    const values = [...ids].map((id) => {
+      // A motion's options are named by the position's own list (their ids are not members').
+      const person = own.get(id) ?? (p.kind === 'motion' ? undefined : structure.people.get(id));
+      const name = person?.name ?? `Candidate ${id}`;
+      return { candidate_id: id, title: name, name, member_no: person?.memberNo ?? '', count: byCandidate.get(id) ?? 0 };
+    });
+    // A motion keeps its options' order (Yes, No, Abstain); candidates go by count (the tally channel's clients sort alike).
+    sortResultValues(p.kind === 'motion' ? { kind: 'motion' } : {}, values);
+    const group: ResultGroup = {
+      position_id: p.id,
+      title: p.title,
+      key: p.key,
+      values,
+      total: values.reduce((sum, v) => sum + v.count, 0),
+    };
+    if (p.titles) group.translations = p.titles;
+    if (p.kind === 'motion') group.kind = 'motion';
+    else if (p.method !== 'plurality') {
+      group.kind = 'candidates';
+      group.method = p.method;
+      if (p.method === 'ranked') group.first_preferences_only = true;
+    }
+    groups.push(group);
+  }
+  return groups;
+}
+
+/**
+ * The election's result groups counted from the ballot box as `db` sees it (the close's own
+ * transaction, after its re-mix published every queued ballot): what the live snapshot shows once
+ * every ballot is in, with no process's memory involved (docs/architecture.md "The declaration").
+ */
+export async function countFromBox(db: Reader, electionId: ElectionId): Promise<ResultGroup[]> {
+  const structure = await readStructure(db, electionId);
+  // Rank 0 (not ranked) and 1 (a ranked ballot's first preference), as the live results count.
+  const tallies = await db
+    .select({ positionId: ballots.positionId, candidateId: ballots.candidateId, n: count() })
+    .from(ballots)
+    .innerJoin(positions, eq(positions.id, ballots.positionId))
+    .where(and(lte(ballots.rank, 1), eq(positions.electionId, electionId)))
+    .groupBy(ballots.positionId, ballots.candidateId);
+  const counts = new Map<number, Map<number, number>>();
+  for (const t of tallies) {
+    let byCandidate = counts.get(t.positionId);
+    if (!byCandidate) counts.set(t.positionId, (byCandidate = new Map()));
+    byCandidate.set(t.candidateId, Number(t.n));
+  }
+  // Names of candidates who hold ballots but no longer stand (withdrawn after votes).
+  const motions = new Set(structure.positions.filter((p) => p.kind === 'motion').map((p) => p.id));
+  const missing = [...counts.entries()]
+    .filter(([positionId]) => !motions.has(positionId))
+    .flatMap(([, m]) => [...m.keys()])
+    .filter((id) => !structure.people.has(id));
+  const people = new Map(structure.people);
+  if (missing.length > 0) {
+    const rows = await db
+      .select({ id: members.id, name: members.name, memberNo: members.memberNo })
+      .from(members)
+      .where(inArray(members.id, [...new Set(missing)]));
+    for (const p of rows) people.set(p.id, p);
+  }
+  return resultGroups({ ...structure, people }, counts);
 }

@@ -1,12 +1,15 @@
 import type { FinalResultsResponse } from '@kura/contract';
 import type { BallotsContext } from '../ballots';
-import { CURRENT_ELECTION, type ElectionId } from '../../db/election-store';
+import { type ElectionId } from '../../db/election-store';
 import type { DomainEventHandlers } from '../../events';
 import type { Service } from '../../lib/service';
 import { TallySnapshot } from './tally';
 
 /** How often positions and candidacies are re-read in case they changed without an event. */
 const STRUCTURE_CHECK_MS = 10_000;
+
+/** A close's declaration as stored, with its final commitment (`closed_at` and the audit are read when served). */
+type StoredDeclaration = Pick<FinalResultsResponse, 'data' | 'turnout' | 'commitment'>;
 
 /**
  * The voting core's per-process state (`ctx.voting`): a results snapshot per election, each built
@@ -15,17 +18,12 @@ const STRUCTURE_CHECK_MS = 10_000;
  */
 export class VotingRuntime implements Service {
   private readonly tallies = new Map<ElectionId, TallySnapshot>();
-  /** Declared results by final commitment: counted once per close, whoever reads them and how often. */
-  private readonly declarations = new Map<number, Promise<FinalResultsResponse>>();
+  /** Declarations by final commitment, as stored by the close (immutable, so kept once read). */
+  private readonly declarations = new Map<number, Promise<StoredDeclaration>>();
   private structureTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly ctx: BallotsContext) {}
-
-  /** Election 1's snapshot (the realtime channels' until they take the election: docs/architecture.md). */
-  get tally(): TallySnapshot {
-    return this.tallyOf(CURRENT_ELECTION);
-  }
 
   /** The snapshot of one election, made (and started, once this runtime runs) when first asked for. */
   tallyOf(id: ElectionId): TallySnapshot {
@@ -59,20 +57,22 @@ export class VotingRuntime implements Service {
       'election.toggled': () => void this.resyncAll().catch(logFailure('could not rebuild results')),
     };
     this.unsubscribe = ctx.events.subscribe(handlers);
-    this.tally.start();
     for (const t of all()) t.start();
     // Safety net for changes that raise no event here (an import run by the CLI, an operator's SQL).
     this.structureTimer = setInterval(onCandidates, STRUCTURE_CHECK_MS);
     this.structureTimer.unref();
   }
 
-  /** The declaration of the close whose final commitment is `finalCommitmentId`, counted by `count` once. */
-  declared(finalCommitmentId: number, count: () => Promise<FinalResultsResponse>): Promise<FinalResultsResponse> {
+  /**
+   * The declaration of the close whose final commitment is `finalCommitmentId`, read by `read` (from
+   * `declarations`, where the close stored it) once per process: it never changes once stored.
+   */
+  declared(finalCommitmentId: number, read: () => Promise<StoredDeclaration>): Promise<StoredDeclaration> {
     let declaration = this.declarations.get(finalCommitmentId);
     if (!declaration) {
-      declaration = count();
+      declaration = read();
       this.declarations.set(finalCommitmentId, declaration);
-      // A failed count is not kept: the next read counts again.
+      // A failed read is not kept: the next read tries again.
       declaration.catch(() => this.declarations.delete(finalCommitmentId));
     }
     return declaration;

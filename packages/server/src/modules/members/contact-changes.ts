@@ -19,7 +19,8 @@ import { readOrganisation, underWayElectionIds } from '../elections';
  * election a member who voted in it keeps theirs unless the admin confirms the change.
  */
 
-export type Contact = { phone: string; email: string };
+/** `email` null: the member has none. */
+export type Contact = { phone: string; email: string | null };
 
 /** A member as stored and the contact details an edit or import would give them. */
 export type ProposedContact = {
@@ -104,7 +105,7 @@ export function describeContactChange(c: ProposedContact): string {
     .map((f) =>
       f === 'phone'
         ? `phone ${maskPhone(c.old.phone)} → ${maskPhone(c.new.phone)}`
-        : `email ${maskEmail(c.old.email)} → ${maskEmail(c.new.email)}`,
+        : `email ${maskEmail(c.old.email) || '(none)'} → ${maskEmail(c.new.email) || '(none)'}`,
     )
     .join('; ');
 }
@@ -143,10 +144,13 @@ export function sendContactChangeNotices(
     const text = t(language, 'contactChange.text', { org, contact, fields: fields.length > 1 ? 'both' : fields[0]! });
     const subject = t(language, 'contactChange.subject', { org });
     for (const channel of fields) {
+      // A member who had no e-mail is told on the phone only.
+      const oldEmail = c.old.email;
+      if (channel === 'email' && !oldEmail) continue;
       ctx.notices.enqueue(async () => {
         try {
           if (channel === 'phone') await ctx.delivery.sendSms({ to: c.old.phone, message: text });
-          else await ctx.delivery.sendEmail({ to: c.old.email, subject, text });
+          else await ctx.delivery.sendEmail({ to: oldEmail!, subject, text });
         } catch (error) {
           const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
           ctx.logger.warn({ channel, memberId: c.id, reason }, 'contact change notice not delivered');

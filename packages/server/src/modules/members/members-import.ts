@@ -1,14 +1,20 @@
 import type { MembersContext } from './context';
 import {
+  ATTRIBUTE_FORMAT,
+  parseAttributeValue,
+  type AttributeDef,
+  type Attributes,
   CONTACT_CHANGE_AFTER_VOTE,
   displayNameSchema,
-  emailSchema,
+  followsMemberNoPattern,
   memberLanguageSchema,
+  memberNoFormatMessage,
   memberNoSchema,
   nameCharactersMessage,
   nameSchema,
   normaliseName,
-  phoneSchema,
+  optionalEmailSchema,
+  registerPhoneSchema,
 } from '@kura/contract';
 import { parse, type CsvError } from 'csv-parse/sync';
 import { inArray, sql } from 'drizzle-orm';
@@ -19,6 +25,8 @@ import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
+import { freezeDueRolls, readMemberNoPattern } from '../../db/election-store';
+import { mergeAttributes, readAttributeDefs } from '../register';
 import { BRANCH_LOCKED_AFTER_VOTE, CANDIDATE_FROZEN, declaredCandidateIdentities, membersLockedToBranch } from './members.service';
 import {
   checkContactChanges,
@@ -28,9 +36,12 @@ import {
   type ProposedContact,
 } from './contact-changes';
 
-export const IMPORT_COLUMNS = ['member_no', 'name', 'email', 'phone', 'branch'] as const;
-/** Columns a file may leave out: without `language`, existing members keep theirs and new ones get the organisation's default. */
-export const OPTIONAL_IMPORT_COLUMNS = ['language'] as const;
+export const IMPORT_COLUMNS = ['member_no', 'name', 'phone', 'branch'] as const;
+/**
+ * Columns a file may leave out: without `email` or `language`, existing members keep theirs and new
+ * ones get none (e-mail) or the organisation's default (language).
+ */
+export const OPTIONAL_IMPORT_COLUMNS = ['email', 'language'] as const;
 type Column = (typeof IMPORT_COLUMNS)[number];
 type OptionalColumn = (typeof OPTIONAL_IMPORT_COLUMNS)[number];
 
@@ -44,8 +55,10 @@ const WRITE_CHUNK = 500;
 const RowSchema = z.object({
   member_no: memberNoSchema,
   name: nameSchema,
-  email: emailSchema.transform((e) => e.toLowerCase()),
-  phone: phoneSchema,
+  // Optional: empty means none; absent when the file has no such column.
+  email: optionalEmailSchema,
+  // Any accepted spelling, stored in E.164.
+  phone: registerPhoneSchema,
   // A branch by name (normalised like every display name) or by id.
   branch: displayNameSchema({ max: 150, required: 'The branch is required', characters: nameCharactersMessage('branch name') }),
   // A shipped code, or empty for the organisation's default; absent when the file has no such column.
@@ -56,11 +69,14 @@ type ImportRow = {
   line: number;
   memberNo: string;
   name: string;
-  email: string;
+  /** null: none; undefined: the file has no email column. */
+  email: string | null | undefined;
   phone: string;
   branchId: number;
   /** undefined: the file has no language column. */
   language: string | null | undefined;
+  /** The file's attribute columns for this line (null: the cell was empty, which clears the value). */
+  attributes: Attributes;
 };
 
 /** Thrown inside the import transaction so nothing is written; carries the line errors out. */
@@ -82,6 +98,9 @@ type Parsed = {
   errors: ImportLineError[];
   /** The optional columns the header names. */
   optional?: OptionalColumn[];
+  /** The attribute columns the header names, with each record's cells for them (docs/api.md "The register"). */
+  attributeColumns?: AttributeDef[];
+  attributeCells?: Map<number, Record<string, string>>;
 };
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -111,7 +130,7 @@ function decodeUtf8(bytes: Buffer): string | ImportLineError {
 }
 
 /** CSV text → records keyed by column, with the file line each record starts on (header = line 1). */
-export function parseMembersCsv(input: Buffer | string): Parsed {
+export function parseMembersCsv(input: Buffer | string, defs: readonly AttributeDef[] = []): Parsed {
   let text: string;
   if (typeof input === 'string') text = input;
   else {
@@ -140,15 +159,38 @@ export function parseMembersCsv(input: Buffer | string): Parsed {
     };
   }
   const optional = OPTIONAL_IMPORT_COLUMNS.filter((c) => names.includes(c));
+  const known = new Set<string>([...IMPORT_COLUMNS, ...OPTIONAL_IMPORT_COLUMNS]);
+  const attributeColumns = defs.filter((d) => names.includes(d.key));
+  // A column that is neither the register's nor an attribute is a mistake to fix, not data to drop.
+  const unknown = names.filter((n) => n !== '' && !known.has(n) && !defs.some((d) => d.key === n));
+  if (unknown.length > 0) {
+    return {
+      records: [],
+      errors: [
+        {
+          line: header.info.lines,
+          message: `The header names column${unknown.length > 1 ? 's' : ''} the register does not have: ${unknown.join(', ')} (define ${unknown.length > 1 ? 'them' : 'it'} as member attributes first, or remove ${unknown.length > 1 ? 'them' : 'it'})`,
+        },
+      ],
+    };
+  }
+  const repeated = names.filter((n, i) => n !== '' && names.indexOf(n) !== i);
+  if (repeated.length > 0)
+    return {
+      records: [],
+      errors: [{ line: header.info.lines, message: `The header names a column twice: ${[...new Set(repeated)].join(', ')}` }],
+    };
   const columns = [...IMPORT_COLUMNS, ...optional];
   const index = Object.fromEntries(columns.map((c) => [c, names.indexOf(c)])) as Record<Column | OptionalColumn, number>;
+  const attributeCells = new Map<number, Record<string, string>>();
   const records = body.map(({ record, info }) => {
     // info.lines is where the record ends; a quoted field may have spanned several lines.
     const line = info.lines - (record.join('').match(/\n/g)?.length ?? 0);
     const fields = Object.fromEntries(columns.map((c) => [c, record[index[c]] ?? ''])) as Parsed['records'][number]['fields'];
+    attributeCells.set(line, Object.fromEntries(attributeColumns.map((d) => [d.key, record[names.indexOf(d.key)] ?? ''])));
     return { line, fields };
   });
-  return { records, errors: [], optional };
+  return { records, errors: [], optional, attributeColumns, attributeCells };
 }
 
 export type ImportOptions = {
@@ -207,6 +249,8 @@ async function validateRows(
       }
     }
   }
+  const pattern = await readMemberNoPattern(tx);
+  const withEmail = parsed.optional?.includes('email') ?? false;
   const rows: ImportRow[] = [];
   const lineOfMemberNo = new Map<string, number>();
   const lineOfEmail = new Map<string, number>();
@@ -219,25 +263,35 @@ async function validateRows(
     }
     const r = result.data;
     const problems: string[] = [];
+    const attributes: Attributes = {};
+    const cells = parsed.attributeCells?.get(line) ?? {};
+    for (const def of parsed.attributeColumns ?? []) {
+      const value = parseAttributeValue(def.type, cells[def.key] ?? '');
+      if (value === undefined) problems.push(`${def.key}: "${(cells[def.key] ?? '').slice(0, 40)}" is not ${ATTRIBUTE_FORMAT[def.type]}`);
+      else attributes[def.key] = value;
+    }
+    if (!followsMemberNoPattern(r.member_no, pattern)) problems.push(`member_no: ${memberNoFormatMessage(pattern)}`);
+    const email = withEmail ? r.email : undefined;
     const branchId = branchByKey.get(r.branch.toLowerCase());
     if (branchId === undefined && !options.createBranches)
       problems.push(`branch: Unknown branch "${r.branch}" (create it on the Set-up page, or import with "create unknown branches")`);
     else if (branchId === undefined) problems.push(`branch: "${r.branch}" could not be created`);
     const dupNo = lineOfMemberNo.get(r.member_no);
     if (dupNo !== undefined) problems.push(`member_no: ${r.member_no} already appears on line ${dupNo}`);
-    const dupEmail = lineOfEmail.get(r.email);
-    if (dupEmail !== undefined) problems.push(`email: ${r.email} already appears on line ${dupEmail}`);
+    const dupEmail = email ? lineOfEmail.get(email) : undefined;
+    if (dupEmail !== undefined) problems.push(`email: ${email} already appears on line ${dupEmail}`);
     if (problems.length > 0 || branchId === undefined) {
       errors.push({ line, message: problems.join('; ') });
       continue;
     }
     lineOfMemberNo.set(r.member_no, line);
-    lineOfEmail.set(r.email, line);
-    rows.push({ line, memberNo: r.member_no, name: r.name, email: r.email, phone: r.phone, branchId, language: r.language });
+    if (email) lineOfEmail.set(email, line);
+    rows.push({ line, memberNo: r.member_no, name: r.name, email, phone: r.phone, branchId, language: r.language, attributes });
   }
   // An email may only move with its own member: another member's address is a clash.
-  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
-    const chunk = rows.slice(i, i + WRITE_CHUNK);
+  const withAddress = rows.filter((r): r is ImportRow & { email: string } => typeof r.email === 'string');
+  for (let i = 0; i < withAddress.length; i += WRITE_CHUNK) {
+    const chunk = withAddress.slice(i, i + WRITE_CHUNK);
     const owners = await tx
       .select({ memberNo: members.memberNo, email: members.email })
       .from(members)
@@ -261,7 +315,7 @@ async function validateRows(
 /** The file's lines that name an existing member, each with that member's stored branch and contact details. */
 async function existingMembersOf(tx: Tx, rows: ImportRow[]) {
   const found: {
-    member: { id: number; memberNo: string; branchId: number; phone: string; email: string; language: string | null };
+    member: { id: number; memberNo: string; branchId: number; phone: string; email: string | null; language: string | null };
     row: ImportRow;
   }[] = [];
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
@@ -324,19 +378,21 @@ async function refuseBranchMovesAfterVoting(
  */
 async function checkContactChangesOf(
   tx: Tx,
-  existing: { member: { id: number; memberNo: string; phone: string; email: string; language: string | null }; row: ImportRow }[],
+  existing: { member: { id: number; memberNo: string; phone: string; email: string | null; language: string | null }; row: ImportRow }[],
   confirm: boolean,
 ): Promise<ContactChanges> {
   const proposed: ProposedContact[] = [];
   const lineOf = new Map<number, number>();
   for (const { member: m, row } of existing) {
-    if (m.phone === row.phone && m.email === row.email) continue;
+    // Without an email column the member keeps theirs.
+    const email = row.email === undefined ? m.email : row.email;
+    if (m.phone === row.phone && m.email === email) continue;
     proposed.push({
       id: m.id,
       memberNo: m.memberNo,
       name: row.name,
       old: { phone: m.phone, email: m.email },
-      new: { phone: row.phone, email: row.email },
+      new: { phone: row.phone, email },
       // The notice speaks the language the file gives the member, else the one they have.
       language: row.language === undefined ? m.language : row.language,
     });
@@ -377,11 +433,19 @@ async function refuseCandidateRenamesAfterClose(tx: Tx, rows: ImportRow[]): Prom
   );
 }
 
+/** The attribute columns of the file (every line has the same), as a Postgres text[] literal. */
+function attributeKeysOf(rows: ImportRow[]): string {
+  const keys = Object.keys(rows[0]?.attributes ?? {});
+  return `{${keys.join(',')}}`;
+}
+
 /** Inserts new members and updates existing ones by member number; answers how many of each. */
 async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ created: number; updated: number }> {
   let created = 0;
   // One header per file: every row has the language column or none has.
   const withLanguage = rows.some((r) => r.language !== undefined);
+  const withEmail = rows.some((r) => r.email !== undefined);
+  const withAttributes = rows.some((r) => Object.keys(r.attributes).length > 0);
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
     const chunk = rows.slice(i, i + WRITE_CHUNK);
     const existing = await tx
@@ -400,10 +464,12 @@ async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ creat
         chunk.map((r) => ({
           memberNo: r.memberNo,
           name: r.name,
-          email: r.email,
+          email: r.email ?? null,
           phone: r.phone,
           branchId: r.branchId,
           ...(withLanguage ? { language: r.language ?? null } : {}),
+          // New members: the file's values; existing ones merge them below (an empty cell clears).
+          attributes: mergeAttributes({}, r.attributes),
           createdAt: now,
           updatedAt: now,
         })),
@@ -412,10 +478,15 @@ async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ creat
         target: members.memberNo,
         set: {
           name: sql`excluded.name`,
-          email: sql`excluded.email`,
+          ...(withEmail ? { email: sql`excluded.email` } : {}),
           phone: sql`excluded.phone`,
           branchId: sql`excluded.branch_id`,
           ...(withLanguage ? { language: sql`excluded.language` } : {}),
+          ...(withAttributes
+            ? {
+                attributes: sql`(${members.attributes} - ${attributeKeysOf(rows)}::text[]) || excluded.attributes`,
+              }
+            : {}),
           updatedAt: sql`excluded.updated_at`,
         },
       });
@@ -424,7 +495,7 @@ async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ creat
 }
 
 /**
- * Imports a members CSV (member_no,name,email,phone,branch) all-or-nothing: every line is checked
+ * Imports a members CSV (member_no,name,phone,branch[,email][,language]) all-or-nothing: every line is checked
  * first and any bad line means nothing is written. Re-importing the same file updates by member
  * number, so it is safe to run again after fixing a line.
  */
@@ -434,7 +505,7 @@ export async function importMembers(
   input: Buffer | string,
   options: ImportOptions = {},
 ): Promise<ImportOutcome> {
-  const parsed = parseMembersCsv(input);
+  const parsed = parseMembersCsv(input, await readAttributeDefs(ctx.database.db));
   let createdBranches: string[] = [];
   try {
     const outcome = await auditedTransaction(
@@ -446,6 +517,8 @@ export async function importMembers(
           `created ${r.created}, updated ${r.updated}${r.contacts.changes.length ? `, contact details changed ${r.contacts.changes.length}` : ''}${createdBranches.length ? `; new branches: ${createdBranches.join(', ')}` : ''}`,
       },
       async (tx) => {
+        // A register that has closed froze its roll before these lines land (docs/api.md "The register").
+        await freezeDueRolls(tx, ctx.now());
         const validated = await validateRows(tx, parsed, options);
         const { rows, errors } = validated;
         createdBranches = validated.createdBranches;

@@ -9,6 +9,9 @@ import { csvUpload, filesOf } from '../../lib/uploads';
 import { lookupMemberDetails } from './member-details';
 import { importMembers } from './members-import';
 import { setOwnLanguage } from './set-own-language';
+import { createMember } from './create-member';
+import { deleteMember } from './delete-member';
+import { importTemplate } from './import-template';
 import { assignPositions, listBranches, listPositions, searchMembers, updateMember } from './members.service';
 
 /**
@@ -36,13 +39,36 @@ export function membersRoutes(ctx: MembersContext): RouterImplementation<Contrac
       body: { data: await setOwnLanguage(ctx, await actorOf(ctx, req), body.language) },
     }),
 
+    createMember: async ({ body, req }) => ({
+      status: 201,
+      body: { data: await createMember(ctx, await actorOf(ctx, req), body) },
+    }),
+
+    deleteMember: async ({ params, req }) => {
+      await deleteMember(ctx, await actorOf(ctx, req), params.id);
+      return { status: 204, body: undefined };
+    },
+
+    getImportTemplate: async ({ res }) => {
+      res.setHeader('Content-Disposition', 'attachment; filename="members-template.csv"');
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      return { status: 200, body: await importTemplate(ctx) };
+    },
+
     updateMember: async ({ params, body, req }) => ({
       status: 200,
       body: { data: await updateMember(ctx, await actorOf(ctx, req), params.id, body) },
     }),
 
     assignPositions: async ({ body, req }) => {
-      await assignPositions(ctx, await actorOf(ctx, req), body.member_no, body.position_ids, await electionOf(ctx, req));
+      await assignPositions(
+        ctx,
+        await actorOf(ctx, req),
+        body.member_no,
+        body.position_ids,
+        await electionOf(ctx, req),
+        body.override_reason,
+      );
       return { status: 200, body: { message: 'Position assigned successfully' } };
     },
 

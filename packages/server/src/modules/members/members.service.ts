@@ -1,5 +1,17 @@
 import type { MembersContext } from './context';
-import type { Branch, Member, PageQuery, Paginated, Position, TranslatedText, Translations } from '@kura/contract';
+import {
+  type Attributes,
+  followsMemberNoPattern,
+  memberNoFormatMessage,
+  type Branch,
+  type Member,
+  type PageQuery,
+  type Paginated,
+  type Position,
+  type TranslatedText,
+  type Translations,
+} from '@kura/contract';
+import { freezeDueRolls, readMemberNoPattern } from '../../db/election-store';
 import { and, asc, count, eq, ilike, inArray, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
@@ -18,7 +30,8 @@ import {
   sendContactChangeNotices,
   type ContactChanges,
 } from './contact-changes';
-import { assertNotClosed, assertNotClosedIn, closedElectionIds, CURRENT_ELECTION, type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn, closedElectionIds, type ElectionId } from '../elections';
+import { checkMemberAttributes, eligibilityChecks, mergeAttributes, readAttributeDefs, shownAttributes } from '../register';
 
 type Reader = Db | Tx;
 
@@ -26,12 +39,16 @@ export type MemberFilters = { query?: string; county?: string; phone?: string; e
 
 export type MemberEdit = {
   name: string;
+  /** E.164 (the contract normalises every accepted spelling). */
   phone: string;
-  email: string;
+  /** null: the member has none. */
+  email: string | null;
   county: number | string;
   member_no: string;
   /** A shipped language code, null for the organisation's default; undefined leaves it as it is. */
   language?: string | null;
+  /** Attribute values to set (a subset; null clears one); undefined leaves them as they are. */
+  attributes?: Record<string, unknown>;
 };
 
 const DIGITS = /^\d+$/;
@@ -40,15 +57,20 @@ const memberColumns = {
   id: members.id,
   member_no: members.memberNo,
   name: members.name,
-  email: members.email,
+  // The API answers an empty string for a member without an e-mail.
+  email: sql<string>`coalesce(${members.email}, '')`,
   phone: members.phone,
   county: branches.name,
   language: members.language,
+  attributes: members.attributes,
 };
 
 /** Attaches each member's position ids (one query for the whole page). */
 async function withPositionIds(db: Reader, rows: Omit<Member, 'psk_position_ids'>[]): Promise<Member[]> {
   if (rows.length === 0) return [];
+  // Every attribute the organisation defines, null where the member has no value.
+  const defs = await readAttributeDefs(db);
+  rows = rows.map((r) => ({ ...r, attributes: shownAttributes(defs, r.attributes) }));
   const links = await db
     .select({ memberId: candidacies.memberId, positionId: candidacies.positionId })
     .from(candidacies)
@@ -123,6 +145,12 @@ export async function resolveBranch(db: Reader, ref: number | string): Promise<B
   return byName;
 }
 
+/** The refusal of a member number the organisation's `member_no_pattern` does not accept, or null. */
+export async function memberNoProblem(db: Reader, memberNo: string): Promise<string | null> {
+  const pattern = await readMemberNoPattern(db);
+  return followsMemberNoPattern(memberNo, pattern) ? null : memberNoFormatMessage(pattern);
+}
+
 export const uniqueFieldErrors = {
   member_no: 'The member number has already been taken',
   email: 'The email has already been taken',
@@ -139,19 +167,39 @@ export async function applyMemberEdit(
   now: Date,
   { confirmContactChange = false }: { confirmContactChange?: boolean } = {},
 ): Promise<ContactChanges> {
+  // A register that has closed froze its roll before this edit lands (docs/api.md "The register").
+  await freezeDueRolls(tx, now);
   const branch = await resolveBranch(tx, input.county);
-  const email = input.email.trim().toLowerCase();
+  const email = input.email?.trim().toLowerCase() || null;
   const phone = input.phone.trim();
   const name = input.name.trim();
   const memberNo = input.member_no.trim();
   const errors: Record<string, string[]> = {};
   if (!branch) errors.county = ['The selected county is invalid'];
+  let attributePatch: Attributes = {};
+  try {
+    attributePatch = checkMemberAttributes(await readAttributeDefs(tx), input.attributes);
+  } catch (error) {
+    if (!(error instanceof AppError) || !error.errors) throw error;
+    Object.assign(errors, error.errors);
+  }
+  const [current] = await tx.select({ memberNo: members.memberNo, attributes: members.attributes }).from(members).where(eq(members.id, id));
+  // A number kept as it is stays valid when the organisation's pattern changes later.
+  if (current && current.memberNo !== memberNo) {
+    const problem = await memberNoProblem(tx, memberNo);
+    if (problem) errors.member_no = [problem];
+  }
   const clashes = await tx
     .select({ memberNo: members.memberNo, email: members.email })
     .from(members)
-    .where(and(ne(members.id, id), or(eq(members.memberNo, memberNo), eq(members.email, email))));
+    .where(
+      and(
+        ne(members.id, id),
+        email === null ? eq(members.memberNo, memberNo) : or(eq(members.memberNo, memberNo), eq(members.email, email)),
+      ),
+    );
   if (clashes.some((c) => c.memberNo === memberNo)) errors.member_no = [uniqueFieldErrors.member_no];
-  if (clashes.some((c) => c.email === email)) errors.email = [uniqueFieldErrors.email];
+  if (email !== null && clashes.some((c) => c.email === email)) errors.email = [uniqueFieldErrors.email];
   if (Object.keys(errors).length > 0 || !branch) throw AppError.validation(errors);
   if ((await membersLockedToBranch(tx, new Map([[id, branch.id]]))).has(id)) {
     throw new AppError('CONFLICT', `This member ${BRANCH_LOCKED_AFTER_VOTE}`, { issue: BRANCH_LOCKED_AFTER_VOTE });
@@ -177,6 +225,7 @@ export async function applyMemberEdit(
         memberNo,
         branchId: branch.id,
         ...(input.language !== undefined ? { language: input.language } : {}),
+        ...(input.attributes !== undefined ? { attributes: mergeAttributes(current?.attributes ?? {}, attributePatch) } : {}),
         updatedAt: now,
       })
       .where(eq(members.id, id));
@@ -301,12 +350,7 @@ export async function lockElectionForCandidacies(tx: Tx): Promise<void> {
  * would change what voters already chose between (docs/decisions/004-the-election-is-data.md).
  * The caller takes `lockElectionForCandidacies` first, so the check sees every vote.
  */
-export async function replacePositions(
-  tx: Tx,
-  memberId: number,
-  positionIds: number[],
-  electionId: ElectionId = CURRENT_ELECTION,
-): Promise<PositionChange> {
+export async function replacePositions(tx: Tx, memberId: number, positionIds: number[], electionId: ElectionId): Promise<PositionChange> {
   const wanted = [...new Set(positionIds)];
   if (wanted.length > 0) {
     // Another election's position is no position of this one (422).
@@ -364,18 +408,38 @@ export async function assignPositions(
   actor: Actor,
   memberNo: string,
   positionIds: number[],
-  electionId: ElectionId = CURRENT_ELECTION,
+  electionId: ElectionId,
+  overrideReason?: string,
 ): Promise<PositionChange> {
   await assertNotClosed(ctx, 'its candidates', electionId);
   const change = await auditedTransaction(
     ctx,
     { actor, activity: 'Positions assigned', data: `member no ${memberNo}, positions [${positionIds.join(', ')}]` },
-    async (tx) => {
+    async (tx, note) => {
       await lockElectionForCandidacies(tx);
       // Under the lock a close takes: one that committed since the check above is seen.
       await assertNotClosedIn(tx, 'its candidates', electionId);
       const member = await lockMember(tx, eq(members.memberNo, memberNo.trim()));
-      return replacePositions(tx, member.id, positionIds, electionId);
+      const change = await replacePositions(tx, member.id, positionIds, electionId);
+      // docs/api.md "Eligibility to stand": each added position's rules, on the values now.
+      const unmet: string[] = [];
+      for (const positionId of change.added) {
+        const checks = await eligibilityChecks(ctx, positionId, member.id, tx);
+        const failed = checks.filter((c) => !c.met);
+        if (failed.length === 0) continue;
+        const [p] = await tx.select({ name: positions.name, level: positions.level }).from(positions).where(eq(positions.id, positionId));
+        for (const c of failed) unmet.push(`${p?.name ?? positionId} ${p?.level ?? ''}: ${c.text}`.replace(/ +:/, ':'));
+      }
+      if (unmet.length > 0 && !overrideReason)
+        throw AppError.validation(
+          { position_ids: unmet.map((u) => `Not eligible: ${u}`) },
+          `The member does not meet the eligibility rules: ${unmet.join('; ')}`,
+        );
+      if (unmet.length > 0)
+        note.data(
+          `member no ${memberNo}, positions [${positionIds.join(', ')}]; eligibility overridden (${unmet.join('; ')}): ${overrideReason}`,
+        );
+      return change;
     },
   );
   if (change.added.length + change.removed.length > 0) {
@@ -409,7 +473,12 @@ export const positionColumns = {
 };
 
 /** The position columns with the translations of its name and description (the set-up page edits them). */
-export const translatedPositionColumns = { ...positionColumns, translations: positions.translations };
+export const translatedPositionColumns = {
+  ...positionColumns,
+  translations: positions.translations,
+  eligibility: positions.eligibility,
+  nomination: positions.nomination,
+};
 
 /** A row of `translatedPositionColumns` as the API answers it: `translations` only when there is one. */
 export function asPosition<R extends { translations: Translations | null }>(
@@ -420,7 +489,7 @@ export function asPosition<R extends { translations: Translations | null }>(
   return stored ? { ...rest, translations: stored } : rest;
 }
 
-export async function listPositions(ctx: Core, electionId: ElectionId = CURRENT_ELECTION): Promise<Position[]> {
+export async function listPositions(ctx: Core, electionId: ElectionId): Promise<Position[]> {
   const rows = await ctx.database.db
     .select(translatedPositionColumns)
     .from(positions)

@@ -67,7 +67,7 @@ describe.each([
     return confirm ? req.field('confirm_contact_changes', '1') : req;
   };
   let phones = 0;
-  const freshPhone = () => `0788${closedIsOne ? 1 : 2}${String(++phones).padStart(5, '0')}`;
+  const freshPhone = () => `+254788${closedIsOne ? 1 : 2}${String(++phones).padStart(5, '0')}`;
 
   beforeAll(async () => {
     t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
@@ -121,7 +121,7 @@ describe.each([
     const candidateEdit = await api('post', `edit/candidate/${x.id}?election_id=${B}`)
       .field('name', 'Xavier Renamed')
       .field('phone', x.phone)
-      .field('email', x.email)
+      .field('email', x.email!)
       .field('county', 'Nairobi')
       .field('position_ids[]', String(bChair));
     expect(candidateEdit.status, JSON.stringify(candidateEdit.body)).toBe(409);

@@ -2,11 +2,12 @@ import type { CreateReminderBody, Reminder } from '@kura/contract';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
+import { rollRows } from '../../db/election-store';
 import { reminders } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { assertNotClosed, assertNotClosedIn, CURRENT_ELECTION, type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn, type ElectionId } from '../elections';
 
 /** A member reminded (by any campaign, on any channel) less than this long ago is not reminded again. */
 export const REMINDER_QUIET_MS = 60 * 60 * 1000;
@@ -14,14 +15,17 @@ export const REMINDER_QUIET_MS = 60 * 60 * 1000;
 const iso = (d: Date) => d.toISOString();
 
 /**
- * Members who would receive a reminder now: no ballot cast yet, and no reminder sent to them (or
- * in flight) within the quiet hour. The sender checks both again for each member at send time.
+ * Members who would receive a reminder now: on the election's roll (the frozen roll once voting
+ * opened, else its electorate now: docs/api.md "The roll"), no ballot cast in it yet, and no
+ * reminder sent to them (or in flight) within the quiet hour. The sender checks the last two again
+ * for each member at send time.
  */
 function eligibleMembers(now: Date, electionId: ElectionId) {
   const quietSince = iso(new Date(now.getTime() - REMINDER_QUIET_MS));
   return sql`
     select m.id from members m
-    where not exists (select 1 from participation p join positions ps on ps.id = p.position_id
+    where m.id in (select roll.member_id from (${rollRows(electionId)}) roll(member_id, branch_id))
+      and not exists (select 1 from participation p join positions ps on ps.id = p.position_id
                       where p.member_id = m.id and ps.election_id = ${electionId})
       and not exists (
         select 1 from reminder_recipients r
@@ -35,7 +39,8 @@ async function countEligible(db: Db | Tx, now: Date, electionId: ElectionId): Pr
 }
 
 /**
- * Queues a reminder to every member who has not voted (or only counts them for a dry run). The
+ * Queues a reminder to every member of the election's roll who has not voted in it (or only counts
+ * them for a dry run). The
  * recipients are fixed here, in the campaign's own rows; the sender (reminder-sender.ts) works
  * through them in the background at the configured rate.
  */
@@ -43,7 +48,7 @@ export async function createReminder(
   ctx: Core,
   actor: Actor,
   input: CreateReminderBody,
-  electionId: ElectionId = CURRENT_ELECTION,
+  electionId: ElectionId,
 ): Promise<{ id: number | null; recipients: number }> {
   // After the close there is nobody left to remind: voting ended for good.
   await assertNotClosed(ctx, 'reminders', electionId);
@@ -107,7 +112,7 @@ export async function getReminder(ctx: Core, id: number): Promise<Reminder> {
   return toReminder(row);
 }
 
-export async function listReminders(ctx: Core, electionId: ElectionId = CURRENT_ELECTION): Promise<Reminder[]> {
+export async function listReminders(ctx: Core, electionId: ElectionId): Promise<Reminder[]> {
   const rows = await ctx.database.db
     .select()
     .from(reminders)

@@ -378,7 +378,7 @@ describe('reminders across restarts and processes', () => {
     sinkSms.messages.length = 0;
     // The test app's own sender stays out of it: the campaign is queued through a process's service.
     const a = await startProcess(4);
-    const { id, recipients } = await createReminder(a.ctx, adminActor, { channel: 'sms', message: 'Restart {name}' });
+    const { id, recipients } = await createReminder(a.ctx, adminActor, { channel: 'sms', message: 'Restart {name}' }, 1);
     await waitFor(() => a.sent.n >= 3, 10_000, 'first sends');
     await a.close();
     const before = await state(shared.ctx, id);
@@ -413,7 +413,7 @@ describe('reminders across restarts and processes', () => {
     sinkSms.messages.length = 0;
     sinkSms.arrivals.length = 0;
     const [a, b] = [await startProcess(), await startProcess()];
-    const { id, recipients } = await createReminder(a.ctx, adminActor, { channel: 'sms', message: 'Both {name}' });
+    const { id, recipients } = await createReminder(a.ctx, adminActor, { channel: 'sms', message: 'Both {name}' }, 1);
     b.ctx.events.emit('reminders.queued');
     await waitFor(async () => (await state(shared.ctx, id)).status === 'done', 15_000, 'campaign done');
     await Promise.all([a.close(), b.close()]);
@@ -422,8 +422,9 @@ describe('reminders across restarts and processes', () => {
     expect(tos).toHaveLength(recipients);
     expect(new Set(tos).size).toBe(recipients);
     expect(a.sent.n + b.sent.n).toBe(recipients);
-    expect(a.sent.n, 'process A sent some').toBeGreaterThan(0);
-    expect(b.sent.n, 'process B sent some').toBeGreaterThan(0);
+    // Which process sends how many is the scheduler's: on a loaded machine one may claim every
+    // message before the other wakes (CI saw B send none). What must hold whatever the interleaving:
+    // each member once, the total exact, and the rate across both.
     assertRate(sinkSms.arrivals, 'two processes');
   });
 });

@@ -1,10 +1,11 @@
-import { assertNotClosed, assertNotClosedIn, closedElectionIds, CURRENT_ELECTION, type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn, closedElectionIds, type ElectionId } from '../elections';
 import { MOTION_OPTIONS, type Agent, type Branch, type CreatePositionBody, type Position, type UpdatePositionBody } from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
 import { branches, election, members, motionOptions, participation, positions, staff } from '../../db/schema';
 import { AppError } from '../../errors';
+import { checkRules } from '../register';
 import type { Actor } from '../../auth/actor';
 import { uniqueViolation } from '../../db/errors';
 import { auditedTransaction } from '../../lib/audited-transaction';
@@ -149,12 +150,7 @@ const duplicatePosition = (title: string) =>
   });
 
 /** One position (national or one branch's), or one per branch with `every_branch`. */
-export async function createPositions(
-  ctx: Core,
-  actor: Actor,
-  input: CreatePositionBody,
-  electionId: ElectionId = CURRENT_ELECTION,
-): Promise<Position[]> {
+export async function createPositions(ctx: Core, actor: Actor, input: CreatePositionBody, electionId: ElectionId): Promise<Position[]> {
   await assertNotClosed(ctx, 'the set-up', electionId);
   const scope = input.every_branch ? 'every branch' : input.branch_id ? `branch ${input.branch_id}` : NATIONAL;
   try {
@@ -169,6 +165,9 @@ export async function createPositions(
         // The branches key-share locked, as the foreign key would: a rename or deletion in flight
         // (which holds the row for update) commits first and is seen, the new name as the level or
         // the branch gone (422); one that starts later waits for this change.
+        await checkRules(tx, input.eligibility, 'eligibility');
+        if (input.kind === 'motion' && input.eligibility?.length)
+          throw AppError.validation({ eligibility: ['A motion takes no candidates, so it has no eligibility rules'] });
         let levels: { level: string; branchId: number | null }[];
         if (input.every_branch) {
           const all = await tx.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name)).for('key share');
@@ -225,6 +224,8 @@ export async function createPositions(
               threshold: input.threshold ?? 'majority',
               quorumPercent: kind === 'motion' ? (input.quorum_percent ?? null) : null,
               translations: input.translations ?? {},
+              eligibility: input.eligibility ?? [],
+              nomination: kind === 'motion' ? null : (input.nomination ?? null),
             })),
           )
           .returning(translatedPositionColumns);
@@ -261,10 +262,11 @@ async function lockPositionForChange(tx: Tx, id: number, what: string): Promise<
 }
 
 /** Renames, describes, reorders or re-seats a position; refused (409) once it has votes, whatever the field. */
-/** The election a position belongs to (the current one for an unknown id: its change answers 404). */
+/** The election a position belongs to; 404 for an unknown id (whichever elections exist). */
 async function electionOfPosition(ctx: Core, id: number): Promise<ElectionId> {
   const [row] = await ctx.database.db.select({ electionId: positions.electionId }).from(positions).where(eq(positions.id, id));
-  return row?.electionId ?? CURRENT_ELECTION;
+  if (!row) throw new AppError('NOT_FOUND', 'No position has this id');
+  return row.electionId;
 }
 
 export async function updatePosition(ctx: Core, actor: Actor, id: number, input: UpdatePositionBody): Promise<Position> {
@@ -290,10 +292,13 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
             );
           if (taken) throw duplicatePosition(`${input.name} ${current.level}`);
         }
+        await checkRules(tx, input.eligibility, 'eligibility');
         const kindErrors: Record<string, string[]> = {};
         if (current.kind === 'motion') {
+          if (input.eligibility?.length) kindErrors.eligibility = ['A motion takes no candidates, so it has no eligibility rules'];
           if (input.method !== undefined) kindErrors.method = ['A motion has no voting method'];
           if (input.seats !== undefined && input.seats !== 1) kindErrors.seats = ['A motion has one seat'];
+          if (input.nomination) kindErrors.nomination = ['A motion takes no nominations'];
         } else {
           if (input.threshold !== undefined) kindErrors.threshold = ['Only a motion has a threshold'];
           if (input.quorum_percent !== undefined && input.quorum_percent !== null)
@@ -314,6 +319,8 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
             ...(input.threshold !== undefined ? { threshold: input.threshold } : {}),
             ...(input.quorum_percent !== undefined ? { quorumPercent: input.quorum_percent } : {}),
             ...(input.translations !== undefined ? { translations: input.translations } : {}),
+            ...(input.eligibility !== undefined ? { eligibility: input.eligibility } : {}),
+            ...(input.nomination !== undefined ? { nomination: input.nomination } : {}),
           })
           .where(eq(positions.id, id))
           .returning(translatedPositionColumns);
@@ -334,12 +341,7 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
  * (the contract refuses a repeated id; a missing or unknown one is a 422 here). A position with
  * votes keeps its number (409 otherwise), as `updatePosition` refuses its sort_order.
  */
-export async function reorderPositions(
-  ctx: Core,
-  actor: Actor,
-  ids: number[],
-  electionId: ElectionId = CURRENT_ELECTION,
-): Promise<Position[]> {
+export async function reorderPositions(ctx: Core, actor: Actor, ids: number[], electionId: ElectionId): Promise<Position[]> {
   await assertNotClosed(ctx, 'the set-up', electionId);
   const ordered = await auditedTransaction(ctx, { actor, activity: 'Positions reordered', data: `[${ids.join(', ')}]` }, async (tx) => {
     // Exclusive election lock: votes in flight finish first, later ones wait for this change.

@@ -122,7 +122,7 @@ describe('election settings', () => {
   });
 
   it('refuses a closing time not after the opening time (422), also against the stored one', async () => {
-    const bad = await api('put', '/election').send({ opens_at: '2026-05-04T09:00:00+03:00', closes_at: '2026-05-04T08:00:00+03:00' });
+    const bad = await api('put', '/election').send({ opens_at: '2099-05-04T09:00:00+03:00', closes_at: '2099-05-04T08:00:00+03:00' });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.closes_at).toEqual(['The closing time must be after the opening time']);
     const ok = await api('put', '/election').send({ opens_at: '2099-05-04T08:00:00+03:00', closes_at: '2099-05-04T17:00:00+03:00' });
@@ -276,6 +276,7 @@ describe('reordering positions (PUT positions/order)', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.map((p: { id: number }) => p.id)).toEqual(wanted);
     expect(res.body.data[0]).toEqual({
+      eligibility: [],
       id: wanted[0],
       name: expect.any(String),
       level: expect.any(String),
@@ -286,6 +287,7 @@ describe('reordering positions (PUT positions/order)', () => {
       method: 'plurality',
       threshold: null,
       quorum_percent: null,
+      nomination: null,
     });
     const after = await stored();
     expect(after.map((p) => p.id)).toEqual(wanted);
@@ -343,6 +345,7 @@ describe('positions', () => {
     expect(board.body.data).toEqual([
       {
         id: expect.any(Number),
+        eligibility: [],
         name: 'Board Member',
         level: 'National',
         seats: 3,
@@ -352,6 +355,7 @@ describe('positions', () => {
         method: 'plurality',
         threshold: null,
         quorum_percent: null,
+        nomination: null,
       },
     ]);
     expect(await lastLog()).toMatchObject({ activity: 'Position created', status: 'success' });
@@ -363,7 +367,7 @@ describe('positions', () => {
 
     const allBranches = (await api('get', '/branches')).body.data.data as { id: number; name: string }[];
     const chairs = await api('post', '/positions').send({ name: 'Branch Chair', every_branch: true });
-    expect(chairs.status).toBe(201);
+    expect(chairs.status, JSON.stringify(chairs.body)).toBe(201);
     expect(chairs.body.data.map((p: { level: string }) => p.level).sort()).toEqual(allBranches.map((b) => b.name).sort());
     expect(chairs.body.data.every((p: { branch_id: number | null; seats: number }) => p.branch_id !== null && p.seats === 1)).toBe(true);
     // Listed: national positions first, in the admin's order.
@@ -381,6 +385,7 @@ describe('positions', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
+      eligibility: [],
       id: p.id,
       name: 'General Secretary',
       level: 'National',
@@ -391,6 +396,7 @@ describe('positions', () => {
       method: 'plurality',
       threshold: null,
       quorum_percent: null,
+      nomination: null,
     });
     expect(await lastLog()).toMatchObject({ activity: 'Position updated', status: 'success' });
     const first = (await api('get', '/psk/positions', null)).body.data[0];
@@ -412,7 +418,7 @@ describe('positions', () => {
   it('is locked (409) once a vote is cast for it, reordering too; its candidates are frozen (409)', async () => {
     const [chair] = (await api('post', '/positions').send({ name: 'Chairperson' })).body.data;
     const candidate = await createCandidate(t.ctx, [chair.id], { branch: 'Eldoret' });
-    await t.ctx.voting.tally.refreshStructure();
+    await t.ctx.voting.tallyOf(1).refreshStructure();
     const voter = await createMember(t.ctx, { branch: 'Eldoret' });
     await setVoting(t.ctx, true);
     try {

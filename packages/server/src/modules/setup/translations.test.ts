@@ -103,7 +103,7 @@ describe("the ballot, the live results and the declaration carry the translation
     const groups = bodyOf(res, 200).data;
     const chair = groups.find((g) => g.position_id === f.e.chair.id)!;
     expect(chair.title).toBe(`${f.e.chair.name} National`);
-    expect(chair.translations).toEqual({ sw: { title: 'Mwenyekiti National', description: 'Anaongoza mikutano' } });
+    expect(chair.translations).toEqual({ sw: { name: 'Mwenyekiti', title: 'Mwenyekiti National', description: 'Anaongoza mikutano' } });
     const alice = chair.candidates.find((c) => c.id === f.e.alice.id)!;
     expect(alice.statement).toBe('I will serve');
     expect(alice.translations).toEqual({ sw: { statement: 'Nitatumikia' } });
@@ -111,11 +111,13 @@ describe("the ballot, the live results and the declaration carry the translation
     const treasurer = groups.find((g) => g.position_id === f.e.treasurer.id)!;
     expect(treasurer).not.toHaveProperty('translations');
     const motion = groups.find((g) => g.kind === 'motion')!;
-    expect(motion.translations).toEqual({ sw: { title: 'Kuidhinisha bajeti National', description: 'Kuidhinisha bajeti ya 2026' } });
+    expect(motion.translations).toEqual({
+      sw: { name: 'Kuidhinisha bajeti', title: 'Kuidhinisha bajeti National', description: 'Kuidhinisha bajeti ya 2026' },
+    });
   });
 
   it('answers the live results and then the declaration with the translated title', async () => {
-    await f.t.ctx.voting.tally.refreshStructure();
+    await f.t.ctx.voting.tallyOf(1).refreshStructure();
     expect((await f.admin.elections.toggleElection({ body: { status: true } })).status).toBe(200);
     expect((await vote(f.t.app, (await createVoter(f.t.ctx)).token, { [f.e.chair.id]: f.e.alice.id })).status).toBe(201);
 

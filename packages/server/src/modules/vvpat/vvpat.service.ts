@@ -1,11 +1,11 @@
 import type { PageMeta, PageQuery, VvpatRow } from '@kura/contract';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { election, members, participation, positions } from '../../db/schema';
+import { election, members, motionOptions, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
 import { likeContains, pageMeta, pageRequest } from '../../lib/pagination';
 import { positionTitle } from '../../lib/position-title';
-import { findBallots, normaliseReceipt, readQueue } from '../ballots';
-import { assertMayViewResults, CURRENT_ELECTION, mayViewResults, type ElectionId, type ElectionsContext } from '../elections';
+import { findBallots, normaliseReceipt, readQueue, type Ballot } from '../ballots';
+import { assertMayViewResults, mayViewResults, type ElectionId, type ElectionsContext } from '../elections';
 
 export type VvpatPage = { data: { votes: VvpatRow[] }; meta: PageMeta };
 
@@ -32,7 +32,8 @@ export async function listMyVvpat(ctx: ElectionsContext, memberId: number): Prom
   const found = await findBallots(ctx, receipts);
   // A ballot for several seats shows a row per chosen candidate, under its one receipt.
   const ballots = receipts.flatMap((r) => found.get(r) ?? []);
-  const [names, titles] = await Promise.all([
+  const positionIds = mine.map((p) => p.positionId);
+  const [names, optionNames, titles] = await Promise.all([
     ballots.length
       ? ctx.database.db
           .select({ id: members.id, name: members.name })
@@ -44,23 +45,25 @@ export async function listMyVvpat(ctx: ElectionsContext, memberId: number): Prom
             ),
           )
       : [],
+    // A motion's choice is one of its options, whose ids are no member's (docs/api.md "Many elections, motions and ranked counts").
+    ctx.database.db
+      .select({ id: motionOptions.id, positionId: motionOptions.positionId, name: motionOptions.name })
+      .from(motionOptions)
+      .where(inArray(motionOptions.positionId, positionIds)),
     ctx.database.db
       .select({
         id: positions.id,
         name: positions.name,
         level: positions.level,
+        kind: positions.kind,
+        method: positions.method,
         sortOrder: positions.sortOrder,
         electionId: positions.electionId,
         election: election.title,
       })
       .from(positions)
       .innerJoin(election, eq(election.id, positions.electionId))
-      .where(
-        inArray(
-          positions.id,
-          mine.map((p) => p.positionId),
-        ),
-      ),
+      .where(inArray(positions.id, positionIds)),
   ]);
   const electionIds = [...new Set(titles.map((p) => p.electionId))];
   const perElection = new Map(
@@ -72,22 +75,36 @@ export async function listMyVvpat(ctx: ElectionsContext, memberId: number): Prom
     ),
   );
   const nameOf = new Map(names.map((n) => [n.id, n.name]));
+  const optionOf = new Map(optionNames.map((o) => [`${o.positionId}:${o.id}`, o.name]));
   const positionOf = new Map(titles.map((p) => [p.id, p]));
-  const order = (id: number) => [-(positionOf.get(id)?.electionId ?? 0), positionOf.get(id)?.sortOrder ?? 0, id];
+  // The choice by the position's kind: a motion's option, else a candidate from the register.
+  const choiceOf = (b: Ballot, kind: string) =>
+    kind === 'motion'
+      ? (optionOf.get(`${b.positionId}:${b.candidateId}`) ?? `Option ${b.candidateId}`)
+      : (nameOf.get(b.candidateId) ?? `Candidate ${b.candidateId}`);
+  // Newest election first, then ballot order; a ranked ballot's rows in the voter's order of preference.
+  const order = (b: Ballot) => [
+    -(positionOf.get(b.positionId)?.electionId ?? 0),
+    positionOf.get(b.positionId)?.sortOrder ?? 0,
+    b.positionId,
+    b.rank,
+  ];
   const compare = (a: number[], b: number[]) => a.reduce((d, x, i) => d || x - b[i]!, 0);
   return ballots
     .filter((b) => positionOf.has(b.positionId))
-    .sort((a, b) => compare(order(a.positionId), order(b.positionId)))
+    .sort((a, b) => compare(order(a), order(b)))
     .map((b) => {
       const p = positionOf.get(b.positionId)!;
       const counted = perElection.get(p.electionId)!;
       return {
         vvpat: b.receipt,
-        name: nameOf.get(b.candidateId) ?? `Candidate ${b.candidateId}`,
+        name: choiceOf(b, p.kind),
         count: counted.showCounts ? counted.tally.countOf(b.positionId, b.candidateId) : null,
         position: positionTitle(p),
         election_id: p.electionId,
         election: p.election,
+        // A ranked ballot's receipt shows the voter's order (their own, so no secret is told).
+        ...(p.kind === 'candidates' && p.method === 'ranked' && b.rank > 0 ? { rank: b.rank } : {}),
       };
     });
 }
@@ -97,6 +114,7 @@ type Row = {
   position_id: number;
   candidate_id: number;
   candidate_name: string | null;
+  kind: string;
   position_name: string | null;
   level: string | null;
 };
@@ -111,7 +129,7 @@ export async function searchVvpat(
   ctx: ElectionsContext,
   query: PageQuery,
   filter: { vvpat?: string; positionId?: number } = {},
-  id: ElectionId = CURRENT_ELECTION,
+  id: ElectionId,
 ): Promise<VvpatPage> {
   assertMayViewResults(await ctx.resultsGate.read(id), 'admin');
   const page = pageRequest(query);
@@ -123,7 +141,9 @@ export async function searchVvpat(
     async (tx) => {
       // Queue and ballots in one snapshot: a ballot mixed meanwhile is listed once.
       const queued = await readQueue(ctx, tx);
-      const json = JSON.stringify(queued.map((b) => ({ receipt: b.receipt, position_id: b.positionId, candidate_id: b.candidateId })));
+      const json = JSON.stringify(
+        queued.map((b) => ({ receipt: b.receipt, position_id: b.positionId, candidate_id: b.candidateId, rank: b.rank })),
+      );
       const where = sql.join(
         [
           sql`true`,
@@ -132,16 +152,20 @@ export async function searchVvpat(
         ],
         sql` and `,
       );
-      const all = sql`(select receipt, position_id, candidate_id from ballots
+      const all = sql`(select receipt, position_id, candidate_id, rank::int as rank from ballots
                        union all
-                       select receipt, position_id, candidate_id from jsonb_to_recordset(${json}::jsonb) as q(receipt text, position_id int, candidate_id int)) b`;
+                       select receipt, position_id, candidate_id, rank from jsonb_to_recordset(${json}::jsonb) as q(receipt text, position_id int, candidate_id int, rank int)) b`;
+      // The choice by the position's kind: a motion's option (its ids are no member's), else a
+      // candidate; a ranked ballot's rows in the voter's order (docs/api.md "Many elections, motions and ranked counts").
       const rows = await tx.execute<Row>(sql`
-        select b.receipt, b.position_id, b.candidate_id, m.name as candidate_name, p.name as position_name, p.level
+        select b.receipt, b.position_id, b.candidate_id, coalesce(o.name, m.name) as candidate_name, p.kind,
+               p.name as position_name, p.level
         from ${all}
-        left join members m on m.id = b.candidate_id
         join positions p on p.id = b.position_id and p.election_id = ${id}
+        left join members m on p.kind = 'candidates' and m.id = b.candidate_id
+        left join motion_options o on p.kind = 'motion' and o.id = b.candidate_id and o.position_id = b.position_id
         where ${where}
-        order by b.receipt
+        order by b.receipt, b.rank
         limit ${page.perPage} offset ${page.offset}`);
       const [counted] = await tx.execute<{ n: number }>(
         sql`select count(*)::int as n from ${all} join positions p on p.id = b.position_id and p.election_id = ${id} where ${where}`,
@@ -154,7 +178,7 @@ export async function searchVvpat(
     data: {
       votes: rows.map((r) => ({
         vvpat: r.receipt,
-        name: r.candidate_name ?? `Candidate ${r.candidate_id}`,
+        name: r.candidate_name ?? (r.kind === 'motion' ? `Option ${r.candidate_id}` : `Candidate ${r.candidate_id}`),
         count: tally.countOf(r.position_id, r.candidate_id),
         position: r.position_name ? positionTitle({ name: r.position_name, level: r.level ?? '' }) : `Position ${r.position_id}`,
         election_id: id,

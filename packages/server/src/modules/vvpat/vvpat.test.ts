@@ -46,7 +46,7 @@ describe('vvpat', () => {
     expect(trail.meta).toEqual({ current_page: 1, last_page: 1, per_page: 10, total: 3 });
     expect(trail.data.votes.map((v) => v.vvpat)).toEqual([...trail.data.votes.map((v) => v.vvpat)].sort());
 
-    await remixAtClose(f.t.ctx);
+    await remixAtClose(f.t.ctx, 1);
     expect((await mine(me.token)).body).toEqual(own.body);
     expect((await list()).body).toEqual(all.body);
     expect((await mine(f.adminToken)).status).toBe(403);

@@ -92,7 +92,7 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     expect((body.get('image') as File).name).toBe('wanjiru.png');
     expect([body.get('name'), body.get('phone'), body.get('email'), body.get('county')]).toEqual([
       'Wanjiru Kamau',
-      '0711000001',
+      '+254711000001',
       'w.kamau@umoja.example',
       'Eldoret',
     ]);

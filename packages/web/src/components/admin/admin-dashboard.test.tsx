@@ -46,7 +46,7 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
     fireEvent.click(toggle);
     expect(await screen.findByText('Voting has been disabled')).toBeTruthy();
     expect(calls.filter((c) => c.path === '/toggle').map((c) => c.body)).toEqual([{ status: true }, { status: false }]);
-    expect(screen.getByText('Votes Casted')).toBeTruthy();
+    expect(screen.getByText('Votes cast (one per position)')).toBeTruthy();
     expect(screen.getByText('Member verified')).toBeTruthy();
   });
 
@@ -127,6 +127,8 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
       results_visibility: 'live',
       phase: closed ? 'closed' : active ? 'open' : opened ? 'paused' : 'setup',
       active: active ? '1' : '0',
+      roll_frozen_at: opened ? '2027-01-01T09:00:00Z' : null,
+      roll_size: 30,
     });
     const calls = stubFetch((c) => {
       if (c.path === '/psk/election/status') return { status: 200, body: { active: active ? '1' : '0' } };
@@ -160,7 +162,16 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
     expect(phase.textContent).toBe('Set-up: voting has not been opened yet.');
     const toggle = await screen.findByRole('switch', { name: 'Voting enabled' });
     await waitFor(() => expect(toggle.hasAttribute('disabled')).toBe(false));
+    // The first opening freezes the roll, so it asks first and says so; Cancel changes nothing.
     fireEvent.click(toggle);
+    let ask = await screen.findByRole('alertdialog', { name: 'Open voting and freeze the roll?' });
+    expect(ask.textContent).toContain('The roll is frozen for good: the 30 members on it now are the ones who may vote');
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(calls.some((c) => c.path === '/toggle')).toBe(false);
+    fireEvent.click(toggle);
+    ask = await screen.findByRole('alertdialog', { name: 'Open voting and freeze the roll?' });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Open voting' }));
     await waitFor(() => expect(screen.getByTestId('election-phase').textContent).toBe('Open: members can vote.'));
     fireEvent.click(toggle);
     await waitFor(() => expect(screen.getByTestId('election-phase').textContent).toBe('Paused: voting is switched off for now.'));

@@ -30,6 +30,9 @@ export function AdminDashboard() {
   const positions = useQuery(queries.positions(election));
   const results = useQuery(queries.adminResults(election));
   const statistics = useQuery(queries.adminStatistics(election));
+  // An installation may have no election at all (every one deleted): an empty dashboard that says where to start.
+  const elections = useQuery(queries.elections());
+  const none = elections.data?.body.data.length === 0;
 
   // The chosen election's channels (`tally:7`), else the current one's.
   useRealtime(
@@ -45,6 +48,16 @@ export function AdminDashboard() {
     election,
   );
 
+  if (none) {
+    return (
+      <div className="grid gap-4 rounded-lg border border-dashed border-border p-6">
+        <p role="status">{t('admin.dashboard.noElection')}</p>
+        <Link to="/admin/elections" className={cn(buttonVariants(), 'justify-self-start')}>
+          {t('admin.dashboard.toElections')}
+        </Link>
+      </div>
+    );
+  }
   return (
     <div className="grid gap-8">
       <ElectionSwitcher />
@@ -70,8 +83,14 @@ export function AdminDashboard() {
         defaultKey={ADMIN_DEFAULT_POSITION}
         noVotesText={t('agent.noVotes')}
         hiddenText={hiddenResultsText(results)}
+        onRetry={() => void results.refetch()}
       />
-      <StatisticsTiles statistics={statistics.data?.body.data.data} loading={statistics.isPending} error={statistics.isError} />
+      <StatisticsTiles
+        statistics={statistics.data?.body.data.data}
+        loading={statistics.isPending}
+        error={statistics.isError}
+        onRetry={() => void statistics.refetch()}
+      />
     </div>
   );
 }

@@ -94,7 +94,7 @@ export function CandidateEditDialog({ candidate, onClose }: { candidate: Candida
           </DialogHeader>
           <ContactFields
             id={id}
-            values={values}
+            values={{ ...values, email: values.email ?? '' }}
             errors={errors}
             onChange={(key, value) => key !== 'member_no' && set(key, value)}
             branches={branches}

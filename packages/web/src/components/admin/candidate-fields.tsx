@@ -190,7 +190,7 @@ export function candidateForm(data: z.output<typeof UpdateCandidateBody>, image:
   if (image) form.append('image', image);
   form.append('name', data.name);
   form.append('phone', data.phone);
-  form.append('email', data.email);
+  form.append('email', data.email ?? '');
   form.append('county', data.county);
   for (const pid of data.position_ids) form.append('position_ids[]', String(pid));
   if (data.statement || emptyStatement === 'send') form.append('statement', data.statement ?? '');

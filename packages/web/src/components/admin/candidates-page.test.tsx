@@ -133,7 +133,7 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
     expect(within(dialog).getByRole('alert').textContent).toBe('Images must be JPEG, PNG or WebP files');
     fireEvent.change(within(dialog).getByLabelText('Phone'), { target: { value: '12' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText('Must be at least 10 characters long')).toBeTruthy();
+    expect(await within(dialog).findByText('Enter a mobile number such as 0712 345 678 or +254 712 345 678')).toBeTruthy();
   });
 
   describe('many elections (docs/api.md "Many elections")', () => {

@@ -12,7 +12,8 @@ type TextKey = 'name' | 'member_no' | 'phone' | 'email';
 const TEXT_FIELDS: { key: TextKey; label: MessageKey; input: React.ComponentProps<'input'> }[] = [
   { key: 'name', label: 'admin.field.name', input: { autoComplete: 'off', maxLength: 150 } },
   { key: 'member_no', label: 'admin.field.memberNo', input: { autoComplete: 'off', maxLength: 50 } },
-  { key: 'phone', label: 'admin.field.phone', input: { inputMode: 'numeric', autoComplete: 'off', maxLength: 10 } },
+  // Any Kenyan spelling (0712 345 678, +254 712-345-678); the server stores E.164.
+  { key: 'phone', label: 'admin.field.phone', input: { type: 'tel', inputMode: 'tel', autoComplete: 'off', maxLength: 20 } },
   { key: 'email', label: 'admin.field.email', input: { type: 'email', autoComplete: 'off', maxLength: 150 } },
 ];
 

@@ -32,6 +32,14 @@ export function ElectionToggle({ election }: { election?: number }) {
   const positionsQuery = useQuery({ ...queries.candidatePositions(election), enabled: false });
   const candidatesQuery = useQuery({ ...queries.candidates(election), enabled: false });
   const [empty, setEmpty] = useState<string[] | null>(null);
+  // The first opening freezes the roll for good (docs/screens.md "Staff pages"), so it is confirmed
+  // as the close is; the positions nobody stands for are named in the same question.
+  const electionQuery = useQuery(queries.election(election));
+  const [opening, setOpening] = useState<string[] | null>(null);
+  const firstOpening = (() => {
+    const e = electionQuery.data?.body.data;
+    return e !== undefined && !e.roll_frozen_at && (e.phase === 'setup' || e.phase === 'scheduled');
+  })();
 
   /** Candidates positions (not motions) that no candidate stands for; [] when every one has one or the lists cannot be read (then the server decides). */
   const positionsWithoutCandidate = async (): Promise<string[]> => {
@@ -52,6 +60,10 @@ export function ElectionToggle({ election }: { election?: number }) {
   const onSwitch = async (next: boolean) => {
     if (next) {
       const missing = await positionsWithoutCandidate();
+      if (firstOpening) {
+        setOpening(missing);
+        return;
+      }
       if (missing.length > 0) {
         setEmpty(missing);
         return;
@@ -107,6 +119,30 @@ export function ElectionToggle({ election }: { election?: number }) {
           <SwitchPrimitive.Thumb className="pointer-events-none block size-6 rounded-full bg-background shadow-lg ring-0 transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
         </SwitchPrimitive.Root>
       </div>
+      <AlertDialog open={opening !== null} onOpenChange={(open) => !open && setOpening(null)}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>{t('admin.toggle.openTitle')}</AlertDialogTitle>
+            <AlertDialogDescription>
+              {t('admin.toggle.openText', { count: electionQuery.data?.body.data.roll_size ?? 0 })}
+            </AlertDialogDescription>
+            {opening && opening.length > 0 ? (
+              <p className="text-sm font-medium text-destructive">{t('admin.toggle.emptyText', { positions: opening.join(', ') })}</p>
+            ) : null}
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>{t('common.cancel')}</AlertDialogCancel>
+            <AlertDialogAction
+              onClick={() => {
+                setOpening(null);
+                void onChange(true).then(() => electionQuery.refetch());
+              }}
+            >
+              {t('admin.toggle.openConfirm')}
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
       <AlertDialog open={empty !== null} onOpenChange={(open) => !open && setEmpty(null)}>
         <AlertDialogContent>
           <AlertDialogHeader>

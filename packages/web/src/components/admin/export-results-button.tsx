@@ -8,7 +8,7 @@ import { electionQuery } from '@/lib/queries';
 import { useT } from '@/i18n';
 
 /** Saves text as a file through a temporary link (the browser's own download). */
-function download(text: string, filename: string) {
+export function download(text: string, filename: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
   const a = document.createElement('a');
   a.href = url;
@@ -28,7 +28,9 @@ export function ExportResultsButton({ election }: { election?: number }) {
     try {
       const res = await api.elections.exportResults.query({ query: { format: 'csv', ...electionQuery(election) } });
       const body = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
-      download(body, `results-${election === undefined ? '' : `${election}-`}${new Date().toISOString().slice(0, 10)}.csv`);
+      // The server names the file after the election (Content-Disposition); the date keeps two exports apart.
+      const named = /filename="([^"]+)\.csv"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'results';
+      download(body, `${named}-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (err) {
       toast({
         variant: 'destructive',

@@ -7,7 +7,7 @@ import { toast } from '@/hooks/use-toast';
 import { useFilteredPages } from '@/hooks/use-filtered-pages';
 import { NO_FILTERS } from '@/lib/list-search';
 import { errorMessage } from '@/lib/errors';
-import { formatDateTime } from './logs-page';
+import { formatDateTime, useOrganisationZone } from './logs-page';
 import { queries } from '@/lib/queries';
 import { useT } from '@/i18n';
 
@@ -16,6 +16,7 @@ export function IssuesPage() {
   const { t } = useT();
   const { page, setPage, clampPage, params } = useFilteredPages(NO_FILTERS);
   const q = useQuery(queries.issues(params));
+  const zone = useOrganisationZone();
   useEffect(() => {
     if (q.isError)
       toast({ variant: 'destructive', title: t('admin.issues.fetchError'), description: errorMessage(q.error) ?? t('admin.tryAgain') });
@@ -37,7 +38,7 @@ export function IssuesPage() {
               <span>
                 <strong className="text-foreground">{r.reporter_name}</strong> ({r.role})
               </span>
-              <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time>
+              <time dateTime={r.created_at}>{formatDateTime(r.created_at, zone)}</time>
             </p>
             <p className="whitespace-pre-wrap break-words">{r.details}</p>
             {r.images.length > 0 && (

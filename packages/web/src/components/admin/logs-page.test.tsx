@@ -58,6 +58,22 @@ describe('logs page (docs/screens.md "Staff pages", "Messages and timings")', ()
     expect((screen.getByLabelText('Activity') as HTMLInputElement).value).toBe('');
   });
 
+  it("shows times on the organisation's clock, whatever the browser's zone", async () => {
+    stubFetch(({ path }) => {
+      if (path === '/logs') return { status: 200, body: { data: paginator([entry(1, null)], 1, 1) } };
+      if (path === '/organisation')
+        return {
+          status: 200,
+          body: { data: { name: 'Umoja Savings Cooperative', time_zone: 'Africa/Nairobi', current_election_id: 1 } },
+        };
+      return undefined;
+    });
+    await renderWithProviders(<LogsPage />, '/admin/logs');
+    await screen.findByText('Person 1');
+    // 08:00 UTC is 11:00 in Nairobi (UTC+3), with the zone named.
+    await waitFor(() => expect(screen.getAllByRole('row')[1]!.textContent).toMatch(/11:00.*(EAT|GMT\+3)/));
+  });
+
   it('has the spec columns and shows N/A for an empty user id', async () => {
     stubFetch(({ path }) =>
       path === '/logs' ? { status: 200, body: { data: paginator([entry(1, null), entry(2, 42)], 1, 1) } } : undefined,

@@ -11,7 +11,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { toast } from '@/hooks/use-toast';
 import { hasAnyFilter, LOG_FILTERS } from '@/lib/list-search';
 import { queries } from '@/lib/queries';
-import { intlLocale, t, useT, type MessageKey } from '@/i18n';
+import { t, useT, type MessageKey } from '@/i18n';
+import { formatInZone } from '@/lib/zoned-time';
 
 const EMPTY = LOG_FILTERS;
 const ANY = 'any';
@@ -42,10 +43,20 @@ const FIELDS: (SearchField<keyof typeof EMPTY> & { label: MessageKey })[] = [
   { key: 'ip_address', label: 'admin.logs.ip', maxLength: 64 },
 ];
 
-/** Dates as the browser's locale writes them; the raw value when it does not parse. */
-export function formatDateTime(value: string): string {
+/**
+ * Dates on the organisation's clock, as every other page shows them ("3 May 2026, 08:00 EAT": the
+ * reader's language, the organisation's IANA zone from GET organisation); the raw value when it
+ * does not parse. Until the organisation is read, UTC, named as such.
+ */
+export function formatDateTime(value: string, timeZone = 'UTC'): string {
   const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? value : d.toLocaleString(intlLocale());
+  return Number.isNaN(d.getTime()) ? value : formatInZone(value, timeZone);
+}
+
+/** The organisation's time zone for staff tables (logs, reported issues). */
+export function useOrganisationZone(): string {
+  const organisation = useQuery(queries.organisation());
+  return organisation.data?.body?.data?.time_zone ?? 'UTC';
 }
 
 /** System logs (docs/screens.md "Staff pages"): filters, table and pager; Reset shows only while a filter is active. */
@@ -56,6 +67,7 @@ export function LogsPage() {
   const filterActive = f.filterMode || hasAnyFilter(f.draft);
 
   const q = useQuery(queries.logs(f.params));
+  const zone = useOrganisationZone();
   const page = q.data?.body.data;
   const lastPage = useLastPage(f.page, f.clampPage, page?.last_page);
   useEffect(() => {
@@ -116,8 +128,8 @@ export function LogsPage() {
               <Td>{l.name}</Td>
               <Td>{l.activity}</Td>
               <Td>{userIdCell(l)}</Td>
-              <Td className="whitespace-nowrap">{formatDateTime(l.created_at)}</Td>
-              <Td className="whitespace-nowrap">{formatDateTime(l.updated_at)}</Td>
+              <Td className="whitespace-nowrap">{formatDateTime(l.created_at, zone)}</Td>
+              <Td className="whitespace-nowrap">{formatDateTime(l.updated_at, zone)}</Td>
               <Td className="font-mono">{l.ip_address}</Td>
               <Td>{l.status}</Td>
             </tr>

@@ -8,6 +8,7 @@ import { toast } from '@/hooks/use-toast';
 import { errorIssue, errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { useUpdateMember } from '@/lib/mutations';
 import { ContactFields } from './contact-fields';
+import { MemberLanguageField } from './member-language-field';
 import { useBranches } from '@/hooks/use-admin-lists';
 import { useT } from '@/i18n';
 
@@ -20,6 +21,7 @@ const valuesOf = (m: Member) => ({
   phone: m.phone ?? '',
   email: m.email ?? '',
   county: m.county ?? '',
+  language: m.language ?? '',
 });
 
 /** Edit member dialog (docs/screens.md "Staff pages"): name, member no, phone, email and a branch select. */
@@ -64,7 +66,7 @@ function MemberEditForm({ member, onClose }: { member: Member; onClose: () => vo
       </DialogHeader>
       <ContactFields
         id={id}
-        values={form.watch()}
+        values={{ ...form.watch(), email: form.watch('email') ?? '' }}
         errors={fieldMessages(form.formState.errors)}
         onChange={(key, value) => {
           form.setValue(key, value, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
@@ -72,6 +74,12 @@ function MemberEditForm({ member, onClose }: { member: Member; onClose: () => vo
         }}
         branches={branches}
         branchesLoading={loading}
+      />
+      <MemberLanguageField
+        id={id}
+        value={form.watch('language') ?? ''}
+        onChange={(v) => form.setValue('language', v, { shouldDirty: true })}
+        error={form.formState.errors.language?.message}
       />
       {confirmContact && (
         <div role="alert" className="grid gap-2 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-sm">

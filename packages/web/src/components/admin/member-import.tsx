@@ -1,14 +1,17 @@
 import { useId, useRef, useState } from 'react';
-import { Upload } from 'lucide-react';
+import { Download, Upload } from 'lucide-react';
 import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { useImportMembers } from '@/lib/mutations';
+import { api } from '@/lib/api';
+import { errorMessage } from '@/lib/errors';
+import { download } from './export-results-button';
 import { useT } from '@/i18n';
 
 type Result = { created: number; updated: number; errors: { line: number; message: string; issue?: string }[] };
 
-/** Beyond the spec: import members from a CSV (member_no,name,email,phone,branch), with a summary. */
+/** Beyond the spec: import members from a CSV (docs/operations.md "Importing members"), with its template, its formats and a summary. */
 export function MemberImport() {
   const { t, tRich, tKnown } = useT();
   const id = useId();
@@ -18,6 +21,21 @@ export function MemberImport() {
   const [createBranches, setCreateBranches] = useState(false);
   /** The file last sent, kept so refused contact changes can be confirmed without choosing it again. */
   const [lastFile, setLastFile] = useState<File | null>(null);
+
+  /** GET members/import/template, saved as a file: the header the import takes and two example lines. */
+  const downloadTemplate = async () => {
+    try {
+      const res = await api.members.getImportTemplate.query();
+      if (res.status !== 200) throw res;
+      download(typeof res.body === 'string' ? res.body : String(res.body), 'members-template.csv');
+    } catch (err) {
+      toast({
+        variant: 'destructive',
+        title: t('admin.import.templateError'),
+        description: errorMessage(err) ?? t('common.somethingWrong'),
+      });
+    }
+  };
 
   const onFile = async (file: File | undefined, confirmContactChanges = false) => {
     if (!file) return;
@@ -65,7 +83,16 @@ export function MemberImport() {
         <input type="checkbox" checked={createBranches} onChange={(e) => setCreateBranches(e.target.checked)} className="size-4" />
         {t('admin.import.createBranches')}
       </label>
-      <p className="text-xs text-muted-foreground">{t('admin.import.columns')}</p>
+      <Button variant="link" onClick={() => void downloadTemplate()} className="w-fit px-0">
+        <Download aria-hidden="true" />
+        {t('admin.import.template')}
+      </Button>
+      <div className="grid gap-1 text-xs text-muted-foreground">
+        <p>{t('admin.import.columns')}</p>
+        <p>{t('admin.import.formatMemberNo')}</p>
+        <p>{t('admin.import.formatPhone')}</p>
+        <p>{t('admin.import.formatEmail')}</p>
+      </div>
       {result && (
         <div
           role="status"

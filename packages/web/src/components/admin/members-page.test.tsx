@@ -84,8 +84,10 @@ describe('members page (docs/screens.md "Staff pages")', () => {
       'Email',
       'Phone',
       'Branch',
+      'Language',
       'Edit',
       'Assign',
+      'Remove',
     ]);
     expect(screen.getByText('Page 1 of 4')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Last' }));
@@ -114,7 +116,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     await renderWithProviders(<MembersPage />, '/admin/members');
     await screen.findByText('Member 1');
     fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'Jane' } });
-    fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Nairobi' } });
+    fireEvent.change(screen.getByLabelText('Branch'), { target: { value: 'Nairobi' } });
     fireEvent.change(screen.getByLabelText('Phone'), { target: { value: '0712' } });
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'j@x.org' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
@@ -139,11 +141,35 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     expect(await screen.findByText('Member updated successfully')).toBeTruthy();
     expect(calls.find((c) => c.path === '/edit/psk/member/1')!.body).toEqual({
       name: 'Renamed',
-      phone: '0712345678',
+      // The form sends the phone in E.164, whatever spelling it holds.
+      phone: '+254712345678',
       email: 'm1@example.org',
       county: 'Nairobi',
       member_no: '1001',
+      // no language of their own: the organisation's default, kept
+      language: null,
     });
+  });
+
+  it("shows each member's language and lets the admin set it (issue 37)", async () => {
+    const calls = server((c) => {
+      if (c.path === '/members')
+        return { status: 200, body: paginator([member(1, { language: 'sw' }), member(2, { language: null })], 1, 1) };
+      if (c.path === '/edit/psk/member/2') return { status: 200, body: { data: member(2, { language: 'sw' }) } };
+      return undefined;
+    });
+    await renderWithProviders(<MembersPage />, '/admin/members');
+    const rows = await screen.findAllByRole('row');
+    expect(within(rows[1]!).getByText('Kiswahili')).toBeTruthy();
+    expect(within(rows[2]!).getByText('Default')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Member 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit member' });
+    const language = within(dialog).getByLabelText('Language') as HTMLSelectElement;
+    expect(language.value).toBe('');
+    fireEvent.change(language, { target: { value: 'sw' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Member updated successfully')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/edit/psk/member/2')!.body).toMatchObject({ language: 'sw' });
   });
 
   it("shows the field message and 'Error updating member' when the server refuses", async () => {
@@ -180,7 +206,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     fireEvent.click(within(alert).getByRole('button', { name: 'Confirm the contact change' }));
     expect(await screen.findByText('Member updated successfully')).toBeTruthy();
     expect(edits()).toHaveLength(2);
-    expect(edits()[1]!.body).toMatchObject({ phone: '0799999999', confirm_contact_change: true });
+    expect(edits()[1]!.body).toMatchObject({ phone: '+254799999999', confirm_contact_change: true });
   });
 
   it("assigns positions from a 'name - level' checkbox list", async () => {
@@ -228,7 +254,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     );
     const first = await renderWithProviders(<MembersPage />, '/admin/members', { validateSearch: membersSearch });
     await screen.findByText('Member 1');
-    fireEvent.change(screen.getByLabelText('County'), { target: { value: ' Nairobi ' } });
+    fireEvent.change(screen.getByLabelText('Branch'), { target: { value: ' Nairobi ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('Member 61')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
@@ -242,7 +268,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     await renderWithProviders(<MembersPage />, url, { validateSearch: membersSearch });
     expect(await screen.findByText('Member 62')).toBeTruthy();
     expect(screen.getByText('Page 2 of 3')).toBeTruthy();
-    expect((screen.getByLabelText('County') as HTMLInputElement).value).toBe('Nairobi');
+    expect((screen.getByLabelText('Branch') as HTMLInputElement).value).toBe('Nairobi');
     expect(calls.filter((c) => c.path === '/members')).toEqual([]);
     expect(Object.fromEntries(calls.find((c) => c.path === '/search/member')!.search)).toEqual({ county: 'Nairobi', page: '2' });
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Member } from '@kura/contract';
-import { Pencil, UserPlus } from 'lucide-react';
+import { Pencil, Plus, Trash2, UserPlus } from 'lucide-react';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
 import { Pager } from '@/components/staff/pager';
@@ -12,6 +12,9 @@ import { Button } from '@/components/ui/button';
 import { AssignPositionDialog } from './assign-position-dialog';
 import { MemberEditDialog } from './member-edit-dialog';
 import { MemberImport } from './member-import';
+import { MemberAddDialog } from './member-add-dialog';
+import { MemberRemoveDialog } from './member-remove-dialog';
+import { memberLanguageName } from './member-language-field';
 import { MEMBER_FILTERS } from '@/lib/list-search';
 import { queries } from '@/lib/queries';
 import { useT, type MessageKey } from '@/i18n';
@@ -24,12 +27,14 @@ const FIELDS: (SearchField<keyof typeof EMPTY> & { label: MessageKey })[] = [
   { key: 'email', label: 'admin.field.email', type: 'email', maxLength: 150 },
 ];
 
-/** Members page (docs/screens.md "Staff pages"): search form, table, pager, Edit and Assign Position dialogs. */
+/** Members page (docs/screens.md "Staff pages"): search form, table, pager, Add member, Edit, Assign Position and Remove member dialogs. */
 export function MembersPage() {
   const { t } = useT();
   const f = useFilteredPages(EMPTY);
   const [editing, setEditing] = useState<Member | null>(null);
   const [assigning, setAssigning] = useState<Member | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<Member | null>(null);
 
   const q = useQuery(queries.members(f.params));
   const body = q.data?.body;
@@ -40,6 +45,13 @@ export function MembersPage() {
   return (
     <div className="grid gap-6">
       <SearchForm label={t('admin.members.searchLabel')} fields={FIELDS.map((fd) => ({ ...fd, label: t(fd.label) }))} filters={f} />
+
+      <div className="flex flex-wrap items-start gap-4">
+        <Button onClick={() => setAdding(true)} className="w-fit">
+          <Plus aria-hidden="true" />
+          {t('admin.members.add')}
+        </Button>
+      </div>
 
       <MemberImport />
 
@@ -59,10 +71,12 @@ export function MembersPage() {
             t('admin.field.email'),
             t('admin.field.phone'),
             t('admin.field.branch'),
+            t('admin.field.language'),
             t('admin.members.edit'),
             t('admin.members.assign'),
+            t('admin.members.remove'),
           ]}
-          minWidth="min-w-[52rem]"
+          minWidth="min-w-[64rem]"
           busy={q.isFetching}
         >
           {body.data.map((m, i) => (
@@ -73,6 +87,7 @@ export function MembersPage() {
               <Td className="break-all">{m.email}</Td>
               <Td>{m.phone}</Td>
               <Td>{m.county}</Td>
+              <Td>{memberLanguageName(m.language, t)}</Td>
               <Td>
                 <Button
                   variant="outline"
@@ -95,6 +110,17 @@ export function MembersPage() {
                   {t('admin.members.assign')}
                 </Button>
               </Td>
+              <Td>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => setRemoving(m)}
+                  aria-label={t('admin.members.removeName', { name: m.name })}
+                >
+                  <Trash2 aria-hidden="true" />
+                  {t('admin.members.remove')}
+                </Button>
+              </Td>
             </tr>
           ))}
         </DataTable>
@@ -110,6 +136,8 @@ export function MembersPage() {
 
       <MemberEditDialog member={editing} onClose={() => setEditing(null)} />
       <AssignPositionDialog member={assigning} onClose={() => setAssigning(null)} />
+      <MemberAddDialog open={adding} onClose={() => setAdding(false)} />
+      <MemberRemoveDialog member={removing} onClose={() => setRemoving(null)} />
     </div>
   );
 }

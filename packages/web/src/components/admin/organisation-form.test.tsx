@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { contract } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
 import { stub, stubRoutes } from '@/test/fetch';
@@ -17,6 +17,7 @@ const organisation = {
   time_zone: 'Africa/Nairobi',
   current_election_id: null,
   default_language: 'en',
+  member_no_pattern: null,
 };
 const server = () =>
   stubRoutes(
@@ -47,7 +48,33 @@ describe('the organisation form (OrganisationForm), in both places', () => {
     await renderWithProviders(<OrganisationPage />, '/admin/organisation');
     const section = await screen.findByRole('region', { name: 'The organisation' });
     await waitFor(() => expect((screen.getByLabelText('Organisation name') as HTMLInputElement).value).toBe('Umoja Sacco'));
-    expect(controlLabels(section)).toEqual([...TEXTS, "The organisation's time zone", 'Current election', 'Default language']);
+    expect(controlLabels(section)).toEqual([
+      ...TEXTS,
+      "The organisation's time zone",
+      'Current election',
+      'Default language',
+      'Member-number format (optional)',
+    ]);
     expect(screen.getByRole('button', { name: 'Save organisation' })).toBeTruthy();
+  });
+
+  it('sets the member-number format, and refuses one that would stall sign-in before sending it', async () => {
+    const calls = stubRoutes(
+      stub(contract.api.organisation.getOrganisation, { status: 200, body: { data: organisation } }),
+      stub(contract.api.organisation.listElections, { status: 200, body: { data: [anElection(2, 'Annual election 2026')] } }),
+      stub(contract.api.organisation.updateOrganisation, { status: 200, body: { data: organisation } }),
+    );
+    await renderWithProviders(<OrganisationPage />, '/admin/organisation');
+    const field = (await screen.findByLabelText('Member-number format (optional)')) as HTMLInputElement;
+    await waitFor(() => expect((screen.getByLabelText('Organisation name') as HTMLInputElement).value).toBe('Umoja Sacco'));
+    expect(screen.getByText(/UFC-\\d\{3\} for UFC-001/)).toBeTruthy();
+    fireEvent.change(field, { target: { value: '(a+)+' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save organisation' }));
+    expect(await screen.findByText(/may not repeat a group that itself repeats/)).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'PUT')).toEqual([]);
+    fireEvent.change(field, { target: { value: 'UFC-\\d{3}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save organisation' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT').length).toBe(1));
+    expect(calls.find((c) => c.method === 'PUT')!.body).toMatchObject({ member_no_pattern: 'UFC-\\d{3}' });
   });
 });

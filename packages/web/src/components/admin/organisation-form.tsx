@@ -34,6 +34,8 @@ export const organisationSchema = z.object({
   current_election: z.string().optional(),
   /** The language of members who chose none (docs/api.md "Languages"). */
   default_language: org.default_language.unwrap().optional(),
+  /** The member-number format (docs/api.md "Register formats"): empty, the default rule. */
+  member_no_pattern: org.member_no_pattern.unwrap().optional(),
 });
 export type OrganisationValues = z.input<typeof organisationSchema>;
 export type OrganisationSaved = z.output<typeof organisationSchema>;
@@ -43,7 +45,15 @@ const FORM_FIELD: Record<string, keyof OrganisationValues> = { organisation: 'na
 
 const EMPTY = {
   election: { title: '', name: '', website: '', support_email: '' },
-  organisation: { name: '', website: '', support_email: '', time_zone: 'UTC', current_election: AUTOMATIC, default_language: 'en' },
+  organisation: {
+    name: '',
+    website: '',
+    support_email: '',
+    time_zone: 'UTC',
+    current_election: AUTOMATIC,
+    default_language: 'en',
+    member_no_pattern: '',
+  },
 } satisfies Record<string, OrganisationValues>;
 
 type Props = {
@@ -167,6 +177,14 @@ export function OrganisationForm(props: Props) {
                   </option>
                 ))}
               </select>
+            </FormField>
+            <FormField
+              label={t('organisation.memberNoPattern')}
+              description={t('organisation.memberNoPatternHint')}
+              error={errors.member_no_pattern?.message}
+              className="sm:col-span-2 sm:max-w-md"
+            >
+              <Input autoComplete="off" spellCheck={false} className="font-mono" {...form.register('member_no_pattern')} />
             </FormField>
           </>
         )}

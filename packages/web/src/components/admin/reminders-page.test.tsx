@@ -32,7 +32,7 @@ describe('reminders page', () => {
     fireEvent.click(screen.getByLabelText('Email'));
     fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'Hi {name}, please vote' } });
     fireEvent.click(screen.getByRole('button', { name: 'Count recipients' }));
-    expect(await screen.findByText('42 members would receive this reminder.')).toBeTruthy();
+    expect(await screen.findByText("42 members of this election's roll would receive this reminder.")).toBeTruthy();
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ channel: 'email', message: 'Hi {name}, please vote', dry_run: true });
 
     fireEvent.click(screen.getByRole('button', { name: 'Send reminder' }));

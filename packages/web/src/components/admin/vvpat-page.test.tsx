@@ -26,7 +26,7 @@ describe('admin vvpat page (docs/screens.md "Staff pages")', () => {
     expect(await screen.findByText('VP-7K3Q-M9XD')).toBeTruthy();
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
       '#',
-      'VPAT Ref',
+      'Receipt code',
       'Candidate Selected',
       'Vote Count',
       'Position',

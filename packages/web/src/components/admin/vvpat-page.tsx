@@ -33,7 +33,7 @@ export function vvpatErrorToast(status: number | undefined) {
 }
 
 /**
- * Verifiable Paper Audit Trail (admin) (docs/screens.md "Staff pages"): search by ref and position,
+ * Receipts of every ballot (admin) (docs/screens.md "Staff pages"): search by ref and position,
  * table, pager; of the election the switcher chose (`?election=N`), else the current one.
  */
 export function VvpatPage() {

@@ -51,7 +51,7 @@ describe('agent dashboard (docs/screens.md "Staff pages")', () => {
     expect(screen.getByRole('combobox', { name: 'Position' }).textContent).toContain('President National');
     expect(await screen.findByText('General Election Statistics')).toBeTruthy();
     const votes = await screen.findByTestId('tile-votesCasted');
-    await within(votes).findByText('Votes Casted');
+    await within(votes).findByText('Votes cast (one per position)');
     expect(within(votes).getByText('0')).toBeTruthy();
 
     await act(async () => {
@@ -59,7 +59,7 @@ describe('agent dashboard (docs/screens.md "Staff pages")', () => {
       live.handlers?.statistics?.({ election_id: 1, statistics: stats(1) });
     });
     expect(await screen.findByText('100.00% 1 vote')).toBeTruthy();
-    expect(within(screen.getByTestId('tile-votesCasted')).getByText('Vote Casted')).toBeTruthy();
+    expect(within(screen.getByTestId('tile-votesCasted')).getByText('Vote cast (one per position)')).toBeTruthy();
     expect(within(screen.getByTestId('tile-membersNotVoted')).getByText('3')).toBeTruthy();
     expect(screen.getByRole('progressbar', { name: 'Ada Lovelace share' }).getAttribute('aria-valuenow')).toBe('100');
   });

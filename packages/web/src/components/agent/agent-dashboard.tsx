@@ -6,6 +6,7 @@ import { useElectionParam } from '@/lib/election-search';
 import { queries, type ResultsResponseLike, withAgentStatistics, withResults } from '@/lib/queries';
 import { hiddenResultsText } from '@/lib/errors';
 import { useRealtime } from '@/lib/realtime';
+import { OwnNameForm } from '@/components/staff/own-name-form';
 import { useT } from '@/i18n';
 
 export const AGENT_DEFAULT_POSITION = 'President_National';
@@ -51,6 +52,7 @@ export function AgentDashboard() {
         hiddenText={hiddenResultsText(results)}
       />
       <StatisticsTiles statistics={statistics.data?.body.data} loading={statistics.isPending} error={statistics.isError} />
+      <OwnNameForm />
     </div>
   );
 }

@@ -9,7 +9,7 @@ import { AuthenticatorHint } from '@/components/voter/dashboard-page';
 
 async function setup() {
   await renderWithProviders(<SignIn />, '/sign-in');
-  const input = await screen.findByLabelText('Member number or email');
+  const input = await screen.findByLabelText('Member number, phone number or email');
   const button = screen.getByRole('button', { name: 'Sign in' });
   return { input: input as HTMLInputElement, button: button as HTMLButtonElement };
 }
@@ -39,19 +39,57 @@ describe('sign-in identifier validation (docs/api.md "Validation")', () => {
     const { input } = await setup();
     type(input, 'hello world');
     expect(await screen.findByText(IDENTIFIER_FORMAT_MESSAGE)).toBeTruthy();
-    type(input, 'CMAKE12');
+    type(input, 'CMAKE 12');
     expect(await screen.findByText(IDENTIFIER_FORMAT_MESSAGE)).toBeTruthy();
   });
 
-  it.each(['12345', 'jane@example.org', 'CMAKE12/34'])('accepts %s live and enables Sign in', async (value) => {
+  it("follows the organisation's member-number format: UFC 001 (with a space) under 'UFC \\d{3}', not XYZ-1", async () => {
+    stubFetch(({ path }) =>
+      path === '/organisation'
+        ? {
+            status: 200,
+            body: {
+              data: {
+                name: 'Umoja',
+                website: null,
+                support_email: null,
+                time_zone: 'UTC',
+                current_election_id: null,
+                default_language: 'en',
+                member_no_pattern: 'UFC \\d{3}',
+              },
+            },
+          }
+        : undefined,
+    );
     const { input, button } = await setup();
+    // The default rule refuses a space; the organisation's format takes it once it is read.
     type(input, 'ab');
     await screen.findByText('Must be at least 3 characters long');
-    type(input, value);
+    await waitFor(() => {
+      type(input, 'UFC 00');
+      type(input, 'UFC 001');
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(button.disabled).toBe(false);
+    });
+    type(input, 'XYZ-1');
+    expect(await screen.findByText(IDENTIFIER_FORMAT_MESSAGE)).toBeTruthy();
+    type(input, '0712 345 678');
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
-    expect(button.disabled).toBe(false);
-    expect(input.getAttribute('aria-invalid')).toBeNull();
   });
+
+  it.each(['12345', 'jane@example.org', 'CMAKE12/34', '0712 345 678', '0712-345-678', '254712345678', '+254 712 345 678'])(
+    'accepts %s live and enables Sign in',
+    async (value) => {
+      const { input, button } = await setup();
+      type(input, 'ab');
+      await screen.findByText('Must be at least 3 characters long');
+      type(input, value);
+      await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+      expect(button.disabled).toBe(false);
+      expect(input.getAttribute('aria-invalid')).toBeNull();
+    },
+  );
 
   it('asks for the member number when empty and for consent before sending', async () => {
     const { input, button } = await setup();

@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Controller } from 'react-hook-form';
 import { Info } from 'lucide-react';
@@ -7,38 +8,49 @@ import { CodeStep } from '@/components/auth/code-step';
 import { ConsentField } from '@/components/auth/consent-field';
 import { GoogleButton } from '@/components/auth/google-button';
 import { FormField, useZodForm } from '@/components/forms';
-import { signInSchema } from '@/lib/identifier';
+import { signInSchemaWith } from '@/lib/identifier';
 import { useT } from '@/i18n';
 import { SuccessAlert } from '@/components/auth/success-alert';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { ensureCsrfCookie } from '@/lib/api';
-import { errorIssue, errorMessage } from '@/lib/errors';
+import { errorIssue, errorMessage, errorRetryAfter, errorStatus } from '@/lib/errors';
 import { config } from '@/lib/config';
+import { queries } from '@/lib/queries';
 import { useElection } from '@/lib/election';
 import { decodeIdToken, type GoogleCredentialResponse } from '@/lib/google';
 import { NO_ACCOUNT, useMemberGoogleLogin, useVerifyPhone, useVerifySms } from '@/lib/mutations';
 import { setAccountType, setPfNumber, storeSession } from '@/lib/session';
-import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
+import { LOGIN_REDIRECT_DELAY_MS, RESEND_WAIT_SECONDS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 
 export const NO_SUCH_USER = 'No such user exists';
 export { NO_ACCOUNT };
 
+/** verify/phone's answer for an identifier that names no one (docs/api.md "Sign-in identifiers"). */
+const isUnknownMember = (err: unknown) => errorStatus(err) === 404 || errorIssue(err) === NO_SUCH_USER || errorMessage(err) === NO_ACCOUNT;
+
 export function SignIn() {
-  const { t, tKnown } = useT();
+  const { t, tKnown, tRich } = useT();
+  const { texts } = useElection();
   const navigate = useNavigate();
   const consentId = useId();
   const [step, setStep] = useState<'details' | 'token'>('details');
   const [identifier, setIdentifier] = useState('');
   const [success, setSuccess] = useState<string | null>(null);
   const [redirecting, setRedirecting] = useState(false);
+  const [notFound, setNotFound] = useState(false);
 
   const verifyPhone = useVerifyPhone();
   const verifySms = useVerifySms();
   const google = useMemberGoogleLogin();
 
-  const form = useZodForm(signInSchema, { mode: 'onChange', defaultValues: { unique_id: '', consent: false } });
+  // The organisation's member-number format (public GET organisation): the field accepts what the server will.
+  const organisation = useQuery(queries.organisation());
+  const pattern = organisation.data?.body?.data?.member_no_pattern ?? null;
+  // react-hook-form reads its options, the resolver included, anew on every render.
+  const schema = useMemo(() => signInSchemaWith(() => pattern), [pattern]);
+  const form = useZodForm(schema, { mode: 'onChange', defaultValues: { unique_id: '', consent: false } });
   const idError = form.formState.errors.unique_id?.message;
   const consentError = form.formState.errors.consent?.message;
 
@@ -50,15 +62,28 @@ export function SignIn() {
 
   const submitDetails = form.handleSubmit(async (values) => {
     const uniqueId = values.unique_id.trim();
+    setNotFound(false);
     try {
       await ensureCsrfCookie();
       await verifyPhone.mutateAsync({ body: { unique_id: uniqueId, consent: true } });
       setIdentifier(uniqueId);
       setStep('token');
     } catch (err) {
-      if (errorIssue(err) === NO_SUCH_USER || errorMessage(err) === NO_ACCOUNT) void navigate({ to: '/sign-up' });
+      // Said on the form, with whom to ask; never a sign-up the member cannot finish.
+      if (isUnknownMember(err)) setNotFound(true);
     }
   });
+
+  /** A new code for the same identifier; the seconds until the next may be asked for. */
+  const resend = async (): Promise<number> => {
+    try {
+      await ensureCsrfCookie();
+      await verifyPhone.mutateAsync({ body: { unique_id: identifier, consent: true } });
+      return RESEND_WAIT_SECONDS;
+    } catch (err) {
+      return errorRetryAfter(err) ?? 0;
+    }
+  };
 
   const submitToken = async (token: string) => {
     await sleep(SECRET_REQUEST_DELAY_MS);
@@ -96,12 +121,25 @@ export function SignIn() {
               </div>
               <p className="flex items-center gap-2 rounded-md bg-muted px-3 py-2 text-sm" role="note">
                 <Info className="size-4 shrink-0" aria-hidden="true" />
-                {t('validation.enterMemberNumber')}
+                {t('signIn.hint')}
               </p>
               <form onSubmit={submitDetails} className="grid gap-4" noValidate>
                 <FormField label={t('signIn.identifierLabel')} error={idError}>
-                  <Input autoComplete="username" maxLength={200} {...form.register('unique_id')} />
+                  <Input autoComplete="username" maxLength={200} {...form.register('unique_id', { onChange: () => setNotFound(false) })} />
                 </FormField>
+                {notFound && (
+                  <p role="alert" className="rounded-md border border-destructive px-3 py-2 text-sm text-destructive">
+                    {tRich('signIn.notFound', {
+                      contact: texts.supportEmail ? (
+                        <a className="underline underline-offset-2" href={`mailto:${texts.supportEmail}`}>
+                          {texts.supportEmail}
+                        </a>
+                      ) : (
+                        texts.organisation || t('signIn.yourOrganisation')
+                      ),
+                    })}
+                  </p>
+                )}
                 <Controller
                   control={form.control}
                   name="consent"
@@ -117,9 +155,10 @@ export function SignIn() {
             </>
           ) : (
             <CodeStep
-              prompt={t('validation.enterOtp')}
+              prompt={t('signIn.codePrompt')}
               label={t('signIn.smsToken')}
               onSubmit={submitToken}
+              onResend={resend}
               redirecting={redirecting}
               onBack={() => {
                 setStep('details');

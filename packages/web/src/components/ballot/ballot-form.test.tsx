@@ -32,14 +32,16 @@ function server(opts: { active?: '1' | '0'; vote?: { status: number; body: unkno
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  window.sessionStorage.clear();
 });
 
 describe('voter ballot (docs/screens.md "Ballot and results")', () => {
   it('groups radios per position: name = position, value = candidate id, with name/photo/position id', async () => {
     server();
     await renderWithProviders(<Elect />, '/voter/elect');
-    expect(await screen.findByRole('heading', { name: 'Chairperson National' })).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Treasurer National' })).toBeTruthy();
+    // The heading as the admin typed it: never re-cased (issue 37).
+    expect(await screen.findByRole('heading', { name: 'chairperson national' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'treasurer national' })).toBeTruthy();
     // a position with no candidates shows nothing
     expect(screen.queryByText(/secretary national/i)).toBeNull();
     const jane = screen.getByRole('radio', { name: 'Jane Wanjiku' }) as HTMLInputElement;
@@ -68,13 +70,13 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
     expect(calls.some((c) => c.path === '/psk/vote')).toBe(false);
   });
 
-  it('posts {candidates: {position_id: candidate_id}} on "Yes!" and shows the voted banner and toast', async () => {
+  it('posts {candidates: {position_id: candidate_id}} on "Cast my vote" and shows the voted banner and toast', async () => {
     const calls = server();
     await renderWithProviders(<Elect />, '/voter/elect');
     fireEvent.click(await screen.findByRole('radio', { name: 'Otieno Omondi' }));
     fireEvent.click(screen.getByRole('radio', { name: 'Amina Hassan' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
     expect(await screen.findByText('You have successfully voted')).toBeTruthy();
     expect(await screen.findAllByText('Successfully voted')).not.toHaveLength(0);
     const vote = calls.find((c) => c.path === '/psk/vote');
@@ -87,7 +89,7 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
     await renderWithProviders(<Elect />, '/voter/elect');
     fireEvent.click(await screen.findByRole('radio', { name: 'Jane Wanjiku' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
     expect(await screen.findByText('Unable to process vote, You have already voted for Chairperson National')).toBeTruthy();
     expect(screen.queryByText('You have successfully voted')).toBeNull();
   });
@@ -106,7 +108,7 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
     await renderWithProviders(<Elect />, '/voter/elect');
     fireEvent.click(await screen.findByRole('radio', { name: 'Jane Wanjiku' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
     expect(await screen.findByText('You have successfully voted')).toBeTruthy();
     // The voted position is done; the other one can still be chosen and voted for, without a reload.
     await waitFor(() => expect(screen.getByRole('radio', { name: 'Jane Wanjiku' }).matches(':disabled')).toBe(true));
@@ -115,7 +117,7 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
     expect(amina.matches(':disabled')).toBe(false);
     fireEvent.click(amina);
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
     await waitFor(() => expect(calls.filter((c) => c.path === '/psk/vote')).toHaveLength(2));
     expect(calls.filter((c) => c.path === '/psk/vote').map((c) => c.body)).toEqual([
       { candidates: { '1': 11 } },
@@ -137,12 +139,12 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Vote' })));
   });
 
-  it('returns focus to Vote after Yes!', async () => {
+  it('returns focus to Vote after Cast my vote', async () => {
     server();
     await renderWithProviders(<Elect />, '/voter/elect');
     fireEvent.click(await screen.findByRole('radio', { name: 'Jane Wanjiku' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
     expect(await screen.findByText('You have successfully voted')).toBeTruthy();
     await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Vot(e|ing…)$/));
   });
@@ -196,7 +198,7 @@ describe('a position with several seats', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByText(/Achieng A, Daudi D, Chebet C/)).toBeTruthy();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes!' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cast my vote' }));
     await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
     expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '7': [71, 74, 73], '8': 81 } });
   });
@@ -274,7 +276,7 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
     expect(
       screen.getByText('Passes if at least two thirds of Yes and No votes are Yes and at least 40% of members on the roll vote on it.'),
     ).toBeTruthy();
-    const group = screen.getByRole('group', { name: 'Adopt The Budget' });
+    const group = screen.getByRole('group', { name: 'adopt the budget' });
     expect(
       within(group)
         .getAllByRole('radio')
@@ -285,7 +287,7 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByText(/: No$/)).toBeTruthy();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes!' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cast my vote' }));
     await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
     expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '20': 202 } });
   });
@@ -299,7 +301,7 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
     expect(screen.getByText('Choose any number (3 chosen)')).toBeTruthy();
     fireEvent.click(screen.getByRole('checkbox', { name: 'Ben B' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
     await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
     expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '21': [211, 213] } });
 
@@ -353,7 +355,7 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
     await user.keyboard('{Enter}');
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByText(/1\. Eve E, 2\. Dee D/)).toBeTruthy();
-    await user.click(within(dialog).getByRole('button', { name: 'Yes!' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Cast my vote' }));
     await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
     expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '22': [222, 221] } });
   }, 20_000);
@@ -365,10 +367,162 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
     fireEvent.click(screen.getByRole('button', { name: 'Remove Dee D from your order' }));
     fireEvent.click(screen.getByRole('radio', { name: 'Yes' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
     expect(await screen.findByText('You have successfully voted')).toBeTruthy();
     expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '20': 201 } });
     expect(screen.getAllByText('You have already voted for this position.')).toHaveLength(1);
     expect((screen.getByRole('button', { name: 'Rank Dee D number 1' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe('the ballot a secretary sets up (issue 37, item 4)', () => {
+  const group = (over: Record<string, unknown>) => ({
+    seats: 1,
+    kind: 'candidates',
+    method: 'plurality',
+    threshold: null,
+    quorum_percent: null,
+    description: null,
+    candidates: [],
+    ...over,
+  });
+  const chair = group({
+    title: 'Chairperson of the UFC Board National',
+    name: 'Chairperson of the UFC Board',
+    branch: null,
+    position_id: 31,
+    description: 'Chairs the board for two years.',
+    candidates: [
+      { id: 311, name: 'Ann A', photo: '/uploads/ann.png', statement: null },
+      { id: 312, name: 'Ben B', photo: null, statement: null },
+    ],
+  });
+  const board = group({
+    title: 'Board National',
+    name: 'Board',
+    branch: null,
+    position_id: 32,
+    seats: 3,
+    method: 'ranked',
+    description: 'Three seats, counted by STV.',
+    candidates: [
+      { id: 321, name: 'Cy C', photo: '/uploads/cy.png', statement: null },
+      { id: 322, name: 'Dee D', photo: null, statement: null },
+    ],
+  });
+  const branchRep = group({
+    title: 'Branch rep Mombasa',
+    name: 'Branch rep',
+    branch: 'Mombasa',
+    position_id: 33,
+    candidates: [{ id: 331, name: 'Eve E', photo: null, statement: null }],
+  });
+  const withElection = (groups: unknown[]) =>
+    stubFetch(({ path }) => {
+      if (path === '/psk/candidates/v2') return { status: 200, body: { data: groups } };
+      if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
+      if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
+      if (path === '/psk/vote') return { status: 201, body: { message: 'Successfully voted', receipts: [] } };
+      return undefined;
+    });
+
+  it('heads each position as typed, without "National" when the ballot has one level', async () => {
+    withElection([chair, board]);
+    await renderWithProviders(<Elect />, '/voter/elect?election=5');
+    expect(await screen.findByRole('heading', { name: 'Chairperson of the UFC Board' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Board' })).toBeTruthy();
+    expect(screen.queryByText(/National/)).toBeNull();
+  });
+
+  it('names the level where the ballot has branch positions, "National" in the reader\'s language', async () => {
+    withElection([chair, branchRep]);
+    await renderWithProviders(<Elect />, '/voter/elect?election=5');
+    expect(await screen.findByRole('heading', { name: 'Chairperson of the UFC Board (National)' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Branch rep – Mombasa' })).toBeTruthy();
+    vi.unstubAllGlobals();
+    window.sessionStorage.clear();
+    const { cleanup } = await import('@testing-library/react');
+    cleanup();
+    const { setLocale } = await import('@/i18n');
+    setLocale('sw');
+    try {
+      withElection([chair, branchRep]);
+      await renderWithProviders(<Elect />, '/voter/elect?election=5');
+      expect(await screen.findByRole('heading', { name: 'Chairperson of the UFC Board (Kitaifa)' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Piga kura' })).toBeTruthy();
+    } finally {
+      setLocale('en');
+    }
+  });
+
+  it("shows each position's description to voters and the candidates' photos on a ranked position", async () => {
+    withElection([chair, board]);
+    await renderWithProviders(<Elect />, '/voter/elect?election=5');
+    expect(await screen.findByText('Chairs the board for two years.')).toBeTruthy();
+    expect(screen.getByText('Three seats, counted by STV.')).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Board' }).getAttribute('aria-describedby')).toMatch(/position-32-description/);
+    const photos = () =>
+      Array.from(screen.getByRole('group', { name: 'Board' }).querySelectorAll('img')).map((img) => img.getAttribute('src'));
+    expect(photos()).toEqual(['/uploads/cy.png', '/default-avatar.svg']);
+    // once ranked, the photo goes with the candidate into the order
+    fireEvent.click(screen.getByRole('button', { name: 'Rank Dee D number 1' }));
+    expect(photos()).toEqual(['/default-avatar.svg', '/uploads/cy.png']);
+  });
+
+  it('keeps a half-filled ballot across a refresh in this tab; a vote or Reset removes it', async () => {
+    withElection([chair, board]);
+    const first = await renderWithProviders(<Elect />, '/voter/elect?election=5');
+    fireEvent.click(await screen.findByRole('radio', { name: 'Ben B' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Rank Dee D number 1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Rank Cy C number 2' }));
+    first.unmount();
+
+    // "refresh": a new page in the same tab
+    const second = await renderWithProviders(<Elect />, '/voter/elect?election=5');
+    expect(((await screen.findByRole('radio', { name: 'Ben B' })) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByText('Your order: 1. Dee D, 2. Cy C')).toBeTruthy();
+    // another election's ballot does not take it
+    second.unmount();
+    await renderWithProviders(<Elect />, '/voter/elect?election=6');
+    expect(((await screen.findByRole('radio', { name: 'Ben B' })) as HTMLInputElement).checked).toBe(false);
+    const { cleanup } = await import('@testing-library/react');
+    cleanup();
+
+    await renderWithProviders(<Elect />, '/voter/elect?election=5');
+    expect(((await screen.findByRole('radio', { name: 'Ben B' })) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
+    expect(window.sessionStorage.getItem('kura.ballot-draft.5')).toBeNull();
+
+    fireEvent.click(screen.getByRole('radio', { name: 'Ann A' }));
+    expect(window.sessionStorage.getItem('kura.ballot-draft.5')).toBe('{"31":[311]}');
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
+    expect(await screen.findByText('You have successfully voted')).toBeTruthy();
+    expect(window.sessionStorage.getItem('kura.ballot-draft.5')).toBeNull();
+  });
+
+  it('asks before leaving a ballot with choices not cast; Stay keeps the page, Leave goes', async () => {
+    withElection([chair]);
+    const { router } = await renderWithProviders(<Elect />, '/voter/elect?election=5');
+    fireEvent.click(await screen.findByRole('radio', { name: 'Ann A' }));
+    void router.navigate({ to: '/voter' });
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText('Leave without voting?')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay on the ballot' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(router.state.location.pathname).toBe('/voter/elect');
+    void router.navigate({ to: '/voter' });
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/voter'));
+  });
+
+  it('words the confirmation as casting the vote, not as a motion option', async () => {
+    withElection([chair]);
+    await renderWithProviders(<Elect />, '/voter/elect?election=5');
+    fireEvent.click(await screen.findByRole('radio', { name: 'Ann A' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByRole('button', { name: 'Cast my vote' })).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: /^(Yes|Yes!|No)$/ })).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { useBlocker } from '@tanstack/react-router';
 import type { BallotGroup } from '@kura/contract';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -13,10 +14,10 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { RankedChoice } from '@/components/ballot/ranked-choice';
-import { capitalise } from '@/lib/format';
+import { clearBallotDraft, readBallotDraft, writeBallotDraft } from '@/lib/ballot-draft';
 import { motionRule } from '@/lib/motion-rule';
 import { cn } from '@/lib/utils';
-import { ballotGroupIn, t, tKnown, useT } from '@/i18n';
+import { ballotGroupIn, contentIn, t, tKnown, useT, type Locale } from '@/i18n';
 
 /** How a position is voted on the ballot: a candidates position's method, or a motion. */
 export type BallotMethod = 'plurality' | 'approval' | 'ranked' | 'motion';
@@ -53,6 +54,55 @@ export function choiceText(list: Choice[]): string {
     : list.map((c) => (c.method === 'motion' ? tKnown(c.name) : c.name)).join(', ');
 }
 
+/**
+ * A position's heading as the admin typed it (never re-cased): its name alone when the ballot has
+ * no branch position (an organisation with one level), else the name with its level, the word
+ * "National" in the reader's language or the branch's name.
+ */
+export function positionHeading(
+  locale: Locale,
+  group: Pick<BallotGroup, 'title' | 'name' | 'branch' | 'translations'>,
+  withLevels: boolean,
+): string {
+  if (group.name === undefined) return contentIn(locale, group.title, group.translations, 'title');
+  const name = contentIn(locale, group.name, group.translations, 'name');
+  if (!withLevels) return name;
+  return group.branch ? t('ballot.branchPosition', { name, branch: group.branch }) : t('ballot.nationalPosition', { name });
+}
+
+/** How many a position takes on a ballot: a plurality position its seats, a motion one, else every candidate. */
+const seatsOf = (group: BallotGroup) => {
+  const method = ballotMethod(group);
+  return method === 'plurality' ? (group.seats ?? 1) : method === 'motion' ? 1 : group.candidates.length;
+};
+
+const choiceOf = (group: BallotGroup, c: { id: number; name: string; photo: string | null }): Choice => ({
+  id: c.id,
+  name: c.name,
+  photo: c.photo,
+  positionId: group.position_id,
+  position: group.title,
+  seats: seatsOf(group),
+  method: ballotMethod(group),
+});
+
+/** A kept draft as choices: only candidates still standing, positions not yet voted, within each position's limit. */
+function draftChoices(draft: Record<number, number[]>, groups: BallotGroup[], voted: ReadonlySet<number> | undefined): Choices {
+  const out: Choices = {};
+  for (const group of groups) {
+    const ids = draft[group.position_id];
+    if (!ids || voted?.has(group.position_id)) continue;
+    const byId = new Map(group.candidates.map((c) => [c.id, c]));
+    const list = [...new Set(ids)].flatMap((id) => {
+      const c = byId.get(id);
+      return c ? [choiceOf(group, c)] : [];
+    });
+    const limit = ballotMethod(group) === 'approval' || ballotMethod(group) === 'ranked' ? list.length : seatsOf(group);
+    if (list.length > 0) out[group.position_id] = list.slice(0, limit);
+  }
+  return out;
+}
+
 /** A motion's quorum, when the ballot carries it (docs/api.md lists it on Position; the ballot may add it). */
 type BallotGroupWithQuorum = BallotGroup & { quorum_percent?: number | null };
 
@@ -64,6 +114,8 @@ type Props = {
   blockedReason?: string | null;
   submitting?: boolean;
   onConfirm: (choices: Choices) => Promise<boolean>;
+  /** where this tab keeps the choices not yet cast (lib/ballot-draft.ts), e.g. the election's id */
+  draftKey?: string;
 };
 
 export const DEFAULT_PHOTO = '/default-avatar.svg';
@@ -75,22 +127,40 @@ export const DEFAULT_PHOTO = '/default-avatar.svg';
  * a limit ("Choose any number"), a ranked one the voter's order (ranked-choice.tsx), a motion its text, its rule in plain
  * words and the radios Yes, No and Abstain.
  */
-export function BallotForm({ groups: original, votedPositionIds, blockedReason, submitting, onConfirm }: Props) {
+export function BallotForm({ groups: original, votedPositionIds, blockedReason, submitting, onConfirm, draftKey }: Props) {
   const { locale } = useT();
   // The organisation's texts in the reader's language where the admin translated them (docs/i18n.md "Ballot content").
-  const groups = original.map((g) => ballotGroupIn(locale, g));
-  const [choices, setChoices] = useState<Choices>({});
+  const withLevels = original.some((g) => Boolean(g.branch));
+  const groups = original.map((g) => ({ ...ballotGroupIn(locale, g), title: positionHeading(locale, g, withLevels) }));
+  // A ballot half filled survives a refresh or a trip back (docs/screens.md "Ballot and results"): the draft in this tab.
+  const [kept, setChoicesState] = useState<Choices>(() =>
+    draftKey ? draftChoices(readBallotDraft(draftKey), groups, votedPositionIds) : {},
+  );
+  // A position voted meanwhile (another tab, this vote) no longer counts among the choices.
+  const choices: Choices = votedPositionIds
+    ? Object.fromEntries(Object.entries(kept).filter(([id]) => !votedPositionIds.has(Number(id))))
+    : kept;
+  const setChoices = (update: (prev: Choices) => Choices) =>
+    setChoicesState((prev) => {
+      const next = update(prev);
+      if (draftKey) writeBallotDraft(draftKey, Object.fromEntries(Object.entries(next).map(([id, list]) => [id, list.map((c) => c.id)])));
+      return next;
+    });
   const [confirming, setConfirming] = useState(false);
   const [hint, setHint] = useState<string | null>(null);
-  // The dialog has no trigger of its own: closing it (Cancel, Escape or Yes!) returns focus here.
+  // The dialog has no trigger of its own: closing it (Cancel, Escape or Cast my vote) returns focus here.
   const voteButton = useRef<HTMLButtonElement>(null);
   const visible = groups.filter((g) => g.candidates.length > 0);
   const chosen = Object.values(choices).filter((list) => list.length > 0);
 
   const reset = () => {
-    setChoices({});
+    setChoicesState({});
+    if (draftKey) clearBallotDraft(draftKey);
     setHint(null);
   };
+  const unsent = chosen.some((list) => list.length > 0 && !votedPositionIds?.has(list[0]!.positionId));
+  // Leaving with choices not cast asks first: a link in the app (the dialog below) or a reload/close (the browser's own).
+  const leaving = useBlocker({ shouldBlockFn: () => unsent && !submitting, enableBeforeUnload: () => unsent, withResolver: true });
 
   const onVote = (e: React.FormEvent) => {
     e.preventDefault();
@@ -110,20 +180,12 @@ export function BallotForm({ groups: original, votedPositionIds, blockedReason, 
           const voted = votedPositionIds?.has(group.position_id) ?? false;
           const headingId = `position-${group.position_id}`;
           const method = ballotMethod(group);
-          const seats = method === 'plurality' ? (group.seats ?? 1) : method === 'motion' ? 1 : group.candidates.length;
+          const seats = seatsOf(group);
           const multi = method === 'approval' || (method === 'plurality' && seats > 1);
           const picked = choices[group.position_id] ?? [];
           const full = method === 'plurality' && multi && picked.length >= seats;
           const fieldDisabled = voted || Boolean(blockedReason) || submitting;
-          const toChoice = (c: { id: number; name: string; photo: string | null }): Choice => ({
-            id: c.id,
-            name: c.name,
-            photo: c.photo,
-            positionId: group.position_id,
-            position: group.title,
-            seats,
-            method,
-          });
+          const toChoice = (c: { id: number; name: string; photo: string | null }): Choice => choiceOf(group, c);
           const instruction =
             method === 'approval'
               ? t('ballot.approval', { chosen: picked.length })
@@ -136,14 +198,18 @@ export function BallotForm({ groups: original, votedPositionIds, blockedReason, 
           return (
             <Card key={group.position_id}>
               <CardHeader>
-                <CardTitle id={headingId} className="capitalize">
-                  {capitalise(group.title)}
-                </CardTitle>
-                {method === 'motion' && (
+                <CardTitle id={headingId}>{group.title}</CardTitle>
+                {method === 'motion' ? (
                   <div id={`${headingId}-rule`} className="grid gap-1 text-sm">
                     {group.description && <p className="whitespace-pre-line break-words">{group.description}</p>}
                     <p className="text-muted-foreground">{motionRule(group.threshold, quorum)}</p>
                   </div>
+                ) : (
+                  group.description && (
+                    <p id={`${headingId}-description`} className="whitespace-pre-line break-words text-sm">
+                      {group.description}
+                    </p>
+                  )
                 )}
                 {instruction && !voted && (
                   <p id={`${headingId}-seats`} className="text-sm text-muted-foreground">
@@ -154,13 +220,26 @@ export function BallotForm({ groups: original, votedPositionIds, blockedReason, 
               </CardHeader>
               <CardContent>
                 {method === 'ranked' ? (
-                  <fieldset aria-labelledby={headingId} disabled={fieldDisabled} className="grid gap-2">
+                  <fieldset
+                    aria-labelledby={headingId}
+                    aria-describedby={
+                      [group.description && `${headingId}-description`, instruction && !voted && `${headingId}-seats`]
+                        .filter(Boolean)
+                        .join(' ') || undefined
+                    }
+                    disabled={fieldDisabled}
+                    className="grid gap-2"
+                  >
                     <RankedChoice
                       positionId={group.position_id}
                       candidates={group.candidates}
                       order={picked.map((c) => c.id)}
                       disabled={fieldDisabled}
-                      describedBy={instruction && !voted ? `${headingId}-seats` : undefined}
+                      describedBy={
+                        [group.description && `${headingId}-description`, instruction && !voted && `${headingId}-seats`]
+                          .filter(Boolean)
+                          .join(' ') || undefined
+                      }
                       onChange={(order) => {
                         const byId = new Map(group.candidates.map((c) => [c.id, c]));
                         setChoices((prev) => ({
@@ -176,7 +255,13 @@ export function BallotForm({ groups: original, votedPositionIds, blockedReason, 
                 ) : (
                   <fieldset
                     aria-labelledby={headingId}
-                    aria-describedby={method === 'motion' ? `${headingId}-rule` : instruction && !voted ? `${headingId}-seats` : undefined}
+                    aria-describedby={
+                      method === 'motion'
+                        ? `${headingId}-rule`
+                        : [group.description && `${headingId}-description`, instruction && !voted && `${headingId}-seats`]
+                            .filter(Boolean)
+                            .join(' ') || undefined
+                    }
                     disabled={fieldDisabled}
                     className="grid gap-2"
                   >
@@ -289,7 +374,7 @@ export function BallotForm({ groups: original, votedPositionIds, blockedReason, 
                 <ul className="grid gap-1">
                   {chosen.map((list) => (
                     <li key={list[0]!.positionId}>
-                      <span className="font-medium capitalize">{list[0]!.position}</span>: {choiceText(list)}
+                      <span className="font-medium">{list[0]!.position}</span>: {choiceText(list)}
                     </li>
                   ))}
                 </ul>
@@ -315,6 +400,19 @@ export function BallotForm({ groups: original, votedPositionIds, blockedReason, 
             >
               {t('ballot.confirmYes')}
             </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+
+      <AlertDialog open={leaving.status === 'blocked'}>
+        <AlertDialogContent onEscapeKeyDown={() => leaving.reset?.()}>
+          <AlertDialogHeader>
+            <AlertDialogTitle>{t('ballot.leaveTitle')}</AlertDialogTitle>
+            <AlertDialogDescription>{t('ballot.leaveBody')}</AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel onClick={() => leaving.reset?.()}>{t('ballot.stay')}</AlertDialogCancel>
+            <AlertDialogAction onClick={() => leaving.proceed?.()}>{t('ballot.leave')}</AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>

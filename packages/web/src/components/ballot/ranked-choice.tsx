@@ -6,6 +6,22 @@ type BallotCandidate = BallotGroup['candidates'][number];
 import { Button } from '@/components/ui/button';
 import { t, useT } from '@/i18n';
 
+const DEFAULT_PHOTO = '/default-avatar.svg';
+
+/** The candidate's photo as on a plurality ballot (decorative: the name is beside it). */
+function Photo({ src }: { src: string | null }) {
+  return (
+    <img
+      src={src || DEFAULT_PHOTO}
+      alt=""
+      className="size-10 shrink-0 rounded-full object-cover"
+      onError={(e) => {
+        if (!e.currentTarget.src.endsWith(DEFAULT_PHOTO)) e.currentTarget.src = DEFAULT_PHOTO;
+      }}
+    />
+  );
+}
+
 /** "Your order: 1. X, 2. Y" (docs/screens.md "Ballot and results"). */
 export function orderText(names: string[]): string {
   return t('ranked.orderText', { list: names.map((name, i) => t('ballot.rankedItem', { rank: i + 1, name })).join(', ') });
@@ -81,7 +97,8 @@ export function RankedChoice({ positionId, candidates, order, onChange, disabled
               <span className="w-6 text-center font-semibold" aria-hidden="true">
                 {i + 1}
               </span>
-              <span className="min-w-0 flex-1 font-medium">{c.name}</span>
+              <Photo src={c.photo} />
+              <span className="min-w-0 flex-1 break-words font-medium">{c.name}</span>
               <Button
                 id={controlId(c.id, 'up')}
                 size="icon"
@@ -126,6 +143,7 @@ export function RankedChoice({ positionId, candidates, order, onChange, disabled
         <ul className="grid gap-2" aria-label={t('ranked.notRanked')}>
           {unranked.map((c) => (
             <li key={c.id} className="flex items-center gap-2 rounded-md border border-border p-2">
+              <Photo src={c.photo} />
               <span className="min-w-0 flex-1">
                 <span className="block font-medium">{c.name}</span>
                 {c.statement && (

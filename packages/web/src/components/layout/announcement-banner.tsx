@@ -71,7 +71,9 @@ export function AnnouncementBanner({
 
   useT();
   const election = useElection();
-  const messages = bannerMessages(texts ?? election.texts);
+  // An election still being set up is not announced (after an archive, the copy for next year is the current one).
+  const announced = election.election?.phase === 'setup' ? { ...election.texts, title: '', opensAt: null } : election.texts;
+  const messages = bannerMessages(texts ?? announced);
   return (
     <section
       aria-roledescription="carousel"

@@ -12,7 +12,7 @@ import { IssueDialog } from '@/components/help/issue-dialog';
 import { config } from '@/lib/config';
 import { initial } from '@/lib/format';
 import type { MenuItem } from '@/lib/menus';
-import { clearSession, getName, getPhoto } from '@/lib/session';
+import { clearSession, getName, getPhoto, takeWelcome } from '@/lib/session';
 import { tsr } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { t as translate, useT } from '@/i18n';
@@ -71,8 +71,10 @@ export function AppShell({
   const extra = extraTitles?.[clean];
   const subtitle = extra !== undefined ? tKnown(extra) : active ? (active.titleKey ? t(active.titleKey) : active.title) : '';
 
+  // Once per signed-in tab (docs/screens.md "Shell"), not on every page or reload: a flag in
+  // sessionStorage, which sign-out clears (session.ts).
   useEffect(() => {
-    toast({ variant: 'success', title: translate('shell.welcome') });
+    if (takeWelcome()) toast({ variant: 'success', title: translate('shell.welcome') });
   }, []);
 
   const signOut = async () => {

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Loader2 } from 'lucide-react';
 import { useT } from '@/i18n';
+import { RetryButton } from './screen-error';
 
 export function Loading({ label }: { label?: string }) {
   const { t } = useT();
@@ -12,11 +13,21 @@ export function Loading({ label }: { label?: string }) {
   );
 }
 
-export function ErrorState({ children }: { children: ReactNode }) {
+/** A failed read's message; with `onRetry`, a Retry button that reads it again (docs/architecture.md "How to add a screen"). */
+export function ErrorState({ children, onRetry, retryLabel }: { children: ReactNode; onRetry?: () => void; retryLabel?: string }) {
+  if (!onRetry)
+    return (
+      <p role="alert" className="rounded-md border border-destructive/40 bg-red-50 px-4 py-3 text-destructive">
+        {children}
+      </p>
+    );
   return (
-    <p role="alert" className="rounded-md border border-destructive/40 bg-red-50 px-4 py-3 text-destructive">
-      {children}
-    </p>
+    <div className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-destructive/40 bg-red-50 px-4 py-3">
+      <p role="alert" className="text-destructive">
+        {children}
+      </p>
+      <RetryButton onRetry={onRetry} label={retryLabel} />
+    </div>
   );
 }
 

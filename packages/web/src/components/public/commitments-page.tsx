@@ -14,8 +14,8 @@ import { useT } from '@/i18n';
  */
 export function Commitments() {
   const { t, tRich } = useT();
-  const { texts } = useElection();
   const election = useElectionParam();
+  const { texts, election: shown } = useElection(election);
   const q = useQuery({ ...queries.commitments(election), refetchInterval: 60_000 });
   return (
     <PublicLayout wide>
@@ -34,6 +34,12 @@ export function Commitments() {
           </p>
         </div>
         <ElectionSwitcher />
+        {/* Ballots join the committed set in shuffled batches (or at the close): a small election reads 0 until then. */}
+        {q.data?.status === 200 && q.data.body.mix_batch !== undefined && shown?.phase !== 'closed' && (
+          <p className="max-w-3xl rounded-md border border-border bg-muted px-4 py-3 text-sm" data-testid="commitments-batch">
+            {t('commitments.batch', { batch: q.data.body.mix_batch })}
+          </p>
+        )}
         {q.isPending ? (
           <Loading label={t('commitments.loading')} />
         ) : q.isError ? (

@@ -112,3 +112,33 @@ describe('the declaration and the commitments take the election in the URL', () 
     expect(calls.find((c) => c.path === '/psk/positions')?.search.get('election_id')).toBe('3');
   });
 });
+
+describe('after the AGM is archived and copied for next year (issue 37)', () => {
+  const archived = election(1, 'AGM 2026', { phase: 'closed', active: '0', archived: true, closed_at: '2026-06-01T12:00:00.000Z' });
+  const copy = election(5, 'AGM 2027', { phase: 'setup', active: '0' });
+  const after = () =>
+    stubFetch(({ path }) => {
+      if (path === '/elections') return { status: 200, body: { data: [copy, archived] } };
+      if (path === '/election') return { status: 200, body: { data: copy } };
+      return undefined;
+    });
+
+  it('the elections page says none is open now and lists the archived one with its declaration', async () => {
+    after();
+    await renderWithProviders(<ElectionsPage />, '/elections');
+    expect(await screen.findByText('No election is open now. The past elections are listed below.')).toBeTruthy();
+    expect(screen.queryByText('No election is open or closed yet.')).toBeNull();
+    const past = screen.getByTestId('past-election-1');
+    expect(within(past).getByRole('link', { name: 'Declaration of results of AGM 2026' }).getAttribute('href')).toBe('/results?election=1');
+    expect(screen.queryByText('AGM 2027')).toBeNull();
+  });
+
+  it('the landing does not show the set-up copy as the current election: it says none is open and links the past ones', async () => {
+    const calls = after();
+    await renderWithProviders(<Landing />, '/');
+    expect((await screen.findByTestId('landing-not-open')).textContent).toContain('No election is open now');
+    expect(screen.getByRole('link', { name: 'See the elections and past results' }).getAttribute('href')).toBe('/elections');
+    expect(screen.queryByText(/No votes at the moment/)).toBeNull();
+    await waitFor(() => expect(calls.some((c) => c.path === '/election')).toBe(true));
+  });
+});

@@ -4,6 +4,7 @@ import type { Election } from '@kura/contract';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { PublicLayout } from '@/components/layout/public-layout';
 import { formatDateTime, useElection } from '@/lib/election';
+import { PublicNominations } from './public-nominations';
 import { queries } from '@/lib/queries';
 import { useT } from '@/i18n';
 
@@ -14,6 +15,11 @@ export function publicElections(list: readonly Election[]): Listed[] {
   return list.filter(
     (e): e is Listed => e.id !== undefined && !e.archived && (e.phase === 'open' || e.phase === 'paused' || e.phase === 'closed'),
   );
+}
+
+/** Archived elections that were held (closed before archiving): their declarations stay public. */
+export function pastElections(list: readonly Election[]): Listed[] {
+  return list.filter((e): e is Listed => e.id !== undefined && e.archived === true && e.phase === 'closed');
 }
 
 const linkClass = 'text-primary underline underline-offset-4 hover:no-underline';
@@ -28,6 +34,7 @@ export function ElectionsPage() {
   const { texts, election: current } = useElection();
   const q = useQuery(queries.elections());
   const elections = q.data ? publicElections(q.data.body.data) : [];
+  const past = q.data ? pastElections(q.data.body.data) : [];
   const when = (iso: string) => formatDateTime(iso, texts.timeZone);
   return (
     <PublicLayout wide>
@@ -41,7 +48,7 @@ export function ElectionsPage() {
         ) : q.isError ? (
           <ErrorState>{t('electionsPage.loadFailed')}</ErrorState>
         ) : elections.length === 0 ? (
-          <EmptyState>{t('electionsPage.none')}</EmptyState>
+          <EmptyState>{past.length > 0 ? t('electionsPage.noneOpen') : t('electionsPage.none')}</EmptyState>
         ) : (
           <ul className="grid gap-4 md:grid-cols-2">
             {elections.map((e) => {
@@ -62,6 +69,7 @@ export function ElectionsPage() {
                     )}
                     {e.description?.trim() && <p className="text-sm">{e.description}</p>}
                   </div>
+                  <PublicNominations election={e} />
                   <ul className="flex flex-wrap gap-x-4 gap-y-2 text-sm" aria-label={t('electionsPage.linksLabel', { title })}>
                     {!closed && (
                       <li>
@@ -96,6 +104,42 @@ export function ElectionsPage() {
               );
             })}
           </ul>
+        )}
+        {past.length > 0 && (
+          <section className="grid gap-3" aria-labelledby="past-elections">
+            <h2 id="past-elections" className="text-xl font-semibold">
+              {t('electionsPage.past')}
+            </h2>
+            <ul className="grid gap-2">
+              {past.map((e) => {
+                const title = e.title.trim() || t('elections.untitled');
+                return (
+                  <li key={e.id} className="flex flex-wrap items-baseline gap-x-4 gap-y-1" data-testid={`past-election-${e.id}`}>
+                    <span className="font-medium">{title}</span>
+                    {e.closed_at && (
+                      <span className="text-sm text-muted-foreground">{t('electionsPage.closedOn', { date: when(e.closed_at) })}</span>
+                    )}
+                    <Link
+                      to="/results"
+                      search={{ election: e.id }}
+                      className={linkClass}
+                      aria-label={t('electionsPage.declarationOf', { title })}
+                    >
+                      {t('electionsPage.declaration')}
+                    </Link>
+                    <Link
+                      to="/commitments"
+                      search={{ election: e.id }}
+                      className={linkClass}
+                      aria-label={t('electionsPage.commitmentsOf', { title })}
+                    >
+                      {t('electionsPage.commitments')}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
         )}
       </div>
     </PublicLayout>

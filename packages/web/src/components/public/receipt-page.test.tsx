@@ -63,3 +63,72 @@ describe('public receipt check', () => {
     expect(screen.getByRole('button', { name: 'Download codes' })).toBeTruthy();
   });
 });
+
+describe('My receipts (issue 37)', () => {
+  it("shows a ranked ballot's rows with the voter's ranks, other rows as they are", async () => {
+    const row = { count: null, election_id: 1, election: 'AGM' };
+    stubFetch(({ path }) =>
+      path === '/psk/vvpat'
+        ? {
+            status: 200,
+            body: {
+              data: {
+                votes: [
+                  { ...row, vvpat: 'VP-AAAA-AAAA', name: 'Yes', position: 'Adopt the budget' },
+                  { ...row, vvpat: 'VP-BBBB-BBBB', name: 'Zola Z', position: 'Board', rank: 1 },
+                  { ...row, vvpat: 'VP-BBBB-BBBB', name: 'Xavi X', position: 'Board', rank: 2 },
+                ],
+              },
+            },
+          }
+        : undefined,
+    );
+    await renderWithProviders(<VoterVvpat />, '/voter/vpat');
+    expect(await screen.findByText('1. Zola Z')).toBeTruthy();
+    expect(screen.getByText('2. Xavi X')).toBeTruthy();
+    expect(screen.getByText('Yes')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Receipt code' })).toBeTruthy();
+  });
+});
+
+describe('commitments during a small election (issue 37)', () => {
+  it('say why they read 0 ballots: the mixer batch, and the close commits the rest', async () => {
+    stubFetch(({ path }) =>
+      path === '/psk/commitments'
+        ? { status: 200, body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: 0, hash: 'cd'.repeat(32) }], mix_batch: 20 } }
+        : undefined,
+    );
+    await renderWithProviders(<Commitments />, '/commitments');
+    const note = await screen.findByTestId('commitments-batch');
+    expect(note.textContent).toMatch(/Why a commitment can read 0 ballots/);
+    expect(note.textContent).toMatch(/once at least 20 of them are waiting, and all the rest at the close/);
+  });
+});
+
+describe('position names in Kiswahili (issue 37)', () => {
+  it("says the level word of a national position in the reader's language on My receipts", async () => {
+    const { setLocale } = await import('@/i18n');
+    setLocale('sw');
+    try {
+      stubFetch(({ path }) =>
+        path === '/psk/vvpat'
+          ? {
+              status: 200,
+              body: {
+                data: {
+                  votes: [
+                    { vvpat: 'VP-AAAA-AAAA', name: 'Ann', position: 'Chairperson National', count: null, election_id: 1, election: 'AGM' },
+                  ],
+                },
+              },
+            }
+          : undefined,
+      );
+      await renderWithProviders(<VoterVvpat />, '/voter/vpat');
+      expect(await screen.findByText('Chairperson (Kitaifa)')).toBeTruthy();
+      expect(screen.queryByText(/National/)).toBeNull();
+    } finally {
+      setLocale('en');
+    }
+  });
+});

@@ -11,6 +11,7 @@ import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
 import { queries } from '@/lib/queries';
 import { receiptElection } from '@/lib/receipts';
 import { t, useT } from '@/i18n';
+import { positionTitleIn } from '@/lib/format';
 
 // The English message is the catalogue's (validation.enterReceiptCode); FieldError shows it in the reader's language.
 const receiptSchema = z.object({ vvpat: z.string().trim().min(1, 'Enter a receipt code') });
@@ -74,7 +75,7 @@ export function ReceiptCheck() {
             <p role="status" className="flex items-start gap-2 rounded-md border border-green-600/40 bg-green-50 px-4 py-3 text-green-900">
               <CheckCircle2 className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
               <span>
-                {tRich('receipt.found', { code: outcome.vvpat, position: outcome.position, mono: strongCode })}
+                {tRich('receipt.found', { code: outcome.vvpat, position: positionTitleIn(outcome.position), mono: strongCode })}
                 {outcome.election && <> {t('receipt.election', { title: outcome.election })}</>}
               </span>
             </p>

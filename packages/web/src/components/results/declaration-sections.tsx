@@ -15,11 +15,64 @@ const ACTION_WORDS: Record<RankedResult['rounds'][number]['action'], MessageKey>
   exclude: 'declaration.actionExclude',
 };
 
+/** The share a threshold asks of Yes among Yes and No, and whether it is "more than" (majority) or "at least". */
+const THRESHOLD_SHARE: Record<MotionThreshold, { share: number; strict: boolean }> = {
+  majority: { share: 1 / 2, strict: true },
+  two_thirds: { share: 2 / 3, strict: false },
+  three_quarters: { share: 3 / 4, strict: false },
+};
+
+/** "46.7 %": one decimal, or none for a whole number (a quorum of 20 %); two where one would hide a difference. */
+export function percentText(value: number): string {
+  const n = Math.round(value * 10) / 10;
+  return `${Number.isInteger(n) ? n.toFixed(0) : n.toFixed(1)} %`;
+}
+
+/** Whether Yes of Yes + No meets the threshold, exactly (as the count does). */
+export function thresholdMet(yes: number, no: number, threshold: MotionThreshold): boolean {
+  const cast = yes + no;
+  if (cast === 0) return false;
+  if (threshold === 'majority') return 2 * yes > cast;
+  if (threshold === 'two_thirds') return 3 * yes >= 2 * cast;
+  return 4 * yes >= 3 * cast;
+}
+
+/**
+ * The arithmetic behind a motion's outcome (issue 37): "Yes 9 of 12 = 75 % ≥ 66.7 %" and, with a
+ * quorum, "14 of 30 = 46.7 % ≥ 20 %". The signs follow the exact outcome, not the rounded figures.
+ */
+export function motionArithmetic(m: MotionResult): { threshold: string; quorum: string | null } {
+  const cast = m.yes + m.no;
+  const rule = THRESHOLD_SHARE[m.threshold];
+  const met = thresholdMet(m.yes, m.no, m.threshold);
+  const sign = met ? (rule.strict ? '>' : '≥') : rule.strict ? '≤' : '<';
+  const threshold = t('declaration.motionShare', {
+    yes: String(m.yes),
+    cast: String(cast),
+    share: percentText(cast > 0 ? (m.yes / cast) * 100 : 0),
+    sign,
+    needed: percentText(rule.share * 100),
+    met: met ? 'yes' : 'no',
+  });
+  if (m.quorum_percent === null || m.roll === undefined || m.roll === null) return { threshold, quorum: null };
+  const voted = m.yes + m.no + m.abstain;
+  const quorum = t('declaration.quorumSum', {
+    voted: String(voted),
+    roll: String(m.roll),
+    share: percentText(m.roll > 0 ? (voted / m.roll) * 100 : 0),
+    sign: m.quorum_met ? '≥' : '<',
+    quorum: percentText(m.quorum_percent),
+    met: m.quorum_met ? 'yes' : 'no',
+  });
+  return { threshold, quorum };
+}
+
 /** A motion on the declaration: Yes, No, Abstain, the rule it was held to, and PASSED or NOT PASSED. */
 export function MotionDeclaration({ result: m }: { result: MotionResult }) {
   const { locale } = useT();
   // The motion's name in the reader's language where the admin translated it (docs/i18n.md "Ballot content").
   const title = titleIn(locale, m);
+  const sums = motionArithmetic(m);
   const headingId = `pos-${m.position_id}`;
   return (
     <section className="declaration-position grid gap-2" aria-labelledby={headingId}>
@@ -44,11 +97,24 @@ export function MotionDeclaration({ result: m }: { result: MotionResult }) {
           ? t('declaration.noQuorum')
           : t('declaration.quorum', { quorum: m.quorum_percent, met: m.quorum_met ? 'yes' : 'no' })}
       </p>
+      <ul className="grid gap-0.5 text-sm" data-testid={`motion-arithmetic-${m.position_id}`}>
+        <li>{sums.threshold}</li>
+        {sums.quorum && <li>{sums.quorum}</li>}
+      </ul>
       <p className="font-semibold" data-testid={`motion-outcome-${m.position_id}`}>
         {t('declaration.outcomeLine', { passed: m.passed ? 'yes' : 'no' })}
       </p>
     </section>
   );
+}
+
+/** GET psk/results/ballots of one position of one election (the contract's getRankedBallots query). */
+function bltHref(positionId: number, election?: number): string {
+  const query = new URLSearchParams({
+    position_id: String(positionId),
+    ...(election === undefined ? {} : { election_id: String(election) }),
+  });
+  return `/api/v1/psk/results/ballots?${query}`;
 }
 
 type Tie = NonNullable<RankedResult['rounds'][number]['tie']>;
@@ -68,8 +134,12 @@ function TieNote({ tie, nameOf }: { tie: Tie; nameOf: (id: number) => string }) 
   );
 }
 
-/** A ranked position on the declaration: the quota, the elected, and the count round by round (docs/decisions/005). */
-export function RankedDeclaration({ result: r }: { result: RankedResult }) {
+/**
+ * A ranked position on the declaration: the quota, the elected, and the count round by round (docs/decisions/005).
+ * `election` is the declaration's (the URL's), undefined for the current one: the BLT link names it,
+ * as the server looks the position up in the election the call names.
+ */
+export function RankedDeclaration({ result: r, election }: { result: RankedResult; election?: number }) {
   const { tRich, locale } = useT();
   const title = titleIn(locale, r);
   const headingId = `pos-${r.position_id}`;
@@ -121,7 +191,7 @@ export function RankedDeclaration({ result: r }: { result: RankedResult }) {
       <p className="text-sm print:hidden">
         {tRich('declaration.downloadBlt', {
           link: (chunks) => (
-            <a className="underline" href={`/api/v1/psk/results/ballots?position_id=${r.position_id}`} download>
+            <a className="underline" href={bltHref(r.position_id, election)} download>
               {chunks}
             </a>
           ),

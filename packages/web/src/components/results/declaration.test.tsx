@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
-import type { FinalResultsResponse, RankedResult } from '@kura/contract';
+import { contract, type FinalResultsResponse, type RankedResult } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/test/fetch';
 import { declaredResult, motionResult } from '@/test/results';
+import { anElection } from '@/test/elections';
 import { Declaration } from './results-page';
 
 // The count of this ballot file by `pnpm cli count --json` (4 candidates, 2 seats, 9 ballots):
@@ -62,9 +63,9 @@ const ranked: RankedResult = {
   ],
 };
 
-async function renderDeclaration(data: FinalResultsResponse['data']) {
+async function renderDeclaration(data: FinalResultsResponse['data'], election?: number) {
   stubFetch(() => undefined);
-  return renderWithProviders(<Declaration result={declaredResult(data)} />);
+  return renderWithProviders(<Declaration result={declaredResult(data)} election={election} />);
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -101,6 +102,17 @@ describe('the declaration of a ranked position (docs/decisions/005)', () => {
     const link = screen.getByRole('link', { name: 'Download the ballots (BLT)' });
     expect(link.getAttribute('href')).toBe('/api/v1/psk/results/ballots?position_id=7');
     expect(screen.getByText('kura count')).toBeTruthy();
+  });
+
+  it("names the declaration's election in the BLT link (a position of another election than the current one is a 404 without it)", async () => {
+    await renderDeclaration([ranked], 3);
+    const link = screen.getByRole('link', { name: 'Download the ballots (BLT)' });
+    const url = new URL(link.getAttribute('href')!, 'http://localhost');
+    expect(url.pathname).toBe('/api/v1/psk/results/ballots');
+    // The query the contract's getRankedBallots takes: position_id and election_id.
+    const query = contract.api.lifecycle.getRankedBallots.query.parse(Object.fromEntries(url.searchParams));
+    expect(query.position_id).toBe(7);
+    expect(String(query.election_id)).toBe('3');
   });
 });
 
@@ -207,5 +219,58 @@ describe('turnout by branch', () => {
         .getAllByRole('cell')
         .map((c) => c.textContent),
     ).toEqual(['Nairobi', '12', '10', '83.3%']);
+  });
+});
+
+describe('the arithmetic behind a declared motion, and the organisation on the printed page (issue 37)', () => {
+  it('shows Yes against the threshold and the quorum as "14 of 30 = 46.7 % ≥ 20 %"', async () => {
+    await renderDeclaration([
+      motionResult({ yes: 9, no: 3, abstain: 2, threshold: 'two_thirds', quorum_percent: 20, roll: 30, quorum_met: true, passed: true }),
+      motionResult({
+        position_id: 9,
+        title: 'B',
+        yes: 2,
+        no: 2,
+        abstain: 0,
+        threshold: 'majority',
+        quorum_percent: 20,
+        roll: 30,
+        quorum_met: false,
+        passed: false,
+      }),
+      motionResult({
+        position_id: 10,
+        title: 'C',
+        yes: 1,
+        no: 0,
+        abstain: 0,
+        threshold: 'three_quarters',
+        quorum_percent: null,
+        roll: null,
+        quorum_met: true,
+      }),
+    ]);
+    const lines = (id: number) => [...screen.getByTestId(`motion-arithmetic-${id}`).querySelectorAll('li')].map((li) => li.textContent);
+    expect(lines(8)).toEqual([
+      'Yes: 9 of 12 Yes and No votes = 75 % ≥ 66.7 % needed: the threshold was met.',
+      'Quorum: 14 of 30 members on the roll voted on it = 46.7 % ≥ 20 %: the quorum was met.',
+    ]);
+    // a majority is "more than half": 2 of 4 is not
+    expect(lines(9)).toEqual([
+      'Yes: 2 of 4 Yes and No votes = 50 % ≤ 50 % needed: the threshold was not met.',
+      'Quorum: 4 of 30 members on the roll voted on it = 13.3 % < 20 %: the quorum was not met.',
+    ]);
+    expect(lines(10)).toEqual(['Yes: 1 of 1 Yes and No votes = 100 % ≥ 75 % needed: the threshold was met.']);
+  });
+
+  it('names the organisation in the declaration itself (the site header does not print)', async () => {
+    stubFetch(({ path }) =>
+      path === '/election'
+        ? { status: 200, body: { data: anElection(1, 'AGM 2026', { organisation: 'Umoja Farmers Cooperative' }) } }
+        : undefined,
+    );
+    await renderWithProviders(<Declaration result={declaredResult([motionResult()])} />);
+    expect((await screen.findByTestId('declaration-organisation')).textContent).toBe('Umoja Farmers Cooperative');
+    expect(screen.getByTestId('declaration-organisation').closest('article')).toBeTruthy();
   });
 });

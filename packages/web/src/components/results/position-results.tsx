@@ -4,6 +4,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { positionKey, positionLabel } from '@/lib/format';
+import { RetryButton } from '@/components/layout/screen-error';
 import { ResultsRows } from './results-rows';
 import { cn } from '@/lib/utils';
 import { contentIn, titleIn, useT } from '@/i18n';
@@ -24,13 +25,15 @@ type Props = {
   noVotesText: string;
   /** shown instead of 'No results available' when the server withheld the results (their visibility) */
   hiddenText?: string;
+  /** reads the results again: a failed read (not withheld results) then offers Retry */
+  onRetry?: () => void;
   className?: string;
 };
 
 type Option = { key: string; label: string };
 
 /** A position dropdown (label name + level, value name_level) and the results card for it. */
-export function PositionResults({ positions, groups, loading, error, defaultKey, noVotesText, hiddenText, className }: Props) {
+export function PositionResults({ positions, groups, loading, error, defaultKey, noVotesText, hiddenText, onRetry, className }: Props) {
   const { t, tKnown, locale } = useT();
   const selectId = useId();
   // Names in the reader's language where the admin translated them (docs/i18n.md "Ballot content"); keys stay the originals.
@@ -79,6 +82,11 @@ export function PositionResults({ positions, groups, loading, error, defaultKey,
             </p>
           ) : error && hiddenText ? (
             <p className="text-muted-foreground">{tKnown(hiddenText)}</p>
+          ) : error && onRetry && !groups ? (
+            <div className="grid justify-items-start gap-3">
+              <p className="text-muted-foreground">{t('results.none')}</p>
+              <RetryButton onRetry={onRetry} label={t('screenError.retryResults')} />
+            </div>
           ) : error || !groups || groups.length === 0 ? (
             <p className="text-muted-foreground">{t('results.none')}</p>
           ) : !group || group.total <= 0 || group.values.length === 0 ? (

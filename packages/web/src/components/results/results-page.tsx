@@ -13,6 +13,7 @@ import { queries } from '@/lib/queries';
 import { t, titleIn, useT } from '@/i18n';
 import { MotionDeclaration, RankedDeclaration } from './declaration-sections';
 import { DeclarationTable } from './declaration-table';
+import { isStaffSession, RegisterSigningKey, SignedDeclaration } from './signed-declaration';
 
 const share = (n: number, of: number) => (of > 0 ? `${((n / of) * 100).toFixed(1)}%` : '0.0%');
 
@@ -47,6 +48,8 @@ export function ResultsPage() {
             <div className="grid gap-2">
               <h1 className="text-2xl font-semibold">{t('declaration.title')}</h1>
               <p className="text-muted-foreground">{t('declaration.notYet')}</p>
+              {/* Staff register their signing key before the close (docs/screens.md "Declaration"). */}
+              {isStaffSession() && <RegisterSigningKey />}
             </div>
           ) : (
             <ErrorState>{tKnown(errorMessage(q.error)) || t('declaration.loadFailed')}</ErrorState>
@@ -62,11 +65,19 @@ export function ResultsPage() {
 export function Declaration({ result, election }: { result: FinalResultsResponse; election?: number }) {
   const { turnout, commitment } = result;
   const { tRich } = useT();
-  const { texts } = useElection(election);
+  const { texts, election: shown } = useElection(election);
   const when = (iso: string) => formatDateTime(iso, texts.timeZone);
+  // The signatures and the evidence belong to one election: the URL's, else the current one's.
+  const electionId = election ?? shown?.id;
   return (
     <article className="declaration grid gap-8" aria-labelledby="declaration-title">
       <header className="grid gap-2">
+        {/* The site's header does not print (styles.css): the declaration names its organisation itself. */}
+        {texts.organisation && (
+          <p className="text-lg font-semibold" data-testid="declaration-organisation">
+            {texts.organisation}
+          </p>
+        )}
         <div className="flex flex-wrap items-start justify-between gap-4">
           <h1 id="declaration-title" className="text-2xl font-semibold">
             {t('declaration.heading')}
@@ -92,7 +103,7 @@ export function Declaration({ result, election }: { result: FinalResultsResponse
           p.kind === 'motion' ? (
             <MotionDeclaration key={p.position_id} result={p} />
           ) : (
-            <RankedDeclaration key={p.position_id} result={p} />
+            <RankedDeclaration key={p.position_id} result={p} election={election} />
           )
         ) : (
           <TallyDeclaration key={p.position_id} result={p} />
@@ -136,6 +147,8 @@ export function Declaration({ result, election }: { result: FinalResultsResponse
           <p>{t('declaration.audit', { ok: result.audit.ok ? 'yes' : 'no', problems: String(result.audit.problems.length) })}</p>
         )}
       </section>
+
+      {electionId !== undefined && <SignedDeclaration electionId={electionId} />}
 
       <footer className="declaration-signature hidden gap-10 pt-10 text-sm print:grid">
         <p>{t('declaration.signature')}</p>

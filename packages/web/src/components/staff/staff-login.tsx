@@ -6,6 +6,7 @@ import { CodeStep } from '@/components/auth/code-step';
 import { GoogleButton } from '@/components/auth/google-button';
 import { SuccessAlert } from '@/components/auth/success-alert';
 import { LanguageSelect } from '@/components/layout/language-select';
+import { FirstAdminHint } from '@/components/staff/first-admin-hint';
 import { FormField, useZodForm } from '@/components/forms';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -99,7 +100,8 @@ export function StaffLogin({ role }: { role: StaffRole }) {
           <LanguageSelect compact />
         </div>
       </header>
-      <main id="main" className="mx-auto w-full max-w-md flex-1 px-3 py-8 sm:py-12">
+      <main id="main" className="mx-auto grid w-full max-w-md flex-1 content-start gap-6 px-3 py-8 sm:py-12">
+        <FirstAdminHint />
         <AuthCard title={title} description={role === 'admin' ? t('staff.login.adminDescription') : t('staff.login.agentDescription')}>
           <div className="grid gap-5">
             <SuccessAlert message={success} />

@@ -13,14 +13,20 @@ describe('General Election Statistics tiles (docs/screens.md "Staff pages": word
     const items = within(screen.getByRole('list'))
       .getAllByRole('listitem')
       .map((li) => li.textContent);
-    expect(items).toEqual(['5Votes Casted', '4Members verified', '3Members not verified', '2Members Voted', '6Members not Voted']);
+    expect(items).toEqual([
+      '5Votes cast (one per position)',
+      '4Members verified',
+      '3Members not verified',
+      '2Members Voted',
+      '6Members not Voted',
+    ]);
   });
 
   it('reads singular for exactly one', () => {
     render(
       <StatisticsTiles statistics={{ votesCasted: 1, verifiedMembers: 1, unverifiedMembers: 1, membersVoted: 1, membersNotVoted: 1 }} />,
     );
-    expect(within(tile('votesCasted')).getByText('Vote Casted')).toBeTruthy();
+    expect(within(tile('votesCasted')).getByText('Vote cast (one per position)')).toBeTruthy();
     expect(within(tile('verifiedMembers')).getByText('Member verified')).toBeTruthy();
     expect(within(tile('unverifiedMembers')).getByText('Member not verified')).toBeTruthy();
     expect(within(tile('membersVoted')).getByText('Member Voted')).toBeTruthy();
@@ -31,7 +37,7 @@ describe('General Election Statistics tiles (docs/screens.md "Staff pages": word
     render(
       <StatisticsTiles statistics={{ votesCasted: 0, verifiedMembers: 2, unverifiedMembers: 0, membersVoted: 1200, membersNotVoted: 0 }} />,
     );
-    expect(within(tile('votesCasted')).getByText('Votes Casted')).toBeTruthy();
+    expect(within(tile('votesCasted')).getByText('Votes cast (one per position)')).toBeTruthy();
     expect(within(tile('verifiedMembers')).getByText('Members verified')).toBeTruthy();
     expect(within(tile('membersVoted')).getByText('Members Voted')).toBeTruthy();
     expect(within(tile('membersVoted')).getByText((1200).toLocaleString())).toBeTruthy();

@@ -5,14 +5,20 @@ import { intlLocale, t, useT, type MessageKey } from '@/i18n';
 
 export const STATISTICS_HEADING = 'General Election Statistics';
 
-type Tile = { key: keyof Statistics; singular: string; plural: string; singularKey: MessageKey; pluralKey: MessageKey };
+type Tile = {
+  key: Exclude<keyof Statistics, 'channels'>;
+  singular: string;
+  plural: string;
+  singularKey: MessageKey;
+  pluralKey: MessageKey;
+};
 
 /** docs/screens.md "Staff pages": the five tiles, in order, each with its singular and plural wording. */
 export const STATISTICS_TILES: readonly Tile[] = [
   {
     key: 'votesCasted',
-    singular: 'Vote Casted',
-    plural: 'Votes Casted',
+    singular: 'Vote cast (one per position)',
+    plural: 'Votes cast (one per position)',
     singularKey: 'staff.stats.votesCasted.one',
     pluralKey: 'staff.stats.votesCasted.other',
   },
@@ -55,11 +61,13 @@ type Props = {
   statistics: Statistics | undefined;
   loading?: boolean;
   error?: boolean;
+  /** reads the statistics again (the Retry of the error state) */
+  onRetry?: () => void;
   className?: string;
 };
 
 /** 'General Election Statistics': five counters that update in place when the live channel sends new ones. */
-export function StatisticsTiles({ statistics, loading, error, className }: Props) {
+export function StatisticsTiles({ statistics, loading, error, onRetry, className }: Props) {
   const { t } = useT();
   return (
     <section aria-labelledby="statistics-heading" className={cn('grid gap-3', className)}>
@@ -67,7 +75,9 @@ export function StatisticsTiles({ statistics, loading, error, className }: Props
         {t('staff.stats.heading')}
       </h2>
       {error && !statistics ? (
-        <ErrorState>{t('staff.stats.error')}</ErrorState>
+        <ErrorState onRetry={onRetry} retryLabel={t('screenError.retryStatistics')}>
+          {t('staff.stats.error')}
+        </ErrorState>
       ) : (
         <ul
           className="grid grid-cols-1 gap-3 min-[400px]:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5"

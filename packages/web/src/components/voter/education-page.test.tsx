@@ -34,7 +34,7 @@ describe("the tutorial footer: every date a voter reads is the election's own, o
   it('shows an election without a schedule no dates at all (not the demo sentence)', async () => {
     stubRoutes(stub(contract.api.elections.getElection, { status: 200, body: { data: election({}) } }));
     await renderWithProviders(<Education />, '/voter/education');
-    await screen.findByText('Go to the elections tab');
+    await screen.findByText('Open Voting');
     const text = document.body.textContent ?? '';
     expect(text).not.toMatch(/voting starts on/);
     expect(text).not.toMatch(/\b20\d\d\b/);
@@ -49,5 +49,20 @@ describe("the tutorial footer: every date a voter reads is the election's own, o
     );
     await renderWithProviders(<Education />, '/voter/education');
     expect(await screen.findByText('voting starts on 1st Mar 2027 and ends on 2nd March 2027')).toBeTruthy();
+  });
+});
+
+describe('the tutorial (issue 37: ranked ballots and motions)', () => {
+  it('tells how to rank and how to vote on a motion, names the buttons the ballot has and the receipts as "My receipts"', async () => {
+    stubRoutes(stub(contract.api.elections.getElection, { status: 200, body: { data: election({}) } }));
+    await renderWithProviders(<Education />, '/voter/education');
+    await screen.findByText('Open Voting');
+    const text = document.body.textContent ?? '';
+    expect(text).toMatch(/press Rank beside your first choice/);
+    expect(text).toMatch(/On a motion, choose Yes, No or Abstain/);
+    expect(text).toMatch(/press Cast my vote/);
+    expect(text).toMatch(/Open My receipts in the menu/);
+    // no jargon, no single-candidate-only instruction, no button the ballot does not have
+    expect(text).not.toMatch(/vvp|Yes!|choose one candidate by selecting/i);
   });
 });

@@ -7,12 +7,24 @@ import { getLocale, t, useT, type MessageKey } from '@/i18n';
 
 /** Education (docs/screens.md "Screens"): six steps and the voting window footer (English; the screen shows the catalogue's education.stepN). */
 export const EDUCATION_STEPS = [
-  { title: 'Go to the elections tab', body: 'Open Voting in the menu to see the positions you can vote for.' },
-  { title: 'Pick a candidate', body: 'In each position, choose one candidate by selecting the button next to their name.' },
-  { title: 'Confirm', body: 'Press Vote, check your choices, then press Yes! to cast your vote. Reset clears your choices.' },
-  { title: 'Try vvpat', body: 'Open Vvpt in the menu to see a receipt code for each position you voted for.' },
   {
-    title: 'Vvpat allows vote verifiability',
+    title: 'Open Voting',
+    body: 'Open Voting in the menu to see the positions and motions you can vote on. Each position says how it is voted.',
+  },
+  {
+    title: 'Make your choices',
+    body: 'Where a position says "Choose one" or "Choose up to N", select the candidates you want. On a ranked position, press Rank beside your first choice, then your second, and so on; move a candidate up or down, or remove them, until the order is yours. 1 is your first choice, and you may rank as many or as few as you wish. On a motion, choose Yes, No or Abstain; the motion\'s rule says what it needs to pass. A position you leave empty is not voted.',
+  },
+  {
+    title: 'Confirm',
+    body: 'Press Vote, check your choices in the list, then press Cast my vote. Cancel or Reset clears your choices. A vote cannot be changed once cast.',
+  },
+  {
+    title: 'See your receipts',
+    body: 'Open My receipts in the menu to see a receipt code for each position you voted on; a ranked position shows your order.',
+  },
+  {
+    title: 'Check that your vote is counted',
     body: 'Your receipt codes let you check that your votes are in the count, without showing anyone whom you chose.',
   },
   { title: 'Thank you', body: 'Thank you for voting.' },
@@ -55,7 +67,7 @@ export function Education() {
                   <span className="mr-2 inline-flex size-8 items-center justify-center rounded-full bg-primary text-base text-primary-foreground">
                     {i + 1}
                   </span>
-                  {t(title)}
+                  <span>{t(title)}</span>
                 </CardTitle>
               </CardHeader>
               <CardContent>

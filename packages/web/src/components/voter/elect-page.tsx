@@ -137,11 +137,13 @@ export function Elect() {
       ) : (
         // After a vote the rest of the ballot stays: the positions voted for are shown as done.
         <BallotForm
+          key={electionId ?? 'current'}
           groups={groups}
           votedPositionIds={votedPositionIds}
           blockedReason={disabled ? t('elect.disabled') : null}
           submitting={vote.isPending}
           onConfirm={confirm}
+          draftKey={electionId === undefined ? undefined : String(electionId)}
         />
       )}
     </div>

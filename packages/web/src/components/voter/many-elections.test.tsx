@@ -102,7 +102,7 @@ describe('the ballot of the election in the URL', () => {
     fireEvent.click(await screen.findByRole('radio', { name: 'Candidate 210' }));
     fireEvent.click(screen.getByRole('radio', { name: 'Candidate 220' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
     expect(await screen.findByText('You have successfully voted')).toBeTruthy();
     const ballot = calls.find((c) => c.path === '/psk/candidates/v2');
     expect(ballot?.search.get('election_id')).toBe('2');
@@ -116,7 +116,7 @@ describe('the ballot of the election in the URL', () => {
     await renderWithProviders(<Elect />, '/voter/elect?election=3', { validateSearch: electionSearch });
     fireEvent.click(await screen.findByRole('radio', { name: 'Candidate 310' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Yes!' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('You are not on the roll for this election')).toBeTruthy();
     expect(within(alert).getByRole('link', { name: 'Back to your elections' }).getAttribute('href')).toBe('/voter');

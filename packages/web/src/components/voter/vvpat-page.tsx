@@ -9,6 +9,7 @@ import { toast } from '@/hooks/use-toast';
 import { errorStatus } from '@/lib/errors';
 import { queries } from '@/lib/queries';
 import { receiptElection } from '@/lib/receipts';
+import { positionTitleIn } from '@/lib/format';
 import { t, useT } from '@/i18n';
 
 export function VoterVvpat() {
@@ -60,7 +61,8 @@ export function VoterVvpat() {
           </thead>
           <tbody>
             {votes.map((v, i) => (
-              <tr key={v.vvpat} className="border-t border-border">
+              // A ballot for several seats (or a ranked one) is one receipt with a row per choice.
+              <tr key={`${v.vvpat}-${i}`} className="border-t border-border">
                 <td className="px-3 py-2">{i + 1}</td>
                 {showElection && <td className="px-3 py-2">{electionOf(v)}</td>}
                 <td className="px-3 py-2 font-mono">
@@ -73,8 +75,9 @@ export function VoterVvpat() {
                     {v.vvpat}
                   </Link>
                 </td>
-                <td className="px-3 py-2">{v.name}</td>
-                <td className="px-3 py-2">{v.position}</td>
+                {/* A ranked ballot's rows carry the voter's order: "1. Zola Z". */}
+                <td className="px-3 py-2">{v.rank ? t('ballot.rankedItem', { rank: v.rank, name: v.name }) : v.name}</td>
+                <td className="px-3 py-2">{positionTitleIn(v.position)}</td>
               </tr>
             ))}
           </tbody>

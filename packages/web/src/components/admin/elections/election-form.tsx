@@ -245,6 +245,8 @@ export function ElectionForm({
         submitLabel={election ? t('elections.save') : t('elections.create')}
         pendingLabel={t('common.saving')}
         onCancel={onDone}
+        // In the dialog (which scrolls), Save and Cancel stay in view at the bottom edge (issue 37: 1280×900).
+        className="sticky -bottom-6 -mx-6 border-t border-border bg-background px-6 py-3"
       />
     </form>
   );

@@ -25,6 +25,7 @@ const organisation = {
   time_zone: 'Africa/Nairobi',
   current_election_id: 3,
   default_language: 'en',
+  member_no_pattern: null,
 };
 const stats = (votesCasted: number, voted: number, notVoted: number) => ({
   votesCasted,

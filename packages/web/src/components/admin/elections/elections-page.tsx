@@ -8,15 +8,7 @@ import { z } from 'zod';
 import { FormField, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
 import { ErrorState, Loading } from '@/components/layout/page-states';
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -32,6 +24,19 @@ import { useT } from '@/i18n';
 import { ElectionForm, NewElectionForm } from './election-form';
 
 type Listed = Election & { id: number };
+
+/**
+ * The untitled election a new installation starts with, still as it was made: no title, description
+ * or schedule and never opened. The page says why it is there (and that it may go).
+ */
+export const untouched = (e: Listed) =>
+  !e.title.trim() &&
+  !e.description?.trim() &&
+  !e.opens_at &&
+  !e.closes_at &&
+  e.roll_frozen_at == null &&
+  e.phase !== 'closed' &&
+  !e.archived;
 type Confirmed = { kind: 'archive' | 'delete'; election: Listed };
 type Action = { kind: 'copy' | 'edit'; election: Listed } | Confirmed | { kind: 'new' } | null;
 
@@ -65,26 +70,38 @@ export function ElectionsPage() {
       ) : list.isError ? (
         <ErrorState>{t('elections.switcher.loadError')}</ErrorState>
       ) : (
-        <DataTable
-          caption={t('elections.caption')}
-          minWidth="min-w-[52rem]"
-          headers={[
-            t('elections.col.title'),
-            t('elections.col.phase'),
-            t('elections.col.turnout'),
-            t('elections.col.opened'),
-            t('elections.col.closed'),
-            t('elections.col.actions'),
-          ]}
-        >
-          {elections.map((e) => (
-            <ElectionRow key={e.id} election={e} currentId={current.data?.body.data.id} timeZone={timeZone} onAction={setAction} />
-          ))}
-        </DataTable>
+        <>
+          {elections.length === 0 && (
+            <p role="status" className="rounded-lg border border-dashed border-border p-4 text-sm text-muted-foreground">
+              {t('elections.none')}
+            </p>
+          )}
+          {elections.some(untouched) && (
+            <p role="note" className="rounded-lg border border-border bg-muted/40 p-4 text-sm">
+              {t('elections.untouchedNote')}
+            </p>
+          )}
+          <DataTable
+            caption={t('elections.caption')}
+            minWidth="min-w-[52rem]"
+            headers={[
+              t('elections.col.title'),
+              t('elections.col.phase'),
+              t('elections.col.turnout'),
+              t('elections.col.opened'),
+              t('elections.col.closed'),
+              t('elections.col.actions'),
+            ]}
+          >
+            {elections.map((e) => (
+              <ElectionRow key={e.id} election={e} currentId={current.data?.body.data.id} timeZone={timeZone} onAction={setAction} />
+            ))}
+          </DataTable>
+        </>
       )}
 
       <Dialog open={action?.kind === 'new'} onOpenChange={(o) => !o && close()}>
-        <DialogContent className="max-h-[90vh] overflow-y-auto">
+        <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-2xl">
           <DialogHeader>
             <DialogTitle>{t('elections.newTitle')}</DialogTitle>
             <DialogDescription>{t('elections.newText')}</DialogDescription>
@@ -93,7 +110,7 @@ export function ElectionsPage() {
         </DialogContent>
       </Dialog>
       <Dialog open={action?.kind === 'edit'} onOpenChange={(o) => !o && close()}>
-        <DialogContent className="max-h-[90vh] overflow-y-auto">
+        <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-2xl">
           {action?.kind === 'edit' && (
             <>
               <DialogHeader>
@@ -110,7 +127,10 @@ export function ElectionsPage() {
           {action?.kind === 'copy' && <CopyForm key={action.election.id} election={action.election} onDone={close} />}
         </DialogContent>
       </Dialog>
-      <ConfirmDialog action={action !== null && (action.kind === 'archive' || action.kind === 'delete') ? action : null} onDone={close} />
+      <ElectionConfirmDialog
+        action={action !== null && (action.kind === 'archive' || action.kind === 'delete') ? action : null}
+        onDone={close}
+      />
     </div>
   );
 }
@@ -284,48 +304,28 @@ function Problem({ text }: { text: string | null }) {
 }
 
 /** Archive or Delete, confirmed; the dialog stays open with the server's reason when it refuses (409). */
-function ConfirmDialog({ action, onDone }: { action: Confirmed | null; onDone: () => void }) {
+function ElectionConfirmDialog({ action, onDone }: { action: Confirmed | null; onDone: () => void }) {
   const { t } = useT();
   const archive = useArchiveElection();
   const remove = useDeleteElection();
-  const [problem, setProblem] = useState<string | null>(null);
-  const [shown, setShown] = useState(action);
-  if (action !== shown) {
-    setShown(action);
-    setProblem(null);
-  }
   const title = action ? action.election.title.trim() || t('elections.untitled') : '';
   const isDelete = action?.kind === 'delete';
-  const pending = archive.isPending || remove.isPending;
-
-  const confirm = async () => {
-    if (!action) return;
-    setProblem(null);
-    try {
-      if (isDelete) await remove.mutateAsync({ params: { id: action.election.id } });
-      else await archive.mutateAsync({ params: { id: action.election.id } });
-      toast({ variant: 'success', title: isDelete ? t('elections.deleted', { title }) : t('elections.archivedToast', { title }) });
-      onDone();
-    } catch (err) {
-      setProblem(errorMessage(err) ?? t('common.somethingWrong'));
-    }
-  };
-
   return (
-    <AlertDialog open={action !== null} onOpenChange={(o) => !o && onDone()}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{isDelete ? t('elections.deleteTitle', { title }) : t('elections.archiveTitle', { title })}</AlertDialogTitle>
-          <AlertDialogDescription>{isDelete ? t('elections.deleteText') : t('elections.archiveText')}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <Problem text={problem} />
-        <AlertDialogFooter>
-          <AlertDialogCancel>{t('common.cancel')}</AlertDialogCancel>
-          <Button variant={isDelete ? 'destructive' : 'default'} disabled={pending} onClick={() => void confirm()}>
-            {isDelete ? t('elections.delete') : t('elections.archive')}
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={action !== null}
+      title={isDelete ? t('elections.deleteTitle', { title }) : t('elections.archiveTitle', { title })}
+      description={isDelete ? t('elections.deleteText') : t('elections.archiveText')}
+      confirmLabel={isDelete ? t('elections.delete') : t('elections.archive')}
+      destructive={isDelete}
+      pending={archive.isPending || remove.isPending}
+      onClose={onDone}
+      onConfirm={async () => {
+        if (!action) return;
+        if (isDelete) await remove.mutateAsync({ params: { id: action.election.id } });
+        else await archive.mutateAsync({ params: { id: action.election.id } });
+        toast({ variant: 'success', title: isDelete ? t('elections.deleted', { title }) : t('elections.archivedToast', { title }) });
+        onDone();
+      }}
+    />
   );
 }

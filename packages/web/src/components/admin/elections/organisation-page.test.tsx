@@ -15,6 +15,7 @@ const organisation = {
   time_zone: 'Africa/Nairobi',
   current_election_id: null,
   default_language: 'en',
+  member_no_pattern: null,
 };
 
 function server(put: (body: Record<string, unknown>) => { status: number; body: unknown } | undefined = () => undefined) {
@@ -70,6 +71,7 @@ describe('Organisation page (docs/api.md "Many elections")', () => {
       time_zone: 'Europe/London',
       current_election_id: 2,
       default_language: 'sw',
+      member_no_pattern: '',
     });
   });
 

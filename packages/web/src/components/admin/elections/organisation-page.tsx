@@ -36,9 +36,10 @@ export function OrganisationPage() {
         time_zone: data.time_zone,
         current_election: data.current_election_id === null ? AUTOMATIC : String(data.current_election_id),
         default_language: isShipped(data.default_language) ? data.default_language : 'en',
+        member_no_pattern: data.member_no_pattern ?? '',
       }}
       pending={update.isPending}
-      onSave={async ({ name, website, support_email, time_zone, current_election, default_language }) => {
+      onSave={async ({ name, website, support_email, time_zone, current_election, default_language, member_no_pattern }) => {
         await update.mutateAsync({
           body: {
             name,
@@ -47,6 +48,8 @@ export function OrganisationPage() {
             time_zone,
             current_election_id: current_election === AUTOMATIC ? null : Number(current_election),
             default_language,
+            // Empty: the default rule (the server stores null).
+            member_no_pattern: member_no_pattern ?? '',
           },
         });
         toast({ variant: 'success', title: t('organisation.saved') });

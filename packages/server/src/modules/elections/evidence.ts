@@ -1,0 +1,251 @@
+import type { FinalResultsResponse } from '@kura/contract';
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import yazl from 'yazl';
+import type { Db } from '../../db/client';
+import { readState, rollRows, nameElection, type ElectionId } from '../../db/election-store';
+import { nominationsRecord } from '../../db/nomination-store';
+import { activityLogs, ballots, candidacies, commitments, members, positions } from '../../db/schema';
+import { AppError } from '../../errors';
+import { positionTitle } from '../../lib/position-title';
+import { packDigest, type Manifest } from '../../evidence/digest';
+import type { ElectionsContext } from './context';
+import { finaliseElection, getFinalResults } from './lifecycle';
+
+/**
+ * The evidence pack of a closed election (docs/operations.md "After the close: certifying the
+ * result"): every file is produced as a stream from the database (never the whole pack in
+ * memory), hashed once for the manifest and produced again into the zip. Every file inside the
+ * manifest's `files` is made only of what is fixed at the close (the stored declaration, the
+ * frozen roll, the mixed ballots in receipt order, the commitments up to the final one, the audit
+ * at close, activity rows up to the close), so the digest never changes afterwards.
+ */
+
+type Chunk = string | Buffer;
+export type PackFile = { path: string; produce: () => AsyncIterable<Chunk> };
+
+const PAGE = 5000;
+/**
+ * A BLT file's page: each page sorts the position's ballots by receipt again (no index holds that
+ * order), so fewer, larger pages cost less; 50,000 rows are a few MB (BENCHMARKS.md figure 10).
+ */
+const BALLOT_PAGE = 50_000;
+
+/** One CSV cell: quoted when it holds a comma, quote or line break. */
+const cell = (v: string | number | null): string => {
+  const s = v === null ? '' : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+const csvLine = (values: (string | number | null)[]) => `${values.map(cell).join(',')}\n`;
+
+/** BLT names cannot hold a double quote or a line break (as `psk/results/ballots`). */
+export const bltName = (name: string) => name.replace(/"/g, "'").replace(/[\r\n]+/g, ' ');
+
+/** The closed, finalised election (403 before the close; the closing statements finished first). */
+async function closedState(ctx: ElectionsContext, id: ElectionId) {
+  let row = await readState(ctx.database.db, id);
+  if (!row.closedAt) throw new AppError('FORBIDDEN', 'The evidence is available once the election closes');
+  if (row.finalCommitmentId === null || !row.audit) {
+    await finaliseElection(ctx, id);
+    row = await readState(ctx.database.db, id);
+  }
+  if (row.finalCommitmentId === null || !row.closedAt) throw new Error(`election ${id} is closed but not finalised`);
+  return { ...row, closedAt: row.closedAt, finalCommitmentId: row.finalCommitmentId };
+}
+
+/**
+ * One candidates position's ballots as a BLT file: its candidates numbered 1..n by id (those
+ * standing and any that hold a ballot), named as declared; one line per ballot in receipt order
+ * (receipts are random, so the order says nothing about who voted or when), each ballot's
+ * candidates in the voter's order for a ranked position, by number otherwise. Read in pages.
+ */
+async function* positionBlt(
+  db: Db,
+  electionId: ElectionId,
+  position: { id: number; title: string; seats: number },
+  declaredNames: Map<number, string>,
+): AsyncIterable<string> {
+  const standing = await db.select({ id: candidacies.memberId }).from(candidacies).where(eq(candidacies.positionId, position.id));
+  const voted = await db
+    .selectDistinct({ id: ballots.candidateId })
+    .from(ballots)
+    .where(and(eq(ballots.electionId, electionId), eq(ballots.positionId, position.id)));
+  const ids = [...new Set([...standing.map((s) => s.id), ...voted.map((v) => v.id)])].sort((a, b) => a - b);
+  const number = new Map(ids.map((id, k) => [id, k + 1]));
+  yield `${ids.length} ${position.seats}\n`;
+  let after: { receipt: string; rank: number; candidateId: number } | null = null;
+  let current: { receipt: string; numbers: number[] } | null = null;
+  const line = (numbers: number[]) => `1 ${numbers.join(' ')} 0\n`;
+  for (;;) {
+    const page: { receipt: string; rank: number; candidateId: number }[] = await db
+      .select({ receipt: ballots.receipt, rank: ballots.rank, candidateId: ballots.candidateId })
+      .from(ballots)
+      .where(
+        and(
+          eq(ballots.electionId, electionId),
+          eq(ballots.positionId, position.id),
+          after === null
+            ? undefined
+            : sql`(${ballots.receipt} collate "C" > ${after.receipt} or (${ballots.receipt} = ${after.receipt} and (${ballots.rank} > ${after.rank} or (${ballots.rank} = ${after.rank} and ${ballots.candidateId} > ${after.candidateId}))))`,
+        ),
+      )
+      .orderBy(sql`${ballots.receipt} collate "C"`, asc(ballots.rank), asc(ballots.candidateId))
+      .limit(BALLOT_PAGE);
+    let out = '';
+    for (const b of page) {
+      if (current && current.receipt !== b.receipt) {
+        out += line(current.numbers);
+        current = null;
+      }
+      current ??= { receipt: b.receipt, numbers: [] };
+      current.numbers.push(number.get(b.candidateId)!);
+    }
+    if (out) yield out;
+    if (page.length < BALLOT_PAGE) break;
+    after = page[page.length - 1]!;
+  }
+  if (current) yield line(current.numbers);
+  yield '0\n';
+  const extra = ids.filter((id) => !declaredNames.has(id));
+  const names = new Map(declaredNames);
+  if (extra.length)
+    for (const m of await db
+      .select({ id: members.id, name: members.name })
+      .from(members)
+      .where(sql`${members.id} in ${extra}`))
+      names.set(m.id, m.name);
+  let tail = '';
+  for (const id of ids) tail += `"${bltName(names.get(id) ?? `Candidate ${id}`)}"\n`;
+  tail += `"${bltName(position.title)}"\n`;
+  yield tail;
+}
+
+/** Candidate names as the declaration holds them (fixed at the close; a member renamed later does not change the pack). */
+function declaredNamesOf(results: FinalResultsResponse, positionId: number): Map<number, string> {
+  const r = results.data.find((d) => d.position_id === positionId);
+  if (!r || r.kind === 'motion') return new Map();
+  return new Map(r.values.map((v) => [v.candidate_id, v.name]));
+}
+
+/** The files inside the manifest's `files`, in the order the pack holds them. */
+export async function evidenceFiles(ctx: ElectionsContext, id: ElectionId): Promise<PackFile[]> {
+  const state = await closedState(ctx, id);
+  const { db } = ctx.database;
+  const results = await getFinalResults(ctx, id);
+  const own = await db.select().from(positions).where(eq(positions.electionId, id)).orderBy(asc(positions.id));
+  const json = (value: unknown) =>
+    async function* () {
+      yield `${JSON.stringify(value, null, 2)}\n`;
+    };
+  const files: PackFile[] = [
+    { path: 'results.json', produce: json(results) },
+    {
+      path: 'roll.csv',
+      produce: async function* () {
+        yield 'member_no,branch\n';
+        const rows = await db.execute<{ member_no: string; branch: string }>(sql`
+          select m.member_no, b.name as branch from (${rollRows(id)}) roll(member_id, branch_id)
+          join members m on m.id = roll.member_id join branches b on b.id = roll.branch_id
+          order by m.member_no collate "C"`);
+        let out = '';
+        for (const r of rows) out += csvLine([r.member_no, r.branch]);
+        yield out;
+      },
+    },
+    ...own
+      .filter((p) => p.kind === 'candidates')
+      .map((p) => ({
+        path: `ballots/${p.id}.blt`,
+        produce: () => positionBlt(db, id, { id: p.id, title: positionTitle(p), seats: p.seats }, declaredNamesOf(results, p.id)),
+      })),
+    {
+      path: 'commitments.json',
+      produce: async function* () {
+        const rows = await db
+          .select({ at: commitments.at, count: commitments.count, hash: commitments.hash, reason: commitments.reason })
+          .from(commitments)
+          .where(and(eq(commitments.electionId, id), lte(commitments.id, state.finalCommitmentId)))
+          .orderBy(asc(commitments.id));
+        yield `${JSON.stringify(
+          rows.map((r) => ({ at: r.at.toISOString(), count: r.count, hash: r.hash, reason: r.reason })),
+          null,
+          2,
+        )}\n`;
+      },
+    },
+    { path: 'audit.json', produce: json(state.audit) },
+    // Claims are kept with the election once that feature records them; none yet.
+    { path: 'claims.json', produce: json([]) },
+    // Every nomination, its supporters, checks, decision and appeal (no contact detail, no photo).
+    {
+      path: 'nominations.json',
+      produce: async function* () {
+        yield `${JSON.stringify(await nominationsRecord(db, id), null, 2)}\n`;
+      },
+    },
+    {
+      path: 'activity.csv',
+      produce: async function* () {
+        // The election's rows (those naming it), up to and including its close: no IP address and
+        // no free-form data (which may name a contact detail).
+        yield 'id,created_at,name,activity,user_type,status\n';
+        const subject = nameElection(id, '');
+        const naming = sql`(${activityLogs.data} = ${subject} or ${activityLogs.data} like ${`${subject}: %`} or ${activityLogs.data} like ${`${subject}; %`})`;
+        // The close's own row is written as its transaction commits (a moment after closed_at): up to it.
+        const [close] = await db
+          .select({ id: sql<number>`min(${activityLogs.id})`.mapWith(Number) })
+          .from(activityLogs)
+          .where(and(naming, eq(activityLogs.activity, 'Closed the election')));
+        const upTo = close?.id ? sql`${activityLogs.id} <= ${close.id}` : lte(activityLogs.createdAt, state.closedAt);
+        let afterId = 0;
+        for (;;) {
+          const page = await db
+            .select()
+            .from(activityLogs)
+            .where(and(naming, upTo, sql`${activityLogs.id} > ${afterId}`))
+            .orderBy(asc(activityLogs.id))
+            .limit(PAGE);
+          let out = '';
+          for (const r of page) out += csvLine([r.id, r.createdAt.toISOString(), r.name, r.activity, r.userType, r.status]);
+          if (out) yield out;
+          if (page.length < PAGE) break;
+          afterId = page[page.length - 1]!.id;
+        }
+      },
+    },
+  ];
+  return files;
+}
+
+async function hashOf(file: PackFile): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of file.produce()) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+/** `GET elections/{id}/evidence/digest`: the manifest (403 before the close). */
+export async function evidenceManifest(ctx: ElectionsContext, id: ElectionId, files?: PackFile[]): Promise<Manifest> {
+  const hashes: Record<string, string> = {};
+  for (const file of files ?? (await evidenceFiles(ctx, id))) hashes[file.path] = await hashOf(file);
+  return { election_id: id, files: hashes, digest: packDigest(hashes) };
+}
+
+/** Files outside `files`: they carry the digest and the signatures, so signing does not change what is signed. */
+export type PackExtras = (manifest: Manifest) => Promise<PackFile[]>;
+
+/**
+ * The pack as a zip stream: the manifest first, then every file of `files`, produced again from
+ * the database (the manifest's hashes were taken from a first pass), then the extras.
+ */
+export async function evidenceZip(ctx: ElectionsContext, id: ElectionId, extras: PackExtras): Promise<NodeJS.ReadableStream> {
+  const files = await evidenceFiles(ctx, id);
+  const manifest = await evidenceManifest(ctx, id, files);
+  const zip = new yazl.ZipFile();
+  const mtime = new Date(0);
+  zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), 'manifest.json', { mtime });
+  for (const file of [...files, ...(await extras(manifest))])
+    zip.addReadStream(Readable.from(file.produce(), { objectMode: false }), file.path, { mtime });
+  zip.end();
+  return zip.outputStream;
+}

@@ -1,0 +1,56 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { MembersContext } from './context';
+import type { Actor } from '../../auth/actor';
+import { MEMBER_LOCK_NAMESPACE } from '../../db/locks';
+import { candidacies, electionRoll, members, otpChallenges, participation, reminderRecipients, sessions } from '../../db/schema';
+import { AppError } from '../../errors';
+import { auditedTransaction } from '../../lib/audited-transaction';
+import { lockElectionForCandidacies } from './members.service';
+
+export const MEMBER_VOTED = 'This member has voted, so they stay on the register: their participation is part of the record';
+export const MEMBER_STANDS = 'This member stands as a candidate; remove them from their positions first';
+export const MEMBER_ON_FROZEN_ROLL =
+  'This member is on the roll of an election that has opened, so they stay on the register: the roll is frozen';
+
+/**
+ * DELETE members/{id} (docs/api.md "Running it on your own"): removes a member who left no trace
+ * in any election. 409 naming the reason once they voted, stand as a candidate, or are on a frozen
+ * roll. Takes the election lock a candidacy change takes, then the member's vote lock, so a vote
+ * or a candidacy in flight finishes first and is seen. Their sessions end with them.
+ */
+export async function deleteMember(ctx: MembersContext, actor: Actor, id: number): Promise<void> {
+  await auditedTransaction(
+    ctx,
+    { actor, activity: 'Member removed', data: (no: string) => `member id ${id}, member no ${no}` },
+    async (tx) => {
+      await lockElectionForCandidacies(tx);
+      await tx.execute(sql`select pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}::int, ${id}::int)`);
+      const [member] = await tx.select({ memberNo: members.memberNo }).from(members).where(eq(members.id, id)).for('update');
+      if (!member) throw new AppError('NOT_FOUND', 'Member not found');
+      const [voted] = await tx
+        .select({ one: sql`1` })
+        .from(participation)
+        .where(eq(participation.memberId, id))
+        .limit(1);
+      if (voted) throw new AppError('CONFLICT', MEMBER_VOTED, { issue: 'voted' });
+      const [stands] = await tx
+        .select({ one: sql`1` })
+        .from(candidacies)
+        .where(eq(candidacies.memberId, id))
+        .limit(1);
+      if (stands) throw new AppError('CONFLICT', MEMBER_STANDS, { issue: 'candidate' });
+      const [onRoll] = await tx
+        .select({ one: sql`1` })
+        .from(electionRoll)
+        .where(eq(electionRoll.memberId, id))
+        .limit(1);
+      if (onRoll) throw new AppError('CONFLICT', MEMBER_ON_FROZEN_ROLL, { issue: 'frozen_roll' });
+      await tx.delete(sessions).where(and(eq(sessions.role, 'voter'), eq(sessions.subjectId, id)));
+      await tx.delete(otpChallenges).where(and(eq(otpChallenges.purpose, 'voter'), eq(otpChallenges.subjectId, id)));
+      await tx.delete(reminderRecipients).where(eq(reminderRecipients.memberId, id));
+      await tx.delete(members).where(eq(members.id, id));
+      return member.memberNo;
+    },
+  );
+  ctx.events.emit('members.changed');
+}

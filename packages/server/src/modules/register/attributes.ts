@@ -1,0 +1,183 @@
+import {
+  ATTRIBUTE_FORMAT,
+  parseAttributeValue,
+  ruleProblem,
+  type AttributeDef,
+  type AttributeValue,
+  type Attributes,
+  type ElectedIn,
+  type Rule,
+} from '@kura/contract';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Core } from '../../core';
+import type { Tx } from '../../db/client';
+import { nameElection } from '../../db/election-store';
+import { election, organisation, positions } from '../../db/schema';
+import { AppError } from '../../errors';
+import type { Actor } from '../../auth/actor';
+import { auditedTransaction } from '../../lib/audited-transaction';
+import { describeRule, readAttributeDefs } from './roll';
+
+/**
+ * The organisation's member attributes and the rules that name them (docs/api.md "The register"):
+ * defining them, checking rules against them, and checking a member's values.
+ */
+
+/** Locks the organisation's row (key share, as a foreign key would): an attribute change in flight commits first, a later one waits. */
+async function lockedDefs(tx: Tx): Promise<AttributeDef[]> {
+  await tx.select({ id: organisation.id }).from(organisation).where(eq(organisation.id, 1)).for('share');
+  return readAttributeDefs(tx);
+}
+
+/**
+ * Checks rules against the organisation's attributes (422 naming `field.i.attribute|op|value`).
+ * Reads the attributes under a share lock, so an attribute removal cannot slip between the check
+ * and the rules' write.
+ */
+export async function checkRules(tx: Tx, rules: readonly Rule[] | undefined, field: string): Promise<void> {
+  if (!rules || rules.length === 0) return;
+  const defs = await lockedDefs(tx);
+  const errors: Record<string, string[]> = {};
+  rules.forEach((rule, i) => {
+    const problem = ruleProblem(
+      rule,
+      defs.find((d) => d.key === rule.attribute),
+    );
+    if (problem) errors[`${field}.${i}.${problem.field}`] = [problem.message];
+  });
+  if (Object.keys(errors).length) throw AppError.validation(errors);
+}
+
+/** `elected_in` names an election, and positions of that election (422 naming the field). */
+export async function checkElectedIn(tx: Tx, electedIn: ElectedIn | null | undefined, self?: number): Promise<void> {
+  if (!electedIn) return;
+  if (electedIn.election_id === self)
+    throw AppError.validation({ 'electorate.elected_in.election_id': ['An election cannot take its electorate from itself'] });
+  const [found] = await tx.select({ id: election.id }).from(election).where(eq(election.id, electedIn.election_id)).for('key share');
+  if (!found) throw AppError.validation({ 'electorate.elected_in.election_id': [`No election has the id ${electedIn.election_id}`] });
+  if (electedIn.position_ids && electedIn.position_ids.length) {
+    const ids = [...new Set(electedIn.position_ids)];
+    const own = await tx
+      .select({ id: positions.id })
+      .from(positions)
+      .where(and(eq(positions.electionId, electedIn.election_id), inArray(positions.id, ids)));
+    const known = new Set(own.map((p) => p.id));
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length)
+      throw AppError.validation({
+        'electorate.elected_in.position_ids': [`Election ${electedIn.election_id} has no position with the id ${unknown.join(', ')}`],
+      });
+  }
+}
+
+/**
+ * A member's attribute values as the request gives them (a subset; null clears one), checked
+ * against the organisation's attributes: a key it does not define or a value that does not parse
+ * as its type is a 422 naming `attributes.key`. Answers the values as stored (null: clear).
+ */
+export function checkMemberAttributes(defs: readonly AttributeDef[], input: Record<string, unknown> | undefined): Attributes {
+  if (!input) return {};
+  const errors: Record<string, string[]> = {};
+  const out: Attributes = {};
+  for (const [key, raw] of Object.entries(input)) {
+    const def = defs.find((d) => d.key === key);
+    if (!def) {
+      errors[`attributes.${key}`] = [`No attribute has the key ${key}`];
+      continue;
+    }
+    const value = parseAttributeValue(def.type, raw);
+    if (value === undefined) errors[`attributes.${key}`] = [`The ${def.label} must be ${ATTRIBUTE_FORMAT[def.type]}`];
+    else out[key] = value;
+  }
+  if (Object.keys(errors).length) throw AppError.validation(errors);
+  return out;
+}
+
+/** The stored attributes after applying `patch` (null removes a key). */
+export function mergeAttributes(
+  stored: Record<string, number | string | boolean>,
+  patch: Attributes,
+): Record<string, number | string | boolean> {
+  const out = { ...stored };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** A member's attributes as the API shows them: every defined key, null when the member has none. */
+export function shownAttributes(
+  defs: readonly AttributeDef[],
+  stored: Record<string, unknown> | null | undefined,
+): Record<string, AttributeValue> {
+  const out: Record<string, AttributeValue> = {};
+  for (const d of defs) {
+    const v = stored?.[d.key];
+    out[d.key] = v === undefined ? null : (v as AttributeValue);
+  }
+  return out;
+}
+
+/** Where a rule that names `key` stands: elections not closed (their electorate) and their positions (eligibility). */
+async function rulesUsing(tx: Tx, keys: string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const defs = await readAttributeDefs(tx);
+  const found: string[] = [];
+  const elections = await tx
+    .select({ id: election.id, title: election.title, rules: election.electorateRules })
+    .from(election)
+    .where(isNull(election.closedAt))
+    .for('share');
+  for (const e of elections)
+    (e.rules ?? []).forEach((r, i) => {
+      if (keys.includes(r.attribute)) found.push(`${nameElection(e.id, e.title)}, electorate rule ${i + 1} (${describeRule(r, defs)})`);
+    });
+  const held = await tx
+    .select({
+      id: positions.id,
+      name: positions.name,
+      level: positions.level,
+      rules: positions.eligibility,
+      electionId: positions.electionId,
+    })
+    .from(positions)
+    .innerJoin(election, eq(election.id, positions.electionId))
+    .where(and(isNull(election.closedAt), sql`jsonb_array_length(${positions.eligibility}) > 0`));
+  for (const p of held)
+    (p.rules ?? []).forEach((r, i) => {
+      if (keys.includes(r.attribute))
+        found.push(`election ${p.electionId}, ${p.name} ${p.level} eligibility rule ${i + 1} (${describeRule(r, defs)})`);
+    });
+  return found;
+}
+
+/**
+ * Replaces the organisation's attributes (`PUT organisation/attributes`). Removing or retyping a
+ * key that a rule of an election not closed uses is a 409 naming the rule. Members' stored values
+ * stay (a key defined again shows them again; a value of another type meets no rule).
+ */
+export async function putAttributeDefs(ctx: Core, actor: Actor, defs: AttributeDef[]): Promise<AttributeDef[]> {
+  return auditedTransaction(
+    ctx,
+    { actor, activity: 'Member attributes updated', data: defs.map((d) => `${d.key}:${d.type}`).join(', ') || 'none' },
+    async (tx) => {
+      await tx.select({ id: organisation.id }).from(organisation).where(eq(organisation.id, 1)).for('update');
+      const before = await readAttributeDefs(tx);
+      const changed = before.filter((b) => {
+        const after = defs.find((d) => d.key === b.key);
+        return !after || after.type !== b.type;
+      });
+      const using = await rulesUsing(
+        tx,
+        changed.map((c) => c.key),
+      );
+      if (using.length)
+        throw new AppError('CONFLICT', `A rule uses this attribute, so it cannot be removed or retyped: ${using.slice(0, 5).join('; ')}`, {
+          issue: 'attribute_in_use',
+        });
+      await tx.update(organisation).set({ attributes: defs, updatedAt: ctx.now() }).where(eq(organisation.id, 1));
+      return defs;
+    },
+  );
+}

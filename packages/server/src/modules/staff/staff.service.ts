@@ -1,0 +1,147 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { CreateStaffBody, SetStaffPasswordBody, Staff } from '@kura/contract';
+import type { Actor, SignedInActor } from '../../auth/actor';
+import { readDefaultLanguage } from '../../db/election-store';
+import { uniqueViolation } from '../../db/errors';
+import { sessions, staff } from '../../db/schema';
+import { DeliveryError } from '../../delivery';
+import { AppError } from '../../errors';
+import { defaultLanguage, t } from '../../i18n';
+import { recordActivity } from '../../lib/activity-log';
+import { auditedTransaction } from '../../lib/audited-transaction';
+import { hashPassword } from '../../lib/crypto';
+import type { StaffContext } from './context';
+import { passwordToken, readPasswordToken, tokenMatches } from './password-link';
+import { staffRecord } from './staff-record';
+
+export const STAFF_EXISTS = 'This e-mail address is already a member of staff';
+export const LAST_ADMIN = 'The last admin cannot be removed';
+export const NOT_YOURSELF = 'You cannot remove yourself';
+export const BAD_PASSWORD_LINK = 'This link is invalid, expired or already used; ask an admin for a new one';
+
+/** The page of the web app a set-password link opens; the token rides in the fragment, never sent to a server log. */
+export const SET_PASSWORD_PATH = '/admin/set-password';
+
+/** Whether any admin exists: until one does, the first screens say how to create one. */
+export async function adminExists(ctx: StaffContext): Promise<boolean> {
+  const [row] = await ctx.database.db.select({ id: staff.id }).from(staff).where(eq(staff.role, 'admin')).limit(1);
+  return row !== undefined;
+}
+
+export async function listStaff(ctx: StaffContext): Promise<Staff[]> {
+  const rows = await ctx.database.db.select().from(staff).orderBy(asc(staff.createdAt), asc(staff.id));
+  return rows.map(staffRecord);
+}
+
+/**
+ * Adds an admin or agent. An agent signs in by e-mailed code at once (sign-in reads the table).
+ * An admin has no password yet: the e-mail (sent after the commit) carries a link to set one.
+ */
+export async function createStaff(ctx: StaffContext, actor: SignedInActor, input: CreateStaffBody, origin: string): Promise<Staff> {
+  const email = input.email.trim().toLowerCase();
+  const name = input.name?.trim() || email.split('@')[0]!;
+  let created: Staff;
+  try {
+    created = await auditedTransaction(ctx, { actor, activity: 'Staff added', data: (s: Staff) => `${s.role} ${s.email}` }, async (tx) => {
+      const [row] = await tx
+        .insert(staff)
+        .values({ email, name, role: input.role, createdAt: ctx.now() })
+        .onConflictDoNothing({ target: staff.email })
+        .returning();
+      if (!row) throw new AppError('CONFLICT', STAFF_EXISTS);
+      return staffRecord(row);
+    });
+  } catch (error) {
+    if (uniqueViolation(error) !== undefined) throw new AppError('CONFLICT', STAFF_EXISTS);
+    throw error;
+  }
+  if (created.role === 'admin') await sendPasswordLink(ctx, created, origin);
+  return created;
+}
+
+/** The new admin's e-mail, through the background sender: the answer does not wait for the relay. */
+async function sendPasswordLink(ctx: StaffContext, admin: Staff, origin: string): Promise<void> {
+  const language = defaultLanguage(await readDefaultLanguage(ctx.database.db));
+  const token = passwordToken(ctx, admin.id, null, ctx.now());
+  const link = `${origin}${SET_PASSWORD_PATH}#token=${token}`;
+  const app = ctx.env.APP_NAME;
+  ctx.notices.enqueue(async () => {
+    try {
+      await ctx.delivery.sendEmail({
+        to: admin.email,
+        subject: t(language, 'staffInvite.subject', { app }),
+        text: t(language, 'staffInvite.text', { app, link, email: admin.email }),
+      });
+    } catch (error) {
+      const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
+      ctx.logger.warn({ staffId: admin.id, reason }, 'set-password e-mail not delivered');
+    }
+  });
+}
+
+/** Removes an admin or agent and ends their sessions; never the last admin, never oneself (409). */
+export async function deleteStaff(ctx: StaffContext, actor: SignedInActor, id: number): Promise<void> {
+  const ended = await auditedTransaction(ctx, { actor, activity: 'Staff removed', data: `staff #${id}` }, async (tx, note) => {
+    // Every admin row locked: two admins removing each other cannot both pass the last-admin check.
+    const admins = await tx.select({ id: staff.id }).from(staff).where(eq(staff.role, 'admin')).for('update');
+    const [row] = await tx.select().from(staff).where(eq(staff.id, id)).limit(1);
+    if (!row) throw new AppError('NOT_FOUND', 'No such member of staff');
+    note.data(`${row.role} ${row.email}`);
+    if (row.id === actor.id && actor.role !== 'voter') throw new AppError('CONFLICT', NOT_YOURSELF);
+    if (row.role === 'admin' && admins.length <= 1) throw new AppError('CONFLICT', LAST_ADMIN);
+    await tx.delete(staff).where(eq(staff.id, id));
+    return tx
+      .delete(sessions)
+      .where(and(inArray(sessions.role, ['admin', 'agent']), eq(sessions.subjectId, id)))
+      .returning({ tokenHash: sessions.tokenHash });
+  });
+  // After the commit: open sockets of those sessions lose their staff rooms (realtime/session-expiry.ts).
+  for (const { tokenHash } of ended) ctx.events.emit('session.revoked', { tokenHash });
+}
+
+/** An admin's or agent's own display name. */
+export async function setOwnName(ctx: StaffContext, actor: SignedInActor, name: string): Promise<Staff> {
+  const trimmed = name.trim();
+  return auditedTransaction(ctx, { actor, activity: 'Staff display name changed', data: trimmed }, async (tx) => {
+    const [row] = await tx.update(staff).set({ name: trimmed }).where(eq(staff.id, actor.id)).returning();
+    if (!row) throw new AppError('NOT_FOUND', 'No such member of staff');
+    return staffRecord(row);
+  });
+}
+
+/** Sets an admin's password with the token of their e-mailed link; the token is spent by it. */
+export async function setPasswordWithLink(ctx: StaffContext, input: SetStaffPasswordBody, ip: string): Promise<void> {
+  const token = readPasswordToken(input.token);
+  const refuse = async (data: string, who?: { id: number; name: string }) => {
+    await recordActivity(ctx, {
+      name: who?.name ?? 'unknown',
+      activity: 'Admin password set by e-mailed link',
+      userId: who?.id,
+      userType: 'admin',
+      ip,
+      status: 'failed',
+      data,
+    });
+    throw new AppError('VALIDATION', BAD_PASSWORD_LINK, { errors: { token: [BAD_PASSWORD_LINK] } });
+  };
+  if (!token) return refuse('malformed link');
+  const [row] = await ctx.database.db.select().from(staff).where(eq(staff.id, token.staffId)).limit(1);
+  if (!row || row.role !== 'admin') return refuse('no such admin');
+  if (!tokenMatches(ctx, token, row.passwordHash, ctx.now())) return refuse('invalid, expired or used link', row);
+  const passwordHash = await hashPassword(input.password);
+  const actor: Actor = { role: 'admin', id: row.id, name: row.name, ip };
+  await auditedTransaction(ctx, { actor, activity: 'Admin password set by e-mailed link' }, async (tx) => {
+    // Only if the hash is still the one the token was made for: two uses at once, one wins.
+    const updated = await tx
+      .update(staff)
+      .set({ passwordHash })
+      .where(
+        and(
+          eq(staff.id, row.id),
+          row.passwordHash === null ? sql`${staff.passwordHash} is null` : eq(staff.passwordHash, row.passwordHash),
+        ),
+      )
+      .returning({ id: staff.id });
+    if (updated.length === 0) throw new AppError('VALIDATION', BAD_PASSWORD_LINK, { errors: { token: [BAD_PASSWORD_LINK] } });
+  });
+}
