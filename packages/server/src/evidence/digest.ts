@@ -33,6 +33,38 @@ export const declarationText = (electionId: number, digest: string, kind: Signat
 export const declarationSubject = (electionId: number, digest: string): string =>
   `kura-declaration-v1 election ${electionId} digest ${digest}`;
 
+/**
+ * `declaration.pdf` carries its own SHA-256 in its info dictionary (`/KuraSeal`, the text `kura-seal-sha256:…`): the
+ * hash of the whole file with those 64 hex digits written as zeros. It is outside `files` (it
+ * carries the signatures so far), so the seal is what makes one changed byte anywhere in it fail
+ * `verify-evidence`. It proves integrity, not authorship: the signed digest is the authority.
+ */
+const SEAL_ZEROS = '0'.repeat(64);
+const SEAL_PREFIX = '(kura-seal-sha256:';
+export const SEAL_PLACEHOLDER = `kura-seal-sha256:${SEAL_ZEROS}`;
+const SEAL_RE = /\(kura-seal-sha256:([0-9a-f]{64})\)/g;
+
+/** Writes the seal into a rendered PDF that holds `SEAL_PLACEHOLDER` once. */
+export function sealPdf(pdf: Buffer): Buffer {
+  const text = pdf.toString('latin1');
+  const at = text.indexOf(`(${SEAL_PLACEHOLDER})`);
+  if (at < 0 || text.indexOf(SEAL_PREFIX, at + 1) >= 0) throw new Error('the PDF must hold one seal placeholder');
+  const sealed = Buffer.from(pdf);
+  sealed.write(sha256Hex(pdf), at + SEAL_PREFIX.length, 'latin1');
+  return sealed;
+}
+
+/** Whether a PDF's seal is its own hash: 'ok', 'missing' (no or several seals) or 'mismatch'. */
+export function pdfSealState(pdf: Uint8Array): 'ok' | 'missing' | 'mismatch' {
+  const text = Buffer.from(pdf).toString('latin1');
+  const seals = [...text.matchAll(SEAL_RE)];
+  if (seals.length !== 1 || text.split(SEAL_PREFIX).length !== 2) return 'missing';
+  const seal = seals[0]!;
+  const zeroed = Buffer.from(pdf);
+  zeroed.write(SEAL_ZEROS, seal.index + SEAL_PREFIX.length, 'latin1');
+  return sha256Hex(zeroed) === seal[1] ? 'ok' : 'mismatch';
+}
+
 /** The DER prefix of an Ed25519 SubjectPublicKeyInfo; the raw 32-byte key follows it. */
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 

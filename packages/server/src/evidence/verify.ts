@@ -5,6 +5,7 @@ import {
   declarationText,
   fingerprintOf,
   packDigest,
+  pdfSealState,
   rawPublicKey,
   rollHash,
   sha256Hex,
@@ -129,12 +130,17 @@ export function verifyEvidence(zipBytes: Uint8Array): EvidenceReport {
     if (!text.startsWith('%PDF-') || !text.trimEnd().endsWith('%%EOF')) fail('declaration', 'declaration.pdf is not a PDF file');
     else if (!text.includes(`(${declarationSubject(manifest.election_id, manifest.digest)})`))
       fail('declaration', "declaration.pdf does not name this pack's election and digest");
-    else pass('declaration', `declaration.pdf names election ${manifest.election_id} and the digest`);
+    else {
+      const seal = pdfSealState(pdf);
+      if (seal === 'missing') fail('declaration', 'declaration.pdf carries no seal (its own SHA-256)');
+      else if (seal === 'mismatch') fail('declaration', 'declaration.pdf was changed after it was made: its seal is not its hash');
+      else pass('declaration', `declaration.pdf names election ${manifest.election_id} and the digest, and its seal holds`);
+    }
   }
 
   // Signatures against keys.json, over the declaration text with this pack's digest.
   try {
-    const keys = (parseJson(entries['keys.json']) ?? []) as { fingerprint: string; public_key: string; name: string }[];
+    const keys = (parseJson(entries['keys.json']) ?? []) as { fingerprint: string; public_key: string; name: string; role: string }[];
     const signatures = (parseJson(entries['signatures.json']) ?? []) as {
       election_id: number;
       name: string;
@@ -145,21 +151,23 @@ export function verifyEvidence(zipBytes: Uint8Array): EvidenceReport {
       signature: string;
     }[];
     if (!Array.isArray(keys) || !Array.isArray(signatures)) throw new Error('keys.json and signatures.json must be arrays');
-    const byFingerprint = new Map<string, string>();
+    const byFingerprint = new Map<string, { public_key: string; name: string; role: string }>();
     for (const k of keys) {
       const raw = typeof k.public_key === 'string' ? rawPublicKey(k.public_key) : null;
       if (!raw) fail(`key ${k.fingerprint}`, `${k.name}: not an Ed25519 public key`);
       else if (fingerprintOf(raw) !== k.fingerprint)
         fail(`key ${k.fingerprint}`, `${k.name}: the fingerprint is not the key's (${fingerprintOf(raw)})`);
-      else byFingerprint.set(k.fingerprint, k.public_key);
+      else byFingerprint.set(k.fingerprint, k);
     }
     if (signatures.length === 0) pass('signatures', 'none yet');
     for (const s of signatures) {
       const label = `signature ${s.name} (${s.role}, ${s.kind})`;
       const key = byFingerprint.get(s.fingerprint);
       if (!key) fail(label, `no valid key with fingerprint ${s.fingerprint} in keys.json`);
+      else if (key.name !== s.name || key.role !== s.role)
+        fail(label, `keys.json names the key ${s.fingerprint} as ${key.name} (${key.role}), not ${s.name} (${s.role})`);
       else if (s.election_id !== manifest.election_id) fail(label, `signs election ${s.election_id}, not ${manifest.election_id}`);
-      else if (!verifyEd25519(key, declarationText(manifest.election_id, manifest.digest, s.kind, s.statement), s.signature))
+      else if (!verifyEd25519(key.public_key, declarationText(manifest.election_id, manifest.digest, s.kind, s.statement), s.signature))
         fail(label, `does not verify with key ${s.fingerprint} over this pack's digest`);
       else pass(label, `key ${s.fingerprint}: "${s.statement}"`);
     }

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { sql } from 'drizzle-orm';
 import { readState, rollRows, type ElectionId } from '../../db/election-store';
-import { declarationSubject, rollHash } from '../../evidence/digest';
+import { declarationSubject, rollHash, SEAL_PLACEHOLDER, sealPdf } from '../../evidence/digest';
 import { defaultLanguage, t, type Language, type MessageId, type MessageValues } from '../../i18n';
 
 /**
@@ -74,6 +74,8 @@ export function renderDeclarationPdf(input: DeclarationInput, language: Language
       Keywords: input.digest,
       Creator: 'Kura',
       Producer: 'Kura',
+      // Replaced by the file's own hash once it is rendered (sealPdf).
+      KuraSeal: SEAL_PLACEHOLDER,
     },
   });
   const files = fontFiles();
@@ -83,7 +85,13 @@ export function renderDeclarationPdf(input: DeclarationInput, language: Language
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('end', () => {
+      try {
+        resolve(sealPdf(Buffer.concat(chunks)));
+      } catch (err) {
+        reject(err);
+      }
+    });
     doc.on('error', reject);
   });
 

@@ -338,6 +338,12 @@ describe('the evidence pack', () => {
       ['signatures.json', /I certify/, /^signature /],
       ['keys.json', (s) => s.indexOf('"public_key"') + 16, /^(key|signature) /],
       ['declaration.pdf', (s) => s.indexOf(' digest ', s.indexOf('kura-declaration-v1')) + 10, /^declaration$/],
+      // Anywhere else in the PDF: inside a compressed stream, in the page tree, in its seal.
+      ['declaration.pdf', (s) => Math.floor(s.length / 2), /^declaration$/],
+      ['declaration.pdf', (s) => s.indexOf('/Type /Page') + 7, /^declaration$/],
+      ['declaration.pdf', (s) => s.indexOf('(kura-seal-sha256:') + 30, /^declaration$/],
+      ['signatures.json', (s) => s.indexOf('"name"') + 9, /^signature /],
+      ['keys.json', (s) => s.indexOf('"role"') + 9, /^signature /],
     ];
     for (const [path, find, check] of cases) {
       const report = verifyEvidence(tampered(path, find));
