@@ -250,6 +250,14 @@ class Client {
     }
     return { status: res.status, json, text, headers: res.headers };
   }
+  /** A GET whose answer is a file: status, content type and bytes. */
+  async bytes(path) {
+    const headers = {};
+    if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    const res = await fetch(`${this.base}${path}`, { headers, redirect: 'manual' });
+    return { status: res.status, type: res.headers.get('content-type') ?? '', body: Buffer.from(await res.arrayBuffer()) };
+  }
   async expect(status, method, path, body) {
     const r = await this.call(method, path, body);
     check(r.status === status, `${method} ${path} answered ${r.status}, expected ${status}: ${r.text.slice(0, 300)}`);
@@ -798,6 +806,38 @@ async function main() {
       check(status.active === '0', `voting status after the close: ${JSON.stringify(status)}`);
       return `open seen ${secs(openedSeen - opensAt.getTime())} after opens_at, closed ${secs(closedSeen - closesAt.getTime())} after closes_at; 1 opening and 1 closing log row, 1 opening and 1 final commitment`;
     });
+
+    await step(
+      'the evidence pack checked offline in the image: `docker run --rm --network none kura:latest kura verify-evidence`',
+      async () => {
+        const pack = await admin.bytes('/api/v1/elections/1/evidence');
+        check(
+          pack.status === 200 && pack.type.startsWith('application/zip'),
+          `GET elections/1/evidence answered ${pack.status} ${pack.type}`,
+        );
+        const dir = join(work, 'evidence');
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, 'pack.zip'), pack.body);
+        // And the same pack with one byte in the middle (inside a compressed file) changed: it must fail.
+        const tampered = Buffer.from(pack.body);
+        tampered[Math.floor(tampered.length / 2)] ^= 0x01;
+        writeFileSync(join(dir, 'tampered.zip'), tampered);
+        run('chmod', ['-R', 'a+rX', dir]);
+        const verify = (file) =>
+          run('docker', ['run', '--rm', '--network', 'none', '-v', `${dir}:/w:ro`, 'kura:latest', 'kura', 'verify-evidence', `/w/${file}`]);
+        const good = verify('pack.zip');
+        check(
+          good.code === 0 && /passed every check/.test(good.out),
+          `verify-evidence exited ${good.code}: ${(good.out + good.err).trim().slice(-600)}`,
+        );
+        const bad = verify('tampered.zip');
+        check(
+          bad.code !== 0 && /FAIL/.test(bad.out + bad.err),
+          `a pack with one byte changed: exit ${bad.code}: ${(bad.out + bad.err).trim().slice(-400)}`,
+        );
+        return `${(pack.body.length / 1024).toFixed(0)} KiB pack: ${good.out.trim().split('\n').length} lines, passed; one byte changed: exit ${bad.code}`;
+      },
+    );
 
     await step(
       'HTTPS at the proxy (local certificate, KURA_SITE=https://localhost, KURA_TLS=files): Secure cookies and HSTS over HTTPS only',
