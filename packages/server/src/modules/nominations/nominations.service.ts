@@ -411,6 +411,18 @@ async function removeCandidate(tx: Tx, row: Row): Promise<void> {
   );
 }
 
+/**
+ * What a committed withdrawal or decision does next: tells the members named, and when the
+ * position's candidates changed, the staff screens and ballots that follow them.
+ */
+async function afterCommit(ctx: MembersContext, notices: NominationNotice[], candidatesChanged: boolean): Promise<void> {
+  await sendNominationNotices(ctx, notices);
+  if (candidatesChanged) {
+    ctx.events.emit('candidates.changed');
+    ctx.events.emit('members.changed');
+  }
+}
+
 /** POST psk/nominations/{id}/withdraw: the nominee or the first proposer; a valid one stops being a candidate, until voting opens. */
 export async function withdrawNomination(ctx: MembersContext, actor: SignedInActor, id: number): Promise<Nomination> {
   const notices: NominationNotice[] = [];
@@ -435,11 +447,7 @@ export async function withdrawNomination(ctx: MembersContext, actor: SignedInAct
     notices.push(...withdrawalNotices(row, supporters, title, await nomineeName(tx, row), actor.id));
     return nominationById(tx, id);
   });
-  await sendNominationNotices(ctx, notices);
-  if (wasValid) {
-    ctx.events.emit('candidates.changed');
-    ctx.events.emit('members.changed');
-  }
+  await afterCommit(ctx, notices, wasValid);
   return answer;
 }
 
@@ -531,11 +539,7 @@ export async function decideNomination(ctx: MembersContext, actor: Actor, id: nu
       return nominationById(tx, id);
     },
   );
-  await sendNominationNotices(ctx, notices);
-  if (input.valid) {
-    ctx.events.emit('candidates.changed');
-    ctx.events.emit('members.changed');
-  }
+  await afterCommit(ctx, notices, input.valid);
   return answer;
 }
 
@@ -581,11 +585,7 @@ export async function decideAppeal(
       return nominationById(tx, id);
     },
   );
-  await sendNominationNotices(ctx, notices);
-  if (input.upheld) {
-    ctx.events.emit('candidates.changed');
-    ctx.events.emit('members.changed');
-  }
+  await afterCommit(ctx, notices, input.upheld);
   return answer;
 }
 

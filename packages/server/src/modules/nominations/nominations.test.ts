@@ -603,6 +603,55 @@ describe('decisions, appeals, withdrawal and the opening', () => {
   });
 });
 
+describe('two elections in their nominations windows at once', () => {
+  it("each election's nominations, queue, candidates, opening gate and public list are its own", async () => {
+    const a = await setUp();
+    const b = await setUp();
+    const inA = await submitted(a);
+    const inB = await submitted(b);
+    // A position of the other election is not this election's (422, nothing created).
+    const before = await countNominations(b.electionId);
+    const [p, s, x] = [await voter(), await voter(), await voter()];
+    const crossed = await nominate(p.token, b.electionId, {
+      position_id: a.positionId,
+      nominee_member_no: x.memberNo,
+      supporters: [
+        { member_no: p.memberNo, role: 'proposer' },
+        { member_no: s.memberNo, role: 'seconder' },
+      ],
+    });
+    expect(crossed.status, JSON.stringify(crossed.body)).toBe(422);
+    expect(await countNominations(b.electionId)).toBe(before);
+    // Each queue lists its own election's nominations only.
+    const queue = async (electionId: number) =>
+      (await request(t.app).get(`/api/v1/nominations?election_id=${electionId}&per_page=100`).set(bearer(admin))).body.data.map(
+        (n: { id: number }) => n.id,
+      );
+    expect(await queue(a.electionId)).toEqual([inA.id]);
+    expect(await queue(b.electionId)).toEqual([inB.id]);
+    // Deciding B's makes a candidate on B's position only; A's undecided one does not hold B's opening.
+    expect((await decide(inB.id, { valid: true })).status).toBe(200);
+    expect(await standsFor(inB.nominee.id, b.positionId)).toBe(true);
+    expect(await standsFor(inB.nominee.id, a.positionId)).toBe(false);
+    const open = (electionId: number) =>
+      request(t.app).post(`/api/v1/toggle?election_id=${electionId}`).set(bearer(admin)).send({ status: true });
+    expect((await open(b.electionId)).status).toBe(200);
+    const refused = await open(a.electionId);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain(`#${inA.id} `);
+    expect(refused.body.message).not.toContain(`#${inB.id} `);
+    // B open does not close A's decisions.
+    expect((await decide(inA.id, { valid: false, reason: 'Not in good standing' })).status).toBe(200);
+    // After A's window, A's public list holds A's nomination only; B's window is still open (403).
+    await setWindow(a.electionId, -2 * DAY, -HOUR);
+    const listed = await request(t.app).get(`/api/v1/elections/${a.electionId}/nominations`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((n: { nominee: { member_no: string } }) => n.nominee.member_no)).toEqual([inA.nominee.memberNo]);
+    expect((await request(t.app).get(`/api/v1/elections/${b.electionId}/nominations`)).status).toBe(403);
+    await request(t.app).post(`/api/v1/toggle?election_id=${b.electionId}`).set(bearer(admin)).send({ status: false });
+  });
+});
+
 describe('two supporters confirming at once', () => {
   it('both confirmations count, and the nomination moves on exactly once', async () => {
     const rounds = databaseKind === 'postgres' ? 5 : 2;
