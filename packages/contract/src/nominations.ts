@@ -195,9 +195,9 @@ export const nominationsRouter = c.router({
     query: ElectionQuery,
     summary: 'Nominate a member for a position, naming the proposers and seconders',
     description:
-      "Only inside the election's nominations window (403 \"Nominations are closed\"). The caller is one of the proposers (their support counts as confirmed), or the nominee where the position allows self-nomination. Supporters: exactly the position's proposers and seconders, distinct members on the roll, never the nominee; with same_branch of the nominee's branch (a branch position's branch); a member supports at most `seats` nominations per position. Each failure is a 422 naming the member and the rule. Everyone named is told by SMS or e-mail in their language.",
+      "Only inside the election's nominations window (403 \"Nominations are closed\"). The caller is one of the proposers (their support counts as confirmed), or the nominee where the position allows self-nomination. Supporters: exactly the position's proposers and seconders, distinct members on the roll, never the nominee; with same_branch of the nominee's branch (a branch position's branch); a member supports at most `seats` nominations per position, and makes at most `seats + 2` for it, withdrawn ones included. Each failure is a 422 naming the member and the rule. After 10 refused nominations in an hour, the member's next ones are a 429 with Retry-After until the hour has passed (refusals name members). Everyone named is told by SMS or e-mail in their language.",
     body: CreateNominationBody,
-    responses: { 201: data(Nomination), ...errors(401, 403, 404) },
+    responses: { 201: data(Nomination), ...errors(401, 403, 404, 429) },
     metadata: meta('voter'),
   },
   listMyNominations: {

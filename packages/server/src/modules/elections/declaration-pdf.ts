@@ -74,10 +74,11 @@ export function renderDeclarationPdf(input: DeclarationInput, language: Language
       Keywords: input.digest,
       Creator: 'Kura',
       Producer: 'Kura',
-      // Replaced by the file's own hash once it is rendered (sealPdf).
-      KuraSeal: SEAL_PLACEHOLDER,
     },
   });
+  // The seal: replaced by the file's own hash once it is rendered (sealPdf). pdfkit writes every
+  // key of `info` into the info dictionary; its types name only the standard ones.
+  Object.assign(doc.info, { KuraSeal: SEAL_PLACEHOLDER });
   const files = fontFiles();
   doc.registerFont('regular', files.regular);
   doc.registerFont('bold', files.bold);

@@ -10,13 +10,14 @@ import type {
   PositionNomination,
   PublicNomination,
 } from '@kura/contract';
-import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { candidacies, election, members, nominations, nominationSupporters, positions } from '../../db/schema';
+import { activityLogs, candidacies, election, members, nominations, nominationSupporters, positions } from '../../db/schema';
 import { readState, type ElectionId } from '../../db/election-store';
 import { AppError } from '../../errors';
 import type { Actor, SignedInActor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
+import { REFUSED_PER_SUBJECT } from '../../lib/activity-log';
 import { positionTitle } from '../../lib/position-title';
 import { pageRequest } from '../../lib/pagination';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
@@ -116,6 +117,41 @@ async function advance(ctx: Core, tx: Tx, row: Row, supporters: SupporterRow[], 
 const roleText = (n: PositionNomination) =>
   `${n.proposers} proposer${n.proposers === 1 ? '' : 's'} and ${n.seconders} seconder${n.seconders === 1 ? '' : 's'}`;
 
+/**
+ * A refusal names the member a member number belongs to, and a nomination made tells everyone it
+ * names: so a member's refused nominations are limited (REFUSED_NOMINATIONS_PER_HOUR, counted from
+ * the activity log, so across processes: a script cannot read the register's names through the
+ * refusals), and so are the nominations a member makes for one position, withdrawn ones included
+ * (`seats + MADE_BEYOND_SEATS`: making and withdrawing cannot text the same members again and again).
+ */
+// The log keeps at most REFUSED_PER_SUBJECT of one member's refusals per activity and ten minutes,
+// so that is the most this count can see at once.
+export const REFUSED_NOMINATIONS_PER_HOUR = REFUSED_PER_SUBJECT;
+export const MADE_BEYOND_SEATS = 2;
+const HOUR_MS = 3_600_000;
+
+async function assertRefusalsBelowLimit(ctx: MembersContext, actor: SignedInActor): Promise<void> {
+  const since = new Date(ctx.now().getTime() - HOUR_MS);
+  const [row] = await ctx.database.db
+    .select({ n: sql<number>`count(*)::int`, first: sql<string | null>`min(${activityLogs.createdAt})::text` })
+    .from(activityLogs)
+    .where(
+      and(
+        gt(activityLogs.createdAt, since),
+        eq(activityLogs.activity, 'Nomination made'),
+        eq(activityLogs.userId, actor.id),
+        eq(activityLogs.userType, actor.role),
+        ne(activityLogs.status, 'success'),
+      ),
+    );
+  if ((row?.n ?? 0) < REFUSED_NOMINATIONS_PER_HOUR) return;
+  const first = row?.first ? Date.parse(row.first) : ctx.now().getTime();
+  const retryAfter = Math.max(1, Math.ceil((first + HOUR_MS - ctx.now().getTime()) / 1000));
+  throw new AppError('TOO_MANY_REQUESTS', TOO_MANY_REFUSED, { retryAfter });
+}
+
+export const TOO_MANY_REFUSED = 'Too many of your nominations were refused in the last hour; please try again later';
+
 /** POST psk/nominations: every rule, each refusal naming the member or field; nothing is created on any. */
 export async function createNomination(
   ctx: MembersContext,
@@ -124,6 +160,7 @@ export async function createNomination(
   input: CreateNominationBody,
 ): Promise<Nomination> {
   const notices: NominationNotice[] = [];
+  await assertRefusalsBelowLimit(ctx, actor);
   const created = await auditedTransaction(
     ctx,
     {
@@ -144,6 +181,15 @@ export async function createNomination(
       if (!position) throw AppError.validation({ position_id: ['The selected position does not exist'] });
       const rule = position.kind === 'candidates' ? position.nomination : null;
       if (!rule) throw AppError.validation({ position_id: [`${positionTitle(position)} takes no nominations`] });
+      const [made] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(nominations)
+        .where(and(eq(nominations.positionId, position.id), eq(nominations.createdBy, actor.id)));
+      const most = position.seats + MADE_BEYOND_SEATS;
+      if ((made?.n ?? 0) >= most)
+        throw AppError.validation({
+          position_id: [`You have made ${most} nominations for ${positionTitle(position)}, the most a member may (withdrawn ones count)`],
+        });
 
       const wanted = [input.nominee_member_no, ...input.supporters.map((s) => s.member_no)];
       const found = await tx

@@ -652,6 +652,88 @@ describe('two elections in their nominations windows at once', () => {
   });
 });
 
+describe('a member attacking through nominations', () => {
+  it('cannot read the register through refusals: after 10 refused in an hour, a 429 with Retry-After, on every election', async () => {
+    const e = await setUp();
+    const other = await setUp();
+    const [attacker, seconder] = [await voter(), await voter()];
+    const members = [];
+    for (let i = 0; i < 11; i++) members.push(await voter());
+    const tryName = (electionId: number, positionId: number, nominee: { memberNo: string }) =>
+      nominate(attacker.token, electionId, {
+        position_id: positionId,
+        nominee_member_no: nominee.memberNo,
+        // The nominee named as a supporter too: refused, naming the member.
+        supporters: [
+          { member_no: attacker.memberNo, role: 'proposer' },
+          { member_no: nominee.memberNo, role: 'seconder' },
+        ],
+      });
+    for (const m of members.slice(0, 10)) {
+      const res = await tryName(e.electionId, e.positionId, m);
+      expect(res.status).toBe(422);
+      expect(JSON.stringify(res.body)).toContain(m.name);
+    }
+    const stopped = await tryName(other.electionId, other.positionId, members[10]!);
+    expect(stopped.status).toBe(429);
+    expect(Number(stopped.headers['retry-after'])).toBeGreaterThan(0);
+    expect(JSON.stringify(stopped.body)).not.toContain(members[10]!.name);
+    expect(stopped.body.message).toBe('Too many of your nominations were refused in the last hour; please try again later');
+    // A valid one is stopped too, and nothing was created; another member is not.
+    const valid = await nominate(attacker.token, e.electionId, {
+      position_id: e.positionId,
+      nominee_member_no: members[0]!.memberNo,
+      supporters: [
+        { member_no: attacker.memberNo, role: 'proposer' },
+        { member_no: seconder.memberNo, role: 'seconder' },
+      ],
+    });
+    expect(valid.status).toBe(429);
+    expect(await countNominations(e.electionId)).toBe(0);
+    expect((await submitted(e)).id).toBeGreaterThan(0);
+  });
+
+  it('cannot text members again and again by making and withdrawing: seats + 2 made per position, withdrawn ones count', async () => {
+    const e = await setUp();
+    const proposer = await voter();
+    let told = 0;
+    for (let i = 0; i < 3; i++) {
+      const [seconder, nominee] = [await voter(), await voter()];
+      const made = await nominate(proposer.token, e.electionId, {
+        position_id: e.positionId,
+        nominee_member_no: nominee.memberNo,
+        supporters: [
+          { member_no: proposer.memberNo, role: 'proposer' },
+          { member_no: seconder.memberNo, role: 'seconder' },
+        ],
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const withdrawn = await request(t.app).post(`/api/v1/psk/nominations/${made.body.data.id}/withdraw`).set(bearer(proposer.token));
+      expect(withdrawn.status).toBe(200);
+      told += 2;
+    }
+    await sent();
+    const before = emails.length + sms.length;
+    expect(before).toBeGreaterThanOrEqual(told);
+    const [seconder, nominee] = [await voter(), await voter()];
+    const fourth = await nominate(proposer.token, e.electionId, {
+      position_id: e.positionId,
+      nominee_member_no: nominee.memberNo,
+      supporters: [
+        { member_no: proposer.memberNo, role: 'proposer' },
+        { member_no: seconder.memberNo, role: 'seconder' },
+      ],
+    });
+    expect(fourth.status).toBe(422);
+    expect(fourth.body.errors.position_id[0]).toBe(
+      'You have made 3 nominations for Chair National, the most a member may (withdrawn ones count)',
+    );
+    await sent();
+    expect(emails.length + sms.length).toBe(before);
+    expect(await countNominations(e.electionId)).toBe(3);
+  });
+});
+
 describe('two supporters confirming at once', () => {
   it('both confirmations count, and the nomination moves on exactly once', async () => {
     const rounds = databaseKind === 'postgres' ? 5 : 2;
