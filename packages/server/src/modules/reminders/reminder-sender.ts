@@ -60,10 +60,12 @@ export function createReminderSender(ctx: RemindersContext, delivery?: Delivery)
     );
     if (!campaign) return { waitMs: IDLE_POLL_MS };
     await failStaleClaims(ctx, now);
+    // The slot is taken only while the campaign is not done: one finished since the read above
+    // (by another pass or process) is never set back to sending.
     const [slot] = await ctx.database.db.execute<{ id: number }>(sql`
       update reminders set status = 'sending',
         next_send_at = greatest(next_send_at, ${iso(now)}::timestamptz) + ${intervalMs} * interval '1 millisecond'
-      where id = ${campaign.id} and next_send_at <= ${iso(now)}::timestamptz
+      where id = ${campaign.id} and status <> 'done' and next_send_at <= ${iso(now)}::timestamptz
       returning id`);
     if (!slot) return { waitMs: Math.max(5, Math.min(IDLE_POLL_MS, new Date(campaign.next_send_at).getTime() - now.getTime())) };
     // The slot is spent on the first recipient who may be reminded; the ones passed over cost nothing.
