@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { storeSession } from '@/lib/session';
-import { requireStaff, requireVoter } from './guards';
+import { requireStaff, requireVoter, SessionCheckUnavailable } from './guards';
 import { stubFetch } from '@/test/fetch';
 
 const client = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -80,5 +80,58 @@ describe('voter guard (docs/screens.md "Sign-in and session loss": GET validate;
     storeSession(session, 'admin');
     expect(await redirectOf(requireVoter(client()))).toBe('/sign-in');
     expect(window.localStorage.getItem('token')).toBeNull();
+  });
+});
+
+describe('a session check the server could not answer is not a refusal (the session is kept)', () => {
+  it('tries again after a 503 or a network error, and lets the voter in when the server answers', async () => {
+    let n = 0;
+    const calls = stubFetch(({ path }) => {
+      if (path !== '/validate') return undefined;
+      n++;
+      if (n === 1) return { status: 503, body: { message: 'Server busy' } };
+      if (n === 2) throw new TypeError('Failed to fetch');
+      return { status: 200, body: { user_type: 'voter', data: { name: 'Vera' } } };
+    });
+    storeSession(session, 'member');
+    expect(await redirectOf(requireVoter(client()))).toBeUndefined();
+    expect(calls.filter((c) => c.path === '/validate')).toHaveLength(3);
+    expect(window.localStorage.getItem('token')).toBe('tok');
+  });
+
+  it('after three failed tries shows an error (no redirect), keeps the session, and asks again on Retry', async () => {
+    let up = false;
+    const calls = stubFetch(({ path }) =>
+      path === '/validate/admin'
+        ? up
+          ? { status: 200, body: { user_type: 'admin', data: { name: 'Ada' } } }
+          : { status: 500, body: { message: 'Server error' } }
+        : undefined,
+    );
+    storeSession(session, 'admin');
+    const qc = client();
+    const failed = await requireStaff(qc, 'admin').catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(SessionCheckUnavailable);
+    expect(window.localStorage.getItem('token')).toBe('tok');
+    expect(window.localStorage.getItem('account_type')).toBe('admin');
+    expect(calls.filter((c) => c.path === '/validate/admin')).toHaveLength(3);
+    // The failed answer was not kept: the next check asks the server again.
+    up = true;
+    expect(await redirectOf(requireStaff(qc, 'admin'))).toBeUndefined();
+    expect(calls.filter((c) => c.path === '/validate/admin')).toHaveLength(4);
+  });
+
+  it('a 429 is not a refusal either', async () => {
+    let n = 0;
+    stubFetch(({ path }) =>
+      path === '/validate'
+        ? n++ === 0
+          ? { status: 429, body: { message: 'Too many attempts' }, headers: { 'retry-after': '1' } }
+          : { status: 200, body: { user_type: 'voter', data: { name: 'Vera' } } }
+        : undefined,
+    );
+    storeSession(session, 'member');
+    expect(await redirectOf(requireVoter(client()))).toBeUndefined();
+    expect(window.localStorage.getItem('token')).toBe('tok');
   });
 });

@@ -12,12 +12,26 @@ export type StaffArea = 'admin' | 'agent';
 type Role = 'voter' | StaffArea;
 type LoginRoute = ReturnType<typeof loginRouteFor>;
 
+/** Waits before the second and third try of a session check the server could not answer. */
+const CHECK_RETRY_DELAYS_MS = [400, 1200];
+
+/** A session check the server could not answer (5xx, 429, network): the session is kept. */
+export class SessionCheckUnavailable extends Error {
+  constructor(readonly status: number | null) {
+    super(`The session could not be checked (${status ?? 'network error'})`);
+    this.name = 'SessionCheckUnavailable';
+  }
+}
+
 /**
  * docs/screens.md "Sign-in and session loss", the one session check of the guarded layouts: no
  * stored token or hash → /sign-in; otherwise ask the validation endpoint of the area (cached,
- * keyed by token so a cached answer never outlives the session that produced it). A non-200, an
- * error or a role the area does not take clears storage and goes to the area's own sign-in
- * (`login`: /sign-in, /admin/login or /agent/login), so staff never land on the voter's. Answers the role.
+ * keyed by token so a cached answer never outlives the session that produced it). A refusal (401,
+ * 403) or a role the area does not take clears storage and goes to the area's own sign-in
+ * (`login`: /sign-in, /admin/login or /agent/login), so staff never land on the voter's. A check
+ * the server could not answer (5xx, 429, no network) is not a refusal: it is tried three times,
+ * then the screen's own error state offers Retry, and the session is kept (a busy server on
+ * election day must not sign everyone out). Answers the role.
  */
 async function validatedRole<R extends Role>(
   queryClient: QueryClient,
@@ -27,19 +41,32 @@ async function validatedRole<R extends Role>(
   login: LoginRoute,
 ): Promise<R> {
   if (!hasSession()) throw redirect({ to: login });
+  const queryKey = [...base, getToken()];
   let role: R | null = null;
-  try {
-    const res = await queryClient.fetchQuery({ queryKey: [...base, getToken()], queryFn: validate, staleTime: VALIDATION_TTL_MS });
-    const body =
-      res.status === 200 ? (res.body as { user_type?: string; data?: { name?: string; language?: string | null } | null }) : undefined;
-    if (body && accepts.includes(body.user_type as R)) {
-      role = body.user_type as R;
-      if (body.data?.name) setName(body.data.name);
-      // docs/api.md "Languages": the signed-in member's own language comes first.
-      if (body.data?.language) setMemberLanguage(body.data.language);
+  for (let attempt = 0; ; attempt++) {
+    let res: { status: number; body: unknown } | null = null;
+    try {
+      res = await queryClient.fetchQuery({ queryKey, queryFn: validate, staleTime: VALIDATION_TTL_MS });
+    } catch {
+      res = null;
     }
-  } catch {
-    role = null;
+    const refused = res !== null && (res.status === 200 || res.status === 401 || res.status === 403);
+    if (refused) {
+      const body =
+        res!.status === 200 ? (res!.body as { user_type?: string; data?: { name?: string; language?: string | null } | null }) : undefined;
+      if (body && accepts.includes(body.user_type as R)) {
+        role = body.user_type as R;
+        if (body.data?.name) setName(body.data.name);
+        // docs/api.md "Languages": the signed-in member's own language comes first.
+        if (body.data?.language) setMemberLanguage(body.data.language);
+      }
+      break;
+    }
+    // Not an answer about the session: never kept for reuse, tried again, then shown as an error.
+    queryClient.removeQueries({ queryKey });
+    const delay = CHECK_RETRY_DELAYS_MS[attempt];
+    if (delay === undefined) throw new SessionCheckUnavailable(res?.status ?? null);
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
   if (!role) {
     queryClient.removeQueries({ queryKey: base });
