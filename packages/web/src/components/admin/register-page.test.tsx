@@ -13,9 +13,12 @@ afterEach(() => {
 });
 
 const DAY = 86_400_000;
-const annual = anElection(4, 'Annual election 2026', {
+// GET election answers no window; GET elections/{id} does.
+const annual = anElection(4, 'Annual election 2026');
+const annualFull = {
+  ...annual,
   register: { opens_at: new Date(Date.now() - DAY).toISOString(), closes_at: new Date(Date.now() + DAY).toISOString() },
-});
+};
 
 const claim = (over: Partial<Claim> = {}): Claim => ({
   id: 11,
@@ -49,6 +52,7 @@ function server(
   return stubRoutes(
     stub(contract.api.organisation.listElections, { status: 200, body: { data: [annual] } }),
     stub(contract.api.elections.getElection, { status: 200, body: { data: annual } }),
+    stub(contract.api.organisation.getElectionById, { status: 200, body: { data: annualFull } }),
     stub(contract.api.register.getRoll, { status: 200, body: { data: options.roll ?? openRoll } }),
     stub(contract.api.register.getRollMembers, (c) => {
       const page = Number(c.search.get('page') ?? '1');
@@ -84,7 +88,10 @@ describe('the returning officer’s Register page', () => {
     expect((await screen.findByTestId('roll-size')).textContent).toBe(
       '25 members on the roll. Not frozen yet: it follows the register until the inspection period closes or voting opens.',
     );
-    expect(screen.getByTestId('admin-register-window').textContent).toMatch(/Open now: members can make claims\.$/);
+    expect((await screen.findByTestId('admin-register-window')).textContent).toMatch(
+      /^The register is open for inspection from .+ to .+\. Open now: members can make claims\.$/,
+    );
+    fireEvent.click(screen.getByText('The roll by branch (2 branches)'));
     const byBranch = screen.getByRole('region', { name: 'The roll by branch' });
     expect(within(byBranch).getByText('Nakuru').closest('tr')?.textContent).toBe('Nakuru10');
     const roll = await screen.findByRole('region', { name: 'Members on the roll' });

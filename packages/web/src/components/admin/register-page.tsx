@@ -47,27 +47,38 @@ function ElectionRegister({ election }: { election: number | undefined }) {
   if (query.isPending) return <Loading />;
   if (query.isError || id === undefined)
     return <ErrorState onRetry={() => void query.refetch()}>{t('admin.register.electionFailed')}</ErrorState>;
-  const window = shown?.register ?? null;
-  const state = windowState({ register: window, frozen: Boolean(shown?.roll_frozen_at) });
   return (
     <>
-      <section aria-labelledby="register-window-h" className="grid gap-2">
-        <h2 id="register-window-h" className="text-lg font-semibold">
-          {t('register.window')}
-        </h2>
-        <p className="text-sm" data-testid="admin-register-window">
-          {window
-            ? t('register.windowDates', {
-                opens: formatDateTime(window.opens_at, texts.timeZone),
-                closes: formatDateTime(window.closes_at, texts.timeZone),
-              })
-            : null}{' '}
-          <strong>{t(`admin.register.windowState.${state}`)}</strong>
-        </p>
-      </section>
+      <WindowSection election={id} zone={texts.timeZone} />
       <RollSection election={id} zone={texts.timeZone} />
       <ClaimsSection election={election} zone={texts.timeZone} />
     </>
+  );
+}
+
+/** The inspection window (GET elections/{id}: GET election does not carry it), read afresh on each visit. */
+function WindowSection({ election, zone }: { election: number; zone: string }) {
+  const { t } = useT();
+  const q = useQuery({ ...queries.electionById(election), refetchOnMount: 'always' });
+  const shown = q.data?.body.data;
+  const window = shown?.register ?? null;
+  const state = windowState({ register: window, frozen: Boolean(shown?.roll_frozen_at) });
+  return (
+    <section aria-labelledby="register-window-h" className="grid gap-2">
+      <h2 id="register-window-h" className="text-lg font-semibold">
+        {t('register.window')}
+      </h2>
+      {q.isPending ? <Loading /> : null}
+      {q.isError ? <ErrorState onRetry={() => void q.refetch()}>{t('admin.register.electionFailed')}</ErrorState> : null}
+      {shown ? (
+        <p className="text-sm" data-testid="admin-register-window">
+          {window
+            ? t('register.windowDates', { opens: formatDateTime(window.opens_at, zone), closes: formatDateTime(window.closes_at, zone) })
+            : null}{' '}
+          <strong>{t(`admin.register.windowState.${state}`)}</strong>
+        </p>
+      ) : null}
+    </section>
   );
 }
 
@@ -98,18 +109,28 @@ function RollSection({ election, zone }: { election: number; zone: string }) {
             </div>
           ) : null}
           {roll.data.body.data.by_branch.length > 0 ? (
-            <DataTable
-              caption={t('admin.register.byBranch')}
-              headers={[t('admin.register.branch'), t('admin.register.members')]}
-              minWidth="min-w-[16rem]"
-            >
-              {roll.data.body.data.by_branch.map((b) => (
-                <tr key={b.branch} className={rowClass}>
-                  <Td>{b.branch}</Td>
-                  <Td className="tabular-nums">{b.size}</Td>
-                </tr>
-              ))}
-            </DataTable>
+            <details>
+              <summary className="cursor-pointer text-sm font-medium">
+                {t('admin.register.byBranchSummary', {
+                  number: String(roll.data.body.data.by_branch.length),
+                  count: roll.data.body.data.by_branch.length,
+                })}
+              </summary>
+              <div className="mt-2">
+                <DataTable
+                  caption={t('admin.register.byBranch')}
+                  headers={[t('admin.register.branch'), t('admin.register.members')]}
+                  minWidth="min-w-[16rem]"
+                >
+                  {roll.data.body.data.by_branch.map((b) => (
+                    <tr key={b.branch} className={rowClass}>
+                      <Td>{b.branch}</Td>
+                      <Td className="tabular-nums">{b.size}</Td>
+                    </tr>
+                  ))}
+                </DataTable>
+              </div>
+            </details>
           ) : null}
         </div>
       ) : null}
