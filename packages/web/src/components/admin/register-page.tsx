@@ -144,7 +144,7 @@ function RollSection({ election, zone }: { election: number; zone: string }) {
           <DataTable
             caption={t('admin.register.rollMembers')}
             headers={[t('admin.register.memberNo'), t('admin.register.name'), t('admin.register.branch')]}
-            minWidth="min-w-[24rem]"
+            minWidth="min-w-[20rem]"
             busy={members.isFetching}
           >
             {members.data.body.data.map((m) => (
