@@ -92,8 +92,8 @@ export function RegisterCheck() {
                 <p className="text-sm">{me.on_roll ? t('register.meetsAll') : t('register.noReasons')}</p>
               ) : (
                 <ul aria-labelledby="roll-reasons" className="grid gap-1 text-sm">
-                  {me.reasons.map((r) => (
-                    <li key={r} className="flex items-start gap-2">
+                  {me.reasons.map((r, i) => (
+                    <li key={i} className="flex items-start gap-2">
                       <XCircle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />
                       <span>
                         <span className="sr-only">{t('register.notMet')}: </span>
