@@ -37,6 +37,7 @@ import { Route as AdminAdminLogsRouteImport } from './routes/_admin/admin/logs'
 import { Route as AdminAdminMembersRouteImport } from './routes/_admin/admin/members'
 import { Route as AdminAdminNominationsRouteImport } from './routes/_admin/admin/nominations'
 import { Route as AdminAdminOrganisationRouteImport } from './routes/_admin/admin/organisation'
+import { Route as AdminAdminRegisterRouteImport } from './routes/_admin/admin/register'
 import { Route as AdminAdminRemindersRouteImport } from './routes/_admin/admin/reminders'
 import { Route as AdminAdminSetupRouteImport } from './routes/_admin/admin/setup'
 import { Route as AdminAdminStaffRouteImport } from './routes/_admin/admin/staff'
@@ -47,6 +48,7 @@ import { Route as VoterVoterIndexRouteImport } from './routes/_voter/voter/index
 import { Route as VoterVoterEducationRouteImport } from './routes/_voter/voter/education'
 import { Route as VoterVoterElectRouteImport } from './routes/_voter/voter/elect'
 import { Route as VoterVoterNominateRouteImport } from './routes/_voter/voter/nominate'
+import { Route as VoterVoterRegisterRouteImport } from './routes/_voter/voter/register'
 import { Route as VoterVoterVpatRouteImport } from './routes/_voter/voter/vpat'
 
 const IndexRoute = IndexRouteImport.update({
@@ -186,6 +188,11 @@ const AdminAdminOrganisationRoute = AdminAdminOrganisationRouteImport.update({
   path: '/admin/organisation',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminAdminRegisterRoute = AdminAdminRegisterRouteImport.update({
+  id: '/admin/register',
+  path: '/admin/register',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminAdminRemindersRoute = AdminAdminRemindersRouteImport.update({
   id: '/admin/reminders',
   path: '/admin/reminders',
@@ -236,6 +243,11 @@ const VoterVoterNominateRoute = VoterVoterNominateRouteImport.update({
   path: '/voter/nominate',
   getParentRoute: () => VoterRoute,
 } as any)
+const VoterVoterRegisterRoute = VoterVoterRegisterRouteImport.update({
+  id: '/voter/register',
+  path: '/voter/register',
+  getParentRoute: () => VoterRoute,
+} as any)
 const VoterVoterVpatRoute = VoterVoterVpatRouteImport.update({
   id: '/voter/vpat',
   path: '/voter/vpat',
@@ -267,6 +279,7 @@ export interface FileRoutesByFullPath {
   '/admin/members': typeof AdminAdminMembersRoute
   '/admin/nominations': typeof AdminAdminNominationsRoute
   '/admin/organisation': typeof AdminAdminOrganisationRoute
+  '/admin/register': typeof AdminAdminRegisterRoute
   '/admin/reminders': typeof AdminAdminRemindersRoute
   '/admin/setup': typeof AdminAdminSetupRoute
   '/admin/staff': typeof AdminAdminStaffRoute
@@ -275,6 +288,7 @@ export interface FileRoutesByFullPath {
   '/voter/education': typeof VoterVoterEducationRoute
   '/voter/elect': typeof VoterVoterElectRoute
   '/voter/nominate': typeof VoterVoterNominateRoute
+  '/voter/register': typeof VoterVoterRegisterRoute
   '/voter/vpat': typeof VoterVoterVpatRoute
   '/admin/': typeof AdminAdminIndexRoute
   '/agent/': typeof AgentAgentIndexRoute
@@ -305,6 +319,7 @@ export interface FileRoutesByTo {
   '/admin/members': typeof AdminAdminMembersRoute
   '/admin/nominations': typeof AdminAdminNominationsRoute
   '/admin/organisation': typeof AdminAdminOrganisationRoute
+  '/admin/register': typeof AdminAdminRegisterRoute
   '/admin/reminders': typeof AdminAdminRemindersRoute
   '/admin/setup': typeof AdminAdminSetupRoute
   '/admin/staff': typeof AdminAdminStaffRoute
@@ -313,6 +328,7 @@ export interface FileRoutesByTo {
   '/voter/education': typeof VoterVoterEducationRoute
   '/voter/elect': typeof VoterVoterElectRoute
   '/voter/nominate': typeof VoterVoterNominateRoute
+  '/voter/register': typeof VoterVoterRegisterRoute
   '/voter/vpat': typeof VoterVoterVpatRoute
   '/admin': typeof AdminAdminIndexRoute
   '/agent': typeof AgentAgentIndexRoute
@@ -347,6 +363,7 @@ export interface FileRoutesById {
   '/_admin/admin/members': typeof AdminAdminMembersRoute
   '/_admin/admin/nominations': typeof AdminAdminNominationsRoute
   '/_admin/admin/organisation': typeof AdminAdminOrganisationRoute
+  '/_admin/admin/register': typeof AdminAdminRegisterRoute
   '/_admin/admin/reminders': typeof AdminAdminRemindersRoute
   '/_admin/admin/setup': typeof AdminAdminSetupRoute
   '/_admin/admin/staff': typeof AdminAdminStaffRoute
@@ -355,6 +372,7 @@ export interface FileRoutesById {
   '/_voter/voter/education': typeof VoterVoterEducationRoute
   '/_voter/voter/elect': typeof VoterVoterElectRoute
   '/_voter/voter/nominate': typeof VoterVoterNominateRoute
+  '/_voter/voter/register': typeof VoterVoterRegisterRoute
   '/_voter/voter/vpat': typeof VoterVoterVpatRoute
   '/_admin/admin/': typeof AdminAdminIndexRoute
   '/_agent/agent/': typeof AgentAgentIndexRoute
@@ -387,6 +405,7 @@ export interface FileRouteTypes {
     | '/admin/members'
     | '/admin/nominations'
     | '/admin/organisation'
+    | '/admin/register'
     | '/admin/reminders'
     | '/admin/setup'
     | '/admin/staff'
@@ -395,6 +414,7 @@ export interface FileRouteTypes {
     | '/voter/education'
     | '/voter/elect'
     | '/voter/nominate'
+    | '/voter/register'
     | '/voter/vpat'
     | '/admin/'
     | '/agent/'
@@ -425,6 +445,7 @@ export interface FileRouteTypes {
     | '/admin/members'
     | '/admin/nominations'
     | '/admin/organisation'
+    | '/admin/register'
     | '/admin/reminders'
     | '/admin/setup'
     | '/admin/staff'
@@ -433,6 +454,7 @@ export interface FileRouteTypes {
     | '/voter/education'
     | '/voter/elect'
     | '/voter/nominate'
+    | '/voter/register'
     | '/voter/vpat'
     | '/admin'
     | '/agent'
@@ -466,6 +488,7 @@ export interface FileRouteTypes {
     | '/_admin/admin/members'
     | '/_admin/admin/nominations'
     | '/_admin/admin/organisation'
+    | '/_admin/admin/register'
     | '/_admin/admin/reminders'
     | '/_admin/admin/setup'
     | '/_admin/admin/staff'
@@ -474,6 +497,7 @@ export interface FileRouteTypes {
     | '/_voter/voter/education'
     | '/_voter/voter/elect'
     | '/_voter/voter/nominate'
+    | '/_voter/voter/register'
     | '/_voter/voter/vpat'
     | '/_admin/admin/'
     | '/_agent/agent/'
@@ -701,6 +725,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAdminOrganisationRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/_admin/admin/register': {
+      id: '/_admin/admin/register'
+      path: '/admin/register'
+      fullPath: '/admin/register'
+      preLoaderRoute: typeof AdminAdminRegisterRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/_admin/admin/reminders': {
       id: '/_admin/admin/reminders'
       path: '/admin/reminders'
@@ -771,6 +802,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof VoterVoterNominateRouteImport
       parentRoute: typeof VoterRoute
     }
+    '/_voter/voter/register': {
+      id: '/_voter/voter/register'
+      path: '/voter/register'
+      fullPath: '/voter/register'
+      preLoaderRoute: typeof VoterVoterRegisterRouteImport
+      parentRoute: typeof VoterRoute
+    }
     '/_voter/voter/vpat': {
       id: '/_voter/voter/vpat'
       path: '/voter/vpat'
@@ -789,6 +827,7 @@ interface AdminRouteChildren {
   AdminAdminMembersRoute: typeof AdminAdminMembersRoute
   AdminAdminNominationsRoute: typeof AdminAdminNominationsRoute
   AdminAdminOrganisationRoute: typeof AdminAdminOrganisationRoute
+  AdminAdminRegisterRoute: typeof AdminAdminRegisterRoute
   AdminAdminRemindersRoute: typeof AdminAdminRemindersRoute
   AdminAdminSetupRoute: typeof AdminAdminSetupRoute
   AdminAdminStaffRoute: typeof AdminAdminStaffRoute
@@ -805,6 +844,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminAdminMembersRoute: AdminAdminMembersRoute,
   AdminAdminNominationsRoute: AdminAdminNominationsRoute,
   AdminAdminOrganisationRoute: AdminAdminOrganisationRoute,
+  AdminAdminRegisterRoute: AdminAdminRegisterRoute,
   AdminAdminRemindersRoute: AdminAdminRemindersRoute,
   AdminAdminSetupRoute: AdminAdminSetupRoute,
   AdminAdminStaffRoute: AdminAdminStaffRoute,
@@ -829,6 +869,7 @@ interface VoterRouteChildren {
   VoterVoterEducationRoute: typeof VoterVoterEducationRoute
   VoterVoterElectRoute: typeof VoterVoterElectRoute
   VoterVoterNominateRoute: typeof VoterVoterNominateRoute
+  VoterVoterRegisterRoute: typeof VoterVoterRegisterRoute
   VoterVoterVpatRoute: typeof VoterVoterVpatRoute
   VoterVoterIndexRoute: typeof VoterVoterIndexRoute
 }
@@ -837,6 +878,7 @@ const VoterRouteChildren: VoterRouteChildren = {
   VoterVoterEducationRoute: VoterVoterEducationRoute,
   VoterVoterElectRoute: VoterVoterElectRoute,
   VoterVoterNominateRoute: VoterVoterNominateRoute,
+  VoterVoterRegisterRoute: VoterVoterRegisterRoute,
   VoterVoterVpatRoute: VoterVoterVpatRoute,
   VoterVoterIndexRoute: VoterVoterIndexRoute,
 }

@@ -2,10 +2,12 @@ import type { MessageKey } from '@/i18n';
 import {
   Building2,
   CalendarRange,
+  ClipboardCheck,
   FileCheck2,
   GraduationCap,
   House,
   ListChecks,
+  ListOrdered,
   Megaphone,
   ScrollText,
   Smartphone,
@@ -27,7 +29,7 @@ export type MenuItem = {
   titleKey?: MessageKey;
 };
 
-/** Menus (docs/screens.md "Screens"): Voter: Home, Voting, My receipts, Tutorial. */
+/** Menus (docs/screens.md "Screens"): Voter: Home, Voting, My receipts, On the roll?, Tutorial. */
 export const VOTER_MENU: MenuItem[] = [
   { label: 'Home', to: '/voter', icon: House, title: 'Dashboard', labelKey: 'menu.voter.home', titleKey: 'menu.voter.homeTitle' },
   {
@@ -47,6 +49,14 @@ export const VOTER_MENU: MenuItem[] = [
     titleKey: 'menu.voter.vvptTitle',
   },
   {
+    label: 'On the roll?',
+    to: '/voter/register',
+    icon: ClipboardCheck,
+    title: 'Am I on the roll?',
+    labelKey: 'menu.voter.register',
+    titleKey: 'menu.voter.registerTitle',
+  },
+  {
     label: 'Tutorial',
     to: '/voter/education',
     icon: GraduationCap,
@@ -59,7 +69,7 @@ export const VOTER_MENU: MenuItem[] = [
 /** Subtitles of voter pages that are not menu items: English, shown through the catalogue (tKnown). */
 export const VOTER_EXTRA_TITLES: Record<string, string> = { '/voter/nominate': 'Nominations' };
 
-/** Menus (docs/screens.md "Screens"): Admin: Home, Manage, Elections, Organisation, Set-up, Candidates, Staff, USSD, Logs, Receipts. */
+/** Menus (docs/screens.md "Screens"): Admin: Home, Manage, Elections, Organisation, Set-up, Candidates, Nominations, Register, Staff, USSD, Logs, Receipts. */
 export const ADMIN_MENU: MenuItem[] = [
   { label: 'Home', to: '/admin', icon: House, title: 'Admin Dashboard', labelKey: 'menu.admin.home', titleKey: 'menu.admin.homeTitle' },
   {
@@ -109,6 +119,14 @@ export const ADMIN_MENU: MenuItem[] = [
     title: 'Nominations',
     labelKey: 'menu.admin.nominations',
     titleKey: 'menu.admin.nominationsTitle',
+  },
+  {
+    label: 'Register',
+    to: '/admin/register',
+    icon: ListOrdered,
+    title: 'The register: roll and claims',
+    labelKey: 'menu.admin.register',
+    titleKey: 'menu.admin.registerTitle',
   },
   {
     label: 'Staff',

@@ -571,3 +571,23 @@ export function useDecideAppeal() {
     onError: (err) => failureToast('The decision could not be saved', fieldOrMessage(err, 'Please try again.')),
   });
 }
+
+// --- the register (docs/api.md "The register: member attributes, eligibility rules and inspection") --
+
+/** POST psk/register/claims: the member's claim; the window, an objection's member and the limit in the toast. */
+export function useFileClaim(election?: number) {
+  const refresh = useRefresh();
+  const mutation = api.register.fileClaim.useMutation({
+    onSuccess: () => refresh(queryKeys.register),
+    onError: (err) => failureToast('The claim could not be made', fieldOrMessage(err, 'Please try again.')),
+  });
+  return inElection(mutation, election);
+}
+
+/** POST register/claims/{id}/ruling: a refusal (409: already ruled, voting open) is shown by the confirmation dialog. */
+export function useRuleOnClaim() {
+  const refresh = useRefresh();
+  return api.register.ruleOnClaim.useMutation({
+    onSuccess: () => refresh(queryKeys.register),
+  });
+}

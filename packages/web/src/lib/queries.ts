@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, type EnsureQueryDataOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import type { NominationStatus, ResultGroup, Statistics } from '@kura/contract';
+import type { Claim, NominationStatus, ResultGroup, Statistics } from '@kura/contract';
 import { api } from './api';
 import { activeFilters, appliedFilters, LOG_FILTERS, MEMBER_FILTERS, VVPAT_FILTERS, type ListSearch } from './list-search';
 
@@ -39,6 +39,8 @@ export const queryKeys = {
   reminders: ['admin', 'reminders'] as const,
   /** the voter's nominations, the admin's queue and the public list (docs/api.md "Nominations") */
   nominations: ['nominations'] as const,
+  /** the member's register entry and claims, the roll and the claims queue (docs/api.md "The register") */
+  register: ['register'] as const,
   agents: ['admin', 'agents'] as const,
   staff: ['admin', 'staff'] as const,
   staffStatus: ['staff', 'status'] as const,
@@ -234,6 +236,45 @@ export const queries = {
       queryKey: [...queryKeys.nominations, 'public', election] as const,
       queryFn: ({ signal }) => ok(api.nominations.listPublicNominations.query({ params: { id: election }, fetchOptions: { signal } })),
       retry: false,
+    }),
+  /** GET psk/register: am I on the roll of the election (else the current one), the reasons and the inspection window. */
+  myRegisterEntry: (election?: number) =>
+    queryOptions({
+      queryKey: electionKey([...queryKeys.register, 'mine'] as const, election),
+      queryFn: ({ signal }) => ok(api.register.getMyRegisterEntry.query({ query: electionQuery(election), fetchOptions: { signal } })),
+    }),
+  /** GET psk/register/claims: the member's own claims, newest first. */
+  myClaims: (election?: number) =>
+    queryOptions({
+      queryKey: electionKey([...queryKeys.register, 'my-claims'] as const, election),
+      queryFn: ({ signal }) => ok(api.register.listMyClaims.query({ query: electionQuery(election), fetchOptions: { signal } })),
+    }),
+  /** GET elections/{id}/roll: the roll's size by branch, and once frozen when and its hash. */
+  roll: (election: number) =>
+    queryOptions({
+      queryKey: [...queryKeys.register, 'roll', election] as const,
+      queryFn: ({ signal }) => ok(api.register.getRoll.query({ params: { id: election }, fetchOptions: { signal } })),
+    }),
+  /** GET elections/{id}/roll/members: one page of the roll as it stands. */
+  rollMembers: (election: number, page: number) =>
+    queryOptions({
+      queryKey: [...queryKeys.register, 'roll-members', election, page] as const,
+      queryFn: ({ signal }) =>
+        ok(api.register.getRollMembers.query({ params: { id: election }, query: { page }, fetchOptions: { signal } })),
+      placeholderData: keepPreviousData,
+    }),
+  /** GET register/claims: the election's claims queue (of one status), oldest first. */
+  claimQueue: (filter: { status?: Claim['status']; page?: number }, election?: number) =>
+    queryOptions({
+      queryKey: electionKey([...queryKeys.register, 'queue', filter] as const, election),
+      queryFn: ({ signal }) =>
+        ok(
+          api.register.listClaims.query({
+            query: { ...electionQuery(election), ...(filter.status ? { status: filter.status } : {}), page: filter.page ?? 1 },
+            fetchOptions: { signal },
+          }),
+        ),
+      placeholderData: keepPreviousData,
     }),
   reminders: (election?: number) =>
     queryOptions({
