@@ -1,7 +1,8 @@
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { useId, useState } from 'react';
-import { CreateElectionBody, type Election, type UpdateElectionByIdBody } from '@kura/contract';
+import { useQuery } from '@tanstack/react-query';
+import { CreateElectionBody, type Election, type Rule, type UpdateElectionByIdBody } from '@kura/contract';
 import { fieldMessages, FormField, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
@@ -12,9 +13,11 @@ import { useBranches } from '@/hooks/use-admin-lists';
 import { toast } from '@/hooks/use-toast';
 import { errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { useCreateElection, useUpdateElectionById } from '@/lib/mutations';
+import { queries } from '@/lib/queries';
 import { fromZonedInput } from '@/lib/zoned-time';
 import { useT } from '@/i18n';
 import { ScheduleFields, scheduleShape, scheduleValues } from '../schedule-fields';
+import { draftOf, RuleDraft, RuleEditor, rulesOfDrafts } from '../rule-editor';
 
 const fields = CreateElectionBody.innerType().shape;
 
@@ -23,7 +26,8 @@ export const CHOOSE_BRANCH = 'Choose at least one branch';
 /**
  * The new-election form: the contract's title and description rules; the schedule as wall-clock
  * times in the organisation's zone (sent as ISO with the offset); the electorate every member or
- * the chosen branches.
+ * the chosen branches, the rules every voter must meet (rows checked against the attributes on
+ * submit) and, for a delegates' meeting, the election (and positions) its voters were elected in.
  */
 export const newElectionSchema = z
   .object({
@@ -32,6 +36,11 @@ export const newElectionSchema = z
     ...scheduleShape,
     electorate: z.enum(['all', 'branches']),
     branch_ids: z.array(z.number().int()),
+    rules: z.array(RuleDraft),
+    /** the election's id, '' for none */
+    elected_in: z.string(),
+    /** none: any position of that election */
+    elected_positions: z.array(z.number().int()),
   })
   .refine((v) => v.electorate === 'all' || v.branch_ids.length > 0, { message: CHOOSE_BRANCH, path: ['branch_ids'] });
 export type NewElectionValues = z.input<typeof newElectionSchema>;
@@ -45,8 +54,21 @@ export function electionValues(e: Election, timeZone: string): NewElectionValues
     ...scheduleValues(e, timeZone),
     electorate: branchIds === null ? 'all' : 'branches',
     branch_ids: branchIds ?? [],
+    rules: (e.electorate?.rules ?? []).map(draftOf),
+    elected_in: e.electorate?.elected_in ? String(e.electorate.elected_in.election_id) : '',
+    elected_positions: e.electorate?.elected_in?.position_ids ?? [],
   };
 }
+
+/** The form's `elected_in` as the API takes it. */
+const electedInOf = (v: NewElectionValues) =>
+  v.elected_in
+    ? {
+        election_id: Number(v.elected_in),
+        position_ids: v.elected_positions.length ? [...v.elected_positions].sort((a, b) => a - b) : null,
+      }
+    : null;
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
 
@@ -54,7 +76,7 @@ const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].so
  * PATCH elections/{id} sends what changed only: the server refuses the schedule, visibility and
  * electorate of a closed election (and the electorate once the roll froze) even unchanged.
  */
-export function changedFields(e: Election, v: NewElectionValues, timeZone: string): UpdateElectionByIdBody {
+export function changedFields(e: Election, v: NewElectionValues, timeZone: string, rules: Rule[]): UpdateElectionByIdBody {
   const was = electionValues(e, timeZone);
   const body: UpdateElectionByIdBody = {};
   if (v.title.trim() !== was.title.trim()) body.title = v.title.trim();
@@ -66,8 +88,13 @@ export function changedFields(e: Election, v: NewElectionValues, timeZone: strin
   if (closes !== fromZonedInput(was.closes_at, timeZone)) body.closes_at = closes;
   if (v.results_visibility !== was.results_visibility) body.results_visibility = v.results_visibility;
   const branchIds = v.electorate === 'all' ? null : (v.branch_ids ?? []);
-  if (v.electorate !== was.electorate || (branchIds !== null && !sameIds(branchIds, was.branch_ids ?? [])))
-    body.electorate = { branch_ids: branchIds };
+  const branchesChanged = v.electorate !== was.electorate || (branchIds !== null && !sameIds(branchIds, was.branch_ids ?? []));
+  const rulesChanged = !sameJson(rules, e.electorate?.rules ?? []);
+  const electedIn = electedInOf(v);
+  const electedChanged = !sameJson(electedIn, electedInOf(was));
+  // The electorate goes whole-or-not (the server refuses it once the roll froze): its branches, and what else changed.
+  if (branchesChanged || rulesChanged || electedChanged)
+    body.electorate = { branch_ids: branchIds, ...(rulesChanged ? { rules } : {}), ...(electedChanged ? { elected_in: electedIn } : {}) };
   return body;
 }
 
@@ -84,6 +111,9 @@ const EMPTY: NewElectionValues = {
   results_visibility: 'live',
   electorate: 'all',
   branch_ids: [],
+  rules: [],
+  elected_in: '',
+  elected_positions: [],
 };
 
 /**
@@ -108,9 +138,34 @@ export function ElectionForm({
   const form = useZodForm(newElectionSchema, { defaultValues: election ? electionValues(election, timeZone) : EMPTY });
   const [problem, setProblem] = useState<string | null>(null);
   const electorate = form.watch('electorate');
+  const defs = useQuery(queries.memberAttributes()).data?.body.data ?? [];
+  const elections = useQuery(queries.elections()).data?.body.data ?? [];
+  const electedIn = form.watch('elected_in');
+  const electedPositions = useQuery({ ...queries.positions(Number(electedIn)), enabled: electedIn !== '' }).data?.body.data ?? [];
+  /** Each rule row's message, by index; the list's own (the server's). */
+  const [ruleErrors, setRuleErrors] = useState<(string | undefined)[]>([]);
+  const [listErrors, setListErrors] = useState<{ rules?: string; elected_in?: string }>({});
 
-  const save = async (e: Election & { id: number }, v: NewElectionValues) => {
-    const body = changedFields(e, v, timeZone);
+  /** A refusal's field messages: the electorate's under the rules and the delegates' choice, the others on their fields. */
+  const placeErrors = (fields: Record<string, string>) => {
+    const rows: (string | undefined)[] = [];
+    const lists: { rules?: string; elected_in?: string } = {};
+    const rest: Record<string, string> = {};
+    for (const [key, message] of Object.entries(fields)) {
+      const row = /^electorate\.rules\.(\d+)/.exec(key);
+      if (row) rows[Number(row[1])] = message;
+      else if (key.startsWith('electorate.rules')) lists.rules = message;
+      else if (key.startsWith('electorate.elected_in')) lists.elected_in = message;
+      else rest[key] = message;
+    }
+    setRuleErrors(rows);
+    setListErrors(lists);
+    setServerErrors(form, rest);
+    return Object.keys(fields).length;
+  };
+
+  const save = async (e: Election & { id: number }, v: NewElectionValues, rules: Rule[]) => {
+    const body = changedFields(e, v, timeZone, rules);
     if (Object.keys(body).length === 0) return onDone();
     try {
       const res = await update.mutateAsync({ params: { id: e.id }, body });
@@ -118,15 +173,18 @@ export function ElectionForm({
       onDone();
     } catch (err) {
       // the hook toasted it; field messages go under the fields, a refusal (409) stays in the form
-      const fields = fieldErrorsOf(err);
-      setServerErrors(form, fields);
-      if (Object.keys(fields).length === 0) setProblem(errorMessage(err) ?? t('common.somethingWrong'));
+      if (placeErrors(fieldErrorsOf(err)) === 0) setProblem(errorMessage(err) ?? t('common.somethingWrong'));
     }
   };
 
   const onSubmit = form.handleSubmit(async (v) => {
     setProblem(null);
-    if (election) return save(election, v);
+    const checked = rulesOfDrafts(v.rules, defs);
+    setRuleErrors(checked.problems);
+    setListErrors({});
+    if (!checked.ok) return;
+    if (election) return save(election, v, checked.rules);
+    const electedIn = electedInOf(v);
     const opens = fromZonedInput(v.opens_at, timeZone);
     const closes = fromZonedInput(v.closes_at, timeZone);
     try {
@@ -137,14 +195,18 @@ export function ElectionForm({
           ...(opens ? { opens_at: opens } : {}),
           ...(closes ? { closes_at: closes } : {}),
           results_visibility: v.results_visibility,
-          electorate: { branch_ids: v.electorate === 'all' ? null : v.branch_ids },
+          electorate: {
+            branch_ids: v.electorate === 'all' ? null : v.branch_ids,
+            ...(checked.rules.length ? { rules: checked.rules } : {}),
+            ...(electedIn ? { elected_in: electedIn } : {}),
+          },
         },
       });
       toast({ variant: 'success', title: t('elections.created', { title: res.body.data.title }) });
       onDone();
     } catch (err) {
       // the hook toasted it; its field messages go under the fields
-      setServerErrors(form, fieldErrorsOf(err));
+      placeErrors(fieldErrorsOf(err));
     }
   });
 
@@ -233,6 +295,72 @@ export function ElectionForm({
           <p id={`${id}-branches-error`} role="alert" className="text-sm text-destructive">
             {t('elections.field.chooseBranch')}
           </p>
+        )}
+        <Controller
+          control={form.control}
+          name="rules"
+          render={({ field }) => (
+            <RuleEditor
+              id={id}
+              legend={t('rules.electorate')}
+              hint={t('rules.electorateHint')}
+              defs={defs}
+              drafts={field.value}
+              onChange={field.onChange}
+              errors={ruleErrors}
+              error={listErrors.rules}
+            />
+          )}
+        />
+        <FormField
+          id={`${id}-elected-in`}
+          label={t('elections.field.electedIn')}
+          description={t('elections.field.electedInHint')}
+          error={listErrors.elected_in}
+        >
+          <select
+            className="h-9 w-full rounded-md border border-input bg-background px-2 text-sm"
+            value={electedIn}
+            onChange={(e) => {
+              form.setValue('elected_in', e.target.value, { shouldDirty: true });
+              form.setValue('elected_positions', [], { shouldDirty: true });
+            }}
+          >
+            <option value="">{t('elections.field.electedInNone')}</option>
+            {elections
+              .filter((x) => x.id !== undefined && x.id !== election?.id)
+              .map((x) => (
+                <option key={x.id} value={String(x.id)}>
+                  {x.title}
+                </option>
+              ))}
+          </select>
+        </FormField>
+        {electedIn !== '' && electedPositions.length > 0 && (
+          <Controller
+            control={form.control}
+            name="elected_positions"
+            render={({ field }) => (
+              <ul className="ml-7 grid gap-2" aria-label={t('elections.field.electedPositions')}>
+                {electedPositions
+                  .filter((p) => p.kind !== 'motion')
+                  .map((p) => (
+                    <li key={p.id} className="flex items-center gap-2">
+                      <Checkbox
+                        id={`${id}-elected-${p.id}`}
+                        checked={field.value.includes(p.id)}
+                        onCheckedChange={(on) =>
+                          field.onChange(on === true ? [...field.value, p.id] : field.value.filter((x: number) => x !== p.id))
+                        }
+                      />
+                      <Label htmlFor={`${id}-elected-${p.id}`} className="font-normal">
+                        {p.level === 'National' ? p.name : `${p.name} - ${p.level}`}
+                      </Label>
+                    </li>
+                  ))}
+              </ul>
+            )}
+          />
         )}
       </fieldset>
       {problem && (
