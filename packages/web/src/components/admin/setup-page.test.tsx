@@ -403,6 +403,9 @@ describe('set-up page', () => {
       ];
       const calls = setupServer(positions);
       await renderWithProviders(<SetupPage />, '/admin/setup');
+      // the list says both in words
+      expect(await screen.findByText('Nominated by members: 1 proposer, 2 seconders')).toBeTruthy();
+      expect(await screen.findByText('Who may stand: Shares (KSh) at least 5000')).toBeTruthy();
       fireEvent.click(await screen.findByRole('button', { name: 'Edit Board - National' }));
       const row = within(screen.getByRole('list', { name: 'Positions' }));
       expect(await row.findByText('Shares (KSh) at least 5000')).toBeTruthy();

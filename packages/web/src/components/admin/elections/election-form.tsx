@@ -2,7 +2,7 @@ import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { CreateElectionBody, type Election, type Rule, type UpdateElectionByIdBody } from '@kura/contract';
+import { CreateElectionBody, MAX_APPEAL_DAYS, type Election, type Rule, type UpdateElectionByIdBody } from '@kura/contract';
 import { fieldMessages, FormField, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
@@ -14,7 +14,7 @@ import { toast } from '@/hooks/use-toast';
 import { errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { useCreateElection, useUpdateElectionById } from '@/lib/mutations';
 import { queries } from '@/lib/queries';
-import { fromZonedInput } from '@/lib/zoned-time';
+import { fromZonedInput, toZonedInput } from '@/lib/zoned-time';
 import { useT } from '@/i18n';
 import { ScheduleFields, scheduleShape, scheduleValues } from '../schedule-fields';
 import { draftOf, RuleDraft, RuleEditor, rulesOfDrafts } from '../rule-editor';
@@ -22,6 +22,9 @@ import { draftOf, RuleDraft, RuleEditor, rulesOfDrafts } from '../rule-editor';
 const fields = CreateElectionBody.innerType().shape;
 
 export const CHOOSE_BRANCH = 'Choose at least one branch';
+export const NOMINATIONS_OPEN_REQUIRED = 'Enter when nominations open';
+export const NOMINATIONS_CLOSE_REQUIRED = 'Enter when nominations close';
+export const NOMINATIONS_ORDER = 'Nominations must close after they open';
 
 /**
  * The new-election form: the contract's title and description rules; the schedule as wall-clock
@@ -41,8 +44,28 @@ export const newElectionSchema = z
     elected_in: z.string(),
     /** none: any position of that election */
     elected_positions: z.array(z.number().int()),
+    /** docs/api.md "Nominations": whether members nominate, the window on the organisation's clock, the appeal days */
+    nominations: z.boolean(),
+    nominations_opens: z.string(),
+    nominations_closes: z.string(),
+    appeal_days: z
+      .number({ invalid_type_error: 'The appeal_days must be a number' })
+      .int('The appeal_days must be a whole number')
+      .min(0, 'The appeal_days must be at least 0')
+      .max(MAX_APPEAL_DAYS, `The appeal_days must be at most ${MAX_APPEAL_DAYS}`),
   })
-  .refine((v) => v.electorate === 'all' || v.branch_ids.length > 0, { message: CHOOSE_BRANCH, path: ['branch_ids'] });
+  .refine((v) => v.electorate === 'all' || v.branch_ids.length > 0, { message: CHOOSE_BRANCH, path: ['branch_ids'] })
+  .superRefine((v, ctx) => {
+    if (!v.nominations) return;
+    if (!v.nominations_opens) ctx.addIssue({ code: 'custom', message: NOMINATIONS_OPEN_REQUIRED, path: ['nominations_opens'] });
+    if (!v.nominations_closes) ctx.addIssue({ code: 'custom', message: NOMINATIONS_CLOSE_REQUIRED, path: ['nominations_closes'] });
+    // Wall-clock times of one zone, compared as such (read as UTC: '08:00' and '08:00:00' are the same time).
+    else if (
+      v.nominations_opens &&
+      (fromZonedInput(v.nominations_closes, 'UTC') ?? '') <= (fromZonedInput(v.nominations_opens, 'UTC') ?? '')
+    )
+      ctx.addIssue({ code: 'custom', message: NOMINATIONS_ORDER, path: ['nominations_closes'] });
+  });
 export type NewElectionValues = z.input<typeof newElectionSchema>;
 
 /** The form's values of an election being edited (its schedule as wall-clock times in `timeZone`). */
@@ -57,8 +80,33 @@ export function electionValues(e: Election, timeZone: string): NewElectionValues
     rules: (e.electorate?.rules ?? []).map(draftOf),
     elected_in: e.electorate?.elected_in ? String(e.electorate.elected_in.election_id) : '',
     elected_positions: e.electorate?.elected_in?.position_ids ?? [],
+    nominations: Boolean(e.nominations),
+    nominations_opens: toZonedInput(e.nominations?.opens_at ?? null, timeZone),
+    nominations_closes: toZonedInput(e.nominations?.closes_at ?? null, timeZone),
+    appeal_days: e.nominations?.appeal_days ?? DEFAULT_APPEAL_DAYS,
   };
 }
+
+/** The appeal window a new nominations window starts with, in days. */
+const DEFAULT_APPEAL_DAYS = 7;
+
+/** The form's nominations window as the API takes it (instants in UTC), or null for none. */
+function nominationsOf(v: NewElectionValues, timeZone: string) {
+  if (!v.nominations) return null;
+  return {
+    opens_at: fromZonedInput(v.nominations_opens, timeZone) ?? '',
+    closes_at: fromZonedInput(v.nominations_closes, timeZone) ?? '',
+    appeal_days: v.appeal_days,
+  };
+}
+/** The same window, compared as instants (the server answers its own spelling of a time). */
+const sameWindow = (a: { opens_at: string; closes_at: string; appeal_days: number } | null, b: typeof a | undefined) =>
+  (a === null && !b) ||
+  (a !== null &&
+    !!b &&
+    Date.parse(a.opens_at) === Date.parse(b.opens_at) &&
+    Date.parse(a.closes_at) === Date.parse(b.closes_at) &&
+    a.appeal_days === b.appeal_days);
 
 /** The form's `elected_in` as the API takes it. */
 const electedInOf = (v: NewElectionValues) =>
@@ -95,6 +143,8 @@ export function changedFields(e: Election, v: NewElectionValues, timeZone: strin
   // The electorate goes whole-or-not (the server refuses it once the roll froze): its branches, and what else changed.
   if (branchesChanged || rulesChanged || electedChanged)
     body.electorate = { branch_ids: branchIds, ...(rulesChanged ? { rules } : {}), ...(electedChanged ? { elected_in: electedIn } : {}) };
+  const nominations = nominationsOf(v, timeZone);
+  if (!sameWindow(nominations, e.nominations)) body.nominations = nominations;
   return body;
 }
 
@@ -114,6 +164,10 @@ const EMPTY: NewElectionValues = {
   rules: [],
   elected_in: '',
   elected_positions: [],
+  nominations: false,
+  nominations_opens: '',
+  nominations_closes: '',
+  appeal_days: DEFAULT_APPEAL_DAYS,
 };
 
 /**
@@ -156,6 +210,9 @@ export function ElectionForm({
       if (row) rows[Number(row[1])] = message;
       else if (key.startsWith('electorate.rules')) lists.rules = message;
       else if (key.startsWith('electorate.elected_in')) lists.elected_in = message;
+      else if (key === 'nominations.opens_at' || key === 'nominations') rest.nominations_opens = message;
+      else if (key === 'nominations.closes_at') rest.nominations_closes = message;
+      else if (key === 'nominations.appeal_days') rest.appeal_days = message;
       else rest[key] = message;
     }
     setRuleErrors(rows);
@@ -200,6 +257,7 @@ export function ElectionForm({
             ...(checked.rules.length ? { rules: checked.rules } : {}),
             ...(electedIn ? { elected_in: electedIn } : {}),
           },
+          ...(v.nominations ? { nominations: nominationsOf(v, timeZone) } : {}),
         },
       });
       toast({ variant: 'success', title: t('elections.created', { title: res.body.data.title }) });
@@ -211,6 +269,7 @@ export function ElectionForm({
   });
 
   const closed = election?.phase === 'closed';
+  const nominate = form.watch('nominations');
   const frozen = Boolean(election?.roll_frozen_at);
 
   const errors = form.formState.errors;
@@ -233,6 +292,55 @@ export function ElectionForm({
         }
         zone={timeZone}
       />
+      <fieldset className="grid gap-2">
+        <legend className="text-sm font-medium">{t('elections.field.nominations')}</legend>
+        <Controller
+          control={form.control}
+          name="nominations"
+          render={({ field }) => (
+            <span className="flex items-center gap-2">
+              <Checkbox id={`${id}-nominations`} checked={field.value} onCheckedChange={(on) => field.onChange(on === true)} />
+              <Label htmlFor={`${id}-nominations`} className="font-normal">
+                {t('elections.field.nominate')}
+              </Label>
+            </span>
+          )}
+        />
+        {nominate ? (
+          <div className="ml-7 grid gap-4 sm:grid-cols-2">
+            <FormField
+              id={`${id}-nominations-opens`}
+              label={t('elections.field.nominationsOpen')}
+              error={errors.nominations_opens?.message}
+            >
+              <Input type="datetime-local" step={1} {...form.register('nominations_opens')} />
+            </FormField>
+            <FormField
+              id={`${id}-nominations-closes`}
+              label={t('elections.field.nominationsClose')}
+              error={errors.nominations_closes?.message}
+            >
+              <Input type="datetime-local" step={1} {...form.register('nominations_closes')} />
+            </FormField>
+            <FormField
+              id={`${id}-appeal-days`}
+              label={t('elections.field.appealDays')}
+              description={t('elections.field.appealDaysHint')}
+              error={errors.appeal_days?.message}
+            >
+              <Input
+                type="number"
+                min={0}
+                max={MAX_APPEAL_DAYS}
+                inputMode="numeric"
+                {...form.register('appeal_days', { valueAsNumber: true })}
+              />
+            </FormField>
+          </div>
+        ) : (
+          <p className="text-sm text-muted-foreground">{t('elections.field.noNominations')}</p>
+        )}
+      </fieldset>
       <fieldset
         className="grid gap-2"
         aria-describedby={

@@ -382,4 +382,62 @@ describe('Elections page (docs/api.md "Many elections")', () => {
       { electorate: { branch_ids: [4], rules: [{ attribute: 'paid', op: 'equals', value: false }] } },
     ]);
   });
+
+  it('creates an election that takes nominations: the window on the organisation clock and the appeal days', async () => {
+    const calls = server();
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'New election' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New election' });
+    fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'Annual election 2027' } });
+    expect(within(dialog).getByText('No nominations: staff enter the candidates.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Members nominate candidates in a window' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create election' }));
+    expect(await within(dialog).findByText('Enter when nominations open')).toBeTruthy();
+    expect(within(dialog).getByText('Enter when nominations close')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Nominations open'), { target: { value: '2027-02-01T08:00' } });
+    fireEvent.change(within(dialog).getByLabelText('Nominations close'), { target: { value: '2027-01-15T17:00' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create election' }));
+    expect(await within(dialog).findByText('Nominations must close after they open')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.createElection)).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText('Nominations close'), { target: { value: '2027-02-15T17:00' } });
+    fireEvent.change(within(dialog).getByLabelText('Days to appeal'), { target: { value: '5' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create election' }));
+    expect(await screen.findByText('Election created: Annual election 2027')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.createElection)[0]!.body).toEqual({
+      title: 'Annual election 2027',
+      results_visibility: 'live',
+      electorate: { branch_ids: null },
+      // 08:00 and 17:00 in Nairobi (UTC+3)
+      nominations: { opens_at: '2027-02-01T05:00:00.000Z', closes_at: '2027-02-15T14:00:00.000Z', appeal_days: 5 },
+    });
+  });
+
+  it("edits an election's nominations window: shows the stored one, sends a change, and null to stop nominations", async () => {
+    const window = { opens_at: '2026-05-01T05:00:00.000Z', closes_at: '2026-05-10T14:00:00.000Z', appeal_days: 3 };
+    const calls = server({ list: [{ ...by, nominations: window }, annual] });
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Nairobi by-election' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Edit Nairobi by-election' });
+    expect(within(dialog).getByRole('checkbox', { name: 'Members nominate candidates in a window' }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
+    expect((within(dialog).getByLabelText('Nominations open') as HTMLInputElement).value).toBe('2026-05-01T08:00');
+    expect((within(dialog).getByLabelText('Nominations close') as HTMLInputElement).value).toBe('2026-05-10T17:00');
+    expect((within(dialog).getByLabelText('Days to appeal') as HTMLInputElement).value).toBe('3');
+    fireEvent.change(within(dialog).getByLabelText('Days to appeal'), { target: { value: '7' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Election saved: Nairobi by-election')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Nairobi by-election' }));
+    dialog = await screen.findByRole('dialog', { name: 'Edit Nairobi by-election' });
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Members nominate candidates in a window' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(callsTo(calls, contract.api.organisation.updateElectionById)).toHaveLength(2));
+    expect(callsTo(calls, contract.api.organisation.updateElectionById).map((c) => c.body)).toEqual([
+      { nominations: { ...window, appeal_days: 7 } },
+      { nominations: null },
+    ]);
+  });
 });
