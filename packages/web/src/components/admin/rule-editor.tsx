@@ -94,6 +94,20 @@ export function rulesOfDrafts(
   return { rules: out.flatMap((o) => (o.rule ? [o.rule] : [])), problems, ok: problems.every((p) => p === undefined) };
 }
 
+/**
+ * The rows to send, as `rulesOfDrafts`, with the attributes perhaps not read (undefined: loading or
+ * failed): rows as they were stored are sent as stored, changed ones wait for the attributes.
+ */
+export function checkRuleRows(
+  drafts: readonly RuleDraft[],
+  defs: readonly AttributeDef[] | undefined,
+  stored: readonly Rule[],
+): { rules: Rule[]; problems: (string | undefined)[]; ok: boolean; listProblem?: string } {
+  if (defs) return rulesOfDrafts(drafts, defs);
+  if (JSON.stringify(drafts) === JSON.stringify(stored.map(draftOf))) return { rules: [...stored], problems: [], ok: true };
+  return { rules: [], problems: [], ok: false, listProblem: translate('attributes.loadError') };
+}
+
 const OP_WORDS: Record<RuleOp, MessageKey> = {
   at_least: 'rules.op.at_least',
   at_most: 'rules.op.at_most',

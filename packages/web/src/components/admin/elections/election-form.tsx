@@ -17,7 +17,7 @@ import { queries } from '@/lib/queries';
 import { fromZonedInput, toZonedInput } from '@/lib/zoned-time';
 import { useT } from '@/i18n';
 import { ScheduleFields, scheduleShape, scheduleValues } from '../schedule-fields';
-import { draftOf, RuleDraft, RuleEditor, rulesOfDrafts } from '../rule-editor';
+import { checkRuleRows, draftOf, RuleDraft, RuleEditor } from '../rule-editor';
 
 const fields = CreateElectionBody.innerType().shape;
 
@@ -192,7 +192,8 @@ export function ElectionForm({
   const form = useZodForm(newElectionSchema, { defaultValues: election ? electionValues(election, timeZone) : EMPTY });
   const [problem, setProblem] = useState<string | null>(null);
   const electorate = form.watch('electorate');
-  const defs = useQuery(queries.memberAttributes()).data?.body.data ?? [];
+  const attributes = useQuery(queries.memberAttributes());
+  const defs = attributes.data?.body.data ?? [];
   const elections = useQuery(queries.elections()).data?.body.data ?? [];
   const electedIn = form.watch('elected_in');
   const electedPositions = useQuery({ ...queries.positions(Number(electedIn)), enabled: electedIn !== '' }).data?.body.data ?? [];
@@ -236,9 +237,9 @@ export function ElectionForm({
 
   const onSubmit = form.handleSubmit(async (v) => {
     setProblem(null);
-    const checked = rulesOfDrafts(v.rules, defs);
+    const checked = checkRuleRows(v.rules, attributes.isSuccess ? defs : undefined, election?.electorate?.rules ?? []);
     setRuleErrors(checked.problems);
-    setListErrors({});
+    setListErrors({ rules: checked.listProblem });
     if (!checked.ok) return;
     if (election) return save(election, v, checked.rules);
     const electedIn = electedInOf(v);

@@ -47,7 +47,9 @@ const stats = (votesCasted: number, voted: number, notVoted: number) => ({
   membersNotVoted: notVoted,
 });
 
-function server(overrides: { archive?: number; remove?: number; copy?: number; create?: number; list?: Election[] } = {}) {
+function server(
+  overrides: { archive?: number; remove?: number; copy?: number; create?: number; list?: Election[]; attributes?: 500 } = {},
+) {
   const closedRefusal = 'The election is closed; its schedule, results visibility and electorate can no longer change';
   const list: Election[] = overrides.list ?? [agm, by, annual];
   return stubRoutes(
@@ -85,15 +87,19 @@ function server(overrides: { archive?: number; remove?: number; copy?: number; c
         return { status: 409, body: { message: closedRefusal } };
       return { status: 200, body: { data: { ...target, ...body } as Election } };
     }),
-    stub(contract.api.register.getAttributes, {
-      status: 200,
-      body: {
-        data: [
-          { key: 'date_joined', label: 'Joined', type: 'date' },
-          { key: 'paid', label: 'Subscription paid', type: 'boolean' },
-        ],
-      },
-    }),
+    stub(contract.api.register.getAttributes, () =>
+      overrides.attributes
+        ? ({ status: 500, body: { message: 'Server Error' } } as never)
+        : {
+            status: 200,
+            body: {
+              data: [
+                { key: 'date_joined', label: 'Joined', type: 'date' },
+                { key: 'paid', label: 'Subscription paid', type: 'boolean' },
+              ],
+            },
+          },
+    ),
     stub(contract.api.members.listPositions, (c) => ({
       status: 200,
       body: {
@@ -439,5 +445,26 @@ describe('Elections page (docs/api.md "Many elections")', () => {
       { nominations: { ...window, appeal_days: 7 } },
       { nominations: null },
     ]);
+  });
+
+  it('saves an election with rules while the attributes cannot be read, as long as its rules are left as they were', async () => {
+    const withRules: Election = { ...by, electorate: { branch_ids: null, rules: [{ attribute: 'paid', op: 'equals', value: true }] } };
+    const calls = server({ list: [withRules, annual], attributes: 500 });
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Nairobi by-election' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Nairobi by-election' });
+    fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'Nairobi by-election 2026' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Election saved: Nairobi by-election 2026')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.updateElectionById).map((c) => c.body)).toEqual([
+      { title: 'Nairobi by-election 2026' },
+    ]);
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Nairobi by-election' }));
+    const again = await screen.findByRole('dialog', { name: 'Edit Nairobi by-election' });
+    fireEvent.click(within(again).getByRole('button', { name: 'Remove rule 1' }));
+    fireEvent.click(within(again).getByRole('button', { name: 'Save changes' }));
+    expect(await within(again).findByText('The member attributes could not be loaded')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.updateElectionById)).toHaveLength(1);
   });
 });

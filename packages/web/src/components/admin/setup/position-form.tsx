@@ -8,6 +8,7 @@ import {
   MAX_SUPPORTERS,
   PositionNominationInput,
   type PositionNomination,
+  type Rule,
   UpdatePositionBody,
   type MotionThreshold,
   type Position,
@@ -26,7 +27,7 @@ import { t, useT, type MessageKey } from '@/i18n';
 import { TranslationFields, translationValues, useOtherLanguages } from '@/components/admin/translation-fields';
 import { useElectionParam } from '@/lib/election-search';
 import { queries } from '@/lib/queries';
-import { draftOf, RuleDraft, RuleEditor, rulesOfDrafts } from '@/components/admin/rule-editor';
+import { checkRuleRows, draftOf, RuleDraft, RuleEditor } from '@/components/admin/rule-editor';
 
 /** The contract's rules for a position's fields (POST positions, PATCH positions/{id}). */
 const fields = CreatePositionBody.innerType().innerType().shape;
@@ -286,9 +287,11 @@ const BOXES = {
 export function CandidacyFields<T extends CandidacyValues & { kind: PositionKind }>({
   form: typed,
   ruleErrors,
+  listError,
 }: {
   form: UseFormReturn<T, unknown, any>;
   ruleErrors: (string | undefined)[];
+  listError?: string;
 }) {
   const { t } = useT();
   const id = useId();
@@ -327,7 +330,7 @@ export function CandidacyFields<T extends CandidacyValues & { kind: PositionKind
               drafts={field.value}
               onChange={field.onChange}
               errors={ruleErrors}
-              error={(errors as { eligibility?: { message?: string } }).eligibility?.message}
+              error={listError ?? (errors as { eligibility?: { message?: string } }).eligibility?.message}
             />
           )}
         />
@@ -355,16 +358,18 @@ export function CandidacyFields<T extends CandidacyValues & { kind: PositionKind
   );
 }
 
-/** The rows as rules, or their messages (set in `setErrors`, and nothing to send). */
-function useRuleRows() {
-  const defs = useQuery(queries.memberAttributes()).data?.body.data ?? [];
+/** The rows as rules (`stored`: the position's, sent as they were while the attributes are not read), or null and their messages. */
+function useRuleRows(stored: Rule[] = []) {
+  const attributes = useQuery(queries.memberAttributes());
   const [errors, setErrors] = useState<(string | undefined)[]>([]);
+  const [listError, setListError] = useState<string | undefined>();
   const check = (drafts: RuleDraft[]) => {
-    const checked = rulesOfDrafts(drafts, defs);
+    const checked = checkRuleRows(drafts, attributes.isSuccess ? attributes.data.body.data : undefined, stored);
     setErrors(checked.problems);
+    setListError(checked.listProblem);
     return checked.ok ? checked.rules : null;
   };
-  return { errors, setErrors, check };
+  return { errors, listError, check };
 }
 
 export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) => Promise<boolean> }) {
@@ -429,7 +434,7 @@ export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) =
       >
         <Textarea {...form.register('description')} />
       </FormField>
-      <CandidacyFields form={form} ruleErrors={rows.errors} />
+      <CandidacyFields form={form} ruleErrors={rows.errors} listError={rows.listError} />
       <FormFooter
         pending={create.isPending}
         submitLabel={t('admin.position.add')}
@@ -466,7 +471,7 @@ export function EditPositionForm({
       ...candidacyValues(position),
     },
   });
-  const rows = useRuleRows();
+  const rows = useRuleRows(position.eligibility);
   const errors = form.formState.errors;
   const onSubmit = form.handleSubmit(async ({ body, rules }) => {
     const eligibility = rules === null ? null : rows.check(rules);
@@ -489,7 +494,7 @@ export function EditPositionForm({
       >
         <Textarea {...form.register('description')} />
       </FormField>
-      <CandidacyFields form={form} ruleErrors={rows.errors} />
+      <CandidacyFields form={form} ruleErrors={rows.errors} listError={rows.listError} />
       <TranslationFields
         form={form}
         fields={[
