@@ -105,4 +105,16 @@ describe('RuleEditor', () => {
       'loan_arrears (no longer an attribute)',
     );
   });
+
+  it('speaks Kiswahili: its labels, conditions and the words beside a rule', () => {
+    act(() => setLocale('sw'));
+    render(<Editor initial={[{ attribute: 'joined', op: 'on_or_before', value: '2', when: 'years_before' }]} />);
+    expect(screen.getByRole('button', { name: 'Ongeza kanuni' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Ondoa kanuni 1' })).toBeTruthy();
+    expect(within(screen.getByLabelText('Kanuni 1 Sharti')).getAllByRole('option')[0]!.textContent).toBe('siku hiyo au kabla yake');
+    expect((screen.getByLabelText('Kanuni 1 Inalinganishwa na') as HTMLSelectElement).selectedOptions[0]!.textContent).toBe(
+      'miaka kabla ya upigaji kura kufunguliwa',
+    );
+    expect(screen.getByText('Joined angalau miaka 2 kabla ya upigaji kura kufunguliwa')).toBeTruthy();
+  });
 });
