@@ -402,6 +402,18 @@ export function useDeleteElection() {
   });
 }
 
+/**
+ * PUT organisation/attributes: the whole list; a 409 (a rule uses the key removed or retyped) is
+ * shown by the section, which names the rule.
+ */
+export function usePutAttributes() {
+  const refresh = useRefresh();
+  return api.register.putAttributes.useMutation({
+    onSuccess: () => refresh(queryKeys.memberAttributes, queryKeys.members),
+    onError: (err) => failureToast('The attributes could not be saved', fieldOrMessage(err, 'Something went wrong')),
+  });
+}
+
 // --- staff (admins and agents) ------------------------------------------------------------------
 
 export function useCreateStaff() {

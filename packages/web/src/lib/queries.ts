@@ -45,6 +45,8 @@ export const queryKeys = {
   staff: ['admin', 'staff'] as const,
   staffStatus: ['staff', 'status'] as const,
   ussdStatus: ['admin', 'ussd', 'status'] as const,
+  /** the organisation's member attributes (docs/api.md "The register") */
+  memberAttributes: ['admin', 'attributes'] as const,
 };
 
 /** A successful answer of a contract route (what ts-rest's useQuery hands to the screen). */
@@ -275,6 +277,13 @@ export const queries = {
           }),
         ),
       placeholderData: keepPreviousData,
+    }),
+  /** The organisation's member attributes (GET organisation/attributes, admin). */
+  memberAttributes: () =>
+    queryOptions({
+      queryKey: queryKeys.memberAttributes,
+      queryFn: ({ signal }) => ok(api.register.getAttributes.query({ fetchOptions: { signal } })),
+      staleTime: 60_000,
     }),
   reminders: (election?: number) =>
     queryOptions({

@@ -132,6 +132,75 @@ describe('elections', () => {
     expect(motionGroup.candidates.map((c: { name: string }) => c.name)).toEqual(['Yes', 'No', 'Abstain']);
   });
 
+  it("copies the electorate's rules and elected_in and each position's eligibility rules and nomination rule; not the windows", async () => {
+    const put = await admin.register.putAttributes({
+      body: {
+        data: [
+          { key: 'shares', label: 'Shares (KSh)', type: 'number' },
+          { key: 'date_joined', label: 'Joined', type: 'date' },
+          { key: 'paid', label: 'Subscription paid', type: 'boolean' },
+        ],
+      },
+    });
+    expect(put.status).toBe(200);
+    const branches = bodyOf(await admin.organisation.createElection({ body: { title: 'Branch delegates 2026' } }), 201).data;
+    const delegate = await createPosition(t.ctx, { name: 'Delegate', electionId: branches.id! });
+    const electorate = {
+      branch_ids: null,
+      rules: [
+        { attribute: 'paid', op: 'equals' as const, value: true },
+        { attribute: 'date_joined', op: 'on_or_before' as const, value: { years_before: 1 } },
+      ],
+      elected_in: { election_id: branches.id!, position_ids: [delegate.id] },
+    };
+    const window = { opens_at: inDays(10), closes_at: inDays(20), appeal_days: 5 };
+    const source = bodyOf(
+      await admin.organisation.createElection({
+        body: { title: 'Delegates AGM 2026', electorate, nominations: window, register: { opens_at: inDays(21), closes_at: inDays(25) } },
+      }),
+      201,
+    ).data;
+    expect(source).toMatchObject({ electorate, nominations: { appeal_days: 5 } });
+    const eligibility = [{ attribute: 'shares', op: 'at_least', value: 20000 }];
+    const nomination = { proposers: 2, seconders: 1, same_branch: true, self: false };
+    const chair = await request(t.app)
+      .post(`/api/v1/positions?election_id=${source.id}`)
+      .set(bearer(adminToken))
+      .send({ name: 'Chair', eligibility, nomination });
+    expect(chair.status).toBe(201);
+    const staffOnly = await request(t.app)
+      .post(`/api/v1/positions?election_id=${source.id}`)
+      .set(bearer(adminToken))
+      .send({ name: 'Secretary' });
+    expect(staffOnly.status).toBe(201);
+
+    const copy = bodyOf(
+      await admin.organisation.copyElection({ params: { id: source.id! }, body: { title: 'Delegates AGM 2027' } }),
+      201,
+    ).data;
+    expect(copy.electorate).toEqual(electorate);
+    // The windows are dates of the source's year: the copy has none, as it has no schedule.
+    expect(copy).toMatchObject({ nominations: null, register: null, opens_at: null, closes_at: null });
+    const copied = (await request(t.app).get(`/api/v1/psk/candidate/positions?election_id=${copy.id}`).set(bearer(adminToken))).body.data
+      .data as { id: number; name: string; eligibility: unknown; nomination: unknown }[];
+    expect(copied.map((p) => [p.name, p.eligibility, p.nomination])).toEqual([
+      ['Chair', eligibility, nomination],
+      ['Secretary', [], null],
+    ]);
+    // Its own rows, which the source's edits do not reach.
+    const sourceChair = (chair.body.data as { id: number }[])[0]!.id;
+    expect(copied.map((p) => p.id)).not.toContain(sourceChair);
+    const edit = await request(t.app)
+      .patch(`/api/v1/positions/${sourceChair}`)
+      .set(bearer(adminToken))
+      .send({ eligibility: [], nomination: null });
+    expect(edit.status).toBe(200);
+    const after = (await request(t.app).get(`/api/v1/psk/candidate/positions?election_id=${copy.id}`).set(bearer(adminToken))).body.data
+      .data;
+    expect(after[0]).toMatchObject({ name: 'Chair', eligibility, nomination });
+    expect((await logData('Election copied')).at(-1)).toBe(`election ${source.id} to ${copy.id}: Delegates AGM 2027`);
+  });
+
   it('deletes only while no vote was ever cast (409 after)', async () => {
     const empty = bodyOf(await admin.organisation.createElection({ body: { title: 'Mistake' } }), 201).data;
     expect((await admin.organisation.deleteElection({ params: { id: empty.id! } })).status).toBe(204);

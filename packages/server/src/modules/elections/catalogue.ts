@@ -288,8 +288,10 @@ export async function deleteElection(ctx: Core, actor: Actor, id: ElectionId): P
 }
 
 /**
- * A new election in set-up with the same positions, motions (their options), seats, methods,
- * results visibility and electorate, and the candidacies when asked; no schedule, votes or receipts.
+ * A new election in set-up with the same positions (with their eligibility and nomination rules),
+ * motions (their options), seats, methods, results visibility and electorate (its branches, rules
+ * and elected_in), and the candidacies when asked; no schedule (nor nominations or register
+ * window), votes or receipts.
  * The electorate's branches are checked as an edit's are, and one that no longer exists (an id
  * left by a branch deletion from before deletions counted electorates) is left out and the log
  * says so: no member was ever in it when it went (members.branch_id restricts the deletion), so

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { branchRefSchema, CONTACT_CHANGE_AFTER_VOTE, UpdateMemberBody, type Member } from '@kura/contract';
 import { fieldMessages, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
@@ -10,10 +11,14 @@ import { useUpdateMember } from '@/lib/mutations';
 import { ContactFields } from './contact-fields';
 import { MemberLanguageField } from './member-language-field';
 import { useBranches } from '@/hooks/use-admin-lists';
+import { queries } from '@/lib/queries';
+import { attributeInput, changedAttributes, invalidAttributeMessage, MemberAttributeFields } from './member-attribute-fields';
 import { useT } from '@/i18n';
 
 /** The contract's body; the branch select holds the branch's name. */
-const memberSchema = UpdateMemberBody.omit({ confirm_contact_change: true }).extend({ county: z.string().pipe(branchRefSchema) });
+const memberSchema = UpdateMemberBody.omit({ confirm_contact_change: true, attributes: true }).extend({
+  county: z.string().pipe(branchRefSchema),
+});
 
 const valuesOf = (m: Member) => ({
   name: m.name,
@@ -24,7 +29,11 @@ const valuesOf = (m: Member) => ({
   language: m.language ?? '',
 });
 
-/** Edit member dialog (docs/screens.md "Staff pages"): name, member no, phone, email and a branch select. */
+/**
+ * Edit member dialog (docs/screens.md "Staff pages"): name, member no, phone, email, a branch
+ * select, the language, and the organisation's attributes (docs/api.md "The register": only those
+ * changed are sent, an emptied one as null).
+ */
 export function MemberEditDialog({ member, onClose }: { member: Member | null; onClose: () => void }) {
   return (
     <Dialog open={member !== null} onOpenChange={(o) => !o && onClose()}>
@@ -42,11 +51,26 @@ function MemberEditForm({ member, onClose }: { member: Member; onClose: () => vo
   const form = useZodForm(memberSchema, { defaultValues: valuesOf(member) });
   /** The server refused a phone or email change of a member who voted: the admin may confirm it. */
   const [confirmContact, setConfirmContact] = useState<string | null>(null);
+  const defs = useQuery(queries.memberAttributes()).data?.body.data ?? [];
+  /** The attribute fields the admin touched, by key (the others show the stored value). */
+  const [edited, setEdited] = useState<Record<string, string>>({});
+  const [attributeErrors, setAttributeErrors] = useState<Partial<Record<string, string>>>({});
+  const attributeValues = Object.fromEntries(defs.map((d) => [d.key, edited[d.key] ?? attributeInput(member.attributes?.[d.key])]));
 
   const save = (confirmed: boolean) =>
     form.handleSubmit(async (body) => {
+      const { attributes, invalid } = changedAttributes(defs, member.attributes, edited);
+      setAttributeErrors(Object.fromEntries(Object.entries(invalid).map(([key, type]) => [key, invalidAttributeMessage(type, t)])));
+      if (Object.keys(invalid).length > 0) return;
       try {
-        await update.mutateAsync({ params: { id: member.id }, body: { ...body, ...(confirmed ? { confirm_contact_change: true } : {}) } });
+        await update.mutateAsync({
+          params: { id: member.id },
+          body: {
+            ...body,
+            ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
+            ...(confirmed ? { confirm_contact_change: true } : {}),
+          },
+        });
         toast({ variant: 'success', title: t('admin.memberEdit.updated') });
         onClose();
       } catch (err) {
@@ -54,7 +78,16 @@ function MemberEditForm({ member, onClose }: { member: Member; onClose: () => vo
           setConfirmContact(errorMessage(err) ?? CONTACT_CHANGE_AFTER_VOTE);
           return;
         }
-        setServerErrors(form, fieldErrorsOf(err));
+        const fields = fieldErrorsOf(err);
+        // "attributes.shares": under that attribute's field
+        setAttributeErrors(
+          Object.fromEntries(
+            Object.entries(fields)
+              .filter(([k]) => k.startsWith('attributes.'))
+              .map(([k, m]) => [k.slice('attributes.'.length), m]),
+          ),
+        );
+        setServerErrors(form, Object.fromEntries(Object.entries(fields).filter(([k]) => !k.startsWith('attributes.'))));
       }
     });
 
@@ -80,6 +113,13 @@ function MemberEditForm({ member, onClose }: { member: Member; onClose: () => vo
         value={form.watch('language') ?? ''}
         onChange={(v) => form.setValue('language', v, { shouldDirty: true })}
         error={form.formState.errors.language?.message}
+      />
+      <MemberAttributeFields
+        id={id}
+        defs={defs}
+        values={attributeValues}
+        errors={attributeErrors}
+        onChange={(key, value) => setEdited((was) => ({ ...was, [key]: value }))}
       />
       {confirmContact && (
         <div role="alert" className="grid gap-2 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-sm">

@@ -151,6 +151,69 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     });
   });
 
+  it('shows the member\'s attribute values and sends only those changed, an emptied one as null (docs/api.md "The register")', async () => {
+    const stored = { shares: 20000, date_joined: '2024-03-01', paid: true, staff_no: null };
+    const calls = server((c) => {
+      if (c.path === '/organisation/attributes')
+        return {
+          status: 200,
+          body: {
+            data: [
+              { key: 'shares', label: 'Shares (KSh)', type: 'number' },
+              { key: 'date_joined', label: 'Joined', type: 'date' },
+              { key: 'paid', label: 'Subscription paid', type: 'boolean' },
+              { key: 'staff_no', label: 'Staff number', type: 'text' },
+            ],
+          },
+        };
+      if (c.path === '/members') return { status: 200, body: paginator([member(1, { attributes: stored })], 1, 1) };
+      if (c.path === '/edit/psk/member/1') return { status: 200, body: { data: member(1) } };
+      return undefined;
+    });
+    await renderWithProviders(<MembersPage />, '/admin/members');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit member' });
+    const shares = (await within(dialog).findByLabelText('Shares (KSh)')) as HTMLInputElement;
+    expect(shares.value).toBe('20000');
+    expect(shares.type).toBe('number');
+    const joined = within(dialog).getByLabelText('Joined') as HTMLInputElement;
+    expect([joined.type, joined.value]).toEqual(['date', '2024-03-01']);
+    const paid = within(dialog).getByLabelText('Subscription paid') as HTMLSelectElement;
+    expect(paid.value).toBe('true');
+    expect((within(dialog).getByLabelText('Staff number') as HTMLInputElement).value).toBe('');
+
+    fireEvent.change(shares, { target: { value: '25000' } });
+    fireEvent.change(paid, { target: { value: '' } });
+    fireEvent.change(within(dialog).getByLabelText('Staff number'), { target: { value: 'ST-9' } });
+    // typed, then put back: not a change
+    fireEvent.change(joined, { target: { value: '2024-03-02' } });
+    fireEvent.change(joined, { target: { value: '2024-03-01' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Member updated successfully')).toBeTruthy();
+    expect((calls.find((c) => c.path === '/edit/psk/member/1')!.body as { attributes: unknown }).attributes).toEqual({
+      shares: 25000,
+      paid: null,
+      staff_no: 'ST-9',
+    });
+  });
+
+  it('sends no attributes when none changed', async () => {
+    const calls = server((c) => {
+      if (c.path === '/organisation/attributes')
+        return { status: 200, body: { data: [{ key: 'shares', label: 'Shares (KSh)', type: 'number' }] } };
+      if (c.path === '/members') return { status: 200, body: paginator([member(1, { attributes: { shares: 5 } })], 1, 1) };
+      if (c.path === '/edit/psk/member/1') return { status: 200, body: { data: member(1) } };
+      return undefined;
+    });
+    await renderWithProviders(<MembersPage />, '/admin/members');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit member' });
+    expect(((await within(dialog).findByLabelText('Shares (KSh)')) as HTMLInputElement).value).toBe('5');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Member updated successfully')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/edit/psk/member/1')!.body).not.toHaveProperty('attributes');
+  });
+
   it("shows each member's language and lets the admin set it (issue 37)", async () => {
     const calls = server((c) => {
       if (c.path === '/members')

@@ -240,12 +240,24 @@ describe('set-up page', () => {
       method: string | null;
       threshold: string | null;
       quorum_percent: number | null;
+      eligibility?: unknown[];
+      nomination?: unknown;
     };
     const setupServer = (positions: Pos[], candidates: unknown[] = []) =>
       stubFetch(({ method, path, body }) => {
         if (path === '/election') return { status: 200, body: { data: election } };
         if (path === '/branches') return { status: 200, body: { data: { data: [] } } };
         if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
+        if (path === '/organisation/attributes')
+          return {
+            status: 200,
+            body: {
+              data: [
+                { key: 'shares', label: 'Shares (KSh)', type: 'number' },
+                { key: 'date_joined', label: 'Joined', type: 'date' },
+              ],
+            },
+          };
         if (path === '/positions' && method === 'POST') {
           const b = body as Partial<Pos>;
           const p: Pos = {
@@ -328,6 +340,86 @@ describe('set-up page', () => {
       expect(list().getByText(/2 seats · ranked/)).toBeTruthy();
       await waitFor(() => expect(checklistItem('Candidates').textContent).toContain('No candidate for: Chair - National'));
       expect(checklistItem('Candidates').textContent).not.toContain('Adopt the budget');
+    }, 30_000);
+
+    it('adds a position with rules on who may stand, said in words, and members\' nominations (docs/api.md "The register", "Nominations")', async () => {
+      const positions: Pos[] = [];
+      const calls = setupServer(positions);
+      await renderWithProviders(<SetupPage />, '/admin/setup');
+      fireEvent.change(await screen.findByLabelText('New position name'), { target: { value: 'Treasurer' } });
+      const rules = screen.getByRole('group', { name: 'Who may stand: rules every candidate must meet' });
+      fireEvent.click(await within(rules).findByRole('button', { name: 'Add a rule' }));
+      fireEvent.change(within(rules).getByLabelText('Rule 1 Value'), { target: { value: '20000' } });
+      expect(within(rules).getByText('Shares (KSh) at least 20000')).toBeTruthy();
+      fireEvent.click(within(rules).getByRole('button', { name: 'Add a rule' }));
+      fireEvent.change(within(rules).getByLabelText('Rule 2 Attribute'), { target: { value: 'date_joined' } });
+      fireEvent.change(within(rules).getByLabelText('Rule 2 Compared with'), { target: { value: 'years_before' } });
+      fireEvent.change(within(rules).getByLabelText('Rule 2 Value'), { target: { value: '2' } });
+      expect(within(rules).getByText('Joined at least 2 years before voting opens')).toBeTruthy();
+
+      expect(screen.getByText('Staff enter its candidates.')).toBeTruthy();
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Members nominate its candidates' }));
+      // no proposer and no self-nomination: the contract's message, nothing sent
+      fireEvent.change(screen.getByLabelText('Proposers'), { target: { value: '0' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
+      expect(await screen.findByText('Without self-nomination a nomination needs at least one proposer')).toBeTruthy();
+      expect(calls.some((c) => c.method === 'POST' && c.path === '/positions')).toBe(false);
+      fireEvent.change(screen.getByLabelText('Proposers'), { target: { value: '2' } });
+      fireEvent.change(screen.getByLabelText('Seconders'), { target: { value: '3' } });
+      fireEvent.click(screen.getByRole('checkbox', { name: "Supporters must be of the nominee's branch" }));
+      fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
+      expect(await within(screen.getByRole('list', { name: 'Positions' })).findByText('Treasurer - National')).toBeTruthy();
+      expect(calls.find((c) => c.method === 'POST' && c.path === '/positions')!.body).toEqual({
+        name: 'Treasurer',
+        kind: 'candidates',
+        seats: 1,
+        method: 'plurality',
+        description: null,
+        branch_id: null,
+        nomination: { proposers: 2, seconders: 3, same_branch: true, self: false },
+        eligibility: [
+          { attribute: 'shares', op: 'at_least', value: 20000 },
+          { attribute: 'date_joined', op: 'on_or_before', value: { years_before: 2 } },
+        ],
+      });
+    }, 30_000);
+
+    it("edits a position's rules and nomination: the stored ones shown, the new ones sent, staff-only as null", async () => {
+      const positions: Pos[] = [
+        {
+          id: 2,
+          name: 'Board',
+          level: 'National',
+          seats: 3,
+          description: null,
+          branch_id: null,
+          kind: 'candidates',
+          method: 'plurality',
+          threshold: null,
+          quorum_percent: null,
+          eligibility: [{ attribute: 'shares', op: 'at_least', value: 5000 }],
+          nomination: { proposers: 1, seconders: 2, same_branch: false, self: true },
+        },
+      ];
+      const calls = setupServer(positions);
+      await renderWithProviders(<SetupPage />, '/admin/setup');
+      // the list says both in words
+      expect(await screen.findByText('Nominated by members: 1 proposer, 2 seconders')).toBeTruthy();
+      expect(await screen.findByText('Who may stand: Shares (KSh) at least 5000')).toBeTruthy();
+      fireEvent.click(await screen.findByRole('button', { name: 'Edit Board - National' }));
+      const row = within(screen.getByRole('list', { name: 'Positions' }));
+      expect(await row.findByText('Shares (KSh) at least 5000')).toBeTruthy();
+      expect((row.getByLabelText('Proposers') as HTMLInputElement).value).toBe('1');
+      expect((row.getByLabelText('Seconders') as HTMLInputElement).value).toBe('2');
+      expect(row.getByRole('checkbox', { name: 'A member may nominate themselves' }).getAttribute('aria-checked')).toBe('true');
+      fireEvent.change(row.getByLabelText('Rule 1 Value'), { target: { value: '10000' } });
+      fireEvent.click(row.getByRole('checkbox', { name: 'Members nominate its candidates' }));
+      fireEvent.click(row.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+      expect(calls.find((c) => c.method === 'PATCH')!.body).toMatchObject({
+        eligibility: [{ attribute: 'shares', op: 'at_least', value: 10000 }],
+        nomination: null,
+      });
     }, 30_000);
 
     it('edits a motion threshold and quorum, and a candidates position method, each with its own fields', async () => {

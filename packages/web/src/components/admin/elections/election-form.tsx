@@ -1,7 +1,8 @@
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { useId, useState } from 'react';
-import { CreateElectionBody, type Election, type UpdateElectionByIdBody } from '@kura/contract';
+import { useQuery } from '@tanstack/react-query';
+import { CreateElectionBody, MAX_APPEAL_DAYS, type Election, type Rule, type UpdateElectionByIdBody } from '@kura/contract';
 import { fieldMessages, FormField, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
@@ -12,18 +13,24 @@ import { useBranches } from '@/hooks/use-admin-lists';
 import { toast } from '@/hooks/use-toast';
 import { errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { useCreateElection, useUpdateElectionById } from '@/lib/mutations';
-import { fromZonedInput } from '@/lib/zoned-time';
+import { queries } from '@/lib/queries';
+import { fromZonedInput, toZonedInput } from '@/lib/zoned-time';
 import { useT } from '@/i18n';
 import { ScheduleFields, scheduleShape, scheduleValues } from '../schedule-fields';
+import { checkRuleRows, draftOf, RuleDraft, RuleEditor } from '../rule-editor';
 
 const fields = CreateElectionBody.innerType().shape;
 
 export const CHOOSE_BRANCH = 'Choose at least one branch';
+export const NOMINATIONS_OPEN_REQUIRED = 'Enter when nominations open';
+export const NOMINATIONS_CLOSE_REQUIRED = 'Enter when nominations close';
+export const NOMINATIONS_ORDER = 'Nominations must close after they open';
 
 /**
  * The new-election form: the contract's title and description rules; the schedule as wall-clock
  * times in the organisation's zone (sent as ISO with the offset); the electorate every member or
- * the chosen branches.
+ * the chosen branches, the rules every voter must meet (rows checked against the attributes on
+ * submit) and, for a delegates' meeting, the election (and positions) its voters were elected in.
  */
 export const newElectionSchema = z
   .object({
@@ -32,8 +39,33 @@ export const newElectionSchema = z
     ...scheduleShape,
     electorate: z.enum(['all', 'branches']),
     branch_ids: z.array(z.number().int()),
+    rules: z.array(RuleDraft),
+    /** the election's id, '' for none */
+    elected_in: z.string(),
+    /** none: any position of that election */
+    elected_positions: z.array(z.number().int()),
+    /** docs/api.md "Nominations": whether members nominate, the window on the organisation's clock, the appeal days */
+    nominations: z.boolean(),
+    nominations_opens: z.string(),
+    nominations_closes: z.string(),
+    appeal_days: z
+      .number({ invalid_type_error: 'The appeal_days must be a number' })
+      .int('The appeal_days must be a whole number')
+      .min(0, 'The appeal_days must be at least 0')
+      .max(MAX_APPEAL_DAYS, `The appeal_days must be at most ${MAX_APPEAL_DAYS}`),
   })
-  .refine((v) => v.electorate === 'all' || v.branch_ids.length > 0, { message: CHOOSE_BRANCH, path: ['branch_ids'] });
+  .refine((v) => v.electorate === 'all' || v.branch_ids.length > 0, { message: CHOOSE_BRANCH, path: ['branch_ids'] })
+  .superRefine((v, ctx) => {
+    if (!v.nominations) return;
+    if (!v.nominations_opens) ctx.addIssue({ code: 'custom', message: NOMINATIONS_OPEN_REQUIRED, path: ['nominations_opens'] });
+    if (!v.nominations_closes) ctx.addIssue({ code: 'custom', message: NOMINATIONS_CLOSE_REQUIRED, path: ['nominations_closes'] });
+    // Wall-clock times of one zone, compared as such (read as UTC: '08:00' and '08:00:00' are the same time).
+    else if (
+      v.nominations_opens &&
+      (fromZonedInput(v.nominations_closes, 'UTC') ?? '') <= (fromZonedInput(v.nominations_opens, 'UTC') ?? '')
+    )
+      ctx.addIssue({ code: 'custom', message: NOMINATIONS_ORDER, path: ['nominations_closes'] });
+  });
 export type NewElectionValues = z.input<typeof newElectionSchema>;
 
 /** The form's values of an election being edited (its schedule as wall-clock times in `timeZone`). */
@@ -45,8 +77,46 @@ export function electionValues(e: Election, timeZone: string): NewElectionValues
     ...scheduleValues(e, timeZone),
     electorate: branchIds === null ? 'all' : 'branches',
     branch_ids: branchIds ?? [],
+    rules: (e.electorate?.rules ?? []).map(draftOf),
+    elected_in: e.electorate?.elected_in ? String(e.electorate.elected_in.election_id) : '',
+    elected_positions: e.electorate?.elected_in?.position_ids ?? [],
+    nominations: Boolean(e.nominations),
+    nominations_opens: toZonedInput(e.nominations?.opens_at ?? null, timeZone),
+    nominations_closes: toZonedInput(e.nominations?.closes_at ?? null, timeZone),
+    appeal_days: e.nominations?.appeal_days ?? DEFAULT_APPEAL_DAYS,
   };
 }
+
+/** The appeal window a new nominations window starts with, in days. */
+const DEFAULT_APPEAL_DAYS = 7;
+
+/** The form's nominations window as the API takes it (instants in UTC), or null for none. */
+function nominationsOf(v: NewElectionValues, timeZone: string) {
+  if (!v.nominations) return null;
+  return {
+    opens_at: fromZonedInput(v.nominations_opens, timeZone) ?? '',
+    closes_at: fromZonedInput(v.nominations_closes, timeZone) ?? '',
+    appeal_days: v.appeal_days,
+  };
+}
+/** The same window, compared as instants (the server answers its own spelling of a time). */
+const sameWindow = (a: { opens_at: string; closes_at: string; appeal_days: number } | null, b: typeof a | undefined) =>
+  (a === null && !b) ||
+  (a !== null &&
+    !!b &&
+    Date.parse(a.opens_at) === Date.parse(b.opens_at) &&
+    Date.parse(a.closes_at) === Date.parse(b.closes_at) &&
+    a.appeal_days === b.appeal_days);
+
+/** The form's `elected_in` as the API takes it. */
+const electedInOf = (v: NewElectionValues) =>
+  v.elected_in
+    ? {
+        election_id: Number(v.elected_in),
+        position_ids: v.elected_positions.length ? [...v.elected_positions].sort((a, b) => a - b) : null,
+      }
+    : null;
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
 
@@ -54,7 +124,7 @@ const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].so
  * PATCH elections/{id} sends what changed only: the server refuses the schedule, visibility and
  * electorate of a closed election (and the electorate once the roll froze) even unchanged.
  */
-export function changedFields(e: Election, v: NewElectionValues, timeZone: string): UpdateElectionByIdBody {
+export function changedFields(e: Election, v: NewElectionValues, timeZone: string, rules: Rule[]): UpdateElectionByIdBody {
   const was = electionValues(e, timeZone);
   const body: UpdateElectionByIdBody = {};
   if (v.title.trim() !== was.title.trim()) body.title = v.title.trim();
@@ -66,8 +136,15 @@ export function changedFields(e: Election, v: NewElectionValues, timeZone: strin
   if (closes !== fromZonedInput(was.closes_at, timeZone)) body.closes_at = closes;
   if (v.results_visibility !== was.results_visibility) body.results_visibility = v.results_visibility;
   const branchIds = v.electorate === 'all' ? null : (v.branch_ids ?? []);
-  if (v.electorate !== was.electorate || (branchIds !== null && !sameIds(branchIds, was.branch_ids ?? [])))
-    body.electorate = { branch_ids: branchIds };
+  const branchesChanged = v.electorate !== was.electorate || (branchIds !== null && !sameIds(branchIds, was.branch_ids ?? []));
+  const rulesChanged = !sameJson(rules, e.electorate?.rules ?? []);
+  const electedIn = electedInOf(v);
+  const electedChanged = !sameJson(electedIn, electedInOf(was));
+  // The electorate goes whole-or-not (the server refuses it once the roll froze): its branches, and what else changed.
+  if (branchesChanged || rulesChanged || electedChanged)
+    body.electorate = { branch_ids: branchIds, ...(rulesChanged ? { rules } : {}), ...(electedChanged ? { elected_in: electedIn } : {}) };
+  const nominations = nominationsOf(v, timeZone);
+  if (!sameWindow(nominations, e.nominations)) body.nominations = nominations;
   return body;
 }
 
@@ -84,6 +161,13 @@ const EMPTY: NewElectionValues = {
   results_visibility: 'live',
   electorate: 'all',
   branch_ids: [],
+  rules: [],
+  elected_in: '',
+  elected_positions: [],
+  nominations: false,
+  nominations_opens: '',
+  nominations_closes: '',
+  appeal_days: DEFAULT_APPEAL_DAYS,
 };
 
 /**
@@ -108,9 +192,38 @@ export function ElectionForm({
   const form = useZodForm(newElectionSchema, { defaultValues: election ? electionValues(election, timeZone) : EMPTY });
   const [problem, setProblem] = useState<string | null>(null);
   const electorate = form.watch('electorate');
+  const attributes = useQuery(queries.memberAttributes());
+  const defs = attributes.data?.body.data ?? [];
+  const elections = useQuery(queries.elections()).data?.body.data ?? [];
+  const electedIn = form.watch('elected_in');
+  const electedPositions = useQuery({ ...queries.positions(Number(electedIn)), enabled: electedIn !== '' }).data?.body.data ?? [];
+  /** Each rule row's message, by index; the list's own (the server's). */
+  const [ruleErrors, setRuleErrors] = useState<(string | undefined)[]>([]);
+  const [listErrors, setListErrors] = useState<{ rules?: string; elected_in?: string }>({});
 
-  const save = async (e: Election & { id: number }, v: NewElectionValues) => {
-    const body = changedFields(e, v, timeZone);
+  /** A refusal's field messages: the electorate's under the rules and the delegates' choice, the others on their fields. */
+  const placeErrors = (fields: Record<string, string>) => {
+    const rows: (string | undefined)[] = [];
+    const lists: { rules?: string; elected_in?: string } = {};
+    const rest: Record<string, string> = {};
+    for (const [key, message] of Object.entries(fields)) {
+      const row = /^electorate\.rules\.(\d+)/.exec(key);
+      if (row) rows[Number(row[1])] = message;
+      else if (key.startsWith('electorate.rules')) lists.rules = message;
+      else if (key.startsWith('electorate.elected_in')) lists.elected_in = message;
+      else if (key === 'nominations.opens_at' || key === 'nominations') rest.nominations_opens = message;
+      else if (key === 'nominations.closes_at') rest.nominations_closes = message;
+      else if (key === 'nominations.appeal_days') rest.appeal_days = message;
+      else rest[key] = message;
+    }
+    setRuleErrors(rows);
+    setListErrors(lists);
+    setServerErrors(form, rest);
+    return Object.keys(fields).length;
+  };
+
+  const save = async (e: Election & { id: number }, v: NewElectionValues, rules: Rule[]) => {
+    const body = changedFields(e, v, timeZone, rules);
     if (Object.keys(body).length === 0) return onDone();
     try {
       const res = await update.mutateAsync({ params: { id: e.id }, body });
@@ -118,15 +231,18 @@ export function ElectionForm({
       onDone();
     } catch (err) {
       // the hook toasted it; field messages go under the fields, a refusal (409) stays in the form
-      const fields = fieldErrorsOf(err);
-      setServerErrors(form, fields);
-      if (Object.keys(fields).length === 0) setProblem(errorMessage(err) ?? t('common.somethingWrong'));
+      if (placeErrors(fieldErrorsOf(err)) === 0) setProblem(errorMessage(err) ?? t('common.somethingWrong'));
     }
   };
 
   const onSubmit = form.handleSubmit(async (v) => {
     setProblem(null);
-    if (election) return save(election, v);
+    const checked = checkRuleRows(v.rules, attributes.isSuccess ? defs : undefined, election?.electorate?.rules ?? []);
+    setRuleErrors(checked.problems);
+    setListErrors({ rules: checked.listProblem });
+    if (!checked.ok) return;
+    if (election) return save(election, v, checked.rules);
+    const electedIn = electedInOf(v);
     const opens = fromZonedInput(v.opens_at, timeZone);
     const closes = fromZonedInput(v.closes_at, timeZone);
     try {
@@ -137,18 +253,24 @@ export function ElectionForm({
           ...(opens ? { opens_at: opens } : {}),
           ...(closes ? { closes_at: closes } : {}),
           results_visibility: v.results_visibility,
-          electorate: { branch_ids: v.electorate === 'all' ? null : v.branch_ids },
+          electorate: {
+            branch_ids: v.electorate === 'all' ? null : v.branch_ids,
+            ...(checked.rules.length ? { rules: checked.rules } : {}),
+            ...(electedIn ? { elected_in: electedIn } : {}),
+          },
+          ...(v.nominations ? { nominations: nominationsOf(v, timeZone) } : {}),
         },
       });
       toast({ variant: 'success', title: t('elections.created', { title: res.body.data.title }) });
       onDone();
     } catch (err) {
       // the hook toasted it; its field messages go under the fields
-      setServerErrors(form, fieldErrorsOf(err));
+      placeErrors(fieldErrorsOf(err));
     }
   });
 
   const closed = election?.phase === 'closed';
+  const nominate = form.watch('nominations');
   const frozen = Boolean(election?.roll_frozen_at);
 
   const errors = form.formState.errors;
@@ -171,6 +293,55 @@ export function ElectionForm({
         }
         zone={timeZone}
       />
+      <fieldset className="grid gap-2">
+        <legend className="text-sm font-medium">{t('elections.field.nominations')}</legend>
+        <Controller
+          control={form.control}
+          name="nominations"
+          render={({ field }) => (
+            <span className="flex items-center gap-2">
+              <Checkbox id={`${id}-nominations`} checked={field.value} onCheckedChange={(on) => field.onChange(on === true)} />
+              <Label htmlFor={`${id}-nominations`} className="font-normal">
+                {t('elections.field.nominate')}
+              </Label>
+            </span>
+          )}
+        />
+        {nominate ? (
+          <div className="ml-7 grid gap-4 sm:grid-cols-2">
+            <FormField
+              id={`${id}-nominations-opens`}
+              label={t('elections.field.nominationsOpen')}
+              error={errors.nominations_opens?.message}
+            >
+              <Input type="datetime-local" step={1} {...form.register('nominations_opens')} />
+            </FormField>
+            <FormField
+              id={`${id}-nominations-closes`}
+              label={t('elections.field.nominationsClose')}
+              error={errors.nominations_closes?.message}
+            >
+              <Input type="datetime-local" step={1} {...form.register('nominations_closes')} />
+            </FormField>
+            <FormField
+              id={`${id}-appeal-days`}
+              label={t('elections.field.appealDays')}
+              description={t('elections.field.appealDaysHint')}
+              error={errors.appeal_days?.message}
+            >
+              <Input
+                type="number"
+                min={0}
+                max={MAX_APPEAL_DAYS}
+                inputMode="numeric"
+                {...form.register('appeal_days', { valueAsNumber: true })}
+              />
+            </FormField>
+          </div>
+        ) : (
+          <p className="text-sm text-muted-foreground">{t('elections.field.noNominations')}</p>
+        )}
+      </fieldset>
       <fieldset
         className="grid gap-2"
         aria-describedby={
@@ -233,6 +404,72 @@ export function ElectionForm({
           <p id={`${id}-branches-error`} role="alert" className="text-sm text-destructive">
             {t('elections.field.chooseBranch')}
           </p>
+        )}
+        <Controller
+          control={form.control}
+          name="rules"
+          render={({ field }) => (
+            <RuleEditor
+              id={id}
+              legend={t('rules.electorate')}
+              hint={t('rules.electorateHint')}
+              defs={defs}
+              drafts={field.value}
+              onChange={field.onChange}
+              errors={ruleErrors}
+              error={listErrors.rules}
+            />
+          )}
+        />
+        <FormField
+          id={`${id}-elected-in`}
+          label={t('elections.field.electedIn')}
+          description={t('elections.field.electedInHint')}
+          error={listErrors.elected_in}
+        >
+          <select
+            className="h-9 w-full rounded-md border border-input bg-background px-2 text-sm"
+            value={electedIn}
+            onChange={(e) => {
+              form.setValue('elected_in', e.target.value, { shouldDirty: true });
+              form.setValue('elected_positions', [], { shouldDirty: true });
+            }}
+          >
+            <option value="">{t('elections.field.electedInNone')}</option>
+            {elections
+              .filter((x) => x.id !== undefined && x.id !== election?.id)
+              .map((x) => (
+                <option key={x.id} value={String(x.id)}>
+                  {x.title}
+                </option>
+              ))}
+          </select>
+        </FormField>
+        {electedIn !== '' && electedPositions.length > 0 && (
+          <Controller
+            control={form.control}
+            name="elected_positions"
+            render={({ field }) => (
+              <ul className="ml-7 grid gap-2" aria-label={t('elections.field.electedPositions')}>
+                {electedPositions
+                  .filter((p) => p.kind !== 'motion')
+                  .map((p) => (
+                    <li key={p.id} className="flex items-center gap-2">
+                      <Checkbox
+                        id={`${id}-elected-${p.id}`}
+                        checked={field.value.includes(p.id)}
+                        onCheckedChange={(on) =>
+                          field.onChange(on === true ? [...field.value, p.id] : field.value.filter((x: number) => x !== p.id))
+                        }
+                      />
+                      <Label htmlFor={`${id}-elected-${p.id}`} className="font-normal">
+                        {p.level === 'National' ? p.name : `${p.name} - ${p.level}`}
+                      </Label>
+                    </li>
+                  ))}
+              </ul>
+            )}
+          />
         )}
       </fieldset>
       {problem && (

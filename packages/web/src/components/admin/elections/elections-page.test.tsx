@@ -27,6 +27,18 @@ const organisation = {
   default_language: 'en',
   member_no_pattern: null,
 };
+const position = {
+  id: 0,
+  name: '',
+  level: 'National',
+  seats: 1,
+  description: null,
+  branch_id: null,
+  kind: 'candidates' as const,
+  method: 'plurality' as const,
+  threshold: null,
+  quorum_percent: null,
+};
 const stats = (votesCasted: number, voted: number, notVoted: number) => ({
   votesCasted,
   verifiedMembers: voted + notVoted,
@@ -35,9 +47,11 @@ const stats = (votesCasted: number, voted: number, notVoted: number) => ({
   membersNotVoted: notVoted,
 });
 
-function server(overrides: { archive?: number; remove?: number; copy?: number; create?: number } = {}) {
+function server(
+  overrides: { archive?: number; remove?: number; copy?: number; create?: number; list?: Election[]; attributes?: 500 } = {},
+) {
   const closedRefusal = 'The election is closed; its schedule, results visibility and electorate can no longer change';
-  const list: Election[] = [agm, by, annual];
+  const list: Election[] = overrides.list ?? [agm, by, annual];
   return stubRoutes(
     stub(contract.api.organisation.listElections, () => ({ status: 200, body: { data: list } })),
     stub(contract.api.organisation.getOrganisation, { status: 200, body: { data: organisation } }),
@@ -73,6 +87,31 @@ function server(overrides: { archive?: number; remove?: number; copy?: number; c
         return { status: 409, body: { message: closedRefusal } };
       return { status: 200, body: { data: { ...target, ...body } as Election } };
     }),
+    stub(contract.api.register.getAttributes, () =>
+      overrides.attributes
+        ? ({ status: 500, body: { message: 'Server Error' } } as never)
+        : {
+            status: 200,
+            body: {
+              data: [
+                { key: 'date_joined', label: 'Joined', type: 'date' as const },
+                { key: 'paid', label: 'Subscription paid', type: 'boolean' as const },
+              ],
+            },
+          },
+    ),
+    stub(contract.api.members.listPositions, (c) => ({
+      status: 200,
+      body: {
+        data:
+          c.search.get('election_id') === '1'
+            ? [
+                { ...position, id: 11, name: 'Delegate', level: 'Nairobi', branch_id: 4 },
+                { ...position, id: 12, name: 'Delegate', level: 'Mombasa', branch_id: 5 },
+              ]
+            : [],
+      },
+    })),
     stub(contract.api.organisation.copyElection, (c) => ({
       status: 201,
       body: { data: anElection(10, (c.body as { title: string }).title) },
@@ -265,5 +304,167 @@ describe('Elections page (docs/api.md "Many elections")', () => {
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete Nairobi by-election?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Election deleted: Nairobi by-election')).toBeTruthy();
+  });
+
+  it('creates an election whose voters must meet rules, said in words, and were elected in chosen positions of another', async () => {
+    const calls = server();
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'New election' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New election' });
+    fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'Delegates AGM 2026' } });
+    const rules = within(dialog).getByRole('group', { name: 'Rules every voter must meet' });
+    fireEvent.click(await within(rules).findByRole('button', { name: 'Add a rule' }));
+    // the first attribute, a date: compared with a count of years back from the opening
+    fireEvent.change(within(rules).getByLabelText('Rule 1 Compared with'), { target: { value: 'years_before' } });
+    fireEvent.change(within(rules).getByLabelText('Rule 1 Value'), { target: { value: '1' } });
+    expect(within(rules).getByText('Joined at least 1 year before voting opens')).toBeTruthy();
+    fireEvent.click(within(rules).getByRole('button', { name: 'Add a rule' }));
+    fireEvent.change(within(rules).getByLabelText('Rule 2 Attribute'), { target: { value: 'paid' } });
+    expect(within(rules).getByText('Subscription paid: yes')).toBeTruthy();
+
+    const electedIn = within(dialog).getByLabelText(/Only members elected in another election/) as HTMLSelectElement;
+    fireEvent.change(electedIn, { target: { value: '1' } });
+    const positions = await within(dialog).findByRole('list', { name: 'Positions they were elected to' });
+    fireEvent.click(within(positions).getByRole('checkbox', { name: 'Delegate - Mombasa' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create election' }));
+    expect(await screen.findByText('Election created: Delegates AGM 2026')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.createElection)[0]!.body).toEqual({
+      title: 'Delegates AGM 2026',
+      results_visibility: 'live',
+      electorate: {
+        branch_ids: null,
+        rules: [
+          { attribute: 'date_joined', op: 'on_or_before', value: { years_before: 1 } },
+          { attribute: 'paid', op: 'equals', value: true },
+        ],
+        elected_in: { election_id: 1, position_ids: [12] },
+      },
+    });
+  });
+
+  it('does not send a rule that is not complete, and says what is missing beside it', async () => {
+    const calls = server();
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'New election' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New election' });
+    fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'AGM' } });
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Add a rule' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create election' }));
+    expect(await within(dialog).findByText('Enter a date')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.createElection)).toHaveLength(0);
+  });
+
+  it("edits an election's rules: shows the stored ones in words and sends the electorate with what changed", async () => {
+    const withRules: Election = {
+      ...by,
+      electorate: {
+        branch_ids: [4],
+        rules: [{ attribute: 'paid', op: 'equals', value: true }],
+        elected_in: { election_id: 1, position_ids: [11] },
+      },
+    };
+    const calls = server({ list: [withRules, annual] });
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Nairobi by-election' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Nairobi by-election' });
+    const rules = within(dialog).getByRole('group', { name: 'Rules every voter must meet' });
+    expect(await within(rules).findByText('Subscription paid: yes')).toBeTruthy();
+    expect((within(dialog).getByLabelText(/Only members elected in another election/) as HTMLSelectElement).value).toBe('1');
+    const positions = await within(dialog).findByRole('list', { name: 'Positions they were elected to' });
+    expect(within(positions).getByRole('checkbox', { name: 'Delegate - Nairobi' }).getAttribute('aria-checked')).toBe('true');
+
+    // Only the title: the electorate is not sent (the server refuses it once the roll froze).
+    fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'Nairobi by-election 2026' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Election saved: Nairobi by-election 2026')).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Nairobi by-election' }));
+    const next = await screen.findByRole('dialog', { name: 'Edit Nairobi by-election' });
+    fireEvent.change(within(next).getByLabelText('Rule 1 Value'), { target: { value: 'false' } });
+    expect(within(next).getByText('Subscription paid: no')).toBeTruthy();
+    fireEvent.click(within(next).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(callsTo(calls, contract.api.organisation.updateElectionById)).toHaveLength(2));
+    expect(callsTo(calls, contract.api.organisation.updateElectionById).map((c) => c.body)).toEqual([
+      { title: 'Nairobi by-election 2026' },
+      { electorate: { branch_ids: [4], rules: [{ attribute: 'paid', op: 'equals', value: false }] } },
+    ]);
+  });
+
+  it('creates an election that takes nominations: the window on the organisation clock and the appeal days', async () => {
+    const calls = server();
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'New election' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New election' });
+    fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'Annual election 2027' } });
+    expect(within(dialog).getByText('No nominations: staff enter the candidates.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Members nominate candidates in a window' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create election' }));
+    expect(await within(dialog).findByText('Enter when nominations open')).toBeTruthy();
+    expect(within(dialog).getByText('Enter when nominations close')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Nominations open'), { target: { value: '2027-02-01T08:00' } });
+    fireEvent.change(within(dialog).getByLabelText('Nominations close'), { target: { value: '2027-01-15T17:00' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create election' }));
+    expect(await within(dialog).findByText('Nominations must close after they open')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.createElection)).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText('Nominations close'), { target: { value: '2027-02-15T17:00' } });
+    fireEvent.change(within(dialog).getByLabelText('Days to appeal'), { target: { value: '5' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create election' }));
+    expect(await screen.findByText('Election created: Annual election 2027')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.createElection)[0]!.body).toEqual({
+      title: 'Annual election 2027',
+      results_visibility: 'live',
+      electorate: { branch_ids: null },
+      // 08:00 and 17:00 in Nairobi (UTC+3)
+      nominations: { opens_at: '2027-02-01T05:00:00.000Z', closes_at: '2027-02-15T14:00:00.000Z', appeal_days: 5 },
+    });
+  });
+
+  it("edits an election's nominations window: shows the stored one, sends a change, and null to stop nominations", async () => {
+    const window = { opens_at: '2026-05-01T05:00:00.000Z', closes_at: '2026-05-10T14:00:00.000Z', appeal_days: 3 };
+    const calls = server({ list: [{ ...by, nominations: window }, annual] });
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Nairobi by-election' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Edit Nairobi by-election' });
+    expect(within(dialog).getByRole('checkbox', { name: 'Members nominate candidates in a window' }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
+    expect((within(dialog).getByLabelText('Nominations open') as HTMLInputElement).value).toBe('2026-05-01T08:00');
+    expect((within(dialog).getByLabelText('Nominations close') as HTMLInputElement).value).toBe('2026-05-10T17:00');
+    expect((within(dialog).getByLabelText('Days to appeal') as HTMLInputElement).value).toBe('3');
+    fireEvent.change(within(dialog).getByLabelText('Days to appeal'), { target: { value: '7' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Election saved: Nairobi by-election')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Nairobi by-election' }));
+    dialog = await screen.findByRole('dialog', { name: 'Edit Nairobi by-election' });
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Members nominate candidates in a window' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(callsTo(calls, contract.api.organisation.updateElectionById)).toHaveLength(2));
+    expect(callsTo(calls, contract.api.organisation.updateElectionById).map((c) => c.body)).toEqual([
+      { nominations: { ...window, appeal_days: 7 } },
+      { nominations: null },
+    ]);
+  });
+
+  it('saves an election with rules while the attributes cannot be read, as long as its rules are left as they were', async () => {
+    const withRules: Election = { ...by, electorate: { branch_ids: null, rules: [{ attribute: 'paid', op: 'equals', value: true }] } };
+    const calls = server({ list: [withRules, annual], attributes: 500 });
+    await renderWithProviders(<ElectionsPage />, '/admin/elections', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Nairobi by-election' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Nairobi by-election' });
+    fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'Nairobi by-election 2026' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Election saved: Nairobi by-election 2026')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.updateElectionById).map((c) => c.body)).toEqual([
+      { title: 'Nairobi by-election 2026' },
+    ]);
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Nairobi by-election' }));
+    const again = await screen.findByRole('dialog', { name: 'Edit Nairobi by-election' });
+    fireEvent.click(within(again).getByRole('button', { name: 'Remove rule 1' }));
+    fireEvent.click(within(again).getByRole('button', { name: 'Save changes' }));
+    expect(await within(again).findByText('The member attributes could not be loaded')).toBeTruthy();
+    expect(callsTo(calls, contract.api.organisation.updateElectionById)).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { contract } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
 import { callsTo, stub, stubRoutes } from '@/test/fetch';
@@ -154,5 +154,87 @@ describe('the Organisation page read anew while the admin edits (another admin s
     await waitFor(() => expect(website.value).toBe('https://umoja.coop'));
     expect(email.value).toBe('help@umoja.example');
     expect(screen.queryByText(/changed elsewhere/)).toBeNull();
+  });
+});
+
+describe('the member attributes on the Organisation page (docs/api.md "The register")', () => {
+  const shares = { key: 'shares', label: 'Shares (KSh)', type: 'number' as const };
+  const joined = { key: 'date_joined', label: 'Joined', type: 'date' as const };
+
+  /** The organisation with two attributes; PUT answers what it was sent, or `refuse` when given. */
+  function withAttributes(refuse?: { status: 409 | 422; body: { message: string; errors?: Record<string, string[]> } }) {
+    let held = [shares, joined];
+    return stubRoutes(
+      stub(contract.api.organisation.getOrganisation, { status: 200, body: { data: organisation } }),
+      stub(contract.api.organisation.listElections, { status: 200, body: { data: [] } }),
+      stub(contract.api.register.getAttributes, () => ({ status: 200, body: { data: held } })),
+      stub(contract.api.register.putAttributes, (c) => {
+        if (refuse) return refuse;
+        held = (c.body as { data: typeof held }).data;
+        return { status: 200, body: { data: held } };
+      }),
+    );
+  }
+  const list = async () => screen.findByRole('list', { name: 'Member attributes' });
+  const puts = (calls: ReturnType<typeof withAttributes>) =>
+    callsTo(calls, contract.api.register.putAttributes).map((c) => (c.body as { data: unknown }).data);
+
+  it('lists the attributes with their key and type, and adds one: the whole list is sent', async () => {
+    const calls = withAttributes();
+    await renderWithProviders(<OrganisationPage />, '/admin/organisation');
+    const items = await list();
+    await waitFor(() => expect(within(items).getAllByRole('listitem')).toHaveLength(2));
+    expect(within(items).getAllByRole('listitem')[0]!.textContent).toContain('Shares (KSh) (shares · Number)');
+    expect(within(items).getAllByRole('listitem')[1]!.textContent).toContain('Joined (date_joined · Date)');
+
+    fireEvent.change(screen.getByLabelText('Key'), { target: { value: 'paid' } });
+    fireEvent.change(screen.getByLabelText('Label'), { target: { value: 'Subscription paid' } });
+    fireEvent.change(screen.getByLabelText('Type'), { target: { value: 'boolean' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add attribute' }));
+    expect(await screen.findByText('Attribute added: Subscription paid')).toBeTruthy();
+    expect(puts(calls)).toEqual([[shares, joined, { key: 'paid', label: 'Subscription paid', type: 'boolean' }]]);
+    await waitFor(() => expect(within(items).getAllByRole('listitem')[2]!.textContent).toContain('(paid · Yes or no)'));
+  });
+
+  it("checks the key before sending: the contract's pattern, a built-in column, a key taken", async () => {
+    const calls = withAttributes();
+    await renderWithProviders(<OrganisationPage />, '/admin/organisation');
+    await waitFor(async () => expect(within(await list()).getAllByRole('listitem')).toHaveLength(2));
+    fireEvent.change(screen.getByLabelText('Label'), { target: { value: 'Shares' } });
+    for (const [key, message] of [
+      ['Shares', /must start with a small letter/],
+      ['branch', 'The key is a column of the register already'],
+      ['shares', 'An attribute has this key already'],
+    ] as const) {
+      fireEvent.change(screen.getByLabelText('Key'), { target: { value: key } });
+      fireEvent.click(screen.getByRole('button', { name: 'Add attribute' }));
+      expect(await screen.findByText(message)).toBeTruthy();
+    }
+    expect(puts(calls)).toHaveLength(0);
+  });
+
+  it('edits the label and type of one and removes another', async () => {
+    const calls = withAttributes();
+    await renderWithProviders(<OrganisationPage />, '/admin/organisation');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Shares (KSh)' }));
+    const label = screen.getByLabelText('Label of shares') as HTMLInputElement;
+    expect(label.value).toBe('Shares (KSh)');
+    expect((screen.getByLabelText('Type of shares') as HTMLSelectElement).value).toBe('number');
+    fireEvent.change(label, { target: { value: 'Share capital (KSh)' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Attribute saved: Share capital (KSh)')).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Joined' }));
+    expect(await screen.findByText('Attribute removed: Joined')).toBeTruthy();
+    expect(puts(calls)).toEqual([[{ ...shares, label: 'Share capital (KSh)' }, joined], [{ ...shares, label: 'Share capital (KSh)' }]]);
+  });
+
+  it("shows the server's refusal to remove a key a rule uses", async () => {
+    const refusal = 'The attribute date_joined is used by a rule of the electorate of election 2 (AGM 2026)';
+    withAttributes({ status: 409, body: { message: refusal } });
+    await renderWithProviders(<OrganisationPage />, '/admin/organisation');
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Joined' }));
+    await waitFor(() => expect(screen.getAllByRole('alert').some((a) => a.textContent === refusal)).toBe(true));
+    expect(screen.getByText('The attributes could not be saved')).toBeTruthy();
+    expect(within(await list()).getAllByRole('listitem')).toHaveLength(2);
   });
 });

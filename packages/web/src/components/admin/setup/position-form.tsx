@@ -1,8 +1,14 @@
+import { useId, useState } from 'react';
 import { z } from 'zod';
-import type { UseFormReturn } from 'react-hook-form';
+import { Controller, type UseFormReturn } from 'react-hook-form';
+import { useQuery } from '@tanstack/react-query';
 import {
   CreatePositionBody,
   MAX_SEATS,
+  MAX_SUPPORTERS,
+  PositionNominationInput,
+  type PositionNomination,
+  type Rule,
   UpdatePositionBody,
   type MotionThreshold,
   type Position,
@@ -10,7 +16,9 @@ import {
   type VotingMethod,
 } from '@kura/contract';
 import { FormField, FormFooter, useZodForm } from '@/components/forms';
+import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { useBranches } from '@/hooks/use-admin-lists';
 import { toast } from '@/hooks/use-toast';
@@ -18,6 +26,8 @@ import { useCreatePosition, useUpdatePosition } from '@/lib/mutations';
 import { t, useT, type MessageKey } from '@/i18n';
 import { TranslationFields, translationValues, useOtherLanguages } from '@/components/admin/translation-fields';
 import { useElectionParam } from '@/lib/election-search';
+import { queries } from '@/lib/queries';
+import { checkRuleRows, draftOf, RuleDraft, RuleEditor } from '@/components/admin/rule-editor';
 
 /** The contract's rules for a position's fields (POST positions, PATCH positions/{id}). */
 const fields = CreatePositionBody.innerType().innerType().shape;
@@ -65,6 +75,40 @@ const kindFields = {
   quorum: z.string(),
 };
 
+/**
+ * Who may stand and how members nominate (docs/api.md "The register", "Nominations"): candidates
+ * positions only. The rules' rows are checked against the attributes on submit (the form component
+ * holds them); the nomination rule by the contract's PositionNominationInput while `nominate` is on.
+ */
+const candidacyFields = {
+  rules: z.array(RuleDraft),
+  nominate: z.boolean(),
+  proposers: z.number({ invalid_type_error: 'The proposers must be a number' }),
+  seconders: z.number({ invalid_type_error: 'The seconders must be a number' }),
+  same_branch: z.boolean(),
+  self: z.boolean(),
+};
+type CandidacyValues = { [K in keyof typeof candidacyFields]: z.infer<(typeof candidacyFields)[K]> };
+const checkNomination = (v: CandidacyValues & { kind: PositionKind }, ctx: z.RefinementCtx) => {
+  if (v.kind === 'motion' || !v.nominate) return;
+  const r = PositionNominationInput.safeParse({ proposers: v.proposers, seconders: v.seconders, same_branch: v.same_branch, self: v.self });
+  if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ ...issue, path: issue.path.length ? issue.path : ['proposers'] });
+};
+const nominationOf = (v: CandidacyValues): PositionNomination | null =>
+  v.nominate ? { proposers: v.proposers, seconders: v.seconders, same_branch: v.same_branch, self: v.self } : null;
+/** The form's candidacy values of a position (none: no rules, staff enter the candidates). */
+export function candidacyValues(p?: Pick<Position, 'eligibility' | 'nomination'>): CandidacyValues {
+  const n = p?.nomination;
+  return {
+    rules: (p?.eligibility ?? []).map(draftOf),
+    nominate: Boolean(n),
+    proposers: n?.proposers ?? 1,
+    seconders: n?.seconders ?? 1,
+    same_branch: n?.same_branch ?? false,
+    self: n?.self ?? false,
+  };
+}
+
 /** The add form: the fields, what it elects (candidates or a motion), and who elects it (sent as branch_id or every_branch). */
 export const newPositionSchema = z
   .object({
@@ -75,16 +119,42 @@ export const newPositionSchema = z
     description: fields.description.unwrap(),
     scope: z.enum(Object.keys(SCOPES) as [Scope, ...Scope[]]),
     branch: z.string(),
+    ...candidacyFields,
   })
   .refine((v) => v.scope !== 'branch' || v.branch !== '', { message: 'Choose a branch', path: ['branch'] })
   .superRefine((v, ctx) => {
     if (v.kind === 'motion') checkQuorum(v, ctx);
+    checkNomination(v, ctx);
   })
-  .transform(({ scope, branch, kind, seats, method, threshold, quorum, ...rest }): CreatePositionBody => ({
-    ...rest,
-    ...(kind === 'motion' ? { kind, threshold, quorum_percent: quorumOf(quorum) } : { kind, seats, method }),
-    ...(scope === 'every' ? { every_branch: true } : { branch_id: scope === 'branch' ? Number(branch) : null }),
-  }));
+  .transform(
+    ({
+      scope,
+      branch,
+      kind,
+      seats,
+      method,
+      threshold,
+      quorum,
+      rules,
+      nominate,
+      proposers,
+      seconders,
+      same_branch,
+      self,
+      ...rest
+    }): { body: CreatePositionBody; rules: RuleDraft[] } => {
+      const nomination = kind === 'motion' ? null : nominationOf({ rules, nominate, proposers, seconders, same_branch, self });
+      return {
+        body: {
+          ...rest,
+          ...(kind === 'motion' ? { kind, threshold, quorum_percent: quorumOf(quorum) } : { kind, seats, method }),
+          ...(scope === 'every' ? { every_branch: true } : { branch_id: scope === 'branch' ? Number(branch) : null }),
+          ...(nomination ? { nomination } : {}),
+        },
+        rules: kind === 'motion' ? [] : rules,
+      };
+    },
+  );
 
 /** The edit form: a position keeps its kind; a motion has no seats and no method, a candidates position no threshold. */
 export const editPositionSchema = z
@@ -96,14 +166,37 @@ export const editPositionSchema = z
     description: editable.description.unwrap(),
     /** language → {name, description}: optional, empty is none (docs/i18n.md "Ballot content") */
     translations: editable.translations.unwrap(),
+    ...candidacyFields,
   })
   .superRefine((v, ctx) => {
     if (v.kind === 'motion') checkQuorum(v, ctx);
+    checkNomination(v, ctx);
   })
-  .transform(({ kind, seats, method, threshold, quorum, ...rest }): UpdatePositionBody => ({
-    ...rest,
-    ...(kind === 'motion' ? { threshold, quorum_percent: quorumOf(quorum) } : { seats, method }),
-  }));
+  .transform(
+    ({
+      kind,
+      seats,
+      method,
+      threshold,
+      quorum,
+      rules,
+      nominate,
+      proposers,
+      seconders,
+      same_branch,
+      self,
+      ...rest
+    }): { body: UpdatePositionBody; rules: RuleDraft[] | null } => ({
+      body: {
+        ...rest,
+        ...(kind === 'motion'
+          ? { threshold, quorum_percent: quorumOf(quorum) }
+          : { seats, method, nomination: nominationOf({ rules, nominate, proposers, seconders, same_branch, self }) }),
+      },
+      // a motion takes no candidates: its (empty) rules are not sent
+      rules: kind === 'motion' ? null : rules,
+    }),
+  );
 
 const selectClass = 'h-9 rounded-md border border-input bg-background px-2 text-sm';
 const seatsInput = { type: 'number', min: 1, max: MAX_SEATS } as const;
@@ -178,6 +271,107 @@ export function PositionKindFields<T extends KindFieldValues>({
   );
 }
 
+/** The nomination rule's check boxes: field and label. */
+const BOXES = {
+  nominate: { name: 'nominate', label: 'admin.position.nominate' },
+  same_branch: { name: 'same_branch', label: 'admin.position.sameBranch' },
+  self: { name: 'self', label: 'admin.position.selfNomination' },
+} as const satisfies Record<string, { name: string; label: MessageKey }>;
+
+/**
+ * A candidates position's rules on who may stand, each said in words, and its nomination rule:
+ * whether members nominate its candidates, with how many proposers and seconders, of the
+ * nominee's branch or not, and whether a member may nominate themselves. `ruleErrors` are the
+ * rows' messages from the last submit.
+ */
+export function CandidacyFields<T extends CandidacyValues & { kind: PositionKind }>({
+  form: typed,
+  ruleErrors,
+  listError,
+}: {
+  form: UseFormReturn<T, unknown, any>;
+  ruleErrors: (string | undefined)[];
+  listError?: string;
+}) {
+  const { t } = useT();
+  const id = useId();
+  const form = typed as unknown as UseFormReturn<CandidacyValues & { kind: PositionKind }>;
+  const defs = useQuery(queries.memberAttributes()).data?.body.data ?? [];
+  const nominate = form.watch('nominate');
+  const errors = form.formState.errors;
+  if (form.watch('kind') === 'motion') return null;
+  const count = { type: 'number', min: 0, max: MAX_SUPPORTERS, inputMode: 'numeric' } as const;
+  const check = ({ name, label }: { name: 'nominate' | 'same_branch' | 'self'; label: MessageKey }) => (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <span className="flex items-center gap-2">
+          <Checkbox id={`${id}-${name}`} checked={field.value} onCheckedChange={(on) => field.onChange(on === true)} />
+          <Label htmlFor={`${id}-${name}`} className="font-normal">
+            {t(label)}
+          </Label>
+        </span>
+      )}
+    />
+  );
+  return (
+    <>
+      <div className="sm:col-span-2">
+        <Controller
+          control={form.control}
+          name="rules"
+          render={({ field }) => (
+            <RuleEditor
+              id={id}
+              legend={t('rules.eligibility')}
+              hint={t('rules.eligibilityHint')}
+              defs={defs}
+              drafts={field.value}
+              onChange={field.onChange}
+              errors={ruleErrors}
+              error={listError ?? (errors as { eligibility?: { message?: string } }).eligibility?.message}
+            />
+          )}
+        />
+      </div>
+      <fieldset className="grid gap-2 sm:col-span-2">
+        <legend className="text-sm font-medium">{t('admin.position.nomination')}</legend>
+        {check(BOXES.nominate)}
+        {nominate && (
+          <div className="ml-7 grid gap-3 sm:grid-cols-2">
+            <FormField label={t('admin.position.proposers')} error={errors.proposers?.message} className="gap-1">
+              <Input {...count} {...form.register('proposers', { valueAsNumber: true })} />
+            </FormField>
+            <FormField label={t('admin.position.seconders')} error={errors.seconders?.message} className="gap-1">
+              <Input {...count} {...form.register('seconders', { valueAsNumber: true })} />
+            </FormField>
+            <div className="grid gap-2 sm:col-span-2">
+              {check(BOXES.same_branch)}
+              {check(BOXES.self)}
+            </div>
+          </div>
+        )}
+        {!nominate && <p className="text-sm text-muted-foreground">{t('admin.position.staffOnly')}</p>}
+      </fieldset>
+    </>
+  );
+}
+
+/** The rows as rules (`stored`: the position's, sent as they were while the attributes are not read), or null and their messages. */
+function useRuleRows(stored: Rule[] = []) {
+  const attributes = useQuery(queries.memberAttributes());
+  const [errors, setErrors] = useState<(string | undefined)[]>([]);
+  const [listError, setListError] = useState<string | undefined>();
+  const check = (drafts: RuleDraft[]) => {
+    const checked = checkRuleRows(drafts, attributes.isSuccess ? attributes.data.body.data : undefined, stored);
+    setErrors(checked.problems);
+    setListError(checked.listProblem);
+    return checked.ok ? checked.rules : null;
+  };
+  return { errors, listError, check };
+}
+
 export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) => Promise<boolean> }) {
   const { t } = useT();
   const { branches } = useBranches();
@@ -192,14 +386,18 @@ export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) =
     description: '',
     scope: 'national' as Scope,
     branch: '',
+    ...candidacyValues(),
   };
   const form = useZodForm(newPositionSchema, { defaultValues: empty });
+  const rows = useRuleRows();
   const scope = form.watch('scope');
   const kind = form.watch('kind');
   const errors = form.formState.errors;
 
-  const onSubmit = form.handleSubmit(async (body) => {
-    if (await run(() => create.mutateAsync({ body }))) {
+  const onSubmit = form.handleSubmit(async ({ body, rules }) => {
+    const eligibility = rows.check(rules);
+    if (!eligibility) return;
+    if (await run(() => create.mutateAsync({ body: { ...body, ...(eligibility.length ? { eligibility } : {}) } }))) {
       toast({ variant: 'success', title: kind === 'motion' ? t('admin.position.motionAdded') : t('admin.position.added') });
       form.reset({ ...form.getValues(), name: '', description: '', seats: 1, quorum: '' });
     }
@@ -236,6 +434,7 @@ export function NewPositionForm({ run }: { run: (work: () => Promise<unknown>) =
       >
         <Textarea {...form.register('description')} />
       </FormField>
+      <CandidacyFields form={form} ruleErrors={rows.errors} listError={rows.listError} />
       <FormFooter
         pending={create.isPending}
         submitLabel={t('admin.position.add')}
@@ -269,11 +468,15 @@ export function EditPositionForm({
       quorum: position.quorum_percent == null ? '' : String(position.quorum_percent),
       description: position.description ?? '',
       translations: translationValues(position.translations, languages, ['name', 'description']),
+      ...candidacyValues(position),
     },
   });
+  const rows = useRuleRows(position.eligibility);
   const errors = form.formState.errors;
-  const onSubmit = form.handleSubmit(async (body) => {
-    if (await run(() => update.mutateAsync({ params: { id: position.id }, body }))) {
+  const onSubmit = form.handleSubmit(async ({ body, rules }) => {
+    const eligibility = rules === null ? null : rows.check(rules);
+    if (rules !== null && !eligibility) return;
+    if (await run(() => update.mutateAsync({ params: { id: position.id }, body: { ...body, ...(eligibility ? { eligibility } : {}) } }))) {
       toast({ variant: 'success', title: t('admin.position.updated') });
       onDone();
     }
@@ -291,6 +494,7 @@ export function EditPositionForm({
       >
         <Textarea {...form.register('description')} />
       </FormField>
+      <CandidacyFields form={form} ruleErrors={rows.errors} listError={rows.listError} />
       <TranslationFields
         form={form}
         fields={[

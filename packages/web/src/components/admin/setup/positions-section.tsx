@@ -8,6 +8,7 @@ import { toast } from '@/hooks/use-toast';
 import { useDeletePosition, useReorderPositions } from '@/lib/mutations';
 import { queries } from '@/lib/queries';
 import { AddCandidateDialog } from '../add-candidate-dialog';
+import { ruleWords } from '../rule-editor';
 import { EditPositionForm, NewPositionForm } from './position-form';
 import { SectionProblem, useProblem } from './section-problem';
 import { t, useT, type MessageKey } from '@/i18n';
@@ -57,6 +58,7 @@ export function PositionsSection() {
   const [addingTo, setAddingTo] = useState<number | null>(null);
   const problem = useProblem();
   const candidates = useQuery(queries.candidates(election));
+  const defs = useQuery(queries.memberAttributes()).data?.body.data ?? [];
   const candidatesOf = (positionId: number) =>
     (candidates.data?.body.data.data.candidates ?? []).filter((c) => c.positions.some((p) => p.id === positionId)).map((c) => c.name);
 
@@ -88,6 +90,16 @@ export function PositionsSection() {
                     {positionSummary(p)}
                     {p.description ? ` · ${p.description}` : ''}
                   </p>
+                  {p.kind !== 'motion' && p.nomination && (
+                    <p className="text-muted-foreground">
+                      {t('admin.position.nominationSummary', { proposers: p.nomination.proposers, seconders: p.nomination.seconders })}
+                    </p>
+                  )}
+                  {p.kind !== 'motion' && (p.eligibility?.length ?? 0) > 0 && (
+                    <p className="text-muted-foreground break-words">
+                      {t('admin.position.eligibilitySummary', { rules: p.eligibility!.map((r) => ruleWords(r, defs)).join('; ') })}
+                    </p>
+                  )}
                   {p.kind !== 'motion' && (
                     <p className="text-muted-foreground break-words">
                       {candidatesOf(p.id).length === 0
