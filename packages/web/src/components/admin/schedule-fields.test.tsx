@@ -35,7 +35,15 @@ describe('the schedule editor (ScheduleFields), in both places', () => {
 
   it('the election form, New and Edit: the times in the organisation zone and the visibility, between description and electorate', async () => {
     server();
-    const fields = ['Title', 'Description (optional)', ...SCHEDULE, 'Every member', 'The members of chosen branches'];
+    const fields = [
+      'Title',
+      'Description (optional)',
+      ...SCHEDULE,
+      'Members nominate candidates in a window',
+      'Every member',
+      'The members of chosen branches',
+      "Only members elected in another election (a delegates' meeting)",
+    ];
     const view = await renderWithProviders(<NewElectionForm timeZone="Africa/Nairobi" onDone={() => undefined} />, '/admin/elections');
     expect(controlLabels(view.container)).toEqual(fields);
     expect(screen.getByRole('group', { name: 'Schedule (optional)' })).toBeTruthy();
