@@ -63,6 +63,8 @@ const kindFields = {
   threshold: z.enum(keysOf(THRESHOLDS)),
   /** a text box: empty for no quorum */
   quorum: z.string(),
+  /** ranked only: rotate_candidates (docs/api.md "Rotating the candidates' order") */
+  rotate: z.boolean().optional(),
 };
 
 /** The add form: the fields, what it elects (candidates or a motion), and who elects it (sent as branch_id or every_branch). */
@@ -80,9 +82,10 @@ export const newPositionSchema = z
   .superRefine((v, ctx) => {
     if (v.kind === 'motion') checkQuorum(v, ctx);
   })
-  .transform(({ scope, branch, kind, seats, method, threshold, quorum, ...rest }): CreatePositionBody => ({
+  .transform(({ scope, branch, kind, seats, method, threshold, quorum, rotate, ...rest }): CreatePositionBody => ({
     ...rest,
     ...(kind === 'motion' ? { kind, threshold, quorum_percent: quorumOf(quorum) } : { kind, seats, method }),
+    ...(kind !== 'motion' && method === 'ranked' && rotate ? { rotate_candidates: true } : {}),
     ...(scope === 'every' ? { every_branch: true } : { branch_id: scope === 'branch' ? Number(branch) : null }),
   }));
 
@@ -100,9 +103,10 @@ export const editPositionSchema = z
   .superRefine((v, ctx) => {
     if (v.kind === 'motion') checkQuorum(v, ctx);
   })
-  .transform(({ kind, seats, method, threshold, quorum, ...rest }): UpdatePositionBody => ({
+  .transform(({ kind, seats, method, threshold, quorum, rotate, ...rest }): UpdatePositionBody => ({
     ...rest,
     ...(kind === 'motion' ? { threshold, quorum_percent: quorumOf(quorum) } : { seats, method }),
+    ...(kind !== 'motion' && method === 'ranked' ? { rotate_candidates: rotate === true } : {}),
   }));
 
 const selectClass = 'h-9 rounded-md border border-input bg-background px-2 text-sm';
@@ -118,7 +122,14 @@ const options = (o: Record<string, MessageKey>) =>
 const quorumInput = { type: 'number', min: 1, max: 100, inputMode: 'numeric' } as const;
 
 /** What both position forms hold for a position's kind (kindFields, with the kind and its seats). */
-type KindFieldValues = { kind: PositionKind; seats: number; method: VotingMethod; threshold: MotionThreshold; quorum: string };
+type KindFieldValues = {
+  kind: PositionKind;
+  seats: number;
+  method: VotingMethod;
+  threshold: MotionThreshold;
+  quorum: string;
+  rotate?: boolean;
+};
 
 /**
  * A position's kind and the fields that go with it, in the add and the edit form alike: a motion
@@ -172,6 +183,12 @@ export function PositionKindFields<T extends KindFieldValues>({
           <FormField label={t('admin.position.seats')} error={errors.seats?.message} className="gap-1">
             <Input {...seatsInput} {...form.register('seats', { valueAsNumber: true })} />
           </FormField>
+          {form.watch('method') === 'ranked' && (
+            <label className="flex items-center gap-2 text-sm sm:col-span-2">
+              <input type="checkbox" className="size-4" {...form.register('rotate')} />
+              {t('admin.position.rotateCandidates')}
+            </label>
+          )}
         </>
       )}
     </>
@@ -267,6 +284,7 @@ export function EditPositionForm({
       method: position.method ?? 'plurality',
       threshold: position.threshold ?? 'majority',
       quorum: position.quorum_percent == null ? '' : String(position.quorum_percent),
+      rotate: position.rotate_candidates ?? false,
       description: position.description ?? '',
       translations: translationValues(position.translations, languages, ['name', 'description']),
     },
