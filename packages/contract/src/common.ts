@@ -121,6 +121,8 @@ export const Position = z.object({
   threshold: MotionThreshold.nullable(),
   /** motions only: the share of the roll that must vote on it (1..100), or null for no quorum */
   quorum_percent: z.number().nullable(),
+  /** ranked positions: each voter's ballot lists the candidates in an order of its own (false otherwise); absent where a shape omits it */
+  rotate_candidates: z.boolean().optional(),
   /** language → {name?, description?}, as the admin gave them; absent when there is none */
   translations: TranslatedText.optional(),
   /** docs/api.md "The register": every candidate must meet all of these */

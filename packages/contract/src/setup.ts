@@ -47,15 +47,29 @@ const quorumPercent = z
   .min(1, 'The quorum must be at least 1 percent')
   .max(100, 'The quorum must be at most 100 percent')
   .nullable();
+const rotateCandidates = z.boolean({ invalid_type_error: 'The rotate_candidates must be true or false' });
+/** The message for rotate_candidates true on anything but a ranked candidates position (422). */
+export const ROTATE_RANKED_ONLY = "Only a ranked position's candidates can be rotated";
 
-/** method belongs to candidates positions, threshold and quorum to motions; a motion has one seat. */
+/** method belongs to candidates positions, threshold and quorum to motions; a motion has one seat; only ranked rotates. */
 const kindRules = <
-  B extends { kind?: string; method?: unknown; threshold?: unknown; quorum_percent?: unknown; seats?: number; nomination?: unknown },
+  B extends {
+    kind?: string;
+    method?: unknown;
+    threshold?: unknown;
+    quorum_percent?: unknown;
+    seats?: number;
+    nomination?: unknown;
+    rotate_candidates?: boolean;
+  },
 >(
   b: B,
   ctx: z.RefinementCtx,
 ) => {
   if (b.kind === undefined) return;
+  // The method a candidates position gets when none is given is plurality.
+  if (b.rotate_candidates && (b.kind !== 'candidates' || (b.method ?? 'plurality') !== 'ranked'))
+    ctx.addIssue({ code: 'custom', path: ['rotate_candidates'], message: ROTATE_RANKED_ONLY });
   if (b.kind === 'motion') {
     if (b.method !== undefined) ctx.addIssue({ code: 'custom', path: ['method'], message: 'A motion has no voting method' });
     if (b.seats !== undefined && b.seats !== 1) ctx.addIssue({ code: 'custom', path: ['seats'], message: 'A motion has one seat' });
@@ -75,6 +89,8 @@ export const CreatePositionBody = z
     kind: kind.optional(),
     /** candidates positions: plurality (default), approval or ranked */
     method: method.optional(),
+    /** ranked positions only (422 otherwise): each voter's ballot lists the candidates in an order of its own; default false */
+    rotate_candidates: rotateCandidates.optional(),
     /** motions: majority (default), two_thirds or three_quarters */
     threshold: threshold.optional(),
     /** motions: 1..100 percent of the roll must vote on it; null or absent: no quorum */
@@ -101,8 +117,10 @@ export const UpdatePositionBody = z.object({
   description: description.optional(),
   /** language (en, sw) → {name?, description?}; replaces the stored translations ({} clears them) */
   translations: positionTranslations.optional(),
-  /** candidates positions only (422 on a motion) */
+  /** candidates positions only (422 on a motion); a method other than ranked turns rotate_candidates off */
   method: method.optional(),
+  /** true for a ranked position only (422 otherwise, the method after this change counting) */
+  rotate_candidates: rotateCandidates.optional(),
   /** motions only (422 on a candidates position) */
   threshold: threshold.optional(),
   /** motions only */
@@ -191,7 +209,7 @@ export const setupRouter = c.router({
     query: ElectionQuery,
     summary: 'Create a position: national, of one branch, or one per branch (every_branch); candidates or a motion',
     description:
-      'A motion (`kind: "motion"`) gets its three options Yes, No and Abstain at once, has one seat and takes no candidates; `method` is for candidates positions, `threshold` and `quorum_percent` for motions (else 422).',
+      'A motion (`kind: "motion"`) gets its three options Yes, No and Abstain at once, has one seat and takes no candidates; `method` is for candidates positions, `threshold` and `quorum_percent` for motions (else 422). `rotate_candidates: true` only with `method: "ranked"` (else 422): each voter\'s ballot then lists the candidates in an order of its own, the same on every load.',
     body: CreatePositionBody,
     responses: { 201: z.object({ data: z.array(Position) }), ...errors(401, 403, 404, 409) },
     metadata: meta('admin'),
@@ -201,7 +219,7 @@ export const setupRouter = c.router({
     path: '/positions/:id',
     summary: 'Rename, describe, reorder a position or set its seats, method, threshold or quorum',
     description:
-      '409 once a vote is cast for it, whatever the field (sort_order too). `method` on a motion, `threshold` or `quorum_percent` on a candidates position, or seats other than 1 on a motion: 422.',
+      '409 once a vote is cast for it, whatever the field (sort_order too). `method` on a motion, `threshold` or `quorum_percent` on a candidates position, seats other than 1 on a motion, or `rotate_candidates: true` on a position that is not (or would no longer be) ranked: 422. Changing the method away from ranked turns `rotate_candidates` off.',
     pathParams: SetupIdParams,
     body: UpdatePositionBody,
     responses: { 200: z.object({ data: Position }), ...errors(401, 403, 404, 409) },

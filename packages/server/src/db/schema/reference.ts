@@ -53,6 +53,11 @@ export const positions = pgTable(
       .default('majority'),
     /** Motions: the share (percent) of the roll that must vote on it; null: no quorum. */
     quorumPercent: integer('quorum_percent'),
+    /**
+     * Ranked positions: each voter's ballot lists the candidates in an order of its own, fixed for that
+     * voter (docs/api.md "Rotating the candidates' order"); false (and for every other method): by name.
+     */
+    rotateCandidates: boolean('rotate_candidates').notNull().default(false),
     /** The name and description in other languages: language → {name?, description?} (docs/i18n.md "Ballot content"). */
     translations: jsonb('translations').$type<Translations<'name' | 'description'>>().notNull().default({}),
     /** Rules every candidate must meet when assigned (docs/api.md "The register"): Rule[]. */
@@ -68,6 +73,7 @@ export const positions = pgTable(
     check('positions_threshold_ck', sql`${t.threshold} in ('majority', 'two_thirds', 'three_quarters')`),
     check('positions_quorum_ck', sql`${t.quorumPercent} is null or (${t.quorumPercent} between 1 and 100)`),
     check('positions_motion_seats_ck', sql`${t.kind} <> 'motion' or ${t.seats} = 1`),
+    check('positions_rotate_ck', sql`not ${t.rotateCandidates} or (${t.kind} = 'candidates' and ${t.method} = 'ranked')`),
   ],
 );
 

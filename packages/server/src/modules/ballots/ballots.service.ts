@@ -39,6 +39,7 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
     description: positions.description,
     sortOrder: positions.sortOrder,
     translations: positions.translations,
+    rotateCandidates: positions.rotateCandidates,
   };
   const candidateRows = await ctx.database.db
     .select({
@@ -67,7 +68,7 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
     .innerJoin(motionOptions, eq(motionOptions.positionId, positions.id))
     .where(mine)
     .orderBy(asc(positions.sortOrder), asc(positions.id), asc(motionOptions.sortOrder));
-  const groups = new Map<number, BallotGroup & { sortOrder: number }>();
+  const groups = new Map<number, BallotGroup & { sortOrder: number; rotate: boolean }>();
   for (const r of [...candidateRows, ...optionRows]) {
     let group = groups.get(r.positionId);
     if (!group) {
@@ -86,6 +87,7 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
           quorum_percent: r.kind === 'motion' ? r.quorumPercent : null,
           candidates: [],
           sortOrder: r.sortOrder,
+          rotate: r.kind === 'candidates' && r.method === 'ranked' && r.rotateCandidates,
         }),
       );
       // docs/i18n.md "Ballot content": every language's text goes with the group; the web shows the reader's.
@@ -103,7 +105,20 @@ export async function getBallot(ctx: Core, memberId: number, electionId: Electio
   }
   return [...groups.values()]
     .sort((a, b) => a.sortOrder - b.sortOrder || a.position_id - b.position_id)
-    .map(({ sortOrder: _sortOrder, ...group }) => group);
+    .map(({ sortOrder: _sortOrder, rotate, ...group }) =>
+      rotate ? { ...group, candidates: rotatedFor(memberId, group.position_id, group.candidates) } : group,
+    );
+}
+
+/**
+ * A rotating ranked position's candidates in this voter's own order (docs/api.md "Rotating the
+ * candidates' order"): sorted by sha256 of the member, the position and the candidate, so each
+ * voter gets a shuffle of their own, the same on every load (the web keeps a draft across reloads),
+ * and anyone can recompute it. Only the listing changes: the vote names candidates by id.
+ */
+export function rotatedFor<C extends { id: number }>(memberId: number, positionId: number, candidates: C[]): C[] {
+  const keyed = candidates.map((c) => ({ c, key: sha256(`kura-rotate:v1:${memberId}:${positionId}:${c.id}`) }));
+  return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.c.id - b.c.id)).map((k) => k.c);
 }
 
 const VOTED = 'Voted';

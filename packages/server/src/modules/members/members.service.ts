@@ -475,6 +475,7 @@ export const positionColumns = {
 /** The position columns with the translations of its name and description (the set-up page edits them). */
 export const translatedPositionColumns = {
   ...positionColumns,
+  rotate_candidates: positions.rotateCandidates,
   translations: positions.translations,
   eligibility: positions.eligibility,
   nomination: positions.nomination,

@@ -1,5 +1,13 @@
 import { assertNotClosed, assertNotClosedIn, closedElectionIds, type ElectionId } from '../elections';
-import { MOTION_OPTIONS, type Agent, type Branch, type CreatePositionBody, type Position, type UpdatePositionBody } from '@kura/contract';
+import {
+  MOTION_OPTIONS,
+  ROTATE_RANKED_ONLY,
+  type Agent,
+  type Branch,
+  type CreatePositionBody,
+  type Position,
+  type UpdatePositionBody,
+} from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
@@ -221,6 +229,7 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
               sortOrder,
               kind,
               method: input.method ?? 'plurality',
+              rotateCandidates: kind === 'candidates' && input.method === 'ranked' && input.rotate_candidates === true,
               threshold: input.threshold ?? 'majority',
               quorumPercent: kind === 'motion' ? (input.quorum_percent ?? null) : null,
               translations: input.translations ?? {},
@@ -304,6 +313,9 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
           if (input.quorum_percent !== undefined && input.quorum_percent !== null)
             kindErrors.quorum_percent = ['Only a motion has a quorum'];
         }
+        // Only a ranked position rotates (the method after this change); another method turns it off.
+        const ranked = current.kind === 'candidates' && (input.method ?? current.method) === 'ranked';
+        if (input.rotate_candidates && !ranked) kindErrors.rotate_candidates = [ROTATE_RANKED_ONLY];
         if (Object.keys(kindErrors).length > 0) throw AppError.validation(kindErrors);
         // A body with nothing to change answers the position as it is (an UPDATE needs a column).
         if (fields.length === 0)
@@ -316,6 +328,8 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
             ...(input.description !== undefined ? { description: input.description } : {}),
             ...(input.sort_order !== undefined ? { sortOrder: input.sort_order } : {}),
             ...(input.method !== undefined ? { method: input.method } : {}),
+            ...(input.rotate_candidates !== undefined ? { rotateCandidates: input.rotate_candidates } : {}),
+            ...(!ranked && current.rotateCandidates ? { rotateCandidates: false } : {}),
             ...(input.threshold !== undefined ? { threshold: input.threshold } : {}),
             ...(input.quorum_percent !== undefined ? { quorumPercent: input.quorum_percent } : {}),
             ...(input.translations !== undefined ? { translations: input.translations } : {}),

@@ -287,6 +287,7 @@ describe('reordering positions (PUT positions/order)', () => {
       method: 'plurality',
       threshold: null,
       quorum_percent: null,
+      rotate_candidates: false,
       nomination: null,
     });
     const after = await stored();
@@ -355,6 +356,7 @@ describe('positions', () => {
         method: 'plurality',
         threshold: null,
         quorum_percent: null,
+        rotate_candidates: false,
         nomination: null,
       },
     ]);
@@ -396,6 +398,7 @@ describe('positions', () => {
       method: 'plurality',
       threshold: null,
       quorum_percent: null,
+      rotate_candidates: false,
       nomination: null,
     });
     expect(await lastLog()).toMatchObject({ activity: 'Position updated', status: 'success' });

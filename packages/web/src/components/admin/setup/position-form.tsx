@@ -73,6 +73,8 @@ const kindFields = {
   threshold: z.enum(keysOf(THRESHOLDS)),
   /** a text box: empty for no quorum */
   quorum: z.string(),
+  /** ranked only: rotate_candidates (docs/api.md "Rotating the candidates' order") */
+  rotate: z.boolean().optional(),
 };
 
 /**
@@ -135,6 +137,7 @@ export const newPositionSchema = z
       method,
       threshold,
       quorum,
+      rotate,
       rules,
       nominate,
       proposers,
@@ -148,6 +151,7 @@ export const newPositionSchema = z
         body: {
           ...rest,
           ...(kind === 'motion' ? { kind, threshold, quorum_percent: quorumOf(quorum) } : { kind, seats, method }),
+          ...(kind !== 'motion' && method === 'ranked' && rotate ? { rotate_candidates: true } : {}),
           ...(scope === 'every' ? { every_branch: true } : { branch_id: scope === 'branch' ? Number(branch) : null }),
           ...(nomination ? { nomination } : {}),
         },
@@ -179,6 +183,7 @@ export const editPositionSchema = z
       method,
       threshold,
       quorum,
+      rotate,
       rules,
       nominate,
       proposers,
@@ -192,6 +197,7 @@ export const editPositionSchema = z
         ...(kind === 'motion'
           ? { threshold, quorum_percent: quorumOf(quorum) }
           : { seats, method, nomination: nominationOf({ rules, nominate, proposers, seconders, same_branch, self }) }),
+        ...(kind !== 'motion' && method === 'ranked' ? { rotate_candidates: rotate === true } : {}),
       },
       // a motion takes no candidates: its (empty) rules are not sent
       rules: kind === 'motion' ? null : rules,
@@ -211,7 +217,14 @@ const options = (o: Record<string, MessageKey>) =>
 const quorumInput = { type: 'number', min: 1, max: 100, inputMode: 'numeric' } as const;
 
 /** What both position forms hold for a position's kind (kindFields, with the kind and its seats). */
-type KindFieldValues = { kind: PositionKind; seats: number; method: VotingMethod; threshold: MotionThreshold; quorum: string };
+type KindFieldValues = {
+  kind: PositionKind;
+  seats: number;
+  method: VotingMethod;
+  threshold: MotionThreshold;
+  quorum: string;
+  rotate?: boolean;
+};
 
 /**
  * A position's kind and the fields that go with it, in the add and the edit form alike: a motion
@@ -265,6 +278,12 @@ export function PositionKindFields<T extends KindFieldValues>({
           <FormField label={t('admin.position.seats')} error={errors.seats?.message} className="gap-1">
             <Input {...seatsInput} {...form.register('seats', { valueAsNumber: true })} />
           </FormField>
+          {form.watch('method') === 'ranked' && (
+            <label className="flex items-center gap-2 text-sm sm:col-span-2">
+              <input type="checkbox" className="size-4" {...form.register('rotate')} />
+              {t('admin.position.rotateCandidates')}
+            </label>
+          )}
         </>
       )}
     </>
@@ -466,6 +485,7 @@ export function EditPositionForm({
       method: position.method ?? 'plurality',
       threshold: position.threshold ?? 'majority',
       quorum: position.quorum_percent == null ? '' : String(position.quorum_percent),
+      rotate: position.rotate_candidates ?? false,
       description: position.description ?? '',
       translations: translationValues(position.translations, languages, ['name', 'description']),
       ...candidacyValues(position),

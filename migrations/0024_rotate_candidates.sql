@@ -1,0 +1,2 @@
+ALTER TABLE "positions" ADD COLUMN "rotate_candidates" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "positions" ADD CONSTRAINT "positions_rotate_ck" CHECK (not "positions"."rotate_candidates" or ("positions"."kind" = 'candidates' and "positions"."method" = 'ranked'));
