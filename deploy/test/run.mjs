@@ -678,15 +678,27 @@ async function main() {
         watcher.on('VoteResultsUpdated', (payload) => seen.push(payload));
         const voter = await voterSignIn(b, sms, memberNos[1]);
         const second = await castVote(voter);
-        const end = Date.now() + 30_000;
+        // The vote is relayed to A at once; a relayed message that went missing is repaired by A's
+        // periodic rebuild (every 30 s, realtime/relay.ts), so the wait covers two of those.
+        const castAt = Date.now();
+        const end = castAt + 65_000;
         const totalOf = (p) => p.results.find((r) => r.position_id === second.positionId)?.total ?? 0;
         const before = vote.positionId === second.positionId ? vote.count : 0;
         while (Date.now() < end && !seen.some((p) => totalOf(p) > before)) await sleep(200);
-        check(
-          seen.some((p) => totalOf(p) > before),
-          `the watcher on replica A saw ${seen.length} updates, none with the new vote`,
-        );
-        return `vote through ${b}, update seen on ${a}`;
+        if (!seen.some((p) => totalOf(p) > before)) {
+          const logs = replicas
+            .map(
+              (id) =>
+                `${id.slice(0, 12)}: ${(({ out, err }) => out + err)(run('docker', ['logs', '--tail', '15', id]))
+                  .trim()
+                  .split('\n')
+                  .slice(-15)
+                  .join(' | ')}`,
+            )
+            .join(' || ');
+          fail(`the watcher on replica A saw ${seen.length} updates, none with the new vote; replica logs: ${logs.slice(-3000)}`);
+        }
+        return `vote through ${b}, update seen on ${a} ${secs(Date.now() - castAt)} after the vote`;
       } finally {
         watcher.close();
       }
