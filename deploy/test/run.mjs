@@ -673,7 +673,7 @@ async function main() {
           watcher.once('connect', resolve);
           watcher.once('connect_error', reject);
         });
-        await new Promise((resolve) => watcher.emit('subscribe', ['votes'], () => resolve()));
+        const ack = await new Promise((resolve) => watcher.emit('subscribe', ['votes'], (answer) => resolve(answer)));
         const seen = [];
         watcher.on('VoteResultsUpdated', (payload) => seen.push(payload));
         const voter = await voterSignIn(b, sms, memberNos[1]);
@@ -696,7 +696,9 @@ async function main() {
                   .join(' | ')}`,
             )
             .join(' || ');
-          fail(`the watcher on replica A saw ${seen.length} updates, none with the new vote; replica logs: ${logs.slice(-3000)}`);
+          fail(
+            `the watcher on replica A (subscribe answered ${JSON.stringify(ack)}) saw ${seen.length} updates, none with the new vote; replica logs: ${logs.slice(-3000)}`,
+          );
         }
         return `vote through ${b}, update seen on ${a} ${secs(Date.now() - castAt)} after the vote`;
       } finally {

@@ -6,6 +6,7 @@ import { createApp } from '../app';
 import { createContext } from '../bootstrap';
 import { openDatabase } from '../db/client';
 import { electionRoll, members } from '../db/schema';
+import { sealPadded } from '../lib/crypto';
 import { CURRENT_ELECTION } from '../db/election-store';
 import { castVote } from '../modules/ballots';
 import { bearer, branchId, tokenFor } from '../../test/factories';
@@ -274,6 +275,46 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
         .send({ status: true });
       expect(toggled.status).toBe(200);
       await waitFor(() => detailed.length > count, 10_000, 'the toggle to reach the first server');
+    } finally {
+      await second.close();
+      await ctx2.close();
+      await database.close();
+    }
+  });
+
+  it('a process that never counted the election tells its watchers of a relayed vote the mixer already moved', async () => {
+    const url = (t.ctx.database as TestDatabase).url!;
+    const database = await openDatabase({ url, poolMax: 5 });
+    const ctx2 = await createContext({ env: t.ctx.env, logger: t.ctx.logger, database, secrets: t.ctx.secrets, now: t.ctx.now });
+    await ctx2.start();
+    const second = await listen(ctx2, createApp(ctx2), { databaseUrl: url });
+    try {
+      let heard = false;
+      (second.realtime.io as unknown as { on(ev: string, fn: () => void): void }).on('test:ping', () => (heard = true));
+      await waitFor(
+        () => {
+          (running.realtime.io as unknown as { serverSideEmit(ev: string): void }).serverSideEmit('test:ping');
+          return heard;
+        },
+        10_000,
+        'the adapters to connect',
+      );
+      // Only a watcher on the fresh process: nothing there has read election 1's results yet.
+      const watcher = await live.client(undefined, second.url);
+      await subscribe(watcher, ['votes']);
+      const updates = record(watcher, 'VoteResultsUpdated');
+      // A vote relayed after the mixer moved its queue row: the row is no longer there to read.
+      const message = {
+        type: 'votes',
+        votes: [{ electionId: CURRENT_ELECTION, xid: '1', newVoter: true, positionIds: [e.chair.id], queueIds: ['moved-by-the-mixer'] }],
+      };
+      (running.realtime.io as unknown as { serverSideEmit(ev: string, m: string): void }).serverSideEmit(
+        'kura:relay',
+        sealPadded(t.ctx.secrets.ballotKey, message, 1024),
+      );
+      await waitFor(() => updates.length > 0, 10_000, 'the fresh process to rebuild election 1 and tell its watcher');
+      const served = chairTotal((await request(t.app).get('/api/v1/psk/results')).body.data.data);
+      expect(chairTotal(updates.at(-1)!.results)).toBe(served);
     } finally {
       await second.close();
       await ctx2.close();

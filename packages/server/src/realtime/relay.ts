@@ -73,8 +73,17 @@ export function createRelay(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
         )
       : [];
     if (rows.length < ids.length) {
-      // The mixer moved some meanwhile: the database has them, in `ballots`.
-      await voting.resyncAll();
+      // The mixer moved some meanwhile: the database has them, in `ballots`. Rebuild the snapshot of
+      // each election they were cast in, made here if this process had none yet: a process that
+      // never counted that election (just started, its watchers only subscribed) would otherwise
+      // rebuild nothing and its watchers never hear of the vote (a rebuild announces the change).
+      const elections = [...new Set(votes.map((v) => v.electionId))];
+      await Promise.all(
+        elections.map((id) => {
+          const tally = voting.tallyOf(id);
+          return tally.loaded ? tally.resync() : tally.whenReady();
+        }),
+      );
       return;
     }
     // A queue row is one position's ballot: a choice per candidate (several for several seats).
