@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Nomination, NominationStatus } from '@kura/contract';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { Supporters } from '@/components/nominations/supporters';
+import { StatusFilter } from '@/components/staff/status-filter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -51,22 +52,16 @@ export function NominationsPage() {
         <h2 id="queue" className="text-lg font-semibold">
           {t('admin.nominations.queue')}
         </h2>
-        <div className="flex flex-wrap gap-2" role="group" aria-label={t('admin.nominations.filter')}>
-          {FILTERS.map((f) => (
-            <Button
-              key={f ?? 'all'}
-              size="sm"
-              variant={f === status ? 'default' : 'outline'}
-              aria-pressed={f === status}
-              onClick={() => {
-                setStatus(f);
-                setPage(1);
-              }}
-            >
-              {f ? t(`nominations.status.${f}`) : t('admin.nominations.all')}
-            </Button>
-          ))}
-        </div>
+        <StatusFilter
+          statuses={FILTERS}
+          value={status}
+          onChange={(f) => {
+            setStatus(f);
+            setPage(1);
+          }}
+          label={t('admin.nominations.filter')}
+          labelOf={(f) => (f ? t(`nominations.status.${f}`) : t('admin.nominations.all'))}
+        />
         {q.isPending ? <Loading /> : null}
         {q.isError ? <ErrorState onRetry={() => void q.refetch()}>{t('nominations.failed')}</ErrorState> : null}
         {q.data && q.data.body.data.length === 0 ? <EmptyState>{t('admin.nominations.empty')}</EmptyState> : null}

@@ -7,7 +7,7 @@ import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
 import { ElectionSwitcher } from '@/components/staff/election-switcher';
 import { Pager } from '@/components/staff/pager';
-import { Button } from '@/components/ui/button';
+import { StatusFilter } from '@/components/staff/status-filter';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
@@ -180,22 +180,16 @@ function ClaimsSection({ election, zone }: { election: number | undefined; zone:
       <h2 id="claims-h" className="text-lg font-semibold">
         {t('admin.register.claims')}
       </h2>
-      <div className="flex flex-wrap gap-2" role="group" aria-label={t('admin.register.filter')}>
-        {FILTERS.map((f) => (
-          <Button
-            key={f ?? 'all'}
-            size="sm"
-            variant={f === status ? 'default' : 'outline'}
-            aria-pressed={f === status}
-            onClick={() => {
-              setStatus(f);
-              setPage(1);
-            }}
-          >
-            {f ? t(`register.status.${f}`) : t('admin.register.all')}
-          </Button>
-        ))}
-      </div>
+      <StatusFilter
+        statuses={FILTERS}
+        value={status}
+        onChange={(f) => {
+          setStatus(f);
+          setPage(1);
+        }}
+        label={t('admin.register.filter')}
+        labelOf={(f) => (f ? t(`register.status.${f}`) : t('admin.register.all'))}
+      />
       {q.isPending ? <Loading label={t('admin.register.claimsLoading')} /> : null}
       {q.isError ? <ErrorState onRetry={() => void q.refetch()}>{t('register.claimsFailed')}</ErrorState> : null}
       {q.data && q.data.body.data.length === 0 ? <EmptyState>{t('admin.register.noClaims')}</EmptyState> : null}
