@@ -3,12 +3,15 @@ import { useQuery } from '@tanstack/react-query';
 import type { Nomination, NominationStatus } from '@kura/contract';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { Supporters } from '@/components/nominations/supporters';
+import { ElectionSwitcher } from '@/components/staff/election-switcher';
+import { Pager } from '@/components/staff/pager';
 import { StatusFilter } from '@/components/staff/status-filter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/hooks/use-toast';
+import { useElectionParam } from '@/lib/election-search';
 import { useDecideAppeal, useDecideNomination } from '@/lib/mutations';
 import { queries } from '@/lib/queries';
 import { useT } from '@/i18n';
@@ -29,15 +32,26 @@ const FILTERS: (NominationStatus | undefined)[] = [
  * and the appeals pending. Voting does not open while one submitted is undecided.
  */
 export function NominationsPage() {
+  const election = useElectionParam();
+  return (
+    <div className="grid max-w-4xl gap-6">
+      <ElectionSwitcher />
+      <ElectionNominations key={election ?? 'current'} election={election} />
+    </div>
+  );
+}
+
+/** One election's queue and appeals (`?election=N`, else the current election's). */
+function ElectionNominations({ election }: { election: number | undefined }) {
   const { t } = useT();
   const [status, setStatus] = useState<NominationStatus | undefined>('submitted');
   const [page, setPage] = useState(1);
-  const q = useQuery(queries.nominationQueue({ status, page }));
-  const appeals = useQuery(queries.nominationQueue({ status: 'invalid', page: 1 }));
+  const q = useQuery(queries.nominationQueue({ status, page }, election));
+  const appeals = useQuery(queries.nominationQueue({ status: 'invalid', page: 1 }, election));
   const pending = (appeals.data?.body.data ?? []).filter((n) => n.appeal?.status === 'pending');
 
   return (
-    <div className="grid max-w-4xl gap-6">
+    <div className="grid gap-6">
       {pending.length > 0 ? (
         <section aria-labelledby="appeals" className="grid gap-3">
           <h2 id="appeals" className="text-lg font-semibold">
@@ -69,15 +83,7 @@ export function NominationsPage() {
           <QueueCard key={n.id} nomination={n} />
         ))}
         {q.data && q.data.body.last_page > 1 ? (
-          <div className="flex items-center gap-2">
-            <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-              {t('admin.nominations.previous')}
-            </Button>
-            <span>{t('admin.nominations.page', { page, last: q.data.body.last_page })}</span>
-            <Button size="sm" variant="outline" disabled={page >= q.data.body.last_page} onClick={() => setPage((p) => p + 1)}>
-              {t('admin.nominations.next')}
-            </Button>
-          </div>
+          <Pager page={page} lastPage={q.data.body.last_page} onPageChange={setPage} disabled={q.isFetching} />
         ) : null}
       </section>
     </div>
