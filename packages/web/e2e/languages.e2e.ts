@@ -61,7 +61,18 @@ describe('Kiswahili', () => {
     await page.getByText('Umefanikiwa kupiga kura').waitFor();
 
     await page.goto('/voter/vpat');
-    await page.getByRole('columnheader', { name: 'Msimbo wa risiti' }).waitFor();
+    // Under CI's load this once took past 30 s: a minute, and what the page showed instead when it fails.
+    await page
+      .getByRole('columnheader', { name: 'Msimbo wa risiti' })
+      .waitFor({ timeout: 60_000 })
+      .catch(async (error: Error) => {
+        await screenshot(page, 'languages-vpat-failure');
+        const shown = await page
+          .locator('body')
+          .innerText()
+          .catch(() => '');
+        throw new Error(`${error.message}\nThe page showed: ${shown.slice(0, 600)}`);
+      });
     await page.getByRole('columnheader', { name: 'Mgombea uliyemchagua' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('sw');
     await context.close();
