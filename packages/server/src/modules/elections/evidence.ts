@@ -153,8 +153,10 @@ export async function evidenceFiles(ctx: ElectionsContext, id: ElectionId): Prom
         yield out;
       },
     },
+    // Every candidates position the results declare: one without candidates has no ballot and no
+    // declared result, and a BLT of no candidates would name nothing to recount.
     ...own
-      .filter((p) => p.kind === 'candidates')
+      .filter((p) => p.kind === 'candidates' && results.data.some((d) => d.position_id === p.id))
       .map((p) => ({
         path: `ballots/${p.id}.blt`,
         produce: () => positionBlt(db, id, { id: p.id, title: positionTitle(p), seats: p.seats }, declaredNamesOf(results, p.id)),
