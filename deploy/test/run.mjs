@@ -893,7 +893,9 @@ async function main() {
         dcOk(['up', '-d', '--scale', 'server=2']);
         const ca = readFileSync(join(certs, 'cert.pem'));
         let res;
-        const end = Date.now() + 30_000;
+        // The .env change recreates both replicas: the proxy answers 502 until one is up, which
+        // took past 30 s on a machine busy with the browser suite (CI).
+        const end = Date.now() + 180_000;
         while (Date.now() < end) {
           res = await httpsGet(httpsPort, '/sanctum/csrf-cookie', ca).catch((e) => e);
           if (res.statusCode === 204) break;
