@@ -48,7 +48,7 @@ export default tseslint.config(
       'packages/web/src/components/ballot/*.tsx',
       'packages/web/src/components/layout/*.tsx',
       'packages/web/src/components/public/{commitments-page,elections-page,landing-page,receipt-page}.tsx',
-      'packages/web/src/components/results/{declaration-sections,position-results,results-page,results-rows}.tsx',
+      'packages/web/src/components/results/{declaration-sections,position-results,results-page,results-rows,roll-summary}.tsx',
       'packages/web/src/components/voter/{dashboard-page,education-page,elect-page,my-elections,nominate-page,vvpat-page}.tsx',
       'packages/web/src/routes/{__root,_voter,_admin,_agent}.tsx',
       // staff screens
@@ -103,6 +103,40 @@ export default tseslint.config(
     ignores: ['packages/server/src/modules/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)modules/[^/]+/', message: MODULE_BOUNDARY }] }],
+    },
+  },
+  // A handler reads its query through ts-rest's typed `query` (the contract declares it; the
+  // election through `electionOf(ctx, query)`), never the raw `req.query` (docs/architecture.md).
+  {
+    files: ['packages/server/src/**/*.ts'],
+    ignores: [
+      'packages/server/src/**/*.test.ts',
+      // Its own signed-URL query, outside ts-rest.
+      'packages/server/src/lib/report-images.ts',
+      // The lock helpers themselves, the migration lock and cast_vote's SQL.
+      'packages/server/src/db/locks.ts',
+      'packages/server/src/db/migrate.ts',
+      'packages/server/src/db/schema/functions.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='query'][object.name='req']",
+          message: 'Read the typed `query` of the ts-rest handler (and the election with electionOf(ctx, query)), not req.query.',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/pg_(try_)?advisory/]',
+          message: 'Take advisory locks through the helpers of db/locks.ts (lockElection, lockMemberVotes, …), which check their order.',
+        },
+        // Every write through the unit of work (lib/unit-of-work.ts: a conflict run again, effects
+        // after the commit), never a transaction of its own (docs/architecture.md "One unit of work").
+        {
+          selector: "CallExpression[callee.property.name='transaction']",
+          message:
+            'Open a transaction with inTransaction (or auditedTransaction) from lib/unit-of-work.ts, and queue effects with afterCommit.',
+        },
+      ],
     },
   },
 );

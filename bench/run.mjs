@@ -212,7 +212,7 @@ async function evidenceSuite(sink, tmp) {
   let server = await startServer({ env, label: 'evidence-migrate' });
   await server.stop();
   const t = nowMs();
-  const seeded = await evidence.seed(exec, { ballots: Number(process.env.BENCH_EVIDENCE_BALLOTS ?? 100_000) });
+  const seeded = await evidence.seed(exec, { ballots: Number(process.env.BENCH_EVIDENCE_BALLOTS ?? 100_000), ballotKey: env.BALLOT_KEY });
   say(`evidence: seeded ${seeded.rows} ballots (${seeded.voters} voters × 10 positions) in ${round((nowMs() - t) / 1000, 1)} s`);
   server = await startServer({ env, label: 'evidence', profile: b.profile });
   cleanups.unshift(() => server.stop());

@@ -5,23 +5,23 @@
 // database, closed by the schedule. Measured: GET elections/1/evidence
 // (the zip streamed to a file, the manifest's first pass included) with the server's peak RSS
 // sampled every 25 ms, targets < 30 s and < 300 MB; then `kura verify-evidence` on the file
-// (dist/cli.js, offline) with its peak RSS from /usr/bin/time, target < 30 s. The seeded ballots
-// have no participation rows (they are written straight into the ballot box), so the audit at close
-// reports that and verify-evidence's `audit` line fails: every other check runs and is reported.
+// (dist/cli.js, offline) with its peak RSS from /usr/bin/time, target < 30 s, every check passed.
+// Each voter has a participation row per position with their receipt sealed as a vote writes it,
+// so the audit at close opens 100,000 receipts and the pack's `audit` check passes, as in a real election.
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { nowMs, ROOT, round, sleep } from '../lib/util.mjs';
+import { nowMs, ROOT, round, seal, sleep } from '../lib/util.mjs';
 
 const POSITIONS = 10;
 const CANDIDATES = 3;
 const BRANCHES = ['Nairobi', 'Mombasa', 'Kisumu', 'Nakuru', 'Kiambu'];
 
 /** Seeds the election straight into the database (after the server's migrations ran). */
-export async function seed(exec, { ballots: total }) {
+export async function seed(exec, { ballots: total, ballotKey }) {
   const ballots = Math.ceil(total / POSITIONS);
   await exec(`insert into branches (name) values ${BRANCHES.map((b) => `('${b}')`).join(', ')} on conflict do nothing`);
   const branchIds = (await exec(`select id from branches where name in (${BRANCHES.map((b) => `'${b}'`).join(', ')}) order by id`)).map(
@@ -49,7 +49,9 @@ export async function seed(exec, { ballots: total }) {
       .join(', ')}`,
   );
   await members(8_100_000, ballots);
-  await exec(`insert into election_roll (election_id, member_id, branch_id) select 1, id, branch_id from members on conflict do nothing`);
+  await exec(
+    `insert into election_roll (election_id, member_id, branch_id, member_no, branch) select 1, m.id, m.branch_id, m.member_no, b.name from members m join branches b on b.id = m.branch_id on conflict do nothing`,
+  );
   await exec(`update election set voting_active = false, opened_at = now() - interval '1 hour',
               roll_frozen_at = now() - interval '1 hour', updated_at = now() where id = 1`);
   // One ballot per member and position: a random-looking receipt, a candidate spread unevenly.
@@ -64,6 +66,31 @@ export async function seed(exec, { ballots: total }) {
                        p.id, c.member_id
                 from generate_series(${from}, ${to}) g cross join p
                 join c on c.position_id = p.id and c.j = ((g * 7 + p.k * 13 + g / 3) % 5) % ${CANDIDATES}`);
+  }
+  // A participation row per voter and position, the receipt sealed with the server's BALLOT_KEY:
+  // the same receipt as the ballot's (the md5 expression above, in JavaScript).
+  const key = Buffer.from(ballotKey, 'hex');
+  const voterIds = (
+    await exec(
+      `select id, member_no::bigint - 8100000 as g from members where member_no::bigint between 8100001 and ${8_100_000 + ballots}`,
+    )
+  ).map((r) => [Number(r.id), Number(r.g)]);
+  const receipt = (g, k) => {
+    const h = createHash('md5').update(`${g}:${k}`).digest('hex').toUpperCase();
+    return `VP-${h.slice(0, 4)}-${h.slice(4, 12)}`;
+  };
+  for (let i = 0; i < voterIds.length; i += 2_000) {
+    const ids = [];
+    const pos = [];
+    const enc = [];
+    for (const [id, g] of voterIds.slice(i, i + 2_000))
+      positions.forEach((p, k) => {
+        ids.push(id);
+        pos.push(p);
+        enc.push(seal(key, receipt(g, k)));
+      });
+    await exec(`insert into participation (member_id, position_id, receipt_enc)
+                select * from unnest('{${ids.join(',')}}'::int[], '{${pos.join(',')}}'::int[], '{${enc.join(',')}}'::text[])`);
   }
   // An admin with a bearer session, to download the pack.
   const [{ id: staffId }] = await exec(
@@ -136,7 +163,6 @@ export async function measure(b, { server, seeded, tmp, closeMs }) {
 export function verdict({ evidence }) {
   if (!evidence) return [];
   const { buildMs, peak, before, verify, rows, voters, bytes, closeMs } = evidence;
-  const onlyAudit = verify.failed.every((c) => c === 'audit');
   return [
     {
       id: '11',
@@ -154,10 +180,8 @@ export function verdict({ evidence }) {
       baseline: '–',
       ratio: round(verify.ms / 30_000, 2),
       target: '< 30 s',
-      met: verify.ms < 30_000 && onlyAudit,
-      note: verify.failed.length
-        ? `failed checks: ${verify.failed.join(', ')} (the seeded ballots have no participation rows, so the audit at close reports them)`
-        : 'every check passed',
+      met: verify.ms < 30_000 && verify.exit === 0 && verify.failed.length === 0,
+      note: verify.failed.length ? `failed checks: ${verify.failed.join(', ')}` : 'every check passed',
     },
   ];
 }

@@ -100,7 +100,9 @@ export async function seedElection(exec, { voters, signers, secret, multiSeat = 
   const signerNos = Array.from({ length: signers }, (_, i) => String(7_900_001 + i));
   // Voting on in election 1 (migration 0011 moved the switch onto the election row), its roll frozen
   // with every seeded member on it (migration 0014), as the first toggle would.
-  await exec(`insert into election_roll (election_id, member_id, branch_id) select 1, id, branch_id from members on conflict do nothing`);
+  await exec(
+    `insert into election_roll (election_id, member_id, branch_id, member_no, branch) select 1, m.id, m.branch_id, m.member_no, b.name from members m join branches b on b.id = m.branch_id on conflict do nothing`,
+  );
   await exec(`update election set voting_active = true, opened_at = coalesce(opened_at, now()),
               roll_frozen_at = coalesce(roll_frozen_at, now()), updated_at = now() where id = 1`);
   let second;
@@ -116,7 +118,7 @@ export async function seedElection(exec, { voters, signers, secret, multiSeat = 
     await exec(`insert into candidacies (member_id, position_id)
                 values ${[...st.p1.map((m) => `(${m}, ${q1})`), ...st.p2.map((m) => `(${m}, ${q2})`)].join(', ')}`);
     await exec(
-      `insert into election_roll (election_id, member_id, branch_id) select ${eid}, id, branch_id from members on conflict do nothing`,
+      `insert into election_roll (election_id, member_id, branch_id, member_no, branch) select ${eid}, m.id, m.branch_id, m.member_no, b.name from members m join branches b on b.id = m.branch_id on conflict do nothing`,
     );
     await exec(`update organisation set current_election_id = 1 where id = 1`);
     second = { id: eid, p1: q1, p2: q2, standing: st };

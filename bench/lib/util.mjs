@@ -1,3 +1,4 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,4 +90,12 @@ export function loadAverage() {
   } catch {
     return '?';
   }
+}
+
+/** The server's `seal` (packages/server/src/lib/crypto.ts): AES-256-GCM, `iv.tag.ciphertext` in base64url. */
+export function seal(key, plaintext) {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((x) => x.toString('base64url')).join('.');
 }

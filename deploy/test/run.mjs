@@ -53,6 +53,9 @@ function fail(message) {
 function check(ok, message) {
   if (!ok) fail(message);
 }
+/** Set once the stack exists: what a failed step prints besides its own message (the database's last log lines). */
+let diagnose = () => '';
+
 async function step(name, fn) {
   const t = Date.now();
   try {
@@ -63,6 +66,12 @@ async function step(name, fn) {
   } catch (error) {
     failed++;
     say(`FAIL ${name}: ${error instanceof Error ? error.message : error}`);
+    try {
+      const more = diagnose();
+      if (more) say(more);
+    } catch {
+      // a diagnosis that fails must not hide the failure itself
+    }
     throw error;
   }
 }
@@ -459,6 +468,11 @@ async function main() {
       .out.trim()
       .split('\n')
       .filter(Boolean);
+  diagnose = () => {
+    const pg = dc(['logs', '--no-color', '--tail', '40', 'postgres']);
+    const oom = run('sh', ['-c', 'dmesg 2>/dev/null | grep -i -E "out of memory|oom-kill|killed process" | tail -5']);
+    return `postgres's last log lines:\n${(pg.out + pg.err).trim()}${oom.out.trim() ? `\nkernel: ${oom.out.trim()}` : ''}`;
+  };
   const health = (id) =>
     run('docker', ['inspect', '-f', '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}', id]).out.trim();
   const ipOf = (id) => run('docker', ['inspect', '-f', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', id]).out.trim();

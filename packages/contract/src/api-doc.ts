@@ -185,7 +185,9 @@ export function renderRealtime(): string {
   const rows = CHANNELS.map((channel) => {
     const event = CHANNEL_EVENTS[channel];
     const who = CHANNEL_ACCESS[channel] === 'staff' ? 'admin, agent (handshake `auth: {token}`)' : 'anyone';
-    return `| \`${channel}\`, \`${channelName(channel, 7)}\` | \`${event}\` | \`${cell(describeSchema(EVENT_PAYLOADS[event]))}\` | ${who} |`;
+    // `changes` is one room for every election: it has no suffixed name.
+    const names = channelName(channel, 7) === channel ? `\`${channel}\`` : `\`${channel}\`, \`${channelName(channel, 7)}\``;
+    return `| ${names} | \`${event}\` | \`${cell(describeSchema(EVENT_PAYLOADS[event]))}\` | ${who} |`;
   });
   return ['| Channel | Event | Payload | Who may join |', '|---|---|---|---|', ...rows].join('\n');
 }

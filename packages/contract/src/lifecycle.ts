@@ -117,6 +117,12 @@ export const FinalResultsResponse = z.object({
   closed_at: z.string(),
   /** `audit:verify`, run at close */
   audit: AuditOutcome.nullable(),
+  /**
+   * The frozen roll's hash (docs/api.md "The register": SHA-256, hex, of its member numbers sorted,
+   * each followed by a newline); the evidence pack's results.json carries it, so `verify-evidence`
+   * checks roll.csv against the hash the signatures cover. Null only for a roll never frozen.
+   */
+  roll_hash: z.string().nullable().optional(),
 });
 export type FinalResultsResponse = z.infer<typeof FinalResultsResponse>;
 

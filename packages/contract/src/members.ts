@@ -180,7 +180,7 @@ export const membersRouter = c.router({
     path: '/members/:id',
     summary: 'Remove a member from the register',
     description:
-      '409 once the member voted in any election, stands as a candidate in any election, or is on a frozen roll (an election that opened); the message says which.',
+      '409 once the member voted in any election, stands as a candidate in any election, is named in a nomination (nominee or supporter, withdrawn ones included), or is on a frozen roll (an election that opened); the message says which.',
     pathParams: IdParams,
     body: c.noBody(),
     responses: { 204: c.noBody(), ...errors(401, 403, 404, 409) },

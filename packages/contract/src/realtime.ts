@@ -4,7 +4,7 @@ import { ResultGroup, Statistics } from './common';
 /** Socket.IO path, same origin as the API. */
 export const SOCKET_PATH = '/socket.io';
 
-export const CHANNELS = ['votes', 'results', 'statistics', 'tally'] as const;
+export const CHANNELS = ['votes', 'results', 'statistics', 'tally', 'changes'] as const;
 export type Channel = (typeof CHANNELS)[number];
 export const ChannelSchema = z.enum(CHANNELS);
 
@@ -12,15 +12,22 @@ export const ChannelSchema = z.enum(CHANNELS);
  * A channel of one election: `votes:7`, `results:7`, `statistics:7`. The bare name (`votes`) is
  * the current election's, whichever election that is when the server emits.
  */
-export type ElectionChannelName = Channel | `${Channel}:${number}`;
-const CHANNEL_NAME = /^(votes|results|statistics|tally)(?::([1-9][0-9]{0,9}))?$/;
+export type ElectionChannelName = Channel | `${Exclude<Channel, 'changes'>}:${number}`;
+/**
+ * The results channels, one room per election. `changes` (staff only) is one room for every
+ * election: it says which kind of thing changed, and a staff screen reads it again.
+ */
+export const RESULT_CHANNELS = ['votes', 'results', 'statistics', 'tally'] as const satisfies readonly Channel[];
+export type ResultChannel = (typeof RESULT_CHANNELS)[number];
+const CHANNEL_NAME = /^(?:(votes|results|statistics|tally)(?::([1-9][0-9]{0,9}))?|(changes))$/;
 /** The largest election id a channel suffix may carry (a Postgres integer). */
 const MAX_ELECTION_ID = 2147483647;
 export const ChannelNameSchema = z.custom<ElectionChannelName>((name) => parseChannelName(name) !== null, 'not a channel');
 
 /** `votes:7` for election 7, `votes` for the current election (null). */
 export function channelName(channel: Channel, electionId: number | null = null): ElectionChannelName {
-  return electionId === null ? channel : `${channel}:${electionId}`;
+  // `changes` is one room for every election.
+  return electionId === null || channel === 'changes' ? channel : `${channel}:${electionId}`;
 }
 
 /** The channel and election of a name (`electionId` null: the current election); null when it names no channel. */
@@ -28,6 +35,7 @@ export function parseChannelName(name: unknown): { channel: Channel; electionId:
   if (typeof name !== 'string') return null;
   const match = CHANNEL_NAME.exec(name);
   if (!match) return null;
+  if (match[3] !== undefined) return { channel: 'changes', electionId: null };
   const electionId = match[2] === undefined ? null : Number(match[2]);
   if (electionId !== null && electionId > MAX_ELECTION_ID) return null;
   return { channel: match[1] as Channel, electionId };
@@ -39,6 +47,7 @@ export const CHANNEL_EVENTS = {
   results: 'DetailedResultsUpdate',
   statistics: 'StatisticsUpdate',
   tally: 'ResultsTally',
+  changes: 'EntityChanged',
 } as const satisfies Record<Channel, string>;
 export type RealtimeEvent = (typeof CHANNEL_EVENTS)[Channel];
 export const EVENTS = {
@@ -46,6 +55,7 @@ export const EVENTS = {
   DetailedResultsUpdate: 'DetailedResultsUpdate',
   StatisticsUpdate: 'StatisticsUpdate',
   ResultsTally: 'ResultsTally',
+  EntityChanged: 'EntityChanged',
 } as const;
 
 /** Server emits at most once per channel per this many ms (plus a final emit). */
@@ -170,11 +180,21 @@ export function applyTally(state: TallyState | undefined, update: ResultsTallyPa
 const display = (ordered: readonly ResultGroup[]): ResultGroup[] =>
   ordered.map((group) => ({ ...group, values: sortResultValues(group, [...group.values]) }));
 
+/**
+ * What changed, on the staff `changes` channel (another admin's edit, an import, a nomination): a
+ * staff screen showing that kind of thing reads it again. It names the kind only, never the data.
+ */
+export const CHANGED_ENTITIES = ['election', 'positions', 'candidates', 'members', 'nominations'] as const;
+export type ChangedEntity = (typeof CHANGED_ENTITIES)[number];
+export const EntityChangedPayload = z.object({ entity: z.enum(CHANGED_ENTITIES) });
+export type EntityChangedPayload = z.infer<typeof EntityChangedPayload>;
+
 export const EVENT_PAYLOADS = {
   VoteResultsUpdated: VoteResultsUpdatedPayload,
   DetailedResultsUpdate: DetailedResultsUpdatePayload,
   StatisticsUpdate: StatisticsUpdatePayload,
   ResultsTally: ResultsTallyPayload,
+  EntityChanged: EntityChangedPayload,
 } as const satisfies Record<RealtimeEvent, z.ZodTypeAny>;
 
 // ---- Who may join ----
@@ -185,6 +205,7 @@ export const CHANNEL_ACCESS = {
   results: 'anyone',
   statistics: 'staff',
   tally: 'anyone',
+  changes: 'staff',
 } as const satisfies Record<Channel, 'anyone' | 'staff'>;
 export const STAFF_CHANNELS: readonly Channel[] = CHANNELS.filter((ch) => CHANNEL_ACCESS[ch] === 'staff');
 
@@ -224,6 +245,7 @@ export type ServerToClientEvents = {
   DetailedResultsUpdate: (payload: DetailedResultsUpdatePayload) => void;
   StatisticsUpdate: (payload: StatisticsUpdatePayload) => void;
   ResultsTally: (payload: ResultsTallyPayload) => void;
+  EntityChanged: (payload: EntityChangedPayload) => void;
 };
 
 export type ClientToServerEvents = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { c, errors, meta, paginated, PageQuery } from './common';
-import { ElectionQuery, idNumber, pathIdSchema } from './validation';
+import { ElectionQuery, filterSchema, idNumber, pathIdSchema } from './validation';
 import { AttributeDef, AttributesBody } from './rules';
 export * from './rules';
 
@@ -91,6 +91,10 @@ export const RollSummary = z.object({
 export type RollSummary = z.infer<typeof RollSummary>;
 
 export const RollMember = z.object({ member_no: z.string(), name: z.string(), branch: z.string() });
+
+/** `GET elections/{id}/roll/members`: a page, of the members whose number or name contains `query`, of `branch`. */
+export const RollMembersQuery = PageQuery.extend({ query: filterSchema(), branch: filterSchema() });
+export type RollMembersQuery = z.infer<typeof RollMembersQuery>;
 export type RollMember = z.infer<typeof RollMember>;
 
 export const MyRegisterEntry = z.object({
@@ -143,8 +147,10 @@ export const registerRouter = c.router({
     method: 'GET',
     path: '/elections/:id/roll/members',
     pathParams: IdParams,
-    query: PageQuery,
+    query: RollMembersQuery,
     summary: 'The roll as it stands (frozen or not), paginated, by member number',
+    description:
+      '`query` keeps the members whose number or name contains it (any case); `branch` those of that branch (its name, as the roll records it). `meta.total` counts what the filters keep.',
     responses: { 200: paginated(RollMember), ...errors(401, 403, 404) },
     metadata: meta('agent'),
   },

@@ -1,4 +1,5 @@
 import type { ErrorStatus } from '@kura/contract';
+import { t, type MessageId, type MessageValues, type Said } from './i18n';
 
 /** Domain error codes and the HTTP status each maps to: the one place this mapping lives. */
 export const ERROR_STATUS = {
@@ -49,6 +50,10 @@ export class AppError extends Error {
   readonly issue?: string;
   readonly errors?: Record<string, string[]>;
   readonly retryAfter?: number;
+  /** The message by code (a catalogue id and its values), when it was raised so: translated by id, never matched as text. */
+  readonly said?: Said;
+  /** Each field's messages by code, when raised so (`AppError.fieldsSaid`). */
+  readonly errorsSaid?: Record<string, Said[]>;
 
   constructor(
     readonly code: ErrorCode,
@@ -60,6 +65,26 @@ export class AppError extends Error {
     this.issue = options.issue;
     this.errors = options.errors;
     this.retryAfter = options.retryAfter;
+  }
+
+  /**
+   * A refusal by code (docs/architecture.md "Errors by code"): the catalogue's message `id` with
+   * its typed `values`; the English text is the catalogue's (the spec's wording), and a caller in
+   * another language reads the same id from that language's catalogue.
+   */
+  static say(code: ErrorCode, id: MessageId, values?: MessageValues, options: AppErrorOptions = {}): AppError {
+    const error = new AppError(code, t('en', id, values), options);
+    Object.assign(error, { said: { id, ...(values ? { values } : {}) } });
+    return error;
+  }
+
+  /** 422 with each field's messages by code (as `say`), the first as the headline. */
+  static fieldsSaid(errors: Record<string, Said[]>): AppError {
+    const english = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((s) => t('en', s.id, s.values))]));
+    const first = Object.values(errors)[0]?.[0];
+    const error = AppError.validation(english);
+    Object.assign(error, { errorsSaid: errors, ...(first ? { said: first } : {}) });
+    return error;
   }
 
   /** 422 with a message per field, the first field's message as the headline. */

@@ -26,6 +26,8 @@ export type DomainEvents = {
   'election.changed': [];
   'members.changed': [];
   'candidates.changed': [];
+  /** A nomination was made, supported, accepted, withdrawn, decided or appealed (staff screens read the queue again). */
+  'nominations.changed': [];
   'session.revoked': [{ tokenHash: string }];
   /** A reminder campaign was queued here (its sender wakes at once instead of at the next poll). */
   'reminders.queued': [];

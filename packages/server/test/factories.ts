@@ -56,12 +56,20 @@ export async function createMember(
     .returning();
   // As if registered before every roll froze (the usual test member): on the roll of each election
   // already opened whose electorate takes their branch. `onRoll: false` is a member who joined after.
-  if (input.onRoll !== false)
+  if (input.onRoll !== false) {
     await ctx.database.db.execute(sql`
-      insert into election_roll (election_id, member_id, branch_id)
-      select e.id, ${row!.id}::int, ${row!.branchId}::int from election e
+      insert into election_roll (election_id, member_id, branch_id, member_no, branch)
+      select e.id, ${row!.id}::int, ${row!.branchId}::int, ${row!.memberNo}, (select b.name from branches b where b.id = ${row!.branchId}::int)
+      from election e
       where e.roll_frozen_at is not null and (e.electorate_branch_ids is null or ${row!.branchId}::int = any(e.electorate_branch_ids))
       on conflict do nothing`);
+    // The frozen roll's hash follows (db/election-store.ts's formula), as if the member had been there at the freeze.
+    await ctx.database.db.execute(sql`
+      update election e set roll_hash = (
+        select encode(sha256(convert_to(coalesce(string_agg(r.member_no || E'\n', '' order by r.member_no collate "C"), ''), 'UTF8')), 'hex')
+        from election_roll r where r.election_id = e.id)
+      where e.roll_frozen_at is not null and (e.electorate_branch_ids is null or ${row!.branchId}::int = any(e.electorate_branch_ids))`);
+  }
   // A factory member always has an e-mail (the register allows none).
   return { ...row!, email: row!.email! };
 }

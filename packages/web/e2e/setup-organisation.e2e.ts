@@ -1,7 +1,7 @@
 /// <reference types="node" />
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { purplePng, screenshot, signInAdminInBrowser, signInVoterInBrowser, useE2E } from './harness';
+import { addCandidate, nav, screenshot, signInAdminInBrowser, signInVoterInBrowser, toast, useE2E } from './harness';
 
 /**
  * Any organisation's election from an empty install (the election is data, ADR 004), in the browser alone: the server
@@ -85,9 +85,6 @@ const e2e = useE2E({ env: { SEED_DEMO: '0', AGENT_EMAILS: AGENT_EMAIL } });
 
 const newPage = e2e.newPage;
 
-const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
-const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
-
 /** The page's visible text names nothing of the demo society (nor "PSK", case-sensitive: it is in API paths). */
 async function expectNoDemo(page: Page, where: string) {
   const text = await page.evaluate(() => `${document.title}\n${document.body.innerText}`);
@@ -100,32 +97,6 @@ const checklistItem = (page: Page, label: string): Locator =>
     .getByRole('list', { name: 'Set-up checklist' })
     .locator('li')
     .filter({ has: page.locator('strong', { hasText: new RegExp(`^${label}$`) }) });
-
-/** The Add Candidate dialog: position (unless already chosen), a member by number, a photo and a statement. */
-async function addCandidate(
-  page: Page,
-  c: { memberNo: string; name: string; position?: string; statement: string },
-  colour: [number, number, number],
-) {
-  const dialog = page.getByRole('dialog', { name: 'Add Candidate' });
-  await dialog.waitFor();
-  if (c.position) await dialog.getByLabel('Position').selectOption({ label: c.position });
-  await dialog.getByLabel('Find the member').fill(c.memberNo);
-  await dialog.getByLabel('Find the member').press('Enter');
-  // A single match is chosen at once.
-  await expect
-    .poll(() => dialog.getByRole('radio', { name: new RegExp(`^${c.name} \\(${c.memberNo},`) }).isChecked(), { timeout: 10_000 })
-    .toBe(true);
-  await dialog
-    .getByLabel('Profile picture (optional)')
-    .setInputFiles({ name: `${c.memberNo}.png`, mimeType: 'image/png', buffer: purplePng(colour) });
-  await dialog.getByText('Preview of the new picture', { exact: false }).waitFor();
-  await dialog.getByLabel('Statement to voters (optional)').fill(c.statement);
-  await dialog.getByText(`${c.statement.length} of 2,000 characters`, { exact: false }).waitFor();
-  await dialog.getByRole('button', { name: 'Add candidate' }).click();
-  await toast(page, 'Candidate added');
-  await dialog.waitFor({ state: 'detached' });
-}
 
 describe("a savings cooperative's election from an empty install", () => {
   it('is set up in the browser alone, voted in by two members (3 and 2 board seats) and declared; nothing names the demo', async () => {

@@ -1,11 +1,13 @@
 import { createHmac } from 'node:crypto';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Core } from '../core';
 import type { Db, Tx } from '../db/client';
+import { lockKeyed } from '../db/locks';
 import { otpChallenges } from '../db/schema';
 import { AppError } from '../errors';
 import { newOtpCode, newToken, safeEqual } from '../lib/crypto';
 import type { Role } from './sessions';
+import { inTransaction } from '../lib/unit-of-work';
 
 /**
  * One-time codes (docs/api.md "Rules the server enforces"): 6 digits from the CSPRNG, stored only
@@ -41,9 +43,9 @@ export type IssuedCode = { challengeId: number; code: string; expiresAt: Date };
  */
 export async function issueCode(ctx: Core, input: { purpose: Role; subjectId: number; channel: Channel }): Promise<IssuedCode> {
   const now = ctx.now();
-  return ctx.database.db.transaction(async (tx) => {
+  return inTransaction(ctx, 'One-time code issued', async (tx) => {
     // Serialises concurrent sends for one account, so two requests cannot both pass the resend check.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`otp:${input.purpose}:${input.subjectId}`}))`);
+    await lockKeyed(tx, `otp:${input.purpose}:${input.subjectId}`);
     const [latest] = await tx
       .select({ createdAt: otpChallenges.createdAt })
       .from(otpChallenges)

@@ -9,7 +9,7 @@ import { AppError } from '../errors';
  * visibility, the voting switch, the phase's dates, the close and its statements) and of the
  * organisation's texts goes through these functions (docs/architecture.md "Where state lives").
  * Each takes the election's id, required (no default: a caller that forgets it does not compile),
- * resolved where a call starts (`resolveElection`, `currentElectionId`); election 1 is only the
+ * resolved where a call starts (`resolveElection` in http/election-param.ts, `currentElectionId`); election 1 is only the
  * first row, which an admin may delete. (The vote statement, cast_vote in
  * db/schema/functions.ts, reads the switch in SQL from the position's election row.)
  */
@@ -116,40 +116,16 @@ export function organisationValue<K extends keyof OrganisationRecord>(key: K): S
   return sql<OrganisationRecord[K] | null>`(select ${column} from ${organisation} where ${organisation.id} = 1)`;
 }
 
-/**
- * The election a call acts on (docs/api.md "Many elections"): `?election_id=N` when the request
- * names one (404 when there is no such election, whatever the text), otherwise the current
- * election: the organisation's `current_election_id`; else the only open election; else the most
- * recently created one that is not archived (else the newest of all).
- */
-export async function resolveElection(db: Reader, requested?: unknown): Promise<ElectionId> {
-  const named = electionParam(requested);
-  if (named !== null) {
-    const [found] = await db.select({ id: election.id }).from(election).where(row(named));
-    if (!found) throw new AppError('NOT_FOUND', 'No such election');
-    return found.id;
-  }
-  const current = await currentElectionId(db);
-  if (current === null) throw new AppError('NOT_FOUND', 'No such election');
-  return current;
+/** Whether an election with this id exists (the HTTP layer's `resolveElection` answers 404 when not). */
+export async function electionExists(db: Reader, id: ElectionId): Promise<boolean> {
+  const [found] = await db.select({ id: election.id }).from(election).where(row(id));
+  return found !== undefined;
 }
 
 /** The current election's id (`CURRENT_ELECTION_SQL`); null when the installation has no election. */
 export async function currentElectionId(db: Reader): Promise<ElectionId | null> {
   const [current] = await db.execute<{ id: number | null }>(sql`select ${sql.raw(CURRENT_ELECTION_SQL)} as id`);
   return current?.id === null || current?.id === undefined ? null : Number(current.id);
-}
-
-/**
- * The election a request names (`?election_id=N`), unchecked against the table; null when it names
- * none. Text that is no election id is a 404, whatever it says (docs/api.md "Many elections").
- */
-export function electionParam(requested?: unknown): ElectionId | null {
-  if (requested === undefined || requested === '') return null;
-  const text = Array.isArray(requested) ? undefined : String(requested);
-  const id = text !== undefined && /^[1-9][0-9]{0,9}$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(id) || id > 2147483647) throw new AppError('NOT_FOUND', 'No such election');
-  return id;
 }
 
 /**
@@ -184,7 +160,8 @@ export function rollMembersSql(id: ElectionId, today: Date): SQL {
 
 /**
  * Freezes the election's roll (nothing when it is frozen already): the members on it now
- * (`rollMembersSql`), each with their branch now (the quorum and turnout count it), its hash
+ * (`rollMembersSql`), each with their branch, number and branch name now (the quorum and turnout
+ * count the branch; roll.csv, the hash and the declaration read the number and name), its hash
  * (SHA-256 hex of the member numbers sorted as strings, each followed by "\n") and `roll_frozen_at`,
  * and an activity-log row. At the register's close or the first opening, whichever comes first.
  * The caller holds the election row for update. Answers whether this call froze it.
@@ -193,13 +170,14 @@ export async function freezeRoll(tx: Tx, id: ElectionId, at: Date, actor = 'Sche
   const [state] = await tx.execute<{ frozen: boolean }>(sql`select roll_frozen_at is not null as frozen from election where id = ${id}`);
   if (!state || state.frozen) return false;
   await tx.execute(sql`
-    insert into election_roll (election_id, member_id, branch_id)
-    select ${id}, roll.member_id, roll.branch_id from (${rollMembersSql(id, at)}) roll
+    insert into election_roll (election_id, member_id, branch_id, member_no, branch)
+    select ${id}, roll.member_id, roll.branch_id, m.member_no, b.name from (${rollMembersSql(id, at)}) roll
+    join members m on m.id = roll.member_id join branches b on b.id = roll.branch_id
     on conflict do nothing`);
   const [frozen] = await tx.execute<{ size: number; hash: string; title: string }>(sql`
     update election set roll_frozen_at = ${iso(at)}::timestamptz, updated_at = ${iso(at)}::timestamptz,
-      roll_hash = (select encode(sha256(convert_to(coalesce(string_agg(m.member_no || E'\n', '' order by m.member_no collate "C"), ''), 'UTF8')), 'hex')
-                   from election_roll r join members m on m.id = r.member_id where r.election_id = ${id})
+      roll_hash = (select encode(sha256(convert_to(coalesce(string_agg(r.member_no || E'\n', '' order by r.member_no collate "C"), ''), 'UTF8')), 'hex')
+                   from election_roll r where r.election_id = ${id})
     where id = ${id}
     returning (select count(*) from election_roll r where r.election_id = ${id})::int as size, roll_hash as hash, title`);
   await tx.execute(sql`
@@ -237,6 +215,23 @@ export function rollRows(id: ElectionId, today: Date = new Date()): SQL {
     where e.id = ${id} and e.roll_frozen_at is not null
     union all
     select live.member_id, live.branch_id from (${rollMembersSql(id, today)}) live
+    where (select roll_frozen_at from election where id = ${id}) is null`;
+}
+
+/**
+ * The election's roll as SQL rows (member_id, branch_id, member_no, branch) with each member's
+ * number and branch name: the frozen roll's as recorded at the freeze (a member renumbered or a
+ * branch renamed afterwards changes nothing), before it the register's now. What roll.csv, the
+ * roll's hash, the declaration's turnout and the roll's listings read; `rollRows` where only the
+ * ids are needed.
+ */
+export function rollEntries(id: ElectionId, today: Date = new Date()): SQL {
+  return sql`
+    select r.member_id, r.branch_id, r.member_no, r.branch from election_roll r join election e on e.id = r.election_id
+    where e.id = ${id} and e.roll_frozen_at is not null
+    union all
+    select live.member_id, live.branch_id, m.member_no, b.name from (${rollMembersSql(id, today)}) live
+    join members m on m.id = live.member_id join branches b on b.id = live.branch_id
     where (select roll_frozen_at from election where id = ${id}) is null`;
 }
 

@@ -254,8 +254,9 @@ export function verifyEvidence(zipBytes: Uint8Array): EvidenceReport {
       fail('roll', `roll.csv's branches (${counted([...byBranch.entries()])}) are not the declared turnout's (${declaredBranches})`);
     else {
       const expected = typeof results.roll_hash === 'string' ? results.roll_hash : null;
-      if (expected && expected !== hash) fail('roll', `roll.csv hashes to ${hash}, not the declared roll hash ${expected}`);
-      else pass('roll', `${roll.length} members, hash ${hash}`);
+      if (expected === null) fail('roll', `results.json declares no roll hash to check roll.csv's (${hash}) against`);
+      else if (expected !== hash) fail('roll', `roll.csv hashes to ${hash}, not the declared roll hash ${expected}`);
+      else pass('roll', `${roll.length} members, hash ${hash} as declared`);
     }
   } catch (err) {
     fail('roll', `roll.csv unreadable (${err instanceof Error ? err.message : String(err)})`);

@@ -122,6 +122,11 @@ export function errorHandler(logger: Logger) {
     if (appError.retryAfter !== undefined) res.setHeader('Retry-After', String(Math.ceil(appError.retryAfter)));
     // The message in the caller's language (docs/architecture.md "Languages"); the envelope stays as it is.
     res.vary('Accept-Language');
-    res.status(appError.status).json(localiseErrorBody(appError.body, languageFromHeader(req.get('accept-language'))));
+    res.status(appError.status).json(
+      localiseErrorBody(appError.body, languageFromHeader(req.get('accept-language')), {
+        message: appError.said,
+        errors: appError.errorsSaid,
+      }),
+    );
   };
 }

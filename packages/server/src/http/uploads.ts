@@ -45,7 +45,7 @@ export function uploadsRoute(ctx: Core) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const name = uploadNameOf(req.path);
     if (name === undefined) return next();
-    if (name === null) return next(new AppError('NOT_FOUND', 'No such file'));
+    if (name === null) return next(AppError.say('NOT_FOUND', 'error.noSuchFile'));
     try {
       const report = await isReportImage(ctx, name);
       if (report && !validSignature(ctx, name, req)) {
@@ -60,7 +60,7 @@ export function uploadsRoute(ctx: Core) {
       res.sendFile(name, options, (error?: Error & { status?: number }) => {
         if (!error || res.headersSent) return;
         if (report) res.removeHeader('Cache-Control');
-        next(error.status === 404 ? new AppError('NOT_FOUND', 'No such file') : error);
+        next(error.status === 404 ? AppError.say('NOT_FOUND', 'error.noSuchFile') : error);
       });
     } catch (error) {
       next(error);

@@ -15,6 +15,9 @@ import {
   nameCharactersMessage,
 } from '@kura/contract';
 import type { z } from 'zod';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUES, ERROR_MESSAGE_IDS, languageFromHeader, localiseErrorBody, memberLanguage, t, translateText, type MessageId } from '.';
 import { matcherFor, placeholdersOf } from './reverse';
@@ -242,6 +245,44 @@ describe('languages', () => {
     expect(memberLanguage({ language: null }, 'sw')).toBe('sw');
     expect(memberLanguage({ language: 'en' }, 'sw')).toBe('en');
     expect(memberLanguage({ language: null }, 'xx')).toBe('en');
+  });
+
+  it('has every refusal the server raises as a literal English text in its catalogues (the rest are raised by code)', () => {
+    // The source as written: a `new AppError(code, '…')` with a literal message must be one the
+    // catalogue translates; a new refusal goes by code (AppError.say), which the compiler checks.
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return sources(path);
+        return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+      });
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const literals = sources(root).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/new AppError\(\s*'[A-Z_]+',\s*'((?:[^'\\]|\\.)*)'/g)].map((m) => ({
+        file: relative(root, file),
+        text: m[1]!.replace(/\\'/g, "'"),
+      })),
+    );
+    expect(literals.length).toBeGreaterThan(20);
+    expect(literals.filter(({ text }) => translateText(text, 'sw') === text)).toEqual([]);
+  });
+
+  it('translates a refusal raised by code from its id, whatever its English text reads (no matching)', () => {
+    const refusal = AppError.fieldsSaid({ 'candidates.3': [{ id: 'vote.tooMany', values: { seats: 2, position: 'Board National' } }] });
+    expect(refusal.body).toEqual({
+      message: 'Choose at most 2 candidates for Board National',
+      errors: { 'candidates.3': ['Choose at most 2 candidates for Board National'] },
+    });
+    // The English text is not what is looked at: a body the matcher would not know still reads Kiswahili.
+    const sw = localiseErrorBody({ message: 'not a catalogue text', errors: { 'candidates.3': ['nor this'] } }, 'sw', {
+      message: refusal.said,
+      errors: refusal.errorsSaid,
+    });
+    expect(sw).toEqual({
+      message: 'Chagua wagombea wasiozidi 2 kwa Board Kitaifa',
+      errors: { 'candidates.3': ['Chagua wagombea wasiozidi 2 kwa Board Kitaifa'] },
+    });
+    expect(AppError.say('CONFLICT', 'error.closed.candidates').said).toEqual({ id: 'error.closed.candidates' });
   });
 
   it('translates the error envelope: message and field messages, never the keys nor issue', () => {

@@ -15,6 +15,8 @@ import sw from './locales/sw.json';
 
 export type MessageId = keyof typeof en;
 export type MessageValues = Record<string, string | number>;
+/** A message by code: its catalogue id and the values it is formatted with (AppError.say). */
+export type Said = { id: MessageId; values?: MessageValues };
 
 export const CATALOGUES: Record<Language, Record<MessageId, string>> = { en, sw };
 
@@ -109,14 +111,18 @@ export function translateText(text: string, language: Language): string {
   matcher ??= matcherFor(Object.fromEntries(ERROR_MESSAGE_IDS.map((id) => [id, en[id]])) as Record<MessageId, string>);
   const found = matcher.match(text);
   if (!found) return text;
-  // Position titles end in their level: a national one's level word is said in the language too.
+  return tSaid(language, found);
+}
+
+/** A message by code in `language`. Position titles end in their level: a national one's level word is said in the language too. */
+export function tSaid(language: Language, said: Said): string {
   const values = Object.fromEntries(
-    Object.entries(found.values).map(([k, v]) => [
+    Object.entries(said.values ?? {}).map(([k, v]) => [
       k,
       (k === 'position' || k === 'positions') && typeof v === 'string' ? levelsIn(v, language) : v,
     ]),
   );
-  return t(language, found.id, values);
+  return t(language, said.id, values);
 }
 
 /** "Chairperson National, Treasurer National" with the level word "National" in `language` ("Mwenyekiti Kitaifa"). */
@@ -127,20 +133,22 @@ export function levelsIn(titles: string, language: Language): string {
 
 /**
  * The error envelope in `language`: `message` and each field's messages translated; the envelope,
- * the field keys and `issue` (which clients compare against) stay as they are.
+ * the field keys and `issue` (which clients compare against) stay as they are. A message raised
+ * by code (`said`) is formatted from its id; one raised as English text is still looked up in the
+ * English catalogue (`translateText`) until every refusal is raised by code.
  */
 export function localiseErrorBody<B extends { message: string; issue?: string; errors?: Record<string, string[]> }>(
   body: B,
   language: Language,
+  said: { message?: Said; errors?: Record<string, Said[]> } = {},
 ): B {
   if (language === 'en') return body;
   try {
+    const field = (k: string, v: string[]) => said.errors?.[k]?.map((s) => tSaid(language, s)) ?? v.map((m) => translateText(m, language));
     return {
       ...body,
-      message: translateText(body.message, language),
-      ...(body.errors
-        ? { errors: Object.fromEntries(Object.entries(body.errors).map(([k, v]) => [k, v.map((m) => translateText(m, language))])) }
-        : {}),
+      message: said.message ? tSaid(language, said.message) : translateText(body.message, language),
+      ...(body.errors ? { errors: Object.fromEntries(Object.entries(body.errors).map(([k, v]) => [k, field(k, v)])) } : {}),
     };
   } catch {
     // A translation never turns an answer into a failure: English it is.

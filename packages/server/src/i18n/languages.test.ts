@@ -115,6 +115,35 @@ describe('error messages follow Accept-Language', () => {
     });
   });
 
+  it('answers the refusals of a closed election in Kiswahili, raised by code: texts the English matcher never knew (issue 38)', async () => {
+    const created = await request(t.app).post(`${API}/elections`).set(bearer(admin)).send({ title: 'Closed by code' });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as number;
+    await t.ctx.database.db.update(election).set({ closedAt: new Date() }).where(eq(election.id, id));
+    const edit = (language: string) =>
+      request(t.app)
+        .patch(`${API}/elections/${id}`)
+        .set(bearer(admin))
+        .set('Accept-Language', language)
+        .send({ results_visibility: 'after_close' });
+    const sw = await edit('sw');
+    expect(sw.status).toBe(409);
+    expect(sw.body).toEqual({
+      message: 'Uchaguzi umefungwa; ratiba yake, mwonekano wa matokeo na wanaostahili kupiga kura haviwezi kubadilishwa tena',
+    });
+    // English is the spec's wording, word for word.
+    expect((await edit('en')).body).toEqual({
+      message: 'The election is closed; its schedule, results visibility and electorate can no longer change',
+    });
+    const position = await request(t.app)
+      .post(`${API}/positions?election_id=${id}`)
+      .set(bearer(admin))
+      .set('Accept-Language', 'sw')
+      .send({ name: 'Mweka Hazina' });
+    expect(position.status).toBe(409);
+    expect(position.body).toEqual({ message: 'Uchaguzi umefungwa; maandalizi yake hayawezi kubadilishwa tena' });
+  });
+
   it('answers a rate limit and a receipt check in Kiswahili; no header means English', async () => {
     const member = await createMember(t.ctx);
     const browser = await openBrowser(t.app);

@@ -8,6 +8,7 @@ import { toAppError } from '../http/error-handler';
 import { bearer, tokenFor } from '../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../test/harness';
 import { auditedTransaction } from './audited-transaction';
+import { inTransaction } from './unit-of-work';
 
 /**
  * A transaction Postgres aborts for losing a race (40P01 deadlock, 40001 serialization failure)
@@ -56,8 +57,10 @@ describe('a transaction that loses a race', () => {
       const tookA = new Promise<void>((r) => (firstA = r));
       const tookB = new Promise<void>((r) => (firstB = r));
       const attempts = { ab: 0, ba: 0 };
-      const ab = auditedTransaction(t.ctx, { actor, activity: 'Retry test ab' }, async (tx) => {
+      const effects: string[] = [];
+      const ab = auditedTransaction(t.ctx, { actor, activity: 'Retry test ab' }, async (tx, note) => {
         attempts.ab++;
+        note.afterCommit(() => effects.push('ab'));
         await lock(tx, a);
         if (attempts.ab === 1) {
           firstA();
@@ -66,8 +69,9 @@ describe('a transaction that loses a race', () => {
         await lock(tx, b);
         return 'ab';
       });
-      const ba = auditedTransaction(t.ctx, { actor, activity: 'Retry test ba' }, async (tx) => {
+      const ba = auditedTransaction(t.ctx, { actor, activity: 'Retry test ba' }, async (tx, note) => {
         attempts.ba++;
+        note.afterCommit(() => effects.push('ba'));
         await lock(tx, b);
         if (attempts.ba === 1) {
           firstB();
@@ -82,6 +86,8 @@ describe('a transaction that loses a race', () => {
       ]);
       // One of the two was the deadlock's victim and ran twice; the other once.
       expect([attempts.ab, attempts.ba].sort()).toEqual([1, 2]);
+      // Each side's effect ran once: the victim's first attempt queued one that its rollback dropped.
+      expect(effects.sort()).toEqual(['ab', 'ba']);
       // One success row each: the aborted attempt left nothing behind, and no "failed" row.
       expect(await activityRows('Retry test ab')).toEqual([{ status: 'success', data: null }]);
       expect(await activityRows('Retry test ba')).toEqual([{ status: 'success', data: null }]);
@@ -131,3 +137,70 @@ const attemptsSoFar = async () => {
   const [called] = await t.ctx.database.sql<{ c: boolean }[]>`select is_called as c from retry_attempts`;
   return called!.c ? Number(row!.n) : 0;
 };
+
+describe('the unit of work: effects after the commit (docs/architecture.md "One unit of work")', () => {
+  it('runs the queued effects once the transaction committed, in order, each seeing the change from outside it', async () => {
+    const seen: string[] = [];
+    const id = await inTransaction(t.ctx, 'Effects test', async (tx, unit) => {
+      const [row] = await tx.insert(branches).values({ name: 'Effect Seen' }).returning({ id: branches.id });
+      unit.afterCommit(async () => {
+        // Another connection on Postgres: the row is there only once the transaction committed.
+        const [found] = await t.ctx.database.db.select({ name: branches.name }).from(branches).where(eq(branches.id, row!.id));
+        seen.push(`first: ${found?.name ?? 'not committed'}`);
+      });
+      unit.afterCommit(() => seen.push('second'));
+      seen.push('work done');
+      return row!.id;
+    });
+    expect(seen).toEqual(['work done', 'first: Effect Seen', 'second']);
+    expect(id).toBeGreaterThan(0);
+  });
+
+  it('never runs the effects of a transaction that rolled back, and the error reaches the caller', async () => {
+    const ran: string[] = [];
+    const refusal = new AppError('CONFLICT', 'refused for the test');
+    await expect(
+      inTransaction(t.ctx, 'Rolled back test', async (tx, unit) => {
+        await tx.insert(branches).values({ name: 'Never Committed' });
+        unit.afterCommit(() => ran.push('effect'));
+        throw refusal;
+      }),
+    ).rejects.toBe(refusal);
+    expect(ran).toEqual([]);
+    expect(await t.ctx.database.db.select().from(branches).where(eq(branches.name, 'Never Committed'))).toEqual([]);
+  });
+
+  it('an audited change refused inside its transaction announces nothing (its effects dropped), and its refusal is logged', async () => {
+    const ran: string[] = [];
+    await expect(
+      auditedTransaction(t.ctx, { actor, activity: 'Refused effects test' }, async (_tx, note) => {
+        note.afterCommit(() => ran.push('effect'));
+        throw new AppError('CONFLICT', 'not now');
+      }),
+    ).rejects.toThrow('not now');
+    expect(ran).toEqual([]);
+    expect(await activityRows('Refused effects test')).toEqual([{ status: 'failed', data: 'not now' }]);
+  });
+
+  it('a failing effect is logged and the rest still run: the committed change stands', async () => {
+    const ran: string[] = [];
+    const answer = await inTransaction(t.ctx, 'Failing effect test', async (_tx, unit) => {
+      unit.afterCommit(() => {
+        throw new Error('the notice gateway is down');
+      });
+      unit.afterCommit(() => ran.push('after it'));
+      return 'committed';
+    });
+    expect(answer).toBe('committed');
+    expect(ran).toEqual(['after it']);
+    expect(t.logs.join('')).toContain('an effect after commit failed');
+  });
+
+  it('refuses an effect queued after its transaction ended', async () => {
+    let late: ((e: () => void) => void) | undefined;
+    await inTransaction(t.ctx, 'Late effect test', async (_tx, unit) => {
+      late = (e) => unit.afterCommit(e);
+    });
+    expect(() => late!(() => undefined)).toThrow('afterCommit asked after its transaction ended');
+  });
+});

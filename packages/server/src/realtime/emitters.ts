@@ -1,4 +1,4 @@
-import { channelName, CHANNELS, EMIT_COALESCE_MS, type Channel } from '@kura/contract';
+import { channelName, EMIT_COALESCE_MS, RESULT_CHANNELS, type ResultChannel } from '@kura/contract';
 import type { RealtimeContext } from './context';
 import { coalesce, type Coalescer } from './coalesce';
 import type { FanOut } from './fan-out';
@@ -17,13 +17,13 @@ import { enforceVisibility } from './subscriptions';
  */
 export function channelEmitters(ctx: RealtimeContext, io: RealtimeServer, fanOut: FanOut, tallyCodec: TallyCodec): HubUnit {
   const currentElection = async () => (await ctx.resultsGate.read()).electionId;
-  const roomsOf = async (channel: Channel, electionId: number) => [
+  const roomsOf = async (channel: ResultChannel, electionId: number) => [
     channelName(channel, electionId),
     ...((await currentElection()) === electionId ? [channel] : []),
   ];
   const hasListeners = (rooms: string[]) => rooms.some((room) => (io.of('/').adapter.rooms.get(room)?.size ?? 0) > 0);
 
-  const send = async (channel: Channel, electionId: number) => {
+  const send = async (channel: ResultChannel, electionId: number) => {
     if (!hasListeners(await roomsOf(channel, electionId))) return;
     if (channel !== 'statistics') await enforceVisibility(ctx, io);
     const tally = ctx.voting.tallyOf(electionId);
@@ -42,7 +42,7 @@ export function channelEmitters(ctx: RealtimeContext, io: RealtimeServer, fanOut
   };
 
   const emitters = new Map<string, Coalescer>();
-  const emitterOf = (channel: Channel, electionId: number) => {
+  const emitterOf = (channel: ResultChannel, electionId: number) => {
     const key = channelName(channel, electionId);
     let emitter = emitters.get(key);
     if (!emitter)
@@ -50,7 +50,7 @@ export function channelEmitters(ctx: RealtimeContext, io: RealtimeServer, fanOut
     return emitter;
   };
   const emitAll = (electionId: number | undefined) => {
-    if (electionId !== undefined) CHANNELS.forEach((c) => emitterOf(c, electionId).request());
+    if (electionId !== undefined) RESULT_CHANNELS.forEach((c) => emitterOf(c, electionId).request());
   };
   return {
     events: {

@@ -5,6 +5,7 @@ import type { RealtimeContext } from './context';
 import { authenticateHandshakes } from './auth';
 import { capPendingWrites } from './backpressure';
 import { channelEmitters } from './emitters';
+import { entityChanges } from './entity-changes';
 import { createFanOut } from './fan-out';
 import type { HubUnit, RealtimeServer } from './hub';
 import { createRelay } from './relay';
@@ -40,6 +41,7 @@ export type RealtimeOptions = ScaleOutOptions & {
  *   backpressure.ts    a socket whose client does not read is dropped past a cap of unsent bytes
  *   emitters.ts        what each channel carries, coalesced (coalesce.ts), written in slices (fan-out.ts);
  *                      the tally channel's snapshot and counts encoding (tally.ts)
+ *   entity-changes.ts  the staff `changes` channel: which kind of thing changed (another admin's edit)
  *   session-expiry.ts  a revoked or idled-out session loses the staff channels
  *   relay.ts           domain events to and from the other processes (adapter: scale-out.ts)
  */
@@ -60,6 +62,7 @@ export async function attachRealtime(ctx: RealtimeContext, server: HttpServer, o
   const units = [
     channelEmitters(ctx, io, createFanOut(io, options.fanOutSlice), tallyCodec),
     visibilityChanges(ctx, io),
+    entityChanges(ctx, io),
     sessionExpiry(ctx, io, options.sessionRecheckMs),
     // One process (the embedded database) has no one to relay to.
     ...(scaleOut ? [createRelay(ctx, io)] : []),

@@ -145,11 +145,13 @@ describe('channels', () => {
           branchId: branch,
         })),
       )
-      .returning({ id: members.id });
+      .returning({ id: members.id, memberNo: members.memberNo });
     // Registered before voting opened: on the roll frozen then (written directly, like the members).
     await t.ctx.database.db
       .insert(electionRoll)
-      .values(voters.map((v) => ({ electionId: CURRENT_ELECTION, memberId: v.id, branchId: branch })));
+      .values(
+        voters.map((v) => ({ electionId: CURRENT_ELECTION, memberId: v.id, branchId: branch, memberNo: v.memberNo, branch: 'Nairobi' })),
+      );
     const started = Date.now();
     const queue = [...voters];
     await Promise.all(

@@ -28,7 +28,7 @@ type RelayedVote = { electionId: number; xid: string; newVoter: boolean; positio
 type Relayed =
   | { type: 'votes'; votes: RelayedVote[] }
   | { type: 'election.toggled'; active: boolean; electionId: number }
-  | { type: 'candidates.changed' | 'members.changed' | 'election.changed' }
+  | { type: 'candidates.changed' | 'members.changed' | 'election.changed' | 'nominations.changed' }
   | { type: 'session.revoked'; tokenHash: string };
 
 /**
@@ -127,6 +127,7 @@ export function createRelay(ctx: RealtimeContext, io: RealtimeServer): HubUnit {
       'election.changed': () => relaying || send({ type: 'election.changed' }),
       'candidates.changed': () => relaying || send({ type: 'candidates.changed' }),
       'members.changed': () => relaying || send({ type: 'members.changed' }),
+      'nominations.changed': () => relaying || send({ type: 'nominations.changed' }),
       'session.revoked': ({ tokenHash }) => relaying || send({ type: 'session.revoked', tokenHash }),
     },
     stop() {

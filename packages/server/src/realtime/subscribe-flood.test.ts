@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SubscribeAck } from '@kura/contract';
+import { EMIT_COALESCE_MS, type SubscribeAck } from '@kura/contract';
 import { createTestApp, type TestApp, type TestDatabase } from '../../test/harness';
 import { createElection, createVoter, setVoting, vote, type Election } from '../../test/voting/election';
 import { connectClient, listen, record, subscribe, waitFor, type Client, type Running } from '../../test/voting/sockets';
@@ -38,6 +38,10 @@ beforeAll(async () => {
   e = await createElection(t.ctx);
   running = await listen(t.ctx, t.app, { databaseUrl: (t.ctx.database as TestDatabase).url, maxPendingBytes: CAP });
   await setVoting(t.ctx, true);
+  // The tally's first build (begun as the app started) announces its counts when done: let that
+  // announcement go out before any socket joins, or a joiner hears it as an update after its snapshot.
+  await t.ctx.voting.tallyOf(1).whenReady();
+  await new Promise((resolve) => setTimeout(resolve, EMIT_COALESCE_MS + 100));
 });
 afterAll(async () => {
   clients.forEach((c) => c.disconnect());

@@ -100,6 +100,12 @@ async function subscribe(
     const tallies: { room: string; electionId: number }[] = [];
     for (const name of new Set(parsed.data)) {
       const target = parseChannelName(name);
+      // `changes` belongs to no election: staff join it whatever elections exist.
+      if (target?.channel === 'changes') {
+        if (canJoinChannel('changes', role)) result.joined.push('changes');
+        else result.denied.push(name);
+        continue;
+      }
       const gate = target && canJoinChannel(target.channel, role) ? await gateOf(target.electionId) : undefined;
       if (target && gate && mayJoinResultsChannel(gate, target.channel, role)) {
         result.joined.push(name as SubscribeAck['joined'][number]);
@@ -135,7 +141,8 @@ export async function enforceVisibility(ctx: RealtimeContext, io: RealtimeServer
   const rooms = io.of('/').adapter.rooms;
   for (const [room, members] of [...rooms]) {
     const target = parseChannelName(room);
-    if (!target || members.size === 0) continue;
+    // `changes` follows no election's visibility (staff only: dropEndedSessions takes it away).
+    if (!target || members.size === 0 || target.channel === 'changes') continue;
     const gate = await gateOf(target.electionId);
     for (const id of [...(rooms.get(room) ?? [])]) {
       const socket = io.of('/').sockets.get(id);

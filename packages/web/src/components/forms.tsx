@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { useEffect, useId } from 'react';
+import { useId, useLayoutEffect } from 'react';
 import { Slot } from '@radix-ui/react-slot';
 import { useForm, type FieldErrors, type FieldValues, type UseFormProps, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -34,6 +34,11 @@ export function useZodForm<S extends z.ZodType<FieldValues, z.ZodTypeDef, FieldV
  * `form.reset(sent)` with the values it sent: clean again, it then follows the server's answer.
  * Returns true while the stored values changed under unsaved edits (saving replaces that change),
  * for the form's `StoredChangedNote`.
+ *
+ * The values land in a layout effect: in the same task as the render that brought them, so no
+ * keystroke can fall between the fields drawn empty and their filling (typed text would be kept
+ * with the stored value spliced in front). A form should show its fields only once `stored` is
+ * there (a loading line before), so nothing is typed into fields the stored values then replace.
  */
 export function useStoredValues<T extends FieldValues>(form: UseFormReturn<T, any, any>, stored: T | undefined): boolean {
   // Compared by content: a refetch answering the same data, or a new object of the same values, changes nothing.
@@ -42,7 +47,7 @@ export function useStoredValues<T extends FieldValues>(form: UseFormReturn<T, an
   // What the form was last filled with (its clean state).
   const filled = sameOrder(defaultValues);
   const { reset } = form;
-  useEffect(() => {
+  useLayoutEffect(() => {
     // Not over edits, not under a save running (its reset follows), not again over the same values.
     if (key === undefined || isDirty || isSubmitting || key === filled) return;
     reset(JSON.parse(key) as T);

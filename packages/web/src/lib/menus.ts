@@ -57,6 +57,14 @@ export const VOTER_MENU: MenuItem[] = [
     titleKey: 'menu.voter.registerTitle',
   },
   {
+    label: 'Nominations',
+    to: '/voter/nominate',
+    icon: Megaphone,
+    title: 'Nominations',
+    labelKey: 'menu.voter.nominations',
+    titleKey: 'menu.voter.nominationsTitle',
+  },
+  {
     label: 'Tutorial',
     to: '/voter/education',
     icon: GraduationCap,
@@ -66,8 +74,8 @@ export const VOTER_MENU: MenuItem[] = [
   },
 ];
 
-/** Subtitles of voter pages that are not menu items: English, shown through the catalogue (tKnown). */
-export const VOTER_EXTRA_TITLES: Record<string, string> = { '/voter/nominate': 'Nominations' };
+/** Subtitles of voter pages that are not menu items: English, shown through the catalogue (tKnown). None now: Nominations is in the menu. */
+export const VOTER_EXTRA_TITLES: Record<string, string> = {};
 
 /** Menus (docs/screens.md "Screens"): Admin: Home, Manage, Elections, Organisation, Set-up, Candidates, Nominations, Register, Staff, USSD, Logs, Receipts. */
 export const ADMIN_MENU: MenuItem[] = [

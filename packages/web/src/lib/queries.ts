@@ -258,11 +258,17 @@ export const queries = {
       queryFn: ({ signal }) => ok(api.register.getRoll.query({ params: { id: election }, fetchOptions: { signal } })),
     }),
   /** GET elections/{id}/roll/members: one page of the roll as it stands. */
-  rollMembers: (election: number, page: number) =>
+  rollMembers: (election: number, page: number, filter: { query?: string; branch?: string } = {}) =>
     queryOptions({
-      queryKey: [...queryKeys.register, 'roll-members', election, page] as const,
+      queryKey: [...queryKeys.register, 'roll-members', election, page, filter.query ?? '', filter.branch ?? ''] as const,
       queryFn: ({ signal }) =>
-        ok(api.register.getRollMembers.query({ params: { id: election }, query: { page }, fetchOptions: { signal } })),
+        ok(
+          api.register.getRollMembers.query({
+            params: { id: election },
+            query: { page, ...(filter.query ? { query: filter.query } : {}), ...(filter.branch ? { branch: filter.branch } : {}) },
+            fetchOptions: { signal },
+          }),
+        ),
       placeholderData: keepPreviousData,
     }),
   /** GET register/claims: the election's claims queue (of one status), oldest first. */

@@ -209,6 +209,13 @@ export const electionRoll = pgTable(
      * branch at that migration).
      */
     branchId: integer('branch_id').notNull(),
+    /**
+     * The member's number and branch name at the freeze: roll.csv, the roll's hash, the declaration
+     * and the evidence pack read these, so renumbering a member or renaming a branch afterwards
+     * changes nothing a signature covers (rows frozen before migration 0025 hold the values at it).
+     */
+    memberNo: text('member_no').notNull(),
+    branch: text('branch').notNull(),
   },
   (t) => [primaryKey({ columns: [t.electionId, t.memberId] })],
 );

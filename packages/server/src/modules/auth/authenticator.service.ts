@@ -11,6 +11,7 @@ import { AppError } from '../../errors';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
 import { hashPassword, safeEqual, seal, unseal, verifyPassword } from '../../lib/crypto';
 import { findMemberByIdentifier, markMemberVerified, noAccount, startSession, type Member } from './sign-in-support';
+import { inTransaction } from '../../lib/unit-of-work';
 
 /**
  * Authenticator app sign-in: enrolment (send-qr, verify-token) needs a signed-in voter, so
@@ -45,7 +46,7 @@ export async function startEnrolment(
   const member = await ownMember(ctx, caller, input.pfNumber);
   const { secret, otpauthUrl } = newTotpSecret(ctx.env.APP_NAME);
   const url = await qrCodeDataUrl(otpauthUrl);
-  await ctx.database.db.transaction(async (tx) => {
+  await inTransaction(ctx, 'Authenticator enrolment started', async (tx) => {
     await tx
       .update(members)
       .set({ totpSecretEnc: seal(ctx.secrets.ballotKey, secret), totpConfirmedAt: null, totpLastStep: null, updatedAt: ctx.now() })
@@ -96,7 +97,7 @@ export async function confirmEnrolment(
   if (!member.totpSecretEnc) throw new AppError('FORBIDDEN', SCAN_FIRST, { issue: SCAN_FIRST });
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'token', input.ip));
   const activity = 'Authenticator enrolment confirmed';
-  const ok = await ctx.database.db.transaction(async (tx) => {
+  const ok = await inTransaction(ctx, 'Authenticator enrolment confirmed', async (tx) => {
     const step = await acceptToken(ctx, tx, member, input.token);
     if (step === null) return false;
     await tx.update(members).set({ totpConfirmedAt: ctx.now(), updatedAt: ctx.now() }).where(eq(members.id, member.id));
@@ -137,7 +138,7 @@ export async function changePin(
   const matches = await pinMatches(ctx, member, input.currentPin);
   const newHash = matches ? await hashPassword(input.newPin) : '';
   const changed = matches
-    ? await ctx.database.db.transaction(async (tx) => {
+    ? await inTransaction(ctx, 'PIN changed', async (tx) => {
         // Only over the pin just checked: a change that landed meanwhile makes this current pin stale.
         const unchanged = member.pinHash === null ? isNull(members.pinHash) : eq(members.pinHash, member.pinHash);
         const rows = await tx
@@ -213,7 +214,7 @@ export async function signInWithAuthenticator(
   }
   if (!member.totpConfirmedAt) throw new AppError('FORBIDDEN', NO_AUTHENTICATOR, { issue: NO_AUTHENTICATOR });
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'token', input.ip));
-  const session = await ctx.database.db.transaction(async (tx) => {
+  const session = await inTransaction(ctx, 'Authenticator sign-in', async (tx) => {
     const step = await acceptToken(ctx, tx, member, input.token);
     if (step === null) return null;
     await markMemberVerified(ctx, tx, member.id);

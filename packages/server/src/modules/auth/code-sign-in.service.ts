@@ -16,6 +16,7 @@ import { recordActivity } from '../../lib/activity-log';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import { maskPhone } from '../../lib/masking';
 import { findMemberByIdentifier, findStaffByEmail, markMemberVerified, noAccount, startSession } from './sign-in-support';
+import { inTransaction } from '../../lib/unit-of-work';
 
 /**
  * Two-step sign-in with a one-time code: voters get it by SMS (member number or email first),
@@ -229,7 +230,7 @@ export async function verifyCodeSignIn(ctx: Core, input: { pending: Pending; cod
     loadSubject(ctx, role, subjectId),
     subjectId > 0 ? beginAttempt(ctx, countersFor(ctx, role, subjectId, 'code', input.ip)) : undefined,
   ]);
-  const outcome = await ctx.database.db.transaction(async (tx) => {
+  const outcome = await inTransaction(ctx, 'Code sign-in', async (tx) => {
     // What a right code starts: sent with the update that spends it (one pipelined round trip on
     // the transaction's connection), so the session, the verified mark, the activity row and the
     // clearing of the account's code failures commit together with the spent code, or not at all.

@@ -7,6 +7,7 @@ import { members, staff } from '../../db/schema';
 import { AppError } from '../../errors';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
 import { findStaffByEmail, markMemberVerified, noAccount, startSession, type Member } from './sign-in-support';
+import { inTransaction } from '../../lib/unit-of-work';
 
 /**
  * Google sign-in for every role (sign-up, which links a Google account, is in sign-up.service.ts).
@@ -69,7 +70,7 @@ export async function signInVoterWithGoogle(ctx: GoogleContext, input: GoogleInp
     throw noAccount();
   }
   const found = member;
-  const signedIn = await db.transaction(async (tx) => {
+  const signedIn = await inTransaction(ctx, 'Google sign-in (registered e-mail)', async (tx) => {
     // The registered email proved itself through Google: remember the account for next time.
     // Conditional: the rows above were read unlocked, and another Google account linked since
     // (committed while this waited for the row) is kept, never overwritten.
@@ -116,7 +117,7 @@ export async function signInStaffWithGoogle(ctx: GoogleContext, role: 'admin' | 
   };
   if (!person || (person.googleSub && person.googleSub !== identity.sub))
     throw await deny(person ? GOOGLE_LINKED_ELSEWHERE : `This Google account is not an ${role}'s`);
-  const signedIn = await ctx.database.db.transaction(async (tx) => {
+  const signedIn = await inTransaction(ctx, 'Google sign-in', async (tx) => {
     // Conditional: the check above read the row unlocked, and another Google account linked
     // since (committed while this waited for the row) is kept, never overwritten.
     const linked = await tx

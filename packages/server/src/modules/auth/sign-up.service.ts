@@ -12,6 +12,7 @@ import { memberActivity, recordActivity } from '../../lib/activity-log';
 import { sendMemberSmsCode, type CodeDeps } from './code-sign-in.service';
 import { checkedOrLogged, isUniqueViolation } from './google-sign-in.service';
 import { markMemberVerified } from './sign-in-support';
+import { inTransaction } from '../../lib/unit-of-work';
 
 /**
  * Sign-up links a Google account to an existing member, in two steps, like a sign-in:
@@ -124,7 +125,7 @@ export async function finishSignUp(
   ]);
   let outcome: { ok: true } | { ok: false; reason: 'wrong' | 'exhausted' | 'dead' | 'taken' };
   try {
-    outcome = await db.transaction(async (tx) => {
+    outcome = await inTransaction(ctx, 'Google account linked', async (tx) => {
       const check = await consumeCode(ctx, tx, { purpose: 'voter', subjectId, challengeId, code: input.code });
       if (!check.ok || !member) return { ok: false as const, reason: check.ok ? ('dead' as const) : check.reason };
       const rows = await tx

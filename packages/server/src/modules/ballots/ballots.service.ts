@@ -4,6 +4,7 @@ import type { Core } from '../../core';
 import { candidacies, members, motionOptions, positions } from '../../db/schema';
 import { CastVoteOutcome } from '../../db/schema/functions';
 import { AppError } from '../../errors';
+import type { Said } from '../../i18n';
 import { CURRENT_ELECTION_SQL, rollRows, type ElectionId } from '../../db/election-store';
 import { recordActivity } from '../../lib/activity-log';
 import { intArray, textArray } from '../../db/arrays';
@@ -225,35 +226,27 @@ export async function castVote(
       const rows = outcome.data.refused;
       if (rows.length === 0) throw new AppError('UNAUTHENTICATED');
       voterName = rows[0]!.voter_name;
-      if (rows[0]!.active !== true) throw new AppError('FORBIDDEN', 'Voting is currently disabled');
-      if (!rows[0]!.on_roll) throw new AppError('FORBIDDEN', 'You are not on the roll for this election');
+      // Each refusal by code (docs/architecture.md "Errors by code"): the voter's language reads it from its catalogue.
+      if (rows[0]!.active !== true) throw AppError.say('FORBIDDEN', 'vote.disabled');
+      if (!rows[0]!.on_roll) throw AppError.say('FORBIDDEN', 'vote.notOnRoll');
 
-      const invalid: Record<string, string[]> = {};
+      const invalid: Record<string, Said[]> = {};
       for (const r of rows) {
         const field = `candidates.${r.position_id}`;
-        if (r.position_name === null) invalid[field] = ['The selected position does not exist'];
-        else if (!r.eligible)
-          invalid[field] = [`You are not eligible to vote for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`];
+        const position = positionTitle({ name: r.position_name ?? '', level: r.level ?? '' });
+        if (r.position_name === null) invalid[field] = [{ id: 'vote.positionMissing' }];
+        else if (!r.eligible) invalid[field] = [{ id: 'vote.notEligible', values: { position } }];
         else if (!r.standing)
-          invalid[field] = [
-            r.kind === 'motion'
-              ? `The selected option is not one of Yes, No or Abstain for ${positionTitle({ name: r.position_name, level: r.level ?? '' })}`
-              : `The selected candidate is not standing for ${positionTitle({ name: r.position_name ?? '', level: r.level ?? '' })}`,
-          ];
-        else if (r.duplicate)
-          invalid[field] = [`Choose each candidate for ${positionTitle({ name: r.position_name, level: r.level ?? '' })} at most once`];
-        else if (r.kind === 'motion' && r.chosen > 1)
-          invalid[field] = [`Choose one of Yes, No or Abstain for ${positionTitle({ name: r.position_name, level: r.level ?? '' })}`];
-        else if (r.seats !== null && r.chosen > r.seats && r.method !== 'approval' && r.method !== 'ranked') {
-          invalid[field] = [
-            `Choose at most ${r.seats} candidate${r.seats === 1 ? '' : 's'} for ${positionTitle({ name: r.position_name, level: r.level ?? '' })}`,
-          ];
-        }
+          invalid[field] = [{ id: r.kind === 'motion' ? 'vote.notAnOption' : 'vote.notStanding', values: { position } }];
+        else if (r.duplicate) invalid[field] = [{ id: 'vote.duplicate', values: { position } }];
+        else if (r.kind === 'motion' && r.chosen > 1) invalid[field] = [{ id: 'vote.motionOne', values: { position } }];
+        else if (r.seats !== null && r.chosen > r.seats && r.method !== 'approval' && r.method !== 'ranked')
+          invalid[field] = [{ id: 'vote.tooMany', values: { seats: r.seats, position } }];
       }
-      if (Object.keys(invalid).length > 0) throw AppError.validation(invalid);
+      if (Object.keys(invalid).length > 0) throw AppError.fieldsSaid(invalid);
 
       const already = rows.filter((r) => r.voted).map((r) => positionTitle({ name: r.position_name ?? '', level: r.level ?? '' }));
-      if (already.length > 0) throw new AppError('CONFLICT', `You have already voted for ${already.join(', ')}`);
+      if (already.length > 0) throw AppError.say('CONFLICT', 'vote.alreadyVotedFor', { positions: already.join(', ') });
 
       // The function refuses only a row that fails a check above; anything else is a
       // disagreement between it and these rules, never a vote.
@@ -261,8 +254,7 @@ export async function castVote(
     }
   } catch (error) {
     // Two submissions the member lock did not serialise (it always should): the key decides.
-    const failure =
-      uniqueViolation(error) !== undefined ? new AppError('CONFLICT', 'You have already voted for one of these positions') : error;
+    const failure = uniqueViolation(error) !== undefined ? AppError.say('CONFLICT', 'vote.alreadyVotedOne') : error;
     if (failure instanceof AppError && failure.status < 500 && voterName) {
       await recordActivity(ctx, {
         name: voterName,

@@ -2,12 +2,13 @@ import { isNull, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { election, positions } from '../../db/schema';
 import { type ElectionId } from '../../db/election-store';
-import { MIX_LOCK_NAMESPACE } from '../../db/locks';
+import { lockMix, tryLockMix } from '../../db/locks';
 import { ballotsOf, queueOf, UNSORTED_QUEUE } from '../../db/ballot-box';
 import { intArray, textArray } from '../../db/arrays';
 import type { Ballot, BallotsContext } from './ballot-queue';
 import { createLoop, type Loop } from '../../lib/loop';
 import { shuffle } from './receipts';
+import { inTransaction } from '../../lib/unit-of-work';
 
 /**
  * The mixer: moves queued ballots into `ballots` in shuffled batches, in its own transactions.
@@ -59,7 +60,7 @@ const positionOf = (rows: Ballot[]) => rows[0]?.positionId ?? 0;
  * report. Nothing to do, and nothing written, once partition 0 is empty (always, after the first pass).
  */
 export async function fileUnsortedQueue(ctx: BallotsContext): Promise<number> {
-  return ctx.database.db.transaction(async (tx) => {
+  return inTransaction(ctx, 'Unsorted queue filed', async (tx) => {
     const rows = await tx.execute<{ id: string; sealed: string }>(sql`delete from ${queueOf(UNSORTED_QUEUE)} returning id, sealed`);
     if (rows.length === 0) return 0;
     const opened = await openAll(ctx, [...rows]);
@@ -95,11 +96,8 @@ export async function mixQueuedBallots(ctx: BallotsContext): Promise<MixResult> 
 }
 
 async function mixElection(ctx: BallotsContext, electionId: ElectionId): Promise<MixResult> {
-  return ctx.database.db.transaction(async (tx) => {
-    const [lock] = await tx.execute<{ ok: boolean }>(
-      sql`select pg_try_advisory_xact_lock(${MIX_LOCK_NAMESPACE}::int, ${electionId}::int) as ok`,
-    );
-    if (!lock?.ok) return { moved: 0 };
+  return inTransaction(ctx, 'Mixing pass', async (tx) => {
+    if (!(await tryLockMix(tx, electionId))) return { moved: 0 };
     const [state] = await tx.execute<{ queued: number }>(sql`select count(*)::int as queued from ${queueOf(electionId)}`);
     if ((state?.queued ?? 0) < ctx.env.MIX_MIN_BATCH) return { moved: 0 };
     // Which rows go: the anonymity set that matters is per position (the participation row says
@@ -145,7 +143,7 @@ async function mixElection(ctx: BallotsContext, electionId: ElectionId): Promise
  */
 export async function remixAtClose(ctx: BallotsContext, electionId: ElectionId): Promise<MixResult> {
   await fileUnsortedQueue(ctx);
-  return ctx.database.db.transaction((tx) => remixAtCloseIn(ctx, tx, electionId));
+  return inTransaction(ctx, 'Re-mix at close', (tx) => remixAtCloseIn(ctx, tx, electionId));
 }
 
 /**
@@ -156,7 +154,7 @@ export async function remixAtClose(ctx: BallotsContext, electionId: ElectionId):
  * older than a second truncate would see an empty box.
  */
 export async function remixAtCloseIn(ctx: BallotsContext, tx: Tx, electionId: ElectionId): Promise<MixResult> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK_NAMESPACE}::int, ${electionId}::int)`);
+  await lockMix(tx, electionId);
   const all = [...(await tx.execute<{ id: string; sealed: string }>(sql`select id, sealed from ${queueOf(electionId)}`))];
   const queued = (await openAll(ctx, all)).flat();
   await tx.execute(

@@ -8,16 +8,16 @@ import { listCandidates, updateCandidate } from './candidates.service';
 
 export function candidatesRoutes(ctx: MembersContext): RouterImplementation<Contract['api']['candidates']> {
   return {
-    listCandidates: async ({ req }) => ({
+    listCandidates: async ({ query }) => ({
       status: 200,
-      body: { data: { data: { candidates: await listCandidates(ctx, await electionOf(ctx, req)) } } },
+      body: { data: { data: { candidates: await listCandidates(ctx, await electionOf(ctx, query)) } } },
     }),
 
     updateCandidate: {
       middleware: [imageUpload([{ name: 'image', maxCount: 1 }])],
-      handler: async ({ params, body, req }) => {
+      handler: async ({ params, body, req, query }) => {
         const [image] = filesOf(req, ['image']);
-        const id = await electionOf(ctx, req);
+        const id = await electionOf(ctx, query);
         return { status: 200, body: { data: await updateCandidate(ctx, await actorOf(ctx, req), params.id, body, image, id) } };
       },
     },

@@ -18,7 +18,6 @@ import {
   recordContactChanges,
   replacePositions,
   sendContactChangeNotices,
-  type ContactChanges,
 } from '../members';
 
 export type CandidateEdit = {
@@ -91,7 +90,6 @@ export async function updateCandidate(
   const photoUrl = stored ? uploadUrl(stored) : undefined;
   let previousPhoto: string | null = null;
   let candidate: Candidate;
-  let contacts: ContactChanges | undefined;
   try {
     candidate = await auditedTransaction(
       ctx,
@@ -100,9 +98,13 @@ export async function updateCandidate(
         activity: 'Candidate updated',
         data: `member id ${id}, positions [${input.position_ids.join(', ')}]${photoUrl ? ', new photo' : ''}${input.statement !== undefined ? ', statement' : ''}${input.translations !== undefined ? ', translations' : ''}`,
       },
-      async (tx) => {
+      async (tx, note) => {
+        note.afterCommit(() => {
+          ctx.events.emit('candidates.changed');
+          ctx.events.emit('members.changed');
+        });
         // Before the member row: the position set may change (see lockElectionForCandidacies).
-        await lockElectionForCandidacies(tx);
+        await lockElectionForCandidacies(tx, electionId);
         // Under the lock a close takes: one that committed since the check above is seen.
         await assertNotClosedIn(tx, 'its candidates', electionId);
         const [member] = await tx
@@ -110,12 +112,14 @@ export async function updateCandidate(
           .from(members)
           .where(eq(members.id, id))
           .for('update');
-        if (!member) throw new AppError('NOT_FOUND', 'Candidate not found');
+        if (!member) throw AppError.say('NOT_FOUND', 'error.candidateNotFound');
         previousPhoto = member.photoUrl;
         // A candidate of another election that closed keeps the name its declared result shows.
         await assertDeclaredIdentityKept(tx, id, { name: input.name, member_no: member.memberNo });
-        contacts = await applyMemberEdit(tx, id, { ...input, member_no: member.memberNo }, ctx.now());
+        const contacts = await applyMemberEdit(tx, id, { ...input, member_no: member.memberNo }, ctx.now());
         await recordContactChanges(ctx, actor, contacts, tx);
+        const changed = contacts;
+        note.afterCommit(() => sendContactChangeNotices(ctx, changed));
         await replacePositions(tx, id, input.position_ids, electionId);
         if (photoUrl) await tx.update(members).set({ photoUrl }).where(eq(members.id, id));
         if (input.statement !== undefined)
@@ -131,9 +135,6 @@ export async function updateCandidate(
     if (stored) await removeUploads(ctx, [stored]);
     throw error;
   }
-  if (contacts) sendContactChangeNotices(ctx, contacts);
   if (photoUrl && previousPhoto !== photoUrl) await removeUploads(ctx, [previousPhoto]);
-  ctx.events.emit('candidates.changed');
-  ctx.events.emit('members.changed');
   return candidate;
 }

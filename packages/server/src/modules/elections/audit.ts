@@ -6,7 +6,9 @@ import { unseal } from '../../lib/crypto';
 import { eachPage } from '../../db/cursor';
 import { openBallot } from '../ballots';
 import { digestBallots } from './commitments';
+import { SortedReceiptIndex } from './receipt-index';
 import { type ElectionId } from '../../db/election-store';
+import { inTransaction } from '../../lib/unit-of-work';
 
 /** Voters' receipts read and opened per page (a turn of the event loop). */
 const OPEN_SLICE = 500;
@@ -36,10 +38,16 @@ export async function verifyAudit(ctx: Core, electionId: ElectionId): Promise<Au
   const problems: string[] = [];
   const notes: string[] = [];
   const key = ctx.secrets.ballotKey;
-  return ctx.database.db.transaction(
+  return inTransaction(
+    ctx,
+    'Audit read',
     async (tx) => {
       const tally = new Map<string, number>();
-      const receiptPosition = new Map<string, number>();
+      // The box's receipts in flat buffers (receipt-index.ts: no 100,000-entry Map in the server's
+      // heap), and the queued ones, few, in a Map; a queued receipt's position wins, as it was read last.
+      const mixed = new SortedReceiptIndex();
+      const queuedAt = new Map<string, number>();
+      const positionOf = (receipt: string) => queuedAt.get(receipt) ?? mixed.positionOf(receipt);
       const bump = (positionId: number, candidateId: number) =>
         tally.set(`${positionId}:${candidateId}`, (tally.get(`${positionId}:${candidateId}`) ?? 0) + 1);
 
@@ -50,23 +58,33 @@ export async function verifyAudit(ctx: Core, electionId: ElectionId): Promise<Au
         .where(eq(positions.electionId, electionId));
       const mine = new Set(own.map((p) => p.id));
       const ranked = new Set(own.filter((p) => p.kind === 'candidates' && p.method === 'ranked').map((p) => p.id));
-      const ranksOf = new Map<string, number[]>();
+      // A receipt's rows are consecutive in the digest's order (receipt, then candidate): its ranks
+      // are judged when the next receipt starts.
+      let rankedReceipt: string | null = null;
+      let ranks: number[] = [];
       let strayRanks = 0;
+      let badRankings = 0;
+      const judgeRanks = () => {
+        const sorted = ranks.sort((x, y) => x - y);
+        if (sorted.some((r, i) => r !== i + 1)) badRankings++;
+      };
       const digest = await digestBallots(
         tx,
         (b) => {
-          receiptPosition.set(b.receipt, b.positionId);
+          mixed.add(b.receipt, b.positionId);
           bump(b.positionId, b.candidateId);
-          if (ranked.has(b.positionId)) ranksOf.set(b.receipt, [...(ranksOf.get(b.receipt) ?? []), b.rank]);
-          else if (b.rank !== 0) strayRanks++;
+          if (ranked.has(b.positionId)) {
+            if (b.receipt !== rankedReceipt) {
+              if (rankedReceipt !== null) judgeRanks();
+              rankedReceipt = b.receipt;
+              ranks = [];
+            }
+            ranks.push(b.rank);
+          } else if (b.rank !== 0) strayRanks++;
         },
         electionId,
       );
-      let badRankings = 0;
-      for (const ranks of ranksOf.values()) {
-        const sorted = [...ranks].sort((x, y) => x - y);
-        if (sorted.some((r, i) => r !== i + 1)) badRankings++;
-      }
+      if (rankedReceipt !== null) judgeRanks();
       if (badRankings) problems.push(`${badRankings} ranked ballot(s) do not rank their candidates 1, 2, 3, … each once`);
       if (strayRanks) problems.push(`${strayRanks} ballot row(s) of a position that is not ranked carry a rank`);
       let queued = 0;
@@ -82,8 +100,8 @@ export async function verifyAudit(ctx: Core, electionId: ElectionId): Promise<Au
           if (!first) throw new Error('empty ballot');
           // Another election's ballot.
           if (!mine.has(first.positionId)) continue;
-          if (receiptPosition.has(first.receipt)) problems.push(`Receipt ${first.receipt} is both queued and mixed`);
-          receiptPosition.set(first.receipt, first.positionId);
+          if (positionOf(first.receipt) !== undefined) problems.push(`Receipt ${first.receipt} is both queued and mixed`);
+          queuedAt.set(first.receipt, first.positionId);
           for (const b of rows) bump(b.positionId, b.candidateId);
           queued++;
         } catch {
@@ -92,8 +110,15 @@ export async function verifyAudit(ctx: Core, electionId: ElectionId): Promise<Au
       }
       if (unreadable) problems.push(`${unreadable} queued ballot(s) cannot be opened with this BALLOT_KEY (altered, or a different key)`);
 
+      // Ballots per position, a receipt once (under its queued position when it is queued as well).
       const perPosition = new Map<number, number>();
-      for (const positionId of receiptPosition.values()) perPosition.set(positionId, (perPosition.get(positionId) ?? 0) + 1);
+      const countIn = (positionId: number, by: number) => perPosition.set(positionId, (perPosition.get(positionId) ?? 0) + by);
+      for (const positionId of mixed.eachPosition()) countIn(positionId, 1);
+      for (const [receipt, positionId] of queuedAt) {
+        const alsoMixed = mixed.positionOf(receipt);
+        if (alsoMixed !== undefined) countIn(alsoMixed, -1);
+        countIn(positionId, 1);
+      }
       const participated = new Map<number, number>();
       let missing = 0;
       let wrongPosition = 0;
@@ -116,7 +141,7 @@ export async function verifyAudit(ctx: Core, electionId: ElectionId): Promise<Au
               sealedBad++;
               continue;
             }
-            const at = receiptPosition.get(receipt);
+            const at = positionOf(receipt);
             if (at === undefined) missing++;
             else if (at !== positionId) wrongPosition++;
           }

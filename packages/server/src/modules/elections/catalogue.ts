@@ -27,7 +27,7 @@ import {
   type ElectionRecord,
 } from '../../db/election-store';
 import { branches, candidacies, election, motionOptions, participation, positions } from '../../db/schema';
-import { ELECTION_LOCK } from '../../db/locks';
+import { lockElection } from '../../db/locks';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
@@ -83,7 +83,8 @@ export async function editOrganisation(ctx: Core, actor: Actor, input: UpdateOrg
   const row = await auditedTransaction(
     ctx,
     { actor, activity: 'Organisation updated', data: fields.join(', ') || 'nothing' },
-    async (tx) => {
+    async (tx, note) => {
+      note.afterCommit(() => ctx.events.emit('election.changed'));
       if (input.current_election_id !== undefined && input.current_election_id !== null) {
         // Share-locked, as a foreign key would: an archive in flight (which holds the row for
         // update) commits first and is seen; one that starts later waits and then clears it.
@@ -111,7 +112,6 @@ export async function editOrganisation(ctx: Core, actor: Actor, input: UpdateOrg
       return readOrganisation(tx);
     },
   );
-  ctx.events.emit('election.changed');
   return toOrganisation(row);
 }
 
@@ -168,7 +168,8 @@ export async function createElection(ctx: Core, actor: Actor, input: CreateElect
   const id = await auditedTransaction(
     ctx,
     { actor, activity: 'Election created', data: (created: number) => `election ${created}: ${input.title}` },
-    async (tx) => {
+    async (tx, note) => {
+      note.afterCommit(() => ctx.events.emit('election.changed'));
       await checkBranches(tx, input.electorate?.branch_ids);
       await checkRules(tx, input.electorate?.rules, 'electorate.rules');
       await checkElectedIn(tx, input.electorate?.elected_in);
@@ -191,7 +192,6 @@ export async function createElection(ctx: Core, actor: Actor, input: CreateElect
       );
     },
   );
-  ctx.events.emit('election.changed');
   return getElectionById(ctx, id);
 }
 
@@ -201,7 +201,8 @@ export async function editElection(ctx: Core, actor: Actor, id: ElectionId, inpu
   await auditedTransaction(
     ctx,
     { actor, activity: 'Election updated', data: `election ${id}: ${fields.join(', ') || 'nothing'}` },
-    async (tx) => {
+    async (tx, note) => {
+      note.afterCommit(() => ctx.events.emit('election.changed'));
       // Read under the row's lock: an opening (which freezes the roll) or a close that commits
       // while this edit waits must be what it judges, never the row as it was before.
       await lockForUpdate(tx, id);
@@ -209,20 +210,18 @@ export async function editElection(ctx: Core, actor: Actor, id: ElectionId, inpu
       await freezeDueRolls(tx, ctx.now());
       const row = await readExisting(tx, id);
       const locked = fields.filter((f) => f !== 'title' && f !== 'description');
-      if (row.closedAt && locked.length > 0)
-        throw new AppError('CONFLICT', 'The election is closed; its schedule, results visibility and electorate can no longer change');
+      if (row.closedAt && locked.length > 0) throw AppError.say('CONFLICT', 'error.closed.schedule');
       // The roll is frozen once voting opened: its electorate no longer changes.
       if (row.rollFrozenAt && input.electorate !== undefined)
-        throw new AppError(
+        throw AppError.say(
           'CONFLICT',
           // the register's close froze it only where there is a window that closed by the freeze
           row.registerClosesAt && row.registerClosesAt.getTime() <= row.rollFrozenAt.getTime()
-            ? 'The register has closed; the roll is frozen and its electorate can no longer change'
-            : 'Voting has opened; the roll is frozen and its electorate can no longer change',
+            ? 'error.rollFrozen.registerClosed'
+            : 'error.rollFrozen.votingOpened',
         );
       // The inspection window belongs before voting (docs/api.md "The register").
-      if (input.register !== undefined && (row.openedAt || row.rollFrozenAt))
-        throw new AppError('CONFLICT', 'Voting has opened or the roll is frozen; the register window can no longer change');
+      if (input.register !== undefined && (row.openedAt || row.rollFrozenAt)) throw AppError.say('CONFLICT', 'error.rollFrozen.window');
       const registerClosesAt =
         input.register === undefined ? row.registerClosesAt : input.register ? new Date(input.register.closes_at) : null;
       const opensAt = date(input.opens_at) === undefined ? row.opensAt : date(input.opens_at)!;
@@ -254,7 +253,6 @@ export async function editElection(ctx: Core, actor: Actor, id: ElectionId, inpu
       await updateConfiguration(tx, patch, ctx.now(), id);
     },
   );
-  ctx.events.emit('election.changed');
   return getElectionById(ctx, id);
 }
 
@@ -272,19 +270,21 @@ async function hasVotes(tx: Tx, id: ElectionId): Promise<boolean> {
 /** Deletes an election with its positions and candidacies, while no vote was ever cast in it (else 409); the last one too. */
 export async function deleteElection(ctx: Core, actor: Actor, id: ElectionId): Promise<void> {
   await auditedTransaction(ctx, { actor, activity: 'Election deleted', data: nameElection(id, null) }, async (tx, note) => {
-    // The installation-wide election lock exclusively: no vote is in flight while it goes, and two
-    // deletions run one after the other.
+    note.afterCommit(() => {
+      ctx.events.emit('election.changed');
+      ctx.events.emit('candidates.changed');
+    });
+    // This election's lock exclusively: no vote in it is in flight while it goes (votes in other
+    // elections never wait for it), and two deletions of it run one after the other.
     // Its (empty) ballot partitions stay: dropping one would lock the whole ballot tables (ADR 009).
-    await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+    await lockElection(tx, id);
     // Named as it goes: the log is all that keeps its title.
     note.data(nameElection(id, (await readExisting(tx, id)).title));
-    if (await hasVotes(tx, id)) throw new AppError('CONFLICT', 'Votes have been cast in this election, so it can no longer be deleted');
+    if (await hasVotes(tx, id)) throw AppError.say('CONFLICT', 'error.electionHasVotes');
     // The last one too: an installation starts and serves with no election at all (docs/api.md
     // "Deleting elections"), an empty list and dashboard until the admin creates one.
     await deleteElectionRow(tx, id);
   });
-  ctx.events.emit('election.changed');
-  ctx.events.emit('candidates.changed');
 }
 
 /**
@@ -308,7 +308,11 @@ export async function copyElection(ctx: Core, actor: Actor, id: ElectionId, inpu
         `election ${id} to ${to}: ${input.title}${input.candidates ? ', with candidates' : ''}` +
         (leftOut.length ? `; left out of the electorate: no branch has the id ${leftOut.join(', ')}` : ''),
     },
-    async (tx) => {
+    async (tx, note) => {
+      note.afterCommit(() => {
+        ctx.events.emit('election.changed');
+        ctx.events.emit('candidates.changed');
+      });
       const source = await readExisting(tx, id);
       const leftOut = await unknownBranches(tx, source.electorateBranchIds);
       const to = await insertElection(
@@ -342,21 +346,19 @@ export async function copyElection(ctx: Core, actor: Actor, id: ElectionId, inpu
       return { to, leftOut };
     },
   );
-  ctx.events.emit('election.changed');
-  ctx.events.emit('candidates.changed');
   return getElectionById(ctx, created.to);
 }
 
 /** Archives a closed election (else 409): it leaves the public list and stops being the current one. */
 export async function archiveElection(ctx: Core, actor: Actor, id: ElectionId): Promise<Election> {
   await auditedTransaction(ctx, { actor, activity: 'Election archived', data: nameElection(id, null) }, async (tx, note) => {
+    note.afterCommit(() => ctx.events.emit('election.changed'));
     // Read under the row's lock: the log names the election as the archive found it.
     await lockForUpdate(tx, id);
     const row = await readExisting(tx, id);
     note.data(nameElection(id, row.title));
-    if (!row.closedAt) throw new AppError('CONFLICT', 'Only a closed election can be archived');
+    if (!row.closedAt) throw AppError.say('CONFLICT', 'error.archiveOnlyClosed');
     await markArchived(tx, ctx.now(), id);
   });
-  ctx.events.emit('election.changed');
   return getElectionById(ctx, id);
 }

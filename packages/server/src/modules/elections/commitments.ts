@@ -4,10 +4,11 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { ballots, commitments } from '../../db/schema';
-import { COMMITMENT_LOCK_NAMESPACE } from '../../db/locks';
+import { lockCommitment, tryLockCommitment } from '../../db/locks';
 import { eachPage } from '../../db/cursor';
 import { createLoop, type Loop } from '../../lib/loop';
 import { openElectionIds, type ElectionId } from '../../db/election-store';
+import { inTransaction } from '../../lib/unit-of-work';
 
 /**
  * A commitment to the ballot set: its size and a SHA-256 over every mixed ballot, one line
@@ -46,6 +47,7 @@ export async function digestBallots(
   const query = sql`select receipt, position_id, candidate_id, rank from ${ballots}
     where election_id = ${sql.raw(String(electionId))} order by receipt collate "C", candidate_id`;
   // On a transaction: a savepoint; on the database: a transaction for the cursor.
+  // eslint-disable-next-line no-restricted-syntax -- a read cursor's savepoint in the caller's transaction (or its own read)
   await db.transaction((tx) =>
     eachPage<{ receipt: string; position_id: number; candidate_id: number; rank: number }>(tx, query, PAGE, (page) => {
       for (const row of page) {
@@ -77,17 +79,16 @@ export async function recordCommitment(
   options: { onlyIfDue?: boolean } = {},
   electionId: ElectionId,
 ): Promise<Commitment | null> {
-  return ctx.database.db.transaction(
+  return inTransaction(
+    ctx,
+    'Commitment recorded',
     async (tx) => {
       const now = ctx.now();
       if (!options.onlyIfDue) {
-        await tx.execute(sql`select pg_advisory_xact_lock(${COMMITMENT_LOCK_NAMESPACE}::int, ${electionId}::int)`);
+        await lockCommitment(tx, electionId);
       } else {
         // Another process recording one right now makes this one unnecessary.
-        const [lock] = await tx.execute<{ ok: boolean }>(
-          sql`select pg_try_advisory_xact_lock(${COMMITMENT_LOCK_NAMESPACE}::int, ${electionId}::int) as ok`,
-        );
-        if (!lock?.ok) return null;
+        if (!(await tryLockCommitment(tx, electionId))) return null;
         const [latest] = await tx
           .select({ at: commitments.at })
           .from(commitments)

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { sql } from 'drizzle-orm';
-import { readState, rollRows, type ElectionId } from '../../db/election-store';
+import { readState, rollEntries, type ElectionId } from '../../db/election-store';
 import { declarationSubject, rollHash, SEAL_PLACEHOLDER, sealPdf } from '../../evidence/digest';
 import { defaultLanguage, t, type Language, type MessageId, type MessageValues } from '../../i18n';
 
@@ -278,10 +278,10 @@ export function renderDeclarationPdf(input: DeclarationInput, language: Language
   return done;
 }
 
-/** The frozen roll's size and hash (`rollHash`: as `verify-evidence` computes it from roll.csv). */
+/** The frozen roll's size and hash (`rollHash`: as `verify-evidence` computes it from roll.csv), from the numbers recorded at the freeze. */
 export async function rollSummary(db: Parameters<typeof readState>[0], id: ElectionId): Promise<{ size: number; hash: string }> {
   const rows = await db.execute<{ member_no: string }>(sql`
-    select m.member_no from (${rollRows(id)}) roll(member_id, branch_id) join members m on m.id = roll.member_id`);
+    select roll.member_no from (${rollEntries(id)}) roll`);
   const numbers = rows.map((r) => r.member_no);
   return { size: numbers.length, hash: rollHash(numbers) };
 }

@@ -76,11 +76,12 @@ export async function updateElection(ctx: Core, actor: Actor, input: UpdateElect
   const fields = (Object.keys(input) as (keyof UpdateElectionBody)[]).filter((k) => input[k] !== undefined);
   const labels = fields.length ? fields.map((f) => FIELD_LABELS[f]).join(', ') : 'nothing';
   const state = await auditedTransaction(ctx, { actor, activity: 'Election settings updated', data: labels }, async (tx, note) => {
+    note.afterCommit(() => ctx.events.emit('election.changed'));
     await lockForUpdate(tx, id);
     const row = await readState(tx, id);
     // A change to the election's own fields names the election, as the change found it.
     if (fields.some((f) => FIELD_OWNER[f] === 'election')) note.data(`${nameElection(id, row.title)}; ${labels}`);
-    if (row.closedAt) throw new AppError('CONFLICT', 'The election is closed; its settings can no longer change');
+    if (row.closedAt) throw AppError.say('CONFLICT', 'error.closed.settings');
     const date = (v: string | null | undefined, current: Date | null) => (v === undefined ? current : v === null ? null : new Date(v));
     const opensAt = date(input.opens_at, row.opensAt);
     const closesAt = date(input.closes_at, row.closesAt);
@@ -104,7 +105,6 @@ export async function updateElection(ctx: Core, actor: Actor, input: UpdateElect
     );
     return readState(tx, id);
   });
-  ctx.events.emit('election.changed');
   return { ...toElection(state, ctx.now()), id };
 }
 

@@ -24,44 +24,44 @@ export function electionsRoutes(ctx: ElectionsContext): RouterImplementation<Con
     return token ? ((await resolveSession(ctx, token))?.role ?? null) : null;
   };
   return {
-    getElection: async ({ req }) => ({ status: 200, body: { data: await getElection(ctx, await electionOf(ctx, req)) } }),
+    getElection: async ({ query }) => ({ status: 200, body: { data: await getElection(ctx, await electionOf(ctx, query)) } }),
 
-    updateElection: async ({ req, body }) => {
-      const id = await electionOf(ctx, req);
+    updateElection: async ({ req, body, query }) => {
+      const id = await electionOf(ctx, query);
       return { status: 200, body: { data: await updateElection(ctx, await actorOf(ctx, req), body, id) } };
     },
 
-    getElectionStatus: async ({ req }) => ({ status: 200, body: { active: await getElectionStatus(ctx, await electionOf(ctx, req)) } }),
+    getElectionStatus: async ({ query }) => ({ status: 200, body: { active: await getElectionStatus(ctx, await electionOf(ctx, query)) } }),
 
-    toggleElection: async ({ req, body }) => {
-      const id = await electionOf(ctx, req);
+    toggleElection: async ({ req, body, query }) => {
+      const id = await electionOf(ctx, query);
       const active = await toggleElection(ctx, await actorOf(ctx, req), body.status, id);
       return { status: 200, body: { active, message: active === '1' ? 'Voting has been enabled' : 'Voting has been disabled' } };
     },
 
-    getResults: async ({ req }) => {
-      const id = await electionOf(ctx, req);
+    getResults: async ({ req, query }) => {
+      const id = await electionOf(ctx, query);
       await gated(id, optionalViewer(req));
       return results(id);
     },
-    getDashboard: async ({ req }) => {
-      const id = await electionOf(ctx, req);
+    getDashboard: async ({ req, query }) => {
+      const id = await electionOf(ctx, query);
       await gated(id, async () => callerOf(req).role);
       return results(id);
     },
-    getAgentResults: async ({ req }) => {
-      const id = await electionOf(ctx, req);
+    getAgentResults: async ({ req, query }) => {
+      const id = await electionOf(ctx, query);
       await gated(id, async () => callerOf(req).role);
       return results(id);
     },
 
-    getStatistics: async ({ req }) => ({ status: 200, body: { data: { data: await getStatistics(ctx, await electionOf(ctx, req)) } } }),
-    getAgentStatistics: async ({ req }) => ({ status: 200, body: { data: await getStatistics(ctx, await electionOf(ctx, req)) } }),
+    getStatistics: async ({ query }) => ({ status: 200, body: { data: { data: await getStatistics(ctx, await electionOf(ctx, query)) } } }),
+    getAgentStatistics: async ({ query }) => ({ status: 200, body: { data: await getStatistics(ctx, await electionOf(ctx, query)) } }),
 
-    listCommitments: async ({ req }) => ({
+    listCommitments: async ({ query }) => ({
       status: 200,
       // The batch size is configuration, not a count: it says why a small election's commitments read 0 (docs/api.md).
-      body: { data: await listCommitments(ctx, await electionOf(ctx, req)), mix_batch: ctx.env.MIX_MIN_BATCH },
+      body: { data: await listCommitments(ctx, await electionOf(ctx, query)), mix_batch: ctx.env.MIX_MIN_BATCH },
     }),
 
     getReceipt: {
@@ -76,8 +76,8 @@ export function electionsRoutes(ctx: ElectionsContext): RouterImplementation<Con
       handler: async ({ params }) => ({ status: 200, body: await lookupReceipt(ctx, params.vvpat) }),
     },
 
-    exportResults: async ({ req, res }) => {
-      const id = await electionOf(ctx, req);
+    exportResults: async ({ req, res, query }) => {
+      const id = await electionOf(ctx, query);
       await gated(id, async () => callerOf(req).role);
       const { filename, csv } = await exportResultsCsv(ctx, id);
       res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);

@@ -9,7 +9,7 @@ import { electionFileName } from '../../lib/file-name';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { findBallots, normaliseReceipt } from '../ballots';
-import { lockElection } from '../../db/ballot-box';
+import { lockElection } from '../../db/locks';
 import { recordCommitment } from './commitments';
 import { undecidedMessage, undecidedNominations } from '../../db/nomination-store';
 import { lockForUpdate, nameElection, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
@@ -34,6 +34,12 @@ export async function toggleElection(ctx: ElectionsContext, actor: Actor, active
   const value: ElectionState = active ? '1' : '0';
   const activity = active ? 'Enabled voting' : 'Disabled voting';
   await auditedTransaction(ctx, { actor, activity, data: nameElection(id, null) }, async (tx, note) => {
+    // The commitment first, then the announcement (whatever the commitment's fate: the switch stands).
+    note.afterCommit(() =>
+      recordCommitment(ctx, active ? 'voting enabled' : 'voting disabled', {}, id).finally(() =>
+        ctx.events.emit('election.toggled', { active, electionId: id }),
+      ),
+    );
     await lockElection(tx, id);
     // Then the row (the order a close takes them): an edit of its schedule that commits meanwhile is seen.
     await lockForUpdate(tx, id);
@@ -42,9 +48,9 @@ export async function toggleElection(ctx: ElectionsContext, actor: Actor, active
     const e = await readState(tx, id);
     note.data(nameElection(id, e.title));
     if (e.archived) throw new AppError('CONFLICT', 'The election is archived');
-    if (e.closedAt) throw new AppError('CONFLICT', 'The election is closed; voting cannot be switched on or off');
+    if (e.closedAt) throw AppError.say('CONFLICT', 'error.closed.toggle');
     if (active && e.opensAt && e.opensAt.getTime() > ctx.now().getTime()) {
-      throw new AppError('CONFLICT', `Voting opens by itself at ${e.opensAt.toISOString()}; change the opening time to open earlier`);
+      throw AppError.say('CONFLICT', 'error.opensByItself', { at: e.opensAt.toISOString() });
     }
     // Voting opens over decided nominations only (docs/api.md "Nominations").
     if (active && !e.openedAt) {
@@ -53,8 +59,6 @@ export async function toggleElection(ctx: ElectionsContext, actor: Actor, active
     }
     await setActive(tx, active, ctx.now(), id);
   });
-  await recordCommitment(ctx, active ? 'voting enabled' : 'voting disabled', {}, id);
-  ctx.events.emit('election.toggled', { active, electionId: id });
   return value;
 }
 

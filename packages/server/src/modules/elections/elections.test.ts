@@ -286,6 +286,15 @@ describe('results, statistics, receipts, commitments', () => {
       await t.ctx.database.db.execute(sql`delete from ballots where receipt = (select min(receipt) from ballots)`);
       const removed = await verifyAudit(t.ctx, 1);
       expect(removed.problems.join('\n')).toMatch(/covers 10 ballots but only 9|have no ballot/);
+
+      // A ballot moved to another position than its voter's (the audit's receipt index, receipt-index.ts).
+      await t.ctx.database.db.execute(
+        sql`update ballots set position_id = (select id from positions where election_id = 1 and id <> ${e.chair.id} order by id limit 1)
+            where receipt = (select max(receipt) from ballots where position_id = ${e.chair.id})`,
+      );
+      const moved = await verifyAudit(t.ctx, 1);
+      expect(moved.problems.join('\n')).toMatch(/1 ballot\(s\) are recorded under a different position than their voter's/);
+      expect(moved.problems.join('\n')).toMatch(new RegExp(`Position ${e.chair.id}: \\d+ ballot\\(s\\) but \\d+ voter\\(s\\)`));
     } finally {
       log.mockRestore();
       err.mockRestore();

@@ -1,7 +1,7 @@
 import type { Contract } from '@kura/contract';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
-import { resolveElection } from '../../db/election-store';
+import { resolveElection } from '../../http/election-param';
 import type { ElectionsContext } from './context';
 import { electionOf } from '../../http/election-param';
 import { declarationPdf } from './declaration';
@@ -35,8 +35,8 @@ export function evidenceRoutes(ctx: ElectionsContext): RouterImplementation<Cont
       return { status: 200, body: { data: await listSignatures(ctx, id) } };
     },
     // Whoever may see the final results (everyone, once closed) may download the declaration.
-    getDeclarationPdf: async ({ req, query, res }) => {
-      const { filename, pdf } = await declarationPdf(ctx, await electionOf(ctx, req), query.lang);
+    getDeclarationPdf: async ({ query, res }) => {
+      const { filename, pdf } = await declarationPdf(ctx, await electionOf(ctx, query), query.lang);
       res.setHeader('Content-Type', 'application/pdf');
       res.setHeader('Content-Disposition', `inline; filename="${filename}"`);
       return { status: 200, body: pdf };

@@ -30,6 +30,7 @@ let zip: Uint8Array;
 let digest: string;
 let firstFiles: Record<string, string>;
 const members: { phone: string; email: string }[] = [];
+const voters: { id: number; memberNo: string; name: string; phone: string; email: string; branchId: number }[] = [];
 const tmp = mkdtempSync(join(tmpdir(), 'kura-evidence-'));
 
 function newKeyPair() {
@@ -103,6 +104,7 @@ beforeAll(async () => {
   for (const choices of ballots) {
     const m = await createMember(t.ctx);
     members.push({ phone: m.phone, email: m.email });
+    voters.push(m);
     const res = await vote(t.app, await tokenFor(t.ctx, 'voter', m.id), choices as never);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
@@ -368,6 +370,38 @@ describe('the evidence pack', () => {
     expect(verifyEvidence(new Uint8Array([1, 2, 3])).ok).toBe(false);
   });
 
+  it('a roll.csv that is not the declared roll fails the roll check even with a consistent manifest', async () => {
+    // results.json (inside the digest) carries the frozen roll's hash; a member number swapped in
+    // roll.csv, with the manifest re-hashed to match, keeps the size and branches but not the hash.
+    const files = unzipSync(zip);
+    const results = JSON.parse(strFromU8(files['results.json']!));
+    expect(results.roll_hash).toMatch(/^[0-9a-f]{64}$/);
+    const text = strFromU8(files['roll.csv']!).replace(/\n([^,\n]+),/, '\nX$1,');
+    const { createHash } = await import('node:crypto');
+    const { packDigest } = await import('../../evidence/digest');
+    const manifest = JSON.parse(strFromU8(files['manifest.json']!));
+    manifest.files['roll.csv'] = createHash('sha256').update(text).digest('hex');
+    manifest.digest = packDigest(manifest.files);
+    const forged = zipSync({
+      ...files,
+      'roll.csv': new TextEncoder().encode(text),
+      'manifest.json': new TextEncoder().encode(JSON.stringify(manifest)),
+    });
+    const lines = verifyEvidence(forged).lines.filter((l) => !l.ok);
+    expect(lines.find((l) => l.check === 'roll')?.detail).toMatch(/not the declared roll hash/);
+    // Without the hash in results.json the check cannot pass by default.
+    const { roll_hash: _hash, ...bare } = results;
+    const noHash = new TextEncoder().encode(`${JSON.stringify(bare, null, 2)}\n`);
+    manifest.files['results.json'] = createHash('sha256').update(noHash).digest('hex');
+    manifest.digest = packDigest(manifest.files);
+    const stripped = zipSync({ ...files, 'results.json': noHash, 'manifest.json': new TextEncoder().encode(JSON.stringify(manifest)) });
+    expect(
+      verifyEvidence(stripped)
+        .lines.filter((l) => !l.ok)
+        .map((l) => l.check),
+    ).toContain('roll');
+  });
+
   it('a recount that disagrees with results.json fails even with a consistent manifest', async () => {
     // A forger who rewrites a BLT and its manifest entry changes the digest: the signatures fail.
     const files = unzipSync(zip);
@@ -389,5 +423,31 @@ describe('the evidence pack', () => {
     expect(failed).toEqual(
       expect.arrayContaining([expect.stringMatching(/^recount /), expect.stringMatching(/^signature /), 'commitments']),
     );
+  });
+
+  it('renumbering a member of the frozen roll or renaming their branch after the close changes nothing in the pack', async () => {
+    // The roll keeps each member's number and branch name as at the freeze: roll.csv, the roll's
+    // hash, the turnout by branch and so the digest the signatures cover stay as they were.
+    const before = (await request(t.app).get(`/api/v1/elections/${electionId}/evidence/digest`)).body.data;
+    const rollBefore = (await request(t.app).get(`/api/v1/elections/${electionId}/roll`)).body.data;
+    const v = voters[0]!;
+    const renumbered = await request(t.app)
+      .post(`/api/v1/edit/psk/member/${v.id}`)
+      .set(bearer(admin))
+      .send({ name: v.name, phone: v.phone, email: v.email, county: v.branchId, member_no: `${v.memberNo}-NEW` });
+    expect(renumbered.status, JSON.stringify(renumbered.body)).toBe(200);
+    const renamed = await request(t.app)
+      .patch(`/api/v1/branches/${v.branchId}`)
+      .set(bearer(admin))
+      .send({ name: `Renamed ${Date.now()}` });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+
+    const after = (await request(t.app).get(`/api/v1/elections/${electionId}/evidence/digest`)).body.data;
+    expect(after).toEqual(before);
+    expect((await request(t.app).get(`/api/v1/elections/${electionId}/roll`)).body.data).toEqual(rollBefore);
+    const files = unzipSync(await download());
+    expect(strFromU8(files['roll.csv']!)).toContain(`${v.memberNo},`);
+    expect(strFromU8(files['roll.csv']!)).not.toContain(`${v.memberNo}-NEW`);
+    expect(verifyEvidence(zipSync(files)).lines.filter((l) => !l.ok)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import yazl from 'yazl';
 import type { Db } from '../../db/client';
-import { readState, rollRows, nameElection, type ElectionId } from '../../db/election-store';
+import { readState, rollEntries, nameElection, type ElectionId } from '../../db/election-store';
 import { nominationsRecord } from '../../db/nomination-store';
 import { activityLogs, ballots, candidacies, commitments, members, positions } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -45,7 +45,7 @@ export const bltName = (name: string) => name.replace(/"/g, "'").replace(/[\r\n]
 /** The closed, finalised election (403 before the close; the closing statements finished first). */
 async function closedState(ctx: ElectionsContext, id: ElectionId) {
   let row = await readState(ctx.database.db, id);
-  if (!row.closedAt) throw new AppError('FORBIDDEN', 'The evidence is available once the election closes');
+  if (!row.closedAt) throw AppError.say('FORBIDDEN', 'error.evidenceAfterClose');
   if (row.finalCommitmentId === null || !row.audit) {
     await finaliseElection(ctx, id);
     row = await readState(ctx.database.db, id);
@@ -145,9 +145,7 @@ export async function evidenceFiles(ctx: ElectionsContext, id: ElectionId): Prom
       produce: async function* () {
         yield 'member_no,branch\n';
         const rows = await db.execute<{ member_no: string; branch: string }>(sql`
-          select m.member_no, b.name as branch from (${rollRows(id)}) roll(member_id, branch_id)
-          join members m on m.id = roll.member_id join branches b on b.id = roll.branch_id
-          order by m.member_no collate "C"`);
+          select roll.member_no, roll.branch from (${rollEntries(id)}) roll order by roll.member_no collate "C"`);
         let out = '';
         for (const r of rows) out += csvLine([r.member_no, r.branch]);
         yield out;

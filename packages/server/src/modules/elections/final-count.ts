@@ -3,7 +3,7 @@ import { declareSeats } from '@kura/contract';
 import { countMotion, countStv, formatBlt, type StvRound } from '@kura/count';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { rollRows, type ElectionId } from '../../db/election-store';
+import { rollEntries, rollRows, type ElectionId } from '../../db/election-store';
 import { ballots, candidacies, members, positions } from '../../db/schema';
 import { shuffleBallots } from '../ballots';
 import { countFromBox } from './tally';
@@ -59,11 +59,11 @@ export async function motionResult(
 /** The turnout of the election's roll, per branch (the branch at the freeze) by name, and in all. */
 async function turnoutOf(db: Db | Tx, electionId: ElectionId): Promise<FinalResultsResponse['turnout']> {
   const rows = await db.execute<{ branch: string; members: number; voted: number }>(sql`
-    select b.name as branch, count(*)::int as members,
+    select roll.branch, count(*)::int as members,
            count(*) filter (where exists (select 1 from participation p join positions ps on ps.id = p.position_id
                                           where p.member_id = roll.member_id and ps.election_id = ${electionId}))::int as voted
-    from (${rollRows(electionId)}) roll(member_id, branch_id) join branches b on b.id = roll.branch_id
-    group by b.id, b.name order by b.name`);
+    from (${rollEntries(electionId)}) roll
+    group by roll.branch order by roll.branch`);
   const branches: BranchTurnout[] = rows.map((b) => ({ branch: b.branch, members: Number(b.members), voted: Number(b.voted) }));
   return {
     members: branches.reduce((n, b) => n + b.members, 0),

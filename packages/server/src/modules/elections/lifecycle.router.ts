@@ -8,15 +8,15 @@ import { closeElection, getFinalResults, getRankedBallots } from './lifecycle';
 
 export function lifecycleRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['lifecycle']> {
   return {
-    closeElection: async ({ req }) => {
-      const id = await electionOf(ctx, req);
+    closeElection: async ({ req, query }) => {
+      const id = await electionOf(ctx, query);
       await closeElection(ctx, await actorOf(ctx, req), 'admin', id);
       return { status: 200, body: { data: await getElection(ctx, id) } };
     },
-    getFinalResults: async ({ req }) => ({ status: 200, body: await getFinalResults(ctx, await electionOf(ctx, req)) }),
+    getFinalResults: async ({ query }) => ({ status: 200, body: await getFinalResults(ctx, await electionOf(ctx, query)) }),
     // Whoever may see the final results (everyone, once closed) may download a ranked position's ballots.
-    getRankedBallots: async ({ req, query, res }) => {
-      const { filename, blt } = await getRankedBallots(ctx, query.position_id, await electionOf(ctx, req));
+    getRankedBallots: async ({ query, res }) => {
+      const { filename, blt } = await getRankedBallots(ctx, query.position_id, await electionOf(ctx, query));
       res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       return { status: 200, body: blt };

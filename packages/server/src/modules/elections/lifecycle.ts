@@ -1,21 +1,22 @@
 import type { ElectionsContext } from './context';
 import type { BallotsContext } from '../ballots';
 import type { AuditOutcome, Commitment, FinalResultsResponse } from '@kura/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Core } from '../../core';
 import { commitments, declarations, positions } from '../../db/schema';
 import { AppError } from '../../errors';
+import type { MessageId } from '../../i18n';
 import { recordActivity } from '../../lib/activity-log';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction, type AuditNote } from '../../lib/audited-transaction';
+import { inTransaction } from '../../lib/unit-of-work';
 import type { Tx } from '../../db/client';
 import { createLoop } from '../../lib/loop';
 import { positionTitle } from '../../lib/position-title';
 import { electionFileName } from '../../lib/file-name';
 import type { Service } from '../../lib/service';
 import { fileUnsortedQueue, remixAtCloseIn } from '../ballots';
-import { FINALISE_LOCK_NAMESPACE } from '../../db/locks';
-import { lockElection } from '../../db/ballot-box';
+import { lockElection, lockFinalise } from '../../db/locks';
 import { undecidedNominations } from '../../db/nomination-store';
 import { verifyAudit } from './audit';
 import { digestBallots, recordCommitment } from './commitments';
@@ -47,35 +48,34 @@ export const SCHEDULE_ACTOR: Actor = { role: 'admin', id: null, name: 'Schedule'
 export async function openOnSchedule(ctx: Core, id: ElectionId): Promise<boolean> {
   const now = ctx.now();
   const held = new Error('undecided nominations');
-  const opened = await ctx.database.db
-    .transaction(async (tx) => {
-      // Exclusive, like a toggle: votes in flight commit wholly before the switch.
-      await lockElection(tx, id);
-      if (!(await openIfDue(tx, now, id))) return false;
-      // Not over undecided nominations (docs/api.md "Nominations"): rolled back, it opens on a later tick once they are decided.
-      const undecided = await undecidedNominations(tx, id);
-      if (undecided.length > 0) {
-        ctx.logger.warn({ electionId: id, nominations: undecided.map((n) => n.id) }, 'scheduled opening waits for undecided nominations');
-        throw held;
-      }
-      await recordActivity(
-        ctx,
-        { name: SCHEDULE_ACTOR.name, activity: 'Voting opened on schedule', data: await electionSubject(tx, id), status: 'success' },
-        tx,
+  const opened = await inTransaction(ctx, 'Voting opened on schedule', async (tx, unit) => {
+    // Exclusive, like a toggle: votes in flight commit wholly before the switch.
+    await lockElection(tx, id);
+    if (!(await openIfDue(tx, now, id))) return false;
+    // Not over undecided nominations (docs/api.md "Nominations"): rolled back, it opens on a later tick once they are decided.
+    const undecided = await undecidedNominations(tx, id);
+    if (undecided.length > 0) {
+      ctx.logger.warn({ electionId: id, nominations: undecided.map((n) => n.id) }, 'scheduled opening waits for undecided nominations');
+      throw held;
+    }
+    await recordActivity(
+      ctx,
+      { name: SCHEDULE_ACTOR.name, activity: 'Voting opened on schedule', data: await electionSubject(tx, id), status: 'success' },
+      tx,
+    );
+    unit.afterCommit(async () => {
+      await recordCommitment(ctx, 'voting opened on schedule', {}, id).catch((err: unknown) =>
+        ctx.logger.error({ err }, 'commitment at the scheduled opening failed'),
       );
-      return true;
-    })
-    .catch((error: unknown) => {
-      if (error === held) return false;
-      throw error;
+      ctx.events.emit('election.toggled', { active: true, electionId: id });
+      ctx.events.emit('election.changed');
     });
-  if (!opened) return false;
-  await recordCommitment(ctx, 'voting opened on schedule', {}, id).catch((err: unknown) =>
-    ctx.logger.error({ err }, 'commitment at the scheduled opening failed'),
-  );
-  ctx.events.emit('election.toggled', { active: true, electionId: id });
-  ctx.events.emit('election.changed');
-  return true;
+    return true;
+  }).catch((error: unknown) => {
+    if (error === held) return false;
+    throw error;
+  });
+  return opened;
 }
 
 /**
@@ -85,15 +85,15 @@ export async function openOnSchedule(ctx: Core, id: ElectionId): Promise<boolean
  */
 export async function closeElection(ctx: BallotsContext, actor: Actor, by: 'admin' | 'schedule', id: ElectionId): Promise<boolean> {
   const now = ctx.now();
-  const work = async (tx: Tx, note?: AuditNote) => {
+  const work = async (tx: Tx, note: Pick<AuditNote, 'afterCommit'> & Partial<Pick<AuditNote, 'data'>>) => {
     // This election's lock exclusively (its votes in flight commit first; another election's
     // votes go on), the installation's shared (a change spanning elections waits for the close).
     await lockElection(tx, id);
     // Under the lock: the log names the election as the close found it.
     const subject = await electionSubject(tx, id);
-    note?.data(subject);
+    note.data?.(subject);
     if (!(await markClosed(tx, now, { dueOnly: by === 'schedule' }, id))) {
-      if (by === 'admin') throw new AppError('CONFLICT', 'The election is already closed');
+      if (by === 'admin') throw AppError.say('CONFLICT', 'error.alreadyClosed');
       return false;
     }
     if (by === 'schedule')
@@ -102,15 +102,17 @@ export async function closeElection(ctx: BallotsContext, actor: Actor, by: 'admi
         { name: actor.name, activity: 'Closed the election', data: `${subject}; on schedule`, status: 'success' },
         tx,
       );
+    note.afterCommit(() => {
+      ctx.events.emit('election.toggled', { active: false, electionId: id });
+      ctx.events.emit('election.changed');
+    });
     return true;
   };
   const closed =
     by === 'admin'
       ? await auditedTransaction(ctx, { actor, activity: 'Closed the election', data: nameElection(id, null) }, work)
-      : await ctx.database.db.transaction((tx) => work(tx));
+      : await inTransaction(ctx, 'Closed the election', work);
   if (!closed) return false;
-  ctx.events.emit('election.toggled', { active: false, electionId: id });
-  ctx.events.emit('election.changed');
   // The close stands whatever happens next; a closing statement that fails here is finished by
   // the scheduler's next round (or the first read of the final result).
   await finaliseElection(ctx, id).catch((err: unknown) => ctx.logger.error({ err }, 'closing statements failed; the scheduler retries'));
@@ -135,8 +137,8 @@ export async function finaliseElection(ctx: BallotsContext, id: ElectionId): Pro
     // Per election (ADR 009): another election's close runs alongside, and this one touches only
     // this election's partitions. Rows queued before the partitioning are filed first.
     await fileUnsortedQueue(ctx);
-    await ctx.database.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${FINALISE_LOCK_NAMESPACE}::int, ${id}::int)`);
+    await inTransaction(ctx, 'Closing statements', async (tx) => {
+      await lockFinalise(tx, id);
       if ((await readState(tx, id)).finalCommitmentId !== null) return;
       await remixAtCloseIn(ctx, tx, id);
       const digest = await digestBallots(tx, undefined, id);
@@ -155,8 +157,8 @@ export async function finaliseElection(ctx: BallotsContext, id: ElectionId): Pro
     const report = await verifyAudit(ctx, id);
     const audit: AuditOutcome = { ok: report.ok, problems: report.problems.slice(0, 50), at: iso(ctx.now()) };
     // Two processes may both run the audit; the first to store it records it.
-    const stored = await ctx.database.db.transaction(async (tx) => {
-      if (!(await storeAudit(tx, audit, id))) return false;
+    await inTransaction(ctx, 'Audit at close', async (tx, unit) => {
+      if (!(await storeAudit(tx, audit, id))) return;
       await recordActivity(
         ctx,
         {
@@ -167,9 +169,8 @@ export async function finaliseElection(ctx: BallotsContext, id: ElectionId): Pro
         },
         tx,
       );
-      return true;
+      unit.afterCommit(() => ctx.events.emit('election.changed'));
     });
-    if (stored) ctx.events.emit('election.changed');
   }
 }
 
@@ -179,8 +180,18 @@ export async function isClosed(ctx: Core, id: ElectionId): Promise<boolean> {
   return (await readState(ctx.database.db, id)).closedAt !== null;
 }
 
-export async function assertNotClosed(ctx: Core, what = 'this', id: ElectionId): Promise<void> {
-  if (await isClosed(ctx, id)) throw new AppError('CONFLICT', `The election is closed; ${what} can no longer change`);
+/** What a closed election's refusal names (docs/api.md's wording): each a message of its own. */
+export type ClosedPart = 'its candidates' | 'the set-up' | 'reminders' | 'this';
+const CLOSED_MESSAGE = {
+  'its candidates': 'error.closed.candidates',
+  'the set-up': 'error.closed.setup',
+  reminders: 'error.closed.reminders',
+  this: 'error.closed.this',
+} as const satisfies Record<ClosedPart, MessageId>;
+const closedError = (what: ClosedPart) => AppError.say('CONFLICT', CLOSED_MESSAGE[what]);
+
+export async function assertNotClosed(ctx: Core, what: ClosedPart, id: ElectionId): Promise<void> {
+  if (await isClosed(ctx, id)) throw closedError(what);
 }
 
 /**
@@ -189,8 +200,8 @@ export async function assertNotClosed(ctx: Core, what = 'this', id: ElectionId):
  * and a later one waits for the change. Take it after the election lock, if the change takes that
  * (the order a close takes them).
  */
-export async function assertNotClosedIn(tx: Tx, what: string, id: ElectionId): Promise<void> {
-  if ((await lockForShare(tx, id))?.closedAt) throw new AppError('CONFLICT', `The election is closed; ${what} can no longer change`);
+export async function assertNotClosedIn(tx: Tx, what: ClosedPart, id: ElectionId): Promise<void> {
+  if ((await lockForShare(tx, id))?.closedAt) throw closedError(what);
 }
 
 /**
@@ -214,6 +225,7 @@ export async function getFinalResults(ctx: ElectionsContext, id: ElectionId): Pr
     commitment: stored.commitment,
     closed_at: iso(row.closedAt),
     audit: (row.audit as AuditOutcome | null) ?? null,
+    roll_hash: row.rollFrozenAt ? row.rollHash : null,
   };
 }
 

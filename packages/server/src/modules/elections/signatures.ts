@@ -10,6 +10,7 @@ import { declarationText, fingerprintOf, rawPublicKey, verifyEd25519, type Signa
 import { recordActivity } from '../../lib/activity-log';
 import type { ElectionsContext } from './context';
 import { evidenceManifest } from './evidence';
+import { inTransaction } from '../../lib/unit-of-work';
 
 /**
  * Signing keys and signatures (docs/operations.md "After the close: certifying the result"): the
@@ -31,7 +32,7 @@ export async function putSigningKey(ctx: Core, caller: SignedInActor, publicKey:
   if (!raw) throw AppError.validation({ public_key: ['Must be the base64 of a 32-byte Ed25519 public key'] });
   const fingerprint = fingerprintOf(raw);
   const registeredAt = ctx.now();
-  await ctx.database.db.transaction(async (tx) => {
+  await inTransaction(ctx, 'Signing key registered', async (tx) => {
     await tx.insert(signingKeys).values({ staffId: actor.id, publicKey, fingerprint, registeredAt });
     await recordActivity(
       ctx,
@@ -101,19 +102,15 @@ export async function signDeclaration(
 ): Promise<Signature> {
   const actor = asStaff(caller);
   const state = await readState(ctx.database.db, id);
-  if (!state.closedAt) throw new AppError('FORBIDDEN', 'The result can be signed once the election closes');
+  if (!state.closedAt) throw AppError.say('FORBIDDEN', 'error.signAfterClose');
   const [key] = await ctx.database.db
     .select()
     .from(signingKeys)
     .where(eq(signingKeys.staffId, actor.id))
     .orderBy(desc(signingKeys.id))
     .limit(1);
-  if (!key) throw new AppError('FORBIDDEN', 'Register a signing key first');
-  if (key.registeredAt.getTime() > state.closedAt.getTime())
-    throw new AppError(
-      'FORBIDDEN',
-      'Your signing key was registered after the election closed; only a key registered before the close can sign it',
-    );
+  if (!key) throw AppError.say('FORBIDDEN', 'error.noSigningKey');
+  if (key.registeredAt.getTime() > state.closedAt.getTime()) throw AppError.say('FORBIDDEN', 'error.keyAfterClose');
   const { digest } = await evidenceManifest(ctx, id);
   if (!verifyEd25519(key.publicKey, declarationText(id, digest, input.kind, input.statement), input.signature))
     throw AppError.validation({
@@ -123,10 +120,10 @@ export async function signDeclaration(
     .select({ id: declarationSignatures.id })
     .from(declarationSignatures)
     .where(and(eq(declarationSignatures.electionId, id), eq(declarationSignatures.staffId, actor.id)));
-  if (existing) throw new AppError('CONFLICT', 'You have already signed this election');
+  if (existing) throw AppError.say('CONFLICT', 'error.alreadySigned');
   const signedAt = ctx.now();
   try {
-    const row = await ctx.database.db.transaction(async (tx) => {
+    const row = await inTransaction(ctx, 'Declaration signed', async (tx) => {
       const [inserted] = await tx
         .insert(declarationSignatures)
         .values({
@@ -161,7 +158,7 @@ export async function signDeclaration(
     });
     return toSignature(row);
   } catch (err) {
-    if (uniqueViolation(err)) throw new AppError('CONFLICT', 'You have already signed this election');
+    if (uniqueViolation(err)) throw AppError.say('CONFLICT', 'error.alreadySigned');
     throw err;
   }
 }

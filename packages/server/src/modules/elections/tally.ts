@@ -7,6 +7,7 @@ import { UNSORTED_QUEUE } from '../../db/ballot-box';
 import type { DomainEvents } from '../../events';
 import { ballotQueue, ballots, candidacies, members, motionOptions, participation, positions } from '../../db/schema';
 import { positionKey, positionTitle, titleTranslations } from '../../lib/position-title';
+import { inTransaction } from '../../lib/unit-of-work';
 
 type VoteCast = DomainEvents['votes.cast'][0];
 
@@ -146,7 +147,9 @@ export class TallySnapshot {
     const structureRead = ++this.structureReads;
     let read;
     try {
-      read = await this.ctx.database.db.transaction(
+      read = await inTransaction(
+        this.ctx,
+        'Results snapshot read',
         async (tx) => {
           // The first statement fixes the transaction's snapshot: the counts below are exactly it.
           const [snap] = await tx.execute<{ s: string }>(sql`select pg_current_snapshot()::text as s`);

@@ -4,7 +4,7 @@ import type { Core } from '../../core';
 import { AppError } from '../../errors';
 import type { Service } from '../../lib/service';
 import { eq } from 'drizzle-orm';
-import { readState, resolveElection, type ElectionId } from '../../db/election-store';
+import { currentElectionId, readState, type ElectionId } from '../../db/election-store';
 import { election } from '../../db/schema';
 
 /**
@@ -38,6 +38,8 @@ export function mayJoinResultsChannel(gate: ResultsGate, channel: Channel, viewe
       return mayViewResults(gate, viewer);
     case 'votes':
       return gate.closed || gate.visibility === 'live' || isStaff(viewer);
+    case 'changes':
+      return isStaff(viewer); // names a kind of thing that changed, no count
     default:
       return false;
   }
@@ -144,7 +146,8 @@ export class ResultsGateCache implements Service {
     const generation = this.generation;
     const startedAt = Date.now();
     const promise = (async () => {
-      const electionId = await resolveElection(this.ctx.database.db);
+      const electionId = await currentElectionId(this.ctx.database.db);
+      if (electionId === null) throw new AppError('NOT_FOUND', 'No such election');
       const row = await readState(this.ctx.database.db, electionId);
       const gate: ResultsGate = { visibility: row.resultsVisibility, closed: row.closedAt !== null, electionId };
       // A read begun before the latest change is answered but not kept.

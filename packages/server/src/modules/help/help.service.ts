@@ -1,9 +1,10 @@
 import type { IssueReport, PageQuery, Paginated } from '@kura/contract';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt } from 'drizzle-orm';
 import type { Core } from '../../core';
 import { AppError } from '../../errors';
+import { lockKeyed } from '../../db/locks';
 import { issueReports } from '../../db/schema';
 import type { SignedInActor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
@@ -48,7 +49,7 @@ export async function reportIssue(ctx: Core, reporter: SignedInActor, details: s
           await removeUploads(ctx, stored);
           stored = [];
         }
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`help:${reporter.role}:${reporter.id}`}))`);
+        await lockKeyed(tx, `help:${reporter.role}:${reporter.id}`);
         const mine = and(eq(issueReports.role, reporter.role), eq(issueReports.reporterId, reporter.id));
         const now = ctx.now();
         const recent = await tx

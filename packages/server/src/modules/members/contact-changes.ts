@@ -1,5 +1,5 @@
 import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { MembersContext } from './context';
 import type { Tx } from '../../db/client';
 import { participation, positions } from '../../db/schema';
@@ -9,7 +9,7 @@ import { AppError } from '../../errors';
 import { memberLanguage, t } from '../../i18n';
 import { recordSuccesses } from '../../lib/activity-log';
 import { maskEmail, maskPhone } from '../../lib/masking';
-import { MEMBER_LOCK_NAMESPACE } from '../../db/locks';
+import { lockMemberVotes } from '../../db/locks';
 import { readOrganisation, underWayElectionIds } from '../elections';
 
 /**
@@ -76,7 +76,7 @@ export async function checkContactChanges(tx: Tx, proposed: ProposedContact[], c
   const voted = new Set<number>();
   if (underWay.length > 0) {
     const ids = changing.map((c) => c.id).sort((a, b) => a - b);
-    for (const id of ids) await tx.execute(sql`select pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}::int, ${id}::int)`);
+    await lockMemberVotes(tx, ids);
     for (let i = 0; i < ids.length; i += CHUNK) {
       const rows = await tx
         .selectDistinct({ id: participation.memberId })
@@ -96,7 +96,7 @@ export async function checkContactChanges(tx: Tx, proposed: ProposedContact[], c
 
 /** The edit's answer to a refused change: 409 with the issue the admin's screen recognises. */
 export function contactChangeRefused(): AppError {
-  return new AppError('CONFLICT', `This member ${CONTACT_CHANGE_AFTER_VOTE}`, { issue: CONTACT_CHANGE_AFTER_VOTE });
+  return AppError.say('CONFLICT', 'error.contactAfterVote', undefined, { issue: CONTACT_CHANGE_AFTER_VOTE });
 }
 
 /** `phone 07******89 → 07******12; email j***@example.org → k***@example.net`: never a whole value. */

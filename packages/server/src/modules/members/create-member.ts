@@ -18,56 +18,62 @@ import { getMember, memberNoProblem, resolveBranch, uniqueFieldErrors } from './
  * its frozen roll.
  */
 export async function createMember(ctx: MembersContext, actor: Actor, input: CreateMemberBody): Promise<Member> {
-  const member = await auditedTransaction(ctx, { actor, activity: 'Member added', data: `member no ${input.member_no}` }, async (tx) => {
-    await freezeDueRolls(tx, ctx.now());
-    const errors: Record<string, string[]> = {};
-    let attributes: Record<string, number | string | boolean> = {};
-    try {
-      attributes = mergeAttributes({}, checkMemberAttributes(await readAttributeDefs(tx), input.attributes));
-    } catch (error) {
-      if (!(error instanceof AppError) || !error.errors) throw error;
-      Object.assign(errors, error.errors);
-    }
-    const problem = await memberNoProblem(tx, input.member_no);
-    if (problem) errors.member_no = [problem];
-    const branch = await resolveBranch(tx, input.branch);
-    if (!branch) errors.branch = ['The selected branch does not exist'];
-    const email = input.email ?? null;
-    const clashes = await tx
-      .select({ memberNo: members.memberNo, email: members.email })
-      .from(members)
-      .where(email === null ? eq(members.memberNo, input.member_no) : or(eq(members.memberNo, input.member_no), eq(members.email, email)));
-    if (clashes.some((c) => c.memberNo === input.member_no)) errors.member_no = [uniqueFieldErrors.member_no];
-    if (email !== null && clashes.some((c) => c.email === email)) errors.email = [uniqueFieldErrors.email];
-    if (Object.keys(errors).length > 0 || !branch) throw AppError.validation(errors);
-    const now = ctx.now();
-    let id: number;
-    try {
-      const [row] = await tx
-        .insert(members)
-        .values({
-          memberNo: input.member_no,
-          name: input.name,
-          phone: input.phone,
-          email,
-          branchId: branch.id,
-          language: input.language ?? null,
-          attributes,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: members.id });
-      id = row!.id;
-    } catch (error) {
-      // Only a concurrent insert can get past the check above.
-      const constraint = uniqueViolation(error);
-      if (constraint === undefined) throw error;
-      throw AppError.validation(
-        constraint.includes('email') ? { email: [uniqueFieldErrors.email] } : { member_no: [uniqueFieldErrors.member_no] },
-      );
-    }
-    return (await getMember(tx, id))!;
-  });
-  ctx.events.emit('members.changed');
+  const member = await auditedTransaction(
+    ctx,
+    { actor, activity: 'Member added', data: `member no ${input.member_no}` },
+    async (tx, note) => {
+      note.afterCommit(() => ctx.events.emit('members.changed'));
+      await freezeDueRolls(tx, ctx.now());
+      const errors: Record<string, string[]> = {};
+      let attributes: Record<string, number | string | boolean> = {};
+      try {
+        attributes = mergeAttributes({}, checkMemberAttributes(await readAttributeDefs(tx), input.attributes));
+      } catch (error) {
+        if (!(error instanceof AppError) || !error.errors) throw error;
+        Object.assign(errors, error.errors);
+      }
+      const problem = await memberNoProblem(tx, input.member_no);
+      if (problem) errors.member_no = [problem];
+      const branch = await resolveBranch(tx, input.branch);
+      if (!branch) errors.branch = ['The selected branch does not exist'];
+      const email = input.email ?? null;
+      const clashes = await tx
+        .select({ memberNo: members.memberNo, email: members.email })
+        .from(members)
+        .where(
+          email === null ? eq(members.memberNo, input.member_no) : or(eq(members.memberNo, input.member_no), eq(members.email, email)),
+        );
+      if (clashes.some((c) => c.memberNo === input.member_no)) errors.member_no = [uniqueFieldErrors.member_no];
+      if (email !== null && clashes.some((c) => c.email === email)) errors.email = [uniqueFieldErrors.email];
+      if (Object.keys(errors).length > 0 || !branch) throw AppError.validation(errors);
+      const now = ctx.now();
+      let id: number;
+      try {
+        const [row] = await tx
+          .insert(members)
+          .values({
+            memberNo: input.member_no,
+            name: input.name,
+            phone: input.phone,
+            email,
+            branchId: branch.id,
+            language: input.language ?? null,
+            attributes,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning({ id: members.id });
+        id = row!.id;
+      } catch (error) {
+        // Only a concurrent insert can get past the check above.
+        const constraint = uniqueViolation(error);
+        if (constraint === undefined) throw error;
+        throw AppError.validation(
+          constraint.includes('email') ? { email: [uniqueFieldErrors.email] } : { member_no: [uniqueFieldErrors.member_no] },
+        );
+      }
+      return (await getMember(tx, id))!;
+    },
+  );
   return member;
 }

@@ -516,7 +516,7 @@ export async function importMembers(
         data: (r: { created: number; updated: number; contacts: ContactChanges }) =>
           `created ${r.created}, updated ${r.updated}${r.contacts.changes.length ? `, contact details changed ${r.contacts.changes.length}` : ''}${createdBranches.length ? `; new branches: ${createdBranches.join(', ')}` : ''}`,
       },
-      async (tx) => {
+      async (tx, note) => {
         // A register that has closed froze its roll before these lines land (docs/api.md "The register").
         await freezeDueRolls(tx, ctx.now());
         const validated = await validateRows(tx, parsed, options);
@@ -533,17 +533,19 @@ export async function importMembers(
           counts = await upsertRows(tx, rows, ctx.now());
         } catch (error) {
           // Only a concurrent change can get past the checks above.
-          if (uniqueViolation(error) !== undefined) throw new AppError('CONFLICT', 'Members changed while importing; run the import again');
+          if (uniqueViolation(error) !== undefined) throw AppError.say('CONFLICT', 'error.importRace');
           throw error;
         }
         await recordContactChanges(ctx, actor, contacts, tx);
+        note.afterCommit(() => {
+          sendContactChangeNotices(ctx, contacts);
+          ctx.events.emit('members.changed');
+          // Updated members may be candidates, whose names and branches the candidate lists show.
+          if (counts.updated > 0) ctx.events.emit('candidates.changed');
+        });
         return { ...counts, contacts };
       },
     );
-    sendContactChangeNotices(ctx, outcome.contacts);
-    ctx.events.emit('members.changed');
-    // Updated members may be candidates, whose names and branches the candidate lists show.
-    if (outcome.updated > 0) ctx.events.emit('candidates.changed');
     return { created: outcome.created, updated: outcome.updated, errors: [] };
   } catch (error) {
     if (error instanceof ImportRejected) return { created: 0, updated: 0, errors: error.lineErrors };

@@ -60,13 +60,13 @@ export function membersRoutes(ctx: MembersContext): RouterImplementation<Contrac
       body: { data: await updateMember(ctx, await actorOf(ctx, req), params.id, body) },
     }),
 
-    assignPositions: async ({ body, req }) => {
+    assignPositions: async ({ body, req, query }) => {
       await assignPositions(
         ctx,
         await actorOf(ctx, req),
         body.member_no,
         body.position_ids,
-        await electionOf(ctx, req),
+        await electionOf(ctx, query),
         body.override_reason,
       );
       return { status: 200, body: { message: 'Position assigned successfully' } };
@@ -89,11 +89,11 @@ export function membersRoutes(ctx: MembersContext): RouterImplementation<Contrac
 
     listBranches: async () => ({ status: 200, body: { data: { data: await listBranches(ctx) } } }),
 
-    listPositions: async ({ req }) => ({ status: 200, body: { data: await listPositions(ctx, await electionOf(ctx, req)) } }),
+    listPositions: async ({ query }) => ({ status: 200, body: { data: await listPositions(ctx, await electionOf(ctx, query)) } }),
 
-    listCandidatePositions: async ({ req }) => ({
+    listCandidatePositions: async ({ query }) => ({
       status: 200,
-      body: { data: { data: await listPositions(ctx, await electionOf(ctx, req)) } },
+      body: { data: { data: await listPositions(ctx, await electionOf(ctx, query)) } },
     }),
 
     getMemberDetails: {

@@ -22,7 +22,7 @@ import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
 import { likeContains, pageRequest, paginate } from '../../lib/pagination';
 import { storedTranslations } from '../../lib/position-title';
-import { ELECTION_LOCK, MEMBER_LOCK_NAMESPACE } from '../../db/locks';
+import { lockElection, lockMemberVotes } from '../../db/locks';
 import {
   checkContactChanges,
   contactChangeRefused,
@@ -202,13 +202,13 @@ export async function applyMemberEdit(
   if (email !== null && clashes.some((c) => c.email === email)) errors.email = [uniqueFieldErrors.email];
   if (Object.keys(errors).length > 0 || !branch) throw AppError.validation(errors);
   if ((await membersLockedToBranch(tx, new Map([[id, branch.id]]))).has(id)) {
-    throw new AppError('CONFLICT', `This member ${BRANCH_LOCKED_AFTER_VOTE}`, { issue: BRANCH_LOCKED_AFTER_VOTE });
+    throw AppError.say('CONFLICT', 'error.branchAfterVote', undefined, { issue: BRANCH_LOCKED_AFTER_VOTE });
   }
   const [old] = await tx
     .select({ phone: members.phone, email: members.email, language: members.language })
     .from(members)
     .where(eq(members.id, id));
-  if (!old) throw new AppError('NOT_FOUND', 'Member not found');
+  if (!old) throw AppError.say('NOT_FOUND', 'error.memberNotFound');
   const contacts = await checkContactChanges(
     tx,
     [{ id, memberNo, name, old: { phone: old.phone, email: old.email }, new: { phone, email }, language: old.language }],
@@ -255,8 +255,7 @@ export async function membersLockedToBranch(tx: Tx, moves: Map<number, number>):
     .where(inArray(members.id, [...moves.keys()]));
   const changing = current.filter((m) => m.branchId !== moves.get(m.id)).map((m) => m.id);
   if (changing.length === 0) return new Set();
-  for (const id of changing.sort((a, b) => a - b))
-    await tx.execute(sql`select pg_advisory_xact_lock(${MEMBER_LOCK_NAMESPACE}::int, ${id}::int)`);
+  await lockMemberVotes(tx, changing);
   // Only votes in an election not closed yet hold them: a closed one takes no more votes.
   const closed = await closedElectionIds(tx);
   const voted = await tx
@@ -276,7 +275,7 @@ export async function membersLockedToBranch(tx: Tx, moves: Map<number, number>):
 /** Locks the member row for the rest of the transaction, so two edits of one member queue up. */
 async function lockMember(tx: Tx, where: SQL): Promise<{ id: number; memberNo: string }> {
   const [row] = await tx.select({ id: members.id, memberNo: members.memberNo }).from(members).where(where).for('update');
-  if (!row) throw new AppError('NOT_FOUND', 'Member not found');
+  if (!row) throw AppError.say('NOT_FOUND', 'error.memberNotFound');
   return row;
 }
 
@@ -305,7 +304,7 @@ export async function declaredCandidateIdentities(tx: Tx, memberIds?: number[]):
 export async function assertDeclaredIdentityKept(tx: Tx, id: number, edit: { name: string; member_no: string }): Promise<void> {
   const [candidate] = await declaredCandidateIdentities(tx, [id]);
   if (candidate && (candidate.name !== edit.name.trim() || candidate.memberNo !== edit.member_no.trim()))
-    throw new AppError('CONFLICT', `The election is closed; ${CANDIDATE_FROZEN} can no longer change`);
+    throw AppError.say('CONFLICT', 'error.closed.candidateIdentity');
 }
 
 export async function updateMember(
@@ -314,34 +313,37 @@ export async function updateMember(
   id: number,
   input: MemberEdit & { confirm_contact_change?: boolean },
 ): Promise<Member> {
-  const { member, isCandidate, contacts } = await auditedTransaction(
+  return auditedTransaction(
     ctx,
     { actor, activity: 'Member updated', data: `member id ${id}, member no ${input.member_no}` },
-    async (tx) => {
+    async (tx, note) => {
       await lockMember(tx, eq(members.id, id));
       await assertDeclaredIdentityKept(tx, id, input);
       const contacts = await applyMemberEdit(tx, id, input, ctx.now(), { confirmContactChange: input.confirm_contact_change === true });
       await recordContactChanges(ctx, actor, contacts, tx);
       const updated = (await getMember(tx, id))!;
-      return { member: updated, isCandidate: updated.psk_position_ids.length > 0, contacts };
+      note.afterCommit(() => {
+        sendContactChangeNotices(ctx, contacts);
+        ctx.events.emit('members.changed');
+        if (updated.psk_position_ids.length > 0) ctx.events.emit('candidates.changed');
+      });
+      return updated;
     },
   );
-  sendContactChangeNotices(ctx, contacts);
-  ctx.events.emit('members.changed');
-  if (isCandidate) ctx.events.emit('candidates.changed');
-  return member;
 }
 
 export type PositionChange = { added: number[]; removed: number[] };
 
 /**
- * The election lock a vote holds shared, taken exclusively (as a position edit takes it): a vote in
- * flight finishes before a candidacy change looks for votes, and a later one sees the new list. Take
- * it first in the transaction, before any member row lock: a vote holds it while it writes rows
- * that reference its member, so the other order could deadlock with a candidate's own vote.
+ * The lock of the election whose candidacies change, which its votes hold shared, taken
+ * exclusively (as a position edit and a close take it; db/ballot-box.ts `lockElection`): a vote in
+ * flight in that election finishes before a candidacy change looks for votes, and a later one sees
+ * the new list; votes in other elections never wait for it. Take it first in the transaction,
+ * before any member row lock: a vote holds it while it writes rows that reference its member, so
+ * the other order could deadlock with a candidate's own vote.
  */
-export async function lockElectionForCandidacies(tx: Tx): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+export async function lockElectionForCandidacies(tx: Tx, electionId: ElectionId): Promise<void> {
+  await lockElection(tx, electionId);
 }
 
 /**
@@ -389,13 +391,13 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
   const changed = [...added, ...removed];
   if (changed.length === 0) return { added, removed };
   // Held already when the caller took it first, as it should (advisory locks nest in a transaction).
-  await lockElectionForCandidacies(tx);
+  await lockElectionForCandidacies(tx, electionId);
   const voted = await tx
     .selectDistinct({ id: participation.positionId })
     .from(participation)
     .where(inArray(participation.positionId, changed));
   if (voted.length > 0) {
-    throw new AppError('CONFLICT', 'Votes have already been cast for this position, so its candidates can no longer be changed');
+    throw AppError.say('CONFLICT', 'error.positionHasVotes');
   }
   if (removed.length > 0)
     await tx.delete(candidacies).where(and(eq(candidacies.memberId, memberId), inArray(candidacies.positionId, removed)));
@@ -416,7 +418,7 @@ export async function assignPositions(
     ctx,
     { actor, activity: 'Positions assigned', data: `member no ${memberNo}, positions [${positionIds.join(', ')}]` },
     async (tx, note) => {
-      await lockElectionForCandidacies(tx);
+      await lockElectionForCandidacies(tx, electionId);
       // Under the lock a close takes: one that committed since the check above is seen.
       await assertNotClosedIn(tx, 'its candidates', electionId);
       const member = await lockMember(tx, eq(members.memberNo, memberNo.trim()));
@@ -439,13 +441,14 @@ export async function assignPositions(
         note.data(
           `member no ${memberNo}, positions [${positionIds.join(', ')}]; eligibility overridden (${unmet.join('; ')}): ${overrideReason}`,
         );
+      if (change.added.length + change.removed.length > 0)
+        note.afterCommit(() => {
+          ctx.events.emit('candidates.changed');
+          ctx.events.emit('members.changed');
+        });
       return change;
     },
   );
-  if (change.added.length + change.removed.length > 0) {
-    ctx.events.emit('candidates.changed');
-    ctx.events.emit('members.changed');
-  }
   return change;
 }
 

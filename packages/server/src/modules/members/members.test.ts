@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import request from 'supertest';
@@ -551,6 +551,25 @@ describe('members import (CSV)', () => {
     }
     expect(out.join('\n')).toMatch(/1 created, 0 updated/);
     expect(await memberNos(['660301'])).toEqual([{ no: '660301', name: 'Cli Person' }]);
+  });
+
+  it('reads a relative path from the folder `pnpm cli` was run in (KURA_CLI_CWD), not packages/server', async () => {
+    mkdirSync(join(t.dataDir, 'from-here'), { recursive: true });
+    writeFileSync(
+      join(t.dataDir, 'from-here', 'relative.csv'),
+      'member_no,name,email,phone,branch\n660302,Relative Path,,0711000302,Nakuru\n',
+    );
+    const saved = { cwd: process.env.KURA_CLI_CWD, log: console.log };
+    process.env.KURA_CLI_CWD = join(t.dataDir, 'from-here');
+    console.log = () => {};
+    try {
+      expect(await COMMANDS['members:import']!.run(t.ctx, ['relative.csv'])).toBe(0);
+    } finally {
+      console.log = saved.log;
+      if (saved.cwd === undefined) delete process.env.KURA_CLI_CWD;
+      else process.env.KURA_CLI_CWD = saved.cwd;
+    }
+    expect(await memberNos(['660302'])).toEqual([{ no: '660302', name: 'Relative Path' }]);
   });
 });
 

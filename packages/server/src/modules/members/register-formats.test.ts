@@ -2,14 +2,14 @@ import { eq, inArray } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MEMBER_NO_MESSAGE, IDENTIFIER_FORMAT_MESSAGE, MEMBER_NO_PATTERN_INVALID, PHONE_FORMAT_MESSAGE } from '@kura/contract';
-import { electionRoll, members, participation, sessions } from '../../db/schema';
+import { electionRoll, members, nominations, nominationSupporters, participation, sessions } from '../../db/schema';
 import { CURRENT_ELECTION } from '../elections';
 import { apiClient, bodyOf, multipart, type ApiClient } from '../../../test/client';
 import { openBrowser } from '../../../test/auth/browser';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
 import { bearer, createCandidate, createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { MEMBER_ON_FROZEN_ROLL, MEMBER_STANDS, MEMBER_VOTED } from './delete-member';
+import { MEMBER_IN_NOMINATION, MEMBER_ON_FROZEN_ROLL, MEMBER_STANDS, MEMBER_VOTED } from './delete-member';
 
 /**
  * The register accepts ordinary data (docs/api.md "Running it on your own"): member numbers under
@@ -216,11 +216,25 @@ describe('DELETE members/{id}', () => {
     await t.ctx.database.db.insert(participation).values({ memberId: voted.id, positionId: position.id, receiptEnc: 'sealed' });
     const stands = await createCandidate(t.ctx, [position.id]);
     const onRoll = await createMember(t.ctx);
-    await t.ctx.database.db.insert(electionRoll).values({ electionId: CURRENT_ELECTION, memberId: onRoll.id, branchId: onRoll.branchId });
+    await t.ctx.database.db
+      .insert(electionRoll)
+      .values({ electionId: CURRENT_ELECTION, memberId: onRoll.id, branchId: onRoll.branchId, memberNo: onRoll.memberNo, branch: 'any' });
+    // Named in a nomination, even a withdrawn one: the nominee and a seconder (the evidence pack lists them).
+    const nominee = await createMember(t.ctx, { onRoll: false });
+    const seconder = await createMember(t.ctx, { onRoll: false });
+    const [nomination] = await t.ctx.database.db
+      .insert(nominations)
+      .values({ electionId: CURRENT_ELECTION, positionId: position.id, nomineeId: nominee.id, createdBy: nominee.id, status: 'withdrawn' })
+      .returning({ id: nominations.id });
+    await t.ctx.database.db
+      .insert(nominationSupporters)
+      .values({ nominationId: nomination!.id, memberId: seconder.id, role: 'seconder', sort: 0 });
     for (const [m, message] of [
       [voted, MEMBER_VOTED],
       [stands, MEMBER_STANDS],
       [onRoll, MEMBER_ON_FROZEN_ROLL],
+      [nominee, MEMBER_IN_NOMINATION],
+      [seconder, MEMBER_IN_NOMINATION],
     ] as const) {
       const res = await admin.members.deleteMember({ params: { id: m.id } });
       expect(res.status).toBe(409);

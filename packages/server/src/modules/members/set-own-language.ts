@@ -4,6 +4,7 @@ import type { MembersContext } from './context';
 import type { SignedInActor } from '../../auth/actor';
 import { members } from '../../db/schema';
 import { recordActivity } from '../../lib/activity-log';
+import { inTransaction } from '../../lib/unit-of-work';
 
 /**
  * `PUT me/language` (docs/api.md "Languages"): the signed-in member sets their own language, or
@@ -15,7 +16,7 @@ export async function setOwnLanguage(
   actor: SignedInActor,
   language: Language | null,
 ): Promise<{ language: string | null }> {
-  await ctx.database.db.transaction(async (tx) => {
+  await inTransaction(ctx, 'Own language set', async (tx) => {
     await tx.update(members).set({ language, updatedAt: ctx.now() }).where(eq(members.id, actor.id));
     await recordActivity(
       ctx,

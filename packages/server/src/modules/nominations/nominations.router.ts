@@ -19,12 +19,12 @@ import {
 
 export function nominationsRoutes(ctx: MembersContext): RouterImplementation<Contract['api']['nominations']> {
   return {
-    createNomination: async ({ body, req }) => {
-      const electionId = await electionOf(ctx, req);
+    createNomination: async ({ body, req, query }) => {
+      const electionId = await electionOf(ctx, query);
       return { status: 201, body: { data: await createNomination(ctx, await actorOf(ctx, req), electionId, body) } };
     },
-    listMyNominations: async ({ req }) => {
-      const electionId = await electionOf(ctx, req);
+    listMyNominations: async ({ req, query }) => {
+      const electionId = await electionOf(ctx, query);
       return { status: 200, body: { data: await listMyNominations(ctx, (await actorOf(ctx, req)).id, electionId) } };
     },
     supportNomination: async ({ params, body, req }) => ({
@@ -46,9 +46,9 @@ export function nominationsRoutes(ctx: MembersContext): RouterImplementation<Con
       status: 200,
       body: { data: await appealNomination(ctx, await actorOf(ctx, req), params.id, body.grounds) },
     }),
-    listNominations: async ({ query, req }) => ({
+    listNominations: async ({ query }) => ({
       status: 200,
-      body: await listNominations(ctx, await electionOf(ctx, req), query),
+      body: await listNominations(ctx, await electionOf(ctx, query), query),
     }),
     decideNomination: async ({ params, body, req }) => ({
       status: 200,

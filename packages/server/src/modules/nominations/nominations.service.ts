@@ -78,6 +78,17 @@ async function assertNotOpened(tx: Tx, id: ElectionId, what: 'withdrawn' | 'appe
 type Row = typeof nominations.$inferSelect;
 
 /** The nomination's row, locked for the change (404 when there is none). */
+/**
+ * Takes the candidacy lock of the nomination's election (a nomination never moves to another
+ * election), then the nomination's row: a decision or withdrawal changes that election's candidates.
+ */
+async function lockNominationAndElection(tx: Tx, id: number): Promise<Row> {
+  const [owner] = await tx.select({ electionId: nominations.electionId }).from(nominations).where(eq(nominations.id, id));
+  if (!owner) throw new AppError('NOT_FOUND', NOT_FOUND);
+  await lockElectionForCandidacies(tx, owner.electionId);
+  return lockNomination(tx, id);
+}
+
 async function lockNomination(tx: Tx, id: number): Promise<Row> {
   const [row] = await tx.select().from(nominations).where(eq(nominations.id, id)).for('update');
   if (!row) throw new AppError('NOT_FOUND', NOT_FOUND);
@@ -159,7 +170,6 @@ export async function createNomination(
   electionId: ElectionId,
   input: CreateNominationBody,
 ): Promise<Nomination> {
-  const notices: NominationNotice[] = [];
   await assertRefusalsBelowLimit(ctx, actor);
   const created = await auditedTransaction(
     ctx,
@@ -170,6 +180,9 @@ export async function createNomination(
         `election ${electionId}: nomination ${n.id} of ${n.nominee.member_no} for ${n.position} (election ${electionId}), supporters ${n.supporters.map((s) => `${s.member_no} ${s.role}`).join(', ')}`,
     },
     async (tx, note) => {
+      // Told once it committed, from this attempt's own list (a re-run after a conflict starts a new one).
+      const notices: NominationNotice[] = [];
+      note.afterCommit(() => announce(ctx, notices, false));
       note.data(`election ${electionId}: nomination of ${input.nominee_member_no} for position ${input.position_id}`);
       await assertWindowOpen(ctx, tx, electionId);
       // The position's row for update: supports for it are counted and added one nomination at a time.
@@ -300,7 +313,6 @@ export async function createNomination(
       return nominationById(tx, row!.id);
     },
   );
-  await sendNominationNotices(ctx, notices);
   return created;
 }
 
@@ -327,12 +339,14 @@ const OPEN_FOR_ANSWERS: NominationStatus[] = ['awaiting_support', 'awaiting_acce
 
 /** POST psk/nominations/{id}/support: a named supporter confirms or declines. */
 export async function supportNomination(ctx: MembersContext, actor: SignedInActor, id: number, confirm: boolean): Promise<Nomination> {
-  const notices: NominationNotice[] = [];
   const detail = `nomination ${id}`;
   const answer = await auditedTransaction(
     ctx,
     { actor, activity: confirm ? 'Nomination supported' : 'Nomination support declined', data: detail },
     async (tx, note) => {
+      // Told once it committed, from this attempt's own list (a re-run after a conflict starts a new one).
+      const notices: NominationNotice[] = [];
+      note.afterCommit(() => announce(ctx, notices, false));
       const row = await lockNomination(tx, id);
       note.data(`election ${row.electionId}: ${detail}`);
       const supporters = await supportersLocked(tx, id);
@@ -355,7 +369,6 @@ export async function supportNomination(ctx: MembersContext, actor: SignedInActo
       return nominationById(tx, id);
     },
   );
-  await sendNominationNotices(ctx, notices);
   return answer;
 }
 
@@ -373,7 +386,6 @@ export async function acceptNomination(
 ): Promise<Nomination> {
   const [stored] = photo ? await storeImages(ctx, [photo]) : [];
   const photoUrl = stored ? uploadUrl(stored) : undefined;
-  const notices: NominationNotice[] = [];
   let previous: string | null = null;
   const detail = `nomination ${id}${input.statement !== undefined ? ', statement' : ''}${photoUrl ? ', photo' : ''}`;
   try {
@@ -385,6 +397,9 @@ export async function acceptNomination(
         data: detail,
       },
       async (tx, note) => {
+        // Told once it committed, from this attempt's own list (a re-run after a conflict starts a new one).
+        const notices: NominationNotice[] = [];
+        note.afterCommit(() => announce(ctx, notices, false));
         const row = await lockNomination(tx, id);
         note.data(`election ${row.electionId}: ${detail}`);
         if (row.nomineeId !== actor.id) throw new AppError('FORBIDDEN', 'Only the nominee may accept or decline this nomination');
@@ -414,7 +429,6 @@ export async function acceptNomination(
       },
     );
     if (previous) await removeUploads(ctx, [previous]);
-    await sendNominationNotices(ctx, notices);
     return answer;
   } catch (error) {
     if (stored) await removeUploads(ctx, [stored]);
@@ -461,7 +475,8 @@ async function removeCandidate(tx: Tx, row: Row): Promise<void> {
  * What a committed withdrawal or decision does next: tells the members named, and when the
  * position's candidates changed, the staff screens and ballots that follow them.
  */
-async function afterCommit(ctx: MembersContext, notices: NominationNotice[], candidatesChanged: boolean): Promise<void> {
+async function announce(ctx: MembersContext, notices: NominationNotice[], candidatesChanged: boolean): Promise<void> {
+  ctx.events.emit('nominations.changed');
   await sendNominationNotices(ctx, notices);
   if (candidatesChanged) {
     ctx.events.emit('candidates.changed');
@@ -471,13 +486,14 @@ async function afterCommit(ctx: MembersContext, notices: NominationNotice[], can
 
 /** POST psk/nominations/{id}/withdraw: the nominee or the first proposer; a valid one stops being a candidate, until voting opens. */
 export async function withdrawNomination(ctx: MembersContext, actor: SignedInActor, id: number): Promise<Nomination> {
-  const notices: NominationNotice[] = [];
-  let wasValid = false;
   const detail = `nomination ${id}`;
   const answer = await auditedTransaction(ctx, { actor, activity: 'Nomination withdrawn', data: detail }, async (tx, note) => {
+    // Told once it committed, from this attempt's own list (a re-run after a conflict starts a new one).
+    const notices: NominationNotice[] = [];
+    let wasValid = false;
+    note.afterCommit(() => announce(ctx, notices, wasValid));
     // The candidacy lock before any row lock, as a candidacy change takes it (docs/architecture.md).
-    await lockElectionForCandidacies(tx);
-    const row = await lockNomination(tx, id);
+    const row = await lockNominationAndElection(tx, id);
     note.data(`election ${row.electionId}: ${detail}`);
     const supporters = await supportersLocked(tx, id);
     if (row.nomineeId !== actor.id && firstProposer(supporters)?.memberId !== actor.id)
@@ -493,7 +509,6 @@ export async function withdrawNomination(ctx: MembersContext, actor: SignedInAct
     notices.push(...withdrawalNotices(row, supporters, title, await nomineeName(tx, row), actor.id));
     return nominationById(tx, id);
   });
-  await afterCommit(ctx, notices, wasValid);
   return answer;
 }
 
@@ -501,6 +516,7 @@ export async function withdrawNomination(ctx: MembersContext, actor: SignedInAct
 export async function appealNomination(ctx: MembersContext, actor: SignedInActor, id: number, grounds: string): Promise<Nomination> {
   const detail = `nomination ${id}`;
   const answer = await auditedTransaction(ctx, { actor, activity: 'Nomination appealed', data: detail }, async (tx, note) => {
+    note.afterCommit(() => ctx.events.emit('nominations.changed'));
     const row = await lockNomination(tx, id);
     note.data(`election ${row.electionId}: ${detail}`);
     if (row.nomineeId !== actor.id) throw new AppError('FORBIDDEN', 'Only the nominee may appeal this nomination');
@@ -539,7 +555,6 @@ function decisionNotices(row: Row, supporters: SupporterRow[], id: NominationNot
 
 /** POST nominations/{id}/decision: a submitted one, before voting opens; valid makes a candidate. */
 export async function decideNomination(ctx: MembersContext, actor: Actor, id: number, input: DecideNominationBody): Promise<Nomination> {
-  const notices: NominationNotice[] = [];
   const detail = `nomination ${id}${input.reason ? `: ${input.reason}` : ''}${input.override_reason ? `; override: ${input.override_reason}` : ''}`;
   const answer = await auditedTransaction(
     ctx,
@@ -549,8 +564,10 @@ export async function decideNomination(ctx: MembersContext, actor: Actor, id: nu
       data: detail,
     },
     async (tx, note) => {
-      await lockElectionForCandidacies(tx);
-      const row = await lockNomination(tx, id);
+      // Told once it committed, from this attempt's own list (a re-run after a conflict starts a new one).
+      const notices: NominationNotice[] = [];
+      note.afterCommit(() => announce(ctx, notices, input.valid));
+      const row = await lockNominationAndElection(tx, id);
       note.data(`election ${row.electionId}: ${detail}`);
       await assertNotOpened(tx, row.electionId, 'decided');
       if (row.status !== 'submitted') throw new AppError('CONFLICT', 'Only a submitted nomination can be decided');
@@ -585,7 +602,6 @@ export async function decideNomination(ctx: MembersContext, actor: Actor, id: nu
       return nominationById(tx, id);
     },
   );
-  await afterCommit(ctx, notices, input.valid);
   return answer;
 }
 
@@ -596,14 +612,15 @@ export async function decideAppeal(
   id: number,
   input: { upheld: boolean; reason: string },
 ): Promise<Nomination> {
-  const notices: NominationNotice[] = [];
   const detail = `nomination ${id}: ${input.reason}`;
   const answer = await auditedTransaction(
     ctx,
     { actor, activity: input.upheld ? 'Nomination appeal upheld' : 'Nomination appeal dismissed', data: detail },
     async (tx, note) => {
-      await lockElectionForCandidacies(tx);
-      const row = await lockNomination(tx, id);
+      // Told once it committed, from this attempt's own list (a re-run after a conflict starts a new one).
+      const notices: NominationNotice[] = [];
+      note.afterCommit(() => announce(ctx, notices, input.upheld));
+      const row = await lockNominationAndElection(tx, id);
       note.data(`election ${row.electionId}: ${detail}`);
       await assertNotOpened(tx, row.electionId, 'decided');
       if (row.appealStatus !== 'pending' || row.status !== 'invalid')
@@ -631,7 +648,6 @@ export async function decideAppeal(
       return nominationById(tx, id);
     },
   );
-  await afterCommit(ctx, notices, input.upheld);
   return answer;
 }
 

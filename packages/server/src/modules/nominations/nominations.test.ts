@@ -115,8 +115,8 @@ const standsFor = async (memberId: number, positionId: number) =>
 /** Lets the notices sender finish what it queued. */
 const sent = () => t.ctx.notices.stop();
 
-/** A nomination by `proposer` of `nominee`, seconded by `seconder`, carried to submitted. */
-async function submitted(e: Awaited<ReturnType<typeof setUp>>) {
+/** A nomination by `proposer` of `nominee`, to be seconded by `seconder`, just made. */
+async function nominated(e: Awaited<ReturnType<typeof setUp>>) {
   const [proposer, seconder, nominee] = [await voter(), await voter(), await voter()];
   const made = await nominate(proposer.token, e.electionId, {
     position_id: e.positionId,
@@ -127,7 +127,12 @@ async function submitted(e: Awaited<ReturnType<typeof setUp>>) {
     ],
   });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
-  const id = made.body.data.id as number;
+  return { id: made.body.data.id as number, proposer, seconder, nominee };
+}
+
+/** A nomination by `proposer` of `nominee`, seconded by `seconder`, carried to submitted. */
+async function submitted(e: Awaited<ReturnType<typeof setUp>>) {
+  const { id, proposer, seconder, nominee } = await nominated(e);
   expect((await support(seconder.token, id)).status).toBe(200);
   const acc = await accept(nominee.token, id, { accept: true, statement: 'I will serve' });
   expect(acc.body.data.status).toBe('submitted');
@@ -777,5 +782,32 @@ describe('the notices', () => {
     await sent();
     expect(emails.map((m) => m.to).sort()).toEqual([s.email, n.email].sort());
     expect(sms).toEqual([]);
+  });
+});
+
+describe('what each step announces, after its commit (docs/architecture.md "One unit of work")', () => {
+  it('a committed step raises nominations.changed once, a valid decision candidates.changed too, and a refused step nothing', async () => {
+    const e = await setUp();
+    const heard: string[] = [];
+    const off = t.ctx.events.subscribe({
+      'nominations.changed': () => void heard.push('nominations'),
+      'candidates.changed': () => void heard.push('candidates'),
+    });
+    try {
+      const { id, seconder, nominee } = await nominated(e);
+      expect(heard).toEqual(['nominations']);
+      // Refused inside its transaction (the nominee is no supporter): rolled back, nothing said.
+      expect((await support(nominee.token, id)).status).toBe(403);
+      expect(heard).toEqual(['nominations']);
+      expect((await support(seconder.token, id)).status).toBe(200);
+      expect((await accept(nominee.token, id)).status).toBe(200);
+      expect(heard).toEqual(['nominations', 'nominations', 'nominations']);
+      const decided = await decide(id, { valid: true });
+      expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+      expect(heard).toEqual(['nominations', 'nominations', 'nominations', 'nominations', 'candidates']);
+      expect(await standsFor(nominee.id, e.positionId)).toBe(true);
+    } finally {
+      off();
+    }
   });
 });

@@ -173,9 +173,14 @@ export async function putAttributeDefs(ctx: Core, actor: Actor, defs: AttributeD
         changed.map((c) => c.key),
       );
       if (using.length)
-        throw new AppError('CONFLICT', `A rule uses this attribute, so it cannot be removed or retyped: ${using.slice(0, 5).join('; ')}`, {
-          issue: 'attribute_in_use',
-        });
+        throw AppError.say(
+          'CONFLICT',
+          'error.attributeInUse',
+          { rules: using.slice(0, 5).join('; ') },
+          {
+            issue: 'attribute_in_use',
+          },
+        );
       await tx.update(organisation).set({ attributes: defs, updatedAt: ctx.now() }).where(eq(organisation.id, 1));
       return defs;
     },

@@ -3,7 +3,7 @@ import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { callerOf } from '../../auth/access';
 import { electionOf } from '../../http/election-param';
-import { resolveElection } from '../../db/election-store';
+import { resolveElection } from '../../http/election-param';
 import { pageRequest } from '../../lib/pagination';
 import type { RegisterContext } from './context';
 import { putAttributeDefs } from './attributes';
@@ -20,23 +20,26 @@ export function registerRoutes(ctx: RegisterContext): RouterImplementation<Contr
     getRoll: async ({ params }) => ({ status: 200, body: { data: await getRoll(ctx, await resolveElection(ctx.database.db, params.id)) } }),
     getRollMembers: async ({ params, query }) => ({
       status: 200,
-      body: await getRollMembers(ctx, await resolveElection(ctx.database.db, params.id), pageRequest(query)),
+      body: await getRollMembers(ctx, await resolveElection(ctx.database.db, params.id), pageRequest(query), {
+        query: query.query,
+        branch: query.branch,
+      }),
     }),
-    getMyRegisterEntry: async ({ req }) => ({
+    getMyRegisterEntry: async ({ req, query }) => ({
       status: 200,
-      body: { data: await getMyEntry(ctx, callerOf(req).subjectId, await electionOf(ctx, req)) },
+      body: { data: await getMyEntry(ctx, callerOf(req).subjectId, await electionOf(ctx, query)) },
     }),
-    fileClaim: async ({ req, body }) => ({
+    fileClaim: async ({ req, body, query }) => ({
       status: 201,
-      body: { data: await fileClaim(ctx, await actorOf(ctx, req), await electionOf(ctx, req), body) },
+      body: { data: await fileClaim(ctx, await actorOf(ctx, req), await electionOf(ctx, query), body) },
     }),
-    listMyClaims: async ({ req }) => ({
+    listMyClaims: async ({ req, query }) => ({
       status: 200,
-      body: { data: await myClaims(ctx, callerOf(req).subjectId, await electionOf(ctx, req)) },
+      body: { data: await myClaims(ctx, callerOf(req).subjectId, await electionOf(ctx, query)) },
     }),
-    listClaims: async ({ req, query }) => ({
+    listClaims: async ({ query }) => ({
       status: 200,
-      body: await listClaims(ctx, await electionOf(ctx, req), query.status, pageRequest(query)),
+      body: await listClaims(ctx, await electionOf(ctx, query), query.status, pageRequest(query)),
     }),
     ruleOnClaim: async ({ req, params, body }) => ({
       status: 200,

@@ -12,9 +12,9 @@ import {
 } from '@kura/contract';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
-import { freezeDueRolls, nameElection, readOrganisation, readState, rollRows, type ElectionId } from '../../db/election-store';
+import { freezeDueRolls, nameElection, readOrganisation, readState, rollEntries, type ElectionId } from '../../db/election-store';
 import { branches, election, members, registerClaims } from '../../db/schema';
-import { CLAIM_MEMBER_LOCK_NAMESPACE } from '../../db/locks';
+import { lockMemberClaims } from '../../db/locks';
 import { AppError } from '../../errors';
 import type { Actor, SignedInActor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
@@ -22,7 +22,8 @@ import { paginate, type PageRequest } from '../../lib/pagination';
 import { DeliveryError } from '../../delivery';
 import { memberLanguage, t, type Language } from '../../i18n';
 import type { RegisterContext } from './context';
-import { isOnRoll, readAttributeDefs, referenceDay, rollMembers, rollSize } from './roll';
+import { declaredElected, isOnRoll, readAttributeDefs, referenceDay, rollMembers, rollMembersCount, type RollFilter } from './roll';
+import { inTransaction } from '../../lib/unit-of-work';
 
 /** At most this many claims of one member wait for a ruling in one election. */
 export const MAX_PENDING_CLAIMS = 10;
@@ -36,8 +37,9 @@ export async function freezeDue(ctx: Core): Promise<void> {
   const [due] = await ctx.database.db.execute<{ n: number }>(sql`
     select count(*)::int as n from election where roll_frozen_at is null and register_closes_at is not null and register_closes_at <= ${iso(now)}::timestamptz`);
   if (!due || Number(due.n) === 0) return;
-  const frozen = await ctx.database.db.transaction((tx) => freezeDueRolls(tx, now));
-  if (frozen.length) ctx.events.emit('election.changed');
+  await inTransaction(ctx, 'Rolls frozen at the register close', async (tx, unit) => {
+    if ((await freezeDueRolls(tx, now)).length) unit.afterCommit(() => ctx.events.emit('election.changed'));
+  });
 }
 
 /** `GET elections/{id}/roll`: size by branch, and once frozen when and its hash. */
@@ -45,8 +47,8 @@ export async function getRoll(ctx: Core, id: ElectionId): Promise<RollSummary> {
   await freezeDue(ctx);
   const row = await readState(ctx.database.db, id);
   const byBranch = await ctx.database.db.execute<{ branch: string; size: number }>(sql`
-    select b.name as branch, count(*)::int as size from (${rollRows(id, ctx.now())}) roll(member_id, branch_id)
-    join branches b on b.id = roll.branch_id group by b.name order by b.name`);
+    select roll.branch, count(*)::int as size from (${rollEntries(id, ctx.now())}) roll
+    group by roll.branch order by roll.branch`);
   return {
     frozen_at: row.rollFrozenAt ? iso(row.rollFrozenAt) : null,
     size: byBranch.reduce((n, b) => n + Number(b.size), 0),
@@ -55,11 +57,16 @@ export async function getRoll(ctx: Core, id: ElectionId): Promise<RollSummary> {
   };
 }
 
-/** `GET elections/{id}/roll/members`: the roll as it stands (frozen or not), by member number. */
-export async function getRollMembers(ctx: Core, id: ElectionId, page: PageRequest): Promise<Paginated<RollMember>> {
+/** `GET elections/{id}/roll/members`: the roll as it stands (frozen or not), by member number, filtered. */
+export async function getRollMembers(
+  ctx: Core,
+  id: ElectionId,
+  page: PageRequest,
+  filter: RollFilter = {},
+): Promise<Paginated<RollMember>> {
   await freezeDue(ctx);
-  const total = await rollSize(ctx, id);
-  const rows = await rollMembers(ctx, id, { limit: page.perPage, offset: page.offset });
+  const rows = await rollMembers(ctx, id, { limit: page.perPage, offset: page.offset }, ctx.database.db, filter);
+  const total = await rollMembersCount(ctx, id, filter);
   return paginate(
     rows.map((r) => ({ member_no: r.memberNo, name: r.name, branch: r.branch })),
     total,
@@ -119,7 +126,7 @@ export async function getMyEntry(ctx: Core, memberId: number, id: ElectionId): P
       for (const rule of row.electorateRules ?? [])
         if (!ruleMet(rule, me.attributes[rule.attribute], ref))
           reasons.push(reasonFor(language, rule, defs, me.attributes[rule.attribute]));
-      if (row.electedIn) {
+      if (row.electedIn && !(await declaredElected(db, row.electedIn, memberId))) {
         const [source] = await db.select({ title: election.title }).from(election).where(eq(election.id, row.electedIn.election_id));
         reasons.push(t(language, 'register.notElected', { election: source?.title || `${row.electedIn.election_id}` }));
       }
@@ -169,7 +176,7 @@ export async function fileClaim(ctx: Core, actor: SignedInActor, id: ElectionId,
         `${nameElection(id, null)}; claim ${c.id}: ${c.kind}${c.subjectMemberNo ? ` against ${c.subjectMemberNo}` : ''}`,
     },
     async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_MEMBER_LOCK_NAMESPACE}::int, ${actor.id}::int)`);
+      await lockMemberClaims(tx, actor.id);
       const [row] = await tx
         .select({ opens: election.registerOpensAt, closes: election.registerClosesAt, frozen: election.rollFrozenAt })
         .from(election)
@@ -254,19 +261,19 @@ export async function listClaims(
  * their language, after the commit. A ruling never edits the register by itself.
  */
 export async function ruleOnClaim(ctx: RegisterContext, actor: Actor, claimId: number, body: RulingBody): Promise<Claim> {
-  const ruled = await auditedTransaction(
+  const claim = await auditedTransaction(
     ctx,
     { actor, activity: 'Register claim ruled', data: `claim ${claimId}: ${body.decision}; ${body.reason.slice(0, 200)}` },
-    async (tx) => {
+    async (tx, note) => {
       const [claim] = await tx.select().from(registerClaims).where(eq(registerClaims.id, claimId)).for('update');
-      if (!claim) throw new AppError('NOT_FOUND', 'No such claim');
+      if (!claim) throw AppError.say('NOT_FOUND', 'error.noSuchClaim');
       const [e] = await tx
         .select({ openedAt: election.openedAt, title: election.title })
         .from(election)
         .where(eq(election.id, claim.electionId))
         .for('share');
-      if (e?.openedAt) throw new AppError('CONFLICT', 'Voting has opened; claims can no longer be ruled on');
-      if (claim.status !== 'pending') throw new AppError('CONFLICT', 'This claim has been ruled on already');
+      if (e?.openedAt) throw AppError.say('CONFLICT', 'error.claimsAfterOpening');
+      if (claim.status !== 'pending') throw AppError.say('CONFLICT', 'error.claimRuled');
       const [updated] = await tx
         .update(registerClaims)
         .set({ status: body.decision, reason: body.reason, decidedAt: ctx.now() })
@@ -277,33 +284,41 @@ export async function ruleOnClaim(ctx: RegisterContext, actor: Actor, claimId: n
         .from(members)
         .where(eq(members.id, claim.memberId));
       const org = await readOrganisation(tx);
-      return { claim: updated!, who, org, electionTitle: e?.title ?? '' };
+      if (who) note.afterCommit(() => tellClaimant(ctx, updated!, who, org, e?.title ?? ''));
+      return updated!;
     },
   );
-  const { claim, who, org, electionTitle } = ruled;
-  if (who) {
-    const language = memberLanguage(who, org.defaultLanguage);
-    const orgName = org.name.trim() || ctx.env.APP_NAME;
-    const values = {
-      org: orgName,
-      election: electionTitle || `${claim.electionId}`,
-      kind: claim.kind,
-      decision: claim.status,
-      reason: claim.reason ?? '',
-    };
-    const text = t(language, 'register.ruling.text', values);
-    const subject = t(language, 'register.ruling.subject', { org: orgName });
-    ctx.notices.enqueue(async () => {
-      try {
-        if (who.email) await ctx.delivery.sendEmail({ to: who.email, subject, text });
-        else await ctx.delivery.sendSms({ to: who.phone, message: text });
-      } catch (error) {
-        const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
-        ctx.logger.warn({ claimId: claim.id, reason }, 'ruling notice not delivered');
-      }
-    });
-  }
   return toClaim(claim);
+}
+
+/** The ruling, told to the claimant in their language by e-mail (when they have one) or SMS, on the notices queue. */
+function tellClaimant(
+  ctx: RegisterContext,
+  claim: typeof registerClaims.$inferSelect,
+  who: { phone: string; email: string | null; language: string | null },
+  org: Awaited<ReturnType<typeof readOrganisation>>,
+  electionTitle: string,
+): void {
+  const language = memberLanguage(who, org.defaultLanguage);
+  const orgName = org.name.trim() || ctx.env.APP_NAME;
+  const values = {
+    org: orgName,
+    election: electionTitle || `${claim.electionId}`,
+    kind: claim.kind,
+    decision: claim.status,
+    reason: claim.reason ?? '',
+  };
+  const text = t(language, 'register.ruling.text', values);
+  const subject = t(language, 'register.ruling.subject', { org: orgName });
+  ctx.notices.enqueue(async () => {
+    try {
+      if (who.email) await ctx.delivery.sendEmail({ to: who.email, subject, text });
+      else await ctx.delivery.sendSms({ to: who.phone, message: text });
+    } catch (error) {
+      const reason = error instanceof DeliveryError ? error.message : 'delivery failed';
+      ctx.logger.warn({ claimId: claim.id, reason }, 'ruling notice not delivered');
+    }
+  });
 }
 
 /** `GET organisation/attributes`. */

@@ -234,6 +234,32 @@ describe('the roll under rules', () => {
     expect((await rollOf(scheduled.id)).sort()).toEqual([veteran.memberNo, newer.memberNo].sort());
   });
 
+  it('lists the roll filtered by number or name and by branch, the total counting what the filters keep', async () => {
+    const zone = `Q${Date.now()}`;
+    const ms = await Promise.all(['Mombasa', 'Mombasa', 'Kisumu'].map((branch) => createMember(t.ctx, { branch })));
+    for (const m of ms) await setAttributes(m.id, { zone });
+    const e = await createElection({
+      title: 'Filtered',
+      electorate: { branch_ids: null, rules: [{ attribute: 'zone', op: 'equals', value: zone }] },
+    });
+    const list = async (q: string) => {
+      const res = await request(t.app).get(`/api/v1/elections/${e.id}/roll/members?${q}`).set(bearer(admin));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { numbers: (res.body.data as { member_no: string }[]).map((m) => m.member_no).sort(), total: res.body.total as number };
+    };
+    expect(await list('')).toEqual({ numbers: ms.map((m) => m.memberNo).sort(), total: 3 });
+    expect(await list('branch=Mombasa')).toEqual({ numbers: [ms[0]!.memberNo, ms[1]!.memberNo].sort(), total: 2 });
+    expect(await list(`query=${encodeURIComponent(ms[2]!.name.toUpperCase())}`)).toEqual({ numbers: [ms[2]!.memberNo], total: 1 });
+    expect(await list(`query=${encodeURIComponent(ms[1]!.memberNo)}&branch=Kisumu`)).toEqual({ numbers: [], total: 0 });
+    // A LIKE wildcard is a character, not a pattern.
+    expect(await list('query=%25')).toEqual({ numbers: [], total: 0 });
+    const long = await request(t.app)
+      .get(`/api/v1/elections/${e.id}/roll/members?query=${'x'.repeat(151)}`)
+      .set(bearer(admin));
+    expect(long.status).toBe(422);
+    expect(Object.keys(long.body.errors)).toEqual(['query']);
+  });
+
   it('takes the members declared elected in a closed election (elected_in), in those positions or any', async () => {
     const zoneA = await createElection({ title: 'Zone A delegates' });
     const seatOne = await createPosition(t.ctx, { name: 'Delegate one', electionId: zoneA.id });
@@ -266,6 +292,29 @@ describe('the roll under rules', () => {
     });
     expect(await rollOf(one.id)).toEqual([winOne.memberNo]);
     expect(await rollOf(one.id)).not.toContain(loseOne.memberNo);
+
+    // "Am I on the roll?" names only what is not met: the elected member who fails a rule is told
+    // of the rule, not that they were not elected; the one not elected is told that.
+    const ruled = await createElection({
+      title: 'Seat one, one zone',
+      electorate: {
+        branch_ids: null,
+        rules: [{ attribute: 'zone', op: 'equals', value: `nowhere-${Date.now()}` }],
+        elected_in: { election_id: zoneA.id, position_ids: [seatOne.id] },
+      },
+    });
+    const entry = async (memberId: number) =>
+      (
+        await request(t.app)
+          .get(`/api/v1/psk/register?election_id=${ruled.id}`)
+          .set(bearer(await tokenFor(t.ctx, 'voter', memberId)))
+      ).body.data as { on_roll: boolean; reasons: string[] };
+    const elected = await entry(winOne.id);
+    expect(elected.on_roll).toBe(false);
+    expect(elected.reasons).toHaveLength(1);
+    expect(elected.reasons[0]).toMatch(/^Zone/i);
+    const notElected = await entry(loseOne.id);
+    expect(notElected.reasons).toContain('Only the members declared elected in Zone A delegates vote in this election');
   });
 });
 

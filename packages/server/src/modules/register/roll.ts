@@ -1,10 +1,11 @@
 import { dayIn, ruleMet, type AttributeDef, type Attributes, type Rule } from '@kura/contract';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
-import { readOrganisation, rollRows, type ElectionId } from '../../db/election-store';
+import { readOrganisation, rollEntries, rollRows, type ElectionId } from '../../db/election-store';
 import { election, members, positions } from '../../db/schema';
 import { AppError } from '../../errors';
+import { likeContains } from '../../lib/pagination';
 
 /**
  * Who is on an election's roll and who may stand (docs/api.md "The register"): the one place other
@@ -19,23 +20,35 @@ type Reader = Db | Tx;
 /** A member's number, name and branch on the roll. */
 export type RollEntry = { memberId: number; memberNo: string; name: string; branchId: number; branch: string };
 
+/** Which members of the roll a listing keeps: number or name containing `query` (any case), of `branch`. */
+export type RollFilter = { query?: string; branch?: string };
+
+function rollFilterSql(filter: RollFilter): SQL {
+  const query = filter.query?.trim();
+  const branch = filter.branch?.trim();
+  return sql`true
+    ${query ? sql`and (roll.member_no ilike ${likeContains(query)} or m.name ilike ${likeContains(query)})` : sql``}
+    ${branch ? sql`and roll.branch = ${branch}` : sql``}`;
+}
+
 /**
- * The members on the election's roll: the frozen roll once frozen (each with the branch recorded
- * at the freeze), before it the roll as it stands now. Ordered by member number. 404 for no such
- * election. For a page, pass `limit`/`offset`.
+ * The members on the election's roll: the frozen roll once frozen (each with the number and branch
+ * recorded at the freeze), before it the roll as it stands now. Ordered by member number. 404 for no
+ * such election. For a page, pass `limit`/`offset`; `filter` keeps some of them.
  */
 export async function rollMembers(
   ctx: Core,
   electionId: ElectionId,
   page?: { limit: number; offset: number },
   db: Reader = ctx.database.db,
+  filter: RollFilter = {},
 ): Promise<RollEntry[]> {
   await assertElection(db, electionId);
   const rows = await db.execute<{ member_id: number; member_no: string; name: string; branch_id: number; branch: string }>(sql`
-    select m.id as member_id, m.member_no, m.name, roll.branch_id, b.name as branch
-    from (${rollRows(electionId, ctx.now())}) roll(member_id, branch_id)
-    join members m on m.id = roll.member_id join branches b on b.id = roll.branch_id
-    order by m.member_no collate "C"
+    select roll.member_id, roll.member_no, m.name, roll.branch_id, roll.branch
+    from (${rollEntries(electionId, ctx.now())}) roll join members m on m.id = roll.member_id
+    where ${rollFilterSql(filter)}
+    order by roll.member_no collate "C"
     ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`);
   return rows.map((r) => ({
     memberId: Number(r.member_id),
@@ -44,6 +57,19 @@ export async function rollMembers(
     branchId: Number(r.branch_id),
     branch: r.branch,
   }));
+}
+
+/** How many members of the election's roll a filter keeps. */
+export async function rollMembersCount(
+  ctx: Core,
+  electionId: ElectionId,
+  filter: RollFilter,
+  db: Reader = ctx.database.db,
+): Promise<number> {
+  const [row] = await db.execute<{ n: number }>(sql`
+    select count(*)::int as n from (${rollEntries(electionId, ctx.now())}) roll join members m on m.id = roll.member_id
+    where ${rollFilterSql(filter)}`);
+  return Number(row?.n ?? 0);
 }
 
 /** How many members are on the election's roll (frozen, or as it stands). */
@@ -59,6 +85,25 @@ export async function isOnRoll(ctx: Core, electionId: ElectionId, memberId: numb
   const [row] = await db.execute<{ on: boolean }>(sql`
     select exists (select 1 from (${rollRows(electionId, ctx.now())}) roll(member_id, branch_id) where roll.member_id = ${memberId}) as on`);
   return row?.on === true;
+}
+
+/**
+ * Whether the member was declared elected in `electedIn`'s election (in one of its positions, or in
+ * any when it names none): the same reading of the stored declaration as `roll_members`' `elected_in`.
+ */
+export async function declaredElected(
+  db: Reader,
+  electedIn: { election_id: number; position_ids: number[] | null },
+  memberId: number,
+): Promise<boolean> {
+  const rows = await db.execute<{ position_id: number }>(sql`
+    select distinct (g ->> 'position_id')::int as position_id
+    from declarations d
+      cross join lateral json_array_elements(d.declaration -> 'data') g
+      cross join lateral json_array_elements(case when json_typeof(g -> 'values') = 'array' then g -> 'values' else '[]'::json end) v
+    where d.election_id = ${electedIn.election_id} and (v ->> 'elected') = 'true' and (v ->> 'candidate_id')::int = ${memberId}`);
+  const only = electedIn.position_ids?.length ? new Set(electedIn.position_ids) : null;
+  return rows.some((r) => only === null || only.has(Number(r.position_id)));
 }
 
 /**
@@ -100,9 +145,9 @@ export async function eligibilityChecks(
     .select({ eligibility: positions.eligibility, electionId: positions.electionId })
     .from(positions)
     .where(eq(positions.id, positionId));
-  if (!p) throw new AppError('NOT_FOUND', 'No such position');
+  if (!p) throw AppError.say('NOT_FOUND', 'error.noSuchPosition');
   const [m] = await db.select({ attributes: members.attributes }).from(members).where(eq(members.id, memberId));
-  if (!m) throw new AppError('NOT_FOUND', 'No such member');
+  if (!m) throw AppError.say('NOT_FOUND', 'error.noSuchMember');
   const rules = p.eligibility ?? [];
   if (rules.length === 0) return [];
   const ref = await referenceDay(ctx, p.electionId, db);

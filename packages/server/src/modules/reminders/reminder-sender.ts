@@ -5,10 +5,11 @@ import type { Delivery } from '../../delivery';
 import type { Tx } from '../../db/client';
 import { recordActivity } from '../../lib/activity-log';
 import { createLoop, type Loop } from '../../lib/loop';
-import { REMINDER_MEMBER_LOCK_NAMESPACE } from '../../db/locks';
+import { lockMemberReminders } from '../../db/locks';
 import { REMINDER_QUIET_MS } from './reminders.service';
 import { lockForShare, readState } from '../elections';
 import { memberLanguage, t } from '../../i18n';
+import { inTransaction } from '../../lib/unit-of-work';
 
 /** How often an idle sender looks for campaigns queued by another process. */
 const IDLE_POLL_MS = 2000;
@@ -98,7 +99,7 @@ export function createReminderSender(ctx: RemindersContext, delivery?: Delivery)
     }
     const now = ctx.now();
     const ok = error === undefined;
-    await ctx.database.db.transaction(async (tx) => {
+    await inTransaction(ctx, 'Reminder delivery recorded', async (tx) => {
       await tx.execute(sql`
         update reminder_recipients set status = ${ok ? 'sent' : 'failed'}, sent_at = ${ok ? iso(now) : null}::timestamptz
         where reminder_id = ${claim.reminderId} and member_id = ${claim.memberId} and status = 'sending'`);
@@ -156,7 +157,7 @@ export function createReminderSender(ctx: RemindersContext, delivery?: Delivery)
  * paused but not closed does not stop a campaign: voting may resume, and the admin chose to send).
  */
 async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Date): Promise<Claimed | 'skipped' | 'none'> {
-  return ctx.database.db.transaction(async (tx) => {
+  return inTransaction(ctx, 'Reminder recipient claimed', async (tx) => {
     // The election as its lock finds it, first (a close takes the election lock, then this row):
     // a close in flight commits before this claim and is seen; one that starts later waits for it.
     // So no recipient is claimed after a close is visible. Deleted: its campaigns went with it.
@@ -179,7 +180,7 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
       await skip(ctx, tx, reminderId, row.member_id, 'election closed');
       return 'skipped' as const;
     }
-    await tx.execute(sql`select pg_advisory_xact_lock(${REMINDER_MEMBER_LOCK_NAMESPACE}, ${row.member_id})`);
+    await lockMemberReminders(tx, row.member_id);
     const quietSince = iso(new Date(now.getTime() - REMINDER_QUIET_MS));
     const [member] = await tx.execute<{
       name: string;
@@ -259,7 +260,7 @@ async function finishIfComplete(ctx: RemindersContext, reminderId: number, now: 
 /** Claims left by a process that stopped mid-send count as failed (see STALE_CLAIM_MS). */
 async function failStaleClaims(ctx: RemindersContext, now: Date) {
   const cutoff = iso(new Date(now.getTime() - STALE_CLAIM_MS));
-  await ctx.database.db.transaction(async (tx) => {
+  await inTransaction(ctx, 'Stale reminder claims failed', async (tx) => {
     const stale = await tx.execute<{ reminder_id: number; member_id: number; name: string | null }>(sql`
       with gone as (
         update reminder_recipients set status = 'failed'

@@ -61,7 +61,8 @@ export async function createReminder(
       activity: 'Queued reminder',
       data: (r: { id: number; recipients: number }) => `reminder ${r.id}: ${input.channel} to ${r.recipients} members`,
     },
-    async (tx) => {
+    async (tx, note) => {
+      note.afterCommit(() => ctx.events.emit('reminders.queued'));
       // Again under the row's share lock: a close that committed since the check above is seen.
       await assertNotClosedIn(tx, 'reminders', electionId);
       const [row] = await tx
@@ -92,7 +93,6 @@ export async function createReminder(
       return { id, recipients: total };
     },
   );
-  ctx.events.emit('reminders.queued');
   return created;
 }
 
@@ -108,7 +108,7 @@ const toReminder = (r: typeof reminders.$inferSelect): Reminder => ({
 
 export async function getReminder(ctx: Core, id: number): Promise<Reminder> {
   const [row] = await ctx.database.db.select().from(reminders).where(eq(reminders.id, id)).limit(1);
-  if (!row) throw new AppError('NOT_FOUND', 'No reminder has this id');
+  if (!row) throw AppError.say('NOT_FOUND', 'error.noSuchReminder');
   return toReminder(row);
 }
 

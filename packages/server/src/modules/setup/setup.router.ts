@@ -30,8 +30,8 @@ export function setupRoutes(ctx: Core): RouterImplementation<Contract['api']['se
       return { status: 204, body: undefined };
     },
 
-    createPosition: async ({ req, body }) => {
-      const id = await electionOf(ctx, req);
+    createPosition: async ({ req, body, query }) => {
+      const id = await electionOf(ctx, query);
       return { status: 201, body: { data: await createPositions(ctx, await actorOf(ctx, req), body, id) } };
     },
 
@@ -40,9 +40,9 @@ export function setupRoutes(ctx: Core): RouterImplementation<Contract['api']['se
       body: { data: await updatePosition(ctx, await actorOf(ctx, req), params.id, body) },
     }),
 
-    reorderPositions: async ({ req, body }) => ({
+    reorderPositions: async ({ req, body, query }) => ({
       status: 200,
-      body: { data: await reorderPositions(ctx, await actorOf(ctx, req), body.position_ids, await electionOf(ctx, req)) },
+      body: { data: await reorderPositions(ctx, await actorOf(ctx, req), body.position_ids, await electionOf(ctx, query)) },
     }),
 
     deletePosition: async ({ req, params }) => {

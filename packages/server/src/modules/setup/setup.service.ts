@@ -13,11 +13,12 @@ import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
 import { branches, election, members, motionOptions, participation, positions, staff } from '../../db/schema';
 import { AppError } from '../../errors';
+import { t } from '../../i18n';
 import { checkRules } from '../register';
 import type { Actor } from '../../auth/actor';
 import { uniqueViolation } from '../../db/errors';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { ELECTION_LOCK } from '../../db/locks';
+import { lockAllElections, lockElection } from '../../db/locks';
 import { asPosition, translatedPositionColumns } from '../members';
 
 /**
@@ -39,11 +40,11 @@ export async function listAgents(ctx: Core): Promise<Agent[]> {
 }
 
 const duplicateBranch = (name: string) =>
-  new AppError('CONFLICT', `A branch called ${name} already exists`, { errors: { name: ['A branch with this name already exists'] } });
+  AppError.say('CONFLICT', 'error.branchExists', { name }, { errors: { name: [t('en', 'field.branchNameTaken')] } });
 
 async function findBranch(tx: Tx, id: number): Promise<Branch> {
   const [row] = await tx.select({ id: branches.id, name: branches.name }).from(branches).where(eq(branches.id, id)).for('update');
-  if (!row) throw new AppError('NOT_FOUND', 'No branch has this id');
+  if (!row) throw AppError.say('NOT_FOUND', 'error.noSuchBranch');
   return row;
 }
 
@@ -62,12 +63,12 @@ async function assertBranchNameFree(tx: Tx, name: string, exceptId?: number): Pr
  */
 export async function createBranch(ctx: Core, actor: Actor, name: string): Promise<Branch> {
   try {
-    const branch = await auditedTransaction(ctx, { actor, activity: 'Branch created', data: name }, async (tx) => {
+    const branch = await auditedTransaction(ctx, { actor, activity: 'Branch created', data: name }, async (tx, note) => {
+      note.afterCommit(() => ctx.events.emit('members.changed'));
       await assertBranchNameFree(tx, name);
       const [row] = await tx.insert(branches).values({ name }).returning({ id: branches.id, name: branches.name });
       return row!;
     });
-    ctx.events.emit('members.changed');
     return branch;
   } catch (error) {
     if (uniqueViolation(error) !== undefined) throw duplicateBranch(name);
@@ -78,35 +79,38 @@ export async function createBranch(ctx: Core, actor: Actor, name: string): Promi
 /** Renames a branch; its branch positions' level (their title on ballots and results) follows. */
 export async function renameBranch(ctx: Core, actor: Actor, id: number, name: string): Promise<Branch> {
   try {
-    const branch = await auditedTransaction(ctx, { actor, activity: 'Branch renamed', data: `branch ${id} to ${name}` }, async (tx) => {
-      const current = await findBranch(tx, id);
-      await assertBranchNameFree(tx, name, id);
-      if (current.name === name) return current;
-      // The election lock before the closed elections are read: a close holds it, so one in flight
-      // commits first and is seen (and votes in flight finish before the check below).
-      await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
-      const closed = await closedElectionIds(tx);
-      if (closed.length > 0) {
-        const [declared] = await tx
+    const branch = await auditedTransaction(
+      ctx,
+      { actor, activity: 'Branch renamed', data: `branch ${id} to ${name}` },
+      async (tx, note) => {
+        note.afterCommit(() => ctx.events.emit('members.changed'));
+        const current = await findBranch(tx, id);
+        await assertBranchNameFree(tx, name, id);
+        if (current.name === name) return current;
+        // The election lock before the closed elections are read: a close holds it, so one in flight
+        // commits first and is seen (and votes in flight finish before the check below).
+        await lockAllElections(tx);
+        const closed = await closedElectionIds(tx);
+        if (closed.length > 0) {
+          const [declared] = await tx
+            .select({ id: positions.id })
+            .from(positions)
+            .where(and(eq(positions.branchId, id), inArray(positions.electionId, closed)))
+            .limit(1);
+          if (declared) throw AppError.say('CONFLICT', 'error.closed.setup');
+        }
+        const voted = await tx
           .select({ id: positions.id })
           .from(positions)
-          .where(and(eq(positions.branchId, id), inArray(positions.electionId, closed)))
+          .innerJoin(participation, eq(participation.positionId, positions.id))
+          .where(eq(positions.branchId, id))
           .limit(1);
-        if (declared) throw new AppError('CONFLICT', 'The election is closed; the set-up can no longer change');
-      }
-      const voted = await tx
-        .select({ id: positions.id })
-        .from(positions)
-        .innerJoin(participation, eq(participation.positionId, positions.id))
-        .where(eq(positions.branchId, id))
-        .limit(1);
-      if (voted.length > 0)
-        throw new AppError('CONFLICT', 'Votes have been cast for this branch’s positions, so it can no longer be renamed');
-      await tx.update(branches).set({ name }).where(eq(branches.id, id));
-      await tx.update(positions).set({ level: name }).where(eq(positions.branchId, id));
-      return { id, name };
-    });
-    ctx.events.emit('members.changed');
+        if (voted.length > 0) throw AppError.say('CONFLICT', 'error.branchHasVotes');
+        await tx.update(branches).set({ name }).where(eq(branches.id, id));
+        await tx.update(positions).set({ level: name }).where(eq(positions.branchId, id));
+        return { id, name };
+      },
+    );
     return branch;
   } catch (error) {
     if (uniqueViolation(error) !== undefined) throw duplicateBranch(name);
@@ -115,7 +119,8 @@ export async function renameBranch(ctx: Core, actor: Actor, id: number, name: st
 }
 
 export async function deleteBranch(ctx: Core, actor: Actor, id: number): Promise<void> {
-  await auditedTransaction(ctx, { actor, activity: 'Branch deleted', data: `branch ${id}` }, async (tx) => {
+  await auditedTransaction(ctx, { actor, activity: 'Branch deleted', data: `branch ${id}` }, async (tx, note) => {
+    note.afterCommit(() => ctx.events.emit('members.changed'));
     const branch = await findBranch(tx, id);
     const [usedByMembers] = await tx
       .select({ n: sql<number>`count(*)::int` })
@@ -149,13 +154,17 @@ export async function deleteBranch(ctx: Core, actor: Actor, id: number): Promise
     }
     await tx.delete(branches).where(eq(branches.id, id));
   });
-  ctx.events.emit('members.changed');
 }
 
 const duplicatePosition = (title: string) =>
-  new AppError('CONFLICT', `The position ${title} already exists`, {
-    errors: { name: ['A position with this name already exists at this level'] },
-  });
+  AppError.say(
+    'CONFLICT',
+    'error.positionExists',
+    { position: title },
+    {
+      errors: { name: [t('en', 'field.positionNameTaken')] },
+    },
+  );
 
 /** One position (national or one branch's), or one per branch with `every_branch`. */
 export async function createPositions(ctx: Core, actor: Actor, input: CreatePositionBody, electionId: ElectionId): Promise<Position[]> {
@@ -169,7 +178,8 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
         activity: 'Position created',
         data: (rows: Position[]) => `${input.name} (${scope}, ${input.seats ?? 1} seat(s)); ids [${rows.map((r) => r.id).join(', ')}]`,
       },
-      async (tx) => {
+      async (tx, note) => {
+        note.afterCommit(() => ctx.events.emit('candidates.changed'));
         // The branches key-share locked, as the foreign key would: a rename or deletion in flight
         // (which holds the row for update) commits first and is seen, the new name as the level or
         // the branch gone (422); one that starts later waits for this change.
@@ -246,7 +256,6 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
         return created.map(asPosition);
       },
     );
-    ctx.events.emit('candidates.changed');
     return created;
   } catch (error) {
     if (uniqueViolation(error) !== undefined) throw duplicatePosition(input.name);
@@ -254,11 +263,14 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
   }
 }
 
-async function lockPositionForChange(tx: Tx, id: number, what: string): Promise<typeof positions.$inferSelect> {
-  // Exclusive election lock: votes in flight finish first, later ones wait for this change.
-  await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
+async function lockPositionForChange(tx: Tx, id: number, what: 'changed' | 'deleted'): Promise<typeof positions.$inferSelect> {
+  // The position's election's lock exclusively (a position never moves to another election): its
+  // votes in flight finish first, later ones wait for this change; other elections' never wait.
+  const [owner] = await tx.select({ electionId: positions.electionId }).from(positions).where(eq(positions.id, id));
+  if (!owner) throw AppError.say('NOT_FOUND', 'error.noPositionWithId');
+  await lockElection(tx, owner.electionId);
   const [row] = await tx.select().from(positions).where(eq(positions.id, id)).for('update');
-  if (!row) throw new AppError('NOT_FOUND', 'No position has this id');
+  if (!row) throw AppError.say('NOT_FOUND', 'error.noPositionWithId');
   // Under the lock a close takes: one that committed since the caller's check is seen.
   await assertNotClosedIn(tx, 'the set-up', row.electionId);
   const [voted] = await tx
@@ -266,7 +278,7 @@ async function lockPositionForChange(tx: Tx, id: number, what: string): Promise<
     .from(participation)
     .where(eq(participation.positionId, id))
     .limit(1);
-  if (voted) throw new AppError('CONFLICT', `Votes have been cast for ${row.name} ${row.level}, so it can no longer be ${what}`);
+  if (voted) throw AppError.say('CONFLICT', `error.positionVoted.${what}`, { position: `${row.name} ${row.level}` });
   return row;
 }
 
@@ -274,7 +286,7 @@ async function lockPositionForChange(tx: Tx, id: number, what: string): Promise<
 /** The election a position belongs to; 404 for an unknown id (whichever elections exist). */
 async function electionOfPosition(ctx: Core, id: number): Promise<ElectionId> {
   const [row] = await ctx.database.db.select({ electionId: positions.electionId }).from(positions).where(eq(positions.id, id));
-  if (!row) throw new AppError('NOT_FOUND', 'No position has this id');
+  if (!row) throw AppError.say('NOT_FOUND', 'error.noPositionWithId');
   return row.electionId;
 }
 
@@ -285,7 +297,8 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
     const updated = await auditedTransaction(
       ctx,
       { actor, activity: 'Position updated', data: `position ${id}: ${fields.join(', ') || 'nothing'}` },
-      async (tx) => {
+      async (tx, note) => {
+        note.afterCommit(() => ctx.events.emit('candidates.changed'));
         const current = await lockPositionForChange(tx, id, 'changed');
         if (input.name !== undefined && input.name.toLowerCase() !== current.name.toLowerCase()) {
           const [taken] = await tx
@@ -341,7 +354,6 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
         return asPosition(row!);
       },
     );
-    ctx.events.emit('candidates.changed');
     return updated;
   } catch (error) {
     if (uniqueViolation(error) !== undefined) throw duplicatePosition(input.name ?? '');
@@ -357,60 +369,66 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
  */
 export async function reorderPositions(ctx: Core, actor: Actor, ids: number[], electionId: ElectionId): Promise<Position[]> {
   await assertNotClosed(ctx, 'the set-up', electionId);
-  const ordered = await auditedTransaction(ctx, { actor, activity: 'Positions reordered', data: `[${ids.join(', ')}]` }, async (tx) => {
-    // Exclusive election lock: votes in flight finish first, later ones wait for this change.
-    await tx.execute(sql`select pg_advisory_xact_lock(${ELECTION_LOCK})`);
-    await assertNotClosedIn(tx, 'the set-up', electionId);
-    const current = await tx
-      .select({ id: positions.id, name: positions.name, level: positions.level, sortOrder: positions.sortOrder })
-      .from(positions)
-      .where(eq(positions.electionId, electionId))
-      .orderBy(asc(positions.id))
-      .for('update');
-    const known = new Map(current.map((p) => [p.id, p]));
-    const unknown = ids.find((id) => !known.has(id));
-    if (unknown !== undefined) throw AppError.validation({ position_ids: [`No position has the id ${unknown}`] });
-    const listed = new Set(ids);
-    const missing = current.filter((p) => !listed.has(p.id)).map((p) => p.id);
-    if (missing.length > 0)
-      throw AppError.validation({ position_ids: [`The order must list every position; missing: ${missing.join(', ')}`] });
-    const moving = ids.filter((id, place) => known.get(id)!.sortOrder !== place);
-    if (moving.length > 0) {
-      const [voted] = await tx
-        .select({ id: participation.positionId })
-        .from(participation)
-        .where(inArray(participation.positionId, moving))
-        .orderBy(asc(participation.positionId))
-        .limit(1);
-      if (voted) {
-        const p = known.get(voted.id)!;
-        throw new AppError('CONFLICT', `Votes have been cast for ${p.name} ${p.level}, so it can no longer be moved`);
-      }
-      // One statement for the whole list: each id gets its place (ids are checked whole numbers).
-      await tx.execute(sql`
+  const ordered = await auditedTransaction(
+    ctx,
+    { actor, activity: 'Positions reordered', data: `[${ids.join(', ')}]` },
+    async (tx, note) => {
+      note.afterCommit(() => ctx.events.emit('candidates.changed'));
+      // This election's lock exclusively: its votes in flight finish first, later ones wait for this change.
+      await lockElection(tx, electionId);
+      await assertNotClosedIn(tx, 'the set-up', electionId);
+      const current = await tx
+        .select({ id: positions.id, name: positions.name, level: positions.level, sortOrder: positions.sortOrder })
+        .from(positions)
+        .where(eq(positions.electionId, electionId))
+        .orderBy(asc(positions.id))
+        .for('update');
+      const known = new Map(current.map((p) => [p.id, p]));
+      const unknown = ids.find((id) => !known.has(id));
+      if (unknown !== undefined) throw AppError.validation({ position_ids: [`No position has the id ${unknown}`] });
+      const listed = new Set(ids);
+      const missing = current.filter((p) => !listed.has(p.id)).map((p) => p.id);
+      if (missing.length > 0)
+        throw AppError.validation({ position_ids: [`The order must list every position; missing: ${missing.join(', ')}`] });
+      const moving = ids.filter((id, place) => known.get(id)!.sortOrder !== place);
+      if (moving.length > 0) {
+        const [voted] = await tx
+          .select({ id: participation.positionId })
+          .from(participation)
+          .where(inArray(participation.positionId, moving))
+          .orderBy(asc(participation.positionId))
+          .limit(1);
+        if (voted) {
+          const p = known.get(voted.id)!;
+          throw AppError.say('CONFLICT', 'error.positionVoted.moved', { position: `${p.name} ${p.level}` });
+        }
+        // One statement for the whole list: each id gets its place (ids are checked whole numbers).
+        await tx.execute(sql`
         update ${positions} set sort_order = o.place - 1
         from unnest(${`{${ids.join(',')}}`}::int[]) with ordinality as o(id, place)
         where ${positions.id} = o.id and ${positions.sortOrder} <> o.place - 1`);
-    }
-    const rows = new Map(
-      (await tx.select(translatedPositionColumns).from(positions).where(eq(positions.electionId, electionId))).map((p) => [
-        p.id,
-        asPosition(p),
-      ]),
-    );
-    return ids.map((id) => rows.get(id)!);
-  });
-  ctx.events.emit('candidates.changed');
+      }
+      const rows = new Map(
+        (await tx.select(translatedPositionColumns).from(positions).where(eq(positions.electionId, electionId))).map((p) => [
+          p.id,
+          asPosition(p),
+        ]),
+      );
+      return ids.map((id) => rows.get(id)!);
+    },
+  );
   return ordered;
 }
 
 /** Deletes a position and its candidacies; refused (409) once it has votes. */
 export async function deletePosition(ctx: Core, actor: Actor, id: number): Promise<void> {
   await assertNotClosed(ctx, 'the set-up', await electionOfPosition(ctx, id));
-  await auditedTransaction(ctx, { actor, activity: 'Position deleted', data: `position ${id}` }, async (tx) => {
+  await auditedTransaction(ctx, { actor, activity: 'Position deleted', data: `position ${id}` }, async (tx, note) => {
+    note.afterCommit(() => {
+      ctx.events.emit('candidates.changed');
+      ctx.events.emit('members.changed');
+    });
     await lockPositionForChange(tx, id, 'deleted');
     await tx.delete(positions).where(eq(positions.id, id));
   });
-  ctx.events.emit('candidates.changed');
-  ctx.events.emit('members.changed');
 }

@@ -6,7 +6,8 @@ import { activityLogs, branches, candidacies, election, positions } from '../../
 import { bearer, createCandidate, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { setVoting, vote } from '../../../test/voting/election';
-import { whileClosing, whileHeld } from '../../../test/two-sessions';
+import { lockWaiters, whileClosing, whileHeld, type HoldingSession } from '../../../test/two-sessions';
+import { ELECTION_LOCK, ELECTION_LOCK_NAMESPACE } from '../../db/locks';
 import { computePhase } from '../elections';
 
 /** An empty install (no sample structure): an admin sets up a savings cooperative's election. */
@@ -632,3 +633,48 @@ describe.skipIf(databaseKind !== 'postgres')(
     });
   },
 );
+
+describe.skipIf(databaseKind !== 'postgres')('candidacy and position changes lock their own election only (two sessions)', () => {
+  /** What a vote in flight in election `id` holds (cast_vote): the installation's lock and the election's, both shared. */
+  const voteInFlight = (id: number) => (s: HoldingSession) =>
+    s`select pg_advisory_xact_lock_shared(${ELECTION_LOCK}::bigint), pg_advisory_xact_lock_shared(${ELECTION_LOCK_NAMESPACE}::int, ${id}::int)`;
+
+  it('a vote in flight in one election holds up no candidacy or position change in another; in its own, the change waits for it', async () => {
+    const open = (await api('post', '/elections').send({ title: 'Voting now' })).body.data.id as number;
+    const draft = (await api('post', '/elections').send({ title: 'Still in set-up' })).body.data.id as number;
+    const seat = (await api('post', `/positions?election_id=${draft}`).send({ name: 'Treasurer' })).body.data[0] as { id: number };
+    const ownSeat = (await api('post', `/positions?election_id=${open}`).send({ name: 'Secretary' })).body.data[0] as { id: number };
+    const member = await createMember(t.ctx);
+
+    // Election `open`'s vote in flight: the draft's candidacy, position edit and reorder answer at once.
+    const session = await t.ctx.database.sql.reserve();
+    try {
+      await session`begin`;
+      await voteInFlight(open)(session);
+      const assigned = await api('post', `/assign/psk/position?election_id=${draft}`).send({
+        member_no: member.memberNo,
+        position_ids: [seat.id],
+      });
+      expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
+      expect((await api('patch', `/positions/${seat.id}`).send({ description: 'Keeps the books' })).status).toBe(200);
+      expect((await api('put', `/positions/order?election_id=${draft}`).send({ position_ids: [seat.id] })).status).toBe(200);
+      expect(await lockWaiters(t.ctx.database.sql)).toBe(0);
+      await session`commit`;
+    } finally {
+      await session`rollback`.catch(() => undefined);
+      session.release();
+    }
+
+    // In its own election the candidacy change waits for the vote in flight, then goes through.
+    const res = await whileHeld(t.ctx.database.sql, {
+      hold: voteInFlight(open),
+      action: () =>
+        api('post', `/assign/psk/position?election_id=${open}`).send({ member_no: member.memberNo, position_ids: [ownSeat.id] }),
+      meanwhile: async () => undefined,
+      what: 'the candidacy change in the election with a vote in flight',
+    });
+    expect(res.status).toBe(200);
+    const standing = await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.memberId, member.id));
+    expect(standing.map((c) => c.positionId).sort((a, b) => a - b)).toEqual([seat.id, ownSeat.id].sort((a, b) => a - b));
+  });
+});

@@ -81,22 +81,24 @@ async function sendPasswordLink(ctx: StaffContext, admin: Staff, origin: string)
 
 /** Removes an admin or agent and ends their sessions; never the last admin, never oneself (409). */
 export async function deleteStaff(ctx: StaffContext, actor: SignedInActor, id: number): Promise<void> {
-  const ended = await auditedTransaction(ctx, { actor, activity: 'Staff removed', data: `staff #${id}` }, async (tx, note) => {
+  await auditedTransaction(ctx, { actor, activity: 'Staff removed', data: `staff #${id}` }, async (tx, note) => {
     // Every admin row locked: two admins removing each other cannot both pass the last-admin check.
     const admins = await tx.select({ id: staff.id }).from(staff).where(eq(staff.role, 'admin')).for('update');
     const [row] = await tx.select().from(staff).where(eq(staff.id, id)).limit(1);
-    if (!row) throw new AppError('NOT_FOUND', 'No such member of staff');
+    if (!row) throw AppError.say('NOT_FOUND', 'error.noSuchStaff');
     note.data(`${row.role} ${row.email}`);
     if (row.id === actor.id && actor.role !== 'voter') throw new AppError('CONFLICT', NOT_YOURSELF);
     if (row.role === 'admin' && admins.length <= 1) throw new AppError('CONFLICT', LAST_ADMIN);
     await tx.delete(staff).where(eq(staff.id, id));
-    return tx
+    const ended = await tx
       .delete(sessions)
       .where(and(inArray(sessions.role, ['admin', 'agent']), eq(sessions.subjectId, id)))
       .returning({ tokenHash: sessions.tokenHash });
+    // After the commit: open sockets of those sessions lose their staff rooms (realtime/session-expiry.ts).
+    note.afterCommit(() => {
+      for (const { tokenHash } of ended) ctx.events.emit('session.revoked', { tokenHash });
+    });
   });
-  // After the commit: open sockets of those sessions lose their staff rooms (realtime/session-expiry.ts).
-  for (const { tokenHash } of ended) ctx.events.emit('session.revoked', { tokenHash });
 }
 
 /** An admin's or agent's own display name. */
@@ -104,7 +106,7 @@ export async function setOwnName(ctx: StaffContext, actor: SignedInActor, name: 
   const trimmed = name.trim();
   return auditedTransaction(ctx, { actor, activity: 'Staff display name changed', data: trimmed }, async (tx) => {
     const [row] = await tx.update(staff).set({ name: trimmed }).where(eq(staff.id, actor.id)).returning();
-    if (!row) throw new AppError('NOT_FOUND', 'No such member of staff');
+    if (!row) throw AppError.say('NOT_FOUND', 'error.noSuchStaff');
     return staffRecord(row);
   });
 }

@@ -5,23 +5,23 @@ import type { StoredSession, UssdSessionStore } from './session-store';
 /**
  * The session store on Redis (REDIS_URL set): one hash per session (`v` version, `d` the state as
  * JSON, `h` held until, `t` last answer; times in ms since the epoch), each step one Lua script so
- * that "still at this version and nobody holds it" is checked and acted on at once, as the
+ * that "nobody holds it" (or "still at this version") is checked and acted on at once, as the
  * database store's conditional UPDATE does. Redis forgets a session by itself `ttlMs` after its
  * last write, so `purge` has nothing to do.
  */
-const HOLD = `
-local v = redis.call('HGET', KEYS[1], 'v')
-if not v or tonumber(v) ~= tonumber(ARGV[1]) then return false end
-local h = tonumber(redis.call('HGET', KEYS[1], 'h') or '0')
-if h > 0 and h >= tonumber(ARGV[2]) then return false end
-local next = tonumber(v) + 1
-redis.call('HSET', KEYS[1], 'v', next, 'h', ARGV[3])
-return next`;
+const TAKE = `
+local row = redis.call('HMGET', KEYS[1], 'v', 'd', 'h', 't')
+if not row[1] or not row[2] then return false end
+local h = tonumber(row[3] or '0')
+if h > 0 and h >= tonumber(ARGV[1]) then return false end
+local next = tonumber(row[1]) + 1
+redis.call('HSET', KEYS[1], 'v', next, 'h', ARGV[2])
+return {next, row[2], row[4]}`;
 
 const CREATE = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return false end
-redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1], 'h', ARGV[2], 't', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1], 'h', 0, 't', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`;
 
 const WRITE = `
@@ -66,14 +66,16 @@ export class RedisSessionStore<D> implements UssdSessionStore<D> {
     };
   }
 
-  async hold(sessionId: string, expected: { version: number } | { data: D }, now: Date, heldUntil: Date): Promise<number | null> {
-    const key = this.key(sessionId);
-    if ('data' in expected) {
-      const created = await this.redis.eval(CREATE, 1, key, JSON.stringify(expected.data), heldUntil.getTime(), now.getTime(), this.ttlMs);
-      return created === 1 ? 1 : null;
-    }
-    const version = await this.redis.eval(HOLD, 1, key, expected.version, now.getTime(), heldUntil.getTime());
-    return typeof version === 'number' ? version : null;
+  async create(sessionId: string, data: D, now: Date): Promise<boolean> {
+    const created = await this.redis.eval(CREATE, 1, this.key(sessionId), JSON.stringify(data), now.getTime(), this.ttlMs);
+    return created === 1;
+  }
+
+  async take(sessionId: string, now: Date, heldUntil: Date): Promise<StoredSession<D> | undefined> {
+    const taken = (await this.redis.eval(TAKE, 1, this.key(sessionId), now.getTime(), heldUntil.getTime())) as
+      [number, string, string] | null;
+    if (!taken) return undefined;
+    return { version: Number(taken[0]), data: JSON.parse(taken[1]) as D, heldUntil, touchedAt: new Date(Number(taken[2])) };
   }
 
   async write(sessionId: string, version: number, data: D, now: Date): Promise<void> {

@@ -15,6 +15,7 @@ import { verifyPassword } from '../../lib/crypto';
 import { castVote, getBallot, type VoteReceipt } from '../ballots';
 import { choicesOf, con, confirmScreen, end, menuScreen, optionName, positionScreen, positionView, screen, titleOf } from './screens';
 import type { UssdSessionStore } from './session-store';
+import { inTransaction } from '../../lib/unit-of-work';
 
 /**
  * Voting by USSD (docs/operations.md "Voting by USSD with Africa's Talking"): the gateway posts
@@ -49,6 +50,8 @@ export type UssdSessionData = {
   challengeId?: number;
   /** The member set their own pin (`PUT psk/pin`): it may be entered instead of the code. */
   hasPin?: boolean;
+  /** The member's name until the code is checked (the activity log names them). */
+  name?: string;
   /** The open elections the member may vote in, when several (the menu). */
   elections?: { id: number; title: string }[];
   electionId?: number;
@@ -79,35 +82,47 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The answer to one gateway request (`CON …` or `END …`). */
 export async function answerUssd(ctx: Core, deps: UssdDeps, request: UssdRequest): Promise<string> {
   const phone = normalisePhone(request.phoneNumber) ?? request.phoneNumber.trim();
+  if (request.text === '') {
+    const opened = await open(ctx, deps, request.sessionId, phone);
+    if (opened !== undefined) return opened;
+  }
   for (let attempt = 0; attempt < WAIT_STEPS; attempt++) {
     const now = ctx.now();
-    const stored = await deps.store.read(request.sessionId);
-    let data: UssdSessionData;
-    let version: number | null;
-    if (stored) {
-      data = stored.data;
+    // Read and held in one step; when that fails, read to tell a repeat, a held session and none apart.
+    const taken = await deps.store.take(request.sessionId, now, new Date(now.getTime() + HOLD_MS));
+    if (!taken) {
+      const stored = await deps.store.read(request.sessionId);
+      if (!stored) {
+        // Forgotten meanwhile: a dial opens it again.
+        if (request.text === '') {
+          const opened = await open(ctx, deps, request.sessionId, phone);
+          if (opened !== undefined) return opened;
+          continue;
+        }
+        // A later input of a session this server does not know (forgotten, or never begun here).
+        const language = defaultLanguage(await readDefaultLanguage(ctx.database.db));
+        return end(screen(t(language, 'ussd.expired')));
+      }
       // Only the phone that opened the session continues it.
-      if (data.phone !== phone) return end(screen(t(data.language, 'ussd.error')));
-      const known = data.answers[request.text];
+      if (stored.data.phone !== phone) return end(screen(t(stored.data.language, 'ussd.error')));
+      const known = stored.data.answers[request.text];
       if (known !== undefined) return known;
-      if (stored.heldUntil && stored.heldUntil > now) {
-        await sleep(WAIT_STEP_MS);
-        continue;
-      }
-      if (now.getTime() - stored.touchedAt.getTime() > SESSION_IDLE_MS || data.step === 'over') {
-        return end(screen(t(data.language, 'ussd.expired')));
-      }
-      version = await deps.store.hold(request.sessionId, { version: stored.version }, now, new Date(now.getTime() + HOLD_MS));
-    } else {
-      const language = defaultLanguage(await readDefaultLanguage(ctx.database.db));
-      // A later input of a session this server does not know (forgotten, or never begun here).
-      if (request.text !== '') return end(screen(t(language, 'ussd.expired')));
-      data = { language, phone, answers: {}, step: 'member' };
-      // Abandoned sessions (and the choices they hold) go once well past the idle limit (SECURITY.md).
-      await deps.store.purge(new Date(now.getTime() - 2 * SESSION_IDLE_MS));
-      version = await deps.store.hold(request.sessionId, { data }, now, new Date(now.getTime() + HOLD_MS));
+      if (stored.heldUntil && stored.heldUntil > now) await sleep(WAIT_STEP_MS);
+      continue;
     }
-    if (version === null) continue;
+    const { data, version } = taken;
+    // Nothing to change: the session is let go as it was.
+    const settled =
+      data.phone !== phone
+        ? end(screen(t(data.language, 'ussd.error')))
+        : (data.answers[request.text] ??
+          (now.getTime() - taken.touchedAt.getTime() > SESSION_IDLE_MS || data.step === 'over'
+            ? end(screen(t(data.language, 'ussd.expired')))
+            : undefined));
+    if (settled !== undefined) {
+      await deps.store.release(request.sessionId, version);
+      return settled;
+    }
     let answer: string;
     let next: UssdSessionData;
     try {
@@ -127,6 +142,23 @@ export async function answerUssd(ctx: Core, deps: UssdDeps, request: UssdRequest
   return end(screen(t('en', 'ussd.error')));
 }
 
+/**
+ * A dial (`text` empty): the session is created with its welcome screen as its first answer, in
+ * one statement and never held (the screen changes nothing). Undefined when the session exists
+ * already (a repeated dial): the caller answers it from the session.
+ */
+async function open(ctx: Core, deps: UssdDeps, sessionId: string, phone: string): Promise<string | undefined> {
+  const now = ctx.now();
+  const org = await readOrganisation(ctx.database.db);
+  const language = defaultLanguage(org.defaultLanguage);
+  const answer = con(screen(t(language, 'ussd.welcome', { org: (org.name || ctx.env.APP_NAME).slice(0, 60) })));
+  // Abandoned sessions (and the choices they hold) go once well past the idle limit (SECURITY.md);
+  // the store does it at most once a minute per process.
+  await deps.store.purge(new Date(now.getTime() - 2 * SESSION_IDLE_MS));
+  const data: UssdSessionData = { language, phone, answers: { '': answer }, step: 'member' };
+  return (await deps.store.create(sessionId, data, now)) ? answer : undefined;
+}
+
 type Outcome = { answer: string; data: UssdSessionData };
 
 /** The latest input of the session: the part of `text` after its last `*`. */
@@ -136,7 +168,7 @@ function advance(ctx: Core, deps: UssdDeps, data: UssdSessionData, request: Ussd
   const input = inputOf(request.text);
   switch (data.step) {
     case 'member':
-      return request.text === '' ? welcome(ctx, data) : signIn(ctx, deps, data, input, request.ip);
+      return signIn(ctx, deps, data, input, request.ip);
     case 'code':
       return checkCode(ctx, data, input, request.ip);
     case 'election':
@@ -154,11 +186,6 @@ const over = (data: UssdSessionData, id: MessageId, values?: Record<string, stri
   answer: end(screen(t(data.language, id, values))),
   data: { ...data, step: 'over' },
 });
-
-async function welcome(ctx: Core, data: UssdSessionData): Promise<Outcome> {
-  const org = (await readOrganisation(ctx.database.db)).name || ctx.env.APP_NAME;
-  return { answer: con(screen(t(data.language, 'ussd.welcome', { org: org.slice(0, 60) }))), data };
-}
 
 const SIGN_IN = 'Voter sign-in: USSD';
 
@@ -181,7 +208,8 @@ async function signIn(ctx: Core, deps: UssdDeps, data: UssdSessionData, memberNo
     });
     return over(data, 'ussd.signInFailed');
   }
-  const language = memberLanguage(member, await readDefaultLanguage(ctx.database.db));
+  // The member's own language, else the organisation's default the session began in.
+  const language = memberLanguage(member, data.language);
   const signedIn = { ...data, language, memberId: member.id };
   let issued;
   try {
@@ -210,7 +238,7 @@ async function signIn(ctx: Core, deps: UssdDeps, data: UssdSessionData, memberNo
   const hasPin = member.pinHash !== null;
   return {
     answer: con(screen(t(language, hasPin ? 'ussd.enterCodeOrPin' : 'ussd.enterCode'))),
-    data: { ...signedIn, step: 'code', challengeId: issued.challengeId, hasPin },
+    data: { ...signedIn, step: 'code', challengeId: issued.challengeId, hasPin, name: member.name },
   };
 }
 
@@ -229,12 +257,11 @@ async function checkCode(ctx: Core, data: UssdSessionData, code: string, ip: str
     if (error instanceof AppError && error.status === 429) return over(data, 'ussd.tooMany');
     throw error;
   }
-  const [member] = await ctx.database.db
-    .select({ name: members.name, pinHash: members.pinHash })
-    .from(members)
-    .where(eq(members.id, memberId))
-    .limit(1);
-  const name = member?.name ?? 'unknown';
+  // The pin is read only where the member set one; the name (for the log) came with the member number.
+  const [member] = data.hasPin
+    ? await ctx.database.db.select({ name: members.name, pinHash: members.pinHash }).from(members).where(eq(members.id, memberId)).limit(1)
+    : [];
+  const name = member?.name ?? data.name ?? 'unknown';
   const pinHash = data.hasPin ? (member?.pinHash ?? null) : null;
   // Checked outside the code's transaction: a slow hash never holds the code's row locked.
   const byPin = pinHash !== null && /^\d{4,8}$/.test(code) && (await verifyPassword(code, pinHash));
@@ -247,7 +274,7 @@ async function checkCode(ctx: Core, data: UssdSessionData, code: string, ip: str
       recordActivity(ctx, { name, activity, userId: memberId, userType: 'voter', ip, status: 'success', data: how }, tx),
       attempt.succeeded(tx),
     ]).then(() => undefined);
-  const check = await ctx.database.db.transaction(async (tx) => {
+  const check = await inTransaction(ctx, 'USSD PIN check', async (tx) => {
     if (byPin) {
       // The code is spent with the pin's success: it opens nothing afterwards.
       await tx.update(otpChallenges).set({ usedAt: ctx.now() }).where(eq(otpChallenges.id, data.challengeId!));
@@ -265,7 +292,7 @@ async function checkCode(ctx: Core, data: UssdSessionData, code: string, ip: str
       return { answer: con(screen(t(data.language, data.hasPin ? 'ussd.codeOrPinWrong' : 'ussd.codeWrong'))), data };
     return over(data, 'ussd.codeDead');
   }
-  return openElections(ctx, { ...data, challengeId: undefined, hasPin: undefined });
+  return openElections(ctx, { ...data, challengeId: undefined, hasPin: undefined, name: undefined });
 }
 
 /** The positions of the election's ballot the member has not voted for yet (a vote on the web counts). */

@@ -239,6 +239,23 @@ describe.each(STORES)('with the session store on %s', (kind) => {
       t.clock.advance(181_000);
       expect(await phone.send(m.memberNo)).toMatch(/^END Your session has timed out/);
     });
+
+    it('forgets an abandoned session, with its choices, once a session starts well past the idle limit', async () => {
+      const m = await member();
+      const { phone } = await signedIn(m);
+      await phone.send('1'); // a choice held in the session
+      const store = storeOf(kind);
+      try {
+        expect(await store.read(phone.sessionId)).toBeDefined();
+        t.clock.advance(2 * 180_000 + 61_000);
+        expect(await phoneSession(t.app, (await member()).phone).send()).toMatch(/^CON /);
+        // The database forgets it at the next session's start; Redis by its own expiry (not waited for here).
+        if (kind === 'database') expect(await store.read(phone.sessionId)).toBeUndefined();
+        expect(await phone.send('1')).toMatch(/^END Your session has timed out/);
+      } finally {
+        await store.close?.();
+      }
+    });
   });
 
   /** Votes through every screen: chair 1, board two then done, committee one then done, ranked all three, motion yes. */
@@ -469,31 +486,39 @@ describe.each(STORES)('with the session store on %s', (kind) => {
   });
 
   describe('the session store', () => {
-    it('lets one request of two hold a session, ignores a stale write, and is free again after release', async () => {
+    it('creates a session once, lets one request of two take it, ignores a stale write, and is free again after release', async () => {
       const store = storeOf(kind);
       try {
         const id = `store-${Math.random().toString(36).slice(2)}`;
         const now = t.clock.now();
         const later = new Date(now.getTime() + 30_000);
-        const data = { language: 'en', phone: '+254700000001', answers: {}, step: 'member' } as UssdSessionData;
-        const created = await Promise.all([store.hold(id, { data }, now, later), store.hold(id, { data }, now, later)]);
-        expect(created.filter((v) => v !== null)).toHaveLength(1);
-        const v1 = created.find((v) => v !== null)!;
+        const data = { language: 'en', phone: '+254700000001', answers: { '': 'CON Welcome' }, step: 'member' } as UssdSessionData;
+        const created = await Promise.all([store.create(id, data, now), store.create(id, data, now)]);
+        expect(created.filter(Boolean)).toHaveLength(1);
+        expect(await store.read(id)).toMatchObject({ data: { step: 'member', answers: { '': 'CON Welcome' } }, heldUntil: null });
+        const first = await Promise.all([store.take(id, now, later), store.take(id, now, later)]);
+        expect(first.filter((s) => s !== undefined)).toHaveLength(1);
+        const v1 = first.find((s) => s !== undefined)!.version;
         await store.write(id, v1, { ...data, step: 'code' }, now);
         const read = await store.read(id);
         expect(read).toMatchObject({ data: { step: 'code' }, heldUntil: null });
-        const held = await Promise.all([
-          store.hold(id, { version: read!.version }, now, later),
-          store.hold(id, { version: read!.version }, now, later),
-        ]);
-        expect(held.filter((v) => v !== null)).toHaveLength(1);
-        const v2 = held.find((v) => v !== null)!;
+        const held = await Promise.all([store.take(id, now, later), store.take(id, now, later)]);
+        const taken = held.filter((s) => s !== undefined);
+        expect(taken).toHaveLength(1);
+        expect(taken[0]).toMatchObject({ data: { step: 'code' } });
+        const v2 = taken[0]!.version;
         // Held: nobody else takes it until the hold lapses or is let go.
-        expect(await store.hold(id, { version: v2 }, now, later)).toBeNull();
+        expect(await store.take(id, now, later)).toBeUndefined();
+        expect((await store.read(id))!.heldUntil).not.toBeNull();
         await store.write(id, v1, { ...data, step: 'over' }, now); // a stale holder's write changes nothing
         expect((await store.read(id))!.data.step).toBe('code');
         await store.release(id, v2);
-        expect(await store.hold(id, { version: v2 }, now, later)).not.toBeNull();
+        expect(await store.take(id, now, later)).toMatchObject({ data: { step: 'code' } });
+        // A lapsed hold: taken again once its time is past.
+        expect(await store.take(id, new Date(later.getTime() + 1), new Date(later.getTime() + 30_000))).toMatchObject({
+          data: { step: 'code' },
+        });
+        expect(await store.take(`${id}-none`, now, later)).toBeUndefined();
       } finally {
         await store.close?.();
       }

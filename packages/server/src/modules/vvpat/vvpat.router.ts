@@ -7,12 +7,12 @@ import { listMyVvpat, searchVvpat } from './vvpat.service';
 
 export function vvpatRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['vvpat']> {
   return {
-    listVvpat: async ({ query, req }) => ({ status: 200, body: await searchVvpat(ctx, query, {}, await electionOf(ctx, req)) }),
+    listVvpat: async ({ query }) => ({ status: 200, body: await searchVvpat(ctx, query, {}, await electionOf(ctx, query)) }),
 
-    searchVvpat: async ({ query: { vvpat, psk_position_id, ...page }, req }) => ({
-      status: 200,
-      body: await searchVvpat(ctx, page, { vvpat, positionId: psk_position_id }, await electionOf(ctx, req)),
-    }),
+    searchVvpat: async ({ query }) => {
+      const { vvpat, psk_position_id, ...page } = query;
+      return { status: 200, body: await searchVvpat(ctx, page, { vvpat, positionId: psk_position_id }, await electionOf(ctx, query)) };
+    },
 
     getMyVvpat: async ({ req }) => ({ status: 200, body: { data: { votes: await listMyVvpat(ctx, callerOf(req).subjectId) } } }),
   };

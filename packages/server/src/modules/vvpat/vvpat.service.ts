@@ -6,6 +6,7 @@ import { likeContains, pageMeta, pageRequest } from '../../lib/pagination';
 import { positionTitle } from '../../lib/position-title';
 import { findBallots, normaliseReceipt, readQueue, type Ballot } from '../ballots';
 import { assertMayViewResults, mayViewResults, type ElectionId, type ElectionsContext } from '../elections';
+import { inTransaction } from '../../lib/unit-of-work';
 
 export type VvpatPage = { data: { votes: VvpatRow[] }; meta: PageMeta };
 
@@ -137,7 +138,9 @@ export async function searchVvpat(
   const [named] = await ctx.database.db.select({ title: election.title }).from(election).where(eq(election.id, id));
   const title = named?.title ?? '';
   const code = filter.vvpat ? normaliseReceipt(filter.vvpat) : undefined;
-  const { rows, total } = await ctx.database.db.transaction(
+  const { rows, total } = await inTransaction(
+    ctx,
+    'VVPAT page read',
     async (tx) => {
       // Queue and ballots in one snapshot: a ballot mixed meanwhile is listed once.
       const queued = await readQueue(ctx, tx);

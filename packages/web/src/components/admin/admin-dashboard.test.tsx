@@ -116,7 +116,9 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
     let opened = false;
     let closed = false;
     let active = false;
+    // As the server answers: GET election has no roll size; GET elections/{id} has it.
     const election = () => ({
+      id: 7,
       title: 'Annual election',
       organisation: 'Umoja Savings Cooperative',
       website: null,
@@ -128,7 +130,6 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
       phase: closed ? 'closed' : active ? 'open' : opened ? 'paused' : 'setup',
       active: active ? '1' : '0',
       roll_frozen_at: opened ? '2027-01-01T09:00:00Z' : null,
-      roll_size: 30,
     });
     const calls = stubFetch((c) => {
       if (c.path === '/psk/election/status') return { status: 200, body: { active: active ? '1' : '0' } };
@@ -141,6 +142,7 @@ describe('admin dashboard (docs/screens.md "Staff pages")', () => {
         };
       }
       if (c.path === '/election') return { status: 200, body: { data: election() } };
+      if (c.path === '/elections/7') return { status: 200, body: { data: { ...election(), roll_size: 30 } } };
       if (c.path === '/election/close') {
         closed = true;
         active = false;

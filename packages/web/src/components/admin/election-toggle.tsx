@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import * as SwitchPrimitive from '@radix-ui/react-switch';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/hooks/use-toast';
 import {
   AlertDialog,
@@ -36,6 +36,19 @@ export function ElectionToggle({ election }: { election?: number }) {
   // as the close is; the positions nobody stands for are named in the same question.
   const electionQuery = useQuery(queries.election(election));
   const [opening, setOpening] = useState<string[] | null>(null);
+  const queryClient = useQueryClient();
+  // GET election carries no roll size (it is every page's texts): the size the question names is
+  // read fresh from GET elections/{id} as the switch is flipped (an import just before counts).
+  const [rollSize, setRollSize] = useState<number | undefined>(undefined);
+  const freshRollSize = async (): Promise<number | undefined> => {
+    const id = election ?? electionQuery.data?.body.data.id;
+    if (id === undefined) return undefined;
+    try {
+      return (await queryClient.fetchQuery({ ...queries.electionById(id), staleTime: 0 })).body.data.roll_size;
+    } catch {
+      return undefined;
+    }
+  };
   const firstOpening = (() => {
     const e = electionQuery.data?.body.data;
     return e !== undefined && !e.roll_frozen_at && (e.phase === 'setup' || e.phase === 'scheduled');
@@ -61,6 +74,7 @@ export function ElectionToggle({ election }: { election?: number }) {
     if (next) {
       const missing = await positionsWithoutCandidate();
       if (firstOpening) {
+        setRollSize(await freshRollSize());
         setOpening(missing);
         return;
       }
@@ -124,7 +138,7 @@ export function ElectionToggle({ election }: { election?: number }) {
           <AlertDialogHeader>
             <AlertDialogTitle>{t('admin.toggle.openTitle')}</AlertDialogTitle>
             <AlertDialogDescription>
-              {t('admin.toggle.openText', { count: electionQuery.data?.body.data.roll_size ?? 0 })}
+              {t('admin.toggle.openText', { count: rollSize ?? electionQuery.data?.body.data.roll_size ?? 0 })}
             </AlertDialogDescription>
             {opening && opening.length > 0 ? (
               <p className="text-sm font-medium text-destructive">{t('admin.toggle.emptyText', { positions: opening.join(', ') })}</p>

@@ -10,6 +10,7 @@ import { fieldErrorsOf } from '@/lib/errors';
 import { knownTimeZones } from '@/lib/zoned-time';
 import { LANGUAGE_NAMES, SHIPPED_LANGUAGES, useT } from '@/i18n';
 import { useElectionName } from '@/components/staff/election-switcher';
+import { Loading } from '@/components/layout/page-states';
 
 const org = UpdateOrganisationBody.shape;
 const election = UpdateElectionBody.innerType().shape;
@@ -104,6 +105,17 @@ export function OrganisationForm(props: Props) {
   // Only an election that is not archived may be the current one (the server refuses others: 422).
   const choices = props.fields === 'organisation' ? props.elections.filter((e) => e.id !== undefined && !e.archived) : [];
   const errors = form.formState.errors;
+  // The fields appear with the stored values in them (useStoredValues): not empty and typed into while they load.
+  if (!stored) {
+    return (
+      <section aria-labelledby={`${id}-h`} className="rounded-lg border border-border bg-card p-4 shadow-sm">
+        <h2 id={`${id}-h`} className="mb-3 text-lg font-semibold">
+          {heading}
+        </h2>
+        <Loading label={t('common.loading')} />
+      </section>
+    );
+  }
   return (
     <section aria-labelledby={`${id}-h`} className="rounded-lg border border-border bg-card p-4 shadow-sm">
       <h2 id={`${id}-h`} className="mb-3 text-lg font-semibold">

@@ -102,6 +102,24 @@ describe('the returning officer’s Register page', () => {
     expect(callsTo(calls, contract.api.register.getRollMembers).at(-1)?.search.get('page')).toBe('2');
   });
 
+  it('finds members on the roll by number or name, from page 1, and Reset shows the whole roll again', async () => {
+    const calls = server();
+    await renderWithProviders(<RegisterPage />, '/admin/register');
+    const roll = await screen.findByRole('region', { name: 'Members on the roll' });
+    expect(await within(roll).findByText('M-10')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await within(roll).findByText('M-20')).toBeTruthy();
+    const find = screen.getByRole('search', { name: 'Find on the roll' });
+    fireEvent.change(within(find).getByLabelText('Member number or name'), { target: { value: ' wanj ' } });
+    fireEvent.click(within(find).getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(callsTo(calls, contract.api.register.getRollMembers).at(-1)?.search.get('query')).toBe('wanj'));
+    expect(callsTo(calls, contract.api.register.getRollMembers).at(-1)?.search.get('page')).toBe('1');
+    expect(await screen.findByText(/found\.$/)).toBeTruthy();
+    fireEvent.click(within(find).getByRole('button', { name: 'Reset' }));
+    await waitFor(() => expect(callsTo(calls, contract.api.register.getRollMembers).at(-1)?.search.get('query')).toBeNull());
+    expect(within(find).getByLabelText('Member number or name')).toHaveProperty('value', '');
+  });
+
   it('shows a frozen roll’s time and hash', async () => {
     server({ roll: { ...openRoll, frozen_at: '2026-03-01T09:00:00.000Z', hash: 'ab'.repeat(32) } });
     await renderWithProviders(<RegisterPage />, '/admin/register');

@@ -7,11 +7,14 @@ import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states
 import { DataTable, rowClass, Td } from '@/components/staff/data-table';
 import { ElectionSwitcher } from '@/components/staff/election-switcher';
 import { Pager } from '@/components/staff/pager';
+import { SearchForm } from '@/components/staff/search-form';
 import { StatusFilter } from '@/components/staff/status-filter';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
+import { RollSummary } from '@/components/results/roll-summary';
 import { ClaimStatusLine, windowState } from '@/components/voter/register-page';
 import { toast } from '@/hooks/use-toast';
 import { formatDateTime, useElection } from '@/lib/election';
@@ -82,63 +85,74 @@ function WindowSection({ election, zone }: { election: number; zone: string }) {
   );
 }
 
+type RollFilters = { query: string; branch: string };
+const NO_ROLL_FILTERS: RollFilters = { query: '', branch: '' };
+const ANY_BRANCH = '__any__';
+
 function RollSection({ election, zone }: { election: number; zone: string }) {
   const { t } = useT();
+  const id = useId();
   const [page, setPage] = useState(1);
-  const roll = useQuery(queries.roll(election));
-  const members = useQuery(queries.rollMembers(election, page));
+  const [draft, setDraft] = useState<RollFilters>(NO_ROLL_FILTERS);
+  const [applied, setApplied] = useState<RollFilters>(NO_ROLL_FILTERS);
+  const members = useQuery(queries.rollMembers(election, page, applied));
+  const branches = useQuery(queries.roll(election)).data?.body.data.by_branch ?? [];
+  const filtered = applied.query !== '' || applied.branch !== '';
+  const filters = {
+    draft,
+    setField: (key: keyof RollFilters, value: string) => setDraft((d) => ({ ...d, [key]: value })),
+    search: () => {
+      setApplied({ query: draft.query.trim(), branch: draft.branch });
+      setPage(1);
+    },
+    reset: () => {
+      setDraft(NO_ROLL_FILTERS);
+      setApplied(NO_ROLL_FILTERS);
+      setPage(1);
+    },
+  };
   return (
     <section aria-labelledby="roll-h" className="grid gap-3">
       <h2 id="roll-h" className="text-lg font-semibold">
         {t('admin.register.roll')}
       </h2>
-      {roll.isPending ? <Loading label={t('admin.register.rollLoading')} /> : null}
-      {roll.isError ? <ErrorState onRetry={() => void roll.refetch()}>{t('admin.register.rollFailed')}</ErrorState> : null}
-      {roll.data ? (
-        <div className="grid gap-3">
-          <p className="text-sm" data-testid="roll-size">
-            {t('admin.register.size', { number: String(roll.data.body.data.size), count: roll.data.body.data.size })}{' '}
-            {roll.data.body.data.frozen_at
-              ? t('admin.register.frozenAt', { date: formatDateTime(roll.data.body.data.frozen_at, zone) })
-              : t('admin.register.notFrozen')}
-          </p>
-          {roll.data.body.data.hash ? (
-            <div className="grid gap-1 text-sm">
-              <span className="font-medium">{t('admin.register.hash')}</span>
-              <code className="rounded bg-muted px-2 py-1 font-mono text-xs break-all">{roll.data.body.data.hash}</code>
-            </div>
-          ) : null}
-          {roll.data.body.data.by_branch.length > 0 ? (
-            <details>
-              <summary className="cursor-pointer text-sm font-medium">
-                {t('admin.register.byBranchSummary', {
-                  number: String(roll.data.body.data.by_branch.length),
-                  count: roll.data.body.data.by_branch.length,
-                })}
-              </summary>
-              <div className="mt-2">
-                <DataTable
-                  caption={t('admin.register.byBranch')}
-                  headers={[t('admin.register.branch'), t('admin.register.members')]}
-                  minWidth="min-w-[16rem]"
-                >
-                  {roll.data.body.data.by_branch.map((b) => (
-                    <tr key={b.branch} className={rowClass}>
-                      <Td>{b.branch}</Td>
-                      <Td className="tabular-nums">{b.size}</Td>
-                    </tr>
-                  ))}
-                </DataTable>
-              </div>
-            </details>
-          ) : null}
-        </div>
-      ) : null}
+      <RollSummary election={election} zone={zone} />
 
       <h3 className="font-semibold">{t('admin.register.rollMembers')}</h3>
+      <SearchForm
+        label={t('admin.register.rollFilter')}
+        fields={[{ key: 'query', label: t('admin.register.rollQuery'), maxLength: 150 }]}
+        filters={filters}
+        showReset={filtered}
+        columns={2}
+      >
+        <div className="grid gap-2">
+          <Label htmlFor={`${id}-branch`}>{t('admin.register.branch')}</Label>
+          <Select value={draft.branch || ANY_BRANCH} onValueChange={(v) => filters.setField('branch', v === ANY_BRANCH ? '' : v)}>
+            <SelectTrigger id={`${id}-branch`}>
+              <SelectValue placeholder={t('admin.register.anyBranch')} />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ANY_BRANCH}>{t('admin.register.anyBranch')}</SelectItem>
+              {branches.map((b) => (
+                <SelectItem key={b.branch} value={b.branch}>
+                  {b.branch}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      </SearchForm>
+      {members.data && filtered ? (
+        <p className="text-sm" role="status">
+          {t('admin.register.rollFound', { number: String(members.data.body.total), count: members.data.body.total })}
+        </p>
+      ) : null}
       {members.isPending ? <Loading /> : null}
-      {members.isError ? <ErrorState onRetry={() => void members.refetch()}>{t('admin.register.rollFailed')}</ErrorState> : null}
-      {members.data && members.data.body.data.length === 0 ? <EmptyState>{t('admin.register.rollEmpty')}</EmptyState> : null}
+      {members.isError ? <ErrorState onRetry={() => void members.refetch()}>{t('roll.loadFailed')}</ErrorState> : null}
+      {members.data && members.data.body.data.length === 0 ? (
+        <EmptyState>{filtered ? t('admin.register.rollNoneFound') : t('admin.register.rollEmpty')}</EmptyState>
+      ) : null}
       {members.data && members.data.body.data.length > 0 ? (
         <>
           <DataTable

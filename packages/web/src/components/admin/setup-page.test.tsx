@@ -137,7 +137,7 @@ describe('set-up page', () => {
       return undefined;
     });
     await renderWithProviders(<SetupPage />, '/admin/setup');
-    const name = screen.getByLabelText('Organisation name') as HTMLInputElement;
+    const name = (await screen.findByLabelText('Organisation name')) as HTMLInputElement;
     await waitFor(() => expect(name.value).toBe('Teachers Union'));
     fireEvent.change(name, { target: { value: 'Teachers Union of Kenya' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save organisation texts' }));

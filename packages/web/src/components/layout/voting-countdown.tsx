@@ -36,6 +36,10 @@ export function countdownText(e: Election, now: number): { text: string; target?
   return null;
 }
 
+/** The first wait before asking the server again once an opening or closing is due, and the longest. */
+export const REFLIP_FIRST_MS = 1000;
+export const REFLIP_MAX_MS = 15_000;
+
 /**
  * The landing and sign-in pages' live notice: when voting opens or closes, counting down each
  * second; when a moment passes it asks the server again, so the page opens (or closes) by itself.
@@ -54,9 +58,19 @@ export function VotingCountdown({ className }: { className?: string }) {
     due && !(election.phase === 'closed' || (election.phase === 'open' && (!election.closes_at || Date.parse(election.closes_at) > now)));
   useEffect(() => {
     if (!pendingFlip) return;
-    // The server opens and closes on its own; ask again until its phase shows it.
-    const timer = setInterval(() => void queryClient.invalidateQueries({ queryKey: queryKeys.election }), 1000);
-    return () => clearInterval(timer);
+    // The server opens and closes on its own; ask again until its phase shows it: after 1 s, then
+    // waits doubling to 15 s, each spread by ±30 %, so every page open at the moment (thousands, on
+    // election morning) does not ask the server every second together.
+    let timer: ReturnType<typeof setTimeout>;
+    const ask = (attempt: number) => {
+      const wait = Math.min(REFLIP_MAX_MS, REFLIP_FIRST_MS * 2 ** attempt) * (0.7 + Math.random() * 0.6);
+      timer = setTimeout(() => {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.election });
+        ask(attempt + 1);
+      }, wait);
+    };
+    ask(0);
+    return () => clearTimeout(timer);
   }, [pendingFlip, queryClient]);
   if (!election) return null;
   const notice = countdownText(election, now);

@@ -53,10 +53,46 @@ describe('the public list of elections (/elections)', () => {
     expect(screen.queryByText('AGM 2028')).toBeNull();
   });
 
+  it('shows each listed election\'s roll: its size, when it froze, its hash and its size by branch (docs/api.md "The register")', async () => {
+    const hash = 'ab'.repeat(32);
+    stubFetch(({ path }) => {
+      if (path === '/elections') return { status: 200, body: { data: LIST } };
+      if (path === '/election') return { status: 200, body: { data: LIST[1] } };
+      if (path === '/elections/3/roll')
+        return {
+          status: 200,
+          body: {
+            data: {
+              frozen_at: '2027-03-01T05:00:00.000Z',
+              size: 1234,
+              hash,
+              by_branch: [
+                { branch: 'Harbour', size: 1000 },
+                { branch: 'Hillside', size: 234 },
+              ],
+            },
+          },
+        };
+      if (path.endsWith('/roll')) return { status: 200, body: { data: { frozen_at: null, size: 0, hash: null, by_branch: [] } } };
+      return undefined;
+    });
+    await renderWithProviders(<ElectionsPage />, '/elections');
+    const by = await screen.findByTestId('election-3');
+    const roll = within(by).getByRole('region', { name: 'The roll of By-election 2027' });
+    expect(await within(roll).findByText(/^1234 members on the roll\. Frozen on /)).toBeTruthy();
+    expect(within(roll).getByTestId('roll-hash').textContent).toBe(hash);
+    expect(within(roll).getByText('The roll by branch (2 branches)')).toBeTruthy();
+    expect(within(roll).getByRole('cell', { name: 'Hillside' })).toBeTruthy();
+    expect(within(roll).getByRole('cell', { name: '234' })).toBeTruthy();
+    const paused = within(screen.getByTestId('election-2')).getByRole('region', { name: 'The roll of Elections 2027' });
+    expect(await within(paused).findByText(/^0 members on the roll\. Not frozen yet/)).toBeTruthy();
+    expect(within(paused).queryByTestId('roll-hash')).toBeNull();
+  });
+
   it('says so when none is open or closed', async () => {
     stubFetch(({ path }) => (path === '/elections' ? { status: 200, body: { data: [LIST[0]] } } : undefined));
     await renderWithProviders(<ElectionsPage />, '/elections');
-    expect(await screen.findByText('No election is open or closed yet.')).toBeTruthy();
+    expect(await screen.findByText('No election is open now. Closed elections are listed here until they are archived.')).toBeTruthy();
   });
 });
 
@@ -127,7 +163,7 @@ describe('after the AGM is archived and copied for next year (issue 37)', () => 
     after();
     await renderWithProviders(<ElectionsPage />, '/elections');
     expect(await screen.findByText('No election is open now. The past elections are listed below.')).toBeTruthy();
-    expect(screen.queryByText('No election is open or closed yet.')).toBeNull();
+    expect(screen.queryByText('No election is open now. Closed elections are listed here until they are archived.')).toBeNull();
     const past = screen.getByTestId('past-election-1');
     expect(within(past).getByRole('link', { name: 'Declaration of results of AGM 2026' }).getAttribute('href')).toBe('/results?election=1');
     expect(screen.queryByText('AGM 2027')).toBeNull();

@@ -5,6 +5,7 @@ import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states
 import { PublicLayout } from '@/components/layout/public-layout';
 import { formatDateTime, useElection } from '@/lib/election';
 import { PublicNominations } from './public-nominations';
+import { RollSummary } from '@/components/results/roll-summary';
 import { queries } from '@/lib/queries';
 import { useT } from '@/i18n';
 
@@ -27,7 +28,8 @@ const linkClass = 'text-primary underline underline-offset-4 hover:no-underline'
 /**
  * The public list of elections (docs/api.md "Many elections"): each open or closed one that is not
  * archived, with its phase, its voting window, and links to its live results, its declaration
- * (`/results?election=N`) and the commitments to its ballots (`/commitments?election=N`).
+ * (`/results?election=N`) and the commitments to its ballots (`/commitments?election=N`), and its
+ * roll: the size, when it froze, the hash and the size by branch (docs/api.md "The register").
  */
 export function ElectionsPage() {
   const { t } = useT();
@@ -69,6 +71,10 @@ export function ElectionsPage() {
                     )}
                     {e.description?.trim() && <p className="text-sm">{e.description}</p>}
                   </div>
+                  <section className="grid gap-2" aria-label={t('roll.titleOf', { title })}>
+                    <h3 className="text-sm font-semibold">{t('roll.title')}</h3>
+                    <RollSummary election={e.id} zone={texts.timeZone} />
+                  </section>
                   <PublicNominations election={e} />
                   <ul className="flex flex-wrap gap-x-4 gap-y-2 text-sm" aria-label={t('electionsPage.linksLabel', { title })}>
                     {!closed && (

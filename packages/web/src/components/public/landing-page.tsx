@@ -64,6 +64,8 @@ export function Landing() {
               {t('landing.pastElections')}
             </Link>
           </p>
+          {/* A new install's untitled election is in set-up too: while there is no admin, say how to make one. */}
+          <FirstAdminHint />
         </div>
       ) : (
         <>

@@ -4,6 +4,7 @@ import { UpdateOwnStaffBody } from '@kura/contract';
 import { FormField, useStoredValues, useZodForm } from '@/components/forms';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { Loading } from '@/components/layout/page-states';
 import { toast } from '@/hooks/use-toast';
 import { errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { useUpdateOwnStaff } from '@/lib/mutations';
@@ -12,11 +13,28 @@ import { useT } from '@/i18n';
 
 /** PATCH staff/me: the signed-in admin's or agent's own display name (shown in the activity log and to others). */
 export function OwnNameForm() {
-  const { t, tKnown } = useT();
+  const { t } = useT();
   const own = useQuery(queries.ownStaff());
+  const stored = own.data ? { name: own.data.body.data.name ?? '' } : undefined;
+  // The field appears with the stored name in it: one shown empty while the name loads would take
+  // typing that the stored name then lands on (typed "Grace" saved as "e2e-adminGrace").
+  if (!stored) {
+    return (
+      <section aria-labelledby="own-name-heading" aria-busy="true" className="grid gap-3 rounded-lg border border-border bg-card p-4">
+        <h2 id="own-name-heading" className="text-base font-semibold">
+          {t('staffPage.ownName')}
+        </h2>
+        <Loading label={t('common.loading')} />
+      </section>
+    );
+  }
+  return <OwnNameFields stored={stored} />;
+}
+
+function OwnNameFields({ stored }: { stored: { name: string } }) {
+  const { t, tKnown } = useT();
   const update = useUpdateOwnStaff();
-  const form = useZodForm(UpdateOwnStaffBody, { defaultValues: { name: '' } });
-  const stored = own.data ? { name: own.data.body.data.name } : undefined;
+  const form = useZodForm(UpdateOwnStaffBody, { defaultValues: stored });
   useStoredValues(form, stored);
   const [problem, setProblem] = useState<string | null>(null);
   const onSubmit = form.handleSubmit(async (body) => {

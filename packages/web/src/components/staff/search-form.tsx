@@ -4,7 +4,6 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
-import type { useFilteredPages } from '@/hooks/use-filtered-pages';
 import type { Filters } from '@/lib/list-search';
 import { useT } from '@/i18n';
 
@@ -14,7 +13,8 @@ type Props<F extends Filters> = {
   /** names the search landmark */
   label: string;
   fields: SearchField<keyof F & string>[];
-  filters: Pick<ReturnType<typeof useFilteredPages<F>>, 'draft' | 'setField' | 'search' | 'reset'>;
+  /** useFilteredPages' (filters in the URL), or a list's own state with the same four members */
+  filters: { draft: F; setField: (key: keyof F & string, value: string) => void; search: () => void; reset: () => void };
   /** the logs page shows Reset only while a filter is active (docs/screens.md "Staff pages") */
   showReset?: boolean;
   /** the field grid's columns from the sm and lg breakpoints up */

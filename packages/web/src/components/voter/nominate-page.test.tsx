@@ -43,10 +43,14 @@ const position = {
   nomination: { proposers: 1, seconders: 1, same_branch: false, self: false },
 };
 
+const registerEntry = { on_roll: true, frozen: false, member_no: 'ME-1', name: 'Me', branch: 'Harbour', reasons: [], register: null };
+
 describe('the voter Nominations page', () => {
   it('shows what waits for me first and confirms my support', async () => {
-    setPfNumber('ME-1');
+    // Signed in with a phone number: the page takes my member number from psk/register.
+    setPfNumber('0712345678');
     const calls = stubFetch(({ method, path }) => {
+      if (path === '/psk/register') return { status: 200, body: { data: registerEntry } };
       if (method === 'GET' && path === '/psk/nominations') return { status: 200, body: { data: [nomination({})] } };
       if (path === '/psk/positions') return { status: 200, body: { data: [position] } };
       if (method === 'POST' && path === '/psk/nominations/1/support')
@@ -60,8 +64,10 @@ describe('the voter Nominations page', () => {
   });
 
   it('nominates with me as the first proposer', async () => {
-    setPfNumber('ME-1');
+    // Signed in with a phone number: the page takes my member number from psk/register.
+    setPfNumber('0712345678');
     const calls = stubFetch(({ method, path }) => {
+      if (path === '/psk/register') return { status: 200, body: { data: registerEntry } };
       if (method === 'GET' && path === '/psk/nominations') return { status: 200, body: { data: [] } };
       if (path === '/psk/positions') return { status: 200, body: { data: [position] } };
       if (method === 'POST' && path === '/psk/nominations') return { status: 201, body: { data: nomination({}) } };

@@ -28,10 +28,15 @@ import { useT } from '@/i18n';
 export function Nominate() {
   const { t } = useT();
   const mine = useQuery(queries.myNominations());
-  const positions = useQuery(queries.positions());
-  const me = getPfNumber() ?? '';
+  // Read again on every visit: a position opened for nominations since the dashboard read the list
+  // shows at once, not after the list's minute in the cache.
+  const positions = useQuery({ ...queries.positions(), staleTime: 0 });
+  // My member number as the server has it (psk/register): what was typed at sign-in may be a phone
+  // or an e-mail, and a Google sign-in stores none; the stored one only if that read fails.
+  const entry = useQuery(queries.myRegisterEntry());
+  const me = entry.data?.body.data.member_no ?? (entry.isError ? (getPfNumber() ?? '') : '');
 
-  if (mine.isPending) return <Loading label={t('nominations.loading')} />;
+  if (mine.isPending || entry.isPending) return <Loading label={t('nominations.loading')} />;
   if (mine.isError) return <ErrorState onRetry={() => void mine.refetch()}>{t('nominations.failed')}</ErrorState>;
   const list = mine.data.body.data;
   const supportRequests = list.filter(

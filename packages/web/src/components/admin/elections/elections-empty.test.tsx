@@ -56,6 +56,19 @@ describe('no election, or only the untouched untitled one', () => {
     expect((await screen.findByRole('note')).textContent).toContain('pnpm cli admin:create');
   });
 
+  it("a new install's landing (its untitled election in set-up) says how to make the first admin too", async () => {
+    const untitled = anElection(1, '');
+    stubRoutes(
+      stub(contract.api.organisation.listElections, { status: 200, body: { data: [untitled] } }),
+      stub(contract.api.organisation.getOrganisation, { status: 200, body: { data: organisation } }),
+      stub(contract.api.elections.getElection, { status: 200, body: { data: untitled } }),
+      stub(contract.api.staff.getStaffStatus, { status: 200, body: { data: { admin_exists: false } } }),
+    );
+    await renderWithProviders(<Landing />, '/');
+    expect((await screen.findByTestId('landing-not-open')).textContent).toContain('No election is open now');
+    expect((await screen.findByRole('note', { name: 'No admin yet' })).textContent).toContain('pnpm cli admin:create');
+  });
+
   it('the admin dashboard is empty and points to Elections', async () => {
     server([]);
     await renderWithProviders(<AdminDashboard />, '/admin');

@@ -132,4 +132,17 @@ describe('the Staff page', () => {
     await waitFor(() => expect(callsTo(calls, contract.api.staff.updateOwnStaff)).toHaveLength(1));
     expect(callsTo(calls, contract.api.staff.updateOwnStaff)[0]!.body).toEqual({ name: 'Returning Officer' });
   });
+
+  it('shows the display name field only with the stored name in it: typing is never landed on by the name loading', async () => {
+    server();
+    await renderWithProviders(<StaffPage />, '/admin/staff');
+    // Every state the field is seen in, from the first render: never empty, never editable before the name came.
+    const seen: string[] = [];
+    await waitFor(() => {
+      const field = screen.queryByLabelText('Display name');
+      if (field) seen.push((field as HTMLInputElement).value);
+      expect(seen.at(-1)).toBe('Ada');
+    });
+    expect(seen.every((v) => v === 'Ada')).toBe(true);
+  });
 });
