@@ -48,7 +48,7 @@ function mediaTypeGuard(req: Request, _res: Response, next: NextFunction) {
   const expected = route?.contentType === 'multipart/form-data' ? 'multipart/form-data' : 'application/json';
   // A multipart route may take JSON too (metadata `jsonToo`: the same fields, without the files).
   if (expected === 'multipart/form-data' && route?.metadata?.jsonToo && req.is('application/json')) return next();
-  if (!req.is(expected)) return next(new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body must be ${expected}`));
+  if (!req.is(expected)) return next(AppError.say('UNSUPPORTED_MEDIA_TYPE', 'error.bodyMustBe', { type: expected }));
   next();
 }
 
@@ -200,7 +200,9 @@ export function createApp(ctx: AppContext): Express {
   });
 
   app.use(pendingSessionErrors(ctx));
-  app.use('/api', (req, _res, next) => next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.baseUrl}${req.path}`)));
+  app.use('/api', (req, _res, next) =>
+    next(AppError.say('NOT_FOUND', 'error.noRoute', { route: `${req.method} ${req.baseUrl}${req.path}` })),
+  );
   mountWebApp(app, ctx);
   app.use(errorHandler(ctx.logger));
   return app;

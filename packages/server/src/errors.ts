@@ -1,5 +1,5 @@
 import type { ErrorStatus } from '@kura/contract';
-import { t, type MessageId, type MessageValues, type Said } from './i18n';
+import { t, tSaid, type MessageId, type Said, type SaidValues } from './i18n';
 
 /** Domain error codes and the HTTP status each maps to: the one place this mapping lives. */
 export const ERROR_STATUS = {
@@ -20,20 +20,21 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
-  BAD_REQUEST: 'Bad request',
-  UNAUTHENTICATED: 'Unauthenticated',
-  FORBIDDEN: 'This action is unauthorized',
-  NOT_FOUND: 'Not found',
-  CONFLICT: 'Conflict',
-  PAYLOAD_TOO_LARGE: 'The upload is too large',
-  UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
-  CSRF_MISMATCH: 'CSRF token mismatch',
-  VALIDATION: 'The given data was invalid',
-  TOO_MANY_REQUESTS: 'Too many attempts, please try again later',
-  INTERNAL: 'Server error',
-  BAD_GATEWAY: 'Could not deliver the message, please try again',
-  UNAVAILABLE: 'Service unavailable, please try again shortly',
+/** Each code's message when a refusal says nothing more, by catalogue id (its English is the wire's). */
+const DEFAULT_SAID: Record<ErrorCode, MessageId> = {
+  BAD_REQUEST: 'error.badRequest',
+  UNAUTHENTICATED: 'error.unauthenticated',
+  FORBIDDEN: 'error.forbidden',
+  NOT_FOUND: 'error.notFound',
+  CONFLICT: 'error.conflict',
+  PAYLOAD_TOO_LARGE: 'error.payloadTooLarge',
+  UNSUPPORTED_MEDIA_TYPE: 'error.unsupportedMediaType',
+  CSRF_MISMATCH: 'error.csrfMismatch',
+  VALIDATION: 'error.validation',
+  TOO_MANY_REQUESTS: 'error.tooManyRequests',
+  INTERNAL: 'error.internal',
+  BAD_GATEWAY: 'error.badGateway',
+  UNAVAILABLE: 'error.unavailable',
 };
 
 export type AppErrorOptions = {
@@ -55,16 +56,22 @@ export class AppError extends Error {
   /** Each field's messages by code, when raised so (`AppError.fieldsSaid`). */
   readonly errorsSaid?: Record<string, Said[]>;
 
+  /**
+   * `message` is for this file and the validation of the contract's schemas only (their English
+   * texts); every other refusal is raised by code (`say`, `fieldsSaid`), or with no message, which
+   * says its code's default by code. The catalogue test refuses a message written anywhere else.
+   */
   constructor(
     readonly code: ErrorCode,
     message?: string,
     options: AppErrorOptions = {},
   ) {
-    super(message ?? DEFAULT_MESSAGE[code], { cause: options.cause });
+    super(message ?? t('en', DEFAULT_SAID[code]), { cause: options.cause });
     this.status = ERROR_STATUS[code];
     this.issue = options.issue;
     this.errors = options.errors;
     this.retryAfter = options.retryAfter;
+    if (message === undefined) this.said = { id: DEFAULT_SAID[code] };
   }
 
   /**
@@ -72,15 +79,20 @@ export class AppError extends Error {
    * its typed `values`; the English text is the catalogue's (the spec's wording), and a caller in
    * another language reads the same id from that language's catalogue.
    */
-  static say(code: ErrorCode, id: MessageId, values?: MessageValues, options: AppErrorOptions = {}): AppError {
-    const error = new AppError(code, t('en', id, values), options);
+  static say(code: ErrorCode, id: MessageId, values?: SaidValues, options: AppErrorOptions = {}): AppError {
+    const error = new AppError(code, tSaid('en', { id, ...(values ? { values } : {}) }), options);
     Object.assign(error, { said: { id, ...(values ? { values } : {}) } });
     return error;
   }
 
+  /** As `say`, with the English text as the `issue` too (the clients compare `issue` against the spec's words). */
+  static sayIssue(code: ErrorCode, id: MessageId, values?: SaidValues, options: AppErrorOptions = {}): AppError {
+    return AppError.say(code, id, values, { ...options, issue: tSaid('en', { id, ...(values ? { values } : {}) }) });
+  }
+
   /** 422 with each field's messages by code (as `say`), the first as the headline. */
   static fieldsSaid(errors: Record<string, Said[]>): AppError {
-    const english = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((s) => t('en', s.id, s.values))]));
+    const english = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((s) => tSaid('en', s))]));
     const first = Object.values(errors)[0]?.[0];
     const error = AppError.validation(english);
     Object.assign(error, { errorsSaid: errors, ...(first ? { said: first } : {}) });
@@ -90,7 +102,9 @@ export class AppError extends Error {
   /** 422 with a message per field, the first field's message as the headline. */
   static validation(errors: Record<string, string[]>, message?: string): AppError {
     const first = Object.values(errors)[0]?.[0];
-    return new AppError('VALIDATION', message ?? first ?? DEFAULT_MESSAGE.VALIDATION, { errors });
+    return first === undefined && message === undefined
+      ? new AppError('VALIDATION', undefined, { errors })
+      : new AppError('VALIDATION', message ?? first, { errors });
   }
 
   get body(): { message: string; issue?: string; errors?: Record<string, string[]> } {

@@ -126,14 +126,14 @@ export async function beginAttempt(ctx: Core, counters: Counter[]): Promise<Atte
       await withdraw();
       // The window reopens when the oldest failure in it ages out.
       const reopensAt = (row?.oldest?.getTime() ?? now.getTime()) + WINDOW_MS;
-      throw new AppError('TOO_MANY_REQUESTS', TOO_MANY_FAILURES, {
+      throw AppError.say('TOO_MANY_REQUESTS', 'limits.account', undefined, {
         retryAfter: Math.max(1, Math.ceil((reopensAt - now.getTime()) / 1000)),
       });
     }
     const wait = counter.delays && row?.latest ? row.latest.getTime() + delayAfter(n) - now.getTime() : 0;
     if (wait > 0) {
       await withdraw();
-      throw new AppError('TOO_MANY_REQUESTS', TRY_AGAIN_SOON, { retryAfter: Math.max(1, Math.ceil(wait / 1000)) });
+      throw AppError.say('TOO_MANY_REQUESTS', 'limits.wait', undefined, { retryAfter: Math.max(1, Math.ceil(wait / 1000)) });
     }
   }
   return {

@@ -49,7 +49,7 @@ async function certificates(ctx: GoogleContext): Promise<Record<string, string>>
     return await ctx.google.certificates();
   } catch (error) {
     ctx.logger.warn({ reason: error instanceof Error ? error.message.split('\n')[0] : 'unknown' }, 'could not load Google certificates');
-    throw new AppError('UNAVAILABLE', 'Could not reach Google to check the sign-in, please try again');
+    throw AppError.say('UNAVAILABLE', 'google.unreachable');
   }
 }
 
@@ -62,11 +62,11 @@ async function certificates(ctx: GoogleContext): Promise<Record<string, string>>
  */
 export async function verifyGoogleIdToken(ctx: GoogleContext, idToken: string): Promise<GoogleIdentity> {
   const audience = ctx.env.GOOGLE_CLIENT_ID;
-  if (!audience) throw new AppError('UNAVAILABLE', GOOGLE_NOT_CONFIGURED);
+  if (!audience) throw AppError.say('UNAVAILABLE', 'google.notConfigured');
   // Base64 decoders forgive padding, the standard alphabet, whitespace and spare bits, so one
   // token has many spellings that verify: only its one canonical spelling is accepted.
   const spentKey = canonicalTokenKey(idToken);
-  if (!spentKey) throw new AppError('UNAUTHENTICATED', GOOGLE_INVALID, { issue: GOOGLE_INVALID });
+  if (!spentKey) throw AppError.say('UNAUTHENTICATED', 'google.invalid', undefined, { issue: GOOGLE_INVALID });
   const certs = await certificates(ctx);
   const client = await ctx.google.oauthClient();
   let payload: Record<string, unknown> | undefined;
@@ -75,15 +75,15 @@ export async function verifyGoogleIdToken(ctx: GoogleContext, idToken: string): 
     payload = ticket.getPayload() as Record<string, unknown> | undefined;
   } catch {
     // The library's messages quote the token itself: never log them.
-    throw new AppError('UNAUTHENTICATED', GOOGLE_INVALID, { issue: GOOGLE_INVALID });
+    throw AppError.say('UNAUTHENTICATED', 'google.invalid', undefined, { issue: GOOGLE_INVALID });
   }
   const sub = payload?.sub;
   const email = payload?.email;
   if (typeof sub !== 'string' || !sub || typeof email !== 'string' || !email) {
-    throw new AppError('UNAUTHENTICATED', GOOGLE_INVALID, { issue: GOOGLE_INVALID });
+    throw AppError.say('UNAUTHENTICATED', 'google.invalid', undefined, { issue: GOOGLE_INVALID });
   }
   if (payload?.email_verified !== true && payload?.email_verified !== 'true') {
-    throw new AppError('UNAUTHENTICATED', GOOGLE_EMAIL_UNVERIFIED, { issue: GOOGLE_EMAIL_UNVERIFIED });
+    throw AppError.say('UNAUTHENTICATED', 'google.emailUnverified', undefined, { issue: GOOGLE_EMAIL_UNVERIFIED });
   }
   const exp = typeof payload?.exp === 'number' ? payload.exp * 1000 : ctx.now().getTime() + 3_600_000;
   await spendIdToken(ctx, spentKey, new Date(exp));
@@ -128,5 +128,5 @@ async function spendIdToken(ctx: GoogleContext, key: string, expiresAt: Date): P
     .values({ tokenHash: key, expiresAt })
     .onConflictDoNothing()
     .returning({ tokenHash: usedIdTokens.tokenHash });
-  if (spent.length === 0) throw new AppError('UNAUTHENTICATED', GOOGLE_TOKEN_USED, { issue: GOOGLE_TOKEN_USED });
+  if (spent.length === 0) throw AppError.say('UNAUTHENTICATED', 'google.tokenUsed', undefined, { issue: GOOGLE_TOKEN_USED });
 }

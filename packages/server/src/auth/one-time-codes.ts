@@ -5,6 +5,7 @@ import type { Db, Tx } from '../db/client';
 import { lockKeyed } from '../db/locks';
 import { otpChallenges } from '../db/schema';
 import { AppError } from '../errors';
+import type { MessageId } from '../i18n';
 import { newOtpCode, newToken, safeEqual } from '../lib/crypto';
 import type { Role } from './sessions';
 import { inTransaction } from '../lib/unit-of-work';
@@ -54,7 +55,9 @@ export async function issueCode(ctx: Core, input: { purpose: Role; subjectId: nu
       .limit(1);
     const since = latest ? now.getTime() - latest.createdAt.getTime() : Infinity;
     if (since < RESEND_INTERVAL_MS) {
-      throw new AppError('TOO_MANY_REQUESTS', RESEND_TOO_SOON, { retryAfter: Math.max(1, Math.ceil((RESEND_INTERVAL_MS - since) / 1000)) });
+      throw AppError.say('TOO_MANY_REQUESTS', 'code.resendTooSoon', undefined, {
+        retryAfter: Math.max(1, Math.ceil((RESEND_INTERVAL_MS - since) / 1000)),
+      });
     }
     await tx
       .update(otpChallenges)
@@ -147,5 +150,6 @@ export async function consumeCode<T = undefined>(
   return { ok: true, value: value as T };
 }
 
-export const codeFailureMessage = (reason: CodeFailure): string =>
-  reason === 'wrong' ? CODE_WRONG : reason === 'exhausted' ? CODE_EXHAUSTED : CODE_DEAD;
+/** Why a code was refused, by catalogue id (its English is CODE_WRONG, CODE_EXHAUSTED or CODE_DEAD). */
+export const codeFailureSaid = (reason: CodeFailure): MessageId =>
+  reason === 'wrong' ? 'code.wrong' : reason === 'exhausted' ? 'code.exhausted' : 'code.dead';

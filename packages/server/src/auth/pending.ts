@@ -130,7 +130,7 @@ export function readPendingSignIn<K extends PendingSignIn['kind']>(
     if (result.success) parsed = result.data;
   }
   if (!parsed || parsed.kind !== kind || parsed.role !== role || parsed.expiresAt <= ctx.now().getTime()) {
-    throw new AppError('UNAUTHENTICATED', SIGN_IN_EXPIRED, { issue: SIGN_IN_EXPIRED });
+    throw AppError.say('UNAUTHENTICATED', 'signIn.expired', undefined, { issue: SIGN_IN_EXPIRED });
   }
   return parsed as Extract<PendingSignIn, { kind: K }>;
 }

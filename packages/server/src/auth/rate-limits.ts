@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { MemoryStore, rateLimit } from 'express-rate-limit';
 import type { Core } from '../core';
 import { AppError } from '../errors';
+import type { MessageId } from '../i18n';
 import { sha256 } from '../lib/crypto';
 
 const HOUR_MS = 60 * 60_000;
@@ -21,8 +22,8 @@ export const TOO_MANY_FROM_ADDRESS = 'Too many attempts from this network, pleas
 export type IpLimitOptions = {
   /** Requests per address per hour. */
   limit: number;
-  /** The 429's message. */
-  message: string;
+  /** The 429's message, by catalogue id. */
+  message: MessageId;
   /** Count only failed requests (checks of a secret), not every request. */
   onlyFailures?: boolean;
   /** Send the draft-7 RateLimit headers on every answer (the public lookups do; the auth calls do not). */
@@ -46,7 +47,7 @@ export function createIpLimit(ctx: Core, options: IpLimitOptions): RequestHandle
     handler: (req: Request, _res: Response, next: NextFunction) => {
       const info = (req as Request & Record<string, { resetTime?: Date } | undefined>)[property];
       const resetMs = info?.resetTime ? info.resetTime.getTime() - Date.now() : HOUR_MS;
-      next(new AppError('TOO_MANY_REQUESTS', options.message, { retryAfter: Math.max(1, Math.ceil(resetMs / 1000)) }));
+      next(AppError.say('TOO_MANY_REQUESTS', options.message, undefined, { retryAfter: Math.max(1, Math.ceil(resetMs / 1000)) }));
     },
   });
 }
@@ -61,10 +62,10 @@ export type IpLimiters = {
 /** The auth calls' ceilings on sends and tries (RATE_LIMIT_IP_*). */
 export function createIpLimiters(ctx: Core): IpLimiters {
   return {
-    sends: createIpLimit(ctx, { limit: ctx.env.RATE_LIMIT_IP_SENDS_PER_HOUR, message: TOO_MANY_FROM_ADDRESS, property: 'rateLimitSends' }),
+    sends: createIpLimit(ctx, { limit: ctx.env.RATE_LIMIT_IP_SENDS_PER_HOUR, message: 'limits.network', property: 'rateLimitSends' }),
     tries: createIpLimit(ctx, {
       limit: ctx.env.RATE_LIMIT_IP_TRIES_PER_HOUR,
-      message: TOO_MANY_FROM_ADDRESS,
+      message: 'limits.network',
       property: 'rateLimitTries',
       onlyFailures: true,
     }),

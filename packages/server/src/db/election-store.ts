@@ -77,7 +77,7 @@ export async function readState(db: Reader, id: ElectionId): Promise<ElectionRec
     .innerJoin(organisation, eq(organisation.id, 1))
     .where(row(id));
   // Deleted meanwhile (or never was): a 404 of the request, never a 500 (docs/api.md "Many elections").
-  if (!found) throw new AppError('NOT_FOUND', 'No such election');
+  if (!found) throw AppError.say('NOT_FOUND', 'election.noSuch');
   return found;
 }
 

@@ -25,6 +25,3 @@ export function transientConflict(error: unknown): string | undefined {
   }
   return undefined;
 }
-
-/** The answer (503, in the envelope) when a conflicting change still won after the re-runs. */
-export const BUSY_MESSAGE = 'The server was busy with a conflicting change; please try again';

@@ -19,12 +19,6 @@ export async function undecidedNominations(db: Db | Tx, electionId: ElectionId):
   return rows.map((r) => ({ id: Number(r.id), nominee: r.nominee, position: r.position, appeal: Boolean(r.appeal) }));
 }
 
-/** The 409's message: each one named, by id, nominee and position. */
-export function undecidedMessage(list: UndecidedNomination[]): string {
-  const named = list.map((n) => `#${n.id} ${n.nominee} (${n.position})${n.appeal ? ', appeal pending' : ''}`).join('; ');
-  return `Decide the nominations first: ${named}`;
-}
-
 /**
  * The election's nominations as its evidence pack keeps them (`nominations.json`): every one, in
  * order, with its supporters by member number and name, its checks, decision and appeal; no

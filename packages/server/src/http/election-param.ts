@@ -12,7 +12,7 @@ export function electionParam(requested?: unknown): ElectionId | null {
   if (requested === undefined || requested === '') return null;
   const text = Array.isArray(requested) ? undefined : String(requested);
   const id = text !== undefined && /^[1-9][0-9]{0,9}$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(id) || id > 2147483647) throw new AppError('NOT_FOUND', 'No such election');
+  if (!Number.isSafeInteger(id) || id > 2147483647) throw AppError.say('NOT_FOUND', 'election.noSuch');
   return id;
 }
 
@@ -25,11 +25,11 @@ export function electionParam(requested?: unknown): ElectionId | null {
 export async function resolveElection(db: Db | Tx, requested?: unknown): Promise<ElectionId> {
   const named = electionParam(requested);
   if (named !== null) {
-    if (!(await electionExists(db, named))) throw new AppError('NOT_FOUND', 'No such election');
+    if (!(await electionExists(db, named))) throw AppError.say('NOT_FOUND', 'election.noSuch');
     return named;
   }
   const current = await currentElectionId(db);
-  if (current === null) throw new AppError('NOT_FOUND', 'No such election');
+  if (current === null) throw AppError.say('NOT_FOUND', 'election.noSuch');
   return current;
 }
 

@@ -5,7 +5,7 @@ import { ZodError } from 'zod';
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { AppError } from '../errors';
-import { BUSY_MESSAGE, transientConflict } from '../db/errors';
+import { transientConflict } from '../db/errors';
 import { languageFromHeader, localiseErrorBody } from '../i18n';
 import { loggedPath } from './log-path';
 
@@ -70,21 +70,21 @@ export function toAppError(error: unknown): AppError {
   }
   if (error instanceof ZodError) return AppError.validation(fieldErrors(error));
   if (error instanceof MulterError) {
-    if (error.code === 'LIMIT_FILE_SIZE') return new AppError('PAYLOAD_TOO_LARGE', 'Each image must be at most 5 MB');
+    if (error.code === 'LIMIT_FILE_SIZE') return AppError.say('PAYLOAD_TOO_LARGE', 'upload.imageTooLarge');
     if (error.code === 'LIMIT_FILE_COUNT' || error.code === 'LIMIT_UNEXPECTED_FILE') {
-      return new AppError('VALIDATION', 'Too many files or an unexpected file field', {
+      return AppError.say('VALIDATION', 'upload.tooManyFiles', undefined, {
         errors: { [error.field ?? 'images']: ['Too many files or an unexpected file field'] },
       });
     }
-    return new AppError('BAD_REQUEST', 'Malformed upload');
+    return AppError.say('BAD_REQUEST', 'upload.malformed');
   }
   const e = error as { type?: string; status?: number; statusCode?: number; code?: string; message?: string };
   // body-parser and busboy errors carry a `type` or an HTTP status.
-  if (e?.type === 'entity.parse.failed') return new AppError('BAD_REQUEST', 'Malformed JSON body');
-  if (e?.type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large');
+  if (e?.type === 'entity.parse.failed') return AppError.say('BAD_REQUEST', 'error.malformedJson');
+  if (e?.type === 'entity.too.large') return AppError.say('PAYLOAD_TOO_LARGE', 'error.bodyTooLarge');
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE');
   if (typeof e?.message === 'string' && /^(Multipart|Unexpected end of form|Malformed part header|Boundary not found)/i.test(e.message)) {
-    return new AppError('BAD_REQUEST', 'Malformed multipart body');
+    return AppError.say('BAD_REQUEST', 'upload.malformedMultipart');
   }
   if ((e?.code && CONNECTION_ERRORS.has(e.code)) || (isPostgresError(error) && error.code.startsWith('08')) || refusesConnections(error)) {
     return new AppError('UNAVAILABLE', undefined, { cause: error });
@@ -92,12 +92,12 @@ export function toAppError(error: unknown): AppError {
   // A deadlock or serialization failure outside auditedTransaction (which runs its work again):
   // the change rolled back whole and may simply be tried again.
   if (isPostgresError(error) && transientConflict(error) !== undefined) {
-    return new AppError('UNAVAILABLE', BUSY_MESSAGE, { retryAfter: 1, cause: error });
+    return AppError.say('UNAVAILABLE', 'error.busy', undefined, { retryAfter: 1, cause: error });
   }
   // Data exceptions caused by the input itself (a NUL byte Postgres cannot store in text, a number
   // beyond the column's range): the request is bad, the server is not broken.
   if (isPostgresError(error) && INPUT_DATA_ERRORS.has(error.code)) {
-    return new AppError('BAD_REQUEST', 'The request contains a value that cannot be stored', { cause: error });
+    return AppError.say('BAD_REQUEST', 'error.valueCannotBeStored', undefined, { cause: error });
   }
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return new AppError('BAD_REQUEST', undefined, { cause: error });

@@ -19,7 +19,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUES, ERROR_MESSAGE_IDS, languageFromHeader, localiseErrorBody, memberLanguage, t, translateText, type MessageId } from '.';
+import {
+  CATALOGUES,
+  ERROR_MESSAGE_IDS,
+  languageFromHeader,
+  localiseErrorBody,
+  memberLanguage,
+  t,
+  translateText,
+  tSaid,
+  type MessageId,
+} from '.';
 import { matcherFor, placeholdersOf } from './reverse';
 import { CODE_DEAD, CODE_EXHAUSTED, CODE_WRONG, RESEND_TOO_SOON } from '../auth/one-time-codes';
 import { TOO_MANY_FAILURES, TRY_AGAIN_SOON } from '../auth/account-limits';
@@ -247,9 +257,13 @@ describe('languages', () => {
     expect(memberLanguage({ language: null }, 'xx')).toBe('en');
   });
 
-  it('has every refusal the server raises as a literal English text in its catalogues (the rest are raised by code)', () => {
-    // The source as written: a `new AppError(code, '…')` with a literal message must be one the
-    // catalogue translates; a new refusal goes by code (AppError.say), which the compiler checks.
+  it('raises every refusal by code: no message written as text outside errors.ts (issue 38)', () => {
+    // The source as written: `new AppError(code)` says its code's default by code, `AppError.say`
+    // and `AppError.fieldsSaid` a catalogue id the compiler checks. A message written as English
+    // text (`new AppError(code, '…')`, `AppError.validation(…)`) would be translated by matching
+    // its text, so it is refused, except where the contract's own texts arrive (validation of its
+    // schemas in the error handler, and the shared checks listed here, whose messages the web
+    // shows as well).
     const sources = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
         const path = join(dir, entry.name);
@@ -257,14 +271,23 @@ describe('languages', () => {
         return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
       });
     const root = fileURLToPath(new URL('..', import.meta.url));
-    const literals = sources(root).flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/new AppError\(\s*'[A-Z_]+',\s*'((?:[^'\\]|\\.)*)'/g)].map((m) => ({
-        file: relative(root, file),
-        text: m[1]!.replace(/\\'/g, "'"),
-      })),
-    );
-    expect(literals.length).toBeGreaterThan(20);
-    expect(literals.filter(({ text }) => translateText(text, 'sw') === text)).toEqual([]);
+    const found = (pattern: RegExp) =>
+      sources(root)
+        .filter((file) => !file.endsWith(join('src', 'errors.ts')))
+        .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(pattern)].map((m) => `${relative(root, file)}: ${m[0]}`));
+    expect(found(/new AppError\(\s*'[A-Z_]+',\s*(?!undefined\b)[^)\s]/g)).toEqual([]);
+    // Field messages still written as text: the contract's (zod, shared rule and field checks) and
+    // a few of the server's own (docs/architecture.md "Not done yet"). A new one goes by code.
+    const validation = found(/AppError\.validation\(/g).map((hit) => hit.split(':')[0]);
+    expect([...new Set(validation)].sort()).toEqual([
+      'http/error-handler.ts',
+      'modules/members/create-member.ts',
+      'modules/members/members.service.ts',
+      'modules/register/attributes.ts',
+      'modules/setup/setup.service.ts',
+      'modules/ussd/ussd.router.ts',
+    ]);
+    expect(validation.length).toBeLessThanOrEqual(12);
   });
 
   it('translates a refusal raised by code from its id, whatever its English text reads (no matching)', () => {
@@ -283,6 +306,26 @@ describe('languages', () => {
       errors: { 'candidates.3': ['Chagua wagombea wasiozidi 2 kwa Board Kitaifa'] },
     });
     expect(AppError.say('CONFLICT', 'error.closed.candidates').said).toEqual({ id: 'error.closed.candidates' });
+  });
+
+  it('says a list value part by part in the language, joined in its words', () => {
+    const said = {
+      id: 'error.branchInUse' as const,
+      values: {
+        branch: 'Kitui',
+        uses: {
+          join: 'and' as const,
+          list: [
+            { id: 'error.branchUse.members' as const, values: { n: 2 } },
+            { id: 'error.branchUse.positions' as const, values: { n: 1 } },
+            { id: 'error.branchUse.electorates' as const, values: { n: 3 } },
+          ],
+        },
+      },
+    };
+    expect(tSaid('en', said)).toBe("Kitui is used by 2 members, 1 position and 3 elections' electorates, so it cannot be deleted");
+    expect(tSaid('sw', said)).toBe('Kitui inatumiwa na wanachama 2, nafasi 1 na wapiga kura wa chaguzi 3, kwa hivyo haiwezi kufutwa');
+    expect(AppError.say('CONFLICT', said.id, said.values).said).toEqual(said);
   });
 
   it('translates the error envelope: message and field messages, never the keys nor issue', () => {

@@ -15,8 +15,14 @@ import sw from './locales/sw.json';
 
 export type MessageId = keyof typeof en;
 export type MessageValues = Record<string, string | number>;
+/**
+ * A value of a message by code: text or a number as it is, or a list of messages by code, each said
+ * in the language and joined (`and`: "a, b and c" in the language's own words; `comma`, `semicolon`).
+ */
+export type SaidValue = string | number | { list: Said[]; join: 'and' | 'comma' | 'semicolon' };
+export type SaidValues = Record<string, SaidValue>;
 /** A message by code: its catalogue id and the values it is formatted with (AppError.say). */
-export type Said = { id: MessageId; values?: MessageValues };
+export type Said = { id: MessageId; values?: SaidValues };
 
 export const CATALOGUES: Record<Language, Record<MessageId, string>> = { en, sw };
 
@@ -119,10 +125,25 @@ export function tSaid(language: Language, said: Said): string {
   const values = Object.fromEntries(
     Object.entries(said.values ?? {}).map(([k, v]) => [
       k,
-      (k === 'position' || k === 'positions') && typeof v === 'string' ? levelsIn(v, language) : v,
+      typeof v === 'object'
+        ? joined(
+            v.list.map((item) => tSaid(language, item)),
+            v.join,
+            language,
+          )
+        : (k === 'position' || k === 'positions') && typeof v === 'string'
+          ? levelsIn(v, language)
+          : v,
     ]),
   );
   return t(language, said.id, values);
+}
+
+function joined(items: string[], join: 'and' | 'comma' | 'semicolon', language: Language): string {
+  if (join === 'comma') return items.join(', ');
+  if (join === 'semicolon') return items.join('; ');
+  // British English has no comma before the last "and" (the spec's wording); others say it their way.
+  return new Intl.ListFormat(language === 'en' ? 'en-GB' : language, { type: 'conjunction' }).format(items);
 }
 
 /** "Chairperson National, Treasurer National" with the level word "National" in `language` ("Mwenyekiti Kitaifa"). */

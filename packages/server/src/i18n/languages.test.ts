@@ -8,7 +8,7 @@ import { wrongCode } from '../../test/auth/guessing';
 import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../test/auth/google-signer';
 import { startSmsSink, type SmsSink } from '../../test/auth/sms-sink';
 import { startSmtpCapture, type SmtpCapture } from '../../test/auth/smtp-capture';
-import { bearer, createMember, tokenFor } from '../../test/factories';
+import { bearer, createMember, createStaff, tokenFor } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { waitFor } from '../../test/voting/sockets';
 import { createElection, setVoting, type Election } from '../../test/voting/election';
@@ -142,6 +142,27 @@ describe('error messages follow Accept-Language', () => {
       .send({ name: 'Mweka Hazina' });
     expect(position.status).toBe(409);
     expect(position.body).toEqual({ message: 'Uchaguzi umefungwa; maandalizi yake hayawezi kubadilishwa tena' });
+  });
+
+  it('answers a refusal whose values are a list in Kiswahili, each part and the joining word too (issue 38)', async () => {
+    const branch = (await request(t.app).post(`${API}/branches`).set(bearer(admin)).send({ name: 'Voi' })).body.data as { id: number };
+    await createMember(t.ctx, { branch: 'Voi' });
+    await request(t.app).post(`${API}/positions`).set(bearer(admin)).send({ name: 'Voi Delegate', branch_id: branch.id }).expect(201);
+    const remove = (language: string) =>
+      request(t.app).delete(`${API}/branches/${branch.id}`).set(bearer(admin)).set('Accept-Language', language);
+    const sw = await remove('sw');
+    expect(sw.status).toBe(409);
+    expect(sw.body).toEqual({ message: 'Voi inatumiwa na mwanachama 1 na nafasi 1, kwa hivyo haiwezi kufutwa' });
+    // English is the wording it always had: no comma before "and".
+    expect((await remove('en')).body).toEqual({ message: 'Voi is used by 1 member and 1 position, so it cannot be deleted' });
+    // A text the English matcher never knew (it was written in the code): now by code, so Kiswahili.
+    const me = await createStaff(t.ctx, { role: 'admin' });
+    const self = await request(t.app)
+      .delete(`${API}/staff/${me.id}`)
+      .set(bearer(await tokenFor(t.ctx, 'admin', me.id)))
+      .set('Accept-Language', 'sw');
+    expect(self.status).toBe(409);
+    expect(self.body.message).toBe('Huwezi kujiondoa mwenyewe');
   });
 
   it('answers a rate limit and a receipt check in Kiswahili; no header means English', async () => {

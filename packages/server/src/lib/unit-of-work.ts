@@ -1,6 +1,6 @@
 import type { Core } from '../core';
 import type { Tx } from '../db/client';
-import { BUSY_MESSAGE, transientConflict } from '../db/errors';
+import { transientConflict } from '../db/errors';
 import { AppError } from '../errors';
 
 /** Something done outside the database because a change happened: a domain event, a notice, a realtime push. */
@@ -30,7 +30,7 @@ type Deps = Pick<Core, 'database' | 'logger'>;
 /**
  * Every write's one way into the database: one transaction, run again from the start (up to
  * TRANSACTION_ATTEMPTS runs, after a short jittered wait) when Postgres aborts it for a deadlock
- * or a serialization failure, and still aborted, a 503 (BUSY_MESSAGE). Whatever must happen
+ * or a serialization failure, and still aborted, a 503 ('error.busy'). Whatever must happen
  * outside the database is queued with `unit.afterCommit` and runs after the commit, so a re-run
  * repeats nothing and a rollback announces nothing. `work` keeps no state outside its
  * transaction but what it queues (a re-run starts from nothing). PGlite runs one transaction at a
@@ -63,7 +63,7 @@ export async function inTransaction<T>(
       // The code and the use case only: the error itself carries the statement and its parameters.
       if (attempt >= attempts) {
         ctx.logger.warn({ code, activity: label, attempts: attempt }, 'transaction conflict persisted; answered busy');
-        throw new AppError('UNAVAILABLE', BUSY_MESSAGE, { retryAfter: 1 });
+        throw AppError.say('UNAVAILABLE', 'error.busy', undefined, { retryAfter: 1 });
       }
       ctx.logger.warn({ code, activity: label, attempt }, 'transaction conflict; running it again');
       await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt));

@@ -6,6 +6,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import multer, { MulterError } from 'multer';
 import type { Core } from '../core';
 import { AppError } from '../errors';
+import type { Said } from '../i18n';
 
 /**
  * Uploads (docs/api.md "Rules the server enforces"): images only (JPEG, PNG, WebP) judged by their bytes, at most 5 MiB
@@ -32,15 +33,16 @@ export type RouteMiddleware = (req: Request<any, any, any, any>, res: Response, 
 export type FileField = { name: string; maxCount: number };
 
 /** Maps the multer limits whose generic mapping would mislead the caller. */
-function withFriendlyErrors(handler: RequestHandler, fileTooLarge?: string): RouteMiddleware {
+function withFriendlyErrors(handler: RequestHandler, fileTooLarge?: Said): RouteMiddleware {
   return (req, res, next) => {
     handler(req, res, (error?: unknown) => {
       if (!(error instanceof MulterError)) return next(error);
-      if (error.code === 'LIMIT_FILE_SIZE' && fileTooLarge) return next(new AppError('PAYLOAD_TOO_LARGE', fileTooLarge));
+      if (error.code === 'LIMIT_FILE_SIZE' && fileTooLarge)
+        return next(AppError.say('PAYLOAD_TOO_LARGE', fileTooLarge.id, fileTooLarge.values));
       if (error.code === 'LIMIT_FIELD_VALUE')
-        return next(new AppError('PAYLOAD_TOO_LARGE', `The ${error.field ?? 'form'} field is too large`));
+        return next(AppError.say('PAYLOAD_TOO_LARGE', 'upload.fieldTooLarge', { field: error.field ?? 'form' }));
       if (error.code === 'LIMIT_PART_COUNT' || error.code === 'LIMIT_FIELD_COUNT' || error.code === 'LIMIT_FIELD_KEY') {
-        return next(new AppError('PAYLOAD_TOO_LARGE', 'Too many or too large form fields'));
+        return next(AppError.say('PAYLOAD_TOO_LARGE', 'upload.formTooLarge'));
       }
       next(error);
     });
@@ -67,7 +69,7 @@ export function csvUpload(field: string): RouteMiddleware {
     storage: multer.memoryStorage(),
     limits: { ...TEXT_LIMITS, fileSize: MAX_CSV_BYTES, files: 1, parts: TEXT_LIMITS.fields + 1 },
   }).single(field);
-  return withFriendlyErrors(parser, `The file must be at most ${MAX_CSV_BYTES / 1024 / 1024} MB`);
+  return withFriendlyErrors(parser, { id: 'upload.fileTooLarge', values: { mb: MAX_CSV_BYTES / 1024 / 1024 } });
 }
 
 /**
@@ -93,7 +95,7 @@ export const uploadUrl = (name: string): string => `${UPLOADS_URL_PREFIX}${name}
 export async function sniffImage(buffer: Buffer): Promise<{ mime: string; ext: string }> {
   const detected = buffer.length > 0 ? await fileTypeFromBuffer(buffer) : undefined;
   const ext = detected ? IMAGE_TYPES[detected.mime] : undefined;
-  if (!detected || !ext) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Images must be JPEG, PNG or WebP files');
+  if (!detected || !ext) throw AppError.say('UNSUPPORTED_MEDIA_TYPE', 'upload.imageType');
   return { mime: detected.mime, ext };
 }
 

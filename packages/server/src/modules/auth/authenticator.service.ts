@@ -33,7 +33,8 @@ export const PIN_IS_DEFAULT = 'Choose a pin other than the default pin';
 /** The caller's own member record named by pfNumber (member number or email), or 403. */
 async function ownMember(ctx: Core, caller: Caller, pfNumber: string): Promise<Member> {
   const member = await findMemberByIdentifier(ctx.database.db, pfNumber);
-  if (!member || member.id !== caller.subjectId) throw new AppError('FORBIDDEN', NOT_YOUR_ACCOUNT, { issue: NOT_YOUR_ACCOUNT });
+  if (!member || member.id !== caller.subjectId)
+    throw AppError.say('FORBIDDEN', 'authenticator.notYourAccount', undefined, { issue: NOT_YOUR_ACCOUNT });
   return member;
 }
 
@@ -94,7 +95,7 @@ export async function confirmEnrolment(
   input: { pfNumber: string; token: string; ip: string },
 ): Promise<{ message: string }> {
   const member = await ownMember(ctx, caller, input.pfNumber);
-  if (!member.totpSecretEnc) throw new AppError('FORBIDDEN', SCAN_FIRST, { issue: SCAN_FIRST });
+  if (!member.totpSecretEnc) throw AppError.say('FORBIDDEN', 'authenticator.scanFirst', undefined, { issue: SCAN_FIRST });
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'token', input.ip));
   const activity = 'Authenticator enrolment confirmed';
   const ok = await inTransaction(ctx, 'Authenticator enrolment confirmed', async (tx) => {
@@ -107,7 +108,7 @@ export async function confirmEnrolment(
   if (!ok) {
     await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'wrong token' });
     // 422, not 401: the caller is signed in, and a 401 would end their session in the browser.
-    throw AppError.validation({ token: [TOKEN_WRONG] });
+    throw AppError.fieldsSaid({ token: [{ id: 'authenticator.tokenWrong' }] });
   }
   await attempt.succeeded();
   return { message: AUTHENTICATOR_CONFIRMED };
@@ -132,7 +133,7 @@ export async function changePin(
 ): Promise<{ message: string }> {
   const [member] = await ctx.database.db.select().from(members).where(eq(members.id, caller.subjectId));
   if (!member) throw new AppError('UNAUTHENTICATED');
-  if (safeEqual(input.newPin, ctx.env.DEFAULT_PIN)) throw AppError.validation({ new_pin: [PIN_IS_DEFAULT] });
+  if (safeEqual(input.newPin, ctx.env.DEFAULT_PIN)) throw AppError.fieldsSaid({ new_pin: [{ id: 'authenticator.pinIsDefault' }] });
   const activity = 'Pin changed';
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'pin', input.ip));
   const matches = await pinMatches(ctx, member, input.currentPin);
@@ -153,7 +154,7 @@ export async function changePin(
   if (!changed) {
     await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'wrong current pin' });
     // 422, not 401: the caller is signed in, and a 401 would end their session in the browser.
-    throw AppError.validation({ current_pin: [PIN_WRONG] });
+    throw AppError.fieldsSaid({ current_pin: [{ id: 'authenticator.pinWrong' }] });
   }
   await attempt.succeeded();
   return { message: PIN_CHANGED };
@@ -179,12 +180,12 @@ export async function checkPin(
   // could spend the member's failures). See SECURITY.md.
   if (!member.totpConfirmedAt) {
     await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'denied', data: 'no authenticator' });
-    throw new AppError('FORBIDDEN', NO_AUTHENTICATOR, { issue: NO_AUTHENTICATOR });
+    throw AppError.say('FORBIDDEN', 'authenticator.none', undefined, { issue: NO_AUTHENTICATOR });
   }
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'pin', input.ip));
   if (!(await pinMatches(ctx, member, input.pin))) {
     await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'wrong pin' });
-    throw new AppError('UNAUTHENTICATED', PIN_WRONG, { issue: PIN_WRONG });
+    throw AppError.say('UNAUTHENTICATED', 'authenticator.pinWrong', undefined, { issue: PIN_WRONG });
   }
   await attempt.succeeded();
   await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' });
@@ -210,9 +211,9 @@ export async function signInWithAuthenticator(
   const member = await findMemberByIdentifier(ctx.database.db, input.pfNumber);
   // A pin-passed state is spent by the first token accepted after it: replayed, it is no sign-in.
   if (!member || member.id !== input.pending.subjectId || member.totpLastStep !== input.pending.lastStep) {
-    throw new AppError('UNAUTHENTICATED', SIGN_IN_EXPIRED, { issue: SIGN_IN_EXPIRED });
+    throw AppError.say('UNAUTHENTICATED', 'signIn.expired', undefined, { issue: SIGN_IN_EXPIRED });
   }
-  if (!member.totpConfirmedAt) throw new AppError('FORBIDDEN', NO_AUTHENTICATOR, { issue: NO_AUTHENTICATOR });
+  if (!member.totpConfirmedAt) throw AppError.say('FORBIDDEN', 'authenticator.none', undefined, { issue: NO_AUTHENTICATOR });
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'token', input.ip));
   const session = await inTransaction(ctx, 'Authenticator sign-in', async (tx) => {
     const step = await acceptToken(ctx, tx, member, input.token);
@@ -224,7 +225,7 @@ export async function signInWithAuthenticator(
   });
   if (!session) {
     await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'failed', data: 'wrong token' });
-    throw new AppError('UNAUTHENTICATED', TOKEN_WRONG, { issue: TOKEN_WRONG });
+    throw AppError.say('UNAUTHENTICATED', 'authenticator.tokenWrong', undefined, { issue: TOKEN_WRONG });
   }
   await attempt.succeeded();
   return session;

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { IDENTIFIER_FORMAT_MESSAGE, isSignInIdentifier, type Session } from '@kura/contract';
+import { isSignInIdentifier, type Session } from '@kura/contract';
 import { beginAttempt, countersFor, unknownAdminCounters } from '../../auth/account-limits';
 import { deliverCode, type CodeDeliveryInput } from '../../auth/code-delivery';
-import { RESEND_TOO_SOON, codeFailureMessage, consumeCode, issueCode, issueDecoyCode } from '../../auth/one-time-codes';
+import { codeFailureSaid, consumeCode, issueCode, issueDecoyCode } from '../../auth/one-time-codes';
 import type { PendingSignIn } from '../../auth/pending';
 import type { createDecoyThrottle } from '../../auth/rate-limits';
 import type { Role } from '../../auth/sessions';
@@ -69,7 +69,7 @@ const pendingFor = (role: Role, subjectId: number, challengeId: number, expiresA
 async function sendCode(ctx: Core, deps: CodeDeps, input: CodeDeliveryInput) {
   const issued = await issueCode(ctx, { purpose: input.role, subjectId: input.subjectId, channel: input.channel });
   if (!(await deliverCode(ctx, deps, input, issued))) {
-    throw new AppError('BAD_GATEWAY', input.channel === 'sms' ? SMS_FAILED : EMAIL_FAILED);
+    throw AppError.say('BAD_GATEWAY', input.channel === 'sms' ? 'code.smsFailed' : 'code.emailFailed');
   }
   return pendingFor(input.role, input.subjectId, issued.challengeId, issued.expiresAt);
 }
@@ -112,7 +112,7 @@ export async function sendMemberSmsCode(
 export async function sendVoterCode(ctx: Core, deps: CodeDeps, input: { identifier: string; ip: string }): Promise<CodeSent> {
   // The member-number format is the organisation's setting, so it is checked here, not in the contract.
   if (!isSignInIdentifier(input.identifier, await readMemberNoPattern(ctx.database.db)))
-    throw AppError.validation({ unique_id: [IDENTIFIER_FORMAT_MESSAGE] });
+    throw AppError.fieldsSaid({ unique_id: [{ id: 'field.identifierFormat' }] });
   const member = await findMemberByIdentifier(ctx.database.db, input.identifier);
   if (!member) {
     await recordActivity(ctx, {
@@ -148,7 +148,7 @@ export async function sendAdminCode(ctx: Core, deps: CodeDeps, input: { email: s
       status: 'failed',
       data: 'unknown email',
     });
-    throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
+    throw AppError.say('UNAUTHENTICATED', 'signIn.invalidCredentials');
   }
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'admin', admin.id, 'password', input.ip));
   if (!(await verifyPassword(input.password, admin.passwordHash))) {
@@ -161,7 +161,7 @@ export async function sendAdminCode(ctx: Core, deps: CodeDeps, input: { email: s
       status: 'failed',
       data: 'wrong password',
     });
-    throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
+    throw AppError.say('UNAUTHENTICATED', 'signIn.invalidCredentials');
   }
   await attempt.succeeded();
   await recordActivity(ctx, { name: admin.name, activity, userId: admin.id, userType: 'admin', ip: input.ip, status: 'success' });
@@ -183,7 +183,7 @@ export async function sendAgentCode(ctx: Core, deps: CodeDeps, input: { email: s
   const agent = await findStaffByEmail(ctx.database.db, input.email, 'agent');
   if (!agent) {
     const wait = deps.decoy.hit(`agent:${input.email}`);
-    if (wait > 0) throw new AppError('TOO_MANY_REQUESTS', RESEND_TOO_SOON, { retryAfter: wait });
+    if (wait > 0) throw AppError.say('TOO_MANY_REQUESTS', 'code.resendTooSoon', undefined, { retryAfter: wait });
     await recordActivity(ctx, {
       name: input.email,
       activity: 'Agent sign-in: email code requested',
@@ -260,8 +260,7 @@ export async function verifyCodeSignIn(ctx: Core, input: { pending: Pending; cod
       status: 'failed',
       data: outcome.reason,
     });
-    const message = codeFailureMessage(outcome.reason);
-    throw new AppError('UNAUTHENTICATED', message, { issue: message });
+    throw AppError.sayIssue('UNAUTHENTICATED', codeFailureSaid(outcome.reason));
   }
   return outcome.session;
 }

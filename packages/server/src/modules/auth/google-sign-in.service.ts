@@ -5,6 +5,7 @@ import { GOOGLE_EMAIL_MISMATCH, verifyGoogleIdToken, type GoogleIdentity } from 
 import type { Core } from '../../core';
 import { members, staff } from '../../db/schema';
 import { AppError } from '../../errors';
+import { tSaid, type Said } from '../../i18n';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
 import { findStaffByEmail, markMemberVerified, noAccount, startSession, type Member } from './sign-in-support';
 import { inTransaction } from '../../lib/unit-of-work';
@@ -23,7 +24,7 @@ type GoogleInput = { email: string; idToken: string; ip: string };
 async function identify(ctx: GoogleContext, input: GoogleInput): Promise<GoogleIdentity> {
   const identity = await verifyGoogleIdToken(ctx, input.idToken);
   if (identity.email !== input.email.trim().toLowerCase()) {
-    throw new AppError('UNAUTHENTICATED', GOOGLE_EMAIL_MISMATCH, { issue: GOOGLE_EMAIL_MISMATCH });
+    throw AppError.say('UNAUTHENTICATED', 'google.emailMismatch', undefined, { issue: GOOGLE_EMAIL_MISMATCH });
   }
   return identity;
 }
@@ -61,7 +62,7 @@ export async function signInVoterWithGoogle(ctx: GoogleContext, input: GoogleInp
     const [byEmail] = await db.select().from(members).where(eq(members.email, identity.email)).limit(1);
     if (byEmail?.googleSub && byEmail.googleSub !== identity.sub) {
       await recordActivity(ctx, { ...memberActivity(byEmail, activity, input.ip), status: 'denied', data: 'different Google account' });
-      throw new AppError('FORBIDDEN', GOOGLE_LINKED_ELSEWHERE, { issue: GOOGLE_LINKED_ELSEWHERE });
+      throw AppError.say('FORBIDDEN', 'google.linkedElsewhere', undefined, { issue: GOOGLE_LINKED_ELSEWHERE });
     }
     member = byEmail;
   }
@@ -93,7 +94,7 @@ export async function signInVoterWithGoogle(ctx: GoogleContext, input: GoogleInp
   });
   if (!signedIn) {
     await recordActivity(ctx, { ...memberActivity(found, activity, input.ip), status: 'denied', data: 'different Google account' });
-    throw new AppError('FORBIDDEN', GOOGLE_LINKED_ELSEWHERE, { issue: GOOGLE_LINKED_ELSEWHERE });
+    throw AppError.say('FORBIDDEN', 'google.linkedElsewhere', undefined, { issue: GOOGLE_LINKED_ELSEWHERE });
   }
   return signedIn;
 }
@@ -103,7 +104,8 @@ export async function signInStaffWithGoogle(ctx: GoogleContext, role: 'admin' | 
   const activity = `${role === 'admin' ? 'Admin' : 'Agent'} sign-in: Google`;
   const identity = await identifyOrLog(ctx, input, activity);
   const person = await findStaffByEmail(ctx.database.db, identity.email, role);
-  const deny = async (message: string) => {
+  const deny = async (said: Said) => {
+    const message = tSaid('en', said);
     await recordActivity(ctx, {
       name: person?.name ?? identity.email,
       activity,
@@ -113,10 +115,10 @@ export async function signInStaffWithGoogle(ctx: GoogleContext, role: 'admin' | 
       status: 'denied',
       data: message,
     });
-    return new AppError('FORBIDDEN', message, { issue: message });
+    return AppError.sayIssue('FORBIDDEN', said.id, said.values);
   };
   if (!person || (person.googleSub && person.googleSub !== identity.sub))
-    throw await deny(person ? GOOGLE_LINKED_ELSEWHERE : `This Google account is not an ${role}'s`);
+    throw await deny(person ? { id: 'google.linkedElsewhere' } : { id: 'google.notStaff', values: { role } });
   const signedIn = await inTransaction(ctx, 'Google sign-in', async (tx) => {
     // Conditional: the check above read the row unlocked, and another Google account linked
     // since (committed while this waited for the row) is kept, never overwritten.
@@ -135,6 +137,6 @@ export async function signInStaffWithGoogle(ctx: GoogleContext, role: 'admin' | 
       ip: input.ip,
     });
   });
-  if (!signedIn) throw await deny(GOOGLE_LINKED_ELSEWHERE);
+  if (!signedIn) throw await deny({ id: 'google.linkedElsewhere' });
   return signedIn;
 }

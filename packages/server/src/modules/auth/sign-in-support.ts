@@ -16,7 +16,7 @@ export const NO_SUCH_USER = 'No such user exists';
 export const SIGNED_IN = 'Signed in successfully';
 
 /** 404 with the spec's texts; the sign-in screen sends the person to sign-up on this issue. */
-export const noAccount = () => new AppError('NOT_FOUND', NO_ACCOUNT, { issue: NO_SUCH_USER });
+export const noAccount = () => AppError.say('NOT_FOUND', 'signIn.noAccount', undefined, { issue: NO_SUCH_USER });
 
 /**
  * A member by the sign-in identifier (docs/api.md "Sign-in identifiers"): an email (stored

@@ -3,7 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { normalisePhone } from '@kura/contract';
 import { beginAttempt, countersFor } from '../../auth/account-limits';
 import { verifyGoogleIdToken } from '../../auth/google';
-import { codeFailureMessage, consumeCode } from '../../auth/one-time-codes';
+import { codeFailureSaid, consumeCode } from '../../auth/one-time-codes';
 import type { PendingSignIn } from '../../auth/pending';
 import type { Core } from '../../core';
 import { members } from '../../db/schema';
@@ -37,7 +37,7 @@ const STARTED = 'Voter sign-up';
 const CHECKED = 'Voter sign-up: SMS code check';
 const LINKED = 'Voter sign-up: Google account linked';
 
-const conflict = () => new AppError('CONFLICT', ACCOUNT_EXISTS, { issue: ACCOUNT_EXISTS });
+const conflict = () => AppError.say('CONFLICT', 'signUp.accountExists', undefined, { issue: ACCOUNT_EXISTS });
 
 /** signup: checks the member number and phone, then texts a code to the member's registered phone. */
 export async function startSignUp(
@@ -60,7 +60,7 @@ export async function startSignUp(
       status: 'failed',
       data,
     });
-    return new AppError('NOT_FOUND', SIGNUP_NO_MATCH, { issue: SIGNUP_NO_MATCH });
+    return AppError.say('NOT_FOUND', 'signUp.noMatch', undefined, { issue: SIGNUP_NO_MATCH });
   };
   // No member, no account to count against: the per-address limit and one token per try hold.
   if (!member) throw await noMatch('no such member');
@@ -154,8 +154,7 @@ export async function finishSignUp(
       await attempt.withdraw();
       throw conflict();
     }
-    const message = codeFailureMessage(outcome.reason);
-    throw new AppError('UNAUTHENTICATED', message, { issue: message });
+    throw AppError.sayIssue('UNAUTHENTICATED', codeFailureSaid(outcome.reason));
   }
   await attempt.succeeded();
   return { message: SIGNED_UP, pfNumber: member!.memberNo };

@@ -213,7 +213,7 @@ export async function castVote(
       if (row.role !== 'voter') throw new AppError('FORBIDDEN');
     }
     memberId = row!.subject_id;
-    if (row?.election_id === null || row?.election_id === undefined) throw new AppError('NOT_FOUND', 'No such election');
+    if (row?.election_id === null || row?.election_id === undefined) throw AppError.say('NOT_FOUND', 'election.noSuch');
     electionId = row.election_id;
     // Read through its declared result: a function that answered otherwise is a server fault
     // (a plain Error, 500), never the voter's (a ZodError would read as a 422).

@@ -93,8 +93,7 @@ export async function editOrganisation(ctx: Core, actor: Actor, input: UpdateOrg
           .from(election)
           .where(eq(election.id, input.current_election_id))
           .for('share');
-        if (!found || found.archived)
-          throw AppError.validation({ current_election_id: ['The current election must be an election that is not archived'] });
+        if (!found || found.archived) throw AppError.fieldsSaid({ current_election_id: [{ id: 'error.currentNotArchived' }] });
       }
       await updateOrganisation(
         tx,
@@ -137,7 +136,7 @@ export async function getElectionById(ctx: Core, id: ElectionId): Promise<Electi
 
 async function readExisting(db: Core['database']['db'] | Tx, id: ElectionId): Promise<ElectionRecord> {
   const [found] = await db.select({ id: election.id }).from(election).where(eq(election.id, id));
-  if (!found) throw new AppError('NOT_FOUND', 'No such election');
+  if (!found) throw AppError.say('NOT_FOUND', 'election.noSuch');
   return readState(db, id);
 }
 
@@ -156,7 +155,8 @@ async function unknownBranches(tx: Tx, ids: number[] | null | undefined): Promis
 /** The electorate's branches exist (else 422), locked as `unknownBranches` says. */
 async function checkBranches(tx: Tx, ids: number[] | null | undefined): Promise<void> {
   const unknown = await unknownBranches(tx, ids);
-  if (unknown.length) throw AppError.validation({ 'electorate.branch_ids': [`No branch has the id ${unknown.join(', ')}`] });
+  if (unknown.length)
+    throw AppError.fieldsSaid({ 'electorate.branch_ids': [{ id: 'field.noBranchIds', values: { ids: unknown.join(', ') } }] });
 }
 
 const date = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : new Date(v));
@@ -227,9 +227,9 @@ export async function editElection(ctx: Core, actor: Actor, id: ElectionId, inpu
       const opensAt = date(input.opens_at) === undefined ? row.opensAt : date(input.opens_at)!;
       const closesAt = date(input.closes_at) === undefined ? row.closesAt : date(input.closes_at)!;
       if (opensAt && closesAt && closesAt.getTime() <= opensAt.getTime())
-        throw AppError.validation({ closes_at: ['The closing time must be after the opening time'] });
+        throw AppError.fieldsSaid({ closes_at: [{ id: 'field.closesAfterOpens' }] });
       if (opensAt && registerClosesAt && registerClosesAt.getTime() > opensAt.getTime())
-        throw AppError.validation({ 'register.closes_at': ['The register must close before voting opens'] });
+        throw AppError.fieldsSaid({ 'register.closes_at': [{ id: 'field.registerClosesBeforeVoting' }] });
       await checkBranches(tx, input.electorate?.branch_ids);
       await checkRules(tx, input.electorate?.rules, 'electorate.rules');
       await checkElectedIn(tx, input.electorate?.elected_in, id);

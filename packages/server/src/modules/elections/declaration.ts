@@ -20,7 +20,7 @@ export async function declarationPdf(
   digest?: string,
 ): Promise<{ filename: string; pdf: Buffer }> {
   const state = await readState(ctx.database.db, id);
-  if (!state.closedAt) throw new AppError('FORBIDDEN', 'The result is declared when the election closes');
+  if (!state.closedAt) throw AppError.say('FORBIDDEN', 'results.declaredAtClose');
   const signatures = await listSignatures(ctx, id);
   const language = declarationLanguage(lang, state.defaultLanguage);
   // Everything else on it is fixed at the close: one rendering per language and set of signatures,

@@ -86,7 +86,7 @@ export async function updateElection(ctx: Core, actor: Actor, input: UpdateElect
     const opensAt = date(input.opens_at, row.opensAt);
     const closesAt = date(input.closes_at, row.closesAt);
     if (opensAt && closesAt && closesAt.getTime() <= opensAt.getTime()) {
-      throw AppError.validation({ closes_at: ['The closing time must be after the opening time'] });
+      throw AppError.fieldsSaid({ closes_at: [{ id: 'field.closesAfterOpens' }] });
     }
     await updateConfiguration(
       tx,

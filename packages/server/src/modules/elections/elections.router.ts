@@ -69,7 +69,7 @@ export function electionsRoutes(ctx: ElectionsContext): RouterImplementation<Con
       middleware: [
         createIpLimit(ctx, {
           limit: ctx.env.RATE_LIMIT_RECEIPT_CHECKS_PER_HOUR,
-          message: 'Too many receipt checks from this address, please try again later',
+          message: 'limits.receiptChecks',
           headers: true,
         }),
       ],

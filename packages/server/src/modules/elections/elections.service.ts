@@ -11,7 +11,7 @@ import { auditedTransaction } from '../../lib/audited-transaction';
 import { findBallots, normaliseReceipt } from '../ballots';
 import { lockElection } from '../../db/locks';
 import { recordCommitment } from './commitments';
-import { undecidedMessage, undecidedNominations } from '../../db/nomination-store';
+import { undecidedNominations } from '../../db/nomination-store';
 import { lockForUpdate, nameElection, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
 import { rankedResult } from './final-count';
 
@@ -47,7 +47,7 @@ export async function toggleElection(ctx: ElectionsContext, actor: Actor, active
     // election as the switch found it.
     const e = await readState(tx, id);
     note.data(nameElection(id, e.title));
-    if (e.archived) throw new AppError('CONFLICT', 'The election is archived');
+    if (e.archived) throw AppError.say('CONFLICT', 'election.archived');
     if (e.closedAt) throw AppError.say('CONFLICT', 'error.closed.toggle');
     if (active && e.opensAt && e.opensAt.getTime() > ctx.now().getTime()) {
       throw AppError.say('CONFLICT', 'error.opensByItself', { at: e.opensAt.toISOString() });
@@ -55,7 +55,14 @@ export async function toggleElection(ctx: ElectionsContext, actor: Actor, active
     // Voting opens over decided nominations only (docs/api.md "Nominations").
     if (active && !e.openedAt) {
       const undecided = await undecidedNominations(tx, id);
-      if (undecided.length > 0) throw new AppError('CONFLICT', undecidedMessage(undecided));
+      // The 409 names each one, by id, nominee and position.
+      if (undecided.length > 0) {
+        const list = undecided.map((n) => ({
+          id: 'nominations.undecidedItem' as const,
+          values: { id: n.id, nominee: n.nominee, position: n.position, appeal: n.appeal ? 'yes' : 'no' },
+        }));
+        throw AppError.say('CONFLICT', 'nominations.undecided', { list: { list, join: 'semicolon' } });
+      }
     }
     await setActive(tx, active, ctx.now(), id);
   });
@@ -94,13 +101,13 @@ async function votersByChannel(ctx: ElectionsContext, id: ElectionId): Promise<{
 export async function lookupReceipt(ctx: ElectionsContext, input: string): Promise<z.infer<typeof ReceiptSchema>> {
   const receipt = normaliseReceipt(input);
   const ballot = (await findBallots(ctx, [receipt])).get(receipt)?.[0];
-  if (!ballot) throw new AppError('NOT_FOUND', 'No ballot has this receipt code');
+  if (!ballot) throw AppError.say('NOT_FOUND', 'receipt.notFound');
   const [position] = await ctx.database.db
     .select({ name: positions.name, level: positions.level, electionId: positions.electionId, election: election.title })
     .from(positions)
     .innerJoin(election, eq(election.id, positions.electionId))
     .where(eq(positions.id, ballot.positionId));
-  if (!position) throw new AppError('NOT_FOUND', 'No ballot has this receipt code');
+  if (!position) throw AppError.say('NOT_FOUND', 'receipt.notFound');
   return {
     vvpat: receipt,
     position: positionTitle(position),

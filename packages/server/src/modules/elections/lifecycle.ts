@@ -211,7 +211,7 @@ export async function assertNotClosedIn(tx: Tx, what: ClosedPart, id: ElectionId
  */
 export async function getFinalResults(ctx: ElectionsContext, id: ElectionId): Promise<FinalResultsResponse> {
   const row = await readState(ctx.database.db, id);
-  if (!row.closedAt) throw new AppError('FORBIDDEN', 'The result is declared when the election closes');
+  if (!row.closedAt) throw AppError.say('FORBIDDEN', 'results.declaredAtClose');
   if (row.finalCommitmentId === null) {
     // Closed but the closing statements did not finish (a crash): finish them now.
     await finaliseElection(ctx, id);
@@ -264,14 +264,14 @@ export async function getRankedBallots(
   id: ElectionId,
 ): Promise<{ filename: string; blt: string }> {
   const row = await readState(ctx.database.db, id);
-  if (!row.closedAt) throw new AppError('FORBIDDEN', 'The result is declared when the election closes');
+  if (!row.closedAt) throw AppError.say('FORBIDDEN', 'results.declaredAtClose');
   // Closed but the closing statements did not finish: the queue is published first.
   if (row.finalCommitmentId === null) await finaliseElection(ctx, id);
   const [p] = await ctx.database.db
     .select()
     .from(positions)
     .where(and(eq(positions.id, positionId), eq(positions.electionId, id)));
-  if (!p || p.kind !== 'candidates' || p.method !== 'ranked') throw new AppError('NOT_FOUND', 'No ranked position has this id');
+  if (!p || p.kind !== 'candidates' || p.method !== 'ranked') throw AppError.say('NOT_FOUND', 'results.noRankedPosition');
   const blt = await rankedBlt(ctx.database.db, { id: p.id, electionId: id, title: positionTitle(p), seats: p.seats });
   return { filename: electionFileName({ id, title: row.title }, positionTitle(p), 'blt'), blt };
 }

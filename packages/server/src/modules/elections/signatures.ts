@@ -29,7 +29,7 @@ function asStaff(actor: SignedInActor): StaffActor {
 export async function putSigningKey(ctx: Core, caller: SignedInActor, publicKey: string): Promise<SigningKey> {
   const actor = asStaff(caller);
   const raw = rawPublicKey(publicKey);
-  if (!raw) throw AppError.validation({ public_key: ['Must be the base64 of a 32-byte Ed25519 public key'] });
+  if (!raw) throw AppError.fieldsSaid({ public_key: [{ id: 'field.ed25519Key' }] });
   const fingerprint = fingerprintOf(raw);
   const registeredAt = ctx.now();
   await inTransaction(ctx, 'Signing key registered', async (tx) => {
@@ -65,7 +65,7 @@ const toSignature = (row: typeof declarationSignatures.$inferSelect): Signature 
 /** The signatures of a closed election, first first (403 before the close). */
 export async function listSignatures(ctx: Core, id: ElectionId): Promise<Signature[]> {
   const state = await readState(ctx.database.db, id);
-  if (!state.closedAt) throw new AppError('FORBIDDEN', 'The result is declared when the election closes');
+  if (!state.closedAt) throw AppError.say('FORBIDDEN', 'results.declaredAtClose');
   const rows = await ctx.database.db
     .select()
     .from(declarationSignatures)
@@ -113,9 +113,7 @@ export async function signDeclaration(
   if (key.registeredAt.getTime() > state.closedAt.getTime()) throw AppError.say('FORBIDDEN', 'error.keyAfterClose');
   const { digest } = await evidenceManifest(ctx, id);
   if (!verifyEd25519(key.publicKey, declarationText(id, digest, input.kind, input.statement), input.signature))
-    throw AppError.validation({
-      signature: ["The signature does not verify with your registered key over this election's declaration text"],
-    });
+    throw AppError.fieldsSaid({ signature: [{ id: 'field.signatureInvalid' }] });
   const [existing] = await ctx.database.db
     .select({ id: declarationSignatures.id })
     .from(declarationSignatures)

@@ -2,6 +2,7 @@ import type { Channel, ResultsVisibility } from '@kura/contract';
 import type { Role } from '../../auth/sessions';
 import type { Core } from '../../core';
 import { AppError } from '../../errors';
+import type { MessageId } from '../../i18n';
 import type { Service } from '../../lib/service';
 import { eq } from 'drizzle-orm';
 import { currentElectionId, readState, type ElectionId } from '../../db/election-store';
@@ -45,14 +46,15 @@ export function mayJoinResultsChannel(gate: ResultsGate, channel: Channel, viewe
   }
 }
 
-export const RESULTS_HIDDEN: Record<Exclude<ResultsVisibility, 'live'>, string> = {
-  staff: 'Results are shown to election staff only until voting closes',
-  after_close: 'Results are published when voting closes',
-};
+/** Why results are hidden, by visibility (catalogue ids; the English is the spec's). */
+export const RESULTS_HIDDEN = {
+  staff: 'results.staffOnly',
+  after_close: 'results.afterClose',
+} as const satisfies Record<Exclude<ResultsVisibility, 'live'>, MessageId>;
 
 export function assertMayViewResults(gate: ResultsGate, viewer: Viewer): void {
   if (mayViewResults(gate, viewer)) return;
-  throw new AppError('FORBIDDEN', RESULTS_HIDDEN[gate.visibility as Exclude<ResultsVisibility, 'live'>]);
+  throw AppError.say('FORBIDDEN', RESULTS_HIDDEN[gate.visibility as Exclude<ResultsVisibility, 'live'>]);
 }
 
 /**
@@ -147,7 +149,7 @@ export class ResultsGateCache implements Service {
     const startedAt = Date.now();
     const promise = (async () => {
       const electionId = await currentElectionId(this.ctx.database.db);
-      if (electionId === null) throw new AppError('NOT_FOUND', 'No such election');
+      if (electionId === null) throw AppError.say('NOT_FOUND', 'election.noSuch');
       const row = await readState(this.ctx.database.db, electionId);
       const gate: ResultsGate = { visibility: row.resultsVisibility, closed: row.closedAt !== null, electionId };
       // A read begun before the latest change is answered but not kept.

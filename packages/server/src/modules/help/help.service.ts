@@ -59,7 +59,7 @@ export async function reportIssue(ctx: Core, reporter: SignedInActor, details: s
           .orderBy(issueReports.createdAt);
         if (recent.length >= REPORTS_PER_HOUR) {
           const reopens = recent[recent.length - REPORTS_PER_HOUR]!.at.getTime() + HOUR_MS;
-          throw new AppError('TOO_MANY_REQUESTS', TOO_MANY_REPORTS, {
+          throw AppError.say('TOO_MANY_REQUESTS', 'help.tooMany', undefined, {
             retryAfter: Math.max(1, Math.ceil((reopens - now.getTime()) / 1000)),
           });
         }
@@ -67,7 +67,7 @@ export async function reportIssue(ctx: Core, reporter: SignedInActor, details: s
         if (incoming > 0) {
           const earlier = (await tx.select({ images: issueReports.images }).from(issueReports).where(mine)).flatMap((r) => r.images);
           if ((await storedBytes(ctx, earlier)) + incoming > REPORT_STORAGE_PER_ACCOUNT)
-            throw new AppError('PAYLOAD_TOO_LARGE', REPORT_STORAGE_FULL);
+            throw AppError.say('PAYLOAD_TOO_LARGE', 'help.storageFull');
         }
         stored = await storeImages(ctx, images);
         await tx.insert(issueReports).values({

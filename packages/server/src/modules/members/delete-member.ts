@@ -46,24 +46,24 @@ export async function deleteMember(ctx: MembersContext, actor: Actor, id: number
         .from(participation)
         .where(eq(participation.memberId, id))
         .limit(1);
-      if (voted) throw new AppError('CONFLICT', MEMBER_VOTED, { issue: 'voted' });
+      if (voted) throw AppError.say('CONFLICT', 'error.member.voted', undefined, { issue: 'voted' });
       const [stands] = await tx
         .select({ one: sql`1` })
         .from(candidacies)
         .where(eq(candidacies.memberId, id))
         .limit(1);
-      if (stands) throw new AppError('CONFLICT', MEMBER_STANDS, { issue: 'candidate' });
+      if (stands) throw AppError.say('CONFLICT', 'error.member.stands', undefined, { issue: 'candidate' });
       const [named] = await tx.execute(sql`
         select 1 from ${nominations} n where n.nominee_id = ${id} or n.created_by = ${id}
         union all select 1 from ${nominationSupporters} s where s.member_id = ${id}
         limit 1`);
-      if (named) throw new AppError('CONFLICT', MEMBER_IN_NOMINATION, { issue: 'nomination' });
+      if (named) throw AppError.say('CONFLICT', 'error.member.inNomination', undefined, { issue: 'nomination' });
       const [onRoll] = await tx
         .select({ one: sql`1` })
         .from(electionRoll)
         .where(eq(electionRoll.memberId, id))
         .limit(1);
-      if (onRoll) throw new AppError('CONFLICT', MEMBER_ON_FROZEN_ROLL, { issue: 'frozen_roll' });
+      if (onRoll) throw AppError.say('CONFLICT', 'error.member.onFrozenRoll', undefined, { issue: 'frozen_roll' });
       await tx.delete(sessions).where(and(eq(sessions.role, 'voter'), eq(sessions.subjectId, id)));
       await tx.delete(otpChallenges).where(and(eq(otpChallenges.purpose, 'voter'), eq(otpChallenges.subjectId, id)));
       await tx.delete(reminderRecipients).where(eq(reminderRecipients.memberId, id));

@@ -32,7 +32,7 @@ export async function lookupMemberDetails(ctx: Core, identifier: string, caller?
     .innerJoin(branches, eq(branches.id, members.branchId))
     .where(where)
     .limit(1);
-  if (!row) throw new AppError('NOT_FOUND', DETAILS_NOT_FOUND);
+  if (!row) throw AppError.say('NOT_FOUND', 'details.notFound');
   const known = caller?.role === 'admin' || (caller?.role === 'voter' && caller.subjectId === row.id);
   return {
     phone: maskPhone(row.phone),

@@ -22,12 +22,13 @@ import { z } from 'zod';
 import type { Tx } from '../../db/client';
 import { branches, members } from '../../db/schema';
 import { AppError } from '../../errors';
+import type { SaidValues } from '../../i18n';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
 import { freezeDueRolls, readMemberNoPattern } from '../../db/election-store';
 import { mergeAttributes, readAttributeDefs } from '../register';
-import { BRANCH_LOCKED_AFTER_VOTE, CANDIDATE_FROZEN, declaredCandidateIdentities, membersLockedToBranch } from './members.service';
+import { BRANCH_LOCKED_AFTER_VOTE, declaredCandidateIdentities, membersLockedToBranch } from './members.service';
 import {
   checkContactChanges,
   recordContactChanges,
@@ -361,15 +362,7 @@ async function refuseBranchMovesAfterVoting(
   const locked = await membersLockedToBranch(tx, moves);
   if (locked.size === 0) return;
   const lines = [...locked].map((id) => lineOf.get(id)!).sort((a, b) => a.line - b.line);
-  const shown = lines
-    .slice(0, 5)
-    .map((r) => `line ${r.line} (member ${r.memberNo})`)
-    .join(', ');
-  throw new AppError(
-    'CONFLICT',
-    `Nothing imported: ${shown}${lines.length > 5 ? ` and ${lines.length - 5} more` : ''}: the member ${BRANCH_LOCKED_AFTER_VOTE}`,
-    { issue: BRANCH_LOCKED_AFTER_VOTE },
-  );
+  throw AppError.say('CONFLICT', 'import.branchLocked', shownLines(lines), { issue: BRANCH_LOCKED_AFTER_VOTE });
 }
 
 /**
@@ -423,14 +416,15 @@ async function refuseCandidateRenamesAfterClose(tx: Tx, rows: ImportRow[]): Prom
     .map((x) => x.row)
     .sort((a, b) => a.line - b.line);
   if (renamed.length === 0) return;
-  const shown = renamed
-    .slice(0, 5)
-    .map((r) => `line ${r.line} (member ${r.memberNo})`)
-    .join(', ');
-  throw new AppError(
-    'CONFLICT',
-    `The election is closed; ${CANDIDATE_FROZEN} can no longer change. Nothing imported: ${shown}${renamed.length > 5 ? ` and ${renamed.length - 5} more` : ''}`,
-  );
+  throw AppError.say('CONFLICT', 'import.candidateFrozen', shownLines(renamed));
+}
+
+/** The first five refused lines ("line 3 (member 1003)", by code) and how many more there are. */
+function shownLines(lines: { line: number; memberNo: string }[]): SaidValues {
+  return {
+    lines: { list: lines.slice(0, 5).map((r) => ({ id: 'import.line', values: { line: r.line, memberNo: r.memberNo } })), join: 'comma' },
+    more: Math.max(0, lines.length - 5),
+  };
 }
 
 /** The attribute columns of the file (every line has the same), as a Postgres text[] literal. */

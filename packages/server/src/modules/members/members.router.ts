@@ -21,7 +21,7 @@ import { assignPositions, listBranches, listPositions, searchMembers, updateMemb
 const detailsRateLimit = (ctx: MembersContext) =>
   createIpLimit(ctx, {
     limit: ctx.env.RATE_LIMIT_DETAILS_PER_HOUR,
-    message: 'Too many lookups from this address, please try again later',
+    message: 'limits.lookups',
     headers: true,
   });
 
@@ -76,7 +76,7 @@ export function membersRoutes(ctx: MembersContext): RouterImplementation<Contrac
       middleware: [csvUpload('file')],
       handler: async ({ req, query, body }) => {
         const [file] = filesOf(req, ['file']);
-        if (!file) throw AppError.validation({ file: ['Choose a CSV file to import'] });
+        if (!file) throw AppError.fieldsSaid({ file: [{ id: 'field.chooseCsv' }] });
         return {
           status: 200,
           body: await importMembers(ctx, await actorOf(ctx, req), file.buffer, {

@@ -279,9 +279,6 @@ async function lockMember(tx: Tx, where: SQL): Promise<{ id: number; memberNo: s
   return row;
 }
 
-/** What the declared result shows of a candidate, frozen once the election is closed. */
-export const CANDIDATE_FROZEN = "a candidate's name and member number";
-
 /**
  * The id, member number and name of every member who stands in an election that has closed
  * (archived ones included): what a declared result shows of them, so they keep it for good. A
@@ -363,19 +360,15 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
     const known = new Set(found.map((p) => p.id));
     const unknown = wanted.filter((id) => !known.has(id));
     if (unknown.length > 0) {
-      throw AppError.validation({
-        position_ids: [
-          `The selected position${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ${unknown.length > 1 ? 'do' : 'does'} not exist`,
-        ],
+      throw AppError.fieldsSaid({
+        position_ids: [{ id: 'field.positionsMissing', values: { many: unknown.length > 1 ? 'yes' : 'no', ids: unknown.join(', ') } }],
       });
     }
     // A motion's options are Yes, No and Abstain: nobody stands for it.
     const motions = found.filter((p) => p.kind === 'motion').map((p) => p.id);
     if (motions.length > 0)
-      throw AppError.validation({
-        position_ids: [
-          `The selected position${motions.length > 1 ? 's' : ''} ${motions.join(', ')} ${motions.length > 1 ? 'are motions' : 'is a motion'}, which take no candidates`,
-        ],
+      throw AppError.fieldsSaid({
+        position_ids: [{ id: 'field.positionsAreMotions', values: { many: motions.length > 1 ? 'yes' : 'no', ids: motions.join(', ') } }],
       });
   }
   // The member's candidacies in this election: those in other elections stay.

@@ -7,7 +7,6 @@ import type {
   Nomination,
   NominationStatus,
   Paginated,
-  PositionNomination,
   PublicNomination,
 } from '@kura/contract';
 import { and, eq, gt, inArray, ne, notInArray, sql } from 'drizzle-orm';
@@ -41,9 +40,6 @@ import { sendNominationNotices, type NominationNotice } from './notify';
  * through `roll-port.ts` only. Members named are told after the commit (`notify.ts`).
  */
 
-export const NOMINATIONS_CLOSED = 'Nominations are closed';
-const NOT_FOUND = 'No nomination has this id';
-
 type Window = { opensAt: Date; closesAt: Date; appealDays: number };
 
 /** The election's window, and whether voting has opened (which ends nominations, decisions and appeals). */
@@ -62,16 +58,23 @@ async function assertWindowOpen(ctx: MembersContext, tx: Tx, id: ElectionId): Pr
   const e = await electionOf(tx, id);
   const now = ctx.now().getTime();
   if (!e.window || e.opened || e.closed || now < e.window.opensAt.getTime() || now >= e.window.closesAt.getTime())
-    throw new AppError('FORBIDDEN', NOMINATIONS_CLOSED);
+    throw AppError.say('FORBIDDEN', 'nominations.closed');
   return e.window;
 }
+
+/** The refusal once voting has opened, by what was tried. */
+const OPENED = {
+  withdrawn: 'nominations.openedWithdraw',
+  appealed: 'nominations.openedAppeal',
+  decided: 'nominations.openedDecide',
+} as const;
 
 /** Decisions and appeals go on until voting opens (409 after). */
 async function assertNotOpened(tx: Tx, id: ElectionId, what: 'withdrawn' | 'appealed' | 'decided'): Promise<Window | null> {
   // Share-locked: an opening in flight (which holds the row for update) commits first and is seen.
   await tx.select({ id: election.id }).from(election).where(eq(election.id, id)).for('share');
   const e = await electionOf(tx, id);
-  if (e.opened || e.closed) throw new AppError('CONFLICT', `Voting has opened; nominations can no longer be ${what}`);
+  if (e.opened || e.closed) throw AppError.say('CONFLICT', OPENED[what]);
   return e.window;
 }
 
@@ -84,14 +87,14 @@ type Row = typeof nominations.$inferSelect;
  */
 async function lockNominationAndElection(tx: Tx, id: number): Promise<Row> {
   const [owner] = await tx.select({ electionId: nominations.electionId }).from(nominations).where(eq(nominations.id, id));
-  if (!owner) throw new AppError('NOT_FOUND', NOT_FOUND);
+  if (!owner) throw AppError.say('NOT_FOUND', 'nominations.notFound');
   await lockElectionForCandidacies(tx, owner.electionId);
   return lockNomination(tx, id);
 }
 
 async function lockNomination(tx: Tx, id: number): Promise<Row> {
   const [row] = await tx.select().from(nominations).where(eq(nominations.id, id)).for('update');
-  if (!row) throw new AppError('NOT_FOUND', NOT_FOUND);
+  if (!row) throw AppError.say('NOT_FOUND', 'nominations.notFound');
   return row;
 }
 
@@ -125,9 +128,6 @@ async function advance(ctx: Core, tx: Tx, row: Row, supporters: SupporterRow[], 
   return status;
 }
 
-const roleText = (n: PositionNomination) =>
-  `${n.proposers} proposer${n.proposers === 1 ? '' : 's'} and ${n.seconders} seconder${n.seconders === 1 ? '' : 's'}`;
-
 /**
  * A refusal names the member a member number belongs to, and a nomination made tells everyone it
  * names: so a member's refused nominations are limited (REFUSED_NOMINATIONS_PER_HOUR, counted from
@@ -158,7 +158,7 @@ async function assertRefusalsBelowLimit(ctx: MembersContext, actor: SignedInActo
   if ((row?.n ?? 0) < REFUSED_NOMINATIONS_PER_HOUR) return;
   const first = row?.first ? Date.parse(row.first) : ctx.now().getTime();
   const retryAfter = Math.max(1, Math.ceil((first + HOUR_MS - ctx.now().getTime()) / 1000));
-  throw new AppError('TOO_MANY_REQUESTS', TOO_MANY_REFUSED, { retryAfter });
+  throw AppError.say('TOO_MANY_REQUESTS', 'nominations.tooManyRefused', undefined, { retryAfter });
 }
 
 export const TOO_MANY_REFUSED = 'Too many of your nominations were refused in the last hour; please try again later';
@@ -191,17 +191,20 @@ export async function createNomination(
         .from(positions)
         .where(and(eq(positions.id, input.position_id), eq(positions.electionId, electionId)))
         .for('update');
-      if (!position) throw AppError.validation({ position_id: ['The selected position does not exist'] });
+      if (!position) throw AppError.fieldsSaid({ position_id: [{ id: 'vote.positionMissing' }] });
       const rule = position.kind === 'candidates' ? position.nomination : null;
-      if (!rule) throw AppError.validation({ position_id: [`${positionTitle(position)} takes no nominations`] });
+      if (!rule)
+        throw AppError.fieldsSaid({
+          position_id: [{ id: 'nominations.positionTakesNone', values: { position: positionTitle(position) } }],
+        });
       const [made] = await tx
         .select({ n: sql<number>`count(*)::int` })
         .from(nominations)
         .where(and(eq(nominations.positionId, position.id), eq(nominations.createdBy, actor.id)));
       const most = position.seats + MADE_BEYOND_SEATS;
       if ((made?.n ?? 0) >= most)
-        throw AppError.validation({
-          position_id: [`You have made ${most} nominations for ${positionTitle(position)}, the most a member may (withdrawn ones count)`],
+        throw AppError.fieldsSaid({
+          position_id: [{ id: 'nominations.mostMade', values: { count: most, position: positionTitle(position) } }],
         });
 
       const wanted = [input.nominee_member_no, ...input.supporters.map((s) => s.member_no)];
@@ -211,21 +214,19 @@ export async function createNomination(
         .where(inArray(members.memberNo, wanted));
       const byNo = new Map(found.map((m) => [m.memberNo, m]));
       const nominee = byNo.get(input.nominee_member_no);
-      if (!nominee) throw AppError.validation({ nominee_member_no: [`No member has the member number ${input.nominee_member_no}`] });
+      if (!nominee)
+        throw AppError.fieldsSaid({ nominee_member_no: [{ id: 'nominations.noMember', values: { memberNo: input.nominee_member_no } }] });
 
       // Who may nominate: a proposer, or the nominee where the position allows self-nomination.
       const callerIsProposer = input.supporters.some((s) => s.role === 'proposer' && byNo.get(s.member_no)?.id === actor.id);
       const callerIsNominee = nominee.id === actor.id;
       if (!callerIsProposer && !(callerIsNominee && rule.self))
-        throw new AppError(
-          'FORBIDDEN',
-          rule.self
-            ? 'Only one of the proposers, or the nominee, may make this nomination'
-            : 'Only one of the proposers may make this nomination',
-        );
+        throw AppError.say('FORBIDDEN', rule.self ? 'nominations.onlyProposerOrNominee' : 'nominations.onlyProposer');
 
       if (!(await isOnRoll(ctx, tx, electionId, nominee.id)))
-        throw AppError.validation({ nominee_member_no: [`${nominee.memberNo} ${nominee.name} is not on the roll of this election`] });
+        throw AppError.fieldsSaid({
+          nominee_member_no: [{ id: 'nominations.offRoll', values: { who: `${nominee.memberNo} ${nominee.name}` } }],
+        });
       const [standing] = await tx
         .select({ id: nominations.id })
         .from(nominations)
@@ -238,30 +239,44 @@ export async function createNomination(
         )
         .limit(1);
       if (standing)
-        throw AppError.validation({
-          nominee_member_no: [`${nominee.memberNo} ${nominee.name} is already nominated for ${positionTitle(position)}`],
+        throw AppError.fieldsSaid({
+          nominee_member_no: [
+            {
+              id: 'nominations.alreadyNominated',
+              values: { who: `${nominee.memberNo} ${nominee.name}`, position: positionTitle(position) },
+            },
+          ],
         });
 
       const proposers = input.supporters.filter((s) => s.role === 'proposer').length;
       const seconders = input.supporters.length - proposers;
       if (proposers !== rule.proposers || seconders !== rule.seconders)
-        throw AppError.validation({ supporters: [`${positionTitle(position)} needs ${roleText(rule)}`] });
+        throw AppError.fieldsSaid({
+          supporters: [
+            {
+              id: 'nominations.needs',
+              values: { position: positionTitle(position), proposers: rule.proposers, seconders: rule.seconders },
+            },
+          ],
+        });
 
       const seen = new Set<number>();
       const branchId = position.branchId ?? nominee.branchId;
       for (const [i, s] of input.supporters.entries()) {
         const field = `supporters.${i}.member_no`;
         const m = byNo.get(s.member_no);
-        if (!m) throw AppError.validation({ [field]: [`No member has the member number ${s.member_no}`] });
+        if (!m) throw AppError.fieldsSaid({ [field]: [{ id: 'nominations.noMember', values: { memberNo: s.member_no } }] });
         const who = `${m.memberNo} ${m.name}`;
-        if (m.id === nominee.id) throw AppError.validation({ [field]: [`${who} is the nominee and cannot also support the nomination`] });
-        if (seen.has(m.id)) throw AppError.validation({ [field]: [`${who} is named more than once`] });
+        if (m.id === nominee.id) throw AppError.fieldsSaid({ [field]: [{ id: 'nominations.nomineeSupports', values: { who } }] });
+        if (seen.has(m.id)) throw AppError.fieldsSaid({ [field]: [{ id: 'nominations.namedTwice', values: { who } }] });
         seen.add(m.id);
         if (!(await isOnRoll(ctx, tx, electionId, m.id)))
-          throw AppError.validation({ [field]: [`${who} is not on the roll of this election`] });
+          throw AppError.fieldsSaid({ [field]: [{ id: 'nominations.offRoll', values: { who } }] });
         if (rule.same_branch && m.branchId !== branchId)
-          throw AppError.validation({
-            [field]: [position.branchId !== null ? `${who} is not of the position's branch` : `${who} is not of the nominee's branch`],
+          throw AppError.fieldsSaid({
+            [field]: [
+              { id: position.branchId !== null ? 'nominations.notPositionBranch' : 'nominations.notNomineeBranch', values: { who } },
+            ],
           });
         const [count] = await tx
           .select({ n: sql<number>`count(*)::int` })
@@ -271,10 +286,8 @@ export async function createNomination(
             and(eq(nominationSupporters.memberId, m.id), eq(nominations.positionId, position.id), ne(nominations.status, 'withdrawn')),
           );
         if (Number(count?.n ?? 0) >= position.seats)
-          throw AppError.validation({
-            [field]: [
-              `${who} already supports ${position.seats} nomination${position.seats === 1 ? '' : 's'} for ${positionTitle(position)}, the most a member may`,
-            ],
+          throw AppError.fieldsSaid({
+            [field]: [{ id: 'nominations.tooManySupports', values: { who, count: position.seats, position: positionTitle(position) } }],
           });
       }
 
@@ -351,9 +364,9 @@ export async function supportNomination(ctx: MembersContext, actor: SignedInActo
       note.data(`election ${row.electionId}: ${detail}`);
       const supporters = await supportersLocked(tx, id);
       const mine = supporters.find((s) => s.memberId === actor.id);
-      if (!mine) throw new AppError('FORBIDDEN', 'Only the members named as supporters may answer this nomination');
+      if (!mine) throw AppError.say('FORBIDDEN', 'nominations.onlySupporters');
       await assertWindowOpen(ctx, tx, row.electionId);
-      if (!OPEN_FOR_ANSWERS.includes(row.status)) throw new AppError('CONFLICT', 'This nomination is no longer waiting for support');
+      if (!OPEN_FOR_ANSWERS.includes(row.status)) throw AppError.say('CONFLICT', 'nominations.notAwaitingSupport');
       const now = ctx.now();
       if (confirm) {
         await tx
@@ -402,9 +415,9 @@ export async function acceptNomination(
         note.afterCommit(() => announce(ctx, notices, false));
         const row = await lockNomination(tx, id);
         note.data(`election ${row.electionId}: ${detail}`);
-        if (row.nomineeId !== actor.id) throw new AppError('FORBIDDEN', 'Only the nominee may accept or decline this nomination');
+        if (row.nomineeId !== actor.id) throw AppError.say('FORBIDDEN', 'nominations.onlyNominee');
         await assertWindowOpen(ctx, tx, row.electionId);
-        if (!OPEN_FOR_ANSWERS.includes(row.status)) throw new AppError('CONFLICT', 'This nomination is no longer waiting for the nominee');
+        if (!OPEN_FOR_ANSWERS.includes(row.status)) throw AppError.say('CONFLICT', 'nominations.notAwaitingNominee');
         const now = ctx.now();
         const supporters = await supportersLocked(tx, id);
         if (!input.accept) {
@@ -497,8 +510,8 @@ export async function withdrawNomination(ctx: MembersContext, actor: SignedInAct
     note.data(`election ${row.electionId}: ${detail}`);
     const supporters = await supportersLocked(tx, id);
     if (row.nomineeId !== actor.id && firstProposer(supporters)?.memberId !== actor.id)
-      throw new AppError('FORBIDDEN', 'Only the nominee or the first proposer may withdraw this nomination');
-    if (row.status === 'withdrawn') throw new AppError('CONFLICT', 'This nomination is already withdrawn');
+      throw AppError.say('FORBIDDEN', 'nominations.onlyWithdrawer');
+    if (row.status === 'withdrawn') throw AppError.say('CONFLICT', 'nominations.alreadyWithdrawn');
     wasValid = row.status === 'valid';
     if (wasValid) {
       await assertNotOpened(tx, row.electionId, 'withdrawn');
@@ -519,13 +532,13 @@ export async function appealNomination(ctx: MembersContext, actor: SignedInActor
     note.afterCommit(() => ctx.events.emit('nominations.changed'));
     const row = await lockNomination(tx, id);
     note.data(`election ${row.electionId}: ${detail}`);
-    if (row.nomineeId !== actor.id) throw new AppError('FORBIDDEN', 'Only the nominee may appeal this nomination');
-    if (row.appealStatus !== null) throw new AppError('CONFLICT', 'This nomination has already been appealed');
-    if (row.status !== 'invalid' || !row.decisionAt) throw new AppError('CONFLICT', 'Only a nomination decided invalid can be appealed');
+    if (row.nomineeId !== actor.id) throw AppError.say('FORBIDDEN', 'nominations.onlyNomineeAppeals');
+    if (row.appealStatus !== null) throw AppError.say('CONFLICT', 'nominations.alreadyAppealed');
+    if (row.status !== 'invalid' || !row.decisionAt) throw AppError.say('CONFLICT', 'nominations.onlyInvalidAppeals');
     const window = await assertNotOpened(tx, row.electionId, 'appealed');
     const days = window?.appealDays ?? 0;
     if (ctx.now().getTime() > row.decisionAt.getTime() + days * 86_400_000)
-      throw new AppError('CONFLICT', `The time to appeal has passed: ${days} days from the decision`);
+      throw AppError.say('CONFLICT', 'nominations.appealTooLate', { days });
     await tx
       .update(nominations)
       .set({ appealGrounds: grounds, appealStatus: 'pending', appealedAt: ctx.now(), updatedAt: ctx.now() })
@@ -570,12 +583,10 @@ export async function decideNomination(ctx: MembersContext, actor: Actor, id: nu
       const row = await lockNominationAndElection(tx, id);
       note.data(`election ${row.electionId}: ${detail}`);
       await assertNotOpened(tx, row.electionId, 'decided');
-      if (row.status !== 'submitted') throw new AppError('CONFLICT', 'Only a submitted nomination can be decided');
+      if (row.status !== 'submitted') throw AppError.say('CONFLICT', 'nominations.onlySubmitted');
       const failed = row.checks.filter((c) => !c.met).map((c) => c.rule);
       if (input.valid && failed.length > 0 && !input.override_reason)
-        throw AppError.validation({
-          override_reason: [`A check failed (${failed.join(', ')}): give an override_reason to decide it valid`],
-        });
+        throw AppError.fieldsSaid({ override_reason: [{ id: 'nominations.checkFailed', values: { rules: failed.join(', ') } }] });
       const now = ctx.now();
       const [decided] = await tx
         .update(nominations)
@@ -623,8 +634,7 @@ export async function decideAppeal(
       const row = await lockNominationAndElection(tx, id);
       note.data(`election ${row.electionId}: ${detail}`);
       await assertNotOpened(tx, row.electionId, 'decided');
-      if (row.appealStatus !== 'pending' || row.status !== 'invalid')
-        throw new AppError('CONFLICT', 'No appeal is pending for this nomination');
+      if (row.appealStatus !== 'pending' || row.status !== 'invalid') throw AppError.say('CONFLICT', 'nominations.noAppeal');
       const now = ctx.now();
       const [decided] = await tx
         .update(nominations)
@@ -656,7 +666,8 @@ export const NOT_PUBLISHED = 'The nominations are published when nominations clo
 /** GET elections/{id}/nominations: after the window closes (403 before, and for an election without nominations). */
 export async function listPublicNominations(ctx: MembersContext, electionId: ElectionId): Promise<PublicNomination[]> {
   const [e] = await ctx.database.db.select({ nominations: election.nominations }).from(election).where(eq(election.id, electionId));
-  if (!e) throw new AppError('NOT_FOUND', 'No such election');
-  if (!e.nominations || ctx.now().getTime() < Date.parse(e.nominations.closes_at)) throw new AppError('FORBIDDEN', NOT_PUBLISHED);
+  if (!e) throw AppError.say('NOT_FOUND', 'election.noSuch');
+  if (!e.nominations || ctx.now().getTime() < Date.parse(e.nominations.closes_at))
+    throw AppError.say('FORBIDDEN', 'nominations.notPublished');
   return publicNominations(ctx.database.db, electionId);
 }

@@ -52,9 +52,12 @@ export async function checkRules(tx: Tx, rules: readonly Rule[] | undefined, fie
 export async function checkElectedIn(tx: Tx, electedIn: ElectedIn | null | undefined, self?: number): Promise<void> {
   if (!electedIn) return;
   if (electedIn.election_id === self)
-    throw AppError.validation({ 'electorate.elected_in.election_id': ['An election cannot take its electorate from itself'] });
+    throw AppError.fieldsSaid({ 'electorate.elected_in.election_id': [{ id: 'field.electorateNotItself' }] });
   const [found] = await tx.select({ id: election.id }).from(election).where(eq(election.id, electedIn.election_id)).for('key share');
-  if (!found) throw AppError.validation({ 'electorate.elected_in.election_id': [`No election has the id ${electedIn.election_id}`] });
+  if (!found)
+    throw AppError.fieldsSaid({
+      'electorate.elected_in.election_id': [{ id: 'field.noElectionId', values: { id: electedIn.election_id } }],
+    });
   if (electedIn.position_ids && electedIn.position_ids.length) {
     const ids = [...new Set(electedIn.position_ids)];
     const own = await tx
@@ -64,8 +67,10 @@ export async function checkElectedIn(tx: Tx, electedIn: ElectedIn | null | undef
     const known = new Set(own.map((p) => p.id));
     const unknown = ids.filter((id) => !known.has(id));
     if (unknown.length)
-      throw AppError.validation({
-        'electorate.elected_in.position_ids': [`Election ${electedIn.election_id} has no position with the id ${unknown.join(', ')}`],
+      throw AppError.fieldsSaid({
+        'electorate.elected_in.position_ids': [
+          { id: 'field.electionNoPositionIds', values: { election: electedIn.election_id, ids: unknown.join(', ') } },
+        ],
       });
   }
 }

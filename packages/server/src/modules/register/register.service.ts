@@ -184,7 +184,7 @@ export async function fileClaim(ctx: Core, actor: SignedInActor, id: ElectionId,
         .for('share');
       const now = ctx.now();
       if (!row || !row.opens || !row.closes || row.frozen || now < row.opens || now >= row.closes)
-        throw new AppError('FORBIDDEN', REGISTER_NOT_OPEN);
+        throw AppError.say('FORBIDDEN', 'error.registerNotOpen');
       const [me] = await tx.select({ memberNo: members.memberNo, name: members.name }).from(members).where(eq(members.id, actor.id));
       if (!me) throw new AppError('UNAUTHENTICATED');
       let subject: string | null = null;
@@ -194,19 +194,15 @@ export async function fileClaim(ctx: Core, actor: SignedInActor, id: ElectionId,
           .from(members)
           .where(eq(members.memberNo, body.subject_member_no!.trim()));
         if (!other || !(await isOnRoll(ctx, id, other.id, tx)))
-          throw AppError.validation({ subject_member_no: ['An objection must name a member on the roll'] });
-        if (other.id === actor.id) throw AppError.validation({ subject_member_no: ['An objection names another member'] });
+          throw AppError.fieldsSaid({ subject_member_no: [{ id: 'error.objectionOnRoll' }] });
+        if (other.id === actor.id) throw AppError.fieldsSaid({ subject_member_no: [{ id: 'error.objectionOther' }] });
         subject = other.memberNo;
       }
       const [pending] = await tx
         .select({ n: count() })
         .from(registerClaims)
         .where(and(eq(registerClaims.memberId, actor.id), eq(registerClaims.electionId, id), eq(registerClaims.status, 'pending')));
-      if ((pending?.n ?? 0) >= MAX_PENDING_CLAIMS)
-        throw new AppError(
-          'CONFLICT',
-          `You have ${MAX_PENDING_CLAIMS} claims waiting for a ruling; wait for a ruling before filing another`,
-        );
+      if ((pending?.n ?? 0) >= MAX_PENDING_CLAIMS) throw AppError.say('CONFLICT', 'error.claimsPending', { n: MAX_PENDING_CLAIMS });
       const [inserted] = await tx
         .insert(registerClaims)
         .values({

@@ -184,5 +184,5 @@ export function describeRule(rule: Rule, defs: readonly AttributeDef[]): string 
 
 async function assertElection(db: Reader, id: ElectionId): Promise<void> {
   const [found] = await db.select({ id: election.id }).from(election).where(eq(election.id, id));
-  if (!found) throw new AppError('NOT_FOUND', 'No such election');
+  if (!found) throw AppError.say('NOT_FOUND', 'election.noSuch');
 }

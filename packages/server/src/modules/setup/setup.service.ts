@@ -144,13 +144,16 @@ export async function deleteBranch(ctx: Core, actor: Actor, id: number): Promise
     const p = usedByPositions?.n ?? 0;
     const e = usedByElectorates?.n ?? 0;
     if (m > 0 || p > 0 || e > 0) {
-      const uses = [
-        m > 0 ? `${m} member${m === 1 ? '' : 's'}` : '',
-        p > 0 ? `${p} position${p === 1 ? '' : 's'}` : '',
-        e > 0 ? (e === 1 ? "1 election's electorate" : `${e} elections' electorates`) : '',
-      ].filter(Boolean);
-      const listed = uses.length > 1 ? `${uses.slice(0, -1).join(', ')} and ${uses.at(-1)}` : uses[0];
-      throw new AppError('CONFLICT', `${branch.name} is used by ${listed}, so it cannot be deleted`);
+      const uses = (
+        [
+          ['error.branchUse.members', m],
+          ['error.branchUse.positions', p],
+          ['error.branchUse.electorates', e],
+        ] as const
+      )
+        .filter(([, n]) => n > 0)
+        .map(([id, n]) => ({ id, values: { n } }));
+      throw AppError.say('CONFLICT', 'error.branchInUse', { branch: branch.name, uses: { list: uses, join: 'and' } });
     }
     await tx.delete(branches).where(eq(branches.id, id));
   });
@@ -185,11 +188,11 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
         // the branch gone (422); one that starts later waits for this change.
         await checkRules(tx, input.eligibility, 'eligibility');
         if (input.kind === 'motion' && input.eligibility?.length)
-          throw AppError.validation({ eligibility: ['A motion takes no candidates, so it has no eligibility rules'] });
+          throw AppError.fieldsSaid({ eligibility: [{ id: 'field.motionNoEligibility' }] });
         let levels: { level: string; branchId: number | null }[];
         if (input.every_branch) {
           const all = await tx.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name)).for('key share');
-          if (all.length === 0) throw AppError.validation({ every_branch: ['Create the branches first'] });
+          if (all.length === 0) throw AppError.fieldsSaid({ every_branch: [{ id: 'field.createBranchesFirst' }] });
           levels = all.map((b) => ({ level: b.name, branchId: b.id }));
         } else if (input.branch_id) {
           const [b] = await tx
@@ -197,7 +200,7 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
             .from(branches)
             .where(eq(branches.id, input.branch_id))
             .for('key share');
-          if (!b) throw AppError.validation({ branch_id: ['The selected branch does not exist'] });
+          if (!b) throw AppError.fieldsSaid({ branch_id: [{ id: 'field.branchMissing' }] });
           levels = [{ level: b.name, branchId: b.id }];
         } else {
           levels = [{ level: NATIONAL, branchId: null }];
@@ -385,11 +388,11 @@ export async function reorderPositions(ctx: Core, actor: Actor, ids: number[], e
         .for('update');
       const known = new Map(current.map((p) => [p.id, p]));
       const unknown = ids.find((id) => !known.has(id));
-      if (unknown !== undefined) throw AppError.validation({ position_ids: [`No position has the id ${unknown}`] });
+      if (unknown !== undefined) throw AppError.fieldsSaid({ position_ids: [{ id: 'field.noPositionId', values: { id: unknown } }] });
       const listed = new Set(ids);
       const missing = current.filter((p) => !listed.has(p.id)).map((p) => p.id);
       if (missing.length > 0)
-        throw AppError.validation({ position_ids: [`The order must list every position; missing: ${missing.join(', ')}`] });
+        throw AppError.fieldsSaid({ position_ids: [{ id: 'field.orderMissing', values: { ids: missing.join(', ') } }] });
       const moving = ids.filter((id, place) => known.get(id)!.sortOrder !== place);
       if (moving.length > 0) {
         const [voted] = await tx

@@ -48,11 +48,11 @@ export async function createStaff(ctx: StaffContext, actor: SignedInActor, input
         .values({ email, name, role: input.role, createdAt: ctx.now() })
         .onConflictDoNothing({ target: staff.email })
         .returning();
-      if (!row) throw new AppError('CONFLICT', STAFF_EXISTS);
+      if (!row) throw AppError.say('CONFLICT', 'error.staff.exists');
       return staffRecord(row);
     });
   } catch (error) {
-    if (uniqueViolation(error) !== undefined) throw new AppError('CONFLICT', STAFF_EXISTS);
+    if (uniqueViolation(error) !== undefined) throw AppError.say('CONFLICT', 'error.staff.exists');
     throw error;
   }
   if (created.role === 'admin') await sendPasswordLink(ctx, created, origin);
@@ -87,8 +87,8 @@ export async function deleteStaff(ctx: StaffContext, actor: SignedInActor, id: n
     const [row] = await tx.select().from(staff).where(eq(staff.id, id)).limit(1);
     if (!row) throw AppError.say('NOT_FOUND', 'error.noSuchStaff');
     note.data(`${row.role} ${row.email}`);
-    if (row.id === actor.id && actor.role !== 'voter') throw new AppError('CONFLICT', NOT_YOURSELF);
-    if (row.role === 'admin' && admins.length <= 1) throw new AppError('CONFLICT', LAST_ADMIN);
+    if (row.id === actor.id && actor.role !== 'voter') throw AppError.say('CONFLICT', 'error.staff.notYourself');
+    if (row.role === 'admin' && admins.length <= 1) throw AppError.say('CONFLICT', 'error.staff.lastAdmin');
     await tx.delete(staff).where(eq(staff.id, id));
     const ended = await tx
       .delete(sessions)
@@ -124,7 +124,7 @@ export async function setPasswordWithLink(ctx: StaffContext, input: SetStaffPass
       status: 'failed',
       data,
     });
-    throw new AppError('VALIDATION', BAD_PASSWORD_LINK, { errors: { token: [BAD_PASSWORD_LINK] } });
+    throw AppError.say('VALIDATION', 'error.staff.badPasswordLink', undefined, { errors: { token: [BAD_PASSWORD_LINK] } });
   };
   if (!token) return refuse('malformed link');
   const [row] = await ctx.database.db.select().from(staff).where(eq(staff.id, token.staffId)).limit(1);
@@ -144,6 +144,7 @@ export async function setPasswordWithLink(ctx: StaffContext, input: SetStaffPass
         ),
       )
       .returning({ id: staff.id });
-    if (updated.length === 0) throw new AppError('VALIDATION', BAD_PASSWORD_LINK, { errors: { token: [BAD_PASSWORD_LINK] } });
+    if (updated.length === 0)
+      throw AppError.say('VALIDATION', 'error.staff.badPasswordLink', undefined, { errors: { token: [BAD_PASSWORD_LINK] } });
   });
 }

@@ -27,7 +27,8 @@ export function ussdCallback(ctx: Core, deps: UssdDeps) {
     try {
       const expected = ctx.env.USSD_CALLBACK_TOKEN;
       const token = String(req.params.token ?? '');
-      if (!expected || !safeEqual(token, expected)) throw new AppError('NOT_FOUND', `No route for ${req.method} /api/v1/ussd`);
+      if (!expected || !safeEqual(token, expected))
+        throw AppError.say('NOT_FOUND', 'error.noRoute', { route: `${req.method} /api/v1/ussd` });
       const parsed = UssdCallback.safeParse(req.body ?? {});
       if (!parsed.success) {
         throw AppError.validation(
