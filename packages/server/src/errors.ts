@@ -45,6 +45,16 @@ export type AppErrorOptions = {
   cause?: unknown;
 };
 
+/**
+ * A field message the contract wrote (its shared checks, which the web runs too): English text,
+ * translated by lookup until the contract carries ids (docs/architecture.md "Languages"). Marked
+ * so a message written as a plain string in the server does not compile where one by code belongs.
+ */
+export type ContractText = string & { readonly contractText: true };
+export const contractText = (text: string): ContractText => text as ContractText;
+/** One message of a field: by code, or a contract's text. */
+export type FieldMessage = Said | ContractText;
+
 /** A failure a service raises on purpose; the error middleware turns it into the error envelope of docs/api.md "Errors". */
 export class AppError extends Error {
   readonly status: ErrorStatus;
@@ -53,8 +63,8 @@ export class AppError extends Error {
   readonly retryAfter?: number;
   /** The message by code (a catalogue id and its values), when it was raised so: translated by id, never matched as text. */
   readonly said?: Said;
-  /** Each field's messages by code, when raised so (`AppError.fieldsSaid`). */
-  readonly errorsSaid?: Record<string, Said[]>;
+  /** Each field's messages by code, when raised so (`AppError.fields`): null for a contract's text. */
+  readonly errorsSaid?: Record<string, (Said | null)[]>;
 
   /**
    * `message` is for this file and the validation of the contract's schemas only (their English
@@ -92,11 +102,26 @@ export class AppError extends Error {
 
   /** 422 with each field's messages by code (as `say`), the first as the headline. */
   static fieldsSaid(errors: Record<string, Said[]>): AppError {
-    const english = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((s) => tSaid('en', s))]));
-    const first = Object.values(errors)[0]?.[0];
-    const error = AppError.validation(english);
-    Object.assign(error, { errorsSaid: errors, ...(first ? { said: first } : {}) });
+    return AppError.fields(errors);
+  }
+
+  /** 422 with each field's messages, by code or a contract's text (`contractText`); the headline `headline`, else the first. */
+  static fields(errors: Record<string, FieldMessage[]>, headline?: Said): AppError {
+    const english = Object.fromEntries(
+      Object.entries(errors).map(([k, v]) => [k, v.map((m) => (typeof m === 'string' ? m : tSaid('en', m)))]),
+    );
+    const said = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((m) => (typeof m === 'string' ? null : m))]));
+    const first = headline ?? Object.values(errors)[0]?.[0];
+    const error = AppError.validation(english, headline ? tSaid('en', headline) : undefined);
+    Object.assign(error, { errorsSaid: said, ...(first && typeof first !== 'string' ? { said: first } : {}) });
     return error;
+  }
+
+  /** A 422's field messages as `fields` takes them (to merge one check's refusal into another's). */
+  get fieldMessages(): Record<string, FieldMessage[]> {
+    return Object.fromEntries(
+      Object.entries(this.errors ?? {}).map(([k, v]) => [k, v.map((m, i) => this.errorsSaid?.[k]?.[i] ?? contractText(m))]),
+    );
   }
 
   /** 422 with a message per field, the first field's message as the headline. */

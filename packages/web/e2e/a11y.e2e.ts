@@ -58,8 +58,8 @@ const SCREENS: Screen[] = [
     ready: (p) => p.getByRole('button', { name: 'Vote' }).waitFor(),
     prepare: async (p) => {
       // by keyboard: the welcome toast may lie over a radio in the right-hand column for its 5 s
-      // The ballot may re-render once more as its queries settle, which drops a choice made just
-      // before: choose until the choice holds.
+      // Chosen until the choice holds (the ballot once drew itself before its election answered
+      // and started again when it did, dropping the choice; the page now waits for both).
       const radio = p.locator('input[type=radio]:not(:disabled)').first();
       await expect
         .poll(

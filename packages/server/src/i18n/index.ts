@@ -161,11 +161,15 @@ export function levelsIn(titles: string, language: Language): string {
 export function localiseErrorBody<B extends { message: string; issue?: string; errors?: Record<string, string[]> }>(
   body: B,
   language: Language,
-  said: { message?: Said; errors?: Record<string, Said[]> } = {},
+  said: { message?: Said; errors?: Record<string, (Said | null)[]> } = {},
 ): B {
   if (language === 'en') return body;
   try {
-    const field = (k: string, v: string[]) => said.errors?.[k]?.map((s) => tSaid(language, s)) ?? v.map((m) => translateText(m, language));
+    const field = (k: string, v: string[]) =>
+      v.map((m, i) => {
+        const byCode = said.errors?.[k]?.[i];
+        return byCode ? tSaid(language, byCode) : translateText(m, language);
+      });
     return {
       ...body,
       message: said.message ? tSaid(language, said.message) : translateText(body.message, language),

@@ -165,6 +165,26 @@ describe('error messages follow Accept-Language', () => {
     expect(self.body.message).toBe('Huwezi kujiondoa mwenyewe');
   });
 
+  it("answers a member's field refusals in Kiswahili, by code beside the contract's texts (issue 38)", async () => {
+    const taken = await createMember(t.ctx);
+    const add = (language: string) =>
+      request(t.app)
+        .post(`${API}/members`)
+        .set(bearer(admin))
+        .set('Accept-Language', language)
+        .send({ member_no: taken.memberNo, name: 'Wanjiku Kamau', phone: '0712 345 678', branch: 'No Such Branch' });
+    const sw = await add('sw');
+    expect(sw.status).toBe(422);
+    expect(sw.body.errors).toEqual({
+      branch: ['Tawi lililochaguliwa halipo'],
+      member_no: ['Nambari ya uanachama tayari imechukuliwa'],
+    });
+    expect((await add('en')).body.errors).toEqual({
+      branch: ['The selected branch does not exist'],
+      member_no: ['The member number has already been taken'],
+    });
+  });
+
   it('answers a rate limit and a receipt check in Kiswahili; no header means English', async () => {
     const member = await createMember(t.ctx);
     const browser = await openBrowser(t.app);

@@ -23,6 +23,24 @@ describe('401 handling (docs/screens.md "Sign-in and session loss")', () => {
     expect(window.localStorage.length).toBe(0);
   });
 
+  it("sends a 401 in the admin or agent area to that area's login, whatever the stored account type", () => {
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+    try {
+      for (const [path, route] of [
+        ['/admin/members', '/admin/login'],
+        ['/agent', '/agent/login'],
+        ['/administration', '/sign-in'],
+      ] as const) {
+        window.history.pushState({}, '', path);
+        storeSession(session, 'member');
+        handleUnauthorized();
+        expect(assign).toHaveBeenLastCalledWith(route);
+      }
+    } finally {
+      window.history.pushState({}, '', '/');
+    }
+  });
+
   it('goes to /sign-in when the account type is unknown', () => {
     const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
     handleUnauthorized();

@@ -38,12 +38,17 @@ export const navigation = {
 };
 
 /**
- * docs/screens.md "Sign-in and session loss": on a 401 the session is cleared and the user goes to the sign-in route of the stored
- * account type. Only a request that carried a session token can lose a session; the sign-in
- * steps themselves answer 401 for wrong credentials and must show their own error instead.
+ * docs/screens.md "Sign-in and session loss": on a 401 the session is cleared and the user goes to
+ * the sign-in route of the area they are in (/admin/…: /admin/login, /agent/…: /agent/login), else
+ * of the stored account type. The area's guard sends a refused session there too, so which of the
+ * two acts first no longer decides the page (a member's token in the admin area went to /sign-in
+ * or /admin/login by timing). Only a request that carried a session token can lose a session; the
+ * sign-in steps themselves answer 401 for wrong credentials and must show their own error instead.
  */
 export function handleUnauthorized() {
-  const route = loginRouteFor(getAccountType());
+  const path = typeof window === 'undefined' ? '' : window.location.pathname;
+  const area = /^\/admin(\/|$)/.test(path) ? 'admin' : /^\/agent(\/|$)/.test(path) ? 'agent' : null;
+  const route = loginRouteFor(area ?? getAccountType());
   clearSession();
   navigation.assign(route);
 }

@@ -4,7 +4,7 @@ import type { MembersContext } from './context';
 import type { Actor } from '../../auth/actor';
 import { members } from '../../db/schema';
 import { uniqueViolation } from '../../db/errors';
-import { AppError } from '../../errors';
+import { AppError, type FieldMessage } from '../../errors';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { freezeDueRolls } from '../../db/election-store';
 import { checkMemberAttributes, mergeAttributes, readAttributeDefs } from '../register';
@@ -24,18 +24,18 @@ export async function createMember(ctx: MembersContext, actor: Actor, input: Cre
     async (tx, note) => {
       note.afterCommit(() => ctx.events.emit('members.changed'));
       await freezeDueRolls(tx, ctx.now());
-      const errors: Record<string, string[]> = {};
+      const errors: Record<string, FieldMessage[]> = {};
       let attributes: Record<string, number | string | boolean> = {};
       try {
         attributes = mergeAttributes({}, checkMemberAttributes(await readAttributeDefs(tx), input.attributes));
       } catch (error) {
         if (!(error instanceof AppError) || !error.errors) throw error;
-        Object.assign(errors, error.errors);
+        Object.assign(errors, error.fieldMessages);
       }
       const problem = await memberNoProblem(tx, input.member_no);
       if (problem) errors.member_no = [problem];
       const branch = await resolveBranch(tx, input.branch);
-      if (!branch) errors.branch = ['The selected branch does not exist'];
+      if (!branch) errors.branch = [{ id: 'field.branchMissing' }];
       const email = input.email ?? null;
       const clashes = await tx
         .select({ memberNo: members.memberNo, email: members.email })
@@ -45,7 +45,7 @@ export async function createMember(ctx: MembersContext, actor: Actor, input: Cre
         );
       if (clashes.some((c) => c.memberNo === input.member_no)) errors.member_no = [uniqueFieldErrors.member_no];
       if (email !== null && clashes.some((c) => c.email === email)) errors.email = [uniqueFieldErrors.email];
-      if (Object.keys(errors).length > 0 || !branch) throw AppError.validation(errors);
+      if (Object.keys(errors).length > 0 || !branch) throw AppError.fields(errors);
       const now = ctx.now();
       let id: number;
       try {
@@ -68,7 +68,7 @@ export async function createMember(ctx: MembersContext, actor: Actor, input: Cre
         // Only a concurrent insert can get past the check above.
         const constraint = uniqueViolation(error);
         if (constraint === undefined) throw error;
-        throw AppError.validation(
+        throw AppError.fieldsSaid(
           constraint.includes('email') ? { email: [uniqueFieldErrors.email] } : { member_no: [uniqueFieldErrors.member_no] },
         );
       }

@@ -16,7 +16,8 @@ import { and, asc, count, eq, ilike, inArray, ne, notInArray, or, sql, type SQL 
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { branches, candidacies, members, participation, positions } from '../../db/schema';
-import { AppError } from '../../errors';
+import { AppError, contractText, type ContractText, type FieldMessage } from '../../errors';
+import type { Said } from '../../i18n';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
@@ -146,15 +147,16 @@ export async function resolveBranch(db: Reader, ref: number | string): Promise<B
 }
 
 /** The refusal of a member number the organisation's `member_no_pattern` does not accept, or null. */
-export async function memberNoProblem(db: Reader, memberNo: string): Promise<string | null> {
+export async function memberNoProblem(db: Reader, memberNo: string): Promise<ContractText | null> {
   const pattern = await readMemberNoPattern(db);
-  return followsMemberNoPattern(memberNo, pattern) ? null : memberNoFormatMessage(pattern);
+  return followsMemberNoPattern(memberNo, pattern) ? null : contractText(memberNoFormatMessage(pattern));
 }
 
+/** A member number or e-mail another member has. */
 export const uniqueFieldErrors = {
-  member_no: 'The member number has already been taken',
-  email: 'The email has already been taken',
-} as const;
+  member_no: { id: 'field.memberNoTaken' },
+  email: { id: 'field.emailTaken' },
+} as const satisfies Record<string, Said>;
 
 /**
  * Writes a member's own fields: the branch must exist and member number and email must stay
@@ -174,14 +176,14 @@ export async function applyMemberEdit(
   const phone = input.phone.trim();
   const name = input.name.trim();
   const memberNo = input.member_no.trim();
-  const errors: Record<string, string[]> = {};
-  if (!branch) errors.county = ['The selected county is invalid'];
+  const errors: Record<string, FieldMessage[]> = {};
+  if (!branch) errors.county = [{ id: 'field.countyInvalid' }];
   let attributePatch: Attributes = {};
   try {
     attributePatch = checkMemberAttributes(await readAttributeDefs(tx), input.attributes);
   } catch (error) {
     if (!(error instanceof AppError) || !error.errors) throw error;
-    Object.assign(errors, error.errors);
+    Object.assign(errors, error.fieldMessages);
   }
   const [current] = await tx.select({ memberNo: members.memberNo, attributes: members.attributes }).from(members).where(eq(members.id, id));
   // A number kept as it is stays valid when the organisation's pattern changes later.
@@ -200,7 +202,7 @@ export async function applyMemberEdit(
     );
   if (clashes.some((c) => c.memberNo === memberNo)) errors.member_no = [uniqueFieldErrors.member_no];
   if (email !== null && clashes.some((c) => c.email === email)) errors.email = [uniqueFieldErrors.email];
-  if (Object.keys(errors).length > 0 || !branch) throw AppError.validation(errors);
+  if (Object.keys(errors).length > 0 || !branch) throw AppError.fields(errors);
   if ((await membersLockedToBranch(tx, new Map([[id, branch.id]]))).has(id)) {
     throw AppError.say('CONFLICT', 'error.branchAfterVote', undefined, { issue: BRANCH_LOCKED_AFTER_VOTE });
   }
@@ -232,7 +234,7 @@ export async function applyMemberEdit(
   } catch (error) {
     const constraint = uniqueViolation(error);
     if (constraint === undefined) throw error;
-    throw AppError.validation(
+    throw AppError.fieldsSaid(
       constraint.includes('email') ? { email: [uniqueFieldErrors.email] } : { member_no: [uniqueFieldErrors.member_no] },
     );
   }
@@ -426,9 +428,9 @@ export async function assignPositions(
         for (const c of failed) unmet.push(`${p?.name ?? positionId} ${p?.level ?? ''}: ${c.text}`.replace(/ +:/, ':'));
       }
       if (unmet.length > 0 && !overrideReason)
-        throw AppError.validation(
-          { position_ids: unmet.map((u) => `Not eligible: ${u}`) },
-          `The member does not meet the eligibility rules: ${unmet.join('; ')}`,
+        throw AppError.fields(
+          { position_ids: unmet.map((which) => ({ id: 'field.notEligible', values: { which } })) },
+          { id: 'error.notEligible', values: { list: unmet.join('; ') } },
         );
       if (unmet.length > 0)
         note.data(

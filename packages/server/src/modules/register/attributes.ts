@@ -1,5 +1,4 @@
 import {
-  ATTRIBUTE_FORMAT,
   parseAttributeValue,
   ruleProblem,
   type AttributeDef,
@@ -13,7 +12,8 @@ import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
 import { nameElection } from '../../db/election-store';
 import { election, organisation, positions } from '../../db/schema';
-import { AppError } from '../../errors';
+import { AppError, contractText, type FieldMessage } from '../../errors';
+import type { Said } from '../../i18n';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { describeRule, readAttributeDefs } from './roll';
@@ -37,15 +37,16 @@ async function lockedDefs(tx: Tx): Promise<AttributeDef[]> {
 export async function checkRules(tx: Tx, rules: readonly Rule[] | undefined, field: string): Promise<void> {
   if (!rules || rules.length === 0) return;
   const defs = await lockedDefs(tx);
-  const errors: Record<string, string[]> = {};
+  const errors: Record<string, FieldMessage[]> = {};
   rules.forEach((rule, i) => {
     const problem = ruleProblem(
       rule,
       defs.find((d) => d.key === rule.attribute),
     );
-    if (problem) errors[`${field}.${i}.${problem.field}`] = [problem.message];
+    // The contract's own check (the web's rule editor runs it too), so its text.
+    if (problem) errors[`${field}.${i}.${problem.field}`] = [contractText(problem.message)];
   });
-  if (Object.keys(errors).length) throw AppError.validation(errors);
+  if (Object.keys(errors).length) throw AppError.fields(errors);
 }
 
 /** `elected_in` names an election, and positions of that election (422 naming the field). */
@@ -82,19 +83,20 @@ export async function checkElectedIn(tx: Tx, electedIn: ElectedIn | null | undef
  */
 export function checkMemberAttributes(defs: readonly AttributeDef[], input: Record<string, unknown> | undefined): Attributes {
   if (!input) return {};
-  const errors: Record<string, string[]> = {};
+  const errors: Record<string, Said[]> = {};
   const out: Attributes = {};
   for (const [key, raw] of Object.entries(input)) {
     const def = defs.find((d) => d.key === key);
     if (!def) {
-      errors[`attributes.${key}`] = [`No attribute has the key ${key}`];
+      errors[`attributes.${key}`] = [{ id: 'field.attributeUnknown', values: { key } }];
       continue;
     }
     const value = parseAttributeValue(def.type, raw);
-    if (value === undefined) errors[`attributes.${key}`] = [`The ${def.label} must be ${ATTRIBUTE_FORMAT[def.type]}`];
+    if (value === undefined)
+      errors[`attributes.${key}`] = [{ id: 'field.attributeFormat', values: { label: def.label, format: def.type } }];
     else out[key] = value;
   }
-  if (Object.keys(errors).length) throw AppError.validation(errors);
+  if (Object.keys(errors).length) throw AppError.fieldsSaid(errors);
   return out;
 }
 

@@ -1,19 +1,11 @@
 import { assertNotClosed, assertNotClosedIn, closedElectionIds, type ElectionId } from '../elections';
-import {
-  MOTION_OPTIONS,
-  ROTATE_RANKED_ONLY,
-  type Agent,
-  type Branch,
-  type CreatePositionBody,
-  type Position,
-  type UpdatePositionBody,
-} from '@kura/contract';
+import { MOTION_OPTIONS, type Agent, type Branch, type CreatePositionBody, type Position, type UpdatePositionBody } from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
 import { branches, election, members, motionOptions, participation, positions, staff } from '../../db/schema';
 import { AppError } from '../../errors';
-import { t } from '../../i18n';
+import { t, type Said } from '../../i18n';
 import { checkRules } from '../register';
 import type { Actor } from '../../auth/actor';
 import { uniqueViolation } from '../../db/errors';
@@ -318,21 +310,21 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
           if (taken) throw duplicatePosition(`${input.name} ${current.level}`);
         }
         await checkRules(tx, input.eligibility, 'eligibility');
-        const kindErrors: Record<string, string[]> = {};
+        const kindErrors: Record<string, Said[]> = {};
         if (current.kind === 'motion') {
-          if (input.eligibility?.length) kindErrors.eligibility = ['A motion takes no candidates, so it has no eligibility rules'];
-          if (input.method !== undefined) kindErrors.method = ['A motion has no voting method'];
-          if (input.seats !== undefined && input.seats !== 1) kindErrors.seats = ['A motion has one seat'];
-          if (input.nomination) kindErrors.nomination = ['A motion takes no nominations'];
+          if (input.eligibility?.length) kindErrors.eligibility = [{ id: 'field.motionNoEligibility' }];
+          if (input.method !== undefined) kindErrors.method = [{ id: 'field.motionNoMethod' }];
+          if (input.seats !== undefined && input.seats !== 1) kindErrors.seats = [{ id: 'field.motionOneSeat' }];
+          if (input.nomination) kindErrors.nomination = [{ id: 'nominations.motionTakesNone' }];
         } else {
-          if (input.threshold !== undefined) kindErrors.threshold = ['Only a motion has a threshold'];
+          if (input.threshold !== undefined) kindErrors.threshold = [{ id: 'field.onlyMotionThreshold' }];
           if (input.quorum_percent !== undefined && input.quorum_percent !== null)
-            kindErrors.quorum_percent = ['Only a motion has a quorum'];
+            kindErrors.quorum_percent = [{ id: 'field.onlyMotionQuorum' }];
         }
         // Only a ranked position rotates (the method after this change); another method turns it off.
         const ranked = current.kind === 'candidates' && (input.method ?? current.method) === 'ranked';
-        if (input.rotate_candidates && !ranked) kindErrors.rotate_candidates = [ROTATE_RANKED_ONLY];
-        if (Object.keys(kindErrors).length > 0) throw AppError.validation(kindErrors);
+        if (input.rotate_candidates && !ranked) kindErrors.rotate_candidates = [{ id: 'field.rotateRankedOnly' }];
+        if (Object.keys(kindErrors).length > 0) throw AppError.fieldsSaid(kindErrors);
         // A body with nothing to change answers the position as it is (an UPDATE needs a column).
         if (fields.length === 0)
           return asPosition((await tx.select(translatedPositionColumns).from(positions).where(eq(positions.id, id)))[0]!);

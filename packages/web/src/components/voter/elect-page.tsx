@@ -82,7 +82,10 @@ export function Elect() {
     if (voted && allVoted) bannerRef.current?.focus();
   }, [voted, allVoted]);
 
-  if (ballot.isPending) return <Loading label={t('elect.loading')} />;
+  // The ballot waits for the election it belongs to as well: its draft is kept under the election's
+  // id, and a form drawn before the id arrived started again when it did, dropping a choice made
+  // meanwhile (a quick voter on a slow connection).
+  if (ballot.isPending || (election === undefined && current.isPending)) return <Loading label={t('elect.loading')} />;
   const heading = title?.trim() ? (
     <h2 className="text-xl font-semibold" data-testid="ballot-election">
       {title}

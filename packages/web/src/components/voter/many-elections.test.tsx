@@ -111,6 +111,33 @@ describe('the ballot of the election in the URL', () => {
     expect(vote?.body).toEqual({ candidates: { '21': 210, '22': 220 } });
   });
 
+  it('keeps a choice made as soon as the ballot shows, when the current election answers after the ballot', async () => {
+    server([]);
+    // The current election's answer (which names the ballot's draft) comes after the ballot's.
+    const answered = globalThis.fetch;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (new URL(String(input), 'http://localhost').pathname === '/api/v1/election') await held;
+      return answered(input, init);
+    });
+    await renderWithProviders(<Elect />, '/voter/elect', { validateSearch: electionSearch });
+    // Clicked the moment it shows. Before the fix it showed before the election answered, and the
+    // form then started again under the election's draft key and dropped the choice.
+    const early = await Promise.race([
+      screen.findByRole('radio', { name: 'Candidate 210' }),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 1500)),
+    ]);
+    if (early) fireEvent.click(early);
+    release();
+    // The election named (its title over the ballot), then the choice is still there.
+    expect(await screen.findByRole('heading', { name: 'Elections 2027' })).toBeTruthy();
+    const radio = await screen.findByRole('radio', { name: 'Candidate 210' });
+    if (!early) fireEvent.click(radio);
+    await waitFor(() => expect((screen.getByRole('radio', { name: 'Candidate 210' }) as HTMLInputElement).checked).toBe(true));
+    expect(early).toBeNull();
+  });
+
   it('says clearly "You are not on the roll for this election" when the vote is refused with it', async () => {
     server([], () => ({ status: 403, body: { message: 'You are not on the roll for this election' } }));
     await renderWithProviders(<Elect />, '/voter/elect?election=3', { validateSearch: electionSearch });
