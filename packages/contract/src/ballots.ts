@@ -70,7 +70,7 @@ export const ballotsRouter = c.router({
     summary:
       'Cast a vote: per position one candidate or a list (plurality: 1..seats; approval: 1..all; ranked: 1..all in order of preference; motion: one option), all-or-nothing',
     description:
-      '403 when voting is disabled; 422 for an ineligible position, a candidate (or motion option) not standing for it, more candidates than a plurality position has seats, more than one option of a motion, or a candidate twice; 409 when the voter already voted for any of the positions (nothing is recorded). Answers one receipt code per position.',
+      '403 when voting is disabled, or when the voter is not on the election\'s roll (its `issue` then reads "You are not on the roll for this election" in every language); 422 for an ineligible position, a candidate (or motion option) not standing for it, more candidates than a plurality position has seats, more than one option of a motion, or a candidate twice; 409 when the voter already voted for any of the positions (nothing is recorded). Answers one receipt code per position.',
     body: VoteBody,
     responses: { 201: VoteResponse, ...errors(401, 403, 409, 404) },
     metadata: meta('voter'),

@@ -228,7 +228,8 @@ export async function castVote(
       voterName = rows[0]!.voter_name;
       // Each refusal by code (docs/architecture.md "Errors by code"): the voter's language reads it from its catalogue.
       if (rows[0]!.active !== true) throw AppError.say('FORBIDDEN', 'vote.disabled');
-      if (!rows[0]!.on_roll) throw AppError.say('FORBIDDEN', 'vote.notOnRoll');
+      // The English text as `issue` too: the ballot page tells this refusal apart in any language.
+      if (!rows[0]!.on_roll) throw AppError.sayIssue('FORBIDDEN', 'vote.notOnRoll');
 
       const invalid: Record<string, Said[]> = {};
       for (const r of rows) {

@@ -20,7 +20,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const NOT_ON_ROLL = { message: 'You are not on the roll for this election' };
+// `issue` says it in English whatever the caller's language (the ballot page compares it).
+const NOT_ON_ROLL = { message: 'You are not on the roll for this election', issue: 'You are not on the roll for this election' };
 
 async function openElection(title: string, branchIds: number[] | null) {
   const created = await request(t.app)

@@ -5,7 +5,7 @@ import { CheckCircle2 } from 'lucide-react';
 import { BallotForm, choiceValue, type Choices } from '@/components/ballot/ballot-form';
 import { EmptyState, ErrorState, Loading } from '@/components/layout/page-states';
 import { toast } from '@/hooks/use-toast';
-import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
+import { errorIssue, errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
 import { useElectionParam } from '@/lib/election-search';
 import { useCastVote } from '@/lib/mutations';
 import { queries } from '@/lib/queries';
@@ -18,7 +18,8 @@ export const VOTING_DISABLED = 'Voting is currently disabled. Please come back w
 /** The server's refusal of a member who is not on the election's roll (docs/api.md "The roll"). */
 export const NOT_ON_ROLL = 'You are not on the roll for this election';
 
-const notOnRoll = (err: unknown) => errorStatus(err) === 403 && errorMessage(err) === NOT_ON_ROLL;
+// By `issue`, which stays English: the message comes in the reader's language.
+const notOnRoll = (err: unknown) => errorStatus(err) === 403 && (errorIssue(err) === NOT_ON_ROLL || errorMessage(err) === NOT_ON_ROLL);
 
 /**
  * The ballot of one election (docs/api.md "Many elections"): the one the URL names

@@ -151,6 +151,20 @@ describe('the ballot of the election in the URL', () => {
     expect(screen.queryByRole('button', { name: 'Vote' })).toBeNull();
   });
 
+  it("tells the refusal apart in Kiswahili too, by its issue (the message comes in the reader's language)", async () => {
+    server([], () => ({
+      status: 403,
+      body: { message: 'Hauko kwenye orodha ya wapiga kura wa uchaguzi huu', issue: 'You are not on the roll for this election' },
+    }));
+    await renderWithProviders(<Elect />, '/voter/elect?election=3', { validateSearch: electionSearch });
+    fireEvent.click(await screen.findByRole('radio', { name: 'Candidate 310' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('link', { name: 'Back to your elections' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Vote' })).toBeNull();
+  });
+
   it('says it too when the ballot itself is refused', async () => {
     server([]);
     await renderWithProviders(<Elect />, '/voter/elect?election=5', { validateSearch: electionSearch });
