@@ -8,14 +8,15 @@
 // Both trees must be built (`pnpm build`).
 // usage: node bench/ab-ussd.mjs TREE_A TREE_B [ROUNDS=6] [WINDOW_S=8] [STORE=postgres|redis]
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { ussdVotes } from './figures/10-ussd.mjs';
 import { serverEnv } from './lib/server.mjs';
 import { startSmsSink } from './lib/sms-sink.mjs';
-import { percentile, postgresCpuByPid, processCpuMs, round, sleep } from './lib/util.mjs';
+import { alternate, freshDatabase, median, postgresCpuSince, tearDown } from './lib/ab.mjs';
+import { postgresCpuByPid, processCpuMs, round, sleep } from './lib/util.mjs';
 
 const [treeA, treeB, roundsArg, windowArg, storeArg] = process.argv.slice(2);
 if (!treeA || !treeB) throw new Error('usage: node bench/ab-ussd.mjs TREE_A TREE_B [ROUNDS] [WINDOW_S] [STORE]');
@@ -38,20 +39,17 @@ try {
     const { seedElection, seedBallots } = await import(`${root}/bench/lib/seed.mjs`);
     const { castVotes, VoterPool } = await import(`${root}/bench/lib/load.mjs`);
     const db = `${PREFIX}_${name.toLowerCase()}`;
-    await admin.unsafe(`drop database if exists ${db} with (force)`);
-    await admin.unsafe(`create database ${db}`);
-    const u = new URL(ADMIN);
-    u.pathname = `/${db}`;
+    const url = await freshDatabase(admin, ADMIN, db);
     const env = serverEnv({
       SMS_WEBHOOK_URL: sink.url,
-      DATABASE_URL: u.toString(),
+      DATABASE_URL: url,
       DATA_DIR: join(tmp, name),
       USSD_CALLBACK_TOKEN: token,
       ...(STORE === 'redis' ? { REDIS_URL } : {}),
     });
     let server = await startServer({ env, label: `ussd-${name}-migrate` });
     await server.stop();
-    const sql = postgres(u.toString(), { max: 2, onnotice: () => {} });
+    const sql = postgres(url, { max: 2, onnotice: () => {} });
     const seeded = await seedElection((t) => sql.unsafe(t), {
       voters: Number(process.env.BENCH_AB_VOTERS ?? 80_000),
       signers: Number(process.env.BENCH_AB_SIGNERS ?? 12_000),
@@ -87,8 +85,7 @@ try {
     });
     s.memberNos.splice(0, ussd.used);
     const cpuMs = processCpuMs(s.server.pid) - cpu0;
-    let pgMs = 0;
-    for (const [pid, ms] of postgresCpuByPid()) pgMs += ms - (pg0.get(pid) ?? 0);
+    const pgMs = postgresCpuSince(pg0);
     const me = process.cpuUsage(me0);
     const n = Math.max(1, ussd.votes);
     await sleep(1000);
@@ -104,34 +101,23 @@ try {
     };
   };
 
-  for (const name of ['A', 'B']) await window(name, 2); // warm-up, discarded
-  for (let i = 0; i < ROUNDS; i++) {
-    for (const name of i % 2 === 0 ? ['A', 'B'] : ['B', 'A']) {
-      const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-      const r = await window(name, WINDOW);
-      sides[name].runs.push({ ...r, load });
-      console.log(
-        `round ${i + 1} ${name}: USSD ${r.ussd}/s (${r.failed} failed), web ${r.web}/s, ratio ${r.ratio}; CPU per USSD session: server ${r.serverMs} ms, postgres ${r.pgMs} ms, client ${r.clientMs} ms; step p50 ${JSON.stringify(r.steps)}; load ${load}`,
-      );
-    }
-  }
-  const med = (xs) =>
-    percentile(
-      [...xs].sort((a, b) => a - b),
-      50,
-    );
+  await alternate({
+    sides,
+    rounds: ROUNDS,
+    windowS: WINDOW,
+    warmupS: 2,
+    window,
+    describe: (r) =>
+      `USSD ${r.ussd}/s (${r.failed} failed), web ${r.web}/s, ratio ${r.ratio}; CPU per USSD session: server ${r.serverMs} ms, postgres ${r.pgMs} ms, client ${r.clientMs} ms; step p50 ${JSON.stringify(r.steps)}`,
+  });
   for (const name of ['A', 'B']) {
     const runs = sides[name].runs;
     console.log(
-      `${name}: medians USSD ${med(runs.map((r) => r.ussd))}/s, web ${med(runs.map((r) => r.web))}/s, ratio ${med(runs.map((r) => r.ratio))}; CPU per session: server ${med(runs.map((r) => r.serverMs))} ms, postgres ${med(runs.map((r) => r.pgMs))} ms, client ${med(runs.map((r) => r.clientMs))} ms`,
+      `${name}: medians USSD ${median(runs.map((r) => r.ussd))}/s, web ${median(runs.map((r) => r.web))}/s, ratio ${median(runs.map((r) => r.ratio))}; CPU per session: server ${median(runs.map((r) => r.serverMs))} ms, postgres ${median(runs.map((r) => r.pgMs))} ms, client ${median(runs.map((r) => r.clientMs))} ms`,
     );
   }
   const ratios = sides.B.runs.map((r, i) => r.ussd / sides.A.runs[i].ussd);
-  console.log(`USSD B/A per round: ${ratios.map((x) => round(x, 2)).join(' ')}; median ${round(med(ratios), 2)}`);
+  console.log(`USSD B/A per round: ${ratios.map((x) => round(x, 2)).join(' ')}; median ${round(median(ratios), 2)}`);
 } finally {
-  for (const s of Object.values(sides)) await s.server.stop();
-  for (const s of Object.values(sides)) await admin.unsafe(`drop database if exists ${s.db} with (force)`).catch(() => {});
-  await admin.end();
-  await sink.close();
-  rmSync(tmp, { recursive: true, force: true });
+  await tearDown({ sides, admin, sink, tmp });
 }

@@ -4,13 +4,14 @@
 // alike. Not part of `pnpm bench`; see BENCHMARKS.md. Both trees must be built (`pnpm build`).
 // usage: node bench/ab.mjs TREE_A TREE_B [ROUNDS=10] [WINDOW_S=8]
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { serverEnv } from './lib/server.mjs';
 import { startSmsSink } from './lib/sms-sink.mjs';
-import { percentile, postgresCpuByPid, processCpuMs, round, sleep } from './lib/util.mjs';
+import { alternate, freshDatabase, median, postgresCpuSince, tearDown } from './lib/ab.mjs';
+import { postgresCpuByPid, processCpuMs, round, sleep } from './lib/util.mjs';
 
 const [treeA, treeB, roundsArg, windowArg] = process.argv.slice(2);
 if (!treeA || !treeB) throw new Error('usage: node bench/ab.mjs TREE_A TREE_B [ROUNDS] [WINDOW_S]');
@@ -29,13 +30,7 @@ for (const [name, root] of Object.entries(TREES)) {
   const { seedElection, seedBallots } = await import(`${root}/bench/lib/seed.mjs`);
   const { castVotes, VoterPool } = await import(`${root}/bench/lib/load.mjs`);
   const db = `kura_ab_${name.toLowerCase()}`;
-  await admin.unsafe(`drop database if exists ${db} with (force)`);
-  await admin.unsafe(`create database ${db}`);
-  const url = (() => {
-    const u = new URL(ADMIN);
-    u.pathname = `/${db}`;
-    return u.toString();
-  })();
+  const url = await freshDatabase(admin, ADMIN, db);
   // The environment from this checkout's bench, the same for both sides.
   const env = serverEnv({ SMS_WEBHOOK_URL: sink.url, DATABASE_URL: url, DATA_DIR: join(tmp, name) });
   let server = await startServer({ env, label: `${name}-migrate` });
@@ -69,40 +64,28 @@ const window = async (name, seconds) => {
   const r = await s.castVotes({ url: s.server.url, pool: s.pool, connections: 32, seconds, choose: s.spread });
   await sleep(GAP_MS);
   const cpuMs = processCpuMs(s.server.pid) - cpu0;
-  let pgMs = 0;
-  for (const [pid, ms] of postgresCpuByPid()) pgMs += ms - (pg0.get(pid) ?? 0);
+  const pgMs = postgresCpuSince(pg0);
   return { ...r, serverCpuMsPerBallot: round(cpuMs / Math.max(1, r.ok), 2), postgresCpuMsPerBallot: round(pgMs / Math.max(1, r.ok), 2) };
 };
 
 try {
-  for (const name of ['A', 'B']) await window(name, 3); // warm-up, discarded
-  for (let i = 0; i < ROUNDS; i++) {
-    for (const name of i % 2 === 0 ? ['A', 'B'] : ['B', 'A']) {
-      const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-      const r = await window(name, WINDOW);
-      sides[name].runs.push({ ...r, load });
-      console.log(
-        `round ${i + 1} ${name}: ${r.okPerSec}/s p99 ${r.p99} ms non2xx ${r.non2xx}, CPU per ballot: server ${r.serverCpuMsPerBallot} ms, postgres ${r.postgresCpuMsPerBallot} ms; load ${load}`,
-      );
-    }
-  }
-  const med = (xs) =>
-    percentile(
-      [...xs].sort((a, b) => a - b),
-      50,
-    );
+  await alternate({
+    sides,
+    rounds: ROUNDS,
+    windowS: WINDOW,
+    warmupS: 3,
+    window,
+    describe: (r) =>
+      `${r.okPerSec}/s p99 ${r.p99} ms non2xx ${r.non2xx}, CPU per ballot: server ${r.serverCpuMsPerBallot} ms, postgres ${r.postgresCpuMsPerBallot} ms`,
+  });
   for (const name of ['A', 'B']) {
     const runs = sides[name].runs;
     console.log(
-      `${name}: median ${med(runs.map((r) => r.okPerSec))}/s, p99 median ${med(runs.map((r) => r.p99))} ms, CPU per ballot medians: server ${med(runs.map((r) => r.serverCpuMsPerBallot))} ms, postgres ${med(runs.map((r) => r.postgresCpuMsPerBallot))} ms`,
+      `${name}: median ${median(runs.map((r) => r.okPerSec))}/s, p99 median ${median(runs.map((r) => r.p99))} ms, CPU per ballot medians: server ${median(runs.map((r) => r.serverCpuMsPerBallot))} ms, postgres ${median(runs.map((r) => r.postgresCpuMsPerBallot))} ms`,
     );
   }
   const ratios = sides.B.runs.map((r, i) => r.okPerSec / sides.A.runs[i].okPerSec);
-  console.log(`B/A per round: ${ratios.map((x) => round(x, 2)).join(' ')}; median ${round(med(ratios), 2)}`);
+  console.log(`B/A per round: ${ratios.map((x) => round(x, 2)).join(' ')}; median ${round(median(ratios), 2)}`);
 } finally {
-  for (const s of Object.values(sides)) await s.server.stop();
-  for (const s of Object.values(sides)) await admin.unsafe(`drop database if exists ${s.db} with (force)`).catch(() => {});
-  await admin.end();
-  await sink.close();
-  rmSync(tmp, { recursive: true, force: true });
+  await tearDown({ sides, admin, sink, tmp });
 }

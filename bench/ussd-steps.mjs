@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { serverEnv } from './lib/server.mjs';
 import { startSmsSink } from './lib/sms-sink.mjs';
+import { freshDatabase, postgresCpuSince } from './lib/ab.mjs';
 import { loadAverage, postgresCpuByPid, processCpuMs, round, sleep } from './lib/util.mjs';
 
 const [treeArg, batchesArg, storeArg] = process.argv.slice(2);
@@ -28,20 +29,17 @@ const token = randomBytes(24).toString('hex');
 const sink = await startSmsSink();
 const { startServer } = await import(`${TREE}/bench/lib/server.mjs`);
 const { seedElection, seedBallots } = await import(`${TREE}/bench/lib/seed.mjs`);
-await admin.unsafe(`drop database if exists ${DB} with (force)`);
-await admin.unsafe(`create database ${DB}`);
-const u = new URL(ADMIN);
-u.pathname = `/${DB}`;
+const url = await freshDatabase(admin, ADMIN, DB);
 const env = serverEnv({
   SMS_WEBHOOK_URL: sink.url,
-  DATABASE_URL: u.toString(),
+  DATABASE_URL: url,
   DATA_DIR: join(tmp, 'data'),
   USSD_CALLBACK_TOKEN: token,
   ...(STORE === 'redis' ? { REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
 });
 let server = await startServer({ env, label: 'ussd-steps-migrate' });
 await server.stop();
-const db = postgres(u.toString(), { max: 1, onnotice: () => {} });
+const db = postgres(url, { max: 1, onnotice: () => {} });
 const seeded = await seedElection((t) => db.unsafe(t), {
   voters: N * BATCHES + N,
   signers: N * BATCHES + N,
@@ -77,8 +75,7 @@ const counted = async (step, fn) => {
   const s0 = processCpuMs(server.pid);
   const p0 = postgresCpuByPid();
   const results = await fn();
-  let pg = 0;
-  for (const [pid, ms] of postgresCpuByPid()) pg += ms - (p0.get(pid) ?? 0);
+  const pg = postgresCpuSince(p0);
   const s = processCpuMs(server.pid) - s0;
   const x = (await xacts()) - x0 - 1; // less the count's own
   const t = totals.get(step) ?? { requests: 0, server: 0, pg: 0, xacts: 0 };
