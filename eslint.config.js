@@ -105,6 +105,26 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)modules/[^/]+/', message: MODULE_BOUNDARY }] }],
     },
   },
+  // The stores (db/) know no HTTP: they throw their own failures (db/errors.ts), which errors.ts
+  // `refusalOf` turns into refusals (docs/architecture.md "Where state lives").
+  {
+    files: ['packages/server/src/db/**/*.ts'],
+    ignores: ['packages/server/src/db/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)modules/[^/]+/', message: MODULE_BOUNDARY },
+            {
+              regex: '^(\\.\\./)+(errors|http/)',
+              message: 'A store knows no HTTP: throw a failure of db/errors.ts (errors.ts refusalOf maps it).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // A handler reads its query through ts-rest's typed `query` (the contract declares it; the
   // election through `electionOf(ctx, query)`), never the raw `req.query` (docs/architecture.md).
   {

@@ -1,4 +1,5 @@
 import type { ErrorStatus } from '@kura/contract';
+import { NoSuchElection } from './db/errors';
 import { t, tSaid, type MessageId, type Said, type SaidValues } from './i18n';
 
 /** Domain error codes and the HTTP status each maps to: the one place this mapping lives. */
@@ -139,4 +140,15 @@ export class AppError extends Error {
       ...(this.errors ? { errors: this.errors } : {}),
     };
   }
+}
+
+/**
+ * The refusal a failure answers: an AppError as it is, a store's own failure (`NoSuchElection`) as
+ * the refusal it means; undefined for anything else (a fault, not a refusal). Code that tells a
+ * refusal from a fault asks this, not `instanceof AppError`.
+ */
+export function refusalOf(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error instanceof NoSuchElection) return AppError.say('NOT_FOUND', 'election.noSuch');
+  return undefined;
 }

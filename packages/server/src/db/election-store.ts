@@ -2,7 +2,7 @@ import type { AuditOutcome } from '@kura/contract';
 import { and, desc, eq, getTableColumns, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import { election, organisation } from './schema';
-import { AppError } from '../errors';
+import { NoSuchElection } from './errors';
 
 /**
  * The election store: every read and write of an election's state (texts, schedule, results
@@ -69,15 +69,15 @@ type Reader = Db | Tx;
 const iso = (d: Date) => d.toISOString();
 const row = (id: ElectionId) => eq(election.id, id);
 
-/** The election's whole state, read at once (in a transaction: as that transaction sees it); 404 when there is none with this id. */
+/** The election's whole state, read at once (in a transaction: as that transaction sees it); NoSuchElection when there is none with this id. */
 export async function readState(db: Reader, id: ElectionId): Promise<ElectionRecord> {
   const [found] = await db
     .select({ ...getTableColumns(election), ...organisationTexts })
     .from(election)
     .innerJoin(organisation, eq(organisation.id, 1))
     .where(row(id));
-  // Deleted meanwhile (or never was): a 404 of the request, never a 500 (docs/api.md "Many elections").
-  if (!found) throw AppError.say('NOT_FOUND', 'election.noSuch');
+  // Deleted meanwhile (or never was): the request's 404, never a 500 (docs/api.md "Many elections").
+  if (!found) throw new NoSuchElection(id);
   return found;
 }
 

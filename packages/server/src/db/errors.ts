@@ -1,4 +1,15 @@
-/** Reading what Postgres (through drizzle and the driver) says went wrong. */
+/** Reading what Postgres (through drizzle and the driver) says went wrong, and the stores' own failures. */
+
+/**
+ * A store was asked for an election that is not there (never was, or deleted meanwhile). The
+ * stores know no HTTP: `refusalOf` (errors.ts) makes it the request's 404, never a 500.
+ */
+export class NoSuchElection extends Error {
+  constructor(readonly electionId: number) {
+    super(`no election ${electionId}`);
+    this.name = 'NoSuchElection';
+  }
+}
 
 /** The unique constraint a Postgres error names, when it is a unique violation (drizzle wraps driver errors). */
 export function uniqueViolation(error: unknown): string | undefined {

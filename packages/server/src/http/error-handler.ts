@@ -4,7 +4,7 @@ import { MulterError } from 'multer';
 import { ZodError } from 'zod';
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { AppError } from '../errors';
+import { AppError, refusalOf } from '../errors';
 import { transientConflict } from '../db/errors';
 import { languageFromHeader, localiseErrorBody } from '../i18n';
 import { loggedPath } from './log-path';
@@ -53,7 +53,8 @@ const INPUT_DATA_ERRORS = new Set(['22001', '22003', '22021', '22P02', '22P05'])
 
 /** Maps anything thrown to an AppError; the single translation point (docs/architecture.md "Request path"). */
 export function toAppError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
+  const refusal = refusalOf(error);
+  if (refusal) return refusal;
   // Drizzle wraps the driver's error (connection lost, NUL byte, ...): judge by what it wraps.
   if (error instanceof DrizzleQueryError && error.cause) {
     const inner = toAppError(error.cause);

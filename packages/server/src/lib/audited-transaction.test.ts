@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import { activityLogs, branches } from '../db/schema';
 import { AppError } from '../errors';
+import { readState } from '../db/election-store';
+import { NoSuchElection } from '../db/errors';
 import { toAppError } from '../http/error-handler';
 import { bearer, tokenFor } from '../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../test/harness';
@@ -180,6 +182,15 @@ describe('the unit of work: effects after the commit (docs/architecture.md "One 
     ).rejects.toThrow('not now');
     expect(ran).toEqual([]);
     expect(await activityRows('Refused effects test')).toEqual([{ status: 'failed', data: 'not now' }]);
+  });
+
+  it('a store asked for an election that is gone refuses with a 404 (logged as refused), not a fault: the store knows no HTTP', async () => {
+    await expect(
+      auditedTransaction(t.ctx, { actor, activity: 'Gone election test' }, (tx) => readState(tx, 2_000_000_000)),
+    ).rejects.toBeInstanceOf(NoSuchElection);
+    expect(await activityRows('Gone election test')).toEqual([{ status: 'failed', data: 'No such election' }]);
+    const answer = toAppError(new NoSuchElection(7));
+    expect([answer.status, answer.body]).toEqual([404, { message: 'No such election' }]);
   });
 
   it('a failing effect is logged and the rest still run: the committed change stands', async () => {

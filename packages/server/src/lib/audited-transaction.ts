@@ -1,7 +1,7 @@
 import type { Actor } from '../auth/actor';
 import type { Core } from '../core';
 import type { Tx } from '../db/client';
-import { AppError } from '../errors';
+import { refusalOf } from '../errors';
 import { recordActivity } from './activity-log';
 import { inTransaction, type UnitOfWork } from './unit-of-work';
 
@@ -47,11 +47,12 @@ export async function auditedTransaction<T>(
       return result;
     });
   } catch (error) {
-    const refused = error instanceof AppError && error.status < 500;
+    const refusal = refusalOf(error);
+    const refused = refusal !== undefined && refusal.status < 500 ? refusal : undefined;
     const prefix = noted ?? (typeof change.data === 'string' ? change.data : undefined);
-    const reason = refused ? `${prefix !== undefined ? `${prefix}; ` : ''}${error.message}` : undefined;
-    await recordActivity(ctx, { ...base, data: reason, status: refused && error.status === 403 ? 'denied' : 'failed' }).catch(
-      (e: unknown) => ctx.logger.warn({ err: e }, 'could not record a failed change'),
+    const reason = refused ? `${prefix !== undefined ? `${prefix}; ` : ''}${refused.message}` : undefined;
+    await recordActivity(ctx, { ...base, data: reason, status: refused?.status === 403 ? 'denied' : 'failed' }).catch((e: unknown) =>
+      ctx.logger.warn({ err: e }, 'could not record a failed change'),
     );
     throw error;
   }

@@ -3,7 +3,7 @@ import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import { candidacies, members, motionOptions, positions } from '../../db/schema';
 import { CastVoteOutcome } from '../../db/schema/functions';
-import { AppError } from '../../errors';
+import { AppError, refusalOf } from '../../errors';
 import type { Said } from '../../i18n';
 import { CURRENT_ELECTION_SQL, rollRows, type ElectionId } from '../../db/election-store';
 import { recordActivity } from '../../lib/activity-log';
@@ -255,7 +255,7 @@ export async function castVote(
     }
   } catch (error) {
     // Two submissions the member lock did not serialise (it always should): the key decides.
-    const failure = uniqueViolation(error) !== undefined ? AppError.say('CONFLICT', 'vote.alreadyVotedOne') : error;
+    const failure = uniqueViolation(error) !== undefined ? AppError.say('CONFLICT', 'vote.alreadyVotedOne') : (refusalOf(error) ?? error);
     if (failure instanceof AppError && failure.status < 500 && voterName) {
       await recordActivity(ctx, {
         name: voterName,

@@ -8,7 +8,7 @@ import type { Tx } from '../../db/client';
 import { election, members, otpChallenges, participation, ussdVotes } from '../../db/schema';
 import { readDefaultLanguage, readOrganisation } from '../../db/election-store';
 import type { BackgroundSender, Delivery } from '../../delivery';
-import { AppError } from '../../errors';
+import { AppError, refusalOf } from '../../errors';
 import { defaultLanguage, memberLanguage, t, type MessageId } from '../../i18n';
 import { recordActivity } from '../../lib/activity-log';
 import { verifyPassword } from '../../lib/crypto';
@@ -500,8 +500,9 @@ async function onConfirm(ctx: Core, deps: UssdDeps, data: UssdSessionData, input
   try {
     receipts = await castVote(ctx, { memberId: data.memberId!, ip, channel: 'ussd' }, choices, data.electionId!);
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return refused(ctx, data, error, Object.keys(choices).map(Number), groups);
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    return refused(ctx, data, refusal, Object.keys(choices).map(Number), groups);
   }
   // Statistics by channel: which of the member's ballots came by USSD (the pairs participation holds).
   await ctx.database.db
