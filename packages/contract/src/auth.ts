@@ -14,6 +14,7 @@ import {
   tokenSchema,
   voterIdSchema,
 } from './validation';
+import { said } from './messages';
 
 // ---- Request bodies ----
 
@@ -33,11 +34,23 @@ export const VerifyPhoneBody = z.object({ unique_id: signInIdentifierSchema, con
 export const SignupBody = z.object({
   pfNumber: voterIdSchema,
   phone: phoneSchema,
-  name: z.string().max(150, 'Must be at most 150 characters long').optional(),
-  email: z.string().max(150, 'Must be at most 150 characters long').optional(),
+  name: z
+    .string()
+    .max(150, said('field.maxLength', { n: 150 }))
+    .optional(),
+  email: z
+    .string()
+    .max(150, said('field.maxLength', { n: 150 }))
+    .optional(),
   email_verified: z.boolean().optional(),
-  photo: z.string().max(2048, 'Must be at most 2048 characters long').optional(),
-  google_id: z.string().max(255, 'Must be at most 255 characters long').optional(),
+  photo: z
+    .string()
+    .max(2048, said('field.maxLength', { n: 2048 }))
+    .optional(),
+  google_id: z
+    .string()
+    .max(255, said('field.maxLength', { n: 255 }))
+    .optional(),
   credential: googleCredentialSchema,
 });
 

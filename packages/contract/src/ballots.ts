@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BallotGroup, c, errors, meta } from './common';
 import { ElectionQuery, MAX_ID } from './validation';
+import { said } from './messages';
 
 const POSITION_KEY = /^[1-9]\d{0,9}$/;
 export const MAX_VOTE_ENTRIES = 100;
@@ -9,10 +10,10 @@ export const MAX_VOTE_ENTRIES = 100;
 const candidateChoice = z.preprocess(
   (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
   z
-    .number({ required_error: 'Choose a candidate', invalid_type_error: 'The candidate must be a candidate id' })
-    .int('The candidate must be a candidate id')
-    .positive('The candidate must be a candidate id')
-    .max(MAX_ID, 'The candidate must be a candidate id'),
+    .number({ required_error: said('field.chooseCandidate'), invalid_type_error: said('field.candidateId') })
+    .int(said('field.candidateId'))
+    .positive(said('field.candidateId'))
+    .max(MAX_ID, said('field.candidateId')),
 );
 
 /** At most this many candidates in one position's list (a position has at most 50 seats). */
@@ -26,25 +27,25 @@ export const MAX_CHOICES_PER_POSITION = 50;
 const positionChoice = z.union([
   candidateChoice,
   z
-    .array(candidateChoice, { invalid_type_error: 'The candidates must be candidate ids' })
-    .min(1, 'Choose at least one candidate')
-    .max(MAX_CHOICES_PER_POSITION, `At most ${MAX_CHOICES_PER_POSITION} candidates per position`),
+    .array(candidateChoice, { invalid_type_error: said('field.candidateIds') })
+    .min(1, said('field.chooseAtLeastOne'))
+    .max(MAX_CHOICES_PER_POSITION, said('field.atMostCandidatesPerPosition', { n: MAX_CHOICES_PER_POSITION })),
 ]);
 
 /** `{candidates: {[position_id]: candidate_id | candidate_id[]}}`: 1..100 positions. */
 export const VoteBody = z.object({
   candidates: z
-    .record(z.string().regex(POSITION_KEY, 'Each key must be a position id'), positionChoice, {
-      required_error: 'Choose at least one candidate',
-      invalid_type_error: 'The candidates field must be an object of position id to candidate id',
+    .record(z.string().regex(POSITION_KEY, said('field.positionKey')), positionChoice, {
+      required_error: said('field.chooseAtLeastOne'),
+      invalid_type_error: said('field.candidatesObject'),
     })
     .superRefine((o, ctx) => {
       // a key zod's record cannot refine: a position id beyond the 4-byte integer range
       for (const k of Object.keys(o))
-        if (Number(k) > MAX_ID) ctx.addIssue({ code: 'custom', path: [k], message: 'Each key must be a position id' });
+        if (Number(k) > MAX_ID) ctx.addIssue({ code: 'custom', path: [k], message: said('field.positionKey') });
     })
-    .refine((o) => Object.keys(o).length >= 1, 'Choose at least one candidate')
-    .refine((o) => Object.keys(o).length <= MAX_VOTE_ENTRIES, `At most ${MAX_VOTE_ENTRIES} positions per vote`),
+    .refine((o) => Object.keys(o).length >= 1, said('field.chooseAtLeastOne'))
+    .refine((o) => Object.keys(o).length <= MAX_VOTE_ENTRIES, said('field.atMostPositionsPerVote', { n: MAX_VOTE_ENTRIES })),
 });
 export type VoteBody = z.infer<typeof VoteBody>;
 

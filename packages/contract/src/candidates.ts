@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { c, Candidate, errors, IMAGE_MEDIA_TYPES, meta } from './common';
 import { translationsSchema } from './languages';
 import { ElectionQuery, nameSchema, optionalEmailSchema, pathIdSchema, registerPhoneSchema, textIdNumber } from './validation';
+import { said } from './messages';
 
 /**
  * `position_ids` in a multipart body arrives as one string, a list of strings, or not at all
@@ -9,7 +10,7 @@ import { ElectionQuery, nameSchema, optionalEmailSchema, pathIdSchema, registerP
  */
 export const multipartIdListSchema = z.preprocess(
   (v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : [v]),
-  z.array(textIdNumber('position id')).max(100, 'At most 100 positions'),
+  z.array(textIdNumber('position id')).max(100, said('field.atMostPositions', { n: 100 })),
 );
 
 /** A candidate's statement in other languages: language (en, sw) → {statement}. */
@@ -23,16 +24,19 @@ export const UpdateCandidateBody = z.object({
   /** Optional: absent or empty means none. */
   email: optionalEmailSchema,
   county: z
-    .string({ required_error: 'The county field is required', invalid_type_error: 'The county field is required' })
+    .string({
+      required_error: said('field.isRequired', { field: 'county' }),
+      invalid_type_error: said('field.isRequired', { field: 'county' }),
+    })
     .trim()
-    .min(1, 'The county field is required')
-    .max(150, 'Must be at most 150 characters long'),
+    .min(1, said('field.isRequired', { field: 'county' }))
+    .max(150, said('field.maxLength', { n: 150 })),
   position_ids: multipartIdListSchema,
   /** The candidate's statement to voters, shown on the ballot; absent keeps it, empty clears it. */
   statement: z
-    .string({ invalid_type_error: 'The statement must be text' })
+    .string({ invalid_type_error: said('field.mustBeText', { field: 'statement' }) })
     .trim()
-    .max(2000, 'Must be at most 2000 characters long')
+    .max(2000, said('field.maxLength', { n: 2000 }))
     .optional(),
   /**
    * The statement in other languages, as JSON text (a multipart field): `{"sw": {"statement": "…"}}`;

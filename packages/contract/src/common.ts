@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { TranslatedText } from './languages';
 import { Rule } from './rules';
+import { said } from './messages';
 
 export const c = initContract();
 
@@ -287,16 +288,16 @@ export const MAX_PER_PAGE = 100;
 /** `?page=N&per_page=M`; junk or out-of-range values are a 422, not a silent default. */
 export const PageQuery = z.object({
   page: z.coerce
-    .number({ invalid_type_error: 'The page must be a number' })
-    .int('The page must be a whole number')
-    .min(1, 'The page must be at least 1')
-    .max(1_000_000, 'The page is too large')
+    .number({ invalid_type_error: said('field.mustBeNumber', { field: 'page' }) })
+    .int(said('field.mustBeWhole', { field: 'page' }))
+    .min(1, said('field.mustBeAtLeast', { field: 'page', n: 1 }))
+    .max(1_000_000, said('field.tooLarge', { field: 'page' }))
     .optional(),
   per_page: z.coerce
-    .number({ invalid_type_error: 'The per_page must be a number' })
-    .int('The per_page must be a whole number')
-    .min(1, 'The per_page must be at least 1')
-    .max(MAX_PER_PAGE, `The per_page must be at most ${MAX_PER_PAGE}`)
+    .number({ invalid_type_error: said('field.mustBeNumber', { field: 'per_page' }) })
+    .int(said('field.mustBeWhole', { field: 'per_page' }))
+    .min(1, said('field.mustBeAtLeast', { field: 'per_page', n: 1 }))
+    .max(MAX_PER_PAGE, said('field.mustBeAtMost', { field: 'per_page', n: MAX_PER_PAGE }))
     .optional(),
 });
 export type PageQuery = z.infer<typeof PageQuery>;

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { c, ElectionNominations, errors, meta, ResultGroup, Statistics } from './common';
 import { ElectionQuery } from './validation';
 import { Rule } from './rules';
+import { said } from './messages';
 
 export const ElectionStatus = z.object({ active: z.enum(['1', '0']) });
 export type ElectionStatus = z.infer<typeof ElectionStatus>;
 
 export const RESULTS_VISIBILITY = ['live', 'staff', 'after_close'] as const;
 export const ResultsVisibility = z.enum(RESULTS_VISIBILITY, {
-  errorMap: () => ({ message: 'The results visibility must be live, staff or after_close' }),
+  errorMap: () => ({ message: said('field.oneOf', { field: 'results visibility', options: ['live', 'staff', 'after_close'] }) }),
 });
 export type ResultsVisibility = z.infer<typeof ResultsVisibility>;
 
@@ -73,34 +74,34 @@ export type Election = z.infer<typeof Election>;
 
 export const textField = (field: string, max: number) =>
   z
-    .string({ invalid_type_error: `The ${field} must be text` })
+    .string({ invalid_type_error: said('field.mustBeText', { field }) })
     .trim()
-    .max(max, `Must be at most ${max} characters long`);
+    .max(max, said('field.maxLength', { n: max }));
 export const dateTimeField = (field: string) =>
   z
-    .string({ invalid_type_error: `The ${field} must be a date and time` })
-    .datetime({ offset: true, message: `The ${field} must be an ISO 8601 date and time with an offset` })
+    .string({ invalid_type_error: said('field.dateTime', { field }) })
+    .datetime({ offset: true, message: said('field.isoDateTime', { field }) })
     .nullable();
 /** The organisation's website, support e-mail and time zone as an edit takes them (election and organisation alike). */
 export const websiteField = z
-  .string({ invalid_type_error: 'The website must be a URL' })
+  .string({ invalid_type_error: said('field.websiteUrl') })
   .trim()
-  .max(500, 'Must be at most 500 characters long')
-  .url('The website must be a URL, e.g. https://example.org')
-  .refine((u) => /^https?:\/\//i.test(u), 'The website must start with http:// or https://')
+  .max(500, said('field.maxLength', { n: 500 }))
+  .url(said('field.websiteUrlExample'))
+  .refine((u) => /^https?:\/\//i.test(u), said('field.websiteScheme'))
   .nullable();
 export const supportEmailField = z
-  .string({ invalid_type_error: 'The support email must be an email address' })
+  .string({ invalid_type_error: said('field.supportEmail') })
   .trim()
   .toLowerCase()
-  .max(254, 'Must be at most 254 characters long')
-  .email('The support email must be a valid email address')
+  .max(254, said('field.maxLength', { n: 254 }))
+  .email(said('field.supportEmailValid'))
   .nullable();
 export const timeZoneField = z
-  .string({ invalid_type_error: 'The time zone must be text' })
+  .string({ invalid_type_error: said('field.mustBeText', { field: 'time zone' }) })
   .trim()
-  .max(64, 'Must be at most 64 characters long')
-  .refine(isTimeZone, 'The time zone must be an IANA time zone name, e.g. Africa/Nairobi or Europe/London');
+  .max(64, said('field.maxLength', { n: 64 }))
+  .refine(isTimeZone, said('field.timeZone'));
 
 /**
  * Whether the name is an IANA time zone this runtime knows: an Area/Location name (or UTC), which
@@ -131,13 +132,16 @@ export const UpdateElectionBody = z
   })
   .partial()
   .refine((b) => !(b.opens_at && b.closes_at) || Date.parse(b.closes_at) > Date.parse(b.opens_at), {
-    message: 'The closing time must be after the opening time',
+    message: said('field.closesAfterOpens'),
     path: ['closes_at'],
   });
 export type UpdateElectionBody = z.infer<typeof UpdateElectionBody>;
 
 export const ToggleBody = z.object({
-  status: z.boolean({ required_error: 'The status field is required', invalid_type_error: 'The status must be true or false' }),
+  status: z.boolean({
+    required_error: said('field.isRequired', { field: 'status' }),
+    invalid_type_error: said('field.trueOrFalse', { field: 'status' }),
+  }),
 });
 export const ToggleResponse = z.object({
   active: z.enum(['1', '0']),
@@ -158,7 +162,11 @@ export const Commitment = z.object({
 export type Commitment = z.infer<typeof Commitment>;
 
 export const ReceiptParams = z.object({
-  vvpat: z.string().trim().min(1, 'The receipt code is required').max(64, 'Must be at most 64 characters long'),
+  vvpat: z
+    .string()
+    .trim()
+    .min(1, said('field.isRequiredPlain', { field: 'receipt code' }))
+    .max(64, said('field.maxLength', { n: 64 })),
 });
 export const ReceiptResponse = z.object({
   vvpat: z.string(),
@@ -169,7 +177,9 @@ export const ReceiptResponse = z.object({
   recorded: z.literal(true),
 });
 
-export const ExportQuery = z.object({ format: z.enum(['csv'], { message: 'The format must be csv' }).default('csv') });
+export const ExportQuery = z.object({
+  format: z.enum(['csv'], { message: said('field.oneOf', { field: 'format', options: 'csv' }) }).default('csv'),
+});
 
 export const electionsRouter = c.router({
   getElection: {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { c, errors, meta } from './common';
 import { SHIPPED_LANGUAGES } from './languages';
 import { ElectionQuery, pathIdSchema } from './validation';
+import { said } from './messages';
 
 /** The declaration, signed, and the evidence pack (docs/api.md "The declaration, signed, and the evidence pack"). */
 
@@ -39,16 +40,20 @@ export type EvidenceManifest = z.infer<typeof EvidenceManifest>;
 
 export const PutSigningKeyBody = z.object({
   public_key: z
-    .string({ required_error: 'The public key is required' })
-    .regex(/^[A-Za-z0-9+/]{43}=$/, 'Must be the base64 of a 32-byte Ed25519 public key'),
+    .string({ required_error: said('field.isRequiredPlain', { field: 'public key' }) })
+    .regex(/^[A-Za-z0-9+/]{43}=$/, said('field.ed25519Key')),
 });
 
 export const PostSignatureBody = z.object({
   kind: SignatureKind,
-  statement: z.string({ required_error: 'The statement is required' }).trim().min(1, 'The statement is required').max(2000),
+  statement: z
+    .string({ required_error: said('field.isRequiredPlain', { field: 'statement' }) })
+    .trim()
+    .min(1, said('field.isRequiredPlain', { field: 'statement' }))
+    .max(2000),
   signature: z
-    .string({ required_error: 'The signature is required' })
-    .regex(/^[A-Za-z0-9+/]{86}==$/, 'Must be the base64 of a 64-byte Ed25519 signature'),
+    .string({ required_error: said('field.isRequiredPlain', { field: 'signature' }) })
+    .regex(/^[A-Za-z0-9+/]{86}==$/, said('field.ed25519Signature')),
 });
 
 export const evidenceRouter = c.router({

@@ -1,15 +1,19 @@
 import { z } from 'zod';
 import { c, errors, IMAGE_MEDIA_TYPES, MessageBody, meta, PageQuery, paginated } from './common';
+import { said } from './messages';
 
 export const MAX_ISSUE_IMAGES = 5;
 
 /** Text field of the multipart issue report; the `images[]` files are read by the upload middleware. */
 export const ReportIssueBody = z.object({
   details: z
-    .string({ required_error: 'The details field is required', invalid_type_error: 'The details field is required' })
+    .string({
+      required_error: said('field.isRequired', { field: 'details' }),
+      invalid_type_error: said('field.isRequired', { field: 'details' }),
+    })
     .trim()
-    .min(1, 'The details field is required')
-    .max(5000, 'Must be at most 5000 characters long'),
+    .min(1, said('field.isRequired', { field: 'details' }))
+    .max(5000, said('field.maxLength', { n: 5000 })),
 });
 
 export const IssueReport = z.object({

@@ -18,6 +18,7 @@ import { registerRouter } from './register';
 import { nominationsRouter } from './nominations';
 
 export * from './common';
+export * from './messages';
 export * from './validation';
 export * from './phone';
 export * from './languages';

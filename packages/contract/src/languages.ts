@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { said } from './messages';
 
 /**
  * The languages Kura ships (docs/architecture.md "Languages"): English, the default and the source
@@ -9,14 +10,14 @@ export type Language = (typeof SHIPPED_LANGUAGES)[number];
 
 export const isShippedLanguage = (code: string): code is Language => (SHIPPED_LANGUAGES as readonly string[]).includes(code);
 
-export const LANGUAGE_MESSAGE = `The language must be one of ${SHIPPED_LANGUAGES.join(', ')}`;
+export const LANGUAGE_MESSAGE = said('field.oneOfList', { field: 'language', options: SHIPPED_LANGUAGES.join(', ') });
 
 /**
  * A member's language as the API takes it: a shipped code, or null (or empty) for the
  * organisation's default. Case and spaces around it do not matter.
  */
 export const memberLanguageSchema = z
-  .string({ required_error: 'The language field is required', invalid_type_error: LANGUAGE_MESSAGE })
+  .string({ required_error: said('field.isRequired', { field: 'language' }), invalid_type_error: LANGUAGE_MESSAGE })
   .trim()
   .toLowerCase()
   .refine((v) => v === '' || isShippedLanguage(v), LANGUAGE_MESSAGE)
@@ -47,16 +48,16 @@ export function translationsSchema<F extends string>(fields: Record<F, number>) 
     Object.entries<number>(fields).map(([field, max]) => [
       field,
       z
-        .string({ invalid_type_error: `The ${field} translation must be text` })
+        .string({ invalid_type_error: said('field.translationMustBeText', { field }) })
         .trim()
-        .max(max, `Must be at most ${max} characters long`)
+        .max(max, said('field.maxLength', { n: max }))
         .nullable()
         .optional(),
     ]),
   ) as Record<F, z.ZodOptional<z.ZodNullable<z.ZodString>>>;
-  const entry = z.object(shape, { invalid_type_error: 'A translation must be an object of field to text' }).strict();
+  const entry = z.object(shape, { invalid_type_error: said('field.translationObject') }).strict();
   return z
-    .record(z.string(), entry, { invalid_type_error: 'The translations must be an object of language to fields' })
+    .record(z.string(), entry, { invalid_type_error: said('field.translationsObject') })
     .superRefine((o, ctx) => {
       for (const code of Object.keys(o))
         if (!isShippedLanguage(code)) ctx.addIssue({ code: 'custom', path: [code], message: LANGUAGE_MESSAGE });

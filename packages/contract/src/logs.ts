@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { c, errors, LogEntry, meta, PageQuery, paginated } from './common';
 import { filterSchema } from './validation';
+import { said } from './messages';
 
 export const LogSearchQuery = PageQuery.extend({
   name: filterSchema(),
@@ -9,7 +10,11 @@ export const LogSearchQuery = PageQuery.extend({
   /** With user_id: whose id (members and staff number their ids separately); "staff" is admin or agent. */
   user_type: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.enum(['voter', 'agent', 'admin', 'staff'], { message: 'The user type must be voter, agent, admin or staff' }).optional(),
+    z
+      .enum(['voter', 'agent', 'admin', 'staff'], {
+        message: said('field.oneOf', { field: 'user type', options: ['voter', 'agent', 'admin', 'staff'] }),
+      })
+      .optional(),
   ),
   data: filterSchema(),
   ip_address: filterSchema(64),

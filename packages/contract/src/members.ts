@@ -12,6 +12,7 @@ import {
   positiveIdSchema,
   registerPhoneSchema,
 } from './validation';
+import { said } from './messages';
 
 export const IdParams = z.object({ id: pathIdSchema });
 
@@ -24,8 +25,15 @@ export const MemberSearchQuery = PageQuery.extend({
 
 /** A branch given by id (number) or by name (string). */
 export const branchRefSchema = z.union(
-  [idNumber('county'), z.string().trim().min(1, 'The county field is required').max(150, 'Must be at most 150 characters long')],
-  { errorMap: () => ({ message: 'The county must be a branch id or a branch name' }) },
+  [
+    idNumber('county'),
+    z
+      .string()
+      .trim()
+      .min(1, said('field.isRequired', { field: 'county' }))
+      .max(150, said('field.maxLength', { n: 150 })),
+  ],
+  { errorMap: () => ({ message: said('field.countyIdOrName') }) },
 );
 
 /**
@@ -37,10 +45,10 @@ export const CONTACT_CHANGE_AFTER_VOTE =
 
 /** Attribute key → value (number, "YYYY-MM-DD", text, boolean) or null to clear; checked against the organisation's attributes. */
 export const MemberAttributesBody = z
-  .record(z.union([z.number().finite(), z.string().max(200, 'Must be at most 200 characters long'), z.boolean(), z.null()]), {
-    invalid_type_error: 'The attributes must be an object of attribute keys',
+  .record(z.union([z.number().finite(), z.string().max(200, said('field.maxLength', { n: 200 })), z.boolean(), z.null()]), {
+    invalid_type_error: said('field.attributesObject'),
   })
-  .refine((a) => Object.keys(a).length <= 50, 'At most 50 attributes');
+  .refine((a) => Object.keys(a).length <= 50, said('field.atMostAttributes', { n: 50 }));
 
 export const UpdateMemberBody = z.object({
   name: nameSchema,
@@ -55,7 +63,7 @@ export const UpdateMemberBody = z.object({
   /** The organisation's attributes to set (a subset; null clears one). */
   attributes: MemberAttributesBody.optional(),
   /** Changes the phone or email of a member who voted while voting is open (otherwise 409). */
-  confirm_contact_change: z.boolean({ invalid_type_error: 'The confirm_contact_change must be true or false' }).optional(),
+  confirm_contact_change: z.boolean({ invalid_type_error: said('field.trueOrFalse', { field: 'confirm_contact_change' }) }).optional(),
 });
 
 /** One new member (docs/api.md "Running it on your own"): the import's rules for one line. */
@@ -85,16 +93,16 @@ export const AssignPositionsBody = z.object({
   member_no: memberNoSchema,
   position_ids: z
     .array(positiveIdSchema('position id'), {
-      required_error: 'The position_ids field is required',
-      invalid_type_error: 'The position_ids must be a list of position ids',
+      required_error: said('field.isRequired', { field: 'position_ids' }),
+      invalid_type_error: said('field.positionIdsList'),
     })
-    .max(100, 'At most 100 positions'),
+    .max(100, said('field.atMostPositions', { n: 100 })),
   /** Assigns a candidate who does not meet a position's eligibility rules; the activity log keeps it. */
   override_reason: z
-    .string({ invalid_type_error: 'The override_reason must be text' })
+    .string({ invalid_type_error: said('field.mustBeText', { field: 'override_reason' }) })
     .trim()
-    .min(1, 'The override_reason must not be empty')
-    .max(500, 'Must be at most 500 characters long')
+    .min(1, said('field.notEmpty', { field: 'override_reason' }))
+    .max(500, said('field.maxLength', { n: 500 }))
     .optional(),
 });
 
@@ -108,7 +116,9 @@ export const ImportResult = z.object({
 /** Multipart text field next to `file`: `confirm_contact_changes=1` confirms the refused contact changes. */
 export const ImportBody = z.object({
   confirm_contact_changes: z
-    .enum(['0', '1', 'true', 'false'], { errorMap: () => ({ message: 'The confirm_contact_changes must be 1 or 0' }) })
+    .enum(['0', '1', 'true', 'false'], {
+      errorMap: () => ({ message: said('field.oneOf', { field: 'confirm_contact_changes', options: ['1', '0'] }) }),
+    })
     .optional()
     .transform((v) => v === '1' || v === 'true'),
 });
@@ -116,17 +126,19 @@ export const ImportBody = z.object({
 /** `?create_branches=1` creates the branches a file names that do not exist yet. */
 export const ImportQuery = z.object({
   create_branches: z
-    .enum(['0', '1', 'true', 'false'], { errorMap: () => ({ message: 'The create_branches must be 1 or 0' }) })
+    .enum(['0', '1', 'true', 'false'], {
+      errorMap: () => ({ message: said('field.oneOf', { field: 'create_branches', options: ['1', '0'] }) }),
+    })
     .optional()
     .transform((v) => v === '1' || v === 'true'),
 });
 
 export const DetailsBody = z.object({
   member_no: z
-    .string({ required_error: 'Enter your member number or email', invalid_type_error: 'Enter your member number or email' })
+    .string({ required_error: said('field.enterMemberNumberOrEmail'), invalid_type_error: said('field.enterMemberNumberOrEmail') })
     .trim()
-    .min(1, 'Enter your member number or email')
-    .max(150, 'Must be at most 150 characters long'),
+    .min(1, said('field.enterMemberNumberOrEmail'))
+    .max(150, said('field.maxLength', { n: 150 })),
 });
 export const DetailsResponse = z.object({
   /** masked to its last two digits, e.g. ********89 */

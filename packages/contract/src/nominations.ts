@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { c, errors, IMAGE_MEDIA_TYPES, meta, paginated, PageQuery } from './common';
 import { ElectionQuery, memberNoSchema, pathIdSchema, positiveIdSchema, textIdNumber } from './validation';
+import { said } from './messages';
 
 /**
  * Nominations (docs/api.md "Nominations"): members propose, second and accept candidates inside
@@ -17,8 +18,8 @@ export const MAX_NOMINATION_STATEMENT = 2000;
 
 const windowTime = (field: string) =>
   z
-    .string({ required_error: `The ${field} field is required`, invalid_type_error: `The ${field} must be a date and time` })
-    .datetime({ offset: true, message: `The ${field} must be an ISO 8601 date and time with an offset` });
+    .string({ required_error: said('field.isRequired', { field }), invalid_type_error: said('field.dateTime', { field }) })
+    .datetime({ offset: true, message: said('field.isoDateTime', { field }) });
 
 /** The window as an election create or edit takes it; null: the election takes no nominations. */
 export const ElectionNominationsInput = z
@@ -27,16 +28,19 @@ export const ElectionNominationsInput = z
       opens_at: windowTime('nominations.opens_at'),
       closes_at: windowTime('nominations.closes_at'),
       appeal_days: z
-        .number({ required_error: 'The appeal_days field is required', invalid_type_error: 'The appeal_days must be a number' })
-        .int('The appeal_days must be a whole number')
-        .min(0, 'The appeal_days must be at least 0')
-        .max(MAX_APPEAL_DAYS, `The appeal_days must be at most ${MAX_APPEAL_DAYS}`),
+        .number({
+          required_error: said('field.isRequired', { field: 'appeal_days' }),
+          invalid_type_error: said('field.mustBeNumber', { field: 'appeal_days' }),
+        })
+        .int(said('field.mustBeWhole', { field: 'appeal_days' }))
+        .min(0, said('field.mustBeAtLeast', { field: 'appeal_days', n: 0 }))
+        .max(MAX_APPEAL_DAYS, said('field.mustBeAtMost', { field: 'appeal_days', n: MAX_APPEAL_DAYS })),
     },
-    { invalid_type_error: 'The nominations must be an object or null' },
+    { invalid_type_error: said('field.nominationsObject') },
   )
   .strict()
   .refine((w) => Date.parse(w.closes_at) > Date.parse(w.opens_at), {
-    message: 'Nominations must close after they open',
+    message: said('field.nominationsCloseAfterOpen'),
     path: ['closes_at'],
   })
   .transform((w) => ({
@@ -48,33 +52,40 @@ export const ElectionNominationsInput = z
 
 const supporterCount = (field: string) =>
   z
-    .number({ required_error: `The ${field} field is required`, invalid_type_error: `The ${field} must be a number` })
-    .int(`The ${field} must be a whole number`)
-    .min(0, `The ${field} must be at least 0`)
-    .max(MAX_SUPPORTERS, `The ${field} must be at most ${MAX_SUPPORTERS}`);
+    .number({ required_error: said('field.isRequired', { field }), invalid_type_error: said('field.mustBeNumber', { field }) })
+    .int(said('field.mustBeWhole', { field }))
+    .min(0, said('field.mustBeAtLeast', { field, n: 0 }))
+    .max(MAX_SUPPORTERS, said('field.mustBeAtMost', { field, n: MAX_SUPPORTERS }));
 
 export const PositionNominationInput = z
   .object(
     {
       proposers: supporterCount('proposers'),
       seconders: supporterCount('seconders'),
-      same_branch: z.boolean({ invalid_type_error: 'The same_branch must be true or false' }).default(false),
-      self: z.boolean({ invalid_type_error: 'The self must be true or false' }).default(false),
+      same_branch: z.boolean({ invalid_type_error: said('field.trueOrFalse', { field: 'same_branch' }) }).default(false),
+      self: z.boolean({ invalid_type_error: said('field.trueOrFalse', { field: 'self' }) }).default(false),
     },
-    { invalid_type_error: 'The nomination must be an object or null' },
+    { invalid_type_error: said('field.nominationObject') },
   )
   .strict()
   .refine((n) => n.self || n.proposers >= 1, {
-    message: 'Without self-nomination a nomination needs at least one proposer',
+    message: said('field.needsProposer'),
     path: ['proposers'],
   })
   .nullable();
 
 export const NominationStatus = z.enum(['awaiting_support', 'awaiting_acceptance', 'submitted', 'valid', 'invalid', 'withdrawn'], {
-  errorMap: () => ({ message: 'The status must be awaiting_support, awaiting_acceptance, submitted, valid, invalid or withdrawn' }),
+  errorMap: () => ({
+    message: said('field.oneOf', {
+      field: 'status',
+      options: ['awaiting_support', 'awaiting_acceptance', 'submitted', 'valid', 'invalid', 'withdrawn'],
+    }),
+  }),
 });
 export type NominationStatus = z.infer<typeof NominationStatus>;
-export const SupporterRole = z.enum(['proposer', 'seconder'], { errorMap: () => ({ message: 'The role must be proposer or seconder' }) });
+export const SupporterRole = z.enum(['proposer', 'seconder'], {
+  errorMap: () => ({ message: said('field.oneOf', { field: 'role', options: ['proposer', 'seconder'] }) }),
+});
 export type SupporterRole = z.infer<typeof SupporterRole>;
 
 export const NominationCheck = z.object({ rule: z.string(), met: z.boolean() });
@@ -114,38 +125,41 @@ export const PublicNomination = z.object({
 export type PublicNomination = z.infer<typeof PublicNomination>;
 
 const statementField = z
-  .string({ invalid_type_error: 'The statement must be text' })
+  .string({ invalid_type_error: said('field.mustBeText', { field: 'statement' }) })
   .trim()
-  .max(MAX_NOMINATION_STATEMENT, `Must be at most ${MAX_NOMINATION_STATEMENT} characters long`);
+  .max(MAX_NOMINATION_STATEMENT, said('field.maxLength', { n: MAX_NOMINATION_STATEMENT }));
 
 const reasonField = (field: string) =>
   z
-    .string({ invalid_type_error: `The ${field} must be text` })
+    .string({ invalid_type_error: said('field.mustBeText', { field }) })
     .trim()
-    .max(1000, 'Must be at most 1000 characters long');
+    .max(1000, said('field.maxLength', { n: 1000 }));
 
 export const CreateNominationBody = z.object({
   position_id: positiveIdSchema('position_id'),
   nominee_member_no: memberNoSchema,
   supporters: z
     .array(z.object({ member_no: memberNoSchema, role: SupporterRole }), {
-      required_error: 'The supporters field is required',
-      invalid_type_error: 'The supporters must be a list of {member_no, role}',
+      required_error: said('field.isRequired', { field: 'supporters' }),
+      invalid_type_error: said('field.supportersList'),
     })
-    .max(2 * MAX_SUPPORTERS, `At most ${2 * MAX_SUPPORTERS} supporters`),
+    .max(2 * MAX_SUPPORTERS, said('field.atMostSupporters', { n: 2 * MAX_SUPPORTERS })),
   statement: statementField.optional(),
 });
 export type CreateNominationBody = z.infer<typeof CreateNominationBody>;
 
 export const SupportNominationBody = z.object({
-  confirm: z.boolean({ required_error: 'The confirm field is required', invalid_type_error: 'The confirm must be true or false' }),
+  confirm: z.boolean({
+    required_error: said('field.isRequired', { field: 'confirm' }),
+    invalid_type_error: said('field.trueOrFalse', { field: 'confirm' }),
+  }),
 });
 
 /** JSON booleans, or the text a multipart field carries ("true", "false"). */
 const formBoolean = (field: string) =>
   z.preprocess(
     (v) => (v === 'true' ? true : v === 'false' ? false : v),
-    z.boolean({ required_error: `The ${field} field is required`, invalid_type_error: `The ${field} must be true or false` }),
+    z.boolean({ required_error: said('field.isRequired', { field }), invalid_type_error: said('field.trueOrFalse', { field }) }),
   );
 
 /** JSON or multipart (with an optional `photo` file); a multipart statement is a text field. */
@@ -157,27 +171,36 @@ export type AcceptNominationBody = z.infer<typeof AcceptNominationBody>;
 
 export const AppealNominationBody = z.object({
   grounds: z
-    .string({ required_error: 'The grounds field is required', invalid_type_error: 'The grounds must be text' })
+    .string({
+      required_error: said('field.isRequired', { field: 'grounds' }),
+      invalid_type_error: said('field.mustBeText', { field: 'grounds' }),
+    })
     .trim()
-    .min(1, 'The grounds field is required')
-    .max(2000, 'Must be at most 2000 characters long'),
+    .min(1, said('field.isRequired', { field: 'grounds' }))
+    .max(2000, said('field.maxLength', { n: 2000 })),
 });
 
 export const DecideNominationBody = z
   .object({
-    valid: z.boolean({ required_error: 'The valid field is required', invalid_type_error: 'The valid must be true or false' }),
+    valid: z.boolean({
+      required_error: said('field.isRequired', { field: 'valid' }),
+      invalid_type_error: said('field.trueOrFalse', { field: 'valid' }),
+    }),
     reason: reasonField('reason').optional(),
     override_reason: reasonField('override_reason').optional(),
   })
   .refine((b) => b.valid || (b.reason ?? '').length > 0, {
-    message: 'The reason is required when a nomination is invalid',
+    message: said('field.reasonWhenInvalid'),
     path: ['reason'],
   });
 export type DecideNominationBody = z.infer<typeof DecideNominationBody>;
 
 export const DecideAppealBody = z.object({
-  upheld: z.boolean({ required_error: 'The upheld field is required', invalid_type_error: 'The upheld must be true or false' }),
-  reason: reasonField('reason').min(1, 'The reason field is required'),
+  upheld: z.boolean({
+    required_error: said('field.isRequired', { field: 'upheld' }),
+    invalid_type_error: said('field.trueOrFalse', { field: 'upheld' }),
+  }),
+  reason: reasonField('reason').min(1, said('field.isRequired', { field: 'reason' })),
 });
 
 export const NominationsQuery = PageQuery.merge(ElectionQuery).extend({

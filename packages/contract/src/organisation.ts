@@ -6,6 +6,7 @@ import { defaultLanguageSchema } from './languages';
 import { ElectedIn, RegisterWindow } from './register';
 import { RulesSchema } from './rules';
 import { ElectionNominationsInput } from './nominations';
+import { said } from './messages';
 
 /** The organisation an installation serves: its texts, time zone and current election. */
 export const Organisation = z.object({
@@ -34,16 +35,16 @@ export const UpdateOrganisationBody = z
     support_email: supportEmailField,
     time_zone: timeZoneField,
     current_election_id: z
-      .number({ invalid_type_error: 'The current election must be an election id' })
-      .int('The current election must be an election id')
-      .positive('The current election must be an election id')
-      .max(2147483647, 'The current election must be an election id')
+      .number({ invalid_type_error: said('field.currentElectionId') })
+      .int(said('field.currentElectionId'))
+      .positive(said('field.currentElectionId'))
+      .max(2147483647, said('field.currentElectionId'))
       .nullable(),
     default_language: defaultLanguageSchema,
     member_no_pattern: z
-      .string({ invalid_type_error: 'The member_no_pattern must be a regular expression or null' })
+      .string({ invalid_type_error: said('field.memberNoPatternType') })
       .trim()
-      .max(200, 'Must be at most 200 characters long')
+      .max(200, said('field.maxLength', { n: 200 }))
       .refine((p) => p === '' || memberNoRegExp(p) !== null, MEMBER_NO_PATTERN_INVALID)
       .refine((p) => p === '' || !memberNoPatternIsSlow(p), MEMBER_NO_PATTERN_SLOW)
       .transform((p) => (p === '' ? null : p))
@@ -56,12 +57,12 @@ export const Electorate = z.object({
   branch_ids: z
     .array(
       z
-        .number({ invalid_type_error: 'A branch must be a branch id' })
-        .int('A branch must be a branch id')
-        .positive('A branch must be a branch id')
-        .max(2147483647, 'A branch must be a branch id'),
+        .number({ invalid_type_error: said('field.branchId') })
+        .int(said('field.branchId'))
+        .positive(said('field.branchId'))
+        .max(2147483647, said('field.branchId')),
     )
-    .max(1000, 'At most 1000 branches')
+    .max(1000, said('field.atMostBranches', { n: 1000 }))
     .nullable(),
   /** Every member of the roll meets every rule (docs/api.md "The register"); absent: unchanged, or none on create. */
   rules: RulesSchema.optional(),
@@ -70,7 +71,7 @@ export const Electorate = z.object({
 });
 
 const electionFields = {
-  title: textField('title', 200).min(1, 'The title is required'),
+  title: textField('title', 200).min(1, said('field.isRequiredPlain', { field: 'title' })),
   description: textField('description', 2000).nullable(),
   opens_at: dateTimeField('opens_at'),
   closes_at: dateTimeField('closes_at'),
@@ -83,10 +84,10 @@ const electionFields = {
 };
 const scheduleInOrder = (b: { opens_at?: string | null; closes_at?: string | null }) =>
   !(b.opens_at && b.closes_at) || Date.parse(b.closes_at) > Date.parse(b.opens_at);
-const scheduleError = { message: 'The closing time must be after the opening time', path: ['closes_at'] };
+const scheduleError = { message: said('field.closesAfterOpens'), path: ['closes_at'] };
 const registerBeforeOpening = (b: { opens_at?: string | null; register?: { closes_at: string } | null }) =>
   !(b.opens_at && b.register) || Date.parse(b.register.closes_at) <= Date.parse(b.opens_at);
-const registerError = { message: 'The register must close before voting opens', path: ['register', 'closes_at'] };
+const registerError = { message: said('field.registerClosesBeforeVoting'), path: ['register', 'closes_at'] };
 /** One refinement (the web form reads the object's shape under it): the schedule in order, the register before the opening. */
 function electionChecks(
   b: { opens_at?: string | null; closes_at?: string | null; register?: { closes_at: string } | null },
@@ -104,7 +105,7 @@ export type UpdateElectionByIdBody = z.infer<typeof UpdateElectionByIdBody>;
 
 export const CopyElectionBody = z.object({
   title: electionFields.title,
-  candidates: z.boolean({ invalid_type_error: 'candidates must be true or false' }).optional(),
+  candidates: z.boolean({ invalid_type_error: said('field.trueOrFalse', { field: 'candidates' }) }).optional(),
 });
 export type CopyElectionBody = z.infer<typeof CopyElectionBody>;
 

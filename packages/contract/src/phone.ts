@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
+import { said } from './messages';
 
 /**
  * Register phones (docs/api.md "Register formats"): a Kenyan mobile in any spelling people write it
@@ -7,7 +8,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
  * E.164 (`+254712345678`). The mobile metadata of libphonenumber-js says which numbers are mobiles, so
  * a landline or a short code is refused, as SMS could never reach it.
  */
-export const PHONE_FORMAT_MESSAGE = 'Enter a mobile number such as 0712 345 678 or +254 712 345 678';
+export const PHONE_FORMAT_MESSAGE = said('field.phoneFormat');
 
 const SEPARATORS = /[\s.\-()\u00a0]/g;
 

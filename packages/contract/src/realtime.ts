@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ResultGroup, Statistics } from './common';
+import { said } from './messages';
 
 /** Socket.IO path, same origin as the API. */
 export const SOCKET_PATH = '/socket.io';
@@ -22,7 +23,7 @@ export type ResultChannel = (typeof RESULT_CHANNELS)[number];
 const CHANNEL_NAME = /^(?:(votes|results|statistics|tally)(?::([1-9][0-9]{0,9}))?|(changes))$/;
 /** The largest election id a channel suffix may carry (a Postgres integer). */
 const MAX_ELECTION_ID = 2147483647;
-export const ChannelNameSchema = z.custom<ElectionChannelName>((name) => parseChannelName(name) !== null, 'not a channel');
+export const ChannelNameSchema = z.custom<ElectionChannelName>((name) => parseChannelName(name) !== null, said('field.channelName'));
 
 /** `votes:7` for election 7, `votes` for the current election (null). */
 export function channelName(channel: Channel, electionId: number | null = null): ElectionChannelName {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { c, errors, meta, paginated, PageQuery } from './common';
 import { ElectionQuery, filterSchema, idNumber, pathIdSchema } from './validation';
 import { AttributeDef, AttributesBody } from './rules';
+import { said } from './messages';
 export * from './rules';
 
 /**
@@ -13,7 +14,10 @@ export * from './rules';
 export const ElectedIn = z
   .object({
     election_id: idNumber('election_id'),
-    position_ids: z.array(idNumber('position id')).max(1000, 'At most 1000 positions').nullable(),
+    position_ids: z
+      .array(idNumber('position id'))
+      .max(1000, said('field.atMostPositions', { n: 1000 }))
+      .nullable(),
   })
   .strict();
 export type ElectedIn = z.infer<typeof ElectedIn>;
@@ -21,14 +25,20 @@ export type ElectedIn = z.infer<typeof ElectedIn>;
 export const RegisterWindow = z
   .object({
     opens_at: z
-      .string({ required_error: 'The opens_at is required', invalid_type_error: 'The opens_at must be a date and time' })
-      .datetime({ offset: true, message: 'The opens_at must be an ISO 8601 date and time with an offset' }),
+      .string({
+        required_error: said('field.isRequiredPlain', { field: 'opens_at' }),
+        invalid_type_error: said('field.dateTime', { field: 'opens_at' }),
+      })
+      .datetime({ offset: true, message: said('field.isoDateTime', { field: 'opens_at' }) }),
     closes_at: z
-      .string({ required_error: 'The closes_at is required', invalid_type_error: 'The closes_at must be a date and time' })
-      .datetime({ offset: true, message: 'The closes_at must be an ISO 8601 date and time with an offset' }),
+      .string({
+        required_error: said('field.isRequiredPlain', { field: 'closes_at' }),
+        invalid_type_error: said('field.dateTime', { field: 'closes_at' }),
+      })
+      .datetime({ offset: true, message: said('field.isoDateTime', { field: 'closes_at' }) }),
   })
   .refine((w) => Date.parse(w.closes_at) > Date.parse(w.opens_at), {
-    message: 'The register must close after it opens',
+    message: said('field.registerClosesAfterOpens'),
     path: ['closes_at'],
   });
 export type RegisterWindow = z.infer<typeof RegisterWindow>;
@@ -53,32 +63,42 @@ export type Claim = z.infer<typeof Claim>;
 
 export const ClaimBody = z
   .object({
-    kind: z.enum(CLAIM_KINDS, { errorMap: () => ({ message: 'The kind must be correction, inclusion or objection' }) }),
+    kind: z.enum(CLAIM_KINDS, {
+      errorMap: () => ({ message: said('field.oneOf', { field: 'kind', options: ['correction', 'inclusion', 'objection'] }) }),
+    }),
     details: z
-      .string({ required_error: 'The details are required', invalid_type_error: 'The details must be text' })
+      .string({
+        required_error: said('field.areRequired', { field: 'details' }),
+        invalid_type_error: said('field.mustBeText', { field: 'details' }),
+      })
       .trim()
-      .min(1, 'The details are required')
-      .max(2000, 'Must be at most 2000 characters long'),
+      .min(1, said('field.areRequired', { field: 'details' }))
+      .max(2000, said('field.maxLength', { n: 2000 })),
     subject_member_no: z
-      .string({ invalid_type_error: 'The subject_member_no must be a member number' })
+      .string({ invalid_type_error: said('field.subjectMemberNo') })
       .trim()
-      .max(64, 'Must be at most 64 characters long')
+      .max(64, said('field.maxLength', { n: 64 }))
       .nullable()
       .optional(),
   })
   .superRefine((b, ctx) => {
     if (b.kind === 'objection' && !b.subject_member_no)
-      ctx.addIssue({ code: 'custom', path: ['subject_member_no'], message: 'An objection names the member it objects to' });
+      ctx.addIssue({ code: 'custom', path: ['subject_member_no'], message: said('field.objectionNamesMember') });
   });
 export type ClaimBody = z.infer<typeof ClaimBody>;
 
 export const RulingBody = z.object({
-  decision: z.enum(['upheld', 'dismissed'], { errorMap: () => ({ message: 'The decision must be upheld or dismissed' }) }),
+  decision: z.enum(['upheld', 'dismissed'], {
+    errorMap: () => ({ message: said('field.oneOf', { field: 'decision', options: ['upheld', 'dismissed'] }) }),
+  }),
   reason: z
-    .string({ required_error: 'The reason is required', invalid_type_error: 'The reason must be text' })
+    .string({
+      required_error: said('field.isRequiredPlain', { field: 'reason' }),
+      invalid_type_error: said('field.mustBeText', { field: 'reason' }),
+    })
     .trim()
-    .min(1, 'The reason is required')
-    .max(2000, 'Must be at most 2000 characters long'),
+    .min(1, said('field.isRequiredPlain', { field: 'reason' }))
+    .max(2000, said('field.maxLength', { n: 2000 })),
 });
 export type RulingBody = z.infer<typeof RulingBody>;
 
@@ -111,7 +131,11 @@ export type MyRegisterEntry = z.infer<typeof MyRegisterEntry>;
 
 export const ClaimsQuery = PageQuery.extend({
   election_id: ElectionQuery.shape.election_id,
-  status: z.enum(CLAIM_STATUSES, { errorMap: () => ({ message: 'The status must be pending, upheld or dismissed' }) }).optional(),
+  status: z
+    .enum(CLAIM_STATUSES, {
+      errorMap: () => ({ message: said('field.oneOf', { field: 'status', options: ['pending', 'upheld', 'dismissed'] }) }),
+    })
+    .optional(),
 });
 
 const IdParams = z.object({ id: pathIdSchema });

@@ -2,21 +2,25 @@ import { z } from 'zod';
 import { c, errors, meta } from './common';
 import { ElectionQuery, pathIdSchema } from './validation';
 import { translationsSchema } from './languages';
+import { said } from './messages';
 
-export const ReminderChannel = z.enum(['sms', 'email'], { message: 'The channel must be sms or email' });
+export const ReminderChannel = z.enum(['sms', 'email'], { message: said('field.oneOf', { field: 'channel', options: ['sms', 'email'] }) });
 
 export const CreateReminderBody = z.object({
   channel: ReminderChannel,
   /** `{name}` is replaced with each member's name. */
   message: z
-    .string({ required_error: 'The message field is required', invalid_type_error: 'The message must be text' })
+    .string({
+      required_error: said('field.isRequired', { field: 'message' }),
+      invalid_type_error: said('field.mustBeText', { field: 'message' }),
+    })
     .trim()
-    .min(1, 'The message field is required')
-    .max(1000, 'Must be at most 1000 characters long'),
+    .min(1, said('field.isRequired', { field: 'message' }))
+    .max(1000, said('field.maxLength', { n: 1000 })),
   /** The message in other languages: language (en, sw) → {message}; a member whose language has one gets it, the others `message`. */
   translations: translationsSchema({ message: 1000 }).optional(),
   /** Only count the recipients; nothing is queued or sent. */
-  dry_run: z.boolean({ invalid_type_error: 'The dry_run must be true or false' }).optional(),
+  dry_run: z.boolean({ invalid_type_error: said('field.trueOrFalse', { field: 'dry_run' }) }).optional(),
 });
 export type CreateReminderBody = z.infer<typeof CreateReminderBody>;
 

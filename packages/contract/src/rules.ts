@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { said } from './messages';
 
 /**
  * The register's attributes and rules (docs/api.md "The register: member attributes, eligibility
@@ -27,26 +28,34 @@ export const ATTRIBUTE_KEY = /^[a-z][a-z0-9_]{0,39}$/;
 
 export const AttributeDef = z.object({
   key: z
-    .string({ required_error: 'The key is required', invalid_type_error: 'The key must be text' })
-    .regex(ATTRIBUTE_KEY, 'The key must start with a small letter and hold only small letters, digits and "_" (at most 40)')
-    .refine((k) => !(BUILT_IN_COLUMNS as readonly string[]).includes(k), 'The key is a column of the register already'),
+    .string({
+      required_error: said('field.isRequiredPlain', { field: 'key' }),
+      invalid_type_error: said('field.mustBeText', { field: 'key' }),
+    })
+    .regex(ATTRIBUTE_KEY, said('field.attributeKeyFormat'))
+    .refine((k) => !(BUILT_IN_COLUMNS as readonly string[]).includes(k), said('field.attributeKeyBuiltIn')),
   label: z
-    .string({ required_error: 'The label is required', invalid_type_error: 'The label must be text' })
+    .string({
+      required_error: said('field.isRequiredPlain', { field: 'label' }),
+      invalid_type_error: said('field.mustBeText', { field: 'label' }),
+    })
     .trim()
-    .min(1, 'The label is required')
-    .max(100, 'Must be at most 100 characters long'),
-  type: z.enum(ATTRIBUTE_TYPES, { errorMap: () => ({ message: 'The type must be number, date, text or boolean' }) }),
+    .min(1, said('field.isRequiredPlain', { field: 'label' }))
+    .max(100, said('field.maxLength', { n: 100 })),
+  type: z.enum(ATTRIBUTE_TYPES, {
+    errorMap: () => ({ message: said('field.oneOf', { field: 'type', options: ['number', 'date', 'text', 'boolean'] }) }),
+  }),
 });
 export type AttributeDef = z.infer<typeof AttributeDef>;
 
 export const AttributesBody = z.object({
   data: z
-    .array(AttributeDef, { required_error: 'The data field is required', invalid_type_error: 'The data must be a list of attributes' })
-    .max(50, 'At most 50 attributes')
+    .array(AttributeDef, { required_error: said('field.isRequired', { field: 'data' }), invalid_type_error: said('field.attributesList') })
+    .max(50, said('field.atMostAttributes', { n: 50 }))
     .superRefine((defs, ctx) => {
       const seen = new Set<string>();
       defs.forEach((d, i) => {
-        if (seen.has(d.key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], message: `The key ${d.key} appears twice` });
+        if (seen.has(d.key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], message: said('field.attributeKeyTwice', { key: d.key }) });
         seen.add(d.key);
       });
     }),
@@ -78,31 +87,31 @@ export type RelativeDate = z.infer<typeof RelativeDate>;
 export const Rule = z
   .object({
     attribute: z
-      .string({ required_error: 'The attribute is required', invalid_type_error: 'The attribute must be an attribute key' })
-      .regex(ATTRIBUTE_KEY, 'The attribute must be an attribute key'),
+      .string({ required_error: said('field.isRequiredPlain', { field: 'attribute' }), invalid_type_error: said('field.attributeKey') })
+      .regex(ATTRIBUTE_KEY, said('field.attributeKey')),
     op: z.enum(RULE_OPS, {
-      errorMap: () => ({ message: `The op must be one of ${RULE_OPS.join(', ')}` }),
+      errorMap: () => ({ message: said('field.oneOfList', { field: 'op', options: RULE_OPS.join(', ') }) }),
     }),
     value: z.union(
       [
         z.number().finite(),
-        z.string().max(200, 'Must be at most 200 characters long'),
+        z.string().max(200, said('field.maxLength', { n: 200 })),
         z.boolean(),
         z
-          .array(z.string().max(200, 'Must be at most 200 characters long'))
-          .min(1, 'List at least one value')
-          .max(100, 'At most 100 values'),
+          .array(z.string().max(200, said('field.maxLength', { n: 200 })))
+          .min(1, said('field.listOneValue'))
+          .max(100, said('field.atMostValues', { n: 100 })),
         RelativeDate,
       ],
       {
-        errorMap: () => ({ message: 'The value must be a number, text, true or false, a list of texts, {years_before} or {days_before}' }),
+        errorMap: () => ({ message: said('field.ruleValue') }),
       },
     ),
   })
   .strict();
 export type Rule = z.infer<typeof Rule>;
 
-export const RulesSchema = z.array(Rule, { invalid_type_error: 'The rules must be a list of rules' }).max(20, 'At most 20 rules');
+export const RulesSchema = z.array(Rule, { invalid_type_error: said('field.rulesList') }).max(20, said('field.atMostRules', { n: 20 }));
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** Whether the text is a calendar date written YYYY-MM-DD. */
@@ -121,23 +130,21 @@ export function ruleProblem(
   rule: Rule,
   def: AttributeDef | undefined,
 ): { field: 'attribute' | 'op' | 'value'; message: string } | undefined {
-  if (!def) return { field: 'attribute', message: `No attribute has the key ${rule.attribute}` };
+  if (!def) return { field: 'attribute', message: said('field.attributeUnknown', { key: rule.attribute }) };
   if (!OPS_BY_TYPE[def.type].includes(rule.op))
-    return { field: 'op', message: `A ${def.type} attribute takes ${OPS_BY_TYPE[def.type].join(', ')}` };
+    return { field: 'op', message: said('field.attributeTakes', { type: def.type, ops: OPS_BY_TYPE[def.type].join(', ') }) };
   const v = rule.value;
   const relative = typeof v === 'object' && v !== null && !Array.isArray(v);
   switch (def.type) {
     case 'number':
-      return typeof v === 'number' ? undefined : { field: 'value', message: 'The value must be a number' };
+      return typeof v === 'number' ? undefined : { field: 'value', message: said('field.mustBeNumber', { field: 'value' }) };
     case 'boolean':
-      return typeof v === 'boolean' ? undefined : { field: 'value', message: 'The value must be true or false' };
+      return typeof v === 'boolean' ? undefined : { field: 'value', message: said('field.trueOrFalse', { field: 'value' }) };
     case 'date':
-      return relative || (typeof v === 'string' && isDateText(v))
-        ? undefined
-        : { field: 'value', message: 'The value must be a date (YYYY-MM-DD), {years_before: n} or {days_before: n}' };
+      return relative || (typeof v === 'string' && isDateText(v)) ? undefined : { field: 'value', message: said('field.ruleValueDate') };
     case 'text':
-      if (rule.op === 'one_of') return Array.isArray(v) ? undefined : { field: 'value', message: 'The value must be a list of texts' };
-      return typeof v === 'string' ? undefined : { field: 'value', message: 'The value must be text' };
+      if (rule.op === 'one_of') return Array.isArray(v) ? undefined : { field: 'value', message: said('field.ruleValueList') };
+      return typeof v === 'string' ? undefined : { field: 'value', message: said('field.mustBeText', { field: 'value' }) };
   }
 }
 

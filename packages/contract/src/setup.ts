@@ -4,6 +4,7 @@ import { Branch, c, errors, meta, MotionThreshold, Position, PositionKind, Votin
 import { ElectionQuery, displayNameSchema, pathIdSchema, positiveIdSchema } from './validation';
 import { translationsSchema } from './languages';
 import { PositionNominationInput } from './nominations';
+import { said } from './messages';
 
 /** Setting up an organisation's election: its branches and the positions it elects. */
 
@@ -13,43 +14,47 @@ export const MAX_SEATS = 50;
 export const MAX_STATEMENT_LENGTH = 2000;
 
 /** A branch's name (also the rule for a branch the CSV import creates). */
-export const branchNameSchema = displayNameSchema({ max: 100, invalidType: 'The name must be text' }).refine(
+export const branchNameSchema = displayNameSchema({ max: 100, invalidType: said('field.mustBeText', { field: 'name' }) }).refine(
   (n) => n.toLowerCase() !== 'national',
-  'A branch cannot be called National',
+  said('field.branchNotNational'),
 );
 
 export const BranchBody = z.object({ name: branchNameSchema });
 
-const positionName = displayNameSchema({ max: 100, invalidType: 'The name must be text' });
+const positionName = displayNameSchema({ max: 100, invalidType: said('field.mustBeText', { field: 'name' }) });
 const seats = z
-  .number({ invalid_type_error: 'The seats must be a number' })
-  .int('The seats must be a whole number')
-  .min(1, 'The seats must be at least 1')
-  .max(MAX_SEATS, `The seats must be at most ${MAX_SEATS}`);
+  .number({ invalid_type_error: said('field.mustBeNumber', { field: 'seats' }) })
+  .int(said('field.mustBeWhole', { field: 'seats' }))
+  .min(1, said('field.mustBeAtLeast', { field: 'seats', n: 1 }))
+  .max(MAX_SEATS, said('field.mustBeAtMost', { field: 'seats', n: MAX_SEATS }));
 const description = z
-  .string({ invalid_type_error: 'The description must be text' })
+  .string({ invalid_type_error: said('field.mustBeText', { field: 'description' }) })
   .trim()
-  .max(1000, 'Must be at most 1000 characters long')
+  .max(1000, said('field.maxLength', { n: 1000 }))
   .nullable()
   .transform((d) => (d === '' ? null : d));
 
 /** A position's name and description (a motion's text) in other languages; the original shows where there is none. */
 export const positionTranslations = translationsSchema({ name: 100, description: 1000 });
 
-const kind = z.enum(PositionKind.options, { errorMap: () => ({ message: 'The kind must be candidates or motion' }) });
-const method = z.enum(VotingMethod.options, { errorMap: () => ({ message: 'The method must be plurality, approval or ranked' }) });
+const kind = z.enum(PositionKind.options, {
+  errorMap: () => ({ message: said('field.oneOf', { field: 'kind', options: ['candidates', 'motion'] }) }),
+});
+const method = z.enum(VotingMethod.options, {
+  errorMap: () => ({ message: said('field.oneOf', { field: 'method', options: ['plurality', 'approval', 'ranked'] }) }),
+});
 const threshold = z.enum(MotionThreshold.options, {
-  errorMap: () => ({ message: 'The threshold must be majority, two_thirds or three_quarters' }),
+  errorMap: () => ({ message: said('field.oneOf', { field: 'threshold', options: ['majority', 'two_thirds', 'three_quarters'] }) }),
 });
 const quorumPercent = z
-  .number({ invalid_type_error: 'The quorum must be a number' })
-  .int('The quorum must be a whole number of percent')
-  .min(1, 'The quorum must be at least 1 percent')
-  .max(100, 'The quorum must be at most 100 percent')
+  .number({ invalid_type_error: said('field.mustBeNumber', { field: 'quorum' }) })
+  .int(said('field.quorumWhole'))
+  .min(1, said('field.quorumMin'))
+  .max(100, said('field.quorumMax'))
   .nullable();
-const rotateCandidates = z.boolean({ invalid_type_error: 'The rotate_candidates must be true or false' });
+const rotateCandidates = z.boolean({ invalid_type_error: said('field.trueOrFalse', { field: 'rotate_candidates' }) });
 /** The message for rotate_candidates true on anything but a ranked candidates position (422). */
-export const ROTATE_RANKED_ONLY = "Only a ranked position's candidates can be rotated";
+export const ROTATE_RANKED_ONLY = said('field.rotateRankedOnly');
 
 /** method belongs to candidates positions, threshold and quorum to motions; a motion has one seat; only ranked rotates. */
 const kindRules = <
@@ -71,13 +76,13 @@ const kindRules = <
   if (b.rotate_candidates && (b.kind !== 'candidates' || (b.method ?? 'plurality') !== 'ranked'))
     ctx.addIssue({ code: 'custom', path: ['rotate_candidates'], message: ROTATE_RANKED_ONLY });
   if (b.kind === 'motion') {
-    if (b.method !== undefined) ctx.addIssue({ code: 'custom', path: ['method'], message: 'A motion has no voting method' });
-    if (b.seats !== undefined && b.seats !== 1) ctx.addIssue({ code: 'custom', path: ['seats'], message: 'A motion has one seat' });
-    if (b.nomination) ctx.addIssue({ code: 'custom', path: ['nomination'], message: 'A motion takes no nominations' });
+    if (b.method !== undefined) ctx.addIssue({ code: 'custom', path: ['method'], message: said('field.motionNoMethod') });
+    if (b.seats !== undefined && b.seats !== 1) ctx.addIssue({ code: 'custom', path: ['seats'], message: said('field.motionOneSeat') });
+    if (b.nomination) ctx.addIssue({ code: 'custom', path: ['nomination'], message: said('field.motionNoNominations') });
   } else {
-    if (b.threshold !== undefined) ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'Only a motion has a threshold' });
+    if (b.threshold !== undefined) ctx.addIssue({ code: 'custom', path: ['threshold'], message: said('field.onlyMotionThreshold') });
     if (b.quorum_percent !== undefined && b.quorum_percent !== null)
-      ctx.addIssue({ code: 'custom', path: ['quorum_percent'], message: 'Only a motion has a quorum' });
+      ctx.addIssue({ code: 'custom', path: ['quorum_percent'], message: said('field.onlyMotionQuorum') });
   }
 };
 
@@ -101,13 +106,13 @@ export const CreatePositionBody = z
     /** null or absent: national; a branch id: that branch only */
     branch_id: positiveIdSchema('branch id').nullable().optional(),
     /** one position per branch (level = the branch's name) */
-    every_branch: z.boolean({ invalid_type_error: 'The every_branch must be true or false' }).optional(),
+    every_branch: z.boolean({ invalid_type_error: said('field.trueOrFalse', { field: 'every_branch' }) }).optional(),
     /** docs/api.md "The register": every candidate must meet all of these rules */
     eligibility: RulesSchema.optional(),
     /** how members nominate its candidates (docs/api.md "Nominations"); null or absent: staff enter them */
     nomination: PositionNominationInput.optional(),
   })
-  .refine((b) => !(b.every_branch && b.branch_id), { message: 'Choose one branch or every branch, not both', path: ['branch_id'] })
+  .refine((b) => !(b.every_branch && b.branch_id), { message: said('field.branchOrEvery'), path: ['branch_id'] })
   .superRefine((b, ctx) => kindRules({ ...b, kind: b.kind ?? 'candidates' }, ctx));
 export type CreatePositionBody = z.infer<typeof CreatePositionBody>;
 
@@ -130,10 +135,10 @@ export const UpdatePositionBody = z.object({
   /** how members nominate its candidates; null: staff enter them (422 on a motion) */
   nomination: PositionNominationInput.optional(),
   sort_order: z
-    .number({ invalid_type_error: 'The sort_order must be a number' })
-    .int('The sort_order must be a whole number')
-    .min(0, 'The sort_order must be at least 0')
-    .max(1_000_000, 'The sort_order must be at most 1000000')
+    .number({ invalid_type_error: said('field.mustBeNumber', { field: 'sort_order' }) })
+    .int(said('field.mustBeWhole', { field: 'sort_order' }))
+    .min(0, said('field.mustBeAtLeast', { field: 'sort_order', n: 0 }))
+    .max(1_000_000, said('field.mustBeAtMost', { field: 'sort_order', n: 1000000 }))
     .optional(),
 });
 export type UpdatePositionBody = z.infer<typeof UpdatePositionBody>;
@@ -148,14 +153,14 @@ export const MAX_POSITIONS = 1000;
 export const ReorderPositionsBody = z.object({
   position_ids: z
     .array(positiveIdSchema('position id'), {
-      required_error: 'The position_ids field is required',
-      invalid_type_error: 'The position_ids must be a list of position ids',
+      required_error: said('field.isRequired', { field: 'position_ids' }),
+      invalid_type_error: said('field.positionIdsList'),
     })
-    .max(MAX_POSITIONS, `At most ${MAX_POSITIONS} positions`)
+    .max(MAX_POSITIONS, said('field.atMostPositions', { n: MAX_POSITIONS }))
     .superRefine((ids, ctx) => {
       const seen = new Set<number>();
       const repeated = ids.find((id) => (seen.has(id) ? true : (seen.add(id), false)));
-      if (repeated !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `Position ${repeated} is listed more than once` });
+      if (repeated !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, message: said('field.positionTwice', { id: repeated }) });
     }),
 });
 export type ReorderPositionsBody = z.infer<typeof ReorderPositionsBody>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { c, errors, meta } from './common';
 import { SetupIdParams } from './setup';
 import { emailSchema } from './validation';
+import { said } from './messages';
 
 /** A member of staff: an admin (runs the back office) or an agent (observes, read-only). */
 export const Staff = z.object({
@@ -14,16 +15,16 @@ export const Staff = z.object({
 export type Staff = z.infer<typeof Staff>;
 
 const nameSchema = z
-  .string({ required_error: 'The name field is required', invalid_type_error: 'The name field is required' })
+  .string({ required_error: said('field.isRequired', { field: 'name' }), invalid_type_error: said('field.isRequired', { field: 'name' }) })
   .trim()
-  .min(1, 'The name field is required')
-  .max(100, 'Must be at most 100 characters long');
+  .min(1, said('field.isRequired', { field: 'name' }))
+  .max(100, said('field.maxLength', { n: 100 }));
 
 export const CreateStaffBody = z.object({
   email: emailSchema,
   role: z.enum(['admin', 'agent'], {
-    required_error: 'The role field is required',
-    invalid_type_error: 'The role must be admin or agent',
+    required_error: said('field.isRequired', { field: 'role' }),
+    invalid_type_error: said('field.oneOf', { field: 'role', options: ['admin', 'agent'] }),
   }),
   name: nameSchema.optional(),
 });
@@ -36,13 +37,19 @@ export type UpdateOwnStaffBody = z.infer<typeof UpdateOwnStaffBody>;
 export const STAFF_PASSWORD_MIN = 8;
 export const SetStaffPasswordBody = z.object({
   token: z
-    .string({ required_error: 'The token field is required', invalid_type_error: 'The token field is required' })
-    .min(1, 'The token field is required')
-    .max(500, 'Must be at most 500 characters long'),
+    .string({
+      required_error: said('field.isRequired', { field: 'token' }),
+      invalid_type_error: said('field.isRequired', { field: 'token' }),
+    })
+    .min(1, said('field.isRequired', { field: 'token' }))
+    .max(500, said('field.maxLength', { n: 500 })),
   password: z
-    .string({ required_error: 'The password field is required', invalid_type_error: 'The password field is required' })
-    .min(STAFF_PASSWORD_MIN, `Must be at least ${STAFF_PASSWORD_MIN} characters long`)
-    .max(200, 'Must be at most 200 characters long'),
+    .string({
+      required_error: said('field.isRequired', { field: 'password' }),
+      invalid_type_error: said('field.isRequired', { field: 'password' }),
+    })
+    .min(STAFF_PASSWORD_MIN, said('field.minLength', { n: STAFF_PASSWORD_MIN }))
+    .max(200, said('field.maxLength', { n: 200 })),
 });
 export type SetStaffPasswordBody = z.infer<typeof SetStaffPasswordBody>;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { inEnglish } from './messages';
 import {
   consentSchema,
   CONSENT_MESSAGE,
@@ -18,15 +19,15 @@ import {
 
 const messages = (schema: z.ZodTypeAny, value: unknown) => {
   const r = schema.safeParse(value);
-  return r.success ? [] : r.error.issues.map((i) => i.message);
+  return r.success ? [] : r.error.issues.map((i) => inEnglish(i.message));
 };
 
 describe('identifier', () => {
   it('gives the spec messages', () => {
     expect(messages(identifierSchema, 'ab')).toContain('Must be at least 3 characters long');
     expect(messages(identifierSchema, '1'.repeat(151))).toContain('Must be at most 150 characters long');
-    expect(messages(identifierSchema, 'abc!')).toEqual([IDENTIFIER_FORMAT_MESSAGE]);
-    expect(IDENTIFIER_FORMAT_MESSAGE).toBe('Should only contain digits, be a valid email address, or follow CMAKE##/## format');
+    expect(messages(identifierSchema, 'abc!')).toEqual([inEnglish(IDENTIFIER_FORMAT_MESSAGE)]);
+    expect(inEnglish(IDENTIFIER_FORMAT_MESSAGE)).toBe('Should only contain digits, be a valid email address, or follow CMAKE##/## format');
   });
 
   it.each(['1234', 'a@b.co', 'CMAKE12/34'])('accepts %s', (v) => {
@@ -42,7 +43,7 @@ describe('identifier', () => {
   );
 
   it.each(['+254 20 123', '07 12 ab', '+ 254 712'])('refuses %s, which is no phone, with the spec message', (v) => {
-    expect(messages(identifierSchema, v)).toEqual([IDENTIFIER_FORMAT_MESSAGE]);
+    expect(messages(identifierSchema, v)).toEqual([inEnglish(IDENTIFIER_FORMAT_MESSAGE)]);
   });
 });
 
@@ -63,7 +64,7 @@ describe.each([
 
 describe('consent and password', () => {
   it('rejects consent false or missing', () => {
-    expect(messages(consentSchema, false)).toEqual([CONSENT_MESSAGE]);
+    expect(messages(consentSchema, false)).toEqual([inEnglish(CONSENT_MESSAGE)]);
     expect(consentSchema.safeParse(undefined).success).toBe(false);
     expect(consentSchema.safeParse(true).success).toBe(true);
   });
@@ -87,7 +88,7 @@ describe('display names', () => {
       'A\tB',
       'A\u0085B',
     ])
-      expect(messages(nameSchema, name), JSON.stringify(name)).toEqual([NAME_CHARACTERS_MESSAGE]);
+      expect(messages(nameSchema, name), JSON.stringify(name)).toEqual([inEnglish(NAME_CHARACTERS_MESSAGE)]);
     expect(nameSchema.parse('  Ａｍｉｎａ\u00a0\u00a0 Ｗａｎｊｉｒｕ ')).toBe('Amina Wanjiru');
     expect(nameSchema.parse('Jose\u0301')).toBe('José');
     expect(messages(nameSchema, ' \u3000 ')).toEqual(['The name field is required']);
@@ -100,18 +101,18 @@ describe('new pin (newPinSchema)', () => {
     expect(newPinSchema.safeParse(pin).success).toBe(true);
   });
   it.each([
-    ['1111', PIN_TRIVIAL_MESSAGE],
-    ['00000000', PIN_TRIVIAL_MESSAGE],
-    ['1234', PIN_TRIVIAL_MESSAGE],
-    ['9876', PIN_TRIVIAL_MESSAGE],
-    ['8901', PIN_TRIVIAL_MESSAGE],
-    ['345678', PIN_TRIVIAL_MESSAGE],
-    ['123', PIN_FORMAT_MESSAGE],
-    ['123456789', PIN_FORMAT_MESSAGE],
-    [' 5083', PIN_FORMAT_MESSAGE],
+    ['1111', inEnglish(PIN_TRIVIAL_MESSAGE)],
+    ['00000000', inEnglish(PIN_TRIVIAL_MESSAGE)],
+    ['1234', inEnglish(PIN_TRIVIAL_MESSAGE)],
+    ['9876', inEnglish(PIN_TRIVIAL_MESSAGE)],
+    ['8901', inEnglish(PIN_TRIVIAL_MESSAGE)],
+    ['345678', inEnglish(PIN_TRIVIAL_MESSAGE)],
+    ['123', inEnglish(PIN_FORMAT_MESSAGE)],
+    ['123456789', inEnglish(PIN_FORMAT_MESSAGE)],
+    [' 5083', inEnglish(PIN_FORMAT_MESSAGE)],
   ])('refuses %s', (pin, message) => {
     const parsed = newPinSchema.safeParse(pin);
     expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues.map((i) => i.message)).toEqual([message]);
+    expect(parsed.error?.issues.map((i) => inEnglish(i.message))).toEqual([message]);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalisePhone, PHONE_FORMAT_MESSAGE } from './phone';
+import { said } from './messages';
 
 /**
  * Field rules with their exact messages (docs/api.md "Validation"). The server validates requests with these
@@ -7,11 +8,11 @@ import { normalisePhone, PHONE_FORMAT_MESSAGE } from './phone';
  */
 
 const lengthMessages = (n: number) => ({
-  min: `Must be at least ${n} characters long`,
-  max: `Must be at most ${n} characters long`,
+  min: said('field.minLength', { n }),
+  max: said('field.maxLength', { n }),
 });
 
-export const IDENTIFIER_FORMAT_MESSAGE = 'Should only contain digits, be a valid email address, or follow CMAKE##/## format';
+export const IDENTIFIER_FORMAT_MESSAGE = said('field.identifierFormat');
 
 const DIGITS = /^\d+$/;
 const CMAKE = /^CMAKE\d+\/\d+$/;
@@ -22,10 +23,10 @@ const EMAIL = z.string().email();
  * accepted spelling (docs/api.md "Sign-in identifiers"), 3–150 characters.
  */
 export const identifierSchema = z
-  .string({ required_error: 'Enter your member number', invalid_type_error: 'Enter your member number' })
+  .string({ required_error: said('field.enterMemberNumber'), invalid_type_error: said('field.enterMemberNumber') })
   .trim()
-  .min(3, 'Must be at least 3 characters long')
-  .max(150, 'Must be at most 150 characters long')
+  .min(3, said('field.minLength', { n: 3 }))
+  .max(150, said('field.maxLength', { n: 150 }))
   .refine(
     (v) => DIGITS.test(v) || CMAKE.test(v) || followsMemberNoPattern(v, null) || EMAIL.safeParse(v).success || isPhone(v),
     IDENTIFIER_FORMAT_MESSAGE,
@@ -33,10 +34,10 @@ export const identifierSchema = z
 
 /** verify/phone's identifier before its format: 3–150 characters (the server checks the format with `isSignInIdentifier`). */
 export const signInIdentifierSchema = z
-  .string({ required_error: 'Enter your member number', invalid_type_error: 'Enter your member number' })
+  .string({ required_error: said('field.enterMemberNumber'), invalid_type_error: said('field.enterMemberNumber') })
   .trim()
-  .min(3, 'Must be at least 3 characters long')
-  .max(150, 'Must be at most 150 characters long');
+  .min(3, said('field.minLength', { n: 3 }))
+  .max(150, said('field.maxLength', { n: 150 }));
 
 /**
  * What verify/phone accepts (docs/api.md "Sign-in identifiers"): a member number under the
@@ -53,51 +54,56 @@ export function isSignInIdentifier(value: string, memberNoPattern: string | null
 const isPhone = (v: string) => normalisePhone(v) !== null;
 
 /** A string of exactly `n` digits, with the spec's three messages. */
-export function exactDigits(n: number, requiredMessage = 'This field is required') {
+export function exactDigits(n: number, requiredMessage = said('field.required')) {
   const m = lengthMessages(n);
   return z
     .string({ required_error: requiredMessage, invalid_type_error: requiredMessage })
     .trim()
     .min(n, m.min)
     .max(n, m.max)
-    .regex(DIGITS, 'Should only contain digits');
+    .regex(DIGITS, said('field.digitsOnly'));
 }
 
 /** Sign-up Voter ID: exactly 4 digits. */
-export const voterIdSchema = exactDigits(4, 'Enter your voter ID');
+export const voterIdSchema = exactDigits(4, said('field.enterVoterId'));
 /** Phone number: exactly 10 digits. */
-export const phoneSchema = exactDigits(10, 'Enter your phone number');
+export const phoneSchema = exactDigits(10, said('field.enterPhone'));
 /** One-time code or authenticator token: exactly 6 digits. */
-export const tokenSchema = exactDigits(6, 'Enter 6 digit secure OTP');
+export const tokenSchema = exactDigits(6, said('field.enterOtp'));
 
-export const CONSENT_MESSAGE = 'You must accept the data collection, privacy and terms to continue';
+export const CONSENT_MESSAGE = said('field.consent');
 /** The consent checkbox: must be ticked. */
 export const consentSchema = z.literal(true, {
   errorMap: () => ({ message: CONSENT_MESSAGE }),
 });
 
 export const passwordSchema = z
-  .string({ required_error: 'The password field is required', invalid_type_error: 'The password field is required' })
-  .min(1, 'The password field is required')
-  .max(200, 'Must be at most 200 characters long');
+  .string({
+    required_error: said('field.isRequired', { field: 'password' }),
+    invalid_type_error: said('field.isRequired', { field: 'password' }),
+  })
+  .min(1, said('field.isRequired', { field: 'password' }))
+  .max(200, said('field.maxLength', { n: 200 }));
 
 export const emailSchema = z
-  .string({ required_error: 'The email field is required', invalid_type_error: 'The email field is required' })
+  .string({
+    required_error: said('field.isRequired', { field: 'email' }),
+    invalid_type_error: said('field.isRequired', { field: 'email' }),
+  })
   .trim()
-  .min(1, 'The email field is required')
-  .max(150, 'Must be at most 150 characters long')
-  .email('Enter a valid email address');
+  .min(1, said('field.isRequired', { field: 'email' }))
+  .max(150, said('field.maxLength', { n: 150 }))
+  .email(said('field.emailInvalid'));
 
-export const GOOGLE_BUTTON_MESSAGE = 'Please click on the Google Button';
+export const GOOGLE_BUTTON_MESSAGE = said('field.googleButton');
 /** Google ID token (the button's `credential`); required. */
 export const googleCredentialSchema = z
-  .string({ required_error: 'Google sign-in requires a credential', invalid_type_error: 'Google sign-in requires a credential' })
-  .min(1, 'Google sign-in requires a credential')
-  .max(8192, 'The credential is too long');
+  .string({ required_error: said('field.googleCredential'), invalid_type_error: said('field.googleCredential') })
+  .min(1, said('field.googleCredential'))
+  .max(8192, said('field.credentialTooLong'));
 
 /** The refusal of a name with an invisible or control character; `what` names the field. */
-export const nameCharactersMessage = (what = 'name') =>
-  `The ${what} cannot contain invisible or control characters (such as a zero-width space, a direction mark, a tab or a line break)`;
+export const nameCharactersMessage = (what = 'name') => said('field.nameCharacters', { what });
 export const NAME_CHARACTERS_MESSAGE = nameCharactersMessage();
 
 /**
@@ -121,12 +127,17 @@ export const normaliseName = (name: string): string => name.normalize('NFKC').re
  * pass for "National" nor a CSV cell store a line break; otherwise normalised, then measured.
  */
 export function displayNameSchema(options: { max: number; required?: string; invalidType?: string; characters?: string }) {
-  const required = options.required ?? 'The name field is required';
+  const required = options.required ?? said('field.isRequired', { field: 'name' });
   return z
     .string({ required_error: required, invalid_type_error: options.invalidType ?? required })
     .refine((v) => !INVISIBLE_IN_NAMES.test(v), options.characters ?? NAME_CHARACTERS_MESSAGE)
     .transform(normaliseName)
-    .pipe(z.string().min(1, required).max(options.max, `Must be at most ${options.max} characters long`));
+    .pipe(
+      z
+        .string()
+        .min(1, required)
+        .max(options.max, said('field.maxLength', { n: options.max })),
+    );
 }
 
 /** A member's display name. */
@@ -137,11 +148,10 @@ export const nameSchema = displayNameSchema({ max: 150 });
  * letters, digits, "-", "/" or "." (`UFC-001`, `CMAKE12/34`, `1042`). docs/api.md "Register formats".
  */
 export const DEFAULT_MEMBER_NO_PATTERN = '[A-Za-z0-9./-]{1,32}';
-export const DEFAULT_MEMBER_NO_MESSAGE = 'The member number must be 1 to 32 letters, digits, "-", "/" or "."';
-export const MEMBER_NO_PATTERN_INVALID = 'The member_no_pattern is not a valid regular expression';
+export const DEFAULT_MEMBER_NO_MESSAGE = said('field.memberNoDefault');
+export const MEMBER_NO_PATTERN_INVALID = said('field.memberNoPatternInvalid');
 
-export const MEMBER_NO_PATTERN_SLOW =
-  'The member_no_pattern may not repeat a group that itself repeats, nor refer back to a group: such patterns can take the server minutes to check one sign-in';
+export const MEMBER_NO_PATTERN_SLOW = said('field.memberNoPatternUnsafe');
 
 /**
  * Whether a pattern risks catastrophic backtracking on hostile input: a quantified group holding a
@@ -184,28 +194,31 @@ export function followsMemberNoPattern(value: string, pattern: string | null | u
 
 /** The refusal of a member number that does not follow the organisation's pattern. */
 export const memberNoFormatMessage = (pattern: string | null | undefined): string =>
-  pattern == null ? DEFAULT_MEMBER_NO_MESSAGE : `The member number does not follow the organisation's format (${pattern})`;
+  pattern == null ? DEFAULT_MEMBER_NO_MESSAGE : said('field.memberNoPattern', { pattern });
 
 /**
  * Member number as a request carries it: 1–50 characters without invisible ones. Its format is the
  * organisation's `member_no_pattern`, which the server checks (it is a setting, not a constant).
  */
 export const memberNoSchema = z
-  .string({ required_error: 'The member number is required', invalid_type_error: 'The member number is required' })
+  .string({
+    required_error: said('field.isRequiredPlain', { field: 'member number' }),
+    invalid_type_error: said('field.isRequiredPlain', { field: 'member number' }),
+  })
   .trim()
-  .min(1, 'The member number is required')
-  .max(50, 'Must be at most 50 characters long')
-  .refine((v) => !INVISIBLE_IN_NAMES.test(v), 'The member number cannot contain invisible or control characters');
+  .min(1, said('field.isRequiredPlain', { field: 'member number' }))
+  .max(50, said('field.maxLength', { n: 50 }))
+  .refine((v) => !INVISIBLE_IN_NAMES.test(v), said('field.memberNoInvisible'));
 
 /** An optional e-mail (members sign in by SMS): absent, null or empty means none; stored lower-cased. */
 export const optionalEmailSchema = z
-  .union([z.string({ invalid_type_error: 'Enter a valid email address' }), z.null()], {
-    errorMap: () => ({ message: 'Enter a valid email address' }),
+  .union([z.string({ invalid_type_error: said('field.emailInvalid') }), z.null()], {
+    errorMap: () => ({ message: said('field.emailInvalid') }),
   })
   .optional()
   .transform((v) => (v == null ? '' : v.trim()))
-  .refine((v) => v.length <= 150, 'Must be at most 150 characters long')
-  .refine((v) => v === '' || EMAIL.safeParse(v).success, 'Enter a valid email address')
+  .refine((v) => v.length <= 150, said('field.maxLength', { n: 150 }))
+  .refine((v) => v === '' || EMAIL.safeParse(v).success, said('field.emailInvalid'))
   .transform((v) => (v === '' ? null : v.toLowerCase()));
 
 /**
@@ -213,9 +226,12 @@ export const optionalEmailSchema = z
  * answered in E.164 (`+254712345678`); anything else is refused with the format's message.
  */
 export const registerPhoneSchema = z
-  .string({ required_error: 'The phone field is required', invalid_type_error: 'The phone field is required' })
+  .string({
+    required_error: said('field.isRequired', { field: 'phone' }),
+    invalid_type_error: said('field.isRequired', { field: 'phone' }),
+  })
   .trim()
-  .min(1, 'The phone field is required')
+  .min(1, said('field.isRequired', { field: 'phone' }))
   .transform((v, ctx) => {
     const e164 = normalisePhone(v);
     if (e164 === null) {
@@ -231,19 +247,25 @@ export const registerPhoneSchema = z
  * the format, so a member number stored in an older format still works.
  */
 export const pfNumberSchema = z
-  .string({ required_error: 'The pfNumber field is required', invalid_type_error: 'The pfNumber field is required' })
+  .string({
+    required_error: said('field.isRequired', { field: 'pfNumber' }),
+    invalid_type_error: said('field.isRequired', { field: 'pfNumber' }),
+  })
   .trim()
-  .min(1, 'The pfNumber field is required')
-  .max(50, 'Must be at most 50 characters long');
+  .min(1, said('field.isRequired', { field: 'pfNumber' }))
+  .max(50, said('field.maxLength', { n: 50 }));
 
 /** The pin / password of the Password screen. */
 export const passSchema = z
-  .string({ required_error: 'The password field is required', invalid_type_error: 'The password field is required' })
-  .min(1, 'The password field is required')
-  .max(100, 'Must be at most 100 characters long');
+  .string({
+    required_error: said('field.isRequired', { field: 'password' }),
+    invalid_type_error: said('field.isRequired', { field: 'password' }),
+  })
+  .min(1, said('field.isRequired', { field: 'password' }))
+  .max(100, said('field.maxLength', { n: 100 }));
 
-export const PIN_FORMAT_MESSAGE = 'The pin must be 4 to 8 digits';
-export const PIN_TRIVIAL_MESSAGE = 'Choose a pin that is harder to guess: not one digit repeated or a run like 1234';
+export const PIN_FORMAT_MESSAGE = said('field.pinFormat');
+export const PIN_TRIVIAL_MESSAGE = said('field.pinTrivial');
 
 /** One digit repeated (0000) or a run up or down, wrapping past 9 (1234, 9876, 8901). */
 export function isTrivialPin(pin: string): boolean {
@@ -255,13 +277,13 @@ export function isTrivialPin(pin: string): boolean {
 
 /** The member's current authenticator pin (the default pin until they set their own). */
 export const currentPinSchema = z
-  .string({ required_error: 'Enter your current pin', invalid_type_error: 'Enter your current pin' })
-  .min(1, 'Enter your current pin')
-  .max(100, 'Must be at most 100 characters long');
+  .string({ required_error: said('field.currentPin'), invalid_type_error: said('field.currentPin') })
+  .min(1, said('field.currentPin'))
+  .max(100, said('field.maxLength', { n: 100 }));
 
 /** A member's own pin: 4 to 8 digits, not trivial (the server also refuses the default pin). */
 export const newPinSchema = z
-  .string({ required_error: 'Enter a new pin', invalid_type_error: 'Enter a new pin' })
+  .string({ required_error: said('field.newPin'), invalid_type_error: said('field.newPin') })
   .regex(/^\d{4,8}$/, PIN_FORMAT_MESSAGE)
   .refine((v) => !isTrivialPin(v), PIN_TRIVIAL_MESSAGE);
 
@@ -274,20 +296,20 @@ export const newPinSchema = z
 export const MAX_ID = 2_147_483_647;
 
 /** A positive whole number no larger than `MAX_ID`, with messages naming the field. */
-export const idNumber = (field = 'id', requiredMessage = `The ${field} field is required`) =>
+export const idNumber = (field = 'id', requiredMessage = said('field.isRequired', { field })) =>
   z
-    .number({ required_error: requiredMessage, invalid_type_error: `The ${field} must be a number` })
-    .int(`The ${field} must be a whole number`)
-    .positive(`The ${field} must be a positive number`)
-    .max(MAX_ID, `The ${field} is too large`);
+    .number({ required_error: requiredMessage, invalid_type_error: said('field.mustBeNumber', { field }) })
+    .int(said('field.mustBeWhole', { field }))
+    .positive(said('field.mustBePositive', { field }))
+    .max(MAX_ID, said('field.tooLarge', { field }));
 
 /** An id that arrives as text (path, query, multipart field), coerced, then checked like `idNumber`. */
 export const textIdNumber = (field = 'id') =>
   z.coerce
-    .number({ invalid_type_error: `The ${field} must be a number` })
-    .int(`The ${field} must be a whole number`)
-    .positive(`The ${field} must be a positive number`)
-    .max(MAX_ID, `The ${field} is too large`);
+    .number({ invalid_type_error: said('field.mustBeNumber', { field }) })
+    .int(said('field.mustBeWhole', { field }))
+    .positive(said('field.mustBePositive', { field }))
+    .max(MAX_ID, said('field.tooLarge', { field }));
 
 /** A numeric id in a path (`/edit/psk/member/{id}`): a positive whole number. */
 export const pathIdSchema = textIdNumber('id');
@@ -296,7 +318,12 @@ export const pathIdSchema = textIdNumber('id');
 export const positiveIdSchema = (field = 'id') => idNumber(field);
 
 /** An optional free-text search filter in a query string. */
-export const filterSchema = (max = 150) => z.string().trim().max(max, `Must be at most ${max} characters long`).optional();
+export const filterSchema = (max = 150) =>
+  z
+    .string()
+    .trim()
+    .max(max, said('field.maxLength', { n: max }))
+    .optional();
 
 /**
  * `?election_id=N` on every call of the voting and results family (docs/api.md "Many elections,

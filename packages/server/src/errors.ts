@@ -1,4 +1,5 @@
-import type { ErrorStatus } from '@kura/contract';
+import { readSaid, type ErrorStatus } from '@kura/contract';
+import type { ZodIssue } from 'zod';
 import { NoSuchElection } from './db/errors';
 import { t, tSaid, type MessageId, type Said, type SaidValues } from './i18n';
 
@@ -47,14 +48,30 @@ export type AppErrorOptions = {
 };
 
 /**
- * A field message the contract wrote (its shared checks, which the web runs too): English text,
- * translated by lookup until the contract carries ids (docs/architecture.md "Languages"). Marked
- * so a message written as a plain string in the server does not compile where one by code belongs.
+ * A text with no code: zod's own wording for a shape no schema words ("Invalid enum value…"), sent
+ * as it is in every language. Marked so a message written as a plain string in the server does not
+ * compile where one by code belongs.
  */
-export type ContractText = string & { readonly contractText: true };
-export const contractText = (text: string): ContractText => text as ContractText;
-/** One message of a field: by code, or a contract's text. */
-export type FieldMessage = Said | ContractText;
+export type UncodedText = string & { readonly uncoded: true };
+/** One message of a field: by code, or zod's own text. */
+export type FieldMessage = Said | UncodedText;
+
+/**
+ * A message the contract's schemas or shared checks gave (`said` there: a code and its values) as
+ * the server says it; zod's own text by the issue it words where the catalogue has it ("Required",
+ * "Expected number, received string"); any other text as it is.
+ */
+export function fromContract(message: string, issue?: ZodIssue): FieldMessage {
+  const found = readSaid(message);
+  if (found) return { id: found.id, values: found.values as SaidValues };
+  if (issue?.code === 'invalid_type') {
+    if (message === 'Required' && issue.received === 'undefined') return { id: 'zod.required' };
+    if (message === `Expected ${issue.expected}, received ${issue.received}`)
+      return { id: 'zod.invalidType', values: { expected: issue.expected, received: issue.received } };
+  }
+  if (issue?.code === 'invalid_union' && message === 'Invalid input') return { id: 'zod.invalidInput' };
+  return message as UncodedText;
+}
 
 /** A failure a service raises on purpose; the error middleware turns it into the error envelope of docs/api.md "Errors". */
 export class AppError extends Error {
@@ -106,7 +123,7 @@ export class AppError extends Error {
     return AppError.fields(errors);
   }
 
-  /** 422 with each field's messages, by code or a contract's text (`contractText`); the headline `headline`, else the first. */
+  /** 422 with each field's messages (by code, or zod's own text); the headline `headline`, else the first. */
   static fields(errors: Record<string, FieldMessage[]>, headline?: Said): AppError {
     const english = Object.fromEntries(
       Object.entries(errors).map(([k, v]) => [k, v.map((m) => (typeof m === 'string' ? m : tSaid('en', m)))]),
@@ -121,7 +138,7 @@ export class AppError extends Error {
   /** A 422's field messages as `fields` takes them (to merge one check's refusal into another's). */
   get fieldMessages(): Record<string, FieldMessage[]> {
     return Object.fromEntries(
-      Object.entries(this.errors ?? {}).map(([k, v]) => [k, v.map((m, i) => this.errorsSaid?.[k]?.[i] ?? contractText(m))]),
+      Object.entries(this.errors ?? {}).map(([k, v]) => [k, v.map((m, i) => this.errorsSaid?.[k]?.[i] ?? (m as UncodedText))]),
     );
   }
 

@@ -4,18 +4,20 @@ import { MulterError } from 'multer';
 import { ZodError } from 'zod';
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { AppError, refusalOf } from '../errors';
+import { AppError, fromContract, refusalOf, type FieldMessage } from '../errors';
 import { transientConflict } from '../db/errors';
 import { languageFromHeader, localiseErrorBody } from '../i18n';
 import { loggedPath } from './log-path';
 
-/** zod issues → `{field: [messages]}` keyed by the dotted path (e.g. `candidates.3`). */
-export function fieldErrors(error: ZodError, prefix?: string): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+/** zod issues → `{field: [messages]}` keyed by the dotted path (e.g. `candidates.3`), each by code where it has one (`fromContract`). */
+export function fieldErrors(error: ZodError, prefix?: string): Record<string, FieldMessage[]> {
+  const out: Record<string, FieldMessage[]> = {};
+  const seen = new Set<string>();
   for (const issue of error.issues) {
     const key = [prefix, ...issue.path].filter((p) => p !== undefined && p !== '').join('.') || 'body';
-    const messages = (out[key] ??= []);
-    if (!messages.includes(issue.message)) messages.push(issue.message);
+    if (seen.has(`${key}\n${issue.message}`)) continue;
+    seen.add(`${key}\n${issue.message}`);
+    (out[key] ??= []).push(fromContract(issue.message, issue));
   }
   return out;
 }
@@ -67,9 +69,9 @@ export function toAppError(error: unknown): AppError {
       ...(error.body ? fieldErrors(error.body) : {}),
       ...(error.headers ? fieldErrors(error.headers) : {}),
     };
-    return AppError.validation(errors);
+    return AppError.fields(errors);
   }
-  if (error instanceof ZodError) return AppError.validation(fieldErrors(error));
+  if (error instanceof ZodError) return AppError.fields(fieldErrors(error));
   if (error instanceof MulterError) {
     if (error.code === 'LIMIT_FILE_SIZE') return AppError.say('PAYLOAD_TOO_LARGE', 'upload.imageTooLarge');
     if (error.code === 'LIMIT_FILE_COUNT' || error.code === 'LIMIT_UNEXPECTED_FILE') {

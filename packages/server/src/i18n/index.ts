@@ -1,29 +1,40 @@
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
-import { isShippedLanguage, SHIPPED_LANGUAGES, type Language } from '@kura/contract';
-import { matcherFor, type TextMatcher } from './reverse';
-import en from './locales/en.json';
-import sw from './locales/sw.json';
+import {
+  CONTRACT_MESSAGES,
+  FIELD_NAMES,
+  isShippedLanguage,
+  SHIPPED_LANGUAGES,
+  type ContractMessageId,
+  type Language,
+} from '@kura/contract';
+import serverEn from './locales/en.json';
+import serverSw from './locales/sw.json';
 
 /**
  * The server's words in the members' languages (docs/architecture.md "Languages"): one catalogue
  * per shipped language in ICU message syntax, formatted with FormatJS like the web app's. English
- * is the source and holds the spec's texts word for word; the code keeps writing English, and the
- * error envelope's one exit (`http/error-handler.ts`) translates a finished English message by
- * matching it against the English catalogue. Texts sent to a member (codes, notices, reminders)
- * are formatted by id in the member's language.
+ * is the source and holds the spec's texts word for word. Every message is formatted by id: a refusal
+ * carries its id and values (`AppError.say`), the contract's field messages carry theirs
+ * (`said`, whose catalogue the contract owns in every language and which is merged in here), and
+ * texts sent to a member (codes, notices, reminders) are formatted in the member's language.
+ * Nothing is translated by matching its English text.
  */
 
-export type MessageId = keyof typeof en;
+export type MessageId = keyof typeof serverEn | ContractMessageId;
 export type MessageValues = Record<string, string | number>;
 /**
  * A value of a message by code: text or a number as it is, or a list of messages by code, each said
- * in the language and joined (`and`: "a, b and c" in the language's own words; `comma`, `semicolon`).
+ * in the language and joined (`and`: "a, b and c" in the language's own words; `comma`, `semicolon`),
+ * or a list of texts said as alternatives ("a, b or c", the contract's option lists).
  */
-export type SaidValue = string | number | { list: Said[]; join: 'and' | 'comma' | 'semicolon' };
+export type SaidValue = string | number | readonly string[] | { list: Said[]; join: 'and' | 'comma' | 'semicolon' };
 export type SaidValues = Record<string, SaidValue>;
 /** A message by code: its catalogue id and the values it is formatted with (AppError.say). */
 export type Said = { id: MessageId; values?: SaidValues };
 
+const en: Record<MessageId, string> = { ...serverEn, ...CONTRACT_MESSAGES.en };
+const sw = { ...serverSw, ...CONTRACT_MESSAGES.sw } as Record<MessageId, string>;
+/** Each language's messages: the server's own and the contract's (a test keeps the two apart and each complete). */
 export const CATALOGUES: Record<Language, Record<MessageId, string>> = { en, sw };
 
 /**
@@ -95,48 +106,40 @@ export function t(language: Language, id: MessageId, values?: MessageValues): st
   return intlFor(language).formatMessage({ id, defaultMessage: en[id] }, values);
 }
 
-/** Texts sent to members (and the declaration PDF's), formatted by id: never an error message, so never matched. */
-const SENT_TEXTS = ['sms.', 'email.', 'reminder.', 'contactChange.', 'ussd.', 'pdf.', 'register.', 'nomination.'];
-/** The messages an error envelope can carry: those `translateText` looks for. */
-export const ERROR_MESSAGE_IDS = (Object.keys(en) as MessageId[]).filter((id) => !SENT_TEXTS.some((prefix) => id.startsWith(prefix)));
-/**
- * Longer texts stay as they are: no catalogue message is near this long, and the bound keeps the
- * matching cheap whatever a request puts in a message.
- */
-const MAX_TRANSLATED_LENGTH = 1000;
-
-let matcher: TextMatcher<MessageId> | undefined;
-
-/**
- * An English text the code produced, in `language`: found in the English catalogue (exactly, or
- * as a template whose placeholders it fills), then formatted from the other catalogue with the
- * same values. A text the catalogue does not know stays English.
- */
-export function translateText(text: string, language: Language): string {
-  if (language === 'en' || text.length > MAX_TRANSLATED_LENGTH) return text;
-  matcher ??= matcherFor(Object.fromEntries(ERROR_MESSAGE_IDS.map((id) => [id, en[id]])) as Record<MessageId, string>);
-  const found = matcher.match(text);
-  if (!found) return text;
-  return tSaid(language, found);
-}
-
 /** A message by code in `language`. Position titles end in their level: a national one's level word is said in the language too. */
 export function tSaid(language: Language, said: Said): string {
   const values = Object.fromEntries(
-    Object.entries(said.values ?? {}).map(([k, v]) => [
-      k,
-      typeof v === 'object'
-        ? joined(
-            v.list.map((item) => tSaid(language, item)),
-            v.join,
+    Object.entries(said.values ?? {}).map(([k, v]): [string, string | number] => {
+      if (Array.isArray(v)) return [k, alternatives(v as readonly string[], language)];
+      if (typeof v === 'object') {
+        const list = v as { list: Said[]; join: 'and' | 'comma' | 'semicolon' };
+        return [
+          k,
+          joined(
+            list.list.map((item) => tSaid(language, item)),
+            list.join,
             language,
-          )
-        : (k === 'position' || k === 'positions') && typeof v === 'string'
-          ? levelsIn(v, language)
-          : v,
-    ]),
+          ),
+        ];
+      }
+      if ((k === 'position' || k === 'positions') && typeof v === 'string') return [k, levelsIn(v, language)];
+      if ((k === 'field' || k === 'what') && typeof v === 'string') return [k, fieldName(v, language)];
+      return [k, v as string | number];
+    }),
   );
   return t(language, said.id, values);
+}
+
+/** "a, b or c" in the language (British English: no comma before "or", as the contract's English). */
+function alternatives(items: readonly string[], language: Language): string {
+  return new Intl.ListFormat(language === 'en' ? 'en-GB' : language, { type: 'disjunction' }).format(items);
+}
+
+/** A field's name as a message says it: in the language where the contract knows it, else as written (an API key). */
+function fieldName(name: string, language: Language): string {
+  return language === 'en'
+    ? name
+    : ((FIELD_NAMES as Partial<Record<Language, Readonly<Record<string, string>>>>)[language]?.[name] ?? name);
 }
 
 function joined(items: string[], join: 'and' | 'comma' | 'semicolon', language: Language): string {
@@ -153,10 +156,9 @@ export function levelsIn(titles: string, language: Language): string {
 }
 
 /**
- * The error envelope in `language`: `message` and each field's messages translated; the envelope,
- * the field keys and `issue` (which clients compare against) stay as they are. A message raised
- * by code (`said`) is formatted from its id; one raised as English text is still looked up in the
- * English catalogue (`translateText`) until every refusal is raised by code.
+ * The error envelope in `language`: `message` and each field's messages formatted from their ids
+ * (`said`); the envelope, the field keys and `issue` (which clients compare against) stay as they
+ * are. A message with no id (zod's own text for a shape no schema words) stays as it is.
  */
 export function localiseErrorBody<B extends { message: string; issue?: string; errors?: Record<string, string[]> }>(
   body: B,
@@ -168,11 +170,11 @@ export function localiseErrorBody<B extends { message: string; issue?: string; e
     const field = (k: string, v: string[]) =>
       v.map((m, i) => {
         const byCode = said.errors?.[k]?.[i];
-        return byCode ? tSaid(language, byCode) : translateText(m, language);
+        return byCode ? tSaid(language, byCode) : m;
       });
     return {
       ...body,
-      message: said.message ? tSaid(language, said.message) : translateText(body.message, language),
+      message: said.message ? tSaid(language, said.message) : body.message,
       ...(body.errors ? { errors: Object.fromEntries(Object.entries(body.errors).map(([k, v]) => [k, field(k, v)])) } : {}),
     };
   } catch {

@@ -87,7 +87,7 @@ describe("a member's own language", () => {
     expect(bad.body.errors.language).toEqual(['The language must be one of en, sw']);
     const missing = await request(t.app).put(`${API}/me/language`).set(bearer(token)).set('Accept-Language', 'sw').send({});
     expect(missing.status).toBe(422);
-    expect(missing.body.errors.language).toEqual(['Sehemu ya language inahitajika']);
+    expect(missing.body.errors.language).toEqual(['Sehemu ya lugha inahitajika']);
     expect((await request(t.app).put(`${API}/me/language`).set(bearer(admin)).send({ language: 'sw' })).status).toBe(403);
     expect((await request(t.app).put(`${API}/me/language`).send({ language: 'sw' })).status).toBe(401);
 

@@ -1,5 +1,6 @@
 import { Fragment, createElement, useSyncExternalStore, type ReactNode } from 'react';
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
+import { CONTRACT_MESSAGES, FIELD_NAMES, readSaid, type ContractValues } from '@kura/contract';
 import en from './locales/en.json';
 import sw from './locales/sw.json';
 import { pseudoCatalogue } from './pseudo';
@@ -109,9 +110,11 @@ const intls = new Map<Locale, IntlShape>();
 let pseudoMessages: Record<string, string> | null = null;
 
 function messagesFor(locale: Locale): Record<string, string> {
-  if (locale === PSEUDO_LOCALE) return (pseudoMessages ??= pseudoCatalogue(en));
+  // The contract's field messages (`said` in its schemas, which the forms run) come with the contract, in every language.
+  const english = { ...en, ...CONTRACT_MESSAGES.en };
+  if (locale === PSEUDO_LOCALE) return (pseudoMessages ??= pseudoCatalogue(english));
   // A key missing from a language falls back to English key by key (the completeness test keeps the shipped ones whole).
-  return locale === 'en' ? en : { ...en, ...CATALOGUES[locale] };
+  return locale === 'en' ? english : { ...english, ...CATALOGUES[locale], ...CONTRACT_MESSAGES[locale] };
 }
 
 function intlFor(locale: Locale): IntlShape {
@@ -195,13 +198,29 @@ export function tRich(key: MessageKey, values: MessageValues): ReactNode {
 
 let englishIndex: Map<string, MessageKey> | null = null;
 
+/** A contract message's values as said in the active language: option lists as "a, b or c", a known field's name translated. */
+function contractValues(values: ContractValues): Record<string, string | number> {
+  const locale = current.locale === PSEUDO_LOCALE ? 'en' : current.locale;
+  const names: Readonly<Record<string, string>> | undefined = (FIELD_NAMES as Record<string, Readonly<Record<string, string>>>)[locale];
+  return Object.fromEntries(
+    Object.entries(values).map(([k, v]): [string, string | number] => {
+      if (Array.isArray(v)) return [k, new Intl.ListFormat(locale === 'en' ? 'en-GB' : locale, { type: 'disjunction' }).format(v)];
+      if ((k === 'field' || k === 'what') && typeof v === 'string') return [k, names?.[v] ?? v];
+      return [k, v as string | number];
+    }),
+  );
+}
+
 /**
- * A text that reaches the screen in English from elsewhere (the contract's validation messages,
- * the server's spec wording, option names like Yes/No/Abstain) in the active language, when the
- * English catalogue holds it word for word; any other text unchanged.
+ * A message that reaches the screen from elsewhere, in the active language. The contract's field
+ * messages (its schemas' `said`, which the forms run) carry their code and values: said by code.
+ * Other texts (the server's spec wording, option names like Yes/No/Abstain) are shown in the active
+ * language when the English catalogue holds them word for word; any other text unchanged.
  */
 export function tKnown(text: string | null | undefined): string {
   if (!text) return text ?? '';
+  const said = readSaid(text);
+  if (said) return intlFor(current.locale).formatMessage({ id: said.id }, contractValues(said.values));
   if (current.locale === 'en') return text;
   englishIndex ??= new Map(Object.entries(en).map(([key, message]) => [message, key as MessageKey]));
   const key = englishIndex.get(text);

@@ -17,6 +17,7 @@ import { PREFERENCE_KEYS, clearSession, storeSession } from '@/lib/session';
 import { formatInZone } from '@/lib/zoned-time';
 import { resultText } from '@/lib/format';
 import { motionRule } from '@/lib/motion-rule';
+import { said } from '@kura/contract';
 
 describe('which language the app speaks (docs/api.md "Languages")', () => {
   it('member, then this device, then the browser when shipped, then the organisation, else English', () => {
@@ -62,17 +63,23 @@ describe('which language the app speaks (docs/api.md "Languages")', () => {
     expect(getLocale()).toBe('sw');
   });
 
-  it('formats messages, plurals and known English texts in the active language', () => {
+  it('formats messages, plurals and the contract’s messages (by code) in the active language', () => {
     expect(resultText(1, 4)).toBe('25.00% 1 vote');
     expect(resultText(0, 0)).toBe('0.00% 0 vote');
     expect(resultText(3, 4)).toBe('75.00% 3 votes');
-    expect(tKnown('Enter your member number')).toBe('Enter your member number');
+    expect(tKnown(said('field.enterMemberNumber'))).toBe('Enter your member number');
+    expect(tKnown(said('field.oneOf', { field: 'role', options: ['proposer', 'seconder'] }))).toBe('The role must be proposer or seconder');
     setLocale('sw');
     expect(resultText(3, 4)).toBe('75.00% kura 3');
     expect(motionRule('two_thirds', 50)).toBe(
       'Hoja inapita ikiwa angalau theluthi mbili ya kura za Ndiyo na Hapana ni Ndiyo, na angalau 50% ya wanachama kwenye daftari wakaipigia kura.',
     );
-    expect(tKnown('Enter your member number')).toBe('Weka nambari yako ya mwanachama');
+    expect(tKnown(said('field.enterMemberNumber'))).toBe('Weka nambari yako ya mwanachama');
+    expect(tKnown(said('field.oneOf', { field: 'role', options: ['proposer', 'seconder'] }))).toBe(
+      'Sehemu ya jukumu lazima iwe proposer au seconder',
+    );
+    // The contract's English text is not looked up: only its code is.
+    expect(tKnown('Enter your member number')).toBe('Enter your member number');
     expect(tKnown('Jane Wanjiku')).toBe('Jane Wanjiku');
     expect(t('ballot.motionAbstain')).toBe('Najizuia');
   });

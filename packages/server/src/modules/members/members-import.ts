@@ -7,6 +7,7 @@ import {
   CONTACT_CHANGE_AFTER_VOTE,
   displayNameSchema,
   followsMemberNoPattern,
+  inEnglish,
   memberLanguageSchema,
   memberNoFormatMessage,
   memberNoSchema,
@@ -15,6 +16,7 @@ import {
   normaliseName,
   optionalEmailSchema,
   registerPhoneSchema,
+  said,
 } from '@kura/contract';
 import { parse, type CsvError } from 'csv-parse/sync';
 import { inArray, sql } from 'drizzle-orm';
@@ -61,7 +63,11 @@ const RowSchema = z.object({
   // Any accepted spelling, stored in E.164.
   phone: registerPhoneSchema,
   // A branch by name (normalised like every display name) or by id.
-  branch: displayNameSchema({ max: 150, required: 'The branch is required', characters: nameCharactersMessage('branch name') }),
+  branch: displayNameSchema({
+    max: 150,
+    required: said('field.isRequiredPlain', { field: 'branch' }),
+    characters: nameCharactersMessage('branch name'),
+  }),
   // A shipped code, or empty for the organisation's default; absent when the file has no such column.
   language: memberLanguageSchema.optional(),
 });
@@ -237,7 +243,7 @@ async function validateRows(
     for (const { name, line } of wanted.values()) {
       const ok = NewBranchName.safeParse(name);
       if (ok.success) fresh.push(name);
-      else errors.push({ line, message: `branch: ${ok.error.issues[0]!.message}` });
+      else errors.push({ line, message: `branch: ${inEnglish(ok.error.issues[0]!.message)}` });
     }
     if (fresh.length > 0) {
       const inserted = await tx
@@ -258,7 +264,7 @@ async function validateRows(
   for (const { line, fields } of parsed.records) {
     const result = RowSchema.safeParse(fields);
     if (!result.success) {
-      const messages = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+      const messages = result.error.issues.map((i) => `${i.path.join('.')}: ${inEnglish(i.message)}`);
       errors.push({ line, message: messages.join('; ') });
       continue;
     }
@@ -271,7 +277,7 @@ async function validateRows(
       if (value === undefined) problems.push(`${def.key}: "${(cells[def.key] ?? '').slice(0, 40)}" is not ${ATTRIBUTE_FORMAT[def.type]}`);
       else attributes[def.key] = value;
     }
-    if (!followsMemberNoPattern(r.member_no, pattern)) problems.push(`member_no: ${memberNoFormatMessage(pattern)}`);
+    if (!followsMemberNoPattern(r.member_no, pattern)) problems.push(`member_no: ${inEnglish(memberNoFormatMessage(pattern))}`);
     const email = withEmail ? r.email : undefined;
     const branchId = branchByKey.get(r.branch.toLowerCase());
     if (branchId === undefined && !options.createBranches)

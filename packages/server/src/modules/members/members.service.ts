@@ -16,7 +16,7 @@ import { and, asc, count, eq, ilike, inArray, ne, notInArray, or, sql, type SQL 
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { branches, candidacies, members, participation, positions } from '../../db/schema';
-import { AppError, contractText, type ContractText, type FieldMessage } from '../../errors';
+import { AppError, fromContract, type FieldMessage } from '../../errors';
 import type { Said } from '../../i18n';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
@@ -147,9 +147,9 @@ export async function resolveBranch(db: Reader, ref: number | string): Promise<B
 }
 
 /** The refusal of a member number the organisation's `member_no_pattern` does not accept, or null. */
-export async function memberNoProblem(db: Reader, memberNo: string): Promise<ContractText | null> {
+export async function memberNoProblem(db: Reader, memberNo: string): Promise<FieldMessage | null> {
   const pattern = await readMemberNoPattern(db);
-  return followsMemberNoPattern(memberNo, pattern) ? null : contractText(memberNoFormatMessage(pattern));
+  return followsMemberNoPattern(memberNo, pattern) ? null : fromContract(memberNoFormatMessage(pattern));
 }
 
 /** A member number or e-mail another member has. */

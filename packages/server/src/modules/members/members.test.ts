@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE_FORMAT_MESSAGE } from '@kura/contract';
+import { PHONE_FORMAT_MESSAGE, inEnglish } from '@kura/contract';
 import { COMMANDS } from '../../cli/commands';
 import { activityLogs, candidacies, items, members, organisation, participation } from '../../db/schema';
 import { apiClient, bodyOf, multipart, untyped, type ApiClient } from '../../../test/client';
@@ -262,7 +262,7 @@ describe('edit member', () => {
     expect(res.status).toBe(422);
     expect(bodyOf(res, 422).errors).toMatchObject({
       name: ['The name field is required'],
-      phone: [PHONE_FORMAT_MESSAGE],
+      phone: [inEnglish(PHONE_FORMAT_MESSAGE)],
       email: ['Enter a valid email address'],
     });
   });
@@ -483,7 +483,7 @@ describe('members import (CSV)', () => {
     expect(body.created).toBe(0);
     expect(body.updated).toBe(0);
     expect(body.errors).toEqual([
-      { line: 3, message: `phone: ${PHONE_FORMAT_MESSAGE}` },
+      { line: 3, message: `phone: ${inEnglish(PHONE_FORMAT_MESSAGE)}` },
       { line: 5, message: 'branch: Unknown branch "Atlantis" (create it on the Set-up page, or import with "create unknown branches")' },
       { line: 6, message: 'member_no: 660101 already appears on line 2' },
       { line: 7, message: 'email: owner@example.org already belongs to member 660900' },

@@ -1,7 +1,13 @@
 import { eq, inArray } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MEMBER_NO_MESSAGE, IDENTIFIER_FORMAT_MESSAGE, MEMBER_NO_PATTERN_INVALID, PHONE_FORMAT_MESSAGE } from '@kura/contract';
+import {
+  DEFAULT_MEMBER_NO_MESSAGE,
+  IDENTIFIER_FORMAT_MESSAGE,
+  MEMBER_NO_PATTERN_INVALID,
+  PHONE_FORMAT_MESSAGE,
+  inEnglish,
+} from '@kura/contract';
 import { electionRoll, members, nominations, nominationSupporters, participation, sessions } from '../../db/schema';
 import { CURRENT_ELECTION } from '../elections';
 import { apiClient, bodyOf, multipart, type ApiClient } from '../../../test/client';
@@ -92,9 +98,9 @@ describe('members import: ordinary data', () => {
     const body = bodyOf(await upload(csv), 200);
     expect(body.created).toBe(0);
     expect(body.errors).toEqual([
-      { line: 3, message: `phone: ${PHONE_FORMAT_MESSAGE}` },
-      { line: 4, message: `member_no: ${DEFAULT_MEMBER_NO_MESSAGE}` },
-      { line: 5, message: `phone: ${PHONE_FORMAT_MESSAGE}` },
+      { line: 3, message: `phone: ${inEnglish(PHONE_FORMAT_MESSAGE)}` },
+      { line: 4, message: `member_no: ${inEnglish(DEFAULT_MEMBER_NO_MESSAGE)}` },
+      { line: 5, message: `phone: ${inEnglish(PHONE_FORMAT_MESSAGE)}` },
       { line: 6, message: 'email: Enter a valid email address' },
     ]);
     expect(await stored(['BAD-1'])).toEqual({});
@@ -106,7 +112,7 @@ describe('member_no_pattern', () => {
     expect(bodyOf(await admin.organisation.getOrganisation(), 200).data.member_no_pattern).toBeNull();
     const bad = await setPattern('CMAKE(\\d+');
     expect(bad.status).toBe(422);
-    expect(bad.body).toMatchObject({ errors: { member_no_pattern: [MEMBER_NO_PATTERN_INVALID] } });
+    expect(bad.body).toMatchObject({ errors: { member_no_pattern: [inEnglish(MEMBER_NO_PATTERN_INVALID)] } });
     expect(bodyOf(await setPattern('\\d+|CMAKE\\d+/\\d+'), 200).data.member_no_pattern).toBe('\\d+|CMAKE\\d+/\\d+');
     expect(bodyOf(await admin.organisation.getOrganisation(), 200).data.member_no_pattern).toBe('\\d+|CMAKE\\d+/\\d+');
     try {
@@ -144,7 +150,7 @@ describe('member_no_pattern', () => {
       const browser = await openBrowser(t.app);
       const refused = await browser.post('/api/v1/verify/phone', { unique_id: 'UFC-001', consent: true });
       expect(refused.status).toBe(422);
-      expect(refused.body.errors).toEqual({ unique_id: [IDENTIFIER_FORMAT_MESSAGE] });
+      expect(refused.body.errors).toEqual({ unique_id: [inEnglish(IDENTIFIER_FORMAT_MESSAGE)] });
       expect((await browser.post('/api/v1/verify/phone', { unique_id: '99999999', consent: true })).status).toBe(404);
     } finally {
       expect(bodyOf(await setPattern(''), 200).data.member_no_pattern).toBeNull();
@@ -182,10 +188,10 @@ describe('POST members', () => {
   it('refuses a bad phone, member number, branch, a taken number or e-mail with 422 naming the field', async () => {
     const bad = await admin.members.createMember({ body: { member_no: 'A B', name: 'X', phone: '0712', branch: 'Atlantis' } });
     expect(bad.status).toBe(422);
-    expect(bad.body).toMatchObject({ errors: { phone: [PHONE_FORMAT_MESSAGE] } });
+    expect(bad.body).toMatchObject({ errors: { phone: [inEnglish(PHONE_FORMAT_MESSAGE)] } });
     const format = await admin.members.createMember({ body: { member_no: 'A B', name: 'X', phone: '0712345113', branch: 'Atlantis' } });
     expect(format.body).toMatchObject({
-      errors: { member_no: [DEFAULT_MEMBER_NO_MESSAGE], branch: ['The selected branch does not exist'] },
+      errors: { member_no: [inEnglish(DEFAULT_MEMBER_NO_MESSAGE)], branch: ['The selected branch does not exist'] },
     });
     const taken = await admin.members.createMember({
       body: { member_no: 'ADD-1', name: 'X', phone: '0712345114', email: 'two@example.org', branch: 'Nairobi' },

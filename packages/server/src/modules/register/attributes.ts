@@ -12,7 +12,7 @@ import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
 import { nameElection } from '../../db/election-store';
 import { election, organisation, positions } from '../../db/schema';
-import { AppError, contractText, type FieldMessage } from '../../errors';
+import { AppError, fromContract, type FieldMessage } from '../../errors';
 import type { Said } from '../../i18n';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
@@ -43,8 +43,8 @@ export async function checkRules(tx: Tx, rules: readonly Rule[] | undefined, fie
       rule,
       defs.find((d) => d.key === rule.attribute),
     );
-    // The contract's own check (the web's rule editor runs it too), so its text.
-    if (problem) errors[`${field}.${i}.${problem.field}`] = [contractText(problem.message)];
+    // The contract's own check (the web's rule editor runs it too): its message by code.
+    if (problem) errors[`${field}.${i}.${problem.field}`] = [fromContract(problem.message)];
   });
   if (Object.keys(errors).length) throw AppError.fields(errors);
 }

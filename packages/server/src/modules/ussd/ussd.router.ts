@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
 import type { Core } from '../../core';
 import { AppError } from '../../errors';
+import { fieldErrors } from '../../http/error-handler';
 import type { RouterImplementation } from '../../http/routes';
 import { safeEqual } from '../../lib/crypto';
 import { ussdStatus } from './ussd-status';
@@ -31,10 +32,7 @@ export function ussdCallback(ctx: Core, deps: UssdDeps) {
         throw AppError.say('NOT_FOUND', 'error.noRoute', { route: `${req.method} /api/v1/ussd` });
       const parsed = UssdCallback.safeParse(req.body ?? {});
       if (!parsed.success) {
-        throw AppError.validation(
-          Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'body', [i.message]])),
-          'The request is not a USSD callback',
-        );
+        throw AppError.fields(fieldErrors(parsed.error), { id: 'error.notUssdCallback' });
       }
       const answer = await answerUssd(ctx, deps, {
         sessionId: parsed.data.sessionId,
