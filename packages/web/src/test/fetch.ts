@@ -48,12 +48,23 @@ export type RouteStub = { method: string; route: string; matches: (call: Call) =
 
 /**
  * Answers a contract route (e.g. `stub(contract.api.auth.changePin, { status: 200, body: { message: 'Pin changed' } })`),
- * with a fixed answer or one made per call. The body is checked against the contract's response
- * for that status.
+ * with a fixed answer or one made per call (a per-call reply may answer `undefined` to leave the
+ * call to the next stub of the route, see `stubRoutes`). The body is checked against the
+ * contract's response for that status. `params` narrows the stub to the calls whose path has
+ * those values (e.g. `{ id: 7 }` for `/members/:id`: DELETE members/7 only); the others are left
+ * to the next stub.
  */
-export function stub<R extends AppRoute>(route: R, reply: RouteReply<R> | ((call: Call) => RouteReply<R> | undefined)): RouteStub {
+export function stub<R extends AppRoute>(
+  route: R,
+  reply: RouteReply<R> | ((call: Call) => RouteReply<R> | undefined),
+  params: Record<string, string | number> = {},
+): RouteStub {
   const path = route.path.replace(/^\/api\/v1/, '');
-  const pattern = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}$`);
+  const pattern = new RegExp(
+    `^${path
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/:([A-Za-z_]+)/g, (_, name: string) => (name in params ? encodeURIComponent(String(params[name])) : '[^/]+'))}$`,
+  );
   return {
     method: route.method,
     route: path,
@@ -64,15 +75,24 @@ export function stub<R extends AppRoute>(route: R, reply: RouteReply<R> | ((call
 
 /**
  * The tests' fetch stand-in keyed by contract routes: each call goes to the first stub of its
- * route; any other route is 404 (as `stubFetch`). Answers the list of calls made, in order.
+ * route that answers it (a per-call reply that answers `undefined` passes the call on to the next
+ * stub of that route, so a test's own stubs put first override a shared server's defaults for
+ * some calls only); a call nobody answers is 404 (as `stubFetch`). Answers the list of calls made,
+ * in order.
  */
 export function stubRoutes(...stubs: RouteStub[]) {
-  return stubFetch((call) => stubs.find((s) => s.matches(call))?.reply(call));
+  return stubFetch((call) => {
+    for (const s of stubs) {
+      const reply = s.matches(call) ? s.reply(call) : undefined;
+      if (reply) return reply;
+    }
+    return undefined;
+  });
 }
 
-/** The calls made to one contract route, in order. */
-export function callsTo(calls: Call[], route: AppRoute): Call[] {
-  const probe = stub(route, () => undefined);
+/** The calls made to one contract route (with `params`: whose path has those values, as `stub`), in order. */
+export function callsTo(calls: Call[], route: AppRoute, params: Record<string, string | number> = {}): Call[] {
+  const probe = stub(route, () => undefined, params);
   return calls.filter((c) => probe.matches(c));
 }
 

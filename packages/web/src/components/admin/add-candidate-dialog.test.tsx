@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch, type Call, type Reply } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { paginator, stub, stubRoutes, type RouteReply, type RouteStub } from '@/test/fetch';
+import { aMotion, aPosition } from '@/test/positions';
 import { CandidatesPage } from './candidates-page';
 import { SetupPage } from './setup-page';
 import { electionSearch } from '@/lib/election-search';
@@ -10,10 +12,10 @@ import { wanjiruKamau } from '@/test/members';
 afterEach(() => vi.unstubAllGlobals());
 
 const positions = [
-  { id: 1, name: 'Board member', level: 'National', seats: 3, description: null, branch_id: null },
-  { id: 2, name: 'Treasurer', level: 'National', seats: 1, description: null, branch_id: null },
+  aPosition(1, 'Board member', { seats: 3 }),
+  aPosition(2, 'Treasurer'),
   // a motion takes no candidates: never offered
-  { id: 3, name: 'Adopt the budget', level: 'National', seats: 1, description: null, branch_id: null, kind: 'motion' },
+  aMotion(3, 'Adopt the budget'),
 ];
 const wanjiru = wanjiruKamau({ county: 'Eldoret', psk_position_ids: [2] });
 const wambui = {
@@ -24,24 +26,37 @@ const wambui = {
   phone: '0711000002',
   county: 'Kericho',
   psk_position_ids: [],
+  language: null,
 };
 
-function server(edit: (call: Call) => Reply = () => ({ status: 200, body: { data: {} } })) {
-  return stubFetch((c) => {
-    if (c.path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
-    if (c.path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
-    if (c.path === '/branches') return { status: 200, body: { data: { data: [] } } };
-    if (c.path === '/search/member') {
+/** Wanjiru as a candidate for Treasurer and Board member, as a successful edit answers her. */
+const wanjiruStanding = {
+  ...wanjiru,
+  image_url: null,
+  statement: 'Twenty years of bookkeeping.',
+  positions: [positions[1]!, positions[0]!],
+};
+
+/** The candidates and set-up pages' server; `edit` answers POST edit/candidate/:id, `first` stubs answer before the rest. */
+function server(
+  edit: RouteReply<typeof contract.api.candidates.updateCandidate> = { status: 200, body: { data: wanjiruStanding } },
+  ...first: RouteStub[]
+) {
+  return stubRoutes(
+    ...first,
+    stub(contract.api.candidates.listCandidates, { status: 200, body: { data: { data: { candidates: [] } } } }),
+    stub(contract.api.members.listCandidatePositions, { status: 200, body: { data: { data: positions } } }),
+    stub(contract.api.members.listBranches, { status: 200, body: { data: { data: [] } } }),
+    stub(contract.api.members.searchMembers, (c) => {
       const q = (c.search.get('query') ?? '').toLowerCase();
       const data = [wanjiru, wambui].filter((m) => m.name.toLowerCase().includes(q) || m.member_no.toLowerCase().includes(q));
-      return { status: 200, body: { data, current_page: 1, last_page: 1, per_page: 10, total: data.length } };
-    }
-    if (c.path === '/edit/candidate/7' || c.path === '/edit/candidate/8') return edit(c);
-    if (c.path === '/election') return { status: 404, body: { message: 'Not found' } };
-    if (c.path === '/agents') return { status: 200, body: { data: [] } };
-    if (c.path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
-    return undefined;
-  });
+      return { status: 200, body: { ...paginator(data, 1, 1), total: data.length } };
+    }),
+    stub(contract.api.candidates.updateCandidate, (c) => (['/edit/candidate/7', '/edit/candidate/8'].includes(c.path) ? edit : undefined)),
+    stub(contract.api.elections.getElection, { status: 404, body: { message: 'Not found' } }),
+    stub(contract.api.setup.listAgents, { status: 200, body: { data: [] } }),
+    stub(contract.api.members.listMembers, { status: 200, body: { ...paginator([], 1, 1, 1), total: 0 } }),
+  );
 }
 
 const openFromCandidatesPage = async () => {
@@ -100,21 +115,10 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
   }, 20_000);
 
   it("in the election ?election=2 names: its positions, ?election_id=2, and the member's candidacies elsewhere left out", async () => {
-    const calls = server();
     const elsewhere = { ...wanjiru, psk_position_ids: [2, 40] }; // 40: a position of another election
-    vi.stubGlobal(
-      'fetch',
-      ((inner: typeof fetch) => (input: RequestInfo | URL, init?: RequestInit) => {
-        const url = new URL(String(input), 'http://localhost');
-        if (url.pathname.endsWith('/search/member'))
-          return Promise.resolve(
-            new Response(JSON.stringify({ data: [elsewhere], current_page: 1, last_page: 1, per_page: 10, total: 1 }), {
-              status: 200,
-              headers: { 'content-type': 'application/json' },
-            }),
-          );
-        return inner(input, init);
-      })(globalThis.fetch),
+    const calls = server(
+      undefined,
+      stub(contract.api.members.searchMembers, { status: 200, body: { ...paginator([elsewhere], 1, 1), total: 1 } }),
     );
     await renderWithProviders(<CandidatesPage />, '/admin/candidates?election=2', { validateSearch: electionSearch });
     fireEvent.click(await screen.findByRole('button', { name: 'Add candidate' }));
@@ -133,10 +137,10 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
   }, 20_000);
 
   it('asks for a position and a member before sending, says when nobody matches, and shows the server refusal', async () => {
-    const calls = server(() => ({
+    const calls = server({
       status: 409,
       body: { message: 'Votes have already been cast for this position, so its candidates can no longer be changed' },
-    }));
+    });
     const dialog = await openFromCandidatesPage();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
     expect(await within(dialog).findByText('Choose the position they stand for')).toBeTruthy();
