@@ -75,6 +75,21 @@ export function stub<R extends AppRoute>(
 }
 
 /**
+ * Answers a contract route with a body the contract does not declare: an older server's shape or a
+ * malformed answer the app must cope with. The route is still the contract's (a renamed route
+ * breaks the test) but the answer is not checked; each use says in a comment why it is off the
+ * contract. Everything else goes through `stub`.
+ */
+export function stubOffContract(
+  route: AppRoute,
+  reply: Reply | ((call: Call) => Reply | undefined),
+  params: Record<string, string | number> = {},
+): RouteStub {
+  const probe = stub(route, () => undefined, params);
+  return { ...probe, reply: (call) => (typeof reply === 'function' ? reply(call) : reply) };
+}
+
+/**
  * The tests' fetch stand-in keyed by contract routes: each call goes to the first stub of its
  * route that answers it (a per-call reply that answers `undefined` passes the call on to the next
  * stub of that route, so a test's own stubs put first override a shared server's defaults for
