@@ -40,8 +40,8 @@ export function stubFetch(route: (call: Call) => Reply | undefined) {
   return calls;
 }
 
-/** A contract route's answer: one of its declared statuses with that status's body (typed). */
-export type RouteReply<R extends AppRoute> = ServerInferResponses<R>;
+/** A contract route's answer: one of its declared statuses with that status's body (typed), and any headers (e.g. Retry-After). */
+export type RouteReply<R extends AppRoute> = ServerInferResponses<R> & { headers?: Record<string, string> };
 
 /** One route's stand-in for `stubRoutes`: its method, its path (with `:params`) and its answer. */
 export type RouteStub = { method: string; route: string; matches: (call: Call) => boolean; reply: (call: Call) => Reply | undefined };
