@@ -26,7 +26,13 @@ describe('VotingCountdown once the opening is due', () => {
         status: 200,
         body: {
           // The server has not opened it yet: the page keeps asking.
-          data: anElection(1, 'AGM', { organisation: 'Org', opens_at: opensAt, time_zone: 'UTC', phase: 'scheduled' }),
+          data: anElection(1, 'AGM', {
+            organisation: 'Org',
+            opens_at: opensAt,
+            time_zone: 'UTC',
+            phase: 'scheduled',
+            default_language: 'en',
+          }),
         },
       }),
     );
