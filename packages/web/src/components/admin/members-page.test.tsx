@@ -137,7 +137,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Renamed' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Member updated successfully')).toBeTruthy();
-    expect(callsTo(calls, contract.api.members.updateMember)[0]!.body).toEqual({
+    expect(callsTo(calls, contract.api.members.updateMember, { id: 1 })[0]!.body).toEqual({
       name: 'Renamed',
       // The form sends the phone in E.164, whatever spelling it holds.
       phone: '+254712345678',
@@ -186,7 +186,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     fireEvent.change(joined, { target: { value: '2024-03-01' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Member updated successfully')).toBeTruthy();
-    expect((callsTo(calls, contract.api.members.updateMember)[0]!.body as { attributes: unknown }).attributes).toEqual({
+    expect((callsTo(calls, contract.api.members.updateMember, { id: 1 })[0]!.body as { attributes: unknown }).attributes).toEqual({
       shares: 25000,
       paid: null,
       staff_no: 'ST-9',
@@ -208,7 +208,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     expect(((await within(dialog).findByLabelText('Shares (KSh)')) as HTMLInputElement).value).toBe('5');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Member updated successfully')).toBeTruthy();
-    expect(callsTo(calls, contract.api.members.updateMember)[0]!.body).not.toHaveProperty('attributes');
+    expect(callsTo(calls, contract.api.members.updateMember, { id: 1 })[0]!.body).not.toHaveProperty('attributes');
   });
 
   it("shows each member's language and lets the admin set it (issue 37)", async () => {
@@ -230,7 +230,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     fireEvent.change(language, { target: { value: 'sw' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Member updated successfully')).toBeTruthy();
-    expect(callsTo(calls, contract.api.members.updateMember)[0]!.body).toMatchObject({ language: 'sw' });
+    expect(callsTo(calls, contract.api.members.updateMember, { id: 2 })[0]!.body).toMatchObject({ language: 'sw' });
   });
 
   it("shows the field message and 'Error updating member' when the server refuses", async () => {
