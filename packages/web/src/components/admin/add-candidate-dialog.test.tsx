@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { contract } from '@kura/contract';
-import { paginator, stub, stubRoutes, type RouteReply, type RouteStub } from '@/test/fetch';
+import { callsTo, paginator, stub, stubRoutes, type RouteReply, type RouteStub } from '@/test/fetch';
 import { aMotion, aPosition } from '@/test/positions';
 import { CandidatesPage } from './candidates-page';
 import { SetupPage } from './setup-page';
@@ -52,7 +52,8 @@ function server(
       const data = [wanjiru, wambui].filter((m) => m.name.toLowerCase().includes(q) || m.member_no.toLowerCase().includes(q));
       return { status: 200, body: { ...paginator(data, 1, 1), total: data.length } };
     }),
-    stub(contract.api.candidates.updateCandidate, (c) => (['/edit/candidate/7', '/edit/candidate/8'].includes(c.path) ? edit : undefined)),
+    stub(contract.api.candidates.updateCandidate, edit, { id: 7 }),
+    stub(contract.api.candidates.updateCandidate, edit, { id: 8 }),
     stub(contract.api.elections.getElection, { status: 404, body: { message: 'Not found' } }),
     stub(contract.api.setup.listAgents, { status: 200, body: { data: [] } }),
     stub(contract.api.members.listMembers, { status: 200, body: { ...paginator([], 1, 1, 1), total: 0 } }),
@@ -83,7 +84,7 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Search' }));
     const pick = await within(dialog).findByLabelText('Wanjiru Kamau (UM-1001, Eldoret)');
     expect(within(dialog).getByLabelText('Wambui Njeri (UM-1002, Kericho)')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/search/member')!.search.get('query')).toBe('wa');
+    expect(callsTo(calls, contract.api.members.searchMembers)[0]!.search.get('query')).toBe('wa');
     fireEvent.click(pick);
     // She stands for Treasurer already: an empty statement or no photo would keep hers.
     expect(within(dialog).getByText(/Wanjiru Kamau already stands for another position/)).toBeTruthy();
@@ -99,7 +100,7 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
     expect(await screen.findByText('Candidate added')).toBeTruthy();
     expect(screen.getByText('Wanjiru Kamau stands for Board member - National.')).toBeTruthy();
-    const body = calls.find((c) => c.path === '/edit/candidate/7')!.body as FormData;
+    const body = callsTo(calls, contract.api.candidates.updateCandidate, { id: 7 })[0]!.body as FormData;
     expect(body).toBeInstanceOf(FormData);
     // Treasurer (already hers) stays; Board member is added.
     expect(body.getAll('position_ids[]')).toEqual(['2', '1']);
@@ -130,8 +131,8 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     await within(dialog).findByLabelText('Wanjiru Kamau (UM-1001, Eldoret)');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
     expect(await screen.findByText('Candidate added')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/psk/candidate/positions')!.search.get('election_id')).toBe('2');
-    const edit = calls.find((c) => c.path === '/edit/candidate/7')!;
+    expect(callsTo(calls, contract.api.members.listCandidatePositions)[0]!.search.get('election_id')).toBe('2');
+    const edit = callsTo(calls, contract.api.candidates.updateCandidate, { id: 7 })[0]!;
     expect(edit.search.get('election_id')).toBe('2');
     expect((edit.body as FormData).getAll('position_ids[]')).toEqual(['2', '1']);
   }, 20_000);
@@ -161,7 +162,7 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
     expect(await screen.findByText('Error adding candidate')).toBeTruthy();
     expect(screen.getByText('Votes have already been cast for this position, so its candidates can no longer be changed')).toBeTruthy();
-    const sent = calls.find((c) => c.path === '/edit/candidate/8')!.body as FormData;
+    const sent = callsTo(calls, contract.api.candidates.updateCandidate, { id: 8 })[0]!.body as FormData;
     expect(sent.getAll('position_ids[]')).toEqual(['2']);
     // No statement typed, no photo chosen: neither is sent, so nothing the member had is cleared.
     expect(sent.has('statement')).toBe(false);
