@@ -7,7 +7,8 @@ export type Call = { method: string; path: string; search: URLSearchParams; body
 /**
  * The tests' one fetch stand-in: replaces global fetch and routes each call by method and path
  * (without /api/v1) to `route`; a path it does not answer is 404, GET /sanctum/csrf-cookie is 204.
- * Answers the list of calls made, in order.
+ * Answers the list of calls made, in order. Untyped: tests answer through `stubRoutes` (below), and
+ * a test file calls this directly only from the allow-list of src/test/typed-stubs.test.ts.
  */
 export function stubFetch(route: (call: Call) => Reply | undefined) {
   const calls: Call[] = [];
@@ -61,10 +62,11 @@ export function stub<R extends AppRoute>(
   params: Record<string, string | number> = {},
 ): RouteStub {
   const path = route.path.replace(/^\/api\/v1/, '');
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = new RegExp(
-    `^${path
-      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-      .replace(/:([A-Za-z_]+)/g, (_, name: string) => (name in params ? encodeURIComponent(String(params[name])) : '[^/]+'))}$`,
+    `^${literal(path).replace(/:([A-Za-z_]+)/g, (_, name: string) =>
+      name in params ? literal(encodeURIComponent(String(params[name]))) : '[^/]+',
+    )}$`,
   );
   return {
     method: route.method,
