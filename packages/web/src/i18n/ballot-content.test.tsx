@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
-import type { Position } from '@kura/contract';
+import { contract, type BallotGroup, type Candidate, type Position } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
 import { anElection } from '@/test/elections';
-import { stubFetch } from '@/test/fetch';
+import { callsTo, stub, stubRoutes } from '@/test/fetch';
+import { aPosition } from '@/test/positions';
 import { Elect } from '@/components/voter/elect-page';
 import { Declaration } from '@/components/results/results-page';
 import { PositionResults } from '@/components/results/position-results';
@@ -23,7 +24,7 @@ import { getLocale, resetLocale, setLocale } from './index';
  * admin translates a position, a statement and a reminder.
  */
 
-const ballot = [
+const ballot: BallotGroup[] = [
   {
     title: 'Chairperson National',
     position_id: 1,
@@ -66,12 +67,11 @@ afterEach(() => {
 
 describe('the organisation’s texts in the reader’s language', () => {
   it('shows the Kiswahili title, motion text and statement on the ballot, the originals in English, switching without a new fetch', async () => {
-    const calls = stubFetch(({ path }) => {
-      if (path === '/psk/candidates/v2') return { status: 200, body: { data: ballot } };
-      if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
-      if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
-      return undefined;
-    });
+    const calls = stubRoutes(
+      stub(contract.api.ballots.getBallot, { status: 200, body: { data: ballot } }),
+      stub(contract.api.elections.getElectionStatus, { status: 200, body: { active: '1' } }),
+      stub(contract.api.vvpat.getMyVvpat, { status: 200, body: { data: { votes: [] } } }),
+    );
     setLocale('sw');
     await renderWithProviders(<Elect />, '/voter/elect');
     expect(await screen.findByRole('heading', { name: 'Mwenyekiti National' })).toBeTruthy();
@@ -79,18 +79,19 @@ describe('the organisation’s texts in the reader’s language', () => {
     expect(screen.getByText('Nitatumikia')).toBeTruthy();
     // Without a translation, the original shows.
     expect(screen.getByText('Vote for me')).toBeTruthy();
-    const fetched = calls.filter((c) => c.path === '/psk/candidates/v2').length;
+    const fetched = callsTo(calls, contract.api.ballots.getBallot).length;
 
     act(() => setLocale('en'));
     expect(screen.getByRole('heading', { name: 'Chairperson National' })).toBeTruthy();
     expect(screen.getByText('Approve the budget.')).toBeTruthy();
     expect(screen.getByText('I will serve')).toBeTruthy();
     expect(screen.queryByText('Nitatumikia')).toBeNull();
-    expect(calls.filter((c) => c.path === '/psk/candidates/v2').length).toBe(fetched);
+    expect(callsTo(calls, contract.api.ballots.getBallot).length).toBe(fetched);
   });
 
   it('names the positions of the live results and the declaration in Kiswahili', async () => {
-    stubFetch(() => undefined);
+    // No server behind it (every call 404): the results show what they are given.
+    stubRoutes();
     setLocale('sw');
     const positions: Position[] = [
       {
@@ -123,7 +124,8 @@ describe('the organisation’s texts in the reader’s language', () => {
   });
 
   it('prints the declaration with the Kiswahili name of a translated motion', async () => {
-    stubFetch(() => undefined);
+    // No server behind it (every call 404): the declaration shows what it is given.
+    stubRoutes();
     setLocale('sw');
     await renderWithProviders(
       <Declaration
@@ -166,24 +168,22 @@ describe('the organisation’s texts in the reader’s language', () => {
 
 describe('a member’s own language', () => {
   it('saves a signed-in member’s choice on their record; a visitor’s stays on the device', async () => {
-    const calls = stubFetch(({ method, path }) =>
-      method === 'PUT' && path === '/me/language' ? { status: 200, body: { data: { language: 'sw' } } } : undefined,
-    );
+    const calls = stubRoutes(stub(contract.api.members.setOwnLanguage, { status: 200, body: { data: { language: 'sw' } } }));
     await renderWithProviders(<LanguageSelect />);
     fireEvent.change(screen.getByRole('combobox'), { target: { value: 'sw' } });
     expect(getLocale()).toBe('sw');
-    expect(calls.filter((c) => c.path === '/me/language')).toHaveLength(0);
+    expect(callsTo(calls, contract.api.members.setOwnLanguage)).toHaveLength(0);
 
     storeSession({ bearer_token: 'tok', hash: 'h', name: 'Jane', photo: null, balance: 0 }, 'member');
     fireEvent.change(screen.getByRole('combobox'), { target: { value: 'en' } });
-    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT' && c.path === '/me/language')).toHaveLength(1));
-    expect(calls.find((c) => c.path === '/me/language')!.body).toEqual({ language: 'en' });
+    await waitFor(() => expect(callsTo(calls, contract.api.members.setOwnLanguage)).toHaveLength(1));
+    expect(callsTo(calls, contract.api.members.setOwnLanguage)[0]!.body).toEqual({ language: 'en' });
     expect(getLocale()).toBe('en');
   });
 
   it('comes back with the session check and comes first, before this device’s choice', async () => {
-    stubFetch(({ path }) =>
-      path === '/validate' ? { status: 200, body: { user_type: 'voter', data: { name: 'Jane', language: 'sw' } } } : undefined,
+    stubRoutes(
+      stub(contract.api.auth.validateVoter, { status: 200, body: { user_type: 'voter', data: { name: 'Jane', language: 'sw' } } }),
     );
     setLocale('en');
     storeSession({ bearer_token: 'tok', hash: 'h', name: 'Jane', photo: null, balance: 0 }, 'member');
@@ -209,24 +209,22 @@ describe('the admin’s side', () => {
   };
 
   it('edits a position’s name and description in Kiswahili (optional fields), sent with the position', async () => {
-    const calls = stubFetch(({ method, path }) =>
-      method === 'PATCH' && path === '/positions/4' ? { status: 200, body: { data: position } } : undefined,
-    );
+    const calls = stubRoutes(stub(contract.api.setup.updatePosition, { status: 200, body: { data: position } }, { id: 4 }));
     await renderWithProviders(<EditPositionForm position={position} run={(work) => work().then(() => true)} onDone={() => undefined} />);
     const name = screen.getByLabelText('Name in Kiswahili') as HTMLInputElement;
     expect(name.value).toBe('Mwenyekiti');
     expect(name.lang).toBe('sw');
     fireEvent.change(screen.getByLabelText('Description in Kiswahili'), { target: { value: 'Anaongoza mikutano' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
-    expect((calls.find((c) => c.method === 'PATCH')!.body as { translations: unknown }).translations).toEqual({
+    await waitFor(() => expect(callsTo(calls, contract.api.setup.updatePosition, { id: 4 }).length > 0).toBe(true));
+    expect((callsTo(calls, contract.api.setup.updatePosition, { id: 4 })[0]!.body as { translations: unknown }).translations).toEqual({
       sw: { name: 'Mwenyekiti', description: 'Anaongoza mikutano' },
     });
   });
 
   it('offers the translation into English when the organisation writes in Kiswahili (issue 37: whatever the default)', async () => {
-    stubFetch(({ path }) =>
-      path === '/election' ? { status: 200, body: { data: anElection(1, 'Mkutano Mkuu', { default_language: 'sw' }) } } : undefined,
+    stubRoutes(
+      stub(contract.api.elections.getElection, { status: 200, body: { data: anElection(1, 'Mkutano Mkuu', { default_language: 'sw' }) } }),
     );
     await renderWithProviders(<EditPositionForm position={position} run={(work) => work().then(() => true)} onDone={() => undefined} />);
     // (the page itself may read in Kiswahili now: the organisation's default fills in)
@@ -236,7 +234,8 @@ describe('the admin’s side', () => {
   });
 
   it('refuses a translation longer than the original may be, on the field', async () => {
-    stubFetch(() => undefined);
+    // No server behind it (every call 404): the form refuses before sending.
+    stubRoutes();
     await renderWithProviders(<EditPositionForm position={position} run={(work) => work().then(() => true)} onDone={() => undefined} />);
     fireEvent.change(screen.getByLabelText('Name in Kiswahili'), { target: { value: 'x'.repeat(101) } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -244,7 +243,7 @@ describe('the admin’s side', () => {
   });
 
   it('edits a candidate’s statement in Kiswahili, sent as JSON text beside the statement', async () => {
-    const jane = {
+    const jane: Candidate = {
       id: 1,
       member_no: '1001',
       name: 'Jane Doe',
@@ -254,16 +253,14 @@ describe('the admin’s side', () => {
       image_url: null,
       statement: 'I will serve',
       translations: { sw: { statement: 'Nitatumikia' } },
-      positions: [{ id: 1, name: 'Chairperson', level: 'National' }],
+      positions: [aPosition(1, 'Chairperson')],
     };
-    const calls = stubFetch((c) => {
-      if (c.path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [jane] } } } };
-      if (c.path === '/branches') return { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }] } } };
-      if (c.path === '/psk/candidate/positions')
-        return { status: 200, body: { data: { data: [{ id: 1, name: 'Chairperson', level: 'National' }] } } };
-      if (c.path === '/edit/candidate/1') return { status: 200, body: { data: jane } };
-      return undefined;
-    });
+    const calls = stubRoutes(
+      stub(contract.api.candidates.listCandidates, { status: 200, body: { data: { data: { candidates: [jane] } } } }),
+      stub(contract.api.members.listBranches, { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }] } } }),
+      stub(contract.api.members.listCandidatePositions, { status: 200, body: { data: { data: [aPosition(1, 'Chairperson')] } } }),
+      stub(contract.api.candidates.updateCandidate, { status: 200, body: { data: jane } }, { id: 1 }),
+    );
     await renderWithProviders(<CandidatesPage />, '/admin/candidates');
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Jane Doe' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit Candidate' });
@@ -272,26 +269,25 @@ describe('the admin’s side', () => {
     fireEvent.change(sw, { target: { value: 'Nitatumikia wanachama wote' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Candidate updated successfully')).toBeTruthy();
-    const body = calls.find((c) => c.path === '/edit/candidate/1')!.body as FormData;
+    const body = callsTo(calls, contract.api.candidates.updateCandidate, { id: 1 })[0]!.body as FormData;
     expect(body.get('statement')).toBe('I will serve');
     expect(JSON.parse(body.get('translations') as string)).toEqual({ sw: { statement: 'Nitatumikia wanachama wote' } });
   });
 
   it('sends a reminder’s Kiswahili message only when the admin wrote one', async () => {
-    const calls = stubFetch(({ method, path }) => {
-      if (method === 'POST' && path === '/reminders') return { status: 202, body: { id: null, recipients: 3 } };
-      if (path === '/reminders') return { status: 200, body: { data: [] } };
-      return undefined;
-    });
+    const calls = stubRoutes(
+      stub(contract.api.reminders.createReminder, { status: 202, body: { id: null, recipients: 3 } }),
+      stub(contract.api.reminders.listReminders, { status: 200, body: { data: [] } }),
+    );
     await renderWithProviders(<RemindersPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Count recipients' }));
-    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
-    expect(calls.find((c) => c.method === 'POST')!.body).not.toHaveProperty('translations');
+    await waitFor(() => expect(callsTo(calls, contract.api.reminders.createReminder)).toHaveLength(1));
+    expect(callsTo(calls, contract.api.reminders.createReminder)[0]!.body).not.toHaveProperty('translations');
 
     fireEvent.change(screen.getByLabelText('Message in Kiswahili'), { target: { value: 'Habari {name}, piga kura' } });
     fireEvent.click(screen.getByRole('button', { name: 'Count recipients' }));
-    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
-    expect((calls.filter((c) => c.method === 'POST')[1]!.body as { translations: unknown }).translations).toEqual({
+    await waitFor(() => expect(callsTo(calls, contract.api.reminders.createReminder)).toHaveLength(2));
+    expect((callsTo(calls, contract.api.reminders.createReminder)[1]!.body as { translations: unknown }).translations).toEqual({
       sw: { message: 'Habari {name}, piga kura' },
     });
   });

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { declaredResult, motionResult } from '@/test/results';
-import { stubFetch } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { stub, stubRoutes } from '@/test/fetch';
+import { aBallotGroup, aCandidate, aMotionGroup } from '@/test/ballots';
 import { SignIn } from '@/components/auth/sign-in-page';
 import { Elect } from '@/components/voter/elect-page';
 import { Declaration } from '@/components/results/results-page';
@@ -10,39 +12,21 @@ import { setLocale } from './index';
 import { LANGUAGE_STORAGE_KEY } from './storage';
 
 const ballot = [
-  {
-    title: 'chairperson national',
-    position_id: 1,
-    kind: 'candidates',
-    method: 'plurality',
-    seats: 2,
-    candidates: [
-      { id: 11, name: 'Jane Wanjiku', photo: null },
-      { id: 12, name: 'Otieno Omondi', photo: null },
-      { id: 13, name: 'Amina Hassan', photo: null },
-    ],
-  },
-  {
-    title: 'Constitution amendment',
-    position_id: 2,
-    kind: 'motion',
-    threshold: 'two_thirds',
-    description: 'Raise the annual fee.',
-    candidates: [
-      { id: 21, name: 'Yes', photo: null },
-      { id: 22, name: 'No', photo: null },
-      { id: 23, name: 'Abstain', photo: null },
-    ],
-  },
+  aBallotGroup(
+    1,
+    'chairperson national',
+    [aCandidate(11, 'Jane Wanjiku'), aCandidate(12, 'Otieno Omondi'), aCandidate(13, 'Amina Hassan')],
+    { seats: 2 },
+  ),
+  aMotionGroup(2, 'Constitution amendment', [21, 22, 23], { threshold: 'two_thirds', description: 'Raise the annual fee.' }),
 ];
 
 function server() {
-  return stubFetch(({ path }) => {
-    if (path === '/psk/candidates/v2') return { status: 200, body: { data: ballot } };
-    if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
-    if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
-    return undefined;
-  });
+  return stubRoutes(
+    stub(contract.api.ballots.getBallot, { status: 200, body: { data: ballot } }),
+    stub(contract.api.elections.getElectionStatus, { status: 200, body: { active: '1' } }),
+    stub(contract.api.vvpat.getMyVvpat, { status: 200, body: { data: { votes: [] } } }),
+  );
 }
 
 afterEach(() => {
@@ -73,7 +57,8 @@ describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
   });
 
   it('sign-in speaks Kiswahili, validation included, and the switcher changes the page and <html lang> at once', async () => {
-    stubFetch(() => undefined);
+    // No server behind it (every call 404): the form's own texts speak.
+    stubRoutes();
     setLocale('sw');
     await renderWithProviders(<SignIn />, '/sign-in');
     expect(await screen.findByRole('button', { name: 'Ingia' })).toBeTruthy();
@@ -97,12 +82,12 @@ describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
 
   it('sign-in in Kiswahili: an unknown member or phone, then the 6-digit code step and "Resend code" in plain words', async () => {
     let known = false;
-    stubFetch(({ path }) =>
-      path === '/verify/phone'
-        ? known
+    stubRoutes(
+      stub(contract.api.auth.verifyPhone, () =>
+        known
           ? { status: 200, body: { message: 'Code sent' } }
-          : { status: 404, body: { message: 'No account found, try signing up', issue: 'No such user exists' } }
-        : undefined,
+          : { status: 404, body: { message: 'No account found, try signing up', issue: 'No such user exists' } },
+      ),
     );
     setLocale('sw');
     await renderWithProviders(<SignIn />, '/sign-in');
@@ -121,7 +106,8 @@ describe('the voter screens in Kiswahili (docs/i18n.md)', () => {
   });
 
   it('the printed declaration speaks Kiswahili', async () => {
-    stubFetch(() => undefined);
+    // No server behind it (every call 404): the declaration shows what it is given.
+    stubRoutes();
     setLocale('sw');
     await renderWithProviders(<Declaration result={declaredResult([motionResult()])} />);
     expect(screen.getByRole('heading', { name: 'Tangazo la matokeo' })).toBeTruthy();

@@ -3,7 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { declaredResult, motionResult } from '@/test/results';
-import { stubFetch } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { stub, stubRoutes } from '@/test/fetch';
+import { aBallotGroup, aCandidate, aMotionGroup } from '@/test/ballots';
+import { anElection } from '@/test/elections';
 import { SignIn } from '@/components/auth/sign-in-page';
 import { VerifyDetails } from '@/components/auth/verify-page';
 import { Elect } from '@/components/voter/elect-page';
@@ -38,6 +41,7 @@ const DATA = [
   'Amend rule 12 National',
   'Raise the annual fee.',
   'Nairobi',
+  'Annual Meeting',
   'VP-AAAA-BBBB',
   'SHA',
   'PDF',
@@ -65,71 +69,61 @@ function plainEnglish(): string[] {
 }
 
 const ballot = [
-  {
-    title: 'chairperson national',
-    position_id: 1,
-    kind: 'candidates',
-    method: 'plurality',
-    seats: 2,
-    candidates: [
-      { id: 11, name: 'Jane Wanjiku', photo: null, statement: 'Raise the annual fee.' },
-      { id: 12, name: 'Otieno Omondi', photo: null },
-    ],
-  },
-  {
-    title: 'Board National',
-    position_id: 7,
-    kind: 'candidates',
-    method: 'ranked',
-    candidates: [{ id: 13, name: 'Amina Hassan', photo: null }],
-  },
-  {
-    title: 'Amend rule 12 National',
-    position_id: 8,
-    kind: 'motion',
-    threshold: 'two_thirds',
-    quorum_percent: 50,
-    candidates: [
-      { id: 21, name: 'Yes', photo: null },
-      { id: 22, name: 'No', photo: null },
-      { id: 23, name: 'Abstain', photo: null },
-    ],
-  },
+  aBallotGroup(
+    1,
+    'chairperson national',
+    [aCandidate(11, 'Jane Wanjiku', { statement: 'Raise the annual fee.' }), aCandidate(12, 'Otieno Omondi')],
+    { seats: 2 },
+  ),
+  aBallotGroup(7, 'Board National', [aCandidate(13, 'Amina Hassan')], { method: 'ranked' }),
+  aMotionGroup(8, 'Amend rule 12 National', [21, 22, 23], { threshold: 'two_thirds', quorum_percent: 50 }),
 ];
 
 function server() {
-  stubFetch(({ path }) => {
-    if (path === '/psk/candidates/v2') return { status: 200, body: { data: ballot } };
-    if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
-    if (path === '/psk/vvpat')
-      return {
-        status: 200,
-        body: { data: { votes: [{ vvpat: 'VP-AAAA-BBBB', name: 'Jane Wanjiku', position: 'Chairperson National' }] } },
-      };
-    if (path === '/psk/receipt/VP-AAAA-BBBB')
-      return { status: 200, body: { vvpat: 'VP-AAAA-BBBB', position: 'Chairperson National', recorded: true } };
-    if (path === '/psk/commitments')
-      return { status: 200, body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: 12, hash: 'ab'.repeat(32) }] } };
-    if (path === '/election')
-      return {
-        status: 200,
-        body: {
-          data: {
-            title: '',
-            organisation: '',
-            website: null,
-            support_email: null,
-            opens_at: '2026-05-04T05:00:00.000Z',
-            closes_at: '2026-05-06T14:00:00.000Z',
-            time_zone: 'Africa/Nairobi',
-            results_visibility: 'live',
-            phase: 'closed',
-            active: '0',
-          },
+  stubRoutes(
+    stub(contract.api.ballots.getBallot, { status: 200, body: { data: ballot } }),
+    stub(contract.api.elections.getElectionStatus, { status: 200, body: { active: '1' } }),
+    stub(contract.api.vvpat.getMyVvpat, {
+      status: 200,
+      body: {
+        data: {
+          votes: [
+            {
+              vvpat: 'VP-AAAA-BBBB',
+              name: 'Jane Wanjiku',
+              position: 'Chairperson National',
+              count: 12,
+              election_id: 1,
+              election: 'Annual Meeting',
+            },
+          ],
         },
-      };
-    return undefined;
-  });
+      },
+    }),
+    stub(
+      contract.api.elections.getReceipt,
+      {
+        status: 200,
+        body: { vvpat: 'VP-AAAA-BBBB', position: 'Chairperson National', recorded: true, election_id: 1, election: 'Annual Meeting' },
+      },
+      { vvpat: 'VP-AAAA-BBBB' },
+    ),
+    stub(contract.api.elections.listCommitments, {
+      status: 200,
+      body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: 12, hash: 'ab'.repeat(32) }] },
+    }),
+    stub(contract.api.elections.getElection, {
+      status: 200,
+      body: {
+        data: anElection(1, '', {
+          organisation: '',
+          opens_at: '2026-05-04T05:00:00.000Z',
+          closes_at: '2026-05-06T14:00:00.000Z',
+          phase: 'closed',
+        }),
+      },
+    }),
+  );
 }
 
 afterEach(() => vi.unstubAllGlobals());

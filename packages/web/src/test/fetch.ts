@@ -7,7 +7,8 @@ export type Call = { method: string; path: string; search: URLSearchParams; body
 /**
  * The tests' one fetch stand-in: replaces global fetch and routes each call by method and path
  * (without /api/v1) to `route`; a path it does not answer is 404, GET /sanctum/csrf-cookie is 204.
- * Answers the list of calls made, in order.
+ * Answers the list of calls made, in order. Untyped: tests answer through `stubRoutes` (below), and
+ * a test file calls this directly only from the allow-list of src/test/typed-stubs.test.ts.
  */
 export function stubFetch(route: (call: Call) => Reply | undefined) {
   const calls: Call[] = [];
@@ -40,20 +41,33 @@ export function stubFetch(route: (call: Call) => Reply | undefined) {
   return calls;
 }
 
-/** A contract route's answer: one of its declared statuses with that status's body (typed). */
-export type RouteReply<R extends AppRoute> = ServerInferResponses<R>;
+/** A contract route's answer: one of its declared statuses with that status's body (typed), and any headers (e.g. Retry-After). */
+export type RouteReply<R extends AppRoute> = ServerInferResponses<R> & { headers?: Record<string, string> };
 
 /** One route's stand-in for `stubRoutes`: its method, its path (with `:params`) and its answer. */
 export type RouteStub = { method: string; route: string; matches: (call: Call) => boolean; reply: (call: Call) => Reply | undefined };
 
 /**
  * Answers a contract route (e.g. `stub(contract.api.auth.changePin, { status: 200, body: { message: 'Pin changed' } })`),
- * with a fixed answer or one made per call. The body is checked against the contract's response
- * for that status.
+ * with a fixed answer or one made per call (a per-call reply may answer `undefined` to leave the
+ * call to the next stub of the route, see `stubRoutes`). The body is checked against the
+ * contract's response for that status. `params` narrows the stub to the calls whose path has
+ * those values (e.g. `{ id: 7 }` for `/members/:id`: DELETE members/7 only); the others are left
+ * to the next stub.
  */
-export function stub<R extends AppRoute>(route: R, reply: RouteReply<R> | ((call: Call) => RouteReply<R> | undefined)): RouteStub {
+export function stub<R extends AppRoute>(
+  route: R,
+  // NoInfer: the route alone fixes R, so a reply function that ignores the call is typed by it too.
+  reply: NoInfer<RouteReply<R> | ((call: Call) => RouteReply<R> | undefined)>,
+  params: Record<string, string | number> = {},
+): RouteStub {
   const path = route.path.replace(/^\/api\/v1/, '');
-  const pattern = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}$`);
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(
+    `^${literal(path).replace(/:([A-Za-z_]+)/g, (_, name: string) =>
+      name in params ? literal(encodeURIComponent(String(params[name]))) : '[^/]+',
+    )}$`,
+  );
   return {
     method: route.method,
     route: path,
@@ -63,16 +77,40 @@ export function stub<R extends AppRoute>(route: R, reply: RouteReply<R> | ((call
 }
 
 /**
- * The tests' fetch stand-in keyed by contract routes: each call goes to the first stub of its
- * route; any other route is 404 (as `stubFetch`). Answers the list of calls made, in order.
+ * Answers a contract route with a body the contract does not declare: an older server's shape or a
+ * malformed answer the app must cope with. The route is still the contract's (a renamed route
+ * breaks the test) but the answer is not checked; each use says in a comment why it is off the
+ * contract. Everything else goes through `stub`.
  */
-export function stubRoutes(...stubs: RouteStub[]) {
-  return stubFetch((call) => stubs.find((s) => s.matches(call))?.reply(call));
+export function stubOffContract(
+  route: AppRoute,
+  reply: Reply | ((call: Call) => Reply | undefined),
+  params: Record<string, string | number> = {},
+): RouteStub {
+  const probe = stub(route, () => undefined, params);
+  return { ...probe, reply: (call) => (typeof reply === 'function' ? reply(call) : reply) };
 }
 
-/** The calls made to one contract route, in order. */
-export function callsTo(calls: Call[], route: AppRoute): Call[] {
-  const probe = stub(route, () => undefined);
+/**
+ * The tests' fetch stand-in keyed by contract routes: each call goes to the first stub of its
+ * route that answers it (a per-call reply that answers `undefined` passes the call on to the next
+ * stub of that route, so a test's own stubs put first override a shared server's defaults for
+ * some calls only); a call nobody answers is 404 (as `stubFetch`). Answers the list of calls made,
+ * in order.
+ */
+export function stubRoutes(...stubs: RouteStub[]) {
+  return stubFetch((call) => {
+    for (const s of stubs) {
+      const reply = s.matches(call) ? s.reply(call) : undefined;
+      if (reply) return reply;
+    }
+    return undefined;
+  });
+}
+
+/** The calls made to one contract route (with `params`: whose path has those values, as `stub`), in order. */
+export function callsTo(calls: Call[], route: AppRoute, params: Record<string, string | number> = {}): Call[] {
+  const probe = stub(route, () => undefined, params);
   return calls.filter((c) => probe.matches(c));
 }
 

@@ -1,5 +1,7 @@
+import type { Member } from '@kura/contract';
+
 /** Wanjiru Kamau (UM-1001) as the add-candidate dialog's member search answers her (the tests' fixture); `overrides` name what differs. */
-export function wanjiruKamau(overrides: { county?: string; psk_position_ids?: number[] } = {}) {
+export function wanjiruKamau(overrides: Partial<Member> = {}): Member {
   return {
     id: 7,
     member_no: 'UM-1001',
@@ -7,7 +9,8 @@ export function wanjiruKamau(overrides: { county?: string; psk_position_ids?: nu
     email: 'w.kamau@umoja.example',
     phone: '0711000001',
     county: 'Nairobi',
-    psk_position_ids: [] as number[],
+    psk_position_ids: [],
+    language: null,
     ...overrides,
   };
 }

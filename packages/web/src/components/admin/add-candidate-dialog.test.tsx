@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch, type Call, type Reply } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { callsTo, paginator, stub, stubRoutes, type RouteReply, type RouteStub } from '@/test/fetch';
+import { aMotion, aPosition } from '@/test/positions';
 import { CandidatesPage } from './candidates-page';
 import { SetupPage } from './setup-page';
 import { electionSearch } from '@/lib/election-search';
@@ -10,10 +12,10 @@ import { wanjiruKamau } from '@/test/members';
 afterEach(() => vi.unstubAllGlobals());
 
 const positions = [
-  { id: 1, name: 'Board member', level: 'National', seats: 3, description: null, branch_id: null },
-  { id: 2, name: 'Treasurer', level: 'National', seats: 1, description: null, branch_id: null },
+  aPosition(1, 'Board member', { seats: 3 }),
+  aPosition(2, 'Treasurer'),
   // a motion takes no candidates: never offered
-  { id: 3, name: 'Adopt the budget', level: 'National', seats: 1, description: null, branch_id: null, kind: 'motion' },
+  aMotion(3, 'Adopt the budget'),
 ];
 const wanjiru = wanjiruKamau({ county: 'Eldoret', psk_position_ids: [2] });
 const wambui = {
@@ -24,24 +26,38 @@ const wambui = {
   phone: '0711000002',
   county: 'Kericho',
   psk_position_ids: [],
+  language: null,
 };
 
-function server(edit: (call: Call) => Reply = () => ({ status: 200, body: { data: {} } })) {
-  return stubFetch((c) => {
-    if (c.path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
-    if (c.path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
-    if (c.path === '/branches') return { status: 200, body: { data: { data: [] } } };
-    if (c.path === '/search/member') {
+/** Wanjiru as a candidate for Treasurer and Board member, as a successful edit answers her. */
+const wanjiruStanding = {
+  ...wanjiru,
+  image_url: null,
+  statement: 'Twenty years of bookkeeping.',
+  positions: [positions[1]!, positions[0]!],
+};
+
+/** The candidates and set-up pages' server; `edit` answers POST edit/candidate/:id, `first` stubs answer before the rest. */
+function server(
+  edit: RouteReply<typeof contract.api.candidates.updateCandidate> = { status: 200, body: { data: wanjiruStanding } },
+  ...first: RouteStub[]
+) {
+  return stubRoutes(
+    ...first,
+    stub(contract.api.candidates.listCandidates, { status: 200, body: { data: { data: { candidates: [] } } } }),
+    stub(contract.api.members.listCandidatePositions, { status: 200, body: { data: { data: positions } } }),
+    stub(contract.api.members.listBranches, { status: 200, body: { data: { data: [] } } }),
+    stub(contract.api.members.searchMembers, (c) => {
       const q = (c.search.get('query') ?? '').toLowerCase();
       const data = [wanjiru, wambui].filter((m) => m.name.toLowerCase().includes(q) || m.member_no.toLowerCase().includes(q));
-      return { status: 200, body: { data, current_page: 1, last_page: 1, per_page: 10, total: data.length } };
-    }
-    if (c.path === '/edit/candidate/7' || c.path === '/edit/candidate/8') return edit(c);
-    if (c.path === '/election') return { status: 404, body: { message: 'Not found' } };
-    if (c.path === '/agents') return { status: 200, body: { data: [] } };
-    if (c.path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
-    return undefined;
-  });
+      return { status: 200, body: { ...paginator(data, 1, 1), total: data.length } };
+    }),
+    stub(contract.api.candidates.updateCandidate, edit, { id: 7 }),
+    stub(contract.api.candidates.updateCandidate, edit, { id: 8 }),
+    stub(contract.api.elections.getElection, { status: 404, body: { message: 'Not found' } }),
+    stub(contract.api.setup.listAgents, { status: 200, body: { data: [] } }),
+    stub(contract.api.members.listMembers, { status: 200, body: { ...paginator([], 1, 1, 1), total: 0 } }),
+  );
 }
 
 const openFromCandidatesPage = async () => {
@@ -68,7 +84,7 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Search' }));
     const pick = await within(dialog).findByLabelText('Wanjiru Kamau (UM-1001, Eldoret)');
     expect(within(dialog).getByLabelText('Wambui Njeri (UM-1002, Kericho)')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/search/member')!.search.get('query')).toBe('wa');
+    expect(callsTo(calls, contract.api.members.searchMembers)[0]!.search.get('query')).toBe('wa');
     fireEvent.click(pick);
     // She stands for Treasurer already: an empty statement or no photo would keep hers.
     expect(within(dialog).getByText(/Wanjiru Kamau already stands for another position/)).toBeTruthy();
@@ -84,7 +100,7 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
     expect(await screen.findByText('Candidate added')).toBeTruthy();
     expect(screen.getByText('Wanjiru Kamau stands for Board member - National.')).toBeTruthy();
-    const body = calls.find((c) => c.path === '/edit/candidate/7')!.body as FormData;
+    const body = callsTo(calls, contract.api.candidates.updateCandidate, { id: 7 })[0]!.body as FormData;
     expect(body).toBeInstanceOf(FormData);
     // Treasurer (already hers) stays; Board member is added.
     expect(body.getAll('position_ids[]')).toEqual(['2', '1']);
@@ -100,21 +116,10 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
   }, 20_000);
 
   it("in the election ?election=2 names: its positions, ?election_id=2, and the member's candidacies elsewhere left out", async () => {
-    const calls = server();
     const elsewhere = { ...wanjiru, psk_position_ids: [2, 40] }; // 40: a position of another election
-    vi.stubGlobal(
-      'fetch',
-      ((inner: typeof fetch) => (input: RequestInfo | URL, init?: RequestInit) => {
-        const url = new URL(String(input), 'http://localhost');
-        if (url.pathname.endsWith('/search/member'))
-          return Promise.resolve(
-            new Response(JSON.stringify({ data: [elsewhere], current_page: 1, last_page: 1, per_page: 10, total: 1 }), {
-              status: 200,
-              headers: { 'content-type': 'application/json' },
-            }),
-          );
-        return inner(input, init);
-      })(globalThis.fetch),
+    const calls = server(
+      undefined,
+      stub(contract.api.members.searchMembers, { status: 200, body: { ...paginator([elsewhere], 1, 1), total: 1 } }),
     );
     await renderWithProviders(<CandidatesPage />, '/admin/candidates?election=2', { validateSearch: electionSearch });
     fireEvent.click(await screen.findByRole('button', { name: 'Add candidate' }));
@@ -126,17 +131,17 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     await within(dialog).findByLabelText('Wanjiru Kamau (UM-1001, Eldoret)');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
     expect(await screen.findByText('Candidate added')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/psk/candidate/positions')!.search.get('election_id')).toBe('2');
-    const edit = calls.find((c) => c.path === '/edit/candidate/7')!;
+    expect(callsTo(calls, contract.api.members.listCandidatePositions)[0]!.search.get('election_id')).toBe('2');
+    const edit = callsTo(calls, contract.api.candidates.updateCandidate, { id: 7 })[0]!;
     expect(edit.search.get('election_id')).toBe('2');
     expect((edit.body as FormData).getAll('position_ids[]')).toEqual(['2', '1']);
   }, 20_000);
 
   it('asks for a position and a member before sending, says when nobody matches, and shows the server refusal', async () => {
-    const calls = server(() => ({
+    const calls = server({
       status: 409,
       body: { message: 'Votes have already been cast for this position, so its candidates can no longer be changed' },
-    }));
+    });
     const dialog = await openFromCandidatesPage();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
     expect(await within(dialog).findByText('Choose the position they stand for')).toBeTruthy();
@@ -157,7 +162,7 @@ describe('Add Candidate dialog (docs/screens.md "Staff pages")', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
     expect(await screen.findByText('Error adding candidate')).toBeTruthy();
     expect(screen.getByText('Votes have already been cast for this position, so its candidates can no longer be changed')).toBeTruthy();
-    const sent = calls.find((c) => c.path === '/edit/candidate/8')!.body as FormData;
+    const sent = callsTo(calls, contract.api.candidates.updateCandidate, { id: 8 })[0]!.body as FormData;
     expect(sent.getAll('position_ids[]')).toEqual(['2']);
     // No statement typed, no photo chosen: neither is sent, so nothing the member had is cleared.
     expect(sent.has('statement')).toBe(false);

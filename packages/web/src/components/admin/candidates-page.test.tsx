@@ -1,14 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch, type Call } from '@/test/fetch';
+import { contract, type Candidate } from '@kura/contract';
+import { callsTo, paginator, stub, stubRoutes, type Call, type RouteReply } from '@/test/fetch';
+import { aPosition } from '@/test/positions';
 import { anElection } from '@/test/elections';
 import { wanjiruKamau } from '@/test/members';
 import { electionSearch } from '@/lib/election-search';
 import { CandidatesPage } from './candidates-page';
 import { DEFAULT_PHOTO } from './candidate-photo';
 
-const candidates = [
+const candidates: Candidate[] = [
   {
     id: 1,
     member_no: '1001',
@@ -18,7 +20,7 @@ const candidates = [
     county: 'Nairobi',
     image_url: '/uploads/abc.png',
     statement: 'I will publish the accounts every quarter.',
-    positions: [{ id: 1, name: 'Chairperson', level: 'National' }],
+    positions: [aPosition(1, 'Chairperson')],
   },
   {
     id: 2,
@@ -35,25 +37,17 @@ const candidates = [
 
 afterEach(() => vi.unstubAllGlobals());
 
-function server(edit?: { status: number; body?: unknown }) {
-  return stubFetch((c) => {
-    if (c.path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates } } } };
-    if (c.path === '/branches') return { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }] } } };
-    if (c.path === '/psk/candidate/positions')
-      return {
-        status: 200,
-        body: {
-          data: {
-            data: [
-              { id: 1, name: 'Chairperson', level: 'National' },
-              { id: 3, name: 'Secretary', level: 'National' },
-            ],
-          },
-        },
-      };
-    if (c.path === '/edit/candidate/1') return edit;
-    return undefined;
-  });
+/** The candidates page's server; `edit` answers POST edit/candidate/1 (none: 404). */
+function server(edit?: RouteReply<typeof contract.api.candidates.updateCandidate>) {
+  return stubRoutes(
+    stub(contract.api.candidates.listCandidates, { status: 200, body: { data: { data: { candidates } } } }),
+    stub(contract.api.members.listBranches, { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }] } } }),
+    stub(contract.api.members.listCandidatePositions, {
+      status: 200,
+      body: { data: { data: [aPosition(1, 'Chairperson'), aPosition(3, 'Secretary')] } },
+    }),
+    stub(contract.api.candidates.updateCandidate, () => edit, { id: 1 }),
+  );
 }
 
 describe('candidates page (docs/screens.md "Staff pages")', () => {
@@ -82,7 +76,7 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
   });
 
   it('sends the edit as multipart with the ticked positions and the picture', async () => {
-    const calls = server({ status: 200, body: { data: candidates[0] } });
+    const calls = server({ status: 200, body: { data: candidates[0]! } });
     await renderWithProviders(<CandidatesPage />, '/admin/candidates');
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Jane Doe' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit Candidate' });
@@ -91,7 +85,7 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
     fireEvent.change(within(dialog).getByLabelText('Profile picture (optional)'), { target: { files: [file] } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Candidate updated successfully')).toBeTruthy();
-    const body = calls.find((c) => c.path === '/edit/candidate/1')!.body as FormData;
+    const body = callsTo(calls, contract.api.candidates.updateCandidate, { id: 1 })[0]!.body as FormData;
     expect(body).toBeInstanceOf(FormData);
     expect(body.getAll('position_ids[]')).toEqual(['1', '3']);
     expect(body.get('name')).toBe('Jane Doe');
@@ -102,7 +96,7 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
   });
 
   it('edits the statement with a counter; emptying it sends an empty statement (cleared)', async () => {
-    const calls = server({ status: 200, body: { data: candidates[0] } });
+    const calls = server({ status: 200, body: { data: candidates[0]! } });
     await renderWithProviders(<CandidatesPage />, '/admin/candidates');
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Jane Doe' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit Candidate' });
@@ -113,11 +107,11 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
     expect(within(dialog).getByText(/^0 of 2,000 characters/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Candidate updated successfully')).toBeTruthy();
-    expect((calls.find((c) => c.path === '/edit/candidate/1')!.body as FormData).get('statement')).toBe('');
+    expect((callsTo(calls, contract.api.candidates.updateCandidate, { id: 1 })[0]!.body as FormData).get('statement')).toBe('');
   });
 
   it('offers Add candidate, also when there is no candidate yet', async () => {
-    stubFetch((c) => (c.path === '/psk/candidates' ? { status: 200, body: { data: { data: { candidates: [] } } } } : undefined));
+    stubRoutes(stub(contract.api.candidates.listCandidates, { status: 200, body: { data: { data: { candidates: [] } } } }));
     await renderWithProviders(<CandidatesPage />, '/admin/candidates');
     expect(await screen.findByText(/There are no candidates yet/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Add candidate' })).toBeTruthy();
@@ -139,7 +133,7 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
   describe('many elections (docs/api.md "Many elections")', () => {
     const annual = anElection(1, 'Annual election 2026', { phase: 'open', active: '1' });
     const by = anElection(2, 'Nairobi by-election', { phase: 'setup' });
-    const achieng = {
+    const achieng: Candidate = {
       id: 9,
       member_no: '1009',
       name: 'Achieng Otieno',
@@ -148,37 +142,37 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
       county: 'Nairobi',
       image_url: null,
       statement: null,
-      positions: [{ id: 21, name: 'Branch delegate', level: 'Nairobi' }],
+      positions: [aPosition(21, 'Branch delegate', { level: 'Nairobi', branch_id: 1 })],
     };
     const byPositions = [
-      { id: 21, name: 'Branch delegate', level: 'Nairobi' },
-      { id: 22, name: 'Youth representative', level: 'Nairobi' },
+      aPosition(21, 'Branch delegate', { level: 'Nairobi', branch_id: 1 }),
+      aPosition(22, 'Youth representative', { level: 'Nairobi', branch_id: 1 }),
     ];
     const wanjiru = wanjiruKamau();
 
     /** Each election's candidates and positions by `?election_id` (none: the current one, 1). */
     function elections() {
       const of = (c: Call) => Number(c.search.get('election_id') ?? annual.id);
-      return stubFetch((c) => {
-        if (c.path === '/elections') return { status: 200, body: { data: [by, annual] } };
-        if (c.path === '/election') return { status: 200, body: { data: of(c) === by.id ? by : annual } };
-        if (c.path === '/psk/candidates')
-          return { status: 200, body: { data: { data: { candidates: of(c) === by.id ? [achieng] : candidates } } } };
-        if (c.path === '/psk/candidate/positions')
-          return {
-            status: 200,
-            body: { data: { data: of(c) === by.id ? byPositions : [{ id: 1, name: 'Chairperson', level: 'National' }] } },
-          };
-        if (c.path === '/branches') return { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }] } } };
-        if (c.path === '/search/member')
-          return { status: 200, body: { data: [wanjiru], current_page: 1, last_page: 1, per_page: 10, total: 1 } };
-        if (c.path === '/edit/candidate/9') return { status: 200, body: { data: achieng } };
-        if (c.path === '/edit/candidate/7') return { status: 200, body: { data: { ...achieng, id: 7 } } };
-        return undefined;
-      });
+      return stubRoutes(
+        stub(contract.api.organisation.listElections, { status: 200, body: { data: [by, annual] } }),
+        stub(contract.api.elections.getElection, (c) => ({ status: 200, body: { data: of(c) === by.id ? by : annual } })),
+        stub(contract.api.candidates.listCandidates, (c) => ({
+          status: 200,
+          body: { data: { data: { candidates: of(c) === by.id ? [achieng] : candidates } } },
+        })),
+        stub(contract.api.members.listCandidatePositions, (c) => ({
+          status: 200,
+          body: { data: { data: of(c) === by.id ? byPositions : [aPosition(1, 'Chairperson')] } },
+        })),
+        stub(contract.api.members.listBranches, { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }] } } }),
+        stub(contract.api.members.searchMembers, { status: 200, body: { ...paginator([wanjiru], 1, 1), total: 1 } }),
+        stub(contract.api.candidates.updateCandidate, { status: 200, body: { data: achieng } }, { id: 9 }),
+        stub(contract.api.candidates.updateCandidate, { status: 200, body: { data: { ...achieng, id: 7 } } }, { id: 7 }),
+      );
     }
 
-    const candidateLists = (calls: Call[]) => calls.filter((c) => c.path === '/psk/candidates').map((c) => c.search.get('election_id'));
+    const candidateLists = (calls: Call[]) =>
+      callsTo(calls, contract.api.candidates.listCandidates).map((c) => c.search.get('election_id'));
 
     /** Chooses an election in the page's switcher with the keyboard, as election-switcher.test.tsx does. */
     async function choose(option: string) {
@@ -212,17 +206,12 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
       expect(within(dialog).getByText('Election: Nairobi by-election (Set-up)')).toBeTruthy();
       fireEvent.click(await within(dialog).findByLabelText('Youth representative - Nairobi'));
       expect(within(dialog).queryByLabelText('Chairperson - National')).toBeNull();
-      expect(
-        calls
-          .filter((c) => c.path === '/psk/candidate/positions')
-          .at(-1)!
-          .search.get('election_id'),
-      ).toBe('2');
+      expect(callsTo(calls, contract.api.members.listCandidatePositions).at(-1)!.search.get('election_id')).toBe('2');
       const before = candidateLists(calls).length;
 
       fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
       expect(await screen.findByText('Candidate updated successfully')).toBeTruthy();
-      const edit = calls.find((c) => c.path === '/edit/candidate/9')!;
+      const edit = callsTo(calls, contract.api.candidates.updateCandidate, { id: 9 })[0]!;
       expect(edit.search.get('election_id')).toBe('2');
       expect((edit.body as FormData).getAll('position_ids[]')).toEqual(['21', '22']);
       // The chosen election's list is read again after the edit.
@@ -246,19 +235,18 @@ describe('candidates page (docs/screens.md "Staff pages")', () => {
       const before = candidateLists(calls).length;
       fireEvent.click(within(dialog).getByRole('button', { name: 'Add candidate' }));
       expect(await screen.findByText('Candidate added')).toBeTruthy();
-      const edit = calls.find((c) => c.path === '/edit/candidate/7')!;
+      const edit = callsTo(calls, contract.api.candidates.updateCandidate, { id: 7 })[0]!;
       expect(edit.search.get('election_id')).toBe('2');
       expect((edit.body as FormData).getAll('position_ids[]')).toEqual(['22']);
       await waitFor(() => expect(candidateLists(calls).slice(before)).toContain('2'));
     }, 20_000);
 
     it('shows no switcher, and no election in the dialogs, in an installation with one election', async () => {
-      stubFetch((c) => {
-        if (c.path === '/elections') return { status: 200, body: { data: [annual] } };
-        if (c.path === '/election') return { status: 200, body: { data: annual } };
-        if (c.path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates } } } };
-        return undefined;
-      });
+      stubRoutes(
+        stub(contract.api.organisation.listElections, { status: 200, body: { data: [annual] } }),
+        stub(contract.api.elections.getElection, { status: 200, body: { data: annual } }),
+        stub(contract.api.candidates.listCandidates, { status: 200, body: { data: { data: { candidates } } } }),
+      );
       await renderWithProviders(<CandidatesPage />, '/admin/candidates', { validateSearch: electionSearch });
       fireEvent.click(await screen.findByRole('button', { name: 'Edit Jane Doe' }));
       const dialog = await screen.findByRole('dialog', { name: 'Edit Candidate' });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import type { Election } from '@kura/contract';
+import { contract, type Election } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/test/fetch';
+import { callsTo, stub, stubRoutes } from '@/test/fetch';
 import { ElectionSchedule } from './election-schedule';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -23,14 +23,13 @@ const election: Election = {
 describe("the schedule on the organisation's clock", () => {
   it('shows and saves times in the organisation zone, whatever zone the browser is in', async () => {
     let current = election;
-    const calls = stubFetch(({ method, path, body }) => {
-      if (path === '/election' && method === 'PUT') {
+    const calls = stubRoutes(
+      stub(contract.api.elections.updateElection, ({ body }) => {
         current = { ...current, ...(body as Partial<Election>) };
         return { status: 200, body: { data: current } };
-      }
-      if (path === '/election') return { status: 200, body: { data: current } };
-      return undefined;
-    });
+      }),
+      stub(contract.api.elections.getElection, () => ({ status: 200, body: { data: current } })),
+    );
     await renderWithProviders(<ElectionSchedule />, '/admin');
     const opens = (await screen.findByLabelText('Voting opens')) as HTMLInputElement;
     // 12:00 UTC is 08:00 in New York (daylight time in May).
@@ -42,21 +41,19 @@ describe("the schedule on the organisation's clock", () => {
     fireEvent.change(screen.getByLabelText("The organisation's time zone"), { target: { value: 'Africa/Nairobi' } });
     fireEvent.change(opens, { target: { value: '2099-05-04T08:00:00' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
-    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
-    const put = calls.find((c) => c.method === 'PUT')!.body as Record<string, unknown>;
+    await waitFor(() => expect(callsTo(calls, contract.api.elections.updateElection).length > 0).toBe(true));
+    const put = callsTo(calls, contract.api.elections.updateElection)[0]!.body as Record<string, unknown>;
     expect(put).toMatchObject({ time_zone: 'Africa/Nairobi', opens_at: '2099-05-04T05:00:00.000Z', closes_at: '2099-05-04T14:00:00.000Z' });
   });
 
   it("checks the time zone before sending and puts the server's 422 under its field", async () => {
-    const calls = stubFetch(({ method, path }) => {
-      if (path === '/election' && method === 'PUT')
-        return {
-          status: 422,
-          body: { message: 'The given data was invalid', errors: { closes_at: ['The closing time must be after the opening time'] } },
-        };
-      if (path === '/election') return { status: 200, body: { data: election } };
-      return undefined;
-    });
+    const calls = stubRoutes(
+      stub(contract.api.elections.updateElection, {
+        status: 422,
+        body: { message: 'The given data was invalid', errors: { closes_at: ['The closing time must be after the opening time'] } },
+      }),
+      stub(contract.api.elections.getElection, { status: 200, body: { data: election } }),
+    );
     await renderWithProviders(<ElectionSchedule />, '/admin');
     const zone = (await screen.findByLabelText("The organisation's time zone")) as HTMLInputElement;
     await waitFor(() => expect(zone.value).toBe('America/New_York'));
@@ -64,7 +61,7 @@ describe("the schedule on the organisation's clock", () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
     expect(await screen.findByText(/must be an IANA time zone name/)).toBeTruthy();
     expect(zone.getAttribute('aria-invalid')).toBe('true');
-    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+    expect(callsTo(calls, contract.api.elections.updateElection).length > 0).toBe(false);
 
     fireEvent.change(zone, { target: { value: 'America/New_York' } });
     fireEvent.change(screen.getByLabelText('Voting closes'), { target: { value: '2099-05-04T07:00:00' } });
@@ -80,14 +77,13 @@ describe("the schedule on the organisation's clock", () => {
     /** The election as the server holds it, changed by the test as someone elsewhere would. */
     async function schedule() {
       const server = { current: election };
-      const calls = stubFetch(({ method, path, body }) => {
-        if (path === '/election' && method === 'PUT') {
+      const calls = stubRoutes(
+        stub(contract.api.elections.updateElection, ({ body }) => {
           server.current = { ...server.current, ...(body as Partial<Election>) };
           return { status: 200, body: { data: server.current } };
-        }
-        if (path === '/election') return { status: 200, body: { data: server.current } };
-        return undefined;
-      });
+        }),
+        stub(contract.api.elections.getElection, () => ({ status: 200, body: { data: server.current } })),
+      );
       const { queryClient } = await renderWithProviders(<ElectionSchedule />, '/admin');
       const closes = (await screen.findByLabelText('Voting closes')) as HTMLInputElement;
       await waitFor(() => expect(closes.value).toMatch(/^2099-05-04T17:00(:00)?$/));
@@ -122,7 +118,7 @@ describe("the schedule on the organisation's clock", () => {
       fireEvent.change(closes, { target: { value: '2099-05-04T19:30:00' } });
       fireEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
       expect(await screen.findByText('Schedule saved')).toBeTruthy();
-      expect(calls.find((c) => c.method === 'PUT')!.body).toMatchObject({ closes_at: '2099-05-04T23:30:00.000Z' });
+      expect(callsTo(calls, contract.api.elections.updateElection)[0]!.body).toMatchObject({ closes_at: '2099-05-04T23:30:00.000Z' });
       expect(closes.value).toMatch(/^2099-05-04T19:30(:00)?$/);
       expect(screen.queryByText(/changed elsewhere/)).toBeNull();
 

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { paginator, stubFetch } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { callsTo, paginator, stub, stubRoutes } from '@/test/fetch';
+import { anOrganisation } from '@/test/organisation';
 import { LogsPage } from './logs-page';
 
 const entry = (id: number, user_id: number | null, user_type: 'voter' | 'admin' | 'agent' | null = user_id === null ? null : 'voter') => ({
@@ -20,12 +22,13 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('logs page (docs/screens.md "Staff pages", "Messages and timings")', () => {
   it('shows Reset only while a filter is active, and Search sends the filters from page 1', async () => {
-    const calls = stubFetch(({ path, search }) => {
-      const page = Number(search.get('page') ?? 1);
-      if (path === '/logs') return { status: 200, body: { data: paginator([entry(page, null)], page, 3) } };
-      if (path === '/search/logs') return { status: 200, body: { data: paginator([entry(99, 7)], 1, 1) } };
-      return undefined;
-    });
+    const calls = stubRoutes(
+      stub(contract.api.logs.listLogs, ({ search }) => {
+        const page = Number(search.get('page') ?? 1);
+        return { status: 200, body: { data: paginator([entry(page, null)], page, 3) } };
+      }),
+      stub(contract.api.logs.searchLogs, { status: 200, body: { data: paginator([entry(99, 7)], 1, 1) } }),
+    );
     await renderWithProviders(<LogsPage />, '/admin/logs');
     expect(await screen.findByText('Person 1')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Reset' })).toBeNull();
@@ -44,7 +47,7 @@ describe('logs page (docs/screens.md "Staff pages", "Messages and timings")', ()
     fireEvent.change(screen.getByLabelText('Ip address'), { target: { value: '10.0.0.1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('Person 99')).toBeTruthy();
-    const searchCall = calls.find((c) => c.path === '/search/logs')!;
+    const searchCall = callsTo(calls, contract.api.logs.searchLogs)[0]!;
     expect(searchCall.search.get('page')).toBe('1');
     expect(searchCall.search.get('activity')).toBe('Signed in');
     expect(searchCall.search.get('ip_address')).toBe('10.0.0.1');
@@ -59,15 +62,13 @@ describe('logs page (docs/screens.md "Staff pages", "Messages and timings")', ()
   });
 
   it("shows times on the organisation's clock, whatever the browser's zone", async () => {
-    stubFetch(({ path }) => {
-      if (path === '/logs') return { status: 200, body: { data: paginator([entry(1, null)], 1, 1) } };
-      if (path === '/organisation')
-        return {
-          status: 200,
-          body: { data: { name: 'Umoja Savings Cooperative', time_zone: 'Africa/Nairobi', current_election_id: 1 } },
-        };
-      return undefined;
-    });
+    stubRoutes(
+      stub(contract.api.logs.listLogs, { status: 200, body: { data: paginator([entry(1, null)], 1, 1) } }),
+      stub(contract.api.organisation.getOrganisation, {
+        status: 200,
+        body: { data: anOrganisation({ name: 'Umoja Savings Cooperative', time_zone: 'Africa/Nairobi', current_election_id: 1 }) },
+      }),
+    );
     await renderWithProviders(<LogsPage />, '/admin/logs');
     await screen.findByText('Person 1');
     // 08:00 UTC is 11:00 in Nairobi (UTC+3), with the zone named.
@@ -75,9 +76,7 @@ describe('logs page (docs/screens.md "Staff pages", "Messages and timings")', ()
   });
 
   it('has the spec columns and shows N/A for an empty user id', async () => {
-    stubFetch(({ path }) =>
-      path === '/logs' ? { status: 200, body: { data: paginator([entry(1, null), entry(2, 42)], 1, 1) } } : undefined,
-    );
+    stubRoutes(stub(contract.api.logs.listLogs, { status: 200, body: { data: paginator([entry(1, null), entry(2, 42)], 1, 1) } }));
     await renderWithProviders(<LogsPage />, '/admin/logs');
     await screen.findByText('Person 1');
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
@@ -89,12 +88,13 @@ describe('logs page (docs/screens.md "Staff pages", "Messages and timings")', ()
   });
 
   it('tells members and staff with the same user id apart: a User type filter, and the type beside the id', async () => {
-    const calls = stubFetch(({ path, search }) => {
-      if (path === '/logs') return { status: 200, body: { data: paginator([entry(1, 1, 'admin'), entry(2, 1, 'voter')], 1, 1) } };
-      if (path === '/search/logs')
-        return { status: 200, body: { data: paginator([entry(3, Number(search.get('user_id')), 'voter')], 1, 1) } };
-      return undefined;
-    });
+    const calls = stubRoutes(
+      stub(contract.api.logs.listLogs, { status: 200, body: { data: paginator([entry(1, 1, 'admin'), entry(2, 1, 'voter')], 1, 1) } }),
+      stub(contract.api.logs.searchLogs, ({ search }) => ({
+        status: 200,
+        body: { data: paginator([entry(3, Number(search.get('user_id')), 'voter')], 1, 1) },
+      })),
+    );
     await renderWithProviders(<LogsPage />, '/admin/logs');
     await screen.findByText('Person 1');
     const rows = screen.getAllByRole('row');
@@ -109,13 +109,14 @@ describe('logs page (docs/screens.md "Staff pages", "Messages and timings")', ()
     expect(type.textContent).toContain('Members (voters)');
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('Person 3')).toBeTruthy();
-    const searchCall = calls.find((c) => c.path === '/search/logs')!;
+    const searchCall = callsTo(calls, contract.api.logs.searchLogs)[0]!;
     expect(searchCall.search.get('user_id')).toBe('1');
     expect(searchCall.search.get('user_type')).toBe('voter');
   });
 
   it("says 'Failed to fetch logs. Please try again later.' when the list fails", async () => {
-    stubFetch(() => ({ status: 500, body: { message: 'Server error' } }));
+    const failure = { status: 500, body: { message: 'Server error' } } as const;
+    stubRoutes(stub(contract.api.logs.listLogs, failure), stub(contract.api.organisation.getOrganisation, failure));
     await renderWithProviders(<LogsPage />, '/admin/logs');
     await waitFor(() => expect(screen.getAllByText('Failed to fetch logs. Please try again later.').length).toBeGreaterThanOrEqual(1));
   });

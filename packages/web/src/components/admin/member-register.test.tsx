@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { paginator, stubFetch, type Call } from '@/test/fetch';
+import { contract, type Member } from '@kura/contract';
+import { callsTo, paginator, stub, stubRoutes, type RouteStub } from '@/test/fetch';
 import { MembersPage } from './members-page';
 
 /** The Members page's register parts (docs/api.md "Running it on your own"): Add member, Remove member, the CSV template. */
-const member = {
+const member: Member = {
   id: 1,
   member_no: 'UFC-001',
   name: 'Jane Wanjiru',
@@ -16,25 +17,20 @@ const member = {
   language: null,
 };
 
-function server(
-  overrides: (c: Call) => { status: number; body?: unknown; headers?: Record<string, string> } | undefined = () => undefined,
-) {
-  return stubFetch((c) => {
-    const o = overrides(c);
-    if (o) return o;
-    if (c.path === '/members' && c.method === 'GET') return { status: 200, body: paginator([member], 1, 1) };
-    if (c.path === '/branches') return { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }] } } };
-    return undefined;
-  });
+/** The members page's server; a test's own stubs, `first`, answer before these. */
+function server(...first: RouteStub[]) {
+  return stubRoutes(
+    ...first,
+    stub(contract.api.members.listMembers, { status: 200, body: paginator([member], 1, 1) }),
+    stub(contract.api.members.listBranches, { status: 200, body: { data: { data: [{ id: 1, name: 'Nairobi' }] } } }),
+  );
 }
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('Members page: the register', () => {
   it('adds a member with a phone in any spelling and no e-mail (POST members with the E.164 phone)', async () => {
-    const calls = server((c) =>
-      c.path === '/members' && c.method === 'POST' ? { status: 201, body: { data: { ...member, id: 2 } } } : undefined,
-    );
+    const calls = server(stub(contract.api.members.createMember, { status: 201, body: { data: { ...member, id: 2 } } }));
     await renderWithProviders(<MembersPage />, '/admin/members');
     fireEvent.click(await screen.findByRole('button', { name: 'Add member' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add member' });
@@ -46,7 +42,7 @@ describe('Members page: the register', () => {
     fireEvent.click(await screen.findByRole('option', { name: 'Nairobi' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add member' }));
     expect(await screen.findByText('Member added')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/members' && c.method === 'POST')!.body).toEqual({
+    expect(callsTo(calls, contract.api.members.createMember)[0]!.body).toEqual({
       name: 'John Otieno',
       member_no: 'UFC-002',
       phone: '+254712345005',
@@ -70,12 +66,12 @@ describe('Members page: the register', () => {
   it('removes a member after confirmation, and shows the reason of a 409', async () => {
     const reason = 'This member has voted, so they stay on the register: their participation is part of the record';
     let refuse = true;
-    const calls = server((c) =>
-      c.path === '/members/1' && c.method === 'DELETE'
-        ? refuse
-          ? { status: 409, body: { message: reason } }
-          : { status: 204 }
-        : undefined,
+    const calls = server(
+      stub(
+        contract.api.members.deleteMember,
+        () => (refuse ? { status: 409, body: { message: reason } } : { status: 204, body: undefined }),
+        { id: 1 },
+      ),
     );
     await renderWithProviders(<MembersPage />, '/admin/members');
     fireEvent.click(await screen.findByRole('button', { name: 'Remove Jane Wanjiru' }));
@@ -89,20 +85,18 @@ describe('Members page: the register', () => {
     dialog = await screen.findByRole('dialog', { name: 'Remove member' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove member' }));
     expect(await screen.findByText('Member removed')).toBeTruthy();
-    expect(calls.filter((c) => c.path === '/members/1' && c.method === 'DELETE')).toHaveLength(2);
+    expect(callsTo(calls, contract.api.members.deleteMember, { id: 1 })).toHaveLength(2);
   });
 
   it('offers the CSV template and explains the formats on the import screen', async () => {
-    const calls = server((c) =>
-      c.path === '/members/import/template' ? { status: 200, body: 'member_no,name,email,phone,branch,language' } : undefined,
-    );
+    const calls = server(stub(contract.api.members.getImportTemplate, { status: 200, body: 'member_no,name,email,phone,branch,language' }));
     URL.createObjectURL = vi.fn(() => 'blob:template');
     URL.revokeObjectURL = vi.fn();
     await renderWithProviders(<MembersPage />, '/admin/members');
     expect(await screen.findByText(/Phones: 0712 345 678/)).toBeTruthy();
     expect(screen.getByText(/E-mail: optional/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Download the CSV template' }));
-    await waitFor(() => expect(calls.some((c) => c.path === '/members/import/template')).toBe(true));
+    await waitFor(() => expect(callsTo(calls, contract.api.members.getImportTemplate).length > 0).toBe(true));
     await waitFor(() => expect(URL.createObjectURL).toHaveBeenCalled());
   });
 });

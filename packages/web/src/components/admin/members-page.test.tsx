@@ -2,50 +2,48 @@ import { Profiler, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { paginator, stubFetch, type Call } from '@/test/fetch';
+import { callsTo, paginator, stub, stubRoutes, type RouteStub } from '@/test/fetch';
+import { aPosition } from '@/test/positions';
 import { membersSearch } from '@/lib/list-search';
-import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
+import { CONTACT_CHANGE_AFTER_VOTE, contract, type Member } from '@kura/contract';
 import { MembersPage } from './members-page';
 
-const member = (id: number, extra: Record<string, unknown> = {}) => ({
+const member = (id: number, extra: Partial<Member> = {}): Member => ({
   id,
   member_no: String(1000 + id),
   name: `Member ${id}`,
   email: `m${id}@example.org`,
   phone: '0712345678',
   county: 'Nairobi',
-  psk_position_ids: [] as number[],
+  psk_position_ids: [],
+  language: null,
   ...extra,
 });
 
-const positions = [
-  { id: 1, name: 'Chairperson', level: 'National' },
-  { id: 2, name: 'Treasurer', level: 'Nairobi' },
-];
+const positions = [aPosition(1, 'Chairperson'), aPosition(2, 'Treasurer', { level: 'Nairobi', branch_id: 1 })];
 
-function server(overrides: (c: Call) => { status: number; body?: unknown } | undefined = () => undefined) {
-  return stubFetch((c) => {
-    const o = overrides(c);
-    if (o) return o;
-    const page = Number(c.search.get('page') ?? 1);
-    if (c.path === '/members')
+/** The members page's server; a test's own stubs, `first`, answer before these. */
+function server(...first: RouteStub[]) {
+  return stubRoutes(
+    ...first,
+    stub(contract.api.members.listMembers, (c) => {
+      const page = Number(c.search.get('page') ?? 1);
       return { status: 200, body: paginator([member(page, { psk_position_ids: page === 1 ? [2] : [] })], page, 4) };
-    if (c.path === '/search/member') return { status: 200, body: paginator([member(50)], 1, 1) };
-    if (c.path === '/branches')
-      return {
-        status: 200,
-        body: {
-          data: {
-            data: [
-              { id: 1, name: 'Nairobi' },
-              { id: 2, name: 'Mombasa' },
-            ],
-          },
+    }),
+    stub(contract.api.members.searchMembers, { status: 200, body: paginator([member(50)], 1, 1) }),
+    stub(contract.api.members.listBranches, {
+      status: 200,
+      body: {
+        data: {
+          data: [
+            { id: 1, name: 'Nairobi' },
+            { id: 2, name: 'Mombasa' },
+          ],
         },
-      };
-    if (c.path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
-    return undefined;
-  });
+      },
+    }),
+    stub(contract.api.members.listCandidatePositions, { status: 200, body: { data: { data: positions } } }),
+  );
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -96,7 +94,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
     // numbering continues across pages (10 per page)
     expect(screen.getAllByRole('row')[1]!.textContent?.startsWith('31')).toBe(true);
-    expect(calls.filter((c) => c.path === '/members').map((c) => c.search.get('page'))).toEqual(['1', '4']);
+    expect(callsTo(calls, contract.api.members.listMembers).map((c) => c.search.get('page'))).toEqual(['1', '4']);
   });
 
   it('never shows rows under a pager that has not caught up with their page count', async () => {
@@ -121,7 +119,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'j@x.org' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('Member 50')).toBeTruthy();
-    const s = calls.find((c) => c.path === '/search/member')!.search;
+    const s = callsTo(calls, contract.api.members.searchMembers)[0]!.search;
     expect(Object.fromEntries(s)).toEqual({ query: 'Jane', county: 'Nairobi', phone: '0712', email: 'j@x.org', page: '1' });
     fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
     expect(await screen.findByText('Member 1')).toBeTruthy();
@@ -129,8 +127,8 @@ describe('members page (docs/screens.md "Staff pages")', () => {
   });
 
   it("edits a member and says 'Member updated successfully'", async () => {
-    const calls = server((c) =>
-      c.path === '/edit/psk/member/1' ? { status: 200, body: { data: member(1, { name: 'Renamed' }) } } : undefined,
+    const calls = server(
+      stub(contract.api.members.updateMember, { status: 200, body: { data: member(1, { name: 'Renamed' }) } }, { id: 1 }),
     );
     await renderWithProviders(<MembersPage />, '/admin/members');
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
@@ -139,7 +137,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Renamed' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Member updated successfully')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/edit/psk/member/1')!.body).toEqual({
+    expect(callsTo(calls, contract.api.members.updateMember, { id: 1 })[0]!.body).toEqual({
       name: 'Renamed',
       // The form sends the phone in E.164, whatever spelling it holds.
       phone: '+254712345678',
@@ -153,23 +151,21 @@ describe('members page (docs/screens.md "Staff pages")', () => {
 
   it('shows the member\'s attribute values and sends only those changed, an emptied one as null (docs/api.md "The register")', async () => {
     const stored = { shares: 20000, date_joined: '2024-03-01', paid: true, staff_no: null };
-    const calls = server((c) => {
-      if (c.path === '/organisation/attributes')
-        return {
-          status: 200,
-          body: {
-            data: [
-              { key: 'shares', label: 'Shares (KSh)', type: 'number' },
-              { key: 'date_joined', label: 'Joined', type: 'date' },
-              { key: 'paid', label: 'Subscription paid', type: 'boolean' },
-              { key: 'staff_no', label: 'Staff number', type: 'text' },
-            ],
-          },
-        };
-      if (c.path === '/members') return { status: 200, body: paginator([member(1, { attributes: stored })], 1, 1) };
-      if (c.path === '/edit/psk/member/1') return { status: 200, body: { data: member(1) } };
-      return undefined;
-    });
+    const calls = server(
+      stub(contract.api.register.getAttributes, {
+        status: 200,
+        body: {
+          data: [
+            { key: 'shares', label: 'Shares (KSh)', type: 'number' },
+            { key: 'date_joined', label: 'Joined', type: 'date' },
+            { key: 'paid', label: 'Subscription paid', type: 'boolean' },
+            { key: 'staff_no', label: 'Staff number', type: 'text' },
+          ],
+        },
+      }),
+      stub(contract.api.members.listMembers, { status: 200, body: paginator([member(1, { attributes: stored })], 1, 1) }),
+      stub(contract.api.members.updateMember, { status: 200, body: { data: member(1) } }, { id: 1 }),
+    );
     await renderWithProviders(<MembersPage />, '/admin/members');
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit member' });
@@ -190,7 +186,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     fireEvent.change(joined, { target: { value: '2024-03-01' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Member updated successfully')).toBeTruthy();
-    expect((calls.find((c) => c.path === '/edit/psk/member/1')!.body as { attributes: unknown }).attributes).toEqual({
+    expect((callsTo(calls, contract.api.members.updateMember, { id: 1 })[0]!.body as { attributes: unknown }).attributes).toEqual({
       shares: 25000,
       paid: null,
       staff_no: 'ST-9',
@@ -198,29 +194,31 @@ describe('members page (docs/screens.md "Staff pages")', () => {
   });
 
   it('sends no attributes when none changed', async () => {
-    const calls = server((c) => {
-      if (c.path === '/organisation/attributes')
-        return { status: 200, body: { data: [{ key: 'shares', label: 'Shares (KSh)', type: 'number' }] } };
-      if (c.path === '/members') return { status: 200, body: paginator([member(1, { attributes: { shares: 5 } })], 1, 1) };
-      if (c.path === '/edit/psk/member/1') return { status: 200, body: { data: member(1) } };
-      return undefined;
-    });
+    const calls = server(
+      stub(contract.api.register.getAttributes, {
+        status: 200,
+        body: { data: [{ key: 'shares', label: 'Shares (KSh)', type: 'number' }] },
+      }),
+      stub(contract.api.members.listMembers, { status: 200, body: paginator([member(1, { attributes: { shares: 5 } })], 1, 1) }),
+      stub(contract.api.members.updateMember, { status: 200, body: { data: member(1) } }, { id: 1 }),
+    );
     await renderWithProviders(<MembersPage />, '/admin/members');
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit member' });
     expect(((await within(dialog).findByLabelText('Shares (KSh)')) as HTMLInputElement).value).toBe('5');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Member updated successfully')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/edit/psk/member/1')!.body).not.toHaveProperty('attributes');
+    expect(callsTo(calls, contract.api.members.updateMember, { id: 1 })[0]!.body).not.toHaveProperty('attributes');
   });
 
   it("shows each member's language and lets the admin set it (issue 37)", async () => {
-    const calls = server((c) => {
-      if (c.path === '/members')
-        return { status: 200, body: paginator([member(1, { language: 'sw' }), member(2, { language: null })], 1, 1) };
-      if (c.path === '/edit/psk/member/2') return { status: 200, body: { data: member(2, { language: 'sw' }) } };
-      return undefined;
-    });
+    const calls = server(
+      stub(contract.api.members.listMembers, {
+        status: 200,
+        body: paginator([member(1, { language: 'sw' }), member(2, { language: null })], 1, 1),
+      }),
+      stub(contract.api.members.updateMember, { status: 200, body: { data: member(2, { language: 'sw' }) } }, { id: 2 }),
+    );
     await renderWithProviders(<MembersPage />, '/admin/members');
     const rows = await screen.findAllByRole('row');
     expect(within(rows[1]!).getByText('Kiswahili')).toBeTruthy();
@@ -232,14 +230,16 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     fireEvent.change(language, { target: { value: 'sw' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Member updated successfully')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/edit/psk/member/2')!.body).toMatchObject({ language: 'sw' });
+    expect(callsTo(calls, contract.api.members.updateMember, { id: 2 })[0]!.body).toMatchObject({ language: 'sw' });
   });
 
   it("shows the field message and 'Error updating member' when the server refuses", async () => {
-    server((c) =>
-      c.path === '/edit/psk/member/1'
-        ? { status: 409, body: { message: 'The email is already taken', errors: { email: ['The email is already taken'] } } }
-        : undefined,
+    server(
+      stub(
+        contract.api.members.updateMember,
+        { status: 409, body: { message: 'The email is already taken', errors: { email: ['The email is already taken'] } } },
+        { id: 1 },
+      ),
     );
     await renderWithProviders(<MembersPage />, '/admin/members');
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
@@ -250,12 +250,17 @@ describe('members page (docs/screens.md "Staff pages")', () => {
   });
 
   it('offers to confirm a contact change the server refused for a member who voted, and sends the confirmation', async () => {
-    const calls = server((c) => {
-      if (c.path !== '/edit/psk/member/1') return undefined;
-      const body = c.body as Record<string, unknown>;
-      if (body.confirm_contact_change === true) return { status: 200, body: { data: member(1, { phone: '0799999999' }) } };
-      return { status: 409, body: { message: `This member ${CONTACT_CHANGE_AFTER_VOTE}`, issue: CONTACT_CHANGE_AFTER_VOTE } };
-    });
+    const calls = server(
+      stub(
+        contract.api.members.updateMember,
+        (c) => {
+          const body = c.body as Record<string, unknown>;
+          if (body.confirm_contact_change === true) return { status: 200, body: { data: member(1, { phone: '0799999999' }) } };
+          return { status: 409, body: { message: `This member ${CONTACT_CHANGE_AFTER_VOTE}`, issue: CONTACT_CHANGE_AFTER_VOTE } };
+        },
+        { id: 1 },
+      ),
+    );
     await renderWithProviders(<MembersPage />, '/admin/members');
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit member' });
@@ -263,7 +268,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     const alert = await within(dialog).findByRole('alert');
     expect(alert.textContent).toContain(CONTACT_CHANGE_AFTER_VOTE);
-    const edits = () => calls.filter((c) => c.path === '/edit/psk/member/1');
+    const edits = () => callsTo(calls, contract.api.members.updateMember, { id: 1 });
     expect(edits()).toHaveLength(1);
     expect(edits()[0]!.body).not.toHaveProperty('confirm_contact_change');
     fireEvent.click(within(alert).getByRole('button', { name: 'Confirm the contact change' }));
@@ -273,9 +278,7 @@ describe('members page (docs/screens.md "Staff pages")', () => {
   });
 
   it("assigns positions from a 'name - level' checkbox list", async () => {
-    const calls = server((c) =>
-      c.path === '/assign/psk/position' ? { status: 200, body: { message: 'Position assigned successfully' } } : undefined,
-    );
+    const calls = server(stub(contract.api.members.assignPositions, { status: 200, body: { message: 'Position assigned successfully' } }));
     await renderWithProviders(<MembersPage />, '/admin/members');
     fireEvent.click(await screen.findByRole('button', { name: 'Assign position to Member 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Assign Position' });
@@ -286,15 +289,14 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     fireEvent.click(chair);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Assign' }));
     expect(await screen.findByText('Position assigned successfully')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/assign/psk/position')!.body).toEqual({ member_no: '1001', position_ids: [2, 1] });
+    expect(callsTo(calls, contract.api.members.assignPositions)[0]!.body).toEqual({ member_no: '1001', position_ids: [2, 1] });
   });
 
   it("says 'Error assigning position' / 'Please try again.' on failure, and 'Error fetching branches' when branches fail", async () => {
-    server((c) => {
-      if (c.path === '/assign/psk/position') return { status: 500, body: { message: 'Server error' } };
-      if (c.path === '/branches') return { status: 500, body: { message: 'Server error' } };
-      return undefined;
-    });
+    server(
+      stub(contract.api.members.assignPositions, { status: 500, body: { message: 'Server error' } }),
+      stub(contract.api.members.listBranches, { status: 500, body: { message: 'Server error' } }),
+    );
     await renderWithProviders(<MembersPage />, '/admin/members');
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Member 1' }));
     expect(await screen.findByText('Error fetching branches')).toBeTruthy();
@@ -310,10 +312,11 @@ describe('members page (docs/screens.md "Staff pages")', () => {
   });
 
   it('keeps the page and the search in the URL, so a reload (or a shared link) opens the same list', async () => {
-    const calls = server((c) =>
-      c.path === '/search/member'
-        ? { status: 200, body: paginator([member(60 + Number(c.search.get('page')))], Number(c.search.get('page')), 3) }
-        : undefined,
+    const calls = server(
+      stub(contract.api.members.searchMembers, (c) => ({
+        status: 200,
+        body: paginator([member(60 + Number(c.search.get('page')))], Number(c.search.get('page')), 3),
+      })),
     );
     const first = await renderWithProviders(<MembersPage />, '/admin/members', { validateSearch: membersSearch });
     await screen.findByText('Member 1');
@@ -332,8 +335,8 @@ describe('members page (docs/screens.md "Staff pages")', () => {
     expect(await screen.findByText('Member 62')).toBeTruthy();
     expect(screen.getByText('Page 2 of 3')).toBeTruthy();
     expect((screen.getByLabelText('Branch') as HTMLInputElement).value).toBe('Nairobi');
-    expect(calls.filter((c) => c.path === '/members')).toEqual([]);
-    expect(Object.fromEntries(calls.find((c) => c.path === '/search/member')!.search)).toEqual({ county: 'Nairobi', page: '2' });
+    expect(callsTo(calls, contract.api.members.listMembers)).toEqual([]);
+    expect(Object.fromEntries(callsTo(calls, contract.api.members.searchMembers)[0]!.search)).toEqual({ county: 'Nairobi', page: '2' });
 
     // Reset drops the search from the URL and goes back to the full list's first page.
     fireEvent.click(screen.getByRole('button', { name: 'Reset' }));

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
-import { stubFetch, type Call, type Reply } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { callsTo, stub, stubRoutes, type RouteStub } from '@/test/fetch';
 import { setLocale } from '@/i18n';
 import { createAppRouter } from '@/router';
 
@@ -31,26 +32,16 @@ vi.mock('@/components/staff/statistics-tiles', async (importOriginal) => {
 
 const STATISTICS = { votesCasted: 2, verifiedMembers: 1, unverifiedMembers: 0, membersVoted: 1, membersNotVoted: 0 };
 
-/** The admin's server: `fail` answers a path first (a failure under load), else the usual answers. */
-function server(fail: (call: Call) => Reply | undefined = () => undefined) {
-  return stubFetch((call) => {
-    const failed = fail(call);
-    if (failed) return failed;
-    switch (call.path) {
-      case '/validate/admin':
-        return { status: 200, body: { user_type: 'admin', data: { name: 'Ada Admin' } } };
-      case '/psk/election/status':
-        return { status: 200, body: { active: '0' } };
-      case '/psk/positions':
-        return { status: 200, body: { data: [] } };
-      case '/psk/results':
-        return { status: 200, body: { data: { data: [] } } };
-      case '/statistics':
-        return { status: 200, body: { data: { data: STATISTICS } } };
-      default:
-        return undefined;
-    }
-  });
+/** The admin's server: the `fail` stubs answer first (a failure under load), else the usual answers. */
+function server(...fail: RouteStub[]) {
+  return stubRoutes(
+    ...fail,
+    stub(contract.api.auth.validateStaff, { status: 200, body: { user_type: 'admin', data: { name: 'Ada Admin' } } }),
+    stub(contract.api.elections.getElectionStatus, { status: 200, body: { active: '0' } }),
+    stub(contract.api.members.listPositions, { status: 200, body: { data: [] } }),
+    stub(contract.api.elections.getResults, { status: 200, body: { data: { data: [] } } }),
+    stub(contract.api.elections.getStatistics, { status: 200, body: { data: { data: STATISTICS } } }),
+  );
 }
 
 async function openAdmin() {
@@ -103,10 +94,10 @@ describe('a screen that fails keeps its own error state with Retry (never the ro
 
   it("failed reads of the dashboard's results and statistics show their own error states with Retry, and Retry reads them again", async () => {
     let down = true;
-    const calls = server((call) =>
-      down && (call.path === '/statistics' || call.path === '/psk/results')
-        ? { status: 503, body: { message: 'Service Unavailable' } }
-        : undefined,
+    const unavailable = { status: 503, body: { message: 'Service Unavailable' } } as const;
+    const calls = server(
+      stub(contract.api.elections.getStatistics, () => (down ? unavailable : undefined)),
+      stub(contract.api.elections.getResults, () => (down ? unavailable : undefined)),
     );
     await openAdmin();
     expect(await screen.findByText('The statistics could not be loaded. Please try again later.')).toBeTruthy();
@@ -118,10 +109,10 @@ describe('a screen that fails keeps its own error state with Retry (never the ro
     expect(screen.getByRole('switch', { name: 'Voting enabled' })).toBeTruthy();
 
     down = false;
-    const before = calls.filter((c) => c.path === '/statistics').length;
+    const before = callsTo(calls, contract.api.elections.getStatistics).length;
     fireEvent.click(retryStatistics);
     await waitFor(() => expect(screen.getByTestId('tile-votesCasted').textContent).toContain('2'));
-    expect(calls.filter((c) => c.path === '/statistics').length).toBe(before + 1);
+    expect(callsTo(calls, contract.api.elections.getStatistics).length).toBe(before + 1);
     fireEvent.click(retryResults);
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Retry loading the results' })).toBeNull());
     expect(screen.queryByRole('button', { name: 'Retry loading the statistics' })).toBeNull();
@@ -147,7 +138,7 @@ describe('a screen that fails keeps its own error state with Retry (never the ro
     expect(screen.queryByText('This page could not be loaded.')).toBeNull();
     release();
     await waitFor(() => expect(screen.getByTestId('tile-votesCasted').textContent).toContain('2'));
-    expect(calls.some((c) => c.path === '/statistics')).toBe(true);
+    expect(callsTo(calls, contract.api.elections.getStatistics).length > 0).toBe(true);
   });
 
   it('speaks Kiswahili', async () => {

@@ -1,23 +1,27 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/test/fetch';
+import { contract, type Candidate, type Election, type Position } from '@kura/contract';
+import { callsTo, paginator, stub, stubRoutes, type RouteStub } from '@/test/fetch';
+import { anElection } from '@/test/elections';
+import { aPosition } from '@/test/positions';
 import { ADD_AGENT_TEXT, SetupPage } from './setup-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const election = {
-  title: '',
-  organisation: '',
-  website: null,
-  support_email: null,
-  opens_at: null,
-  closes_at: null,
-  time_zone: 'UTC',
-  results_visibility: 'live',
-  phase: 'setup',
-  active: '0',
-};
+const election: Election = anElection(1, '', { organisation: '', time_zone: 'UTC' });
+
+/** The set-up page's reads with nothing set up yet; the `first` stubs answer before these. */
+const setupStubs = (...first: RouteStub[]) =>
+  stubRoutes(
+    ...first,
+    stub(contract.api.elections.getElection, { status: 200, body: { data: election } }),
+    stub(contract.api.members.listBranches, { status: 200, body: { data: { data: [] } } }),
+    stub(contract.api.members.listCandidatePositions, { status: 200, body: { data: { data: [] } } }),
+    stub(contract.api.candidates.listCandidates, { status: 200, body: { data: { data: { candidates: [] } } } }),
+    stub(contract.api.setup.listAgents, { status: 200, body: { data: [] } }),
+    stub(contract.api.members.listMembers, { status: 200, body: { ...paginator([], 1, 1, 1), total: 0 } }),
+  );
 
 const checklistItem = (label: string) =>
   within(screen.getByRole('list', { name: 'Set-up checklist' }))
@@ -27,44 +31,36 @@ const checklistItem = (label: string) =>
 describe('set-up page', () => {
   it('adds a branch and a position, shows a 409 and ticks the checklist as the election is set up', async () => {
     const branches: { id: number; name: string }[] = [];
-    const positions: { id: number; name: string; level: string; seats: number; description: string | null; branch_id: number | null }[] =
-      [];
+    const positions: Position[] = [];
     let texts = { ...election };
-    const agents: { id: number; name: string; email: string }[] = [];
-    const calls = stubFetch(({ method, path, body }) => {
-      if (path === '/election' && method === 'GET') return { status: 200, body: { data: texts } };
-      if (path === '/election' && method === 'PUT') {
+    const calls = setupStubs(
+      stub(contract.api.elections.getElection, () => ({ status: 200, body: { data: texts } })),
+      stub(contract.api.elections.updateElection, ({ body }) => {
         texts = { ...texts, ...(body as object) };
         return { status: 200, body: { data: texts } };
-      }
-      if (path === '/branches' && method === 'GET') return { status: 200, body: { data: { data: branches } } };
-      if (path === '/branches' && method === 'POST') {
+      }),
+      stub(contract.api.members.listBranches, () => ({ status: 200, body: { data: { data: branches } } })),
+      stub(contract.api.setup.createBranch, ({ body }) => {
         const name = (body as { name: string }).name;
         if (branches.some((b) => b.name === name)) return { status: 409, body: { message: 'A branch of that name exists' } };
         const b = { id: branches.length + 1, name };
         branches.push(b);
         return { status: 201, body: { data: b } };
-      }
-      if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
-      if (path === '/positions' && method === 'POST') {
+      }),
+      stub(contract.api.members.listCandidatePositions, () => ({ status: 200, body: { data: { data: positions } } })),
+      stub(contract.api.setup.createPosition, ({ body }) => {
         const b = body as { name: string; seats: number; description: string | null; branch_id?: number | null };
         const branch = branches.find((x) => x.id === b.branch_id);
-        const p = {
-          id: positions.length + 1,
-          name: b.name,
+        const p = aPosition(positions.length + 1, b.name, {
           seats: b.seats,
           description: b.description,
           branch_id: branch?.id ?? null,
           level: branch?.name ?? 'National',
-        };
+        });
         positions.push(p);
         return { status: 201, body: { data: [p] } };
-      }
-      if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
-      if (path === '/agents') return { status: 200, body: { data: agents } };
-      if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
-      return undefined;
-    });
+      }),
+    );
     await renderWithProviders(<SetupPage />, '/admin/setup');
 
     await waitFor(() => expect(checklistItem('Branches').textContent).toContain('Add at least one branch.'));
@@ -75,12 +71,12 @@ describe('set-up page', () => {
     expect(checklistItem('Agents').textContent).toContain('(to do)');
 
     // organisation texts
-    await waitFor(() => expect(calls.some((c) => c.path === '/election')).toBe(true));
+    await waitFor(() => expect(callsTo(calls, contract.api.elections.getElection).length > 0).toBe(true));
     fireEvent.change(screen.getByLabelText('Election title'), { target: { value: 'Annual election 2026' } });
     fireEvent.change(screen.getByLabelText('Organisation name'), { target: { value: 'Teachers Union' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save organisation texts' }));
     await waitFor(() => expect(checklistItem('Organisation texts').textContent).toContain('Teachers Union: Annual election 2026'));
-    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({
+    expect(callsTo(calls, contract.api.elections.updateElection)[0]!.body).toEqual({
       title: 'Annual election 2026',
       organisation: 'Teachers Union',
       website: null,
@@ -106,7 +102,7 @@ describe('set-up page', () => {
     fireEvent.change(screen.getByLabelText('Branch'), { target: { value: '1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
     expect(await within(screen.getByRole('list', { name: 'Positions' })).findByText('Delegate - Nairobi')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'POST' && c.path === '/positions')!.body).toEqual({
+    expect(callsTo(calls, contract.api.setup.createPosition)[0]!.body).toEqual({
       name: 'Delegate',
       kind: 'candidates',
       seats: 2,
@@ -122,42 +118,29 @@ describe('set-up page', () => {
   }, 30_000);
 
   it("puts the server's 422 on the organisation texts under its field", async () => {
-    const calls = stubFetch(({ method, path }) => {
-      if (path === '/election' && method === 'PUT')
-        return {
-          status: 422,
-          body: { message: 'The given data was invalid', errors: { organisation: ['Must be at most 200 characters long'] } },
-        };
-      if (path === '/election') return { status: 200, body: { data: { ...election, organisation: 'Teachers Union' } } };
-      if (path === '/branches') return { status: 200, body: { data: { data: [] } } };
-      if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: [] } } };
-      if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
-      if (path === '/agents') return { status: 200, body: { data: [] } };
-      if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
-      return undefined;
-    });
+    const calls = setupStubs(
+      stub(contract.api.elections.updateElection, {
+        status: 422,
+        body: { message: 'The given data was invalid', errors: { organisation: ['Must be at most 200 characters long'] } },
+      }),
+      stub(contract.api.elections.getElection, { status: 200, body: { data: { ...election, organisation: 'Teachers Union' } } }),
+    );
     await renderWithProviders(<SetupPage />, '/admin/setup');
     const name = (await screen.findByLabelText('Organisation name')) as HTMLInputElement;
     await waitFor(() => expect(name.value).toBe('Teachers Union'));
     fireEvent.change(name, { target: { value: 'Teachers Union of Kenya' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save organisation texts' }));
     await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'));
-    expect(calls.find((c) => c.method === 'PUT')!.body).toMatchObject({ organisation: 'Teachers Union of Kenya' });
+    expect(callsTo(calls, contract.api.elections.updateElection)[0]!.body).toMatchObject({ organisation: 'Teachers Union of Kenya' });
     const described = name.getAttribute('aria-describedby')!.split(' ');
     expect(described.map((id) => document.getElementById(id)?.textContent)).toContain('Must be at most 200 characters long');
     expect(screen.getByText('Failed to save the organisation texts')).toBeTruthy();
   });
 
   it('ticks Agents once an agent exists', async () => {
-    stubFetch(({ path }) => {
-      if (path === '/election') return { status: 200, body: { data: election } };
-      if (path === '/branches') return { status: 200, body: { data: { data: [] } } };
-      if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: [] } } };
-      if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
-      if (path === '/agents') return { status: 200, body: { data: [{ id: 2, name: 'Amina', email: 'amina@coop.example' }] } };
-      if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
-      return undefined;
-    });
+    setupStubs(
+      stub(contract.api.setup.listAgents, { status: 200, body: { data: [{ id: 2, name: 'Amina', email: 'amina@coop.example' }] } }),
+    );
     await renderWithProviders(<SetupPage />, '/admin/setup');
     await waitFor(() => expect(checklistItem('Agents').textContent).toContain('1 agent (observers)'));
     expect(checklistItem('Agents').textContent).toContain('(done)');
@@ -168,15 +151,12 @@ describe('set-up page', () => {
       ['setup', 'Set the opening and closing times', '(to do)'],
       ['open', 'opened and closed with the switch', '(done)'],
     ] as const) {
-      stubFetch(({ path }) => {
-        if (path === '/election') return { status: 200, body: { data: { ...election, phase, opens_at: null, closes_at: null } } };
-        if (path === '/branches') return { status: 200, body: { data: { data: [] } } };
-        if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: [] } } };
-        if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
-        if (path === '/agents') return { status: 200, body: { data: [] } };
-        if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
-        return undefined;
-      });
+      setupStubs(
+        stub(contract.api.elections.getElection, {
+          status: 200,
+          body: { data: { ...election, phase, opens_at: null, closes_at: null } },
+        }),
+      );
       const view = await renderWithProviders(<SetupPage />, '/admin/setup');
       await waitFor(() => expect(checklistItem('Schedule').textContent).toContain(text));
       expect(checklistItem('Schedule').textContent).toContain(state);
@@ -185,24 +165,17 @@ describe('set-up page', () => {
   });
 
   it('moves a position with one PUT of the whole order; a refusal shows and nothing is half-moved', async () => {
-    const pos = (id: number, name: string) => ({ id, name, level: 'National', seats: 1, description: null, branch_id: null });
-    let positions = [pos(1, 'Chair'), pos(2, 'Secretary'), pos(3, 'Treasurer')];
+    let positions = [aPosition(1, 'Chair'), aPosition(2, 'Secretary'), aPosition(3, 'Treasurer')];
     let refuse = false;
-    const calls = stubFetch(({ method, path, body }) => {
-      if (path === '/election') return { status: 200, body: { data: election } };
-      if (path === '/branches') return { status: 200, body: { data: { data: [] } } };
-      if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
-      if (path === '/positions/order' && method === 'PUT') {
+    const calls = setupStubs(
+      stub(contract.api.members.listCandidatePositions, () => ({ status: 200, body: { data: { data: positions } } })),
+      stub(contract.api.setup.reorderPositions, ({ body }) => {
         if (refuse) return { status: 409, body: { message: 'Votes have been cast for Chair National, so it can no longer be moved' } };
         const ids = (body as { position_ids: number[] }).position_ids;
         positions = ids.map((id) => positions.find((p) => p.id === id)!);
         return { status: 200, body: { data: positions } };
-      }
-      if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates: [] } } } };
-      if (path === '/agents') return { status: 200, body: { data: [] } };
-      if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
-      return undefined;
-    });
+      }),
+    );
     await renderWithProviders(<SetupPage />, '/admin/setup');
     const list = () => within(screen.getByRole('list', { name: 'Positions' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Move Chair - National down' }));
@@ -225,40 +198,24 @@ describe('set-up page', () => {
         .getAllByText(/ - National$/)
         .map((e) => e.textContent),
     ).toEqual(['Secretary - National', 'Chair - National', 'Treasurer - National']);
-    expect(calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+    expect(callsTo(calls, contract.api.setup.updatePosition)).toEqual([]);
   });
 
   describe('motions and voting methods (docs/api.md "Many elections, motions and ranked counts")', () => {
-    type Pos = {
-      id: number;
-      name: string;
-      level: string;
-      seats: number;
-      description: string | null;
-      branch_id: number | null;
-      kind: 'candidates' | 'motion';
-      method: string | null;
-      threshold: string | null;
-      quorum_percent: number | null;
-      eligibility?: unknown[];
-      nomination?: unknown;
-    };
-    const setupServer = (positions: Pos[], candidates: unknown[] = []) =>
-      stubFetch(({ method, path, body }) => {
-        if (path === '/election') return { status: 200, body: { data: election } };
-        if (path === '/branches') return { status: 200, body: { data: { data: [] } } };
-        if (path === '/psk/candidate/positions') return { status: 200, body: { data: { data: positions } } };
-        if (path === '/organisation/attributes')
-          return {
-            status: 200,
-            body: {
-              data: [
-                { key: 'shares', label: 'Shares (KSh)', type: 'number' },
-                { key: 'date_joined', label: 'Joined', type: 'date' },
-              ],
-            },
-          };
-        if (path === '/positions' && method === 'POST') {
+    type Pos = Position;
+    const setupServer = (positions: Pos[], candidates: Candidate[] = []) =>
+      setupStubs(
+        stub(contract.api.members.listCandidatePositions, () => ({ status: 200, body: { data: { data: positions } } })),
+        stub(contract.api.register.getAttributes, {
+          status: 200,
+          body: {
+            data: [
+              { key: 'shares', label: 'Shares (KSh)', type: 'number' },
+              { key: 'date_joined', label: 'Joined', type: 'date' },
+            ],
+          },
+        }),
+        stub(contract.api.setup.createPosition, ({ body }) => {
           const b = body as Partial<Pos>;
           const p: Pos = {
             id: positions.length + 1,
@@ -274,18 +231,14 @@ describe('set-up page', () => {
           };
           positions.push(p);
           return { status: 201, body: { data: [p] } };
-        }
-        const patch = /^\/positions\/(\d+)$/.exec(path);
-        if (patch && method === 'PATCH') {
-          const i = positions.findIndex((p) => p.id === Number(patch[1]));
+        }),
+        stub(contract.api.setup.updatePosition, ({ path, body }) => {
+          const i = positions.findIndex((p) => p.id === Number(path.split('/').pop()));
           positions[i] = { ...positions[i]!, ...(body as object) };
-          return { status: 200, body: { data: positions[i] } };
-        }
-        if (path === '/psk/candidates') return { status: 200, body: { data: { data: { candidates } } } };
-        if (path === '/agents') return { status: 200, body: { data: [] } };
-        if (path === '/members') return { status: 200, body: { data: [], current_page: 1, last_page: 1, per_page: 1, total: 0 } };
-        return undefined;
-      });
+          return { status: 200, body: { data: positions[i]! } };
+        }),
+        stub(contract.api.candidates.listCandidates, { status: 200, body: { data: { data: { candidates } } } }),
+      );
 
     it('adds a motion with its threshold and quorum (no seats, no method, no candidates) and a ranked position', async () => {
       const positions: Pos[] = [];
@@ -303,12 +256,12 @@ describe('set-up page', () => {
       fireEvent.change(screen.getByLabelText('Motion text (optional)'), { target: { value: 'That the budget be adopted.' } });
       fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
       expect(await screen.findByText('The quorum must be at most 100 percent')).toBeTruthy();
-      expect(calls.some((c) => c.method === 'POST' && c.path === '/positions')).toBe(false);
+      expect(callsTo(calls, contract.api.setup.createPosition).length > 0).toBe(false);
       fireEvent.change(screen.getByLabelText('Quorum (%)'), { target: { value: '40' } });
       fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
       const list = () => within(screen.getByRole('list', { name: 'Positions' }));
       expect(await list().findByText('Adopt the budget - National')).toBeTruthy();
-      expect(calls.find((c) => c.method === 'POST' && c.path === '/positions')!.body).toEqual({
+      expect(callsTo(calls, contract.api.setup.createPosition)[0]!.body).toEqual({
         name: 'Adopt the budget',
         kind: 'motion',
         threshold: 'two_thirds',
@@ -329,7 +282,7 @@ describe('set-up page', () => {
       fireEvent.change(screen.getByLabelText('Seats'), { target: { value: '2' } });
       fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
       expect(await list().findByText('Chair - National')).toBeTruthy();
-      expect(calls.filter((c) => c.method === 'POST' && c.path === '/positions')[1]!.body).toEqual({
+      expect(callsTo(calls, contract.api.setup.createPosition)[1]!.body).toEqual({
         name: 'Chair',
         kind: 'candidates',
         seats: 2,
@@ -363,13 +316,13 @@ describe('set-up page', () => {
       fireEvent.change(screen.getByLabelText('Proposers'), { target: { value: '0' } });
       fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
       expect(await screen.findByText('Without self-nomination a nomination needs at least one proposer')).toBeTruthy();
-      expect(calls.some((c) => c.method === 'POST' && c.path === '/positions')).toBe(false);
+      expect(callsTo(calls, contract.api.setup.createPosition).length > 0).toBe(false);
       fireEvent.change(screen.getByLabelText('Proposers'), { target: { value: '2' } });
       fireEvent.change(screen.getByLabelText('Seconders'), { target: { value: '3' } });
       fireEvent.click(screen.getByRole('checkbox', { name: "Supporters must be of the nominee's branch" }));
       fireEvent.click(screen.getByRole('button', { name: 'Add position' }));
       expect(await within(screen.getByRole('list', { name: 'Positions' })).findByText('Treasurer - National')).toBeTruthy();
-      expect(calls.find((c) => c.method === 'POST' && c.path === '/positions')!.body).toEqual({
+      expect(callsTo(calls, contract.api.setup.createPosition)[0]!.body).toEqual({
         name: 'Treasurer',
         kind: 'candidates',
         seats: 1,
@@ -415,8 +368,8 @@ describe('set-up page', () => {
       fireEvent.change(row.getByLabelText('Rule 1 Value'), { target: { value: '10000' } });
       fireEvent.click(row.getByRole('checkbox', { name: 'Members nominate its candidates' }));
       fireEvent.click(row.getByRole('button', { name: 'Save' }));
-      await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
-      expect(calls.find((c) => c.method === 'PATCH')!.body).toMatchObject({
+      await waitFor(() => expect(callsTo(calls, contract.api.setup.updatePosition).length > 0).toBe(true));
+      expect(callsTo(calls, contract.api.setup.updatePosition)[0]!.body).toMatchObject({
         eligibility: [{ attribute: 'shares', op: 'at_least', value: 10000 }],
         nomination: null,
       });
@@ -449,7 +402,18 @@ describe('set-up page', () => {
           quorum_percent: null,
         },
       ];
-      const calls = setupServer(positions, [{ id: 5, name: 'Achieng', positions: [{ id: 2 }] }]);
+      const achieng: Candidate = {
+        id: 5,
+        member_no: '1005',
+        name: 'Achieng',
+        phone: '+254712345605',
+        email: '',
+        county: 'Nairobi',
+        image_url: null,
+        statement: null,
+        positions: [positions[1]!],
+      };
+      const calls = setupServer(positions, [achieng]);
       await renderWithProviders(<SetupPage />, '/admin/setup');
       // the edit form opens in the position's row, above the add form
       const edit = () => within(screen.getByRole('list', { name: 'Positions' }));
@@ -461,8 +425,8 @@ describe('set-up page', () => {
       fireEvent.change(edit().getByLabelText('Threshold'), { target: { value: 'three_quarters' } });
       fireEvent.change(edit().getByLabelText('Quorum (%)'), { target: { value: '' } });
       fireEvent.click(edit().getByRole('button', { name: 'Save' }));
-      await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
-      expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({
+      await waitFor(() => expect(callsTo(calls, contract.api.setup.updatePosition).length > 0).toBe(true));
+      expect(callsTo(calls, contract.api.setup.updatePosition)[0]).toMatchObject({
         path: '/positions/1',
         body: { name: 'Budget', description: 'Adopt it', threshold: 'three_quarters', quorum_percent: null },
       });
@@ -472,8 +436,8 @@ describe('set-up page', () => {
       expect(edit().queryByLabelText('Threshold')).toBeNull();
       fireEvent.change(edit().getByLabelText('Voting method'), { target: { value: 'approval' } });
       fireEvent.click(edit().getByRole('button', { name: 'Save' }));
-      await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(2));
-      expect(calls.filter((c) => c.method === 'PATCH')[1]).toMatchObject({
+      await waitFor(() => expect(callsTo(calls, contract.api.setup.updatePosition)).toHaveLength(2));
+      expect(callsTo(calls, contract.api.setup.updatePosition)[1]).toMatchObject({
         path: '/positions/2',
         body: { name: 'Board', seats: 3, description: null, method: 'approval' },
       });

@@ -1,27 +1,34 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/test/fetch';
+import { contract, type VvpatRow } from '@kura/contract';
+import { stub, stubRoutes } from '@/test/fetch';
 import { navigation } from '@/lib/api';
 import { storeSession } from '@/lib/session';
 import { VvpatPage } from './vvpat-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** Jane Doe's receipt for Chairperson National in the AGM, with the count `count`. */
+const receipt = (count: number | null): VvpatRow => ({
+  vvpat: 'VP-7K3Q-M9XD',
+  name: 'Jane Doe',
+  count,
+  position: 'Chairperson National',
+  election_id: 1,
+  election: 'AGM 2026',
+});
+const noPositions = stub(contract.api.members.listPositions, { status: 200, body: { data: [] } });
+
 describe('admin vvpat page (docs/screens.md "Staff pages")', () => {
   it('lists receipts with the spec columns and the pager', async () => {
-    stubFetch((c) => {
-      if (c.path === '/psk/admin/vvpat')
-        return {
-          status: 200,
-          body: {
-            data: { votes: [{ vvpat: 'VP-7K3Q-M9XD', name: 'Jane Doe', count: 1, position: 'Chairperson National' }] },
-            meta: { current_page: 1, last_page: 2, per_page: 10, total: 11 },
-          },
-        };
-      if (c.path === '/psk/positions') return { status: 200, body: { data: [] } };
-      return undefined;
-    });
+    stubRoutes(
+      stub(contract.api.vvpat.listVvpat, {
+        status: 200,
+        body: { data: { votes: [receipt(1)] }, meta: { current_page: 1, last_page: 2, per_page: 10, total: 11 } },
+      }),
+      noPositions,
+    );
     await renderWithProviders(<VvpatPage />, '/admin/vpat');
     expect(await screen.findByText('VP-7K3Q-M9XD')).toBeTruthy();
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
@@ -37,7 +44,7 @@ describe('admin vvpat page (docs/screens.md "Staff pages")', () => {
   it("says 'Unauthorized' / 'Your session has expired' on a 401", async () => {
     vi.spyOn(navigation, 'assign').mockImplementation(() => {});
     storeSession({ bearer_token: 't', hash: 'h', name: 'A', photo: null, balance: 0 }, 'admin');
-    stubFetch((c) => (c.path === '/psk/admin/vvpat' ? { status: 401, body: { message: 'Unauthenticated' } } : undefined));
+    stubRoutes(stub(contract.api.vvpat.listVvpat, { status: 401, body: { message: 'Unauthenticated' } }));
     await renderWithProviders(<VvpatPage />, '/admin/vpat');
     expect(await screen.findByText('Unauthorized')).toBeTruthy();
     expect(screen.getAllByText('Your session has expired').length).toBeGreaterThanOrEqual(1);
@@ -45,7 +52,7 @@ describe('admin vvpat page (docs/screens.md "Staff pages")', () => {
   });
 
   it("says 'Error' with the generic text on other failures", async () => {
-    stubFetch((c) => (c.path === '/psk/admin/vvpat' ? { status: 500, body: { message: 'Server error' } } : undefined));
+    stubRoutes(stub(contract.api.vvpat.listVvpat, { status: 500, body: { message: 'Server error' } }));
     await renderWithProviders(<VvpatPage />, '/admin/vpat');
     expect(await screen.findByText('Error')).toBeTruthy();
     expect(screen.getAllByText('An error occurred while fetching the data. Please try again later.').length).toBeGreaterThanOrEqual(1);
@@ -53,11 +60,7 @@ describe('admin vvpat page (docs/screens.md "Staff pages")', () => {
 
   it('shows the reason, not an error, while results visibility holds the audit trail back until close', async () => {
     const reason = 'Results are published when voting closes';
-    stubFetch((c) => {
-      if (c.path === '/psk/admin/vvpat') return { status: 403, body: { message: reason } };
-      if (c.path === '/psk/positions') return { status: 200, body: { data: [] } };
-      return undefined;
-    });
+    stubRoutes(stub(contract.api.vvpat.listVvpat, { status: 403, body: { message: reason } }), noPositions);
     await renderWithProviders(<VvpatPage />, '/admin/vpat');
     expect(await screen.findByText(reason)).toBeTruthy();
     expect(screen.queryByText('Error')).toBeNull();
@@ -65,18 +68,13 @@ describe('admin vvpat page (docs/screens.md "Staff pages")', () => {
   });
 
   it('shows a dash for a count the server withholds (null)', async () => {
-    stubFetch((c) => {
-      if (c.path === '/psk/admin/vvpat')
-        return {
-          status: 200,
-          body: {
-            data: { votes: [{ vvpat: 'VP-7K3Q-M9XD', name: 'Jane Doe', count: null, position: 'Chairperson National' }] },
-            meta: { current_page: 1, last_page: 1, per_page: 10, total: 1 },
-          },
-        };
-      if (c.path === '/psk/positions') return { status: 200, body: { data: [] } };
-      return undefined;
-    });
+    stubRoutes(
+      stub(contract.api.vvpat.listVvpat, {
+        status: 200,
+        body: { data: { votes: [receipt(null)] }, meta: { current_page: 1, last_page: 1, per_page: 10, total: 1 } },
+      }),
+      noPositions,
+    );
     await renderWithProviders(<VvpatPage />, '/admin/vpat');
     const cell = await screen.findByText('VP-7K3Q-M9XD');
     const cells = [...cell.closest('tr')!.querySelectorAll('td')].map((td) => td.textContent);

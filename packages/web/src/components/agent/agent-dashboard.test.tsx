@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import type { ChannelHandlers } from '@/lib/realtime';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { stub, stubRoutes } from '@/test/fetch';
+import { aPosition } from '@/test/positions';
 import { AgentDashboard } from './agent-dashboard';
 
 const live: { handlers: ChannelHandlers | null } = { handlers: null };
@@ -31,21 +33,11 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('agent dashboard (docs/screens.md "Staff pages")', () => {
   it("defaults to President_National, says 'No votes at the moment', and follows the live channels", async () => {
-    stubFetch((c) => {
-      if (c.path === '/psk/positions')
-        return {
-          status: 200,
-          body: {
-            data: [
-              { id: 1, name: 'Chairperson', level: 'National' },
-              { id: 2, name: 'President', level: 'National' },
-            ],
-          },
-        };
-      if (c.path === '/agent/results') return { status: 200, body: { data: { data: [president(0, 0)] } } };
-      if (c.path === '/agent/statistics') return { status: 200, body: { data: stats(0) } };
-      return undefined;
-    });
+    stubRoutes(
+      stub(contract.api.members.listPositions, { status: 200, body: { data: [aPosition(1, 'Chairperson'), aPosition(2, 'President')] } }),
+      stub(contract.api.elections.getAgentResults, { status: 200, body: { data: { data: [president(0, 0)] } } }),
+      stub(contract.api.elections.getAgentStatistics, { status: 200, body: { data: stats(0) } }),
+    );
     await renderWithProviders(<AgentDashboard />, '/agent');
     expect(await screen.findByText('No votes at the moment')).toBeTruthy();
     expect(screen.getByRole('combobox', { name: 'Position' }).textContent).toContain('President National');

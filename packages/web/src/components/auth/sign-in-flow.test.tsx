@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { callsTo, stub, stubRoutes } from '@/test/fetch';
+import { anElection } from '@/test/elections';
 import { SignIn } from './sign-in-page';
 
 afterEach(() => {
@@ -9,24 +11,19 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const election = (support_email: string | null) => ({
-  status: 200,
-  body: {
-    data: {
-      title: 'AGM',
-      organisation: 'Umoja Savings',
-      website: null,
-      support_email,
-      opens_at: null,
-      closes_at: null,
-      time_zone: 'UTC',
-      results_visibility: 'live',
-      phase: 'setup',
-      active: '0',
-    },
-  },
+/** GET election of the AGM of Umoja Savings, with the support e-mail `support_email`. */
+const election = (support_email: string | null) =>
+  stub(contract.api.elections.getElection, {
+    status: 200,
+    body: { data: anElection(1, 'AGM', { organisation: 'Umoja Savings', support_email, time_zone: 'UTC' }) },
+  });
+/** POST verify/phone for an identifier the server does not know. */
+const UNKNOWN = stub(contract.api.auth.verifyPhone, {
+  status: 404,
+  body: { message: 'No account found, try signing up', issue: 'No such user exists' },
 });
-const UNKNOWN = { status: 404, body: { message: 'No account found, try signing up', issue: 'No such user exists' } };
+/** POST verify/phone that sends a code. */
+const CODE_SENT = stub(contract.api.auth.verifyPhone, { status: 200, body: { message: 'Code sent' } });
 
 async function submitIdentifier(value: string) {
   const input = await screen.findByLabelText('Member number, phone number or email');
@@ -37,9 +34,7 @@ async function submitIdentifier(value: string) {
 
 describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
   it('says an unknown member number or phone was not found, with the support e-mail, and stays on the page', async () => {
-    const calls = stubFetch(({ path }) =>
-      path === '/verify/phone' ? UNKNOWN : path === '/election' ? election('help@umoja.example') : { status: 204 },
-    );
+    const calls = stubRoutes(UNKNOWN, election('help@umoja.example'));
     const { router } = await renderWithProviders(<SignIn />, '/sign-in');
     await submitIdentifier('0712 345 678');
     const link = await screen.findByRole('link', { name: 'help@umoja.example' });
@@ -51,14 +46,14 @@ describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
     // No sign-up dead end and no toast repeating the server's "try signing up".
     expect(screen.queryByText('There has been the below issue')).toBeNull();
     expect(screen.queryByText(/try signing up/)).toBeNull();
-    expect(calls.find((c) => c.path === '/verify/phone')?.body).toEqual({ unique_id: '0712 345 678', consent: true });
+    expect(callsTo(calls, contract.api.auth.verifyPhone)[0]?.body).toEqual({ unique_id: '0712 345 678', consent: true });
     // Typing again clears it.
     fireEvent.change(screen.getByLabelText('Member number, phone number or email'), { target: { value: '1001' } });
     await waitFor(() => expect(screen.queryByText(/We could not find/)).toBeNull());
   });
 
   it('without a support e-mail, names the organisation to contact', async () => {
-    stubFetch(({ path }) => (path === '/verify/phone' ? UNKNOWN : path === '/election' ? election(null) : { status: 204 }));
+    stubRoutes(UNKNOWN, election(null));
     await renderWithProviders(<SignIn />, '/sign-in');
     await submitIdentifier('99999');
     expect(
@@ -68,7 +63,7 @@ describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
 
   it('offers "Resend code" after the server\'s minute, counting down, and sends a new code for the same identifier', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const calls = stubFetch(({ path }) => (path === '/verify/phone' ? { status: 200, body: { message: 'Code sent' } } : { status: 204 }));
+    const calls = stubRoutes(CODE_SENT);
     await renderWithProviders(<SignIn />, '/sign-in');
     await submitIdentifier('+254 712 345 678');
     const resend = await screen.findByRole('button', { name: 'Resend code' });
@@ -79,7 +74,7 @@ describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
     resend.focus();
     expect(document.activeElement).toBe(resend);
     fireEvent.click(resend);
-    expect(calls.filter((c) => c.path === '/verify/phone')).toHaveLength(1);
+    expect(callsTo(calls, contract.api.auth.verifyPhone)).toHaveLength(1);
     await act(async () => {
       vi.advanceTimersByTime(30_000);
     });
@@ -91,8 +86,8 @@ describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
     expect(resend.getAttribute('aria-disabled')).toBe('false');
     expect(screen.getByTestId('resend-status').textContent).toBe("Didn't get the code? You can ask for a new one now.");
     fireEvent.click(resend);
-    await waitFor(() => expect(calls.filter((c) => c.path === '/verify/phone')).toHaveLength(2));
-    expect(calls.filter((c) => c.path === '/verify/phone')[1]!.body).toEqual({ unique_id: '+254 712 345 678', consent: true });
+    await waitFor(() => expect(callsTo(calls, contract.api.auth.verifyPhone)).toHaveLength(2));
+    expect(callsTo(calls, contract.api.auth.verifyPhone)[1]!.body).toEqual({ unique_id: '+254 712 345 678', consent: true });
     await waitFor(() =>
       expect(screen.getByTestId('resend-status').textContent).toBe('We sent a new code. The code sent before no longer works.'),
     );
@@ -103,17 +98,18 @@ describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
   it("waits the server's Retry-After when a resend is refused as too soon", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let sends = 0;
-    stubFetch(({ path }) => {
-      if (path !== '/verify/phone') return { status: 204 };
-      sends += 1;
-      return sends === 1
-        ? { status: 200, body: { message: 'Code sent' } }
-        : {
-            status: 429,
-            body: { message: 'A code was sent less than a minute ago, please wait before asking for another' },
-            headers: { 'Retry-After': '17' },
-          };
-    });
+    stubRoutes(
+      stub(contract.api.auth.verifyPhone, () => {
+        sends += 1;
+        return sends === 1
+          ? { status: 200, body: { message: 'Code sent' } }
+          : {
+              status: 429,
+              body: { message: 'A code was sent less than a minute ago, please wait before asking for another' },
+              headers: { 'Retry-After': '17' },
+            };
+      }),
+    );
     await renderWithProviders(<SignIn />, '/sign-in');
     await submitIdentifier('1001');
     const resend = await screen.findByRole('button', { name: 'Resend code' });
@@ -128,11 +124,7 @@ describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
 
   it('shows the 6-digit code step, stores the session as member and goes to /voter after 2 s', async () => {
     const session = { bearer_token: 'tok', hash: 'hh', name: 'Jane', photo: null, balance: 0, message: 'Welcome' };
-    const calls = stubFetch(({ path }) => {
-      if (path === '/verify/phone') return { status: 200, body: { message: 'Code sent' } };
-      if (path === '/verify/sms') return { status: 200, body: session };
-      return { status: 204 };
-    });
+    const calls = stubRoutes(CODE_SENT, stub(contract.api.auth.verifySms, { status: 200, body: session }));
     const { router } = await renderWithProviders(<SignIn />, '/sign-in');
     await submitIdentifier('1001');
     expect(await screen.findByText('Enter the 6-digit code we sent to your phone by SMS.')).toBeTruthy();
@@ -150,13 +142,13 @@ describe('sign-in flow (docs/screens.md "Sign-in and session loss")', () => {
     expect(window.localStorage.getItem('hash')).toBe('hh');
     expect(window.localStorage.getItem('account_type')).toBe('member');
     expect(window.localStorage.getItem('pfNumber')).toBe('1001');
-    expect(calls.find((c) => c.path === '/verify/sms')?.body).toEqual({ token: '123456' });
+    expect(callsTo(calls, contract.api.auth.verifySms)[0]?.body).toEqual({ token: '123456' });
     expect(router.state.location.pathname).toBe('/sign-in');
     await waitFor(() => expect(router.state.location.pathname).toBe('/voter'), { timeout: 3500 });
   }, 10_000);
 
   it("goes back to the details with 'Back to input details'", async () => {
-    stubFetch(({ path }) => (path === '/verify/phone' ? { status: 200, body: { message: 'Code sent' } } : { status: 204 }));
+    stubRoutes(CODE_SENT);
     await renderWithProviders(<SignIn />, '/sign-in');
     await submitIdentifier('1001');
     fireEvent.click(await screen.findByRole('button', { name: 'Back to input details' }));

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { IDENTIFIER_FORMAT_MESSAGE, inEnglish } from '@kura/contract';
-import { stubFetch } from '@/test/fetch';
+import { contract, IDENTIFIER_FORMAT_MESSAGE, inEnglish } from '@kura/contract';
+import { stub, stubRoutes } from '@/test/fetch';
+import { anElection } from '@/test/elections';
+import { anOrganisation } from '@/test/organisation';
 import { renderWithProviders } from '@/test/render';
 import { SignIn } from './sign-in-page';
 import { SignUp, SIGN_UP_UNAVAILABLE } from './sign-up-page';
@@ -44,23 +46,11 @@ describe('sign-in identifier validation (docs/api.md "Validation")', () => {
   });
 
   it("follows the organisation's member-number format: UFC 001 (with a space) under 'UFC \\d{3}', not XYZ-1", async () => {
-    stubFetch(({ path }) =>
-      path === '/organisation'
-        ? {
-            status: 200,
-            body: {
-              data: {
-                name: 'Umoja',
-                website: null,
-                support_email: null,
-                time_zone: 'UTC',
-                current_election_id: null,
-                default_language: 'en',
-                member_no_pattern: 'UFC \\d{3}',
-              },
-            },
-          }
-        : undefined,
+    stubRoutes(
+      stub(contract.api.organisation.getOrganisation, {
+        status: 200,
+        body: { data: anOrganisation({ name: 'Umoja', time_zone: 'UTC', member_no_pattern: 'UFC \\d{3}' }) },
+      }),
     );
     const { input, button } = await setup();
     // The default rule refuses a space; the organisation's format takes it once it is read.
@@ -132,26 +122,11 @@ describe('the ways in from the sign-in page', () => {
 
   it('without Google, sign-up explains why and what to do instead, and hides the form that cannot succeed', async () => {
     // The support address is the one the admin set on the election (GET election).
-    stubFetch(({ path }) =>
-      path === '/election'
-        ? {
-            status: 200,
-            body: {
-              data: {
-                title: 'AGM',
-                organisation: 'Umoja Savings',
-                website: null,
-                support_email: 'help@umoja.example',
-                opens_at: null,
-                closes_at: null,
-                time_zone: 'UTC',
-                results_visibility: 'live',
-                phase: 'setup',
-                active: '0',
-              },
-            },
-          }
-        : undefined,
+    stubRoutes(
+      stub(contract.api.elections.getElection, {
+        status: 200,
+        body: { data: anElection(1, 'AGM', { organisation: 'Umoja Savings', support_email: 'help@umoja.example', time_zone: 'UTC' }) },
+      }),
     );
     await renderWithProviders(<SignUp />, '/sign-up');
     const note = await screen.findByRole('note');

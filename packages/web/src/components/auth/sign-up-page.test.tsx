@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { stubFetch } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { callsTo, stub, stubRoutes } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
 import { SignUp, ACCOUNT_EXISTS } from './sign-up-page';
 
@@ -33,21 +34,24 @@ async function fillDetails() {
 
 describe('sign-up (docs/screens.md "Sign-in and session loss")', () => {
   it('asks for the code texted to the registered phone, then links the account and goes to /sign-in', async () => {
-    const calls = stubFetch(({ path }) => {
-      if (path === '/signup')
-        return { status: 202, body: { message: 'A 6 digit code has been sent to your phone ********89', pfNumber: '1234' } };
-      if (path === '/signup/verify')
-        return { status: 201, body: { message: 'Account created successfully, you can now sign in', pfNumber: '1234' } };
-      return undefined;
-    });
+    const calls = stubRoutes(
+      stub(contract.api.auth.signup, {
+        status: 202,
+        body: { message: 'A 6 digit code has been sent to your phone ********89', pfNumber: '1234' },
+      }),
+      stub(contract.api.auth.verifySignup, {
+        status: 201,
+        body: { message: 'Account created successfully, you can now sign in', pfNumber: '1234' },
+      }),
+    );
     const { router } = await renderWithProviders(<SignUp />, '/sign-up');
     await fillDetails();
 
     expect(await screen.findByText('A 6 digit code has been sent to your phone ********89')).toBeTruthy();
     // Nothing is linked, and nothing stored, before the code.
-    expect(calls.some((c) => c.path === '/signup/verify')).toBe(false);
+    expect(callsTo(calls, contract.api.auth.verifySignup).length > 0).toBe(false);
     expect(window.localStorage.getItem('pfNumber')).toBeNull();
-    expect(calls.find((c) => c.path === '/signup')?.body).toMatchObject({
+    expect(callsTo(calls, contract.api.auth.signup)[0]?.body).toMatchObject({
       pfNumber: '1234',
       phone: '0712345689',
       credential: 'google-credential-1',
@@ -61,22 +65,23 @@ describe('sign-up (docs/screens.md "Sign-in and session loss")', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/sign-in'));
-    expect(calls.find((c) => c.path === '/signup/verify')?.body).toEqual({ token: '654321' });
+    expect(callsTo(calls, contract.api.auth.verifySignup)[0]?.body).toEqual({ token: '654321' });
     expect(window.localStorage.getItem('pfNumber')).toBe('1234');
   });
 
   it('shows a wrong code and stays on the code step; 409 says the account exists', async () => {
     let verify = 0;
-    stubFetch(({ path }) => {
-      if (path === '/signup')
-        return { status: 202, body: { message: 'A 6 digit code has been sent to your phone ********89', pfNumber: '1234' } };
-      if (path === '/signup/verify') {
-        return ++verify === 1
+    stubRoutes(
+      stub(contract.api.auth.signup, {
+        status: 202,
+        body: { message: 'A 6 digit code has been sent to your phone ********89', pfNumber: '1234' },
+      }),
+      stub(contract.api.auth.verifySignup, () =>
+        ++verify === 1
           ? { status: 401, body: { message: 'The code is incorrect, please try again', issue: 'The code is incorrect, please try again' } }
-          : { status: 409, body: { message: ACCOUNT_EXISTS } };
-      }
-      return undefined;
-    });
+          : { status: 409, body: { message: ACCOUNT_EXISTS } },
+      ),
+    );
     const { router } = await renderWithProviders(<SignUp />, '/sign-up');
     await fillDetails();
     const code = await screen.findByLabelText('SMS code');
@@ -90,9 +95,7 @@ describe('sign-up (docs/screens.md "Sign-in and session loss")', () => {
   });
 
   it('a refused first step asks for Google again (a Google sign-in is accepted once)', async () => {
-    stubFetch(({ path }) =>
-      path === '/signup' ? { status: 404, body: { message: 'No member matches this voter ID and phone number' } } : undefined,
-    );
+    stubRoutes(stub(contract.api.auth.signup, { status: 404, body: { message: 'No member matches this voter ID and phone number' } }));
     await renderWithProviders(<SignUp />, '/sign-up');
     await fillDetails();
     expect((await screen.findAllByText(/No member matches this voter ID and phone number/)).length).toBeGreaterThan(0);

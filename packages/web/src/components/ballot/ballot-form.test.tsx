@@ -1,33 +1,31 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/test/fetch';
+import { contract, type BallotGroup } from '@kura/contract';
+import { callsTo, stub, stubRoutes, type RouteReply } from '@/test/fetch';
+import { aBallotGroup, aCandidate } from '@/test/ballots';
 import userEvent from '@testing-library/user-event';
 import { Elect } from '@/components/voter/elect-page';
 import { choiceValue } from '@/components/ballot/ballot-form';
 import { motionRule } from '@/lib/motion-rule';
 
 const ballot = [
-  {
-    title: 'chairperson national',
-    position_id: 1,
-    candidates: [
-      { id: 11, name: 'Jane Wanjiku', photo: '/uploads/jane.png' },
-      { id: 12, name: 'Otieno Omondi', photo: null },
-    ],
-  },
-  { title: 'treasurer national', position_id: 2, candidates: [{ id: 21, name: 'Amina Hassan', photo: null }] },
-  { title: 'secretary national', position_id: 3, candidates: [] },
+  aBallotGroup(1, 'chairperson national', [
+    aCandidate(11, 'Jane Wanjiku', { photo: '/uploads/jane.png' }),
+    aCandidate(12, 'Otieno Omondi'),
+  ]),
+  aBallotGroup(2, 'treasurer national', [aCandidate(21, 'Amina Hassan')]),
+  aBallotGroup(3, 'secretary national', []),
 ];
 
-function server(opts: { active?: '1' | '0'; vote?: { status: number; body: unknown } } = {}) {
-  return stubFetch(({ path }) => {
-    if (path === '/psk/candidates/v2') return { status: 200, body: { data: ballot } };
-    if (path === '/psk/election/status') return { status: 200, body: { active: opts.active ?? '1' } };
-    if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
-    if (path === '/psk/vote') return opts.vote ?? { status: 201, body: { message: 'Successfully voted', receipts: [] } };
-    return undefined;
-  });
+/** The voter's server: the ballot `groups`, voting `active` or not, POST psk/vote answered by `vote`. */
+function server(opts: { groups?: BallotGroup[]; active?: '1' | '0'; vote?: RouteReply<typeof contract.api.ballots.castVote> } = {}) {
+  return stubRoutes(
+    stub(contract.api.ballots.getBallot, { status: 200, body: { data: opts.groups ?? ballot } }),
+    stub(contract.api.elections.getElectionStatus, { status: 200, body: { active: opts.active ?? '1' } }),
+    stub(contract.api.vvpat.getMyVvpat, { status: 200, body: { data: { votes: [] } } }),
+    stub(contract.api.ballots.castVote, opts.vote ?? { status: 201, body: { message: 'Successfully voted', receipts: [] } }),
+  );
 }
 
 afterEach(() => {
@@ -67,7 +65,7 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect((screen.getByRole('radio', { name: 'Jane Wanjiku' }) as HTMLInputElement).checked).toBe(false);
-    expect(calls.some((c) => c.path === '/psk/vote')).toBe(false);
+    expect(callsTo(calls, contract.api.ballots.castVote).length > 0).toBe(false);
   });
 
   it('posts {candidates: {position_id: candidate_id}} on "Cast my vote" and shows the voted banner and toast', async () => {
@@ -79,7 +77,7 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
     expect(await screen.findByText('You have successfully voted')).toBeTruthy();
     expect(await screen.findAllByText('Successfully voted')).not.toHaveLength(0);
-    const vote = calls.find((c) => c.path === '/psk/vote');
+    const vote = callsTo(calls, contract.api.ballots.castVote)[0];
     expect(vote?.method).toBe('POST');
     expect(vote?.body).toEqual({ candidates: { '1': 12, '2': 21 } });
   });
@@ -118,8 +116,8 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
     fireEvent.click(amina);
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
-    await waitFor(() => expect(calls.filter((c) => c.path === '/psk/vote')).toHaveLength(2));
-    expect(calls.filter((c) => c.path === '/psk/vote').map((c) => c.body)).toEqual([
+    await waitFor(() => expect(callsTo(calls, contract.api.ballots.castVote)).toHaveLength(2));
+    expect(callsTo(calls, contract.api.ballots.castVote).map((c) => c.body)).toEqual([
       { candidates: { '1': 11 } },
       { candidates: { '2': 21 } },
     ]);
@@ -151,31 +149,19 @@ describe('voter ballot (docs/screens.md "Ballot and results")', () => {
 });
 
 describe('a position with several seats', () => {
-  const board = {
-    title: 'board member national',
-    position_id: 7,
-    seats: 3,
-    candidates: [
-      { id: 71, name: 'Achieng A', photo: null, statement: 'Ten years on the credit committee.' },
-      { id: 72, name: 'Barasa B', photo: null, statement: null },
-      { id: 73, name: 'Chebet C', photo: null, statement: null },
-      { id: 74, name: 'Daudi D', photo: null, statement: null },
+  const board = aBallotGroup(
+    7,
+    'board member national',
+    [
+      aCandidate(71, 'Achieng A', { statement: 'Ten years on the credit committee.' }),
+      aCandidate(72, 'Barasa B'),
+      aCandidate(73, 'Chebet C'),
+      aCandidate(74, 'Daudi D'),
     ],
-  };
-  const treasurer = {
-    title: 'treasurer national',
-    position_id: 8,
-    seats: 1,
-    candidates: [{ id: 81, name: 'Tresa T', photo: null, statement: null }],
-  };
-  const multiServer = () =>
-    stubFetch(({ path }) => {
-      if (path === '/psk/candidates/v2') return { status: 200, body: { data: [board, treasurer] } };
-      if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
-      if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
-      if (path === '/psk/vote') return { status: 201, body: { message: 'Successfully voted', receipts: [] } };
-      return undefined;
-    });
+    { seats: 3 },
+  );
+  const treasurer = aBallotGroup(8, 'treasurer national', [aCandidate(81, 'Tresa T')]);
+  const multiServer = () => server({ groups: [board, treasurer] });
 
   it('has checkboxes that stop at the number of seats ("Choose up to 3"), radios for one seat, and posts a list', async () => {
     const calls = multiServer();
@@ -199,13 +185,13 @@ describe('a position with several seats', () => {
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByText(/Achieng A, Daudi D, Chebet C/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cast my vote' }));
-    await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
-    expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '7': [71, 74, 73], '8': 81 } });
+    await waitFor(() => expect(callsTo(calls, contract.api.ballots.castVote).length > 0).toBe(true));
+    expect(callsTo(calls, contract.api.ballots.castVote)[0]?.body).toEqual({ candidates: { '7': [71, 74, 73], '8': 81 } });
   });
 });
 
 describe('motions, approval and ranked positions (docs/api.md "Many elections, motions and ranked counts")', () => {
-  const motion = {
+  const motion: BallotGroup = {
     title: 'adopt the budget',
     position_id: 20,
     seats: 1,
@@ -220,13 +206,14 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
       { id: 203, name: 'Abstain', photo: null, statement: null },
     ],
   };
-  const approval = {
+  const approval: BallotGroup = {
     title: 'committee national',
     position_id: 21,
     seats: 2,
     kind: 'candidates',
     method: 'approval',
     threshold: null,
+    quorum_percent: null,
     description: null,
     candidates: [
       { id: 211, name: 'Ann A', photo: null, statement: null },
@@ -234,13 +221,14 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
       { id: 213, name: 'Cy C', photo: null, statement: null },
     ],
   };
-  const ranked = {
+  const ranked: BallotGroup = {
     title: 'chair national',
     position_id: 22,
     seats: 1,
     kind: 'candidates',
     method: 'ranked',
     threshold: null,
+    quorum_percent: null,
     description: null,
     candidates: [
       { id: 221, name: 'Dee D', photo: null, statement: null },
@@ -248,14 +236,7 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
       { id: 223, name: 'Fay F', photo: null, statement: null },
     ],
   };
-  const kindsServer = (groups: unknown[]) =>
-    stubFetch(({ path }) => {
-      if (path === '/psk/candidates/v2') return { status: 200, body: { data: groups } };
-      if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
-      if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
-      if (path === '/psk/vote') return { status: 201, body: { message: 'Successfully voted', receipts: [] } };
-      return undefined;
-    });
+  const kindsServer = (groups: BallotGroup[]) => server({ groups });
 
   it.each([
     ['majority', null, 'Passes if more than half of Yes and No votes are Yes.'],
@@ -288,8 +269,8 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByText(/: No$/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cast my vote' }));
-    await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
-    expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '20': 202 } });
+    await waitFor(() => expect(callsTo(calls, contract.api.ballots.castVote).length > 0).toBe(true));
+    expect(callsTo(calls, contract.api.ballots.castVote)[0]?.body).toEqual({ candidates: { '20': 202 } });
   });
 
   it('lets an approval position take any number ("Choose any number") and posts a list, even of one', async () => {
@@ -302,8 +283,8 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
     fireEvent.click(screen.getByRole('checkbox', { name: 'Ben B' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
-    await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
-    expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '21': [211, 213] } });
+    await waitFor(() => expect(callsTo(calls, contract.api.ballots.castVote).length > 0).toBe(true));
+    expect(callsTo(calls, contract.api.ballots.castVote)[0]?.body).toEqual({ candidates: { '21': [211, 213] } });
 
     expect(choiceValue([{ id: 9, name: 'X', photo: null, positionId: 1, position: 'p', seats: 3, method: 'approval' }])).toEqual([9]);
   });
@@ -356,8 +337,8 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByText(/1\. Eve E, 2\. Dee D/)).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Cast my vote' }));
-    await waitFor(() => expect(calls.some((c) => c.path === '/psk/vote')).toBe(true));
-    expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '22': [222, 221] } });
+    await waitFor(() => expect(callsTo(calls, contract.api.ballots.castVote).length > 0).toBe(true));
+    expect(callsTo(calls, contract.api.ballots.castVote)[0]?.body).toEqual({ candidates: { '22': [222, 221] } });
   }, 20_000);
 
   it('keeps a position whose choices were all taken back votable after voting for another', async () => {
@@ -369,14 +350,14 @@ describe('motions, approval and ranked positions (docs/api.md "Many elections, m
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
     expect(await screen.findByText('You have successfully voted')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/psk/vote')?.body).toEqual({ candidates: { '20': 201 } });
+    expect(callsTo(calls, contract.api.ballots.castVote)[0]?.body).toEqual({ candidates: { '20': 201 } });
     expect(screen.getAllByText('You have already voted for this position.')).toHaveLength(1);
     expect((screen.getByRole('button', { name: 'Rank Dee D number 1' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });
 
 describe('the ballot a secretary sets up (issue 37, item 4)', () => {
-  const group = (over: Record<string, unknown>) => ({
+  const group = (over: Partial<BallotGroup> & Pick<BallotGroup, 'title' | 'position_id'>): BallotGroup => ({
     seats: 1,
     kind: 'candidates',
     method: 'plurality',
@@ -417,14 +398,7 @@ describe('the ballot a secretary sets up (issue 37, item 4)', () => {
     position_id: 33,
     candidates: [{ id: 331, name: 'Eve E', photo: null, statement: null }],
   });
-  const withElection = (groups: unknown[]) =>
-    stubFetch(({ path }) => {
-      if (path === '/psk/candidates/v2') return { status: 200, body: { data: groups } };
-      if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
-      if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
-      if (path === '/psk/vote') return { status: 201, body: { message: 'Successfully voted', receipts: [] } };
-      return undefined;
-    });
+  const withElection = (groups: BallotGroup[]) => server({ groups });
 
   it('heads each position as typed, without "National" when the ballot has one level', async () => {
     withElection([chair, board]);

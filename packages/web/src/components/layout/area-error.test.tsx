@@ -5,7 +5,8 @@ import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet
 import { CrashMessage } from '@/components/error-boundary';
 import { requireStaff } from '@/lib/guards';
 import { storeSession } from '@/lib/session';
-import { stubFetch } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { callsTo, stub, stubRoutes } from '@/test/fetch';
 import { Route as AdminLayout } from '@/routes/_admin';
 import { Route as AgentLayout } from '@/routes/_agent';
 import { Route as VoterLayout } from '@/routes/_voter';
@@ -53,24 +54,24 @@ describe("the signed-in areas' own error state", () => {
 
   it("shows a session check the server could not answer as the area's error with Retry, never the root page; Retry lets her in", async () => {
     let up = false;
-    const calls = stubFetch(({ path }) =>
-      path === '/validate/admin'
-        ? up
+    const calls = stubRoutes(
+      stub(contract.api.auth.validateStaff, () =>
+        up
           ? { status: 200, body: { user_type: 'admin', data: { name: 'Ada' } } }
-          : { status: 503, body: { message: 'Service unavailable, please try again shortly' } }
-        : undefined,
+          : { status: 503, body: { message: 'Service unavailable, please try again shortly' } },
+      ),
     );
     storeSession({ bearer_token: 'tok', hash: 'h', name: 'Ada', photo: null, balance: 0 }, 'admin');
     await adminArea();
     expect(await screen.findByRole('heading', { name: 'We could not check your sign-in' }, { timeout: 5000 })).toBeTruthy();
     expect(screen.queryByText('Something went wrong.')).toBeNull();
-    const asked = calls.filter((c) => c.path === '/validate/admin').length;
+    const asked = callsTo(calls, contract.api.auth.validateStaff).length;
     expect(asked).toBeGreaterThanOrEqual(3);
     // Still signed in: nothing was cleared.
     expect(window.localStorage.getItem('token')).toBe('tok');
     up = true;
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeTruthy();
-    await waitFor(() => expect(calls.filter((c) => c.path === '/validate/admin').length).toBeGreaterThan(asked));
+    await waitFor(() => expect(callsTo(calls, contract.api.auth.validateStaff).length).toBeGreaterThan(asked));
   });
 });

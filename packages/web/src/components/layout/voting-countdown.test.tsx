@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { stubFetch } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { callsTo, stub, stubRoutes } from '@/test/fetch';
+import { anElection } from '@/test/elections';
 import { setLocale } from '@/i18n';
 import { VotingCountdown } from './voting-countdown';
 
@@ -19,29 +21,20 @@ describe('VotingCountdown once the opening is due', () => {
     vi.useFakeTimers({ shouldAdvanceTime: false, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     setLocale('en');
     const opensAt = new Date(Date.now() + 2_000).toISOString();
-    const calls = stubFetch((call) =>
-      call.path === '/election'
-        ? {
-            status: 200,
-            body: {
-              data: {
-                id: 1,
-                title: 'AGM',
-                organisation: 'Org',
-                website: null,
-                support_email: null,
-                opens_at: opensAt,
-                closes_at: null,
-                time_zone: 'UTC',
-                results_visibility: 'live',
-                // The server has not opened it yet: the page keeps asking.
-                phase: 'scheduled',
-                active: '0',
-                default_language: 'en',
-              },
-            },
-          }
-        : undefined,
+    const calls = stubRoutes(
+      stub(contract.api.elections.getElection, {
+        status: 200,
+        body: {
+          // The server has not opened it yet: the page keeps asking.
+          data: anElection(1, 'AGM', {
+            organisation: 'Org',
+            opens_at: opensAt,
+            time_zone: 'UTC',
+            phase: 'scheduled',
+            default_language: 'en',
+          }),
+        },
+      }),
     );
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
@@ -49,7 +42,7 @@ describe('VotingCountdown once the opening is due', () => {
         <VotingCountdown />
       </QueryClientProvider>,
     );
-    const asked = () => calls.filter((c) => c.path === '/election').length;
+    const asked = () => callsTo(calls, contract.api.elections.getElection).length;
     await act(async () => {
       await vi.advanceTimersByTimeAsync(100);
     });

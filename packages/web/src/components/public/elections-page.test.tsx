@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Election } from '@kura/contract';
+import { contract, type Election } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
 import { anElection } from '@/test/elections';
-import { stubFetch } from '@/test/fetch';
+import { callsTo, stub, stubRoutes } from '@/test/fetch';
 import { electionSearch } from '@/lib/election-search';
 import { ResultsPage } from '@/components/results/results-page';
 import { Commitments } from './commitments-page';
@@ -22,13 +22,15 @@ const LIST = [
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** GET elections answering `list`, and GET election (the current one) answering `current`. */
+const listed = (list: Election[], current?: Election) => [
+  stub(contract.api.organisation.listElections, { status: 200, body: { data: list } }),
+  ...(current ? [stub(contract.api.elections.getElection, { status: 200, body: { data: current } })] : []),
+];
+
 describe('the public list of elections (/elections)', () => {
   it("lists the open and closed elections (not set-up, not archived) with their phase and links to each one's pages", async () => {
-    stubFetch(({ path }) => {
-      if (path === '/elections') return { status: 200, body: { data: LIST } };
-      if (path === '/election') return { status: 200, body: { data: LIST[1] } };
-      return undefined;
-    });
+    stubRoutes(...listed(LIST, LIST[1]));
     await renderWithProviders(<ElectionsPage />, '/elections');
     expect(await screen.findByRole('heading', { level: 1, name: 'Elections' })).toBeTruthy();
     const by = await screen.findByTestId('election-3');
@@ -55,11 +57,11 @@ describe('the public list of elections (/elections)', () => {
 
   it('shows each listed election\'s roll: its size, when it froze, its hash and its size by branch (docs/api.md "The register")', async () => {
     const hash = 'ab'.repeat(32);
-    stubFetch(({ path }) => {
-      if (path === '/elections') return { status: 200, body: { data: LIST } };
-      if (path === '/election') return { status: 200, body: { data: LIST[1] } };
-      if (path === '/elections/3/roll')
-        return {
+    stubRoutes(
+      ...listed(LIST, LIST[1]),
+      stub(
+        contract.api.register.getRoll,
+        {
           status: 200,
           body: {
             data: {
@@ -72,10 +74,11 @@ describe('the public list of elections (/elections)', () => {
               ],
             },
           },
-        };
-      if (path.endsWith('/roll')) return { status: 200, body: { data: { frozen_at: null, size: 0, hash: null, by_branch: [] } } };
-      return undefined;
-    });
+        },
+        { id: 3 },
+      ),
+      stub(contract.api.register.getRoll, { status: 200, body: { data: { frozen_at: null, size: 0, hash: null, by_branch: [] } } }),
+    );
     await renderWithProviders(<ElectionsPage />, '/elections');
     const by = await screen.findByTestId('election-3');
     const roll = within(by).getByRole('region', { name: 'The roll of By-election 2027' });
@@ -90,7 +93,7 @@ describe('the public list of elections (/elections)', () => {
   });
 
   it('says so when none is open or closed', async () => {
-    stubFetch(({ path }) => (path === '/elections' ? { status: 200, body: { data: [LIST[0]] } } : undefined));
+    stubRoutes(...listed([LIST[0]!]));
     await renderWithProviders(<ElectionsPage />, '/elections');
     expect(await screen.findByText('No election is open now. Closed elections are listed here until they are archived.')).toBeTruthy();
   });
@@ -98,66 +101,60 @@ describe('the public list of elections (/elections)', () => {
 
 describe('the declaration and the commitments take the election in the URL', () => {
   it('asks for the final results of ?election=N and names that election, an archived one too', async () => {
-    const calls = stubFetch(({ path }) => {
-      if (path === '/elections/1')
-        return { status: 200, body: { data: election(1, 'Elections 2026', { phase: 'closed', archived: true }) } };
-      if (path === '/elections') return { status: 200, body: { data: LIST.slice(1, 3) } };
-      if (path === '/psk/results/final') return { status: 403, body: { message: 'Forbidden' } };
-      return undefined;
-    });
+    const calls = stubRoutes(
+      stub(
+        contract.api.organisation.getElectionById,
+        { status: 200, body: { data: election(1, 'Elections 2026', { phase: 'closed', archived: true }) } },
+        { id: 1 },
+      ),
+      ...listed(LIST.slice(1, 3)),
+      stub(contract.api.lifecycle.getFinalResults, { status: 403, body: { message: 'Forbidden' } }),
+    );
     await renderWithProviders(<ResultsPage />, '/results?election=1', { validateSearch: electionSearch });
     expect(await screen.findByText('The result is declared here when the election closes.')).toBeTruthy();
     expect((await screen.findByTestId('declaration-election')).textContent).toContain('Elections 2026');
     expect(screen.getByTestId('declaration-election').textContent).toContain('Archived');
-    expect(calls.find((c) => c.path === '/psk/results/final')?.search.get('election_id')).toBe('1');
+    expect(callsTo(calls, contract.api.lifecycle.getFinalResults)[0]?.search.get('election_id')).toBe('1');
     // the switcher: the public's other elections
     expect(await screen.findByRole('combobox', { name: 'Election' })).toBeTruthy();
   });
 
   it("without ?election the declaration is the current election's (no election_id sent)", async () => {
-    const calls = stubFetch(({ path }) => (path === '/psk/results/final' ? { status: 403, body: { message: 'Forbidden' } } : undefined));
+    const calls = stubRoutes(stub(contract.api.lifecycle.getFinalResults, { status: 403, body: { message: 'Forbidden' } }));
     await renderWithProviders(<ResultsPage />, '/results', { validateSearch: electionSearch });
     await screen.findByText('The result is declared here when the election closes.');
-    expect(calls.find((c) => c.path === '/psk/results/final')?.search.has('election_id')).toBe(false);
+    expect(callsTo(calls, contract.api.lifecycle.getFinalResults)[0]?.search.has('election_id')).toBe(false);
   });
 
   it('lists the commitments of ?election=N', async () => {
-    const calls = stubFetch(({ path, search }) =>
-      path === '/psk/commitments'
-        ? {
-            status: 200,
-            body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: search.get('election_id') === '3' ? 7 : 99, hash: 'cd'.repeat(32) }] },
-          }
-        : undefined,
+    const calls = stubRoutes(
+      stub(contract.api.elections.listCommitments, ({ search }) => ({
+        status: 200,
+        body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: search.get('election_id') === '3' ? 7 : 99, hash: 'cd'.repeat(32) }] },
+      })),
     );
     await renderWithProviders(<Commitments />, '/commitments?election=3', { validateSearch: electionSearch });
     expect(await screen.findByText('cd'.repeat(32))).toBeTruthy();
     expect(screen.getByText('7')).toBeTruthy();
-    expect(calls.find((c) => c.path === '/psk/commitments')?.search.get('election_id')).toBe('3');
+    expect(callsTo(calls, contract.api.elections.listCommitments)[0]?.search.get('election_id')).toBe('3');
   });
 
   it("the live results (/) of ?election=N ask for that election's results and positions", async () => {
-    const calls = stubFetch(({ path }) => {
-      if (path === '/psk/results') return { status: 200, body: { data: { data: [] } } };
-      if (path === '/psk/positions') return { status: 200, body: { data: [] } };
-      return undefined;
-    });
+    const calls = stubRoutes(
+      stub(contract.api.elections.getResults, { status: 200, body: { data: { data: [] } } }),
+      stub(contract.api.members.listPositions, { status: 200, body: { data: [] } }),
+    );
     await renderWithProviders(<Landing />, '/?election=3', { validateSearch: electionSearch });
     await screen.findByRole('heading', { name: 'Current election statistics' });
-    await waitFor(() => expect(calls.find((c) => c.path === '/psk/results')?.search.get('election_id')).toBe('3'));
-    expect(calls.find((c) => c.path === '/psk/positions')?.search.get('election_id')).toBe('3');
+    await waitFor(() => expect(callsTo(calls, contract.api.elections.getResults)[0]?.search.get('election_id')).toBe('3'));
+    expect(callsTo(calls, contract.api.members.listPositions)[0]?.search.get('election_id')).toBe('3');
   });
 });
 
 describe('after the AGM is archived and copied for next year (issue 37)', () => {
   const archived = election(1, 'AGM 2026', { phase: 'closed', active: '0', archived: true, closed_at: '2026-06-01T12:00:00.000Z' });
   const copy = election(5, 'AGM 2027', { phase: 'setup', active: '0' });
-  const after = () =>
-    stubFetch(({ path }) => {
-      if (path === '/elections') return { status: 200, body: { data: [copy, archived] } };
-      if (path === '/election') return { status: 200, body: { data: copy } };
-      return undefined;
-    });
+  const after = () => stubRoutes(...listed([copy, archived], copy));
 
   it('the elections page says none is open now and lists the archived one with its declaration', async () => {
     after();
@@ -175,6 +172,6 @@ describe('after the AGM is archived and copied for next year (issue 37)', () => 
     expect((await screen.findByTestId('landing-not-open')).textContent).toContain('No election is open now');
     expect(screen.getByRole('link', { name: 'See the elections and past results' }).getAttribute('href')).toBe('/elections');
     expect(screen.queryByText(/No votes at the moment/)).toBeNull();
-    await waitFor(() => expect(calls.some((c) => c.path === '/election')).toBe(true));
+    await waitFor(() => expect(callsTo(calls, contract.api.elections.getElection).length > 0).toBe(true));
   });
 });

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/test/fetch';
+import { contract } from '@kura/contract';
+import { callsTo, stub, stubRoutes } from '@/test/fetch';
 import { ReceiptCheck } from './receipt-page';
 import { Commitments } from './commitments-page';
 import { VoterVvpat } from '@/components/voter/vvpat-page';
@@ -10,17 +11,19 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('public receipt check', () => {
   it('says a counted receipt is in the count, for its position only; an unknown one is not', async () => {
-    const calls = stubFetch(({ path }) => {
-      if (path === '/psk/receipt/VP-AAAA-BBBB')
-        return { status: 200, body: { vvpat: 'VP-AAAA-BBBB', position: 'Chairperson National', recorded: true } };
-      if (path.startsWith('/psk/receipt/')) return { status: 404, body: { message: 'No ballot has this receipt code' } };
-      return undefined;
-    });
+    const calls = stubRoutes(
+      stub(
+        contract.api.elections.getReceipt,
+        { status: 200, body: { vvpat: 'VP-AAAA-BBBB', position: 'Chairperson National', recorded: true, election_id: 1, election: 'AGM' } },
+        { vvpat: 'VP-AAAA-BBBB' },
+      ),
+      stub(contract.api.elections.getReceipt, { status: 404, body: { message: 'No ballot has this receipt code' } }),
+    );
     await renderWithProviders(<ReceiptCheck />, '/receipt');
     fireEvent.change(screen.getByLabelText('Receipt code'), { target: { value: 'VP-AAAA-BBBB' } });
     fireEvent.click(screen.getByRole('button', { name: 'Check receipt' }));
     expect(await screen.findByText(/is in the count, for Chairperson National/)).toBeTruthy();
-    expect(calls.some((c) => c.path === '/psk/receipt/VP-AAAA-BBBB')).toBe(true);
+    expect(callsTo(calls, contract.api.elections.getReceipt, { vvpat: 'VP-AAAA-BBBB' }).length > 0).toBe(true);
 
     fireEvent.change(screen.getByLabelText('Receipt code'), { target: { value: ' VP-ZZZZ-ZZZZ ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Check receipt' }));
@@ -29,10 +32,11 @@ describe('public receipt check', () => {
   });
 
   it('lists the published commitments with time, count and hash, and how to check them', async () => {
-    stubFetch(({ path }) =>
-      path === '/psk/commitments'
-        ? { status: 200, body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: 12, hash: 'ab'.repeat(32) }] } }
-        : undefined,
+    stubRoutes(
+      stub(contract.api.elections.listCommitments, {
+        status: 200,
+        body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: 12, hash: 'ab'.repeat(32) }] },
+      }),
     );
     await renderWithProviders(<Commitments />, '/commitments');
     expect(await screen.findByText('ab'.repeat(32))).toBeTruthy();
@@ -41,13 +45,17 @@ describe('public receipt check', () => {
   });
 
   it("offers the voter's codes to copy and download (codes and positions, never the candidate), each linked to the check", async () => {
-    stubFetch(({ path }) =>
-      path === '/psk/vvpat'
-        ? {
-            status: 200,
-            body: { data: { votes: [{ vvpat: 'VP-AAAA-BBBB', name: 'Alice Achieng', count: 1, position: 'Chairperson National' }] } },
-          }
-        : undefined,
+    stubRoutes(
+      stub(contract.api.vvpat.getMyVvpat, {
+        status: 200,
+        body: {
+          data: {
+            votes: [
+              { vvpat: 'VP-AAAA-BBBB', name: 'Alice Achieng', count: 1, position: 'Chairperson National', election_id: 1, election: 'AGM' },
+            ],
+          },
+        },
+      }),
     );
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
@@ -55,7 +63,8 @@ describe('public receipt check', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Copy codes' }));
     await waitFor(() => expect(writeText).toHaveBeenCalled());
     const text = (writeText.mock.calls[0] as unknown as [string])[0];
-    expect(text).toContain('VP-AAAA-BBBB  Chairperson National');
+    // The code, its election (named on each receipt, as the contract has it) and the position.
+    expect(text).toContain('VP-AAAA-BBBB  AGM: Chairperson National');
     expect(text).toContain('/receipt');
     expect(text).not.toContain('Alice');
     expect(await screen.findByText('Receipt codes copied.')).toBeTruthy();
@@ -67,21 +76,19 @@ describe('public receipt check', () => {
 describe('My receipts (issue 37)', () => {
   it("shows a ranked ballot's rows with the voter's ranks, other rows as they are", async () => {
     const row = { count: null, election_id: 1, election: 'AGM' };
-    stubFetch(({ path }) =>
-      path === '/psk/vvpat'
-        ? {
-            status: 200,
-            body: {
-              data: {
-                votes: [
-                  { ...row, vvpat: 'VP-AAAA-AAAA', name: 'Yes', position: 'Adopt the budget' },
-                  { ...row, vvpat: 'VP-BBBB-BBBB', name: 'Zola Z', position: 'Board', rank: 1 },
-                  { ...row, vvpat: 'VP-BBBB-BBBB', name: 'Xavi X', position: 'Board', rank: 2 },
-                ],
-              },
-            },
-          }
-        : undefined,
+    stubRoutes(
+      stub(contract.api.vvpat.getMyVvpat, {
+        status: 200,
+        body: {
+          data: {
+            votes: [
+              { ...row, vvpat: 'VP-AAAA-AAAA', name: 'Yes', position: 'Adopt the budget' },
+              { ...row, vvpat: 'VP-BBBB-BBBB', name: 'Zola Z', position: 'Board', rank: 1 },
+              { ...row, vvpat: 'VP-BBBB-BBBB', name: 'Xavi X', position: 'Board', rank: 2 },
+            ],
+          },
+        },
+      }),
     );
     await renderWithProviders(<VoterVvpat />, '/voter/vpat');
     expect(await screen.findByText('1. Zola Z')).toBeTruthy();
@@ -93,10 +100,11 @@ describe('My receipts (issue 37)', () => {
 
 describe('commitments during a small election (issue 37)', () => {
   it('say why they read 0 ballots: the mixer batch, and the close commits the rest', async () => {
-    stubFetch(({ path }) =>
-      path === '/psk/commitments'
-        ? { status: 200, body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: 0, hash: 'cd'.repeat(32) }], mix_batch: 20 } }
-        : undefined,
+    stubRoutes(
+      stub(contract.api.elections.listCommitments, {
+        status: 200,
+        body: { data: [{ at: '2026-11-23T10:00:00.000Z', count: 0, hash: 'cd'.repeat(32) }], mix_batch: 20 },
+      }),
     );
     await renderWithProviders(<Commitments />, '/commitments');
     const note = await screen.findByTestId('commitments-batch');
@@ -110,19 +118,17 @@ describe('position names in Kiswahili (issue 37)', () => {
     const { setLocale } = await import('@/i18n');
     setLocale('sw');
     try {
-      stubFetch(({ path }) =>
-        path === '/psk/vvpat'
-          ? {
-              status: 200,
-              body: {
-                data: {
-                  votes: [
-                    { vvpat: 'VP-AAAA-AAAA', name: 'Ann', position: 'Chairperson National', count: null, election_id: 1, election: 'AGM' },
-                  ],
-                },
-              },
-            }
-          : undefined,
+      stubRoutes(
+        stub(contract.api.vvpat.getMyVvpat, {
+          status: 200,
+          body: {
+            data: {
+              votes: [
+                { vvpat: 'VP-AAAA-AAAA', name: 'Ann', position: 'Chairperson National', count: null, election_id: 1, election: 'AGM' },
+              ],
+            },
+          },
+        }),
       );
       await renderWithProviders(<VoterVvpat />, '/voter/vpat');
       expect(await screen.findByText('Chairperson (Kitaifa)')).toBeTruthy();

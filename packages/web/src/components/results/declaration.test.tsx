@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { contract, type FinalResultsResponse, type RankedResult } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '@/test/fetch';
+import { stub, stubRoutes } from '@/test/fetch';
 import { declaredResult, motionResult } from '@/test/results';
 import { anElection } from '@/test/elections';
 import { Declaration } from './results-page';
@@ -64,7 +64,8 @@ const ranked: RankedResult = {
 };
 
 async function renderDeclaration(data: FinalResultsResponse['data'], election?: number) {
-  stubFetch(() => undefined);
+  // No server behind it (every call 404): the declaration shows what it is given.
+  stubRoutes();
   return renderWithProviders(<Declaration result={declaredResult(data)} election={election} />);
 }
 
@@ -264,10 +265,11 @@ describe('the arithmetic behind a declared motion, and the organisation on the p
   });
 
   it('names the organisation in the declaration itself (the site header does not print)', async () => {
-    stubFetch(({ path }) =>
-      path === '/election'
-        ? { status: 200, body: { data: anElection(1, 'AGM 2026', { organisation: 'Umoja Farmers Cooperative' }) } }
-        : undefined,
+    stubRoutes(
+      stub(contract.api.elections.getElection, {
+        status: 200,
+        body: { data: anElection(1, 'AGM 2026', { organisation: 'Umoja Farmers Cooperative' }) },
+      }),
     );
     await renderWithProviders(<Declaration result={declaredResult([motionResult()])} />);
     expect((await screen.findByTestId('declaration-organisation')).textContent).toBe('Umoja Farmers Cooperative');

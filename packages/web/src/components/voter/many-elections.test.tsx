@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { Election } from '@kura/contract';
+import { contract, type Election, type VvpatRow } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
 import { anElection } from '@/test/elections';
-import { stubFetch, type Call } from '@/test/fetch';
+import { callsTo, stub, stubOffContract, stubRoutes, type RouteReply, type RouteStub } from '@/test/fetch';
+import { aBallotGroup, aCandidate } from '@/test/ballots';
 import { electionSearch } from '@/lib/election-search';
 import { Elect } from './elect-page';
 import { MyElections } from './my-elections';
@@ -12,17 +13,8 @@ import { VoterVvpat } from './vvpat-page';
 const election = (id: number, title: string, over: Partial<Election> = {}): Election =>
   anElection(id, title, { phase: 'open', active: '1', ...over });
 
-const group = (position_id: number, title: string, candidateId: number) => ({
-  title,
-  position_id,
-  seats: 1,
-  kind: 'candidates',
-  method: 'plurality',
-  description: null,
-  threshold: null,
-  quorum_percent: null,
-  candidates: [{ id: candidateId, name: `Candidate ${candidateId}`, photo: null, statement: null }],
-});
+const group = (position_id: number, title: string, candidateId: number) =>
+  aBallotGroup(position_id, title, [aCandidate(candidateId, `Candidate ${candidateId}`)]);
 
 const ELECTIONS = [
   election(3, 'By-election 2027'),
@@ -31,28 +23,45 @@ const ELECTIONS = [
   election(5, 'Treasurer recall'), // refused outright
   election(1, 'Elections 2026', { phase: 'closed', active: '0' }),
 ];
-const BALLOTS: Record<string, unknown[]> = {
+const BALLOTS: Record<string, ReturnType<typeof group>[]> = {
   '3': [group(31, 'Treasurer National', 310)],
   // the copy has the same titles as the closed election the member voted in
   '2': [group(21, 'Chairperson National', 210), group(22, 'Secretary National', 220)],
   '4': [],
 };
 
-function server(receipts: object[], vote?: (call: Call) => { status: number; body: unknown } | undefined) {
-  return stubFetch((call) => {
-    const { path, search } = call;
-    if (path === '/elections') return { status: 200, body: { data: ELECTIONS } };
-    if (path === '/election') return { status: 200, body: { data: election(2, 'Elections 2027') } };
-    if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: receipts } } };
-    if (path === '/psk/election/status') return { status: 200, body: { active: '1' } };
-    if (path === '/psk/candidates/v2') {
+/** A receipt as GET psk/vvpat answers it, of election `election_id` titled `election`. */
+const receipt = (vvpat: string, name: string, position: string, election_id: number, election: string): VvpatRow => ({
+  vvpat,
+  name,
+  count: 1,
+  position,
+  election_id,
+  election,
+});
+
+/**
+ * Receipts as an older server answered them (off the contract, which names the election by
+ * election_id and election): the election as an object {id, title}, or not named at all. The app
+ * still reads both (src/lib/receipts.ts).
+ */
+const olderReceipts = (votes: object[]) => stubOffContract(contract.api.vvpat.getMyVvpat, { status: 200, body: { data: { votes } } });
+
+/** The voter's server: their `receipts`, POST psk/vote answered by `vote`; the `first` stubs answer before the rest. */
+function server(receipts: VvpatRow[], vote?: RouteReply<typeof contract.api.ballots.castVote>, ...first: RouteStub[]) {
+  return stubRoutes(
+    ...first,
+    stub(contract.api.organisation.listElections, { status: 200, body: { data: ELECTIONS } }),
+    stub(contract.api.elections.getElection, { status: 200, body: { data: election(2, 'Elections 2027') } }),
+    stub(contract.api.vvpat.getMyVvpat, { status: 200, body: { data: { votes: receipts } } }),
+    stub(contract.api.elections.getElectionStatus, { status: 200, body: { active: '1' } }),
+    stub(contract.api.ballots.getBallot, ({ search }) => {
       const id = search.get('election_id') ?? '2';
       if (id === '5') return { status: 403, body: { message: 'You are not on the roll for this election' } };
       return { status: 200, body: { data: BALLOTS[id] ?? [] } };
-    }
-    if (path === '/psk/vote') return vote?.(call) ?? { status: 201, body: { message: 'Successfully voted', receipts: [] } };
-    return undefined;
-  });
+    }),
+    stub(contract.api.ballots.castVote, vote ?? { status: 201, body: { message: 'Successfully voted', receipts: [] } }),
+  );
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -60,8 +69,8 @@ afterEach(() => vi.unstubAllGlobals());
 describe('the voter\'s elections (docs/api.md "Many elections": each open election on the voter\'s roll, voted or not)', () => {
   it('lists each open election the member is on the roll of, with voted / not voted and its own ballot link', async () => {
     server([
-      { vvpat: 'VP-AAAA-0001', name: 'X', count: 1, position: 'Chairperson National', election: { id: 1, title: 'Elections 2026' } },
-      { vvpat: 'VP-AAAA-0002', name: 'Y', count: 1, position: 'Treasurer National', election: { id: 3, title: 'By-election 2027' } },
+      receipt('VP-AAAA-0001', 'X', 'Chairperson National', 1, 'Elections 2026'),
+      receipt('VP-AAAA-0002', 'Y', 'Treasurer National', 3, 'By-election 2027'),
     ]);
     await renderWithProviders(<MyElections />, '/voter');
     const by = await screen.findByTestId('my-election-3');
@@ -80,12 +89,11 @@ describe('the voter\'s elections (docs/api.md "Many elections": each open electi
   });
 
   it('says so when no open election has the member on its roll', async () => {
-    stubFetch(({ path }) => {
-      if (path === '/elections') return { status: 200, body: { data: [election(4, 'Branch AGM')] } };
-      if (path === '/psk/vvpat') return { status: 200, body: { data: { votes: [] } } };
-      if (path === '/psk/candidates/v2') return { status: 200, body: { data: [] } };
-      return undefined;
-    });
+    stubRoutes(
+      stub(contract.api.organisation.listElections, { status: 200, body: { data: [election(4, 'Branch AGM')] } }),
+      stub(contract.api.vvpat.getMyVvpat, { status: 200, body: { data: { votes: [] } } }),
+      stub(contract.api.ballots.getBallot, { status: 200, body: { data: [] } }),
+    );
     await renderWithProviders(<MyElections />, '/voter');
     expect(await screen.findByText('There is no open election for you at the moment.')).toBeTruthy();
   });
@@ -93,9 +101,7 @@ describe('the voter\'s elections (docs/api.md "Many elections": each open electi
 
 describe('the ballot of the election in the URL', () => {
   it("reads and casts with ?election_id, names the election, and tells its receipts from another election's", async () => {
-    const calls = server([
-      { vvpat: 'VP-AAAA-0001', name: 'X', count: 1, position: 'Chairperson National', election: { id: 1, title: 'Elections 2026' } },
-    ]);
+    const calls = server([receipt('VP-AAAA-0001', 'X', 'Chairperson National', 1, 'Elections 2026')]);
     await renderWithProviders(<Elect />, '/voter/elect?election=2', { validateSearch: electionSearch });
     expect(await screen.findByRole('heading', { name: 'Elections 2027' })).toBeTruthy();
     // Chairperson was voted for in 2026, not in this election: its candidates are open to choose
@@ -104,9 +110,9 @@ describe('the ballot of the election in the URL', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Cast my vote' }));
     expect(await screen.findByText('You have successfully voted')).toBeTruthy();
-    const ballot = calls.find((c) => c.path === '/psk/candidates/v2');
+    const ballot = callsTo(calls, contract.api.ballots.getBallot)[0];
     expect(ballot?.search.get('election_id')).toBe('2');
-    const vote = calls.find((c) => c.path === '/psk/vote');
+    const vote = callsTo(calls, contract.api.ballots.castVote)[0];
     expect(vote?.search.get('election_id')).toBe('2');
     expect(vote?.body).toEqual({ candidates: { '21': 210, '22': 220 } });
   });
@@ -139,7 +145,7 @@ describe('the ballot of the election in the URL', () => {
   });
 
   it('says clearly "You are not on the roll for this election" when the vote is refused with it', async () => {
-    server([], () => ({ status: 403, body: { message: 'You are not on the roll for this election' } }));
+    server([], { status: 403, body: { message: 'You are not on the roll for this election' } });
     await renderWithProviders(<Elect />, '/voter/elect?election=3', { validateSearch: electionSearch });
     fireEvent.click(await screen.findByRole('radio', { name: 'Candidate 310' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
@@ -152,10 +158,10 @@ describe('the ballot of the election in the URL', () => {
   });
 
   it("tells the refusal apart in Kiswahili too, by its issue (the message comes in the reader's language)", async () => {
-    server([], () => ({
+    server([], {
       status: 403,
       body: { message: 'Hauko kwenye orodha ya wapiga kura wa uchaguzi huu', issue: 'You are not on the roll for this election' },
-    }));
+    });
     await renderWithProviders(<Elect />, '/voter/elect?election=3', { validateSearch: electionSearch });
     fireEvent.click(await screen.findByRole('radio', { name: 'Candidate 310' }));
     fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
@@ -174,10 +180,15 @@ describe('the ballot of the election in the URL', () => {
 
 describe('the receipts of every election', () => {
   it("shows each receipt's election when the server names it (and the copy says it too)", async () => {
-    server([
-      { vvpat: 'VP-AAAA-0001', name: 'X', count: 1, position: 'Chairperson National', election: { id: 2, title: 'Elections 2027' } },
-      { vvpat: 'VP-AAAA-0002', name: 'Y', count: 1, position: 'Treasurer National', election: 'By-election 2027' },
-    ]);
+    server(
+      [],
+      undefined,
+      // The first as an older server named its election (an object), the second as the contract does.
+      olderReceipts([
+        { vvpat: 'VP-AAAA-0001', name: 'X', count: 1, position: 'Chairperson National', election: { id: 2, title: 'Elections 2027' } },
+        receipt('VP-AAAA-0002', 'Y', 'Treasurer National', 3, 'By-election 2027'),
+      ]),
+    );
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     await renderWithProviders(<VoterVvpat />, '/voter/vpat');
@@ -191,14 +202,15 @@ describe('the receipts of every election', () => {
   });
 
   it('keeps the single-election table when the receipts name no election, or all the same one', async () => {
-    server([{ vvpat: 'VP-AAAA-0001', name: 'X', count: 1, position: 'Chairperson National' }]);
+    // An older server's receipt that names no election (off the contract).
+    server([], undefined, olderReceipts([{ vvpat: 'VP-AAAA-0001', name: 'X', count: 1, position: 'Chairperson National' }]));
     const first = await renderWithProviders(<VoterVvpat />, '/voter/vpat');
     await screen.findByText('VP-AAAA-0001');
     expect(screen.queryByRole('columnheader', { name: 'Election' })).toBeNull();
     first.unmount();
     server([
-      { vvpat: 'VP-AAAA-0003', name: 'X', count: 1, position: 'Chairperson National', election: { id: 1, title: 'Elections 2026' } },
-      { vvpat: 'VP-AAAA-0004', name: 'Y', count: 1, position: 'Treasurer National', election: { id: 1, title: 'Elections 2026' } },
+      receipt('VP-AAAA-0003', 'X', 'Chairperson National', 1, 'Elections 2026'),
+      receipt('VP-AAAA-0004', 'Y', 'Treasurer National', 1, 'Elections 2026'),
     ]);
     await renderWithProviders(<VoterVvpat />, '/voter/vpat');
     await screen.findByText('VP-AAAA-0003');
