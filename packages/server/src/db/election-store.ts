@@ -1,7 +1,7 @@
 import type { AuditOutcome } from '@kura/contract';
 import { and, desc, eq, getTableColumns, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
-import { election, organisation } from './schema';
+import { election, electionRoll, organisation } from './schema';
 import { AppError } from '../errors';
 
 /**
@@ -246,6 +246,16 @@ export async function rollSizes(db: Reader, ids: ElectionId[], today: Date = new
     out.set(id, Number(row?.size ?? 0));
   }
   return out;
+}
+
+/** Whether the member is on a frozen roll (any election's): such a member stays on the register. */
+export async function onAFrozenRoll(db: Reader, memberId: number): Promise<boolean> {
+  const [onRoll] = await db
+    .select({ one: sql`1` })
+    .from(electionRoll)
+    .where(eq(electionRoll.memberId, memberId))
+    .limit(1);
+  return onRoll !== undefined;
 }
 
 /** The elections whose voting is switched on. */

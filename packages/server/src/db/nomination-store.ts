@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import type { ElectionId } from './election-store';
+import { nominations, nominationSupporters } from './schema';
 
 /** A nomination that holds voting back: submitted and undecided, or with an appeal pending. */
 export type UndecidedNomination = { id: number; nominee: string; position: string; appeal: boolean };
@@ -70,4 +71,13 @@ export async function nominationsRecord(db: Db | Tx, electionId: ElectionId): Pr
     appeal: r.appeal_status ? { grounds: r.appeal_grounds, status: r.appeal_status, reason: r.appeal_reason } : null,
     created_at: iso(r.created_at),
   }));
+}
+
+/** Whether a nomination names the member (nominee, author or supporter; withdrawn ones included): the evidence pack lists them, so they stay on the register. */
+export async function namedInNomination(db: Db | Tx, memberId: number): Promise<boolean> {
+  const [named] = await db.execute(sql`
+    select 1 from ${nominations} n where n.nominee_id = ${memberId} or n.created_by = ${memberId}
+    union all select 1 from ${nominationSupporters} s where s.member_id = ${memberId}
+    limit 1`);
+  return named !== undefined;
 }

@@ -45,10 +45,6 @@ const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
     tables: ['election', 'positions'],
     reason: "the mixer's pass reads an election's positions and its state; no position store yet",
   },
-  'candidates/candidates.service.ts': {
-    tables: ['branches', 'candidacies', 'members', 'positions'],
-    reason: 'the candidate list and edit read and write member rows; the member store is the next step',
-  },
   'elections/audit.ts': {
     tables: ['ballotQueue', 'candidacies', 'motionOptions', 'participation', 'positions'],
     reason: 'the audit at close counts the box against the roll and the candidates; no store for the ballot box yet',
@@ -78,18 +74,6 @@ const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
     tables: ['ballotQueue', 'ballots', 'candidacies', 'members', 'motionOptions', 'participation', 'positions'],
     reason: "the tally's resync reads the box and the ballot's layout in a few statements; no stores for them yet",
   },
-  'members/contact-changes.ts': {
-    tables: ['participation', 'positions'],
-    reason: "a vote in an election under way holds a member's contact details: read from the box",
-  },
-  'members/delete-member.ts': {
-    tables: ['electionRoll', 'nominationSupporters', 'nominations', 'otpChallenges', 'participation', 'reminderRecipients', 'sessions'],
-    reason: "a member's removal checks and clears every row naming them, in one transaction",
-  },
-  'members/members.service.ts': {
-    tables: ['participation', 'positions'],
-    reason: 'the branch lock after a vote and the candidacy rules read positions and votes; no position store yet',
-  },
   'nominations/nominations.read.ts': {
     tables: ['members', 'positions'],
     reason: 'the nomination lists join nominee and position; no member or position store yet',
@@ -115,7 +99,6 @@ const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
     tables: ['branches', 'election', 'members', 'participation', 'staff'],
     reason: 'branch edits (a members table) and the agents list (the staff table); the member store is the next step',
   },
-  'staff/staff.service.ts': { tables: ['sessions'], reason: "a staff member's removal ends their sessions; no session store yet" },
   'ussd/ussd.service.ts': {
     tables: ['election', 'members', 'otpChallenges', 'participation'],
     reason: 'the USSD menu reads the voter, the election and their votes; no stores for them yet',

@@ -11,7 +11,7 @@ import type { Actor } from '../../auth/actor';
 import { uniqueViolation } from '../../db/errors';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { lockAllElections, lockElection } from '../../db/locks';
-import { asPosition, translatedPositionColumns } from '../members';
+import { asPosition, translatedPositionColumns } from '../../db/position-store';
 
 /**
  * Branches and positions, as an admin sets up their organisation's election. Every change is one
