@@ -248,6 +248,15 @@ export async function rollSizes(db: Reader, ids: ElectionId[], today: Date = new
   return out;
 }
 
+/** How many elections' electorates name this branch (they hold branch ids without a foreign key), closed and archived ones too. */
+export async function electoratesNaming(db: Reader, branchId: number): Promise<number> {
+  const [used] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(election)
+    .where(sql`${branchId}::int = any(${election.electorateBranchIds})`);
+  return used?.n ?? 0;
+}
+
 /** Whether the member is on a frozen roll (any election's): such a member stays on the register. */
 export async function onAFrozenRoll(db: Reader, memberId: number): Promise<boolean> {
   const [onRoll] = await db

@@ -75,6 +75,48 @@ export async function insertBranches(tx: Tx, names: string[]): Promise<Branch[]>
     .returning({ id: branches.id, name: branches.name });
 }
 
+/** Locks the branch row for the rest of the transaction (`for update`: a rename or a deletion); undefined when there is none. */
+export async function lockBranch(tx: Tx, id: number): Promise<Branch | undefined> {
+  const [row] = await tx.select({ id: branches.id, name: branches.name }).from(branches).where(eq(branches.id, id)).for('update');
+  return row;
+}
+
+/**
+ * The branches `key share` locked, as a foreign key to them would: a rename or deletion in flight
+ * commits first, one that starts later waits. Every branch by name, or the one with `id`.
+ */
+export async function keyShareBranches(tx: Tx, id?: number): Promise<Branch[]> {
+  if (id === undefined)
+    return tx.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name)).for('key share');
+  return tx.select({ id: branches.id, name: branches.name }).from(branches).where(eq(branches.id, id)).for('key share');
+}
+
+/** Whether another branch (but `exceptId`) has this name, in any case. */
+export async function branchNameTaken(db: Reader, name: string, exceptId?: number): Promise<boolean> {
+  const [taken] = await db
+    .select({ id: branches.id })
+    .from(branches)
+    .where(and(sql`lower(${branches.name}) = lower(${name})`, exceptId ? ne(branches.id, exceptId) : undefined));
+  return taken !== undefined;
+}
+
+export async function renameBranchRow(tx: Tx, id: number, name: string): Promise<void> {
+  await tx.update(branches).set({ name }).where(eq(branches.id, id));
+}
+
+export async function deleteBranchRow(tx: Tx, id: number): Promise<void> {
+  await tx.delete(branches).where(eq(branches.id, id));
+}
+
+/** How many members the branch has. */
+export async function membersInBranch(db: Reader, id: number): Promise<number> {
+  const [used] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(members)
+    .where(eq(members.branchId, id));
+  return used?.n ?? 0;
+}
+
 // ---- members as the API answers them ----
 
 /** A member row as the API answers it, without the positions (`Member` but `psk_position_ids`). */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import type { ElectionId } from './election-store';
 import { participation, positions } from './schema';
@@ -56,4 +56,36 @@ export async function hasVoted(db: Reader, memberId: number): Promise<boolean> {
     .where(eq(participation.memberId, memberId))
     .limit(1);
   return voted !== undefined;
+}
+
+/** Whether anyone voted for this position. */
+export async function positionHasVotes(db: Reader, positionId: number): Promise<boolean> {
+  const [voted] = await db
+    .select({ one: sql<number>`1` })
+    .from(participation)
+    .where(eq(participation.positionId, positionId))
+    .limit(1);
+  return voted !== undefined;
+}
+
+/** Of these positions, the first by id someone voted for. */
+export async function firstPositionWithVotes(db: Reader, positionIds: number[]): Promise<number | undefined> {
+  const [voted] = await db
+    .select({ id: participation.positionId })
+    .from(participation)
+    .where(inArray(participation.positionId, positionIds))
+    .orderBy(asc(participation.positionId))
+    .limit(1);
+  return voted?.id;
+}
+
+/** Whether anyone voted for a position of this branch (any election's). */
+export async function branchHasVotes(db: Reader, branchId: number): Promise<boolean> {
+  const voted = await db
+    .select({ id: positions.id })
+    .from(positions)
+    .innerJoin(participation, eq(participation.positionId, positions.id))
+    .where(eq(positions.branchId, branchId))
+    .limit(1);
+  return voted.length > 0;
 }

@@ -1,8 +1,8 @@
 import type { Position, TranslatedText, Translations } from '@kura/contract';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import type { ElectionId } from './election-store';
-import { positions } from './schema';
+import { motionOptions, positions } from './schema';
 import { storedTranslations } from '../lib/position-title';
 
 /**
@@ -78,4 +78,133 @@ export async function positionKindsIn(
 export async function positionName(db: Reader, id: number): Promise<{ name: string; level: string } | undefined> {
   const [row] = await db.select({ name: positions.name, level: positions.level }).from(positions).where(eq(positions.id, id));
   return row;
+}
+
+export type PositionRow = typeof positions.$inferSelect;
+
+/** The election a position belongs to; undefined for an unknown id. */
+export async function electionOfPositionRow(db: Reader, id: number): Promise<ElectionId | undefined> {
+  const [row] = await db.select({ electionId: positions.electionId }).from(positions).where(eq(positions.id, id));
+  return row?.electionId;
+}
+
+/** Locks the position's row for the rest of the transaction (`for update`); undefined when there is none. */
+export async function lockPositionRow(tx: Tx, id: number): Promise<PositionRow | undefined> {
+  const [row] = await tx.select().from(positions).where(eq(positions.id, id)).for('update');
+  return row;
+}
+
+/** The election's positions (id, name, level, order) locked for update, by id: a reorder. */
+export async function lockElectionPositions(
+  tx: Tx,
+  electionId: ElectionId,
+): Promise<{ id: number; name: string; level: string; sortOrder: number }[]> {
+  return tx
+    .select({ id: positions.id, name: positions.name, level: positions.level, sortOrder: positions.sortOrder })
+    .from(positions)
+    .where(eq(positions.electionId, electionId))
+    .orderBy(asc(positions.id))
+    .for('update');
+}
+
+/** Whether a position of these elections carries this branch (it titles it). */
+export async function branchTitlesPositionIn(db: Reader, branchId: number, electionIds: ElectionId[]): Promise<boolean> {
+  const [declared] = await db
+    .select({ id: positions.id })
+    .from(positions)
+    .where(and(eq(positions.branchId, branchId), inArray(positions.electionId, electionIds)))
+    .limit(1);
+  return declared !== undefined;
+}
+
+/** How many positions (any election's) belong to the branch. */
+export async function positionsOfBranch(db: Reader, branchId: number): Promise<number> {
+  const [used] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(positions)
+    .where(eq(positions.branchId, branchId));
+  return used?.n ?? 0;
+}
+
+/** A renamed branch's positions take its new name as their level (their title on ballots and results). */
+export async function setBranchLevel(tx: Tx, branchId: number, name: string): Promise<void> {
+  await tx.update(positions).set({ level: name }).where(eq(positions.branchId, branchId));
+}
+
+/** The levels among `levels` at which the election has a position of this name (any case). */
+export async function levelsWithName(db: Reader, electionId: ElectionId, name: string, levels: string[]): Promise<{ level: string }[]> {
+  return db
+    .select({ level: positions.level })
+    .from(positions)
+    .where(and(eq(positions.electionId, electionId), sql`lower(${positions.name}) = lower(${name})`, inArray(positions.level, levels)));
+}
+
+/** Whether another position (not `exceptId`) of the election has this name (any case) at this level. */
+export async function positionNameTaken(
+  db: Reader,
+  electionId: ElectionId,
+  name: string,
+  level: string,
+  exceptId: number,
+): Promise<boolean> {
+  const [taken] = await db
+    .select({ id: positions.id })
+    .from(positions)
+    .where(
+      and(
+        eq(positions.electionId, electionId),
+        sql`lower(${positions.name}) = lower(${name})`,
+        eq(positions.level, level),
+        ne(positions.id, exceptId),
+      ),
+    );
+  return taken !== undefined;
+}
+
+/** The highest place in the election's order (null when it has no position). */
+export async function lastSortOrder(db: Reader, electionId: ElectionId): Promise<number | null> {
+  const [last] = await db
+    .select({ n: max(positions.sortOrder) })
+    .from(positions)
+    .where(eq(positions.electionId, electionId));
+  return last?.n ?? null;
+}
+
+/** Inserts these positions; answers them as `translatedPositionColumns` read them (before `asPosition`). */
+export async function insertPositions(tx: Tx, rows: (typeof positions.$inferInsert)[]) {
+  return tx.insert(positions).values(rows).returning(translatedPositionColumns);
+}
+
+/** Inserts a motion's options. */
+export async function insertMotionOptions(tx: Tx, rows: (typeof motionOptions.$inferInsert)[]): Promise<void> {
+  await tx.insert(motionOptions).values(rows);
+}
+
+/** The position as `translatedPositionColumns` reads it (before `asPosition`). */
+export async function positionColumnsOf(db: Reader, id: number) {
+  return (await db.select(translatedPositionColumns).from(positions).where(eq(positions.id, id)))[0];
+}
+
+/** The election's positions as `translatedPositionColumns` reads them, in no order. */
+export async function positionColumnsIn(db: Reader, electionId: ElectionId) {
+  return db.select(translatedPositionColumns).from(positions).where(eq(positions.electionId, electionId));
+}
+
+/** Writes these fields of the position; answers it as `translatedPositionColumns` reads it. */
+export async function updatePositionRow(tx: Tx, id: number, fields: Partial<Omit<typeof positions.$inferInsert, 'id'>>) {
+  const [row] = await tx.update(positions).set(fields).where(eq(positions.id, id)).returning(translatedPositionColumns);
+  return row;
+}
+
+/** Each listed position's place becomes its index in `ids` (one statement; the ids are whole numbers). */
+export async function setPositionOrder(tx: Tx, ids: number[]): Promise<void> {
+  await tx.execute(sql`
+        update ${positions} set sort_order = o.place - 1
+        from unnest(${`{${ids.join(',')}}`}::int[]) with ordinality as o(id, place)
+        where ${positions.id} = o.id and ${positions.sortOrder} <> o.place - 1`);
+}
+
+/** Deletes the position (its candidacies and options go with it: foreign keys on delete cascade). */
+export async function deletePositionRow(tx: Tx, id: number): Promise<void> {
+  await tx.delete(positions).where(eq(positions.id, id));
 }

@@ -95,10 +95,6 @@ const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
     tables: ['election', 'members', 'positions'],
     reason: 'the roll under rules is one statement over members and positions; no stores for them yet',
   },
-  'setup/setup.service.ts': {
-    tables: ['branches', 'election', 'members', 'participation', 'staff'],
-    reason: 'branch edits (a members table) and the agents list (the staff table); the member store is the next step',
-  },
   'ussd/ussd.service.ts': {
     tables: ['election', 'members', 'otpChallenges', 'participation'],
     reason: 'the USSD menu reads the voter, the election and their votes; no stores for them yet',

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { CreateStaffBody, SetStaffPasswordBody, Staff } from '@kura/contract';
+import type { Agent, CreateStaffBody, SetStaffPasswordBody, Staff } from '@kura/contract';
+import type { Db, Tx } from '../../db/client';
 import type { Actor, SignedInActor } from '../../auth/actor';
 import { readDefaultLanguage } from '../../db/election-store';
 import { uniqueViolation } from '../../db/errors';
@@ -145,4 +146,13 @@ export async function setPasswordWithLink(ctx: StaffContext, input: SetStaffPass
     if (updated.length === 0)
       throw AppError.say('VALIDATION', 'error.staff.badPasswordLink', undefined, { errors: { token: [BAD_PASSWORD_LINK] } });
   });
+}
+
+/** The agents (observers), by email (the set-up page lists them). */
+export async function listAgents(db: Db | Tx): Promise<Agent[]> {
+  return db
+    .select({ id: staff.id, name: staff.name, email: staff.email })
+    .from(staff)
+    .where(eq(staff.role, 'agent'))
+    .orderBy(asc(staff.email));
 }
