@@ -86,3 +86,9 @@ export async function addCandidacies(tx: Tx, memberId: number, positionIds: numb
 export async function removeCandidacies(tx: Tx, memberId: number, positionIds: number[]): Promise<void> {
   await tx.delete(candidacies).where(and(eq(candidacies.memberId, memberId), inArray(candidacies.positionId, positionIds)));
 }
+
+/** Whoever stands for position `from` stands for position `to` too (an election's copy, with its candidates). */
+export async function copyCandidacies(tx: Tx, from: number, to: number): Promise<void> {
+  const standing = await tx.select().from(candidacies).where(eq(candidacies.positionId, from));
+  if (standing.length) await tx.insert(candidacies).values(standing.map((c) => ({ memberId: c.memberId, positionId: to })));
+}

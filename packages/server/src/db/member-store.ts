@@ -117,6 +117,12 @@ export async function membersInBranch(db: Reader, id: number): Promise<number> {
   return used?.n ?? 0;
 }
 
+/** Of these branch ids, the ones a branch has, `key share` locked as a foreign key to them would (an electorate names them). */
+export async function keyShareBranchIds(tx: Tx, ids: number[]): Promise<number[]> {
+  const found = await tx.select({ id: branches.id }).from(branches).where(inArray(branches.id, ids)).for('key share');
+  return found.map((b) => b.id);
+}
+
 // ---- members as the API answers them ----
 
 /** A member row as the API answers it, without the positions (`Member` but `psk_position_ids`). */

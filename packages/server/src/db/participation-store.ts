@@ -89,3 +89,14 @@ export async function branchHasVotes(db: Reader, branchId: number): Promise<bool
     .limit(1);
   return voted.length > 0;
 }
+
+/** Whether any vote was ever cast in the election (a participation row for one of its positions). */
+export async function electionHasVotes(db: Reader, electionId: ElectionId): Promise<boolean> {
+  const [voted] = await db
+    .select({ one: sql<number>`1` })
+    .from(participation)
+    .innerJoin(positions, eq(positions.id, participation.positionId))
+    .where(eq(positions.electionId, electionId))
+    .limit(1);
+  return voted !== undefined;
+}

@@ -208,3 +208,26 @@ export async function setPositionOrder(tx: Tx, ids: number[]): Promise<void> {
 export async function deletePositionRow(tx: Tx, id: number): Promise<void> {
   await tx.delete(positions).where(eq(positions.id, id));
 }
+
+/** The election's position rows, whole (an election's copy takes them). */
+export async function positionRowsOf(db: Reader, electionId: ElectionId): Promise<PositionRow[]> {
+  return db.select().from(positions).where(eq(positions.electionId, electionId));
+}
+
+/**
+ * Copies a position into another election, with its options when it is a motion; answers the
+ * copy's id. (Its candidacies, the members module's, are copied by the candidacy store.)
+ */
+export async function copyPosition(tx: Tx, position: PositionRow, to: ElectionId): Promise<number> {
+  const { id: from, electionId: _electionId, ...fields } = position;
+  const [copy] = await tx
+    .insert(positions)
+    .values({ ...fields, electionId: to })
+    .returning({ id: positions.id });
+  if (position.kind === 'motion') {
+    const options = await tx.select().from(motionOptions).where(eq(motionOptions.positionId, from));
+    if (options.length)
+      await tx.insert(motionOptions).values(options.map((o) => ({ positionId: copy!.id, name: o.name, sortOrder: o.sortOrder })));
+  }
+  return copy!.id;
+}

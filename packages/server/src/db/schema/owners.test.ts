@@ -49,10 +49,6 @@ const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
     tables: ['ballotQueue', 'candidacies', 'motionOptions', 'participation', 'positions'],
     reason: 'the audit at close counts the box against the roll and the candidates; no store for the ballot box yet',
   },
-  'elections/catalogue.ts': {
-    tables: ['branches', 'candidacies', 'motionOptions', 'participation', 'positions'],
-    reason: "an election's copy and deletion write its positions, options and candidacies; no position store yet",
-  },
   'elections/commitments.ts': {
     tables: ['ballots'],
     reason: "a commitment hashes the ballot set (db/ballot-box.ts holds the rest of the box's SQL)",
