@@ -483,3 +483,9 @@ export async function markArchived(tx: Tx, at: Date, id: ElectionId): Promise<vo
 export async function deleteElectionRow(tx: Tx, id: ElectionId): Promise<void> {
   await tx.delete(election).where(row(id));
 }
+
+/** The election's nomination window (null: it takes no nominations); undefined when there is no election with this id. */
+export async function readNominationsWindow(db: Reader, id: ElectionId): Promise<{ nominations: ElectionRow['nominations'] } | undefined> {
+  const [found] = await db.select({ nominations: election.nominations }).from(election).where(row(id));
+  return found;
+}

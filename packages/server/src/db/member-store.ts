@@ -376,3 +376,31 @@ export async function upsertMembers(
 export async function deleteMemberRow(tx: Tx, id: number): Promise<void> {
   await tx.delete(members).where(eq(members.id, id));
 }
+
+/** The members with these member numbers: id, number, name and branch (a nomination names them). */
+export async function membersNamed(
+  db: Reader,
+  memberNos: string[],
+): Promise<{ id: number; memberNo: string; name: string; branchId: number }[]> {
+  return db
+    .select({ id: members.id, memberNo: members.memberNo, name: members.name, branchId: members.branchId })
+    .from(members)
+    .where(inArray(members.memberNo, memberNos));
+}
+
+/** A member's name (undefined when there is none with this id). */
+export async function memberName(db: Reader, id: number): Promise<string | undefined> {
+  const [m] = await db.select({ name: members.name }).from(members).where(eq(members.id, id));
+  return m?.name;
+}
+
+/** These members' contact details and language (a notice goes to them). */
+export async function contactsOf(
+  db: Reader,
+  ids: number[],
+): Promise<{ id: number; phone: string; email: string | null; language: string | null }[]> {
+  return db
+    .select({ id: members.id, phone: members.phone, email: members.email, language: members.language })
+    .from(members)
+    .where(inArray(members.id, ids));
+}

@@ -231,3 +231,25 @@ export async function copyPosition(tx: Tx, position: PositionRow, to: ElectionId
   }
   return copy!.id;
 }
+
+/** A position's id, name, level, branch and seats (undefined for an unknown id). */
+export async function positionSeatsOf(
+  db: Reader,
+  id: number,
+): Promise<{ id: number; name: string; level: string; branchId: number | null; seats: number } | undefined> {
+  const [p] = await db
+    .select({ id: positions.id, name: positions.name, level: positions.level, branchId: positions.branchId, seats: positions.seats })
+    .from(positions)
+    .where(eq(positions.id, id));
+  return p;
+}
+
+/** Locks the election's position row for the rest of the transaction (`for update`); undefined when the election has none with this id. */
+export async function lockPositionIn(tx: Tx, id: number, electionId: ElectionId): Promise<PositionRow | undefined> {
+  const [position] = await tx
+    .select()
+    .from(positions)
+    .where(and(eq(positions.id, id), eq(positions.electionId, electionId)))
+    .for('update');
+  return position;
+}

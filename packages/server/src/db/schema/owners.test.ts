@@ -70,15 +70,6 @@ const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
     tables: ['ballotQueue', 'ballots', 'candidacies', 'members', 'motionOptions', 'participation', 'positions'],
     reason: "the tally's resync reads the box and the ballot's layout in a few statements; no stores for them yet",
   },
-  'nominations/nominations.read.ts': {
-    tables: ['members', 'positions'],
-    reason: 'the nomination lists join nominee and position; no member or position store yet',
-  },
-  'nominations/nominations.service.ts': {
-    tables: ['activityLogs', 'candidacies', 'election', 'members', 'positions'],
-    reason: "a nomination's checks read the member, the position and the candidacies; no stores for them yet",
-  },
-  'nominations/notify.ts': { tables: ['members'], reason: 'the contacts of the members a nomination names; no member store yet' },
   'register/attributes.ts': {
     tables: ['election', 'organisation', 'positions'],
     reason: 'the attribute definitions live on the organisation row, and elected_in and the rules name elections and positions',
