@@ -489,3 +489,9 @@ export async function readNominationsWindow(db: Reader, id: ElectionId): Promise
   const [found] = await db.select({ nominations: election.nominations }).from(election).where(row(id));
   return found;
 }
+
+/** The ids of the elections not closed (archived ones too), by id: the mixer's pass visits them. */
+export async function unclosedElectionIds(db: Reader): Promise<ElectionId[]> {
+  const rows = await db.select({ id: election.id }).from(election).where(isNull(election.closedAt)).orderBy(election.id);
+  return rows.map((r) => r.id);
+}

@@ -2,7 +2,7 @@ import type { Position, TranslatedText, Translations } from '@kura/contract';
 import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import type { ElectionId } from './election-store';
-import { motionOptions, positions } from './schema';
+import { election, motionOptions, positions } from './schema';
 import { storedTranslations } from '../lib/position-title';
 
 /**
@@ -251,5 +251,34 @@ export async function lockPositionIn(tx: Tx, id: number, electionId: ElectionId)
     .from(positions)
     .where(and(eq(positions.id, id), eq(positions.electionId, electionId)))
     .for('update');
+  return position;
+}
+
+/** The election of every position, by position id (the mixer files queued ballots under their election). */
+export async function electionOfEveryPosition(db: Reader): Promise<Map<number, ElectionId>> {
+  return new Map(
+    (await db.select({ id: positions.id, electionId: positions.electionId }).from(positions)).map((p) => [p.id, p.electionId]),
+  );
+}
+
+/** The election's position row with this id (undefined when the election has none). */
+export async function positionRowIn(db: Reader, id: number, electionId: ElectionId): Promise<PositionRow | undefined> {
+  const [p] = await db
+    .select()
+    .from(positions)
+    .where(and(eq(positions.id, id), eq(positions.electionId, electionId)));
+  return p;
+}
+
+/** A position's name and level with its election's id and title (a receipt check names them). */
+export async function positionWithElection(
+  db: Reader,
+  id: number,
+): Promise<{ name: string; level: string; electionId: ElectionId; election: string } | undefined> {
+  const [position] = await db
+    .select({ name: positions.name, level: positions.level, electionId: positions.electionId, election: election.title })
+    .from(positions)
+    .innerJoin(election, eq(election.id, positions.electionId))
+    .where(eq(positions.id, id));
   return position;
 }

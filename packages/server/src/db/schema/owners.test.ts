@@ -21,29 +21,32 @@ const MODULES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../modules
 const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
   'auth/authenticator.service.ts': {
     tables: ['members'],
-    reason: "the authenticator's steps and the PIN are kept on the member row; no member store function for them yet",
+    reason: "the authenticator's steps and the PIN on the member row: its conditional updates are not in the member store yet",
   },
   'auth/code-sign-in.service.ts': {
     tables: ['members', 'staff'],
-    reason: 'signs in a member or staff by code: their rows, read and stamped; no member or staff store yet',
+    reason: "reads the signed-in member's or staff member's row; not in the member store yet, and the staff module has no store",
   },
   'auth/google-sign-in.service.ts': {
     tables: ['members', 'staff'],
-    reason: 'links a Google account to the member or staff row; no member or staff store yet',
+    reason: 'links a Google account to the member or staff row; not in the member store yet, and the staff module has no store',
   },
-  'auth/session.service.ts': { tables: ['members', 'staff'], reason: "a session's holder read back for /me; no member or staff store yet" },
+  'auth/session.service.ts': {
+    tables: ['members', 'staff'],
+    reason: "a session's holder read back for /me; not in the member store yet, and the staff module has no store",
+  },
   'auth/sign-in-support.ts': {
     tables: ['members', 'staff'],
-    reason: 'the lookups and lockout stamps of every sign-in; no member or staff store yet',
+    reason:
+      'the account lookups of every sign-in (identifier, phone, e-mail) and the verified stamp; not in the member store yet, the staff module has no store',
   },
-  'auth/sign-up.service.ts': { tables: ['members'], reason: 'sign-up creates the member row; no member store function for it yet' },
+  'auth/sign-up.service.ts': {
+    tables: ['members'],
+    reason: 'sign-up finds the member and links their Google account; not in the member store yet',
+  },
   'ballots/ballots.service.ts': {
     tables: ['candidacies', 'members', 'motionOptions', 'positions'],
-    reason: "the ballot's positions, options and candidates in one read; no position or candidacy store yet",
-  },
-  'ballots/mixer.ts': {
-    tables: ['election', 'positions'],
-    reason: "the mixer's pass reads an election's positions and its state; no position store yet",
+    reason: "the ballot's positions, options and candidates in one read; not moved into the position and candidacy stores yet",
   },
   'elections/audit.ts': {
     tables: ['ballotQueue', 'candidacies', 'motionOptions', 'participation', 'positions'],
@@ -53,22 +56,17 @@ const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
     tables: ['ballots'],
     reason: "a commitment hashes the ballot set (db/ballot-box.ts holds the rest of the box's SQL)",
   },
-  'elections/elections.service.ts': {
-    tables: ['positions'],
-    reason: "the turnout and the receipt check read an election's positions; no position store yet",
-  },
   'elections/evidence.ts': {
     tables: ['activityLogs', 'ballots', 'candidacies', 'members', 'positions'],
-    reason: 'the evidence pack reads the box, the candidates and the log as they are; no stores for them yet',
+    reason: 'the evidence pack reads the box, the candidates and the log as they are; no ballot-box or log store yet',
   },
   'elections/final-count.ts': {
     tables: ['ballots', 'candidacies', 'members', 'positions'],
-    reason: 'the count at close reads the box and the candidates; no stores for them yet',
+    reason: 'the count at close reads the box and the candidates; no ballot-box store yet',
   },
-  'elections/lifecycle.ts': { tables: ['positions'], reason: "the close reads the election's positions; no position store yet" },
   'elections/tally.ts': {
     tables: ['ballotQueue', 'ballots', 'candidacies', 'members', 'motionOptions', 'participation', 'positions'],
-    reason: "the tally's resync reads the box and the ballot's layout in a few statements; no stores for them yet",
+    reason: "the tally's resync reads the box and the ballot's layout in a few statements; no ballot-box store yet",
   },
   'register/attributes.ts': {
     tables: ['election', 'organisation', 'positions'],
@@ -76,19 +74,19 @@ const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
   },
   'register/register.service.ts': {
     tables: ['branches', 'election', 'members'],
-    reason: "claims and the roll's inspection read members and branches; no member store yet",
+    reason: "claims and the roll's inspection read members and branches; not moved into the member store yet",
   },
   'register/roll.ts': {
     tables: ['election', 'members', 'positions'],
-    reason: 'the roll under rules is one statement over members and positions; no stores for them yet',
+    reason: 'the roll under rules is one statement over members and positions; not moved into the stores yet',
   },
   'ussd/ussd.service.ts': {
     tables: ['election', 'members', 'otpChallenges', 'participation'],
-    reason: 'the USSD menu reads the voter, the election and their votes; no stores for them yet',
+    reason: 'the USSD menu reads the voter, the election, their codes and their votes; not moved into the stores yet',
   },
   'vvpat/vvpat.service.ts': {
     tables: ['election', 'members', 'motionOptions', 'participation', 'positions'],
-    reason: "the receipts lists join the box's rows with positions and options; no stores for them yet",
+    reason: "the receipts lists join the box's rows with positions and options; no ballot-box store yet",
   },
 };
 
