@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * database, no app and no network: the receipt index, visibility rules, the declared result from a
  * box, translations and the error catalogues (the vote's refusal wording among them), the vvpat
  * and results carriers' shapes, fan-out and coalescing, masking, file names, uploads' sniffing,
- * the OpenAPI document.  `pnpm --filter @kura/server test:fast` runs them
+ * the OpenAPI document, who imports which table (`db/schema/owners.test.ts`).  `pnpm --filter @kura/server test:fast` runs them
  * in seconds; `pnpm test` runs them again with everything else.
  */
 export default defineConfig({
@@ -18,6 +18,7 @@ export default defineConfig({
       'src/modules/vvpat/vvpat.test.ts',
       'src/realtime/fan-out.test.ts',
       'src/realtime/coalesce.test.ts',
+      'src/db/schema/owners.test.ts',
       'src/lib/random-pool.test.ts',
       'src/lib/masking.test.ts',
       'src/lib/uploads.test.ts',

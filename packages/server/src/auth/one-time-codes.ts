@@ -115,6 +115,11 @@ export async function discardCode(ctx: Core, challengeId: number): Promise<void>
   await ctx.database.db.delete(otpChallenges).where(eq(otpChallenges.id, challengeId));
 }
 
+/** Removes every code issued to this subject (a removed member's), in the removal's transaction. */
+export async function discardCodesOf(tx: Tx, purpose: Role, subjectId: number): Promise<void> {
+  await tx.delete(otpChallenges).where(and(eq(otpChallenges.purpose, purpose), eq(otpChallenges.subjectId, subjectId)));
+}
+
 export type CodeFailure = 'wrong' | 'exhausted' | 'dead';
 export type CodeCheck<T = undefined> = { ok: true; value: T } | { ok: false; reason: CodeFailure };
 

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Core } from '../core';
 import type { Db, Tx } from '../db/client';
 import { sessions } from '../db/schema';
@@ -75,6 +75,19 @@ export async function resolveSession(ctx: Core, token: string): Promise<Caller |
     with ${liveSessionWith(ctx, tokenHash, ctx.now())} select role, subject_id from s`;
   if (!row) return null;
   return { role: row.role, subjectId: row.subject_id, tokenHash };
+}
+
+/** Ends a removed member's sessions, in the removal's transaction. */
+export async function endVoterSessions(tx: Tx, memberId: number): Promise<void> {
+  await tx.delete(sessions).where(and(eq(sessions.role, 'voter'), eq(sessions.subjectId, memberId)));
+}
+
+/** Ends a removed admin's or agent's sessions, in the removal's transaction; answers their token hashes (to tell `session.revoked` after the commit). */
+export async function endStaffSessions(tx: Tx, staffId: number): Promise<{ tokenHash: string }[]> {
+  return tx
+    .delete(sessions)
+    .where(and(inArray(sessions.role, ['admin', 'agent']), eq(sessions.subjectId, staffId)))
+    .returning({ tokenHash: sessions.tokenHash });
 }
 
 export async function revokeSession(ctx: Core, tokenHash: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { AuditOutcome } from '@kura/contract';
 import { and, desc, eq, getTableColumns, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
-import { election, organisation } from './schema';
+import { election, electionRoll, organisation } from './schema';
 import { NoSuchElection } from './errors';
 
 /**
@@ -248,6 +248,25 @@ export async function rollSizes(db: Reader, ids: ElectionId[], today: Date = new
   return out;
 }
 
+/** How many elections' electorates name this branch (they hold branch ids without a foreign key), closed and archived ones too. */
+export async function electoratesNaming(db: Reader, branchId: number): Promise<number> {
+  const [used] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(election)
+    .where(sql`${branchId}::int = any(${election.electorateBranchIds})`);
+  return used?.n ?? 0;
+}
+
+/** Whether the member is on a frozen roll (any election's): such a member stays on the register. */
+export async function onAFrozenRoll(db: Reader, memberId: number): Promise<boolean> {
+  const [onRoll] = await db
+    .select({ one: sql`1` })
+    .from(electionRoll)
+    .where(eq(electionRoll.memberId, memberId))
+    .limit(1);
+  return onRoll !== undefined;
+}
+
 /** The elections whose voting is switched on. */
 export async function openElectionIds(db: Reader): Promise<ElectionId[]> {
   const rows = await db.select({ id: election.id }).from(election).where(eq(election.votingActive, true)).orderBy(election.id);
@@ -463,4 +482,16 @@ export async function markArchived(tx: Tx, at: Date, id: ElectionId): Promise<vo
 /** Deletes an election and its positions (the caller checked no vote was ever cast in it). */
 export async function deleteElectionRow(tx: Tx, id: ElectionId): Promise<void> {
   await tx.delete(election).where(row(id));
+}
+
+/** The election's nomination window (null: it takes no nominations); undefined when there is no election with this id. */
+export async function readNominationsWindow(db: Reader, id: ElectionId): Promise<{ nominations: ElectionRow['nominations'] } | undefined> {
+  const [found] = await db.select({ nominations: election.nominations }).from(election).where(row(id));
+  return found;
+}
+
+/** The ids of the elections not closed (archived ones too), by id: the mixer's pass visits them. */
+export async function unclosedElectionIds(db: Reader): Promise<ElectionId[]> {
+  const rows = await db.select({ id: election.id }).from(election).where(isNull(election.closedAt)).orderBy(election.id);
+  return rows.map((r) => r.id);
 }

@@ -1,6 +1,7 @@
 import type { Role } from '../auth/sessions';
 import type { Core } from '../core';
 import type { Db, Tx } from '../db/client';
+import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import { MORE_NOT_LOGGED } from './refused-activity';
 
 export { REFUSED_PER_ADDRESS, REFUSED_PER_SUBJECT, REFUSED_WINDOW_MS } from './refused-activity';
@@ -61,4 +62,26 @@ export async function recordSuccesses(ctx: Core, entries: Omit<ActivityEntry, 's
       .insert(activityLogs)
       .values(entries.slice(i, i + 500).map((entry) => rowOf({ ...entry, status: 'success' } as ActivityEntry, now)));
   }
+}
+
+/** How many of this actor's `activity` lines since `since` were not a success, and the time of the first. */
+export async function refusalsSince(
+  db: Db | Tx,
+  activity: string,
+  actor: { id: number; role: Role },
+  since: Date,
+): Promise<{ n: number; first: string | null } | undefined> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int`, first: sql<string | null>`min(${activityLogs.createdAt})::text` })
+    .from(activityLogs)
+    .where(
+      and(
+        gt(activityLogs.createdAt, since),
+        eq(activityLogs.activity, activity),
+        eq(activityLogs.userId, actor.id),
+        eq(activityLogs.userType, actor.role),
+        ne(activityLogs.status, 'success'),
+      ),
+    );
+  return row;
 }

@@ -1,7 +1,7 @@
-import { isNull, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { election, positions } from '../../db/schema';
-import { type ElectionId } from '../../db/election-store';
+import { unclosedElectionIds, type ElectionId } from '../../db/election-store';
+import { electionOfEveryPosition } from '../../db/position-store';
 import { lockMix, tryLockMix } from '../../db/locks';
 import { ballotsOf, queueOf, UNSORTED_QUEUE } from '../../db/ballot-box';
 import { intArray, textArray } from '../../db/arrays';
@@ -64,9 +64,7 @@ export async function fileUnsortedQueue(ctx: BallotsContext): Promise<number> {
     const rows = await tx.execute<{ id: string; sealed: string }>(sql`delete from ${queueOf(UNSORTED_QUEUE)} returning id, sealed`);
     if (rows.length === 0) return 0;
     const opened = await openAll(ctx, [...rows]);
-    const electionOf = new Map(
-      (await tx.select({ id: positions.id, electionId: positions.electionId }).from(positions)).map((p) => [p.id, p.electionId]),
-    );
+    const electionOf = await electionOfEveryPosition(tx);
     const elections = rows.map((_, i) => electionOf.get(positionOf(opened[i]!)) ?? UNSORTED_QUEUE);
     for (let i = 0; i < rows.length; i += INSERT_SLICE) {
       await tx.execute(sql`
@@ -89,9 +87,9 @@ export async function fileUnsortedQueue(ctx: BallotsContext): Promise<number> {
  */
 export async function mixQueuedBallots(ctx: BallotsContext): Promise<MixResult> {
   await fileUnsortedQueue(ctx);
-  const open = await ctx.database.db.select({ id: election.id }).from(election).where(isNull(election.closedAt)).orderBy(election.id);
+  const open = await unclosedElectionIds(ctx.database.db);
   let moved = 0;
-  for (const { id } of open) moved += (await mixElection(ctx, id)).moved;
+  for (const id of open) moved += (await mixElection(ctx, id)).moved;
   return { moved };
 }
 

@@ -1,8 +1,8 @@
 import type { MembersContext } from '../members';
 import type { Candidate, Position, Translations } from '@kura/contract';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { branches, candidacies, members, positions } from '../../db/schema';
+import { candidacyPositions } from '../../db/candidacy-store';
+import { candidateRecords, lockMemberRow, updateMemberRow } from '../../db/member-store';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
@@ -13,8 +13,6 @@ import {
   applyMemberEdit,
   assertDeclaredIdentityKept,
   lockElectionForCandidacies,
-  positionColumns,
-  positionOrder,
   recordContactChanges,
   replacePositions,
   sendContactChangeNotices,
@@ -34,32 +32,12 @@ export type CandidateEdit = {
 
 /** Candidates with their positions; `memberIds` narrows to those members (candidate or not). */
 async function loadCandidates(db: Db | Tx, electionId: ElectionId, memberIds?: number[]): Promise<Candidate[]> {
-  const links = await db
-    .select({ memberId: candidacies.memberId, ...positionColumns })
-    .from(candidacies)
-    .innerJoin(positions, and(eq(positions.id, candidacies.positionId), eq(positions.electionId, electionId)))
-    .where(memberIds ? inArray(candidacies.memberId, memberIds) : undefined)
-    .orderBy(...positionOrder);
+  const links = await candidacyPositions(db, electionId, memberIds);
   const positionsOf = new Map<number, Position[]>();
   for (const { memberId, ...p } of links) (positionsOf.get(memberId) ?? positionsOf.set(memberId, []).get(memberId)!).push(p);
   const ids = memberIds ?? [...positionsOf.keys()];
   if (ids.length === 0) return [];
-  const rows = await db
-    .select({
-      id: members.id,
-      member_no: members.memberNo,
-      name: members.name,
-      phone: members.phone,
-      email: sql<string>`coalesce(${members.email}, '')`,
-      county: branches.name,
-      image_url: members.photoUrl,
-      statement: members.statement,
-      translations: members.translations,
-    })
-    .from(members)
-    .innerJoin(branches, eq(branches.id, members.branchId))
-    .where(inArray(members.id, ids))
-    .orderBy(asc(members.id));
+  const rows = await candidateRecords(db, ids);
   return rows.map(({ translations, ...r }) => {
     const stored = storedTranslations(translations);
     return { ...r, ...(stored ? { translations: stored } : {}), positions: positionsOf.get(r.id) ?? [] };
@@ -107,11 +85,7 @@ export async function updateCandidate(
         await lockElectionForCandidacies(tx, electionId);
         // Under the lock a close takes: one that committed since the check above is seen.
         await assertNotClosedIn(tx, 'its candidates', electionId);
-        const [member] = await tx
-          .select({ memberNo: members.memberNo, photoUrl: members.photoUrl })
-          .from(members)
-          .where(eq(members.id, id))
-          .for('update');
+        const member = await lockMemberRow(tx, { id });
         if (!member) throw AppError.say('NOT_FOUND', 'error.candidateNotFound');
         previousPhoto = member.photoUrl;
         // A candidate of another election that closed keeps the name its declared result shows.
@@ -121,13 +95,9 @@ export async function updateCandidate(
         const changed = contacts;
         note.afterCommit(() => sendContactChangeNotices(ctx, changed));
         await replacePositions(tx, id, input.position_ids, electionId);
-        if (photoUrl) await tx.update(members).set({ photoUrl }).where(eq(members.id, id));
-        if (input.statement !== undefined)
-          await tx
-            .update(members)
-            .set({ statement: input.statement || null })
-            .where(eq(members.id, id));
-        if (input.translations !== undefined) await tx.update(members).set({ translations: input.translations }).where(eq(members.id, id));
+        if (photoUrl) await updateMemberRow(tx, id, { photoUrl });
+        if (input.statement !== undefined) await updateMemberRow(tx, id, { statement: input.statement || null });
+        if (input.translations !== undefined) await updateMemberRow(tx, id, { translations: input.translations });
         return (await loadCandidates(tx, electionId, [id]))[0]!;
       },
     );

@@ -6,7 +6,7 @@ import type {
   UpdateElectionByIdBody,
   UpdateOrganisationBody,
 } from '@kura/contract';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
 import {
@@ -26,7 +26,11 @@ import {
   type ElectionId,
   type ElectionRecord,
 } from '../../db/election-store';
-import { branches, candidacies, election, motionOptions, participation, positions } from '../../db/schema';
+import { election } from '../../db/schema';
+import { keyShareBranchIds } from '../../db/member-store';
+import { copyPosition, positionRowsOf } from '../../db/position-store';
+import { copyCandidacies } from '../../db/candidacy-store';
+import { electionHasVotes } from '../../db/participation-store';
 import { lockElection } from '../../db/locks';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
@@ -147,8 +151,7 @@ async function readExisting(db: Core['database']['db'] | Tx, id: ElectionId): Pr
  */
 async function unknownBranches(tx: Tx, ids: number[] | null | undefined): Promise<number[]> {
   if (!ids || ids.length === 0) return [];
-  const found = await tx.select({ id: branches.id }).from(branches).where(inArray(branches.id, ids)).for('key share');
-  const known = new Set(found.map((b) => b.id));
+  const known = new Set(await keyShareBranchIds(tx, ids));
   return [...new Set(ids)].filter((id) => !known.has(id));
 }
 
@@ -256,17 +259,6 @@ export async function editElection(ctx: Core, actor: Actor, id: ElectionId, inpu
   return getElectionById(ctx, id);
 }
 
-/** Whether any vote was ever cast in the election (a participation row for one of its positions). */
-async function hasVotes(tx: Tx, id: ElectionId): Promise<boolean> {
-  const [voted] = await tx
-    .select({ one: sql<number>`1` })
-    .from(participation)
-    .innerJoin(positions, eq(positions.id, participation.positionId))
-    .where(eq(positions.electionId, id))
-    .limit(1);
-  return voted !== undefined;
-}
-
 /** Deletes an election with its positions and candidacies, while no vote was ever cast in it (else 409); the last one too. */
 export async function deleteElection(ctx: Core, actor: Actor, id: ElectionId): Promise<void> {
   await auditedTransaction(ctx, { actor, activity: 'Election deleted', data: nameElection(id, null) }, async (tx, note) => {
@@ -280,7 +272,7 @@ export async function deleteElection(ctx: Core, actor: Actor, id: ElectionId): P
     await lockElection(tx, id);
     // Named as it goes: the log is all that keeps its title.
     note.data(nameElection(id, (await readExisting(tx, id)).title));
-    if (await hasVotes(tx, id)) throw AppError.say('CONFLICT', 'error.electionHasVotes');
+    if (await electionHasVotes(tx, id)) throw AppError.say('CONFLICT', 'error.electionHasVotes');
     // The last one too: an installation starts and serves with no election at all (docs/api.md
     // "Deleting elections"), an empty list and dashboard until the admin creates one.
     await deleteElectionRow(tx, id);
@@ -327,21 +319,9 @@ export async function copyElection(ctx: Core, actor: Actor, id: ElectionId, inpu
         },
         ctx.now(),
       );
-      const rows = await tx.select().from(positions).where(eq(positions.electionId, id));
-      for (const p of rows) {
-        const { id: from, electionId: _electionId, ...fields } = p;
-        const [copy] = await tx
-          .insert(positions)
-          .values({ ...fields, electionId: to })
-          .returning({ id: positions.id });
-        if (p.kind === 'motion') {
-          const options = await tx.select().from(motionOptions).where(eq(motionOptions.positionId, from));
-          if (options.length)
-            await tx.insert(motionOptions).values(options.map((o) => ({ positionId: copy!.id, name: o.name, sortOrder: o.sortOrder })));
-        } else if (input.candidates) {
-          const standing = await tx.select().from(candidacies).where(eq(candidacies.positionId, from));
-          if (standing.length) await tx.insert(candidacies).values(standing.map((c) => ({ memberId: c.memberId, positionId: copy!.id })));
-        }
+      for (const p of await positionRowsOf(tx, id)) {
+        const copy = await copyPosition(tx, p, to);
+        if (p.kind !== 'motion' && input.candidates) await copyCandidacies(tx, p.id, copy);
       }
       return { to, leftOut };
     },

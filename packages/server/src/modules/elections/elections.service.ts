@@ -2,7 +2,8 @@ import { declareSeats, type ReceiptResponse as ReceiptSchema, type ResultGroup, 
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ElectionsContext } from './context';
-import { commitments, election, positions } from '../../db/schema';
+import { commitments } from '../../db/schema';
+import { positionRowsOf, positionWithElection } from '../../db/position-store';
 import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
 import { electionFileName } from '../../lib/file-name';
@@ -102,11 +103,7 @@ export async function lookupReceipt(ctx: ElectionsContext, input: string): Promi
   const receipt = normaliseReceipt(input);
   const ballot = (await findBallots(ctx, [receipt])).get(receipt)?.[0];
   if (!ballot) throw AppError.say('NOT_FOUND', 'receipt.notFound');
-  const [position] = await ctx.database.db
-    .select({ name: positions.name, level: positions.level, electionId: positions.electionId, election: election.title })
-    .from(positions)
-    .innerJoin(election, eq(election.id, positions.electionId))
-    .where(eq(positions.id, ballot.positionId));
+  const position = await positionWithElection(ctx.database.db, ballot.positionId);
   if (!position) throw AppError.say('NOT_FOUND', 'receipt.notFound');
   return {
     vvpat: receipt,
@@ -133,7 +130,7 @@ const csvCell = (value: string | number): string => {
  */
 export async function exportResultsCsv(ctx: ElectionsContext, id: ElectionId): Promise<{ filename: string; csv: string }> {
   const groups = await getResults(ctx, id);
-  const byId = new Map((await ctx.database.db.select().from(positions).where(eq(positions.electionId, id))).map((p) => [p.id, p]));
+  const byId = new Map((await positionRowsOf(ctx.database.db, id)).map((p) => [p.id, p]));
   const { finalCommitmentId, title } = await readState(ctx.database.db, id);
   const [state] =
     finalCommitmentId === null

@@ -1,9 +1,10 @@
 import type { ElectionsContext } from './context';
 import type { BallotsContext } from '../ballots';
 import type { AuditOutcome, Commitment, FinalResultsResponse } from '@kura/contract';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Core } from '../../core';
-import { commitments, declarations, positions } from '../../db/schema';
+import { commitments, declarations } from '../../db/schema';
+import { positionRowIn } from '../../db/position-store';
 import { AppError } from '../../errors';
 import type { MessageId } from '../../i18n';
 import { recordActivity } from '../../lib/activity-log';
@@ -267,10 +268,7 @@ export async function getRankedBallots(
   if (!row.closedAt) throw AppError.say('FORBIDDEN', 'results.declaredAtClose');
   // Closed but the closing statements did not finish: the queue is published first.
   if (row.finalCommitmentId === null) await finaliseElection(ctx, id);
-  const [p] = await ctx.database.db
-    .select()
-    .from(positions)
-    .where(and(eq(positions.id, positionId), eq(positions.electionId, id)));
+  const p = await positionRowIn(ctx.database.db, positionId, id);
   if (!p || p.kind !== 'candidates' || p.method !== 'ranked') throw AppError.say('NOT_FOUND', 'results.noRankedPosition');
   const blt = await rankedBlt(ctx.database.db, { id: p.id, electionId: id, title: positionTitle(p), seats: p.seats });
   return { filename: electionFileName({ id, title: row.title }, positionTitle(p), 'blt'), blt };

@@ -1,8 +1,7 @@
 import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
-import { and, eq, inArray } from 'drizzle-orm';
 import type { MembersContext } from './context';
 import type { Tx } from '../../db/client';
-import { participation, positions } from '../../db/schema';
+import { votersIn } from '../../db/participation-store';
 import type { Actor } from '../../auth/actor';
 import { DeliveryError } from '../../delivery';
 import { AppError } from '../../errors';
@@ -78,12 +77,7 @@ export async function checkContactChanges(tx: Tx, proposed: ProposedContact[], c
     const ids = changing.map((c) => c.id).sort((a, b) => a - b);
     await lockMemberVotes(tx, ids);
     for (let i = 0; i < ids.length; i += CHUNK) {
-      const rows = await tx
-        .selectDistinct({ id: participation.memberId })
-        .from(participation)
-        .innerJoin(positions, eq(positions.id, participation.positionId))
-        .where(and(inArray(participation.memberId, ids.slice(i, i + CHUNK)), inArray(positions.electionId, underWay)));
-      for (const r of rows) voted.add(r.id);
+      for (const id of await votersIn(tx, ids.slice(i, i + CHUNK), underWay)) voted.add(id);
     }
   }
   for (const c of changing) {

@@ -1,14 +1,13 @@
 import type { CreateMemberBody, Member } from '@kura/contract';
-import { eq, or } from 'drizzle-orm';
 import type { MembersContext } from './context';
 import type { Actor } from '../../auth/actor';
-import { members } from '../../db/schema';
+import { insertMember, membersHolding, resolveBranch } from '../../db/member-store';
 import { uniqueViolation } from '../../db/errors';
 import { AppError, type FieldMessage } from '../../errors';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { freezeDueRolls } from '../../db/election-store';
 import { checkMemberAttributes, mergeAttributes, readAttributeDefs } from '../register';
-import { getMember, memberNoProblem, resolveBranch, uniqueFieldErrors } from './members.service';
+import { getMember, memberNoProblem, uniqueFieldErrors } from './members.service';
 
 /**
  * POST members (docs/api.md "Running it on your own"): one new member under the import's rules for
@@ -37,33 +36,24 @@ export async function createMember(ctx: MembersContext, actor: Actor, input: Cre
       const branch = await resolveBranch(tx, input.branch);
       if (!branch) errors.branch = [{ id: 'field.branchMissing' }];
       const email = input.email ?? null;
-      const clashes = await tx
-        .select({ memberNo: members.memberNo, email: members.email })
-        .from(members)
-        .where(
-          email === null ? eq(members.memberNo, input.member_no) : or(eq(members.memberNo, input.member_no), eq(members.email, email)),
-        );
+      const clashes = await membersHolding(tx, input.member_no, email);
       if (clashes.some((c) => c.memberNo === input.member_no)) errors.member_no = [uniqueFieldErrors.member_no];
       if (email !== null && clashes.some((c) => c.email === email)) errors.email = [uniqueFieldErrors.email];
       if (Object.keys(errors).length > 0 || !branch) throw AppError.fields(errors);
       const now = ctx.now();
       let id: number;
       try {
-        const [row] = await tx
-          .insert(members)
-          .values({
-            memberNo: input.member_no,
-            name: input.name,
-            phone: input.phone,
-            email,
-            branchId: branch.id,
-            language: input.language ?? null,
-            attributes,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning({ id: members.id });
-        id = row!.id;
+        id = await insertMember(tx, {
+          memberNo: input.member_no,
+          name: input.name,
+          phone: input.phone,
+          email,
+          branchId: branch.id,
+          language: input.language ?? null,
+          attributes,
+          createdAt: now,
+          updatedAt: now,
+        });
       } catch (error) {
         // Only a concurrent insert can get past the check above.
         const constraint = uniqueViolation(error);

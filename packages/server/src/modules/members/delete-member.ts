@@ -1,18 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { MembersContext } from './context';
 import type { Actor } from '../../auth/actor';
 import { lockAllElections, lockMemberVotes } from '../../db/locks';
-import {
-  candidacies,
-  electionRoll,
-  members,
-  nominations,
-  nominationSupporters,
-  otpChallenges,
-  participation,
-  reminderRecipients,
-  sessions,
-} from '../../db/schema';
+import { onAFrozenRoll } from '../../db/election-store';
+import { namedInNomination } from '../../db/nomination-store';
+import { endVoterSessions } from '../../auth/sessions';
+import { discardCodesOf } from '../../auth/one-time-codes';
+import { forgetRecipient } from '../reminders';
+import { deleteMemberRow, lockMemberRow } from '../../db/member-store';
+import { standsAnywhere } from '../../db/candidacy-store';
+import { hasVoted } from '../../db/participation-store';
 import { AppError } from '../../errors';
 import { auditedTransaction } from '../../lib/audited-transaction';
 
@@ -39,35 +35,16 @@ export async function deleteMember(ctx: MembersContext, actor: Actor, id: number
       // Every election's: a removal looks at votes, candidacies, nominations and rolls of all of them.
       await lockAllElections(tx);
       await lockMemberVotes(tx, [id]);
-      const [member] = await tx.select({ memberNo: members.memberNo }).from(members).where(eq(members.id, id)).for('update');
+      const member = await lockMemberRow(tx, { id });
       if (!member) throw AppError.say('NOT_FOUND', 'error.memberNotFound');
-      const [voted] = await tx
-        .select({ one: sql`1` })
-        .from(participation)
-        .where(eq(participation.memberId, id))
-        .limit(1);
-      if (voted) throw AppError.say('CONFLICT', 'error.member.voted', undefined, { issue: 'voted' });
-      const [stands] = await tx
-        .select({ one: sql`1` })
-        .from(candidacies)
-        .where(eq(candidacies.memberId, id))
-        .limit(1);
-      if (stands) throw AppError.say('CONFLICT', 'error.member.stands', undefined, { issue: 'candidate' });
-      const [named] = await tx.execute(sql`
-        select 1 from ${nominations} n where n.nominee_id = ${id} or n.created_by = ${id}
-        union all select 1 from ${nominationSupporters} s where s.member_id = ${id}
-        limit 1`);
-      if (named) throw AppError.say('CONFLICT', 'error.member.inNomination', undefined, { issue: 'nomination' });
-      const [onRoll] = await tx
-        .select({ one: sql`1` })
-        .from(electionRoll)
-        .where(eq(electionRoll.memberId, id))
-        .limit(1);
-      if (onRoll) throw AppError.say('CONFLICT', 'error.member.onFrozenRoll', undefined, { issue: 'frozen_roll' });
-      await tx.delete(sessions).where(and(eq(sessions.role, 'voter'), eq(sessions.subjectId, id)));
-      await tx.delete(otpChallenges).where(and(eq(otpChallenges.purpose, 'voter'), eq(otpChallenges.subjectId, id)));
-      await tx.delete(reminderRecipients).where(eq(reminderRecipients.memberId, id));
-      await tx.delete(members).where(eq(members.id, id));
+      if (await hasVoted(tx, id)) throw AppError.say('CONFLICT', 'error.member.voted', undefined, { issue: 'voted' });
+      if (await standsAnywhere(tx, id)) throw AppError.say('CONFLICT', 'error.member.stands', undefined, { issue: 'candidate' });
+      if (await namedInNomination(tx, id)) throw AppError.say('CONFLICT', 'error.member.inNomination', undefined, { issue: 'nomination' });
+      if (await onAFrozenRoll(tx, id)) throw AppError.say('CONFLICT', 'error.member.onFrozenRoll', undefined, { issue: 'frozen_roll' });
+      await endVoterSessions(tx, id);
+      await discardCodesOf(tx, 'voter', id);
+      await forgetRecipient(tx, id);
+      await deleteMemberRow(tx, id);
       return member.memberNo;
     },
   );

@@ -1,7 +1,6 @@
-import { asc } from 'drizzle-orm';
 import type { MembersContext } from './context';
 import type { AttributeType } from '@kura/contract';
-import { branches } from '../../db/schema';
+import { firstBranchNames } from '../../db/member-store';
 import { readAttributeDefs } from '../register';
 
 /** A CSV cell: quoted when it holds a comma, a quote or a line break. */
@@ -13,9 +12,7 @@ const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` :
  * an e-mail, naming the organisation's own branches when it has some.
  */
 export async function importTemplate(ctx: MembersContext): Promise<string> {
-  const names = (await ctx.database.db.select({ name: branches.name }).from(branches).orderBy(asc(branches.id)).limit(2)).map(
-    (b) => b.name,
-  );
+  const names = await firstBranchNames(ctx.database.db, 2);
   const first = names[0] ?? 'Nairobi';
   const second = names[1] ?? first;
   // Every column the import reads (members.test.ts imports the template as it is).

@@ -6,16 +6,7 @@ export { membersRoutes } from './members.router';
 export type { MembersContext } from './context';
 export { importMembers } from './members-import';
 /** Shared with candidates: a candidate is a member, edited and ordered the same way. */
-export {
-  applyMemberEdit,
-  assertDeclaredIdentityKept,
-  lockElectionForCandidacies,
-  asPosition,
-  positionColumns,
-  positionOrder,
-  translatedPositionColumns,
-  replacePositions,
-} from './members.service';
+export { applyMemberEdit, assertDeclaredIdentityKept, lockElectionForCandidacies, replacePositions } from './members.service';
 /** A candidate edit changes contact details like a member edit: logged, and the member told. */
 export { recordContactChanges, sendContactChangeNotices, type ContactChanges } from './contact-changes';
 /** Used by the demo seed, which sets up its candidates as an admin would. */

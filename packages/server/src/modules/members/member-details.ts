@@ -1,10 +1,8 @@
-import { eq } from 'drizzle-orm';
 import type { Caller } from '../../auth/sessions';
 import type { Core } from '../../core';
-import { branches, members } from '../../db/schema';
+import { memberDetailsOf } from '../../db/member-store';
 import { AppError } from '../../errors';
 import { maskEmail, maskPhone } from '../../lib/masking';
-import { organisationValue } from '../elections';
 
 export type MemberDetails = { phone: string; email: string; branch: string; support_email: string };
 
@@ -19,19 +17,7 @@ export const DETAILS_NOT_FOUND = 'No member found with that member number or ema
  */
 export async function lookupMemberDetails(ctx: Core, identifier: string, caller?: Caller): Promise<MemberDetails> {
   const id = identifier.trim();
-  const where = id.includes('@') ? eq(members.email, id.toLowerCase()) : eq(members.memberNo, id);
-  const [row] = await ctx.database.db
-    .select({
-      id: members.id,
-      phone: members.phone,
-      email: members.email,
-      branch: branches.name,
-      supportEmail: organisationValue('supportEmail'),
-    })
-    .from(members)
-    .innerJoin(branches, eq(branches.id, members.branchId))
-    .where(where)
-    .limit(1);
+  const row = await memberDetailsOf(ctx.database.db, id.includes('@') ? { email: id.toLowerCase() } : { memberNo: id });
   if (!row) throw AppError.say('NOT_FOUND', 'details.notFound');
   const known = caller?.role === 'admin' || (caller?.role === 'voter' && caller.subjectId === row.id);
   return {

@@ -19,10 +19,9 @@ import {
   said,
 } from '@kura/contract';
 import { parse, type CsvError } from 'csv-parse/sync';
-import { inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../../db/client';
-import { branches, members } from '../../db/schema';
+import { allBranches, existingMemberNos, insertBranches, membersByNumber, membersWithEmails, upsertMembers } from '../../db/member-store';
 import { AppError } from '../../errors';
 import type { SaidValues } from '../../i18n';
 import type { Actor } from '../../auth/actor';
@@ -224,7 +223,7 @@ async function validateRows(
   options: ImportOptions,
 ): Promise<{ rows: ImportRow[]; errors: ImportLineError[]; createdBranches: string[] }> {
   const errors = [...parsed.errors];
-  const branchRows = await tx.select({ id: branches.id, name: branches.name }).from(branches);
+  const branchRows = await allBranches(tx);
   const branchByKey = new Map<string, number>();
   for (const b of branchRows) {
     branchByKey.set(normaliseName(b.name).toLowerCase(), b.id);
@@ -246,10 +245,7 @@ async function validateRows(
       else errors.push({ line, message: `branch: ${inEnglish(ok.error.issues[0]!.message)}` });
     }
     if (fresh.length > 0) {
-      const inserted = await tx
-        .insert(branches)
-        .values(fresh.map((name) => ({ name })))
-        .returning({ id: branches.id, name: branches.name });
+      const inserted = await insertBranches(tx, fresh);
       for (const b of inserted) {
         branchByKey.set(b.name.toLowerCase(), b.id);
         createdBranches.push(b.name);
@@ -299,15 +295,10 @@ async function validateRows(
   const withAddress = rows.filter((r): r is ImportRow & { email: string } => typeof r.email === 'string');
   for (let i = 0; i < withAddress.length; i += WRITE_CHUNK) {
     const chunk = withAddress.slice(i, i + WRITE_CHUNK);
-    const owners = await tx
-      .select({ memberNo: members.memberNo, email: members.email })
-      .from(members)
-      .where(
-        inArray(
-          members.email,
-          chunk.map((r) => r.email),
-        ),
-      );
+    const owners = await membersWithEmails(
+      tx,
+      chunk.map((r) => r.email),
+    );
     const ownerOf = new Map(owners.map((o) => [o.email, o.memberNo]));
     for (const r of chunk) {
       const owner = ownerOf.get(r.email);
@@ -327,22 +318,10 @@ async function existingMembersOf(tx: Tx, rows: ImportRow[]) {
   }[] = [];
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
     const chunk = rows.slice(i, i + WRITE_CHUNK);
-    const existing = await tx
-      .select({
-        id: members.id,
-        memberNo: members.memberNo,
-        branchId: members.branchId,
-        phone: members.phone,
-        email: members.email,
-        language: members.language,
-      })
-      .from(members)
-      .where(
-        inArray(
-          members.memberNo,
-          chunk.map((r) => r.memberNo),
-        ),
-      );
+    const existing = await membersByNumber(
+      tx,
+      chunk.map((r) => r.memberNo),
+    );
     const byNo = new Map(chunk.map((r) => [r.memberNo, r]));
     for (const member of existing) found.push({ member, row: byNo.get(member.memberNo)! });
   }
@@ -448,48 +427,18 @@ async function upsertRows(tx: Tx, rows: ImportRow[], now: Date): Promise<{ creat
   const withAttributes = rows.some((r) => Object.keys(r.attributes).length > 0);
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
     const chunk = rows.slice(i, i + WRITE_CHUNK);
-    const existing = await tx
-      .select({ memberNo: members.memberNo })
-      .from(members)
-      .where(
-        inArray(
-          members.memberNo,
-          chunk.map((r) => r.memberNo),
-        ),
-      );
+    const existing = await existingMemberNos(
+      tx,
+      chunk.map((r) => r.memberNo),
+    );
     created += chunk.length - existing.length;
-    await tx
-      .insert(members)
-      .values(
-        chunk.map((r) => ({
-          memberNo: r.memberNo,
-          name: r.name,
-          email: r.email ?? null,
-          phone: r.phone,
-          branchId: r.branchId,
-          ...(withLanguage ? { language: r.language ?? null } : {}),
-          // New members: the file's values; existing ones merge them below (an empty cell clears).
-          attributes: mergeAttributes({}, r.attributes),
-          createdAt: now,
-          updatedAt: now,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: members.memberNo,
-        set: {
-          name: sql`excluded.name`,
-          ...(withEmail ? { email: sql`excluded.email` } : {}),
-          phone: sql`excluded.phone`,
-          branchId: sql`excluded.branch_id`,
-          ...(withLanguage ? { language: sql`excluded.language` } : {}),
-          ...(withAttributes
-            ? {
-                attributes: sql`(${members.attributes} - ${attributeKeysOf(rows)}::text[]) || excluded.attributes`,
-              }
-            : {}),
-          updatedAt: sql`excluded.updated_at`,
-        },
-      });
+    await upsertMembers(
+      tx,
+      // New members: the file's values; existing ones merge them (an empty cell clears).
+      chunk.map((r) => ({ ...r, attributes: mergeAttributes({}, r.attributes) })),
+      now,
+      { withEmail, withLanguage, attributeKeys: withAttributes ? attributeKeysOf(rows) : null },
+    );
   }
   return { created, updated: rows.length - created };
 }

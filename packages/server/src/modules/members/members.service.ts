@@ -8,21 +8,34 @@ import {
   type PageQuery,
   type Paginated,
   type Position,
-  type TranslatedText,
-  type Translations,
 } from '@kura/contract';
 import { freezeDueRolls, readMemberNoPattern } from '../../db/election-store';
-import { and, asc, count, eq, ilike, inArray, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
-import { branches, candidacies, members, participation, positions } from '../../db/schema';
+import {
+  listBranches as branchesByName,
+  lockMemberRow,
+  memberBranches,
+  memberContacts,
+  memberNoAndAttributes,
+  memberRecords,
+  membersHolding,
+  resolveBranch,
+  searchMemberRecords,
+  updateMemberRow,
+  type MemberFilters,
+  type MemberKey,
+  type MemberRecord,
+} from '../../db/member-store';
+import { addCandidacies, memberPositionsIn, positionIdsOf, removeCandidacies, standingIdentities } from '../../db/candidacy-store';
+import { electionPositions, positionKindsIn, positionName } from '../../db/position-store';
+import { positionsWithVotes, votersForBranchPositions } from '../../db/participation-store';
 import { AppError, fromContract, type FieldMessage } from '../../errors';
 import type { Said } from '../../i18n';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { uniqueViolation } from '../../db/errors';
-import { likeContains, pageRequest, paginate } from '../../lib/pagination';
-import { storedTranslations } from '../../lib/position-title';
+import { pageRequest, paginate } from '../../lib/pagination';
 import { lockElection, lockMemberVotes } from '../../db/locks';
 import {
   checkContactChanges,
@@ -35,8 +48,6 @@ import { assertNotClosed, assertNotClosedIn, closedElectionIds, type ElectionId 
 import { checkMemberAttributes, eligibilityChecks, mergeAttributes, readAttributeDefs, shownAttributes } from '../register';
 
 type Reader = Db | Tx;
-
-export type MemberFilters = { query?: string; county?: string; phone?: string; email?: string };
 
 export type MemberEdit = {
   name: string;
@@ -52,98 +63,31 @@ export type MemberEdit = {
   attributes?: Record<string, unknown>;
 };
 
-const DIGITS = /^\d+$/;
-
-const memberColumns = {
-  id: members.id,
-  member_no: members.memberNo,
-  name: members.name,
-  // The API answers an empty string for a member without an e-mail.
-  email: sql<string>`coalesce(${members.email}, '')`,
-  phone: members.phone,
-  county: branches.name,
-  language: members.language,
-  attributes: members.attributes,
-};
-
 /** Attaches each member's position ids (one query for the whole page). */
-async function withPositionIds(db: Reader, rows: Omit<Member, 'psk_position_ids'>[]): Promise<Member[]> {
+async function withPositionIds(db: Reader, rows: MemberRecord[]): Promise<Member[]> {
   if (rows.length === 0) return [];
   // Every attribute the organisation defines, null where the member has no value.
   const defs = await readAttributeDefs(db);
   rows = rows.map((r) => ({ ...r, attributes: shownAttributes(defs, r.attributes) }));
-  const links = await db
-    .select({ memberId: candidacies.memberId, positionId: candidacies.positionId })
-    .from(candidacies)
-    .where(
-      inArray(
-        candidacies.memberId,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(asc(candidacies.positionId));
+  const links = await positionIdsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   const byMember = new Map<number, number[]>();
   for (const l of links) (byMember.get(l.memberId) ?? byMember.set(l.memberId, []).get(l.memberId)!).push(l.positionId);
   return rows.map((r) => ({ ...r, psk_position_ids: byMember.get(r.id) ?? [] }));
-}
-
-function filterConditions(f: MemberFilters): SQL[] {
-  const out: SQL[] = [];
-  const query = f.query?.trim();
-  if (query) {
-    const like = likeContains(query);
-    out.push(or(ilike(members.memberNo, like), ilike(members.name, like), ilike(members.email, like), ilike(members.phone, like))!);
-  }
-  const county = f.county?.trim();
-  // The pager's branch filter may come from a select (id) or be typed (name).
-  if (county) out.push(DIGITS.test(county) ? eq(members.branchId, Number(county)) : ilike(branches.name, likeContains(county)));
-  const phone = f.phone?.trim();
-  if (phone) out.push(ilike(members.phone, likeContains(phone)));
-  const email = f.email?.trim();
-  if (email) out.push(ilike(members.email, likeContains(email)));
-  return out;
 }
 
 /** Members by id, paginated, optionally filtered; every filter given must match. */
 export async function searchMembers(ctx: MembersContext, query: PageQuery, filters: MemberFilters = {}): Promise<Paginated<Member>> {
   const { db } = ctx.database;
   const page = pageRequest(query);
-  const where = and(...filterConditions(filters));
-  const [total] = await db.select({ n: count() }).from(members).innerJoin(branches, eq(branches.id, members.branchId)).where(where);
-  const rows = await db
-    .select(memberColumns)
-    .from(members)
-    .innerJoin(branches, eq(branches.id, members.branchId))
-    .where(where)
-    .orderBy(asc(members.id))
-    .limit(page.perPage)
-    .offset(page.offset);
-  return paginate(await withPositionIds(db, rows), total?.n ?? 0, page);
+  const { total, rows } = await searchMemberRecords(db, filters, page);
+  return paginate(await withPositionIds(db, rows), total, page);
 }
 
 export async function getMember(db: Reader, id: number): Promise<Member | undefined> {
-  const rows = await db
-    .select(memberColumns)
-    .from(members)
-    .innerJoin(branches, eq(branches.id, members.branchId))
-    .where(eq(members.id, id));
-  return (await withPositionIds(db, rows))[0];
-}
-
-/** A branch given by id (number or digits) or by name (any case). */
-export async function resolveBranch(db: Reader, ref: number | string): Promise<Branch | undefined> {
-  if (typeof ref === 'number' || DIGITS.test(ref)) {
-    const [byId] = await db
-      .select({ id: branches.id, name: branches.name })
-      .from(branches)
-      .where(eq(branches.id, Number(ref)));
-    if (byId || typeof ref === 'number') return byId;
-  }
-  const [byName] = await db
-    .select({ id: branches.id, name: branches.name })
-    .from(branches)
-    .where(sql`lower(${branches.name}) = lower(${String(ref).trim()})`);
-  return byName;
+  return (await withPositionIds(db, await memberRecords(db, id)))[0];
 }
 
 /** The refusal of a member number the organisation's `member_no_pattern` does not accept, or null. */
@@ -185,31 +129,20 @@ export async function applyMemberEdit(
     if (!(error instanceof AppError) || !error.errors) throw error;
     Object.assign(errors, error.fieldMessages);
   }
-  const [current] = await tx.select({ memberNo: members.memberNo, attributes: members.attributes }).from(members).where(eq(members.id, id));
+  const current = await memberNoAndAttributes(tx, id);
   // A number kept as it is stays valid when the organisation's pattern changes later.
   if (current && current.memberNo !== memberNo) {
     const problem = await memberNoProblem(tx, memberNo);
     if (problem) errors.member_no = [problem];
   }
-  const clashes = await tx
-    .select({ memberNo: members.memberNo, email: members.email })
-    .from(members)
-    .where(
-      and(
-        ne(members.id, id),
-        email === null ? eq(members.memberNo, memberNo) : or(eq(members.memberNo, memberNo), eq(members.email, email)),
-      ),
-    );
+  const clashes = await membersHolding(tx, memberNo, email, id);
   if (clashes.some((c) => c.memberNo === memberNo)) errors.member_no = [uniqueFieldErrors.member_no];
   if (email !== null && clashes.some((c) => c.email === email)) errors.email = [uniqueFieldErrors.email];
   if (Object.keys(errors).length > 0 || !branch) throw AppError.fields(errors);
   if ((await membersLockedToBranch(tx, new Map([[id, branch.id]]))).has(id)) {
     throw AppError.say('CONFLICT', 'error.branchAfterVote', undefined, { issue: BRANCH_LOCKED_AFTER_VOTE });
   }
-  const [old] = await tx
-    .select({ phone: members.phone, email: members.email, language: members.language })
-    .from(members)
-    .where(eq(members.id, id));
+  const old = await memberContacts(tx, id);
   if (!old) throw AppError.say('NOT_FOUND', 'error.memberNotFound');
   const contacts = await checkContactChanges(
     tx,
@@ -218,19 +151,16 @@ export async function applyMemberEdit(
   );
   if (contacts.refused.length > 0) throw contactChangeRefused();
   try {
-    await tx
-      .update(members)
-      .set({
-        name,
-        phone,
-        email,
-        memberNo,
-        branchId: branch.id,
-        ...(input.language !== undefined ? { language: input.language } : {}),
-        ...(input.attributes !== undefined ? { attributes: mergeAttributes(current?.attributes ?? {}, attributePatch) } : {}),
-        updatedAt: now,
-      })
-      .where(eq(members.id, id));
+    await updateMemberRow(tx, id, {
+      name,
+      phone,
+      email,
+      memberNo,
+      branchId: branch.id,
+      ...(input.language !== undefined ? { language: input.language } : {}),
+      ...(input.attributes !== undefined ? { attributes: mergeAttributes(current?.attributes ?? {}, attributePatch) } : {}),
+      updatedAt: now,
+    });
   } catch (error) {
     const constraint = uniqueViolation(error);
     if (constraint === undefined) throw error;
@@ -251,32 +181,18 @@ export const BRANCH_LOCKED_AFTER_VOTE = 'has already voted for a branch position
  */
 export async function membersLockedToBranch(tx: Tx, moves: Map<number, number>): Promise<Set<number>> {
   if (moves.size === 0) return new Set();
-  const current = await tx
-    .select({ id: members.id, branchId: members.branchId })
-    .from(members)
-    .where(inArray(members.id, [...moves.keys()]));
+  const current = await memberBranches(tx, [...moves.keys()]);
   const changing = current.filter((m) => m.branchId !== moves.get(m.id)).map((m) => m.id);
   if (changing.length === 0) return new Set();
   await lockMemberVotes(tx, changing);
   // Only votes in an election not closed yet hold them: a closed one takes no more votes.
   const closed = await closedElectionIds(tx);
-  const voted = await tx
-    .selectDistinct({ id: participation.memberId })
-    .from(participation)
-    .innerJoin(positions, eq(positions.id, participation.positionId))
-    .where(
-      and(
-        inArray(participation.memberId, changing),
-        sql`${positions.branchId} is not null`,
-        closed.length > 0 ? notInArray(positions.electionId, closed) : undefined,
-      ),
-    );
-  return new Set(voted.map((r) => r.id));
+  return new Set(await votersForBranchPositions(tx, changing, closed));
 }
 
 /** Locks the member row for the rest of the transaction, so two edits of one member queue up. */
-async function lockMember(tx: Tx, where: SQL): Promise<{ id: number; memberNo: string }> {
-  const [row] = await tx.select({ id: members.id, memberNo: members.memberNo }).from(members).where(where).for('update');
+async function lockMember(tx: Tx, key: MemberKey): Promise<{ id: number; memberNo: string }> {
+  const row = await lockMemberRow(tx, key);
   if (!row) throw AppError.say('NOT_FOUND', 'error.memberNotFound');
   return row;
 }
@@ -291,12 +207,7 @@ async function lockMember(tx: Tx, where: SQL): Promise<{ id: number; memberNo: s
 export async function declaredCandidateIdentities(tx: Tx, memberIds?: number[]): Promise<{ id: number; memberNo: string; name: string }[]> {
   const closed = await closedElectionIds(tx);
   if (closed.length === 0 || memberIds?.length === 0) return [];
-  return tx
-    .selectDistinct({ id: members.id, memberNo: members.memberNo, name: members.name })
-    .from(members)
-    .innerJoin(candidacies, eq(candidacies.memberId, members.id))
-    .innerJoin(positions, eq(positions.id, candidacies.positionId))
-    .where(and(inArray(positions.electionId, closed), memberIds ? inArray(members.id, memberIds) : undefined));
+  return standingIdentities(tx, closed, memberIds);
 }
 
 /** 409 when the edit would change the name or member number a closed election's declared result shows. */
@@ -316,7 +227,7 @@ export async function updateMember(
     ctx,
     { actor, activity: 'Member updated', data: `member id ${id}, member no ${input.member_no}` },
     async (tx, note) => {
-      await lockMember(tx, eq(members.id, id));
+      await lockMember(tx, { id });
       await assertDeclaredIdentityKept(tx, id, input);
       const contacts = await applyMemberEdit(tx, id, input, ctx.now(), { confirmContactChange: input.confirm_contact_change === true });
       await recordContactChanges(ctx, actor, contacts, tx);
@@ -355,10 +266,7 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
   const wanted = [...new Set(positionIds)];
   if (wanted.length > 0) {
     // Another election's position is no position of this one (422).
-    const found = await tx
-      .select({ id: positions.id, kind: positions.kind })
-      .from(positions)
-      .where(and(inArray(positions.id, wanted), eq(positions.electionId, electionId)));
+    const found = await positionKindsIn(tx, wanted, electionId);
     const known = new Set(found.map((p) => p.id));
     const unknown = wanted.filter((id) => !known.has(id));
     if (unknown.length > 0) {
@@ -374,29 +282,19 @@ export async function replacePositions(tx: Tx, memberId: number, positionIds: nu
       });
   }
   // The member's candidacies in this election: those in other elections stay.
-  const current = (
-    await tx
-      .select({ id: candidacies.positionId })
-      .from(candidacies)
-      .innerJoin(positions, eq(positions.id, candidacies.positionId))
-      .where(and(eq(candidacies.memberId, memberId), eq(positions.electionId, electionId)))
-  ).map((r) => r.id);
+  const current = await memberPositionsIn(tx, memberId, electionId);
   const added = wanted.filter((id) => !current.includes(id));
   const removed = current.filter((id) => !wanted.includes(id));
   const changed = [...added, ...removed];
   if (changed.length === 0) return { added, removed };
   // Held already when the caller took it first, as it should (advisory locks nest in a transaction).
   await lockElectionForCandidacies(tx, electionId);
-  const voted = await tx
-    .selectDistinct({ id: participation.positionId })
-    .from(participation)
-    .where(inArray(participation.positionId, changed));
+  const voted = await positionsWithVotes(tx, changed);
   if (voted.length > 0) {
     throw AppError.say('CONFLICT', 'error.positionHasVotes');
   }
-  if (removed.length > 0)
-    await tx.delete(candidacies).where(and(eq(candidacies.memberId, memberId), inArray(candidacies.positionId, removed)));
-  if (added.length > 0) await tx.insert(candidacies).values(added.map((positionId) => ({ memberId, positionId })));
+  if (removed.length > 0) await removeCandidacies(tx, memberId, removed);
+  if (added.length > 0) await addCandidacies(tx, memberId, added);
   return { added, removed };
 }
 
@@ -416,7 +314,7 @@ export async function assignPositions(
       await lockElectionForCandidacies(tx, electionId);
       // Under the lock a close takes: one that committed since the check above is seen.
       await assertNotClosedIn(tx, 'its candidates', electionId);
-      const member = await lockMember(tx, eq(members.memberNo, memberNo.trim()));
+      const member = await lockMember(tx, { memberNo: memberNo.trim() });
       const change = await replacePositions(tx, member.id, positionIds, electionId);
       // docs/api.md "Eligibility to stand": each added position's rules, on the values now.
       const unmet: string[] = [];
@@ -424,7 +322,7 @@ export async function assignPositions(
         const checks = await eligibilityChecks(ctx, positionId, member.id, tx);
         const failed = checks.filter((c) => !c.met);
         if (failed.length === 0) continue;
-        const [p] = await tx.select({ name: positions.name, level: positions.level }).from(positions).where(eq(positions.id, positionId));
+        const p = await positionName(tx, positionId);
         for (const c of failed) unmet.push(`${p?.name ?? positionId} ${p?.level ?? ''}: ${c.text}`.replace(/ +:/, ':'));
       }
       if (unmet.length > 0 && !overrideReason)
@@ -448,51 +346,9 @@ export async function assignPositions(
 }
 
 export async function listBranches(ctx: Core): Promise<Branch[]> {
-  return ctx.database.db.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name));
-}
-
-/** National positions first, then branch positions by branch; the admin's order within each. */
-export const positionOrder = [sql`${positions.level} <> 'National'`, asc(positions.sortOrder), asc(positions.level), asc(positions.id)];
-
-export const positionColumns = {
-  id: positions.id,
-  name: positions.name,
-  level: positions.level,
-  seats: positions.seats,
-  description: positions.description,
-  branch_id: positions.branchId,
-  kind: positions.kind,
-  // The method belongs to candidates positions, the threshold and quorum to motions (null otherwise).
-  method: sql<'plurality' | 'approval' | 'ranked' | null>`case when ${positions.kind} = 'candidates' then ${positions.method} end`,
-  threshold: sql<
-    'majority' | 'two_thirds' | 'three_quarters' | null
-  >`case when ${positions.kind} = 'motion' then ${positions.threshold} end`,
-  quorum_percent: positions.quorumPercent,
-};
-
-/** The position columns with the translations of its name and description (the set-up page edits them). */
-export const translatedPositionColumns = {
-  ...positionColumns,
-  rotate_candidates: positions.rotateCandidates,
-  translations: positions.translations,
-  eligibility: positions.eligibility,
-  nomination: positions.nomination,
-};
-
-/** A row of `translatedPositionColumns` as the API answers it: `translations` only when there is one. */
-export function asPosition<R extends { translations: Translations | null }>(
-  row: R,
-): Omit<R, 'translations'> & { translations?: TranslatedText } {
-  const { translations, ...rest } = row;
-  const stored = storedTranslations(translations);
-  return stored ? { ...rest, translations: stored } : rest;
+  return branchesByName(ctx.database.db);
 }
 
 export async function listPositions(ctx: Core, electionId: ElectionId): Promise<Position[]> {
-  const rows = await ctx.database.db
-    .select(translatedPositionColumns)
-    .from(positions)
-    .where(eq(positions.electionId, electionId))
-    .orderBy(...positionOrder);
-  return rows.map(asPosition);
+  return electionPositions(ctx.database.db, electionId);
 }

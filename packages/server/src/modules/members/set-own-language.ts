@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { Language } from '@kura/contract';
 import type { MembersContext } from './context';
 import type { SignedInActor } from '../../auth/actor';
-import { members } from '../../db/schema';
+import { updateMemberRow } from '../../db/member-store';
 import { recordActivity } from '../../lib/activity-log';
 import { inTransaction } from '../../lib/unit-of-work';
 
@@ -17,7 +16,7 @@ export async function setOwnLanguage(
   language: Language | null,
 ): Promise<{ language: string | null }> {
   await inTransaction(ctx, 'Own language set', async (tx) => {
-    await tx.update(members).set({ language, updatedAt: ctx.now() }).where(eq(members.id, actor.id));
+    await updateMemberRow(tx, actor.id, { language, updatedAt: ctx.now() });
     await recordActivity(
       ctx,
       {

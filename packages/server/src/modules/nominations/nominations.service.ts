@@ -9,14 +9,17 @@ import type {
   Paginated,
   PublicNomination,
 } from '@kura/contract';
-import { and, eq, gt, inArray, ne, notInArray, sql } from 'drizzle-orm';
+import { and, eq, ne, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { activityLogs, candidacies, election, members, nominations, nominationSupporters, positions } from '../../db/schema';
-import { readState, type ElectionId } from '../../db/election-store';
+import { nominations, nominationSupporters } from '../../db/schema';
+import { lockForShare, readNominationsWindow, readState, type ElectionId } from '../../db/election-store';
+import { memberName, membersNamed, updateMemberRow } from '../../db/member-store';
+import { memberPositionsIn } from '../../db/candidacy-store';
+import { lockPositionIn, positionSeatsOf } from '../../db/position-store';
 import { AppError } from '../../errors';
 import type { Actor, SignedInActor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { REFUSED_PER_SUBJECT } from '../../lib/activity-log';
+import { REFUSED_PER_SUBJECT, refusalsSince } from '../../lib/activity-log';
 import { positionTitle } from '../../lib/position-title';
 import { pageRequest } from '../../lib/pagination';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
@@ -30,7 +33,7 @@ import {
   publicNominations,
   supportersOf,
   type SupporterRow,
-} from './nominations.read';
+} from '../../db/nomination-store';
 import { sendNominationNotices, type NominationNotice } from './notify';
 
 /**
@@ -72,7 +75,7 @@ const OPENED = {
 /** Decisions and appeals go on until voting opens (409 after). */
 async function assertNotOpened(tx: Tx, id: ElectionId, what: 'withdrawn' | 'appealed' | 'decided'): Promise<Window | null> {
   // Share-locked: an opening in flight (which holds the row for update) commits first and is seen.
-  await tx.select({ id: election.id }).from(election).where(eq(election.id, id)).for('share');
+  await lockForShare(tx, id);
   const e = await electionOf(tx, id);
   if (e.opened || e.closed) throw AppError.say('CONFLICT', OPENED[what]);
   return e.window;
@@ -105,11 +108,7 @@ async function supportersLocked(tx: Tx, id: number): Promise<SupporterRow[]> {
 const firstProposer = (supporters: SupporterRow[]) => supporters.find((s) => s.role === 'proposer');
 
 async function positionOf(tx: Tx, id: number) {
-  const [p] = await tx
-    .select({ id: positions.id, name: positions.name, level: positions.level, branchId: positions.branchId, seats: positions.seats })
-    .from(positions)
-    .where(eq(positions.id, id));
-  return p!;
+  return (await positionSeatsOf(tx, id))!;
 }
 
 /**
@@ -143,18 +142,7 @@ const HOUR_MS = 3_600_000;
 
 async function assertRefusalsBelowLimit(ctx: MembersContext, actor: SignedInActor): Promise<void> {
   const since = new Date(ctx.now().getTime() - HOUR_MS);
-  const [row] = await ctx.database.db
-    .select({ n: sql<number>`count(*)::int`, first: sql<string | null>`min(${activityLogs.createdAt})::text` })
-    .from(activityLogs)
-    .where(
-      and(
-        gt(activityLogs.createdAt, since),
-        eq(activityLogs.activity, 'Nomination made'),
-        eq(activityLogs.userId, actor.id),
-        eq(activityLogs.userType, actor.role),
-        ne(activityLogs.status, 'success'),
-      ),
-    );
+  const row = await refusalsSince(ctx.database.db, 'Nomination made', actor, since);
   if ((row?.n ?? 0) < REFUSED_NOMINATIONS_PER_HOUR) return;
   const first = row?.first ? Date.parse(row.first) : ctx.now().getTime();
   const retryAfter = Math.max(1, Math.ceil((first + HOUR_MS - ctx.now().getTime()) / 1000));
@@ -186,11 +174,7 @@ export async function createNomination(
       note.data(`election ${electionId}: nomination of ${input.nominee_member_no} for position ${input.position_id}`);
       await assertWindowOpen(ctx, tx, electionId);
       // The position's row for update: supports for it are counted and added one nomination at a time.
-      const [position] = await tx
-        .select()
-        .from(positions)
-        .where(and(eq(positions.id, input.position_id), eq(positions.electionId, electionId)))
-        .for('update');
+      const position = await lockPositionIn(tx, input.position_id, electionId);
       if (!position) throw AppError.fieldsSaid({ position_id: [{ id: 'vote.positionMissing' }] });
       const rule = position.kind === 'candidates' ? position.nomination : null;
       if (!rule)
@@ -208,10 +192,7 @@ export async function createNomination(
         });
 
       const wanted = [input.nominee_member_no, ...input.supporters.map((s) => s.member_no)];
-      const found = await tx
-        .select({ id: members.id, memberNo: members.memberNo, name: members.name, branchId: members.branchId })
-        .from(members)
-        .where(inArray(members.memberNo, wanted));
+      const found = await membersNamed(tx, wanted);
       const byNo = new Map(found.map((m) => [m.memberNo, m]));
       const nominee = byNo.get(input.nominee_member_no);
       if (!nominee)
@@ -344,8 +325,7 @@ function withdrawalNotices(row: Row, supporters: SupporterRow[], title: string, 
 }
 
 async function nomineeName(tx: Tx, row: Row): Promise<string> {
-  const [m] = await tx.select({ name: members.name }).from(members).where(eq(members.id, row.nomineeId));
-  return m?.name ?? '';
+  return (await memberName(tx, row.nomineeId)) ?? '';
 }
 
 const OPEN_FOR_ANSWERS: NominationStatus[] = ['awaiting_support', 'awaiting_acceptance'];
@@ -452,30 +432,18 @@ export async function acceptNomination(
 /** The nominee's candidacy for the position, as `assign/psk/position` adds it, with the nomination's statement and photo. */
 async function makeCandidate(tx: Tx, row: Row): Promise<void> {
   await assertNotClosedIn(tx, 'its candidates', row.electionId);
-  const current = (
-    await tx
-      .select({ id: candidacies.positionId })
-      .from(candidacies)
-      .innerJoin(positions, eq(positions.id, candidacies.positionId))
-      .where(and(eq(candidacies.memberId, row.nomineeId), eq(positions.electionId, row.electionId)))
-  ).map((r) => r.id);
+  const current = await memberPositionsIn(tx, row.nomineeId, row.electionId);
   await replacePositions(tx, row.nomineeId, [...current, row.positionId], row.electionId);
   const set = {
     ...(row.statement !== null ? { statement: row.statement } : {}),
     ...(row.photoUrl !== null ? { photoUrl: row.photoUrl } : {}),
   };
-  if (Object.keys(set).length > 0) await tx.update(members).set(set).where(eq(members.id, row.nomineeId));
+  if (Object.keys(set).length > 0) await updateMemberRow(tx, row.nomineeId, set);
 }
 
 /** The nominee stops standing for the position (refused, 409, once votes were cast for it). */
 async function removeCandidate(tx: Tx, row: Row): Promise<void> {
-  const current = (
-    await tx
-      .select({ id: candidacies.positionId })
-      .from(candidacies)
-      .innerJoin(positions, eq(positions.id, candidacies.positionId))
-      .where(and(eq(candidacies.memberId, row.nomineeId), eq(positions.electionId, row.electionId)))
-  ).map((r) => r.id);
+  const current = await memberPositionsIn(tx, row.nomineeId, row.electionId);
   await replacePositions(
     tx,
     row.nomineeId,
@@ -665,7 +633,7 @@ export const NOT_PUBLISHED = 'The nominations are published when nominations clo
 
 /** GET elections/{id}/nominations: after the window closes (403 before, and for an election without nominations). */
 export async function listPublicNominations(ctx: MembersContext, electionId: ElectionId): Promise<PublicNomination[]> {
-  const [e] = await ctx.database.db.select({ nominations: election.nominations }).from(election).where(eq(election.id, electionId));
+  const e = await readNominationsWindow(ctx.database.db, electionId);
   if (!e) throw AppError.say('NOT_FOUND', 'election.noSuch');
   if (!e.nominations || ctx.now().getTime() < Date.parse(e.nominations.closes_at))
     throw AppError.say('FORBIDDEN', 'nominations.notPublished');

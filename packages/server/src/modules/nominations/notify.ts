@@ -1,6 +1,5 @@
-import { inArray } from 'drizzle-orm';
 import type { MembersContext } from '../members';
-import { members } from '../../db/schema';
+import { contactsOf } from '../../db/member-store';
 import { readOrganisation } from '../../db/election-store';
 import { memberLanguage, t, type MessageId, type MessageValues } from '../../i18n';
 
@@ -20,13 +19,7 @@ export type NominationNotice = {
 export async function sendNominationNotices(ctx: MembersContext, notices: NominationNotice[]): Promise<void> {
   if (notices.length === 0) return;
   const ids = [...new Set(notices.map((n) => n.memberId))];
-  const [rows, org] = await Promise.all([
-    ctx.database.db
-      .select({ id: members.id, phone: members.phone, email: members.email, language: members.language })
-      .from(members)
-      .where(inArray(members.id, ids)),
-    readOrganisation(ctx.database.db),
-  ]);
+  const [rows, org] = await Promise.all([contactsOf(ctx.database.db, ids), readOrganisation(ctx.database.db)]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const notice of notices) {
     const member = byId.get(notice.memberId);

@@ -3,7 +3,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { rollRows } from '../../db/election-store';
-import { reminders } from '../../db/schema';
+import { reminderRecipients, reminders } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
@@ -120,4 +120,9 @@ export async function listReminders(ctx: Core, electionId: ElectionId): Promise<
     .orderBy(desc(reminders.id))
     .limit(20);
   return rows.map(toReminder);
+}
+
+/** A removed member leaves the reminders' recipient lists (in the removal's transaction). */
+export async function forgetRecipient(tx: Tx, memberId: number): Promise<void> {
+  await tx.delete(reminderRecipients).where(eq(reminderRecipients.memberId, memberId));
 }

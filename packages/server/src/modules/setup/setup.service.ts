@@ -1,9 +1,18 @@
 import { assertNotClosed, assertNotClosedIn, closedElectionIds, type ElectionId } from '../elections';
 import { MOTION_OPTIONS, type Agent, type Branch, type CreatePositionBody, type Position, type UpdatePositionBody } from '@kura/contract';
-import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
-import { branches, election, members, motionOptions, participation, positions, staff } from '../../db/schema';
+import { electoratesNaming } from '../../db/election-store';
+import {
+  branchNameTaken,
+  deleteBranchRow,
+  insertBranches,
+  keyShareBranches,
+  lockBranch,
+  membersInBranch,
+  renameBranchRow,
+} from '../../db/member-store';
+import { branchHasVotes, firstPositionWithVotes, positionHasVotes } from '../../db/participation-store';
 import { AppError } from '../../errors';
 import { t, type Said } from '../../i18n';
 import { checkRules } from '../register';
@@ -11,7 +20,27 @@ import type { Actor } from '../../auth/actor';
 import { uniqueViolation } from '../../db/errors';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { lockAllElections, lockElection } from '../../db/locks';
-import { asPosition, translatedPositionColumns } from '../members';
+import {
+  asPosition,
+  branchTitlesPositionIn,
+  deletePositionRow,
+  electionOfPositionRow,
+  insertMotionOptions,
+  insertPositions,
+  lastSortOrder,
+  levelsWithName,
+  lockElectionPositions,
+  lockPositionRow,
+  positionColumnsIn,
+  positionColumnsOf,
+  positionNameTaken,
+  positionsOfBranch,
+  setBranchLevel,
+  setPositionOrder,
+  updatePositionRow,
+  type PositionRow,
+} from '../../db/position-store';
+import { listAgents as agentsByEmail } from '../staff';
 
 /**
  * Branches and positions, as an admin sets up their organisation's election. Every change is one
@@ -24,28 +53,20 @@ export const NATIONAL = 'National';
 
 /** The agents (observers), by email; the operator creates them (AGENT_EMAILS, `agent:create`). */
 export async function listAgents(ctx: Core): Promise<Agent[]> {
-  return ctx.database.db
-    .select({ id: staff.id, name: staff.name, email: staff.email })
-    .from(staff)
-    .where(eq(staff.role, 'agent'))
-    .orderBy(asc(staff.email));
+  return agentsByEmail(ctx.database.db);
 }
 
 const duplicateBranch = (name: string) =>
   AppError.say('CONFLICT', 'error.branchExists', { name }, { errors: { name: [t('en', 'field.branchNameTaken')] } });
 
 async function findBranch(tx: Tx, id: number): Promise<Branch> {
-  const [row] = await tx.select({ id: branches.id, name: branches.name }).from(branches).where(eq(branches.id, id)).for('update');
+  const row = await lockBranch(tx, id);
   if (!row) throw AppError.say('NOT_FOUND', 'error.noSuchBranch');
   return row;
 }
 
 async function assertBranchNameFree(tx: Tx, name: string, exceptId?: number): Promise<void> {
-  const [taken] = await tx
-    .select({ id: branches.id })
-    .from(branches)
-    .where(and(sql`lower(${branches.name}) = lower(${name})`, exceptId ? ne(branches.id, exceptId) : undefined));
-  if (taken) throw duplicateBranch(name);
+  if (await branchNameTaken(tx, name, exceptId)) throw duplicateBranch(name);
 }
 
 /**
@@ -58,7 +79,7 @@ export async function createBranch(ctx: Core, actor: Actor, name: string): Promi
     const branch = await auditedTransaction(ctx, { actor, activity: 'Branch created', data: name }, async (tx, note) => {
       note.afterCommit(() => ctx.events.emit('members.changed'));
       await assertBranchNameFree(tx, name);
-      const [row] = await tx.insert(branches).values({ name }).returning({ id: branches.id, name: branches.name });
+      const [row] = await insertBranches(tx, [name]);
       return row!;
     });
     return branch;
@@ -84,22 +105,11 @@ export async function renameBranch(ctx: Core, actor: Actor, id: number, name: st
         await lockAllElections(tx);
         const closed = await closedElectionIds(tx);
         if (closed.length > 0) {
-          const [declared] = await tx
-            .select({ id: positions.id })
-            .from(positions)
-            .where(and(eq(positions.branchId, id), inArray(positions.electionId, closed)))
-            .limit(1);
-          if (declared) throw AppError.say('CONFLICT', 'error.closed.setup');
+          if (await branchTitlesPositionIn(tx, id, closed)) throw AppError.say('CONFLICT', 'error.closed.setup');
         }
-        const voted = await tx
-          .select({ id: positions.id })
-          .from(positions)
-          .innerJoin(participation, eq(participation.positionId, positions.id))
-          .where(eq(positions.branchId, id))
-          .limit(1);
-        if (voted.length > 0) throw AppError.say('CONFLICT', 'error.branchHasVotes');
-        await tx.update(branches).set({ name }).where(eq(branches.id, id));
-        await tx.update(positions).set({ level: name }).where(eq(positions.branchId, id));
+        if (await branchHasVotes(tx, id)) throw AppError.say('CONFLICT', 'error.branchHasVotes');
+        await renameBranchRow(tx, id, name);
+        await setBranchLevel(tx, id, name);
         return { id, name };
       },
     );
@@ -114,27 +124,15 @@ export async function deleteBranch(ctx: Core, actor: Actor, id: number): Promise
   await auditedTransaction(ctx, { actor, activity: 'Branch deleted', data: `branch ${id}` }, async (tx, note) => {
     note.afterCommit(() => ctx.events.emit('members.changed'));
     const branch = await findBranch(tx, id);
-    const [usedByMembers] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(members)
-      .where(eq(members.branchId, id));
-    const [usedByPositions] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(positions)
-      .where(eq(positions.branchId, id));
+    const m = await membersInBranch(tx, id);
+    const p = await positionsOfBranch(tx, id);
     // Electorates hold branch ids without a foreign key. Every election counts, closed and
     // archived ones too: their roll is frozen, so the id no longer decides who votes there, but
     // GET elections/{id} still shows the electorate and copying the election carries it into a new
     // one (a copy leaves out, and logs, an id that names no branch: catalogue.ts copyElection). An
     // electorate change checks its branches under a key-share lock (catalogue.ts `checkBranches`),
     // which the branch row lock `findBranch` took waits for, so none slips in after this count.
-    const [usedByElectorates] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(election)
-      .where(sql`${id}::int = any(${election.electorateBranchIds})`);
-    const m = usedByMembers?.n ?? 0;
-    const p = usedByPositions?.n ?? 0;
-    const e = usedByElectorates?.n ?? 0;
+    const e = await electoratesNaming(tx, id);
     if (m > 0 || p > 0 || e > 0) {
       const uses = (
         [
@@ -147,7 +145,7 @@ export async function deleteBranch(ctx: Core, actor: Actor, id: number): Promise
         .map(([id, n]) => ({ id, values: { n } }));
       throw AppError.say('CONFLICT', 'error.branchInUse', { branch: branch.name, uses: { list: uses, join: 'and' } });
     }
-    await tx.delete(branches).where(eq(branches.id, id));
+    await deleteBranchRow(tx, id);
   });
 }
 
@@ -183,15 +181,11 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
           throw AppError.fieldsSaid({ eligibility: [{ id: 'field.motionNoEligibility' }] });
         let levels: { level: string; branchId: number | null }[];
         if (input.every_branch) {
-          const all = await tx.select({ id: branches.id, name: branches.name }).from(branches).orderBy(asc(branches.name)).for('key share');
+          const all = await keyShareBranches(tx);
           if (all.length === 0) throw AppError.fieldsSaid({ every_branch: [{ id: 'field.createBranchesFirst' }] });
           levels = all.map((b) => ({ level: b.name, branchId: b.id }));
         } else if (input.branch_id) {
-          const [b] = await tx
-            .select({ id: branches.id, name: branches.name })
-            .from(branches)
-            .where(eq(branches.id, input.branch_id))
-            .for('key share');
+          const [b] = await keyShareBranches(tx, input.branch_id);
           if (!b) throw AppError.fieldsSaid({ branch_id: [{ id: 'field.branchMissing' }] });
           levels = [{ level: b.name, branchId: b.id }];
         } else {
@@ -201,53 +195,41 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
         // seen. After the branches, never before: a rename holds its branch while it waits for the
         // election lock, and a close holding that lock waits for this row.
         await assertNotClosedIn(tx, 'the set-up', electionId);
-        const existing = await tx
-          .select({ level: positions.level })
-          .from(positions)
-          .where(
-            and(
-              eq(positions.electionId, electionId),
-              sql`lower(${positions.name}) = lower(${input.name})`,
-              inArray(
-                positions.level,
-                levels.map((l) => l.level),
-              ),
-            ),
-          );
+        const existing = await levelsWithName(
+          tx,
+          electionId,
+          input.name,
+          levels.map((l) => l.level),
+        );
         if (existing.length > 0) throw duplicatePosition(`${input.name} ${existing[0]!.level}`);
-        const [last] = await tx
-          .select({ n: max(positions.sortOrder) })
-          .from(positions)
-          .where(eq(positions.electionId, electionId));
-        const sortOrder = (last?.n ?? 0) + 1;
+        const sortOrder = ((await lastSortOrder(tx, electionId)) ?? 0) + 1;
         const kind = input.kind ?? 'candidates';
-        const created = await tx
-          .insert(positions)
-          .values(
-            levels.map((l) => ({
-              electionId,
-              name: input.name,
-              level: l.level,
-              branchId: l.branchId,
-              seats: kind === 'motion' ? 1 : (input.seats ?? 1),
-              description: input.description ?? null,
-              sortOrder,
-              kind,
-              method: input.method ?? 'plurality',
-              rotateCandidates: kind === 'candidates' && input.method === 'ranked' && input.rotate_candidates === true,
-              threshold: input.threshold ?? 'majority',
-              quorumPercent: kind === 'motion' ? (input.quorum_percent ?? null) : null,
-              translations: input.translations ?? {},
-              eligibility: input.eligibility ?? [],
-              nomination: kind === 'motion' ? null : (input.nomination ?? null),
-            })),
-          )
-          .returning(translatedPositionColumns);
+        const created = await insertPositions(
+          tx,
+          levels.map((l) => ({
+            electionId,
+            name: input.name,
+            level: l.level,
+            branchId: l.branchId,
+            seats: kind === 'motion' ? 1 : (input.seats ?? 1),
+            description: input.description ?? null,
+            sortOrder,
+            kind,
+            method: input.method ?? 'plurality',
+            rotateCandidates: kind === 'candidates' && input.method === 'ranked' && input.rotate_candidates === true,
+            threshold: input.threshold ?? 'majority',
+            quorumPercent: kind === 'motion' ? (input.quorum_percent ?? null) : null,
+            translations: input.translations ?? {},
+            eligibility: input.eligibility ?? [],
+            nomination: kind === 'motion' ? null : (input.nomination ?? null),
+          })),
+        );
         // A motion gets its three options at once (docs/api.md "Motions").
         if (kind === 'motion')
-          await tx
-            .insert(motionOptions)
-            .values(created.flatMap((p) => MOTION_OPTIONS.map((name, sortOrder) => ({ positionId: p.id, name, sortOrder }))));
+          await insertMotionOptions(
+            tx,
+            created.flatMap((p) => MOTION_OPTIONS.map((name, sortOrder) => ({ positionId: p.id, name, sortOrder }))),
+          );
         return created.map(asPosition);
       },
     );
@@ -258,31 +240,27 @@ export async function createPositions(ctx: Core, actor: Actor, input: CreatePosi
   }
 }
 
-async function lockPositionForChange(tx: Tx, id: number, what: 'changed' | 'deleted'): Promise<typeof positions.$inferSelect> {
+async function lockPositionForChange(tx: Tx, id: number, what: 'changed' | 'deleted'): Promise<PositionRow> {
   // The position's election's lock exclusively (a position never moves to another election): its
   // votes in flight finish first, later ones wait for this change; other elections' never wait.
-  const [owner] = await tx.select({ electionId: positions.electionId }).from(positions).where(eq(positions.id, id));
-  if (!owner) throw AppError.say('NOT_FOUND', 'error.noPositionWithId');
-  await lockElection(tx, owner.electionId);
-  const [row] = await tx.select().from(positions).where(eq(positions.id, id)).for('update');
+  const owner = await electionOfPositionRow(tx, id);
+  if (owner === undefined) throw AppError.say('NOT_FOUND', 'error.noPositionWithId');
+  await lockElection(tx, owner);
+  const row = await lockPositionRow(tx, id);
   if (!row) throw AppError.say('NOT_FOUND', 'error.noPositionWithId');
   // Under the lock a close takes: one that committed since the caller's check is seen.
   await assertNotClosedIn(tx, 'the set-up', row.electionId);
-  const [voted] = await tx
-    .select({ one: sql<number>`1` })
-    .from(participation)
-    .where(eq(participation.positionId, id))
-    .limit(1);
-  if (voted) throw AppError.say('CONFLICT', `error.positionVoted.${what}`, { position: `${row.name} ${row.level}` });
+  if (await positionHasVotes(tx, id))
+    throw AppError.say('CONFLICT', `error.positionVoted.${what}`, { position: `${row.name} ${row.level}` });
   return row;
 }
 
 /** Renames, describes, reorders or re-seats a position; refused (409) once it has votes, whatever the field. */
 /** The election a position belongs to; 404 for an unknown id (whichever elections exist). */
 async function electionOfPosition(ctx: Core, id: number): Promise<ElectionId> {
-  const [row] = await ctx.database.db.select({ electionId: positions.electionId }).from(positions).where(eq(positions.id, id));
-  if (!row) throw AppError.say('NOT_FOUND', 'error.noPositionWithId');
-  return row.electionId;
+  const electionId = await electionOfPositionRow(ctx.database.db, id);
+  if (electionId === undefined) throw AppError.say('NOT_FOUND', 'error.noPositionWithId');
+  return electionId;
 }
 
 export async function updatePosition(ctx: Core, actor: Actor, id: number, input: UpdatePositionBody): Promise<Position> {
@@ -296,18 +274,8 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
         note.afterCommit(() => ctx.events.emit('candidates.changed'));
         const current = await lockPositionForChange(tx, id, 'changed');
         if (input.name !== undefined && input.name.toLowerCase() !== current.name.toLowerCase()) {
-          const [taken] = await tx
-            .select({ id: positions.id })
-            .from(positions)
-            .where(
-              and(
-                eq(positions.electionId, current.electionId),
-                sql`lower(${positions.name}) = lower(${input.name})`,
-                eq(positions.level, current.level),
-                ne(positions.id, id),
-              ),
-            );
-          if (taken) throw duplicatePosition(`${input.name} ${current.level}`);
+          if (await positionNameTaken(tx, current.electionId, input.name, current.level, id))
+            throw duplicatePosition(`${input.name} ${current.level}`);
         }
         await checkRules(tx, input.eligibility, 'eligibility');
         const kindErrors: Record<string, Said[]> = {};
@@ -326,26 +294,21 @@ export async function updatePosition(ctx: Core, actor: Actor, id: number, input:
         if (input.rotate_candidates && !ranked) kindErrors.rotate_candidates = [{ id: 'field.rotateRankedOnly' }];
         if (Object.keys(kindErrors).length > 0) throw AppError.fieldsSaid(kindErrors);
         // A body with nothing to change answers the position as it is (an UPDATE needs a column).
-        if (fields.length === 0)
-          return asPosition((await tx.select(translatedPositionColumns).from(positions).where(eq(positions.id, id)))[0]!);
-        const [row] = await tx
-          .update(positions)
-          .set({
-            ...(input.name !== undefined ? { name: input.name } : {}),
-            ...(input.seats !== undefined ? { seats: input.seats } : {}),
-            ...(input.description !== undefined ? { description: input.description } : {}),
-            ...(input.sort_order !== undefined ? { sortOrder: input.sort_order } : {}),
-            ...(input.method !== undefined ? { method: input.method } : {}),
-            ...(input.rotate_candidates !== undefined ? { rotateCandidates: input.rotate_candidates } : {}),
-            ...(!ranked && current.rotateCandidates ? { rotateCandidates: false } : {}),
-            ...(input.threshold !== undefined ? { threshold: input.threshold } : {}),
-            ...(input.quorum_percent !== undefined ? { quorumPercent: input.quorum_percent } : {}),
-            ...(input.translations !== undefined ? { translations: input.translations } : {}),
-            ...(input.eligibility !== undefined ? { eligibility: input.eligibility } : {}),
-            ...(input.nomination !== undefined ? { nomination: input.nomination } : {}),
-          })
-          .where(eq(positions.id, id))
-          .returning(translatedPositionColumns);
+        if (fields.length === 0) return asPosition((await positionColumnsOf(tx, id))!);
+        const row = await updatePositionRow(tx, id, {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.seats !== undefined ? { seats: input.seats } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          ...(input.sort_order !== undefined ? { sortOrder: input.sort_order } : {}),
+          ...(input.method !== undefined ? { method: input.method } : {}),
+          ...(input.rotate_candidates !== undefined ? { rotateCandidates: input.rotate_candidates } : {}),
+          ...(!ranked && current.rotateCandidates ? { rotateCandidates: false } : {}),
+          ...(input.threshold !== undefined ? { threshold: input.threshold } : {}),
+          ...(input.quorum_percent !== undefined ? { quorumPercent: input.quorum_percent } : {}),
+          ...(input.translations !== undefined ? { translations: input.translations } : {}),
+          ...(input.eligibility !== undefined ? { eligibility: input.eligibility } : {}),
+          ...(input.nomination !== undefined ? { nomination: input.nomination } : {}),
+        });
         return asPosition(row!);
       },
     );
@@ -372,12 +335,7 @@ export async function reorderPositions(ctx: Core, actor: Actor, ids: number[], e
       // This election's lock exclusively: its votes in flight finish first, later ones wait for this change.
       await lockElection(tx, electionId);
       await assertNotClosedIn(tx, 'the set-up', electionId);
-      const current = await tx
-        .select({ id: positions.id, name: positions.name, level: positions.level, sortOrder: positions.sortOrder })
-        .from(positions)
-        .where(eq(positions.electionId, electionId))
-        .orderBy(asc(positions.id))
-        .for('update');
+      const current = await lockElectionPositions(tx, electionId);
       const known = new Map(current.map((p) => [p.id, p]));
       const unknown = ids.find((id) => !known.has(id));
       if (unknown !== undefined) throw AppError.fieldsSaid({ position_ids: [{ id: 'field.noPositionId', values: { id: unknown } }] });
@@ -387,28 +345,15 @@ export async function reorderPositions(ctx: Core, actor: Actor, ids: number[], e
         throw AppError.fieldsSaid({ position_ids: [{ id: 'field.orderMissing', values: { ids: missing.join(', ') } }] });
       const moving = ids.filter((id, place) => known.get(id)!.sortOrder !== place);
       if (moving.length > 0) {
-        const [voted] = await tx
-          .select({ id: participation.positionId })
-          .from(participation)
-          .where(inArray(participation.positionId, moving))
-          .orderBy(asc(participation.positionId))
-          .limit(1);
-        if (voted) {
-          const p = known.get(voted.id)!;
+        const voted = await firstPositionWithVotes(tx, moving);
+        if (voted !== undefined) {
+          const p = known.get(voted)!;
           throw AppError.say('CONFLICT', 'error.positionVoted.moved', { position: `${p.name} ${p.level}` });
         }
         // One statement for the whole list: each id gets its place (ids are checked whole numbers).
-        await tx.execute(sql`
-        update ${positions} set sort_order = o.place - 1
-        from unnest(${`{${ids.join(',')}}`}::int[]) with ordinality as o(id, place)
-        where ${positions.id} = o.id and ${positions.sortOrder} <> o.place - 1`);
+        await setPositionOrder(tx, ids);
       }
-      const rows = new Map(
-        (await tx.select(translatedPositionColumns).from(positions).where(eq(positions.electionId, electionId))).map((p) => [
-          p.id,
-          asPosition(p),
-        ]),
-      );
+      const rows = new Map((await positionColumnsIn(tx, electionId)).map((p) => [p.id, asPosition(p)]));
       return ids.map((id) => rows.get(id)!);
     },
   );
@@ -424,6 +369,6 @@ export async function deletePosition(ctx: Core, actor: Actor, id: number): Promi
       ctx.events.emit('members.changed');
     });
     await lockPositionForChange(tx, id, 'deleted');
-    await tx.delete(positions).where(eq(positions.id, id));
+    await deletePositionRow(tx, id);
   });
 }

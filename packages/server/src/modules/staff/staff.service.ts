@@ -1,9 +1,11 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { CreateStaffBody, SetStaffPasswordBody, Staff } from '@kura/contract';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Agent, CreateStaffBody, SetStaffPasswordBody, Staff } from '@kura/contract';
+import type { Db, Tx } from '../../db/client';
 import type { Actor, SignedInActor } from '../../auth/actor';
 import { readDefaultLanguage } from '../../db/election-store';
 import { uniqueViolation } from '../../db/errors';
-import { sessions, staff } from '../../db/schema';
+import { staff } from '../../db/schema';
+import { endStaffSessions } from '../../auth/sessions';
 import { DeliveryError } from '../../delivery';
 import { AppError } from '../../errors';
 import { defaultLanguage, t } from '../../i18n';
@@ -90,10 +92,7 @@ export async function deleteStaff(ctx: StaffContext, actor: SignedInActor, id: n
     if (row.id === actor.id && actor.role !== 'voter') throw AppError.say('CONFLICT', 'error.staff.notYourself');
     if (row.role === 'admin' && admins.length <= 1) throw AppError.say('CONFLICT', 'error.staff.lastAdmin');
     await tx.delete(staff).where(eq(staff.id, id));
-    const ended = await tx
-      .delete(sessions)
-      .where(and(inArray(sessions.role, ['admin', 'agent']), eq(sessions.subjectId, id)))
-      .returning({ tokenHash: sessions.tokenHash });
+    const ended = await endStaffSessions(tx, id);
     // After the commit: open sockets of those sessions lose their staff rooms (realtime/session-expiry.ts).
     note.afterCommit(() => {
       for (const { tokenHash } of ended) ctx.events.emit('session.revoked', { tokenHash });
@@ -147,4 +146,13 @@ export async function setPasswordWithLink(ctx: StaffContext, input: SetStaffPass
     if (updated.length === 0)
       throw AppError.say('VALIDATION', 'error.staff.badPasswordLink', undefined, { errors: { token: [BAD_PASSWORD_LINK] } });
   });
+}
+
+/** The agents (observers), by email (the set-up page lists them). */
+export async function listAgents(db: Db | Tx): Promise<Agent[]> {
+  return db
+    .select({ id: staff.id, name: staff.name, email: staff.email })
+    .from(staff)
+    .where(eq(staff.role, 'agent'))
+    .orderBy(asc(staff.email));
 }

@@ -1,0 +1,102 @@
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import type { Db, Tx } from './client';
+import type { ElectionId } from './election-store';
+import { participation, positions } from './schema';
+
+/**
+ * Who voted for what: reads of `participation` (which the ballots module owns, written only by
+ * `cast_vote`: db/schema/owners.ts) for the rules of other modules that a vote holds (a member's
+ * branch and contact details, a position's candidate list, a member's removal). Under `db/` like the
+ * other stores; each function runs on the handle it is given, inside the caller's unit of work,
+ * after the caller took the vote locks its rule needs (db/locks.ts).
+ */
+
+type Reader = Db | Tx;
+
+/** Of these members, those who voted for a branch position of an election not in `exceptElectionIds`. */
+export async function votersForBranchPositions(db: Reader, memberIds: number[], exceptElectionIds: ElectionId[]): Promise<number[]> {
+  const voted = await db
+    .selectDistinct({ id: participation.memberId })
+    .from(participation)
+    .innerJoin(positions, eq(positions.id, participation.positionId))
+    .where(
+      and(
+        inArray(participation.memberId, memberIds),
+        sql`${positions.branchId} is not null`,
+        exceptElectionIds.length > 0 ? notInArray(positions.electionId, exceptElectionIds) : undefined,
+      ),
+    );
+  return voted.map((r) => r.id);
+}
+
+/** Of these members, those who voted in any of these elections. */
+export async function votersIn(db: Reader, memberIds: number[], electionIds: ElectionId[]): Promise<number[]> {
+  const rows = await db
+    .selectDistinct({ id: participation.memberId })
+    .from(participation)
+    .innerJoin(positions, eq(positions.id, participation.positionId))
+    .where(and(inArray(participation.memberId, memberIds), inArray(positions.electionId, electionIds)));
+  return rows.map((r) => r.id);
+}
+
+/** Of these positions, those someone voted for. */
+export async function positionsWithVotes(db: Reader, positionIds: number[]): Promise<number[]> {
+  const voted = await db
+    .selectDistinct({ id: participation.positionId })
+    .from(participation)
+    .where(inArray(participation.positionId, positionIds));
+  return voted.map((r) => r.id);
+}
+
+/** Whether the member ever voted (any election's). */
+export async function hasVoted(db: Reader, memberId: number): Promise<boolean> {
+  const [voted] = await db
+    .select({ one: sql`1` })
+    .from(participation)
+    .where(eq(participation.memberId, memberId))
+    .limit(1);
+  return voted !== undefined;
+}
+
+/** Whether anyone voted for this position. */
+export async function positionHasVotes(db: Reader, positionId: number): Promise<boolean> {
+  const [voted] = await db
+    .select({ one: sql<number>`1` })
+    .from(participation)
+    .where(eq(participation.positionId, positionId))
+    .limit(1);
+  return voted !== undefined;
+}
+
+/** Of these positions, the first by id someone voted for. */
+export async function firstPositionWithVotes(db: Reader, positionIds: number[]): Promise<number | undefined> {
+  const [voted] = await db
+    .select({ id: participation.positionId })
+    .from(participation)
+    .where(inArray(participation.positionId, positionIds))
+    .orderBy(asc(participation.positionId))
+    .limit(1);
+  return voted?.id;
+}
+
+/** Whether anyone voted for a position of this branch (any election's). */
+export async function branchHasVotes(db: Reader, branchId: number): Promise<boolean> {
+  const voted = await db
+    .select({ id: positions.id })
+    .from(positions)
+    .innerJoin(participation, eq(participation.positionId, positions.id))
+    .where(eq(positions.branchId, branchId))
+    .limit(1);
+  return voted.length > 0;
+}
+
+/** Whether any vote was ever cast in the election (a participation row for one of its positions). */
+export async function electionHasVotes(db: Reader, electionId: ElectionId): Promise<boolean> {
+  const [voted] = await db
+    .select({ one: sql<number>`1` })
+    .from(participation)
+    .innerJoin(positions, eq(positions.id, participation.positionId))
+    .where(eq(positions.electionId, electionId))
+    .limit(1);
+  return voted !== undefined;
+}
