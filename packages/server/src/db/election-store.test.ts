@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyOf } from '../../test/client';
 import { bearer, tokenFor } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../test/voting/election';
@@ -57,7 +58,7 @@ describe('election store', () => {
     await t.ctx.database.db.transaction((tx) => setActive(tx, false, t.ctx.now(), 1));
     const refused = await vote(t.app, token, { [e.chair.id]: e.alice.id });
     expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe('Voting is currently disabled');
+    expect(bodyOf(refused, 403).message).toBe('Voting is currently disabled');
 
     await t.ctx.database.db.transaction((tx) => setActive(tx, true, t.ctx.now(), 1));
     expect(await status()).toBe('1');

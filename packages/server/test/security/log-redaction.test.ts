@@ -5,6 +5,7 @@ import { flattenRoutes } from '../../src/http/routes';
 import { loggedPath } from '../../src/http/log-path';
 import { branches } from '../../src/db/schema';
 import { errSerializer } from '../../src/logger';
+import { bodyOf } from '../client';
 import { bearer, createMember, tokenFor } from '../factories';
 import { createTestApp, type TestApp } from '../harness';
 import { createElection, setVoting, vote } from '../voting/election';
@@ -31,7 +32,7 @@ describe('the request log never holds a path parameter', () => {
     const voter = await tokenFor(t.ctx, 'voter', (await createMember(t.ctx)).id);
     const cast = await vote(t.app, voter, { [e.chair.id]: e.alice.id });
     expect(cast.status).toBe(201);
-    const receipt = cast.body.receipts[0].vvpat as string;
+    const receipt = bodyOf(cast, 201).receipts[0]!.vvpat;
     const before = t.logs.length;
     expect((await request(t.app).get(`/api/v1/psk/receipt/${receipt}`)).status).toBe(200);
     expect((await request(t.app).get(`/api/psk/receipt/${receipt}`)).status).toBe(200);

@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import { activityLogs, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
+import { bodyOf } from '../../../test/client';
 import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { ELECTION_LOCK } from '../../db/locks';
@@ -75,10 +76,11 @@ describe('psk/vote', () => {
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.chair.id]: e.alice.id, [e.nairobi.id]: e.erin.id });
     expect(res.status).toBe(201);
-    expect(res.body.message).toBe('Successfully voted');
-    expect(res.body.receipts).toHaveLength(2);
-    for (const r of res.body.receipts) expect(r.vvpat).toMatch(/^VP-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
-    expect(res.body.receipts.map((r: { position_id: number }) => r.position_id).sort()).toEqual([e.chair.id, e.nairobi.id].sort());
+    const cast = bodyOf(res, 201);
+    expect(cast.message).toBe('Successfully voted');
+    expect(cast.receipts).toHaveLength(2);
+    for (const r of cast.receipts) expect(r.vvpat).toMatch(/^VP-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    expect(cast.receipts.map((r) => r.position_id).sort()).toEqual([e.chair.id, e.nairobi.id].sort());
     const after = await votingRows(t.ctx);
     expect(after.participation - before.participation).toBe(2);
     expect(after.queue - before.queue).toBe(2);
@@ -91,7 +93,7 @@ describe('psk/vote', () => {
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ activity: 'Voted', status: 'success' });
     const text = JSON.stringify(logs);
-    for (const r of res.body.receipts) expect(text).not.toContain(r.vvpat);
+    for (const r of cast.receipts) expect(text).not.toContain(r.vvpat);
     expect(text).not.toContain('Alice');
     expect(logs[0]!.data).toBe('2 position(s)');
   });
@@ -102,7 +104,7 @@ describe('psk/vote', () => {
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.chair.id]: e.alice.id });
     expect(res.status).toBe(403);
-    expect(res.body.message).toBe('Voting is currently disabled');
+    expect(bodyOf(res, 403).message).toBe('Voting is currently disabled');
     expect(await votingRows(t.ctx)).toEqual(before);
   });
 
@@ -111,7 +113,7 @@ describe('psk/vote', () => {
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.chair.id]: e.alice.id, [e.mombasa.id]: e.fred.id });
     expect(res.status).toBe(422);
-    expect(res.body.errors[`candidates.${e.mombasa.id}`][0]).toMatch(/not eligible/);
+    expect(bodyOf(res, 422).errors?.[`candidates.${e.mombasa.id}`]?.[0]).toMatch(/not eligible/);
     expect(await votingRows(t.ctx)).toEqual(before);
   });
 
@@ -125,7 +127,7 @@ describe('psk/vote', () => {
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.chair.id]: e.alice.id, [orphan.id]: candidate.id });
     expect(res.status).toBe(422);
-    expect(res.body.errors[`candidates.${orphan.id}`][0]).toMatch(/not eligible/);
+    expect(bodyOf(res, 422).errors?.[`candidates.${orphan.id}`]?.[0]).toMatch(/not eligible/);
     expect(await votingRows(t.ctx)).toEqual(before);
     // And the voter can still vote for what they may vote for.
     expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
@@ -136,7 +138,7 @@ describe('psk/vote', () => {
     const before = await votingRows(t.ctx);
     const wrong = await vote(t.app, token, { [e.chair.id]: e.carol.id, [e.treasurer.id]: e.carol.id });
     expect(wrong.status).toBe(422);
-    expect(Object.keys(wrong.body.errors)).toEqual([`candidates.${e.chair.id}`]);
+    expect(Object.keys(bodyOf(wrong, 422).errors ?? {})).toEqual([`candidates.${e.chair.id}`]);
     const unknown = await vote(t.app, token, { 999999: e.alice.id });
     expect(unknown.status).toBe(422);
     const notACandidate = await vote(t.app, token, { [e.chair.id]: 999999 });
@@ -166,7 +168,7 @@ describe('psk/vote', () => {
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.treasurer.id]: e.carol.id, [e.chair.id]: e.brian.id });
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe(`You have already voted for ${e.chair.name} National`);
+    expect(bodyOf(res, 409).message).toBe(`You have already voted for ${e.chair.name} National`);
     expect(await votingRows(t.ctx)).toEqual(before);
     // The other position is still open.
     expect((await vote(t.app, token, { [e.treasurer.id]: e.carol.id })).status).toBe(201);
@@ -263,7 +265,7 @@ describe('psk/vote', () => {
         await switchOff`commit`;
         const res = await pending;
         expect(res.status).toBe(403);
-        expect(res.body.message).toBe('Voting is currently disabled');
+        expect(bodyOf(res, 403).message).toBe('Voting is currently disabled');
         expect(await votingRows(t.ctx)).toEqual(before);
       } finally {
         await switchOff`rollback`.catch(() => undefined);
@@ -290,7 +292,7 @@ describe('receipts', () => {
     const member = await createMember(t.ctx);
     const token = await tokenFor(t.ctx, 'voter', member.id);
     const res = await vote(t.app, token, { [e.chair.id]: e.brian.id });
-    const receipt = res.body.receipts[0].vvpat as string;
+    const receipt = bodyOf(res, 201).receipts[0]!.vvpat;
     const [row] = await t.ctx.database.db
       .select()
       .from(participation)

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyOf } from '../../../test/client';
 import { bearer, createCandidate, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote, votingRows } from '../../../test/voting/election';
@@ -159,7 +160,7 @@ describe('ballot shapes per method', () => {
     for (const [choices, position, message] of cases) {
       const res = await vote(t.app, token, choices as never);
       expect(res.status, JSON.stringify(choices)).toBe(422);
-      expect(res.body.errors[field(position)]?.[0], JSON.stringify(res.body)).toMatch(message);
+      expect(bodyOf(res, 422).errors?.[field(position)]?.[0], JSON.stringify(res.body)).toMatch(message);
     }
     expect((await vote(t.app, token, { [ranked.id]: [] } as never)).status).toBe(422);
     expect(await votingRows(t.ctx)).toEqual(before);
@@ -175,7 +176,7 @@ describe('ballot shapes per method', () => {
       [ranked.id]: [r[2]!.id, r[0]!.id, r[1]!.id],
     } as never);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.receipts).toHaveLength(3);
+    expect(bodyOf(res, 201).receipts).toHaveLength(3);
     const after = await votingRows(t.ctx);
     expect(after.participation - before.participation).toBe(3);
     // One sealed queue row per position's ballot: a ranking travels as one record.

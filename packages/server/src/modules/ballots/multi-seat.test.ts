@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { positions } from '../../db/schema';
+import { bodyOf } from '../../../test/client';
 import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote, votingRows } from '../../../test/voting/election';
@@ -54,7 +55,11 @@ describe('several seats per position', () => {
     const full = await createVoter(t.ctx);
     const res = await vote(t.app, full.token, { [board.id]: [b[0]!.id, b[1]!.id, b[2]!.id], [treasurer.id]: tr[0]!.id } as never);
     expect(res.status).toBe(201);
-    expect(res.body.receipts.map((r: { position_id: number }) => r.position_id).sort()).toEqual([board.id, treasurer.id].sort());
+    expect(
+      bodyOf(res, 201)
+        .receipts.map((r) => r.position_id)
+        .sort(),
+    ).toEqual([board.id, treasurer.id].sort());
     const two = await createVoter(t.ctx);
     expect((await vote(t.app, two.token, { [board.id]: [b[0]!.id, b[3]!.id] } as never)).status).toBe(201);
     const one = await createVoter(t.ctx);
@@ -79,7 +84,7 @@ describe('several seats per position', () => {
       name: string;
       position: string;
     }[];
-    const boardReceipt = res.body.receipts.find((r: { position_id: number }) => r.position_id === board.id).vvpat;
+    const boardReceipt = bodyOf(res, 201).receipts.find((r) => r.position_id === board.id)!.vvpat;
     expect(
       mine
         .filter((r) => r.vvpat === boardReceipt)
@@ -130,16 +135,20 @@ describe('several seats per position', () => {
     const before = await votingRows(t.ctx);
     const tooMany = await vote(t.app, token, { [board.id]: b.map((c) => c.id) } as never);
     expect(tooMany.status).toBe(422);
-    expect(tooMany.body.errors[`candidates.${board.id}`]).toEqual(['Choose at most 3 candidates for Board Member National']);
+    expect(bodyOf(tooMany, 422).errors?.[`candidates.${board.id}`]).toEqual(['Choose at most 3 candidates for Board Member National']);
     const twice = await vote(t.app, token, { [board.id]: [b[0]!.id, b[0]!.id] } as never);
     expect(twice.status).toBe(422);
-    expect(twice.body.errors[`candidates.${board.id}`]).toEqual(['Choose each candidate for Board Member National at most once']);
+    expect(bodyOf(twice, 422).errors?.[`candidates.${board.id}`]).toEqual(['Choose each candidate for Board Member National at most once']);
     const other = await vote(t.app, token, { [board.id]: [b[0]!.id, tr[0]!.id] } as never);
     expect(other.status).toBe(422);
-    expect(other.body.errors[`candidates.${board.id}`]).toEqual(['The selected candidate is not standing for Board Member National']);
+    expect(bodyOf(other, 422).errors?.[`candidates.${board.id}`]).toEqual([
+      'The selected candidate is not standing for Board Member National',
+    ]);
     const twoForOneSeat = await vote(t.app, token, { [treasurer.id]: [tr[0]!.id, tr[1]!.id] } as never);
     expect(twoForOneSeat.status).toBe(422);
-    expect(twoForOneSeat.body.errors[`candidates.${treasurer.id}`]).toEqual(['Choose at most 1 candidate for Treasurer National']);
+    expect(bodyOf(twoForOneSeat, 422).errors?.[`candidates.${treasurer.id}`]).toEqual([
+      'Choose at most 1 candidate for Treasurer National',
+    ]);
     expect((await vote(t.app, token, { [board.id]: [] } as never)).status).toBe(422);
     expect(await votingRows(t.ctx)).toEqual(before);
   });

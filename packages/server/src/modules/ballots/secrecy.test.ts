@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyOf } from '../../../test/client';
 import { bearer, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
@@ -53,7 +54,7 @@ describe('secret ballot', () => {
         const { token } = await createVoter(t.ctx);
         const res = await vote(t.app, token, { [e.chair.id]: i % 2 ? e.alice.id : e.brian.id });
         expect(res.status).toBe(201);
-        castOrder.push(res.body.receipts[0].vvpat);
+        castOrder.push(bodyOf(res, 201).receipts[0]!.vvpat);
       }
     };
     await castVotes(12);

@@ -4,6 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMMANDS } from '../../cli/commands';
 import { activityLogs, members } from '../../db/schema';
+import { bodyOf } from '../../../test/client';
 import { bearer, createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
@@ -77,7 +78,7 @@ describe('results, statistics, receipts, commitments', () => {
     for (const [i, c] of choices.entries()) {
       const res = await vote(t.app, voters[i]!.token, c);
       expect(res.status).toBe(201);
-      receipts.push(...res.body.receipts.map((r: { vvpat: string }) => r.vvpat));
+      receipts.push(...bodyOf(res, 201).receipts.map((r) => r.vvpat));
     }
   });
 
