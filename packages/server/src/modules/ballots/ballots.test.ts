@@ -1,11 +1,10 @@
-import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import { activityLogs, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
-import { bodyOf } from '../../../test/client';
-import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, untyped } from '../../../test/client';
+import { createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { ELECTION_LOCK } from '../../db/locks';
 import { waitFor } from '../../../test/voting/sockets';
@@ -30,11 +29,12 @@ beforeEach(async () => {
 describe('psk/candidates/v2', () => {
   it("lists exactly the national positions and the voter's branch, each with candidates", async () => {
     const { token } = await createVoter(t.ctx, 'Nairobi');
-    const res = await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token));
+    const res = await apiClient(t.app, token).ballots.getBallot();
     expect(res.status).toBe(200);
-    const ids = res.body.data.map((g: { position_id: number }) => g.position_id);
+    const ballot = bodyOf(res, 200).data;
+    const ids = ballot.map((g) => g.position_id);
     expect(ids).toEqual([e.chair.id, e.treasurer.id, e.nairobi.id]);
-    expect(res.body.data[0]).toEqual({
+    expect(ballot[0]).toEqual({
       title: `${e.chair.name} National`,
       name: e.chair.name,
       branch: null,
@@ -51,21 +51,19 @@ describe('psk/candidates/v2', () => {
       ],
     });
     // Seeded positions without candidates (Chairperson, Branch Chairperson…) are left out.
-    expect(res.body.data.every((g: { candidates: unknown[] }) => g.candidates.length > 0)).toBe(true);
+    expect(ballot.every((g) => g.candidates.length > 0)).toBe(true);
   });
 
   it('gives a Mombasa voter the Mombasa position and not the Nairobi one', async () => {
     const { token } = await createVoter(t.ctx, 'Mombasa');
-    const res = await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token));
-    expect(res.body.data.map((g: { position_id: number }) => g.position_id)).toEqual([e.chair.id, e.treasurer.id, e.mombasa.id]);
+    const ballot = bodyOf(await apiClient(t.app, token).ballots.getBallot(), 200).data;
+    expect(ballot.map((g) => g.position_id)).toEqual([e.chair.id, e.treasurer.id, e.mombasa.id]);
     // The branch position names its branch apart from the name the admin typed (the web words the heading).
-    expect(res.body.data[2]).toMatchObject({ name: e.mombasa.name, branch: 'Mombasa', title: `${e.mombasa.name} Mombasa` });
+    expect(ballot[2]).toMatchObject({ name: e.mombasa.name, branch: 'Mombasa', title: `${e.mombasa.name} Mombasa` });
   });
 
   it('refuses staff tokens', async () => {
-    const res = await request(t.app)
-      .get('/api/v1/psk/candidates/v2')
-      .set(bearer(await tokenFor(t.ctx, 'admin')));
+    const res = await apiClient(t.app, await tokenFor(t.ctx, 'admin')).ballots.getBallot();
     expect(res.status).toBe(403);
   });
 });
@@ -157,7 +155,7 @@ describe('psk/vote', () => {
       { candidates: { 1: -1 } },
       { candidates: null },
     ]) {
-      const res = await request(t.app).post('/api/v1/psk/vote').set(bearer(token)).send(body);
+      const res = await apiClient(t.app, token).ballots.castVote({ body: untyped(body) });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
   });
@@ -275,13 +273,7 @@ describe('psk/vote', () => {
   );
 
   it('refuses staff and anonymous callers', async () => {
-    expect(
-      (
-        await request(t.app)
-          .post('/api/v1/psk/vote')
-          .send({ candidates: { [e.chair.id]: e.alice.id } })
-      ).status,
-    ).toBe(401);
+    expect((await apiClient(t.app).ballots.castVote({ body: { candidates: { [e.chair.id]: e.alice.id } } })).status).toBe(401);
     const admin = await tokenFor(t.ctx, 'admin');
     expect((await vote(t.app, admin, { [e.chair.id]: e.alice.id })).status).toBe(403);
   });

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodyOf } from '../../../test/client';
-import { bearer, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf } from '../../../test/client';
+import { tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
 import { createMixer, mixQueuedBallots, remixAtClose } from './mixer';
@@ -90,7 +89,7 @@ describe('secret ballot', () => {
     expect((await votingRows(t.ctx)).queue).toBe(2);
     const admin = await tokenFor(t.ctx, 'admin');
     for (const status of [false, true]) {
-      const res = await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status });
+      const res = await apiClient(t.app, admin).elections.toggleElection({ body: { status } });
       expect(res.status).toBe(200);
       expect(await votingRows(t.ctx)).toMatchObject({ queue: 2, ballots: 60 });
     }
