@@ -40,7 +40,6 @@ const RAW_ON_PURPOSE: Record<string, string> = {
 /** Still to convert (most through a helper taking a path, or the browser helper test/auth/browser.ts). */
 const NOT_YET_TYPED: Record<string, string> = {
   'src/bootstrap.test.ts': 'paths through an API constant',
-  'src/cli/audit-elections.test.ts': 'a helper taking a path',
   'src/i18n/languages.test.ts': 'paths through an API constant and the browser helper',
   'src/i18n/organisation-language.test.ts': 'paths through an API constant',
   'src/modules/auth/phone-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
@@ -57,7 +56,6 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/logs/logs.test.ts': 'a helper taking a path',
   'src/modules/members/register-across-elections.test.ts': 'a helper taking a path',
   'src/modules/members/register-formats.test.ts': 'the browser helper and the import template',
-  'src/modules/reminders/reminders-roll.test.ts': 'a helper taking a path',
   'src/modules/setup/setup.test.ts': 'a helper taking a path',
   'src/modules/setup/translations.test.ts': 'paths through an API constant',
   'src/modules/staff/staff.test.ts': 'paths through an API constant',
@@ -65,7 +63,6 @@ const NOT_YET_TYPED: Record<string, string> = {
     'the USSD callback is not in the contract (form-encoded, text/plain) and stays raw; its other calls are to convert',
   'src/modules/vvpat/receipts-elections.test.ts': 'a helper taking a path',
   'src/realtime/election-channels.test.ts': 'a helper taking a path',
-  'src/realtime/tally.test.ts': 'a helper taking a path',
   'test/security/contact-change.test.ts': 'paths through an API constant and the browser helper',
   'test/security/display-names.test.ts': 'paths through an API constant',
   'test/security/quotas.test.ts': 'multipart help reports',
