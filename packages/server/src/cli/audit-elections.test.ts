@@ -1,8 +1,8 @@
-import request from 'supertest';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { election } from '../db/schema';
-import { bearer, createCandidate, createPosition, tokenFor } from '../../test/factories';
+import { apiClient } from '../../test/client';
+import { createCandidate, createPosition, tokenFor } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { createElection, createVoter, type Election } from '../../test/voting/election';
 import { COMMANDS } from './commands';
@@ -18,10 +18,10 @@ let by: number;
 let byPosition: { id: number };
 const byCandidates: { id: number }[] = [];
 
-const api = (method: 'get' | 'post', path: string, token: string | null = admin) => {
-  const r = request(t.app)[method](`/api/v1/${path}`);
-  return token ? r.set(bearer(token)) : r;
-};
+const toggleOn = (electionId: number) =>
+  apiClient(t.app, admin).elections.toggleElection({ query: { election_id: electionId }, body: { status: true } });
+const castIn = (electionId: number, token: string, candidates: Record<number, number>) =>
+  apiClient(t.app, token).ballots.castVote({ query: { election_id: electionId }, body: { candidates } });
 
 /** Runs the command as the operator would; answers its exit code and what it printed. */
 async function audit(...args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -48,17 +48,17 @@ beforeAll(async () => {
   byCandidates.push(await createCandidate(t.ctx, [byPosition.id], { name: 'Trustee One' }));
   byCandidates.push(await createCandidate(t.ctx, [byPosition.id], { name: 'Trustee Two' }));
   await t.ctx.voting.tallyOf(by).refreshStructure();
-  expect((await api('post', 'toggle?election_id=1').send({ status: true })).status).toBe(200);
-  expect((await api('post', `toggle?election_id=${by}`).send({ status: true })).status).toBe(200);
+  expect((await toggleOn(1)).status).toBe(200);
+  expect((await toggleOn(by)).status).toBe(200);
   await Promise.all([t.ctx.voting.tallyOf(1).idle(), t.ctx.voting.tallyOf(by).idle()]);
   for (let i = 0; i < 3; i++) {
     const { token } = await createVoter(t.ctx);
-    expect((await api('post', 'psk/vote?election_id=1', token).send({ candidates: { [e.chair.id]: e.alice.id } })).status).toBe(201);
+    expect((await castIn(1, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
     const choice = { [byPosition.id]: byCandidates[i % 2]!.id };
-    expect((await api('post', `psk/vote?election_id=${by}`, token).send({ candidates: choice })).status).toBe(201);
+    expect((await castIn(by, token, choice)).status).toBe(201);
   }
   // The close publishes the by-election's ballots into `ballots`, with its final commitment.
-  expect((await api('post', `election/close?election_id=${by}`)).status).toBe(200);
+  expect((await apiClient(t.app, admin).lifecycle.closeElection({ query: { election_id: by } })).status).toBe(200);
 });
 afterAll(async () => {
   await t?.close();

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, tokenFor } from '../../test/factories';
+import { apiClient, bodyOf } from '../../test/client';
+import { tokenFor } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../test/voting/election';
 import {
@@ -32,8 +32,9 @@ const column = async () =>
   (await t.ctx.database.sql<{ voting_active: boolean }[]>`select voting_active from election where id = ${CURRENT_ELECTION}`)[0]!
     .voting_active;
 const electionKeys = async () => t.ctx.database.sql<{ key: string }[]>`select key from settings where key like 'election%'`;
-const toggle = (status: boolean) => request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status });
-const status = async () => (await request(t.app).get('/api/v1/psk/election/status')).body.active;
+const toggle = (status: boolean) => apiClient(t.app, admin).elections.toggleElection({ body: { status } });
+const status = async () => bodyOf(await apiClient(t.app).elections.getElectionStatus(), 200).active;
+const getElection = async () => bodyOf(await apiClient(t.app).elections.getElection(), 200).data;
 
 describe('election store', () => {
   it('round-trips the toggle through election.voting_active, never through settings', async () => {
@@ -43,12 +44,12 @@ describe('election store', () => {
     expect(await readActive(t.ctx.database.db, 1)).toBe(true);
     expect((await readState(t.ctx.database.db, 1)).openedAt).toBeInstanceOf(Date);
     expect(await status()).toBe('1');
-    expect((await request(t.app).get('/api/v1/election')).body.data).toMatchObject({ active: '1', phase: 'open' });
+    expect(await getElection()).toMatchObject({ active: '1', phase: 'open' });
 
     expect((await toggle(false)).status).toBe(200);
     expect(await column()).toBe(false);
     expect(await status()).toBe('0');
-    expect((await request(t.app).get('/api/v1/election')).body.data).toMatchObject({ active: '0', phase: 'paused' });
+    expect(await getElection()).toMatchObject({ active: '0', phase: 'paused' });
     expect(await electionKeys()).toEqual([]);
   });
 
@@ -57,7 +58,7 @@ describe('election store', () => {
     await t.ctx.database.db.transaction((tx) => setActive(tx, false, t.ctx.now(), 1));
     const refused = await vote(t.app, token, { [e.chair.id]: e.alice.id });
     expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe('Voting is currently disabled');
+    expect(bodyOf(refused, 403).message).toBe('Voting is currently disabled');
 
     await t.ctx.database.db.transaction((tx) => setActive(tx, true, t.ctx.now(), 1));
     expect(await status()).toBe('1');

@@ -1,5 +1,4 @@
 import { and, eq, sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
 import { activityLogs, branches } from '../db/schema';
@@ -7,7 +6,8 @@ import { AppError } from '../errors';
 import { readState } from '../db/election-store';
 import { NoSuchElection } from '../db/errors';
 import { toAppError } from '../http/error-handler';
-import { bearer, tokenFor } from '../../test/factories';
+import { apiClient } from '../../test/client';
+import { tokenFor } from '../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../test/harness';
 import { auditedTransaction } from './audited-transaction';
 import { inTransaction } from './unit-of-work';
@@ -106,10 +106,10 @@ describe('a transaction that loses a race', () => {
       ),
     );
     const before = await attemptsSoFar();
-    const res = await request(t.app).patch(`/api/v1/branches/${id}`).set(bearer(admin)).send({ name: 'Renamed Under Fire' });
+    const res = await apiClient(t.app, admin).setup.updateBranch({ params: { id }, body: { name: 'Renamed Under Fire' } });
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ message: BUSY });
-    expect(res.headers['retry-after']).toBe('1');
+    expect(res.headers.get('retry-after')).toBe('1');
     expect((await attemptsSoFar()) - before).toBe(databaseKind === 'postgres' ? 3 : 1);
     // Nothing changed, and the attempt is on record as failed (once, not per re-run).
     const [row] = await t.ctx.database.db.select({ name: branches.name }).from(branches).where(eq(branches.id, id));

@@ -1,8 +1,8 @@
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DetailedResultsUpdatePayload, StatisticsUpdatePayload, VoteResultsUpdatedPayload } from '@kura/contract';
 import { election, organisation } from '../db/schema';
-import { bearer, createCandidate, createPosition, tokenFor } from '../../test/factories';
+import { apiClient } from '../../test/client';
+import { createCandidate, createPosition, tokenFor } from '../../test/factories';
 import { createTestApp, type TestApp, type TestDatabase } from '../../test/harness';
 import { createElection, createVoter, type Election } from '../../test/voting/election';
 import { connectClient, listen, record, sleep, subscribe, waitFor, type Client, type Running } from '../../test/voting/sockets';
@@ -23,17 +23,15 @@ let byPosition: { id: number };
 let byCandidate: { id: number };
 const clients: Client[] = [];
 
-const api = (method: 'get' | 'post' | 'put', path: string, token: string | null = admin) => {
-  const r = request(t.app)[method](`/api/v1/${path}`);
-  return token ? r.set(bearer(token)) : r;
-};
+const asAdmin = () => apiClient(t.app, admin);
+const toggleOn = (electionId: number) => asAdmin().elections.toggleElection({ query: { election_id: electionId }, body: { status: true } });
 const client = async (token?: string) => {
   const c = await connectClient(running.url, token);
   clients.push(c);
   return c;
 };
 const voteIn = (electionId: number, token: string, candidates: Record<number, number>) =>
-  api('post', `psk/vote?election_id=${electionId}`, token).send({ candidates });
+  apiClient(t.app, token).ballots.castVote({ query: { election_id: electionId }, body: { candidates } });
 
 beforeAll(async () => {
   t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
@@ -53,8 +51,8 @@ beforeAll(async () => {
   await t.ctx.voting.tallyOf(by).refreshStructure();
   await db.update(organisation).set({ currentElectionId: 1 });
   running = await listen(t.ctx, t.app, { databaseUrl: (t.ctx.database as TestDatabase).url });
-  expect((await api('post', 'toggle?election_id=1').send({ status: true })).status).toBe(200);
-  expect((await api('post', `toggle?election_id=${by}`).send({ status: true })).status).toBe(200);
+  expect((await toggleOn(1)).status).toBe(200);
+  expect((await toggleOn(by)).status).toBe(200);
   await Promise.all([t.ctx.voting.tallyOf(1).idle(), t.ctx.voting.tallyOf(by).idle()]);
 });
 afterAll(async () => {
@@ -148,7 +146,7 @@ describe('channels of one election', () => {
 
     // The by-election becomes the current one: the bare names now carry it, and election 1 no more.
     for (const list of Object.values(seen)) list.splice(0);
-    expect((await api('put', 'organisation').send({ current_election_id: by })).status).toBe(200);
+    expect((await asAdmin().organisation.updateOrganisation({ body: { current_election_id: by } })).status).toBe(200);
     await waitFor(() => seen.bareResults.some((p) => p.election_id === by), 10_000, 'the bare channel to follow the current election');
     seen.bareResults.splice(0);
     seen.bareVotes.splice(0);
@@ -164,7 +162,7 @@ describe('channels of one election', () => {
     expect(new Set([...seen.bareVotes, ...seen.bareResults].map((p) => p.election_id))).toEqual(new Set([by]));
     expect(new Set([...seen.oneVotes, ...seen.oneResults].map((p) => p.election_id))).toEqual(new Set([1]));
     expect(new Set([...seen.twoVotes, ...seen.twoResults].map((p) => p.election_id))).toEqual(new Set([by]));
-    expect((await api('put', 'organisation').send({ current_election_id: 1 })).status).toBe(200);
+    expect((await asAdmin().organisation.updateOrganisation({ body: { current_election_id: 1 } })).status).toBe(200);
   });
 
   it("applies each election's own results visibility to its rooms", async () => {
@@ -172,7 +170,9 @@ describe('channels of one election', () => {
     expect(await subscribe(watcher, ['results:1', `results:${by}`])).toEqual({ joined: ['results:1', `results:${by}`], denied: [] });
     const got = record(watcher, 'DetailedResultsUpdate');
     // The by-election hides its counts from the public: the socket leaves its room, not election 1's.
-    expect((await api('put', `election?election_id=${by}`).send({ results_visibility: 'staff' })).status).toBe(200);
+    expect((await asAdmin().elections.updateElection({ query: { election_id: by }, body: { results_visibility: 'staff' } })).status).toBe(
+      200,
+    );
     await sleep(200);
     expect(await subscribe(await client(), [`results:${by}`, 'results:1'])).toEqual({ joined: ['results:1'], denied: [`results:${by}`] });
     const { token } = await createVoter(t.ctx);
@@ -183,7 +183,9 @@ describe('channels of one election', () => {
     expect(got.filter((p) => p.election_id === by)).toEqual([]);
     // Staff still may watch it.
     expect(await subscribe(await client(agent), [`results:${by}`])).toEqual({ joined: [`results:${by}`], denied: [] });
-    expect((await api('put', `election?election_id=${by}`).send({ results_visibility: 'live' })).status).toBe(200);
+    expect((await asAdmin().elections.updateElection({ query: { election_id: by }, body: { results_visibility: 'live' } })).status).toBe(
+      200,
+    );
   });
 
   it("takes every election's statistics channel away from a socket whose session ends, and keeps the public ones", async () => {
@@ -201,7 +203,7 @@ describe('channels of one election', () => {
     // counts. The socket leaves the staff rooms as the logout answers; what was sent before
     // arrives within the pause.
     await sleep(400);
-    expect((await api('post', 'logout', token)).status).toBeLessThan(300);
+    expect((await apiClient(t.app, token).auth.logout()).status).toBeLessThan(300);
     await sleep(400);
     stats.splice(0);
     totals.splice(0);

@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DetailedResultsUpdatePayload, StatisticsUpdatePayload, VoteResultsUpdatedPayload } from '@kura/contract';
 import { createApp } from '../app';
@@ -9,7 +8,9 @@ import { electionRoll, members } from '../db/schema';
 import { sealPadded } from '../lib/crypto';
 import { CURRENT_ELECTION } from '../db/election-store';
 import { castVote } from '../modules/ballots';
-import { bearer, branchId, tokenFor } from '../../test/factories';
+import type { Express } from 'express';
+import { apiClient, bodyOf } from '../../test/client';
+import { branchId, tokenFor } from '../../test/factories';
 import { TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../test/harness';
 import { createVoter, vote, type Election } from '../../test/voting/election';
 import { listen, record, sleep, subscribe, waitFor, type Running, startLiveElection, type LiveElection } from '../../test/voting/sockets';
@@ -29,6 +30,8 @@ afterAll(async () => {
 });
 
 const client = (token?: string) => live.client(token);
+/** The live results' groups as the app answers them. */
+const resultsOf = async (app: Express) => bodyOf(await apiClient(app).elections.getResults(), 200).data.data;
 const chairTotal = (results: { position_id: number; total: number }[]) => results.find((r) => r.position_id === e.chair.id)?.total;
 
 describe('channels', () => {
@@ -65,10 +68,10 @@ describe('channels', () => {
     expect((await vote(t.app, token, { [e.chair.id]: e.alice.id, [e.treasurer.id]: e.carol.id })).status).toBe(201);
     await waitFor(() => totals.length > 0 && detailed.length > 0 && stats.length > 0, 10_000, 'emits');
 
-    const results = (await request(t.app).get('/api/v1/psk/results')).body.data.data;
+    const results = await resultsOf(t.app);
     // The live payload carries the tally's counters; the split by channel (web, USSD) is the
     // statistics call's alone, read from the database (docs/api.md "Statistics").
-    const { channels, ...statistics } = (await request(t.app).get('/api/v1/agent/statistics').set(bearer(agent))).body.data;
+    const { channels, ...statistics } = bodyOf(await apiClient(t.app, agent).elections.getAgentStatistics(), 200).data;
     // Members, not ballots: the one voter here voted on two positions through the web.
     expect(channels).toEqual({ web: 1, ussd: 0 });
     // The trailing emits carry this state; wait for them rather than guess how long a loaded machine takes.
@@ -102,7 +105,7 @@ describe('channels', () => {
     const seen = watchers.map((w) => record(w, 'DetailedResultsUpdate'));
     watchers[3]!.disconnect();
     const live = seen.filter((_, i) => i !== 3);
-    const start = chairTotal((await request(t.app).get('/api/v1/psk/results')).body.data.data)!;
+    const start = chairTotal(await resultsOf(t.app))!;
     for (let i = 0; i < 3; i++) {
       const { token } = await createVoter(t.ctx);
       expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
@@ -118,7 +121,7 @@ describe('channels', () => {
     const watcher = await client();
     await subscribe(watcher, ['results']);
     const detailed = record(watcher, 'DetailedResultsUpdate');
-    const res = await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status: true });
+    const res = await apiClient(t.app, admin).elections.toggleElection({ body: { status: true } });
     expect(res.status).toBe(200);
     await waitFor(() => detailed.length > 0, 10_000, 'toggle emit');
   });
@@ -131,7 +134,7 @@ describe('channels', () => {
     const detailed = record(watcher, 'DetailedResultsUpdate');
     const totals = record(watcher, 'VoteResultsUpdated');
     const stats = record(staff, 'StatisticsUpdate');
-    const before = chairTotal((await request(t.app).get('/api/v1/psk/results')).body.data.data)!;
+    const before = chairTotal(await resultsOf(t.app))!;
 
     const branch = await branchId(t.ctx, 'Nairobi');
     const voters = await t.ctx.database.db
@@ -173,7 +176,7 @@ describe('channels', () => {
     expect(totals.length).toBeLessThanOrEqual(ceiling);
     // Coalesced: far fewer emits than votes (how few depends on how fast this machine casts them).
     expect(detailed.length).toBeLessThan(500 / 2);
-    expect(detailed.at(-1)!.results).toEqual((await request(t.app).get('/api/v1/psk/results')).body.data.data);
+    expect(detailed.at(-1)!.results).toEqual(await resultsOf(t.app));
     const [{ n }] = (await t.ctx.database.db.execute<{ n: number }>(
       sql`select (select count(*) from ballots) + (select count(*) from ballot_queue) as n`,
     )) as unknown as [{ n: number }];
@@ -185,7 +188,7 @@ describe('channels', () => {
     const staff = await client(token);
     await subscribe(staff, ['statistics']);
     const stats = record(staff, 'StatisticsUpdate');
-    await request(t.app).post('/api/v1/logout').set(bearer(token));
+    await apiClient(t.app, token).auth.logout();
     const { token: voter } = await createVoter(t.ctx);
     await vote(t.app, voter, { [e.chair.id]: e.alice.id });
     await sleep(600);
@@ -257,24 +260,21 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
       const watcher = await client();
       await subscribe(watcher, ['results', 'votes']);
       const detailed = record(watcher, 'DetailedResultsUpdate');
-      const before = chairTotal((await request(t.app).get('/api/v1/psk/results')).body.data.data)!;
+      const before = chairTotal(await resultsOf(t.app))!;
 
       const { token } = await createVoter(ctx2);
       expect((await vote(app2, token, { [e.chair.id]: e.brian.id })).status).toBe(201);
       await waitFor(() => chairTotal(detailed.at(-1)?.results ?? []) === before + 1, 10_000, "the first server's clients to hear the vote");
 
       // Both processes answer the same results.
-      const one = (await request(t.app).get('/api/v1/psk/results')).body;
-      const two = (await request(app2).get('/api/v1/psk/results')).body;
+      const one = (await apiClient(t.app).elections.getResults()).body;
+      const two = (await apiClient(app2).elections.getResults()).body;
       expect(one).toEqual(two);
 
       // A toggle on the second server reaches the first server's clients too.
       const count = detailed.length;
       // A fresh admin: the expiry test moved the clock past the first one's idle limit.
-      const toggled = await request(app2)
-        .post('/api/v1/toggle')
-        .set(bearer(await tokenFor(t.ctx, 'admin')))
-        .send({ status: true });
+      const toggled = await apiClient(app2, await tokenFor(t.ctx, 'admin')).elections.toggleElection({ body: { status: true } });
       expect(toggled.status).toBe(200);
       await waitFor(() => detailed.length > count, 10_000, 'the toggle to reach the first server');
     } finally {
@@ -315,7 +315,7 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
         sealPadded(t.ctx.secrets.ballotKey, message, 1024),
       );
       await waitFor(() => updates.length > 0, 10_000, 'the fresh process to rebuild election 1 and tell its watcher');
-      const served = chairTotal((await request(t.app).get('/api/v1/psk/results')).body.data.data);
+      const served = chairTotal(await resultsOf(t.app));
       expect(chairTotal(updates.at(-1)!.results)).toBe(served);
     } finally {
       await second.close();
@@ -351,7 +351,7 @@ describe.skipIf(!TEST_DATABASE_URL)('scale-out (two server processes on one Post
       const watcher = await live.client(undefined, a.server.url);
       await subscribe(watcher, ['results']);
       const detailed = record(watcher, 'DetailedResultsUpdate');
-      const before = chairTotal((await request(a.app).get('/api/v1/psk/results')).body.data.data)!;
+      const before = chairTotal(await resultsOf(a.app))!;
       const { token } = await createVoter(b.ctx);
       expect((await vote(b.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
       await waitFor(

@@ -1,7 +1,7 @@
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTally, ResultsTallyPayload, type DetailedResultsUpdatePayload, type TallyState } from '@kura/contract';
-import { bearer, tokenFor } from '../../test/factories';
+import { apiClient, bodyOf } from '../../test/client';
+import { tokenFor } from '../../test/factories';
 import type { TestApp } from '../../test/harness';
 import { createVoter, vote, type Election } from '../../test/voting/election';
 import { record, sleep, subscribe, waitFor, startLiveElection, type LiveElection } from '../../test/voting/sockets';
@@ -23,10 +23,7 @@ afterAll(async () => {
 });
 
 const client = (token?: string) => live.client(token);
-const api = (method: 'get' | 'post' | 'put' | 'patch', path: string, token: string | null = admin) => {
-  const r = request(t.app)[method](`/api/v1/${path}`);
-  return token ? r.set(bearer(token)) : r;
-};
+const asAdmin = () => apiClient(t.app, admin);
 
 /** Applies every tally payload in order, as a client does; fails on one that would need a snapshot. */
 function follow(payloads: unknown[]): TallyState {
@@ -65,8 +62,8 @@ describe('tally channel', () => {
     expect(state.results).toEqual(full.at(-1)!.results);
     expect(state.results.find((r) => r.position_id === e.chair.id)!.values.map((v) => v.name)).toEqual(['Brian Barasa', 'Alice Achieng']);
     // And what the public route answers.
-    const rest = await api('get', 'psk/results', null);
-    expect(state.results).toEqual(rest.body.data.data);
+    const rest = await apiClient(t.app).elections.getResults();
+    expect(state.results).toEqual(bodyOf(rest, 200).data.data);
     // A counts update is a fraction of the full payload.
     const countsBytes = JSON.stringify(tally.at(-1)).length;
     expect(countsBytes * 4).toBeLessThan(JSON.stringify(full.at(-1)).length);
@@ -80,7 +77,7 @@ describe('tally channel', () => {
     expect(chairTotal(follow(tally).results)).toBe(3);
 
     // A renamed position changes the layout: the next update is a snapshot with the new name.
-    expect((await api('patch', `positions/${e.mombasa.id}`).send({ name: 'Coast Rep' })).status).toBe(200);
+    expect((await asAdmin().setup.updatePosition({ params: { id: e.mombasa.id }, body: { name: 'Coast Rep' } })).status).toBe(200);
     const { token } = await createVoter(t.ctx);
     expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
     await waitFor(() => chairTotal(follow(tally).results) === 4, 10_000, 'the fourth vote');
@@ -112,7 +109,7 @@ describe('tally channel', () => {
     expect(await subscribe(watcher, ['tally'])).toEqual({ joined: ['tally'], denied: [] });
     await waitFor(() => tally.length === 1, 5000, 'the snapshot on join');
 
-    expect((await api('put', 'election').send({ results_visibility: 'staff' })).status).toBe(200);
+    expect((await asAdmin().elections.updateElection({ body: { results_visibility: 'staff' } })).status).toBe(200);
     await sleep(200);
     const voter = await createVoter(t.ctx);
     const publicSocket = await client();
@@ -134,6 +131,6 @@ describe('tally channel', () => {
     expect(tally).toEqual([]);
     expect(heard.public).toEqual([]);
     expect(heard.voter).toEqual([]);
-    expect((await api('put', 'election').send({ results_visibility: 'live' })).status).toBe(200);
+    expect((await asAdmin().elections.updateElection({ body: { results_visibility: 'live' } })).status).toBe(200);
   });
 });

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareData } from '../bootstrap';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { verifyAudit } from '../modules/elections';
-import { bearer, tokenFor } from '../../test/factories';
+import { apiClient, bodyOf } from '../../test/client';
+import { tokenFor } from '../../test/factories';
 import { DEMO_PAST_ELECTION, DEMO_VOTER_MEMBER_NO, KENYA_COUNTIES } from './demo';
 
 /** The demo election, set up through the admin's services on an empty database. */
@@ -20,7 +20,8 @@ describe('demo seed', () => {
   it('sets up the sample election through the set-up services, each step in the activity log', async () => {
     const report = await prepareData(t.ctx);
     expect(report.seeded).toBe(true);
-    const election = (await request(t.app).get('/api/v1/election')).body.data;
+    const anon = apiClient(t.app);
+    const election = bodyOf(await anon.elections.getElection(), 200).data;
     expect(election).toMatchObject({ organisation: 'Pharmaceutical Society of Kenya', title: 'PSK Elections 2025', phase: 'setup' });
     const [counts] = await t.ctx.database.db.execute<{
       branches: number;
@@ -41,24 +42,19 @@ describe('demo seed', () => {
     expect(logs!.n).toBeGreaterThan(KENYA_COUNTIES.length + 6);
 
     // Last year's election: closed with its declared result, archived, listed for staff only.
-    const admin = await tokenFor(t.ctx, 'admin');
-    const listed = (await request(t.app).get('/api/v1/elections').set(bearer(admin))).body.data as {
-      id: number;
-      title: string;
-      phase: string;
-      archived: boolean;
-    }[];
+    const admin = apiClient(t.app, await tokenFor(t.ctx, 'admin'));
+    const listed = bodyOf(await admin.organisation.listElections(), 200).data.map((e) => ({ ...e, id: e.id! }));
     const past = listed.find((e) => e.title === DEMO_PAST_ELECTION.title)!;
     expect(past).toMatchObject({ phase: 'closed', archived: true, roll_size: 400 });
     expect(listed.map((e) => e.title)).toContain('PSK Elections 2025');
-    expect((await request(t.app).get('/api/v1/elections')).body.data.map((e: { id: number }) => e.id)).not.toContain(past.id);
-    expect((await request(t.app).get('/api/v1/organisation')).body.data.current_election_id ?? 1).toBe(1);
-    const final = await request(t.app).get(`/api/v1/psk/results/final?election_id=${past.id}`);
+    expect(bodyOf(await anon.organisation.listElections(), 200).data.map((e) => e.id)).not.toContain(past.id);
+    expect(bodyOf(await anon.organisation.getOrganisation(), 200).data.current_election_id ?? 1).toBe(1);
+    const final = await anon.lifecycle.getFinalResults({ query: { election_id: past.id } });
     expect(final.status).toBe(200);
-    const declared = final.body.data as { kind?: string; passed?: boolean; title: string; values?: { count: number }[] }[];
+    const declared = bodyOf(final, 200).data;
     expect(declared).toHaveLength(DEMO_PAST_ELECTION.positions.length + 1);
     expect(declared.find((r) => r.kind === 'motion')).toMatchObject({ title: expect.stringContaining(DEMO_PAST_ELECTION.motion) });
-    const commitments = (await request(t.app).get(`/api/v1/psk/commitments?election_id=${past.id}`)).body.data as { count: number }[];
+    const commitments = bodyOf(await anon.elections.listCommitments({ query: { election_id: past.id } }), 200).data;
     expect(commitments.length).toBeGreaterThanOrEqual(2);
     expect(commitments[0]!.count).toBeGreaterThanOrEqual(DEMO_PAST_ELECTION.voters * 2);
     // Member 1002 voted last year: their receipts name that election; the demo voter (1001) did not.
@@ -66,15 +62,11 @@ describe('demo seed', () => {
     const [demoVoter] = await t.ctx.database.db.execute<{ id: number }>(
       sql`select id from members where member_no = ${DEMO_VOTER_MEMBER_NO}`,
     );
-    const none = await request(t.app)
-      .get('/api/v1/psk/vvpat')
-      .set(bearer(await tokenFor(t.ctx, 'voter', demoVoter!.id)));
-    expect(none.body.data.votes).toEqual([]);
-    const receipts = await request(t.app)
-      .get('/api/v1/psk/vvpat')
-      .set(bearer(await tokenFor(t.ctx, 'voter', voter!.id)));
-    expect(receipts.body.data.votes.length).toBeGreaterThanOrEqual(2);
-    expect(receipts.body.data.votes.every((v: { election: string }) => v.election === DEMO_PAST_ELECTION.title)).toBe(true);
+    const none = await apiClient(t.app, await tokenFor(t.ctx, 'voter', demoVoter!.id)).vvpat.getMyVvpat();
+    expect(bodyOf(none, 200).data.votes).toEqual([]);
+    const receipts = bodyOf(await apiClient(t.app, await tokenFor(t.ctx, 'voter', voter!.id)).vvpat.getMyVvpat(), 200).data.votes;
+    expect(receipts.length).toBeGreaterThanOrEqual(2);
+    expect(receipts.every((v) => v.election === DEMO_PAST_ELECTION.title)).toBe(true);
     // The audit passes on every election of the demo.
     for (const e of listed) expect((await verifyAudit(t.ctx, e.id)).problems, e.title).toEqual([]);
 

@@ -6,8 +6,8 @@ import { createContext } from '../../src/bootstrap';
 import { openDatabase } from '../../src/db/client';
 import { unseal } from '../../src/lib/crypto';
 import { mixQueuedBallots } from '../../src/modules/ballots';
-import request from 'supertest';
-import { bearer, createCandidate, tokenFor } from '../factories';
+import { apiClient, bodyOf } from '../client';
+import { createCandidate, tokenFor } from '../factories';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../harness';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../voting/election';
 import { listen, sleep, waitFor } from '../voting/sockets';
@@ -180,7 +180,7 @@ describe('a database reader around a pause and the close', () => {
   let u: TestApp;
   let f: Election;
   let admin: string;
-  const toggle = (status: boolean) => request(u.app).post('/api/v1/toggle').set(bearer(admin)).send({ status });
+  const toggle = (status: boolean) => apiClient(u.app, admin).elections.toggleElection({ body: { status } });
   type Dump = { receipts: Map<string, number>; voters: Set<string> };
   const dump = async (): Promise<Dump> => {
     const b = await u.ctx.database.db.execute<{ receipt: string; position_id: number }>(sql`select receipt, position_id from ballots`);
@@ -248,10 +248,10 @@ describe('a database reader around a pause and the close', () => {
     expect(published(before, resumed).size).toBe(0);
     expect((await votingRows(u.ctx)).queue).toBe(4);
     // The results still count the queued ballots.
-    const results = await request(u.app).get('/api/v1/psk/results').set(bearer(admin));
+    const results = await apiClient(u.app, admin).elections.getResults();
     expect(results.status).toBe(200);
-    const chair = results.body.data.data.find((g: { position_id: number }) => g.position_id === f.chair.id);
-    expect(chair.total).toBe(MIN + 3);
+    const chair = bodyOf(results, 200).data.data.find((g) => g.position_id === f.chair.id);
+    expect(chair!.total).toBe(MIN + 3);
   });
 
   it.skipIf(!TEST_DATABASE_URL)('pageinspect after the pause finds no padding: no ballot row was deleted or written again', async () => {
@@ -263,7 +263,7 @@ describe('a database reader around a pause and the close', () => {
 
   it('the close publishes the rest re-mixed with the whole position: one xmin, no old row versions, the audit passes', async () => {
     const before = await dump();
-    const close = await request(u.app).post('/api/v1/election/close').set(bearer(admin));
+    const close = await apiClient(u.app, admin).lifecycle.closeElection();
     expect(close.status).toBe(200);
     await u.ctx.scheduler.tick();
     expect(await votingRows(u.ctx)).toMatchObject({ queue: 0, ballots: MIN + 4, participation: MIN + 4 });
@@ -274,10 +274,10 @@ describe('a database reader around a pause and the close', () => {
     expect(xids).toHaveLength(1);
     const after = await dump();
     expect(published(before, after).get(f.chair.id)).toBe(3);
-    const final = await request(u.app).get('/api/v1/psk/results/final');
+    const final = await apiClient(u.app).lifecycle.getFinalResults();
     expect(final.status).toBe(200);
-    expect(final.body.audit).toMatchObject({ ok: true });
-    expect(final.body.commitment.count).toBe(MIN + 4);
+    expect(bodyOf(final, 200).audit).toMatchObject({ ok: true });
+    expect(bodyOf(final, 200).commitment!.count).toBe(MIN + 4);
     if (TEST_DATABASE_URL) {
       const url = (u.ctx.database as TestDatabase).url!;
       // No dead version of a ballot or a queued row is left to read: every tuple in the ballots

@@ -5,6 +5,7 @@ import { flattenRoutes } from '../../src/http/routes';
 import { loggedPath } from '../../src/http/log-path';
 import { branches } from '../../src/db/schema';
 import { errSerializer } from '../../src/logger';
+import { apiClient, bodyOf } from '../client';
 import { bearer, createMember, tokenFor } from '../factories';
 import { createTestApp, type TestApp } from '../harness';
 import { createElection, setVoting, vote } from '../voting/election';
@@ -31,8 +32,9 @@ describe('the request log never holds a path parameter', () => {
     const voter = await tokenFor(t.ctx, 'voter', (await createMember(t.ctx)).id);
     const cast = await vote(t.app, voter, { [e.chair.id]: e.alice.id });
     expect(cast.status).toBe(201);
-    const receipt = cast.body.receipts[0].vvpat as string;
+    const receipt = bodyOf(cast, 201).receipts[0]!.vvpat;
     const before = t.logs.length;
+    // Raw HTTP: the same receipt through /api/v1, the /api alias and with a query string, as logged.
     expect((await request(t.app).get(`/api/v1/psk/receipt/${receipt}`)).status).toBe(200);
     expect((await request(t.app).get(`/api/psk/receipt/${receipt}`)).status).toBe(200);
     expect((await request(t.app).get(`/api/v1/psk/receipt/${receipt}?x=${receipt}`)).status).toBe(200);
@@ -93,7 +95,7 @@ describe('an unexpected database failure is logged without the values of its sta
       ),
     );
     const before = t.logs.length;
-    const res = await request(t.app).patch(`/api/v1/branches/${branch!.id}`).set(bearer(admin)).send({ name: marker });
+    const res = await apiClient(t.app, admin).setup.updateBranch({ params: { id: branch!.id }, body: { name: marker } });
     expect(res.status).toBe(500);
     const lines = t.logs.slice(before).join('\n');
     expect(lines).not.toContain(marker);

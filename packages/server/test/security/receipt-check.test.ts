@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bodyOf } from '../client';
 import { createTestApp, type TestApp } from '../harness';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../voting/election';
 
@@ -32,7 +33,7 @@ beforeAll(async () => {
     const { token } = await createVoter(t.ctx);
     const res = await vote(t.app, token, { [e.chair.id]: i % 2 ? e.alice.id : e.brian.id });
     expect(res.status).toBe(201);
-    queued.push(res.body.receipts[0].vvpat);
+    queued.push(bodyOf(res, 201).receipts[0]!.vvpat);
   }
   expect((await votingRows(t.ctx)).queue).toBe(12);
 });

@@ -1,13 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
-import request from 'supertest';
 import type { Express } from 'express';
+import type { VoteBody } from '@kura/contract';
 import type { AppContext } from '../../src/context';
 import { positions } from '../../src/db/schema';
 import { CURRENT_ELECTION, setActive } from '../../src/modules/elections';
 
 /** The election the voting-core tests run (the store's current one). */
 export { CURRENT_ELECTION };
-import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../factories';
+import { apiClient } from '../client';
+import { createCandidate, createMember, createPosition, tokenFor } from '../factories';
 
 /**
  * A small election for the voting-core tests: two national positions and one Nairobi position,
@@ -48,8 +49,9 @@ export async function createVoter(ctx: AppContext, branch = 'Nairobi') {
   return { member, token };
 }
 
-export function vote(app: Express, token: string, candidates: Record<number, number>) {
-  return request(app).post('/api/v1/psk/vote').set(bearer(token)).send({ candidates });
+/** The voter's ballot (position id to candidate id, or ids) cast through the contract client. */
+export function vote(app: Express, token: string, candidates: VoteBody['candidates']) {
+  return apiClient(app, token).ballots.castVote({ body: { candidates } });
 }
 
 /** Row counts of the three voting tables. */

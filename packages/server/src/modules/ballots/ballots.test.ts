@@ -1,10 +1,10 @@
-import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import { activityLogs, participation, positions } from '../../db/schema';
 import { unseal } from '../../lib/crypto';
-import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, untyped } from '../../../test/client';
+import { createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { ELECTION_LOCK } from '../../db/locks';
 import { waitFor } from '../../../test/voting/sockets';
@@ -29,11 +29,12 @@ beforeEach(async () => {
 describe('psk/candidates/v2', () => {
   it("lists exactly the national positions and the voter's branch, each with candidates", async () => {
     const { token } = await createVoter(t.ctx, 'Nairobi');
-    const res = await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token));
+    const res = await apiClient(t.app, token).ballots.getBallot();
     expect(res.status).toBe(200);
-    const ids = res.body.data.map((g: { position_id: number }) => g.position_id);
+    const ballot = bodyOf(res, 200).data;
+    const ids = ballot.map((g) => g.position_id);
     expect(ids).toEqual([e.chair.id, e.treasurer.id, e.nairobi.id]);
-    expect(res.body.data[0]).toEqual({
+    expect(ballot[0]).toEqual({
       title: `${e.chair.name} National`,
       name: e.chair.name,
       branch: null,
@@ -50,21 +51,19 @@ describe('psk/candidates/v2', () => {
       ],
     });
     // Seeded positions without candidates (Chairperson, Branch Chairperson…) are left out.
-    expect(res.body.data.every((g: { candidates: unknown[] }) => g.candidates.length > 0)).toBe(true);
+    expect(ballot.every((g) => g.candidates.length > 0)).toBe(true);
   });
 
   it('gives a Mombasa voter the Mombasa position and not the Nairobi one', async () => {
     const { token } = await createVoter(t.ctx, 'Mombasa');
-    const res = await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token));
-    expect(res.body.data.map((g: { position_id: number }) => g.position_id)).toEqual([e.chair.id, e.treasurer.id, e.mombasa.id]);
+    const ballot = bodyOf(await apiClient(t.app, token).ballots.getBallot(), 200).data;
+    expect(ballot.map((g) => g.position_id)).toEqual([e.chair.id, e.treasurer.id, e.mombasa.id]);
     // The branch position names its branch apart from the name the admin typed (the web words the heading).
-    expect(res.body.data[2]).toMatchObject({ name: e.mombasa.name, branch: 'Mombasa', title: `${e.mombasa.name} Mombasa` });
+    expect(ballot[2]).toMatchObject({ name: e.mombasa.name, branch: 'Mombasa', title: `${e.mombasa.name} Mombasa` });
   });
 
   it('refuses staff tokens', async () => {
-    const res = await request(t.app)
-      .get('/api/v1/psk/candidates/v2')
-      .set(bearer(await tokenFor(t.ctx, 'admin')));
+    const res = await apiClient(t.app, await tokenFor(t.ctx, 'admin')).ballots.getBallot();
     expect(res.status).toBe(403);
   });
 });
@@ -75,10 +74,11 @@ describe('psk/vote', () => {
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.chair.id]: e.alice.id, [e.nairobi.id]: e.erin.id });
     expect(res.status).toBe(201);
-    expect(res.body.message).toBe('Successfully voted');
-    expect(res.body.receipts).toHaveLength(2);
-    for (const r of res.body.receipts) expect(r.vvpat).toMatch(/^VP-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
-    expect(res.body.receipts.map((r: { position_id: number }) => r.position_id).sort()).toEqual([e.chair.id, e.nairobi.id].sort());
+    const cast = bodyOf(res, 201);
+    expect(cast.message).toBe('Successfully voted');
+    expect(cast.receipts).toHaveLength(2);
+    for (const r of cast.receipts) expect(r.vvpat).toMatch(/^VP-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    expect(cast.receipts.map((r) => r.position_id).sort()).toEqual([e.chair.id, e.nairobi.id].sort());
     const after = await votingRows(t.ctx);
     expect(after.participation - before.participation).toBe(2);
     expect(after.queue - before.queue).toBe(2);
@@ -91,7 +91,7 @@ describe('psk/vote', () => {
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ activity: 'Voted', status: 'success' });
     const text = JSON.stringify(logs);
-    for (const r of res.body.receipts) expect(text).not.toContain(r.vvpat);
+    for (const r of cast.receipts) expect(text).not.toContain(r.vvpat);
     expect(text).not.toContain('Alice');
     expect(logs[0]!.data).toBe('2 position(s)');
   });
@@ -102,7 +102,7 @@ describe('psk/vote', () => {
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.chair.id]: e.alice.id });
     expect(res.status).toBe(403);
-    expect(res.body.message).toBe('Voting is currently disabled');
+    expect(bodyOf(res, 403).message).toBe('Voting is currently disabled');
     expect(await votingRows(t.ctx)).toEqual(before);
   });
 
@@ -111,7 +111,7 @@ describe('psk/vote', () => {
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.chair.id]: e.alice.id, [e.mombasa.id]: e.fred.id });
     expect(res.status).toBe(422);
-    expect(res.body.errors[`candidates.${e.mombasa.id}`][0]).toMatch(/not eligible/);
+    expect(bodyOf(res, 422).errors?.[`candidates.${e.mombasa.id}`]?.[0]).toMatch(/not eligible/);
     expect(await votingRows(t.ctx)).toEqual(before);
   });
 
@@ -125,7 +125,7 @@ describe('psk/vote', () => {
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.chair.id]: e.alice.id, [orphan.id]: candidate.id });
     expect(res.status).toBe(422);
-    expect(res.body.errors[`candidates.${orphan.id}`][0]).toMatch(/not eligible/);
+    expect(bodyOf(res, 422).errors?.[`candidates.${orphan.id}`]?.[0]).toMatch(/not eligible/);
     expect(await votingRows(t.ctx)).toEqual(before);
     // And the voter can still vote for what they may vote for.
     expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
@@ -136,7 +136,7 @@ describe('psk/vote', () => {
     const before = await votingRows(t.ctx);
     const wrong = await vote(t.app, token, { [e.chair.id]: e.carol.id, [e.treasurer.id]: e.carol.id });
     expect(wrong.status).toBe(422);
-    expect(Object.keys(wrong.body.errors)).toEqual([`candidates.${e.chair.id}`]);
+    expect(Object.keys(bodyOf(wrong, 422).errors ?? {})).toEqual([`candidates.${e.chair.id}`]);
     const unknown = await vote(t.app, token, { 999999: e.alice.id });
     expect(unknown.status).toBe(422);
     const notACandidate = await vote(t.app, token, { [e.chair.id]: 999999 });
@@ -155,7 +155,7 @@ describe('psk/vote', () => {
       { candidates: { 1: -1 } },
       { candidates: null },
     ]) {
-      const res = await request(t.app).post('/api/v1/psk/vote').set(bearer(token)).send(body);
+      const res = await apiClient(t.app, token).ballots.castVote({ body: untyped(body) });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
   });
@@ -166,7 +166,7 @@ describe('psk/vote', () => {
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.treasurer.id]: e.carol.id, [e.chair.id]: e.brian.id });
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe(`You have already voted for ${e.chair.name} National`);
+    expect(bodyOf(res, 409).message).toBe(`You have already voted for ${e.chair.name} National`);
     expect(await votingRows(t.ctx)).toEqual(before);
     // The other position is still open.
     expect((await vote(t.app, token, { [e.treasurer.id]: e.carol.id })).status).toBe(201);
@@ -263,7 +263,7 @@ describe('psk/vote', () => {
         await switchOff`commit`;
         const res = await pending;
         expect(res.status).toBe(403);
-        expect(res.body.message).toBe('Voting is currently disabled');
+        expect(bodyOf(res, 403).message).toBe('Voting is currently disabled');
         expect(await votingRows(t.ctx)).toEqual(before);
       } finally {
         await switchOff`rollback`.catch(() => undefined);
@@ -273,13 +273,7 @@ describe('psk/vote', () => {
   );
 
   it('refuses staff and anonymous callers', async () => {
-    expect(
-      (
-        await request(t.app)
-          .post('/api/v1/psk/vote')
-          .send({ candidates: { [e.chair.id]: e.alice.id } })
-      ).status,
-    ).toBe(401);
+    expect((await apiClient(t.app).ballots.castVote({ body: { candidates: { [e.chair.id]: e.alice.id } } })).status).toBe(401);
     const admin = await tokenFor(t.ctx, 'admin');
     expect((await vote(t.app, admin, { [e.chair.id]: e.alice.id })).status).toBe(403);
   });
@@ -290,7 +284,7 @@ describe('receipts', () => {
     const member = await createMember(t.ctx);
     const token = await tokenFor(t.ctx, 'voter', member.id);
     const res = await vote(t.app, token, { [e.chair.id]: e.brian.id });
-    const receipt = res.body.receipts[0].vvpat as string;
+    const receipt = bodyOf(res, 201).receipts[0]!.vvpat;
     const [row] = await t.ctx.database.db
       .select()
       .from(participation)

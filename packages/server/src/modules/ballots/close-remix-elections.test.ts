@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { election } from '../../db/schema';
-import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf } from '../../../test/client';
+import { createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
 import { verifyAudit } from '../elections';
@@ -30,9 +30,8 @@ beforeAll(async () => {
   byCandidate = await createCandidate(t.ctx, [by.id], { name: 'By Candidate' });
   await t.ctx.voting.tallyOf(byElection).refreshStructure();
   await setVoting(t.ctx, true);
-  expect((await request(t.app).post(`/api/v1/toggle?election_id=${byElection}`).set(bearer(admin)).send({ status: true })).status).toBe(
-    200,
-  );
+  const toggled = await apiClient(t.app, admin).elections.toggleElection({ query: { election_id: byElection }, body: { status: true } });
+  expect(toggled.status).toBe(200);
 });
 afterAll(async () => {
   await t?.close();
@@ -43,10 +42,10 @@ describe('the close re-mix of one election among several', () => {
     for (let i = 0; i < 3; i++) {
       const { token } = await createVoter(t.ctx);
       expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
-      const cast = await request(t.app)
-        .post(`/api/v1/psk/vote?election_id=${byElection}`)
-        .set(bearer(token))
-        .send({ candidates: { [by.id]: byCandidate.id } });
+      const cast = await apiClient(t.app, token).ballots.castVote({
+        query: { election_id: byElection },
+        body: { candidates: { [by.id]: byCandidate.id } },
+      });
       expect(cast.status).toBe(201);
     }
     expect(await votingRows(t.ctx)).toMatchObject({ queue: 6, ballots: 0 });
@@ -65,8 +64,8 @@ describe('the close re-mix of one election among several', () => {
 
     // The by-election still counts its queued ballots, and both audits pass.
     await t.ctx.voting.tallyOf(byElection).idle();
-    const results = await request(t.app).get(`/api/v1/psk/results?election_id=${byElection}`);
-    expect(results.body.data.data.map((g: { position_id: number; total: number }) => [g.position_id, g.total])).toEqual([[by.id, 3]]);
+    const results = await apiClient(t.app).elections.getResults({ query: { election_id: byElection } });
+    expect(bodyOf(results, 200).data.data.map((g) => [g.position_id, g.total])).toEqual([[by.id, 3]]);
     expect((await verifyAudit(t.ctx, 1)).problems).toEqual([]);
     expect((await verifyAudit(t.ctx, byElection)).problems).toEqual([]);
 

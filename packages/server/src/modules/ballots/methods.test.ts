@@ -1,6 +1,6 @@
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createCandidate, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, untyped, type ApiClient } from '../../../test/client';
+import { createCandidate, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote, votingRows } from '../../../test/voting/election';
 import { verifyAudit } from '../elections';
@@ -12,7 +12,7 @@ import { mixQueuedBallots } from './mixer';
  * ballot and one receipt per position, and the live results each shows.
  */
 let t: TestApp;
-let admin: string;
+let admin: ApiClient;
 type Created = { id: number; kind: string; method: string | null; threshold: string | null; quorum_percent: number | null; seats: number };
 let motion: Created;
 let approval: Created;
@@ -20,15 +20,15 @@ let ranked: Created;
 let a: { id: number }[];
 let r: { id: number }[];
 
-const createPosition = async (body: Record<string, unknown>) => {
-  const res = await request(t.app).post('/api/v1/positions').set(bearer(admin)).send(body);
+const createPosition = async (body: Parameters<ApiClient['setup']['createPosition']>[0]['body']): Promise<Created> => {
+  const res = await admin.setup.createPosition({ body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data[0] as Created;
+  return bodyOf(res, 201).data[0]!;
 };
 
 beforeAll(async () => {
   t = await createTestApp({ seedReference: false, env: { MIX_INTERVAL_MS: '3600000', MIX_MIN_BATCH: '1' } });
-  admin = await tokenFor(t.ctx, 'admin');
+  admin = apiClient(t.app, await tokenFor(t.ctx, 'admin'));
   motion = await createPosition({ name: 'Adopt the budget', kind: 'motion', threshold: 'two_thirds', quorum_percent: 40 });
   approval = await createPosition({ name: 'Committee', seats: 2, method: 'approval' });
   ranked = await createPosition({ name: 'Chair', method: 'ranked' });
@@ -52,14 +52,14 @@ type Group = {
   seats: number;
   candidates: { id: number; name: string; photo: string | null }[];
 };
-const ballot = async (token: string) => (await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token))).body.data as Group[];
+const ballot = async (token: string): Promise<Group[]> => bodyOf(await apiClient(t.app, token).ballots.getBallot(), 200).data;
 const options = async () => {
   const { token } = await createVoter(t.ctx);
   const m = (await ballot(token)).find((g) => g.position_id === motion.id)!;
   return Object.fromEntries(m.candidates.map((c) => [c.name, c.id])) as Record<'Yes' | 'No' | 'Abstain', number>;
 };
 const results = async () =>
-  (await request(t.app).get('/api/v1/psk/results')).body.data.data as {
+  bodyOf(await apiClient(t.app).elections.getResults(), 200).data.data as {
     position_id: number;
     kind?: string;
     method?: string;
@@ -85,35 +85,31 @@ describe('set-up of motions and methods', () => {
       [{ name: 'M4', kind: 'motion', quorum_percent: 101 }, 'quorum_percent'],
     ] as const;
     for (const [body, field] of bad) {
-      const res = await request(t.app).post('/api/v1/positions').set(bearer(admin)).send(body);
+      const res = await admin.setup.createPosition({ body: untyped(body) });
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(Object.keys(res.body.errors), JSON.stringify(body)).toContain(field);
+      expect(Object.keys(bodyOf(res, 422).errors ?? {}), JSON.stringify(body)).toContain(field);
     }
-    const onMotion = await request(t.app).patch(`/api/v1/positions/${motion.id}`).set(bearer(admin)).send({ method: 'approval' });
+    const onMotion = await admin.setup.updatePosition({ params: { id: motion.id }, body: { method: 'approval' } });
     expect(onMotion.status).toBe(422);
-    const onCandidates = await request(t.app).patch(`/api/v1/positions/${ranked.id}`).set(bearer(admin)).send({ threshold: 'majority' });
+    const onCandidates = await admin.setup.updatePosition({ params: { id: ranked.id }, body: { threshold: 'majority' } });
     expect(onCandidates.status).toBe(422);
   });
 
   it('edits a motion threshold and quorum before votes', async () => {
     const m = await createPosition({ name: 'Edit me', kind: 'motion' });
     expect(m).toMatchObject({ threshold: 'majority', quorum_percent: null });
-    const res = await request(t.app)
-      .patch(`/api/v1/positions/${m.id}`)
-      .set(bearer(admin))
-      .send({ threshold: 'three_quarters', quorum_percent: 25 });
+    const res = await admin.setup.updatePosition({ params: { id: m.id }, body: { threshold: 'three_quarters', quorum_percent: 25 } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ kind: 'motion', threshold: 'three_quarters', quorum_percent: 25 });
-    expect((await request(t.app).delete(`/api/v1/positions/${m.id}`).set(bearer(admin))).status).toBe(204);
+    expect(bodyOf(res, 200).data).toMatchObject({ kind: 'motion', threshold: 'three_quarters', quorum_percent: 25 });
+    expect((await admin.setup.deletePosition({ params: { id: m.id } })).status).toBe(204);
   });
 
   it('a motion takes no candidates (422)', async () => {
-    const res = await request(t.app)
-      .post('/api/v1/assign/psk/position')
-      .set(bearer(admin))
-      .send({ member_no: (await createVoter(t.ctx)).member.memberNo, position_ids: [motion.id] });
+    const res = await admin.members.assignPositions({
+      body: { member_no: (await createVoter(t.ctx)).member.memberNo, position_ids: [motion.id] },
+    });
     expect(res.status).toBe(422);
-    expect(res.body.errors.position_ids[0]).toMatch(/is a motion, which take no candidates/);
+    expect(bodyOf(res, 422).errors?.position_ids?.[0]).toMatch(/is a motion, which take no candidates/);
   });
 
   it('the ballot shows each position with its kind, method and a motion with Yes, No and Abstain', async () => {
@@ -159,7 +155,7 @@ describe('ballot shapes per method', () => {
     for (const [choices, position, message] of cases) {
       const res = await vote(t.app, token, choices as never);
       expect(res.status, JSON.stringify(choices)).toBe(422);
-      expect(res.body.errors[field(position)]?.[0], JSON.stringify(res.body)).toMatch(message);
+      expect(bodyOf(res, 422).errors?.[field(position)]?.[0], JSON.stringify(res.body)).toMatch(message);
     }
     expect((await vote(t.app, token, { [ranked.id]: [] } as never)).status).toBe(422);
     expect(await votingRows(t.ctx)).toEqual(before);
@@ -175,7 +171,7 @@ describe('ballot shapes per method', () => {
       [ranked.id]: [r[2]!.id, r[0]!.id, r[1]!.id],
     } as never);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.receipts).toHaveLength(3);
+    expect(bodyOf(res, 201).receipts).toHaveLength(3);
     const after = await votingRows(t.ctx);
     expect(after.participation - before.participation).toBe(3);
     // One sealed queue row per position's ballot: a ranking travels as one record.
@@ -234,7 +230,7 @@ describe('live results', () => {
              count(*) filter (where position_id <> ${ranked.id} and rank > 0)::int as unranked from ballots`;
     expect(row!.ranked).toBeGreaterThan(0);
     expect(row!.unranked).toBe(0);
-    await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status: true }).expect(200);
+    expect((await admin.elections.toggleElection({ body: { status: true } })).status).toBe(200);
     expect((await verifyAudit(t.ctx, 1)).problems).toEqual([]);
   });
 });

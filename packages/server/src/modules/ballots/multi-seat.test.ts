@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { positions } from '../../db/schema';
-import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf } from '../../../test/client';
+import { createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote, votingRows } from '../../../test/voting/election';
 import { verifyAudit } from '../elections';
@@ -30,20 +30,18 @@ afterAll(async () => {
   await t?.close();
 });
 
-const results = async () =>
-  (await request(t.app).get('/api/v1/psk/results')).body.data.data as {
-    position_id: number;
-    total: number;
-    values: { candidate_id: number; count: number }[];
-  }[];
+const results = async () => bodyOf(await apiClient(t.app).elections.getResults(), 200).data.data;
+const agentStatistics = async () => bodyOf(await apiClient(t.app, await tokenFor(t.ctx, 'agent')).elections.getAgentStatistics(), 200).data;
+const myVotes = async (token: string) => bodyOf(await apiClient(t.app, token).vvpat.getMyVvpat(), 200).data.votes;
+const receipt = (vvpat: string) => apiClient(t.app).elections.getReceipt({ params: { vvpat } });
 const countOf = (groups: Awaited<ReturnType<typeof results>>, positionId: number, candidateId: number) =>
   groups.find((g) => g.position_id === positionId)?.values.find((v) => v.candidate_id === candidateId)?.count ?? 0;
 
 describe('several seats per position', () => {
   it('the ballot says how many seats', async () => {
     const { token } = await createVoter(t.ctx);
-    const ballot = (await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token))).body.data;
-    expect(ballot.map((g: { position_id: number; seats: number }) => [g.position_id, g.seats])).toEqual([
+    const ballot = bodyOf(await apiClient(t.app, token).ballots.getBallot(), 200).data;
+    expect(ballot.map((g) => [g.position_id, g.seats])).toEqual([
       [board.id, 3],
       [treasurer.id, 1],
     ]);
@@ -54,7 +52,11 @@ describe('several seats per position', () => {
     const full = await createVoter(t.ctx);
     const res = await vote(t.app, full.token, { [board.id]: [b[0]!.id, b[1]!.id, b[2]!.id], [treasurer.id]: tr[0]!.id } as never);
     expect(res.status).toBe(201);
-    expect(res.body.receipts.map((r: { position_id: number }) => r.position_id).sort()).toEqual([board.id, treasurer.id].sort());
+    expect(
+      bodyOf(res, 201)
+        .receipts.map((r) => r.position_id)
+        .sort(),
+    ).toEqual([board.id, treasurer.id].sort());
     const two = await createVoter(t.ctx);
     expect((await vote(t.app, two.token, { [board.id]: [b[0]!.id, b[3]!.id] } as never)).status).toBe(201);
     const one = await createVoter(t.ctx);
@@ -66,27 +68,19 @@ describe('several seats per position', () => {
     const groups = await results();
     expect([b[0], b[1], b[2], b[3]].map((c) => countOf(groups, board.id, c!.id))).toEqual([3, 1, 1, 1]);
     expect(countOf(groups, treasurer.id, tr[0]!.id)).toBe(1);
-    const stats = (
-      await request(t.app)
-        .get('/api/v1/agent/statistics')
-        .set(bearer(await tokenFor(t.ctx, 'agent')))
-    ).body.data;
+    const stats = await agentStatistics();
     expect(stats).toMatchObject({ votesCasted: 4, membersVoted: 3 });
 
     // The voter's own receipts: the board receipt shows each of the three candidates.
-    const mine = (await request(t.app).get('/api/v1/psk/vvpat').set(bearer(full.token))).body.data.votes as {
-      vvpat: string;
-      name: string;
-      position: string;
-    }[];
-    const boardReceipt = res.body.receipts.find((r: { position_id: number }) => r.position_id === board.id).vvpat;
+    const mine = await myVotes(full.token);
+    const boardReceipt = bodyOf(res, 201).receipts.find((r) => r.position_id === board.id)!.vvpat;
     expect(
       mine
         .filter((r) => r.vvpat === boardReceipt)
         .map((r) => r.name)
         .sort(),
     ).toEqual(['Achieng A', 'Barasa B', 'Chebet C']);
-    expect((await request(t.app).get(`/api/v1/psk/receipt/${boardReceipt}`)).body).toEqual({
+    expect((await receipt(boardReceipt)).body).toEqual({
       vvpat: boardReceipt,
       position: 'Board Member National',
       election_id: 1,
@@ -99,30 +93,17 @@ describe('several seats per position', () => {
     await t.ctx.voting.tallyOf(1).resync();
     const mixed = await results();
     expect([b[0], b[1], b[2], b[3]].map((c) => countOf(mixed, board.id, c!.id))).toEqual([3, 1, 1, 1]);
-    expect(
-      (
-        await request(t.app)
-          .get('/api/v1/agent/statistics')
-          .set(bearer(await tokenFor(t.ctx, 'agent')))
-      ).body.data.votesCasted,
-    ).toBe(4);
-    expect((await request(t.app).get(`/api/v1/psk/receipt/${boardReceipt}`)).status).toBe(200);
-    expect(
-      (await request(t.app).get('/api/v1/psk/vvpat').set(bearer(full.token))).body.data.votes.filter(
-        (r: { vvpat: string }) => r.vvpat === boardReceipt,
-      ),
-    ).toHaveLength(3);
-    await request(t.app)
-      .post('/api/v1/toggle')
-      .set(bearer(await tokenFor(t.ctx, 'admin')))
-      .send({ status: true })
-      .expect(200);
+    expect((await agentStatistics()).votesCasted).toBe(4);
+    expect((await receipt(boardReceipt)).status).toBe(200);
+    expect((await myVotes(full.token)).filter((r) => r.vvpat === boardReceipt)).toHaveLength(3);
+    const toggled = await apiClient(t.app, await tokenFor(t.ctx, 'admin')).elections.toggleElection({ body: { status: true } });
+    expect(toggled.status).toBe(200);
     const report = await verifyAudit(t.ctx, 1);
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.tallies.filter((x) => x.positionId === board.id).map((x) => x.count)).toEqual([3, 1, 1, 1]);
-    const commitment = (await request(t.app).get('/api/v1/psk/commitments')).body.data[0];
-    expect(commitment.count).toBe(7); // rows: 3 + 2 + 1 board choices and 1 treasurer
+    const commitment = bodyOf(await apiClient(t.app).elections.listCommitments(), 200).data[0];
+    expect(commitment!.count).toBe(7); // rows: 3 + 2 + 1 board choices and 1 treasurer
   });
 
   it('refuses (422, nothing recorded) more candidates than seats, a candidate twice, or a candidate of another position', async () => {
@@ -130,16 +111,20 @@ describe('several seats per position', () => {
     const before = await votingRows(t.ctx);
     const tooMany = await vote(t.app, token, { [board.id]: b.map((c) => c.id) } as never);
     expect(tooMany.status).toBe(422);
-    expect(tooMany.body.errors[`candidates.${board.id}`]).toEqual(['Choose at most 3 candidates for Board Member National']);
+    expect(bodyOf(tooMany, 422).errors?.[`candidates.${board.id}`]).toEqual(['Choose at most 3 candidates for Board Member National']);
     const twice = await vote(t.app, token, { [board.id]: [b[0]!.id, b[0]!.id] } as never);
     expect(twice.status).toBe(422);
-    expect(twice.body.errors[`candidates.${board.id}`]).toEqual(['Choose each candidate for Board Member National at most once']);
+    expect(bodyOf(twice, 422).errors?.[`candidates.${board.id}`]).toEqual(['Choose each candidate for Board Member National at most once']);
     const other = await vote(t.app, token, { [board.id]: [b[0]!.id, tr[0]!.id] } as never);
     expect(other.status).toBe(422);
-    expect(other.body.errors[`candidates.${board.id}`]).toEqual(['The selected candidate is not standing for Board Member National']);
+    expect(bodyOf(other, 422).errors?.[`candidates.${board.id}`]).toEqual([
+      'The selected candidate is not standing for Board Member National',
+    ]);
     const twoForOneSeat = await vote(t.app, token, { [treasurer.id]: [tr[0]!.id, tr[1]!.id] } as never);
     expect(twoForOneSeat.status).toBe(422);
-    expect(twoForOneSeat.body.errors[`candidates.${treasurer.id}`]).toEqual(['Choose at most 1 candidate for Treasurer National']);
+    expect(bodyOf(twoForOneSeat, 422).errors?.[`candidates.${treasurer.id}`]).toEqual([
+      'Choose at most 1 candidate for Treasurer National',
+    ]);
     expect((await vote(t.app, token, { [board.id]: [] } as never)).status).toBe(422);
     expect(await votingRows(t.ctx)).toEqual(before);
   });
@@ -158,7 +143,7 @@ describe('several seats per position', () => {
     const after = await votingRows(t.ctx);
     expect(after.participation - before.participation).toBe(1);
     expect(after.queue + after.ballots - before.queue - before.ballots).toBe(1);
-    const mine = (await request(t.app).get('/api/v1/psk/vvpat').set(bearer(token))).body.data.votes;
+    const mine = await myVotes(token);
     expect(mine.length === 2 || mine.length === 3).toBe(true);
     expect(member.id).toBeGreaterThan(0);
   });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf } from '../../../test/client';
+import { tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
 import { createMixer, mixQueuedBallots, remixAtClose } from './mixer';
@@ -53,7 +53,7 @@ describe('secret ballot', () => {
         const { token } = await createVoter(t.ctx);
         const res = await vote(t.app, token, { [e.chair.id]: i % 2 ? e.alice.id : e.brian.id });
         expect(res.status).toBe(201);
-        castOrder.push(res.body.receipts[0].vvpat);
+        castOrder.push(bodyOf(res, 201).receipts[0]!.vvpat);
       }
     };
     await castVotes(12);
@@ -89,7 +89,7 @@ describe('secret ballot', () => {
     expect((await votingRows(t.ctx)).queue).toBe(2);
     const admin = await tokenFor(t.ctx, 'admin');
     for (const status of [false, true]) {
-      const res = await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status });
+      const res = await apiClient(t.app, admin).elections.toggleElection({ body: { status } });
       expect(res.status).toBe(200);
       expect(await votingRows(t.ctx)).toMatchObject({ queue: 2, ballots: 60 });
     }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { sessions } from '../../db/schema';
 import { sha256 } from '../../lib/crypto';
+import { apiClient } from '../../../test/client';
 import { bearer, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
@@ -40,8 +41,8 @@ describe('psk/vote: the session, checked in the vote statement', () => {
   it('refuses a token logged out a moment before, and records nothing', async () => {
     const { token } = await createVoter(t.ctx);
     // The session works (a read), then ends.
-    expect((await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token))).status).toBe(200);
-    expect((await request(t.app).post('/api/v1/logout').set(bearer(token))).status).toBe(204);
+    expect((await apiClient(t.app, token).ballots.getBallot()).status).toBe(200);
+    expect((await apiClient(t.app, token).auth.logout()).status).toBe(204);
     const before = await votingRows(t.ctx);
     const res = await vote(t.app, token, { [e.chair.id]: e.alice.id });
     expect(res.status).toBe(401);
@@ -50,7 +51,7 @@ describe('psk/vote: the session, checked in the vote statement', () => {
 
   it('refuses a session another process ended (its row gone, no event here) at once', async () => {
     const { token } = await createVoter(t.ctx);
-    expect((await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token))).status).toBe(200);
+    expect((await apiClient(t.app, token).ballots.getBallot()).status).toBe(200);
     // What another server process's logout leaves behind: only the database knows.
     await t.ctx.database.sql`delete from sessions where token_hash = ${sha256(token)}`;
     const before = await votingRows(t.ctx);
@@ -90,6 +91,7 @@ describe('psk/vote: the session, checked in the vote statement', () => {
   it('answers 401/403 before a bad body, a bad media type or an unknown election, as before', async () => {
     const admin = await tokenFor(t.ctx, 'admin');
     const { token: voter } = await createVoter(t.ctx);
+    // Raw HTTP: the order of the refusals over bodies, media types and query strings as sent on the wire.
     const post = (token: string, path = '/api/v1/psk/vote') => request(t.app).post(path).set(bearer(token));
     // A body that fails validation.
     expect((await post('dead-token').send({ candidates: {} })).status).toBe(401);

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { candidacies, election, members, participation } from '../../db/schema';
 import { MEMBER_LOCK_NAMESPACE } from '../../db/locks';
-import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, multipart } from '../../../test/client';
+import { createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote } from '../../../test/voting/election';
 import { waitFor } from '../../../test/voting/sockets';
@@ -36,8 +36,11 @@ async function freshPosition() {
   return { position, a, b };
 }
 
-const assign = (memberNo: string, positionIds: number[]) =>
-  request(t.app).post('/api/v1/assign/psk/position').set(bearer(admin)).send({ member_no: memberNo, position_ids: positionIds });
+const assign = (memberNo: string, positionIds: number[], electionId?: number) =>
+  apiClient(t.app, admin).members.assignPositions({
+    query: electionId === undefined ? {} : { election_id: electionId },
+    body: { member_no: memberNo, position_ids: positionIds },
+  });
 
 const standing = async (positionId: number) =>
   (await t.ctx.database.db.select({ id: candidacies.memberId }).from(candidacies).where(eq(candidacies.positionId, positionId)))
@@ -86,7 +89,7 @@ describe('a candidacy change against the first vote for its position', () => {
         expect((await voting).status).toBe(201);
         const res = await changing;
         expect(res.status, JSON.stringify(res.body)).toBe(409);
-        expect(res.body.message).toBe('Votes have already been cast for this position, so its candidates can no longer be changed');
+        expect(bodyOf(res, 409).message).toBe('Votes have already been cast for this position, so its candidates can no longer be changed');
         expect(await standing(p.position.id)).toEqual(before);
       } finally {
         await hold`rollback`.catch(() => undefined);
@@ -156,31 +159,29 @@ describe.skipIf(databaseKind !== 'postgres')('a candidacy change judges the elec
   it('an assignment that waited while the election closed is refused, and its candidates stay as they closed', async () => {
     const e = await closingElection('Closing during an assignment');
     const newcomer = await createMember(t.ctx);
-    const res = await whileClosing(t.ctx.database.sql, e.id, () =>
-      request(t.app)
-        .post(`/api/v1/assign/psk/position?election_id=${e.id}`)
-        .set(bearer(admin))
-        .send({ member_no: newcomer.memberNo, position_ids: [e.position.id] }),
-    );
+    const res = await whileClosing(t.ctx.database.sql, e.id, () => assign(newcomer.memberNo, [e.position.id], e.id));
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe(CLOSED);
+    expect(bodyOf(res, 409).message).toBe(CLOSED);
     expect(await standing(e.position.id)).toEqual([e.candidate.id]);
   });
 
   it('a candidate edit (withdrawing them, a new statement) that waited while the election closed is refused, and the candidate stays as they closed', async () => {
     const e = await closingElection('Closing during a candidate edit');
     const res = await whileClosing(t.ctx.database.sql, e.id, () =>
-      request(t.app)
-        .post(`/api/v1/edit/candidate/${e.candidate.id}?election_id=${e.id}`)
-        .set(bearer(admin))
-        .field('name', e.candidate.name)
-        .field('phone', e.candidate.phone)
-        .field('email', e.candidate.email)
-        .field('county', 'Nairobi')
-        .field('statement', 'Written late'),
+      apiClient(t.app, admin).candidates.updateCandidate({
+        params: { id: e.candidate.id },
+        query: { election_id: e.id },
+        body: multipart({
+          name: e.candidate.name,
+          phone: e.candidate.phone,
+          email: e.candidate.email,
+          county: 'Nairobi',
+          statement: 'Written late',
+        }),
+      }),
     );
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe(CLOSED);
+    expect(bodyOf(res, 409).message).toBe(CLOSED);
     expect(await standing(e.position.id)).toEqual([e.candidate.id]);
     const [row] = await t.ctx.database.db.select({ statement: members.statement }).from(members).where(eq(members.id, e.candidate.id));
     expect(row!.statement).toBeNull();

@@ -1,8 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Rule } from '@kura/contract';
 import { apiClient, bodyOf, signedIn, type ApiClient } from '../../../test/client';
-import { bearer, branchId, createCandidate, createMember, createPosition } from '../../../test/factories';
+import { branchId, createCandidate, createMember, createPosition } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 import { createVoter } from '../../../test/voting/election';
 import { whileHeld, type HoldingSession } from '../../../test/two-sessions';
@@ -13,11 +13,10 @@ import { openOnSchedule } from './lifecycle';
 /** The organisation and its elections: create, edit, delete, copy, archive (docs/api.md "Many elections"). */
 let t: TestApp;
 let admin: ApiClient;
-let adminToken: string;
 let anon: ApiClient;
 beforeAll(async () => {
   t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
-  ({ api: admin, token: adminToken } = await signedIn(t, 'admin'));
+  ({ api: admin } = await signedIn(t, 'admin'));
   anon = apiClient(t.app);
 });
 afterAll(async () => {
@@ -27,8 +26,13 @@ afterAll(async () => {
 /** An instant `days` from the test clock's now: no test here depends on the day it runs. */
 const inDays = (days: number, hours = 0) => new Date(t.clock.now().getTime() + (days * 24 + hours) * 3_600_000).toISOString();
 
-const positionsOf = async (id: number) =>
-  (await request(t.app).get(`/api/v1/psk/positions?election_id=${id}`)).body.data as { id: number; name: string; kind: string }[];
+const positionsOf = async (id: number) => bodyOf(await anon.members.listPositions({ query: { election_id: id } }), 200).data;
+const candidatesOf = async (id: number) =>
+  bodyOf(await admin.candidates.listCandidates({ query: { election_id: id } }), 200).data.data.candidates;
+const candidatePositionsOf = async (id: number) =>
+  bodyOf(await admin.members.listCandidatePositions({ query: { election_id: id } }), 200).data.data;
+const toggleOn = (id: number) => admin.elections.toggleElection({ query: { election_id: id }, body: { status: true } });
+const close = (id: number) => admin.lifecycle.closeElection({ query: { election_id: id } });
 
 /** The `data` of each activity-log row of one activity, oldest first. */
 const logData = async (activity: string) =>
@@ -95,10 +99,10 @@ describe('elections', () => {
     const source = bodyOf(await admin.organisation.createElection({ body: { title: 'AGM 2026', results_visibility: 'staff' } }), 201).data;
     const chair = await createPosition(t.ctx, { name: 'Chair', electionId: source.id! });
     await createCandidate(t.ctx, [chair.id], { name: 'Copied Candidate' });
-    const motion = await request(t.app)
-      .post(`/api/v1/positions?election_id=${source.id}`)
-      .set(bearer(adminToken))
-      .send({ name: 'Adopt the accounts', kind: 'motion', quorum_percent: 20 });
+    const motion = await admin.setup.createPosition({
+      query: { election_id: source.id! },
+      body: { name: 'Adopt the accounts', kind: 'motion', quorum_percent: 20 },
+    });
     expect(motion.status).toBe(201);
     await admin.organisation.updateElectionById({ params: { id: source.id! }, body: { opens_at: inDays(60) } });
 
@@ -110,8 +114,7 @@ describe('elections', () => {
       ['Chair', 'candidates'],
     ]);
     expect(copied.map((p) => p.id)).not.toContain(chair.id);
-    const ballotOptions = (await request(t.app).get(`/api/v1/psk/candidates?election_id=${bare.id}`).set(bearer(adminToken))).body.data.data
-      .candidates;
+    const ballotOptions = await candidatesOf(bare.id!);
     expect(ballotOptions).toEqual([]);
 
     const withCandidates = bodyOf(
@@ -121,15 +124,14 @@ describe('elections', () => {
       }),
       201,
     ).data;
-    const standing = (await request(t.app).get(`/api/v1/psk/candidates?election_id=${withCandidates.id}`).set(bearer(adminToken))).body.data
-      .data.candidates;
-    expect(standing.map((c: { name: string }) => c.name)).toEqual(['Copied Candidate']);
+    const standing = await candidatesOf(withCandidates.id!);
+    expect(standing.map((c) => c.name)).toEqual(['Copied Candidate']);
     // The copied motion has its three options.
     const { token } = await createVoter(t.ctx);
-    await request(t.app).post(`/api/v1/toggle?election_id=${withCandidates.id}`).set(bearer(adminToken)).send({ status: true });
-    const ballot = (await request(t.app).get(`/api/v1/psk/candidates/v2?election_id=${withCandidates.id}`).set(bearer(token))).body.data;
-    const motionGroup = ballot.find((g: { kind: string }) => g.kind === 'motion');
-    expect(motionGroup.candidates.map((c: { name: string }) => c.name)).toEqual(['Yes', 'No', 'Abstain']);
+    await toggleOn(withCandidates.id!);
+    const ballot = bodyOf(await apiClient(t.app, token).ballots.getBallot({ query: { election_id: withCandidates.id! } }), 200).data;
+    const motionGroup = ballot.find((g) => g.kind === 'motion');
+    expect(motionGroup!.candidates.map((c) => c.name)).toEqual(['Yes', 'No', 'Abstain']);
   });
 
   it("copies the electorate's rules and elected_in and each position's eligibility rules and nomination rule; not the windows", async () => {
@@ -161,17 +163,14 @@ describe('elections', () => {
       201,
     ).data;
     expect(source).toMatchObject({ electorate, nominations: { appeal_days: 5 } });
-    const eligibility = [{ attribute: 'shares', op: 'at_least', value: 20000 }];
+    const eligibility: Rule[] = [{ attribute: 'shares', op: 'at_least', value: 20000 }];
     const nomination = { proposers: 2, seconders: 1, same_branch: true, self: false };
-    const chair = await request(t.app)
-      .post(`/api/v1/positions?election_id=${source.id}`)
-      .set(bearer(adminToken))
-      .send({ name: 'Chair', eligibility, nomination });
+    const chair = await admin.setup.createPosition({
+      query: { election_id: source.id! },
+      body: { name: 'Chair', eligibility, nomination },
+    });
     expect(chair.status).toBe(201);
-    const staffOnly = await request(t.app)
-      .post(`/api/v1/positions?election_id=${source.id}`)
-      .set(bearer(adminToken))
-      .send({ name: 'Secretary' });
+    const staffOnly = await admin.setup.createPosition({ query: { election_id: source.id! }, body: { name: 'Secretary' } });
     expect(staffOnly.status).toBe(201);
 
     const copy = bodyOf(
@@ -181,22 +180,17 @@ describe('elections', () => {
     expect(copy.electorate).toEqual(electorate);
     // The windows are dates of the source's year: the copy has none, as it has no schedule.
     expect(copy).toMatchObject({ nominations: null, register: null, opens_at: null, closes_at: null });
-    const copied = (await request(t.app).get(`/api/v1/psk/candidate/positions?election_id=${copy.id}`).set(bearer(adminToken))).body.data
-      .data as { id: number; name: string; eligibility: unknown; nomination: unknown }[];
+    const copied = await candidatePositionsOf(copy.id!);
     expect(copied.map((p) => [p.name, p.eligibility, p.nomination])).toEqual([
       ['Chair', eligibility, nomination],
       ['Secretary', [], null],
     ]);
     // Its own rows, which the source's edits do not reach.
-    const sourceChair = (chair.body.data as { id: number }[])[0]!.id;
+    const sourceChair = bodyOf(chair, 201).data[0]!.id;
     expect(copied.map((p) => p.id)).not.toContain(sourceChair);
-    const edit = await request(t.app)
-      .patch(`/api/v1/positions/${sourceChair}`)
-      .set(bearer(adminToken))
-      .send({ eligibility: [], nomination: null });
+    const edit = await admin.setup.updatePosition({ params: { id: sourceChair }, body: { eligibility: [], nomination: null } });
     expect(edit.status).toBe(200);
-    const after = (await request(t.app).get(`/api/v1/psk/candidate/positions?election_id=${copy.id}`).set(bearer(adminToken))).body.data
-      .data;
+    const after = await candidatePositionsOf(copy.id!);
     expect(after[0]).toMatchObject({ name: 'Chair', eligibility, nomination });
     expect((await logData('Election copied')).at(-1)).toBe(`election ${source.id} to ${copy.id}: Delegates AGM 2027`);
   });
@@ -212,14 +206,9 @@ describe('elections', () => {
     const p = await createPosition(t.ctx, { name: 'Seat', electionId: used.id! });
     const c = await createCandidate(t.ctx, [p.id]);
     const { token } = await createVoter(t.ctx);
-    await request(t.app).post(`/api/v1/toggle?election_id=${used.id}`).set(bearer(adminToken)).send({ status: true });
+    await toggleOn(used.id!);
     expect(
-      (
-        await request(t.app)
-          .post(`/api/v1/psk/vote?election_id=${used.id}`)
-          .set(bearer(token))
-          .send({ candidates: { [p.id]: c.id } })
-      ).status,
+      (await apiClient(t.app, token).ballots.castVote({ query: { election_id: used.id! }, body: { candidates: { [p.id]: c.id } } })).status,
     ).toBe(201);
     const refused = await admin.organisation.deleteElection({ params: { id: used.id! } });
     expect(bodyOf(refused, 409).message).toBe('Votes have been cast in this election, so it can no longer be deleted');
@@ -232,7 +221,7 @@ describe('elections', () => {
       'Only a closed election can be archived',
     );
     await admin.organisation.updateOrganisation({ body: { current_election_id: e.id! } });
-    expect((await request(t.app).post(`/api/v1/election/close?election_id=${e.id}`).set(bearer(adminToken))).status).toBe(200);
+    expect((await close(e.id!)).status).toBe(200);
     // Closed: schedule, visibility and electorate are final; the title may still change.
     const late = await admin.organisation.updateElectionById({ params: { id: e.id! }, body: { results_visibility: 'staff' } });
     expect(late.status).toBe(409);
@@ -249,7 +238,7 @@ describe('elections', () => {
     expect(bodyOf(await admin.organisation.listElections(), 200).data.map((x) => x.id)).toContain(e.id);
     expect(bodyOf(await anon.organisation.getElectionById({ params: { id: e.id! } }), 200).data.title).toBe('Last year (final)');
     // Its declared result stays reachable by its id.
-    expect((await request(t.app).get(`/api/v1/psk/results/final?election_id=${e.id}`)).status).toBe(200);
+    expect((await anon.lifecycle.getFinalResults({ query: { election_id: e.id! } })).status).toBe(200);
     const current = await admin.organisation.updateOrganisation({ body: { current_election_id: e.id! } });
     expect(current.status).toBe(422);
     await admin.organisation.updateOrganisation({ body: { current_election_id: 1 } });
@@ -276,7 +265,7 @@ describe('elections', () => {
     // Deleted as a branch deletion could before it counted electorates: the electorates keep its id.
     await t.ctx.database.db.delete(branches).where(eq(branches.id, gone!.id));
     // The source closed: its own electorate can no longer change, so a copy is the way forward.
-    expect((await request(t.app).post(`/api/v1/election/close?election_id=${source.id}`).set(bearer(adminToken))).status).toBe(200);
+    expect((await close(source.id!)).status).toBe(200);
 
     const copy = bodyOf(
       await admin.organisation.copyElection({ params: { id: source.id! }, body: { title: 'Branch poll 2026' } }),
@@ -297,7 +286,8 @@ describe('elections', () => {
 
   it("PUT election's log row names the election when it sets the election's own fields, refusals too; not for the organisation's alone", async () => {
     const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Board 2026' } }), 201).data;
-    const put = (body: object) => request(t.app).put(`/api/v1/election?election_id=${e.id}`).set(bearer(adminToken)).send(body);
+    const put = (body: NonNullable<Parameters<ApiClient['elections']['updateElection']>[0]>['body']) =>
+      admin.elections.updateElection({ query: { election_id: e.id! }, body });
     expect((await put({ title: 'Board 2026/27', website: 'https://umoja.example', opens_at: inDays(30) })).status).toBe(200);
     expect((await put({ support_email: 'help@umoja.example' })).status).toBe(200);
     expect((await put({ results_visibility: 'staff' })).status).toBe(200);
@@ -318,12 +308,12 @@ describe.skipIf(databaseKind !== 'postgres')('the lifecycle rows name the electi
    * shared, as a vote in flight does, or the election's row), renames the election meanwhile
    * (through the API; in the holding session when it holds the row), then lets the action go.
    */
-  async function renamedWhileWaiting(
+  async function renamedWhileWaiting<T extends { status: number }>(
     id: number,
     title: string,
     hold: 'vote in flight' | 'row',
-    action: () => Promise<request.Response>,
-  ): Promise<request.Response> {
+    action: () => Promise<T>,
+  ): Promise<T> {
     return whileHeld(t.ctx.database.sql, {
       hold: (s) =>
         hold === 'vote in flight'
@@ -341,22 +331,22 @@ describe.skipIf(databaseKind !== 'postgres')('the lifecycle rows name the electi
 
   it('toggle, close, archive and delete, and a refusal, name the title the election had when they acted', async () => {
     const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Ward poll' } }), 201).data;
-    const post = (path: string, body?: object) => () =>
-      request(t.app).post(`/api/v1/${path}?election_id=${e.id}`).set(bearer(adminToken)).send(body);
+    const toggle = () => toggleOn(e.id!);
+    const closeIt = () => close(e.id!);
 
-    expect((await renamedWhileWaiting(e.id!, 'Ward poll (1)', 'vote in flight', post('toggle', { status: true }))).status).toBe(200);
+    expect((await renamedWhileWaiting(e.id!, 'Ward poll (1)', 'vote in flight', toggle)).status).toBe(200);
     expect(await last('Enabled voting')).toBe(`election ${e.id}: Ward poll (1)`);
-    expect((await renamedWhileWaiting(e.id!, 'Ward poll (2)', 'vote in flight', post('election/close'))).status).toBe(200);
+    expect((await renamedWhileWaiting(e.id!, 'Ward poll (2)', 'vote in flight', closeIt)).status).toBe(200);
     expect(await last('Closed the election')).toBe(`election ${e.id}: Ward poll (2)`);
-    const again = await renamedWhileWaiting(e.id!, 'Ward poll (3)', 'vote in flight', post('election/close'));
+    const again = await renamedWhileWaiting(e.id!, 'Ward poll (3)', 'vote in flight', closeIt);
     expect(again.status).toBe(409);
     expect(await last('Closed the election')).toBe(`election ${e.id}: Ward poll (3); The election is already closed`);
-    const archive = () => request(t.app).post(`/api/v1/elections/${e.id}/archive`).set(bearer(adminToken));
+    const archive = () => admin.organisation.archiveElection({ params: { id: e.id! } });
     expect((await renamedWhileWaiting(e.id!, 'Ward poll (4)', 'row', archive)).status).toBe(200);
     expect(await last('Election archived')).toBe(`election ${e.id}: Ward poll (4)`);
 
     const d = bodyOf(await admin.organisation.createElection({ body: { title: 'Draft' } }), 201).data;
-    const remove = () => request(t.app).delete(`/api/v1/elections/${d.id}`).set(bearer(adminToken));
+    const remove = () => admin.organisation.deleteElection({ params: { id: d.id! } });
     expect((await renamedWhileWaiting(d.id!, 'Draft (renamed)', 'vote in flight', remove)).status).toBe(204);
     expect(await last('Election deleted')).toBe(`election ${d.id}: Draft (renamed)`);
   });
@@ -364,11 +354,7 @@ describe.skipIf(databaseKind !== 'postgres')('the lifecycle rows name the electi
 
 describe.skipIf(databaseKind !== 'postgres')('an edit judges the election as its lock finds it (two sessions)', () => {
   /** Runs `edit` while another session holds the election's row and commits `change` to it meanwhile. */
-  const editedWhileChanging = (
-    id: number,
-    change: (session: HoldingSession) => Promise<unknown>,
-    edit: () => PromiseLike<request.Response>,
-  ) =>
+  const editedWhileChanging = <T>(id: number, change: (session: HoldingSession) => Promise<unknown>, edit: () => PromiseLike<T>) =>
     whileHeld(t.ctx.database.sql, {
       hold: (s) => s`select id from election where id = ${id} for update`,
       action: edit,
@@ -379,14 +365,10 @@ describe.skipIf(databaseKind !== 'postgres')('an edit judges the election as its
   it('an electorate edit that waited while voting opened (the roll frozen) is refused, and the electorate stays as frozen', async () => {
     const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Opening meanwhile' } }), 201).data;
     const branch = await branchId(t.ctx);
-    const patch = () =>
-      request(t.app)
-        .patch(`/api/v1/elections/${e.id}`)
-        .set(bearer(adminToken))
-        .send({ electorate: { branch_ids: [branch] } });
+    const patch = () => admin.organisation.updateElectionById({ params: { id: e.id! }, body: { electorate: { branch_ids: [branch] } } });
     const res = await editedWhileChanging(e.id!, (s) => s`update election set roll_frozen_at = now() where id = ${e.id!}`, patch);
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe('Voting has opened; the roll is frozen and its electorate can no longer change');
+    expect(bodyOf(res, 409).message).toBe('Voting has opened; the roll is frozen and its electorate can no longer change');
     const after = bodyOf(await admin.organisation.getElectionById({ params: { id: e.id! } }), 200).data;
     expect(after.electorate?.branch_ids ?? null).toBeNull();
   });
@@ -401,7 +383,7 @@ describe.skipIf(databaseKind !== 'postgres')('an edit judges the election as its
     await editedWhileChanging(
       e.id!,
       (s) => s`update election set electorate_branch_ids = ${[nairobi]} where id = ${e.id!}`,
-      () => Promise.resolve(open(e.id!)).then(() => ({}) as request.Response),
+      () => Promise.resolve(open(e.id!)),
     );
     const roll = await t.ctx.database.sql<{ branch_id: number }[]>`
       select m.branch_id from election_roll r join members m on m.id = r.member_id where r.election_id = ${e.id!}`;
@@ -415,7 +397,7 @@ describe.skipIf(databaseKind !== 'postgres')('an edit judges the election as its
 
   it('an opening that waited while the electorate changed freezes the roll of the electorate it finds', async () => {
     await openedWhileNarrowing(async (id) => {
-      const res = await request(t.app).post(`/api/v1/toggle?election_id=${id}`).set(bearer(adminToken)).send({ status: true });
+      const res = await toggleOn(id);
       expect(res.status).toBe(200);
     });
   });
@@ -437,11 +419,11 @@ describe.skipIf(databaseKind !== 'postgres')('an edit judges the election as its
     const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Archived meanwhile' } }), 201).data;
     await t.ctx.database.db.update(election).set({ closedAt: new Date() }).where(eq(election.id, e.id!));
     const before = bodyOf(await admin.organisation.getOrganisation(), 200).data.current_election_id;
-    const put = () => request(t.app).put('/api/v1/organisation').set(bearer(adminToken)).send({ current_election_id: e.id });
+    const put = () => admin.organisation.updateOrganisation({ body: { current_election_id: e.id! } });
     try {
       const res = await editedWhileChanging(e.id!, (s) => s`update election set archived = true where id = ${e.id!}`, put);
       expect(res.status).toBe(422);
-      expect(res.body.errors.current_election_id).toEqual(['The current election must be an election that is not archived']);
+      expect(bodyOf(res, 422).errors?.current_election_id).toEqual(['The current election must be an election that is not archived']);
       expect(bodyOf(await admin.organisation.getOrganisation(), 200).data.current_election_id).toBe(before);
     } finally {
       await t.ctx.database.sql`update organisation set current_election_id = ${before} where id = 1`;
@@ -450,7 +432,7 @@ describe.skipIf(databaseKind !== 'postgres')('an edit judges the election as its
 
   it('a schedule edit that waited while the election closed is refused', async () => {
     const e = bodyOf(await admin.organisation.createElection({ body: { title: 'Closing meanwhile' } }), 201).data;
-    const patch = () => request(t.app).patch(`/api/v1/elections/${e.id}`).set(bearer(adminToken)).send({ results_visibility: 'staff' });
+    const patch = () => admin.organisation.updateElectionById({ params: { id: e.id! }, body: { results_visibility: 'staff' } });
     const res = await editedWhileChanging(e.id!, (s) => s`update election set closed_at = now() where id = ${e.id!}`, patch);
     expect(res.status).toBe(409);
   });

@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app';
 import { createContext } from '../../bootstrap';
@@ -7,7 +6,8 @@ import { openDatabase } from '../../db/client';
 import { election } from '../../db/schema';
 import { parseEnv } from '../../env';
 import { createLogger } from '../../logger';
-import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, type ApiClient } from '../../../test/client';
+import { createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, type Election } from '../../../test/voting/election';
 import { waitFor } from '../../../test/voting/sockets';
@@ -24,19 +24,20 @@ import { mixQueuedBallots } from '../ballots';
  */
 let t: TestApp;
 let a: Election;
-let admin: string;
+let adminToken: string;
+let admin: ApiClient;
 let b: number;
 let bPosition: { id: number };
 let bCandidate: { id: number };
 
 const castInB = async () => {
   const { token } = await createVoter(t.ctx);
-  const res = await request(t.app)
-    .post(`/api/v1/psk/vote?election_id=${b}`)
-    .set(bearer(token))
-    .send({ candidates: { [bPosition.id]: bCandidate.id } });
+  const res = await apiClient(t.app, token).ballots.castVote({
+    query: { election_id: b },
+    body: { candidates: { [bPosition.id]: bCandidate.id } },
+  });
   expect(res.status).toBe(201);
-  return res.body.receipts[0].vvpat as string;
+  return bodyOf(res, 201).receipts[0]!.vvpat;
 };
 
 /** Every receipt in B's box: its published ballots and its queued ones (audited the same way). */
@@ -61,18 +62,24 @@ async function electionWithVotes(title: string, choices: number[]) {
     await createCandidate(t.ctx, [position.id], { name: `${title} Second` }),
   ];
   await t.ctx.voting.tallyOf(id).refreshStructure();
-  expect((await request(t.app).post(`/api/v1/toggle?election_id=${id}`).set(bearer(admin)).send({ status: true })).status).toBe(200);
+  expect((await admin.elections.toggleElection({ query: { election_id: id }, body: { status: true } })).status).toBe(200);
   for (const choice of choices) {
     const { token } = await createVoter(t.ctx);
-    const res = await request(t.app)
-      .post(`/api/v1/psk/vote?election_id=${id}`)
-      .set(bearer(token))
-      .send({ candidates: { [position.id]: candidates[choice]!.id } });
+    const res = await apiClient(t.app, token).ballots.castVote({
+      query: { election_id: id },
+      body: { candidates: { [position.id]: candidates[choice]!.id } },
+    });
     expect(res.status).toBe(201);
   }
   await mixQueuedBallots(t.ctx);
   return id;
 }
+
+/** A close of the election (the current one without an id), as the admin. */
+const close = (electionId?: number) =>
+  admin.lifecycle.closeElection({ query: electionId === undefined ? {} : { election_id: electionId } });
+const resultsOf = (api: ApiClient, electionId: number) => api.elections.getResults({ query: { election_id: electionId } });
+const declarationOf = (api: ApiClient, electionId: number) => api.lifecycle.getFinalResults({ query: { election_id: electionId } });
 
 /** The counts a results answer shows: `title: candidate=votes, …` per position, in order. */
 const countsOf = (groups: { title: string; values: { name: string; count: number }[] }[]) =>
@@ -80,7 +87,8 @@ const countsOf = (groups: { title: string; values: { name: string; count: number
 
 beforeAll(async () => {
   t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000', MIX_MIN_BATCH: '5' } });
-  admin = await tokenFor(t.ctx, 'admin');
+  adminToken = await tokenFor(t.ctx, 'admin');
+  admin = apiClient(t.app, adminToken);
   a = await createElection(t.ctx);
   const [row] = await t.ctx.database.db.insert(election).values({ title: 'By-election' }).returning({ id: election.id });
   b = row!.id;
@@ -88,7 +96,7 @@ beforeAll(async () => {
   bCandidate = await createCandidate(t.ctx, [bPosition.id], { name: 'By Candidate' });
   await t.ctx.voting.tallyOf(b).refreshStructure();
   await setVoting(t.ctx, true);
-  expect((await request(t.app).post(`/api/v1/toggle?election_id=${b}`).set(bearer(admin)).send({ status: true })).status).toBe(200);
+  expect((await admin.elections.toggleElection({ query: { election_id: b }, body: { status: true } })).status).toBe(200);
   // Both elections hold published ballots and a short queue.
   for (let i = 0; i < 12; i++) {
     const { token } = await createVoter(t.ctx);
@@ -117,17 +125,14 @@ describe('closing one election while another is open', () => {
 
       // A backup-like reader: every ballot table held in ACCESS SHARE, as pg_dump holds them.
       const dump = await sqlc.reserve();
-      let closing: Promise<request.Response> | undefined;
+      let closing: ReturnType<typeof close> | undefined;
       let commitment: ReturnType<typeof recordCommitment> | undefined;
       let reading: Promise<number> | undefined;
       try {
         await dump`begin`;
         await dump`lock table ballots, ballot_queue in access share mode`;
         await dump`select count(*) from ballots`;
-        closing = request(t.app)
-          .post('/api/v1/election/close')
-          .set(bearer(admin))
-          .then((r) => r);
+        closing = close();
         // The close's re-mix waits for the dump to let go of A's box.
         await waitFor(async () => (await lockWaiters(sqlc)) >= 1, 10_000, "A's close waiting for the dump");
         // A commitment of B recorded during A's close (one snapshot, as every commitment), and a
@@ -185,25 +190,22 @@ describe('closing one election while another is open', () => {
       const cPosition = await createPosition(t.ctx, { name: 'Secretary', electionId: c });
       const cCandidate = await createCandidate(t.ctx, [cPosition.id], { name: 'Ward Candidate' });
       await t.ctx.voting.tallyOf(c).refreshStructure();
-      expect((await request(t.app).post(`/api/v1/toggle?election_id=${c}`).set(bearer(admin)).send({ status: true })).status).toBe(200);
+      expect((await admin.elections.toggleElection({ query: { election_id: c }, body: { status: true } })).status).toBe(200);
       for (let i = 0; i < 6; i++) {
         const { token } = await createVoter(t.ctx);
-        const res = await request(t.app)
-          .post(`/api/v1/psk/vote?election_id=${c}`)
-          .set(bearer(token))
-          .send({ candidates: { [cPosition.id]: cCandidate.id } });
+        const res = await apiClient(t.app, token).ballots.castVote({
+          query: { election_id: c },
+          body: { candidates: { [cPosition.id]: cCandidate.id } },
+        });
         expect(res.status).toBe(201);
       }
       await mixQueuedBallots(t.ctx);
       const dump = await sqlc.reserve();
-      let closing: Promise<request.Response> | undefined;
+      let closing: ReturnType<typeof close> | undefined;
       try {
         await dump`begin`;
         await dump`lock table ballot_queue in access share mode`;
-        closing = request(t.app)
-          .post(`/api/v1/election/close?election_id=${c}`)
-          .set(bearer(admin))
-          .then((r) => r);
+        closing = close(c);
         await waitFor(async () => (await lockWaiters(sqlc)) >= 1, 10_000, "C's close waiting for the dump");
         // B's votes go through while C's close waits: none queues behind it.
         const cast: string[] = [];
@@ -236,12 +238,13 @@ describe('closing one election while another is open', () => {
       const sqlc = t.ctx.database.sql;
       // E: closed, 4 votes for its first candidate and 2 for its second. D: open, with ballots, to be closed.
       const e = await electionWithVotes('Closed poll', [0, 0, 1, 0, 1, 0]);
-      expect((await request(t.app).post(`/api/v1/election/close?election_id=${e}`).set(bearer(admin))).status).toBe(200);
+      expect((await close(e)).status).toBe(200);
       const d = await electionWithVotes('Closing poll', [0, 1, 1, 0, 1, 1]);
-      const resultsOfE = await request(t.app).get(`/api/v1/psk/results?election_id=${e}`).set(bearer(admin));
+      const resultsOfE = await resultsOf(admin, e);
       expect(resultsOfE.status).toBe(200);
-      expect(countsOf(resultsOfE.body.data.data)).toEqual(['Closed poll chair National: Closed poll First=4, Closed poll Second=2']);
-      const declaredE = await request(t.app).get(`/api/v1/psk/results/final?election_id=${e}`).set(bearer(admin));
+      const countsOfE = countsOf(bodyOf(resultsOfE, 200).data.data);
+      expect(countsOfE).toEqual(['Closed poll chair National: Closed poll First=4, Closed poll Second=2']);
+      const declaredE = await declarationOf(admin, e);
       expect(declaredE.status).toBe(200);
       const mixedInB = (await digestBallots(t.ctx.database.db, undefined, b)).count;
       expect(mixedInB).toBeGreaterThan(0);
@@ -258,33 +261,30 @@ describe('closing one election while another is open', () => {
       });
       await second.start();
       await second.scheduler.stop();
-      const secondApp = createApp(second);
+      const secondApi = apiClient(createApp(second), adminToken);
 
       // A backup-like reader holds every ballot table (ACCESS SHARE, as pg_dump does): D's close
       // waits for it, and so would anything queued behind the close's truncate.
       const dump = await sqlc.reserve();
-      let closing: Promise<request.Response> | undefined;
+      let closing: ReturnType<typeof close> | undefined;
       const settled = new Set<string>();
       const track = <T>(name: string, p: PromiseLike<T>): Promise<T> =>
         Promise.resolve(p).finally(() => {
           settled.add(name);
         });
       let commitment: Promise<Awaited<ReturnType<typeof recordCommitment>>> | undefined;
-      let resultsRead: Promise<request.Response> | undefined;
-      let declarationRead: Promise<request.Response> | undefined;
+      let resultsRead: ReturnType<typeof resultsOf> | undefined;
+      let declarationRead: ReturnType<typeof declarationOf> | undefined;
       try {
         await dump`begin`;
         await dump`lock table ballots, ballot_queue in access share mode`;
-        closing = request(t.app)
-          .post(`/api/v1/election/close?election_id=${d}`)
-          .set(bearer(admin))
-          .then((r) => r);
+        closing = close(d);
         await waitFor(async () => (await lockWaiters(sqlc)) >= 1, 10_000, "D's close waiting for the dump");
         // During the close: B's commitment (one repeatable-read snapshot, taken before it reads the
         // box), and the second process's first reads of closed E (its tally is built in one snapshot).
         commitment = track('commitment', recordCommitment(t.ctx, 'during another close', {}, b));
-        resultsRead = track('results', request(secondApp).get(`/api/v1/psk/results?election_id=${e}`).set(bearer(admin)));
-        declarationRead = track('declaration', request(secondApp).get(`/api/v1/psk/results/final?election_id=${e}`).set(bearer(admin)));
+        resultsRead = track('results', resultsOf(secondApi, e));
+        declarationRead = track('declaration', declarationOf(secondApi, e));
         // Each has either answered or is waiting for a lock (its snapshot already taken).
         await waitFor(
           async () => settled.size === 3 || (await lockWaiters(sqlc)) >= 1 + 3 - settled.size,
@@ -299,16 +299,14 @@ describe('closing one election while another is open', () => {
         const during = await resultsRead;
         expect.soft(during.status).toBe(200);
         expect
-          .soft(countsOf(during.body.data?.data ?? []), "E's results read by the second process")
-          .toEqual(countsOf(resultsOfE.body.data.data));
+          .soft(countsOf(during.status === 200 ? during.body.data.data : []), "E's results read by the second process")
+          .toEqual(countsOfE);
         const declared = await declarationRead;
         expect.soft(declared.status).toBe(200);
         expect.soft(declared.body, "E's declaration read by the second process").toEqual(declaredE.body);
         // And what the second process keeps serving afterwards is E's count, not a cached empty box.
-        const after = await request(secondApp).get(`/api/v1/psk/results?election_id=${e}`).set(bearer(admin));
-        expect(countsOf(after.body.data.data), "E's results served by the second process after the close").toEqual(
-          countsOf(resultsOfE.body.data.data),
-        );
+        const after = await resultsOf(secondApi, e);
+        expect(countsOf(bodyOf(after, 200).data.data), "E's results served by the second process after the close").toEqual(countsOfE);
         expect((await verifyAudit(t.ctx, b)).problems).toEqual([]);
         expect((await verifyAudit(t.ctx, e)).problems).toEqual([]);
         expect((await verifyAudit(t.ctx, d)).problems).toEqual([]);
@@ -338,7 +336,7 @@ describe('closing one election while another is open', () => {
         for (let i = 0; i < 5; i++) cast.push(await castInB());
       }),
     );
-    if (!closedA) expect((await request(t.app).post('/api/v1/election/close').set(bearer(admin))).status).toBe(200);
+    if (!closedA) expect((await close()).status).toBe(200);
     await votes;
     const after = await receiptsOfB();
     for (const receipt of [...before, ...cast]) expect(after.has(receipt), `receipt ${receipt} of B`).toBe(true);
@@ -347,7 +345,7 @@ describe('closing one election while another is open', () => {
     expect((await verifyAudit(t.ctx, 1)).problems).toEqual([]);
 
     // B's own close publishes every one of them, with the close's xmin on each row of its box.
-    expect((await request(t.app).post(`/api/v1/election/close?election_id=${b}`).set(bearer(admin))).status).toBe(200);
+    expect((await close(b)).status).toBe(200);
     const box = await t.ctx.database.db.execute<{ receipt: string; xmin: string }>(
       sql`select receipt, xmin::text as xmin from ballots where election_id = ${b}`,
     );

@@ -1,8 +1,8 @@
 import { countBlt, parseBlt } from '@kura/count';
 import { sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createCandidate, createMember, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, type ApiClient } from '../../../test/client';
+import { createCandidate, createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, vote } from '../../../test/voting/election';
 import { verifyAudit } from './audit';
@@ -15,7 +15,7 @@ import { verifyAudit } from './audit';
  * export recounting to the declared result, and the audit catching a ranking altered after close.
  */
 let t: TestApp;
-let admin: string;
+let admin: ApiClient;
 type Motion = { id: number; o: Record<'Yes' | 'No' | 'Abstain', number> };
 const motions: Record<string, Motion> = {};
 let approval: number;
@@ -26,11 +26,14 @@ const c: Record<string, number> = {};
 let final: { data: Record<string, unknown>[] };
 let roll = 0;
 
-const create = async (body: Record<string, unknown>) => {
-  const res = await request(t.app).post('/api/v1/positions').set(bearer(admin)).send(body);
+const create = async (body: Parameters<ApiClient['setup']['createPosition']>[0]['body']) => {
+  const res = await admin.setup.createPosition({ body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data[0].id as number;
+  return bodyOf(res, 201).data[0]!.id;
 };
+/** The BLT of a ranked position's ballots (text/plain), or its refusal. */
+const ballotsOf = (app: TestApp['app'], positionId: number) =>
+  apiClient(app).lifecycle.getRankedBallots({ query: { position_id: positionId } });
 
 /** Voters, each casting the choices given (position → option/candidate(s)). */
 const cast = async (ballots: Record<number, number | number[]>[]) => {
@@ -44,8 +47,8 @@ const rep = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
 
 beforeAll(async () => {
   t = await createTestApp({ seedReference: false, env: { MIX_INTERVAL_MS: '3600000' } });
-  admin = await tokenFor(t.ctx, 'admin');
-  const specs: [string, Record<string, unknown>][] = [
+  admin = apiClient(t.app, await tokenFor(t.ctx, 'admin'));
+  const specs: [string, { threshold?: 'majority' | 'two_thirds' | 'three_quarters'; quorum_percent?: number }][] = [
     ['twoThirdsAt', { threshold: 'two_thirds' }],
     ['twoThirdsBelow', { threshold: 'two_thirds' }],
     ['majorityHalf', { threshold: 'majority' }],
@@ -69,7 +72,7 @@ beforeAll(async () => {
   for (const name of ['Dee', 'Eli', 'Fay', 'Gus']) c[name] = (await createCandidate(t.ctx, [rankedMulti], { name })).id;
   for (const name of ['Hal', 'Ivy', 'Jo']) c[name] = (await createCandidate(t.ctx, [rankedTie], { name })).id;
   await t.ctx.voting.tallyOf(1).refreshStructure();
-  expect((await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status: true })).status).toBe(200);
+  expect((await admin.elections.toggleElection({ body: { status: true } })).status).toBe(200);
 
   const m = motions;
   const on = (key: string, option: 'Yes' | 'No' | 'Abstain') => ({ [m[key]!.id]: m[key]!.o[option] });
@@ -109,16 +112,16 @@ beforeAll(async () => {
   for (let i = 0; i < extra; i++) {
     const token = await tokenFor(t.ctx, 'voter', voters[i]!);
     const choices = { ...(met[i] ?? {}), ...(missed[i] ?? {}) };
-    const res = await vote(t.app, token, choices as never);
+    const res = await vote(t.app, token, choices);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
   roll = (await t.ctx.database.sql<{ n: number }[]>`select count(*)::int as n from members`)[0]!.n;
   expect(roll).toBe(before + 10);
 
-  expect((await request(t.app).post('/api/v1/election/close').set(bearer(admin))).status).toBe(200);
-  const res = await request(t.app).get('/api/v1/psk/results/final');
+  expect((await admin.lifecycle.closeElection()).status).toBe(200);
+  const res = await apiClient(t.app).lifecycle.getFinalResults();
   expect(res.status).toBe(200);
-  final = res.body;
+  final = res.body as typeof final;
   // About 120 votes through the real path, then the close: longer than the default hook time on a busy machine.
 }, 300_000);
 afterAll(async () => {
@@ -208,18 +211,19 @@ describe('ranked positions', () => {
 
   it('publishes the ballots as BLT, which recounts to the declared result', async () => {
     for (const id of [ranked, rankedMulti, rankedTie]) {
-      const res = await request(t.app).get(`/api/v1/psk/results/ballots?position_id=${id}`);
+      const res = await ballotsOf(t.app, id);
       expect(res.status).toBe(200);
-      expect(res.headers['content-type']).toMatch(/^text\/plain/);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
       // Named after the election and the position, so files of several elections can sit side by side.
-      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[a-z0-9]+(-[a-z0-9]+)*\.blt"$/);
-      expect(res.headers['content-disposition']).not.toContain('position-');
+      expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="[a-z0-9]+(-[a-z0-9]+)*\.blt"$/);
+      expect(res.headers.get('content-disposition')).not.toContain('position-');
       const declared = result(id) as Ranked;
-      const blt = parseBlt(res.text);
+      const text = bodyOf(res, 200);
+      const blt = parseBlt(text);
       expect(blt.ballots.reduce((n, b) => n + b.count, 0)).toBe(declared.ballots);
       // No receipt, voter or time: only rankings of candidate numbers.
-      expect(res.text).not.toMatch(/VP-/);
-      const { count } = countBlt(res.text, { seed: (final as unknown as { commitment: { hash: string } }).commitment.hash });
+      expect(text).not.toMatch(/VP-/);
+      const { count } = countBlt(text, { seed: (final as unknown as { commitment: { hash: string } }).commitment.hash });
       expect(count.quota).toBe(declared.quota);
       expect(count.elected.map((e) => [e.name, e.votes])).toEqual(
         declared.values
@@ -257,17 +261,17 @@ describe('ranked positions', () => {
   });
 
   it('answers 404 for a position that is not ranked', async () => {
-    expect((await request(t.app).get(`/api/v1/psk/results/ballots?position_id=${approval}`)).status).toBe(404);
-    expect((await request(t.app).get(`/api/v1/psk/results/ballots?position_id=${motions.twoThirdsAt!.id}`)).status).toBe(404);
-    expect((await request(t.app).get('/api/v1/psk/results/ballots?position_id=999999')).status).toBe(404);
+    expect((await ballotsOf(t.app, approval)).status).toBe(404);
+    expect((await ballotsOf(t.app, motions.twoThirdsAt!.id)).status).toBe(404);
+    expect((await ballotsOf(t.app, 999999)).status).toBe(404);
   });
 });
 
 describe('the CSV export', () => {
   it('names each position’s method; a ranked position’s elected column is the STV count, a motion’s rows its options', async () => {
-    const res = await request(t.app).get('/api/v1/psk/results/export?format=csv').set(bearer(admin));
+    const res = await admin.elections.exportResults({ query: { format: 'csv' } });
     expect(res.status).toBe(200);
-    const lines = res.text.trim().split('\r\n');
+    const lines = bodyOf(res, 200).trim().split('\r\n');
     expect(lines[0]!.endsWith(',elected,tied,method')).toBe(true);
     const row = (positionId: number, name: string) => lines.find((l) => l.startsWith(`${positionId},`) && l.includes(`"${name}"`));
     // Ada leads on first preferences (4) but is not elected; Ben (3) is.
@@ -304,11 +308,11 @@ describe('before close', () => {
     const t2 = await createTestApp({ seedReference: false });
     try {
       const token = await tokenFor(t2.ctx, 'admin');
-      const res = await request(t2.app).post('/api/v1/positions').set(bearer(token)).send({ name: 'Chair', method: 'ranked' });
-      const id = res.body.data[0].id as number;
-      const refused = await request(t2.app).get(`/api/v1/psk/results/ballots?position_id=${id}`);
+      const res = await apiClient(t2.app, token).setup.createPosition({ body: { name: 'Chair', method: 'ranked' } });
+      const id = bodyOf(res, 201).data[0]!.id;
+      const refused = await ballotsOf(t2.app, id);
       expect(refused.status).toBe(403);
-      expect(refused.body.message).toBe('The result is declared when the election closes');
+      expect(bodyOf(refused, 403).message).toBe('The result is declared when the election closes');
     } finally {
       await t2.close();
     }

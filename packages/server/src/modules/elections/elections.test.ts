@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMMANDS } from '../../cli/commands';
 import { activityLogs, members } from '../../db/schema';
-import { bearer, createMember, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, untyped, type ApiClient } from '../../../test/client';
+import { createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
 import { remixAtClose } from '../ballots';
@@ -14,27 +14,31 @@ import { TallySnapshot } from './tally';
 
 let t: TestApp;
 let e: Election;
-let admin: string;
-let agent: string;
+let admin: ApiClient;
+let agent: ApiClient;
+let anon: ApiClient;
 beforeAll(async () => {
   t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
   e = await createElection(t.ctx);
-  admin = await tokenFor(t.ctx, 'admin');
-  agent = await tokenFor(t.ctx, 'agent');
+  admin = apiClient(t.app, await tokenFor(t.ctx, 'admin'));
+  agent = apiClient(t.app, await tokenFor(t.ctx, 'agent'));
+  anon = apiClient(t.app);
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const toggle = (status: unknown, token = admin) => request(t.app).post('/api/v1/toggle').set(bearer(token)).send({ status });
+const toggle = (status: unknown, api = admin) => api.elections.toggleElection({ body: { status: untyped(status) } });
+const voterClient = (token: string) => apiClient(t.app, token);
+const commitmentsList = async () => bodyOf(await anon.elections.listCommitments(), 200).data;
 
 describe('election status and toggle', () => {
   it('starts disabled and switches with the spec messages, logged, with a commitment each time', async () => {
-    expect((await request(t.app).get('/api/v1/psk/election/status')).body).toEqual({ active: '0' });
+    expect((await anon.elections.getElectionStatus()).body).toEqual({ active: '0' });
     const on = await toggle(true);
     expect(on.status).toBe(200);
     expect(on.body).toEqual({ active: '1', message: 'Voting has been enabled' });
-    expect((await request(t.app).get('/api/v1/psk/election/status')).body).toEqual({ active: '1' });
+    expect((await anon.elections.getElectionStatus()).body).toEqual({ active: '1' });
     const off = await toggle(false);
     expect(off.body).toEqual({ active: '0', message: 'Voting has been disabled' });
     const logs = await t.ctx.database.db
@@ -45,18 +49,18 @@ describe('election status and toggle', () => {
       ['Enabled voting', 'success'],
       ['Disabled voting', 'success'],
     ]);
-    const commitments = await request(t.app).get('/api/v1/psk/commitments');
-    expect(commitments.body.data).toHaveLength(2);
-    expect(commitments.body.data[0]).toEqual({ at: expect.any(String), count: 0, hash: createHash('sha256').update('').digest('hex') });
+    const commitments = await commitmentsList();
+    expect(commitments).toHaveLength(2);
+    expect(commitments[0]).toEqual({ at: expect.any(String), count: 0, hash: createHash('sha256').update('').digest('hex') });
   });
 
   it('lets only an admin toggle, and validates the body', async () => {
-    expect((await request(t.app).post('/api/v1/toggle').send({ status: true })).status).toBe(401);
+    expect((await toggle(true, anon)).status).toBe(401);
     expect((await toggle(true, agent)).status).toBe(403);
-    expect((await toggle(true, (await createVoter(t.ctx)).token)).status).toBe(403);
+    expect((await toggle(true, voterClient((await createVoter(t.ctx)).token))).status).toBe(403);
     const bad = await toggle('yes');
     expect(bad.status).toBe(422);
-    expect(bad.body.errors.status).toEqual(['The status must be true or false']);
+    expect(bodyOf(bad, 422).errors?.status).toEqual(['The status must be true or false']);
   });
 });
 
@@ -77,17 +81,15 @@ describe('results, statistics, receipts, commitments', () => {
     for (const [i, c] of choices.entries()) {
       const res = await vote(t.app, voters[i]!.token, c);
       expect(res.status).toBe(201);
-      receipts.push(...res.body.receipts.map((r: { vvpat: string }) => r.vvpat));
+      receipts.push(...bodyOf(res, 201).receipts.map((r) => r.vvpat));
     }
   });
 
   it('serves results in position order, candidates by count then name, zero counts included', async () => {
-    const res = await request(t.app).get('/api/v1/psk/results');
+    const res = await anon.elections.getResults();
     expect(res.status).toBe(200);
-    const groups = res.body.data.data;
-    const mine = groups.filter((g: { position_id: number }) =>
-      [e.chair.id, e.treasurer.id, e.nairobi.id, e.mombasa.id].includes(g.position_id),
-    );
+    const groups = bodyOf(res, 200).data.data;
+    const mine = groups.filter((g) => [e.chair.id, e.treasurer.id, e.nairobi.id, e.mombasa.id].includes(g.position_id));
     expect(mine).toEqual([
       {
         position_id: e.chair.id,
@@ -123,11 +125,11 @@ describe('results, statistics, receipts, commitments', () => {
     ]);
     // Only positions with candidates appear (the seeded ones have none here).
     expect(groups).toHaveLength(4);
-    const dashboard = await request(t.app).get('/api/v1/psk/dashboard').set(bearer(voters[0]!.token));
+    const dashboard = await voterClient(voters[0]!.token).elections.getDashboard();
     expect(dashboard.body).toEqual(res.body);
-    expect((await request(t.app).get('/api/v1/agent/results').set(bearer(agent))).body).toEqual(res.body);
-    expect((await request(t.app).get('/api/v1/agent/results').set(bearer(admin))).status).toBe(200);
-    expect((await request(t.app).get('/api/v1/psk/dashboard').set(bearer(agent))).status).toBe(403);
+    expect((await agent.elections.getAgentResults()).body).toEqual(res.body);
+    expect((await admin.elections.getAgentResults()).status).toBe(200);
+    expect((await agent.elections.getDashboard()).status).toBe(403);
   });
 
   it('counts statistics by the docs/api.md definitions', async () => {
@@ -137,7 +139,7 @@ describe('results, statistics, receipts, commitments', () => {
     const [counts] = await t.ctx.database.db
       .select({ all: sql<number>`count(*)::int`, verified: sql<number>`count(${members.verifiedAt})::int` })
       .from(members);
-    const res = await request(t.app).get('/api/v1/statistics').set(bearer(admin));
+    const res = await admin.elections.getStatistics();
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: {
@@ -152,15 +154,16 @@ describe('results, statistics, receipts, commitments', () => {
       },
     });
     expect(counts!.verified).toBe(2);
-    const agentView = await request(t.app).get('/api/v1/agent/statistics').set(bearer(agent));
-    expect(agentView.body).toEqual({ data: res.body.data.data });
-    expect((await request(t.app).get('/api/v1/statistics').set(bearer(voters[0]!.token))).status).toBe(403);
-    expect((await request(t.app).get('/api/v1/statistics')).status).toBe(401);
+    const agentView = await agent.elections.getAgentStatistics();
+    expect(agentView.body).toEqual({ data: bodyOf(res, 200).data.data });
+    expect((await voterClient(voters[0]!.token).elections.getStatistics()).status).toBe(403);
+    expect((await anon.elections.getStatistics()).status).toBe(401);
   });
 
   it('confirms a receipt with its position but never the choice, queued or mixed', async () => {
     const [first] = receipts;
-    const res = await request(t.app).get(`/api/v1/psk/receipt/${first}`);
+    const receipt = (vvpat: string) => anon.elections.getReceipt({ params: { vvpat } });
+    const res = await receipt(first!);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       vvpat: first,
@@ -169,27 +172,27 @@ describe('results, statistics, receipts, commitments', () => {
       election: expect.any(String),
       recorded: true,
     });
-    expect((await request(t.app).get(`/api/v1/psk/receipt/${first!.toLowerCase()}`)).body.vvpat).toBe(first);
-    expect((await request(t.app).get('/api/v1/psk/receipt/VP-0000-0000-0000')).status).toBe(404);
-    expect((await request(t.app).get('/api/v1/psk/receipt/nonsense')).status).toBe(404);
+    expect(bodyOf(await receipt(first!.toLowerCase()), 200).vvpat).toBe(first);
+    expect((await receipt('VP-0000-0000-0000')).status).toBe(404);
+    expect((await receipt('nonsense')).status).toBe(404);
     await remixAtClose(t.ctx, 1);
-    const after = await request(t.app).get(`/api/v1/psk/receipt/${first}`);
+    const after = await receipt(first!);
     expect(after.body).toEqual(res.body);
   });
 
   it('exports the results as CSV for admins', async () => {
-    const res = await request(t.app).get('/api/v1/psk/results/export?format=csv').set(bearer(admin));
+    const res = await admin.elections.exportResults({ query: { format: 'csv' } });
     expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/text\/csv/);
+    expect(res.headers.get('content-type')).toMatch(/text\/csv/);
     // Named after the election (lib/file-name.ts), not a bare results.csv that overwrites last year's.
-    const { title, id } = (await request(t.app).get('/api/v1/election')).body.data as { title: string; id: number };
+    const { title, id } = bodyOf(await anon.elections.getElection(), 200).data;
     const base =
       title
         .toLowerCase()
         .replace(/[^a-z0-9]+/g, '-')
         .replace(/^-|-$/g, '') || `election-${id}`;
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="${base}-results.csv"`);
-    const lines = res.text.trim().split('\r\n');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${base}-results.csv"`);
+    const lines = bodyOf(res, 200).trim().split('\r\n');
     expect(lines[0]).toBe('position_id,position,seats,candidate_id,member_no,candidate,votes,position_total,elected,tied,method');
     expect(lines).toContain(
       `${e.chair.id},"${e.chair.name} National",1,${e.brian.id},"${e.brian.memberNo}","Brian Barasa",3,4,yes,no,plurality`,
@@ -201,7 +204,7 @@ describe('results, statistics, receipts, commitments', () => {
     expect(lines).toContain(
       `${e.treasurer.id},"${e.treasurer.name} National",1,${e.carol.id},"${e.carol.memberNo}","Carol Chebet",2,4,no,yes,plurality`,
     );
-    expect((await request(t.app).get('/api/v1/psk/results/export').set(bearer(agent))).status).toBe(403);
+    expect((await agent.elections.exportResults()).status).toBe(403);
   });
 
   it('rebuilds the same results and statistics from the database (a restart)', async () => {
@@ -235,14 +238,14 @@ describe('results, statistics, receipts, commitments', () => {
     const made = await recordCommitment(t.ctx, 'periodic', { onlyIfDue: true }, 1);
     expect(made).not.toBeNull();
     expect(await recordCommitment(t.ctx, 'periodic', { onlyIfDue: true }, 1)).toBeNull();
-    const list = (await request(t.app).get('/api/v1/psk/commitments')).body.data;
+    const list = await commitmentsList();
     expect(list[0]).toEqual(made);
-    expect(new Date(list[0].at).getTime()).toBeGreaterThan(new Date(list[1].at).getTime());
+    expect(new Date(list[0]!.at).getTime()).toBeGreaterThan(new Date(list[1]!.at).getTime());
   });
 
   it('records them in the background while voting is open', async () => {
     const loop = { ...t.ctx, env: { ...t.ctx.env, COMMITMENT_INTERVAL_SECONDS: 1 } };
-    const count = async () => (await request(t.app).get('/api/v1/psk/commitments')).body.data.length as number;
+    const count = async () => (await commitmentsList()).length;
     const before = await count();
     t.clock.advance(2000);
     const commitmentLoop = createCommitmentLoop(loop);
@@ -258,13 +261,13 @@ describe('results, statistics, receipts, commitments', () => {
 
   it('commits to exactly the stored ballot set; audit:verify passes, then fails after one ballot is altered', async () => {
     // The close publishes every queued ballot (a pause publishes nothing) and records the final commitment.
-    expect((await request(t.app).post('/api/v1/election/close').set(bearer(admin))).status).toBe(200);
+    expect((await admin.lifecycle.closeElection()).status).toBe(200);
     const rows = await t.ctx.database.db.execute<{ receipt: string; position_id: number; candidate_id: number }>(
       sql`select receipt, position_id, candidate_id from ballots order by receipt collate "C"`,
     );
     const hash = createHash('sha256');
     for (const r of rows) hash.update(`${r.receipt},${r.position_id},${r.candidate_id}\n`);
-    const [newest] = (await request(t.app).get('/api/v1/psk/commitments')).body.data;
+    const [newest] = await commitmentsList();
     expect(newest).toMatchObject({ count: 10, hash: hash.digest('hex') });
 
     const report = await verifyAudit(t.ctx, 1);

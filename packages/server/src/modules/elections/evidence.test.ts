@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keygenCommand, signCommand, verifyEvidenceCommand } from '../../cli/evidence';
 import { declarationText } from '../../evidence/digest';
 import { verifyEvidence } from '../../evidence/verify';
+import { apiClient, bodyOf, untyped, type ApiClient } from '../../../test/client';
 import { bearer, createCandidate, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { vote } from '../../../test/voting/election';
@@ -46,10 +47,18 @@ const io = () => {
   return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l), stdin: async () => Buffer.alloc(0) } };
 };
 
-const create = async (body: Record<string, unknown>) => {
-  const res = await request(t.app).post('/api/v1/positions').set(bearer(admin)).send(body);
+/** The client of a session (the staff's tokens are made in beforeAll), and of none. */
+const as = (token: string): ApiClient => apiClient(t.app, token);
+const anon = () => apiClient(t.app);
+const signingKey = (token: string, publicKey: string) => as(token).evidence.putSigningKey({ body: { public_key: publicKey } });
+const signatures = (token: string, body: { kind: 'certify' | 'dispute'; statement: string; signature: string }) =>
+  as(token).evidence.postSignature({ params: { id: electionId }, body });
+const evidenceDigest = async () => bodyOf(await anon().evidence.getEvidenceDigest({ params: { id: electionId } }), 200).data;
+
+const create = async (body: Parameters<ApiClient['setup']['createPosition']>[0]['body']) => {
+  const res = await as(admin).setup.createPosition({ body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data[0].id as number;
+  return bodyOf(res, 201).data[0]!.id;
 };
 const agentKey = newKey();
 
@@ -69,31 +78,17 @@ beforeAll(async () => {
   for (const name of ['Dee', 'Eli', 'Fay']) c[name] = (await createCandidate(t.ctx, [board], { name })).id;
   await t.ctx.voting.tallyOf(1).refreshStructure();
   // The staff's keys are registered before the close: the agent's by hand, the admin's by `keygen`.
-  expect(
-    (
-      await request(t.app)
-        .put('/api/v1/staff/signing-key')
-        .set(bearer(agent))
-        .send({ public_key: rawOf(agentKey.publicKey) })
-    ).status,
-  ).toBe(200);
+  expect((await signingKey(agent, rawOf(agentKey.publicKey))).status).toBe(200);
   early = await tokenFor(t.ctx, 'admin', (await createStaff(t.ctx, { role: 'admin', name: 'Early Admin' })).id);
-  expect(
-    (
-      await request(t.app)
-        .put('/api/v1/staff/signing-key')
-        .set(bearer(early))
-        .send({ public_key: rawOf(earlyKey.publicKey) })
-    ).status,
-  ).toBe(200);
+  expect((await signingKey(early, rawOf(earlyKey.publicKey))).status).toBe(200);
   const keygen = io();
   expect(await keygenCommand.run(['--out', join(tmp, 'admin.key')], keygen.io)).toBe(0);
   expect(statSync(join(tmp, 'admin.key')).mode & 0o777).toBe(0o600);
-  const put = await request(t.app).put('/api/v1/staff/signing-key').set(bearer(admin)).send({ public_key: keygen.out[0] });
+  const put = await signingKey(admin, keygen.out[0]!);
   expect(put.status, JSON.stringify(put.body)).toBe(200);
-  expect(put.body.data).toMatchObject({ role: 'admin', fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
+  expect(bodyOf(put, 200).data).toMatchObject({ role: 'admin', fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
 
-  expect((await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status: true })).status).toBe(200);
+  expect((await as(admin).elections.toggleElection({ body: { status: true } })).status).toBe(200);
   const ballots: Record<number, number | number[]>[] = [
     { [chair]: c['Wanjiru "Wa" Kamau']!, [board]: [c.Dee!, c.Eli!], [motion]: yes! },
     { [chair]: c['Wanjiru "Wa" Kamau']!, [board]: [c.Dee!, c.Fay!], [motion]: yes! },
@@ -105,24 +100,25 @@ beforeAll(async () => {
     const m = await createMember(t.ctx);
     members.push({ phone: m.phone, email: m.email });
     voters.push(m);
-    const res = await vote(t.app, await tokenFor(t.ctx, 'voter', m.id), choices as never);
+    const res = await vote(t.app, await tokenFor(t.ctx, 'voter', m.id), choices);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
   const [e] = await t.ctx.database.sql<{ id: number }[]>`select id from election order by id limit 1`;
   electionId = e!.id;
   // Before the close there is nothing to certify.
-  expect((await request(t.app).get(`/api/v1/elections/${electionId}/evidence/digest`)).status).toBe(403);
-  expect((await request(t.app).get(`/api/v1/elections/${electionId}/evidence`).set(bearer(admin))).status).toBe(403);
-  expect((await request(t.app).post('/api/v1/election/close').set(bearer(admin))).status).toBe(200);
-  const d = await request(t.app).get(`/api/v1/elections/${electionId}/evidence/digest`);
+  expect((await anon().evidence.getEvidenceDigest({ params: { id: electionId } })).status).toBe(403);
+  expect((await as(admin).evidence.getEvidence({ params: { id: electionId } })).status).toBe(403);
+  expect((await as(admin).lifecycle.closeElection()).status).toBe(200);
+  const d = await anon().evidence.getEvidenceDigest({ params: { id: electionId } });
   expect(d.status, JSON.stringify(d.body)).toBe(200);
-  digest = d.body.data.digest;
-  firstFiles = d.body.data.files;
+  digest = bodyOf(d, 200).data.digest;
+  firstFiles = bodyOf(d, 200).data.files;
 });
 afterAll(async () => {
   await t?.close();
 });
 
+// Raw HTTP: the pack's bytes are the point (the typed client reads a body as JSON or text).
 const download = async () => {
   const res = await request(t.app)
     .get(`/api/v1/elections/${electionId}/evidence`)
@@ -143,31 +139,24 @@ describe('signing the declaration', () => {
     const signed = io();
     const args = ['--key', join(tmp, 'admin.key'), '--election', String(electionId), '--digest', digest, '--kind', 'certify'];
     expect(await signCommand.run([...args, '--statement', 'I certify this result.'], signed.io)).toBe(0);
-    const res = await request(t.app)
-      .post(`/api/v1/elections/${electionId}/signatures`)
-      .set(bearer(admin))
-      .send({ kind: 'certify', statement: 'I certify this result.', signature: signed.out[0] });
+    const res = await signatures(admin, { kind: 'certify', statement: 'I certify this result.', signature: signed.out[0]! });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.data).toMatchObject({ election_id: electionId, role: 'admin', kind: 'certify', statement: 'I certify this result.' });
+    expect(bodyOf(res, 201).data).toMatchObject({
+      election_id: electionId,
+      role: 'admin',
+      kind: 'certify',
+      statement: 'I certify this result.',
+    });
 
     const statement = 'Dispute: the Board count in Mombasa.';
     const agentSig = signText(agentKey.privateKey, declarationText(electionId, digest, 'dispute', statement));
-    const ok = await request(t.app)
-      .post(`/api/v1/elections/${electionId}/signatures`)
-      .set(bearer(agent))
-      .send({ kind: 'dispute', statement, signature: agentSig });
+    const ok = await signatures(agent, { kind: 'dispute', statement, signature: agentSig });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     // One per signer and election.
-    const again = await request(t.app)
-      .post(`/api/v1/elections/${electionId}/signatures`)
-      .set(bearer(agent))
-      .send({ kind: 'dispute', statement, signature: agentSig });
+    const again = await signatures(agent, { kind: 'dispute', statement, signature: agentSig });
     expect(again.status).toBe(409);
-    const list = await request(t.app).get(`/api/v1/elections/${electionId}/signatures`);
-    expect(list.body.data.map((s: { name: string; kind: string }) => `${s.name}:${s.kind}`)).toEqual([
-      expect.stringMatching(/:certify$/),
-      'Agnes Agent:dispute',
-    ]);
+    const list = await anon().evidence.listSignatures({ params: { id: electionId } });
+    expect(bodyOf(list, 200).data.map((s) => `${s.name}:${s.kind}`)).toEqual([expect.stringMatching(/:certify$/), 'Agnes Agent:dispute']);
   });
 
   it('refuses a signature over anything but the exact declaration text (422)', async () => {
@@ -178,19 +167,13 @@ describe('signing the declaration', () => {
       `kura-declaration-v1\n${electionId}\n${digest}\ncertify\nI certify\n`, // a trailing line break
     ];
     for (const text of texts) {
-      const res = await request(t.app)
-        .post(`/api/v1/elections/${electionId}/signatures`)
-        .set(bearer(early))
-        .send({ kind: 'certify', statement: 'I certify', signature: signText(earlyKey.privateKey, text) });
+      const res = await signatures(early, { kind: 'certify', statement: 'I certify', signature: signText(earlyKey.privateKey, text) });
       expect(res.status, `${JSON.stringify(text)}: ${JSON.stringify(res.body)}`).toBe(422);
-      expect(res.body.errors.signature).toBeDefined();
+      expect(bodyOf(res, 422).errors?.signature).toBeDefined();
     }
     // Another key's signature over the right text.
     const other = signText(newKey().privateKey, declarationText(electionId, digest, 'certify', 'I certify'));
-    const res = await request(t.app)
-      .post(`/api/v1/elections/${electionId}/signatures`)
-      .set(bearer(early))
-      .send({ kind: 'certify', statement: 'I certify', signature: other });
+    const res = await signatures(early, { kind: 'certify', statement: 'I certify', signature: other });
     expect(res.status).toBe(422);
     // Malformed input is a 4xx in the envelope, never a 500.
     for (const body of [
@@ -198,49 +181,25 @@ describe('signing the declaration', () => {
       { kind: 'bless', statement: 'x', signature: 'x' },
       { kind: 'certify', statement: '', signature: `${'A'.repeat(86)}==` },
     ]) {
-      const bad = await request(t.app).post(`/api/v1/elections/${electionId}/signatures`).set(bearer(early)).send(body);
+      const bad = await signatures(early, untyped(body));
       expect([400, 422]).toContain(bad.status);
-      expect(bad.body.message).toEqual(expect.any(String));
+      expect((bad.body as { message?: unknown }).message).toEqual(expect.any(String));
     }
-    expect((await request(t.app).put('/api/v1/staff/signing-key').set(bearer(early)).send({ public_key: 'not a key' })).status).toBe(422);
-    expect(
-      (
-        await request(t.app)
-          .put('/api/v1/staff/signing-key')
-          .set(bearer(early))
-          .send({ public_key: `${'A'.repeat(42)}==` })
-      ).status,
-    ).toBe(422);
+    expect((await signingKey(early, 'not a key')).status).toBe(422);
+    expect((await signingKey(early, `${'A'.repeat(42)}==`)).status).toBe(422);
     // A voter has no signing key.
     const voter = await tokenFor(t.ctx, 'voter', (await createMember(t.ctx, { onRoll: false })).id);
-    expect(
-      (
-        await request(t.app)
-          .put('/api/v1/staff/signing-key')
-          .set(bearer(voter))
-          .send({ public_key: rawOf(newKey().publicKey) })
-      ).status,
-    ).toBe(403);
+    expect((await signingKey(voter, rawOf(newKey().publicKey))).status).toBe(403);
   });
 
   it('refuses a key registered after the close (403)', async () => {
     const key = newKey();
-    expect(
-      (
-        await request(t.app)
-          .put('/api/v1/staff/signing-key')
-          .set(bearer(lateAgent))
-          .send({ public_key: rawOf(key.publicKey) })
-      ).status,
-    ).toBe(200);
-    const res = await request(t.app)
-      .post(`/api/v1/elections/${electionId}/signatures`)
-      .set(bearer(lateAgent))
-      .send({
-        kind: 'certify',
-        statement: 'Late',
-        signature: signText(key.privateKey, declarationText(electionId, digest, 'certify', 'Late')),
-      });
+    expect((await signingKey(lateAgent, rawOf(key.publicKey))).status).toBe(200);
+    const res = await signatures(lateAgent, {
+      kind: 'certify',
+      statement: 'Late',
+      signature: signText(key.privateKey, declarationText(electionId, digest, 'certify', 'Late')),
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -272,7 +231,7 @@ describe('the evidence pack', () => {
     expect(activity).toContain('Closed the election');
     expect(activity).not.toContain('Certified the result');
     // The same pack again: nothing in it moves after the close.
-    expect((await request(t.app).get(`/api/v1/elections/${electionId}/evidence/digest`)).body.data.digest).toBe(digest);
+    expect((await evidenceDigest()).digest).toBe(digest);
 
     // Every file, the PDF read as its text: no contact detail, no IP address, no receipt (a receipt
     // with its choice is a ballot-to-voter link); the ballots name no member number either.
@@ -428,23 +387,21 @@ describe('the evidence pack', () => {
   it('renumbering a member of the frozen roll or renaming their branch after the close changes nothing in the pack', async () => {
     // The roll keeps each member's number and branch name as at the freeze: roll.csv, the roll's
     // hash, the turnout by branch and so the digest the signatures cover stay as they were.
-    const before = (await request(t.app).get(`/api/v1/elections/${electionId}/evidence/digest`)).body.data;
-    const rollBefore = (await request(t.app).get(`/api/v1/elections/${electionId}/roll`)).body.data;
+    const before = await evidenceDigest();
+    const rollOf = async () => bodyOf(await anon().register.getRoll({ params: { id: electionId } }), 200).data;
+    const rollBefore = await rollOf();
     const v = voters[0]!;
-    const renumbered = await request(t.app)
-      .post(`/api/v1/edit/psk/member/${v.id}`)
-      .set(bearer(admin))
-      .send({ name: v.name, phone: v.phone, email: v.email, county: v.branchId, member_no: `${v.memberNo}-NEW` });
+    const renumbered = await as(admin).members.updateMember({
+      params: { id: v.id },
+      body: { name: v.name, phone: v.phone, email: v.email, county: v.branchId, member_no: `${v.memberNo}-NEW` },
+    });
     expect(renumbered.status, JSON.stringify(renumbered.body)).toBe(200);
-    const renamed = await request(t.app)
-      .patch(`/api/v1/branches/${v.branchId}`)
-      .set(bearer(admin))
-      .send({ name: `Renamed ${Date.now()}` });
+    const renamed = await as(admin).setup.updateBranch({ params: { id: v.branchId }, body: { name: `Renamed ${Date.now()}` } });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
 
-    const after = (await request(t.app).get(`/api/v1/elections/${electionId}/evidence/digest`)).body.data;
+    const after = await evidenceDigest();
     expect(after).toEqual(before);
-    expect((await request(t.app).get(`/api/v1/elections/${electionId}/roll`)).body.data).toEqual(rollBefore);
+    expect(await rollOf()).toEqual(rollBefore);
     const files = unzipSync(await download());
     expect(strFromU8(files['roll.csv']!)).toContain(`${v.memberNo},`);
     expect(strFromU8(files['roll.csv']!)).not.toContain(`${v.memberNo}-NEW`);

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members } from '../../db/schema';
-import { bearer, branchId, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, multipart, type ApiClient } from '../../../test/client';
+import { branchId, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
 /**
@@ -11,10 +11,12 @@ import { createTestApp, type TestApp } from '../../../test/harness';
  * ballot, 403 "You are not on the roll for this election") and can vote in a later election.
  */
 let t: TestApp;
-let admin: string;
+let admin: ApiClient;
+let anon: ApiClient;
 beforeAll(async () => {
   t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
-  admin = await tokenFor(t.ctx, 'admin');
+  admin = apiClient(t.app, await tokenFor(t.ctx, 'admin'));
+  anon = apiClient(t.app);
 });
 afterAll(async () => {
   await t?.close();
@@ -24,37 +26,35 @@ afterAll(async () => {
 const NOT_ON_ROLL = { message: 'You are not on the roll for this election', issue: 'You are not on the roll for this election' };
 
 async function openElection(title: string, branchIds: number[] | null) {
-  const created = await request(t.app)
-    .post('/api/v1/elections')
-    .set(bearer(admin))
-    .send({ title, electorate: { branch_ids: branchIds } });
+  const created = await admin.organisation.createElection({ body: { title, electorate: { branch_ids: branchIds } } });
   expect(created.status).toBe(201);
-  const id = created.body.data.id as number;
+  const id = bodyOf(created, 201).data.id!;
   const position = await createPosition(t.ctx, { name: `Seat ${title}`, electionId: id });
   const candidate = await createCandidate(t.ctx, [position.id]);
-  expect((await request(t.app).post(`/api/v1/toggle?election_id=${id}`).set(bearer(admin)).send({ status: true })).status).toBe(200);
-  const election = await request(t.app).get(`/api/v1/elections/${id}`);
-  expect(election.body.data.roll_frozen_at).toEqual(expect.any(String));
+  expect((await admin.elections.toggleElection({ query: { election_id: id }, body: { status: true } })).status).toBe(200);
+  const election = await anon.organisation.getElectionById({ params: { id } });
+  expect(bodyOf(election, 200).data.roll_frozen_at).toEqual(expect.any(String));
   return { id, position, candidate };
 }
 
 const ballotOf = async (id: number, token: string) =>
-  (await request(t.app).get(`/api/v1/psk/candidates/v2?election_id=${id}`).set(bearer(token))).body.data as unknown[];
+  bodyOf(await apiClient(t.app, token).ballots.getBallot({ query: { election_id: id } }), 200).data;
 const voteIn = (id: number, token: string, choice: Record<number, number>) =>
-  request(t.app).post(`/api/v1/psk/vote?election_id=${id}`).set(bearer(token)).send({ candidates: choice });
+  apiClient(t.app, token).ballots.castVote({ query: { election_id: id }, body: { candidates: choice } });
 
 describe('the roll', () => {
   it('refuses a member created after voting opened (members/import), who votes in a later election', async () => {
     const e = await openElection('Annual', null);
     const before = await createMember(t.ctx);
-    const imported = await request(t.app)
-      .post('/api/v1/members/import')
-      .set(bearer(admin))
-      .attach(
-        'file',
-        Buffer.from('member_no,name,email,phone,branch\n777001,Late Joiner,late@example.org,0700777001,Nairobi\n'),
-        'members.csv',
-      );
+    const imported = await admin.members.importMembers({
+      query: {},
+      body: multipart({
+        file: {
+          file: Buffer.from('member_no,name,email,phone,branch\n777001,Late Joiner,late@example.org,0700777001,Nairobi\n'),
+          filename: 'members.csv',
+        },
+      }),
+    });
     expect(imported.body).toMatchObject({ created: 1 });
     const [late] = await t.ctx.database.db.select().from(members).where(eq(members.memberNo, '777001'));
     const lateToken = await tokenFor(t.ctx, 'voter', late!.id);
@@ -79,10 +79,10 @@ describe('the roll', () => {
     const outsiderToken = await tokenFor(t.ctx, 'voter', outsider.id);
     expect(await ballotOf(e.id, outsiderToken)).toEqual([]);
 
-    const moved = await request(t.app)
-      .post(`/api/v1/edit/psk/member/${outsider.id}`)
-      .set(bearer(admin))
-      .send({ name: outsider.name, phone: outsider.phone, email: outsider.email, county: mombasa, member_no: outsider.memberNo });
+    const moved = await admin.members.updateMember({
+      params: { id: outsider.id },
+      body: { name: outsider.name, phone: outsider.phone, email: outsider.email, county: mombasa, member_no: outsider.memberNo },
+    });
     expect(moved.status).toBe(200);
     expect(await ballotOf(e.id, outsiderToken)).toEqual([]);
     const refused = await voteIn(e.id, outsiderToken, { [e.position.id]: e.candidate.id });
@@ -96,35 +96,34 @@ describe('the roll', () => {
 
   it('keeps the electorate final once voting opened (409)', async () => {
     const e = await openElection('Frozen', null);
-    const res = await request(t.app)
-      .patch(`/api/v1/elections/${e.id}`)
-      .set(bearer(admin))
-      .send({ electorate: { branch_ids: [await branchId(t.ctx, 'Nairobi')] } });
+    const res = await admin.organisation.updateElectionById({
+      params: { id: e.id },
+      body: { electorate: { branch_ids: [await branchId(t.ctx, 'Nairobi')] } },
+    });
     expect(res.status).toBe(409);
   });
 
   it("gives the roll's size: the electorate's current size during set-up, the frozen roll's count once voting opened", async () => {
     const kisumu = await branchId(t.ctx, 'Kisumu');
     const sizeOf = async (id: number) => {
-      const one = (await request(t.app).get(`/api/v1/elections/${id}`)).body.data.roll_size as number;
-      const listed = (await request(t.app).get('/api/v1/elections').set(bearer(admin))).body.data.find((e: { id: number }) => e.id === id);
-      expect(listed.roll_size).toBe(one);
+      const one = bodyOf(await anon.organisation.getElectionById({ params: { id } }), 200).data.roll_size;
+      const listed = bodyOf(await admin.organisation.listElections(), 200).data.find((e) => e.id === id);
+      expect(listed!.roll_size).toBe(one);
       return one;
     };
-    const created = await request(t.app)
-      .post('/api/v1/elections')
-      .set(bearer(admin))
-      .send({ title: 'Kisumu by-election', electorate: { branch_ids: [kisumu] } });
+    const created = await admin.organisation.createElection({
+      body: { title: 'Kisumu by-election', electorate: { branch_ids: [kisumu] } },
+    });
     expect(created.status).toBe(201);
-    const id = created.body.data.id as number;
-    expect(created.body.data.roll_size).toBe(0);
+    const id = bodyOf(created, 201).data.id!;
+    expect(bodyOf(created, 201).data.roll_size).toBe(0);
     // GET election names the election, whose elections/{id} carries the roll's size.
-    expect((await request(t.app).get(`/api/v1/election?election_id=${id}`)).body.data.id).toBe(id);
+    expect(bodyOf(await anon.elections.getElection({ query: { election_id: id } }), 200).data.id).toBe(id);
     await createMember(t.ctx, { branch: 'Kisumu' });
     await createMember(t.ctx, { branch: 'Kisumu' });
     await createMember(t.ctx, { branch: 'Nairobi' });
     expect(await sizeOf(id)).toBe(2);
-    const everyone = (await request(t.app).post('/api/v1/elections').set(bearer(admin)).send({ title: 'Everyone' })).body.data;
+    const everyone = bodyOf(await admin.organisation.createElection({ body: { title: 'Everyone' } }), 201).data;
     const [{ n }] = (await t.ctx.database.db.execute<{ n: number }>(sql`select count(*)::int as n from members`)) as unknown as [
       { n: number },
     ];
@@ -133,15 +132,15 @@ describe('the roll', () => {
     const position = await createPosition(t.ctx, { name: 'Seat Kisumu', electionId: id });
     await createCandidate(t.ctx, [position.id], { branch: 'Kisumu' });
     expect(await sizeOf(id)).toBe(3);
-    expect((await request(t.app).post(`/api/v1/toggle?election_id=${id}`).set(bearer(admin)).send({ status: true })).status).toBe(200);
+    expect((await admin.elections.toggleElection({ query: { election_id: id }, body: { status: true } })).status).toBe(200);
     // Frozen: a member joining the branch afterwards is not on the roll, and not counted.
     await createMember(t.ctx, { branch: 'Kisumu', onRoll: false });
     expect(await sizeOf(id)).toBe(3);
-    expect((await request(t.app).get(`/api/v1/elections/${everyone.id}`)).body.data.roll_size).toBe(n + 2);
+    expect(bodyOf(await anon.organisation.getElectionById({ params: { id: everyone.id! } }), 200).data.roll_size).toBe(n + 2);
 
     // Its statistics count its roll, not the whole register: 3 members, none voted, none verified.
     t.ctx.voting.tallyOf(id).invalidateMembers();
-    const stats = (await request(t.app).get(`/api/v1/statistics?election_id=${id}`).set(bearer(admin))).body.data.data;
+    const stats = bodyOf(await admin.elections.getStatistics({ query: { election_id: id } }), 200).data.data;
     expect(stats).toEqual({
       votesCasted: 0,
       verifiedMembers: 0,

@@ -1,7 +1,7 @@
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultGroup } from '@kura/contract';
-import { bearer, createCandidate, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, type ApiClient } from '../../../test/client';
+import { createCandidate, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, vote } from '../../../test/voting/election';
 import type { BallotsContext } from '../ballots';
@@ -27,10 +27,10 @@ const c: Record<string, number> = {};
 /** What the box holds: every ballot cast, in its voter's order. */
 const box: Record<number, number | number[]>[] = [];
 
-const create = async (body: Record<string, unknown>) => {
-  const res = await request(t.app).post('/api/v1/positions').set(bearer(admin)).send(body);
+const create = async (body: Parameters<ApiClient['setup']['createPosition']>[0]['body']) => {
+  const res = await apiClient(t.app, admin).setup.createPosition({ body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data[0].id as number;
+  return bodyOf(res, 201).data[0]!.id;
 };
 
 /** Casts each ballot as a new voter, all at once, and records it in `box`. */
@@ -127,7 +127,7 @@ beforeAll(async () => {
   >`select id, name from motion_options where position_id = ${motion}`;
   for (const o of options) c[o.name] = o.id;
   await t.ctx.voting.tallyOf(1).refreshStructure();
-  expect((await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status: true })).status).toBe(200);
+  expect((await apiClient(t.app, admin).elections.toggleElection({ body: { status: true } })).status).toBe(200);
 });
 afterAll(async () => {
   await t?.close();

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AttributeValue, ClaimBody, CreateElectionBody, Rule } from '@kura/contract';
 import { activityLogs, election, members, organisation, registerClaims } from '../../db/schema';
-import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, multipart, untyped, type ApiClient } from '../../../test/client';
+import { createCandidate, createMember, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 
 /**
@@ -17,41 +18,45 @@ const DAY = 86_400_000;
 beforeAll(async () => {
   t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
   admin = await tokenFor(t.ctx, 'admin');
-  const put = await request(t.app)
-    .put('/api/v1/organisation/attributes')
-    .set(bearer(admin))
-    .send({
+  const put = await asAdmin().register.putAttributes({
+    body: {
       data: [
         { key: 'shares', label: 'Shares (KSh)', type: 'number' },
         { key: 'joined', label: 'Joined', type: 'date' },
         { key: 'zone', label: 'Zone', type: 'text' },
         { key: 'paid', label: 'Subscription paid', type: 'boolean' },
       ],
-    });
+    },
+  });
   expect(put.status).toBe(200);
 });
 afterAll(async () => {
   await t?.close();
 });
 
+/** The admin's client (the token is renewed after the clock moves), and no session's. */
+const asAdmin = (): ApiClient => apiClient(t.app, admin);
+const anon = (): ApiClient => apiClient(t.app);
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const setAttributes = (id: number, attributes: Record<string, unknown>) =>
   t.ctx.database.db
     .update(members)
     .set({ attributes: attributes as Record<string, number> })
     .where(eq(members.id, id));
-const createElection = async (body: Record<string, unknown>) => {
-  const res = await request(t.app).post('/api/v1/elections').set(bearer(admin)).send(body);
+const createElection = async (body: CreateElectionBody) => {
+  const res = await asAdmin().organisation.createElection({ body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data as { id: number; roll_size: number };
+  const created = bodyOf(res, 201).data;
+  return { ...created, id: created.id! };
 };
 const rollOf = async (id: number) => {
   const all: string[] = [];
   for (let page = 1; ; page++) {
-    const res = await request(t.app).get(`/api/v1/elections/${id}/roll/members?page=${page}&per_page=100`).set(bearer(admin));
+    const res = await asAdmin().register.getRollMembers({ params: { id }, query: { page, per_page: 100 } });
     expect(res.status).toBe(200);
-    all.push(...(res.body.data as { member_no: string }[]).map((m) => m.member_no));
-    if (page >= res.body.last_page) return all;
+    const body = bodyOf(res, 200);
+    all.push(...body.data.map((m) => m.member_no));
+    if (page >= body.last_page) return all;
   }
 };
 const hashOf = (numbers: string[]) =>
@@ -66,7 +71,7 @@ const hashOf = (numbers: string[]) =>
 
 describe('attributes', () => {
   it('refuses a bad definition with a 422 naming the field, and changes nothing', async () => {
-    const before = await request(t.app).get('/api/v1/organisation/attributes').set(bearer(admin));
+    const before = await asAdmin().register.getAttributes();
     for (const [data, field] of [
       [[{ key: 'Shares', label: 'x', type: 'number' }], 'data.0.key'],
       [[{ key: 'phone', label: 'x', type: 'text' }], 'data.0.key'],
@@ -79,11 +84,11 @@ describe('attributes', () => {
         'data.1.key',
       ],
     ] as const) {
-      const res = await request(t.app).put('/api/v1/organisation/attributes').set(bearer(admin)).send({ data });
+      const res = await asAdmin().register.putAttributes({ body: untyped({ data }) });
       expect(res.status).toBe(422);
-      expect(Object.keys(res.body.errors)).toContain(field);
+      expect(Object.keys(bodyOf(res, 422).errors ?? {})).toContain(field);
     }
-    expect((await request(t.app).get('/api/v1/organisation/attributes').set(bearer(admin))).body).toEqual(before.body);
+    expect((await asAdmin().register.getAttributes()).body).toEqual(before.body);
   });
 
   it('refuses removing or retyping a key a rule uses (409 naming the rule)', async () => {
@@ -91,43 +96,41 @@ describe('attributes', () => {
       title: 'Uses shares',
       electorate: { branch_ids: null, rules: [{ attribute: 'shares', op: 'at_least', value: 1 }] },
     });
-    const removed = await request(t.app)
-      .put('/api/v1/organisation/attributes')
-      .set(bearer(admin))
-      .send({
+    const removed = await asAdmin().register.putAttributes({
+      body: {
         data: [
           { key: 'joined', label: 'Joined', type: 'date' },
           { key: 'zone', label: 'Zone', type: 'text' },
           { key: 'paid', label: 'Subscription paid', type: 'boolean' },
         ],
-      });
+      },
+    });
     expect(removed.status).toBe(409);
-    expect(removed.body.message).toContain(`election ${e.id}: Uses shares, electorate rule 1 (Shares (KSh) at least 1)`);
-    const retyped = await request(t.app)
-      .put('/api/v1/organisation/attributes')
-      .set(bearer(admin))
-      .send({
+    expect(bodyOf(removed, 409).message).toContain(`election ${e.id}: Uses shares, electorate rule 1 (Shares (KSh) at least 1)`);
+    const retyped = await asAdmin().register.putAttributes({
+      body: {
         data: [
           { key: 'shares', label: 'Shares (KSh)', type: 'text' },
           { key: 'joined', label: 'Joined', type: 'date' },
           { key: 'zone', label: 'Zone', type: 'text' },
           { key: 'paid', label: 'Subscription paid', type: 'boolean' },
         ],
-      });
+      },
+    });
     expect(retyped.status).toBe(409);
-    expect((await request(t.app).delete(`/api/v1/elections/${e.id}`).set(bearer(admin))).status).toBe(204);
+    expect((await asAdmin().organisation.deleteElection({ params: { id: e.id } })).status).toBe(204);
   });
 
   it('sets member attributes by edit (422 naming attributes.key, nothing changed) and shows them', async () => {
     const m = await createMember(t.ctx);
-    const edit = (attributes: Record<string, unknown>) =>
-      request(t.app)
-        .post(`/api/v1/edit/psk/member/${m.id}`)
-        .set(bearer(admin))
-        .send({ name: 'Renamed Member', phone: m.phone, email: m.email, county: 'Nairobi', member_no: m.memberNo, attributes });
+    const edit = (attributes: Record<string, AttributeValue>) =>
+      asAdmin().members.updateMember({
+        params: { id: m.id },
+        body: { name: 'Renamed Member', phone: m.phone, email: m.email, county: 'Nairobi', member_no: m.memberNo, attributes },
+      });
     const bad = await edit({ shares: 'lots', joined: '2025-02-30', nope: 1 });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors).toMatchObject({
+    expect(bodyOf(bad, 422).errors).toMatchObject({
       'attributes.shares': [expect.any(String)],
       'attributes.joined': [expect.any(String)],
       'attributes.nope': [expect.any(String)],
@@ -137,24 +140,24 @@ describe('attributes', () => {
     expect(after!.attributes).toEqual({});
     const ok = await edit({ shares: 25000, joined: '2020-01-31', paid: true });
     expect(ok.status).toBe(200);
-    expect(ok.body.data.attributes).toEqual({ shares: 25000, joined: '2020-01-31', zone: null, paid: true });
+    expect(bodyOf(ok, 200).data.attributes).toEqual({ shares: 25000, joined: '2020-01-31', zone: null, paid: true });
     const cleared = await edit({ paid: null });
-    expect(cleared.body.data.attributes).toEqual({ shares: 25000, joined: '2020-01-31', zone: null, paid: null });
+    expect(bodyOf(cleared, 200).data.attributes).toEqual({ shares: 25000, joined: '2020-01-31', zone: null, paid: null });
   });
 
   it('imports attribute columns: a bad value is a line error naming line and column, an unknown column a file error; nothing imported', async () => {
     const importCsv = (csv: string) =>
-      request(t.app).post('/api/v1/members/import').set(bearer(admin)).attach('file', Buffer.from(csv), 'members.csv');
+      asAdmin().members.importMembers({ query: {}, body: multipart({ file: { file: csv, filename: 'members.csv' } }) });
     const bad = await importCsv(
       'member_no,name,phone,branch,shares,paid\nATT001,Ann One,0700100001,Nairobi,12x,yes\nATT002,Ben Two,0700100002,Nairobi,5,maybe\n',
     );
-    expect(bad.body.created).toBe(0);
-    expect(bad.body.errors).toEqual([
+    expect(bodyOf(bad, 200).created).toBe(0);
+    expect(bodyOf(bad, 200).errors).toEqual([
       { line: 2, message: expect.stringContaining('shares:') },
       { line: 3, message: expect.stringContaining('paid:') },
     ]);
     const unknown = await importCsv('member_no,name,phone,branch,colour\nATT001,Ann One,0700100001,Nairobi,red\n');
-    expect(unknown.body.errors).toEqual([{ line: 1, message: expect.stringContaining('colour') }]);
+    expect(bodyOf(unknown, 200).errors).toEqual([{ line: 1, message: expect.stringContaining('colour') }]);
     expect(await t.ctx.database.db.select().from(members).where(eq(members.memberNo, 'ATT001'))).toEqual([]);
     const ok = await importCsv('member_no,name,phone,branch,shares,paid,joined\nATT001,Ann One,0700100001,Nairobi,20000,yes,2019-05-01\n');
     expect(ok.body).toMatchObject({ created: 1, errors: [] });
@@ -175,7 +178,7 @@ describe('the roll under rules', () => {
     await setAttributes(b.id, { shares: 19999, paid: true, zone });
     await setAttributes(c.id, { shares: 50000, zone }); // no value for paid: not met
     const [mombasa] = await t.ctx.database.db.execute<{ id: number }>(sql`select id from branches where name = 'Mombasa'`);
-    const rules = [
+    const rules: Rule[] = [
       { attribute: 'shares', op: 'at_least', value: 20000 },
       { attribute: 'paid', op: 'equals', value: true },
       { attribute: 'zone', op: 'one_of', value: [zone] },
@@ -186,9 +189,9 @@ describe('the roll under rules', () => {
       [{ branch_ids: null, rules: [{ attribute: 'joined', op: 'on_or_before', value: 'last year' }] }, 'electorate.rules.0.value'],
       [{ branch_ids: null, elected_in: { election_id: 999999, position_ids: null } }, 'electorate.elected_in.election_id'],
     ] as const) {
-      const res = await request(t.app).post('/api/v1/elections').set(bearer(admin)).send({ title: 'Refused', electorate });
+      const res = await asAdmin().organisation.createElection({ body: untyped({ title: 'Refused', electorate }) });
       expect(res.status).toBe(422);
-      expect(Object.keys(res.body.errors)).toContain(field);
+      expect(Object.keys(bodyOf(res, 422).errors ?? {})).toContain(field);
     }
     expect(await t.ctx.database.db.select().from(election).where(eq(election.title, 'Refused'))).toEqual([]);
 
@@ -196,16 +199,19 @@ describe('the roll under rules', () => {
     expect(e.roll_size).toBe(1);
     expect(await rollOf(e.id)).toEqual([a.memberNo]);
     await setAttributes(c.id, { shares: 50000, zone, paid: true });
-    expect((await request(t.app).get(`/api/v1/elections/${e.id}`)).body.data.roll_size).toBe(2);
-    const roll = await request(t.app).get(`/api/v1/elections/${e.id}/roll`);
-    expect(roll.body.data).toEqual({ frozen_at: null, size: 2, hash: null, by_branch: [{ branch: 'Mombasa', size: 2 }] });
+    expect(bodyOf(await anon().organisation.getElectionById({ params: { id: e.id } }), 200).data.roll_size).toBe(2);
+    const roll = await anon().register.getRoll({ params: { id: e.id } });
+    expect(bodyOf(roll, 200).data).toEqual({ frozen_at: null, size: 2, hash: null, by_branch: [{ branch: 'Mombasa', size: 2 }] });
     // Changing the rules is refused with a 422 that changes nothing.
-    const bad = await request(t.app)
-      .patch(`/api/v1/elections/${e.id}`)
-      .set(bearer(admin))
-      .send({ title: 'Renamed', electorate: { branch_ids: null, rules: [{ attribute: 'paid', op: 'at_least', value: 1 }] } });
+    const bad = await asAdmin().organisation.updateElectionById({
+      params: { id: e.id },
+      body: { title: 'Renamed', electorate: { branch_ids: null, rules: [{ attribute: 'paid', op: 'at_least', value: 1 }] } },
+    });
     expect(bad.status).toBe(422);
-    expect((await request(t.app).get(`/api/v1/elections/${e.id}`)).body.data).toMatchObject({ title: 'Shareholders', roll_size: 2 });
+    expect(bodyOf(await anon().organisation.getElectionById({ params: { id: e.id } }), 200).data).toMatchObject({
+      title: 'Shareholders',
+      roll_size: 2,
+    });
   });
 
   it('counts years_before back from opens_at (today while unset)', async () => {
@@ -219,7 +225,7 @@ describe('the roll under rules', () => {
     await setAttributes(veteran.id, { zone, joined: day(new Date(yearAgo.getTime() - 2 * DAY)) });
     // Not a year before today, but a year before the opening 30 days ahead.
     await setAttributes(newer.id, { zone, joined: day(new Date(yearAgo.getTime() + 20 * DAY)) });
-    const rules = [
+    const rules: Rule[] = [
       { attribute: 'zone', op: 'equals', value: zone },
       { attribute: 'joined', op: 'on_or_before', value: { years_before: 1 } },
     ];
@@ -242,22 +248,21 @@ describe('the roll under rules', () => {
       title: 'Filtered',
       electorate: { branch_ids: null, rules: [{ attribute: 'zone', op: 'equals', value: zone }] },
     });
-    const list = async (q: string) => {
-      const res = await request(t.app).get(`/api/v1/elections/${e.id}/roll/members?${q}`).set(bearer(admin));
+    const list = async (query: { query?: string; branch?: string }) => {
+      const res = await asAdmin().register.getRollMembers({ params: { id: e.id }, query });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return { numbers: (res.body.data as { member_no: string }[]).map((m) => m.member_no).sort(), total: res.body.total as number };
+      const body = bodyOf(res, 200);
+      return { numbers: body.data.map((m) => m.member_no).sort(), total: body.total };
     };
-    expect(await list('')).toEqual({ numbers: ms.map((m) => m.memberNo).sort(), total: 3 });
-    expect(await list('branch=Mombasa')).toEqual({ numbers: [ms[0]!.memberNo, ms[1]!.memberNo].sort(), total: 2 });
-    expect(await list(`query=${encodeURIComponent(ms[2]!.name.toUpperCase())}`)).toEqual({ numbers: [ms[2]!.memberNo], total: 1 });
-    expect(await list(`query=${encodeURIComponent(ms[1]!.memberNo)}&branch=Kisumu`)).toEqual({ numbers: [], total: 0 });
+    expect(await list({})).toEqual({ numbers: ms.map((m) => m.memberNo).sort(), total: 3 });
+    expect(await list({ branch: 'Mombasa' })).toEqual({ numbers: [ms[0]!.memberNo, ms[1]!.memberNo].sort(), total: 2 });
+    expect(await list({ query: ms[2]!.name.toUpperCase() })).toEqual({ numbers: [ms[2]!.memberNo], total: 1 });
+    expect(await list({ query: ms[1]!.memberNo, branch: 'Kisumu' })).toEqual({ numbers: [], total: 0 });
     // A LIKE wildcard is a character, not a pattern.
-    expect(await list('query=%25')).toEqual({ numbers: [], total: 0 });
-    const long = await request(t.app)
-      .get(`/api/v1/elections/${e.id}/roll/members?query=${'x'.repeat(151)}`)
-      .set(bearer(admin));
+    expect(await list({ query: '%' })).toEqual({ numbers: [], total: 0 });
+    const long = await asAdmin().register.getRollMembers({ params: { id: e.id }, query: { query: 'x'.repeat(151) } });
     expect(long.status).toBe(422);
-    expect(Object.keys(long.body.errors)).toEqual(['query']);
+    expect(Object.keys(bodyOf(long, 422).errors ?? {})).toEqual(['query']);
   });
 
   it('takes the members declared elected in a closed election (elected_in), in those positions or any', async () => {
@@ -267,19 +272,17 @@ describe('the roll under rules', () => {
     const winOne = await createCandidate(t.ctx, [seatOne.id]);
     const loseOne = await createCandidate(t.ctx, [seatOne.id]);
     const winTwo = await createCandidate(t.ctx, [seatTwo.id]);
-    expect((await request(t.app).post(`/api/v1/toggle?election_id=${zoneA.id}`).set(bearer(admin)).send({ status: true })).status).toBe(
-      200,
-    );
+    expect((await asAdmin().elections.toggleElection({ query: { election_id: zoneA.id }, body: { status: true } })).status).toBe(200);
     const voter = await tokenFor(t.ctx, 'voter', winOne.id);
     expect(
       (
-        await request(t.app)
-          .post(`/api/v1/psk/vote?election_id=${zoneA.id}`)
-          .set(bearer(voter))
-          .send({ candidates: { [seatOne.id]: winOne.id, [seatTwo.id]: winTwo.id } })
+        await apiClient(t.app, voter).ballots.castVote({
+          query: { election_id: zoneA.id },
+          body: { candidates: { [seatOne.id]: winOne.id, [seatTwo.id]: winTwo.id } },
+        })
       ).status,
     ).toBe(201);
-    expect((await request(t.app).post(`/api/v1/election/close?election_id=${zoneA.id}`).set(bearer(admin))).status).toBe(200);
+    expect((await asAdmin().lifecycle.closeElection({ query: { election_id: zoneA.id } })).status).toBe(200);
 
     const any = await createElection({
       title: 'Delegates meeting',
@@ -304,11 +307,10 @@ describe('the roll under rules', () => {
       },
     });
     const entry = async (memberId: number) =>
-      (
-        await request(t.app)
-          .get(`/api/v1/psk/register?election_id=${ruled.id}`)
-          .set(bearer(await tokenFor(t.ctx, 'voter', memberId)))
-      ).body.data as { on_roll: boolean; reasons: string[] };
+      bodyOf(
+        await apiClient(t.app, await tokenFor(t.ctx, 'voter', memberId)).register.getMyRegisterEntry({ query: { election_id: ruled.id } }),
+        200,
+      ).data;
     const elected = await entry(winOne.id);
     expect(elected.on_roll).toBe(false);
     expect(elected.reasons).toHaveLength(1);
@@ -324,18 +326,17 @@ describe('the freeze', () => {
     const now = t.clock.now();
     const inRoll = await Promise.all([1, 2, 3].map(() => createMember(t.ctx)));
     for (const m of inRoll) await setAttributes(m.id, { zone });
-    const rules = [{ attribute: 'zone', op: 'equals', value: zone }];
-    const refused = await request(t.app)
-      .post('/api/v1/elections')
-      .set(bearer(admin))
-      .send({
+    const rules: Rule[] = [{ attribute: 'zone', op: 'equals', value: zone }];
+    const refused = await asAdmin().organisation.createElection({
+      body: {
         title: 'Late register',
         opens_at: new Date(now.getTime() + DAY).toISOString(),
         closes_at: new Date(now.getTime() + 3 * DAY).toISOString(),
         register: { opens_at: now.toISOString(), closes_at: new Date(now.getTime() + 2 * DAY).toISOString() },
-      });
+      },
+    });
     expect(refused.status).toBe(422);
-    expect(Object.keys(refused.body.errors)).toContain('register.closes_at');
+    expect(Object.keys(bodyOf(refused, 422).errors ?? {})).toContain('register.closes_at');
     const e = await createElection({
       title: 'Frozen at register close',
       opens_at: new Date(now.getTime() + 10 * DAY).toISOString(),
@@ -346,21 +347,24 @@ describe('the freeze', () => {
     expect(e.roll_size).toBe(3);
     t.clock.advance(2 * DAY + 1000);
     admin = await tokenFor(t.ctx, 'admin');
-    const roll = await request(t.app).get(`/api/v1/elections/${e.id}/roll`);
-    expect(roll.body.data.frozen_at).toEqual(expect.any(String));
+    const roll = bodyOf(await anon().register.getRoll({ params: { id: e.id } }), 200);
+    expect(roll.data.frozen_at).toEqual(expect.any(String));
     const numbers = inRoll.map((m) => m.memberNo);
-    expect(roll.body.data).toMatchObject({ size: 3, hash: hashOf(numbers) });
-    expect((await request(t.app).get(`/api/v1/elections/${e.id}`)).body.data).toMatchObject({ roll_hash: hashOf(numbers), roll_size: 3 });
+    expect(roll.data).toMatchObject({ size: 3, hash: hashOf(numbers) });
+    expect(bodyOf(await anon().organisation.getElectionById({ params: { id: e.id } }), 200).data).toMatchObject({
+      roll_hash: hashOf(numbers),
+      roll_size: 3,
+    });
 
     // After the freeze: a new member who meets the rules, and a member of the roll who no longer does.
     const late = await createMember(t.ctx, { onRoll: false });
     await setAttributes(late.id, { zone });
     await setAttributes(inRoll[0]!.id, {});
     expect((await rollOf(e.id)).sort()).toEqual([...numbers].sort());
-    const patch = await request(t.app)
-      .patch(`/api/v1/elections/${e.id}`)
-      .set(bearer(admin))
-      .send({ electorate: { branch_ids: null, rules: [] } });
+    const patch = await asAdmin().organisation.updateElectionById({
+      params: { id: e.id },
+      body: { electorate: { branch_ids: null, rules: [] } },
+    });
     expect(patch.status).toBe(409);
     const logged = await t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.activity, 'Roll frozen'));
     expect(logged.some((l) => l.data?.includes(`election ${e.id}:`) && l.data.includes(hashOf(numbers)))).toBe(true);
@@ -376,13 +380,13 @@ describe('the freeze', () => {
       title: 'Opened',
       electorate: { branch_ids: null, rules: [{ attribute: 'zone', op: 'equals', value: zone }] },
     });
-    expect((await request(t.app).post(`/api/v1/toggle?election_id=${e.id}`).set(bearer(admin)).send({ status: true })).status).toBe(200);
-    const roll = await request(t.app).get(`/api/v1/elections/${e.id}/roll`);
-    expect(roll.body.data).toMatchObject({ size: 1, hash: hashOf([m.memberNo]) });
-    const reg = await request(t.app)
-      .patch(`/api/v1/elections/${e.id}`)
-      .set(bearer(admin))
-      .send({ register: { opens_at: t.clock.now().toISOString(), closes_at: new Date(t.clock.now().getTime() + DAY).toISOString() } });
+    expect((await asAdmin().elections.toggleElection({ query: { election_id: e.id }, body: { status: true } })).status).toBe(200);
+    const roll = await anon().register.getRoll({ params: { id: e.id } });
+    expect(bodyOf(roll, 200).data).toMatchObject({ size: 1, hash: hashOf([m.memberNo]) });
+    const reg = await asAdmin().organisation.updateElectionById({
+      params: { id: e.id },
+      body: { register: { opens_at: t.clock.now().toISOString(), closes_at: new Date(t.clock.now().getTime() + DAY).toISOString() } },
+    });
     expect(reg.status).toBe(409);
   });
 
@@ -395,14 +399,14 @@ describe('the freeze', () => {
     const lines = Array.from({ length: 300 }, (_, i) => `RACE${zone}${i},Racer ${i},07${String(10000000 + i).slice(-8)},Nairobi,${zone}`);
     const csv = `member_no,name,phone,branch,zone\n${lines.join('\n')}\n`;
     const [imported, opened] = await Promise.all([
-      request(t.app).post('/api/v1/members/import').set(bearer(admin)).attach('file', Buffer.from(csv), 'members.csv'),
+      asAdmin().members.importMembers({ query: {}, body: multipart({ file: { file: csv, filename: 'members.csv' } }) }),
       new Promise((r) => setTimeout(r, 20)).then(() =>
-        request(t.app).post(`/api/v1/toggle?election_id=${e.id}`).set(bearer(admin)).send({ status: true }),
+        asAdmin().elections.toggleElection({ query: { election_id: e.id }, body: { status: true } }),
       ),
     ]);
-    expect(imported.body.errors).toEqual([]);
+    expect(bodyOf(imported, 200).errors).toEqual([]);
     expect(opened.status).toBe(200);
-    const roll = (await request(t.app).get(`/api/v1/elections/${e.id}/roll`)).body.data;
+    const roll = bodyOf(await anon().register.getRoll({ params: { id: e.id } }), 200).data;
     expect([0, 300]).toContain(roll.size);
     const numbers = await rollOf(e.id);
     expect(roll.hash).toBe(hashOf(numbers));
@@ -426,13 +430,14 @@ describe('inspection and claims', () => {
       },
     });
     const token = await tokenFor(t.ctx, 'voter', m.id);
-    const res = await request(t.app).get(`/api/v1/psk/register?election_id=${e.id}`).set(bearer(token));
+    const voter = apiClient(t.app, token);
+    const res = await voter.register.getMyRegisterEntry({ query: { election_id: e.id } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ on_roll: false, frozen: false, member_no: m.memberNo });
-    expect(res.body.data.reasons).toEqual(['Subscription paid: hakuna thamani', 'Shares (KSh): lazima iwe angalau 20000']);
+    expect(bodyOf(res, 200).data).toMatchObject({ on_roll: false, frozen: false, member_no: m.memberNo });
+    expect(bodyOf(res, 200).data.reasons).toEqual(['Subscription paid: hakuna thamani', 'Shares (KSh): lazima iwe angalau 20000']);
     await t.ctx.database.db.update(members).set({ language: 'en' }).where(eq(members.id, m.id));
-    const en = await request(t.app).get(`/api/v1/psk/register?election_id=${e.id}`).set(bearer(token));
-    expect(en.body.data.reasons).toEqual(['Subscription paid: no value', 'Shares (KSh): must be at least 20000']);
+    const en = await voter.register.getMyRegisterEntry({ query: { election_id: e.id } });
+    expect(bodyOf(en, 200).data.reasons).toEqual(['Subscription paid: no value', 'Shares (KSh): must be at least 20000']);
   });
 
   it('takes claims only while the register is open, objections against members on the roll, at most 10 pending; rulings told to the claimant', async () => {
@@ -449,23 +454,22 @@ describe('inspection and claims', () => {
       register: { opens_at: new Date(now.getTime() + DAY).toISOString(), closes_at: new Date(now.getTime() + 3 * DAY).toISOString() },
     });
     let token = await tokenFor(t.ctx, 'voter', claimant.id);
-    const file = (body: Record<string, unknown>) =>
-      request(t.app).post(`/api/v1/psk/register/claims?election_id=${e.id}`).set(bearer(token)).send(body);
+    const file = (body: ClaimBody) => apiClient(t.app, token).register.fileClaim({ query: { election_id: e.id }, body });
     const early = await file({ kind: 'inclusion', details: 'I paid my subscription in March' });
     expect(early.status).toBe(403);
-    expect(early.body.message).toBe('The register is not open for claims');
+    expect(bodyOf(early, 403).message).toBe('The register is not open for claims');
     t.clock.advance(DAY + 1000);
     admin = await tokenFor(t.ctx, 'admin');
     token = await tokenFor(t.ctx, 'voter', claimant.id);
     try {
       const bad = await file({ kind: 'objection', details: 'Not a member', subject_member_no: offRoll.memberNo });
       expect(bad.status).toBe(422);
-      expect(bad.body.errors).toHaveProperty('subject_member_no');
+      expect(bodyOf(bad, 422).errors).toHaveProperty('subject_member_no');
       const noSubject = await file({ kind: 'objection', details: 'x' });
       expect(noSubject.status).toBe(422);
       const objection = await file({ kind: 'objection', details: 'Not a member of this zone', subject_member_no: onRoll.memberNo });
       expect(objection.status).toBe(201);
-      expect(objection.body.data).toMatchObject({
+      expect(bodyOf(objection, 201).data).toMatchObject({
         kind: 'objection',
         subject_member_no: onRoll.memberNo,
         status: 'pending',
@@ -474,30 +478,27 @@ describe('inspection and claims', () => {
       for (let i = 0; i < 9; i++) expect((await file({ kind: 'correction', details: `Correction ${i}` })).status).toBe(201);
       const eleventh = await file({ kind: 'correction', details: 'One too many' });
       expect(eleventh.status).toBe(409);
-      const mine = await request(t.app).get(`/api/v1/psk/register/claims?election_id=${e.id}`).set(bearer(token));
-      expect(mine.body.data).toHaveLength(10);
-      const queue = await request(t.app).get(`/api/v1/register/claims?election_id=${e.id}&status=pending&per_page=100`).set(bearer(admin));
-      expect(queue.body.total).toBe(10);
+      const mine = await apiClient(t.app, token).register.listMyClaims({ query: { election_id: e.id } });
+      expect(bodyOf(mine, 200).data).toHaveLength(10);
+      const queue = await asAdmin().register.listClaims({ query: { election_id: e.id, status: 'pending', per_page: 100 } });
+      expect(bodyOf(queue, 200).total).toBe(10);
 
-      const id = objection.body.data.id as number;
-      const noReason = await request(t.app)
-        .post(`/api/v1/register/claims/${id}/ruling`)
-        .set(bearer(admin))
-        .send({ decision: 'upheld', reason: '' });
+      const id = bodyOf(objection, 201).data.id;
+      const noReason = await asAdmin().register.ruleOnClaim({ params: { id }, body: { decision: 'upheld', reason: '' } });
       expect(noReason.status).toBe(422);
-      expect(noReason.body.errors).toHaveProperty('reason');
+      expect(bodyOf(noReason, 422).errors).toHaveProperty('reason');
       const sent: string[] = [];
       const original = t.ctx.delivery.sendSms.bind(t.ctx.delivery);
       t.ctx.delivery.sendSms = async (m) => {
         sent.push(`${m.to}: ${m.message}`);
       };
       try {
-        const ruled = await request(t.app)
-          .post(`/api/v1/register/claims/${id}/ruling`)
-          .set(bearer(admin))
-          .send({ decision: 'dismissed', reason: 'The member lives in the zone' });
+        const ruled = await asAdmin().register.ruleOnClaim({
+          params: { id },
+          body: { decision: 'dismissed', reason: 'The member lives in the zone' },
+        });
         expect(ruled.status).toBe(200);
-        expect(ruled.body.data).toMatchObject({
+        expect(bodyOf(ruled, 200).data).toMatchObject({
           status: 'dismissed',
           reason: 'The member lives in the zone',
           decided_at: expect.any(String),
@@ -511,10 +512,7 @@ describe('inspection and claims', () => {
       } finally {
         t.ctx.delivery.sendSms = original;
       }
-      const again = await request(t.app)
-        .post(`/api/v1/register/claims/${id}/ruling`)
-        .set(bearer(admin))
-        .send({ decision: 'upheld', reason: 'x' });
+      const again = await asAdmin().register.ruleOnClaim({ params: { id }, body: { decision: 'upheld', reason: 'x' } });
       expect(again.status).toBe(409);
       const logged = await t.ctx.database.db
         .select()
@@ -533,36 +531,36 @@ describe('inspection and claims', () => {
 describe('eligibility to stand', () => {
   it('refuses a candidate who does not meet the position rules (422 naming each), unless overridden (logged)', async () => {
     const e = await createElection({ title: 'Board' });
-    const created = await request(t.app)
-      .post(`/api/v1/positions?election_id=${e.id}`)
-      .set(bearer(admin))
-      .send({
+    const created = await asAdmin().setup.createPosition({
+      query: { election_id: e.id },
+      body: {
         name: 'Treasurer',
         eligibility: [
           { attribute: 'shares', op: 'at_least', value: 20000 },
           { attribute: 'paid', op: 'equals', value: true },
         ],
-      });
+      },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const position = created.body.data[0] as { id: number; eligibility: unknown[] };
+    const position = bodyOf(created, 201).data[0]!;
     expect(position.eligibility).toHaveLength(2);
-    const badRule = await request(t.app)
-      .patch(`/api/v1/positions/${position.id}`)
-      .set(bearer(admin))
-      .send({ eligibility: [{ attribute: 'paid', op: 'at_least', value: 3 }] });
+    const badRule = await asAdmin().setup.updatePosition({
+      params: { id: position.id },
+      body: { eligibility: [{ attribute: 'paid', op: 'at_least', value: 3 }] },
+    });
     expect(badRule.status).toBe(422);
-    expect(Object.keys(badRule.body.errors)).toContain('eligibility.0.op');
+    expect(Object.keys(bodyOf(badRule, 422).errors ?? {})).toContain('eligibility.0.op');
 
     const m = await createMember(t.ctx);
     await setAttributes(m.id, { shares: 100 });
-    const assign = (extra: Record<string, unknown> = {}) =>
-      request(t.app)
-        .post(`/api/v1/assign/psk/position?election_id=${e.id}`)
-        .set(bearer(admin))
-        .send({ member_no: m.memberNo, position_ids: [position.id], ...extra });
+    const assign = (extra: { override_reason?: string } = {}) =>
+      asAdmin().members.assignPositions({
+        query: { election_id: e.id },
+        body: { member_no: m.memberNo, position_ids: [position.id], ...extra },
+      });
     const refused = await assign();
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.position_ids).toEqual([
+    expect(bodyOf(refused, 422).errors?.position_ids).toEqual([
       'Not eligible: Treasurer National: Shares (KSh) at least 20000',
       'Not eligible: Treasurer National: Subscription paid is yes',
     ]);

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members, reminderRecipients } from '../../db/schema';
-import { bearer, branchId, createMember, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf } from '../../../test/client';
+import { branchId, createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
 /**
@@ -25,17 +25,22 @@ afterAll(async () => {
   await t?.close();
 });
 
-const api = (method: 'get' | 'post', path: string) => request(t.app)[method](`/api/v1${path}`).set(bearer(admin));
+const asAdmin = () => apiClient(t.app, admin);
 const remind = (id: number, dryRun: boolean) =>
-  api('post', `/reminders?election_id=${id}`).send({ channel: 'sms', message: 'Please vote, {name}', dry_run: dryRun });
+  asAdmin().reminders.createReminder({
+    query: { election_id: id },
+    body: { channel: 'sms', message: 'Please vote, {name}', dry_run: dryRun },
+  });
 
 async function byElection(title: string, branch: string) {
-  const created = await api('post', '/elections').send({ title, electorate: { branch_ids: [await branchId(t.ctx, branch)] } });
+  const created = await asAdmin().organisation.createElection({
+    body: { title, electorate: { branch_ids: [await branchId(t.ctx, branch)] } },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const id = created.body.data.id as number;
-  const position = await api('post', `/positions?election_id=${id}`).send({ name: `${title} motion`, kind: 'motion' });
+  const id = bodyOf(created, 201).data.id!;
+  const position = await asAdmin().setup.createPosition({ query: { election_id: id }, body: { name: `${title} motion`, kind: 'motion' } });
   expect(position.status, JSON.stringify(position.body)).toBe(201);
-  const motion = position.body.data[0].id as number;
+  const motion = bodyOf(position, 201).data[0]!.id;
   const [yes] = await t.ctx.database.sql<{ id: number }[]>`select id from motion_options where position_id = ${motion} and name = 'Yes'`;
   return { id, motion, yes: yes!.id };
 }
@@ -56,18 +61,18 @@ describe('reminders of a by-election', () => {
       await createMember(t.ctx, { branch: 'Kisumu' }),
     ];
     const e = await byElection('Kisumu by-election', 'Kisumu');
-    expect((await api('post', `/toggle?election_id=${e.id}`).send({ status: true })).status).toBe(200);
-    expect((await api('get', `/elections/${e.id}`)).body.data.roll_size).toBe(3);
+    expect((await asAdmin().elections.toggleElection({ query: { election_id: e.id }, body: { status: true } })).status).toBe(200);
+    expect(bodyOf(await asAdmin().organisation.getElectionById({ params: { id: e.id } }), 200).data.roll_size).toBe(3);
     // After the freeze: a newcomer joins Kisumu and a Nairobi member moves there. Neither is on the roll.
     await createMember(t.ctx, { branch: 'Kisumu', onRoll: false });
     await t.ctx.database.db
       .update(members)
       .set({ branchId: await branchId(t.ctx, 'Kisumu') })
       .where(eq(members.id, (await createMember(t.ctx, { branch: 'Nairobi' })).id));
-    const voted = await request(t.app)
-      .post(`/api/v1/psk/vote?election_id=${e.id}`)
-      .set(bearer(await tokenFor(t.ctx, 'voter', roll[0]!.id)))
-      .send({ candidates: { [e.motion]: e.yes } });
+    const voted = await apiClient(t.app, await tokenFor(t.ctx, 'voter', roll[0]!.id)).ballots.castVote({
+      query: { election_id: e.id },
+      body: { candidates: { [e.motion]: e.yes } },
+    });
     expect(voted.status, JSON.stringify(voted.body)).toBe(201);
 
     const dry = await remind(e.id, true);
@@ -76,11 +81,11 @@ describe('reminders of a by-election', () => {
 
     const sent = await remind(e.id, false);
     expect(sent.status, JSON.stringify(sent.body)).toBe(202);
-    expect(sent.body.recipients).toBe(2);
+    expect(bodyOf(sent, 202).recipients).toBe(2);
     const recipients = await t.ctx.database.db
       .select({ memberId: reminderRecipients.memberId })
       .from(reminderRecipients)
-      .where(eq(reminderRecipients.reminderId, sent.body.id as number));
+      .where(eq(reminderRecipients.reminderId, bodyOf(sent, 202).id!));
     expect(recipients.map((r) => r.memberId).sort((a, b) => a - b)).toEqual([roll[1]!.id, roll[2]!.id].sort((a, b) => a - b));
   });
 });

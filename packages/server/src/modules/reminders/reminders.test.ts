@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../bootstrap';
 import type { AppContext } from '../../context';
@@ -11,7 +10,8 @@ import { createLogger } from '../../logger';
 import { randomSecrets } from '../../secrets';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
 import { startSmtpCapture, type SmtpCapture } from '../../../test/auth/smtp-capture';
-import { bearer, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, untyped, type ApiClient } from '../../../test/client';
+import { tokenFor } from '../../../test/factories';
 import {
   createTestApp,
   createTestDatabase,
@@ -68,8 +68,10 @@ afterAll(async () => {
   await Promise.all([smtp?.close(), sms?.close()]);
 });
 
-const remind = (body: object, token = admin) => request(t.app).post('/api/v1/reminders').set(bearer(token)).send(body);
-const progress = async (id: number) => (await request(t.app).get(`/api/v1/reminders/${id}`).set(bearer(admin))).body;
+type ReminderBody = Parameters<ApiClient['reminders']['createReminder']>[0]['body'];
+const remind = (body: ReminderBody, token = admin, electionId?: number) =>
+  apiClient(t.app, token).reminders.createReminder({ query: electionId === undefined ? {} : { election_id: electionId }, body });
+const progress = async (id: number) => bodyOf(await apiClient(t.app, admin).reminders.getReminder({ params: { id } }), 200);
 const until = async (id: number, timeoutMs = 15_000) => {
   let last: { status?: string } = {};
   await waitFor(
@@ -106,13 +108,13 @@ function assertRate(times: number[], label: string) {
 
 describe('reminders', () => {
   it('validates the request, and a dry run only counts', async () => {
-    const bad = await remind({ channel: 'fax', message: '' });
+    const bad = await remind(untyped({ channel: 'fax', message: '' }));
     expect(bad.status).toBe(422);
-    expect(bad.body.errors.channel).toEqual(['The channel must be sms or email']);
-    expect(bad.body.errors.message).toEqual(['The message field is required']);
+    expect(bodyOf(bad, 422).errors?.channel).toEqual(['The channel must be sms or email']);
+    expect(bodyOf(bad, 422).errors?.message).toEqual(['The message field is required']);
     expect((await remind({ channel: 'sms', message: 'x'.repeat(1001) })).status).toBe(422);
     expect((await remind({ channel: 'sms', message: 'hi' }, await tokenFor(t.ctx, 'agent'))).status).toBe(403);
-    expect((await request(t.app).get('/api/v1/reminders/999999').set(bearer(admin))).status).toBe(404);
+    expect((await apiClient(t.app, admin).reminders.getReminder({ params: { id: 999999 } })).status).toBe(404);
 
     const expected = (await nonVoters()).length;
     const dry = await remind({ channel: 'email', message: 'Hello {name}', dry_run: true });
@@ -129,9 +131,9 @@ describe('reminders', () => {
     const res = await remind({ channel: 'email', message: 'Dear {name}, please vote today. {name}!' });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ id: expect.any(Number), recipients: targets.length });
-    const done = await until(res.body.id);
+    const done = await until(bodyOf(res, 202).id!);
     expect(done).toEqual({
-      id: res.body.id,
+      id: bodyOf(res, 202).id!,
       channel: 'email',
       total: targets.length,
       sent: targets.length,
@@ -156,26 +158,26 @@ describe('reminders', () => {
       .from(activityLogs)
       .where(sql`${activityLogs.activity} = 'Reminder sent'`);
     expect(logs.map((l) => l.userId).sort()).toEqual(targets.map((m) => m.id).sort());
-    expect(logs.every((l) => l.status === 'success' && l.data === `reminder ${res.body.id} by email`)).toBe(true);
+    expect(logs.every((l) => l.status === 'success' && l.data === `reminder ${bodyOf(res, 202).id!} by email`)).toBe(true);
     const queued = await t.ctx.database.db
       .select()
       .from(activityLogs)
       .where(sql`${activityLogs.activity} = 'Queued reminder'`);
-    expect(queued.map((l) => l.data)).toEqual([`reminder ${res.body.id}: email to ${targets.length} members`]);
+    expect(queued.map((l) => l.data)).toEqual([`reminder ${bodyOf(res, 202).id!}: email to ${targets.length} members`]);
   });
 
   it('skips a member reminded within the hour (whatever the channel); after the hour, texts them; a failing gateway is counted, not fatal', async () => {
     const again = await remind({ channel: 'sms', message: 'Hi {name}' });
     expect(again.status).toBe(202);
-    expect(again.body.recipients).toBe(0);
-    expect(await progress(again.body.id)).toMatchObject({ total: 0, sent: 0, status: 'done' });
+    expect(bodyOf(again, 202).recipients).toBe(0);
+    expect(await progress(bodyOf(again, 202).id!)).toMatchObject({ total: 0, sent: 0, status: 'done' });
 
     t.clock.advance(61 * 60 * 1000);
     const targets = await nonVoters();
     sms.failNext(503, 2);
     const res = await remind({ channel: 'sms', message: 'Hi {name}, voting is open' });
-    expect(res.body.recipients).toBe(targets.length);
-    const done = await until(res.body.id);
+    expect(bodyOf(res, 202).recipients).toBe(targets.length);
+    const done = await until(bodyOf(res, 202).id!);
     expect(done).toMatchObject({ total: targets.length, sent: targets.length - 2, failed: 2, skipped: 0, status: 'done' });
     expect(sms.messages).toHaveLength(targets.length - 2);
     const phones = new Set(targets.map((m) => m.phone));
@@ -191,7 +193,7 @@ describe('reminders', () => {
       .where(sql`${activityLogs.activity} = 'Reminder failed'`);
     expect(failed).toHaveLength(2);
     expect(failed[0]!.data).toMatch(
-      new RegExp(`^reminder ${res.body.id} by sms: sms delivery via webhook failed: webhook answered HTTP 503`),
+      new RegExp(`^reminder ${bodyOf(res, 202).id!} by sms: sms delivery via webhook failed: webhook answered HTTP 503`),
     );
     // The message text never reaches the log.
     expect(failed.every((l) => !l.data!.includes('voting is open'))).toBe(true);
@@ -221,27 +223,24 @@ describe('reminders', () => {
     const electionId = own!.id;
     const marker = 'Closing soon, {name}';
     const ours = () => smtp.messages.filter((m) => m.raw.includes('Closing soon,'));
-    const res = await request(t.app)
-      .post(`/api/v1/reminders?election_id=${electionId}`)
-      .set(bearer(admin))
-      .send({ channel: 'email', message: marker });
+    const res = await remind({ channel: 'email', message: marker }, admin, electionId);
     expect(res.status).toBe(202);
-    const total: number = res.body.recipients;
+    const total: number = bodyOf(res, 202).recipients;
     expect(total).toBeGreaterThanOrEqual(10);
     await waitFor(() => ours().length >= 3, 10_000, 'the first reminders');
-    const close = await request(t.app).post(`/api/v1/election/close?election_id=${electionId}`).set(bearer(admin)).send({});
+    const close = await apiClient(t.app, admin).lifecycle.closeElection({ query: { election_id: electionId } });
     expect(close.status).toBe(200);
     const closedAt = Date.now();
     // Claimed before the close committed: these (in flight at most) may still arrive; nothing else.
     const [claimed] = await t.ctx.database.db.execute<{ n: number }>(sql`
-      select count(*)::int as n from reminder_recipients where reminder_id = ${res.body.id} and status in ('sending', 'sent', 'failed')`);
-    const done = await until(res.body.id);
+      select count(*)::int as n from reminder_recipients where reminder_id = ${bodyOf(res, 202).id!} and status in ('sending', 'sent', 'failed')`);
+    const done = await until(bodyOf(res, 202).id!);
     await new Promise((r) => setTimeout(r, 500));
     expect(ours(), 'messages after the close').toHaveLength(claimed!.n);
     expect(ours().filter((m) => m.at > closedAt).length).toBeLessThanOrEqual(4);
     expect(claimed!.n).toBeLessThan(total);
     expect(done).toEqual({
-      id: res.body.id,
+      id: bodyOf(res, 202).id!,
       channel: 'email',
       total,
       sent: claimed!.n,
@@ -249,21 +248,18 @@ describe('reminders', () => {
       skipped: total - claimed!.n,
       status: 'done',
     });
-    const listed = await request(t.app).get(`/api/v1/reminders?election_id=${electionId}`).set(bearer(admin));
-    expect(listed.body.data).toEqual([done]);
+    const listed = await apiClient(t.app, admin).reminders.listReminders({ query: { election_id: electionId } });
+    expect(bodyOf(listed, 200).data).toEqual([done]);
     const skips = await t.ctx.database.db
       .select()
       .from(activityLogs)
-      .where(sql`${activityLogs.data} = ${`reminder ${res.body.id}: election closed`}`);
+      .where(sql`${activityLogs.data} = ${`reminder ${bodyOf(res, 202).id!}: election closed`}`);
     expect(skips.length).toBeGreaterThan(0);
     expect(skips.every((l) => l.activity === 'Reminder skipped' && l.status === 'skipped')).toBe(true);
 
-    const again = await request(t.app)
-      .post(`/api/v1/reminders?election_id=${electionId}`)
-      .set(bearer(admin))
-      .send({ channel: 'email', message: marker });
+    const again = await remind({ channel: 'email', message: marker }, admin, electionId);
     expect(again.status).toBe(409);
-    expect(again.body.message).toBe('The election is closed; reminders can no longer change');
+    expect(bodyOf(again, 409).message).toBe('The election is closed; reminders can no longer change');
   });
 
   it('a campaign left queued for an election that has since closed sends nothing', async () => {
@@ -437,12 +433,11 @@ describe.skipIf(databaseKind !== 'postgres')('a reminder judges the election as 
     const res = await whileClosing(
       t.ctx.database.sql,
       id,
-      () =>
-        request(t.app).post(`/api/v1/reminders?election_id=${id}`).set(bearer(admin)).send({ channel: 'sms', message: 'Polls close soon' }),
+      () => remind({ channel: 'sms', message: 'Polls close soon' }, admin, id),
       'the reminder',
     );
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe('The election is closed; reminders can no longer change');
+    expect(bodyOf(res, 409).message).toBe('The election is closed; reminders can no longer change');
     const [queued] = await t.ctx.database.sql<{ n: number }[]>`select count(*)::int as n from reminders where election_id = ${id}`;
     expect(queued!.n).toBe(0);
   });

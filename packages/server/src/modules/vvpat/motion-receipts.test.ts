@@ -1,8 +1,8 @@
-import request from 'supertest';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members, motionOptions } from '../../db/schema';
-import { bearer, createCandidate, createMember, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf } from '../../../test/client';
+import { createCandidate, createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting } from '../../../test/voting/election';
 import { mixQueuedBallots } from '../ballots';
@@ -22,16 +22,16 @@ let rankedId: number;
 let options: Record<'Yes' | 'No' | 'Abstain', number>;
 let ranked: { id: number; name: string }[];
 
-const api = (path: string, token: string = admin) => request(t.app).get(`/api/v1/${path}`).set(bearer(token));
+const asAdmin = () => apiClient(t.app, admin);
 type Row = { vvpat: string; name: string; count: number | null; position: string };
 
 beforeAll(async () => {
   t = await createTestApp({ seedReference: false, env: { MIX_INTERVAL_MS: '3600000', MIX_MIN_BATCH: '1' } });
   admin = await tokenFor(t.ctx, 'admin');
-  const post = async (body: Record<string, unknown>) => {
-    const res = await request(t.app).post('/api/v1/positions').set(bearer(admin)).send(body);
+  const post = async (body: Parameters<ReturnType<typeof asAdmin>['setup']['createPosition']>[0]['body']) => {
+    const res = await asAdmin().setup.createPosition({ body });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return (res.body.data as { id: number }[])[0]!.id;
+    return bodyOf(res, 201).data[0]!.id;
   };
   motionId = await post({ name: 'Adopt the budget', kind: 'motion' });
   rankedId = await post({ name: 'Chair', method: 'ranked' });
@@ -66,12 +66,11 @@ describe('vvpat rows name a motion option by its option, never by a member', () 
     const { token } = await createVoter(t.ctx);
     const x = ranked[0]!;
     const z = ranked[2]!;
-    const cast = await request(t.app)
-      .post('/api/v1/psk/vote')
-      .set(bearer(token))
-      .send({ candidates: { [motionId]: options.Abstain, [rankedId]: [z.id, x.id] } });
+    const cast = await apiClient(t.app, token).ballots.castVote({
+      body: { candidates: { [motionId]: options.Abstain, [rankedId]: [z.id, x.id] } },
+    });
     expect(cast.status, JSON.stringify(cast.body)).toBe(201);
-    const receipts = cast.body.receipts as { position_id: number; vvpat: string }[];
+    const receipts = bodyOf(cast, 201).receipts;
     const motionReceipt = receipts.find((r) => r.position_id === motionId)!.vvpat;
     const rankedReceipt = receipts.find((r) => r.position_id === rankedId)!.vvpat;
     await t.ctx.voting.tallyOf(1).idle();
@@ -81,9 +80,9 @@ describe('vvpat rows name a motion option by its option, never by a member', () 
         expect((await mixQueuedBallots(t.ctx)).moved).toBeGreaterThan(0);
         await t.ctx.voting.tallyOf(1).idle();
       }
-      const own = await api('psk/vvpat', token);
+      const own = await apiClient(t.app, token).vvpat.getMyVvpat();
       expect(own.status, stage).toBe(200);
-      const mine = own.body.data.votes as Row[];
+      const mine: Row[] = bodyOf(own, 200).data.votes;
       expect(
         mine.map((v) => [v.vvpat, v.name, v.position]),
         stage,
@@ -99,16 +98,16 @@ describe('vvpat rows name a motion option by its option, never by a member', () 
         stage,
       ).toEqual([undefined, 1, 2]);
 
-      const trail = await api('psk/admin/vvpat');
+      const trail = await asAdmin().vvpat.listVvpat();
       expect(trail.status, stage).toBe(200);
-      const search = await api(`search/vvpat?vvpat=${motionReceipt}`);
+      const search = await asAdmin().vvpat.searchVvpat({ query: { vvpat: motionReceipt } });
       expect(search.status, stage).toBe(200);
-      const byPosition = await api(`search/vvpat?psk_position_id=${motionId}`);
+      const byPosition = await asAdmin().vvpat.searchVvpat({ query: { psk_position_id: motionId } });
       expect(byPosition.status, stage).toBe(200);
       for (const [route, body] of [
-        ['psk/admin/vvpat', trail.body],
-        ['search/vvpat?vvpat', search.body],
-        ['search/vvpat?psk_position_id', byPosition.body],
+        ['psk/admin/vvpat', bodyOf(trail, 200)],
+        ['search/vvpat?vvpat', bodyOf(search, 200)],
+        ['search/vvpat?psk_position_id', bodyOf(byPosition, 200)],
       ] as const) {
         const rows = (body.data.votes as Row[]).filter((v) => v.vvpat === motionReceipt);
         expect(
@@ -117,9 +116,9 @@ describe('vvpat rows name a motion option by its option, never by a member', () 
         ).toEqual([['Abstain', 1]]);
         expect(JSON.stringify(body), `${route} ${stage}`).not.toMatch(/Chebet Kariuki|Member for/);
       }
-      const rankedTrail = await api(`search/vvpat?vvpat=${rankedReceipt}`);
+      const rankedTrail = await asAdmin().vvpat.searchVvpat({ query: { vvpat: rankedReceipt } });
       expect(
-        (rankedTrail.body.data.votes as Row[]).map((v) => v.name),
+        (bodyOf(rankedTrail, 200).data.votes as Row[]).map((v) => v.name),
         stage,
       ).toEqual(['Zola Z', 'Xavi X']);
       expect(JSON.stringify(own.body), stage).not.toMatch(/Chebet Kariuki|Member for/);

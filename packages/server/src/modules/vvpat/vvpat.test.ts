@@ -29,7 +29,7 @@ describe('vvpat', () => {
     const myVote = await vote(f.t.app, me.token, { [f.e.chair.id]: f.e.alice.id, [f.e.nairobi.id]: f.e.erin.id });
     const theirs = await vote(f.t.app, other.token, { [f.e.chair.id]: f.e.alice.id });
     const receiptOf = (res: typeof myVote, positionId: number) =>
-      res.body.receipts.find((r: { position_id: number }) => r.position_id === positionId).vvpat as string;
+      bodyOf(res, 201).receipts.find((r) => r.position_id === positionId)!.vvpat;
 
     const inElection1 = { election_id: 1, election: expect.any(String) };
     const expected = [
@@ -58,7 +58,7 @@ describe('vvpat', () => {
     const receipts: string[] = [];
     for (const v of voters) {
       const res = await vote(f.t.app, v.token, { [f.e.treasurer.id]: f.e.carol.id });
-      receipts.push(res.body.receipts[0].vvpat);
+      receipts.push(bodyOf(res, 201).receipts[0]!.vvpat);
     }
     const byPosition = await search({ psk_position_id: f.e.treasurer.id, page: 2 });
     expect(byPosition.status).toBe(200);

@@ -1,0 +1,104 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Tests that are typed (issue #38 item 5): a server test calls the API through the contract client
+ * (test/client.ts), not by spelling API paths by hand. A test file that spells one (a quoted path
+ * starting with /api) is listed below: either its raw calls are the point, with the reason, or it
+ * is still to convert. A file converted leaves the list (the second test fails while it stays), so
+ * the list only shrinks; a new file that spells a path fails the first test.
+ */
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Raw HTTP on purpose: the bytes, headers or paths are what the test checks. */
+const RAW_ON_PURPOSE: Record<string, string> = {
+  'src/http/public-results.test.ts': 'the fast path against the Express route: bytes, ETag and If-None-Match, content-length, headers',
+  'src/modules/ballots/vote-session.test.ts': 'the order of refusals over bad bodies, media types and query strings as sent',
+  'src/modules/elections/evidence.test.ts': "the evidence pack's zip bytes (the client reads JSON or text)",
+  'src/modules/elections/visibility.test.ts': 'the public results on the /api alias, answered by the fast path',
+  'src/modules/members/members.test.ts': 'JSON sent to a multipart route (415)',
+  'src/modules/nominations/nominations.test.ts':
+    'acceptance sent as JSON to a route that takes multipart or JSON (the client sends multipart)',
+  'test/api/openapi.test.ts': 'the OpenAPI document and docs are not contract routes',
+  'test/foundation.test.ts': 'malformed JSON, media types, unknown paths and the /api alias, the OpenAPI document, request logs',
+  'test/reliability/crash.test.ts': 'raw requests to a server process that is killed and restarted',
+  'test/reliability/faults.test.ts': 'raw requests to a server process under database faults',
+  'test/reliability/fuzz.test.ts': 'fuzzed requests, on /api/v1 and the /api alias',
+  'test/reliability/races.test.ts': 'concurrent requests to a listening server',
+  'test/security/access-matrix.test.ts': 'every contract route by its path and on the /api alias; tokens in a query, a cookie, Basic',
+  'test/security/headers.test.ts': 'X-Forwarded-Proto and the security headers',
+  'test/security/hostile-input.test.ts': 'hostile and malformed input on the wire',
+  'test/security/id-bounds.test.ts': 'ids beyond the integer range in paths, bodies and queries, as sent',
+  'test/security/log-redaction.test.ts': 'paths as logged: aliases, query strings, broken JSON, unknown paths',
+  'test/security/no-store.test.ts': 'Cache-Control on every route by its path',
+  'test/security/receipt-check.test.ts': 'a different X-Forwarded-For on each check, and codes as typed (encoded by hand)',
+};
+
+/** Still to convert (most through a helper taking a path, or the browser helper test/auth/browser.ts). */
+const NOT_YET_TYPED: Record<string, string> = {
+  'src/bootstrap.test.ts': 'paths through an API constant',
+  'src/i18n/languages.test.ts': 'paths through an API constant and the browser helper',
+  'src/i18n/organisation-language.test.ts': 'paths through an API constant',
+  'src/modules/auth/phone-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
+  'src/modules/auth/staff-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
+  'src/modules/auth/voter-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
+  'src/modules/ballots/rotation.test.ts': 'a helper taking a path',
+  'src/modules/candidates/candidates.test.ts': "the edit form as a browser sends it (position_ids[]), uploads served; the list's calls",
+  'src/modules/elections/concurrent-elections.test.ts': 'a helper taking a path',
+  'src/modules/elections/declaration-pdf.test.ts': "the PDF's bytes stay raw; the other calls are to convert",
+  'src/modules/elections/declared-result.test.ts': 'a helper taking a method and a path; the candidate edit form',
+  'src/modules/elections/declared-roll.test.ts': 'a helper taking a path',
+  'src/modules/elections/many-elections.test.ts': 'a helper taking a path',
+  'src/modules/help/help.test.ts': 'multipart reports and the images served stay raw; the list calls are to convert',
+  'src/modules/logs/logs.test.ts': 'a helper taking a path',
+  'src/modules/members/register-across-elections.test.ts': 'a helper taking a path',
+  'src/modules/members/register-formats.test.ts': 'the browser helper and the import template',
+  'src/modules/setup/setup.test.ts': 'a helper taking a path',
+  'src/modules/setup/translations.test.ts': 'paths through an API constant',
+  'src/modules/staff/staff.test.ts': 'paths through an API constant',
+  'src/modules/ussd/ussd.test.ts':
+    'the USSD callback is not in the contract (form-encoded, text/plain) and stays raw; its other calls are to convert',
+  'src/modules/vvpat/receipts-elections.test.ts': 'a helper taking a path',
+  'test/security/contact-change.test.ts': 'paths through an API constant and the browser helper',
+  'test/security/display-names.test.ts': 'paths through an API constant',
+  'test/security/quotas.test.ts': 'multipart help reports',
+  'test/security/secrets-and-secrecy.test.ts': 'paths through an API constant',
+  'test/security/staff-enumeration.test.ts': 'paths through an API constant and the browser helper',
+  'test/security/uploads.test.ts': 'paths through an API constant; uploads served',
+};
+
+/** A quoted path of the API: a quote, then /api and a slash or the closing quote. */
+const SPELLED = /['"`]\/api(\/|['"`])/;
+
+function testFiles(): string[] {
+  const files: string[] = [];
+  for (const dir of ['src', 'test']) {
+    for (const entry of readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })) {
+      if (entry.endsWith('.test.ts')) files.push(`${dir}/${entry.split('\\').join('/')}`);
+    }
+  }
+  return files.sort();
+}
+
+const spelling = testFiles().filter((file) => SPELLED.test(readFileSync(join(ROOT, file), 'utf8')));
+
+describe('tests that are typed', () => {
+  it('spell API paths by hand only in the listed files', () => {
+    const listed = new Set([...Object.keys(RAW_ON_PURPOSE), ...Object.keys(NOT_YET_TYPED)]);
+    const unlisted = spelling.filter((file) => !listed.has(file));
+    expect(unlisted, 'call the API through test/client.ts (apiClient, browserClient), or list the file with its reason').toEqual([]);
+  });
+
+  it('list only files that still spell a path (a converted file leaves the list)', () => {
+    const still = new Set(spelling);
+    const stale = [...Object.keys(RAW_ON_PURPOSE), ...Object.keys(NOT_YET_TYPED)].filter((file) => !still.has(file));
+    expect(stale).toEqual([]);
+  });
+
+  it('lists no file in both lists', () => {
+    expect(Object.keys(RAW_ON_PURPOSE).filter((file) => file in NOT_YET_TYPED)).toEqual([]);
+  });
+});
