@@ -213,9 +213,10 @@ export const electionsRouter = c.router({
     path: '/toggle',
     query: ElectionQuery,
     summary: 'Enable or disable voting',
-    description: 'Records a ballot-set commitment and emits on the realtime channels.',
+    description:
+      'Records a ballot-set commitment and emits on the realtime channels. 409 when the election is archived or closed, when its schedule opens it later by itself, or when opening it would leave nominations undecided (each named).',
     body: ToggleBody,
-    responses: { 200: ToggleResponse, ...errors(401, 403, 404) },
+    responses: { 200: ToggleResponse, ...errors(401, 403, 404, 409) },
     metadata: meta('admin'),
   },
   getResults: {
