@@ -353,9 +353,9 @@ describe('languages', () => {
       errors: { token: ['Must be at least 6 characters long', 'Should only contain digits'] },
     });
     expect(localiseErrorBody(body, 'sw', { message: refusal.said, errors: refusal.errorsSaid })).toEqual({
-      message: 'Lazima iwe na herufi 6 au zaidi',
+      message: 'Lazima iwe na angalau herufi 6',
       issue: 'No such user exists',
-      errors: { token: ['Lazima iwe na herufi 6 au zaidi', 'Weka tarakimu tu'] },
+      errors: { token: ['Lazima iwe na angalau herufi 6', 'Weka tarakimu tu'] },
     });
     expect(localiseErrorBody(body, 'en')).toBe(body);
   });

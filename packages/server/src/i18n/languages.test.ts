@@ -80,8 +80,8 @@ describe('error messages follow Accept-Language', () => {
     const invalid = await browser.post(`${API}/verify/phone`, { unique_id: 'ab', consent: false }).set('Accept-Language', 'sw');
     expect(invalid.status).toBe(422);
     expect(Object.keys(invalid.body.errors).sort()).toEqual(['consent', 'unique_id']);
-    expect(invalid.body.errors.unique_id).toContain('Lazima iwe na herufi 3 au zaidi');
-    expect(invalid.body.errors.consent).toEqual(['Lazima ukubali ukusanyaji wa taarifa, faragha na masharti ili kuendelea']);
+    expect(invalid.body.errors.unique_id).toContain('Lazima iwe na angalau herufi 3');
+    expect(invalid.body.errors.consent).toEqual(['Lazima ukubali ukusanyaji wa data, sera ya faragha na masharti ili kuendelea']);
     expect(invalid.body.message).toBe(invalid.body.errors[Object.keys(invalid.body.errors)[0]!][0]);
   });
 
