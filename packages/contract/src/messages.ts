@@ -291,6 +291,22 @@ export const FIELD_NAMES: { sw: Readonly<Record<string, string>> } = {
   },
 };
 
+/**
+ * A contract message's values as a language says them, for the server's and the web's formatters
+ * alike: a list of options as "a, b or c" in the language's words (British English: no comma
+ * before "or"), a field's name (`field`, `what`) in the language where `FIELD_NAMES` knows it.
+ */
+export function valuesIn(language: string, values: ContractValues): Record<string, string | number> {
+  const names = (FIELD_NAMES as Partial<Record<string, Readonly<Record<string, string>>>>)[language];
+  return Object.fromEntries(
+    Object.entries(values).map(([k, v]): [string, string | number] => {
+      if (Array.isArray(v)) return [k, new Intl.ListFormat(language === 'en' ? 'en-GB' : language, { type: 'disjunction' }).format(v)];
+      if ((k === 'field' || k === 'what') && typeof v === 'string') return [k, names?.[v] ?? v];
+      return [k, v as string | number];
+    }),
+  );
+}
+
 /** The mark a said message starts with, and the one before its values. Neither is text anyone types. */
 const MARK = '\u241e';
 const VALUES = '\u241f';

@@ -1,12 +1,5 @@
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
-import {
-  CONTRACT_MESSAGES,
-  FIELD_NAMES,
-  isShippedLanguage,
-  SHIPPED_LANGUAGES,
-  type ContractMessageId,
-  type Language,
-} from '@kura/contract';
+import { CONTRACT_MESSAGES, isShippedLanguage, SHIPPED_LANGUAGES, valuesIn, type ContractMessageId, type Language } from '@kura/contract';
 import serverEn from './locales/en.json';
 import serverSw from './locales/sw.json';
 
@@ -108,38 +101,21 @@ export function t(language: Language, id: MessageId, values?: MessageValues): st
 
 /** A message by code in `language`. Position titles end in their level: a national one's level word is said in the language too. */
 export function tSaid(language: Language, said: Said): string {
-  const values = Object.fromEntries(
-    Object.entries(said.values ?? {}).map(([k, v]): [string, string | number] => {
-      if (Array.isArray(v)) return [k, alternatives(v as readonly string[], language)];
-      if (typeof v === 'object') {
-        const list = v as { list: Said[]; join: 'and' | 'comma' | 'semicolon' };
-        return [
-          k,
-          joined(
-            list.list.map((item) => tSaid(language, item)),
-            list.join,
-            language,
-          ),
-        ];
-      }
-      if ((k === 'position' || k === 'positions') && typeof v === 'string') return [k, levelsIn(v, language)];
-      if ((k === 'field' || k === 'what') && typeof v === 'string') return [k, fieldName(v, language)];
-      return [k, v as string | number];
-    }),
-  );
-  return t(language, said.id, values);
-}
-
-/** "a, b or c" in the language (British English: no comma before "or", as the contract's English). */
-function alternatives(items: readonly string[], language: Language): string {
-  return new Intl.ListFormat(language === 'en' ? 'en-GB' : language, { type: 'disjunction' }).format(items);
-}
-
-/** A field's name as a message says it: in the language where the contract knows it, else as written (an API key). */
-function fieldName(name: string, language: Language): string {
-  return language === 'en'
-    ? name
-    : ((FIELD_NAMES as Partial<Record<Language, Readonly<Record<string, string>>>>)[language]?.[name] ?? name);
+  const own: Record<string, string> = {};
+  const plain: Record<string, string | number | readonly string[]> = {};
+  for (const [k, v] of Object.entries(said.values ?? {})) {
+    if (typeof v === 'object' && !Array.isArray(v)) {
+      const list = v as { list: Said[]; join: 'and' | 'comma' | 'semicolon' };
+      own[k] = joined(
+        list.list.map((item) => tSaid(language, item)),
+        list.join,
+        language,
+      );
+    } else if ((k === 'position' || k === 'positions') && typeof v === 'string') own[k] = levelsIn(v, language);
+    else plain[k] = v as string | number | readonly string[];
+  }
+  // Option lists and field names as the contract says them in the language (its `valuesIn`, which the web uses too).
+  return t(language, said.id, { ...valuesIn(language, plain), ...own });
 }
 
 function joined(items: string[], join: 'and' | 'comma' | 'semicolon', language: Language): string {

@@ -1,6 +1,6 @@
 import { Fragment, createElement, useSyncExternalStore, type ReactNode } from 'react';
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
-import { CONTRACT_MESSAGES, FIELD_NAMES, readSaid, type ContractValues } from '@kura/contract';
+import { CONTRACT_MESSAGES, readSaid, valuesIn } from '@kura/contract';
 import en from './locales/en.json';
 import sw from './locales/sw.json';
 import { pseudoCatalogue } from './pseudo';
@@ -198,19 +198,6 @@ export function tRich(key: MessageKey, values: MessageValues): ReactNode {
 
 let englishIndex: Map<string, MessageKey> | null = null;
 
-/** A contract message's values as said in the active language: option lists as "a, b or c", a known field's name translated. */
-function contractValues(values: ContractValues): Record<string, string | number> {
-  const locale = current.locale === PSEUDO_LOCALE ? 'en' : current.locale;
-  const names: Readonly<Record<string, string>> | undefined = (FIELD_NAMES as Record<string, Readonly<Record<string, string>>>)[locale];
-  return Object.fromEntries(
-    Object.entries(values).map(([k, v]): [string, string | number] => {
-      if (Array.isArray(v)) return [k, new Intl.ListFormat(locale === 'en' ? 'en-GB' : locale, { type: 'disjunction' }).format(v)];
-      if ((k === 'field' || k === 'what') && typeof v === 'string') return [k, names?.[v] ?? v];
-      return [k, v as string | number];
-    }),
-  );
-}
-
 /**
  * A message that reaches the screen from elsewhere, in the active language. The contract's field
  * messages (its schemas' `said`, which the forms run) carry their code and values: said by code.
@@ -220,7 +207,11 @@ function contractValues(values: ContractValues): Record<string, string | number>
 export function tKnown(text: string | null | undefined): string {
   if (!text) return text ?? '';
   const said = readSaid(text);
-  if (said) return intlFor(current.locale).formatMessage({ id: said.id }, contractValues(said.values));
+  if (said)
+    return intlFor(current.locale).formatMessage(
+      { id: said.id },
+      valuesIn(current.locale === PSEUDO_LOCALE ? 'en' : current.locale, said.values),
+    );
   if (current.locale === 'en') return text;
   englishIndex ??= new Map(Object.entries(en).map(([key, message]) => [message, key as MessageKey]));
   const key = englishIndex.get(text);
