@@ -251,7 +251,26 @@ async function overScreens(
   accountType: 'member' | 'admin' = 'member',
 ): Promise<string[]> {
   const findings: string[] = [];
-  for (const path of paths) {
+  for (const path of paths) findings.push(...(await overScreen(language, path, session, check, accountType)));
+  return findings;
+}
+
+/**
+ * One screen's findings. A check cut short because the document navigated while it read the
+ * page (Chromium: "Execution context was destroyed") is run once more on a fresh page and says so:
+ * CI1 of 2026-12-03 met it once on /results under load, not reproduced; a screen that navigates
+ * every time still fails.
+ */
+async function overScreen(
+  language: string,
+  path: string,
+  session: Session | undefined,
+  check: (page: Page, data: Set<string>) => Promise<string[]>,
+  accountType: 'member' | 'admin',
+  attempt = 1,
+): Promise<string[]> {
+  const findings: string[] = [];
+  {
     const { context, page, data, collected, recollect } = await pageIn(language, session, accountType);
     try {
       await page.goto(path);
@@ -269,7 +288,12 @@ async function overScreens(
       }
       for (const f of found) findings.push(`${path}: ${f}`);
     } catch (error) {
-      findings.push(`${path}: did not render (${(error as Error).message.split('\n')[0]})`);
+      const message = (error as Error).message.split('\n')[0] ?? '';
+      if (attempt === 1 && /Execution context was destroyed/.test(message)) {
+        console.log(`${path}: the page navigated while it was read (${message}); reading it again`);
+        return overScreen(language, path, session, check, accountType, 2);
+      }
+      findings.push(`${path}: did not render (${message})`);
     } finally {
       await context.close();
     }
