@@ -5,18 +5,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_DATABASE_URL } from './harness';
+import { serverEntry, withMigratedDatabase } from './server-bundle';
+
+const SERVER_MAIN = await serverEntry('main');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kura-shutdown-'));
+await withMigratedDatabase(dataDir);
 let child: ChildProcess | undefined;
 afterAll(() => {
   child?.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Starts the real server process (src/main.ts through tsx) and resolves with its port. */
+/** Starts the real server process (the bundle, test/server-bundle.ts) and resolves with its port. */
 function startServer(): Promise<{ proc: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const proc = spawn(process.execPath, [SERVER_MAIN], {
       cwd: join(__dirname, '..'),
       env: {
         ...process.env,
@@ -47,7 +51,7 @@ function startServer(): Promise<{ proc: ChildProcess; port: number }> {
 }
 
 describe('graceful shutdown', () => {
-  // Starting a real process (tsx compile + PGlite) is slow on a loaded 2-core machine.
+  // Starting a real process (PGlite, the migrations) is slow on a loaded 2-core machine.
   it('lets an in-flight request finish after SIGTERM, then exits 0', { timeout: 120_000 }, async () => {
     const started = await startServer();
     child = started.proc;

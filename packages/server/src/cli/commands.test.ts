@@ -11,6 +11,9 @@ import { staff } from '../db/schema';
 import { verifyPassword } from '../lib/crypto';
 import { createTestApp, createTestDatabase, type TestApp } from '../../test/harness';
 import { COMMANDS } from './commands';
+import { serverEntry, withMigratedDatabase } from '../../test/server-bundle';
+
+const SERVER_CLI = await serverEntry('cli');
 
 /**
  * `admin:create` never takes the password on the command line, where the process list and the
@@ -36,6 +39,7 @@ const adminNamed = async (db: TestApp['ctx']['database']['db'], email: string) =
 describe('cli admin:create', () => {
   it('reads the password from standard input in a real process; the command line never holds it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kura-cli-'));
+    await withMigratedDatabase(dataDir);
     const database = process.env.DATABASE_URL ? await createTestDatabase() : undefined;
     try {
       const env = {
@@ -48,7 +52,7 @@ describe('cli admin:create', () => {
         NODE_ENV: 'development',
         LOG_LEVEL: 'warn',
       };
-      const args = ['--import', 'tsx', 'src/cli.ts', 'admin:create', 'Piped.Admin@example.org', '--name', 'Piped', 'Admin'];
+      const args = [SERVER_CLI, 'admin:create', 'Piped.Admin@example.org', '--name', 'Piped', 'Admin'];
       const proc = spawn(process.execPath, args, { cwd: SERVER_DIR, env, stdio: ['pipe', 'pipe', 'pipe'] });
       let output = '';
       proc.stdout.on('data', (c: Buffer) => (output += c.toString()));

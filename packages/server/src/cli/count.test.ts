@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_BLT_BYTES, MAX_CANDIDATES } from '@kura/count';
 import { countCommand, type CountIo } from './count';
+import { serverEntry } from '../../test/server-bundle';
+
+const SERVER_CLI = await serverEntry('cli');
 
 // The published count vectors live with the engine (packages/count/test/vectors).
 const VECTORS = join(import.meta.dirname, '../../../count/test/vectors');
@@ -79,7 +82,7 @@ describe('cli count: recounting a BLT file', () => {
   it('runs through the real entry point without a database or configuration', async () => {
     // NODE_ENV=production without SMTP_URL or BALLOT_KEY would stop any command that loads the configuration.
     const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'count', '--json', join(VECTORS, 'weak-defeat.blt')], {
+      const proc = spawn(process.execPath, [SERVER_CLI, 'count', '--json', join(VECTORS, 'weak-defeat.blt')], {
         cwd: join(import.meta.dirname, '../..'),
         env: { PATH: process.env.PATH, NODE_ENV: 'production' },
         stdio: ['ignore', 'pipe', 'pipe'],

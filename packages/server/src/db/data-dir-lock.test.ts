@@ -7,16 +7,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './client';
 import { DataDirBusyError, lockDataDir, LOCK_STALE_MS } from './data-dir-lock';
 import { staff } from './schema';
+import { serverEntry, withMigratedDatabase } from '../../test/server-bundle';
+
+const SERVER_MAIN = await serverEntry('main');
+const SERVER_CLI = await serverEntry('cli');
 
 /**
  * The embedded database is opened by one process at a time (docs/operations.md "Operator
  * commands"): an operator command run while the server holds DATA_DIR once wrote beside it and
  * left two `staff` rows with id 1. Real processes: the server (src/main.ts) and the CLI (src/cli.ts)
- * through tsx, on PGlite whatever the suite's database.
+ * as bundled (test/server-bundle.ts), on PGlite whatever the suite's database.
  */
 
 const SERVER_DIR = join(__dirname, '..', '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'kura-lock-'));
+await withMigratedDatabase(dataDir);
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
@@ -39,7 +44,7 @@ const env = {
 /** The real server on `dataDir`, resolved once it listens. */
 function startServer(): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [SERVER_MAIN], { cwd: SERVER_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(proc);
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 110_000);
@@ -58,7 +63,7 @@ function startServer(): Promise<ChildProcess> {
 
 /** `pnpm cli agent:create <email>` in its own process: exit code and everything it printed. */
 async function cli(...args: string[]): Promise<{ code: number | null; output: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const proc = spawn(process.execPath, [SERVER_CLI, ...args], {
     cwd: SERVER_DIR,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -8,9 +8,13 @@ import { createSession } from '../../src/auth/sessions';
 import { parseEnv } from '../../src/env';
 import { createCandidate, createPosition, createStaff } from '../factories';
 import { createTestDatabase, type TestDatabase } from '../harness';
+import { serverEntry } from '../server-bundle';
+
+const SERVER_MAIN = await serverEntry('main');
+const SERVER_CLI = await serverEntry('cli');
 
 /**
- * The real server as a child process (`node --import tsx src/main.ts`, as test/shutdown.test.ts),
+ * The real server as a child process (the bundle of test/server-bundle.ts, as test/shutdown.test.ts),
  * on a database of its own, with fixed keys so a restart reads what the killed process wrote.
  */
 
@@ -56,7 +60,7 @@ export async function createDeployment(extraEnv: Record<string, string> = {}): P
     env,
     start(extra = {}) {
       return new Promise((resolve, reject) => {
-        const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        const proc = spawn(process.execPath, [SERVER_MAIN], {
           cwd: SERVER_DIR,
           env: { ...process.env, ...env, ...extra },
           stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,7 +91,7 @@ export async function createDeployment(extraEnv: Record<string, string> = {}): P
     },
     cli(...args) {
       return new Promise((resolve) => {
-        const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+        const proc = spawn(process.execPath, [SERVER_CLI, ...args], {
           cwd: SERVER_DIR,
           env: { ...process.env, ...env },
           stdio: ['ignore', 'pipe', 'pipe'],
