@@ -9,7 +9,7 @@ import {
   setMemberLanguage,
   setOrganisationDefault,
   t,
-  tKnown,
+  tReceived,
 } from './index';
 import { pseudoMessage, pseudoText } from './pseudo';
 import { LANGUAGE_STORAGE_KEY } from './storage';
@@ -67,20 +67,22 @@ describe('which language the app speaks (docs/api.md "Languages")', () => {
     expect(resultText(1, 4)).toBe('25.00% 1 vote');
     expect(resultText(0, 0)).toBe('0.00% 0 vote');
     expect(resultText(3, 4)).toBe('75.00% 3 votes');
-    expect(tKnown(said('field.enterMemberNumber'))).toBe('Enter your member number');
-    expect(tKnown(said('field.oneOf', { field: 'role', options: ['proposer', 'seconder'] }))).toBe('The role must be proposer or seconder');
+    expect(tReceived(said('field.enterMemberNumber'))).toBe('Enter your member number');
+    expect(tReceived(said('field.oneOf', { field: 'role', options: ['proposer', 'seconder'] }))).toBe(
+      'The role must be proposer or seconder',
+    );
     setLocale('sw');
     expect(resultText(3, 4)).toBe('75.00% kura 3');
     expect(motionRule('two_thirds', 50)).toBe(
       'Hoja inapita ikiwa angalau theluthi mbili ya kura za Ndiyo na Hapana ni Ndiyo, na angalau 50% ya wanachama kwenye daftari wakaipigia kura.',
     );
-    expect(tKnown(said('field.enterMemberNumber'))).toBe('Weka nambari yako ya mwanachama');
-    expect(tKnown(said('field.oneOf', { field: 'role', options: ['proposer', 'seconder'] }))).toBe(
+    expect(tReceived(said('field.enterMemberNumber'))).toBe('Weka nambari yako ya mwanachama');
+    expect(tReceived(said('field.oneOf', { field: 'role', options: ['proposer', 'seconder'] }))).toBe(
       'Sehemu ya jukumu lazima iwe proposer au seconder',
     );
     // The contract's English text is not looked up: only its code is.
-    expect(tKnown('Enter your member number')).toBe('Enter your member number');
-    expect(tKnown('Jane Wanjiku')).toBe('Jane Wanjiku');
+    expect(tReceived('Enter your member number')).toBe('Enter your member number');
+    expect(tReceived('Jane Wanjiku')).toBe('Jane Wanjiku');
     expect(t('ballot.motionAbstain')).toBe('Najizuia');
   });
 

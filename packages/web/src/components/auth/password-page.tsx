@@ -24,7 +24,7 @@ const passwordSchema = z.object({
 
 /** Authenticator sign-in, step 1: the pin. */
 export function PasswordStep() {
-  const { tKnown } = useT();
+  const { tReceived } = useT();
   const navigate = useNavigate();
   const stored = getPfNumber();
   const [busy, setBusy] = useState(false);
@@ -41,7 +41,7 @@ export function PasswordStep() {
       setPfNumber(pfNumber);
       void navigate({ to: '/verify-token' });
     } catch (err) {
-      form.setError('pass', { type: 'server', message: tKnown(errorIssue(err) ?? errorMessage(err)) || t('common.pleaseTryAgain') });
+      form.setError('pass', { type: 'server', message: tReceived(errorIssue(err) ?? errorMessage(err)) || t('common.pleaseTryAgain') });
     } finally {
       setBusy(false);
     }

@@ -15,15 +15,12 @@ import { errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { useCreateElection, useUpdateElectionById } from '@/lib/mutations';
 import { queries } from '@/lib/queries';
 import { fromZonedInput, toZonedInput } from '@/lib/zoned-time';
-import { useT } from '@/i18n';
+import { says, t, useT } from '@/i18n';
 import { ScheduleFields, scheduleShape, scheduleValues } from '../schedule-fields';
 import { checkRuleRows, draftOf, RuleDraft, RuleEditor } from '../rule-editor';
 
 const fields = CreateElectionBody.innerType().shape;
 
-export const CHOOSE_BRANCH = 'Choose at least one branch';
-export const NOMINATIONS_OPEN_REQUIRED = 'Enter when nominations open';
-export const NOMINATIONS_CLOSE_REQUIRED = 'Enter when nominations close';
 export const NOMINATIONS_ORDER = 'Nominations must close after they open';
 
 /**
@@ -54,11 +51,13 @@ export const newElectionSchema = z
       .min(0, 'The appeal_days must be at least 0')
       .max(MAX_APPEAL_DAYS, `The appeal_days must be at most ${MAX_APPEAL_DAYS}`),
   })
-  .refine((v) => v.electorate === 'all' || v.branch_ids.length > 0, { message: CHOOSE_BRANCH, path: ['branch_ids'] })
+  .refine((v) => v.electorate === 'all' || v.branch_ids.length > 0, says('elections.field.chooseBranch', ['branch_ids']))
   .superRefine((v, ctx) => {
     if (!v.nominations) return;
-    if (!v.nominations_opens) ctx.addIssue({ code: 'custom', message: NOMINATIONS_OPEN_REQUIRED, path: ['nominations_opens'] });
-    if (!v.nominations_closes) ctx.addIssue({ code: 'custom', message: NOMINATIONS_CLOSE_REQUIRED, path: ['nominations_closes'] });
+    if (!v.nominations_opens)
+      ctx.addIssue({ code: 'custom', message: t('elections.field.nominationsOpenRequired'), path: ['nominations_opens'] });
+    if (!v.nominations_closes)
+      ctx.addIssue({ code: 'custom', message: t('elections.field.nominationsCloseRequired'), path: ['nominations_closes'] });
     // Wall-clock times of one zone, compared as such (read as UTC: '08:00' and '08:00:00' are the same time).
     else if (
       v.nominations_opens &&
@@ -184,7 +183,7 @@ export function ElectionForm({
   election?: Election & { id: number };
   onDone: () => void;
 }) {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const id = useId();
   const create = useCreateElection();
   const update = useUpdateElectionById();
@@ -474,7 +473,7 @@ export function ElectionForm({
       </fieldset>
       {problem && (
         <p role="alert" className="text-sm text-destructive">
-          {tKnown(problem)}
+          {tReceived(problem)}
         </p>
       )}
       <FormFooter

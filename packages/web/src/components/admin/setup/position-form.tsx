@@ -23,7 +23,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { useBranches } from '@/hooks/use-admin-lists';
 import { toast } from '@/hooks/use-toast';
 import { useCreatePosition, useUpdatePosition } from '@/lib/mutations';
-import { t, useT, type MessageKey } from '@/i18n';
+import { says, t, useT, type MessageKey } from '@/i18n';
 import { TranslationFields, translationValues, useOtherLanguages } from '@/components/admin/translation-fields';
 import { useElectionParam } from '@/lib/election-search';
 import { queries } from '@/lib/queries';
@@ -123,7 +123,7 @@ export const newPositionSchema = z
     branch: z.string(),
     ...candidacyFields,
   })
-  .refine((v) => v.scope !== 'branch' || v.branch !== '', { message: 'Choose a branch', path: ['branch'] })
+  .refine((v) => v.scope !== 'branch' || v.branch !== '', says('admin.position.chooseBranch', ['branch']))
   .superRefine((v, ctx) => {
     if (v.kind === 'motion') checkQuorum(v, ctx);
     checkNomination(v, ctx);
