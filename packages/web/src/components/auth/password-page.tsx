@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
+import { said } from '@kura/contract';
 import { AuthCard } from '@/components/auth/auth-card';
 import { FormField, useZodForm } from '@/components/forms';
 import { PublicLayout } from '@/components/layout/public-layout';
@@ -14,12 +15,10 @@ import { getPfNumber, setPfNumber } from '@/lib/session';
 import { SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 import { t, useT } from '@/i18n';
 
-// English messages: FieldError shows them from the catalogue (validation.enterMemberNumber, password.required).
-const REQUIRED = 'The password field is required';
-
+// The contract's messages, by code: FieldError says them in the reader's language.
 const passwordSchema = z.object({
-  pfNumber: z.string().trim().min(1, 'Enter your member number'),
-  pass: z.string().min(1, REQUIRED),
+  pfNumber: z.string().trim().min(1, said('field.enterMemberNumber')),
+  pass: z.string().min(1, said('field.isRequired', { field: 'password' })),
 });
 
 /** Authenticator sign-in, step 1: the pin. */

@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { CheckCircle2 } from 'lucide-react';
-import { GOOGLE_BUTTON_MESSAGE, phoneSchema, voterIdSchema } from '@kura/contract';
+import { GOOGLE_BUTTON_MESSAGE, phoneSchema, said, voterIdSchema } from '@kura/contract';
 import { AuthCard } from '@/components/auth/auth-card';
 import { CodeStep } from '@/components/auth/code-step';
 import { ConsentField } from '@/components/auth/consent-field';
@@ -22,8 +22,16 @@ import { setPfNumber } from '@/lib/session';
 import { t, useT } from '@/i18n';
 
 const schema = z.object({
-  pfNumber: z.string().trim().min(1, 'Must be at least 4 characters long').pipe(voterIdSchema),
-  phone: z.string().trim().min(1, 'Must be at least 10 characters long').pipe(phoneSchema),
+  pfNumber: z
+    .string()
+    .trim()
+    .min(1, said('field.minLength', { n: 4 }))
+    .pipe(voterIdSchema),
+  phone: z
+    .string()
+    .trim()
+    .min(1, said('field.minLength', { n: 10 }))
+    .pipe(phoneSchema),
   consent: consentField,
 });
 

@@ -7,6 +7,7 @@ import {
   MAX_SEATS,
   MAX_SUPPORTERS,
   PositionNominationInput,
+  said,
   type PositionNomination,
   type Rule,
   UpdatePositionBody,
@@ -85,8 +86,8 @@ const kindFields = {
 const candidacyFields = {
   rules: z.array(RuleDraft),
   nominate: z.boolean(),
-  proposers: z.number({ invalid_type_error: 'The proposers must be a number' }),
-  seconders: z.number({ invalid_type_error: 'The seconders must be a number' }),
+  proposers: z.number({ invalid_type_error: said('field.mustBeNumber', { field: 'proposers' }) }),
+  seconders: z.number({ invalid_type_error: said('field.mustBeNumber', { field: 'seconders' }) }),
   same_branch: z.boolean(),
   self: z.boolean(),
 };
