@@ -75,7 +75,7 @@ function failingBranch() {
   return renderHook(() => ({ create: useCreateBranch(), toasts: useToast().toasts }), { wrapper });
 }
 
-describe('staff failure toasts of lib/ come from the catalogue (issue #38: no text matching)', () => {
+describe('staff failure toasts of lib/ come from the catalogue, never from matching their English', () => {
   it('a refused write says its own words in Kiswahili, and the server’s reason as the server said it', async () => {
     // The server answers in the reader's language (Accept-Language): its reason arrives in Kiswahili.
     stubRoutes(stub(contract.api.setup.createBranch, { status: 409, body: { message: 'Tawi lenye jina hili lipo tayari' } }));
