@@ -78,7 +78,7 @@ export default tseslint.config(
               'hiddenText',
             ],
           },
-          callees: { exclude: ['t', 'tRich', 'tKnown', 'translate', '(\\w+\\.)?register'] },
+          callees: { exclude: ['t', 'tRich', 'tReceived', 'translate', '(\\w+\\.)?register'] },
           words: { exclude: ['[0-9!-/:-@[-`{-~·©#%–—]+', '[A-Z_-]+'] },
         },
       ],

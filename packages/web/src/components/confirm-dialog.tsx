@@ -31,7 +31,7 @@ type ConfirmDialogProps = {
  * and says why; the reason is cleared each time the dialog opens again.
  */
 export function ConfirmDialog({ open, title, description, confirmLabel, destructive, pending, onConfirm, onClose }: ConfirmDialogProps) {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const [problem, setProblem] = useState<string | null>(null);
   const [wasOpen, setWasOpen] = useState(open);
   if (open !== wasOpen) {
@@ -55,7 +55,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, destruct
         </AlertDialogHeader>
         {problem && (
           <p role="alert" className="text-sm text-destructive">
-            {tKnown(problem)}
+            {tReceived(problem)}
           </p>
         )}
         <AlertDialogFooter>

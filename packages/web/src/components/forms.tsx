@@ -76,12 +76,12 @@ export function StoredChangedNote({ show, className }: { show: boolean; classNam
 
 /** The field's own message under it, read by screen readers as it appears. */
 export function FieldError({ id, message }: { id: string; message?: string | null }) {
-  // The contract's and the server's messages are the spec's English: shown in the reader's language when the catalogue has them.
-  const { tKnown } = useT();
+  // A contract message carried by its code is said in the active language; the web's and the server's are shown as they are.
+  const { tReceived } = useT();
   if (!message) return null;
   return (
     <p id={id} role="alert" className="text-sm text-destructive">
-      {tKnown(message)}
+      {tReceived(message)}
     </p>
   );
 }

@@ -41,6 +41,24 @@ describe('message catalogues (docs/i18n.md)', () => {
   });
 });
 
+/** The app's source (tests and the catalogues aside), as text. */
+const sources = Object.entries(import.meta.glob<string>('../**/*.{ts,tsx}', { query: '?raw', import: 'default', eager: true }))
+  .filter(([path]) => !/\.test\.tsx?$/.test(path) && !path.startsWith('../test/'))
+  .map(([, text]) => text)
+  .join('\n');
+
+describe('every message is said somewhere', () => {
+  it('each English key is named in the source, or its family is looked up by a computed key (`prefix.${…}`)', () => {
+    // Since no text is translated by matching its English, a key nothing names is dead: delete it from every catalogue.
+    const unused = Object.keys(en).filter((key) => {
+      if (sources.includes(`'${key}'`) || sources.includes(`"${key}"`)) return false;
+      const family = key.slice(0, key.lastIndexOf('.') + 1);
+      return !sources.includes(`\`${family}\${`) && !sources.includes(`'${family}'`);
+    });
+    expect(unused).toEqual([]);
+  });
+});
+
 describe('Kiswahili that says what the English says (issue of the first hour, item 6)', () => {
   it('the declaration’s quorum sentence counts the Abstain votes, named as the ballot names them, not those who did not vote', async () => {
     const sw = (await import('./locales/sw.json')).default as Record<string, string>;

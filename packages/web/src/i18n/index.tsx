@@ -1,6 +1,6 @@
 import { Fragment, createElement, useSyncExternalStore, type ReactNode } from 'react';
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
-import { CONTRACT_MESSAGES, readSaid, valuesIn } from '@kura/contract';
+import { CONTRACT_MESSAGES, readSaid, valuesIn, type MOTION_OPTIONS } from '@kura/contract';
 import en from './locales/en.json';
 import sw from './locales/sw.json';
 import { pseudoCatalogue } from './pseudo';
@@ -196,26 +196,43 @@ export function tRich(key: MessageKey, values: MessageValues): ReactNode {
   return Array.isArray(out) ? createElement(Fragment, null, ...(out as ReactNode[])) : (out as ReactNode);
 }
 
-let englishIndex: Map<string, MessageKey> | null = null;
-
 /**
  * A message that reaches the screen from elsewhere, in the active language. The contract's field
  * messages (its schemas' `said`, which the forms run) carry their code and values: said by code.
- * Other texts (the server's spec wording, option names like Yes/No/Abstain) are shown in the active
- * language when the English catalogue holds them word for word; any other text unchanged.
+ * Any other text is shown as it is: the server already answers in the reader's language
+ * (`Accept-Language`), and no text is ever translated by matching its English (docs/i18n.md).
  */
-export function tKnown(text: string | null | undefined): string {
+export function tReceived(text: string | null | undefined): string {
   if (!text) return text ?? '';
   const said = readSaid(text);
-  if (said)
-    return intlFor(current.locale).formatMessage(
-      { id: said.id },
-      valuesIn(current.locale === PSEUDO_LOCALE ? 'en' : current.locale, said.values),
-    );
-  if (current.locale === 'en') return text;
-  englishIndex ??= new Map(Object.entries(en).map(([key, message]) => [message, key as MessageKey]));
-  const key = englishIndex.get(text);
-  return key ? t(key) : text;
+  if (!said) return text;
+  return intlFor(current.locale).formatMessage(
+    { id: said.id },
+    valuesIn(current.locale === PSEUDO_LOCALE ? 'en' : current.locale, said.values),
+  );
+}
+
+/**
+ * A form check's message from the catalogue, said when the check runs (so in the language of that
+ * moment): zod's `refine(check, says('key'))`, or `says('key', ['field'])` for an object's field.
+ */
+export function says(key: MessageKey, path?: (string | number)[]): () => { message: string; path?: (string | number)[] } {
+  return () => ({ message: t(key), ...(path ? { path } : {}) });
+}
+
+/** The catalogue's name of each of a motion's fixed options (the contract's MOTION_OPTIONS). */
+export const MOTION_OPTION_KEYS: Record<(typeof MOTION_OPTIONS)[number], MessageKey> = {
+  Yes: 'ballot.motionYes',
+  No: 'ballot.motionNo',
+  Abstain: 'ballot.motionAbstain',
+};
+
+/**
+ * A motion option's name in the active language: one of the contract's MOTION_OPTIONS is said by
+ * its key (translation by a contract code); any other name is shown unchanged.
+ */
+export function optionName(name: string): string {
+  return Object.hasOwn(MOTION_OPTION_KEYS, name) ? t(MOTION_OPTION_KEYS[name as keyof typeof MOTION_OPTION_KEYS]) : name;
 }
 
 /** The `Intl` locale of the active language; English keeps the browser's own English (en-KE, en-GB…). */
@@ -225,7 +242,6 @@ export function intlLocale(): string {
   return browserLanguages().find((tag) => shippedFor(tag) === 'en') ?? 'en';
 }
 
-/** Re-renders the component when the language changes; gives the message functions. */
 /** Translations of the organisation's own texts as the API answers them: language → field → text. */
 export type ContentTranslations = Record<string, Record<string, string>> | undefined;
 
@@ -265,7 +281,8 @@ export function ballotGroupIn<
 export const titleIn = (locale: Locale, r: { title: string; translations?: ContentTranslations }): string =>
   contentIn(locale, r.title, r.translations, 'title');
 
+/** Re-renders the component when the language changes; gives the message functions. */
 export function useT() {
   const locale = useSyncExternalStore(subscribeLocale, getLocale, getLocale);
-  return { t, tRich, tKnown, locale };
+  return { t, tRich, tReceived, optionName, locale };
 }

@@ -1,14 +1,19 @@
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { contract } from '@kura/contract';
 import { renderWithProviders } from '@/test/render';
-import { stubRoutes } from '@/test/fetch';
+import { stub, stubRoutes } from '@/test/fetch';
 import { StaffLogin } from '@/components/staff/staff-login';
 import { StatisticsTiles } from '@/components/staff/statistics-tiles';
 import { Pager } from '@/components/staff/pager';
 import { ReminderProgress } from '@/components/admin/reminders-page';
 import { userIdCell } from '@/components/admin/logs-page';
 import { positionSummary } from '@/components/admin/setup/positions-section';
-import { setLocale, tKnown } from './index';
+import { useCreateBranch } from '@/lib/mutations';
+import { useToast } from '@/hooks/use-toast';
+import { setLocale } from './index';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -63,11 +68,38 @@ describe('the staff screens in Kiswahili (docs/i18n.md)', () => {
   });
 });
 
-describe('staff failure toasts written in lib/ in English', () => {
-  it('are shown in Kiswahili through tKnown', () => {
+/** The toasts of a failed staff write, on a fresh query client, in the language active when it failed. */
+function failingBranch() {
+  const queryClient = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  return renderHook(() => ({ create: useCreateBranch(), toasts: useToast().toasts }), { wrapper });
+}
+
+describe('staff failure toasts of lib/ come from the catalogue, never from matching their English', () => {
+  it('a refused write says its own words in Kiswahili, and the server’s reason as the server said it', async () => {
+    // The server answers in the reader's language (Accept-Language): its reason arrives in Kiswahili.
+    stubRoutes(stub(contract.api.setup.createBranch, { status: 409, body: { message: 'Tawi lenye jina hili lipo tayari' } }));
     setLocale('sw');
-    expect(tKnown('Failed to add the branch')).toBe('Imeshindwa kuongeza tawi');
-    expect(tKnown('Error fetching branches')).toBe('Hitilafu katika kupata matawi');
-    expect(tKnown('An error occurred')).toBe('Hitilafu imetokea');
+    const hook = failingBranch();
+    await act(() => hook.result.current.create.mutateAsync({ body: { name: 'Nairobi' } }).catch(() => undefined));
+    await waitFor(() =>
+      expect(hook.result.current.toasts.map((x) => [x.title, x.description])).toContainEqual([
+        'Imeshindwa kuongeza tawi',
+        'Tawi lenye jina hili lipo tayari',
+      ]),
+    );
+  });
+
+  it('with no reason from the server, the generic words are the catalogue’s too', async () => {
+    stubRoutes(stub(contract.api.setup.createBranch, { status: 409, body: { message: '' } }));
+    setLocale('sw');
+    const hook = failingBranch();
+    await act(() => hook.result.current.create.mutateAsync({ body: { name: 'Nairobi' } }).catch(() => undefined));
+    await waitFor(() =>
+      expect(hook.result.current.toasts.map((x) => [x.title, x.description])).toContainEqual([
+        'Imeshindwa kuongeza tawi',
+        'Tafadhali jaribu tena.',
+      ]),
+    );
   });
 });

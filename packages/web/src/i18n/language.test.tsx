@@ -9,7 +9,9 @@ import {
   setMemberLanguage,
   setOrganisationDefault,
   t,
-  tKnown,
+  tReceived,
+  optionName,
+  CATALOGUES,
 } from './index';
 import { pseudoMessage, pseudoText } from './pseudo';
 import { LANGUAGE_STORAGE_KEY } from './storage';
@@ -17,7 +19,8 @@ import { PREFERENCE_KEYS, clearSession, storeSession } from '@/lib/session';
 import { formatInZone } from '@/lib/zoned-time';
 import { resultText } from '@/lib/format';
 import { motionRule } from '@/lib/motion-rule';
-import { said } from '@kura/contract';
+import { choiceText } from '@/components/ballot/ballot-form';
+import { MOTION_OPTIONS, said } from '@kura/contract';
 
 describe('which language the app speaks (docs/api.md "Languages")', () => {
   it('member, then this device, then the browser when shipped, then the organisation, else English', () => {
@@ -67,21 +70,47 @@ describe('which language the app speaks (docs/api.md "Languages")', () => {
     expect(resultText(1, 4)).toBe('25.00% 1 vote');
     expect(resultText(0, 0)).toBe('0.00% 0 vote');
     expect(resultText(3, 4)).toBe('75.00% 3 votes');
-    expect(tKnown(said('field.enterMemberNumber'))).toBe('Enter your member number');
-    expect(tKnown(said('field.oneOf', { field: 'role', options: ['proposer', 'seconder'] }))).toBe('The role must be proposer or seconder');
+    expect(tReceived(said('field.enterMemberNumber'))).toBe('Enter your member number');
+    expect(tReceived(said('field.oneOf', { field: 'role', options: ['proposer', 'seconder'] }))).toBe(
+      'The role must be proposer or seconder',
+    );
     setLocale('sw');
     expect(resultText(3, 4)).toBe('75.00% kura 3');
     expect(motionRule('two_thirds', 50)).toBe(
       'Hoja inapita ikiwa angalau theluthi mbili ya kura za Ndiyo na Hapana ni Ndiyo, na angalau 50% ya wanachama kwenye daftari wakaipigia kura.',
     );
-    expect(tKnown(said('field.enterMemberNumber'))).toBe('Weka nambari yako ya mwanachama');
-    expect(tKnown(said('field.oneOf', { field: 'role', options: ['proposer', 'seconder'] }))).toBe(
+    expect(tReceived(said('field.enterMemberNumber'))).toBe('Weka nambari yako ya mwanachama');
+    expect(tReceived(said('field.oneOf', { field: 'role', options: ['proposer', 'seconder'] }))).toBe(
       'Sehemu ya jukumu lazima iwe proposer au seconder',
     );
     // The contract's English text is not looked up: only its code is.
-    expect(tKnown('Enter your member number')).toBe('Enter your member number');
-    expect(tKnown('Jane Wanjiku')).toBe('Jane Wanjiku');
+    expect(tReceived('Enter your member number')).toBe('Enter your member number');
+    expect(tReceived('Jane Wanjiku')).toBe('Jane Wanjiku');
     expect(t('ballot.motionAbstain')).toBe('Najizuia');
+  });
+
+  it('never translates a text by matching its English: only a contract code is said', () => {
+    setLocale('sw');
+    // The web's own words and the server's answers are shown as they arrived, even word for word in en.json.
+    expect(tReceived('Failed to add the branch')).toBe('Failed to add the branch');
+    expect(tReceived(en['toast.errorOccurred'])).toBe('An error occurred');
+    const kiswahili = CATALOGUES.sw as Record<string, string>;
+    for (const [key, english] of Object.entries(en)) if (kiswahili[key] !== english) expect(tReceived(english), key).toBe(english);
+    // A contract code is said in the language.
+    expect(tReceived(said('field.enterMemberNumber'))).toBe('Weka nambari yako ya mwanachama');
+  });
+
+  it('names a motion’s options (the contract’s MOTION_OPTIONS) by their keys; any other name unchanged', () => {
+    expect(MOTION_OPTIONS.map(optionName)).toEqual(['Yes', 'No', 'Abstain']);
+    setLocale('sw');
+    expect(MOTION_OPTIONS.map(optionName)).toEqual(['Ndiyo', 'Hapana', 'Najizuia']);
+    expect(optionName('Jane Wanjiku')).toBe('Jane Wanjiku');
+    expect(optionName('yes')).toBe('yes');
+    expect(optionName('toString')).toBe('toString');
+    // The ballot's confirmation: a motion's choice in Kiswahili, a candidate's name as it is.
+    const choice = { id: 1, photo: null, positionId: 8, position: 'Amend rule 12', seats: 1 };
+    expect(choiceText([{ ...choice, name: 'No', method: 'motion' }])).toBe('Hapana');
+    expect(choiceText([{ ...choice, name: 'No', method: 'plurality' }])).toBe('No');
   });
 
   it('dates go through Intl in the active language, on the organisation’s clock', () => {

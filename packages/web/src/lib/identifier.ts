@@ -1,12 +1,6 @@
 import { z } from 'zod';
-import { consentSchema, IDENTIFIER_FORMAT_MESSAGE, isSignInIdentifier, signInIdentifierSchema, tokenSchema } from '@kura/contract';
-
-export const ENTER_MEMBER_NUMBER = 'Enter your member number';
-/**
- * The empty code field, in plain words. The contract's own message for a missing token stays the
- * spec's ('Enter 6 digit secure OTP', what the API answers); the form asks first, in these words.
- */
-export const ENTER_OTP = 'Enter the 6-digit code';
+import { says } from '@/i18n';
+import { consentSchema, IDENTIFIER_FORMAT_MESSAGE, said, isSignInIdentifier, signInIdentifierSchema, tokenSchema } from '@kura/contract';
 
 /** The consent checkbox of a form: holds a boolean, must be ticked (the contract's consentSchema). */
 export const consentField = z.boolean().pipe(consentSchema);
@@ -21,7 +15,7 @@ export function signInSchemaWith(pattern: () => string | null | undefined) {
     unique_id: z
       .string()
       .trim()
-      .min(1, ENTER_MEMBER_NUMBER)
+      .min(1, said('field.enterMemberNumber'))
       .pipe(signInIdentifierSchema)
       .refine((v) => isSignInIdentifier(v, pattern()), IDENTIFIER_FORMAT_MESSAGE),
     consent: consentField,
@@ -32,5 +26,13 @@ export function signInSchemaWith(pattern: () => string | null | undefined) {
 export const signInSchema = signInSchemaWith(() => null);
 export type SignInValues = z.input<typeof signInSchema>;
 
-export const tokenFormSchema = z.object({ token: z.string().trim().min(1, ENTER_OTP).pipe(tokenSchema) });
+export const tokenFormSchema = z.object({
+  token: z
+    .string()
+    .trim()
+    // The empty code field, in plain words (validation.enterCode). The contract's own message for a missing token stays
+    // the spec's ('Enter 6 digit secure OTP', what the API answers); the form asks first, in these words.
+    .refine((v) => v.length > 0, says('validation.enterCode'))
+    .pipe(tokenSchema),
+});
 export type TokenValues = z.input<typeof tokenFormSchema>;

@@ -74,8 +74,8 @@ export const VOTER_MENU: MenuItem[] = [
   },
 ];
 
-/** Subtitles of voter pages that are not menu items: English, shown through the catalogue (tKnown). None now: Nominations is in the menu. */
-export const VOTER_EXTRA_TITLES: Record<string, string> = {};
+/** Subtitles of voter pages that are not menu items, by catalogue key. None now: Nominations is in the menu. */
+export const VOTER_EXTRA_TITLES: Record<string, MessageKey> = {};
 
 /** Menus (docs/screens.md "Screens"): Admin: Home, Manage, Elections, Organisation, Set-up, Candidates, Nominations, Register, Staff, USSD, Logs, Receipts. */
 export const ADMIN_MENU: MenuItem[] = [
@@ -170,10 +170,10 @@ export const ADMIN_MENU: MenuItem[] = [
   },
 ];
 
-/** Admin pages that are not menu items. */
-export const ADMIN_EXTRA_TITLES: Record<string, string> = {
-  '/admin/issues': 'Issue Reports',
-  '/admin/reminders': 'Reminders',
+/** Admin pages that are not menu items: their subtitles, by catalogue key. */
+export const ADMIN_EXTRA_TITLES: Record<string, MessageKey> = {
+  '/admin/issues': 'menu.admin.issuesTitle',
+  '/admin/reminders': 'admin.dashboard.reminders',
 };
 
 /** Menus (docs/screens.md "Screens"): Agent: Home. */

@@ -2,6 +2,7 @@ import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { toast } from '@/hooks/use-toast';
 import { api } from './api';
+import { t } from '@/i18n';
 import { errorIssue, errorMessage, errorStatus, firstFieldError } from './errors';
 import { electionKey, queryKeys } from './queries';
 
@@ -13,7 +14,7 @@ import { electionKey, queryKeys } from './queries';
  * refresh a list or toast a failure themselves.
  */
 
-/** The red toast of a refused or failed call; the toaster shows an English text held in en.json in the active language (tKnown, docs/i18n.md). */
+/** The red toast of a refused or failed call: the web's own words from the catalogue (`t`), the server's as it said them (docs/i18n.md). */
 export function failureToast(title: string, description?: string) {
   toast({ variant: 'destructive', title, description });
 }
@@ -23,11 +24,14 @@ const fieldOrMessage = (err: unknown, fallback?: string) => firstFieldError(err)
 
 /** Login failure (docs/screens.md "Messages and timings"): 'An error occurred' with the server message; a 401 gives 'Invalid credentials'. */
 export function loginFailureToast(err: unknown) {
-  failureToast('An error occurred', errorStatus(err) === 401 ? 'Invalid credentials' : fieldOrMessage(err, 'Please try again'));
+  failureToast(
+    t('toast.errorOccurred'),
+    errorStatus(err) === 401 ? t('toast.invalidCredentials') : fieldOrMessage(err, t('common.pleaseTryAgain')),
+  );
 }
 
 /** The toast of a refused one-time code or token. */
-const codeFailureToast = (err: unknown) => failureToast('There has been the following issue', errorMessage(err) ?? 'Please try again');
+const codeFailureToast = (err: unknown) => failureToast(t('toast.followingIssue'), errorMessage(err) ?? t('common.pleaseTryAgain'));
 
 /**
  * A mutation of the voting and results family acting on one election: every call carries
@@ -57,9 +61,6 @@ function useRefresh() {
 
 // --- sign-in and sign-up -------------------------------------------------------------------------
 
-export const NO_ACCOUNT = 'No account found, try signing up';
-export const ACCOUNT_EXISTS = 'Such an account already exists, try signing in or use a different voter id';
-
 /**
  * Member sign-in, step 1: the code goes to the member's phone. An unknown identifier (404) is said
  * on the form itself (docs/screens.md "Sign-in and session loss"), not in a toast.
@@ -67,7 +68,7 @@ export const ACCOUNT_EXISTS = 'Such an account already exists, try signing in or
 export function useVerifyPhone() {
   return api.auth.verifyPhone.useMutation({
     onError: (err) => {
-      if (errorStatus(err) !== 404) failureToast('There has been the below issue', errorMessage(err) ?? 'Please try again');
+      if (errorStatus(err) !== 404) failureToast(t('toast.belowIssue'), errorMessage(err) ?? t('common.pleaseTryAgain'));
     },
   });
 }
@@ -80,7 +81,10 @@ export function useVerifySms() {
 export function useMemberGoogleLogin() {
   return api.auth.loginGoogle.useMutation({
     onError: (err) =>
-      failureToast('An error occurred', errorStatus(err) === 401 ? 'Invalid credentials' : (errorMessage(err) ?? 'Please try again')),
+      failureToast(
+        t('toast.errorOccurred'),
+        errorStatus(err) === 401 ? t('toast.invalidCredentials') : (errorMessage(err) ?? t('common.pleaseTryAgain')),
+      ),
   });
 }
 
@@ -107,21 +111,21 @@ export function useStaffGoogleLogin() {
 /** Authenticator sign-in, step 1: the pin (the screen also shows the message under the field). */
 export function useSignPass() {
   return api.auth.signPass.useMutation({
-    onError: (err) => failureToast('There has been the following issue', errorIssue(err) ?? errorMessage(err) ?? 'Please try again'),
+    onError: (err) => failureToast(t('toast.followingIssue'), errorIssue(err) ?? errorMessage(err) ?? t('common.pleaseTryAgain')),
   });
 }
 
 /** Authenticator sign-in, step 2: the token from the app. */
 export function useVerifyTokenLogin() {
   return api.auth.verifyTokenLogin.useMutation({
-    onError: (err) => failureToast('There has been the following issue', errorIssue(err) ?? errorMessage(err) ?? 'Please try again'),
+    onError: (err) => failureToast(t('toast.followingIssue'), errorIssue(err) ?? errorMessage(err) ?? t('common.pleaseTryAgain')),
   });
 }
 
 /** Authenticator set-up: the QR code and key. */
 export function useSendQr() {
   return api.auth.sendQr.useMutation({
-    onError: (err) => failureToast('Issue generating qr code', errorMessage(err) ?? 'Issue generating qr code'),
+    onError: (err) => failureToast(t('qr.failed'), errorMessage(err) ?? t('qr.failed')),
   });
 }
 
@@ -132,14 +136,14 @@ export function useConfirmAuthenticator() {
 
 export function useChangePin() {
   return api.auth.changePin.useMutation({
-    onError: (err) => failureToast('Error changing pin', fieldOrMessage(err)),
+    onError: (err) => failureToast(t('toast.pinFailed'), fieldOrMessage(err)),
   });
 }
 
 function signupFailure(err: unknown) {
   failureToast(
-    'An error occurred',
-    errorStatus(err) === 409 ? ACCOUNT_EXISTS : `${errorMessage(err) ?? 'Something went wrong.'} Try using a different voter id`,
+    t('toast.errorOccurred'),
+    errorStatus(err) === 409 ? t('toast.accountExists') : t('toast.differentVoterId', { reason: errorMessage(err) ?? t('crash.message') }),
   );
 }
 
@@ -150,7 +154,10 @@ export function useSignup() {
 export function useVerifySignup() {
   return api.auth.verifySignup.useMutation({
     onError: (err) =>
-      failureToast('An error occurred', errorStatus(err) === 409 ? ACCOUNT_EXISTS : (errorMessage(err) ?? 'Something went wrong.')),
+      failureToast(
+        t('toast.errorOccurred'),
+        errorStatus(err) === 409 ? t('toast.accountExists') : (errorMessage(err) ?? t('crash.message')),
+      ),
   });
 }
 
@@ -171,7 +178,7 @@ export function useCastVote(election?: number) {
       refresh(queryKeys.dashboard);
     },
     onError: (err) => {
-      failureToast('Unable to process vote,', fieldOrMessage(err, 'Please try again'));
+      failureToast(t('toast.voteFailed'), fieldOrMessage(err, t('common.pleaseTryAgain')));
       if (errorStatus(err) === 409) refresh(queryKeys.myVvpat);
       if (errorStatus(err) === 403) refresh(queryKeys.electionStatus);
     },
@@ -181,7 +188,7 @@ export function useCastVote(election?: number) {
 
 export function useReportIssue() {
   return api.help.reportIssue.useMutation({
-    onError: (err) => failureToast('Error reporting issue', errorMessage(err) ?? 'Something went wrong. Please try again later.'),
+    onError: (err) => failureToast(t('toast.issueFailed'), errorMessage(err) ?? t('common.somethingWrong')),
   });
 }
 
@@ -221,7 +228,7 @@ export function useCreateMember() {
     onSuccess: () => refresh(queryKeys.members),
     onError: (err) => {
       if (errorStatus(err) === 422) return;
-      failureToast('Error adding member', fieldOrMessage(err));
+      failureToast(t('admin.toast.addMember'), fieldOrMessage(err));
     },
   });
 }
@@ -233,7 +240,7 @@ export function useDeleteMember() {
     onSuccess: () => refresh(queryKeys.members),
     onError: (err) => {
       if (errorStatus(err) === 409) return;
-      failureToast('Error removing member', fieldOrMessage(err));
+      failureToast(t('admin.toast.removeMember'), fieldOrMessage(err));
     },
   });
 }
@@ -244,7 +251,7 @@ export function useUpdateMember() {
     onSuccess: () => refresh(queryKeys.members),
     onError: (err, variables) => {
       if (!variables.body.confirm_contact_change && errorIssue(err) === CONTACT_CHANGE_AFTER_VOTE) return;
-      failureToast('Error updating member', fieldOrMessage(err));
+      failureToast(t('admin.toast.updateMember'), fieldOrMessage(err));
     },
   });
 }
@@ -253,7 +260,7 @@ export function useAssignPositions(election?: number) {
   const refresh = useRefresh();
   const mutation = api.members.assignPositions.useMutation({
     onSuccess: () => refresh(queryKeys.members, queryKeys.candidates),
-    onError: () => failureToast('Error assigning position', 'Please try again.'),
+    onError: () => failureToast(t('admin.toast.assignPosition'), t('admin.tryAgain')),
   });
   return inElection(mutation, election);
 }
@@ -266,7 +273,7 @@ export function useImportMembers() {
       if (res.status !== 200 || res.body.errors.length > 0) return;
       return refresh(queryKeys.members, ...(variables.query?.create_branches ? [queryKeys.branches] : []));
     },
-    onError: (err) => failureToast('Import failed', errorMessage(err) ?? 'Please try again.'),
+    onError: (err) => failureToast(t('admin.import.failed'), errorMessage(err) ?? t('admin.tryAgain')),
   });
 }
 
@@ -275,7 +282,7 @@ export function useUpdateCandidate(failed: string, election?: number) {
   const refresh = useRefresh();
   const mutation = api.candidates.updateCandidate.useMutation({
     onSuccess: () => refresh(queryKeys.candidates, queryKeys.members),
-    onError: (err) => failureToast(failed, fieldOrMessage(err, 'Please try again.')),
+    onError: (err) => failureToast(failed, fieldOrMessage(err, t('admin.tryAgain'))),
   });
   return inElection(mutation, election);
 }
@@ -285,7 +292,7 @@ export function useCreateReminder(election?: number) {
   const refresh = useRefresh();
   const mutation = api.reminders.createReminder.useMutation({
     onSuccess: (_res, variables) => (variables.body.dry_run ? undefined : refresh(queryKeys.reminders)),
-    onError: (err) => failureToast('The reminder could not be queued', fieldOrMessage(err, 'Something went wrong')),
+    onError: (err) => failureToast(t('admin.toast.reminder'), fieldOrMessage(err, t('toast.somethingWrong'))),
   });
   return inElection(mutation, election);
 }
@@ -306,7 +313,7 @@ export function useToggleElection(election?: number) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.elections });
     },
     onError: (err) => {
-      failureToast('Failed to update election status', errorMessage(err) ?? 'Something went wrong');
+      failureToast(t('admin.toast.electionStatus'), errorMessage(err) ?? t('toast.somethingWrong'));
       void queryClient.invalidateQueries({ queryKey: queryKeys.electionStatus });
     },
   });
@@ -323,11 +330,11 @@ function useRefreshElection() {
 }
 
 /** Saving election settings; `failed` is the failure toast's title (the schedule, the organisation texts). */
-export function useUpdateElection(failed = 'The schedule could not be saved', election?: number) {
+export function useUpdateElection(failed = t('admin.toast.schedule'), election?: number) {
   const refresh = useRefreshElection();
   const mutation = api.elections.updateElection.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast(failed, fieldOrMessage(err, 'Something went wrong')),
+    onError: (err) => failureToast(failed, fieldOrMessage(err, t('toast.somethingWrong'))),
   });
   return inElection(mutation, election);
 }
@@ -336,7 +343,7 @@ export function useCloseElection(election?: number) {
   const refresh = useRefreshElection();
   const mutation = api.lifecycle.closeElection.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('The election could not be closed', errorMessage(err) ?? 'Something went wrong'),
+    onError: (err) => failureToast(t('admin.toast.close'), errorMessage(err) ?? t('toast.somethingWrong')),
   });
   return inElection(mutation, election);
 }
@@ -349,7 +356,7 @@ export function useUpdateOrganisation() {
   const refreshElection = useRefreshElection();
   return api.organisation.updateOrganisation.useMutation({
     onSuccess: () => Promise.all([refresh(queryKeys.organisation), refreshElection()]).then(() => undefined),
-    onError: (err) => failureToast('The organisation could not be saved', fieldOrMessage(err, 'Something went wrong')),
+    onError: (err) => failureToast(t('admin.toast.saveOrganisation'), fieldOrMessage(err, t('toast.somethingWrong'))),
   });
 }
 
@@ -364,7 +371,7 @@ export function useCreateElection() {
   const refresh = useRefreshElections();
   return api.organisation.createElection.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('The election could not be created', fieldOrMessage(err, 'Something went wrong')),
+    onError: (err) => failureToast(t('admin.toast.createElection'), fieldOrMessage(err, t('toast.somethingWrong'))),
   });
 }
 
@@ -372,7 +379,7 @@ export function useUpdateElectionById() {
   const refresh = useRefreshElections();
   return api.organisation.updateElectionById.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('The election could not be saved', fieldOrMessage(err, 'Something went wrong')),
+    onError: (err) => failureToast(t('admin.toast.saveElection'), fieldOrMessage(err, t('toast.somethingWrong'))),
   });
 }
 
@@ -380,7 +387,7 @@ export function useCopyElection() {
   const refresh = useRefreshElections();
   return api.organisation.copyElection.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('The election could not be copied', fieldOrMessage(err, 'Something went wrong')),
+    onError: (err) => failureToast(t('admin.toast.copyElection'), fieldOrMessage(err, t('toast.somethingWrong'))),
   });
 }
 
@@ -389,7 +396,7 @@ export function useArchiveElection() {
   const refresh = useRefreshElections();
   return api.organisation.archiveElection.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('The election could not be archived', errorMessage(err) ?? 'Something went wrong'),
+    onError: (err) => failureToast(t('admin.toast.archiveElection'), errorMessage(err) ?? t('toast.somethingWrong')),
   });
 }
 
@@ -398,7 +405,7 @@ export function useDeleteElection() {
   const refresh = useRefreshElections();
   return api.organisation.deleteElection.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('The election could not be deleted', errorMessage(err) ?? 'Something went wrong'),
+    onError: (err) => failureToast(t('admin.toast.deleteElection'), errorMessage(err) ?? t('toast.somethingWrong')),
   });
 }
 
@@ -410,7 +417,7 @@ export function usePutAttributes() {
   const refresh = useRefresh();
   return api.register.putAttributes.useMutation({
     onSuccess: () => refresh(queryKeys.memberAttributes, queryKeys.members),
-    onError: (err) => failureToast('The attributes could not be saved', fieldOrMessage(err, 'Something went wrong')),
+    onError: (err) => failureToast(t('admin.toast.saveAttributes'), fieldOrMessage(err, t('toast.somethingWrong'))),
   });
 }
 
@@ -439,13 +446,13 @@ export function useSetStaffPassword() {
 // --- set-up (branches and positions) -------------------------------------------------------------
 
 /** The reason a set-up change was refused: the 409/422 message, or a generic one. */
-export const setupFailureReason = (err: unknown) => fieldOrMessage(err, 'Please try again.')!;
+export const setupFailureReason = (err: unknown) => fieldOrMessage(err, t('admin.tryAgain'))!;
 
 export function useCreateBranch() {
   const refresh = useRefresh();
   return api.setup.createBranch.useMutation({
     onSuccess: () => refresh(queryKeys.branches),
-    onError: (err) => failureToast('Failed to add the branch', setupFailureReason(err)),
+    onError: (err) => failureToast(t('admin.toast.addBranch'), setupFailureReason(err)),
   });
 }
 
@@ -454,7 +461,7 @@ export function useRenameBranch() {
   return api.setup.updateBranch.useMutation({
     // A branch position's level is the branch's name.
     onSuccess: () => refresh(queryKeys.branches, queryKeys.positions),
-    onError: (err) => failureToast('Failed to rename the branch', setupFailureReason(err)),
+    onError: (err) => failureToast(t('admin.toast.renameBranch'), setupFailureReason(err)),
   });
 }
 
@@ -462,7 +469,7 @@ export function useDeleteBranch() {
   const refresh = useRefresh();
   return api.setup.deleteBranch.useMutation({
     onSuccess: () => refresh(queryKeys.branches),
-    onError: (err) => failureToast('Failed to delete the branch', setupFailureReason(err)),
+    onError: (err) => failureToast(t('admin.toast.deleteBranch'), setupFailureReason(err)),
   });
 }
 
@@ -471,7 +478,7 @@ export function useCreatePosition(election?: number) {
   const refresh = useRefresh();
   const mutation = api.setup.createPosition.useMutation({
     onSettled: () => refresh(queryKeys.positions),
-    onError: (err) => failureToast('Failed to add the position', setupFailureReason(err)),
+    onError: (err) => failureToast(t('admin.toast.addPosition'), setupFailureReason(err)),
   });
   return inElection(mutation, election);
 }
@@ -480,7 +487,7 @@ export function useUpdatePosition() {
   const refresh = useRefresh();
   return api.setup.updatePosition.useMutation({
     onSettled: () => refresh(queryKeys.positions),
-    onError: (err) => failureToast('Failed to update the position', setupFailureReason(err)),
+    onError: (err) => failureToast(t('admin.toast.updatePosition'), setupFailureReason(err)),
   });
 }
 
@@ -489,7 +496,7 @@ export function useReorderPositions(election?: number) {
   const refresh = useRefresh();
   const mutation = api.setup.reorderPositions.useMutation({
     onSettled: () => refresh(queryKeys.positions),
-    onError: (err) => failureToast('Failed to move the position', setupFailureReason(err)),
+    onError: (err) => failureToast(t('admin.toast.movePosition'), setupFailureReason(err)),
   });
   return inElection(mutation, election);
 }
@@ -499,7 +506,7 @@ export function useDeletePosition() {
   const refresh = useRefresh();
   return api.setup.deletePosition.useMutation({
     onSettled: () => refresh(queryKeys.positions, queryKeys.candidates),
-    onError: (err) => failureToast('Failed to delete the position', setupFailureReason(err)),
+    onError: (err) => failureToast(t('admin.toast.deletePosition'), setupFailureReason(err)),
   });
 }
 
@@ -531,7 +538,7 @@ export function useCreateNomination(election?: number) {
   const refresh = useNominationRefresh();
   const mutation = api.nominations.createNomination.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('The nomination could not be made', fieldOrMessage(err, 'Please try again.')),
+    onError: (err) => failureToast(t('toast.nominationFailed'), fieldOrMessage(err, t('admin.tryAgain'))),
   });
   return inElection(mutation, election);
 }
@@ -540,7 +547,7 @@ export function useSupportNomination() {
   const refresh = useNominationRefresh();
   return api.nominations.supportNomination.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('Your answer could not be saved', fieldOrMessage(err, 'Please try again.')),
+    onError: (err) => failureToast(t('toast.nominationAnswerFailed'), fieldOrMessage(err, t('admin.tryAgain'))),
   });
 }
 
@@ -548,7 +555,7 @@ export function useAcceptNomination() {
   const refresh = useNominationRefresh();
   return api.nominations.acceptNomination.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('Your answer could not be saved', fieldOrMessage(err, 'Please try again.')),
+    onError: (err) => failureToast(t('toast.nominationAnswerFailed'), fieldOrMessage(err, t('admin.tryAgain'))),
   });
 }
 
@@ -556,7 +563,7 @@ export function useWithdrawNomination() {
   const refresh = useNominationRefresh();
   return api.nominations.withdrawNomination.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('The nomination could not be withdrawn', fieldOrMessage(err, 'Please try again.')),
+    onError: (err) => failureToast(t('toast.nominationWithdrawFailed'), fieldOrMessage(err, t('admin.tryAgain'))),
   });
 }
 
@@ -564,7 +571,7 @@ export function useAppealNomination() {
   const refresh = useNominationRefresh();
   return api.nominations.appealNomination.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('The appeal could not be made', fieldOrMessage(err, 'Please try again.')),
+    onError: (err) => failureToast(t('toast.appealFailed'), fieldOrMessage(err, t('admin.tryAgain'))),
   });
 }
 
@@ -572,7 +579,7 @@ export function useDecideNomination() {
   const refresh = useNominationRefresh();
   return api.nominations.decideNomination.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('The decision could not be saved', fieldOrMessage(err, 'Please try again.')),
+    onError: (err) => failureToast(t('toast.decisionFailed'), fieldOrMessage(err, t('admin.tryAgain'))),
   });
 }
 
@@ -580,7 +587,7 @@ export function useDecideAppeal() {
   const refresh = useNominationRefresh();
   return api.nominations.decideAppeal.useMutation({
     onSuccess: refresh,
-    onError: (err) => failureToast('The decision could not be saved', fieldOrMessage(err, 'Please try again.')),
+    onError: (err) => failureToast(t('toast.decisionFailed'), fieldOrMessage(err, t('admin.tryAgain'))),
   });
 }
 
@@ -591,7 +598,7 @@ export function useFileClaim(election?: number) {
   const refresh = useRefresh();
   const mutation = api.register.fileClaim.useMutation({
     onSuccess: () => refresh(queryKeys.register),
-    onError: (err) => failureToast('The claim could not be made', fieldOrMessage(err, 'Please try again.')),
+    onError: (err) => failureToast(t('register.msg.claimFailed'), fieldOrMessage(err, t('admin.tryAgain'))),
   });
   return inElection(mutation, election);
 }

@@ -16,15 +16,15 @@ import { errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { positionOptionLabel } from '@/lib/format';
 import { useUpdateCandidate } from '@/lib/mutations';
 import { CandidateMediaFields, candidateForm, useFileInput } from './candidate-fields';
-import { useT } from '@/i18n';
+import { says, useT } from '@/i18n';
 
 /** How many matches the member search shows (the first page of the search). */
 const SEARCH_PAGE = 10;
 
 /** The dialog's choices; the member's own details are checked against the contract on submit. */
 const addSchema = z.object({
-  position: z.string().min(1, 'Choose the position they stand for'),
-  member: z.custom<Member | null>().refine((m): m is Member => m !== null, 'Search for the member and choose one'),
+  position: z.string().refine((v) => v.length > 0, says('admin.candidate.choosePosition')),
+  member: z.custom<Member | null>().refine((m): m is Member => m !== null, says('admin.candidate.chooseMember')),
   statement: z.string(),
   image: z.custom<File | null>(),
 });
@@ -49,7 +49,7 @@ export function AddCandidateDialog({ open, positionId, onClose }: { open: boolea
 
 /** The dialog's form, mounted afresh each time the dialog opens. */
 function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClose: () => void }) {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const id = useId();
   const { fileRef } = useFileInput();
   // The election the page shows (`?election=N`, the Set-up page of one election), else the current one.
@@ -109,7 +109,7 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
       if (field === 'statement') form.setError('statement', { message: issue.message });
       else
         form.setError('member', {
-          message: t('admin.candidate.fixOnManage', { name: m.name, field, message: tKnown(issue.message) }),
+          message: t('admin.candidate.fixOnManage', { name: m.name, field, message: tReceived(issue.message) }),
         });
       return;
     }

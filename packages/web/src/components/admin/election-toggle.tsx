@@ -23,7 +23,7 @@ import { useT } from '@/i18n';
  * election status' with the server message or 'Something went wrong'.
  */
 export function ElectionToggle({ election }: { election?: number }) {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const id = useId();
   const status = useQuery(queries.electionStatus(election));
   const toggle = useToggleElection(election);
@@ -91,7 +91,7 @@ export function ElectionToggle({ election }: { election?: number }) {
     if (res)
       toast({
         variant: 'success',
-        title: tKnown(res.body.message) || (res.body.active === '1' ? t('admin.toggle.enabled') : t('admin.toggle.disabled')),
+        title: tReceived(res.body.message) || (res.body.active === '1' ? t('admin.toggle.enabled') : t('admin.toggle.disabled')),
       });
   };
 

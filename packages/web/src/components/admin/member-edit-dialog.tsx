@@ -44,7 +44,7 @@ export function MemberEditDialog({ member, onClose }: { member: Member | null; o
 
 /** The dialog's form, mounted afresh for each member. */
 function MemberEditForm({ member, onClose }: { member: Member; onClose: () => void }) {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const id = useId();
   const { branches, loading } = useBranches();
   const update = useUpdateMember();
@@ -123,7 +123,7 @@ function MemberEditForm({ member, onClose }: { member: Member; onClose: () => vo
       />
       {confirmContact && (
         <div role="alert" className="grid gap-2 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-sm">
-          <p>{tKnown(confirmContact)}.</p>
+          <p>{tReceived(confirmContact)}.</p>
           <p>{t('admin.memberEdit.contactWarning')}</p>
           <Button type="button" variant="destructive" className="w-fit" disabled={update.isPending} onClick={() => void save(true)()}>
             {t('admin.memberEdit.confirmContact')}

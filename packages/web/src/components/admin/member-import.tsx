@@ -13,7 +13,7 @@ type Result = { created: number; updated: number; errors: { line: number; messag
 
 /** Beyond the spec: import members from a CSV (docs/operations.md "Importing members"), with its template, its formats and a summary. */
 export function MemberImport() {
-  const { t, tRich, tKnown } = useT();
+  const { t, tRich, tReceived } = useT();
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const importMembers = useImportMembers();
@@ -117,7 +117,7 @@ export function MemberImport() {
           {result.errors.length > 0 && (
             <ul className="list-disc pl-5 text-destructive">
               {result.errors.slice(0, 50).map((e) => (
-                <li key={`${e.line}-${e.message}`}>{t('admin.import.line', { line: String(e.line), message: tKnown(e.message) })}</li>
+                <li key={`${e.line}-${e.message}`}>{t('admin.import.line', { line: String(e.line), message: tReceived(e.message) })}</li>
               ))}
               {result.errors.length > 50 && <li>{t('admin.import.more', { number: String(result.errors.length - 50) })}</li>}
             </ul>

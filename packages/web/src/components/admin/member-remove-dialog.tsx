@@ -20,7 +20,7 @@ export function MemberRemoveDialog({ member, onClose }: { member: Member | null;
 }
 
 function MemberRemoveForm({ member, onClose }: { member: Member; onClose: () => void }) {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const remove = useDeleteMember();
   const [refused, setRefused] = useState<string | null>(null);
 
@@ -42,7 +42,7 @@ function MemberRemoveForm({ member, onClose }: { member: Member; onClose: () => 
       </DialogHeader>
       {refused && (
         <p role="alert" className="rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-sm">
-          {tKnown(refused)}
+          {tReceived(refused)}
         </p>
       )}
       <DialogFooter>

@@ -37,7 +37,7 @@ export function vvpatErrorToast(status: number | undefined) {
  * table, pager; of the election the switcher chose (`?election=N`), else the current one.
  */
 export function VvpatPage() {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const id = useId();
   const election = useElectionParam();
   const f = useFilteredPages(EMPTY);
@@ -81,7 +81,7 @@ export function VvpatPage() {
       {q.isPending ? (
         <Loading label={t('admin.vvpat.loading')} />
       ) : hidden ? (
-        <EmptyState>{tKnown(hidden)}</EmptyState>
+        <EmptyState>{tReceived(hidden)}</EmptyState>
       ) : q.isError && !body ? (
         <ErrorState>{status === 401 ? t('admin.vvpat.expired') : t('admin.vvpat.fetchError')}</ErrorState>
       ) : votes.length === 0 ? (

@@ -12,7 +12,7 @@ type Props = {
 
 /** The required consent checkbox, linking the data collection, privacy and terms documents. */
 export function ConsentField({ id, checked, onChange, error }: Props) {
-  const { tRich, tKnown } = useT();
+  const { tRich, tReceived } = useT();
   const link = (to: '/data-collection' | '/privacy' | '/terms') => (chunks: ReactNode[]) => (
     <Link to={to} target="_blank" className="text-primary underline underline-offset-2">
       {chunks}
@@ -36,7 +36,7 @@ export function ConsentField({ id, checked, onChange, error }: Props) {
       </div>
       {error && (
         <p id={`${id}-error`} role="alert" className="text-sm text-destructive">
-          {tKnown(error)}
+          {tReceived(error)}
         </p>
       )}
     </div>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
+import { said } from '@kura/contract';
 import { AuthCard } from '@/components/auth/auth-card';
 import { FormField, useZodForm } from '@/components/forms';
 import { PublicLayout } from '@/components/layout/public-layout';
@@ -14,17 +15,15 @@ import { getPfNumber, setPfNumber } from '@/lib/session';
 import { SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 import { t, useT } from '@/i18n';
 
-// English messages: FieldError shows them from the catalogue (validation.enterMemberNumber, password.required).
-const REQUIRED = 'The password field is required';
-
+// The contract's messages, by code: FieldError says them in the reader's language.
 const passwordSchema = z.object({
-  pfNumber: z.string().trim().min(1, 'Enter your member number'),
-  pass: z.string().min(1, REQUIRED),
+  pfNumber: z.string().trim().min(1, said('field.enterMemberNumber')),
+  pass: z.string().min(1, said('field.isRequired', { field: 'password' })),
 });
 
 /** Authenticator sign-in, step 1: the pin. */
 export function PasswordStep() {
-  const { tKnown } = useT();
+  const { tReceived } = useT();
   const navigate = useNavigate();
   const stored = getPfNumber();
   const [busy, setBusy] = useState(false);
@@ -41,7 +40,7 @@ export function PasswordStep() {
       setPfNumber(pfNumber);
       void navigate({ to: '/verify-token' });
     } catch (err) {
-      form.setError('pass', { type: 'server', message: tKnown(errorIssue(err) ?? errorMessage(err)) || t('common.pleaseTryAgain') });
+      form.setError('pass', { type: 'server', message: tReceived(errorIssue(err) ?? errorMessage(err)) || t('common.pleaseTryAgain') });
     } finally {
       setBusy(false);
     }

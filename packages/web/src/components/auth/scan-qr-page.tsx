@@ -15,7 +15,7 @@ import { t, useT } from '@/i18n';
 
 /** Authenticator setup: scan the QR (or type the key), then confirm with a first token. */
 export function ScanQr() {
-  const { tKnown } = useT();
+  const { tReceived } = useT();
   const navigate = useNavigate();
   const pfNumber = getPfNumber();
   const signedIn = Boolean(getToken());
@@ -55,7 +55,7 @@ export function ScanQr() {
     try {
       await sleep(SECRET_REQUEST_DELAY_MS);
       const res = await verify.mutateAsync({ body: { token, pfNumber } });
-      toast({ variant: 'success', title: tKnown(res.body.message) || t('qr.confirmed') });
+      toast({ variant: 'success', title: tReceived(res.body.message) || t('qr.confirmed') });
       void navigate({ to: '/password' });
     } catch {
       // the hook toasts the failure
@@ -83,7 +83,7 @@ export function ScanQr() {
             )}
             {failed && (
               <p role="alert" className="text-destructive">
-                {tKnown(failed)}
+                {tReceived(failed)}
               </p>
             )}
             {qr && (

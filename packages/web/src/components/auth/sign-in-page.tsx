@@ -15,23 +15,22 @@ import { PublicLayout } from '@/components/layout/public-layout';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { ensureCsrfCookie } from '@/lib/api';
-import { errorIssue, errorMessage, errorRetryAfter, errorStatus } from '@/lib/errors';
+import { errorIssue, errorRetryAfter, errorStatus } from '@/lib/errors';
 import { config } from '@/lib/config';
 import { queries } from '@/lib/queries';
 import { useElection } from '@/lib/election';
 import { decodeIdToken, type GoogleCredentialResponse } from '@/lib/google';
-import { NO_ACCOUNT, useMemberGoogleLogin, useVerifyPhone, useVerifySms } from '@/lib/mutations';
+import { useMemberGoogleLogin, useVerifyPhone, useVerifySms } from '@/lib/mutations';
 import { setAccountType, setPfNumber, storeSession } from '@/lib/session';
 import { LOGIN_REDIRECT_DELAY_MS, RESEND_WAIT_SECONDS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 
 export const NO_SUCH_USER = 'No such user exists';
-export { NO_ACCOUNT };
 
 /** verify/phone's answer for an identifier that names no one (docs/api.md "Sign-in identifiers"). */
-const isUnknownMember = (err: unknown) => errorStatus(err) === 404 || errorIssue(err) === NO_SUCH_USER || errorMessage(err) === NO_ACCOUNT;
+const isUnknownMember = (err: unknown) => errorStatus(err) === 404 || errorIssue(err) === NO_SUCH_USER;
 
 export function SignIn() {
-  const { t, tKnown, tRich } = useT();
+  const { t, tReceived, tRich } = useT();
   const { texts } = useElection();
   const navigate = useNavigate();
   const consentId = useId();
@@ -92,7 +91,7 @@ export function SignIn() {
     if (!res) return;
     storeSession(res.body, 'member');
     setPfNumber(identifier);
-    goToVoter(tKnown(res.body.message) || t('signIn.success'));
+    goToVoter(tReceived(res.body.message) || t('signIn.success'));
   };
 
   const onGoogle = async (response: GoogleCredentialResponse) => {
@@ -103,7 +102,7 @@ export function SignIn() {
     const res = await google.mutateAsync({ body: { email: profile?.email ?? '', oauth_id_token: response.credential } }).catch(() => null);
     if (!res) return;
     storeSession(res.body, 'member');
-    goToVoter(tKnown(res.body.message) || t('signIn.success'));
+    goToVoter(tReceived(res.body.message) || t('signIn.success'));
   };
 
   return (

@@ -3,7 +3,10 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { contract } from '@kura/contract';
 import { callsTo, stub, stubRoutes } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
-import { SignUp, ACCOUNT_EXISTS } from './sign-up-page';
+import { SignUp } from './sign-up-page';
+
+/** The web's own words for a 409 (toast.accountExists), whatever the server said. */
+const ACCOUNT_EXISTS = 'Such an account already exists, try signing in or use a different voter id';
 
 // Google is configured, and its button hands over a credential when clicked (no script in tests).
 vi.mock('@/lib/config', async (importOriginal) => {
@@ -79,7 +82,7 @@ describe('sign-up (docs/screens.md "Sign-in and session loss")', () => {
       stub(contract.api.auth.verifySignup, () =>
         ++verify === 1
           ? { status: 401, body: { message: 'The code is incorrect, please try again', issue: 'The code is incorrect, please try again' } }
-          : { status: 409, body: { message: ACCOUNT_EXISTS } },
+          : { status: 409, body: { message: 'This voter ID already has an account' } },
       ),
     );
     const { router } = await renderWithProviders(<SignUp />, '/sign-up');

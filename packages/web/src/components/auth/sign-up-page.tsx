@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { CheckCircle2 } from 'lucide-react';
-import { GOOGLE_BUTTON_MESSAGE, phoneSchema, voterIdSchema } from '@kura/contract';
+import { GOOGLE_BUTTON_MESSAGE, phoneSchema, said, voterIdSchema } from '@kura/contract';
 import { AuthCard } from '@/components/auth/auth-card';
 import { CodeStep } from '@/components/auth/code-step';
 import { ConsentField } from '@/components/auth/consent-field';
@@ -14,23 +14,29 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/hooks/use-toast';
 import { consentField } from '@/lib/identifier';
-import { ACCOUNT_EXISTS, useSignup, useVerifySignup } from '@/lib/mutations';
+import { useSignup, useVerifySignup } from '@/lib/mutations';
 import { decodeIdToken, type GoogleCredentialResponse, type GoogleProfile } from '@/lib/google';
 import { config } from '@/lib/config';
 import { useElection } from '@/lib/election';
 import { setPfNumber } from '@/lib/session';
 import { t, useT } from '@/i18n';
 
-export { ACCOUNT_EXISTS };
-
 const schema = z.object({
-  pfNumber: z.string().trim().min(1, 'Must be at least 4 characters long').pipe(voterIdSchema),
-  phone: z.string().trim().min(1, 'Must be at least 10 characters long').pipe(phoneSchema),
+  pfNumber: z
+    .string()
+    .trim()
+    .min(1, said('field.minLength', { n: 4 }))
+    .pipe(voterIdSchema),
+  phone: z
+    .string()
+    .trim()
+    .min(1, said('field.minLength', { n: 10 }))
+    .pipe(phoneSchema),
   consent: consentField,
 });
 
 export function SignUp() {
-  const { tKnown } = useT();
+  const { tReceived } = useT();
   const navigate = useNavigate();
   const consentId = useId();
   const [google, setGoogle] = useState<{ credential: string; profile: GoogleProfile | null } | null>(null);
@@ -78,7 +84,7 @@ export function SignUp() {
     const res = await verifySignup.mutateAsync({ body: { token } }).catch(() => null);
     if (!res) return;
     setPfNumber(res.body.pfNumber || codeSent?.pfNumber || '');
-    toast({ variant: 'success', title: tKnown(res.body.message) || t('signUp.created'), description: t('signUp.canSignIn') });
+    toast({ variant: 'success', title: tReceived(res.body.message) || t('signUp.created'), description: t('signUp.canSignIn') });
     void navigate({ to: '/sign-in' });
   };
 
@@ -94,7 +100,7 @@ export function SignUp() {
         {config.googleClientId ? null : <SignUpWithoutGoogle />}
         {codeSent && (
           <div className="grid gap-4">
-            <CodeStep prompt={tKnown(codeSent.message)} label={t('signUp.smsCode')} onSubmit={submitCode} onBack={backToDetails} />
+            <CodeStep prompt={tReceived(codeSent.message)} label={t('signUp.smsCode')} onSubmit={submitCode} onBack={backToDetails} />
           </div>
         )}
         <form hidden={!config.googleClientId || Boolean(codeSent)} onSubmit={submit} className="grid gap-4" noValidate>

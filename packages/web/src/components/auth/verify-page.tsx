@@ -8,12 +8,16 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { errorMessage, firstFieldError } from '@/lib/errors';
 import { useMemberDetails } from '@/lib/mutations';
-import { t, useT } from '@/i18n';
+import { says, t, useT } from '@/i18n';
 
 type Details = z.infer<typeof DetailsResponse>;
 
-// The English message is the catalogue's (validation.enterMemberNumberOrEmail); FieldError shows it in the reader's language.
-const verifySchema = z.object({ member_no: z.string().trim().min(1, 'Enter your member number or email') });
+const verifySchema = z.object({
+  member_no: z
+    .string()
+    .trim()
+    .refine((v) => v.length > 0, says('validation.enterMemberNumberOrEmail')),
+});
 
 export function VerifyDetails() {
   const { tRich } = useT();

@@ -13,7 +13,7 @@ import { t, useT } from '@/i18n';
 
 /** Authenticator sign-in, step 2: the 6-digit token from the app. */
 export function VerifyTokenLogin() {
-  const { tKnown } = useT();
+  const { tReceived } = useT();
   const navigate = useNavigate();
   const pfNumber = getPfNumber();
   const [busy, setBusy] = useState(false);
@@ -30,10 +30,10 @@ export function VerifyTokenLogin() {
       await ensureCsrfCookie();
       const res = await verify.mutateAsync({ body: { token, pfNumber } });
       storeSession(res.body, 'member');
-      setSuccess(tKnown(res.body.message) || t('signIn.success'));
+      setSuccess(tReceived(res.body.message) || t('signIn.success'));
       setTimeout(() => void navigate({ to: '/voter' }), LOGIN_REDIRECT_DELAY_MS);
     } catch (err) {
-      setError(tKnown(errorIssue(err) ?? errorMessage(err)) || t('common.pleaseTryAgain'));
+      setError(tReceived(errorIssue(err) ?? errorMessage(err)) || t('common.pleaseTryAgain'));
       setBusy(false);
     }
   };

@@ -17,7 +17,7 @@ import { RankedChoice } from '@/components/ballot/ranked-choice';
 import { clearBallotDraft, readBallotDraft, writeBallotDraft } from '@/lib/ballot-draft';
 import { motionRule } from '@/lib/motion-rule';
 import { cn } from '@/lib/utils';
-import { ballotGroupIn, contentIn, t, tKnown, useT, type Locale } from '@/i18n';
+import { ballotGroupIn, contentIn, optionName, t, useT, type Locale } from '@/i18n';
 
 /** How a position is voted on the ballot: a candidates position's method, or a motion. */
 export type BallotMethod = 'plurality' | 'approval' | 'ranked' | 'motion';
@@ -51,7 +51,7 @@ export function choiceValue(list: Choice[]): number | number[] {
 export function choiceText(list: Choice[]): string {
   return list[0]?.method === 'ranked'
     ? list.map((c, i) => t('ballot.rankedItem', { rank: i + 1, name: c.name })).join(', ')
-    : list.map((c) => (c.method === 'motion' ? tKnown(c.name) : c.name)).join(', ');
+    : list.map((c) => (c.method === 'motion' ? optionName(c.name) : c.name)).join(', ');
 }
 
 /**
@@ -290,8 +290,8 @@ export function BallotForm({ groups: original, votedPositionIds, blockedReason, 
                             />
                           )}
                           <span className="min-w-0 flex-1">
-                            {/* A motion's options are the spec's Yes, No and Abstain: in the reader's language. */}
-                            <span className="block font-medium">{method === 'motion' ? tKnown(c.name) : c.name}</span>
+                            {/* A motion's options are the contract's Yes, No and Abstain: said by their catalogue keys. */}
+                            <span className="block font-medium">{method === 'motion' ? optionName(c.name) : c.name}</span>
                             {c.statement && (
                               <details className="mt-1 text-sm text-muted-foreground" onClick={(e) => e.stopPropagation()}>
                                 <summary className="cursor-pointer text-primary underline-offset-2 hover:underline">

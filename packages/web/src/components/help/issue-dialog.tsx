@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { LifeBuoy } from 'lucide-react';
 import { z } from 'zod';
-import { MAX_ISSUE_IMAGES } from '@kura/contract';
+import { MAX_ISSUE_IMAGES, said } from '@kura/contract';
 import { FormField, FormFooter, useZodForm } from '@/components/forms';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
@@ -10,10 +10,13 @@ import { toast } from '@/hooks/use-toast';
 import { useReportIssue } from '@/lib/mutations';
 import { t, useT } from '@/i18n';
 
-/** The report's fields (the English required message is shown through the catalogue by FieldError): the details (required, 5000 characters at most) and up to MAX_ISSUE_IMAGES images. */
+/** The report's fields: the details (required, 5000 characters at most) and up to MAX_ISSUE_IMAGES images. */
 const issueSchema = z
   .object({
-    details: z.string().trim().min(1, 'The details field is required'),
+    details: z
+      .string()
+      .trim()
+      .min(1, said('field.isRequired', { field: 'details' })),
     images: z.custom<FileList | null>().optional(),
   })
   .transform((v) => ({ details: v.details, images: Array.from(v.images ?? []) }))

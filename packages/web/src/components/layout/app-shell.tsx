@@ -15,7 +15,7 @@ import type { MenuItem } from '@/lib/menus';
 import { clearSession, getName, getPhoto, takeWelcome } from '@/lib/session';
 import { tsr } from '@/lib/api';
 import { cn } from '@/lib/utils';
-import { t as translate, useT } from '@/i18n';
+import { t as translate, useT, type MessageKey } from '@/i18n';
 import { LanguageSelect } from './language-select';
 
 export type AppShellProps = {
@@ -26,8 +26,8 @@ export type AppShellProps = {
   signOutTo: string;
   /** the agent shell paints its page-title banner in the custom colours */
   bannerUsesCustomColours?: boolean;
-  /** subtitles of pages that are not menu items (pathname → subtitle) */
-  extraTitles?: Record<string, string>;
+  /** subtitles of pages that are not menu items (pathname → catalogue key) */
+  extraTitles?: Record<string, MessageKey>;
   /** shows the help button in the page-title banner */
   showHelp?: boolean;
   /** the voter shell offers the Change pin dialog (the authenticator sign-in's pin) */
@@ -59,7 +59,7 @@ export function AppShell({
   showLanguage = false,
   children,
 }: AppShellProps) {
-  const { t, tKnown } = useT();
+  const { t } = useT();
   const labelOf = (item: MenuItem) => (item.labelKey ? t(item.labelKey) : item.label);
   const { pathname } = useLocation();
   const navigate = useNavigate();
@@ -69,7 +69,7 @@ export function AppShell({
   const clean = pathname.replace(/\/+$/, '') || '/';
   const active = activeMenuItem(pathname, menu);
   const extra = extraTitles?.[clean];
-  const subtitle = extra !== undefined ? tKnown(extra) : active ? (active.titleKey ? t(active.titleKey) : active.title) : '';
+  const subtitle = extra !== undefined ? t(extra) : active ? (active.titleKey ? t(active.titleKey) : active.title) : '';
 
   // Once per signed-in tab (docs/screens.md "Shell"), not on every page or reload: a flag in
   // sessionStorage, which sign-out clears (session.ts).

@@ -10,11 +10,15 @@ import { Input } from '@/components/ui/input';
 import { errorMessage, errorStatus, firstFieldError } from '@/lib/errors';
 import { queries } from '@/lib/queries';
 import { receiptElection } from '@/lib/receipts';
-import { t, useT } from '@/i18n';
+import { says, t, useT } from '@/i18n';
 import { positionTitleIn } from '@/lib/format';
 
-// The English message is the catalogue's (validation.enterReceiptCode); FieldError shows it in the reader's language.
-const receiptSchema = z.object({ vvpat: z.string().trim().min(1, 'Enter a receipt code') });
+const receiptSchema = z.object({
+  vvpat: z
+    .string()
+    .trim()
+    .refine((v) => v.length > 0, says('validation.enterReceiptCode')),
+});
 
 const strongCode = (chunks: ReactNode[]) => <span className="font-mono font-semibold">{chunks}</span>;
 
@@ -28,7 +32,7 @@ type Outcome =
  * candidate: the code proves the ballot was counted, not how it was cast.
  */
 export function ReceiptCheck() {
-  const { tRich, tKnown } = useT();
+  const { tRich, tReceived } = useT();
   const { code } = useSearch({ strict: false }) as { code?: string };
   const form = useZodForm(receiptSchema, { reValidateMode: 'onSubmit', defaultValues: { vvpat: code ?? '' } });
   // The code the page was opened with is checked by itself; then each submitted one.
@@ -48,8 +52,8 @@ export function ReceiptCheck() {
     if (res?.status === 200)
       return { kind: 'found', vvpat: res.body.vvpat, position: res.body.position, election: receiptElection(res.body)?.title };
     if (res?.status === 404 || errorStatus(receipt.error) === 404) return { kind: 'missing', vvpat: checked };
-    if (res) return { kind: 'error', message: tKnown(firstFieldError(res) ?? errorMessage(res)) || t('common.somethingWrong') };
-    if (receipt.isError) return { kind: 'error', message: tKnown(errorMessage(receipt.error)) || t('common.somethingWrong') };
+    if (res) return { kind: 'error', message: tReceived(firstFieldError(res) ?? errorMessage(res)) || t('common.somethingWrong') };
+    if (receipt.isError) return { kind: 'error', message: tReceived(errorMessage(receipt.error)) || t('common.somethingWrong') };
     return null;
   })();
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import type { ResultGroup } from '@kura/contract';
+import { setLocale, t } from '@/i18n';
 import { FIRST_PREFERENCES_TEXT, PositionResults } from './position-results';
 
 const value = (candidate_id: number, name: string, count: number) => ({ candidate_id, title: name, name, member_no: '', count });
@@ -43,6 +44,25 @@ describe('live results of ranked positions and motions (docs/api.md "Many electi
     expect(labels).toEqual(['Yes share', 'No share', 'Abstain share']);
     expect(screen.getByText('60.00% 6 votes')).toBeTruthy();
     expect(screen.getByText('10.00% 1 vote')).toBeTruthy();
+  });
+
+  it('names a motion’s options in Kiswahili by their catalogue keys; a candidate named Yes stays Yes', () => {
+    setLocale('sw');
+    try {
+      show([motion], 'Amend rule 12_National');
+      expect(screen.getAllByRole('progressbar').map((b) => b.getAttribute('aria-label'))).toEqual(
+        ['Ndiyo', 'Hapana', 'Najizuia'].map((label) => t('results.share', { label })),
+      );
+      expect(screen.getByText('Ndiyo')).toBeTruthy();
+      expect(screen.getByText('Hapana')).toBeTruthy();
+      expect(screen.getByText('Najizuia')).toBeTruthy();
+      cleanup();
+      // Only a motion's values are its options: a candidates position shows names as they are.
+      show([{ position_id: 1, title: 'Chair National', key: 'Chair_National', values: [value(1, 'Yes', 2)], total: 2 }], 'Chair_National');
+      expect(screen.getByText('Yes')).toBeTruthy();
+    } finally {
+      setLocale('en');
+    }
   });
 
   it('says nothing of first preferences for a plurality position', () => {

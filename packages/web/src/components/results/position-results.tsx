@@ -34,7 +34,7 @@ type Option = { key: string; label: string };
 
 /** A position dropdown (label name + level, value name_level) and the results card for it. */
 export function PositionResults({ positions, groups, loading, error, defaultKey, noVotesText, hiddenText, onRetry, className }: Props) {
-  const { t, tKnown, locale } = useT();
+  const { t, tReceived, optionName, locale } = useT();
   const selectId = useId();
   // Names in the reader's language where the admin translated them (docs/i18n.md "Ballot content"); keys stay the originals.
   const options: Option[] = useMemo(() => {
@@ -81,7 +81,7 @@ export function PositionResults({ positions, groups, loading, error, defaultKey,
               {t('results.loading')}
             </p>
           ) : error && hiddenText ? (
-            <p className="text-muted-foreground">{tKnown(hiddenText)}</p>
+            <p className="text-muted-foreground">{tReceived(hiddenText)}</p>
           ) : error && onRetry && !groups ? (
             <div className="grid justify-items-start gap-3">
               <p className="text-muted-foreground">{t('results.none')}</p>
@@ -94,7 +94,15 @@ export function PositionResults({ positions, groups, loading, error, defaultKey,
           ) : (
             <div className="grid gap-3">
               {group.first_preferences_only && <p className="text-sm text-muted-foreground">{t('results.firstPreferences')}</p>}
-              <ResultsRows values={group.values} total={group.total} />
+              <ResultsRows
+                values={
+                  // A motion's values are the contract's options: said by their catalogue keys.
+                  group.kind === 'motion'
+                    ? group.values.map((v) => ({ ...v, title: optionName(v.title), name: optionName(v.name) }))
+                    : group.values
+                }
+                total={group.total}
+              />
             </div>
           )}
         </CardContent>

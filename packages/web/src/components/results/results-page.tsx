@@ -25,7 +25,7 @@ const share = (n: number, of: number) => (of > 0 ? `${((n / of) * 100).toFixed(1
  * reachable by its address), else the current one; the switcher moves between them.
  */
 export function ResultsPage() {
-  const { tKnown } = useT();
+  const { tReceived } = useT();
   const election = useElectionParam();
   const q = useQuery({ ...queries.finalResults(election), retry: false });
   const named = useQuery({ ...queries.electionById(election ?? 0), enabled: election !== undefined, retry: false });
@@ -52,7 +52,7 @@ export function ResultsPage() {
               {isStaffSession() && <RegisterSigningKey />}
             </div>
           ) : (
-            <ErrorState>{tKnown(errorMessage(q.error)) || t('declaration.loadFailed')}</ErrorState>
+            <ErrorState>{tReceived(errorMessage(q.error)) || t('declaration.loadFailed')}</ErrorState>
           )
         ) : (
           <Declaration result={q.data.body} election={election} />

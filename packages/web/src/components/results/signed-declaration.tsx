@@ -153,7 +153,7 @@ function DownloadPack({ electionId }: { electionId: number }) {
  * a second signature) is shown under the form.
  */
 function SignForm({ electionId, digest }: { electionId: number; digest: string }) {
-  const { tKnown } = useT();
+  const { tReceived } = useT();
   const id = useId();
   const sign = useSignDeclaration(electionId);
   const [keyFile, setKeyFile] = useState<File | null>(null);
@@ -186,7 +186,7 @@ function SignForm({ electionId, digest }: { electionId: number; digest: string }
       setDone(true);
       toast({ variant: 'success', title: t('signed.signedToast') });
     } catch (err) {
-      setProblem(tKnown(firstFieldError(err) ?? errorMessage(err) ?? '') || t('signed.signFailed'));
+      setProblem(tReceived(firstFieldError(err) ?? errorMessage(err) ?? '') || t('signed.signFailed'));
     }
   };
 
@@ -266,7 +266,7 @@ function SignForm({ electionId, digest }: { electionId: number; digest: string }
  * sent. A key registered after an election closes cannot sign that election.
  */
 export function RegisterSigningKey() {
-  const { tKnown } = useT();
+  const { tReceived } = useT();
   const put = usePutSigningKey();
   const [confirming, setConfirming] = useState(false);
   const [registered, setRegistered] = useState<{ fingerprint: string; filename: string } | null>(null);
@@ -283,7 +283,7 @@ export function RegisterSigningKey() {
       const res = await put.mutateAsync({ body: { public_key: key.publicKey } });
       setRegistered({ fingerprint: res.body.data.fingerprint, filename });
     } catch (err) {
-      setProblem(tKnown(firstFieldError(err) ?? errorMessage(err) ?? '') || t('signed.registerFailed'));
+      setProblem(tReceived(firstFieldError(err) ?? errorMessage(err) ?? '') || t('signed.registerFailed'));
     }
   };
 

@@ -32,7 +32,7 @@ export function OwnNameForm() {
 }
 
 function OwnNameFields({ stored }: { stored: { name: string } }) {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const update = useUpdateOwnStaff();
   const form = useZodForm(UpdateOwnStaffBody, { defaultValues: stored });
   useStoredValues(form, stored);
@@ -69,7 +69,7 @@ function OwnNameFields({ stored }: { stored: { name: string } }) {
       </form>
       {problem && (
         <p role="alert" className="text-sm text-destructive">
-          {tKnown(problem)}
+          {tReceived(problem)}
         </p>
       )}
     </section>

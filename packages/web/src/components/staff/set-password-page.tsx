@@ -9,12 +9,11 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { errorMessage } from '@/lib/errors';
 import { useSetStaffPassword } from '@/lib/mutations';
-import { useT } from '@/i18n';
+import { says, useT } from '@/i18n';
 
-const MISMATCH = 'The two passwords differ';
 const schema = z
   .object({ password: SetStaffPasswordBody.shape.password, repeat: z.string() })
-  .refine((v) => v.password === v.repeat, { message: MISMATCH, path: ['repeat'] });
+  .refine((v) => v.password === v.repeat, says('setPassword.mismatch', ['repeat']));
 
 /** The token of the link in a new admin's e-mail: in the address's fragment (`#token=…`), which no server sees. */
 export function tokenFromHash(hash: string): string {
@@ -23,7 +22,7 @@ export function tokenFromHash(hash: string): string {
 
 /** A new admin sets their password with the e-mailed link (POST staff/password), then signs in at the admin login. */
 export function SetPasswordPage() {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const [token] = useState(() => tokenFromHash(window.location.hash));
   const set = useSetStaffPassword();
   const [done, setDone] = useState(false);
@@ -64,7 +63,7 @@ export function SetPasswordPage() {
               </FormField>
               {problem && (
                 <p role="alert" className="text-sm text-destructive">
-                  {tKnown(problem)}
+                  {tReceived(problem)}
                 </p>
               )}
               <Button type="submit" disabled={set.isPending}>

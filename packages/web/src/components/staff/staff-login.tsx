@@ -15,7 +15,7 @@ import { config } from '@/lib/config';
 import { decodeIdToken, type GoogleCredentialResponse } from '@/lib/google';
 import { useStaffGoogleLogin, useStaffLogin, useStaffVerify } from '@/lib/mutations';
 import { setAccountType, storeSession } from '@/lib/session';
-import { useT } from '@/i18n';
+import { says, useT } from '@/i18n';
 import { LOGIN_REDIRECT_DELAY_MS, SECRET_REQUEST_DELAY_MS, sleep } from '@/lib/time';
 
 export const OTP_PROMPT = 'Enter security otp sent to your email';
@@ -24,10 +24,19 @@ export type StaffRole = 'admin' | 'agent';
 
 /** Step 1's fields: the admin's username and password, the agent's email (the server checks the rest). */
 const adminSchema = z.object({
-  email: z.string().trim().min(1, 'Enter your username'),
-  password: z.string().min(1, 'Enter your password'),
+  email: z
+    .string()
+    .trim()
+    .refine((v) => v.length > 0, says('staff.login.enterUsername')),
+  password: z.string().refine((v) => v.length > 0, says('staff.login.enterPassword')),
 });
-const agentSchema = z.object({ email: z.string().trim().min(1, 'Enter your email'), password: z.string() });
+const agentSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .refine((v) => v.length > 0, says('staff.login.enterEmail')),
+  password: z.string(),
+});
 
 /**
  * Admin and agent sign-in (docs/screens.md "Sign-in and session loss"): credentials (admin: username and password; agent:
@@ -35,7 +44,7 @@ const agentSchema = z.object({ email: z.string().trim().min(1, 'Enter your email
  * account type is stored at the attempt, so a 401 during the attempt sends the person back here.
  */
 export function StaffLogin({ role }: { role: StaffRole }) {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const navigate = useNavigate();
   const [step, setStep] = useState<'details' | 'code'>('details');
   const [success, setSuccess] = useState<string | null>(null);
@@ -75,7 +84,7 @@ export function StaffLogin({ role }: { role: StaffRole }) {
     ).catch(() => null);
     if (!res) return;
     storeSession(res.body, role);
-    finish(tKnown(res.body.message) || t('signIn.success'));
+    finish(tReceived(res.body.message) || t('signIn.success'));
   };
 
   const onGoogle = async (response: GoogleCredentialResponse) => {
@@ -85,7 +94,7 @@ export function StaffLogin({ role }: { role: StaffRole }) {
     const res = await (role === 'admin' ? googles.admin.mutateAsync({ body }) : googles.agent.mutateAsync({ body })).catch(() => null);
     if (!res) return;
     storeSession(res.body, role);
-    finish(tKnown(res.body.message) || t('signIn.success'));
+    finish(tReceived(res.body.message) || t('signIn.success'));
   };
 
   const title = role === 'admin' ? t('signIn.adminLogin') : t('signIn.agentLogin');

@@ -9,9 +9,10 @@ export const TOAST_SWIPE_THRESHOLD = 50;
 
 export function Toaster() {
   const { toasts } = useToast();
-  // Toasts carry the server's English messages too: shown in the reader's language when the catalogue has them.
-  const { t, tKnown } = useT();
-  const known = (v: React.ReactNode) => (typeof v === 'string' ? tKnown(v) : v);
+  // Toasts carry the web's words (from the catalogue, `t`) and the server's (already in the reader's language);
+  // a contract message carried by its code is said in the active language.
+  const { t, tReceived } = useT();
+  const known = (v: React.ReactNode) => (typeof v === 'string' ? tReceived(v) : v);
   // Below the header, whatever its height: a toast never covers the header's controls.
   const headerBottom = useHeaderBottom(toasts.length > 0);
   return (

@@ -26,7 +26,7 @@ const notOnRoll = (err: unknown) => errorStatus(err) === 403 && (errorIssue(err)
  * (`/voter/elect?election=7`, the calls then carry `?election_id=7`), else the current one.
  */
 export function Elect() {
-  const { tKnown } = useT();
+  const { tReceived } = useT();
   const election = useElectionParam();
   const ballot = useQuery({ ...queries.ballot(election), retry: (count, err) => !notOnRoll(err) && count < 1 });
   const status = useQuery(queries.electionStatus(election));
@@ -73,7 +73,7 @@ export function Elect() {
         setRefused(true);
         return false;
       }
-      setFailure(t('elect.failed', { reason: tKnown(firstFieldError(err) ?? errorMessage(err)) || t('elect.tryAgain') }));
+      setFailure(t('elect.failed', { reason: tReceived(firstFieldError(err) ?? errorMessage(err)) || t('elect.tryAgain') }));
       return false;
     }
   };
@@ -101,7 +101,7 @@ export function Elect() {
     );
   }
   if (ballot.isError) {
-    return <ErrorState>{tKnown(errorMessage(ballot.error)) || t('elect.loadFailed')}</ErrorState>;
+    return <ErrorState>{tReceived(errorMessage(ballot.error)) || t('elect.loadFailed')}</ErrorState>;
   }
 
   return (

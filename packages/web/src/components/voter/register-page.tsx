@@ -146,10 +146,10 @@ export function RegisterCheck() {
   );
 }
 
-/** A message from the server, in the reader's language when the catalogue holds it. */
+/** A message from the server (already in the reader's language), or a contract message said by its code. */
 function RefusalText({ text }: { text: string }) {
-  const { tKnown } = useT();
-  return <>{tKnown(text)}</>;
+  const { tReceived } = useT();
+  return <>{tReceived(text)}</>;
 }
 
 /** A claim's kind, status and ruling, as the member and the returning officer both read it. */

@@ -27,8 +27,6 @@ const newAttributeSchema = AttributeDef;
 /** The edit form: a key stays (a rule names it); the label and the type change. */
 const editAttributeSchema = AttributeDef.pick({ label: true, type: true });
 
-export const KEY_TAKEN = 'An attribute has this key already';
-
 /**
  * The organisation's member attributes (docs/api.md "The register"): what the register holds of a
  * member beyond the built-in columns (shares, date joined, subscription paid), which eligibility
@@ -36,7 +34,7 @@ export const KEY_TAKEN = 'An attribute has this key already';
  * retyping a key a rule uses is refused (409), and the refusal shows above the list.
  */
 export function AttributesSection() {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const id = useId();
   const attributes = useQuery(queries.memberAttributes());
   const put = usePutAttributes();
@@ -58,7 +56,7 @@ export function AttributesSection() {
   };
 
   const onAdd = form.handleSubmit(async (def) => {
-    if (list.some((a) => a.key === def.key)) return form.setError('key', { type: 'taken', message: KEY_TAKEN });
+    if (list.some((a) => a.key === def.key)) return form.setError('key', { type: 'taken', message: t('attributes.keyTaken') });
     if (await save([...list, def])) {
       toast({ variant: 'success', title: t('attributes.added', { label: def.label }) });
       form.reset({ key: '', label: '', type: form.getValues('type') });
@@ -77,7 +75,7 @@ export function AttributesSection() {
       <p className="text-sm text-muted-foreground">{t('attributes.hint')}</p>
       {problem && (
         <p role="alert" className="text-sm text-destructive">
-          {tKnown(problem)}
+          {tReceived(problem)}
         </p>
       )}
       {attributes.isError && <p className="text-sm text-destructive">{t('attributes.loadError')}</p>}

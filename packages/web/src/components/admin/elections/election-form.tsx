@@ -2,7 +2,7 @@ import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { CreateElectionBody, MAX_APPEAL_DAYS, type Election, type Rule, type UpdateElectionByIdBody } from '@kura/contract';
+import { CreateElectionBody, MAX_APPEAL_DAYS, said, type Election, type Rule, type UpdateElectionByIdBody } from '@kura/contract';
 import { fieldMessages, FormField, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
@@ -15,16 +15,11 @@ import { errorMessage, fieldErrorsOf } from '@/lib/errors';
 import { useCreateElection, useUpdateElectionById } from '@/lib/mutations';
 import { queries } from '@/lib/queries';
 import { fromZonedInput, toZonedInput } from '@/lib/zoned-time';
-import { useT } from '@/i18n';
+import { says, t, useT } from '@/i18n';
 import { ScheduleFields, scheduleShape, scheduleValues } from '../schedule-fields';
 import { checkRuleRows, draftOf, RuleDraft, RuleEditor } from '../rule-editor';
 
 const fields = CreateElectionBody.innerType().shape;
-
-export const CHOOSE_BRANCH = 'Choose at least one branch';
-export const NOMINATIONS_OPEN_REQUIRED = 'Enter when nominations open';
-export const NOMINATIONS_CLOSE_REQUIRED = 'Enter when nominations close';
-export const NOMINATIONS_ORDER = 'Nominations must close after they open';
 
 /**
  * The new-election form: the contract's title and description rules; the schedule as wall-clock
@@ -35,7 +30,10 @@ export const NOMINATIONS_ORDER = 'Nominations must close after they open';
 export const newElectionSchema = z
   .object({
     title: fields.title,
-    description: z.string().trim().max(2000, 'Must be at most 2000 characters long'),
+    description: z
+      .string()
+      .trim()
+      .max(2000, said('field.maxLength', { n: 2000 })),
     ...scheduleShape,
     electorate: z.enum(['all', 'branches']),
     branch_ids: z.array(z.number().int()),
@@ -49,22 +47,24 @@ export const newElectionSchema = z
     nominations_opens: z.string(),
     nominations_closes: z.string(),
     appeal_days: z
-      .number({ invalid_type_error: 'The appeal_days must be a number' })
-      .int('The appeal_days must be a whole number')
-      .min(0, 'The appeal_days must be at least 0')
-      .max(MAX_APPEAL_DAYS, `The appeal_days must be at most ${MAX_APPEAL_DAYS}`),
+      .number({ invalid_type_error: said('field.mustBeNumber', { field: 'appeal_days' }) })
+      .int(said('field.mustBeWhole', { field: 'appeal_days' }))
+      .min(0, said('field.mustBeAtLeast', { field: 'appeal_days', n: 0 }))
+      .max(MAX_APPEAL_DAYS, said('field.mustBeAtMost', { field: 'appeal_days', n: MAX_APPEAL_DAYS })),
   })
-  .refine((v) => v.electorate === 'all' || v.branch_ids.length > 0, { message: CHOOSE_BRANCH, path: ['branch_ids'] })
+  .refine((v) => v.electorate === 'all' || v.branch_ids.length > 0, says('elections.field.chooseBranch', ['branch_ids']))
   .superRefine((v, ctx) => {
     if (!v.nominations) return;
-    if (!v.nominations_opens) ctx.addIssue({ code: 'custom', message: NOMINATIONS_OPEN_REQUIRED, path: ['nominations_opens'] });
-    if (!v.nominations_closes) ctx.addIssue({ code: 'custom', message: NOMINATIONS_CLOSE_REQUIRED, path: ['nominations_closes'] });
+    if (!v.nominations_opens)
+      ctx.addIssue({ code: 'custom', message: t('elections.field.nominationsOpenRequired'), path: ['nominations_opens'] });
+    if (!v.nominations_closes)
+      ctx.addIssue({ code: 'custom', message: t('elections.field.nominationsCloseRequired'), path: ['nominations_closes'] });
     // Wall-clock times of one zone, compared as such (read as UTC: '08:00' and '08:00:00' are the same time).
     else if (
       v.nominations_opens &&
       (fromZonedInput(v.nominations_closes, 'UTC') ?? '') <= (fromZonedInput(v.nominations_opens, 'UTC') ?? '')
     )
-      ctx.addIssue({ code: 'custom', message: NOMINATIONS_ORDER, path: ['nominations_closes'] });
+      ctx.addIssue({ code: 'custom', message: said('field.nominationsCloseAfterOpen'), path: ['nominations_closes'] });
   });
 export type NewElectionValues = z.input<typeof newElectionSchema>;
 
@@ -184,7 +184,7 @@ export function ElectionForm({
   election?: Election & { id: number };
   onDone: () => void;
 }) {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const id = useId();
   const create = useCreateElection();
   const update = useUpdateElectionById();
@@ -474,7 +474,7 @@ export function ElectionForm({
       </fieldset>
       {problem && (
         <p role="alert" className="text-sm text-destructive">
-          {tKnown(problem)}
+          {tReceived(problem)}
         </p>
       )}
       <FormFooter

@@ -294,11 +294,11 @@ function CopyForm({ election, onDone }: { election: Listed; onDone: () => void }
 }
 
 function Problem({ text }: { text: string | null }) {
-  const { tKnown } = useT();
+  const { tReceived } = useT();
   if (!text) return null;
   return (
     <p role="alert" className="text-sm text-destructive">
-      {tKnown(text)}
+      {tReceived(text)}
     </p>
   );
 }

@@ -7,6 +7,7 @@ import {
   MAX_SEATS,
   MAX_SUPPORTERS,
   PositionNominationInput,
+  said,
   type PositionNomination,
   type Rule,
   UpdatePositionBody,
@@ -23,7 +24,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { useBranches } from '@/hooks/use-admin-lists';
 import { toast } from '@/hooks/use-toast';
 import { useCreatePosition, useUpdatePosition } from '@/lib/mutations';
-import { t, useT, type MessageKey } from '@/i18n';
+import { says, t, useT, type MessageKey } from '@/i18n';
 import { TranslationFields, translationValues, useOtherLanguages } from '@/components/admin/translation-fields';
 import { useElectionParam } from '@/lib/election-search';
 import { queries } from '@/lib/queries';
@@ -85,8 +86,8 @@ const kindFields = {
 const candidacyFields = {
   rules: z.array(RuleDraft),
   nominate: z.boolean(),
-  proposers: z.number({ invalid_type_error: 'The proposers must be a number' }),
-  seconders: z.number({ invalid_type_error: 'The seconders must be a number' }),
+  proposers: z.number({ invalid_type_error: said('field.mustBeNumber', { field: 'proposers' }) }),
+  seconders: z.number({ invalid_type_error: said('field.mustBeNumber', { field: 'seconders' }) }),
   same_branch: z.boolean(),
   self: z.boolean(),
 };
@@ -123,7 +124,7 @@ export const newPositionSchema = z
     branch: z.string(),
     ...candidacyFields,
   })
-  .refine((v) => v.scope !== 'branch' || v.branch !== '', { message: 'Choose a branch', path: ['branch'] })
+  .refine((v) => v.scope !== 'branch' || v.branch !== '', says('admin.position.chooseBranch', ['branch']))
   .superRefine((v, ctx) => {
     if (v.kind === 'motion') checkQuorum(v, ctx);
     checkNomination(v, ctx);

@@ -114,7 +114,7 @@ export function StaffPage() {
 }
 
 function AddStaffForm({ onDone }: { onDone: () => void }) {
-  const { t, tKnown } = useT();
+  const { t, tReceived } = useT();
   const id = useId();
   const create = useCreateStaff();
   const form = useZodForm(CreateStaffBody, { defaultValues: { email: '', role: 'agent', name: undefined } });
@@ -170,7 +170,7 @@ function AddStaffForm({ onDone }: { onDone: () => void }) {
       </fieldset>
       {problem && (
         <p role="alert" className="text-sm text-destructive">
-          {tKnown(problem)}
+          {tReceived(problem)}
         </p>
       )}
       <FormFooter pending={create.isPending} submitLabel={t('staffPage.add')} pendingLabel={t('common.saving')} onCancel={onDone} />
