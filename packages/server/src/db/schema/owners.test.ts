@@ -19,31 +19,6 @@ const MODULES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../modules
  * unless it is listed here.
  */
 const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
-  'auth/authenticator.service.ts': {
-    tables: ['members'],
-    reason: "the authenticator's steps and the PIN on the member row: its conditional updates are not in the member store yet",
-  },
-  'auth/code-sign-in.service.ts': {
-    tables: ['members', 'staff'],
-    reason: "reads the signed-in member's or staff member's row; not in the member store yet, and the staff module has no store",
-  },
-  'auth/google-sign-in.service.ts': {
-    tables: ['members', 'staff'],
-    reason: 'links a Google account to the member or staff row; not in the member store yet, and the staff module has no store',
-  },
-  'auth/session.service.ts': {
-    tables: ['members', 'staff'],
-    reason: "a session's holder read back for /me; not in the member store yet, and the staff module has no store",
-  },
-  'auth/sign-in-support.ts': {
-    tables: ['members', 'staff'],
-    reason:
-      'the account lookups of every sign-in (identifier, phone, e-mail) and the verified stamp; not in the member store yet, the staff module has no store',
-  },
-  'auth/sign-up.service.ts': {
-    tables: ['members'],
-    reason: 'sign-up finds the member and links their Google account; not in the member store yet',
-  },
   'ballots/ballots.service.ts': {
     tables: ['candidacies', 'members', 'motionOptions', 'positions'],
     reason: "the ballot's positions, options and candidates in one read; not moved into the position and candidacy stores yet",
