@@ -594,3 +594,8 @@ export async function memberAttributes(db: Reader, id: number): Promise<{ attrib
   const [m] = await db.select({ attributes: members.attributes }).from(members).where(eq(members.id, id));
   return m;
 }
+
+/** These members' names, by id (a receipt names the candidate chosen). */
+export async function memberNames(db: Reader, ids: number[]): Promise<{ id: number; name: string }[]> {
+  return db.select({ id: members.id, name: members.name }).from(members).where(inArray(members.id, ids));
+}

@@ -19,10 +19,6 @@ const MODULES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../modules
  * unless it is listed here.
  */
 const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
-  'ballots/ballots.service.ts': {
-    tables: ['candidacies', 'members', 'motionOptions', 'positions'],
-    reason: "the ballot's positions, options and candidates in one read; not moved into the position and candidacy stores yet",
-  },
   'elections/audit.ts': {
     tables: ['ballotQueue', 'candidacies', 'motionOptions', 'participation', 'positions'],
     reason: 'the audit at close counts the box against the roll and the candidates; no store for the ballot box yet',
@@ -42,26 +38,6 @@ const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
   'elections/tally.ts': {
     tables: ['ballotQueue', 'ballots', 'candidacies', 'members', 'motionOptions', 'participation', 'positions'],
     reason: "the tally's resync reads the box and the ballot's layout in a few statements; no ballot-box store yet",
-  },
-  'register/attributes.ts': {
-    tables: ['election', 'organisation', 'positions'],
-    reason: 'the attribute definitions live on the organisation row, and elected_in and the rules name elections and positions',
-  },
-  'register/register.service.ts': {
-    tables: ['branches', 'election', 'members'],
-    reason: "claims and the roll's inspection read members and branches; not moved into the member store yet",
-  },
-  'register/roll.ts': {
-    tables: ['election', 'members', 'positions'],
-    reason: 'the roll under rules is one statement over members and positions; not moved into the stores yet',
-  },
-  'ussd/ussd.service.ts': {
-    tables: ['election', 'members', 'otpChallenges', 'participation'],
-    reason: 'the USSD menu reads the voter, the election, their codes and their votes; not moved into the stores yet',
-  },
-  'vvpat/vvpat.service.ts': {
-    tables: ['election', 'members', 'motionOptions', 'participation', 'positions'],
-    reason: "the receipts lists join the box's rows with positions and options; no ballot-box store yet",
   },
 };
 

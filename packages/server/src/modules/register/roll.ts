@@ -1,9 +1,10 @@
 import { dayIn, ruleMet, type AttributeDef, type Attributes, type Rule } from '@kura/contract';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
-import { readOrganisation, rollEntries, rollRows, type ElectionId } from '../../db/election-store';
-import { election, members, positions } from '../../db/schema';
+import { electionExists, electionOpensAt, readOrganisation, rollEntries, rollRows, type ElectionId } from '../../db/election-store';
+import { memberAttributes } from '../../db/member-store';
+import { positionEligibility } from '../../db/position-store';
 import { AppError } from '../../errors';
 import { likeContains } from '../../lib/pagination';
 
@@ -111,9 +112,9 @@ export async function declaredElected(
  * in the organisation's time zone, today (`ctx.now()`) while it has none.
  */
 export async function referenceDay(ctx: Core, electionId: ElectionId, db: Reader = ctx.database.db): Promise<string> {
-  const [row] = await db.select({ opensAt: election.opensAt }).from(election).where(eq(election.id, electionId));
+  const opensAt = await electionOpensAt(db, electionId);
   const org = await readOrganisation(db);
-  return dayIn(row?.opensAt ?? ctx.now(), org.timeZone);
+  return dayIn(opensAt ?? ctx.now(), org.timeZone);
 }
 
 /** The rules the member's attributes do not meet (a missing value meets none), `ref` as `referenceDay` answers it. */
@@ -141,12 +142,9 @@ export async function eligibilityChecks(
   memberId: number,
   db: Reader = ctx.database.db,
 ): Promise<EligibilityCheck[]> {
-  const [p] = await db
-    .select({ eligibility: positions.eligibility, electionId: positions.electionId })
-    .from(positions)
-    .where(eq(positions.id, positionId));
+  const p = await positionEligibility(db, positionId);
   if (!p) throw AppError.say('NOT_FOUND', 'error.noSuchPosition');
-  const [m] = await db.select({ attributes: members.attributes }).from(members).where(eq(members.id, memberId));
+  const m = await memberAttributes(db, memberId);
   if (!m) throw AppError.say('NOT_FOUND', 'error.noSuchMember');
   const rules = p.eligibility ?? [];
   if (rules.length === 0) return [];
@@ -183,6 +181,5 @@ export function describeRule(rule: Rule, defs: readonly AttributeDef[]): string 
 }
 
 async function assertElection(db: Reader, id: ElectionId): Promise<void> {
-  const [found] = await db.select({ id: election.id }).from(election).where(eq(election.id, id));
-  if (!found) throw AppError.say('NOT_FOUND', 'election.noSuch');
+  if (!(await electionExists(db, id))) throw AppError.say('NOT_FOUND', 'election.noSuch');
 }
