@@ -590,3 +590,17 @@ export async function lockOrganisation(tx: Tx): Promise<void> {
 export async function setAttributeDefs(tx: Tx, defs: OrganisationRecord['attributes'], at: Date): Promise<void> {
   await tx.update(organisation).set({ attributes: defs, updatedAt: at }).where(eq(organisation.id, 1));
 }
+
+/**
+ * The positions of the election in which its stored declaration says the member was elected:
+ * the same reading of the declaration as `roll_members`' `elected_in`.
+ */
+export async function declaredElectedPositions(db: Reader, electionId: ElectionId, memberId: number): Promise<number[]> {
+  const rows = await db.execute<{ position_id: number }>(sql`
+    select distinct (g ->> 'position_id')::int as position_id
+    from declarations d
+      cross join lateral json_array_elements(d.declaration -> 'data') g
+      cross join lateral json_array_elements(case when json_typeof(g -> 'values') = 'array' then g -> 'values' else '[]'::json end) v
+    where d.election_id = ${electionId} and (v ->> 'elected') = 'true' and (v ->> 'candidate_id')::int = ${memberId}`);
+  return rows.map((r) => Number(r.position_id));
+}

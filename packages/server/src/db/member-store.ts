@@ -599,3 +599,37 @@ export async function memberAttributes(db: Reader, id: number): Promise<{ attrib
 export async function memberNames(db: Reader, ids: number[]): Promise<{ id: number; name: string }[]> {
   return db.select({ id: members.id, name: members.name }).from(members).where(inArray(members.id, ids));
 }
+
+// ---- the roll's listings (register) ----
+
+/** Which members of a roll a listing keeps: number or name containing `query` (any case), of `branch`. */
+export type RollFilter = { query?: string; branch?: string };
+
+function rollFilterSql(filter: RollFilter): SQL {
+  const query = filter.query?.trim();
+  const branch = filter.branch?.trim();
+  return sql`true
+    ${query ? sql`and (roll.member_no ilike ${likeContains(query)} or m.name ilike ${likeContains(query)})` : sql``}
+    ${branch ? sql`and roll.branch = ${branch}` : sql``}`;
+}
+
+/**
+ * The members of a roll (`entries`: `rollEntries` of the election store) with their names, by
+ * member number, filtered; a page of them when `page` is given.
+ */
+export async function rollMemberRows(db: Reader, entries: SQL, filter: RollFilter, page?: { limit: number; offset: number }) {
+  return db.execute<{ member_id: number; member_no: string; name: string; branch_id: number; branch: string }>(sql`
+    select roll.member_id, roll.member_no, m.name, roll.branch_id, roll.branch
+    from (${entries}) roll join members m on m.id = roll.member_id
+    where ${rollFilterSql(filter)}
+    order by roll.member_no collate "C"
+    ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`);
+}
+
+/** How many members of a roll (`entries`, as for `rollMemberRows`) a filter keeps. */
+export async function rollMemberCount(db: Reader, entries: SQL, filter: RollFilter): Promise<number> {
+  const [row] = await db.execute<{ n: number }>(sql`
+    select count(*)::int as n from (${entries}) roll join members m on m.id = roll.member_id
+    where ${rollFilterSql(filter)}`);
+  return Number(row?.n ?? 0);
+}

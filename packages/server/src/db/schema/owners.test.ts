@@ -70,10 +70,6 @@ const RAW_SQL_NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: strin
     reason:
       "the vote's one statement resolves the election it names (`select id from election`) beside CURRENT_ELECTION_SQL, one round trip",
   },
-  'register/roll.ts': {
-    tables: ['declarations', 'members'],
-    reason: "the roll's listings join the roll entries with members, and `declaredElected` reads the stored declarations",
-  },
   'reminders/reminder-sender.ts': {
     tables: ['members', 'participation', 'positions'],
     reason: "the sender's recipients (who has not voted yet, their contacts) are one statement over members, positions and participation",

@@ -1,12 +1,19 @@
 import { dayIn, ruleMet, type AttributeDef, type Attributes, type Rule } from '@kura/contract';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
-import { electionExists, electionOpensAt, readOrganisation, rollEntries, rollRows, type ElectionId } from '../../db/election-store';
-import { memberAttributes } from '../../db/member-store';
+import {
+  declaredElectedPositions,
+  electionExists,
+  electionOpensAt,
+  readOrganisation,
+  rollEntries,
+  rollRows,
+  type ElectionId,
+} from '../../db/election-store';
+import { memberAttributes, rollMemberCount, rollMemberRows, type RollFilter } from '../../db/member-store';
 import { positionEligibility } from '../../db/position-store';
 import { AppError } from '../../errors';
-import { likeContains } from '../../lib/pagination';
 
 /**
  * Who is on an election's roll and who may stand (docs/api.md "The register"): the one place other
@@ -22,15 +29,7 @@ type Reader = Db | Tx;
 export type RollEntry = { memberId: number; memberNo: string; name: string; branchId: number; branch: string };
 
 /** Which members of the roll a listing keeps: number or name containing `query` (any case), of `branch`. */
-export type RollFilter = { query?: string; branch?: string };
-
-function rollFilterSql(filter: RollFilter): SQL {
-  const query = filter.query?.trim();
-  const branch = filter.branch?.trim();
-  return sql`true
-    ${query ? sql`and (roll.member_no ilike ${likeContains(query)} or m.name ilike ${likeContains(query)})` : sql``}
-    ${branch ? sql`and roll.branch = ${branch}` : sql``}`;
-}
+export type { RollFilter };
 
 /**
  * The members on the election's roll: the frozen roll once frozen (each with the number and branch
@@ -45,12 +44,7 @@ export async function rollMembers(
   filter: RollFilter = {},
 ): Promise<RollEntry[]> {
   await assertElection(db, electionId);
-  const rows = await db.execute<{ member_id: number; member_no: string; name: string; branch_id: number; branch: string }>(sql`
-    select roll.member_id, roll.member_no, m.name, roll.branch_id, roll.branch
-    from (${rollEntries(electionId, ctx.now())}) roll join members m on m.id = roll.member_id
-    where ${rollFilterSql(filter)}
-    order by roll.member_no collate "C"
-    ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`);
+  const rows = await rollMemberRows(db, rollEntries(electionId, ctx.now()), filter, page);
   return rows.map((r) => ({
     memberId: Number(r.member_id),
     memberNo: r.member_no,
@@ -67,10 +61,7 @@ export async function rollMembersCount(
   filter: RollFilter,
   db: Reader = ctx.database.db,
 ): Promise<number> {
-  const [row] = await db.execute<{ n: number }>(sql`
-    select count(*)::int as n from (${rollEntries(electionId, ctx.now())}) roll join members m on m.id = roll.member_id
-    where ${rollFilterSql(filter)}`);
-  return Number(row?.n ?? 0);
+  return rollMemberCount(db, rollEntries(electionId, ctx.now()), filter);
 }
 
 /** How many members are on the election's roll (frozen, or as it stands). */
@@ -97,14 +88,9 @@ export async function declaredElected(
   electedIn: { election_id: number; position_ids: number[] | null },
   memberId: number,
 ): Promise<boolean> {
-  const rows = await db.execute<{ position_id: number }>(sql`
-    select distinct (g ->> 'position_id')::int as position_id
-    from declarations d
-      cross join lateral json_array_elements(d.declaration -> 'data') g
-      cross join lateral json_array_elements(case when json_typeof(g -> 'values') = 'array' then g -> 'values' else '[]'::json end) v
-    where d.election_id = ${electedIn.election_id} and (v ->> 'elected') = 'true' and (v ->> 'candidate_id')::int = ${memberId}`);
+  const positions = await declaredElectedPositions(db, electedIn.election_id, memberId);
   const only = electedIn.position_ids?.length ? new Set(electedIn.position_ids) : null;
-  return rows.some((r) => only === null || only.has(Number(r.position_id)));
+  return positions.some((id) => only === null || only.has(id));
 }
 
 /**
