@@ -118,9 +118,9 @@ export async function finishSignUp(
 ): Promise<{ message: string; pfNumber: string }> {
   const { subjectId, challengeId, googleSub, googleEmail } = input.pending;
   const { db } = ctx.database;
-  const [member, attempt] = await Promise.all([
-    memberRow(db, subjectId),
+  const [attempt, member] = await Promise.all([
     beginAttempt(ctx, countersFor(ctx, 'voter', subjectId, 'signup', input.ip)),
+    memberRow(db, subjectId),
   ]);
   let outcome: { ok: true } | { ok: false; reason: 'wrong' | 'exhausted' | 'dead' | 'taken' };
   try {

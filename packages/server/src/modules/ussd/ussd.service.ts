@@ -265,10 +265,12 @@ async function checkCode(ctx: Core, data: UssdSessionData, code: string, ip: str
   // Checked outside the code's transaction: a slow hash never holds the code's row locked.
   const byPin = pinHash !== null && /^\d{4,8}$/.test(code) && (await verifyPassword(code, pinHash));
   const succeeded = (tx: Tx, how: string) =>
+    // The verified stamp last, as before its move to the member store: the statements reach the
+    // transaction in the same order (the log row, the account's failures, then the member row).
     Promise.all([
-      markVerified(tx, memberId, ctx.now()),
       recordActivity(ctx, { name, activity, userId: memberId, userType: 'voter', ip, status: 'success', data: how }, tx),
       attempt.succeeded(tx),
+      markVerified(tx, memberId, ctx.now()),
     ]).then(() => undefined);
   const check = await inTransaction(ctx, 'USSD PIN check', async (tx) => {
     if (byPin) {
