@@ -120,6 +120,11 @@ export async function discardCodesOf(tx: Tx, purpose: Role, subjectId: number): 
   await tx.delete(otpChallenges).where(and(eq(otpChallenges.purpose, purpose), eq(otpChallenges.subjectId, subjectId)));
 }
 
+/** Spends a code without checking it, in the caller's transaction (the USSD menu, when the member's own pin stood in for it). */
+export async function spendCode(tx: Tx, challengeId: number, at: Date): Promise<void> {
+  await tx.update(otpChallenges).set({ usedAt: at }).where(eq(otpChallenges.id, challengeId));
+}
+
 export type CodeFailure = 'wrong' | 'exhausted' | 'dead';
 export type CodeCheck<T = undefined> = { ok: true; value: T } | { ok: false; reason: CodeFailure };
 

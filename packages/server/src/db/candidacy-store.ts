@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import type { ElectionId } from './election-store';
 import { candidacies, members, positions } from './schema';
-import { positionColumns, positionOrder } from './position-store';
+import { ballotPositionFields, ballotPositionsOf, positionColumns, positionOrder } from './position-store';
 
 /**
  * The candidacy store: the SQL of `candidacies` (a member standing for a position), which the
@@ -91,4 +91,28 @@ export async function removeCandidacies(tx: Tx, memberId: number, positionIds: n
 export async function copyCandidacies(tx: Tx, from: number, to: number): Promise<void> {
   const standing = await tx.select().from(candidacies).where(eq(candidacies.positionId, from));
   if (standing.length) await tx.insert(candidacies).values(standing.map((c) => ({ memberId: c.memberId, positionId: to })));
+}
+
+// ---- the ballot (ballots) ----
+
+/**
+ * The candidates of a member's ballot (`ballotPositionsOf`: the national positions and their
+ * branch's), a row per candidacy with the position's ballot fields and the candidate's name,
+ * photo and statement; in the admin's order, then by name.
+ */
+export async function ballotCandidateRows(db: Reader, electionId: ElectionId, branchId: number) {
+  return db
+    .select({
+      ...ballotPositionFields,
+      candidateId: members.id,
+      candidateName: members.name,
+      photo: members.photoUrl,
+      statement: members.statement,
+      statementTranslations: members.translations,
+    })
+    .from(positions)
+    .innerJoin(candidacies, eq(candidacies.positionId, positions.id))
+    .innerJoin(members, eq(members.id, candidacies.memberId))
+    .where(ballotPositionsOf(electionId, branchId))
+    .orderBy(asc(positions.sortOrder), asc(positions.id), asc(members.name), asc(members.id));
 }

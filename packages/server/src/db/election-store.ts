@@ -495,3 +495,112 @@ export async function unclosedElectionIds(db: Reader): Promise<ElectionId[]> {
   const rows = await db.select({ id: election.id }).from(election).where(isNull(election.closedAt)).orderBy(election.id);
   return rows.map((r) => r.id);
 }
+
+// ---- the register, the USSD menu and the receipts (register, ussd, vvpat) ----
+
+/** The election's title (undefined when there is none with this id). */
+export async function electionTitle(db: Reader, id: ElectionId): Promise<string | undefined> {
+  const [found] = await db.select({ title: election.title }).from(election).where(row(id));
+  return found?.title;
+}
+
+/** The elections not archived, by id: whether voting is on, when they opened and closed (the USSD menu). */
+export async function unarchivedElectionStates(
+  db: Reader,
+): Promise<{ id: ElectionId; title: string; active: boolean; openedAt: Date | null; closedAt: Date | null }[]> {
+  return db
+    .select({
+      id: election.id,
+      title: election.title,
+      active: election.votingActive,
+      openedAt: election.openedAt,
+      closedAt: election.closedAt,
+    })
+    .from(election)
+    .where(eq(election.archived, false))
+    .orderBy(election.id);
+}
+
+/** When the election closed and whether voting is on (undefined when there is none with this id). */
+export async function votingStateOf(db: Reader, id: ElectionId): Promise<{ closedAt: Date | null; active: boolean } | undefined> {
+  const [found] = await db.select({ closedAt: election.closedAt, active: election.votingActive }).from(election).where(row(id));
+  return found;
+}
+
+/** When voting in the election opens, as scheduled (null: no date; undefined: no such election). */
+export async function electionOpensAt(db: Reader, id: ElectionId): Promise<Date | null | undefined> {
+  const [found] = await db.select({ opensAt: election.opensAt }).from(election).where(row(id));
+  return found?.opensAt;
+}
+
+/** How many rolls are due to freeze at `now`: not frozen, their register closed. */
+export async function rollsDueToFreeze(db: Reader, now: Date): Promise<number> {
+  const [due] = await db.execute<{ n: number }>(sql`
+    select count(*)::int as n from election where roll_frozen_at is null and register_closes_at is not null and register_closes_at <= ${iso(now)}::timestamptz`);
+  return Number(due?.n ?? 0);
+}
+
+/** Whether the election exists, its row `key share` locked (as a foreign key to it would) until the transaction ends. */
+export async function keyShareElection(tx: Tx, id: ElectionId): Promise<boolean> {
+  const [found] = await tx.select({ id: election.id }).from(election).where(row(id)).for('key share');
+  return found !== undefined;
+}
+
+/** The elections not closed with their electorate rules, each row share-locked until the transaction ends. */
+export async function shareUnclosedElectorateRules(
+  tx: Tx,
+): Promise<{ id: ElectionId; title: string; rules: ElectionRow['electorateRules'] }[]> {
+  return tx
+    .select({ id: election.id, title: election.title, rules: election.electorateRules })
+    .from(election)
+    .where(isNull(election.closedAt))
+    .for('share');
+}
+
+/** The election's register window and roll freeze, the row share-locked until the transaction ends (undefined: no such election). */
+export async function shareRegisterWindow(
+  tx: Tx,
+  id: ElectionId,
+): Promise<{ opens: Date | null; closes: Date | null; frozen: Date | null } | undefined> {
+  const [found] = await tx
+    .select({ opens: election.registerOpensAt, closes: election.registerClosesAt, frozen: election.rollFrozenAt })
+    .from(election)
+    .where(row(id))
+    .for('share');
+  return found;
+}
+
+/** When the election first opened, and its title, the row share-locked until the transaction ends (undefined: no such election). */
+export async function shareOpenedAtAndTitle(tx: Tx, id: ElectionId): Promise<{ openedAt: Date | null; title: string } | undefined> {
+  const [found] = await tx.select({ openedAt: election.openedAt, title: election.title }).from(election).where(row(id)).for('share');
+  return found;
+}
+
+/** Share-locks the organisation's row until the transaction ends: an attribute change in flight commits first, a later one waits. */
+export async function shareOrganisation(tx: Tx): Promise<void> {
+  await tx.select({ id: organisation.id }).from(organisation).where(eq(organisation.id, 1)).for('share');
+}
+
+/** Locks the organisation's row for update until the transaction ends (an attribute change). */
+export async function lockOrganisation(tx: Tx): Promise<void> {
+  await tx.select({ id: organisation.id }).from(organisation).where(eq(organisation.id, 1)).for('update');
+}
+
+/** Replaces the organisation's member attribute definitions. */
+export async function setAttributeDefs(tx: Tx, defs: OrganisationRecord['attributes'], at: Date): Promise<void> {
+  await tx.update(organisation).set({ attributes: defs, updatedAt: at }).where(eq(organisation.id, 1));
+}
+
+/**
+ * The positions of the election in which its stored declaration says the member was elected:
+ * the same reading of the declaration as `roll_members`' `elected_in`.
+ */
+export async function declaredElectedPositions(db: Reader, electionId: ElectionId, memberId: number): Promise<number[]> {
+  const rows = await db.execute<{ position_id: number }>(sql`
+    select distinct (g ->> 'position_id')::int as position_id
+    from declarations d
+      cross join lateral json_array_elements(d.declaration -> 'data') g
+      cross join lateral json_array_elements(case when json_typeof(g -> 'values') = 'array' then g -> 'values' else '[]'::json end) v
+    where d.election_id = ${electionId} and (v ->> 'elected') = 'true' and (v ->> 'candidate_id')::int = ${memberId}`);
+  return rows.map((r) => Number(r.position_id));
+}

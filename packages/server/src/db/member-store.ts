@@ -1,5 +1,5 @@
 import type { Branch, Member } from '@kura/contract';
-import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import { branches, members } from './schema';
 import { organisationValue } from './election-store';
@@ -403,4 +403,233 @@ export async function contactsOf(
     .select({ id: members.id, phone: members.phone, email: members.email, language: members.language })
     .from(members)
     .where(inArray(members.id, ids));
+}
+
+// ---- sign-in and the member's own account (auth, ussd, ballots, register) ----
+// The member rows the sign-in flows read and their conditional updates (the verified stamp, the
+// authenticator's steps, the pin, the Google link); the timing- and enumeration-safety of each flow
+// stays with its caller, which decides what to read and when.
+
+/** The member with this e-mail (stored lower-cased: the caller lower-cases what it was given). */
+export async function memberByEmail(db: Reader, email: string): Promise<MemberRow | undefined> {
+  const [row] = await db.select().from(members).where(eq(members.email, email)).limit(1);
+  return row;
+}
+
+/** The member with this member number. */
+export async function memberByNumber(db: Reader, memberNo: string): Promise<MemberRow | undefined> {
+  const [row] = await db.select().from(members).where(eq(members.memberNo, memberNo)).limit(1);
+  return row;
+}
+
+/**
+ * The member with member number `value` and at most two with phone `phone` (E.164), the number's
+ * match first: one query, enough to tell one phone holder from several.
+ */
+export async function membersByNumberOrPhone(db: Reader, value: string, phone: string): Promise<MemberRow[]> {
+  return db
+    .select()
+    .from(members)
+    .where(or(eq(members.memberNo, value), eq(members.phone, phone)))
+    .orderBy(sql`(${members.memberNo} = ${value}) desc`)
+    .limit(3);
+}
+
+/** The member row with this id. */
+export async function memberRow(db: Reader, id: number): Promise<MemberRow | undefined> {
+  const [row] = await db.select().from(members).where(eq(members.id, id)).limit(1);
+  return row;
+}
+
+/** The member linked to this Google account. */
+export async function memberByGoogleSub(db: Reader, googleSub: string): Promise<MemberRow | undefined> {
+  const [row] = await db.select().from(members).where(eq(members.googleSub, googleSub)).limit(1);
+  return row;
+}
+
+/** The id of the member linked to this Google account, if any. */
+export async function googleSubHolder(db: Reader, googleSub: string): Promise<number | undefined> {
+  const [holder] = await db.select({ id: members.id }).from(members).where(eq(members.googleSub, googleSub)).limit(1);
+  return holder?.id;
+}
+
+/** Stamps the member verified at `at`, unless they already are (the first verified sign-in counts). */
+export async function markVerified(db: Reader, memberId: number, at: Date): Promise<void> {
+  await db
+    .update(members)
+    .set({ verifiedAt: at })
+    .where(and(eq(members.id, memberId), isNull(members.verifiedAt)));
+}
+
+/** A member's name and language (a session's holder). */
+export async function memberNameAndLanguage(db: Reader, id: number): Promise<{ name: string; language: string | null } | undefined> {
+  const [row] = await db.select({ name: members.name, language: members.language }).from(members).where(eq(members.id, id)).limit(1);
+  return row;
+}
+
+/** What a code sign-in finishing for a member needs: name, photo, language. */
+export async function memberSubject(
+  db: Reader,
+  id: number,
+): Promise<{ name: string; photoUrl: string | null; language: string | null } | undefined> {
+  const [row] = await db
+    .select({ name: members.name, photoUrl: members.photoUrl, language: members.language })
+    .from(members)
+    .where(eq(members.id, id))
+    .limit(1);
+  return row;
+}
+
+/** A member's name and pin hash (null: the default pin). */
+export async function memberPin(db: Reader, id: number): Promise<{ name: string; pinHash: string | null } | undefined> {
+  const [row] = await db.select({ name: members.name, pinHash: members.pinHash }).from(members).where(eq(members.id, id)).limit(1);
+  return row;
+}
+
+/** A member's phone. */
+export async function memberPhone(db: Reader, id: number): Promise<string | undefined> {
+  const [row] = await db.select({ phone: members.phone }).from(members).where(eq(members.id, id)).limit(1);
+  return row?.phone;
+}
+
+/** A new authenticator secret (sealed) replaces any earlier one, unconfirmed, with no step accepted. */
+export async function startTotpEnrolment(tx: Tx, id: number, totpSecretEnc: string, at: Date): Promise<void> {
+  await tx.update(members).set({ totpSecretEnc, totpConfirmedAt: null, totpLastStep: null, updatedAt: at }).where(eq(members.id, id));
+}
+
+/**
+ * Stores `step` as the member's last accepted authenticator step, only if the stored one is still
+ * `lastStep` (null: none) and older than `step`; whether it did. The check and the store are one
+ * statement, so a token raced twice is accepted once.
+ */
+export async function acceptTotpStep(db: Reader, id: number, lastStep: number | null, step: number): Promise<boolean> {
+  const unchanged = lastStep === null ? isNull(members.totpLastStep) : eq(members.totpLastStep, lastStep);
+  const rows = await db
+    .update(members)
+    .set({ totpLastStep: step })
+    .where(and(eq(members.id, id), unchanged, or(isNull(members.totpLastStep), lt(members.totpLastStep, step))))
+    .returning({ id: members.id });
+  return rows.length > 0;
+}
+
+/** The member's authenticator is confirmed at `at`. */
+export async function confirmTotp(tx: Tx, id: number, at: Date): Promise<void> {
+  await tx.update(members).set({ totpConfirmedAt: at, updatedAt: at }).where(eq(members.id, id));
+}
+
+/** Replaces the pin hash only if it is still `expected` (null: the default pin); whether it did. */
+export async function replacePinIfUnchanged(tx: Tx, id: number, expected: string | null, pinHash: string, at: Date): Promise<boolean> {
+  const unchanged = expected === null ? isNull(members.pinHash) : eq(members.pinHash, expected);
+  const rows = await tx
+    .update(members)
+    .set({ pinHash, updatedAt: at })
+    .where(and(eq(members.id, id), unchanged))
+    .returning({ id: members.id });
+  return rows.length > 0;
+}
+
+/**
+ * Links this Google account (and the photo) to the member, only while they are linked to none or
+ * to this one; whether it did. Conditional: a link committed since the caller read the row is kept.
+ */
+export async function linkMemberGoogle(tx: Tx, id: number, googleSub: string, photoUrl: string | null, at: Date): Promise<boolean> {
+  const linked = await tx
+    .update(members)
+    .set({ googleSub, photoUrl, updatedAt: at })
+    .where(and(eq(members.id, id), or(isNull(members.googleSub), eq(members.googleSub, googleSub))))
+    .returning({ id: members.id });
+  return linked.length > 0;
+}
+
+/**
+ * Links this Google account to the member only while they are linked to none; whether it did. A
+ * unique violation (the account is another member's) is the caller's to read.
+ */
+export async function linkGoogleIfUnlinked(tx: Tx, id: number, googleSub: string, at: Date): Promise<boolean> {
+  const rows = await tx
+    .update(members)
+    .set({ googleSub, updatedAt: at })
+    .where(and(eq(members.id, id), isNull(members.googleSub)))
+    .returning({ id: members.id });
+  return rows.length > 0;
+}
+
+/** The branch of the member (the ballot's branch positions). */
+export async function memberBranchId(db: Reader, id: number): Promise<number | undefined> {
+  const [me] = await db.select({ branchId: members.branchId }).from(members).where(eq(members.id, id)).limit(1);
+  return me?.branchId;
+}
+
+/** The member's number, name, branch (id and name), attributes and language (the register's own entry). */
+export async function memberWithBranch(db: Reader, id: number) {
+  const [me] = await db
+    .select({
+      memberNo: members.memberNo,
+      name: members.name,
+      branchId: members.branchId,
+      branch: branches.name,
+      attributes: members.attributes,
+      language: members.language,
+    })
+    .from(members)
+    .innerJoin(branches, eq(branches.id, members.branchId))
+    .where(eq(members.id, id));
+  return me;
+}
+
+/** The member's number and name (a claim records them). */
+export async function memberNoAndName(db: Reader, id: number): Promise<{ memberNo: string; name: string } | undefined> {
+  const [me] = await db.select({ memberNo: members.memberNo, name: members.name }).from(members).where(eq(members.id, id));
+  return me;
+}
+
+/** The id and number of the member with this member number (an objection names them). */
+export async function memberIdByNumber(db: Reader, memberNo: string): Promise<{ id: number; memberNo: string } | undefined> {
+  const [other] = await db.select({ id: members.id, memberNo: members.memberNo }).from(members).where(eq(members.memberNo, memberNo));
+  return other;
+}
+
+/** The member's attribute values (an eligibility check reads them). */
+export async function memberAttributes(db: Reader, id: number): Promise<{ attributes: StoredAttributes } | undefined> {
+  const [m] = await db.select({ attributes: members.attributes }).from(members).where(eq(members.id, id));
+  return m;
+}
+
+/** These members' names, by id (a receipt names the candidate chosen). */
+export async function memberNames(db: Reader, ids: number[]): Promise<{ id: number; name: string }[]> {
+  return db.select({ id: members.id, name: members.name }).from(members).where(inArray(members.id, ids));
+}
+
+// ---- the roll's listings (register) ----
+
+/** Which members of a roll a listing keeps: number or name containing `query` (any case), of `branch`. */
+export type RollFilter = { query?: string; branch?: string };
+
+function rollFilterSql(filter: RollFilter): SQL {
+  const query = filter.query?.trim();
+  const branch = filter.branch?.trim();
+  return sql`true
+    ${query ? sql`and (roll.member_no ilike ${likeContains(query)} or m.name ilike ${likeContains(query)})` : sql``}
+    ${branch ? sql`and roll.branch = ${branch}` : sql``}`;
+}
+
+/**
+ * The members of a roll (`entries`: `rollEntries` of the election store) with their names, by
+ * member number, filtered; a page of them when `page` is given.
+ */
+export async function rollMemberRows(db: Reader, entries: SQL, filter: RollFilter, page?: { limit: number; offset: number }) {
+  return db.execute<{ member_id: number; member_no: string; name: string; branch_id: number; branch: string }>(sql`
+    select roll.member_id, roll.member_no, m.name, roll.branch_id, roll.branch
+    from (${entries}) roll join members m on m.id = roll.member_id
+    where ${rollFilterSql(filter)}
+    order by roll.member_no collate "C"
+    ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`);
+}
+
+/** How many members of a roll (`entries`, as for `rollMemberRows`) a filter keeps. */
+export async function rollMemberCount(db: Reader, entries: SQL, filter: RollFilter): Promise<number> {
+  const [row] = await db.execute<{ n: number }>(sql`
+    select count(*)::int as n from (${entries}) roll join members m on m.id = roll.member_id
+    where ${rollFilterSql(filter)}`);
+  return Number(row?.n ?? 0);
 }

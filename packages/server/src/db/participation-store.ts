@@ -100,3 +100,21 @@ export async function electionHasVotes(db: Reader, electionId: ElectionId): Prom
     .limit(1);
   return voted !== undefined;
 }
+
+// ---- a member's own votes (ussd, vvpat) ----
+
+/** Of these positions, those the member voted for (a vote on the web or by USSD). */
+export async function positionsVotedBy(db: Reader, memberId: number, positionIds: number[]): Promise<{ positionId: number }[]> {
+  return db
+    .select({ positionId: participation.positionId })
+    .from(participation)
+    .where(and(eq(participation.memberId, memberId), inArray(participation.positionId, positionIds)));
+}
+
+/** The member's votes: each position with its receipt, sealed (only the server, with BALLOT_KEY, unseals it). */
+export async function sealedReceiptsOf(db: Reader, memberId: number): Promise<{ positionId: number; receiptEnc: string }[]> {
+  return db
+    .select({ positionId: participation.positionId, receiptEnc: participation.receiptEnc })
+    .from(participation)
+    .where(eq(participation.memberId, memberId));
+}

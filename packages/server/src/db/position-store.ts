@@ -1,5 +1,5 @@
 import type { Position, TranslatedText, Translations } from '@kura/contract';
-import { and, asc, eq, inArray, max, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, max, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import type { ElectionId } from './election-store';
 import { election, motionOptions, positions } from './schema';
@@ -281,4 +281,101 @@ export async function positionWithElection(
     .innerJoin(election, eq(election.id, positions.electionId))
     .where(eq(positions.id, id));
   return position;
+}
+
+// ---- the ballot, the receipts and the register's rules (ballots, vvpat, register) ----
+
+/** A position's fields as the ballot groups them (ballots.service `getBallot`). */
+export const ballotPositionFields = {
+  positionId: positions.id,
+  name: positions.name,
+  level: positions.level,
+  seats: positions.seats,
+  kind: positions.kind,
+  method: positions.method,
+  threshold: positions.threshold,
+  quorumPercent: positions.quorumPercent,
+  description: positions.description,
+  sortOrder: positions.sortOrder,
+  translations: positions.translations,
+  rotateCandidates: positions.rotateCandidates,
+};
+
+/** The election's positions on the ballot of a member of this branch: the national ones and the branch's. */
+export const ballotPositionsOf = (electionId: ElectionId, branchId: number): SQL =>
+  and(eq(positions.electionId, electionId), or(eq(positions.level, 'National'), eq(positions.branchId, branchId)))!;
+
+/** The motions of a member's ballot (`ballotPositionsOf`), a row per option, in the admin's order then the options' own. */
+export async function ballotOptionRows(db: Reader, electionId: ElectionId, branchId: number) {
+  return db
+    .select({
+      ...ballotPositionFields,
+      candidateId: motionOptions.id,
+      candidateName: motionOptions.name,
+      photo: sql<string | null>`null`,
+      statement: sql<string | null>`null`,
+      statementTranslations: sql<null>`null`,
+    })
+    .from(positions)
+    .innerJoin(motionOptions, eq(motionOptions.positionId, positions.id))
+    .where(ballotPositionsOf(electionId, branchId))
+    .orderBy(asc(positions.sortOrder), asc(positions.id), asc(motionOptions.sortOrder));
+}
+
+/** The options of these positions (a motion's choice names one): id, position, name. */
+export async function motionOptionNamesOf(db: Reader, positionIds: number[]): Promise<{ id: number; positionId: number; name: string }[]> {
+  return db
+    .select({ id: motionOptions.id, positionId: motionOptions.positionId, name: motionOptions.name })
+    .from(motionOptions)
+    .where(inArray(motionOptions.positionId, positionIds));
+}
+
+/** These positions with their election's id and title (the voter's receipts list names them). */
+export async function positionsWithElectionTitles(db: Reader, ids: number[]) {
+  return db
+    .select({
+      id: positions.id,
+      name: positions.name,
+      level: positions.level,
+      kind: positions.kind,
+      method: positions.method,
+      sortOrder: positions.sortOrder,
+      electionId: positions.electionId,
+      election: election.title,
+    })
+    .from(positions)
+    .innerJoin(election, eq(election.id, positions.electionId))
+    .where(inArray(positions.id, ids));
+}
+
+/** Of these position ids, the election's. */
+export async function positionIdsOfElection(db: Reader, electionId: ElectionId, ids: number[]): Promise<{ id: number }[]> {
+  return db
+    .select({ id: positions.id })
+    .from(positions)
+    .where(and(eq(positions.electionId, electionId), inArray(positions.id, ids)));
+}
+
+/** The positions of elections not closed that have eligibility rules: id, name, level, rules, election. */
+export async function eligibilityRulesOfUnclosed(db: Reader) {
+  return db
+    .select({
+      id: positions.id,
+      name: positions.name,
+      level: positions.level,
+      rules: positions.eligibility,
+      electionId: positions.electionId,
+    })
+    .from(positions)
+    .innerJoin(election, eq(election.id, positions.electionId))
+    .where(and(isNull(election.closedAt), sql`jsonb_array_length(${positions.eligibility}) > 0`));
+}
+
+/** A position's eligibility rules and election (undefined for an unknown id). */
+export async function positionEligibility(db: Reader, id: number) {
+  const [p] = await db
+    .select({ eligibility: positions.eligibility, electionId: positions.electionId })
+    .from(positions)
+    .where(eq(positions.id, id));
+  return p;
 }

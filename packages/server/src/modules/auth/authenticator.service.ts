@@ -1,4 +1,3 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Session } from '@kura/contract';
 import { beginAttempt, countersFor } from '../../auth/account-limits';
 import { SIGN_IN_EXPIRED, PENDING_TTL_MS, type PendingSignIn } from '../../auth/pending';
@@ -6,7 +5,7 @@ import type { Caller } from '../../auth/sessions';
 import { matchTotpStep, newTotpSecret, qrCodeDataUrl } from '../../auth/totp';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
-import { members } from '../../db/schema';
+import { acceptTotpStep, confirmTotp, memberRow, replacePinIfUnchanged, startTotpEnrolment } from '../../db/member-store';
 import { AppError } from '../../errors';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
 import { hashPassword, safeEqual, seal, unseal, verifyPassword } from '../../lib/crypto';
@@ -48,10 +47,7 @@ export async function startEnrolment(
   const { secret, otpauthUrl } = newTotpSecret(ctx.env.APP_NAME);
   const url = await qrCodeDataUrl(otpauthUrl);
   await inTransaction(ctx, 'Authenticator enrolment started', async (tx) => {
-    await tx
-      .update(members)
-      .set({ totpSecretEnc: seal(ctx.secrets.ballotKey, secret), totpConfirmedAt: null, totpLastStep: null, updatedAt: ctx.now() })
-      .where(eq(members.id, member.id));
+    await startTotpEnrolment(tx, member.id, seal(ctx.secrets.ballotKey, secret), ctx.now());
     await recordActivity(
       ctx,
       {
@@ -79,13 +75,7 @@ async function acceptToken(ctx: Core, db: Db | Tx, member: Member, token: string
   if (step === null) return null;
   // Only from the last step read with the member: a token accepted meanwhile (another sign-in on
   // the same passed pin) leaves this one nothing to accept.
-  const unchanged = member.totpLastStep === null ? isNull(members.totpLastStep) : eq(members.totpLastStep, member.totpLastStep);
-  const rows = await db
-    .update(members)
-    .set({ totpLastStep: step })
-    .where(and(eq(members.id, member.id), unchanged, or(isNull(members.totpLastStep), lt(members.totpLastStep, step))))
-    .returning({ id: members.id });
-  return rows.length ? step : null;
+  return (await acceptTotpStep(db, member.id, member.totpLastStep, step)) ? step : null;
 }
 
 /** verify-token: the first token from the app confirms the enrolment. */
@@ -101,7 +91,7 @@ export async function confirmEnrolment(
   const ok = await inTransaction(ctx, 'Authenticator enrolment confirmed', async (tx) => {
     const step = await acceptToken(ctx, tx, member, input.token);
     if (step === null) return false;
-    await tx.update(members).set({ totpConfirmedAt: ctx.now(), updatedAt: ctx.now() }).where(eq(members.id, member.id));
+    await confirmTotp(tx, member.id, ctx.now());
     await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' }, tx);
     return true;
   });
@@ -131,7 +121,7 @@ export async function changePin(
   caller: Caller,
   input: { currentPin: string; newPin: string; ip: string },
 ): Promise<{ message: string }> {
-  const [member] = await ctx.database.db.select().from(members).where(eq(members.id, caller.subjectId));
+  const member = await memberRow(ctx.database.db, caller.subjectId);
   if (!member) throw new AppError('UNAUTHENTICATED');
   if (safeEqual(input.newPin, ctx.env.DEFAULT_PIN)) throw AppError.fieldsSaid({ new_pin: [{ id: 'authenticator.pinIsDefault' }] });
   const activity = 'Pin changed';
@@ -141,14 +131,9 @@ export async function changePin(
   const changed = matches
     ? await inTransaction(ctx, 'PIN changed', async (tx) => {
         // Only over the pin just checked: a change that landed meanwhile makes this current pin stale.
-        const unchanged = member.pinHash === null ? isNull(members.pinHash) : eq(members.pinHash, member.pinHash);
-        const rows = await tx
-          .update(members)
-          .set({ pinHash: newHash, updatedAt: ctx.now() })
-          .where(and(eq(members.id, member.id), unchanged))
-          .returning({ id: members.id });
-        if (rows.length) await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' }, tx);
-        return rows.length > 0;
+        const replaced = await replacePinIfUnchanged(tx, member.id, member.pinHash, newHash, ctx.now());
+        if (replaced) await recordActivity(ctx, { ...memberActivity(member, activity, input.ip), status: 'success' }, tx);
+        return replaced;
       })
     : false;
   if (!changed) {

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { isSignInIdentifier, type Session } from '@kura/contract';
 import { beginAttempt, countersFor, unknownAdminCounters } from '../../auth/account-limits';
 import { deliverCode, type CodeDeliveryInput } from '../../auth/code-delivery';
@@ -7,7 +6,8 @@ import type { PendingSignIn } from '../../auth/pending';
 import type { createDecoyThrottle } from '../../auth/rate-limits';
 import type { Role } from '../../auth/sessions';
 import type { Core } from '../../core';
-import { members, staff } from '../../db/schema';
+import { memberSubject } from '../../db/member-store';
+import { staffSubject } from '../../db/staff-store';
 import { readDefaultLanguage, readMemberNoPattern } from '../../db/election-store';
 import type { Delivery } from '../../delivery';
 import { AppError } from '../../errors';
@@ -271,19 +271,8 @@ type Subject = { name: string; photoUrl: string | null; language?: string | null
 async function loadSubject(ctx: Core, role: Role, id: number): Promise<Subject | undefined> {
   if (id <= 0) return undefined;
   const { db } = ctx.database;
-  if (role === 'voter') {
-    const [member] = await db
-      .select({ name: members.name, photoUrl: members.photoUrl, language: members.language })
-      .from(members)
-      .where(eq(members.id, id))
-      .limit(1);
-    return member;
-  }
-  const [person] = await db
-    .select({ name: staff.name, photoUrl: staff.photoUrl, role: staff.role })
-    .from(staff)
-    .where(eq(staff.id, id))
-    .limit(1);
+  if (role === 'voter') return memberSubject(db, id);
+  const person = await staffSubject(db, id);
   // The role is fixed at step one; someone whose role changed since cannot finish as the old one.
   return person?.role === role ? person : undefined;
 }

@@ -1,9 +1,9 @@
 import type { GoogleContext } from '../../auth/google';
-import { and, eq, isNull, or } from 'drizzle-orm';
 import type { Session } from '@kura/contract';
 import { GOOGLE_EMAIL_MISMATCH, verifyGoogleIdToken, type GoogleIdentity } from '../../auth/google';
 import type { Core } from '../../core';
-import { members, staff } from '../../db/schema';
+import { linkMemberGoogle, memberByEmail, memberByGoogleSub } from '../../db/member-store';
+import { linkStaffGoogle } from '../../db/staff-store';
 import { AppError } from '../../errors';
 import { tSaid, type Said } from '../../i18n';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
@@ -56,10 +56,9 @@ export async function signInVoterWithGoogle(ctx: GoogleContext, input: GoogleInp
   const activity = 'Voter sign-in: Google';
   const identity = await identifyOrLog(ctx, input, activity);
   const { db } = ctx.database;
-  const [bySub] = await db.select().from(members).where(eq(members.googleSub, identity.sub)).limit(1);
-  let member: Member | undefined = bySub;
+  let member: Member | undefined = await memberByGoogleSub(db, identity.sub);
   if (!member) {
-    const [byEmail] = await db.select().from(members).where(eq(members.email, identity.email)).limit(1);
+    const byEmail = await memberByEmail(db, identity.email);
     if (byEmail?.googleSub && byEmail.googleSub !== identity.sub) {
       await recordActivity(ctx, { ...memberActivity(byEmail, activity, input.ip), status: 'denied', data: 'different Google account' });
       throw AppError.say('FORBIDDEN', 'google.linkedElsewhere', undefined, { issue: GOOGLE_LINKED_ELSEWHERE });
@@ -75,12 +74,7 @@ export async function signInVoterWithGoogle(ctx: GoogleContext, input: GoogleInp
     // The registered email proved itself through Google: remember the account for next time.
     // Conditional: the rows above were read unlocked, and another Google account linked since
     // (committed while this waited for the row) is kept, never overwritten.
-    const linked = await tx
-      .update(members)
-      .set({ googleSub: identity.sub, photoUrl: found.photoUrl ?? identity.picture, updatedAt: ctx.now() })
-      .where(and(eq(members.id, found.id), or(isNull(members.googleSub), eq(members.googleSub, identity.sub))))
-      .returning({ id: members.id });
-    if (linked.length === 0) return null;
+    if (!(await linkMemberGoogle(tx, found.id, identity.sub, found.photoUrl ?? identity.picture, ctx.now()))) return null;
     await markMemberVerified(ctx, tx, found.id);
     await recordActivity(ctx, { ...memberActivity(found, activity, input.ip), status: 'success' }, tx);
     return startSession(ctx, tx, {
@@ -122,12 +116,7 @@ export async function signInStaffWithGoogle(ctx: GoogleContext, role: 'admin' | 
   const signedIn = await inTransaction(ctx, 'Google sign-in', async (tx) => {
     // Conditional: the check above read the row unlocked, and another Google account linked
     // since (committed while this waited for the row) is kept, never overwritten.
-    const linked = await tx
-      .update(staff)
-      .set({ googleSub: identity.sub, photoUrl: person.photoUrl ?? identity.picture })
-      .where(and(eq(staff.id, person.id), or(isNull(staff.googleSub), eq(staff.googleSub, identity.sub))))
-      .returning({ id: staff.id });
-    if (linked.length === 0) return null;
+    if (!(await linkStaffGoogle(tx, person.id, identity.sub, person.photoUrl ?? identity.picture))) return null;
     await recordActivity(ctx, { name: person.name, activity, userId: person.id, userType: role, ip: input.ip, status: 'success' }, tx);
     return startSession(ctx, tx, {
       role,

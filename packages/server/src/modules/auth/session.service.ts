@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { revokeSession, type Caller } from '../../auth/sessions';
 import type { Core } from '../../core';
-import { members, staff } from '../../db/schema';
+import { memberName, memberNameAndLanguage } from '../../db/member-store';
+import { staffName, staffNameAndRole } from '../../db/staff-store';
 import { AppError } from '../../errors';
 import { recordActivity } from '../../lib/activity-log';
 
@@ -10,22 +10,14 @@ export async function describeVoter(
   ctx: Core,
   caller: Caller,
 ): Promise<{ user_type: 'voter'; data: { name: string; language: string | null } }> {
-  const [member] = await ctx.database.db
-    .select({ name: members.name, language: members.language })
-    .from(members)
-    .where(eq(members.id, caller.subjectId))
-    .limit(1);
+  const member = await memberNameAndLanguage(ctx.database.db, caller.subjectId);
   // A session whose member was removed is no session.
   if (!member) throw new AppError('UNAUTHENTICATED');
   return { user_type: 'voter', data: { name: member.name, language: member.language } };
 }
 
 export async function describeStaff(ctx: Core, caller: Caller): Promise<{ user_type: 'admin' | 'agent'; data: { name: string } }> {
-  const [person] = await ctx.database.db
-    .select({ name: staff.name, role: staff.role })
-    .from(staff)
-    .where(eq(staff.id, caller.subjectId))
-    .limit(1);
+  const person = await staffNameAndRole(ctx.database.db, caller.subjectId);
   if (!person || person.role !== caller.role) throw new AppError('UNAUTHENTICATED');
   return { user_type: person.role, data: { name: person.name } };
 }
@@ -33,10 +25,10 @@ export async function describeStaff(ctx: Core, caller: Caller): Promise<{ user_t
 /** logout: the token is dead from this moment. */
 export async function signOut(ctx: Core, caller: Caller, input: { ip: string }): Promise<void> {
   await revokeSession(ctx, caller.tokenHash);
-  const table = caller.role === 'voter' ? members : staff;
-  const [who] = await ctx.database.db.select({ name: table.name }).from(table).where(eq(table.id, caller.subjectId)).limit(1);
+  const db = ctx.database.db;
+  const who = caller.role === 'voter' ? await memberName(db, caller.subjectId) : await staffName(db, caller.subjectId);
   await recordActivity(ctx, {
-    name: who?.name ?? caller.role,
+    name: who ?? caller.role,
     activity: 'Sign-out',
     userId: caller.subjectId,
     userType: caller.role,

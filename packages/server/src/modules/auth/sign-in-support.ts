@@ -1,15 +1,15 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { normalisePhone as phoneInE164, type Session } from '@kura/contract';
 import { createSession, type Role } from '../../auth/sessions';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
-import { members, staff } from '../../db/schema';
+import { markVerified, memberByEmail, memberByNumber, membersByNumberOrPhone, type MemberRow } from '../../db/member-store';
+import { staffByEmail, type StaffRow } from '../../db/staff-store';
 import { AppError } from '../../errors';
 
 /** Pieces every sign-in flow shares: finding the account, finishing with a session. */
 
-export type Member = typeof members.$inferSelect;
-export type StaffMember = typeof staff.$inferSelect;
+export type Member = MemberRow;
+export type StaffMember = StaffRow;
 
 export const NO_ACCOUNT = 'No account found, try signing up';
 export const NO_SUCH_USER = 'No such user exists';
@@ -28,41 +28,26 @@ export const noAccount = () => AppError.say('NOT_FOUND', 'signIn.noAccount', und
 export async function findMemberByIdentifier(db: Db | Tx, identifier: string): Promise<Member | undefined> {
   const value = identifier.trim();
   if (value.includes('@')) {
-    const [row] = await db.select().from(members).where(eq(members.email, value.toLowerCase())).limit(1);
-    return row;
+    return memberByEmail(db, value.toLowerCase());
   }
   const phone = phoneInE164(value);
   if (phone === null) {
-    const [row] = await db.select().from(members).where(eq(members.memberNo, value)).limit(1);
-    return row;
+    return memberByNumber(db, value);
   }
   // The member-number match first, then at most two phone matches: enough to tell one from several.
-  const rows = await db
-    .select()
-    .from(members)
-    .where(or(eq(members.memberNo, value), eq(members.phone, phone)))
-    .orderBy(sql`(${members.memberNo} = ${value}) desc`)
-    .limit(3);
+  const rows = await membersByNumberOrPhone(db, value, phone);
   const byNumber = rows.find((row) => row.memberNo === value);
   if (byNumber) return byNumber;
   return rows.length === 1 ? rows[0] : undefined;
 }
 
 export async function findStaffByEmail(db: Db | Tx, email: string, role: 'admin' | 'agent'): Promise<StaffMember | undefined> {
-  const [row] = await db
-    .select()
-    .from(staff)
-    .where(and(eq(staff.email, email.trim().toLowerCase()), eq(staff.role, role)))
-    .limit(1);
-  return row;
+  return staffByEmail(db, email.trim().toLowerCase(), role);
 }
 
 /** Statistics count a member as verified from their first verified sign-in or sign-up on. */
 export async function markMemberVerified(ctx: Core, db: Db | Tx, memberId: number): Promise<void> {
-  await db
-    .update(members)
-    .set({ verifiedAt: ctx.now() })
-    .where(and(eq(members.id, memberId), isNull(members.verifiedAt)));
+  await markVerified(db, memberId, ctx.now());
 }
 
 /**

@@ -1,12 +1,11 @@
 import type { GoogleContext } from '../../auth/google';
-import { and, eq, isNull } from 'drizzle-orm';
 import { normalisePhone } from '@kura/contract';
 import { beginAttempt, countersFor } from '../../auth/account-limits';
 import { verifyGoogleIdToken } from '../../auth/google';
 import { codeFailureSaid, consumeCode } from '../../auth/one-time-codes';
 import type { PendingSignIn } from '../../auth/pending';
 import type { Core } from '../../core';
-import { members } from '../../db/schema';
+import { googleSubHolder, linkGoogleIfUnlinked, memberByNumber, memberRow } from '../../db/member-store';
 import { AppError } from '../../errors';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
 import { sendMemberSmsCode, type CodeDeps } from './code-sign-in.service';
@@ -49,7 +48,7 @@ export async function startSignUp(
     verifyGoogleIdToken(ctx, input.credential),
   );
   const { db } = ctx.database;
-  const [member] = await db.select().from(members).where(eq(members.memberNo, input.pfNumber.trim())).limit(1);
+  const member = await memberByNumber(db, input.pfNumber.trim());
   const noMatch = async (data: string) => {
     await recordActivity(ctx, {
       name: input.pfNumber,
@@ -72,8 +71,8 @@ export async function startSignUp(
   // The phone was right, but only the code finishes the method: this attempt alone is withdrawn.
   await attempt.withdraw();
 
-  const [holder] = await db.select({ id: members.id }).from(members).where(eq(members.googleSub, identity.sub)).limit(1);
-  if (member.googleSub || holder) {
+  const holder = await googleSubHolder(db, identity.sub);
+  if (member.googleSub || holder !== undefined) {
     await recordActivity(ctx, { ...memberActivity(member, STARTED, input.ip), status: 'failed', data: 'account exists' });
     throw conflict();
   }
@@ -119,21 +118,16 @@ export async function finishSignUp(
 ): Promise<{ message: string; pfNumber: string }> {
   const { subjectId, challengeId, googleSub, googleEmail } = input.pending;
   const { db } = ctx.database;
-  const [[member], attempt] = await Promise.all([
-    db.select().from(members).where(eq(members.id, subjectId)).limit(1),
+  const [attempt, member] = await Promise.all([
     beginAttempt(ctx, countersFor(ctx, 'voter', subjectId, 'signup', input.ip)),
+    memberRow(db, subjectId),
   ]);
   let outcome: { ok: true } | { ok: false; reason: 'wrong' | 'exhausted' | 'dead' | 'taken' };
   try {
     outcome = await inTransaction(ctx, 'Google account linked', async (tx) => {
       const check = await consumeCode(ctx, tx, { purpose: 'voter', subjectId, challengeId, code: input.code });
       if (!check.ok || !member) return { ok: false as const, reason: check.ok ? ('dead' as const) : check.reason };
-      const rows = await tx
-        .update(members)
-        .set({ googleSub, updatedAt: ctx.now() })
-        .where(and(eq(members.id, member.id), isNull(members.googleSub)))
-        .returning({ id: members.id });
-      if (rows.length === 0) throw new AccountTaken();
+      if (!(await linkGoogleIfUnlinked(tx, member.id, googleSub, ctx.now()))) throw new AccountTaken();
       await markMemberVerified(ctx, tx, member.id);
       await recordActivity(
         ctx,

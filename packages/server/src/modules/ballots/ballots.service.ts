@@ -1,7 +1,9 @@
 import type { BallotGroup } from '@kura/contract';
-import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Core } from '../../core';
-import { candidacies, members, motionOptions, positions } from '../../db/schema';
+import { ballotCandidateRows } from '../../db/candidacy-store';
+import { memberBranchId } from '../../db/member-store';
+import { ballotOptionRows } from '../../db/position-store';
 import { CastVoteOutcome } from '../../db/schema/functions';
 import { AppError, refusalOf } from '../../errors';
 import type { Said } from '../../i18n';
@@ -21,54 +23,14 @@ import { seal, sha256 } from '../../lib/crypto';
  * and every such motion with its options Yes, No and Abstain; in the admin's order.
  */
 export async function getBallot(ctx: Core, memberId: number, electionId: ElectionId): Promise<BallotGroup[]> {
-  const [me] = await ctx.database.db.select({ branchId: members.branchId }).from(members).where(eq(members.id, memberId)).limit(1);
-  if (!me) throw new AppError('UNAUTHENTICATED');
+  const branchId = await memberBranchId(ctx.database.db, memberId);
+  if (branchId === undefined) throw new AppError('UNAUTHENTICATED');
   // Off the election's roll (frozen at its first opening, or its electorate before): an empty ballot.
   const [roll] = await ctx.database.db.execute<{ on_roll: boolean }>(sql`
     select exists (select 1 from (${rollRows(electionId, ctx.now())}) roll(member_id, branch_id) where roll.member_id = ${memberId}) as on_roll`);
   if (!roll?.on_roll) return [];
-  const mine = and(eq(positions.electionId, electionId), or(eq(positions.level, 'National'), eq(positions.branchId, me.branchId)));
-  const positionFields = {
-    positionId: positions.id,
-    name: positions.name,
-    level: positions.level,
-    seats: positions.seats,
-    kind: positions.kind,
-    method: positions.method,
-    threshold: positions.threshold,
-    quorumPercent: positions.quorumPercent,
-    description: positions.description,
-    sortOrder: positions.sortOrder,
-    translations: positions.translations,
-    rotateCandidates: positions.rotateCandidates,
-  };
-  const candidateRows = await ctx.database.db
-    .select({
-      ...positionFields,
-      candidateId: members.id,
-      candidateName: members.name,
-      photo: members.photoUrl,
-      statement: members.statement,
-      statementTranslations: members.translations,
-    })
-    .from(positions)
-    .innerJoin(candidacies, eq(candidacies.positionId, positions.id))
-    .innerJoin(members, eq(members.id, candidacies.memberId))
-    .where(mine)
-    .orderBy(asc(positions.sortOrder), asc(positions.id), asc(members.name), asc(members.id));
-  const optionRows = await ctx.database.db
-    .select({
-      ...positionFields,
-      candidateId: motionOptions.id,
-      candidateName: motionOptions.name,
-      photo: sql<string | null>`null`,
-      statement: sql<string | null>`null`,
-      statementTranslations: sql<null>`null`,
-    })
-    .from(positions)
-    .innerJoin(motionOptions, eq(motionOptions.positionId, positions.id))
-    .where(mine)
-    .orderBy(asc(positions.sortOrder), asc(positions.id), asc(motionOptions.sortOrder));
+  const candidateRows = await ballotCandidateRows(ctx.database.db, electionId, branchId);
+  const optionRows = await ballotOptionRows(ctx.database.db, electionId, branchId);
   const groups = new Map<number, BallotGroup & { sortOrder: number; rotate: boolean }>();
   for (const r of [...candidateRows, ...optionRows]) {
     let group = groups.get(r.positionId);

@@ -7,11 +7,17 @@ import {
   type ElectedIn,
   type Rule,
 } from '@kura/contract';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
-import { nameElection } from '../../db/election-store';
-import { election, organisation, positions } from '../../db/schema';
+import {
+  keyShareElection,
+  lockOrganisation,
+  nameElection,
+  setAttributeDefs,
+  shareOrganisation,
+  shareUnclosedElectorateRules,
+} from '../../db/election-store';
+import { eligibilityRulesOfUnclosed, positionIdsOfElection } from '../../db/position-store';
 import { AppError, fromContract, type FieldMessage } from '../../errors';
 import type { Said } from '../../i18n';
 import type { Actor } from '../../auth/actor';
@@ -25,7 +31,7 @@ import { describeRule, readAttributeDefs } from './roll';
 
 /** Locks the organisation's row (key share, as a foreign key would): an attribute change in flight commits first, a later one waits. */
 async function lockedDefs(tx: Tx): Promise<AttributeDef[]> {
-  await tx.select({ id: organisation.id }).from(organisation).where(eq(organisation.id, 1)).for('share');
+  await shareOrganisation(tx);
   return readAttributeDefs(tx);
 }
 
@@ -54,17 +60,13 @@ export async function checkElectedIn(tx: Tx, electedIn: ElectedIn | null | undef
   if (!electedIn) return;
   if (electedIn.election_id === self)
     throw AppError.fieldsSaid({ 'electorate.elected_in.election_id': [{ id: 'field.electorateNotItself' }] });
-  const [found] = await tx.select({ id: election.id }).from(election).where(eq(election.id, electedIn.election_id)).for('key share');
-  if (!found)
+  if (!(await keyShareElection(tx, electedIn.election_id)))
     throw AppError.fieldsSaid({
       'electorate.elected_in.election_id': [{ id: 'field.noElectionId', values: { id: electedIn.election_id } }],
     });
   if (electedIn.position_ids && electedIn.position_ids.length) {
     const ids = [...new Set(electedIn.position_ids)];
-    const own = await tx
-      .select({ id: positions.id })
-      .from(positions)
-      .where(and(eq(positions.electionId, electedIn.election_id), inArray(positions.id, ids)));
+    const own = await positionIdsOfElection(tx, electedIn.election_id, ids);
     const known = new Set(own.map((p) => p.id));
     const unknown = ids.filter((id) => !known.has(id));
     if (unknown.length)
@@ -131,26 +133,12 @@ async function rulesUsing(tx: Tx, keys: string[]): Promise<string[]> {
   if (keys.length === 0) return [];
   const defs = await readAttributeDefs(tx);
   const found: string[] = [];
-  const elections = await tx
-    .select({ id: election.id, title: election.title, rules: election.electorateRules })
-    .from(election)
-    .where(isNull(election.closedAt))
-    .for('share');
+  const elections = await shareUnclosedElectorateRules(tx);
   for (const e of elections)
     (e.rules ?? []).forEach((r, i) => {
       if (keys.includes(r.attribute)) found.push(`${nameElection(e.id, e.title)}, electorate rule ${i + 1} (${describeRule(r, defs)})`);
     });
-  const held = await tx
-    .select({
-      id: positions.id,
-      name: positions.name,
-      level: positions.level,
-      rules: positions.eligibility,
-      electionId: positions.electionId,
-    })
-    .from(positions)
-    .innerJoin(election, eq(election.id, positions.electionId))
-    .where(and(isNull(election.closedAt), sql`jsonb_array_length(${positions.eligibility}) > 0`));
+  const held = await eligibilityRulesOfUnclosed(tx);
   for (const p of held)
     (p.rules ?? []).forEach((r, i) => {
       if (keys.includes(r.attribute))
@@ -169,7 +157,7 @@ export async function putAttributeDefs(ctx: Core, actor: Actor, defs: AttributeD
     ctx,
     { actor, activity: 'Member attributes updated', data: defs.map((d) => `${d.key}:${d.type}`).join(', ') || 'none' },
     async (tx) => {
-      await tx.select({ id: organisation.id }).from(organisation).where(eq(organisation.id, 1)).for('update');
+      await lockOrganisation(tx);
       const before = await readAttributeDefs(tx);
       const changed = before.filter((b) => {
         const after = defs.find((d) => d.key === b.key);
@@ -188,7 +176,7 @@ export async function putAttributeDefs(ctx: Core, actor: Actor, defs: AttributeD
             issue: 'attribute_in_use',
           },
         );
-      await tx.update(organisation).set({ attributes: defs, updatedAt: ctx.now() }).where(eq(organisation.id, 1));
+      await setAttributeDefs(tx, defs, ctx.now());
       return defs;
     },
   );

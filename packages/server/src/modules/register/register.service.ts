@@ -12,8 +12,20 @@ import {
 } from '@kura/contract';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
-import { freezeDueRolls, nameElection, readOrganisation, readState, rollEntries, type ElectionId } from '../../db/election-store';
-import { branches, election, members, registerClaims } from '../../db/schema';
+import {
+  electionTitle,
+  freezeDueRolls,
+  nameElection,
+  readOrganisation,
+  readState,
+  rollEntries,
+  rollsDueToFreeze,
+  shareOpenedAtAndTitle,
+  shareRegisterWindow,
+  type ElectionId,
+} from '../../db/election-store';
+import { memberContacts, memberIdByNumber, memberNoAndName, memberWithBranch } from '../../db/member-store';
+import { registerClaims } from '../../db/schema';
 import { lockMemberClaims } from '../../db/locks';
 import { AppError } from '../../errors';
 import type { Actor, SignedInActor } from '../../auth/actor';
@@ -34,9 +46,7 @@ const iso = (d: Date) => d.toISOString();
 /** Freezes the rolls whose register has closed (`freezeDueRolls`), when there is one: a read then sees the frozen roll. */
 export async function freezeDue(ctx: Core): Promise<void> {
   const now = ctx.now();
-  const [due] = await ctx.database.db.execute<{ n: number }>(sql`
-    select count(*)::int as n from election where roll_frozen_at is null and register_closes_at is not null and register_closes_at <= ${iso(now)}::timestamptz`);
-  if (!due || Number(due.n) === 0) return;
+  if ((await rollsDueToFreeze(ctx.database.db, now)) === 0) return;
   await inTransaction(ctx, 'Rolls frozen at the register close', async (tx, unit) => {
     if ((await freezeDueRolls(tx, now)).length) unit.afterCommit(() => ctx.events.emit('election.changed'));
   });
@@ -97,18 +107,7 @@ export function reasonFor(language: Language, rule: Rule, defs: readonly Attribu
 export async function getMyEntry(ctx: Core, memberId: number, id: ElectionId): Promise<MyRegisterEntry> {
   await freezeDue(ctx);
   const db = ctx.database.db;
-  const [me] = await db
-    .select({
-      memberNo: members.memberNo,
-      name: members.name,
-      branchId: members.branchId,
-      branch: branches.name,
-      attributes: members.attributes,
-      language: members.language,
-    })
-    .from(members)
-    .innerJoin(branches, eq(branches.id, members.branchId))
-    .where(eq(members.id, memberId));
+  const me = await memberWithBranch(db, memberId);
   if (!me) throw new AppError('UNAUTHENTICATED');
   const row = await readState(db, id);
   const org = await readOrganisation(db);
@@ -127,8 +126,8 @@ export async function getMyEntry(ctx: Core, memberId: number, id: ElectionId): P
         if (!ruleMet(rule, me.attributes[rule.attribute], ref))
           reasons.push(reasonFor(language, rule, defs, me.attributes[rule.attribute]));
       if (row.electedIn && !(await declaredElected(db, row.electedIn, memberId))) {
-        const [source] = await db.select({ title: election.title }).from(election).where(eq(election.id, row.electedIn.election_id));
-        reasons.push(t(language, 'register.notElected', { election: source?.title || `${row.electedIn.election_id}` }));
+        const source = await electionTitle(db, row.electedIn.election_id);
+        reasons.push(t(language, 'register.notElected', { election: source || `${row.electedIn.election_id}` }));
       }
     }
   }
@@ -177,22 +176,15 @@ export async function fileClaim(ctx: Core, actor: SignedInActor, id: ElectionId,
     },
     async (tx) => {
       await lockMemberClaims(tx, actor.id);
-      const [row] = await tx
-        .select({ opens: election.registerOpensAt, closes: election.registerClosesAt, frozen: election.rollFrozenAt })
-        .from(election)
-        .where(eq(election.id, id))
-        .for('share');
+      const row = await shareRegisterWindow(tx, id);
       const now = ctx.now();
       if (!row || !row.opens || !row.closes || row.frozen || now < row.opens || now >= row.closes)
         throw AppError.say('FORBIDDEN', 'error.registerNotOpen');
-      const [me] = await tx.select({ memberNo: members.memberNo, name: members.name }).from(members).where(eq(members.id, actor.id));
+      const me = await memberNoAndName(tx, actor.id);
       if (!me) throw new AppError('UNAUTHENTICATED');
       let subject: string | null = null;
       if (body.kind === 'objection') {
-        const [other] = await tx
-          .select({ id: members.id, memberNo: members.memberNo })
-          .from(members)
-          .where(eq(members.memberNo, body.subject_member_no!.trim()));
+        const other = await memberIdByNumber(tx, body.subject_member_no!.trim());
         if (!other || !(await isOnRoll(ctx, id, other.id, tx)))
           throw AppError.fieldsSaid({ subject_member_no: [{ id: 'error.objectionOnRoll' }] });
         if (other.id === actor.id) throw AppError.fieldsSaid({ subject_member_no: [{ id: 'error.objectionOther' }] });
@@ -263,11 +255,7 @@ export async function ruleOnClaim(ctx: RegisterContext, actor: Actor, claimId: n
     async (tx, note) => {
       const [claim] = await tx.select().from(registerClaims).where(eq(registerClaims.id, claimId)).for('update');
       if (!claim) throw AppError.say('NOT_FOUND', 'error.noSuchClaim');
-      const [e] = await tx
-        .select({ openedAt: election.openedAt, title: election.title })
-        .from(election)
-        .where(eq(election.id, claim.electionId))
-        .for('share');
+      const e = await shareOpenedAtAndTitle(tx, claim.electionId);
       if (e?.openedAt) throw AppError.say('CONFLICT', 'error.claimsAfterOpening');
       if (claim.status !== 'pending') throw AppError.say('CONFLICT', 'error.claimRuled');
       const [updated] = await tx
@@ -275,10 +263,7 @@ export async function ruleOnClaim(ctx: RegisterContext, actor: Actor, claimId: n
         .set({ status: body.decision, reason: body.reason, decidedAt: ctx.now() })
         .where(eq(registerClaims.id, claimId))
         .returning();
-      const [who] = await tx
-        .select({ phone: members.phone, email: members.email, language: members.language })
-        .from(members)
-        .where(eq(members.id, claim.memberId));
+      const who = await memberContacts(tx, claim.memberId);
       const org = await readOrganisation(tx);
       if (who) note.afterCommit(() => tellClaimant(ctx, updated!, who, org, e?.title ?? ''));
       return updated!;

@@ -1,11 +1,19 @@
 import { dayIn, ruleMet, type AttributeDef, type Attributes, type Rule } from '@kura/contract';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
-import { readOrganisation, rollEntries, rollRows, type ElectionId } from '../../db/election-store';
-import { election, members, positions } from '../../db/schema';
+import {
+  declaredElectedPositions,
+  electionExists,
+  electionOpensAt,
+  readOrganisation,
+  rollEntries,
+  rollRows,
+  type ElectionId,
+} from '../../db/election-store';
+import { memberAttributes, rollMemberCount, rollMemberRows, type RollFilter } from '../../db/member-store';
+import { positionEligibility } from '../../db/position-store';
 import { AppError } from '../../errors';
-import { likeContains } from '../../lib/pagination';
 
 /**
  * Who is on an election's roll and who may stand (docs/api.md "The register"): the one place other
@@ -21,15 +29,7 @@ type Reader = Db | Tx;
 export type RollEntry = { memberId: number; memberNo: string; name: string; branchId: number; branch: string };
 
 /** Which members of the roll a listing keeps: number or name containing `query` (any case), of `branch`. */
-export type RollFilter = { query?: string; branch?: string };
-
-function rollFilterSql(filter: RollFilter): SQL {
-  const query = filter.query?.trim();
-  const branch = filter.branch?.trim();
-  return sql`true
-    ${query ? sql`and (roll.member_no ilike ${likeContains(query)} or m.name ilike ${likeContains(query)})` : sql``}
-    ${branch ? sql`and roll.branch = ${branch}` : sql``}`;
-}
+export type { RollFilter };
 
 /**
  * The members on the election's roll: the frozen roll once frozen (each with the number and branch
@@ -44,12 +44,7 @@ export async function rollMembers(
   filter: RollFilter = {},
 ): Promise<RollEntry[]> {
   await assertElection(db, electionId);
-  const rows = await db.execute<{ member_id: number; member_no: string; name: string; branch_id: number; branch: string }>(sql`
-    select roll.member_id, roll.member_no, m.name, roll.branch_id, roll.branch
-    from (${rollEntries(electionId, ctx.now())}) roll join members m on m.id = roll.member_id
-    where ${rollFilterSql(filter)}
-    order by roll.member_no collate "C"
-    ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`);
+  const rows = await rollMemberRows(db, rollEntries(electionId, ctx.now()), filter, page);
   return rows.map((r) => ({
     memberId: Number(r.member_id),
     memberNo: r.member_no,
@@ -66,10 +61,7 @@ export async function rollMembersCount(
   filter: RollFilter,
   db: Reader = ctx.database.db,
 ): Promise<number> {
-  const [row] = await db.execute<{ n: number }>(sql`
-    select count(*)::int as n from (${rollEntries(electionId, ctx.now())}) roll join members m on m.id = roll.member_id
-    where ${rollFilterSql(filter)}`);
-  return Number(row?.n ?? 0);
+  return rollMemberCount(db, rollEntries(electionId, ctx.now()), filter);
 }
 
 /** How many members are on the election's roll (frozen, or as it stands). */
@@ -96,14 +88,9 @@ export async function declaredElected(
   electedIn: { election_id: number; position_ids: number[] | null },
   memberId: number,
 ): Promise<boolean> {
-  const rows = await db.execute<{ position_id: number }>(sql`
-    select distinct (g ->> 'position_id')::int as position_id
-    from declarations d
-      cross join lateral json_array_elements(d.declaration -> 'data') g
-      cross join lateral json_array_elements(case when json_typeof(g -> 'values') = 'array' then g -> 'values' else '[]'::json end) v
-    where d.election_id = ${electedIn.election_id} and (v ->> 'elected') = 'true' and (v ->> 'candidate_id')::int = ${memberId}`);
+  const positions = await declaredElectedPositions(db, electedIn.election_id, memberId);
   const only = electedIn.position_ids?.length ? new Set(electedIn.position_ids) : null;
-  return rows.some((r) => only === null || only.has(Number(r.position_id)));
+  return positions.some((id) => only === null || only.has(id));
 }
 
 /**
@@ -111,9 +98,9 @@ export async function declaredElected(
  * in the organisation's time zone, today (`ctx.now()`) while it has none.
  */
 export async function referenceDay(ctx: Core, electionId: ElectionId, db: Reader = ctx.database.db): Promise<string> {
-  const [row] = await db.select({ opensAt: election.opensAt }).from(election).where(eq(election.id, electionId));
+  const opensAt = await electionOpensAt(db, electionId);
   const org = await readOrganisation(db);
-  return dayIn(row?.opensAt ?? ctx.now(), org.timeZone);
+  return dayIn(opensAt ?? ctx.now(), org.timeZone);
 }
 
 /** The rules the member's attributes do not meet (a missing value meets none), `ref` as `referenceDay` answers it. */
@@ -141,12 +128,9 @@ export async function eligibilityChecks(
   memberId: number,
   db: Reader = ctx.database.db,
 ): Promise<EligibilityCheck[]> {
-  const [p] = await db
-    .select({ eligibility: positions.eligibility, electionId: positions.electionId })
-    .from(positions)
-    .where(eq(positions.id, positionId));
+  const p = await positionEligibility(db, positionId);
   if (!p) throw AppError.say('NOT_FOUND', 'error.noSuchPosition');
-  const [m] = await db.select({ attributes: members.attributes }).from(members).where(eq(members.id, memberId));
+  const m = await memberAttributes(db, memberId);
   if (!m) throw AppError.say('NOT_FOUND', 'error.noSuchMember');
   const rules = p.eligibility ?? [];
   if (rules.length === 0) return [];
@@ -183,6 +167,5 @@ export function describeRule(rule: Rule, defs: readonly AttributeDef[]): string 
 }
 
 async function assertElection(db: Reader, id: ElectionId): Promise<void> {
-  const [found] = await db.select({ id: election.id }).from(election).where(eq(election.id, id));
-  if (!found) throw AppError.say('NOT_FOUND', 'election.noSuch');
+  if (!(await electionExists(db, id))) throw AppError.say('NOT_FOUND', 'election.noSuch');
 }

@@ -1,10 +1,19 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Agent, CreateStaffBody, SetStaffPasswordBody, Staff } from '@kura/contract';
 import type { Db, Tx } from '../../db/client';
 import type { Actor, SignedInActor } from '../../auth/actor';
 import { readDefaultLanguage } from '../../db/election-store';
 import { uniqueViolation } from '../../db/errors';
-import { staff } from '../../db/schema';
+import {
+  agentRows,
+  allStaff,
+  anyAdmin,
+  deleteStaffRow,
+  insertStaffUnlessTaken,
+  lockAdminRows,
+  replacePasswordHashIfUnchanged,
+  setStaffName,
+  staffRow,
+} from '../../db/staff-store';
 import { endStaffSessions } from '../../auth/sessions';
 import { DeliveryError } from '../../delivery';
 import { AppError } from '../../errors';
@@ -26,13 +35,11 @@ export const SET_PASSWORD_PATH = '/admin/set-password';
 
 /** Whether any admin exists: until one does, the first screens say how to create one. */
 export async function adminExists(ctx: StaffContext): Promise<boolean> {
-  const [row] = await ctx.database.db.select({ id: staff.id }).from(staff).where(eq(staff.role, 'admin')).limit(1);
-  return row !== undefined;
+  return anyAdmin(ctx.database.db);
 }
 
 export async function listStaff(ctx: StaffContext): Promise<Staff[]> {
-  const rows = await ctx.database.db.select().from(staff).orderBy(asc(staff.createdAt), asc(staff.id));
-  return rows.map(staffRecord);
+  return (await allStaff(ctx.database.db)).map(staffRecord);
 }
 
 /**
@@ -45,11 +52,7 @@ export async function createStaff(ctx: StaffContext, actor: SignedInActor, input
   let created: Staff;
   try {
     created = await auditedTransaction(ctx, { actor, activity: 'Staff added', data: (s: Staff) => `${s.role} ${s.email}` }, async (tx) => {
-      const [row] = await tx
-        .insert(staff)
-        .values({ email, name, role: input.role, createdAt: ctx.now() })
-        .onConflictDoNothing({ target: staff.email })
-        .returning();
+      const row = await insertStaffUnlessTaken(tx, { email, name, role: input.role, createdAt: ctx.now() });
       if (!row) throw AppError.say('CONFLICT', 'error.staff.exists');
       return staffRecord(row);
     });
@@ -85,13 +88,13 @@ async function sendPasswordLink(ctx: StaffContext, admin: Staff, origin: string)
 export async function deleteStaff(ctx: StaffContext, actor: SignedInActor, id: number): Promise<void> {
   await auditedTransaction(ctx, { actor, activity: 'Staff removed', data: `staff #${id}` }, async (tx, note) => {
     // Every admin row locked: two admins removing each other cannot both pass the last-admin check.
-    const admins = await tx.select({ id: staff.id }).from(staff).where(eq(staff.role, 'admin')).for('update');
-    const [row] = await tx.select().from(staff).where(eq(staff.id, id)).limit(1);
+    const admins = await lockAdminRows(tx);
+    const row = await staffRow(tx, id);
     if (!row) throw AppError.say('NOT_FOUND', 'error.noSuchStaff');
     note.data(`${row.role} ${row.email}`);
     if (row.id === actor.id && actor.role !== 'voter') throw AppError.say('CONFLICT', 'error.staff.notYourself');
     if (row.role === 'admin' && admins.length <= 1) throw AppError.say('CONFLICT', 'error.staff.lastAdmin');
-    await tx.delete(staff).where(eq(staff.id, id));
+    await deleteStaffRow(tx, id);
     const ended = await endStaffSessions(tx, id);
     // After the commit: open sockets of those sessions lose their staff rooms (realtime/session-expiry.ts).
     note.afterCommit(() => {
@@ -104,7 +107,7 @@ export async function deleteStaff(ctx: StaffContext, actor: SignedInActor, id: n
 export async function setOwnName(ctx: StaffContext, actor: SignedInActor, name: string): Promise<Staff> {
   const trimmed = name.trim();
   return auditedTransaction(ctx, { actor, activity: 'Staff display name changed', data: trimmed }, async (tx) => {
-    const [row] = await tx.update(staff).set({ name: trimmed }).where(eq(staff.id, actor.id)).returning();
+    const row = await setStaffName(tx, actor.id, trimmed);
     if (!row) throw AppError.say('NOT_FOUND', 'error.noSuchStaff');
     return staffRecord(row);
   });
@@ -126,33 +129,19 @@ export async function setPasswordWithLink(ctx: StaffContext, input: SetStaffPass
     throw AppError.say('VALIDATION', 'error.staff.badPasswordLink', undefined, { errors: { token: [BAD_PASSWORD_LINK] } });
   };
   if (!token) return refuse('malformed link');
-  const [row] = await ctx.database.db.select().from(staff).where(eq(staff.id, token.staffId)).limit(1);
+  const row = await staffRow(ctx.database.db, token.staffId);
   if (!row || row.role !== 'admin') return refuse('no such admin');
   if (!tokenMatches(ctx, token, row.passwordHash, ctx.now())) return refuse('invalid, expired or used link', row);
   const passwordHash = await hashPassword(input.password);
   const actor: Actor = { role: 'admin', id: row.id, name: row.name, ip };
   await auditedTransaction(ctx, { actor, activity: 'Admin password set by e-mailed link' }, async (tx) => {
     // Only if the hash is still the one the token was made for: two uses at once, one wins.
-    const updated = await tx
-      .update(staff)
-      .set({ passwordHash })
-      .where(
-        and(
-          eq(staff.id, row.id),
-          row.passwordHash === null ? sql`${staff.passwordHash} is null` : eq(staff.passwordHash, row.passwordHash),
-        ),
-      )
-      .returning({ id: staff.id });
-    if (updated.length === 0)
-      throw AppError.say('VALIDATION', 'error.staff.badPasswordLink', undefined, { errors: { token: [BAD_PASSWORD_LINK] } });
+    const updated = await replacePasswordHashIfUnchanged(tx, row.id, row.passwordHash, passwordHash);
+    if (!updated) throw AppError.say('VALIDATION', 'error.staff.badPasswordLink', undefined, { errors: { token: [BAD_PASSWORD_LINK] } });
   });
 }
 
 /** The agents (observers), by email (the set-up page lists them). */
 export async function listAgents(db: Db | Tx): Promise<Agent[]> {
-  return db
-    .select({ id: staff.id, name: staff.name, email: staff.email })
-    .from(staff)
-    .where(eq(staff.role, 'agent'))
-    .orderBy(asc(staff.email));
+  return agentRows(db);
 }

@@ -1,12 +1,13 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { normalisePhone, type BallotGroup, type Language } from '@kura/contract';
 import { beginAttempt, countersFor } from '../../auth/account-limits';
 import { deliverCode } from '../../auth/code-delivery';
-import { consumeCode, issueCode } from '../../auth/one-time-codes';
+import { consumeCode, issueCode, spendCode } from '../../auth/one-time-codes';
 import type { Core } from '../../core';
 import type { Tx } from '../../db/client';
-import { election, members, otpChallenges, participation, ussdVotes } from '../../db/schema';
-import { readDefaultLanguage, readOrganisation } from '../../db/election-store';
+import { ussdVotes } from '../../db/schema';
+import { readDefaultLanguage, readOrganisation, unarchivedElectionStates, votingStateOf } from '../../db/election-store';
+import { markVerified, memberByNumber, memberPhone, memberPin } from '../../db/member-store';
+import { positionsVotedBy } from '../../db/participation-store';
 import type { BackgroundSender, Delivery } from '../../delivery';
 import { AppError, refusalOf } from '../../errors';
 import { defaultLanguage, memberLanguage, t, type MessageId } from '../../i18n';
@@ -194,7 +195,7 @@ const SIGN_IN = 'Voter sign-in: USSD';
  * in E.164); either failure ends with the same screen. Then a code goes by SMS, after the answer.
  */
 async function signIn(ctx: Core, deps: UssdDeps, data: UssdSessionData, memberNo: string, ip: string): Promise<Outcome> {
-  const [member] = memberNo ? await ctx.database.db.select().from(members).where(eq(members.memberNo, memberNo)).limit(1) : [];
+  const member = memberNo ? await memberByNumber(ctx.database.db, memberNo) : undefined;
   const registered = member ? normalisePhone(member.phone) : null;
   if (!member || registered === null || registered !== data.phone) {
     await recordActivity(ctx, {
@@ -258,26 +259,23 @@ async function checkCode(ctx: Core, data: UssdSessionData, code: string, ip: str
     throw error;
   }
   // The pin is read only where the member set one; the name (for the log) came with the member number.
-  const [member] = data.hasPin
-    ? await ctx.database.db.select({ name: members.name, pinHash: members.pinHash }).from(members).where(eq(members.id, memberId)).limit(1)
-    : [];
+  const member = data.hasPin ? await memberPin(ctx.database.db, memberId) : undefined;
   const name = member?.name ?? data.name ?? 'unknown';
   const pinHash = data.hasPin ? (member?.pinHash ?? null) : null;
   // Checked outside the code's transaction: a slow hash never holds the code's row locked.
   const byPin = pinHash !== null && /^\d{4,8}$/.test(code) && (await verifyPassword(code, pinHash));
   const succeeded = (tx: Tx, how: string) =>
+    // The verified stamp last, as before its move to the member store: the statements reach the
+    // transaction in the same order (the log row, the account's failures, then the member row).
     Promise.all([
-      tx
-        .update(members)
-        .set({ verifiedAt: ctx.now() })
-        .where(and(eq(members.id, memberId), isNull(members.verifiedAt))),
       recordActivity(ctx, { name, activity, userId: memberId, userType: 'voter', ip, status: 'success', data: how }, tx),
       attempt.succeeded(tx),
+      markVerified(tx, memberId, ctx.now()),
     ]).then(() => undefined);
   const check = await inTransaction(ctx, 'USSD PIN check', async (tx) => {
     if (byPin) {
       // The code is spent with the pin's success: it opens nothing afterwards.
-      await tx.update(otpChallenges).set({ usedAt: ctx.now() }).where(eq(otpChallenges.id, data.challengeId!));
+      await spendCode(tx, data.challengeId!, ctx.now());
       await succeeded(tx, 'pin');
       return { ok: true } as const;
     }
@@ -298,18 +296,11 @@ async function checkCode(ctx: Core, data: UssdSessionData, code: string, ip: str
 /** The positions of the election's ballot the member has not voted for yet (a vote on the web counts). */
 async function stillOpen(ctx: Core, memberId: number, ballot: BallotGroup[]): Promise<BallotGroup[]> {
   if (ballot.length === 0) return [];
-  const done = await ctx.database.db
-    .select({ positionId: participation.positionId })
-    .from(participation)
-    .where(
-      and(
-        eq(participation.memberId, memberId),
-        inArray(
-          participation.positionId,
-          ballot.map((g) => g.position_id),
-        ),
-      ),
-    );
+  const done = await positionsVotedBy(
+    ctx.database.db,
+    memberId,
+    ballot.map((g) => g.position_id),
+  );
   const voted = new Set(done.map((r) => r.positionId));
   return ballot.filter((g) => !voted.has(g.position_id));
 }
@@ -319,17 +310,7 @@ async function stillOpen(ctx: Core, memberId: number, ballot: BallotGroup[]): Pr
  * the roll); one: its ballot; several: a menu.
  */
 async function openElections(ctx: Core, data: UssdSessionData): Promise<Outcome> {
-  const rows = await ctx.database.db
-    .select({
-      id: election.id,
-      title: election.title,
-      active: election.votingActive,
-      openedAt: election.openedAt,
-      closedAt: election.closedAt,
-    })
-    .from(election)
-    .where(eq(election.archived, false))
-    .orderBy(election.id);
+  const rows = await unarchivedElectionStates(ctx.database.db);
   const open = rows.filter((r) => r.active && r.closedAt === null);
   const mine: { id: number; title: string }[] = [];
   const ballots = new Map<number, BallotGroup[]>();
@@ -522,10 +503,7 @@ async function refused(
   groups: Map<number, BallotGroup>,
 ): Promise<Outcome> {
   if (error.code === 'CONFLICT') {
-    const done = await ctx.database.db
-      .select({ positionId: participation.positionId })
-      .from(participation)
-      .where(and(eq(participation.memberId, data.memberId!), inArray(participation.positionId, positions)));
+    const done = await positionsVotedBy(ctx.database.db, data.memberId!, positions);
     const titles = done
       .map((r) => groups.get(r.positionId))
       .filter((g): g is BallotGroup => !!g)
@@ -533,10 +511,7 @@ async function refused(
     return over(data, 'ussd.alreadyVoted', { positions: titles.join(', ').slice(0, 100) });
   }
   if (error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND') {
-    const [row] = await ctx.database.db
-      .select({ closedAt: election.closedAt, active: election.votingActive })
-      .from(election)
-      .where(eq(election.id, data.electionId!));
+    const row = await votingStateOf(ctx.database.db, data.electionId!);
     if (!row || row.closedAt !== null) return over(data, 'ussd.closed');
     if (!row.active) return over(data, 'ussd.paused');
     return over(data, 'ussd.offRoll');
@@ -549,14 +524,14 @@ async function refused(
 function sendReceipts(ctx: Core, deps: UssdDeps, data: UssdSessionData, receipts: VoteReceipt[], groups: Map<number, BallotGroup>) {
   const memberId = data.memberId!;
   deps.notices.enqueue(async () => {
-    const [member] = await ctx.database.db.select({ phone: members.phone }).from(members).where(eq(members.id, memberId)).limit(1);
-    if (!member) return;
+    const phone = await memberPhone(ctx.database.db, memberId);
+    if (phone === undefined) return;
     const list = receipts.map((r) => {
       const group = groups.get(r.position_id);
       return `${group ? titleOf(group, data.language) : `#${r.position_id}`} ${r.vvpat}`;
     });
     await deps.delivery.sendSms({
-      to: member.phone,
+      to: phone,
       message: t(data.language, 'sms.ussdReceipts', { app: ctx.env.APP_NAME, receipts: list.join('; ') }),
     });
   });

@@ -1,6 +1,9 @@
 import type { PageMeta, PageQuery, VvpatRow } from '@kura/contract';
-import { eq, inArray, sql } from 'drizzle-orm';
-import { election, members, motionOptions, participation, positions } from '../../db/schema';
+import { sql } from 'drizzle-orm';
+import { electionTitle } from '../../db/election-store';
+import { memberNames } from '../../db/member-store';
+import { sealedReceiptsOf } from '../../db/participation-store';
+import { motionOptionNamesOf, positionsWithElectionTitles } from '../../db/position-store';
 import { unseal } from '../../lib/crypto';
 import { likeContains, pageMeta, pageRequest } from '../../lib/pagination';
 import { positionTitle } from '../../lib/position-title';
@@ -24,10 +27,7 @@ async function tallyOf(ctx: ElectionsContext, id: ElectionId) {
  * while voters may not see its results).
  */
 export async function listMyVvpat(ctx: ElectionsContext, memberId: number): Promise<VvpatRow[]> {
-  const mine = await ctx.database.db
-    .select({ positionId: participation.positionId, receiptEnc: participation.receiptEnc })
-    .from(participation)
-    .where(eq(participation.memberId, memberId));
+  const mine = await sealedReceiptsOf(ctx.database.db, memberId);
   if (mine.length === 0) return [];
   const receipts = mine.map((p) => unseal(ctx.secrets.ballotKey, p.receiptEnc));
   const found = await findBallots(ctx, receipts);
@@ -36,35 +36,14 @@ export async function listMyVvpat(ctx: ElectionsContext, memberId: number): Prom
   const positionIds = mine.map((p) => p.positionId);
   const [names, optionNames, titles] = await Promise.all([
     ballots.length
-      ? ctx.database.db
-          .select({ id: members.id, name: members.name })
-          .from(members)
-          .where(
-            inArray(
-              members.id,
-              ballots.map((b) => b.candidateId),
-            ),
-          )
+      ? memberNames(
+          ctx.database.db,
+          ballots.map((b) => b.candidateId),
+        )
       : [],
     // A motion's choice is one of its options, whose ids are no member's (docs/api.md "Many elections, motions and ranked counts").
-    ctx.database.db
-      .select({ id: motionOptions.id, positionId: motionOptions.positionId, name: motionOptions.name })
-      .from(motionOptions)
-      .where(inArray(motionOptions.positionId, positionIds)),
-    ctx.database.db
-      .select({
-        id: positions.id,
-        name: positions.name,
-        level: positions.level,
-        kind: positions.kind,
-        method: positions.method,
-        sortOrder: positions.sortOrder,
-        electionId: positions.electionId,
-        election: election.title,
-      })
-      .from(positions)
-      .innerJoin(election, eq(election.id, positions.electionId))
-      .where(inArray(positions.id, positionIds)),
+    motionOptionNamesOf(ctx.database.db, positionIds),
+    positionsWithElectionTitles(ctx.database.db, positionIds),
   ]);
   const electionIds = [...new Set(titles.map((p) => p.electionId))];
   const perElection = new Map(
@@ -135,8 +114,7 @@ export async function searchVvpat(
   assertMayViewResults(await ctx.resultsGate.read(id), 'admin');
   const page = pageRequest(query);
   const tally = await tallyOf(ctx, id);
-  const [named] = await ctx.database.db.select({ title: election.title }).from(election).where(eq(election.id, id));
-  const title = named?.title ?? '';
+  const title = (await electionTitle(ctx.database.db, id)) ?? '';
   const code = filter.vvpat ? normaliseReceipt(filter.vvpat) : undefined;
   const { rows, total } = await inTransaction(
     ctx,
