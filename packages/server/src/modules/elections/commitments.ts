@@ -109,6 +109,24 @@ export async function recordCommitment(
   );
 }
 
+/**
+ * The final commitment of a close, inside the closing statements' transaction (the declaration
+ * module's `finaliseElection`): its id, which the declaration and the election row are stored with.
+ */
+export async function insertFinalCommitment(tx: Tx, electionId: ElectionId, at: Date, digest: BallotSetDigest): Promise<number> {
+  const [row] = await tx
+    .insert(commitments)
+    .values({ electionId, at, count: digest.count, hash: digest.hash, reason: 'final' })
+    .returning({ id: commitments.id });
+  return row!.id;
+}
+
+/** One commitment by its id (a close's final commitment), as stored. */
+export async function commitmentById(db: Db | Tx, id: number): Promise<typeof commitments.$inferSelect | undefined> {
+  const [row] = await db.select().from(commitments).where(eq(commitments.id, id));
+  return row;
+}
+
 export async function listCommitments(ctx: Core, electionId: ElectionId): Promise<Commitment[]> {
   const rows = await ctx.database.db
     .select()

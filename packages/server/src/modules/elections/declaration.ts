@@ -4,7 +4,7 @@ import { AppError } from '../../errors';
 import type { ElectionsContext } from './context';
 import { declarationLanguage, renderDeclarationPdf, rollSummary } from './declaration-pdf';
 import { evidenceManifest } from './evidence';
-import { getFinalResults } from './lifecycle';
+import { getFinalResults } from './closing';
 import { listSignatures } from './signatures';
 
 /**

@@ -11,7 +11,7 @@ import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
 import { packDigest, type Manifest } from '../../evidence/digest';
 import type { ElectionsContext } from './context';
-import { finaliseElection, getFinalResults } from './lifecycle';
+import { finaliseElection, getFinalResults } from './closing';
 
 /**
  * The evidence pack of a closed election (docs/operations.md "After the close: certifying the

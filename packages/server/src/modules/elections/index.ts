@@ -12,7 +12,7 @@ export { verifyAudit, type AuditReport } from './audit';
 export { applyElectionDefaults, getElection, toElection, updateElection } from './election.service';
 /** The organisation's elections: create, archive (the demo seed sets up its past election with them). */
 export { archiveElection, createElection as addElection } from './catalogue';
-export { toggleElection } from './elections.service';
+export { toggleElection } from './toggle';
 /** The election store: every read and write of the election's state, and which election is meant. */
 export {
   closedElectionIds,
@@ -33,15 +33,8 @@ export {
 export { computePhase, type PhaseInput } from './phase';
 /** The election's life: scheduler, close, the declared result, results visibility. */
 export { lifecycleRoutes } from './lifecycle.router';
-export {
-  assertNotClosed,
-  assertNotClosedIn,
-  closeElection,
-  isClosed,
-  finaliseElection,
-  getFinalResults,
-  type Scheduler,
-} from './lifecycle';
+export { assertNotClosed, assertNotClosedIn, closeElection, isClosed, type Scheduler } from './lifecycle';
+export { finaliseElection, getFinalResults } from './closing';
 export { assertMayViewResults, mayJoinResultsChannel, mayViewResults, ResultsGateCache, type ResultsGate, type Viewer } from './visibility';
 /** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */
 export * from './module';

@@ -4,7 +4,9 @@ import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { electionOf } from '../../http/election-param';
 import { getElection } from './election.service';
-import { closeElection, getFinalResults, getRankedBallots } from './lifecycle';
+import { closeElection } from './lifecycle';
+import { getFinalResults, getRankedBallots } from './closing';
+import { getElectionStatus, toggleElection } from './toggle';
 
 export function lifecycleRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['lifecycle']> {
   return {
@@ -20,6 +22,21 @@ export function lifecycleRoutes(ctx: ElectionsContext): RouterImplementation<Con
       res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       return { status: 200, body: blt };
+    },
+  };
+}
+
+/** The routes of the `elections` contract domain this module answers: the voting switch. */
+type SwitchRoutes = Pick<RouterImplementation<Contract['api']['elections']>, 'getElectionStatus' | 'toggleElection'>;
+
+export function votingSwitchRoutes(ctx: ElectionsContext): SwitchRoutes {
+  return {
+    getElectionStatus: async ({ query }) => ({ status: 200, body: { active: await getElectionStatus(ctx, await electionOf(ctx, query)) } }),
+
+    toggleElection: async ({ req, body, query }) => {
+      const id = await electionOf(ctx, query);
+      const active = await toggleElection(ctx, await actorOf(ctx, req), body.status, id);
+      return { status: 200, body: { active, message: active === '1' ? 'Voting has been enabled' : 'Voting has been disabled' } };
     },
   };
 }

@@ -6,7 +6,8 @@ import { createCommitmentLoop } from './commitments';
 import type { ElectionsContext } from './context';
 import { electionsRoutes } from './elections.router';
 import { createScheduler, type Scheduler } from './lifecycle';
-import { lifecycleRoutes } from './lifecycle.router';
+import { lifecycleRoutes, votingSwitchRoutes } from './lifecycle.router';
+import { resultsRoutes } from './results.router';
 import { evidenceRoutes } from './evidence.router';
 import { organisationRoutes } from './organisation.router';
 import { ResultsGateCache } from './visibility';
@@ -27,7 +28,7 @@ export type ElectionsServices = {
 };
 
 type ElectionsRoutes = {
-  elections: ReturnType<typeof electionsRoutes>;
+  elections: ReturnType<typeof electionsRoutes> & ReturnType<typeof votingSwitchRoutes> & ReturnType<typeof resultsRoutes>;
   lifecycle: ReturnType<typeof lifecycleRoutes>;
   organisation: ReturnType<typeof organisationRoutes>;
   evidence: ReturnType<typeof evidenceRoutes>;
@@ -43,7 +44,7 @@ export function createElections(core: Core, deps: ElectionsDeps): Module<Electio
     routes: (at) => {
       const onCore: ElectionsContext = { ...at, ...deps, resultsGate, voting };
       return {
-        elections: electionsRoutes(onCore),
+        elections: { ...electionsRoutes(onCore), ...votingSwitchRoutes(onCore), ...resultsRoutes(onCore) },
         lifecycle: lifecycleRoutes(onCore),
         organisation: organisationRoutes(onCore),
         evidence: evidenceRoutes(onCore),
