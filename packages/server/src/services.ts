@@ -5,6 +5,7 @@ import { createBallots } from './modules/ballots';
 import { createCandidates } from './modules/candidates';
 import { createElections } from './modules/elections';
 import { createHelp } from './modules/help';
+import { createLifecycle } from './modules/lifecycle';
 import { createLogs } from './modules/logs';
 import { createMembers } from './modules/members';
 import { createNominations } from './modules/nominations';
@@ -32,6 +33,7 @@ export function composeApp(core: Core) {
   const { ballotQueue } = ballots.services;
   const elections = createElections(core, { ballotQueue });
   const { voting, resultsGate } = elections.services;
+  const lifecycle = createLifecycle(core, { ballotQueue, resultsGate, voting });
   const auth = createAuth(core, { delivery });
   const members = createMembers(core, { delivery, notices });
   const candidates = createCandidates(core, { delivery, notices });
@@ -49,6 +51,7 @@ export function composeApp(core: Core) {
   const services = {
     ...ballots.services,
     ...elections.services,
+    ...lifecycle.services,
     ...auth.services,
     ...reminders.services,
     /** Notices sent after the answer (a member's contact details changed), one at a time; stopping waits for them. */
@@ -59,6 +62,9 @@ export function composeApp(core: Core) {
   /** Every module's handlers by contract domain, on the core the Express app runs on; each app builds its own. */
   const routes = (app: Core) => {
     const at = coreOf(app);
+    // The `elections` contract domain is answered by three modules: the election (catalogue), its voting switch (lifecycle), results.
+    const { elections: electionRoutes, ...electionsRest } = elections.routes(at);
+    const { elections: switchRoutes, lifecycle: lifecycleRoutes } = lifecycle.routes(at);
     return {
       auth: auth.routes(at),
       members: members.routes(at),
@@ -67,7 +73,9 @@ export function composeApp(core: Core) {
       logs: logs.routes(at),
       help: help.routes(at),
       ballots: ballots.routes(at),
-      ...elections.routes(at),
+      elections: { ...electionRoutes, ...switchRoutes },
+      lifecycle: lifecycleRoutes,
+      ...electionsRest,
       vvpat: vvpat.routes(at),
       reminders: reminders.routes(at),
       setup: setup.routes(at),

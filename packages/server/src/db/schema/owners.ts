@@ -17,6 +17,7 @@ export const MODULES = [
   'candidates',
   'elections',
   'help',
+  'lifecycle',
   'logs',
   'members',
   'nominations',

@@ -12,7 +12,6 @@ export { verifyAudit, type AuditReport } from './audit';
 export { applyElectionDefaults, getElection, toElection, updateElection } from './election.service';
 /** The organisation's elections: create, archive (the demo seed sets up its past election with them). */
 export { archiveElection, createElection as addElection } from './catalogue';
-export { toggleElection } from './toggle';
 /** The election store: every read and write of the election's state, and which election is meant. */
 export {
   closedElectionIds,
@@ -31,10 +30,11 @@ export {
   type ElectionRecord,
 } from '../../db/election-store';
 export { computePhase, type PhaseInput } from './phase';
-/** The election's life: scheduler, close, the declared result, results visibility. */
-export { lifecycleRoutes } from './lifecycle.router';
-export { assertNotClosed, assertNotClosedIn, closeElection, isClosed, type Scheduler } from './lifecycle';
-export { finaliseElection, getFinalResults } from './closing';
+/** The declared result and the closing statements (the lifecycle module's close and schedule call them). */
+export { finaliseElection, getFinalResults, getRankedBallots, SCHEDULE_ACTOR } from './closing';
+/** Commitments to the ballot set. */
+export { digestBallots, recordCommitment } from './commitments';
+/** Results visibility. */
 export { assertMayViewResults, mayJoinResultsChannel, mayViewResults, ResultsGateCache, type ResultsGate, type Viewer } from './visibility';
 /** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */
 export * from './module';

@@ -5,8 +5,6 @@ import type { BallotQueueCache, BallotsContext } from '../ballots';
 import { createCommitmentLoop } from './commitments';
 import type { ElectionsContext } from './context';
 import { electionsRoutes } from './elections.router';
-import { createScheduler, type Scheduler } from './lifecycle';
-import { lifecycleRoutes, votingSwitchRoutes } from './lifecycle.router';
 import { resultsRoutes } from './results.router';
 import { evidenceRoutes } from './evidence.router';
 import { organisationRoutes } from './organisation.router';
@@ -23,13 +21,10 @@ export type ElectionsServices = {
   voting: VotingRuntime;
   /** The loop recording periodic commitments while voting is open. */
   commitments: Service;
-  /** Opens and closes the election on its schedule. */
-  scheduler: Scheduler;
 };
 
 type ElectionsRoutes = {
-  elections: ReturnType<typeof electionsRoutes> & ReturnType<typeof votingSwitchRoutes> & ReturnType<typeof resultsRoutes>;
-  lifecycle: ReturnType<typeof lifecycleRoutes>;
+  elections: ReturnType<typeof electionsRoutes> & ReturnType<typeof resultsRoutes>;
   organisation: ReturnType<typeof organisationRoutes>;
   evidence: ReturnType<typeof evidenceRoutes>;
 };
@@ -44,12 +39,11 @@ export function createElections(core: Core, deps: ElectionsDeps): Module<Electio
     routes: (at) => {
       const onCore: ElectionsContext = { ...at, ...deps, resultsGate, voting };
       return {
-        elections: { ...electionsRoutes(onCore), ...votingSwitchRoutes(onCore), ...resultsRoutes(onCore) },
-        lifecycle: lifecycleRoutes(onCore),
+        elections: { ...electionsRoutes(onCore), ...resultsRoutes(onCore) },
         organisation: organisationRoutes(onCore),
         evidence: evidenceRoutes(onCore),
       };
     },
-    services: { resultsGate, voting, commitments: createCommitmentLoop(ctx), scheduler: createScheduler(ctx) },
+    services: { resultsGate, voting, commitments: createCommitmentLoop(ctx) },
   };
 }

@@ -11,7 +11,6 @@ import { createLoop } from '../../lib/loop';
 import type { Service } from '../../lib/service';
 import { lockElection } from '../../db/locks';
 import { undecidedNominations } from '../../db/nomination-store';
-import { recordCommitment } from './commitments';
 import {
   electionSubject,
   lockForShare,
@@ -22,7 +21,7 @@ import {
   openIfDue,
   readState,
 } from '../../db/election-store';
-import { finaliseElection, SCHEDULE_ACTOR } from './closing';
+import { finaliseElection, recordCommitment, SCHEDULE_ACTOR } from '../elections';
 import { freezeDue } from '../register';
 
 /**

@@ -12,8 +12,7 @@ import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } fro
 import { createElection, createVoter, setVoting, vote, type Election } from '../../../test/voting/election';
 import { waitFor } from '../../../test/voting/sockets';
 import { lockWaiters } from '../../../test/two-sessions';
-import { digestBallots, recordCommitment } from './commitments';
-import { verifyAudit } from './audit';
+import { digestBallots, recordCommitment, verifyAudit } from '../elections';
 import { mixQueuedBallots } from '../ballots';
 
 /**

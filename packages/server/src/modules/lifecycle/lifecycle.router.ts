@@ -1,11 +1,10 @@
-import type { ElectionsContext } from './context';
+import type { ElectionsContext } from '../elections';
 import type { Contract } from '@kura/contract';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { electionOf } from '../../http/election-param';
-import { getElection } from './election.service';
+import { getElection, getFinalResults, getRankedBallots } from '../elections';
 import { closeElection } from './lifecycle';
-import { getFinalResults, getRankedBallots } from './closing';
 import { getElectionStatus, toggleElection } from './toggle';
 
 export function lifecycleRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['lifecycle']> {

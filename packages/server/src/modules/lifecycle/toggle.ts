@@ -1,9 +1,9 @@
-import type { ElectionsContext } from './context';
+import type { ElectionsContext } from '../elections';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { lockElection } from '../../db/locks';
-import { recordCommitment } from './commitments';
+import { recordCommitment } from '../elections';
 import { undecidedNominations } from '../../db/nomination-store';
 import { lockForUpdate, nameElection, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
 
