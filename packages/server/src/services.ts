@@ -2,6 +2,7 @@ import { coreOf, type Core } from './core';
 import { BackgroundSender, createDelivery, type Delivery } from './delivery';
 import { createAuth } from './modules/auth';
 import { createBallots } from './modules/ballots';
+import { createDeclaration } from './modules/declaration';
 import { createCandidates } from './modules/candidates';
 import { createElections } from './modules/elections';
 import { createHelp } from './modules/help';
@@ -33,6 +34,7 @@ export function composeApp(core: Core) {
   const { ballotQueue } = ballots.services;
   const elections = createElections(core, { ballotQueue });
   const { voting, resultsGate } = elections.services;
+  const declaration = createDeclaration(core, { ballotQueue, resultsGate, voting });
   const lifecycle = createLifecycle(core, { ballotQueue, resultsGate, voting });
   const auth = createAuth(core, { delivery });
   const members = createMembers(core, { delivery, notices });
@@ -76,6 +78,7 @@ export function composeApp(core: Core) {
       elections: { ...electionRoutes, ...switchRoutes },
       lifecycle: lifecycleRoutes,
       ...electionsRest,
+      evidence: declaration.routes(at).evidence,
       vvpat: vvpat.routes(at),
       reminders: reminders.routes(at),
       setup: setup.routes(at),

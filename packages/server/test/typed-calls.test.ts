@@ -17,7 +17,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RAW_ON_PURPOSE: Record<string, string> = {
   'src/http/public-results.test.ts': 'the fast path against the Express route: bytes, ETag and If-None-Match, content-length, headers',
   'src/modules/ballots/vote-session.test.ts': 'the order of refusals over bad bodies, media types and query strings as sent',
-  'src/modules/elections/evidence.test.ts': "the evidence pack's zip bytes (the client reads JSON or text)",
+  'src/modules/declaration/evidence.test.ts': "the evidence pack's zip bytes (the client reads JSON or text)",
   'src/modules/elections/visibility.test.ts': 'the public results on the /api alias, answered by the fast path',
   'src/modules/members/members.test.ts': 'JSON sent to a multipart route (415)',
   'src/modules/nominations/nominations.test.ts':
@@ -48,9 +48,9 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/ballots/rotation.test.ts': 'a helper taking a path',
   'src/modules/candidates/candidates.test.ts': "the edit form as a browser sends it (position_ids[]), uploads served; the list's calls",
   'src/modules/elections/concurrent-elections.test.ts': 'a helper taking a path',
-  'src/modules/elections/declaration-pdf.test.ts': "the PDF's bytes stay raw; the other calls are to convert",
-  'src/modules/elections/declared-result.test.ts': 'a helper taking a method and a path; the candidate edit form',
-  'src/modules/elections/declared-roll.test.ts': 'a helper taking a path',
+  'src/modules/declaration/declaration-pdf.test.ts': "the PDF's bytes stay raw; the other calls are to convert",
+  'src/modules/declaration/declared-result.test.ts': 'a helper taking a method and a path; the candidate edit form',
+  'src/modules/declaration/declared-roll.test.ts': 'a helper taking a path',
   'src/modules/elections/many-elections.test.ts': 'a helper taking a path',
   'src/modules/help/help.test.ts': 'multipart reports and the images served stay raw; the list calls are to convert',
   'src/modules/logs/logs.test.ts': 'a helper taking a path',

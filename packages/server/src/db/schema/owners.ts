@@ -15,6 +15,7 @@ export const MODULES = [
   'auth',
   'ballots',
   'candidates',
+  'declaration',
   'elections',
   'help',
   'lifecycle',
@@ -64,7 +65,7 @@ export const TABLE_OWNERS = {
   ballotQueue: 'ballots',
   participation: 'ballots',
   commitments: 'elections',
-  declarations: 'elections',
+  declarations: 'declaration',
   // records.ts (lib/activity-log.ts writes the activity log for every module)
   activityLogs: 'logs',
   issueReports: 'help',
@@ -75,8 +76,8 @@ export const TABLE_OWNERS = {
   ussdSessions: 'ussd',
   ussdVotes: 'ussd',
   // signatures.ts
-  signingKeys: 'elections',
-  declarationSignatures: 'elections',
+  signingKeys: 'declaration',
+  declarationSignatures: 'declaration',
   // nominations.ts
   nominations: 'nominations',
   nominationSupporters: 'nominations',

@@ -7,7 +7,6 @@ export type { ElectionsContext } from './context';
 /** The services the composition root (src/services.ts) puts on the context: results snapshot, commitment loop. */
 export { VotingRuntime } from './voting-runtime';
 
-export { verifyAudit, type AuditReport } from './audit';
 /** The election's configuration (texts, schedule, results visibility) and its phase. */
 export { applyElectionDefaults, getElection, toElection, updateElection } from './election.service';
 /** The organisation's elections: create, archive (the demo seed sets up its past election with them). */
@@ -30,10 +29,10 @@ export {
   type ElectionRecord,
 } from '../../db/election-store';
 export { computePhase, type PhaseInput } from './phase';
-/** The declared result and the closing statements (the lifecycle module's close and schedule call them). */
-export { finaliseElection, getFinalResults, getRankedBallots, SCHEDULE_ACTOR } from './closing';
-/** Commitments to the ballot set. */
-export { digestBallots, recordCommitment } from './commitments';
+/** Commitments to the ballot set, the count at close and the receipt index (the declaration module's close and audit use them). */
+export { commitmentById, digestBallots, insertFinalCommitment, recordCommitment } from './commitments';
+export { countDeclaration, rankedBlt, type Declaration } from './final-count';
+export { SortedReceiptIndex } from './receipt-index';
 /** Results visibility. */
 export { assertMayViewResults, mayJoinResultsChannel, mayViewResults, ResultsGateCache, type ResultsGate, type Viewer } from './visibility';
 /** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */

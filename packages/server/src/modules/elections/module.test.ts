@@ -20,7 +20,7 @@ describe('the elections module built alone', () => {
     const ballots = createBallots(t.core);
     const elections = createElections(t.core, { ballotQueue: ballots.services.ballotQueue });
     const { voting } = elections.services;
-    expect(Object.keys(elections.routes(t.core)).sort()).toEqual(['elections', 'evidence', 'organisation']);
+    expect(Object.keys(elections.routes(t.core)).sort()).toEqual(['elections', 'organisation']);
 
     await voting.start();
     await voting.tallyOf(1).whenReady();

@@ -6,7 +6,6 @@ import { createCommitmentLoop } from './commitments';
 import type { ElectionsContext } from './context';
 import { electionsRoutes } from './elections.router';
 import { resultsRoutes } from './results.router';
-import { evidenceRoutes } from './evidence.router';
 import { organisationRoutes } from './organisation.router';
 import { ResultsGateCache } from './visibility';
 import { VotingRuntime } from './voting-runtime';
@@ -26,7 +25,6 @@ export type ElectionsServices = {
 type ElectionsRoutes = {
   elections: ReturnType<typeof electionsRoutes> & ReturnType<typeof resultsRoutes>;
   organisation: ReturnType<typeof organisationRoutes>;
-  evidence: ReturnType<typeof evidenceRoutes>;
 };
 
 /** The elections module: the election, its phase and schedule, results, the tally, commitments, audit. */
@@ -41,7 +39,6 @@ export function createElections(core: Core, deps: ElectionsDeps): Module<Electio
       return {
         elections: { ...electionsRoutes(onCore), ...resultsRoutes(onCore) },
         organisation: organisationRoutes(onCore),
-        evidence: evidenceRoutes(onCore),
       };
     },
     services: { resultsGate, voting, commitments: createCommitmentLoop(ctx) },

@@ -12,7 +12,8 @@ import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } fro
 import { createElection, createVoter, setVoting, vote, type Election } from '../../../test/voting/election';
 import { waitFor } from '../../../test/voting/sockets';
 import { lockWaiters } from '../../../test/two-sessions';
-import { digestBallots, recordCommitment, verifyAudit } from '../elections';
+import { verifyAudit } from '../declaration';
+import { digestBallots, recordCommitment } from '../elections';
 import { mixQueuedBallots } from '../ballots';
 
 /**

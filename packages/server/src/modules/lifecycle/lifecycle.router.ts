@@ -3,7 +3,8 @@ import type { Contract } from '@kura/contract';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { electionOf } from '../../http/election-param';
-import { getElection, getFinalResults, getRankedBallots } from '../elections';
+import { getFinalResults, getRankedBallots } from '../declaration';
+import { getElection } from '../elections';
 import { closeElection } from './lifecycle';
 import { getElectionStatus, toggleElection } from './toggle';
 

@@ -21,7 +21,8 @@ import {
   openIfDue,
   readState,
 } from '../../db/election-store';
-import { finaliseElection, recordCommitment, SCHEDULE_ACTOR } from '../elections';
+import { finaliseElection, SCHEDULE_ACTOR } from '../declaration';
+import { recordCommitment } from '../elections';
 import { freezeDue } from '../register';
 
 /**

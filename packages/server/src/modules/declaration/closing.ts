@@ -1,4 +1,3 @@
-import type { ElectionsContext } from './context';
 import type { BallotsContext } from '../ballots';
 import type { AuditOutcome, Commitment, FinalResultsResponse } from '@kura/contract';
 import { eq } from 'drizzle-orm';
@@ -13,9 +12,16 @@ import { electionFileName } from '../../lib/file-name';
 import { fileUnsortedQueue, remixAtCloseIn } from '../ballots';
 import { lockFinalise } from '../../db/locks';
 import { verifyAudit } from './audit';
-import { commitmentById, digestBallots, insertFinalCommitment } from './commitments';
+import {
+  commitmentById,
+  countDeclaration,
+  digestBallots,
+  insertFinalCommitment,
+  rankedBlt,
+  type Declaration,
+  type ElectionsContext,
+} from '../elections';
 import { electionSubject, type ElectionId, readState, setFinalCommitment, storeAudit } from '../../db/election-store';
-import { countDeclaration, rankedBlt, type Declaration } from './final-count';
 
 const iso = (d: Date) => d.toISOString();
 

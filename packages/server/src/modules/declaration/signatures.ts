@@ -8,7 +8,7 @@ import { declarationSignatures, signingKeys } from '../../db/schema';
 import { AppError } from '../../errors';
 import { declarationText, fingerprintOf, rawPublicKey, verifyEd25519, type SignatureKind } from '../../evidence/digest';
 import { recordActivity } from '../../lib/activity-log';
-import type { ElectionsContext } from './context';
+import type { ElectionsContext } from '../elections';
 import { evidenceManifest } from './evidence';
 import { inTransaction } from '../../lib/unit-of-work';
 

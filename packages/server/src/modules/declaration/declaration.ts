@@ -1,7 +1,7 @@
 import type { Language } from '@kura/contract';
 import { readState, type ElectionId } from '../../db/election-store';
 import { AppError } from '../../errors';
-import type { ElectionsContext } from './context';
+import type { ElectionsContext } from '../elections';
 import { declarationLanguage, renderDeclarationPdf, rollSummary } from './declaration-pdf';
 import { evidenceManifest } from './evidence';
 import { getFinalResults } from './closing';

@@ -10,7 +10,7 @@ import { activityLogs, ballots, candidacies, commitments, members, positions } f
 import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
 import { packDigest, type Manifest } from '../../evidence/digest';
-import type { ElectionsContext } from './context';
+import type { ElectionsContext } from '../elections';
 import { finaliseElection, getFinalResults } from './closing';
 
 /**

@@ -2,7 +2,7 @@ import type { Contract } from '@kura/contract';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { resolveElection } from '../../http/election-param';
-import type { ElectionsContext } from './context';
+import type { ElectionsContext } from '../elections';
 import { electionOf } from '../../http/election-param';
 import { declarationPdf } from './declaration';
 import { evidenceManifest, evidenceZip, type PackFile } from './evidence';
