@@ -11,6 +11,7 @@ import { createLogs } from './modules/logs';
 import { createMembers } from './modules/members';
 import { createNominations } from './modules/nominations';
 import { createReminders } from './modules/reminders';
+import { createResults } from './modules/results';
 import { createRegister } from './modules/register';
 import { createSetup } from './modules/setup';
 import { createUssd } from './modules/ussd';
@@ -32,8 +33,9 @@ export function composeApp(core: Core) {
 
   const ballots = createBallots(core);
   const { ballotQueue } = ballots.services;
-  const elections = createElections(core, { ballotQueue });
-  const { voting, resultsGate } = elections.services;
+  const elections = createElections(core);
+  const results = createResults(core, { ballotQueue });
+  const { voting, resultsGate } = results.services;
   const declaration = createDeclaration(core, { ballotQueue, resultsGate, voting });
   const lifecycle = createLifecycle(core, { ballotQueue, resultsGate, voting });
   const auth = createAuth(core, { delivery });
@@ -52,7 +54,7 @@ export function composeApp(core: Core) {
 
   const services = {
     ...ballots.services,
-    ...elections.services,
+    ...results.services,
     ...lifecycle.services,
     ...auth.services,
     ...reminders.services,
@@ -65,8 +67,8 @@ export function composeApp(core: Core) {
   const routes = (app: Core) => {
     const at = coreOf(app);
     // The `elections` contract domain is answered by three modules: the election (catalogue), its voting switch (lifecycle), results.
-    const { elections: electionRoutes, ...electionsRest } = elections.routes(at);
-    const { elections: switchRoutes, lifecycle: lifecycleRoutes } = lifecycle.routes(at);
+    const catalogue = elections.routes(at);
+    const life = lifecycle.routes(at);
     return {
       auth: auth.routes(at),
       members: members.routes(at),
@@ -75,9 +77,9 @@ export function composeApp(core: Core) {
       logs: logs.routes(at),
       help: help.routes(at),
       ballots: ballots.routes(at),
-      elections: { ...electionRoutes, ...switchRoutes },
-      lifecycle: lifecycleRoutes,
-      ...electionsRest,
+      elections: { ...catalogue.elections, ...life.elections, ...results.routes(at).elections },
+      lifecycle: life.lifecycle,
+      organisation: catalogue.organisation,
       evidence: declaration.routes(at).evidence,
       vvpat: vvpat.routes(at),
       reminders: reminders.routes(at),

@@ -18,7 +18,7 @@ const RAW_ON_PURPOSE: Record<string, string> = {
   'src/http/public-results.test.ts': 'the fast path against the Express route: bytes, ETag and If-None-Match, content-length, headers',
   'src/modules/ballots/vote-session.test.ts': 'the order of refusals over bad bodies, media types and query strings as sent',
   'src/modules/declaration/evidence.test.ts': "the evidence pack's zip bytes (the client reads JSON or text)",
-  'src/modules/elections/visibility.test.ts': 'the public results on the /api alias, answered by the fast path',
+  'src/modules/results/visibility.test.ts': 'the public results on the /api alias, answered by the fast path',
   'src/modules/members/members.test.ts': 'JSON sent to a multipart route (415)',
   'src/modules/nominations/nominations.test.ts':
     'acceptance sent as JSON to a route that takes multipart or JSON (the client sends multipart)',
@@ -47,7 +47,7 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/auth/voter-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/ballots/rotation.test.ts': 'a helper taking a path',
   'src/modules/candidates/candidates.test.ts': "the edit form as a browser sends it (position_ids[]), uploads served; the list's calls",
-  'src/modules/elections/concurrent-elections.test.ts': 'a helper taking a path',
+  'src/modules/results/concurrent-elections.test.ts': 'a helper taking a path',
   'src/modules/declaration/declaration-pdf.test.ts': "the PDF's bytes stay raw; the other calls are to convert",
   'src/modules/declaration/declared-result.test.ts': 'a helper taking a method and a path; the candidate edit form',
   'src/modules/declaration/declared-roll.test.ts': 'a helper taking a path',

@@ -24,6 +24,7 @@ export const MODULES = [
   'nominations',
   'register',
   'reminders',
+  'results',
   'setup',
   'staff',
   'ussd',
@@ -64,7 +65,7 @@ export const TABLE_OWNERS = {
   ballots: 'ballots',
   ballotQueue: 'ballots',
   participation: 'ballots',
-  commitments: 'elections',
+  commitments: 'results',
   declarations: 'declaration',
   // records.ts (lib/activity-log.ts writes the activity log for every module)
   activityLogs: 'logs',

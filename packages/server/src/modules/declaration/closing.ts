@@ -19,8 +19,8 @@ import {
   insertFinalCommitment,
   rankedBlt,
   type Declaration,
-  type ElectionsContext,
-} from '../elections';
+  type ResultsContext,
+} from '../results';
 import { electionSubject, type ElectionId, readState, setFinalCommitment, storeAudit } from '../../db/election-store';
 
 const iso = (d: Date) => d.toISOString();
@@ -85,7 +85,7 @@ export async function finaliseElection(ctx: BallotsContext, id: ElectionId): Pro
  * stored by the close, with its final commitment, `closed_at` and the audit at close. Never counted
  * again: a member imported or moved, a restart or another process serves the same.
  */
-export async function getFinalResults(ctx: ElectionsContext, id: ElectionId): Promise<FinalResultsResponse> {
+export async function getFinalResults(ctx: ResultsContext, id: ElectionId): Promise<FinalResultsResponse> {
   const row = await readState(ctx.database.db, id);
   if (!row.closedAt) throw AppError.say('FORBIDDEN', 'results.declaredAtClose');
   if (row.finalCommitmentId === null) {
@@ -112,7 +112,7 @@ export async function getFinalResults(ctx: ElectionsContext, id: ElectionId): Pr
  * the rest serve what it stored).
  */
 async function storedDeclaration(
-  ctx: ElectionsContext,
+  ctx: ResultsContext,
   id: ElectionId,
   finalCommitmentId: number,
 ): Promise<Declaration & { commitment: Commitment }> {
@@ -135,7 +135,7 @@ async function storedDeclaration(
  * (403 before, like the final result; 404 for any other position).
  */
 export async function getRankedBallots(
-  ctx: ElectionsContext,
+  ctx: ResultsContext,
   positionId: number,
   id: ElectionId,
 ): Promise<{ filename: string; blt: string }> {

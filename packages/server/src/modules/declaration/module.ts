@@ -1,7 +1,7 @@
 import type { Core } from '../../core';
 import type { Module } from '../../lib/module';
 import type { BallotQueueCache } from '../ballots';
-import type { ElectionsContext, ResultsGateCache, VotingRuntime } from '../elections';
+import type { ResultsContext, ResultsGateCache, VotingRuntime } from '../results';
 import { evidenceRoutes } from './evidence.router';
 
 /** What the declaration module uses from other modules: the ballots module's cache, the results gate and snapshot. */
@@ -13,7 +13,7 @@ type DeclarationRoutes = { evidence: ReturnType<typeof evidenceRoutes> };
 export function createDeclaration(_core: Core, deps: DeclarationDeps): Module<DeclarationRoutes> {
   return {
     routes: (at) => {
-      const onCore: ElectionsContext = { ...at, ...deps };
+      const onCore: ResultsContext = { ...at, ...deps };
       return { evidence: evidenceRoutes(onCore) };
     },
     services: {},

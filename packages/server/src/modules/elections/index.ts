@@ -3,10 +3,6 @@
  * this folder is internal (an ESLint rule keeps other modules out of it).
  */
 export { electionsRoutes } from './elections.router';
-export type { ElectionsContext } from './context';
-/** The services the composition root (src/services.ts) puts on the context: results snapshot, commitment loop. */
-export { VotingRuntime } from './voting-runtime';
-
 /** The election's configuration (texts, schedule, results visibility) and its phase. */
 export { applyElectionDefaults, getElection, toElection, updateElection } from './election.service';
 /** The organisation's elections: create, archive (the demo seed sets up its past election with them). */
@@ -29,11 +25,5 @@ export {
   type ElectionRecord,
 } from '../../db/election-store';
 export { computePhase, type PhaseInput } from './phase';
-/** Commitments to the ballot set, the count at close and the receipt index (the declaration module's close and audit use them). */
-export { commitmentById, digestBallots, insertFinalCommitment, recordCommitment } from './commitments';
-export { countDeclaration, rankedBlt, type Declaration } from './final-count';
-export { SortedReceiptIndex } from './receipt-index';
-/** Results visibility. */
-export { assertMayViewResults, mayJoinResultsChannel, mayViewResults, ResultsGateCache, type ResultsGate, type Viewer } from './visibility';
 /** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */
 export * from './module';

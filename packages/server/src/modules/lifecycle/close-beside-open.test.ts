@@ -13,7 +13,7 @@ import { createElection, createVoter, setVoting, vote, type Election } from '../
 import { waitFor } from '../../../test/voting/sockets';
 import { lockWaiters } from '../../../test/two-sessions';
 import { verifyAudit } from '../declaration';
-import { digestBallots, recordCommitment } from '../elections';
+import { digestBallots, recordCommitment } from '../results';
 import { mixQueuedBallots } from '../ballots';
 
 /**

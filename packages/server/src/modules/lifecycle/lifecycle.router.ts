@@ -1,4 +1,4 @@
-import type { ElectionsContext } from '../elections';
+import type { ResultsContext } from '../results';
 import type { Contract } from '@kura/contract';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
@@ -8,7 +8,7 @@ import { getElection } from '../elections';
 import { closeElection } from './lifecycle';
 import { getElectionStatus, toggleElection } from './toggle';
 
-export function lifecycleRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['lifecycle']> {
+export function lifecycleRoutes(ctx: ResultsContext): RouterImplementation<Contract['api']['lifecycle']> {
   return {
     closeElection: async ({ req, query }) => {
       const id = await electionOf(ctx, query);
@@ -29,7 +29,7 @@ export function lifecycleRoutes(ctx: ElectionsContext): RouterImplementation<Con
 /** The routes of the `elections` contract domain this module answers: the voting switch. */
 type SwitchRoutes = Pick<RouterImplementation<Contract['api']['elections']>, 'getElectionStatus' | 'toggleElection'>;
 
-export function votingSwitchRoutes(ctx: ElectionsContext): SwitchRoutes {
+export function votingSwitchRoutes(ctx: ResultsContext): SwitchRoutes {
   return {
     getElectionStatus: async ({ query }) => ({ status: 200, body: { active: await getElectionStatus(ctx, await electionOf(ctx, query)) } }),
 

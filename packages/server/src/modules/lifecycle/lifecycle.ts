@@ -22,7 +22,7 @@ import {
   readState,
 } from '../../db/election-store';
 import { finaliseElection, SCHEDULE_ACTOR } from '../declaration';
-import { recordCommitment } from '../elections';
+import { recordCommitment } from '../results';
 import { freezeDue } from '../register';
 
 /**

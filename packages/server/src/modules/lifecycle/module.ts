@@ -1,7 +1,7 @@
 import type { Core } from '../../core';
 import type { Module } from '../../lib/module';
 import type { BallotQueueCache } from '../ballots';
-import type { ElectionsContext, ResultsGateCache, VotingRuntime } from '../elections';
+import type { ResultsContext, ResultsGateCache, VotingRuntime } from '../results';
 import { createScheduler, type Scheduler } from './lifecycle';
 import { lifecycleRoutes, votingSwitchRoutes } from './lifecycle.router';
 
@@ -21,10 +21,10 @@ type LifecycleRoutes = {
 
 /** The lifecycle module: the voting switch, the schedule (scheduler), the close, and the refusals of a closed election. */
 export function createLifecycle(core: Core, deps: LifecycleDeps): Module<LifecycleRoutes, LifecycleServices> {
-  const ctx: ElectionsContext = { ...core, ...deps };
+  const ctx: ResultsContext = { ...core, ...deps };
   return {
     routes: (at) => {
-      const onCore: ElectionsContext = { ...at, ...deps };
+      const onCore: ResultsContext = { ...at, ...deps };
       return { elections: votingSwitchRoutes(onCore), lifecycle: lifecycleRoutes(onCore) };
     },
     services: { scheduler: createScheduler(ctx) },

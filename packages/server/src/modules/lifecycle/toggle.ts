@@ -1,15 +1,15 @@
-import type { ElectionsContext } from '../elections';
+import type { ResultsContext } from '../results';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { lockElection } from '../../db/locks';
-import { recordCommitment } from '../elections';
+import { recordCommitment } from '../results';
 import { undecidedNominations } from '../../db/nomination-store';
 import { lockForUpdate, nameElection, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
 
 export type ElectionState = '1' | '0';
 
-export async function getElectionStatus(ctx: ElectionsContext, id: ElectionId): Promise<ElectionState> {
+export async function getElectionStatus(ctx: ResultsContext, id: ElectionId): Promise<ElectionState> {
   return (await readActive(ctx.database.db, id)) ? '1' : '0';
 }
 
@@ -22,7 +22,7 @@ export async function getElectionStatus(ctx: ElectionsContext, id: ElectionId): 
  * publish a pause's few ballots as a batch of their own, linkable to the few voters since the last
  * pass by anyone holding a dump from before and after the pause.
  */
-export async function toggleElection(ctx: ElectionsContext, actor: Actor, active: boolean, id: ElectionId): Promise<ElectionState> {
+export async function toggleElection(ctx: ResultsContext, actor: Actor, active: boolean, id: ElectionId): Promise<ElectionState> {
   const value: ElectionState = active ? '1' : '0';
   const activity = active ? 'Enabled voting' : 'Disabled voting';
   await auditedTransaction(ctx, { actor, activity, data: nameElection(id, null) }, async (tx, note) => {

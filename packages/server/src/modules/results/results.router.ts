@@ -1,5 +1,5 @@
 import type { Contract } from '@kura/contract';
-import type { ElectionsContext } from './context';
+import type { ResultsContext } from './context';
 import type { RouterImplementation } from '../../http/routes';
 import { bearerToken, callerOf } from '../../auth/access';
 import { electionOf } from '../../http/election-param';
@@ -22,7 +22,7 @@ type ResultsRoutes = Pick<
   | 'exportResults'
 >;
 
-export function resultsRoutes(ctx: ElectionsContext): ResultsRoutes {
+export function resultsRoutes(ctx: ResultsContext): ResultsRoutes {
   const results = async (id: number) => ({ status: 200 as const, body: { data: { data: await getResults(ctx, id) } } });
   /** Results under the election's results visibility (SECURITY.md "Results visibility"). */
   const gated = async (id: number, viewer: () => Promise<Viewer>) => {

@@ -1,7 +1,7 @@
 import { declareSeats, type ReceiptResponse as ReceiptSchema, type ResultGroup, type Statistics } from '@kura/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ElectionsContext } from './context';
+import type { ResultsContext } from './context';
 import { commitments } from '../../db/schema';
 import { positionRowsOf, positionWithElection } from '../../db/position-store';
 import { AppError } from '../../errors';
@@ -11,13 +11,13 @@ import { findBallots, normaliseReceipt } from '../ballots';
 import { readState, type ElectionId } from '../../db/election-store';
 import { rankedResult } from './final-count';
 
-export async function getResults(ctx: ElectionsContext, id: ElectionId): Promise<ResultGroup[]> {
+export async function getResults(ctx: ResultsContext, id: ElectionId): Promise<ResultGroup[]> {
   const tally = ctx.voting.tallyOf(id);
   await tally.whenReady();
   return tally.results();
 }
 
-export async function getStatistics(ctx: ElectionsContext, id: ElectionId): Promise<Statistics> {
+export async function getStatistics(ctx: ResultsContext, id: ElectionId): Promise<Statistics> {
   const tally = ctx.voting.tallyOf(id);
   await tally.whenReady();
   const [statistics, channels] = await Promise.all([tally.statistics(), votersByChannel(ctx, id)]);
@@ -25,7 +25,7 @@ export async function getStatistics(ctx: ElectionsContext, id: ElectionId): Prom
 }
 
 /** Members who voted in the election by the web and by USSD (modules/ussd records its ballots' positions). */
-async function votersByChannel(ctx: ElectionsContext, id: ElectionId): Promise<{ web: number; ussd: number }> {
+async function votersByChannel(ctx: ResultsContext, id: ElectionId): Promise<{ web: number; ussd: number }> {
   const [row] = await ctx.database.db.execute<{ web: number; ussd: number }>(sql`
     select count(distinct p.member_id) filter (where u.member_id is null)::int as web,
            count(distinct p.member_id) filter (where u.member_id is not null)::int as ussd
@@ -40,7 +40,7 @@ async function votersByChannel(ctx: ElectionsContext, id: ElectionId): Promise<{
  * Whether a receipt is in the count, of whichever election (an archived one's too), with its
  * election and position: never the choice (SECURITY.md "Receipts").
  */
-export async function lookupReceipt(ctx: ElectionsContext, input: string): Promise<z.infer<typeof ReceiptSchema>> {
+export async function lookupReceipt(ctx: ResultsContext, input: string): Promise<z.infer<typeof ReceiptSchema>> {
   const receipt = normaliseReceipt(input);
   const ballot = (await findBallots(ctx, [receipt])).get(receipt)?.[0];
   if (!ballot) throw AppError.say('NOT_FOUND', 'receipt.notFound');
@@ -69,7 +69,7 @@ const csvCell = (value: string | number): string => {
  * whether it passed); a ranked position's votes are first preferences, and its elected column is
  * the STV count's once the election closed (empty before).
  */
-export async function exportResultsCsv(ctx: ElectionsContext, id: ElectionId): Promise<{ filename: string; csv: string }> {
+export async function exportResultsCsv(ctx: ResultsContext, id: ElectionId): Promise<{ filename: string; csv: string }> {
   const groups = await getResults(ctx, id);
   const byId = new Map((await positionRowsOf(ctx.database.db, id)).map((p) => [p.id, p]));
   const { finalCommitmentId, title } = await readState(ctx.database.db, id);
