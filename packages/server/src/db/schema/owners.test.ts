@@ -58,10 +58,6 @@ const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
     reason:
       "the evidence pack reads the box, the candidates, the log and the commitments (the results module's) as they are; no ballot-box, log or commitment store yet",
   },
-  'results/commitments.ts': {
-    tables: ['ballots'],
-    reason: "a commitment hashes the ballot set (db/ballot-box.ts holds the rest of the box's SQL)",
-  },
   'results/final-count.ts': {
     tables: ['ballots', 'candidacies', 'members', 'positions'],
     reason: 'the count at close reads the box and the candidates; no ballot-box store yet',
