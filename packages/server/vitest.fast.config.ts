@@ -11,9 +11,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      'src/modules/elections/receipt-index.test.ts',
-      'src/modules/elections/visibility.test.ts',
-      'src/modules/elections/declared-from-the-box.test.ts',
+      'src/modules/results/receipt-index.test.ts',
+      'src/modules/results/visibility.test.ts',
+      'src/modules/declaration/declared-from-the-box.test.ts',
       'src/modules/setup/translations.test.ts',
       'src/modules/vvpat/vvpat.test.ts',
       'src/realtime/fan-out.test.ts',

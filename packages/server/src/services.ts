@@ -2,13 +2,16 @@ import { coreOf, type Core } from './core';
 import { BackgroundSender, createDelivery, type Delivery } from './delivery';
 import { createAuth } from './modules/auth';
 import { createBallots } from './modules/ballots';
+import { createDeclaration } from './modules/declaration';
 import { createCandidates } from './modules/candidates';
 import { createElections } from './modules/elections';
 import { createHelp } from './modules/help';
+import { createLifecycle } from './modules/lifecycle';
 import { createLogs } from './modules/logs';
 import { createMembers } from './modules/members';
 import { createNominations } from './modules/nominations';
 import { createReminders } from './modules/reminders';
+import { createResults } from './modules/results';
 import { createRegister } from './modules/register';
 import { createSetup } from './modules/setup';
 import { createUssd } from './modules/ussd';
@@ -30,8 +33,11 @@ export function composeApp(core: Core) {
 
   const ballots = createBallots(core);
   const { ballotQueue } = ballots.services;
-  const elections = createElections(core, { ballotQueue });
-  const { voting, resultsGate } = elections.services;
+  const elections = createElections(core);
+  const results = createResults(core, { ballotQueue });
+  const { voting, resultsGate } = results.services;
+  const declaration = createDeclaration(core, { ballotQueue, resultsGate, voting });
+  const lifecycle = createLifecycle(core, { ballotQueue, resultsGate, voting });
   const auth = createAuth(core, { delivery });
   const members = createMembers(core, { delivery, notices });
   const candidates = createCandidates(core, { delivery, notices });
@@ -48,7 +54,8 @@ export function composeApp(core: Core) {
 
   const services = {
     ...ballots.services,
-    ...elections.services,
+    ...results.services,
+    ...lifecycle.services,
     ...auth.services,
     ...reminders.services,
     /** Notices sent after the answer (a member's contact details changed), one at a time; stopping waits for them. */
@@ -59,6 +66,9 @@ export function composeApp(core: Core) {
   /** Every module's handlers by contract domain, on the core the Express app runs on; each app builds its own. */
   const routes = (app: Core) => {
     const at = coreOf(app);
+    // The `elections` contract domain is answered by three modules: the election (catalogue), its voting switch (lifecycle), results.
+    const catalogue = elections.routes(at);
+    const life = lifecycle.routes(at);
     return {
       auth: auth.routes(at),
       members: members.routes(at),
@@ -67,7 +77,10 @@ export function composeApp(core: Core) {
       logs: logs.routes(at),
       help: help.routes(at),
       ballots: ballots.routes(at),
-      ...elections.routes(at),
+      elections: { ...catalogue.elections, ...life.elections, ...results.routes(at).elections },
+      lifecycle: life.lifecycle,
+      organisation: catalogue.organisation,
+      evidence: declaration.routes(at).evidence,
       vvpat: vvpat.routes(at),
       reminders: reminders.routes(at),
       setup: setup.routes(at),

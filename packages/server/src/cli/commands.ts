@@ -2,7 +2,8 @@ import type { AppContext } from '../context';
 import { readFile } from 'node:fs/promises';
 import { callerPath } from './caller-path';
 import { upsertStaff } from '../seed';
-import { readAllStates, verifyAudit } from '../modules/elections';
+import { verifyAudit } from '../modules/declaration';
+import { readAllStates } from '../modules/elections';
 import { importMembers } from '../modules/members';
 
 /**

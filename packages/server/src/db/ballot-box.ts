@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ElectionId } from './election-store';
+import { ballots } from './schema';
 
 /**
  * One election's ballot box: `ballots` and `ballot_queue` are partitioned by election (LIST on
@@ -19,3 +20,14 @@ export const ballotsOf = (id: ElectionId): SQL => partition('ballots', id);
 export const queueOf = (id: ElectionId): SQL => partition('ballot_queue', id);
 /** The partition of `ballot_queue` holding rows queued before the partitioning, until the mixer files them (`fileUnsortedQueue`). */
 export const UNSORTED_QUEUE = 0;
+
+/**
+ * One election's ballot set as a commitment digests it (`digestBallots`, the results module): every
+ * row of its `ballots` in receipt order (byte order, COLLATE "C"), then candidate id. The id is a
+ * literal so the plan names that election's partition alone (ADR 009).
+ */
+export function ballotSetInOrder(electionId: ElectionId): SQL {
+  if (!Number.isSafeInteger(electionId)) throw new Error(`not an election id: ${electionId}`);
+  return sql`select receipt, position_id, candidate_id, rank from ${ballots}
+    where election_id = ${sql.raw(String(electionId))} order by receipt collate "C", candidate_id`;
+}

@@ -267,6 +267,16 @@ export async function onAFrozenRoll(db: Reader, memberId: number): Promise<boole
   return onRoll !== undefined;
 }
 
+/** Every election not archived, with what its results visibility is decided by (the results gate's list of watchable elections). */
+export async function unarchivedVisibilities(
+  db: Reader,
+): Promise<{ id: ElectionId; visibility: ElectionRow['resultsVisibility']; closedAt: Date | null }[]> {
+  return db
+    .select({ id: election.id, visibility: election.resultsVisibility, closedAt: election.closedAt })
+    .from(election)
+    .where(eq(election.archived, false));
+}
+
 /** The elections whose voting is switched on. */
 export async function openElectionIds(db: Reader): Promise<ElectionId[]> {
   const rows = await db.select({ id: election.id }).from(election).where(eq(election.votingActive, true)).orderBy(election.id);

@@ -22,7 +22,7 @@ export type UndecidedNomination = { id: number; nominee: string; position: strin
 /**
  * The election's nominations that must be decided before voting opens (docs/api.md
  * "Nominations"): the toggle and the schedule refuse to open while there is any. Read from the
- * table directly so the elections module need not import the nominations module (which imports it).
+ * table directly so the lifecycle module need not import the nominations module (which imports it).
  */
 export async function undecidedNominations(db: Reader, electionId: ElectionId): Promise<UndecidedNomination[]> {
   const rows = await db.execute<{ id: number; nominee: string; position: string; appeal: boolean }>(sql`

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ResultsResponse, type ResultGroup } from '@kura/contract';
 import type { AppContext } from '../context';
 
-import { mayViewResults } from '../modules/elections';
+import { mayViewResults } from '../modules/results';
 
 /** The paths of the public results read (`/api/...` is the alias of `/api/v1/...`). */
 const PATHS = new Set(['/api/v1/psk/results', '/api/psk/results']);

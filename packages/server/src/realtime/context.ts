@@ -1,7 +1,7 @@
-import type { ElectionsContext } from '../modules/elections';
+import type { ResultsContext } from '../modules/results';
 
 /**
  * What the realtime module reads: the core, the opened queue rows (ballots module), and the
- * results snapshot and gate (elections module). Named by its factory's deps (realtime/module.ts).
+ * results snapshot and gate (results module). Named by its factory's deps (realtime/module.ts).
  */
-export type RealtimeContext = ElectionsContext;
+export type RealtimeContext = ResultsContext;

@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Core } from '../core';
 import type { BallotQueueCache } from '../modules/ballots';
-import type { ResultsGateCache, VotingRuntime } from '../modules/elections';
+import type { ResultsGateCache, VotingRuntime } from '../modules/results';
 import type { RealtimeContext } from './context';
 import { attachRealtime, type Realtime, type RealtimeOptions } from './index';
 

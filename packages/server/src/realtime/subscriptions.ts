@@ -1,6 +1,6 @@
 import { canJoinChannel, parseChannelName, SubscribeRequest, type SubscribeAck } from '@kura/contract';
 import type { RealtimeContext } from './context';
-import { mayJoinResultsChannel, type ResultsGate } from '../modules/elections';
+import { mayJoinResultsChannel, type ResultsGate } from '../modules/results';
 import { logFailure, type HubUnit, type RealtimeServer, type RealtimeSocket } from './hub';
 import type { TallyCodec, TallyPayloads } from './tally';
 

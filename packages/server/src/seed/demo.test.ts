@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareData } from '../bootstrap';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { verifyAudit } from '../modules/elections';
+import { verifyAudit } from '../modules/declaration';
 import { apiClient, bodyOf } from '../../test/client';
 import { tokenFor } from '../../test/factories';
 import { DEMO_PAST_ELECTION, DEMO_VOTER_MEMBER_NO, KENYA_COUNTIES } from './demo';

@@ -4,15 +4,8 @@ import type { Db } from '../db/client';
 import { branches, items, members, motionOptions, positions } from '../db/schema';
 import type { Actor } from '../auth/actor';
 import { castVote } from '../modules/ballots';
-import {
-  addElection,
-  archiveElection,
-  closeElection,
-  currentElectionId,
-  readState,
-  toggleElection,
-  updateElection,
-} from '../modules/elections';
+import { addElection, archiveElection, currentElectionId, readState, updateElection } from '../modules/elections';
+import { closeElection, toggleElection } from '../modules/lifecycle';
 import { assignPositions, importMembers } from '../modules/members';
 import { createBranch, createPositions } from '../modules/setup';
 import { upsertStaff } from './staff';

@@ -6,7 +6,7 @@ import { createElection, type Election } from './election';
 
 /**
  * The set-up shared by the suites that read an election's ballots through the API (the receipt
- * trail in modules/vvpat, the declared result in modules/elections): an app whose mixer waits
+ * trail in modules/vvpat, the declared result in modules/declaration): an app whose mixer waits
  * (ballots stay queued until a test mixes them), the sample election, and an admin session.
  */
 export type ElectionApp = {

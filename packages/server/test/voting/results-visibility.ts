@@ -7,7 +7,7 @@ import { createElection, createVoter, vote, type Election } from './election';
 import { listen, type Client, type Running } from './sockets';
 
 /**
- * The set-up shared by the results-visibility suites (modules/elections/visibility.test.ts and
+ * The set-up shared by the results-visibility suites (modules/results/visibility.test.ts and
  * test/security/results-carriers.test.ts, SECURITY.md "Results visibility"): an open election with
  * ballots cast, a bearer session for each of {anonymous, voter, agent, admin}, a listening server
  * for sockets, and the admin's switch of the results-visibility mode.

@@ -5,7 +5,7 @@ import { apiClient, bodyOf } from '../../../test/client';
 import { createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, setVoting, vote, votingRows, type Election } from '../../../test/voting/election';
-import { verifyAudit } from '../elections';
+import { verifyAudit } from '../declaration';
 import { remixAtClose } from './mixer';
 
 /**

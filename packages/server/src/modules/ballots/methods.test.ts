@@ -3,7 +3,7 @@ import { apiClient, bodyOf, untyped, type ApiClient } from '../../../test/client
 import { createCandidate, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote, votingRows } from '../../../test/voting/election';
-import { verifyAudit } from '../elections';
+import { verifyAudit } from '../declaration';
 import { mixQueuedBallots } from './mixer';
 
 /**

@@ -5,7 +5,7 @@ import { apiClient, bodyOf } from '../../../test/client';
 import { createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote, votingRows } from '../../../test/voting/election';
-import { verifyAudit } from '../elections';
+import { verifyAudit } from '../declaration';
 import { remixAtClose } from './mixer';
 
 /** A 3-seat national board and a one-seat treasurer: 1..seats distinct candidates per ballot. */

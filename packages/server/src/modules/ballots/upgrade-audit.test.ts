@@ -6,7 +6,7 @@ import { seal } from '../../lib/crypto';
 import { BallotQueueCache, sealBallot } from './ballot-queue';
 import { fileUnsortedQueue } from './mixer';
 import { newReceipt, queueIdOf } from './receipts';
-import { verifyAudit } from '../elections';
+import { verifyAudit } from '../declaration';
 import { runMigrations } from '../../db/migrate';
 
 /**

@@ -8,7 +8,8 @@ import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
 import { storedTranslations } from '../../lib/position-title';
-import { assertNotClosed, assertNotClosedIn, type ElectionId } from '../elections';
+import { type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn } from '../lifecycle';
 import {
   applyMemberEdit,
   assertDeclaredIdentityKept,

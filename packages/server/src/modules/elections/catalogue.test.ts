@@ -8,7 +8,7 @@ import { createVoter } from '../../../test/voting/election';
 import { whileHeld, type HoldingSession } from '../../../test/two-sessions';
 import { ELECTION_LOCK, ELECTION_LOCK_NAMESPACE } from '../../db/locks';
 import { activityLogs, branches, election } from '../../db/schema';
-import { openOnSchedule } from './lifecycle';
+import { openOnSchedule } from '../lifecycle';
 
 /** The organisation and its elections: create, edit, delete, copy, archive (docs/api.md "Many elections"). */
 let t: TestApp;

@@ -3,16 +3,10 @@
  * this folder is internal (an ESLint rule keeps other modules out of it).
  */
 export { electionsRoutes } from './elections.router';
-export type { ElectionsContext } from './context';
-/** The services the composition root (src/services.ts) puts on the context: results snapshot, commitment loop. */
-export { VotingRuntime } from './voting-runtime';
-
-export { verifyAudit, type AuditReport } from './audit';
 /** The election's configuration (texts, schedule, results visibility) and its phase. */
 export { applyElectionDefaults, getElection, toElection, updateElection } from './election.service';
 /** The organisation's elections: create, archive (the demo seed sets up its past election with them). */
 export { archiveElection, createElection as addElection } from './catalogue';
-export { toggleElection } from './elections.service';
 /** The election store: every read and write of the election's state, and which election is meant. */
 export {
   closedElectionIds,
@@ -31,17 +25,5 @@ export {
   type ElectionRecord,
 } from '../../db/election-store';
 export { computePhase, type PhaseInput } from './phase';
-/** The election's life: scheduler, close, the declared result, results visibility. */
-export { lifecycleRoutes } from './lifecycle.router';
-export {
-  assertNotClosed,
-  assertNotClosedIn,
-  closeElection,
-  isClosed,
-  finaliseElection,
-  getFinalResults,
-  type Scheduler,
-} from './lifecycle';
-export { assertMayViewResults, mayJoinResultsChannel, mayViewResults, ResultsGateCache, type ResultsGate, type Viewer } from './visibility';
 /** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */
 export * from './module';

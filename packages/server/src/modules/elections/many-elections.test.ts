@@ -4,7 +4,7 @@ import { election, organisation } from '../../db/schema';
 import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter } from '../../../test/voting/election';
-import { verifyAudit } from './audit';
+import { verifyAudit } from '../declaration';
 
 /**
  * Two elections in one installation (docs/api.md "Many elections"): `?election_id=N` scopes every

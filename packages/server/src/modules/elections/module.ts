@@ -1,54 +1,18 @@
 import type { Core } from '../../core';
 import type { Module } from '../../lib/module';
-import type { Service } from '../../lib/service';
-import type { BallotQueueCache, BallotsContext } from '../ballots';
-import { createCommitmentLoop } from './commitments';
-import type { ElectionsContext } from './context';
 import { electionsRoutes } from './elections.router';
-import { createScheduler, type Scheduler } from './lifecycle';
-import { lifecycleRoutes } from './lifecycle.router';
-import { evidenceRoutes } from './evidence.router';
 import { organisationRoutes } from './organisation.router';
-import { ResultsGateCache } from './visibility';
-import { VotingRuntime } from './voting-runtime';
-
-/** What the elections module uses from other modules: the ballots module's opened-rows cache. */
-export type ElectionsDeps = { ballotQueue: BallotQueueCache };
-
-export type ElectionsServices = {
-  /** The results visibility of the election, cached for a second and dropped on a change. */
-  resultsGate: ResultsGateCache;
-  /** The results/statistics snapshot, kept current by domain events. */
-  voting: VotingRuntime;
-  /** The loop recording periodic commitments while voting is open. */
-  commitments: Service;
-  /** Opens and closes the election on its schedule. */
-  scheduler: Scheduler;
-};
 
 type ElectionsRoutes = {
+  /** The `elections` domain's election configuration (GET/PUT election); the rest of that domain is other modules'. */
   elections: ReturnType<typeof electionsRoutes>;
-  lifecycle: ReturnType<typeof lifecycleRoutes>;
   organisation: ReturnType<typeof organisationRoutes>;
-  evidence: ReturnType<typeof evidenceRoutes>;
 };
 
-/** The elections module: the election, its phase and schedule, results, the tally, commitments, audit. */
-export function createElections(core: Core, deps: ElectionsDeps): Module<ElectionsRoutes, ElectionsServices> {
-  const base: BallotsContext = { ...core, ...deps };
-  const resultsGate = new ResultsGateCache(core);
-  const voting = new VotingRuntime(base);
-  const ctx: ElectionsContext = { ...base, resultsGate, voting };
+/** The elections module: the organisation and its elections (the catalogue), each election's configuration and phase. */
+export function createElections(_core: Core): Module<ElectionsRoutes> {
   return {
-    routes: (at) => {
-      const onCore: ElectionsContext = { ...at, ...deps, resultsGate, voting };
-      return {
-        elections: electionsRoutes(onCore),
-        lifecycle: lifecycleRoutes(onCore),
-        organisation: organisationRoutes(onCore),
-        evidence: evidenceRoutes(onCore),
-      };
-    },
-    services: { resultsGate, voting, commitments: createCommitmentLoop(ctx), scheduler: createScheduler(ctx) },
+    routes: (at) => ({ elections: electionsRoutes(at), organisation: organisationRoutes(at) }),
+    services: {},
   };
 }

@@ -1,5 +1,5 @@
 import type { Contract } from '@kura/contract';
-import type { ElectionsContext } from './context';
+import type { Core } from '../../core';
 import type { RouterImplementation } from '../../http/routes';
 import { bearerToken } from '../../auth/access';
 import { actorOf } from '../../auth/actor';
@@ -17,7 +17,7 @@ import {
 } from './catalogue';
 
 /** The organisation and its elections (docs/api.md "Many elections, motions and ranked counts"). */
-export function organisationRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['organisation']> {
+export function organisationRoutes(ctx: Core): RouterImplementation<Contract['api']['organisation']> {
   return {
     getOrganisation: async () => ({ status: 200, body: { data: await getOrganisation(ctx) } }),
     updateOrganisation: async ({ req, body }) => ({

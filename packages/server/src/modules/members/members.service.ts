@@ -44,7 +44,8 @@ import {
   sendContactChangeNotices,
   type ContactChanges,
 } from './contact-changes';
-import { assertNotClosed, assertNotClosedIn, closedElectionIds, type ElectionId } from '../elections';
+import { closedElectionIds, type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn } from '../lifecycle';
 import { checkMemberAttributes, eligibilityChecks, mergeAttributes, readAttributeDefs, shownAttributes } from '../register';
 
 type Reader = Db | Tx;

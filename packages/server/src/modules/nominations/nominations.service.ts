@@ -23,7 +23,7 @@ import { REFUSED_PER_SUBJECT, refusalsSince } from '../../lib/activity-log';
 import { positionTitle } from '../../lib/position-title';
 import { pageRequest } from '../../lib/pagination';
 import { removeUploads, storeImages, uploadUrl, type UploadFile } from '../../lib/uploads';
-import { assertNotClosedIn } from '../elections';
+import { assertNotClosedIn } from '../lifecycle';
 import { lockElectionForCandidacies, replacePositions } from '../members';
 import { eligibilityChecks, isOnRoll } from './roll-port';
 import {

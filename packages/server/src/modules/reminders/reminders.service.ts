@@ -7,7 +7,8 @@ import { reminderRecipients, reminders } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { assertNotClosed, assertNotClosedIn, type ElectionId } from '../elections';
+import { type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn } from '../lifecycle';
 
 /** A member reminded (by any campaign, on any channel) less than this long ago is not reminded again. */
 export const REMINDER_QUIET_MS = 60 * 60 * 1000;

@@ -1,4 +1,5 @@
-import { assertNotClosed, assertNotClosedIn, closedElectionIds, type ElectionId } from '../elections';
+import { closedElectionIds, type ElectionId } from '../elections';
+import { assertNotClosed, assertNotClosedIn } from '../lifecycle';
 import { MOTION_OPTIONS, type Agent, type Branch, type CreatePositionBody, type Position, type UpdatePositionBody } from '@kura/contract';
 import type { Core } from '../../core';
 import type { Tx } from '../../db/client';

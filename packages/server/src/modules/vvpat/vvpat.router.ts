@@ -1,11 +1,11 @@
-import type { ElectionsContext } from '../elections';
+import type { ResultsContext } from '../results';
 import type { Contract } from '@kura/contract';
 import { callerOf } from '../../auth/access';
 import { electionOf } from '../../http/election-param';
 import type { RouterImplementation } from '../../http/routes';
 import { listMyVvpat, searchVvpat } from './vvpat.service';
 
-export function vvpatRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['vvpat']> {
+export function vvpatRoutes(ctx: ResultsContext): RouterImplementation<Contract['api']['vvpat']> {
   return {
     listVvpat: async ({ query }) => ({ status: 200, body: await searchVvpat(ctx, query, {}, await electionOf(ctx, query)) }),
 

@@ -8,12 +8,13 @@ import { unseal } from '../../lib/crypto';
 import { likeContains, pageMeta, pageRequest } from '../../lib/pagination';
 import { positionTitle } from '../../lib/position-title';
 import { findBallots, normaliseReceipt, readQueue, type Ballot } from '../ballots';
-import { assertMayViewResults, mayViewResults, type ElectionId, type ElectionsContext } from '../elections';
+import { type ElectionId } from '../elections';
+import { assertMayViewResults, mayViewResults, type ResultsContext } from '../results';
 import { inTransaction } from '../../lib/unit-of-work';
 
 export type VvpatPage = { data: { votes: VvpatRow[] }; meta: PageMeta };
 
-async function tallyOf(ctx: ElectionsContext, id: ElectionId) {
+async function tallyOf(ctx: ResultsContext, id: ElectionId) {
   const tally = ctx.voting.tallyOf(id);
   await tally.whenReady();
   return tally;
@@ -26,7 +27,7 @@ async function tallyOf(ctx: ElectionsContext, id: ElectionId) {
  * (newest first) and each candidate's live count follows that election's results visibility (null
  * while voters may not see its results).
  */
-export async function listMyVvpat(ctx: ElectionsContext, memberId: number): Promise<VvpatRow[]> {
+export async function listMyVvpat(ctx: ResultsContext, memberId: number): Promise<VvpatRow[]> {
   const mine = await sealedReceiptsOf(ctx.database.db, memberId);
   if (mine.length === 0) return [];
   const receipts = mine.map((p) => unseal(ctx.secrets.ballotKey, p.receiptEnc));
@@ -106,7 +107,7 @@ type Row = {
  * results themselves (403 for an admin until close under `after_close`).
  */
 export async function searchVvpat(
-  ctx: ElectionsContext,
+  ctx: ResultsContext,
   query: PageQuery,
   filter: { vvpat?: string; positionId?: number } = {},
   id: ElectionId,

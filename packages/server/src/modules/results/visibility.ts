@@ -4,9 +4,7 @@ import type { Core } from '../../core';
 import { AppError } from '../../errors';
 import type { MessageId } from '../../i18n';
 import type { Service } from '../../lib/service';
-import { eq } from 'drizzle-orm';
-import { currentElectionId, readState, type ElectionId } from '../../db/election-store';
-import { election } from '../../db/schema';
+import { currentElectionId, readState, unarchivedVisibilities, type ElectionId } from '../../db/election-store';
 
 /**
  * Who may see results while voting runs (SECURITY.md "Results visibility"):
@@ -117,10 +115,7 @@ export class ResultsGateCache implements Service {
     const list = this.watchableList;
     if (list && list.generation === this.generation && Date.now() - list.at < MAX_AGE_MS) return list.gates;
     const gates = (async () => {
-      const rows = await this.ctx.database.db
-        .select({ id: election.id, visibility: election.resultsVisibility, closedAt: election.closedAt })
-        .from(election)
-        .where(eq(election.archived, false));
+      const rows = await unarchivedVisibilities(this.ctx.database.db);
       return new Map(rows.map((r) => [r.id, { visibility: r.visibility, closed: r.closedAt !== null, electionId: r.id }]));
     })();
     const entry = { generation: this.generation, at: Date.now(), gates };

@@ -5,7 +5,7 @@ import { apiClient, bodyOf, type ApiClient } from '../../../test/client';
 import { createCandidate, createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, vote } from '../../../test/voting/election';
-import { verifyAudit } from './audit';
+import { verifyAudit } from '../declaration';
 
 /**
  * The declared result of motions, approval and ranked positions, through the real vote path and

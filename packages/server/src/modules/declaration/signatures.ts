@@ -8,7 +8,7 @@ import { declarationSignatures, signingKeys } from '../../db/schema';
 import { AppError } from '../../errors';
 import { declarationText, fingerprintOf, rawPublicKey, verifyEd25519, type SignatureKind } from '../../evidence/digest';
 import { recordActivity } from '../../lib/activity-log';
-import type { ElectionsContext } from './context';
+import type { ResultsContext } from '../results';
 import { evidenceManifest } from './evidence';
 import { inTransaction } from '../../lib/unit-of-work';
 
@@ -95,7 +95,7 @@ export async function signerKeys(
  * verify); one per signer and election (409).
  */
 export async function signDeclaration(
-  ctx: ElectionsContext,
+  ctx: ResultsContext,
   caller: SignedInActor,
   id: ElectionId,
   input: { kind: SignatureKind; statement: string; signature: string },

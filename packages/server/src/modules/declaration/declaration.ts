@@ -1,10 +1,10 @@
 import type { Language } from '@kura/contract';
 import { readState, type ElectionId } from '../../db/election-store';
 import { AppError } from '../../errors';
-import type { ElectionsContext } from './context';
+import type { ResultsContext } from '../results';
 import { declarationLanguage, renderDeclarationPdf, rollSummary } from './declaration-pdf';
 import { evidenceManifest } from './evidence';
-import { getFinalResults } from './lifecycle';
+import { getFinalResults } from './closing';
 import { listSignatures } from './signatures';
 
 /**
@@ -14,7 +14,7 @@ import { listSignatures } from './signatures';
  * `digest` is passed when the caller already holds the manifest (the pack), else computed.
  */
 export async function declarationPdf(
-  ctx: ElectionsContext,
+  ctx: ResultsContext,
   id: ElectionId,
   lang?: Language,
   digest?: string,
@@ -43,7 +43,7 @@ export async function declarationPdf(
 const rendered = new WeakMap<object, Map<string, Promise<Buffer>>>();
 
 async function render(
-  ctx: ElectionsContext,
+  ctx: ResultsContext,
   id: ElectionId,
   state: Awaited<ReturnType<typeof readState>>,
   language: Language,

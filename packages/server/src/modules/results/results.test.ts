@@ -8,7 +8,7 @@ import { createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, vote, type Election } from '../../../test/voting/election';
 import { remixAtClose } from '../ballots';
-import { verifyAudit } from './audit';
+import { verifyAudit } from '../declaration';
 import { createCommitmentLoop, recordCommitment } from './commitments';
 import { TallySnapshot } from './tally';
 

@@ -5,7 +5,7 @@ import { participation } from '../../db/schema';
 import { bearer, branchId, createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, type Election } from '../../../test/voting/election';
-import { verifyAudit } from './audit';
+import { verifyAudit } from '../declaration';
 
 /**
  * Two elections open at once whose rolls overlap (every member; the Nairobi members): one member

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Commitment } from '@kura/contract';
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
-import { ballots, commitments } from '../../db/schema';
+import { commitments } from '../../db/schema';
+import { ballotSetInOrder } from '../../db/ballot-box';
 import { lockCommitment, tryLockCommitment } from '../../db/locks';
 import { eachPage } from '../../db/cursor';
 import { createLoop, type Loop } from '../../lib/loop';
@@ -42,10 +43,9 @@ export async function digestBallots(
   const hash = createHash('sha256');
   let n = 0;
   // The election's partition only (ADR 009): a close re-writing another election's never holds
-  // this read. The id is a literal so the plan names that partition alone. A ballot for several
+  // this read (db/ballot-box.ts `ballotSetInOrder` names it by a literal id). A ballot for several
   // seats is a row per candidate under one receipt: ordered by both.
-  const query = sql`select receipt, position_id, candidate_id, rank from ${ballots}
-    where election_id = ${sql.raw(String(electionId))} order by receipt collate "C", candidate_id`;
+  const query = ballotSetInOrder(electionId);
   // On a transaction: a savepoint; on the database: a transaction for the cursor.
   // eslint-disable-next-line no-restricted-syntax -- a read cursor's savepoint in the caller's transaction (or its own read)
   await db.transaction((tx) =>
@@ -107,6 +107,24 @@ export async function recordCommitment(
     // One snapshot for all pages of the digest.
     { isolationLevel: 'repeatable read' },
   );
+}
+
+/**
+ * The final commitment of a close, inside the closing statements' transaction (the declaration
+ * module's `finaliseElection`): its id, which the declaration and the election row are stored with.
+ */
+export async function insertFinalCommitment(tx: Tx, electionId: ElectionId, at: Date, digest: BallotSetDigest): Promise<number> {
+  const [row] = await tx
+    .insert(commitments)
+    .values({ electionId, at, count: digest.count, hash: digest.hash, reason: 'final' })
+    .returning({ id: commitments.id });
+  return row!.id;
+}
+
+/** One commitment by its id (a close's final commitment), as stored. */
+export async function commitmentById(db: Db | Tx, id: number): Promise<typeof commitments.$inferSelect | undefined> {
+  const [row] = await db.select().from(commitments).where(eq(commitments.id, id));
+  return row;
 }
 
 export async function listCommitments(ctx: Core, electionId: ElectionId): Promise<Commitment[]> {

@@ -10,8 +10,8 @@ import { activityLogs, ballots, candidacies, commitments, members, positions } f
 import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
 import { packDigest, type Manifest } from '../../evidence/digest';
-import type { ElectionsContext } from './context';
-import { finaliseElection, getFinalResults } from './lifecycle';
+import type { ResultsContext } from '../results';
+import { finaliseElection, getFinalResults } from './closing';
 
 /**
  * The evidence pack of a closed election (docs/operations.md "After the close: certifying the
@@ -43,7 +43,7 @@ const csvLine = (values: (string | number | null)[]) => `${values.map(cell).join
 export const bltName = (name: string) => name.replace(/"/g, "'").replace(/[\r\n]+/g, ' ');
 
 /** The closed, finalised election (403 before the close; the closing statements finished first). */
-async function closedState(ctx: ElectionsContext, id: ElectionId) {
+async function closedState(ctx: ResultsContext, id: ElectionId) {
   let row = await readState(ctx.database.db, id);
   if (!row.closedAt) throw AppError.say('FORBIDDEN', 'error.evidenceAfterClose');
   if (row.finalCommitmentId === null || !row.audit) {
@@ -129,7 +129,7 @@ function declaredNamesOf(results: FinalResultsResponse, positionId: number): Map
 }
 
 /** The files inside the manifest's `files`, in the order the pack holds them. */
-export async function evidenceFiles(ctx: ElectionsContext, id: ElectionId): Promise<PackFile[]> {
+export async function evidenceFiles(ctx: ResultsContext, id: ElectionId): Promise<PackFile[]> {
   const state = await closedState(ctx, id);
   const { db } = ctx.database;
   const results = await getFinalResults(ctx, id);
@@ -225,7 +225,7 @@ async function hashOf(file: PackFile): Promise<string> {
 }
 
 /** `GET elections/{id}/evidence/digest`: the manifest (403 before the close). */
-export async function evidenceManifest(ctx: ElectionsContext, id: ElectionId, files?: PackFile[]): Promise<Manifest> {
+export async function evidenceManifest(ctx: ResultsContext, id: ElectionId, files?: PackFile[]): Promise<Manifest> {
   const hashes: Record<string, string> = {};
   for (const file of files ?? (await evidenceFiles(ctx, id))) hashes[file.path] = await hashOf(file);
   return { election_id: id, files: hashes, digest: packDigest(hashes) };
@@ -238,7 +238,7 @@ export type PackExtras = (manifest: Manifest) => Promise<PackFile[]>;
  * The pack as a zip stream: the manifest first, then every file of `files`, produced again from
  * the database (the manifest's hashes were taken from a first pass), then the extras.
  */
-export async function evidenceZip(ctx: ElectionsContext, id: ElectionId, extras: PackExtras): Promise<NodeJS.ReadableStream> {
+export async function evidenceZip(ctx: ResultsContext, id: ElectionId, extras: PackExtras): Promise<NodeJS.ReadableStream> {
   const files = await evidenceFiles(ctx, id);
   const manifest = await evidenceManifest(ctx, id, files);
   const zip = new yazl.ZipFile();

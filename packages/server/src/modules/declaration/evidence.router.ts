@@ -2,14 +2,14 @@ import type { Contract } from '@kura/contract';
 import type { RouterImplementation } from '../../http/routes';
 import { actorOf } from '../../auth/actor';
 import { resolveElection } from '../../http/election-param';
-import type { ElectionsContext } from './context';
+import type { ResultsContext } from '../results';
 import { electionOf } from '../../http/election-param';
 import { declarationPdf } from './declaration';
 import { evidenceManifest, evidenceZip, type PackFile } from './evidence';
 import { listSignatures, putSigningKey, signDeclaration, signerKeys } from './signatures';
 
 /** The declaration, signed, and the evidence pack (docs/operations.md "After the close: certifying the result"). */
-export function evidenceRoutes(ctx: ElectionsContext): RouterImplementation<Contract['api']['evidence']> {
+export function evidenceRoutes(ctx: ResultsContext): RouterImplementation<Contract['api']['evidence']> {
   const json = (path: string, value: unknown): PackFile => ({
     path,
     produce: async function* () {

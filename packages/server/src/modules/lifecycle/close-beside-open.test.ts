@@ -12,8 +12,8 @@ import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } fro
 import { createElection, createVoter, setVoting, vote, type Election } from '../../../test/voting/election';
 import { waitFor } from '../../../test/voting/sockets';
 import { lockWaiters } from '../../../test/two-sessions';
-import { digestBallots, recordCommitment } from './commitments';
-import { verifyAudit } from './audit';
+import { verifyAudit } from '../declaration';
+import { digestBallots, recordCommitment } from '../results';
 import { mixQueuedBallots } from '../ballots';
 
 /**

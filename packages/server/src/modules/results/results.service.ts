@@ -1,82 +1,23 @@
 import { declareSeats, type ReceiptResponse as ReceiptSchema, type ResultGroup, type Statistics } from '@kura/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ElectionsContext } from './context';
+import type { ResultsContext } from './context';
 import { commitments } from '../../db/schema';
 import { positionRowsOf, positionWithElection } from '../../db/position-store';
 import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
 import { electionFileName } from '../../lib/file-name';
-import type { Actor } from '../../auth/actor';
-import { auditedTransaction } from '../../lib/audited-transaction';
 import { findBallots, normaliseReceipt } from '../ballots';
-import { lockElection } from '../../db/locks';
-import { recordCommitment } from './commitments';
-import { undecidedNominations } from '../../db/nomination-store';
-import { lockForUpdate, nameElection, readActive, readState, setActive, type ElectionId } from '../../db/election-store';
+import { readState, type ElectionId } from '../../db/election-store';
 import { rankedResult } from './final-count';
 
-export type ElectionState = '1' | '0';
-
-export async function getElectionStatus(ctx: ElectionsContext, id: ElectionId): Promise<ElectionState> {
-  return (await readActive(ctx.database.db, id)) ? '1' : '0';
-}
-
-/**
- * Enables or disables voting. The exclusive election lock waits for votes in flight, so every vote
- * commits wholly before the switch (and is counted) or after it (and sees the new state). Then
- * a commitment to the published set is recorded. The switch publishes nothing: the ballots cast
- * since the last mixing pass stay sealed in the queue (counted in the results all the same) until
- * MIX_MIN_BATCH of their position are queued or the election closes. Flushing them here would
- * publish a pause's few ballots as a batch of their own, linkable to the few voters since the last
- * pass by anyone holding a dump from before and after the pause.
- */
-export async function toggleElection(ctx: ElectionsContext, actor: Actor, active: boolean, id: ElectionId): Promise<ElectionState> {
-  const value: ElectionState = active ? '1' : '0';
-  const activity = active ? 'Enabled voting' : 'Disabled voting';
-  await auditedTransaction(ctx, { actor, activity, data: nameElection(id, null) }, async (tx, note) => {
-    // The commitment first, then the announcement (whatever the commitment's fate: the switch stands).
-    note.afterCommit(() =>
-      recordCommitment(ctx, active ? 'voting enabled' : 'voting disabled', {}, id).finally(() =>
-        ctx.events.emit('election.toggled', { active, electionId: id }),
-      ),
-    );
-    await lockElection(tx, id);
-    // Then the row (the order a close takes them): an edit of its schedule that commits meanwhile is seen.
-    await lockForUpdate(tx, id);
-    // Under the lock, so a close or a scheduled opening in flight is seen, and the log names the
-    // election as the switch found it.
-    const e = await readState(tx, id);
-    note.data(nameElection(id, e.title));
-    if (e.archived) throw AppError.say('CONFLICT', 'election.archived');
-    if (e.closedAt) throw AppError.say('CONFLICT', 'error.closed.toggle');
-    if (active && e.opensAt && e.opensAt.getTime() > ctx.now().getTime()) {
-      throw AppError.say('CONFLICT', 'error.opensByItself', { at: e.opensAt.toISOString() });
-    }
-    // Voting opens over decided nominations only (docs/api.md "Nominations").
-    if (active && !e.openedAt) {
-      const undecided = await undecidedNominations(tx, id);
-      // The 409 names each one, by id, nominee and position.
-      if (undecided.length > 0) {
-        const list = undecided.map((n) => ({
-          id: 'nominations.undecidedItem' as const,
-          values: { id: n.id, nominee: n.nominee, position: n.position, appeal: n.appeal ? 'yes' : 'no' },
-        }));
-        throw AppError.say('CONFLICT', 'nominations.undecided', { list: { list, join: 'semicolon' } });
-      }
-    }
-    await setActive(tx, active, ctx.now(), id);
-  });
-  return value;
-}
-
-export async function getResults(ctx: ElectionsContext, id: ElectionId): Promise<ResultGroup[]> {
+export async function getResults(ctx: ResultsContext, id: ElectionId): Promise<ResultGroup[]> {
   const tally = ctx.voting.tallyOf(id);
   await tally.whenReady();
   return tally.results();
 }
 
-export async function getStatistics(ctx: ElectionsContext, id: ElectionId): Promise<Statistics> {
+export async function getStatistics(ctx: ResultsContext, id: ElectionId): Promise<Statistics> {
   const tally = ctx.voting.tallyOf(id);
   await tally.whenReady();
   const [statistics, channels] = await Promise.all([tally.statistics(), votersByChannel(ctx, id)]);
@@ -84,7 +25,7 @@ export async function getStatistics(ctx: ElectionsContext, id: ElectionId): Prom
 }
 
 /** Members who voted in the election by the web and by USSD (modules/ussd records its ballots' positions). */
-async function votersByChannel(ctx: ElectionsContext, id: ElectionId): Promise<{ web: number; ussd: number }> {
+async function votersByChannel(ctx: ResultsContext, id: ElectionId): Promise<{ web: number; ussd: number }> {
   const [row] = await ctx.database.db.execute<{ web: number; ussd: number }>(sql`
     select count(distinct p.member_id) filter (where u.member_id is null)::int as web,
            count(distinct p.member_id) filter (where u.member_id is not null)::int as ussd
@@ -99,7 +40,7 @@ async function votersByChannel(ctx: ElectionsContext, id: ElectionId): Promise<{
  * Whether a receipt is in the count, of whichever election (an archived one's too), with its
  * election and position: never the choice (SECURITY.md "Receipts").
  */
-export async function lookupReceipt(ctx: ElectionsContext, input: string): Promise<z.infer<typeof ReceiptSchema>> {
+export async function lookupReceipt(ctx: ResultsContext, input: string): Promise<z.infer<typeof ReceiptSchema>> {
   const receipt = normaliseReceipt(input);
   const ballot = (await findBallots(ctx, [receipt])).get(receipt)?.[0];
   if (!ballot) throw AppError.say('NOT_FOUND', 'receipt.notFound');
@@ -128,7 +69,7 @@ const csvCell = (value: string | number): string => {
  * whether it passed); a ranked position's votes are first preferences, and its elected column is
  * the STV count's once the election closed (empty before).
  */
-export async function exportResultsCsv(ctx: ElectionsContext, id: ElectionId): Promise<{ filename: string; csv: string }> {
+export async function exportResultsCsv(ctx: ResultsContext, id: ElectionId): Promise<{ filename: string; csv: string }> {
   const groups = await getResults(ctx, id);
   const byId = new Map((await positionRowsOf(ctx.database.db, id)).map((p) => [p.id, p]));
   const { finalCommitmentId, title } = await readState(ctx.database.db, id);

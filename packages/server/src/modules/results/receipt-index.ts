@@ -1,6 +1,6 @@
 /**
  * The receipts of an election's box and the position each ballot is under, for the audit at close
- * (audit.ts), kept in two flat buffers rather than a Map of 100,000 strings: the audit runs in the
+ * (the declaration module's audit.ts), kept in two flat buffers rather than a Map of 100,000 strings: the audit runs in the
  * server process beside other elections' votes, and a Map that size keeps 100,000 live heap objects
  * whose garbage collections pause every request of the process (BENCHMARKS.md, figure 9). Receipts
  * arrive in the box's digest order (`receipt collate "C"`, i.e. byte order), so the index is built

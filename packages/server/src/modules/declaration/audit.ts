@@ -5,8 +5,7 @@ import { ballotQueue, candidacies, commitments, motionOptions, participation, po
 import { unseal } from '../../lib/crypto';
 import { eachPage } from '../../db/cursor';
 import { openBallot } from '../ballots';
-import { digestBallots } from './commitments';
-import { SortedReceiptIndex } from './receipt-index';
+import { digestBallots, SortedReceiptIndex } from '../results';
 import { type ElectionId } from '../../db/election-store';
 import { inTransaction } from '../../lib/unit-of-work';
 
