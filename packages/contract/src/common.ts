@@ -258,6 +258,8 @@ export const VvpatRow = z.object({
   /** the candidate's live count; null while the caller may not see results (results visibility) */
   count: z.number().int().nullable(),
   position: z.string(),
+  /** the position's kind: a motion's `name` is one of its options (MOTION_OPTIONS), which a reader's language says */
+  kind: PositionKind,
   /** the election the ballot was cast in: its id and title */
   election_id: z.number().int(),
   election: z.string(),

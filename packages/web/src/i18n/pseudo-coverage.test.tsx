@@ -92,6 +92,7 @@ function server() {
               vvpat: 'VP-AAAA-BBBB',
               name: 'Jane Wanjiku',
               position: 'Chairperson National',
+              kind: 'candidates',
               count: 12,
               election_id: 1,
               election: 'Annual Meeting',

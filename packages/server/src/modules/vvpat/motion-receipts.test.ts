@@ -23,7 +23,7 @@ let options: Record<'Yes' | 'No' | 'Abstain', number>;
 let ranked: { id: number; name: string }[];
 
 const asAdmin = () => apiClient(t.app, admin);
-type Row = { vvpat: string; name: string; count: number | null; position: string };
+type Row = { vvpat: string; name: string; count: number | null; position: string; kind: string };
 
 beforeAll(async () => {
   t = await createTestApp({ seedReference: false, env: { MIX_INTERVAL_MS: '3600000', MIX_MIN_BATCH: '1' } });
@@ -83,13 +83,14 @@ describe('vvpat rows name a motion option by its option, never by a member', () 
       const own = await apiClient(t.app, token).vvpat.getMyVvpat();
       expect(own.status, stage).toBe(200);
       const mine: Row[] = bodyOf(own, 200).data.votes;
+      // Each row says its position's kind: the web says a motion's option in the reader's language.
       expect(
-        mine.map((v) => [v.vvpat, v.name, v.position]),
+        mine.map((v) => [v.vvpat, v.name, v.position, v.kind]),
         stage,
       ).toEqual([
-        [motionReceipt, 'Abstain', 'Adopt the budget National'],
-        [rankedReceipt, 'Zola Z', 'Chair National'],
-        [rankedReceipt, 'Xavi X', 'Chair National'],
+        [motionReceipt, 'Abstain', 'Adopt the budget National', 'motion'],
+        [rankedReceipt, 'Zola Z', 'Chair National', 'candidates'],
+        [rankedReceipt, 'Xavi X', 'Chair National', 'candidates'],
       ]);
       expect(mine[0]!.count, stage).toBe(1);
       // The voter's receipts show their ranks (issue 37); a motion's row has none.
@@ -111,9 +112,9 @@ describe('vvpat rows name a motion option by its option, never by a member', () 
       ] as const) {
         const rows = (body.data.votes as Row[]).filter((v) => v.vvpat === motionReceipt);
         expect(
-          rows.map((v) => [v.name, v.count]),
+          rows.map((v) => [v.name, v.count, v.kind]),
           `${route} ${stage}`,
-        ).toEqual([['Abstain', 1]]);
+        ).toEqual([['Abstain', 1, 'motion']]);
         expect(JSON.stringify(body), `${route} ${stage}`).not.toMatch(/Chebet Kariuki|Member for/);
       }
       const rankedTrail = await asAdmin().vvpat.searchVvpat({ query: { vvpat: rankedReceipt } });

@@ -82,6 +82,7 @@ export async function listMyVvpat(ctx: ResultsContext, memberId: number): Promis
         name: choiceOf(b, p.kind),
         count: counted.showCounts ? counted.tally.countOf(b.positionId, b.candidateId) : null,
         position: positionTitle(p),
+        kind: p.kind,
         election_id: p.electionId,
         election: p.election,
         // A ranked ballot's receipt shows the voter's order (their own, so no secret is told).
@@ -95,7 +96,7 @@ type Row = {
   position_id: number;
   candidate_id: number;
   candidate_name: string | null;
-  kind: string;
+  kind: PositionKind;
   position_name: string | null;
   level: string | null;
 };
@@ -163,6 +164,7 @@ export async function searchVvpat(
         name: r.candidate_name ?? (r.kind === 'motion' ? `Option ${r.candidate_id}` : `Candidate ${r.candidate_id}`),
         count: tally.countOf(r.position_id, r.candidate_id),
         position: r.position_name ? positionTitle({ name: r.position_name, level: r.level ?? '' }) : `Position ${r.position_id}`,
+        kind: r.kind,
         election_id: id,
         election: title,
       })),

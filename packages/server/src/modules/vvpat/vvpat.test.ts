@@ -31,7 +31,7 @@ describe('vvpat', () => {
     const receiptOf = (res: typeof myVote, positionId: number) =>
       bodyOf(res, 201).receipts.find((r) => r.position_id === positionId)!.vvpat;
 
-    const inElection1 = { election_id: 1, election: expect.any(String) };
+    const inElection1 = { kind: 'candidates', election_id: 1, election: expect.any(String) };
     const expected = [
       { vvpat: receiptOf(myVote, f.e.chair.id), name: 'Alice Achieng', count: 2, position: `${f.e.chair.name} National`, ...inElection1 },
       { vvpat: receiptOf(myVote, f.e.nairobi.id), name: 'Erin Njeri', count: 1, position: `${f.e.nairobi.name} Nairobi`, ...inElection1 },

@@ -15,6 +15,7 @@ const receipt = (count: number | null): VvpatRow => ({
   name: 'Jane Doe',
   count,
   position: 'Chairperson National',
+  kind: 'candidates',
   election_id: 1,
   election: 'AGM 2026',
 });

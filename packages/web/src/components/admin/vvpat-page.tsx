@@ -37,7 +37,7 @@ export function vvpatErrorToast(status: number | undefined) {
  * table, pager; of the election the switcher chose (`?election=N`), else the current one.
  */
 export function VvpatPage() {
-  const { t, tReceived } = useT();
+  const { t, tReceived, optionName } = useT();
   const id = useId();
   const election = useElectionParam();
   const f = useFilteredPages(EMPTY);
@@ -97,7 +97,7 @@ export function VvpatPage() {
             <tr key={`${v.vvpat}-${i}`} className={rowClass}>
               <Td>{offset + i + 1}</Td>
               <Td className="font-mono">{v.vvpat}</Td>
-              <Td>{v.name}</Td>
+              <Td>{v.kind === 'motion' ? optionName(v.name) : v.name}</Td>
               <Td>{v.count ?? '–'}</Td>
               <Td>{v.position}</Td>
             </tr>

@@ -51,7 +51,15 @@ describe('public receipt check', () => {
         body: {
           data: {
             votes: [
-              { vvpat: 'VP-AAAA-BBBB', name: 'Alice Achieng', count: 1, position: 'Chairperson National', election_id: 1, election: 'AGM' },
+              {
+                vvpat: 'VP-AAAA-BBBB',
+                name: 'Alice Achieng',
+                count: 1,
+                position: 'Chairperson National',
+                kind: 'candidates',
+                election_id: 1,
+                election: 'AGM',
+              },
             ],
           },
         },
@@ -75,14 +83,14 @@ describe('public receipt check', () => {
 
 describe('My receipts (issue 37)', () => {
   it("shows a ranked ballot's rows with the voter's ranks, other rows as they are", async () => {
-    const row = { count: null, election_id: 1, election: 'AGM' };
+    const row = { count: null, kind: 'candidates' as const, election_id: 1, election: 'AGM' };
     stubRoutes(
       stub(contract.api.vvpat.getMyVvpat, {
         status: 200,
         body: {
           data: {
             votes: [
-              { ...row, vvpat: 'VP-AAAA-AAAA', name: 'Yes', position: 'Adopt the budget' },
+              { ...row, vvpat: 'VP-AAAA-AAAA', name: 'Yes', position: 'Adopt the budget', kind: 'motion' },
               { ...row, vvpat: 'VP-BBBB-BBBB', name: 'Zola Z', position: 'Board', rank: 1 },
               { ...row, vvpat: 'VP-BBBB-BBBB', name: 'Xavi X', position: 'Board', rank: 2 },
             ],
@@ -124,7 +132,15 @@ describe('position names in Kiswahili (issue 37)', () => {
           body: {
             data: {
               votes: [
-                { vvpat: 'VP-AAAA-AAAA', name: 'Ann', position: 'Chairperson National', count: null, election_id: 1, election: 'AGM' },
+                {
+                  vvpat: 'VP-AAAA-AAAA',
+                  name: 'Ann',
+                  position: 'Chairperson National',
+                  kind: 'candidates',
+                  count: null,
+                  election_id: 1,
+                  election: 'AGM',
+                },
               ],
             },
           },
@@ -133,6 +149,33 @@ describe('position names in Kiswahili (issue 37)', () => {
       await renderWithProviders(<VoterVvpat />, '/voter/vpat');
       expect(await screen.findByText('Chairperson (Kitaifa)')).toBeTruthy();
       expect(screen.queryByText(/National/)).toBeNull();
+    } finally {
+      setLocale('en');
+    }
+  });
+
+  it("says a motion's option in the reader's language by the row's kind; a candidate named Yes keeps the name", async () => {
+    const { setLocale } = await import('@/i18n');
+    setLocale('sw');
+    try {
+      const row = { count: null, election_id: 1, election: 'AGM' };
+      stubRoutes(
+        stub(contract.api.vvpat.getMyVvpat, {
+          status: 200,
+          body: {
+            data: {
+              votes: [
+                { ...row, vvpat: 'VP-AAAA-AAAA', name: 'Abstain', position: 'Adopt the budget', kind: 'motion' },
+                { ...row, vvpat: 'VP-BBBB-BBBB', name: 'Yes', position: 'Treasurer', kind: 'candidates' },
+              ],
+            },
+          },
+        }),
+      );
+      await renderWithProviders(<VoterVvpat />, '/voter/vpat');
+      expect(await screen.findByText('Najizuia')).toBeTruthy();
+      expect(screen.queryByText('Abstain')).toBeNull();
+      expect(screen.getByText('Yes')).toBeTruthy();
     } finally {
       setLocale('en');
     }

@@ -36,6 +36,7 @@ const receipt = (vvpat: string, name: string, position: string, election_id: num
   name,
   count: 1,
   position,
+  kind: 'candidates',
   election_id,
   election,
 });

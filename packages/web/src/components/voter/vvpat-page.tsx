@@ -10,7 +10,7 @@ import { errorStatus } from '@/lib/errors';
 import { queries } from '@/lib/queries';
 import { receiptElection } from '@/lib/receipts';
 import { positionTitleIn } from '@/lib/format';
-import { t, useT } from '@/i18n';
+import { optionName, t, useT } from '@/i18n';
 
 export function VoterVvpat() {
   useT();
@@ -75,8 +75,10 @@ export function VoterVvpat() {
                     {v.vvpat}
                   </Link>
                 </td>
-                {/* A ranked ballot's rows carry the voter's order: "1. Zola Z". */}
-                <td className="px-3 py-2">{v.rank ? t('ballot.rankedItem', { rank: v.rank, name: v.name }) : v.name}</td>
+                {/* A ranked ballot's rows carry the voter's order: "1. Zola Z"; a motion's option is said in the reader's language. */}
+                <td className="px-3 py-2">
+                  {v.rank ? t('ballot.rankedItem', { rank: v.rank, name: v.name }) : v.kind === 'motion' ? optionName(v.name) : v.name}
+                </td>
                 <td className="px-3 py-2">{positionTitleIn(v.position)}</td>
               </tr>
             ))}
