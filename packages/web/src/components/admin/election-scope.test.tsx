@@ -199,6 +199,7 @@ describe('the VvPat page follows the chosen election', () => {
             name: 'Ada Lovelace',
             count: 1,
             position: 'Chairperson National',
+            kind: 'candidates' as const,
             election_id: of(c).id!,
             election: of(c).title,
           },
