@@ -52,7 +52,6 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/elections/declared-roll.test.ts': 'a helper taking a path',
   'src/modules/help/help.test.ts': 'multipart reports and the images served stay raw; the list calls are to convert',
   'src/modules/logs/logs.test.ts': 'a helper taking a path',
-  'src/modules/members/register-across-elections.test.ts': 'a helper taking a path',
   'src/modules/members/register-formats.test.ts': 'the browser helper and the import template',
   'src/modules/setup/setup.test.ts': 'a helper taking a path',
   'src/modules/setup/translations.test.ts': 'paths through an API constant',
