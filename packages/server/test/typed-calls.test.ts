@@ -58,7 +58,6 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/staff/staff.test.ts': 'paths through an API constant',
   'src/modules/ussd/ussd.test.ts':
     'the USSD callback is not in the contract (form-encoded, text/plain) and stays raw; its other calls are to convert',
-  'src/modules/vvpat/receipts-elections.test.ts': 'a helper taking a path',
   'test/security/contact-change.test.ts': 'paths through an API constant and the browser helper',
   'test/security/display-names.test.ts': 'paths through an API constant',
   'test/security/quotas.test.ts': 'multipart help reports',
