@@ -43,12 +43,16 @@ async function multipartParts(raw: unknown): Promise<[string, string | { file: B
   return parts;
 }
 
-/** A multipart body: text fields and files (`{file: filePart(csv, 'members.csv')}`), as FormData. */
-export function multipart(fields: Record<string, string | FilePart | undefined>): FormData {
+/**
+ * A multipart body: text fields and files (`{file: filePart(csv, 'members.csv')}`), as FormData; a
+ * list of texts is one field per item, as a browser sends `position_ids[]` (none for an empty list).
+ */
+export function multipart(fields: Record<string, string | string[] | FilePart | undefined>): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined) continue;
     if (typeof value === 'string') form.append(name, value);
+    else if (Array.isArray(value)) for (const item of value) form.append(name, item);
     else
       form.append(
         name,

@@ -47,7 +47,6 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/auth/voter-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/candidates/candidates.test.ts': "the edit form as a browser sends it (position_ids[]), uploads served; the list's calls",
   'src/modules/elections/declaration-pdf.test.ts': "the PDF's bytes stay raw; the other calls are to convert",
-  'src/modules/elections/declared-result.test.ts': 'a helper taking a method and a path; the candidate edit form',
   'src/modules/help/help.test.ts': 'multipart reports and the images served stay raw; the list calls are to convert',
   'src/modules/members/register-formats.test.ts': 'the browser helper and the import template',
   'src/modules/setup/setup.test.ts': 'a helper taking a path',
