@@ -49,7 +49,6 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/help/help.test.ts': 'multipart reports and the images served stay raw; the list calls are to convert',
   'src/modules/members/register-formats.test.ts': 'the browser helper and the import template',
   'src/modules/setup/setup.test.ts': 'a helper taking a path',
-  'src/modules/staff/staff.test.ts': 'paths through an API constant',
   'src/modules/ussd/ussd.test.ts':
     'the USSD callback is not in the contract (form-encoded, text/plain) and stays raw; its other calls are to convert',
   'test/security/contact-change.test.ts': 'paths through an API constant and the browser helper',
