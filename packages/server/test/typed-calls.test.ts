@@ -21,6 +21,7 @@ const RAW_ON_PURPOSE: Record<string, string> = {
     "the declaration PDF's and the evidence pack's bytes (the client reads JSON or text); its other calls are typed",
   'src/modules/elections/evidence.test.ts': "the evidence pack's zip bytes (the client reads JSON or text)",
   'src/modules/elections/visibility.test.ts': 'the public results on the /api alias, answered by the fast path',
+  'src/modules/help/help.test.ts': 'JSON sent to the multipart report route (415); the report images served are no contract routes',
   'src/modules/members/members.test.ts': 'JSON sent to a multipart route (415)',
   'src/modules/nominations/nominations.test.ts':
     'acceptance sent as JSON to a route that takes multipart or JSON (the client sends multipart)',
@@ -47,7 +48,6 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/auth/staff-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/auth/voter-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/candidates/candidates.test.ts': "the edit form as a browser sends it (position_ids[]), uploads served; the list's calls",
-  'src/modules/help/help.test.ts': 'multipart reports and the images served stay raw; the list calls are to convert',
   'src/modules/members/register-formats.test.ts': 'the browser helper and the import template',
   'src/modules/setup/setup.test.ts': 'a helper taking a path',
   'src/modules/ussd/ussd.test.ts':
