@@ -54,7 +54,6 @@ const NOT_YET_TYPED: Record<string, string> = {
     'the USSD callback is not in the contract (form-encoded, text/plain) and stays raw; its other calls are to convert',
   'test/security/contact-change.test.ts': 'paths through an API constant and the browser helper',
   'test/security/secrets-and-secrecy.test.ts': 'paths through an API constant',
-  'test/security/staff-enumeration.test.ts': 'paths through an API constant and the browser helper',
   'test/security/uploads.test.ts': 'paths through an API constant; uploads served',
 };
 
