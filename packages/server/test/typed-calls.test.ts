@@ -52,7 +52,6 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/setup/setup.test.ts': 'a helper taking a path',
   'src/modules/ussd/ussd.test.ts':
     'the USSD callback is not in the contract (form-encoded, text/plain) and stays raw; its other calls are to convert',
-  'test/security/contact-change.test.ts': 'paths through an API constant and the browser helper',
   'test/security/secrets-and-secrecy.test.ts': 'paths through an API constant',
   'test/security/uploads.test.ts': 'paths through an API constant; uploads served',
 };
