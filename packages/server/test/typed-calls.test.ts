@@ -38,6 +38,7 @@ const RAW_ON_PURPOSE: Record<string, string> = {
   'test/security/log-redaction.test.ts': 'paths as logged: aliases, query strings, broken JSON, unknown paths',
   'test/security/no-store.test.ts': 'Cache-Control on every route by its path',
   'test/security/receipt-check.test.ts': 'a different X-Forwarded-For on each check, and codes as typed (encoded by hand)',
+  'test/security/uploads.test.ts': 'malformed multipart bodies and a half-sent upload on the wire; uploads served (no contract routes)',
 };
 
 /** Still to convert (most through a helper taking a path, or the browser helper test/auth/browser.ts). */
@@ -53,7 +54,6 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/ussd/ussd.test.ts':
     'the USSD callback is not in the contract (form-encoded, text/plain) and stays raw; its other calls are to convert',
   'test/security/secrets-and-secrecy.test.ts': 'paths through an API constant',
-  'test/security/uploads.test.ts': 'paths through an API constant; uploads served',
 };
 
 /** A quoted path of the API: a quote, then /api and a slash or the closing quote. */
