@@ -43,7 +43,6 @@ const RAW_ON_PURPOSE: Record<string, string> = {
 
 /** Still to convert (most through a helper taking a path, or the browser helper test/auth/browser.ts). */
 const NOT_YET_TYPED: Record<string, string> = {
-  'src/i18n/languages.test.ts': 'paths through an API constant and the browser helper',
   'src/modules/auth/phone-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/auth/staff-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/auth/voter-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
