@@ -47,7 +47,6 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/auth/staff-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/auth/voter-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/candidates/candidates.test.ts': "the edit form as a browser sends it (position_ids[]), uploads served; the list's calls",
-  'src/modules/members/register-formats.test.ts': 'the browser helper and the import template',
   'src/modules/setup/setup.test.ts': 'a helper taking a path',
   'src/modules/ussd/ussd.test.ts':
     'the USSD callback is not in the contract (form-encoded, text/plain) and stays raw; its other calls are to convert',
