@@ -17,6 +17,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RAW_ON_PURPOSE: Record<string, string> = {
   'src/http/public-results.test.ts': 'the fast path against the Express route: bytes, ETag and If-None-Match, content-length, headers',
   'src/modules/ballots/vote-session.test.ts': 'the order of refusals over bad bodies, media types and query strings as sent',
+  'src/modules/candidates/candidates.test.ts': 'malformed multipart bodies as sent (400); the photo served is no contract route',
   'src/modules/elections/declaration-pdf.test.ts':
     "the declaration PDF's and the evidence pack's bytes (the client reads JSON or text); its other calls are typed",
   'src/modules/elections/evidence.test.ts': "the evidence pack's zip bytes (the client reads JSON or text)",
@@ -46,7 +47,6 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/auth/phone-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/auth/staff-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/auth/voter-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
-  'src/modules/candidates/candidates.test.ts': "the edit form as a browser sends it (position_ids[]), uploads served; the list's calls",
   'src/modules/setup/setup.test.ts': 'a helper taking a path',
   'src/modules/ussd/ussd.test.ts':
     'the USSD callback is not in the contract (form-encoded, text/plain) and stays raw; its other calls are to convert',
