@@ -44,7 +44,6 @@ const RAW_ON_PURPOSE: Record<string, string> = {
 
 /** Still to convert (most through a helper taking a path, or the browser helper test/auth/browser.ts). */
 const NOT_YET_TYPED: Record<string, string> = {
-  'src/modules/auth/phone-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/auth/staff-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/auth/voter-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/setup/setup.test.ts': 'a helper taking a path',
