@@ -12,8 +12,8 @@ import { parseEnv } from './env';
 import { flattenRoutes } from './http/routes';
 import { createLogger } from './logger';
 import { randomSecrets } from './secrets';
-import { callRoute, contractClient, placeholderParams } from '../test/client';
-import { bearer, tokenFor } from '../test/factories';
+import { apiClient, bodyOf, callRoute, contractClient, placeholderParams } from '../test/client';
+import { tokenFor } from '../test/factories';
 import { createTestDatabase, type TestDatabase } from '../test/harness';
 
 /**
@@ -22,7 +22,6 @@ import { createTestDatabase, type TestDatabase } from '../test/harness';
  * same database: context, prepareData, services, app.
  */
 
-const API = '/api/v1';
 const PASSWORD = 'correct horse battery staple';
 let database: TestDatabase;
 let dataDir: string;
@@ -71,16 +70,18 @@ describe('an empty install whose first election is deleted', () => {
   it('deletes the untitled election 1 through the API once another exists', async () => {
     const { ctx, app } = await start();
     try {
-      expect((await request(app).get(`${API}/election`)).body.data).toMatchObject({ id: 1, title: 'Annual election' });
+      const anon = apiClient(app);
+      expect(bodyOf(await anon.elections.getElection(), 200).data).toMatchObject({ id: 1, title: 'Annual election' });
       adminToken = await tokenFor(ctx, 'admin');
-      const post = await request(app).post(`${API}/elections`).set(bearer(adminToken)).send({ title: 'AGM 2027' });
+      const admin = apiClient(app, adminToken);
+      const post = await admin.organisation.createElection({ body: { title: 'AGM 2027' } });
       expect(post.status, JSON.stringify(post.body)).toBe(201);
-      created = post.body.data.id as number;
+      created = bodyOf(post, 201).data.id!;
       // Election 1 is the organisation's current election: deleting it leaves none named.
-      const put = await request(app).put(`${API}/organisation`).set(bearer(adminToken)).send({ current_election_id: 1 });
+      const put = await admin.organisation.updateOrganisation({ body: { current_election_id: 1 } });
       expect(put.status).toBe(200);
-      expect((await request(app).delete(`${API}/elections/1`).set(bearer(adminToken))).status).toBe(204);
-      expect((await request(app).get(`${API}/organisation`)).body.data.current_election_id).toBeNull();
+      expect((await admin.organisation.deleteElection({ params: { id: 1 } })).status).toBe(204);
+      expect(bodyOf(await anon.organisation.getOrganisation(), 200).data.current_election_id).toBeNull();
     } finally {
       await ctx.close();
     }
@@ -90,16 +91,18 @@ describe('an empty install whose first election is deleted', () => {
     const { ctx, app } = await start();
     try {
       // The organisation and its texts, the elections list, the current election (the one left).
-      expect((await request(app).get(`${API}/organisation`)).body.data).toMatchObject({ name: 'Umoja Sacco', current_election_id: null });
-      const list = await request(app).get(`${API}/elections`).set(bearer(adminToken));
-      expect(list.body.data.map((e: { id: number }) => e.id)).toEqual([created]);
+      const anon = apiClient(app);
+      const admin = apiClient(app, adminToken);
+      expect(bodyOf(await anon.organisation.getOrganisation(), 200).data).toMatchObject({ name: 'Umoja Sacco', current_election_id: null });
+      const list = await admin.organisation.listElections();
+      expect(bodyOf(list, 200).data.map((e) => e.id)).toEqual([created]);
       // ELECTION_TITLE only fills an untitled election: the one left keeps the admin's title.
-      expect((await request(app).get(`${API}/election`)).body.data).toMatchObject({ id: created, title: 'AGM 2027' });
-      expect((await request(app).get(`${API}/psk/positions`)).status).toBe(200);
-      expect((await request(app).get(`${API}/elections/1`)).status).toBe(404);
+      expect(bodyOf(await anon.elections.getElection(), 200).data).toMatchObject({ id: created, title: 'AGM 2027' });
+      expect((await anon.members.listPositions()).status).toBe(200);
+      expect((await anon.organisation.getElectionById({ params: { id: 1 } })).status).toBe(404);
       // Sign-in: the session from before the restart, and a fresh admin sign-in (password, then the emailed code).
-      expect((await request(app).get(`${API}/validate/admin`).set(bearer(adminToken))).status).toBe(200);
-      const login = await request(app).post(`${API}/admin/login`).send({ email: 'admin@umoja.test', password: PASSWORD });
+      expect((await admin.auth.validateStaff()).status).toBe(200);
+      const login = await anon.auth.loginAdmin({ body: { email: 'admin@umoja.test', password: PASSWORD } });
       expect(login.status, JSON.stringify(login.body)).toBe(200);
       // Every route, as an admin, with no election named and placeholder ids: never a 500
       // (a change of an unknown position once fell back on election 1 and failed on its absence).
@@ -109,8 +112,8 @@ describe('an empty install whose first election is deleted', () => {
         const res = await callRoute(client, key, { params: placeholderParams(route), body: route.method === 'GET' ? undefined : {} });
         expect(res.status, `${key}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
       }
-      expect((await request(app).patch(`${API}/positions/999999`).set(bearer(adminToken)).send({ name: 'x' })).status).toBe(404);
-      expect((await request(app).delete(`${API}/positions/999999`).set(bearer(adminToken))).status).toBe(404);
+      expect((await admin.setup.updatePosition({ params: { id: 999999 }, body: { name: 'x' } })).status).toBe(404);
+      expect((await admin.setup.deletePosition({ params: { id: 999999 } })).status).toBe(404);
     } finally {
       await ctx.close();
     }
@@ -119,7 +122,7 @@ describe('an empty install whose first election is deleted', () => {
   it('deletes the last election too (204); the install starts with none, everything reachable, and takes a new one', async () => {
     let started = await start();
     try {
-      const last = await request(started.app).delete(`${API}/elections/${created}`).set(bearer(adminToken));
+      const last = await apiClient(started.app, adminToken).organisation.deleteElection({ params: { id: created } });
       expect(last.status, JSON.stringify(last.body)).toBe(204);
       expect(await started.ctx.database.db.select().from(election)).toEqual([]);
     } finally {
@@ -129,11 +132,13 @@ describe('an empty install whose first election is deleted', () => {
     try {
       const { app } = started;
       // An empty list, an empty dashboard: no current election, and no 500 anywhere.
-      expect((await request(app).get(`${API}/elections`).set(bearer(adminToken))).body.data).toEqual([]);
-      expect((await request(app).get(`${API}/elections`)).body.data).toEqual([]);
-      expect((await request(app).get(`${API}/organisation`)).body.data).toMatchObject({ name: 'Umoja Sacco', current_election_id: null });
-      expect((await request(app).get(`${API}/election`)).status).toBe(404);
-      expect((await request(app).get(`${API}/validate/admin`).set(bearer(adminToken))).status).toBe(200);
+      const anon = apiClient(app);
+      const admin = apiClient(app, adminToken);
+      expect(bodyOf(await admin.organisation.listElections(), 200).data).toEqual([]);
+      expect(bodyOf(await anon.organisation.listElections(), 200).data).toEqual([]);
+      expect(bodyOf(await anon.organisation.getOrganisation(), 200).data).toMatchObject({ name: 'Umoja Sacco', current_election_id: null });
+      expect((await anon.elections.getElection()).status).toBe(404);
+      expect((await admin.auth.validateStaff()).status).toBe(200);
       const client = contractClient(app, adminToken);
       for (const { key, route } of flattenRoutes()) {
         if (/logout/i.test(key)) continue;
@@ -147,11 +152,12 @@ describe('an empty install whose first election is deleted', () => {
     }
     started = await start();
     try {
-      const post = await request(started.app).post(`${API}/elections`).set(bearer(adminToken)).send({ title: 'By-election' });
+      const admin = apiClient(started.app, adminToken);
+      const post = await admin.organisation.createElection({ body: { title: 'By-election' } });
       expect(post.status).toBe(201);
-      expect((await request(started.app).get(`${API}/election`)).body.data.title).toBe('By-election');
+      expect(bodyOf(await apiClient(started.app).elections.getElection(), 200).data.title).toBe('By-election');
       // Gone again before any branch, position or member: the next test seeds the demo into a new one.
-      expect((await request(started.app).delete(`${API}/elections/${post.body.data.id}`).set(bearer(adminToken))).status).toBe(204);
+      expect((await admin.organisation.deleteElection({ params: { id: bodyOf(post, 201).data.id! } })).status).toBe(204);
     } finally {
       await started.ctx.close();
     }
@@ -161,11 +167,12 @@ describe('an empty install whose first election is deleted', () => {
     // Still empty: no branch, position or member, so the demo may seed; election 1 is not there to take it.
     const { ctx, app } = await start({ SEED_DEMO: '1' });
     try {
-      const current = (await request(app).get(`${API}/election`)).body.data;
+      const anon = apiClient(app);
+      const current = bodyOf(await anon.elections.getElection(), 200).data;
       expect(current).toMatchObject({ title: 'PSK Elections 2025' });
-      const positions = (await request(app).get(`${API}/psk/positions`)).body.data as unknown[];
+      const positions = bodyOf(await anon.members.listPositions(), 200).data;
       expect(positions.length).toBeGreaterThan(5);
-      expect((await request(app).get(`${API}/elections/1`)).status).toBe(404);
+      expect((await anon.organisation.getElectionById({ params: { id: 1 } })).status).toBe(404);
     } finally {
       await ctx.close();
     }
@@ -183,7 +190,7 @@ describe('an install without an admin', () => {
       expect(report.lines).toEqual(expect.arrayContaining(FIRST_ADMIN_HINT));
       expect(report.lines.join('\n')).toContain('pnpm cli admin:create');
       const app = createApp(ctx);
-      expect((await request(app).get(`${API}/staff/status`)).body).toEqual({ data: { admin_exists: false } });
+      expect((await apiClient(app).staff.getStaffStatus()).body).toEqual({ data: { admin_exists: false } });
     } finally {
       await ctx.close();
     }
@@ -191,7 +198,7 @@ describe('an install without an admin', () => {
     try {
       // ADMIN_EMAIL made one: no hint any more.
       expect((await prepareData(again)).lines.join('\n')).not.toContain('No admin yet');
-      expect((await request(app).get(`${API}/staff/status`)).body).toEqual({ data: { admin_exists: true } });
+      expect((await apiClient(app).staff.getStaffStatus()).body).toEqual({ data: { admin_exists: true } });
     } finally {
       await again.close();
     }

@@ -43,19 +43,21 @@ async function multipartParts(raw: unknown): Promise<[string, string | { file: B
   return parts;
 }
 
-/** A multipart body: text fields and files (`{file: filePart(csv, 'members.csv')}`), as FormData. */
-export function multipart(fields: Record<string, string | FilePart | undefined>): FormData {
+/**
+ * A multipart body: text fields and files (`{file: filePart(csv, 'members.csv')}`), as FormData; a
+ * list is one field per item, as a browser sends `position_ids[]` or `images[]` (none for an empty list).
+ */
+export function multipart(fields: Record<string, string | FilePart | (string | FilePart)[] | undefined>): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
-    if (value === undefined) continue;
-    if (typeof value === 'string') form.append(name, value);
-    else
-      form.append(
-        name,
-        new File([typeof value.file === 'string' ? Buffer.from(value.file) : value.file], value.filename, {
-          type: value.contentType ?? '',
-        }),
-      );
+    for (const item of value === undefined ? [] : Array.isArray(value) ? value : [value]) {
+      if (typeof item === 'string') form.append(name, item);
+      else
+        form.append(
+          name,
+          new File([typeof item.file === 'string' ? Buffer.from(item.file) : item.file], item.filename, { type: item.contentType ?? '' }),
+        );
+    }
   }
   return form;
 }

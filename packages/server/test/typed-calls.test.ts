@@ -17,7 +17,11 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RAW_ON_PURPOSE: Record<string, string> = {
   'src/http/public-results.test.ts': 'the fast path against the Express route: bytes, ETag and If-None-Match, content-length, headers',
   'src/modules/ballots/vote-session.test.ts': 'the order of refusals over bad bodies, media types and query strings as sent',
+  'src/modules/candidates/candidates.test.ts': 'malformed multipart bodies as sent (400); the photo served is no contract route',
+  'src/modules/declaration/declaration-pdf.test.ts':
+    "the declaration PDF's and the evidence pack's bytes (the client reads JSON or text); its other calls are typed",
   'src/modules/declaration/evidence.test.ts': "the evidence pack's zip bytes (the client reads JSON or text)",
+  'src/modules/help/help.test.ts': 'JSON sent to the multipart report route (415); the report images served are no contract routes',
   'src/modules/results/visibility.test.ts': 'the public results on the /api alias, answered by the fast path',
   'src/modules/members/members.test.ts': 'JSON sent to a multipart route (415)',
   'src/modules/nominations/nominations.test.ts':
@@ -35,39 +39,17 @@ const RAW_ON_PURPOSE: Record<string, string> = {
   'test/security/log-redaction.test.ts': 'paths as logged: aliases, query strings, broken JSON, unknown paths',
   'test/security/no-store.test.ts': 'Cache-Control on every route by its path',
   'test/security/receipt-check.test.ts': 'a different X-Forwarded-For on each check, and codes as typed (encoded by hand)',
+  'test/security/uploads.test.ts': 'malformed multipart bodies and a half-sent upload on the wire; uploads served (no contract routes)',
 };
 
 /** Still to convert (most through a helper taking a path, or the browser helper test/auth/browser.ts). */
 const NOT_YET_TYPED: Record<string, string> = {
-  'src/bootstrap.test.ts': 'paths through an API constant',
-  'src/i18n/languages.test.ts': 'paths through an API constant and the browser helper',
-  'src/i18n/organisation-language.test.ts': 'paths through an API constant',
-  'src/modules/auth/phone-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/auth/staff-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/auth/voter-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
-  'src/modules/ballots/rotation.test.ts': 'a helper taking a path',
-  'src/modules/candidates/candidates.test.ts': "the edit form as a browser sends it (position_ids[]), uploads served; the list's calls",
-  'src/modules/results/concurrent-elections.test.ts': 'a helper taking a path',
-  'src/modules/declaration/declaration-pdf.test.ts': "the PDF's bytes stay raw; the other calls are to convert",
-  'src/modules/declaration/declared-result.test.ts': 'a helper taking a method and a path; the candidate edit form',
-  'src/modules/declaration/declared-roll.test.ts': 'a helper taking a path',
-  'src/modules/elections/many-elections.test.ts': 'a helper taking a path',
-  'src/modules/help/help.test.ts': 'multipart reports and the images served stay raw; the list calls are to convert',
-  'src/modules/logs/logs.test.ts': 'a helper taking a path',
-  'src/modules/members/register-across-elections.test.ts': 'a helper taking a path',
-  'src/modules/members/register-formats.test.ts': 'the browser helper and the import template',
   'src/modules/setup/setup.test.ts': 'a helper taking a path',
-  'src/modules/setup/translations.test.ts': 'paths through an API constant',
-  'src/modules/staff/staff.test.ts': 'paths through an API constant',
   'src/modules/ussd/ussd.test.ts':
     'the USSD callback is not in the contract (form-encoded, text/plain) and stays raw; its other calls are to convert',
-  'src/modules/vvpat/receipts-elections.test.ts': 'a helper taking a path',
-  'test/security/contact-change.test.ts': 'paths through an API constant and the browser helper',
-  'test/security/display-names.test.ts': 'paths through an API constant',
-  'test/security/quotas.test.ts': 'multipart help reports',
   'test/security/secrets-and-secrecy.test.ts': 'paths through an API constant',
-  'test/security/staff-enumeration.test.ts': 'paths through an API constant and the browser helper',
-  'test/security/uploads.test.ts': 'paths through an API constant; uploads served',
 };
 
 /** A quoted path of the API: a quote, then /api and a slash or the closing quote. */

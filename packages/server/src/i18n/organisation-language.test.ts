@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { members, organisation } from '../db/schema';
 import { openBrowser } from '../../test/auth/browser';
 import { startSmsSink, type SmsSink } from '../../test/auth/sms-sink';
 import { startSmtpCapture, type SmtpCapture } from '../../test/auth/smtp-capture';
-import { bearer, createMember, tokenFor } from '../../test/factories';
+import type { UpdateOrganisationBody } from '@kura/contract';
+import { apiClient, bodyOf, browserClient, untyped } from '../../test/client';
+import { createMember, tokenFor } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { waitFor } from '../../test/voting/sockets';
 import { createElection } from '../../test/voting/election';
@@ -21,7 +22,6 @@ let t: TestApp;
 let sms: SmsSink;
 let smtp: SmtpCapture;
 let admin: string;
-const API = '/api/v1';
 
 beforeAll(async () => {
   [sms, smtp] = await Promise.all([startSmsSink(), startSmtpCapture()]);
@@ -39,35 +39,39 @@ afterEach(async () => {
   await t.ctx.database.db.update(organisation).set({ defaultLanguage: 'en' });
 });
 
-const putOrganisation = (body: object, token = admin) => request(t.app).put(`${API}/organisation`).set(bearer(token)).send(body);
+const putOrganisation = (body: UpdateOrganisationBody, token = admin) => apiClient(t.app, token).organisation.updateOrganisation({ body });
+const anon = () => apiClient(t.app);
+const defaultLanguages = async () => [
+  bodyOf(await anon().organisation.getOrganisation(), 200).data.default_language,
+  bodyOf(await anon().elections.getElection(), 200).data.default_language,
+];
 
 describe("the organisation's default language", () => {
   it('is English at first, in GET organisation and GET election', async () => {
-    expect((await request(t.app).get(`${API}/organisation`)).body.data.default_language).toBe('en');
-    expect((await request(t.app).get(`${API}/election`)).body.data.default_language).toBe('en');
+    // GET organisation, then GET election.
+    expect(await defaultLanguages()).toEqual(['en', 'en']);
   });
 
   it('is set by an admin to a shipped language only; a voter may not', async () => {
-    const bad = await putOrganisation({ default_language: 'fr' });
+    const bad = await putOrganisation({ default_language: untyped('fr') });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors.default_language).toEqual(['The language must be one of en, sw']);
+    expect(bodyOf(bad, 422).errors?.default_language).toEqual(['The language must be one of en, sw']);
     const voter = await tokenFor(t.ctx, 'voter', (await createMember(t.ctx)).id);
     expect((await putOrganisation({ default_language: 'sw' }, voter)).status).toBe(403);
 
     const ok = await putOrganisation({ default_language: 'sw' });
     expect(ok.status).toBe(200);
-    expect(ok.body.data.default_language).toBe('sw');
-    expect((await request(t.app).get(`${API}/organisation`)).body.data.default_language).toBe('sw');
-    expect((await request(t.app).get(`${API}/election`)).body.data.default_language).toBe('sw');
+    expect(bodyOf(ok, 200).data.default_language).toBe('sw');
+    expect(await defaultLanguages()).toEqual(['sw', 'sw']);
   });
 
   it('is the language of the sign-in code for a member without one; a member with one keeps theirs', async () => {
     expect((await putOrganisation({ default_language: 'sw' })).status).toBe(200);
     const none = await createMember(t.ctx, { language: null });
     const english = await createMember(t.ctx, { language: 'en' });
-    const browser = await openBrowser(t.app);
-    await browser.post(`${API}/verify/phone`, { unique_id: none.memberNo, consent: true }).expect(200);
-    await browser.post(`${API}/verify/phone`, { unique_id: english.memberNo, consent: true }).expect(200);
+    const browser = browserClient(await openBrowser(t.app));
+    expect((await browser.auth.verifyPhone({ body: { unique_id: none.memberNo, consent: true } })).status).toBe(200);
+    expect((await browser.auth.verifyPhone({ body: { unique_id: english.memberNo, consent: true } })).status).toBe(200);
     const to = (phone: string) => sms.messages.filter((m) => m.to === phone).at(-1)!.message;
     expect(to(none.phone)).toBe(
       `${sms.codeFor(none.phone)} ni msimbo wako wa kuingia Kura. Unakwisha baada ya dakika 5. Usimpe mtu yeyote.`,
@@ -80,44 +84,46 @@ describe("a member's own language", () => {
   it('is set by the member (PUT me/language), carried by GET validate and the next session; staff may not call it', async () => {
     const member = await createMember(t.ctx);
     const token = await tokenFor(t.ctx, 'voter', member.id);
-    expect((await request(t.app).get(`${API}/validate`).set(bearer(token))).body.data).toEqual({ name: member.name, language: null });
+    const me = apiClient(t.app, token);
+    expect(bodyOf(await me.auth.validateVoter(), 200).data).toEqual({ name: member.name, language: null });
 
-    const bad = await request(t.app).put(`${API}/me/language`).set(bearer(token)).send({ language: 'de' });
+    const bad = await me.members.setOwnLanguage({ body: { language: untyped('de') } });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors.language).toEqual(['The language must be one of en, sw']);
-    const missing = await request(t.app).put(`${API}/me/language`).set(bearer(token)).set('Accept-Language', 'sw').send({});
+    expect(bodyOf(bad, 422).errors?.language).toEqual(['The language must be one of en, sw']);
+    const missing = await me.members.setOwnLanguage({ body: untyped({}), extraHeaders: { 'accept-language': 'sw' } });
     expect(missing.status).toBe(422);
-    expect(missing.body.errors.language).toEqual(['Sehemu ya lugha inahitajika']);
-    expect((await request(t.app).put(`${API}/me/language`).set(bearer(admin)).send({ language: 'sw' })).status).toBe(403);
-    expect((await request(t.app).put(`${API}/me/language`).send({ language: 'sw' })).status).toBe(401);
+    expect(bodyOf(missing, 422).errors?.language).toEqual(['Sehemu ya lugha inahitajika']);
+    expect((await apiClient(t.app, admin).members.setOwnLanguage({ body: { language: 'sw' } })).status).toBe(403);
+    expect((await anon().members.setOwnLanguage({ body: { language: 'sw' } })).status).toBe(401);
 
-    const ok = await request(t.app).put(`${API}/me/language`).set(bearer(token)).send({ language: ' SW ' });
+    // Written any case, with spaces.
+    const ok = await me.members.setOwnLanguage({ body: { language: untyped(' SW ') } });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ data: { language: 'sw' } });
     const [row] = await t.ctx.database.db.select({ language: members.language }).from(members).where(eq(members.id, member.id));
     expect(row!.language).toBe('sw');
-    expect((await request(t.app).get(`${API}/validate`).set(bearer(token))).body.data.language).toBe('sw');
+    expect(bodyOf(await me.auth.validateVoter(), 200).data.language).toBe('sw');
 
     // The next sign-in's session carries it.
-    const browser = await openBrowser(t.app);
-    await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true }).expect(200);
-    const session = await browser.post(`${API}/verify/sms`, { token: sms.codeFor(member.phone) });
+    const browser = browserClient(await openBrowser(t.app));
+    expect((await browser.auth.verifyPhone({ body: { unique_id: member.memberNo, consent: true } })).status).toBe(200);
+    const session = await browser.auth.verifySms({ body: { token: sms.codeFor(member.phone) } });
     expect(session.status).toBe(200);
-    expect(session.body.language).toBe('sw');
+    expect(bodyOf(session, 200).language).toBe('sw');
 
     // null: back to the organisation's default.
-    const cleared = await request(t.app).put(`${API}/me/language`).set(bearer(token)).send({ language: null });
+    const cleared = await me.members.setOwnLanguage({ body: { language: null } });
     expect(cleared.body).toEqual({ data: { language: null } });
   });
 
   it('is set by an admin through the member edit', async () => {
     const member = await createMember(t.ctx);
-    const res = await request(t.app)
-      .post(`${API}/edit/psk/member/${member.id}`)
-      .set(bearer(admin))
-      .send({ name: member.name, phone: member.phone, email: member.email, county: 'Nairobi', member_no: member.memberNo, language: 'sw' });
+    const res = await apiClient(t.app, admin).members.updateMember({
+      params: { id: member.id },
+      body: { name: member.name, phone: member.phone, email: member.email, county: 'Nairobi', member_no: member.memberNo, language: 'sw' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data.language).toBe('sw');
+    expect(bodyOf(res, 200).data.language).toBe('sw');
   });
 });
 
@@ -129,20 +135,19 @@ describe("reminders in the member's language", () => {
     const byDefault = await createMember(t.ctx, { language: null, email: 'kwa.chaguo@example.org' });
     expect((await putOrganisation({ default_language: 'sw' })).status).toBe(200);
 
-    const bad = await request(t.app)
-      .post(`${API}/reminders`)
-      .set(bearer(admin))
-      .send({ channel: 'email', message: 'Hello {name}', translations: { fr: { message: 'Bonjour' } } });
+    const reminders = apiClient(t.app, admin).reminders;
+    const bad = await reminders.createReminder({
+      body: { channel: 'email', message: 'Hello {name}', translations: untyped({ fr: { message: 'Bonjour' } }) },
+    });
     expect(bad.status).toBe(422);
 
-    const res = await request(t.app)
-      .post(`${API}/reminders`)
-      .set(bearer(admin))
-      .send({
+    const res = await reminders.createReminder({
+      body: {
         channel: 'email',
         message: 'Hello {name}, please vote',
         translations: { sw: { message: 'Habari {name}, tafadhali piga kura' } },
-      });
+      },
+    });
     expect(res.status).toBe(202);
     const mailTo = (email: string) => smtp.messages.find((m) => m.to.includes(email));
     await waitFor(() => [swahili, english, byDefault].every((m) => !!mailTo(m.email)), 15_000, 'reminders');

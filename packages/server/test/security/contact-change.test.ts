@@ -1,17 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, desc, eq } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { activityLogs, election, members, organisation } from '../../src/db/schema';
 import { CURRENT_ELECTION } from '../../src/modules/elections';
 import { maskEmail, maskPhone } from '../../src/lib/masking';
 import { openBrowser } from '../auth/browser';
+import { apiClient, bodyOf, browserClient, multipart } from '../client';
 import { startSmsSink, type SmsSink } from '../auth/sms-sink';
 import { startSmtpCapture, type SmtpCapture } from '../auth/smtp-capture';
 import { COMMANDS } from '../../src/cli/commands';
-import { bearer, createMember, tokenFor } from '../factories';
+import { createMember, tokenFor } from '../factories';
 import { createTestApp, type TestApp } from '../harness';
 import { createElection, createVoter, setVoting, vote, type Election } from '../voting/election';
 
@@ -27,7 +27,6 @@ let sms: SmsSink;
 let smtp: SmtpCapture;
 let e: Election;
 let admin: string;
-const API = '/api/v1';
 const ORG = 'Example Cooperative';
 
 beforeAll(async () => {
@@ -48,22 +47,24 @@ const line = (m: Row, change: Partial<Row> = {}) => {
   const r = { ...m, ...change };
   return `${r.memberNo},${r.name},${r.email},${r.phone},Nairobi`;
 };
-const importCsv = (lines: string[], confirm = false) => {
-  const req = request(t.app)
-    .post(`${API}/members/import`)
-    .set(bearer(admin))
-    .attach('file', Buffer.from(`member_no,name,email,phone,branch\n${lines.join('\n')}\n`), {
-      filename: 'members.csv',
-      contentType: 'text/csv',
-    });
-  return confirm ? req.field('confirm_contact_changes', '1') : req;
-};
-const edit = (m: Row, change: Partial<Row>, extra: Record<string, unknown> = {}) => {
+const importCsv = (lines: string[], confirm = false) =>
+  apiClient(t.app, admin).members.importMembers({
+    query: {},
+    body: multipart({
+      file: {
+        file: Buffer.from(`member_no,name,email,phone,branch\n${lines.join('\n')}\n`),
+        filename: 'members.csv',
+        contentType: 'text/csv',
+      },
+      confirm_contact_changes: confirm ? '1' : undefined,
+    }),
+  });
+const edit = (m: Row, change: Partial<Row>, extra: { confirm_contact_change?: boolean } = {}) => {
   const r = { ...m, ...change };
-  return request(t.app)
-    .post(`${API}/edit/psk/member/${m.id}`)
-    .set(bearer(admin))
-    .send({ name: r.name, phone: r.phone, email: r.email, member_no: r.memberNo, county: 'Nairobi', ...extra });
+  return apiClient(t.app, admin).members.updateMember({
+    params: { id: m.id },
+    body: { name: r.name, phone: r.phone, email: r.email, member_no: r.memberNo, county: 'Nairobi', ...extra },
+  });
 };
 const stored = async (id: number) => (await t.ctx.database.db.select().from(members).where(eq(members.id, id)))[0]!;
 const contactLog = async (id: number) =>
@@ -78,9 +79,9 @@ const freshPhone = () => `+254799${String(++phones).padStart(6, '0')}`;
 describe('a contact change is logged and the member told on the old channel', () => {
   it('re-import changing the phone of a member who signed in: masked log row, notice to the OLD number', async () => {
     const member = await createMember(t.ctx, { phone: freshPhone() });
-    const browser = await openBrowser(t.app);
-    expect((await browser.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true })).status).toBe(200);
-    const signIn = await browser.post(`${API}/verify/sms`, { token: sms.codeFor(member.phone) });
+    const browser = browserClient(await openBrowser(t.app));
+    expect((await browser.auth.verifyPhone({ body: { unique_id: member.memberNo, consent: true } })).status).toBe(200);
+    const signIn = await browser.auth.verifySms({ body: { token: sms.codeFor(member.phone) } });
     expect(signIn.status, JSON.stringify(signIn.body)).toBe(200);
 
     const newPhone = freshPhone();
@@ -132,7 +133,7 @@ describe('a contact change is logged and the member told on the old channel', ()
     sms.failNext(503, 5);
     const res = await importCsv([line(member, { phone: freshPhone() })]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.updated).toBe(1);
+    expect(bodyOf(res, 200).updated).toBe(1);
     expect(await contactLog(member.id)).toHaveLength(1);
     await vi.waitFor(() => expect(t.logs.some((l) => l.includes('contact change notice not delivered'))).toBe(true));
     expect(sms.messages.length).toBe(before);
@@ -152,7 +153,7 @@ describe('while voting is open, a member who voted keeps their contact details u
     const newPhone = freshPhone();
     const res = await edit(member, { phone: newPhone });
     expect(res.status, JSON.stringify(res.body)).toBe(409);
-    expect(res.body.issue).toBe(CONTACT_CHANGE_AFTER_VOTE);
+    expect(bodyOf(res, 409).issue).toBe(CONTACT_CHANGE_AFTER_VOTE);
     expect((await stored(member.id)).phone).toBe(member.phone);
     expect(await contactLog(member.id)).toEqual([]);
     const declined = await edit(member, { phone: newPhone }, { confirm_contact_change: false });
@@ -178,8 +179,10 @@ describe('while voting is open, a member who voted keeps their contact details u
     const lines = [line(other, { name: 'Other Renamed' }), line(member, { phone: newPhone })];
     const res = await importCsv(lines);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.created + res.body.updated).toBe(0);
-    expect(res.body.errors).toEqual([{ line: 3, message: expect.stringContaining(member.memberNo), issue: CONTACT_CHANGE_AFTER_VOTE }]);
+    expect(bodyOf(res, 200).created + bodyOf(res, 200).updated).toBe(0);
+    expect(bodyOf(res, 200).errors).toEqual([
+      { line: 3, message: expect.stringContaining(member.memberNo), issue: CONTACT_CHANGE_AFTER_VOTE },
+    ]);
     expect((await stored(member.id)).phone).toBe(member.phone);
     expect((await stored(other.id)).name).toBe(other.name);
     expect(await contactLog(member.id)).toEqual([]);
@@ -235,15 +238,12 @@ describe('while voting is open, a member who voted keeps their contact details u
   it('the candidate edit cannot change a voted member’s contact details either', async () => {
     const { member, token } = await createVoter(t.ctx);
     expect((await vote(t.app, token, { [e.chair.id]: e.alice.id })).status).toBe(201);
-    const res = await request(t.app)
-      .post(`${API}/edit/candidate/${member.id}`)
-      .set(bearer(admin))
-      .field('name', member.name)
-      .field('phone', freshPhone())
-      .field('email', member.email)
-      .field('county', 'Nairobi');
+    const res = await apiClient(t.app, admin).candidates.updateCandidate({
+      params: { id: member.id },
+      body: multipart({ name: member.name, phone: freshPhone(), email: member.email ?? undefined, county: 'Nairobi' }),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(409);
-    expect(res.body.issue).toBe(CONTACT_CHANGE_AFTER_VOTE);
+    expect(bodyOf(res, 409).issue).toBe(CONTACT_CHANGE_AFTER_VOTE);
     expect((await stored(member.id)).phone).toBe(member.phone);
   });
 });

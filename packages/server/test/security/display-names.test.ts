@@ -1,8 +1,8 @@
 import { eq, inArray } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { branches, members, positions } from '../../src/db/schema';
-import { bearer, createCandidate, createMember, createPosition, tokenFor } from '../factories';
+import { apiClient, bodyOf, multipart, type ApiClient } from '../client';
+import { createCandidate, createMember, createPosition, tokenFor } from '../factories';
 import { createTestApp, type TestApp } from '../harness';
 
 /**
@@ -12,7 +12,6 @@ import { createTestApp, type TestApp } from '../harness';
  * collapsed) and refuses invisible and control characters with a clear message.
  */
 
-const API = '/api/v1';
 const REFUSED =
   'The name cannot contain invisible or control characters (such as a zero-width space, a direction mark, a tab or a line break)';
 /** Each hides in, or breaks the line of, an otherwise ordinary name. */
@@ -39,16 +38,14 @@ const HOSTILE: [string, string][] = [
 ];
 
 let t: TestApp;
-let admin: string;
+let admin: ApiClient;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await tokenFor(t.ctx, 'admin');
+  admin = apiClient(t.app, await tokenFor(t.ctx, 'admin'));
 });
 afterAll(async () => {
   await t?.close();
 });
-
-const api = (method: 'post' | 'patch' | 'put', path: string) => request(t.app)[method](`${API}${path}`).set(bearer(admin));
 
 describe('display names in the API', () => {
   it('refuses invisible and control characters in branch, position, member and candidate names (422, nothing stored)', async () => {
@@ -61,25 +58,22 @@ describe('display names in the API', () => {
     const accepted: string[] = [];
     for (const [label, name] of HOSTILE) {
       const attempts = {
-        'new branch': await api('post', '/branches').send({ name }),
-        'renamed branch': await api('patch', `/branches/${branch!.id}`).send({ name }),
-        'new position': await api('post', '/positions').send({ name, seats: 1 }),
-        'renamed position': await api('patch', `/positions/${position.id}`).send({ name }),
-        member: await api('post', `/edit/psk/member/${member.id}`).send({
-          name,
-          phone: member.phone,
-          email: member.email,
-          county: branch!.id,
-          member_no: member.memberNo,
+        'new branch': await admin.setup.createBranch({ body: { name } }),
+        'renamed branch': await admin.setup.updateBranch({ params: { id: branch!.id }, body: { name } }),
+        'new position': await admin.setup.createPosition({ body: { name, seats: 1 } }),
+        'renamed position': await admin.setup.updatePosition({ params: { id: position.id }, body: { name } }),
+        member: await admin.members.updateMember({
+          params: { id: member.id },
+          body: { name, phone: member.phone, email: member.email, county: branch!.id, member_no: member.memberNo },
         }),
-        candidate: await api('post', `/edit/candidate/${candidate.id}`)
-          .field('name', name)
-          .field('phone', candidate.phone)
-          .field('email', candidate.email)
-          .field('county', branch!.name),
+        candidate: await admin.candidates.updateCandidate({
+          params: { id: candidate.id },
+          body: multipart({ name, phone: candidate.phone, email: candidate.email ?? undefined, county: branch!.name }),
+        }),
       };
       for (const [where, res] of Object.entries(attempts)) {
-        if (res.status !== 422 || !(res.body.errors?.name ?? []).includes(REFUSED)) accepted.push(`${where}: ${label} (${res.status})`);
+        const errors = res.status === 422 ? (res.body as { errors?: Record<string, string[]> }).errors : undefined;
+        if (res.status !== 422 || !(errors?.name ?? []).includes(REFUSED)) accepted.push(`${where}: ${label} (${res.status})`);
       }
     }
     expect(accepted).toEqual([]);
@@ -95,29 +89,29 @@ describe('display names in the API', () => {
   });
 
   it('normalises a name (NFKC, trimmed, inner spaces collapsed), so a look-alike is the same name', async () => {
-    const created = await api('post', '/branches').send({ name: '  Kisumu \u00a0\u3000 West  ' });
+    const created = await admin.setup.createBranch({ body: { name: '  Kisumu \u00a0\u3000 West  ' } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body.data.name).toBe('Kisumu West');
+    expect(bodyOf(created, 201).data.name).toBe('Kisumu West');
     // Full-width letters are NFKC-equal to the plain ones: a duplicate, and "National" is refused.
-    expect((await api('post', '/branches').send({ name: 'Ｋｉｓｕｍｕ Ｗｅｓｔ' })).status).toBe(409);
-    const national = await api('post', '/branches').send({ name: 'Ｎａｔｉｏｎａｌ' });
+    expect((await admin.setup.createBranch({ body: { name: 'Ｋｉｓｕｍｕ Ｗｅｓｔ' } })).status).toBe(409);
+    const national = await admin.setup.createBranch({ body: { name: 'Ｎａｔｉｏｎａｌ' } });
     expect(national.status).toBe(422);
-    expect(national.body.errors.name).toEqual(['A branch cannot be called National']);
-    const position = await api('post', '/positions').send({ name: ' Vice\u2003 Chair\ufb01  ', seats: 1 });
+    expect(bodyOf(national, 422).errors?.name).toEqual(['A branch cannot be called National']);
+    const position = await admin.setup.createPosition({ body: { name: ' Vice\u2003 Chair\ufb01  ', seats: 1 } });
     expect(position.status, JSON.stringify(position.body)).toBe(201);
-    expect(position.body.data[0].name).toBe('Vice Chairfi');
+    expect(bodyOf(position, 201).data[0]!.name).toBe('Vice Chairfi');
     // Letters with accents stay as written (composed), in any script.
-    const accented = await api('post', '/branches').send({ name: 'Mombasa Kusini e\u0301 Ḿ' });
-    expect(accented.body.data.name).toBe('Mombasa Kusini é Ḿ');
+    const accented = await admin.setup.createBranch({ body: { name: 'Mombasa Kusini e\u0301 Ḿ' } });
+    expect(bodyOf(accented, 201).data.name).toBe('Mombasa Kusini é Ḿ');
   });
 });
 
 describe('display names in the CSV import', () => {
-  const upload = (csv: string, query = '') =>
-    request(t.app)
-      .post(`${API}/members/import${query}`)
-      .set(bearer(admin))
-      .attach('file', Buffer.from(csv), { filename: 'members.csv', contentType: 'text/csv' });
+  const upload = (csv: string, query: { create_branches?: '1' } = {}) =>
+    admin.members.importMembers({
+      query,
+      body: multipart({ file: { file: Buffer.from(csv), filename: 'members.csv', contentType: 'text/csv' } }),
+    });
   const header = 'member_no,name,email,phone,branch';
 
   it('refuses a name with a line break, a zero-width or a control character, naming the line; nothing imported', async () => {
@@ -130,10 +124,10 @@ describe('display names in the CSV import', () => {
       '770005,\u202eRTL,rtl@example.org,0711007005,Nairobi',
       '770006,Branch Hider,branch.hider@example.org,0711007006,Nairobi\u200b',
     ].join('\n');
-    const res = await upload(csv, '?create_branches=1');
+    const res = await upload(csv, { create_branches: '1' });
     expect(res.status).toBe(200);
-    expect(res.body.created).toBe(0);
-    expect(res.body.errors).toEqual([
+    expect(bodyOf(res, 200).created).toBe(0);
+    expect(bodyOf(res, 200).errors).toEqual([
       { line: 3, message: `name: ${REFUSED}` },
       { line: 5, message: `name: ${REFUSED}` },
       { line: 6, message: `name: ${REFUSED}` },

@@ -1,12 +1,12 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUSED_PER_SUBJECT } from '../../src/lib/activity-log';
 import { activityLogs } from '../../src/db/schema';
 import { REPORT_STORAGE_FULL, REPORT_STORAGE_PER_ACCOUNT, REPORTS_PER_HOUR, TOO_MANY_REPORTS } from '../../src/modules/help';
-import { bearer, createMember, tokenFor } from '../factories';
+import { apiClient, bodyOf, multipart } from '../client';
+import { createMember, tokenFor } from '../factories';
 import { createTestApp, type TestApp } from '../harness';
 import { createElection, createVoter, setVoting, vote } from '../voting/election';
 
@@ -30,11 +30,13 @@ afterAll(async () => {
   await t?.close();
 });
 
-const report = (token: string, images: Buffer[]) => {
-  let req = request(t.app).post('/api/v1/help').set(bearer(token)).field('details', 'The ballot page does not load');
-  images.forEach((data, i) => (req = req.attach('images[]', data, { filename: `s${i}.png`, contentType: 'image/png' })));
-  return req;
-};
+const report = (token: string, images: Buffer[]) =>
+  apiClient(t.app, token).help.reportIssue({
+    body: multipart({
+      details: 'The ballot page does not load',
+      'images[]': images.map((file, i) => ({ file, filename: `s${i}.png`, contentType: 'image/png' })),
+    }),
+  });
 const uploadBytes = () => {
   const dir = join(t.dataDir, 'uploads');
   try {
@@ -58,7 +60,7 @@ describe('help reports cannot fill the disk', () => {
     ).toBe(true);
     expect(uploadBytes() - before).toBeLessThanOrEqual(REPORT_STORAGE_PER_ACCOUNT);
     const full = answers.find((r) => r.status === 413);
-    expect(full?.body.message).toBe(REPORT_STORAGE_FULL);
+    expect(full && bodyOf(full, 413).message).toBe(REPORT_STORAGE_FULL);
     // Without images, the member can still report.
     expect((await report(token, [])).status).toBe(201);
   });
@@ -68,8 +70,8 @@ describe('help reports cannot fill the disk', () => {
     for (let i = 0; i < REPORTS_PER_HOUR; i++) expect((await report(token, [image(1024)])).status).toBe(201);
     const refused = await report(token, [image(1024)]);
     expect(refused.status).toBe(429);
-    expect(refused.body.message).toBe(TOO_MANY_REPORTS);
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(bodyOf(refused, 429).message).toBe(TOO_MANY_REPORTS);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     const other = await tokenFor(t.ctx, 'agent');
     expect((await report(other, [image(1024)])).status).toBe(201);
     t.clock.advance(61 * 60_000);

@@ -1,10 +1,10 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Express } from 'express';
-import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { activityLogs, otpChallenges } from '../../src/db/schema';
 import { openBrowser } from '../auth/browser';
+import { apiClient, browserClient } from '../client';
 import { startSmtpCapture, type SmtpCapture } from '../auth/smtp-capture';
 import { createStaff } from '../factories';
 import { createTestApp, type TestApp } from '../harness';
@@ -16,7 +16,6 @@ import { createTestApp, type TestApp } from '../harness';
  * 429) only for a real admin. Every address now gets the same answer in the same time.
  */
 
-const API = '/api/v1';
 const PASSWORD = 'correct horse battery';
 const RELAY_DELAY_MS = 4000;
 
@@ -39,9 +38,9 @@ afterEach(() => smtp.delayReplies(0));
 
 /** agent/login from a fresh browser at a fresh address: the answer and how long it took. */
 async function agentLogin(email: string) {
-  const browser = await openBrowser(t.app);
+  const browser = browserClient(await openBrowser(t.app));
   const started = performance.now();
-  const res = await browser.post(`${API}/agent/login`, { email }).set('X-Forwarded-For', nextIp());
+  const res = await browser.auth.loginAgent({ body: { email }, extraHeaders: { 'x-forwarded-for': nextIp() } });
   return { res, ms: performance.now() - started, browser };
 }
 
@@ -61,7 +60,7 @@ describe('agent/login', () => {
     expect(unknown.ms).toBeLessThan(RELAY_DELAY_MS / 2);
     // And it does go out: the agent still signs in with it.
     const code = await smtp.codeSince(agent.email, since);
-    const session = await known.browser.post(`${API}/verify/agent`, { token: code });
+    const session = await known.browser.auth.verifyAgent({ body: { token: code } });
     expect(session.status, JSON.stringify(session.body)).toBe(200);
   });
 
@@ -109,11 +108,11 @@ describe('admin/login', () => {
     const from = nextIp();
     const seen: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const res = await request(app)
-        .post(`${API}/admin/login`)
-        .set('X-Forwarded-For', from)
-        .send({ email, password: `wrong ${i}` });
-      seen.push(`${res.status} ${res.body.message}`);
+      const res = await apiClient(app).auth.loginAdmin({
+        body: { email, password: `wrong ${i}` },
+        extraHeaders: { 'x-forwarded-for': from },
+      });
+      seen.push(`${res.status} ${(res.body as { message?: string }).message}`);
     }
     return seen;
   }
@@ -138,10 +137,10 @@ describe('admin/login', () => {
     const app = appWithCeiling();
     const admin = await createStaff(t.ctx, { role: 'admin', password: PASSWORD });
     await wrongPasswords(app, 'also-nobody@example.org');
-    const res = await request(app)
-      .post(`${API}/admin/login`)
-      .set('X-Forwarded-For', nextIp())
-      .send({ email: admin.email, password: PASSWORD });
+    const res = await apiClient(app).auth.loginAdmin({
+      body: { email: admin.email, password: PASSWORD },
+      extraHeaders: { 'x-forwarded-for': nextIp() },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   }, 120_000);
 });

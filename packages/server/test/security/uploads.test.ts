@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, bodyOf, multipart, type FilePart } from '../client';
 import { bearer, createCandidate, createPosition, tokenFor } from '../factories';
 import { createTestApp, type TestApp } from '../harness';
 import { reportImageUrl } from '../../src/lib/report-images';
@@ -51,10 +52,14 @@ function storedFiles(): string[] {
 const report = (files: { name?: string; data: Buffer; filename: string; type?: string }[], details = 'Something broke') => {
   // One reporter sends many reports here: keep it under the per-account hourly limit (quotas.test.ts).
   t.clock.advance(13 * 60_000);
-  let req = request(server).post(`${API}/help`).set(bearer(voter)).field('details', details);
-  for (const f of files) req = req.attach(f.name ?? 'images[]', f.data, { filename: f.filename, contentType: f.type ?? 'image/png' });
-  return req;
+  const parts: Record<string, FilePart[]> = {};
+  for (const f of files)
+    (parts[f.name ?? 'images[]'] ??= []).push({ file: f.data, filename: f.filename, contentType: f.type ?? 'image/png' });
+  return apiClient(server, voter).help.reportIssue({ body: multipart({ details, ...parts }) });
 };
+/** The candidate edit form with the given image parts (as a browser sends them). */
+const candidateEdit = (fields: Record<string, string | FilePart | FilePart[]>) =>
+  apiClient(server, admin).candidates.updateCandidate({ params: { id: candidateId }, body: multipart(fields) });
 
 describe('uploads', () => {
   it('refuses wrong types judged by content, whatever the name or claimed type says', async () => {
@@ -73,7 +78,7 @@ describe('uploads', () => {
     for (const c of cases) {
       const res = await report([c]);
       expect(res.status, `${c.filename}: ${JSON.stringify(res.body)}`).toBe(415);
-      expect(res.body.message).toBe('Images must be JPEG, PNG or WebP files');
+      expect(bodyOf(res, 415).message).toBe('Images must be JPEG, PNG or WebP files');
     }
     expect(storedFiles()).toEqual([]);
   });
@@ -163,16 +168,15 @@ describe('uploads', () => {
   });
 
   it('serves a candidate photo to anyone, cached for a day; a name that is not stored is a 404', async () => {
-    const res = await request(server)
-      .post(`${API}/edit/candidate/${candidateId}`)
-      .set(bearer(admin))
-      .field('name', candidate.name)
-      .field('phone', candidate.phone)
-      .field('email', candidate.email)
-      .field('county', 'Nairobi')
-      .attach('image', PNG, { filename: 'me.png', contentType: 'image/png' });
+    const res = await candidateEdit({
+      name: candidate.name,
+      phone: candidate.phone,
+      email: candidate.email!,
+      county: 'Nairobi',
+      image: { file: PNG, filename: 'me.png', contentType: 'image/png' },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const url: string = res.body.data.image_url;
+    const url = bodyOf(res, 200).data.image_url!;
     const photo = await request(server).get(url);
     expect(photo.status).toBe(200);
     expect(photo.headers['cache-control']).toBe('public, max-age=86400');
@@ -223,7 +227,7 @@ describe('uploads', () => {
     const big = Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024 + 10)]);
     const oversize = await report([{ data: big, filename: 'big.png' }]);
     expect(oversize.status).toBe(413);
-    expect(typeof oversize.body.message).toBe('string');
+    expect(typeof (oversize.body as { message?: unknown }).message).toBe('string');
     const six = await report(Array.from({ length: 6 }, (_, i) => ({ data: PNG, filename: `${i}.png` })));
     expect(six.status).toBe(422);
     const mixed = await report([
@@ -238,26 +242,26 @@ describe('uploads', () => {
 
   it('refuses a bad candidate photo and a non-CSV import without writing anything', async () => {
     const before = storedFiles().length;
-    const photo = await request(server)
-      .post(`${API}/edit/candidate/${candidateId}`)
-      .set(bearer(admin))
-      .field('name', candidate.name)
-      .field('phone', candidate.phone)
-      .field('email', candidate.email)
-      .field('county', 'Nairobi')
-      .attach('image', Buffer.from('<svg onload=alert(1)>'), { filename: 'x.png', contentType: 'image/png' });
+    const photo = await candidateEdit({
+      name: candidate.name,
+      phone: candidate.phone,
+      email: candidate.email!,
+      county: 'Nairobi',
+      image: { file: Buffer.from('<svg onload=alert(1)>'), filename: 'x.png', contentType: 'image/png' },
+    });
     expect(photo.status).toBe(415);
-    const twoImages = await request(server)
-      .post(`${API}/edit/candidate/${candidateId}`)
-      .set(bearer(admin))
-      .field('name', candidate.name)
-      .attach('image', PNG, { filename: 'a.png' })
-      .attach('image', PNG, { filename: 'b.png' });
+    const twoImages = await candidateEdit({
+      name: candidate.name,
+      image: [
+        { file: PNG, filename: 'a.png' },
+        { file: PNG, filename: 'b.png' },
+      ],
+    });
     expect([413, 422]).toContain(twoImages.status);
-    const csv = await request(server)
-      .post(`${API}/members/import`)
-      .set(bearer(admin))
-      .attach('file', PNG, { filename: '../../x.csv', contentType: 'text/csv' });
+    const csv = await apiClient(server, admin).members.importMembers({
+      query: {},
+      body: multipart({ file: { file: PNG, filename: '../../x.csv', contentType: 'text/csv' } }),
+    });
     // Either refused outright or answered as an all-or-nothing import that created nobody.
     if (csv.status === 200) expect(csv.body.created + csv.body.updated).toBe(0);
     else expect(csv.status).toBeGreaterThanOrEqual(400);
@@ -282,7 +286,9 @@ describe('uploads', () => {
       expect(res.status, `${type} ${body.slice(0, 40)}: ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
     }
-    const anonymous = await request(server).post(`${API}/help`).attach('images[]', PNG, { filename: 'a.png' }).field('details', 'x');
+    const anonymous = await apiClient(server).help.reportIssue({
+      body: multipart({ 'images[]': { file: PNG, filename: 'a.png' }, details: 'x' }),
+    });
     expect(anonymous.status).toBe(401);
   });
 

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, otpChallenges } from '../../db/schema';
 import { openBrowser } from '../../../test/auth/browser';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
-import { bearer, createMember } from '../../../test/factories';
+import { apiClient, bodyOf, browserClient } from '../../../test/client';
+import { createMember } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
 /**
@@ -16,7 +16,6 @@ import { createTestApp, type TestApp } from '../../../test/harness';
 let t: TestApp;
 let sms: SmsSink;
 
-const API = '/api/v1';
 const UNKNOWN = { message: 'No account found, try signing up', issue: 'No such user exists' };
 
 beforeAll(async () => {
@@ -30,8 +29,8 @@ afterAll(async () => {
 });
 
 async function askCode(identifier: string) {
-  const browser = await openBrowser(t.app);
-  const res = await browser.post(`${API}/verify/phone`, { unique_id: identifier, consent: true });
+  const browser = browserClient(await openBrowser(t.app));
+  const res = await browser.auth.verifyPhone({ body: { unique_id: identifier, consent: true } });
   return { browser, res };
 }
 
@@ -55,16 +54,17 @@ describe('voter sign-in by registered phone (verify/phone)', () => {
     const { browser, res } = await askCode(spelling);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(sms.messages.at(-1)?.to).toBe(stored);
-    const signedIn = await browser.post(`${API}/verify/sms`, { token: sms.codeFor(stored) });
+    const signedIn = await browser.auth.verifySms({ body: { token: sms.codeFor(stored) } });
     expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
-    expect(signedIn.body.name).toBe(member.name);
+    expect(bodyOf(signedIn, 200).name).toBe(member.name);
   });
 
   it('the phone typed at sign-in also names the member for the authenticator set-up (send-qr), as the web app keeps it', async () => {
     await createMember(t.ctx, { phone: '+254712345608' });
     const { browser } = await askCode('0712 345 608');
-    const signedIn = await browser.post(`${API}/verify/sms`, { token: sms.codeFor('+254712345608') });
-    const qr = await request(t.app).post(`${API}/send-qr`).set(bearer(signedIn.body.bearer_token)).send({ pfNumber: '0712 345 608' });
+    const signedIn = await browser.auth.verifySms({ body: { token: sms.codeFor('+254712345608') } });
+    const voter = apiClient(t.app, bodyOf(signedIn, 200).bearer_token);
+    const qr = await voter.auth.sendQr({ body: { pfNumber: '0712 345 608' } });
     expect(qr.status, JSON.stringify(qr.body)).toBe(200);
   });
 
@@ -73,8 +73,8 @@ describe('voter sign-in by registered phone (verify/phone)', () => {
     expect((await askCode(member.memberNo)).res.status).toBe(200);
     const again = (await askCode('0712 345 611')).res;
     expect(again.status).toBe(429);
-    expect(Number(again.headers['retry-after'])).toBeGreaterThan(0);
-    expect(Number(again.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(again.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect(await codesFor(member.id)).toHaveLength(1);
     t.clock.advance(61_000);
     expect((await askCode('0712 345 611')).res.status).toBe(200);

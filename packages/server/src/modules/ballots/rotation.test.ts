@@ -1,6 +1,7 @@
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createCandidate, tokenFor } from '../../../test/factories';
+import type { CreatePositionBody } from '@kura/contract';
+import { apiClient, bodyOf, type ApiClient } from '../../../test/client';
+import { createCandidate, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter, setVoting, vote } from '../../../test/voting/election';
 import { rotatedFor } from './ballots.service';
@@ -11,29 +12,30 @@ import { rotatedFor } from './ballots.service';
  * position's candidates in each voter's own order, the same on every load, the count unchanged.
  */
 let t: TestApp;
-let admin: string;
+let admin: ApiClient;
+let anon: ApiClient;
 type Created = { id: number; name: string; method: string | null; rotate_candidates?: boolean };
 let rotating: Created;
 let plain: Created;
 const NAMES = ['Amina A', 'Baraka B', 'Chege C', 'Daudi D', 'Eshe E', 'Faraji F'];
 let byName: Record<string, number>;
 
-const api = (method: 'get' | 'post' | 'patch' | 'delete', path: string) => request(t.app)[method](`/api/v1${path}`).set(bearer(admin));
-const createPosition = async (body: Record<string, unknown>) => {
-  const res = await api('post', '/positions').send(body);
+const createPosition = async (body: CreatePositionBody) => {
+  const res = await admin.setup.createPosition({ body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data[0] as Created;
+  return bodyOf(res, 201).data[0] as Created;
 };
 type Group = { position_id: number; candidates: { id: number; name: string }[] };
 const ballotOf = async (token: string, positionId: number) => {
-  const res = await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(token));
+  const res = await apiClient(t.app, token).ballots.getBallot();
   expect(res.status).toBe(200);
-  return (res.body.data as Group[]).find((g) => g.position_id === positionId)!.candidates.map((c) => c.name);
+  return (bodyOf(res, 200).data as Group[]).find((g) => g.position_id === positionId)!.candidates.map((c) => c.name);
 };
 
 beforeAll(async () => {
   t = await createTestApp({ seedReference: false, env: { MIX_INTERVAL_MS: '3600000', MIX_MIN_BATCH: '1' } });
-  admin = await tokenFor(t.ctx, 'admin');
+  admin = apiClient(t.app, await tokenFor(t.ctx, 'admin'));
+  anon = apiClient(t.app);
   rotating = await createPosition({ name: 'Chair', method: 'ranked', rotate_candidates: true });
   plain = await createPosition({ name: 'Secretary', method: 'ranked' });
   byName = {};
@@ -57,41 +59,43 @@ describe('the rotate_candidates setting', () => {
       { name: 'P2', method: 'plurality', rotate_candidates: true },
       { name: 'P3', method: 'approval', rotate_candidates: true },
       { name: 'P4', kind: 'motion', rotate_candidates: true },
-    ]) {
-      const res = await api('post', '/positions').send(body);
+    ] satisfies CreatePositionBody[]) {
+      const res = await admin.setup.createPosition({ body });
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body.errors.rotate_candidates, JSON.stringify(res.body)).toEqual(["Only a ranked position's candidates can be rotated"]);
+      expect(bodyOf(res, 422).errors?.rotate_candidates, JSON.stringify(res.body)).toEqual([
+        "Only a ranked position's candidates can be rotated",
+      ]);
     }
     const plurality = await createPosition({ name: 'Treasurer', rotate_candidates: false });
     expect(plurality).toMatchObject({ method: 'plurality', rotate_candidates: false });
-    const edit = await api('patch', `/positions/${plurality.id}`).send({ rotate_candidates: true });
+    const edit = await admin.setup.updatePosition({ params: { id: plurality.id }, body: { rotate_candidates: true } });
     expect(edit.status).toBe(422);
-    expect(Object.keys(edit.body.errors)).toEqual(['rotate_candidates']);
+    expect(Object.keys(bodyOf(edit, 422).errors ?? {})).toEqual(['rotate_candidates']);
     // The method after the change counts: ranked and rotating in one edit is fine, the other way round is not.
-    const both = await api('patch', `/positions/${plurality.id}`).send({ method: 'ranked', rotate_candidates: true });
+    const both = await admin.setup.updatePosition({ params: { id: plurality.id }, body: { method: 'ranked', rotate_candidates: true } });
     expect(both.status, JSON.stringify(both.body)).toBe(200);
-    expect(both.body.data).toMatchObject({ method: 'ranked', rotate_candidates: true });
-    const away = await api('patch', `/positions/${plurality.id}`).send({ method: 'approval', rotate_candidates: true });
+    expect(bodyOf(both, 200).data).toMatchObject({ method: 'ranked', rotate_candidates: true });
+    const away = await admin.setup.updatePosition({ params: { id: plurality.id }, body: { method: 'approval', rotate_candidates: true } });
     expect(away.status).toBe(422);
-    expect(away.body.errors.rotate_candidates).toBeDefined();
+    expect(bodyOf(away, 422).errors?.rotate_candidates).toBeDefined();
     // Changing the method away from ranked turns it off.
-    const off = await api('patch', `/positions/${plurality.id}`).send({ method: 'plurality' });
+    const off = await admin.setup.updatePosition({ params: { id: plurality.id }, body: { method: 'plurality' } });
     expect(off.status, JSON.stringify(off.body)).toBe(200);
-    expect(off.body.data).toMatchObject({ method: 'plurality', rotate_candidates: false });
+    expect(bodyOf(off, 200).data).toMatchObject({ method: 'plurality', rotate_candidates: false });
     const motion = await createPosition({ name: 'Adopt the report', kind: 'motion' });
-    expect((await api('patch', `/positions/${motion.id}`).send({ rotate_candidates: true })).status).toBe(422);
-    expect((await api('delete', `/positions/${plurality.id}`)).status).toBe(204);
-    expect((await api('delete', `/positions/${motion.id}`)).status).toBe(204);
+    expect((await admin.setup.updatePosition({ params: { id: motion.id }, body: { rotate_candidates: true } })).status).toBe(422);
+    expect((await admin.setup.deletePosition({ params: { id: plurality.id } })).status).toBe(204);
+    expect((await admin.setup.deletePosition({ params: { id: motion.id } })).status).toBe(204);
   });
 
   it('shows in the positions list and can be turned on and off again', async () => {
-    const list = (await request(t.app).get('/api/v1/psk/positions')).body.data as Created[];
+    const list = bodyOf(await anon.members.listPositions(), 200).data as Created[];
     expect(list.find((p) => p.id === rotating.id)?.rotate_candidates).toBe(true);
     expect(list.find((p) => p.id === plain.id)?.rotate_candidates).toBe(false);
-    const on = await api('patch', `/positions/${plain.id}`).send({ rotate_candidates: true });
-    expect(on.body.data).toMatchObject({ rotate_candidates: true });
-    const off = await api('patch', `/positions/${plain.id}`).send({ rotate_candidates: false });
-    expect(off.body.data).toMatchObject({ rotate_candidates: false });
+    const on = await admin.setup.updatePosition({ params: { id: plain.id }, body: { rotate_candidates: true } });
+    expect(bodyOf(on, 200).data).toMatchObject({ rotate_candidates: true });
+    const off = await admin.setup.updatePosition({ params: { id: plain.id }, body: { rotate_candidates: false } });
+    expect(bodyOf(off, 200).data).toMatchObject({ rotate_candidates: false });
   });
 });
 
@@ -135,10 +139,7 @@ describe('the ballot of a rotating position', () => {
     const shown = await ballotOf(token, rotating.id);
     const res = await vote(t.app, token, { [rotating.id]: shown.map((n) => byName[n]!) } as never);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const results = (await request(t.app).get('/api/v1/psk/results')).body.data.data as {
-      position_id: number;
-      values: { candidate_id: number; name: string; count: number }[];
-    }[];
+    const results = bodyOf(await anon.elections.getResults(), 200).data.data;
     const chair = results.find((g) => g.position_id === rotating.id)!;
     expect(chair.values.find((v) => v.candidate_id === byName[shown[0]!])?.count).toBe(1);
     expect(chair.values.filter((v) => v.candidate_id !== byName[shown[0]!]).every((v) => v.count === 0)).toBe(true);
@@ -146,9 +147,11 @@ describe('the ballot of a rotating position', () => {
     const secretary = results.find((g) => g.position_id === plain.id)!;
     expect(chair.values.map((v) => v.name)).toEqual(secretary.values.map((v) => v.name));
     // The staff's candidate list keeps its order (by member id: here the order they were added in).
-    const staff = await api('get', '/psk/candidates');
+    const staff = await admin.candidates.listCandidates();
     expect(staff.status).toBe(200);
-    const names = (staff.body.data.data.candidates as { name: string }[]).map((c) => c.name).filter((n) => NAMES.includes(n));
+    const names = bodyOf(staff, 200)
+      .data.data.candidates.map((c) => c.name)
+      .filter((n) => NAMES.includes(n));
     expect(names).toEqual([...NAMES].reverse());
     await setVoting(t.ctx, false);
   });
@@ -156,9 +159,10 @@ describe('the ballot of a rotating position', () => {
 
 describe('a copy of the election', () => {
   it('keeps the setting', async () => {
-    const copy = await api('post', '/elections/1/copy').send({ title: 'Next year', candidates: true });
+    const copy = await admin.organisation.copyElection({ params: { id: 1 }, body: { title: 'Next year', candidates: true } });
     expect(copy.status, JSON.stringify(copy.body)).toBe(201);
-    const positions = (await request(t.app).get(`/api/v1/psk/positions?election_id=${copy.body.data.id}`)).body.data as Created[];
+    const copied = bodyOf(copy, 201).data.id!;
+    const positions = bodyOf(await anon.members.listPositions({ query: { election_id: copied } }), 200).data as Created[];
     expect(positions.find((p) => p.name === 'Chair')).toMatchObject({ method: 'ranked', rotate_candidates: true });
     expect(positions.find((p) => p.name === 'Secretary')).toMatchObject({ method: 'ranked', rotate_candidates: false });
   });

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, candidacies, members } from '../../db/schema';
+import { apiClient, bodyOf, multipart, type FilePart } from '../../../test/client';
 import { bearer, createCandidate, createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
@@ -28,14 +29,11 @@ afterAll(async () => {
 
 const storedFiles = () => (existsSync(uploads) ? readdirSync(uploads).sort() : []);
 
-/** The edit form as a browser sends it: text fields plus an optional image part. */
-function editForm(id: number, fields: Record<string, string | string[]>, token = admin) {
-  const req = request(t.app).post(`/api/v1/edit/candidate/${id}`).set(bearer(token));
-  for (const [key, value] of Object.entries(fields)) {
-    for (const v of Array.isArray(value) ? value : [value]) req.field(key, v);
-  }
-  return req;
+/** The edit form as a browser sends it: text fields (`position_ids[]`) plus optional file parts; token null: no session. */
+function editForm(id: number, fields: Record<string, string | FilePart | (string | FilePart)[]>, token: string | null = admin) {
+  return apiClient(t.app, token ?? undefined).candidates.updateCandidate({ params: { id }, body: multipart(fields) });
 }
+const listCandidates = (token?: string) => apiClient(t.app, token).candidates.listCandidates();
 
 async function candidateFields(positionIds: number[]) {
   const m = await createCandidate(t.ctx, positionIds, { branch: 'Nairobi' });
@@ -49,9 +47,9 @@ describe('list candidates', () => {
     const branch = await createPosition(t.ctx, { name: 'Branch Test', level: 'Kisumu' });
     const c = await createCandidate(t.ctx, [national.id, branch.id], { name: 'Listed Candidate', branch: 'Kisumu' });
     const notCandidate = await createMember(t.ctx);
-    const res = await request(t.app).get('/api/v1/psk/candidates').set(bearer(admin));
+    const res = await listCandidates(admin);
     expect(res.status).toBe(200);
-    const list = res.body.data.data.candidates as { id: number }[];
+    const list = bodyOf(res, 200).data.data.candidates;
     expect(list.some((x) => x.id === notCandidate.id)).toBe(false);
     expect(list.find((x) => x.id === c.id)).toEqual({
       id: c.id,
@@ -92,16 +90,8 @@ describe('list candidates', () => {
   });
 
   it('is for admins only', async () => {
-    expect((await request(t.app).get('/api/v1/psk/candidates')).status).toBe(401);
-    for (const role of ['voter', 'agent'] as const) {
-      expect(
-        (
-          await request(t.app)
-            .get('/api/v1/psk/candidates')
-            .set(bearer(await tokenFor(t.ctx, role)))
-        ).status,
-      ).toBe(403);
-    }
+    expect((await listCandidates()).status).toBe(401);
+    for (const role of ['voter', 'agent'] as const) expect((await listCandidates(await tokenFor(t.ctx, role))).status).toBe(403);
   });
 });
 
@@ -111,7 +101,13 @@ describe('edit candidate', () => {
     const { m, fields } = await candidateFields([a.id]);
     const res = await editForm(m.id, { ...fields, name: 'New Name', county: 'Mombasa', 'position_ids[]': [String(b.id)] });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: m.id, name: 'New Name', county: 'Mombasa', image_url: null, positions: [{ id: b.id }] });
+    expect(bodyOf(res, 200).data).toMatchObject({
+      id: m.id,
+      name: 'New Name',
+      county: 'Mombasa',
+      image_url: null,
+      positions: [{ id: b.id }],
+    });
     const [log] = await t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.activity, 'Candidate updated'));
     expect(log).toMatchObject({ name: 'Carol Admin', status: 'success' });
   });
@@ -121,23 +117,23 @@ describe('edit candidate', () => {
     const { m, fields } = await candidateFields([p.id]);
     const res = await editForm(m.id, { ...fields, statement: 'Twelve years as treasurer of the Eldoret branch.' });
     expect(res.status).toBe(200);
-    expect(res.body.data.statement).toBe('Twelve years as treasurer of the Eldoret branch.');
+    expect(bodyOf(res, 200).data.statement).toBe('Twelve years as treasurer of the Eldoret branch.');
     const voter = await tokenFor(t.ctx, 'voter');
     await t.ctx.voting.tallyOf(1).refreshStructure();
-    const ballot = (await request(t.app).get('/api/v1/psk/candidates/v2').set(bearer(voter))).body.data;
-    const mine = ballot.find((g: { position_id: number }) => g.position_id === p.id).candidates.find((c: { id: number }) => c.id === m.id);
+    const ballot = bodyOf(await apiClient(t.app, voter).ballots.getBallot(), 200).data;
+    const mine = ballot.find((g) => g.position_id === p.id)!.candidates.find((c) => c.id === m.id)!;
     expect(mine.statement).toBe('Twelve years as treasurer of the Eldoret branch.');
     expect((await editForm(m.id, { ...fields, statement: 'x'.repeat(2001) })).status).toBe(422);
-    expect((await editForm(m.id, { ...fields })).body.data.statement).toBe('Twelve years as treasurer of the Eldoret branch.');
-    expect((await editForm(m.id, { ...fields, statement: '' })).body.data.statement).toBeNull();
+    expect(bodyOf(await editForm(m.id, { ...fields }), 200).data.statement).toBe('Twelve years as treasurer of the Eldoret branch.');
+    expect(bodyOf(await editForm(m.id, { ...fields, statement: '' }), 200).data.statement).toBeNull();
   });
 
   it('stores a real PNG under a random name and serves it back byte-identical as image/png', async () => {
     const p = await createPosition(t.ctx);
     const { m, fields } = await candidateFields([p.id]);
-    const res = await editForm(m.id, fields).attach('image', PNG, { filename: 'me.png', contentType: 'image/png' });
+    const res = await editForm(m.id, { ...fields, image: { file: PNG, filename: 'me.png', contentType: 'image/png' } });
     expect(res.status).toBe(200);
-    const url = res.body.data.image_url as string;
+    const url = bodyOf(res, 200).data.image_url as string;
     expect(url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
     const served = await request(t.app)
       .get(url)
@@ -151,24 +147,24 @@ describe('edit candidate', () => {
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
     expect(Buffer.compare(served.body as Buffer, PNG)).toBe(0);
-    const list = await request(t.app).get('/api/v1/psk/candidates').set(bearer(admin));
-    expect(list.body.data.data.candidates.find((c: { id: number }) => c.id === m.id).image_url).toBe(url);
+    const list = bodyOf(await listCandidates(admin), 200);
+    expect(list.data.data.candidates.find((c) => c.id === m.id)!.image_url).toBe(url);
   });
 
   it('replaces the photo, removing the old file; the type comes from the content, not the name', async () => {
     const p = await createPosition(t.ctx);
     const { m, fields } = await candidateFields([p.id]);
-    const first = await editForm(m.id, fields).attach('image', PNG, { filename: 'a.png', contentType: 'image/png' });
-    const oldName = (first.body.data.image_url as string).split('/').pop()!;
+    const first = await editForm(m.id, { ...fields, image: { file: PNG, filename: 'a.png', contentType: 'image/png' } });
+    const oldName = (bodyOf(first, 200).data.image_url as string).split('/').pop()!;
     expect(storedFiles()).toContain(oldName);
-    const second = await editForm(m.id, fields).attach('image', JPEG, { filename: 'b.png', contentType: 'image/png' });
+    const second = await editForm(m.id, { ...fields, image: { file: JPEG, filename: 'b.png', contentType: 'image/png' } });
     expect(second.status).toBe(200);
-    expect(second.body.data.image_url).toMatch(/\.jpg$/);
+    expect(bodyOf(second, 200).data.image_url).toMatch(/\.jpg$/);
     expect(storedFiles()).not.toContain(oldName);
-    expect(storedFiles()).toContain((second.body.data.image_url as string).split('/').pop());
+    expect(storedFiles()).toContain((bodyOf(second, 200).data.image_url as string).split('/').pop());
     // An edit without an image keeps the photo.
     const third = await editForm(m.id, fields);
-    expect(third.body.data.image_url).toBe(second.body.data.image_url);
+    expect(bodyOf(third, 200).data.image_url).toBe(bodyOf(second, 200).data.image_url);
   });
 
   it('refuses an HTML file renamed .png with 415, changing nothing', async () => {
@@ -176,12 +172,13 @@ describe('edit candidate', () => {
     const { m, fields } = await candidateFields([p.id]);
     const before = storedFiles();
     const html = Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>');
-    const res = await editForm(m.id, { ...fields, name: 'Should Not Change' }).attach('image', html, {
-      filename: 'photo.png',
-      contentType: 'image/png',
+    const res = await editForm(m.id, {
+      ...fields,
+      name: 'Should Not Change',
+      image: { file: html, filename: 'photo.png', contentType: 'image/png' },
     });
     expect(res.status).toBe(415);
-    expect(res.body.message).toBe('Images must be JPEG, PNG or WebP files');
+    expect(bodyOf(res, 415).message).toBe('Images must be JPEG, PNG or WebP files');
     expect(storedFiles()).toEqual(before);
     const [row] = await t.ctx.database.db.select().from(members).where(eq(members.id, m.id));
     expect(row!.name).toBe(m.name);
@@ -191,7 +188,7 @@ describe('edit candidate', () => {
     const p = await createPosition(t.ctx);
     const { m, fields } = await candidateFields([p.id]);
     const big = Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]);
-    const res = await editForm(m.id, fields).attach('image', big, { filename: 'big.png', contentType: 'image/png' });
+    const res = await editForm(m.id, { ...fields, image: { file: big, filename: 'big.png', contentType: 'image/png' } });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ message: expect.any(String) });
   });
@@ -219,13 +216,13 @@ describe('edit candidate', () => {
   it('neutralises a path-traversal file name', async () => {
     const p = await createPosition(t.ctx);
     const { m, fields } = await candidateFields([p.id]);
-    const res = await editForm(m.id, fields).attach('image', PNG, { filename: '../../../evil.png', contentType: 'image/png' });
+    const res = await editForm(m.id, { ...fields, image: { file: PNG, filename: '../../../evil.png', contentType: 'image/png' } });
     expect(res.status).toBe(200);
-    expect(res.body.data.image_url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+    expect(bodyOf(res, 200).data.image_url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
     expect(storedFiles().every((f) => /^[a-f0-9]{32}\.(png|jpg|webp)$/.test(f))).toBe(true);
     expect(readdirSync(t.dataDir).filter((f) => f !== 'uploads' && !f.endsWith('.csv'))).toEqual([]);
     expect(existsSync(join(dirname(t.dataDir), 'evil.png'))).toBe(false);
-    expect(readFileSync(join(uploads, res.body.data.image_url.split('/').pop())).equals(PNG)).toBe(true);
+    expect(readFileSync(join(uploads, bodyOf(res, 200).data.image_url!.split('/').pop()!)).equals(PNG)).toBe(true);
   });
 
   it('validates fields (422), uniqueness, positions and the target', async () => {
@@ -234,16 +231,16 @@ describe('edit candidate', () => {
     const { m, fields } = await candidateFields([p.id]);
     const bad = await editForm(m.id, { ...fields, phone: 'abc', 'position_ids[]': ['x'] });
     expect(bad.status).toBe(422);
-    expect(Object.keys(bad.body.errors).sort()).toEqual(['phone', 'position_ids.0']);
+    expect(Object.keys(bodyOf(bad, 422).errors ?? {}).sort()).toEqual(['phone', 'position_ids.0']);
     const taken = await editForm(m.id, { ...fields, email: other.email });
     expect(taken.status).toBe(422);
-    expect(taken.body.errors).toEqual({ email: ['The email has already been taken'] });
+    expect(bodyOf(taken, 422).errors).toEqual({ email: ['The email has already been taken'] });
     const unknown = await editForm(m.id, { ...fields, 'position_ids[]': ['999999'] });
     expect(unknown.status).toBe(422);
     expect((await editForm(99999999, fields)).status).toBe(404);
     // A failed edit with an image leaves no file behind.
     const before = storedFiles();
-    const failed = await editForm(m.id, { ...fields, email: other.email }).attach('image', PNG, 'x.png');
+    const failed = await editForm(m.id, { ...fields, email: other.email, image: { file: PNG, filename: 'x.png' } });
     expect(failed.status).toBe(422);
     expect(storedFiles()).toEqual(before);
     expect((await t.ctx.database.db.select().from(candidacies).where(eq(candidacies.memberId, m.id))).map((r) => r.positionId)).toEqual([
@@ -255,21 +252,27 @@ describe('edit candidate', () => {
     const p = await createPosition(t.ctx);
     const { m, fields } = await candidateFields([p.id]);
     const { 'position_ids[]': _ids, ...rest } = fields;
-    const two = await editForm(m.id, rest).attach('image', PNG, 'a.png').attach('image', PNG, 'b.png');
+    const two = await editForm(m.id, {
+      ...rest,
+      image: [
+        { file: PNG, filename: 'a.png' },
+        { file: PNG, filename: 'b.png' },
+      ],
+    });
     expect(two.status).toBe(422);
-    const stray = await editForm(m.id, rest).attach('other', PNG, 'a.png');
+    const stray = await editForm(m.id, { ...rest, other: { file: PNG, filename: 'a.png' } });
     expect(stray.status).toBe(422);
     const none = await editForm(m.id, rest);
     expect(none.status).toBe(200);
-    expect(none.body.data.positions).toEqual([]);
+    expect(bodyOf(none, 200).data.positions).toEqual([]);
   });
 
   it('is refused before the upload is read: 401 without a token, 403 for voters and agents', async () => {
     const { m, fields } = await candidateFields([]);
     const before = storedFiles();
-    expect((await request(t.app).post(`/api/v1/edit/candidate/${m.id}`).field('name', 'x').attach('image', PNG, 'a.png')).status).toBe(401);
+    expect((await editForm(m.id, { name: 'x', image: { file: PNG, filename: 'a.png' } }, null)).status).toBe(401);
     for (const role of ['voter', 'agent'] as const) {
-      const res = await editForm(m.id, fields, await tokenFor(t.ctx, role)).attach('image', PNG, 'a.png');
+      const res = await editForm(m.id, { ...fields, image: { file: PNG, filename: 'a.png' } }, await tokenFor(t.ctx, role));
       expect(res.status).toBe(403);
     }
     expect(storedFiles()).toEqual(before);

@@ -4,6 +4,8 @@ import request from 'supertest';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declarationText } from '../../evidence/digest';
+import type { CreatePositionBody } from '@kura/contract';
+import { apiClient, bodyOf, untyped, type ApiClient } from '../../../test/client';
 import { bearer, createCandidate, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { vote } from '../../../test/voting/election';
@@ -17,12 +19,16 @@ import { vote } from '../../../test/voting/election';
 let t: TestApp;
 let admin: string;
 let agent: string;
+let asAdmin: ApiClient;
+let asAgent: ApiClient;
+let anon: ApiClient;
 let electionId: number;
 let digest: string;
 const agentKey = generateKeyPairSync('ed25519');
 const rawOf = (key: KeyObject) => key.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
 const STATEMENT = 'Ninathibitisha matokeo haya — hesabu ya Nairobi imekaguliwa.';
 
+// The PDF's and the pack's bytes are read raw (the contract client reads JSON or text).
 const binary = (r: request.Test) =>
   r.buffer(true).parse((res, done) => {
     const chunks: Buffer[] = [];
@@ -38,16 +44,23 @@ async function textOf(pdf: Uint8Array): Promise<{ pages: number; text: string; s
   return { pages: totalPages, text: text.replace(/\s+/g, ' '), size: [Math.round(w), Math.round(h)] };
 }
 
-const create = async (body: Record<string, unknown>) => {
-  const res = await request(t.app).post('/api/v1/positions').set(bearer(admin)).send(body);
+/** The declaration's PDF as bytes, in the asked language (none: the organisation's). */
+const pdfOf = (lang?: string) =>
+  binary(request(t.app).get(`/api/v1/psk/results/declaration.pdf?election_id=${electionId}${lang ? `&lang=${lang}` : ''}`));
+
+const create = async (body: CreatePositionBody) => {
+  const res = await asAdmin.setup.createPosition({ body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data[0].id as number;
+  return bodyOf(res, 201).data[0]!.id;
 };
 
 beforeAll(async () => {
   t = await createTestApp({ seedReference: false, env: { MIX_INTERVAL_MS: '3600000' } });
   admin = await tokenFor(t.ctx, 'admin');
   agent = await tokenFor(t.ctx, 'agent', (await createStaff(t.ctx, { role: 'agent', name: 'Agnes Wakala' })).id);
+  asAdmin = apiClient(t.app, admin);
+  asAgent = apiClient(t.app, agent);
+  anon = apiClient(t.app);
   const chair = await create({ name: 'Chair' });
   const board = await create({ name: 'Board', seats: 2, method: 'ranked' });
   const motion = await create({ name: 'Adopt the accounts', kind: 'motion' });
@@ -58,12 +71,9 @@ beforeAll(async () => {
   for (const name of ['Wanjiru Kamau', 'Otieno Ochieng']) c[name] = (await createCandidate(t.ctx, [chair], { name })).id;
   for (const name of ['Dee Njeri', 'Eli Mwangi', 'Fay Achieng']) c[name] = (await createCandidate(t.ctx, [board], { name })).id;
   await t.ctx.voting.tallyOf(1).refreshStructure();
-  const put = await request(t.app)
-    .put('/api/v1/staff/signing-key')
-    .set(bearer(agent))
-    .send({ public_key: rawOf(agentKey.publicKey) });
+  const put = await asAgent.evidence.putSigningKey({ body: { public_key: rawOf(agentKey.publicKey) } });
   expect(put.status).toBe(200);
-  expect((await request(t.app).post('/api/v1/toggle').set(bearer(admin)).send({ status: true })).status).toBe(200);
+  expect((await asAdmin.elections.toggleElection({ body: { status: true } })).status).toBe(200);
   const ballots: Record<number, number | number[]>[] = [
     { [chair]: c['Wanjiru Kamau']!, [board]: [c['Dee Njeri']!, c['Eli Mwangi']!], [motion]: yes! },
     { [chair]: c['Wanjiru Kamau']!, [board]: [c['Dee Njeri']!, c['Fay Achieng']!], [motion]: yes! },
@@ -83,37 +93,34 @@ afterAll(async () => {
 
 describe('GET psk/results/declaration.pdf', () => {
   it('is refused before the close, to everyone', async () => {
-    for (const who of [undefined, admin, agent]) {
-      const r = request(t.app).get(`/api/v1/psk/results/declaration.pdf?election_id=${electionId}`);
-      const res = await (who ? r.set(bearer(who)) : r);
+    for (const who of [anon, asAdmin, asAgent]) {
+      const res = await who.evidence.getDeclarationPdf({ query: { election_id: electionId } });
       expect(res.status).toBe(403);
-      expect(res.body.message).toBe('The result is declared when the election closes');
+      expect(bodyOf(res, 403).message).toBe('The result is declared when the election closes');
     }
   });
 
   it('after the close: the title, every elected name, the digest and the signers, as text on numbered A4 pages', async () => {
-    expect((await request(t.app).post('/api/v1/election/close').set(bearer(admin))).status).toBe(200);
-    digest = (await request(t.app).get(`/api/v1/elections/${electionId}/evidence/digest`)).body.data.digest;
-    const signed = await request(t.app)
-      .post(`/api/v1/elections/${electionId}/signatures`)
-      .set(bearer(agent))
-      .send({
+    expect((await asAdmin.lifecycle.closeElection()).status).toBe(200);
+    digest = bodyOf(await anon.evidence.getEvidenceDigest({ params: { id: electionId } }), 200).data.digest;
+    const signed = await asAgent.evidence.postSignature({
+      params: { id: electionId },
+      body: {
         kind: 'certify',
         statement: STATEMENT,
         signature: sign(null, Buffer.from(declarationText(electionId, digest, 'certify', STATEMENT)), agentKey.privateKey).toString(
           'base64',
         ),
-      });
+      },
+    });
     expect(signed.status, JSON.stringify(signed.body)).toBe(201);
 
-    const final = (await request(t.app).get(`/api/v1/psk/results/final?election_id=${electionId}`)).body;
-    const elected: string[] = final.data.flatMap((p: { values?: { name: string; elected: boolean }[] }) =>
-      (p.values ?? []).filter((v) => v.elected).map((v) => v.name),
-    );
+    const final = bodyOf(await anon.lifecycle.getFinalResults({ query: { election_id: electionId } }), 200);
+    const elected: string[] = final.data.flatMap((p) => ('values' in p ? p.values : []).filter((v) => v.elected).map((v) => v.name));
     expect(elected.sort()).toEqual(['Dee Njeri', 'Eli Mwangi', 'Wanjiru Kamau']);
 
     // Anyone may read it (the declared result is public once closed).
-    const res = await binary(request(t.app).get(`/api/v1/psk/results/declaration.pdf?election_id=${electionId}&lang=en`));
+    const res = await pdfOf('en');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/pdf/);
     const pdf = res.body as Buffer;
@@ -135,14 +142,12 @@ describe('GET psk/results/declaration.pdf', () => {
     expect(text).toContain(`Page 1 of ${pages}`);
     expect(text).toContain(`Page ${pages} of ${pages}`);
     // Rendered once per language and set of signatures: a flood of downloads makes no new PDF.
-    const again = await binary(request(t.app).get(`/api/v1/psk/results/declaration.pdf?election_id=${electionId}&lang=en`));
+    const again = await pdfOf('en');
     expect(Buffer.compare(again.body as Buffer, pdf)).toBe(0);
   });
 
   it("in Kiswahili when asked, or when it is the organisation's language; another language is a 422 naming lang", async () => {
-    const sw = await textOf(
-      (await binary(request(t.app).get(`/api/v1/psk/results/declaration.pdf?election_id=${electionId}&lang=sw`))).body,
-    );
+    const sw = await textOf((await pdfOf('sw')).body);
     expect(sw.text).toContain('Tangazo la matokeo');
     expect(sw.text).toContain('Agnes Wakala (wakala) anathibitisha matokeo');
     expect(sw.text).toContain('Matokeo: IMEPITA');
@@ -151,17 +156,15 @@ describe('GET psk/results/declaration.pdf', () => {
 
     await t.ctx.database.sql`update organisation set default_language = 'sw'`;
     try {
-      const byDefault = await textOf(
-        (await binary(request(t.app).get(`/api/v1/psk/results/declaration.pdf?election_id=${electionId}`))).body,
-      );
+      const byDefault = await textOf((await pdfOf()).body);
       expect(byDefault.text).toContain('Tangazo la matokeo');
     } finally {
       await t.ctx.database.sql`update organisation set default_language = 'en'`;
     }
-    const bad = await request(t.app).get(`/api/v1/psk/results/declaration.pdf?election_id=${electionId}&lang=fr`);
+    const bad = await anon.evidence.getDeclarationPdf({ query: { election_id: electionId, lang: untyped('fr') } });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors.lang).toBeDefined();
-    expect((await request(t.app).get('/api/v1/psk/results/declaration.pdf?election_id=999999')).status).toBe(404);
+    expect(bodyOf(bad, 422).errors?.lang).toBeDefined();
+    expect((await anon.evidence.getDeclarationPdf({ query: { election_id: 999999 } })).status).toBe(404);
   });
 
   it("is the pack's declaration.pdf too, with the same digest and signers", async () => {

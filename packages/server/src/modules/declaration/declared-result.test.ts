@@ -1,10 +1,9 @@
 import { isTallyResult } from '@kura/contract';
 import { eq } from 'drizzle-orm';
-import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { branches } from '../../db/schema';
-import { apiClient, bodyOf } from '../../../test/client';
-import { bearer, createMember } from '../../../test/factories';
+import { apiClient, bodyOf, multipart, type FilePart } from '../../../test/client';
+import { createMember } from '../../../test/factories';
 import { createVoter, vote } from '../../../test/voting/election';
 import { useElectionApp } from '../../../test/voting/election-app';
 
@@ -33,10 +32,9 @@ const declaration = async () => {
   return bodyOf(res, 200).data.filter(isTallyResult);
 };
 
-function candidateForm(id: number, fields: Record<string, string | string[]>) {
-  const req = request(f.t.app).post(`/api/v1/edit/candidate/${id}`).set(bearer(f.adminToken));
-  for (const [key, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) req.field(key, v);
-  return req;
+/** The candidate edit form as the browser sends it (`position_ids[]`, an optional `image`). */
+function candidateForm(id: number, fields: Record<string, string | string[] | FilePart>) {
+  return f.admin.candidates.updateCandidate({ params: { id }, body: multipart(fields) });
 }
 
 const aliceFields = (over: Record<string, string | string[]> = {}) => ({
@@ -48,9 +46,9 @@ const aliceFields = (over: Record<string, string | string[]> = {}) => ({
   ...over,
 });
 
-const expectRefused = (res: request.Response, label: string) => {
+const expectRefused = (res: { status: number; body: unknown }, label: string) => {
   expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBe(409);
-  expect(res.body.message, label).toMatch(CLOSED);
+  expect((res.body as { message: string }).message, label).toMatch(CLOSED);
 };
 
 describe('after close, the declared result cannot change', () => {
@@ -62,22 +60,22 @@ describe('after close, the declared result cannot change', () => {
     });
     expectRefused(await candidateForm(f.e.alice.id, aliceFields({ name: 'Someone Else' })), 'candidate edit rename');
     expectRefused(
-      await request(f.t.app)
-        .post(`/api/v1/edit/psk/member/${f.e.alice.id}`)
-        .set(bearer(f.adminToken))
-        .send({ name: 'Someone Else', phone: f.e.alice.phone, email: f.e.alice.email, county: 'Nairobi', member_no: f.e.alice.memberNo }),
+      await f.admin.members.updateMember({
+        params: { id: f.e.alice.id },
+        body: { name: 'Someone Else', phone: f.e.alice.phone, email: f.e.alice.email, county: 'Nairobi', member_no: f.e.alice.memberNo },
+      }),
       'member edit rename',
     );
     expectRefused(
-      await request(f.t.app)
-        .post(`/api/v1/edit/psk/member/${f.e.alice.id}`)
-        .set(bearer(f.adminToken))
-        .send({ name: f.e.alice.name, phone: f.e.alice.phone, email: f.e.alice.email, county: 'Nairobi', member_no: '99999999' }),
+      await f.admin.members.updateMember({
+        params: { id: f.e.alice.id },
+        body: { name: f.e.alice.name, phone: f.e.alice.phone, email: f.e.alice.email, county: 'Nairobi', member_no: '99999999' },
+      }),
       'member edit of the member number',
     );
     const csv = `member_no,name,email,phone,branch\n${f.e.alice.memberNo},Someone Else,${f.e.alice.email},${f.e.alice.phone},Nairobi\n`;
     expectRefused(
-      await request(f.t.app).post('/api/v1/members/import').set(bearer(f.adminToken)).attach('file', Buffer.from(csv), 'members.csv'),
+      await f.admin.members.importMembers({ query: {}, body: multipart({ file: { file: Buffer.from(csv), filename: 'members.csv' } }) }),
       'CSV re-import rename',
     );
     expect(await declaration()).toEqual(before);
@@ -85,16 +83,15 @@ describe('after close, the declared result cannot change', () => {
 
   it("refuses a candidate's new photo and a change of the positions they stand for", async () => {
     const before = await declaration();
-    expectRefused(await candidateForm(f.e.alice.id, aliceFields()).attach('image', PNG, 'p.png'), 'candidate photo');
+    expectRefused(await candidateForm(f.e.alice.id, { ...aliceFields(), image: { file: PNG, filename: 'p.png' } }), 'candidate photo');
     expectRefused(
       await candidateForm(f.e.brian.id, { ...aliceFields(), name: f.e.brian.name, 'position_ids[]': [] }),
       'candidate withdrawn',
     );
     expectRefused(
-      await request(f.t.app)
-        .post('/api/v1/assign/psk/position')
-        .set(bearer(f.adminToken))
-        .send({ member_no: (await createMember(f.t.ctx)).memberNo, position_ids: [f.e.treasurer.id] }),
+      await f.admin.members.assignPositions({
+        body: { member_no: (await createMember(f.t.ctx)).memberNo, position_ids: [f.e.treasurer.id] },
+      }),
       'a new candidate assigned',
     );
     expect(await declaration()).toEqual(before);
@@ -102,24 +99,23 @@ describe('after close, the declared result cannot change', () => {
 
   it('refuses position, branch and organisation edits', async () => {
     const before = await declaration();
-    const api = (method: 'post' | 'patch' | 'delete' | 'put', path: string) =>
-      request(f.t.app)[method](`/api/v1${path}`).set(bearer(f.adminToken));
-    expectRefused(await api('patch', `/positions/${f.e.treasurer.id}`).send({ name: 'Renamed' }), 'position rename');
-    expectRefused(await api('delete', `/positions/${f.e.treasurer.id}`), 'position delete');
-    expectRefused(await api('post', '/positions').send({ name: 'Late Position' }), 'position create');
+    const setup = f.admin.setup;
+    expectRefused(await setup.updatePosition({ params: { id: f.e.treasurer.id }, body: { name: 'Renamed' } }), 'position rename');
+    expectRefused(await setup.deletePosition({ params: { id: f.e.treasurer.id } }), 'position delete');
+    expectRefused(await setup.createPosition({ body: { name: 'Late Position' } }), 'position create');
     const [nairobi] = await f.t.ctx.database.db.select().from(branches).where(eq(branches.name, 'Nairobi'));
     expect(nairobi).toBeDefined();
-    expectRefused(await api('patch', `/branches/${nairobi!.id}`).send({ name: 'Nairobi City' }), 'branch rename');
-    expectRefused(await api('put', '/election').send({ organisation: 'Another Organisation' }), 'organisation');
+    expectRefused(await setup.updateBranch({ params: { id: nairobi!.id }, body: { name: 'Nairobi City' } }), 'branch rename');
+    expectRefused(await f.admin.elections.updateElection({ body: { organisation: 'Another Organisation' } }), 'organisation');
     expect(await declaration()).toEqual(before);
   });
 
   it('still lets an admin correct what the declaration does not show', async () => {
     const other = await createMember(f.t.ctx, { branch: 'Nairobi' });
-    const res = await request(f.t.app)
-      .post(`/api/v1/edit/psk/member/${other.id}`)
-      .set(bearer(f.adminToken))
-      .send({ name: 'Corrected Name', phone: other.phone, email: other.email, county: 'Nairobi', member_no: other.memberNo });
+    const res = await f.admin.members.updateMember({
+      params: { id: other.id },
+      body: { name: 'Corrected Name', phone: other.phone, email: other.email, county: 'Nairobi', member_no: other.memberNo },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 });

@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app';
 import { createContext } from '../../bootstrap';
@@ -9,7 +8,9 @@ import { readState } from '../../db/election-store';
 import { commitments, declarations, election, members } from '../../db/schema';
 import { parseEnv } from '../../env';
 import { createLogger } from '../../logger';
-import { bearer, branchId, createMember, tokenFor } from '../../../test/factories';
+import type { CreatePositionBody } from '@kura/contract';
+import { apiClient, bodyOf, multipart } from '../../../test/client';
+import { branchId, createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, TEST_DATABASE_URL, type TestApp, type TestDatabase } from '../../../test/harness';
 
 /**
@@ -56,37 +57,37 @@ async function startProcess(): Promise<{ ctx: AppContext; app: ReturnType<typeof
   return { ctx, app: createApp(ctx), close: () => ctx.close() };
 }
 
-const api = (method: 'get' | 'post' | 'patch', path: string) => request(t.app)[method](`/api/v1${path}`).set(bearer(admin));
+const api = () => apiClient(t.app, admin);
 
 async function newElection(title: string, branchIds: number[] | null): Promise<number> {
-  const res = await api('post', '/elections').send({ title, electorate: { branch_ids: branchIds } });
+  const res = await api().organisation.createElection({ body: { title, electorate: { branch_ids: branchIds } } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data.id as number;
+  return bodyOf(res, 201).data.id!;
 }
 
 /** A motion of the election: its id and its options' ids by name. */
-async function newMotion(id: number, body: Record<string, unknown>) {
-  const res = await api('post', `/positions?election_id=${id}`).send({ kind: 'motion', ...body });
+async function newMotion(id: number, body: Omit<CreatePositionBody, 'kind'>) {
+  const res = await api().setup.createPosition({ query: { election_id: id }, body: { kind: 'motion', ...body } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const motion = res.body.data[0].id as number;
+  const motion = bodyOf(res, 201).data[0]!.id;
   const rows = await t.ctx.database.sql<{ id: number; name: string }[]>`select id, name from motion_options where position_id = ${motion}`;
   return { id: motion, o: Object.fromEntries(rows.map((r) => [r.name, r.id])) as Record<'Yes' | 'No' | 'Abstain', number> };
 }
 
 const toggle = async (id: number, status: boolean) =>
-  expect((await api('post', `/toggle?election_id=${id}`).send({ status })).status).toBe(200);
-const close = async (id: number) => expect((await api('post', `/election/close?election_id=${id}`)).status).toBe(200);
+  expect((await api().elections.toggleElection({ query: { election_id: id }, body: { status } })).status).toBe(200);
+const close = async (id: number) => expect((await api().lifecycle.closeElection({ query: { election_id: id } })).status).toBe(200);
 const voteIn = async (id: number, memberId: number, choices: Record<number, number>) => {
-  const res = await request(t.app)
-    .post(`/api/v1/psk/vote?election_id=${id}`)
-    .set(bearer(await tokenFor(t.ctx, 'voter', memberId)))
-    .send({ candidates: choices });
+  const voter = apiClient(t.app, await tokenFor(t.ctx, 'voter', memberId));
+  const res = await voter.ballots.castVote({ query: { election_id: id }, body: { candidates: choices } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
 };
+/** The final results as served by `app`; `text` is the answer's JSON as served (key order kept), to compare processes. */
 const finalOf = async (app: TestApp['app'], id: number) => {
-  const res = await request(app).get(`/api/v1/psk/results/final?election_id=${id}`);
+  const res = await apiClient(app).lifecycle.getFinalResults({ query: { election_id: id } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res;
+  const body = bodyOf(res, 200);
+  return { body, text: JSON.stringify(body) };
 };
 
 /** Members who join the register (never on a roll frozen before): by the CSV import, as an admin would. */
@@ -96,23 +97,19 @@ async function importMembers(branch: string, n: number) {
     const k = 880_000 + imported++;
     return `${k},Late ${k},late.${k}@example.org,07${String(k).padStart(8, '0')},${branch}`;
   });
-  const res = await api('post', '/members/import').attach(
-    'file',
-    Buffer.from(`member_no,name,email,phone,branch\n${rows.join('\n')}\n`),
-    'members.csv',
-  );
+  const res = await api().members.importMembers({
+    query: {},
+    body: multipart({ file: { file: Buffer.from(`member_no,name,email,phone,branch\n${rows.join('\n')}\n`), filename: 'members.csv' } }),
+  });
   expect(res.body, JSON.stringify(res.body)).toMatchObject({ created: n });
 }
 
 /** Moves a member to another branch through the member edit. */
 async function moveMember(memberId: number, branch: string) {
   const [m] = await t.ctx.database.db.select().from(members).where(eq(members.id, memberId));
-  const res = await api('post', `/edit/psk/member/${memberId}`).send({
-    name: m!.name,
-    phone: m!.phone,
-    email: m!.email,
-    county: await branchId(t.ctx, branch),
-    member_no: m!.memberNo,
+  const res = await api().members.updateMember({
+    params: { id: memberId },
+    body: { name: m!.name, phone: m!.phone, email: m!.email, county: await branchId(t.ctx, branch), member_no: m!.memberNo },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
@@ -128,7 +125,7 @@ describe('a branch motion of a by-election', () => {
     id = await newElection('Kisumu branch motion', [kisumu]);
     motion = await newMotion(id, { name: 'Adopt the branch accounts', branch_id: kisumu, quorum_percent: 50 });
     await toggle(id, true);
-    expect((await api('get', `/elections/${id}`)).body.data.roll_size).toBe(3);
+    expect(bodyOf(await api().organisation.getElectionById({ params: { id } }), 200).data.roll_size).toBe(3);
     // Members join Kisumu while voting is open: not on this roll, so not in its quorum.
     await importMembers('Kisumu', 4);
     await voteIn(id, roll[0]!, { [motion.id]: motion.o.Yes });
@@ -138,7 +135,7 @@ describe('a branch motion of a by-election', () => {
 
   it('is declared passed: 2 of a roll of 3 meet a 50 % quorum; turnout is the roll, not the register', async () => {
     const res = await finalOf(t.app, id);
-    expect(res.body.data.find((d: { position_id: number }) => d.position_id === motion.id)).toMatchObject({
+    expect(res.body.data.find((d) => d.position_id === motion.id)).toMatchObject({
       kind: 'motion',
       yes: 2,
       no: 0,

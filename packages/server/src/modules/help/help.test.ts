@@ -5,6 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, issueReports } from '../../db/schema';
 import { REPORT_IMAGE_URL_TTL_MS, reportImageUrl } from '../../lib/report-images';
+import { apiClient, bodyOf, multipart, type FilePart } from '../../../test/client';
 import { bearer, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 
@@ -32,16 +33,22 @@ afterAll(async () => {
 });
 
 const storedFiles = () => (existsSync(uploads) ? readdirSync(uploads).sort() : []);
-const report = (token: string, details?: string) => {
-  const req = request(t.app).post('/api/v1/help').set(bearer(token));
-  return details === undefined ? req.field('other', 'x') : req.field('details', details);
-};
+/** A report as the browser sends it: `details` (another field when none) and files under `images[]` (or another name). */
+const report = (token: string | undefined, details?: string, images: FilePart[] = [], field = 'images[]') =>
+  apiClient(t.app, token).help.reportIssue({
+    body: multipart(details === undefined ? { other: 'x', [field]: images } : { details, [field]: images }),
+  });
+const png = (filename: string, file: Buffer = PNG): FilePart => ({ file, filename });
+/** token null: no session. */
+const listIssues = (perPage?: number, token: string | null = admin) =>
+  apiClient(t.app, token ?? undefined).help.listIssues({ query: perPage === undefined ? {} : { per_page: perPage } });
 
 describe('report an issue', () => {
   it('stores the report with the reporter and images, and logs it', async () => {
-    const res = await report(voter, '  I cannot see my branch ballot  ')
-      .attach('images[]', PNG, { filename: 'screen.png', contentType: 'image/png' })
-      .attach('images[]', WEBP, { filename: 'screen2.webp', contentType: 'image/webp' });
+    const res = await report(voter, '  I cannot see my branch ballot  ', [
+      { file: PNG, filename: 'screen.png', contentType: 'image/png' },
+      { file: WEBP, filename: 'screen2.webp', contentType: 'image/webp' },
+    ]);
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ message: 'Issue reported successfully' });
     const [row] = await t.ctx.database.db.select().from(issueReports).where(eq(issueReports.reporterId, voterId));
@@ -56,7 +63,7 @@ describe('report an issue', () => {
 
   it('takes a report without images, from any signed-in role, and `images` without brackets', async () => {
     for (const role of ['agent', 'admin'] as const) expect((await report(await tokenFor(t.ctx, role), `from ${role}`)).status).toBe(201);
-    const plain = await report(voter, 'plain field name').attach('images', PNG, 'a.png');
+    const plain = await report(voter, 'plain field name', [png('a.png')], 'images');
     expect(plain.status).toBe(201);
     const [row] = await t.ctx.database.db.select().from(issueReports).where(eq(issueReports.details, 'from agent'));
     expect(row!.role).toBe('agent');
@@ -65,9 +72,10 @@ describe('report an issue', () => {
   it('requires details (422) and a multipart body (415)', async () => {
     const missing = await report(voter);
     expect(missing.status).toBe(422);
-    expect(missing.body.errors.details).toEqual(['The details field is required']);
+    expect(bodyOf(missing, 422).errors?.details).toEqual(['The details field is required']);
     const blank = await report(voter, '   ');
     expect(blank.status).toBe(422);
+    // Raw on purpose: JSON, which the contract client would never send to this multipart route.
     const json = await request(t.app).post('/api/v1/help').set(bearer(voter)).send({ details: 'json' });
     expect(json.status).toBe(415);
   });
@@ -75,21 +83,22 @@ describe('report an issue', () => {
   it('refuses six images, a non-image and an oversize image, keeping nothing', async () => {
     const before = storedFiles();
     const count = await t.ctx.database.db.$count(issueReports);
-    let six = report(voter, 'six');
-    for (let i = 0; i < 6; i++) six = six.attach('images[]', PNG, `${i}.png`);
-    expect((await six).status).toBe(422);
-    const html = await report(voter, 'html')
-      .attach('images[]', PNG, 'ok.png')
-      .attach('images[]', Buffer.from('<html><script>x</script></html>'), 'evil.png');
+    const six = await report(
+      voter,
+      'six',
+      Array.from({ length: 6 }, (_, i) => png(`${i}.png`)),
+    );
+    expect(six.status).toBe(422);
+    const html = await report(voter, 'html', [png('ok.png'), png('evil.png', Buffer.from('<html><script>x</script></html>'))]);
     expect(html.status).toBe(415);
-    const big = await report(voter, 'big').attach('images[]', Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]), 'big.png');
+    const big = await report(voter, 'big', [png('big.png', Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]))]);
     expect(big.status).toBe(413);
     expect(storedFiles()).toEqual(before);
     expect(await t.ctx.database.db.$count(issueReports)).toBe(count);
   });
 
   it('needs a session', async () => {
-    expect((await request(t.app).post('/api/v1/help').field('details', 'anon')).status).toBe(401);
+    expect((await report(undefined, 'anon')).status).toBe(401);
   });
 });
 
@@ -97,10 +106,10 @@ describe('list issues (admin)', () => {
   it('lists reports newest first with image URLs that serve the images', async () => {
     t.clock.advance(60_000);
     await report(voter, 'the newest one');
-    const res = await request(t.app).get('/api/v1/help?per_page=2').set(bearer(admin));
+    const res = await listIssues(2);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ current_page: 1, per_page: 2, total: 5, last_page: 3 });
-    expect(res.body.data[0]).toEqual({
+    expect(bodyOf(res, 200).data[0]).toEqual({
       id: expect.any(Number),
       details: 'the newest one',
       role: 'voter',
@@ -109,19 +118,20 @@ describe('list issues (admin)', () => {
       images: [],
       created_at: expect.any(String),
     });
-    const all = await request(t.app).get('/api/v1/help?per_page=100').set(bearer(admin));
-    const withImages = all.body.data.find((r: { images: string[] }) => r.images.length === 2);
+    const all = bodyOf(await listIssues(100), 200);
+    const withImages = all.data.find((r) => r.images.length === 2)!;
     expect(withImages.images[0]).toMatch(/^\/uploads\/[a-f0-9]{32}\.png\?expires=\d+&sig=[\w-]+$/);
-    const served = await request(t.app).get(withImages.images[0]);
+    // The image URLs are no contract routes: fetched raw.
+    const served = await request(t.app).get(withImages.images[0]!);
     expect(served.status).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
-    const webp = await request(t.app).get(withImages.images[1]);
+    const webp = await request(t.app).get(withImages.images[1]!);
     expect(webp.headers['content-type']).toBe('image/webp');
   });
 
   it("serves report images only through the admins' signed URLs, never to a shared cache", async () => {
-    const all = await request(t.app).get('/api/v1/help?per_page=100').set(bearer(admin));
-    const url: string = all.body.data.find((r: { images: string[] }) => r.images.length === 2).images[0];
+    const all = bodyOf(await listIssues(100), 200);
+    const url = all.data.find((r) => r.images.length === 2)!.images[0]!;
     const bare = url.split('?')[0]!;
     const staff = await request(t.app).get(url);
     expect(staff.status).toBe(200);
@@ -137,9 +147,9 @@ describe('list issues (admin)', () => {
     expect((await request(t.app).get(forged)).status).toBe(403);
     const otherImage = url.replace(
       /[a-f0-9]{32}\.png/,
-      all.body.data
-        .find((r: { images: string[] }) => r.images.length === 2)
-        .images[1].split('?')[0]
+      all.data
+        .find((r) => r.images.length === 2)!
+        .images[1]!.split('?')[0]!
         .slice(9),
     );
     expect((await request(t.app).get(otherImage)).status).toBe(403);
@@ -151,9 +161,8 @@ describe('list issues (admin)', () => {
   });
 
   it('is for admins only', async () => {
-    expect((await request(t.app).get('/api/v1/help')).status).toBe(401);
-    for (const token of [voter, await tokenFor(t.ctx, 'agent')])
-      expect((await request(t.app).get('/api/v1/help').set(bearer(token))).status).toBe(403);
+    expect((await listIssues(undefined, null)).status).toBe(401);
+    for (const token of [voter, await tokenFor(t.ctx, 'agent')]) expect((await listIssues(undefined, token)).status).toBe(403);
   });
 });
 
@@ -171,7 +180,7 @@ describe('a report the database aborted and auditedTransaction ran again', () =>
       ),
     );
     const before = storedFiles();
-    const res = await report(token, 'retried report').attach('images[]', PNG, { filename: 'a.png', contentType: 'image/png' });
+    const res = await report(token, 'retried report', [{ file: PNG, filename: 'a.png', contentType: 'image/png' }]);
     expect(res.status).toBe(201);
     const [{ n }] = (await t.ctx.database.sql`select last_value::int as n from help_retry_attempts`) as unknown as [{ n: number }];
     expect(n).toBe(2);

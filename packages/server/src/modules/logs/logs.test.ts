@@ -1,7 +1,9 @@
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { recordActivity, type ActivityEntry } from '../../lib/activity-log';
-import { bearer, createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
+import type { LogSearchQuery } from '@kura/contract';
+import { apiClient, bodyOf, untyped } from '../../../test/client';
+import { createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
 let t: TestApp;
@@ -47,16 +49,21 @@ afterAll(async () => {
   await t?.close();
 });
 
-const get = (path: string, token = admin) => request(t.app).get(`/api/v1${path}`).set(bearer(token));
-const names = (res: request.Response) => res.body.data.data.map((e: { name: string }) => e.name);
+type Query = z.input<typeof LogSearchQuery>;
+/** token null: no session. */
+const list = (query: Omit<Query, 'name'> = {}, token: string | null = admin) =>
+  apiClient(t.app, token ?? undefined).logs.listLogs({ query });
+const search = (query: Query, token: string | null = admin) => apiClient(t.app, token ?? undefined).logs.searchLogs({ query });
+const names = (res: Awaited<ReturnType<typeof search>>) => bodyOf(res, 200).data.data.map((e) => e.name);
 
 describe('logs', () => {
   it('answers {data: paginator of LogEntry}, newest first', async () => {
-    const res = await get('/logs');
+    const res = await list();
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ current_page: 1, last_page: 2, per_page: 10, total: 14 });
+    const body = bodyOf(res, 200);
+    expect(body.data).toMatchObject({ current_page: 1, last_page: 2, per_page: 10, total: 14 });
     expect(names(res).slice(0, 3)).toEqual(['alice cooper', 'Bob Otieno', 'Alice Wanjiru']);
-    expect(res.body.data.data[0]).toEqual({
+    expect(body.data.data[0]).toEqual({
       id: expect.any(Number),
       name: 'alice cooper',
       activity: 'Member updated',
@@ -67,52 +74,51 @@ describe('logs', () => {
       ip_address: '192.168.1.5',
       status: 'denied',
     });
-    expect(res.body.data.data[1].user_id).toBe(8);
-    const stamps = res.body.data.data.map((e: { created_at: string }) => Date.parse(e.created_at));
+    expect(body.data.data[1]!.user_id).toBe(8);
+    const stamps = body.data.data.map((e) => Date.parse(e.created_at));
     expect(stamps).toEqual([...stamps].sort((a, b) => b - a));
   });
 
   it('pages, with an empty page past the end', async () => {
-    const second = await get('/logs?page=2');
-    expect(second.body.data.data).toHaveLength(4);
+    const second = await list({ page: 2 });
+    expect(bodyOf(second, 200).data.data).toHaveLength(4);
     expect(names(second)).toContain('Filler 0');
-    const past = await get('/logs?page=5');
+    const past = await list({ page: 5 });
     expect(past.status).toBe(200);
-    expect(past.body.data).toMatchObject({ data: [], current_page: 5, last_page: 2, total: 14 });
-    expect((await get('/logs?per_page=500')).status).toBe(422);
+    expect(bodyOf(past, 200).data).toMatchObject({ data: [], current_page: 5, last_page: 2, total: 14 });
+    expect((await list({ per_page: 500 })).status).toBe(422);
   });
 
   it('filters by each field alone, case-insensitively', async () => {
-    expect(names(await get('/search/logs?name=ALICE'))).toEqual(['alice cooper', 'Alice Wanjiru']);
-    expect(names(await get('/search/logs?activity=vote'))).toEqual(['Bob Otieno']);
-    expect(names(await get('/search/logs?user_id=7'))).toEqual(['alice cooper', 'Alice Wanjiru']);
-    expect(names(await get('/search/logs?data=member%20no'))).toEqual(['alice cooper']);
-    expect(names(await get('/search/logs?ip_address=192.168'))).toEqual(['alice cooper']);
-    expect(names(await get('/search/logs?status=FAILED'))).toEqual(['Bob Otieno']);
+    expect(names(await search({ name: 'ALICE' }))).toEqual(['alice cooper', 'Alice Wanjiru']);
+    expect(names(await search({ activity: 'vote' }))).toEqual(['Bob Otieno']);
+    expect(names(await search({ user_id: '7' }))).toEqual(['alice cooper', 'Alice Wanjiru']);
+    expect(names(await search({ data: 'member no' }))).toEqual(['alice cooper']);
+    expect(names(await search({ ip_address: '192.168' }))).toEqual(['alice cooper']);
+    expect(names(await search({ status: 'FAILED' }))).toEqual(['Bob Otieno']);
   });
 
   it('combines filters and treats wildcards literally', async () => {
-    expect(names(await get('/search/logs?name=alice&status=success'))).toEqual(['Alice Wanjiru']);
-    expect(names(await get('/search/logs?name=alice&user_id=7&ip_address=10.0&activity=login&data=email'))).toEqual(['Alice Wanjiru']);
-    expect(names(await get('/search/logs?name=bob&user_id=7'))).toEqual([]);
-    expect(names(await get(`/search/logs?data=${encodeURIComponent('100%')}`))).toEqual(['alice cooper']);
-    expect((await get(`/search/logs?name=${encodeURIComponent('%')}`)).body.data.total).toBe(0);
-    expect((await get('/search/logs?user_id=abc')).body.data).toMatchObject({ data: [], total: 0, last_page: 1 });
-    const filtered = await get('/search/logs?activity=code&per_page=5&page=3');
-    expect(filtered.body.data).toMatchObject({ current_page: 3, last_page: 3, total: 11 });
-    expect(filtered.body.data.data).toHaveLength(1);
+    expect(names(await search({ name: 'alice', status: 'success' }))).toEqual(['Alice Wanjiru']);
+    expect(names(await search({ name: 'alice', user_id: '7', ip_address: '10.0', activity: 'login', data: 'email' }))).toEqual([
+      'Alice Wanjiru',
+    ]);
+    expect(names(await search({ name: 'bob', user_id: '7' }))).toEqual([]);
+    expect(names(await search({ data: '100%' }))).toEqual(['alice cooper']);
+    expect(bodyOf(await search({ name: '%' }), 200).data.total).toBe(0);
+    expect(bodyOf(await search({ user_id: 'abc' }), 200).data).toMatchObject({ data: [], total: 0, last_page: 1 });
+    const filtered = bodyOf(await search({ activity: 'code', per_page: 5, page: 3 }), 200);
+    expect(filtered.data).toMatchObject({ current_page: 3, last_page: 3, total: 11 });
+    expect(filtered.data.data).toHaveLength(1);
   });
 
   it('finds an admin change made through the API, with the admin, IP and status', async () => {
     const p = await createPosition(t.ctx);
     const m = await createMember(t.ctx);
-    const res = await request(t.app)
-      .post('/api/v1/assign/psk/position')
-      .set(bearer(admin))
-      .send({ member_no: m.memberNo, position_ids: [p.id] });
+    const res = await apiClient(t.app, admin).members.assignPositions({ body: { member_no: m.memberNo, position_ids: [p.id] } });
     expect(res.status).toBe(200);
-    const found = await get(`/search/logs?activity=positions%20assigned&name=logs%20admin&data=${m.memberNo}`);
-    expect(found.body.data.data).toEqual([
+    const found = await search({ activity: 'positions assigned', name: 'logs admin', data: m.memberNo });
+    expect(bodyOf(found, 200).data.data).toEqual([
       expect.objectContaining({
         name: 'Logs Admin',
         user_type: 'admin',
@@ -133,29 +139,40 @@ describe('logs', () => {
     await recordActivity(t.ctx, { name: 'Same Id Agent', activity: 'Overlap check', userId: id, userType: 'agent', status: 'success' });
     expect(sameIdAdmin.id).toEqual(expect.any(Number));
     expect(sameIdAgent.id).toEqual(expect.any(Number));
-    const both = await get(`/search/logs?user_id=${id}`);
-    expect(both.body.data.data.map((e: { user_type: string }) => e.user_type).sort()).toEqual(['admin', 'agent', 'voter']);
-    expect(names(await get(`/search/logs?user_id=${id}&user_type=voter`))).toEqual(['Same Id Voter']);
-    expect(names(await get(`/search/logs?user_id=${id}&user_type=admin`))).toEqual(['Same Id Admin']);
-    expect(names(await get(`/search/logs?user_id=${id}&user_type=staff`)).sort()).toEqual(['Same Id Admin', 'Same Id Agent']);
-    expect(names(await get(`/search/logs?user_id=${id}&user_type=`)).length).toBe(3);
-    expect((await get('/search/logs?user_type=robot')).status).toBe(422);
+    const both = await search({ user_id: String(id) });
+    expect(
+      bodyOf(both, 200)
+        .data.data.map((e) => e.user_type)
+        .sort(),
+    ).toEqual(['admin', 'agent', 'voter']);
+    expect(names(await search({ user_id: String(id), user_type: 'voter' }))).toEqual(['Same Id Voter']);
+    expect(names(await search({ user_id: String(id), user_type: 'admin' }))).toEqual(['Same Id Admin']);
+    expect(names(await search({ user_id: String(id), user_type: 'staff' })).sort()).toEqual(['Same Id Admin', 'Same Id Agent']);
+    // An empty user_type, as a cleared filter sends it, is no filter.
+    expect(names(await search({ user_id: String(id), user_type: untyped('') })).length).toBe(3);
+    expect((await search({ user_type: untyped('robot') })).status).toBe(422);
   });
 
   it('records the user type of a real voter sign-out', async () => {
     const voter = await createMember(t.ctx, { name: 'Signed Out Voter' });
     const voterToken = await tokenFor(t.ctx, 'voter', voter.id);
-    expect((await request(t.app).post('/api/v1/logout').set(bearer(voterToken))).status).toBe(204);
-    const found = await get(`/search/logs?user_id=${voter.id}&user_type=voter&activity=sign-out`);
-    expect(found.body.data.data).toEqual([expect.objectContaining({ name: 'Signed Out Voter', user_id: voter.id, user_type: 'voter' })]);
-    const asStaff = await get(`/search/logs?user_id=${voter.id}&user_type=staff&activity=sign-out&name=signed%20out%20voter`);
-    expect(asStaff.body.data.data).toEqual([]);
+    expect((await apiClient(t.app, voterToken).auth.logout()).status).toBe(204);
+    const found = await search({ user_id: String(voter.id), user_type: 'voter', activity: 'sign-out' });
+    expect(bodyOf(found, 200).data.data).toEqual([
+      expect.objectContaining({ name: 'Signed Out Voter', user_id: voter.id, user_type: 'voter' }),
+    ]);
+    const asStaff = await search({ user_id: String(voter.id), user_type: 'staff', activity: 'sign-out', name: 'signed out voter' });
+    expect(bodyOf(asStaff, 200).data.data).toEqual([]);
   });
 
   it('is for admins only', async () => {
-    for (const path of ['/logs', '/search/logs?name=a']) {
-      expect((await request(t.app).get(`/api/v1${path}`)).status).toBe(401);
-      for (const role of ['voter', 'agent'] as const) expect((await get(path, await tokenFor(t.ctx, role))).status).toBe(403);
+    const calls = {
+      logs: (token: string | null) => list({}, token),
+      'search/logs': (token: string | null) => search({ name: 'a' }, token),
+    };
+    for (const [route, call] of Object.entries(calls)) {
+      expect((await call(null)).status, route).toBe(401);
+      for (const role of ['voter', 'agent'] as const) expect((await call(await tokenFor(t.ctx, role))).status, route).toBe(403);
     }
   });
 });

@@ -1,9 +1,9 @@
 import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { eq } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { branches, members } from '../../db/schema';
-import { bearer, branchId, createCandidate, createPosition, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, multipart, type ApiClient } from '../../../test/client';
+import { branchId, createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter } from '../../../test/voting/election';
 
@@ -28,7 +28,7 @@ describe.each([
   { label: 'B is election 1, A a new election, archived', closedIsOne: false, archiveA: true },
 ])('closed A and open B: $label', ({ closedIsOne, archiveA }) => {
   let t: TestApp;
-  let admin: string;
+  let admin: ApiClient;
   let A: number;
   let B: number;
   let bChair: number;
@@ -41,40 +41,39 @@ describe.each([
   /** Voted only in A, for a national and a Nairobi position. */
   let votedInA: Row;
 
-  const api = (method: 'get' | 'post' | 'patch' | 'delete', path: string, token: string = admin) =>
-    request(t.app)[method](`/api/v1/${path}`).set(bearer(token));
   const stored = async (id: number) => (await t.ctx.database.db.select().from(members).where(eq(members.id, id)))[0]!;
   const edit = (m: Row, change: Partial<Row & { county: string }> = {}, extra: Record<string, unknown> = {}) => {
     const r = { ...m, county: 'Nairobi', ...change };
-    return api('post', `edit/psk/member/${m.id}`).send({
-      name: r.name,
-      phone: r.phone,
-      email: r.email,
-      member_no: r.memberNo,
-      county: r.county,
-      ...extra,
+    return admin.members.updateMember({
+      params: { id: m.id },
+      body: { name: r.name, phone: r.phone, email: r.email, member_no: r.memberNo, county: r.county, ...extra },
     });
   };
   const line = (m: Row, change: Partial<Row> = {}) => {
     const r = { ...m, ...change };
     return `${r.memberNo},${r.name},${r.email},${r.phone},Nairobi`;
   };
-  const importCsv = (lines: string[], confirm = false) => {
-    const req = api('post', 'members/import').attach('file', Buffer.from(`member_no,name,email,phone,branch\n${lines.join('\n')}\n`), {
-      filename: 'members.csv',
-      contentType: 'text/csv',
+  const importCsv = (lines: string[], confirm = false) =>
+    admin.members.importMembers({
+      query: {},
+      body: multipart({
+        file: {
+          file: Buffer.from(`member_no,name,email,phone,branch\n${lines.join('\n')}\n`),
+          filename: 'members.csv',
+          contentType: 'text/csv',
+        },
+        confirm_contact_changes: confirm ? '1' : undefined,
+      }),
     });
-    return confirm ? req.field('confirm_contact_changes', '1') : req;
-  };
   let phones = 0;
   const freshPhone = () => `+254788${closedIsOne ? 1 : 2}${String(++phones).padStart(5, '0')}`;
 
   beforeAll(async () => {
     t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
-    admin = await tokenFor(t.ctx, 'admin');
-    const created = await api('post', 'elections').send({ title: 'Another election' });
+    admin = apiClient(t.app, await tokenFor(t.ctx, 'admin'));
+    const created = await admin.organisation.createElection({ body: { title: 'Another election' } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const other: number = created.body.data.id;
+    const other = bodyOf(created, 201).data.id!;
     [A, B] = closedIsOne ? [1, other] : [other, 1];
     const aChair = await createPosition(t.ctx, { name: 'A Chair', electionId: A });
     const aRep = await createPosition(t.ctx, { name: 'A Rep', level: 'Nairobi', electionId: A });
@@ -89,16 +88,20 @@ describe.each([
     votedInA = inA.member;
     votedInB = inB.member;
 
-    expect((await api('post', `toggle?election_id=${A}`).send({ status: true })).status).toBe(200);
-    const voteA = await api('post', `psk/vote?election_id=${A}`, inA.token).send({
-      candidates: { [aChair.id]: x.id, [aRep.id]: aRepCandidate.id },
+    expect((await admin.elections.toggleElection({ query: { election_id: A }, body: { status: true } })).status).toBe(200);
+    const voteA = await apiClient(t.app, inA.token).ballots.castVote({
+      query: { election_id: A },
+      body: { candidates: { [aChair.id]: x.id, [aRep.id]: aRepCandidate.id } },
     });
     expect(voteA.status, JSON.stringify(voteA.body)).toBe(201);
-    expect((await api('post', `election/close?election_id=${A}`)).status).toBe(200);
-    if (archiveA) expect((await api('post', `elections/${A}/archive`)).status).toBe(200);
+    expect((await admin.lifecycle.closeElection({ query: { election_id: A } })).status).toBe(200);
+    if (archiveA) expect((await admin.organisation.archiveElection({ params: { id: A } })).status).toBe(200);
 
-    expect((await api('post', `toggle?election_id=${B}`).send({ status: true })).status).toBe(200);
-    const voteB = await api('post', `psk/vote?election_id=${B}`, inB.token).send({ candidates: { [bChair]: y.id } });
+    expect((await admin.elections.toggleElection({ query: { election_id: B }, body: { status: true } })).status).toBe(200);
+    const voteB = await apiClient(t.app, inB.token).ballots.castVote({
+      query: { election_id: B },
+      body: { candidates: { [bChair]: y.id } },
+    });
     expect(voteB.status, JSON.stringify(voteB.body)).toBe(201);
   });
   afterAll(async () => {
@@ -108,24 +111,23 @@ describe.each([
   it("refuses renaming or renumbering a candidate of the closed election by the member edit, the CSV re-import and B's candidate edit", async () => {
     const rename = await edit(x, { name: 'Xavier Renamed' });
     expect(rename.status, JSON.stringify(rename.body)).toBe(409);
-    expect(rename.body.message).toBe(FROZEN);
+    expect(bodyOf(rename, 409).message).toBe(FROZEN);
     const renumber = await edit(x, { memberNo: '99990001' });
     expect(renumber.status, JSON.stringify(renumber.body)).toBe(409);
-    expect(renumber.body.message).toBe(FROZEN);
+    expect(bodyOf(renumber, 409).message).toBe(FROZEN);
 
     const imported = await importCsv([line(y), line(x, { name: 'Xavier Renamed' })]);
     expect(imported.status, JSON.stringify(imported.body)).toBe(409);
-    expect(imported.body.message).toBe(`${FROZEN}. Nothing imported: line 3 (member ${x.memberNo})`);
+    expect(bodyOf(imported, 409).message).toBe(`${FROZEN}. Nothing imported: line 3 (member ${x.memberNo})`);
 
     // Standing in the open B too does not free the name A's declaration shows.
-    const candidateEdit = await api('post', `edit/candidate/${x.id}?election_id=${B}`)
-      .field('name', 'Xavier Renamed')
-      .field('phone', x.phone)
-      .field('email', x.email!)
-      .field('county', 'Nairobi')
-      .field('position_ids[]', String(bChair));
+    const candidateEdit = await admin.candidates.updateCandidate({
+      params: { id: x.id },
+      query: { election_id: B },
+      body: multipart({ name: 'Xavier Renamed', phone: x.phone, email: x.email!, county: 'Nairobi', 'position_ids[]': String(bChair) }),
+    });
     expect(candidateEdit.status, JSON.stringify(candidateEdit.body)).toBe(409);
-    expect(candidateEdit.body.message).toBe(FROZEN);
+    expect(bodyOf(candidateEdit, 409).message).toBe(FROZEN);
 
     const after = await stored(x.id);
     expect(after.name).toBe(x.name);
@@ -149,7 +151,7 @@ describe.each([
     expect(y.name).toBe('Yusuf Imported');
     // members.changed reaches B's live results, whichever election is current.
     await vi.waitFor(async () => {
-      const results = await api('get', `psk/results?election_id=${B}`);
+      const results = await admin.elections.getResults({ query: { election_id: B } });
       expect(JSON.stringify(results.body)).toContain('Yusuf Imported');
     });
   });
@@ -158,7 +160,7 @@ describe.each([
     const newPhone = freshPhone();
     const refused = await edit(votedInB, { phone: newPhone });
     expect(refused.status, JSON.stringify(refused.body)).toBe(409);
-    expect(refused.body.issue).toBe(CONTACT_CHANGE_AFTER_VOTE);
+    expect(bodyOf(refused, 409).issue).toBe(CONTACT_CHANGE_AFTER_VOTE);
     expect((await stored(votedInB.id)).phone).toBe(votedInB.phone);
     const confirmed = await edit(votedInB, { phone: newPhone }, { confirm_contact_change: true });
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
@@ -166,13 +168,13 @@ describe.each([
     expect(votedInB.phone).toBe(newPhone);
 
     // Paused is still under way.
-    expect((await api('post', `toggle?election_id=${B}`).send({ status: false })).status).toBe(200);
+    expect((await admin.elections.toggleElection({ query: { election_id: B }, body: { status: false } })).status).toBe(200);
     try {
       const otherPhone = freshPhone();
       const lineError = await importCsv([line(votedInB, { phone: otherPhone })]);
       expect(lineError.status, JSON.stringify(lineError.body)).toBe(200);
       expect(lineError.body).toMatchObject({ created: 0, updated: 0 });
-      expect(lineError.body.errors).toEqual([
+      expect(bodyOf(lineError, 200).errors).toEqual([
         { line: 2, message: expect.stringContaining(votedInB.memberNo), issue: CONTACT_CHANGE_AFTER_VOTE },
       ]);
       expect((await stored(votedInB.id)).phone).toBe(newPhone);
@@ -180,7 +182,7 @@ describe.each([
       expect(withConfirm.body).toMatchObject({ updated: 1, errors: [] });
       expect((await stored(votedInB.id)).phone).toBe(otherPhone);
     } finally {
-      expect((await api('post', `toggle?election_id=${B}`).send({ status: true })).status).toBe(200);
+      expect((await admin.elections.toggleElection({ query: { election_id: B }, body: { status: true } })).status).toBe(200);
     }
   });
 
@@ -202,16 +204,17 @@ describe.each([
   });
 
   it("edits branches after A closed; a branch titling A's positions keeps its name", async () => {
-    const created = await api('post', 'branches').send({ name: `Eldoret ${closedIsOne ? 1 : 2}` });
+    const created = await admin.setup.createBranch({ body: { name: `Eldoret ${closedIsOne ? 1 : 2}` } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const renamed = await api('patch', `branches/${created.body.data.id}`).send({ name: `Eldoret Town ${closedIsOne ? 1 : 2}` });
+    const id = bodyOf(created, 201).data.id;
+    const renamed = await admin.setup.updateBranch({ params: { id }, body: { name: `Eldoret Town ${closedIsOne ? 1 : 2}` } });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
-    expect((await api('delete', `branches/${created.body.data.id}`)).status).toBe(204);
+    expect((await admin.setup.deleteBranch({ params: { id } })).status).toBe(204);
 
     const kisumu = await branchId(t.ctx, 'Kisumu');
-    const refused = await api('patch', `branches/${kisumu}`).send({ name: 'Kisumu City' });
+    const refused = await admin.setup.updateBranch({ params: { id: kisumu }, body: { name: 'Kisumu City' } });
     expect(refused.status, JSON.stringify(refused.body)).toBe(409);
-    expect(refused.body.message).toBe(SETUP_CLOSED);
+    expect(bodyOf(refused, 409).message).toBe(SETUP_CLOSED);
     const [row] = await t.ctx.database.db.select().from(branches).where(eq(branches.id, kisumu));
     expect(row!.name).toBe('Kisumu');
   });

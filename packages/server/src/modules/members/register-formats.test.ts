@@ -1,5 +1,4 @@
 import { eq, inArray } from 'drizzle-orm';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_MEMBER_NO_MESSAGE,
@@ -10,10 +9,10 @@ import {
 } from '@kura/contract';
 import { electionRoll, members, nominations, nominationSupporters, participation, sessions } from '../../db/schema';
 import { CURRENT_ELECTION } from '../elections';
-import { apiClient, bodyOf, multipart, type ApiClient } from '../../../test/client';
+import { apiClient, bodyOf, browserClient, multipart, type ApiClient } from '../../../test/client';
 import { openBrowser } from '../../../test/auth/browser';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
-import { bearer, createCandidate, createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
+import { createCandidate, createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { MEMBER_IN_NOMINATION, MEMBER_ON_FROZEN_ROLL, MEMBER_STANDS, MEMBER_VOTED } from './delete-member';
 
@@ -147,18 +146,18 @@ describe('member_no_pattern', () => {
       });
       expect(change.status).toBe(422);
       // Sign-in takes what the pattern accepts, an e-mail or a phone; anything else gets the spec's message.
-      const browser = await openBrowser(t.app);
-      const refused = await browser.post('/api/v1/verify/phone', { unique_id: 'UFC-001', consent: true });
+      const browser = browserClient(await openBrowser(t.app));
+      const refused = await browser.auth.verifyPhone({ body: { unique_id: 'UFC-001', consent: true } });
       expect(refused.status).toBe(422);
-      expect(refused.body.errors).toEqual({ unique_id: [inEnglish(IDENTIFIER_FORMAT_MESSAGE)] });
-      expect((await browser.post('/api/v1/verify/phone', { unique_id: '99999999', consent: true })).status).toBe(404);
+      expect(bodyOf(refused, 422).errors).toEqual({ unique_id: [inEnglish(IDENTIFIER_FORMAT_MESSAGE)] });
+      expect((await browser.auth.verifyPhone({ body: { unique_id: '99999999', consent: true } })).status).toBe(404);
     } finally {
       expect(bodyOf(await setPattern(''), 200).data.member_no_pattern).toBeNull();
     }
     // Back to the default: UFC-001 is a member number again, and its code goes to the E.164 phone.
     const member = await createMember(t.ctx, { memberNo: 'SIGN-1', phone: '+254712999001' });
-    const browser = await openBrowser(t.app);
-    const sent = await browser.post('/api/v1/verify/phone', { unique_id: 'SIGN-1', consent: true });
+    const browser = browserClient(await openBrowser(t.app));
+    const sent = await browser.auth.verifyPhone({ body: { unique_id: 'SIGN-1', consent: true } });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     expect(sms.codeFor(member.phone)).toMatch(/^\d{6}$/);
   });
@@ -252,16 +251,17 @@ describe('DELETE members/{id}', () => {
 
 describe('GET members/import/template', () => {
   it('answers a CSV with the header and two example lines, which the import takes as it is', async () => {
-    const res = await request(t.app).get('/api/v1/members/import/template').set(bearer(adminToken));
+    const res = await apiClient(t.app, adminToken).members.getImportTemplate();
     expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^text\/csv/);
-    const lines = res.text.trim().split('\r\n');
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    const template = bodyOf(res, 200);
+    const lines = template.trim().split('\r\n');
     expect(lines[0]).toBe('member_no,name,email,phone,branch,language');
     expect(lines).toHaveLength(3);
     // The template's member numbers may exist already (imported above): they are updated then.
-    const imported = bodyOf(await upload(res.text), 200);
+    const imported = bodyOf(await upload(template), 200);
     expect(imported.errors).toEqual([]);
     expect(imported.created + imported.updated).toBe(2);
-    expect((await request(t.app).get('/api/v1/members/import/template')).status).toBe(401);
+    expect((await apiClient(t.app).members.getImportTemplate()).status).toBe(401);
   });
 });

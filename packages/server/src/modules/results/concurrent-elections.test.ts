@@ -1,8 +1,8 @@
-import request from 'supertest';
 import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { participation } from '../../db/schema';
-import { bearer, branchId, createCandidate, createPosition, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, type ApiClient } from '../../../test/client';
+import { branchId, createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, type Election } from '../../../test/voting/election';
 import { verifyAudit } from '../declaration';
@@ -15,28 +15,24 @@ import { verifyAudit } from '../declaration';
  */
 let t: TestApp;
 let e: Election;
-let admin: string;
+let admin: ApiClient;
+let anon: ApiClient;
 let by: number;
 let byChair: { id: number };
 let bySecretary: { id: number };
 let byCandidates: { chair: { id: number }; secretary: { id: number } };
 const ROUNDS = 3;
 
-const api = (method: 'get' | 'post', path: string, token: string | null = admin) => {
-  const r = request(t.app)[method](`/api/v1/${path}`);
-  return token ? r.set(bearer(token)) : r;
-};
-
 beforeAll(async () => {
   t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
-  admin = await tokenFor(t.ctx, 'admin');
+  admin = apiClient(t.app, await tokenFor(t.ctx, 'admin'));
+  anon = apiClient(t.app);
   e = await createElection(t.ctx);
-  const created = await api('post', 'elections').send({
-    title: 'Nairobi by-election',
-    electorate: { branch_ids: [await branchId(t.ctx, 'Nairobi')] },
+  const created = await admin.organisation.createElection({
+    body: { title: 'Nairobi by-election', electorate: { branch_ids: [await branchId(t.ctx, 'Nairobi')] } },
   });
   expect(created.status).toBe(201);
-  by = created.body.data.id;
+  by = bodyOf(created, 201).data.id!;
   byChair = await createPosition(t.ctx, { name: 'By Chair', electionId: by });
   bySecretary = await createPosition(t.ctx, { name: 'By Secretary', electionId: by });
   byCandidates = {
@@ -51,16 +47,21 @@ afterAll(async () => {
 
 describe('one member in two open elections at once', () => {
   it('records exactly one ballot per position per election under 20 concurrent submissions to each', async () => {
-    expect((await api('post', 'toggle?election_id=1').send({ status: true })).status).toBe(200);
-    expect((await api('post', `toggle?election_id=${by}`).send({ status: true })).status).toBe(200);
+    expect((await admin.elections.toggleElection({ query: { election_id: 1 }, body: { status: true } })).status).toBe(200);
+    expect((await admin.elections.toggleElection({ query: { election_id: by }, body: { status: true } })).status).toBe(200);
     await Promise.all([t.ctx.voting.tallyOf(1).idle(), t.ctx.voting.tallyOf(by).idle()]);
     for (let round = 0; round < ROUNDS; round++) {
       const { token, member } = await createVoter(t.ctx);
+      const voter = apiClient(t.app, token);
       const toOne = () =>
-        api('post', 'psk/vote?election_id=1', token).send({ candidates: { [e.chair.id]: e.alice.id, [e.treasurer.id]: e.dan.id } });
+        voter.ballots.castVote({
+          query: { election_id: 1 },
+          body: { candidates: { [e.chair.id]: e.alice.id, [e.treasurer.id]: e.dan.id } },
+        });
       const toBy = () =>
-        api('post', `psk/vote?election_id=${by}`, token).send({
-          candidates: { [byChair.id]: byCandidates.chair.id, [bySecretary.id]: byCandidates.secretary.id },
+        voter.ballots.castVote({
+          query: { election_id: by },
+          body: { candidates: { [byChair.id]: byCandidates.chair.id, [bySecretary.id]: byCandidates.secretary.id } },
         });
       // Interleaved: 40 submissions in flight at once, 20 to each election.
       const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? toOne() : toBy())));
@@ -86,28 +87,25 @@ describe('one member in two open elections at once', () => {
 
   it("keeps each election's results, statistics, commitments and audit to its own ballots", async () => {
     await Promise.all([t.ctx.voting.tallyOf(1).idle(), t.ctx.voting.tallyOf(by).idle()]);
-    const totals = async (query: string) =>
+    const totals = async (id: number) =>
       Object.fromEntries(
-        ((await api('get', `psk/results${query}`, null)).body.data.data as { position_id: number; total: number }[]).map((g) => [
-          g.position_id,
-          g.total,
-        ]),
+        bodyOf(await anon.elections.getResults({ query: { election_id: id } }), 200).data.data.map((g) => [g.position_id, g.total]),
       );
-    const one = await totals('?election_id=1');
+    const one = await totals(1);
     expect(one[e.chair.id]).toBe(ROUNDS);
     expect(one[e.treasurer.id]).toBe(ROUNDS);
     expect(one[byChair.id]).toBeUndefined();
-    expect(await totals(`?election_id=${by}`)).toEqual({ [byChair.id]: ROUNDS, [bySecretary.id]: ROUNDS });
+    expect(await totals(by)).toEqual({ [byChair.id]: ROUNDS, [bySecretary.id]: ROUNDS });
 
     for (const id of [1, by]) {
-      const stats = (await api('get', `statistics?election_id=${id}`)).body.data.data;
+      const stats = bodyOf(await admin.elections.getStatistics({ query: { election_id: id } }), 200).data.data;
       expect(stats, `election ${id}`).toMatchObject({ votesCasted: ROUNDS * 2, membersVoted: ROUNDS });
     }
 
     // The close of each records its final commitment over its own ballots only.
-    for (const id of [1, by]) expect((await api('post', `election/close?election_id=${id}`)).status).toBe(200);
+    for (const id of [1, by]) expect((await admin.lifecycle.closeElection({ query: { election_id: id } })).status).toBe(200);
     for (const id of [1, by]) {
-      const [newest] = (await api('get', `psk/commitments?election_id=${id}`, null)).body.data as { count: number }[];
+      const [newest] = bodyOf(await anon.elections.listCommitments({ query: { election_id: id } }), 200).data;
       expect(newest!.count, `election ${id}`).toBe(ROUNDS * 2);
       const report = await verifyAudit(t.ctx, id);
       expect(report.problems, `election ${id}`).toEqual([]);

@@ -1,8 +1,7 @@
 import { isTallyResult } from '@kura/contract';
-import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { apiClient, bodyOf } from '../../../test/client';
-import { bearer } from '../../../test/factories';
+import type { UpdatePositionBody } from '@kura/contract';
+import { apiClient, bodyOf, multipart, untyped } from '../../../test/client';
 import { createVoter, vote } from '../../../test/voting/election';
 import { useElectionApp } from '../../../test/voting/election-app';
 
@@ -14,62 +13,59 @@ import { useElectionApp } from '../../../test/voting/election-app';
  */
 
 const f = useElectionApp();
-const API = '/api/v1';
 
-const patchPosition = (id: number, body: object | string) =>
-  request(f.t.app).patch(`${API}/positions/${id}`).set(bearer(f.adminToken)).send(body);
+const patchPosition = (id: number, body: UpdatePositionBody) => f.admin.setup.updatePosition({ params: { id }, body });
 
-function candidateForm(id: number, fields: Record<string, string | string[]>) {
-  const req = request(f.t.app).post(`${API}/edit/candidate/${id}`).set(bearer(f.adminToken));
-  for (const [key, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) req.field(key, v);
-  return req;
-}
+/** The candidate edit form as the browser sends it (`position_ids[]`, translations as JSON text). */
+const candidateForm = (id: number, fields: Record<string, string | string[]>) =>
+  f.admin.candidates.updateCandidate({ params: { id }, body: multipart(fields) });
 
 describe('the admin translates positions and statements', () => {
   it('refuses a language that is not shipped, a field that is not translatable and a text too long (422)', async () => {
-    const unknown = await patchPosition(f.e.chair.id, { translations: { fr: { name: 'Président' } } });
+    const unknown = await patchPosition(f.e.chair.id, { translations: untyped({ fr: { name: 'Président' } }) });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.errors['translations.fr']).toEqual(['The language must be one of en, sw']);
+    expect(bodyOf(unknown, 422).errors?.['translations.fr']).toEqual(['The language must be one of en, sw']);
 
-    const field = await patchPosition(f.e.chair.id, { translations: { sw: { title: 'Mwenyekiti' } } });
+    const field = await patchPosition(f.e.chair.id, { translations: untyped({ sw: { title: 'Mwenyekiti' } }) });
     expect(field.status).toBe(422);
 
     const long = await patchPosition(f.e.chair.id, { translations: { sw: { name: 'x'.repeat(101) } } });
     expect(long.status).toBe(422);
-    expect(long.body.errors['translations.sw.name']).toEqual(['Must be at most 100 characters long']);
+    expect(bodyOf(long, 422).errors?.['translations.sw.name']).toEqual(['Must be at most 100 characters long']);
 
-    const notObject = await patchPosition(f.e.chair.id, { translations: 'sw' });
+    const notObject = await patchPosition(f.e.chair.id, { translations: untyped('sw') });
     expect(notObject.status).toBe(422);
   });
 
   it('stores a position translation, answers it with the position, and drops empty texts', async () => {
     const res = await patchPosition(f.e.chair.id, {
-      translations: { sw: { name: 'Mwenyekiti', description: 'Anaongoza mikutano', ignored: undefined }, en: { name: '' } },
+      translations: untyped({ sw: { name: 'Mwenyekiti', description: 'Anaongoza mikutano', ignored: undefined }, en: { name: '' } }),
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data.translations).toEqual({ sw: { name: 'Mwenyekiti', description: 'Anaongoza mikutano' } });
+    expect(bodyOf(res, 200).data.translations).toEqual({ sw: { name: 'Mwenyekiti', description: 'Anaongoza mikutano' } });
     // The original is untouched.
-    expect(res.body.data.name).toBe(f.e.chair.name);
+    expect(bodyOf(res, 200).data.name).toBe(f.e.chair.name);
 
-    const listed = await request(f.t.app).get(`${API}/psk/positions`).set(bearer(f.adminToken));
-    const chair = listed.body.data.find((p: { id: number }) => p.id === f.e.chair.id);
+    const listed = bodyOf(await f.admin.members.listPositions(), 200).data;
+    const chair = listed.find((p) => p.id === f.e.chair.id)!;
     expect(chair.translations).toEqual({ sw: { name: 'Mwenyekiti', description: 'Anaongoza mikutano' } });
     // An untranslated position answers as before: no translations key.
-    expect(listed.body.data.find((p: { id: number }) => p.id === f.e.treasurer.id)).not.toHaveProperty('translations');
+    expect(listed.find((p) => p.id === f.e.treasurer.id)).not.toHaveProperty('translations');
   });
 
   it('creates a motion with its text translated', async () => {
-    const res = await request(f.t.app)
-      .post(`${API}/positions`)
-      .set(bearer(f.adminToken))
-      .send({
+    const res = await f.admin.setup.createPosition({
+      body: {
         name: 'Budget approval',
         kind: 'motion',
         description: 'Approve the 2026 budget',
         translations: { sw: { name: 'Kuidhinisha bajeti', description: 'Kuidhinisha bajeti ya 2026' } },
-      });
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.data[0].translations).toEqual({ sw: { name: 'Kuidhinisha bajeti', description: 'Kuidhinisha bajeti ya 2026' } });
+    expect(bodyOf(res, 201).data[0]!.translations).toEqual({
+      sw: { name: 'Kuidhinisha bajeti', description: 'Kuidhinisha bajeti ya 2026' },
+    });
   });
 
   it("stores a candidate's statement translation from the multipart edit (JSON text), and refuses a bad one", async () => {
@@ -83,16 +79,16 @@ describe('the admin translates positions and statements', () => {
     };
     const bad = await candidateForm(f.e.alice.id, { ...fields, translations: '{"xx":{"statement":"?"}}' });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors['translations.xx']).toEqual(['The language must be one of en, sw']);
+    expect(bodyOf(bad, 422).errors?.['translations.xx']).toEqual(['The language must be one of en, sw']);
 
     const ok = await candidateForm(f.e.alice.id, { ...fields, translations: JSON.stringify({ sw: { statement: 'Nitatumikia' } }) });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(ok.body.data.statement).toBe('I will serve');
-    expect(ok.body.data.translations).toEqual({ sw: { statement: 'Nitatumikia' } });
+    expect(bodyOf(ok, 200).data.statement).toBe('I will serve');
+    expect(bodyOf(ok, 200).data.translations).toEqual({ sw: { statement: 'Nitatumikia' } });
 
     // Absent keeps them.
     const kept = await candidateForm(f.e.alice.id, fields);
-    expect(kept.body.data.translations).toEqual({ sw: { statement: 'Nitatumikia' } });
+    expect(bodyOf(kept, 200).data.translations).toEqual({ sw: { statement: 'Nitatumikia' } });
   });
 });
 
@@ -121,12 +117,12 @@ describe("the ballot, the live results and the declaration carry the translation
     expect((await f.admin.elections.toggleElection({ body: { status: true } })).status).toBe(200);
     expect((await vote(f.t.app, (await createVoter(f.t.ctx)).token, { [f.e.chair.id]: f.e.alice.id })).status).toBe(201);
 
-    const live = await request(f.t.app).get(`${API}/agent/results`).set(bearer(f.adminToken));
+    const live = await f.admin.elections.getAgentResults();
     expect(live.status).toBe(200);
-    const liveChair = live.body.data.data.find((g: { position_id: number }) => g.position_id === f.e.chair.id);
+    const liveChair = bodyOf(live, 200).data.data.find((g) => g.position_id === f.e.chair.id)!;
     expect(liveChair.title).toBe(`${f.e.chair.name} National`);
     expect(liveChair.translations).toEqual({ sw: { title: 'Mwenyekiti National' } });
-    const liveTreasurer = live.body.data.data.find((g: { position_id: number }) => g.position_id === f.e.treasurer.id);
+    const liveTreasurer = bodyOf(live, 200).data.data.find((g) => g.position_id === f.e.treasurer.id);
     expect(liveTreasurer).not.toHaveProperty('translations');
 
     expect((await f.admin.lifecycle.closeElection()).status).toBe(200);

@@ -1,8 +1,8 @@
-import request from 'supertest';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { election } from '../../db/schema';
-import { bearer, createCandidate, createPosition, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, type ApiClient } from '../../../test/client';
+import { createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createElection, createVoter, type Election } from '../../../test/voting/election';
 
@@ -14,21 +14,21 @@ import { createElection, createVoter, type Election } from '../../../test/voting
  */
 let t: TestApp;
 let e: Election;
-let admin: string;
+let admin: ApiClient;
+let anon: ApiClient;
 let by: number;
 let byPosition: { id: number; name: string };
 let byCandidate: { id: number };
 
-const api = (method: 'get' | 'post' | 'put', path: string, token: string | null = admin) => {
-  const r = request(t.app)[method](`/api/v1/${path}`);
-  return token ? r.set(bearer(token)) : r;
-};
-const receiptOf = (res: request.Response, positionId: number) =>
-  (res.body.receipts as { position_id: number; vvpat: string }[]).find((r) => r.position_id === positionId)!.vvpat;
+type Cast = Awaited<ReturnType<ApiClient['ballots']['castVote']>>;
+const receiptOf = (res: Cast, positionId: number) => bodyOf(res, 201).receipts.find((r) => r.position_id === positionId)!.vvpat;
+const voteIn = (electionId: number, token: string, candidates: Record<number, number>) =>
+  apiClient(t.app, token).ballots.castVote({ query: { election_id: electionId }, body: { candidates } });
 
 beforeAll(async () => {
   t = await createTestApp({ env: { MIX_INTERVAL_MS: '3600000' } });
-  admin = await tokenFor(t.ctx, 'admin');
+  admin = apiClient(t.app, await tokenFor(t.ctx, 'admin'));
+  anon = apiClient(t.app);
   e = await createElection(t.ctx);
   await t.ctx.database.db.update(election).set({ title: 'Annual Elections 2026' }).where(eq(election.id, 1));
   const [row] = await t.ctx.database.db.insert(election).values({ title: 'By-election 2026' }).returning({ id: election.id });
@@ -36,8 +36,8 @@ beforeAll(async () => {
   byPosition = await createPosition(t.ctx, { name: 'Trustee', electionId: by });
   byCandidate = await createCandidate(t.ctx, [byPosition.id], { name: 'Tumaini Trustee' });
   await t.ctx.voting.tallyOf(by).refreshStructure();
-  expect((await api('post', 'toggle?election_id=1').send({ status: true })).status).toBe(200);
-  expect((await api('post', `toggle?election_id=${by}`).send({ status: true })).status).toBe(200);
+  expect((await admin.elections.toggleElection({ query: { election_id: 1 }, body: { status: true } })).status).toBe(200);
+  expect((await admin.elections.toggleElection({ query: { election_id: by }, body: { status: true } })).status).toBe(200);
   await Promise.all([t.ctx.voting.tallyOf(1).idle(), t.ctx.voting.tallyOf(by).idle()]);
 });
 afterAll(async () => {
@@ -48,15 +48,17 @@ describe('receipts name their election', () => {
   it("lists the caller's receipts of every election, newest election first, each count under its election's visibility", async () => {
     const me = await createVoter(t.ctx);
     const other = await createVoter(t.ctx);
-    const inOne = await api('post', 'psk/vote?election_id=1', me.token).send({ candidates: { [e.chair.id]: e.alice.id } });
-    const inBy = await api('post', `psk/vote?election_id=${by}`, me.token).send({ candidates: { [byPosition.id]: byCandidate.id } });
-    const theirs = await api('post', `psk/vote?election_id=${by}`, other.token).send({ candidates: { [byPosition.id]: byCandidate.id } });
+    const inOne = await voteIn(1, me.token, { [e.chair.id]: e.alice.id });
+    const inBy = await voteIn(by, me.token, { [byPosition.id]: byCandidate.id });
+    const theirs = await voteIn(by, other.token, { [byPosition.id]: byCandidate.id });
     expect([inOne.status, inBy.status, theirs.status]).toEqual([201, 201, 201]);
     await Promise.all([t.ctx.voting.tallyOf(1).idle(), t.ctx.voting.tallyOf(by).idle()]);
 
     // The by-election hides its counts from voters until it closes; election 1 shows them live.
-    expect((await api('put', `election?election_id=${by}`).send({ results_visibility: 'after_close' })).status).toBe(200);
-    const own = await api('get', 'psk/vvpat', me.token);
+    expect((await admin.elections.updateElection({ query: { election_id: by }, body: { results_visibility: 'after_close' } })).status).toBe(
+      200,
+    );
+    const own = await apiClient(t.app, me.token).vvpat.getMyVvpat();
     expect(own.status).toBe(200);
     expect(own.body).toEqual({
       data: {
@@ -90,7 +92,7 @@ describe('receipts name their election', () => {
       [inBy, byPosition.id, 'By-election 2026', 'Trustee National'],
     ] as const) {
       const code = receiptOf(res, positionId);
-      const check = await api('get', `psk/receipt/${code}`, null);
+      const check = await anon.elections.getReceipt({ params: { vvpat: code } });
       expect(check.status).toBe(200);
       expect(check.body).toEqual({
         vvpat: code,
@@ -103,27 +105,30 @@ describe('receipts name their election', () => {
     }
 
     // The admin's audit trail is one election's, under that election's visibility.
-    const trailOne = await api('get', 'psk/admin/vvpat?election_id=1');
+    const trailOne = await admin.vvpat.listVvpat({ query: { election_id: 1 } });
     expect(trailOne.status).toBe(200);
-    expect(trailOne.body.data.votes.map((v: { vvpat: string }) => v.vvpat)).toEqual([receiptOf(inOne, e.chair.id)]);
-    expect(trailOne.body.data.votes[0]).toMatchObject({ election_id: 1, election: 'Annual Elections 2026', count: 1 });
-    expect(trailOne.body.meta.total).toBe(1);
-    const bare = await api('get', 'psk/admin/vvpat');
-    expect(bare.body.data.votes.map((v: { vvpat: string }) => v.vvpat)).toEqual([receiptOf(inOne, e.chair.id)]);
+    const one = bodyOf(trailOne, 200);
+    expect(one.data.votes.map((v) => v.vvpat)).toEqual([receiptOf(inOne, e.chair.id)]);
+    expect(one.data.votes[0]).toMatchObject({ election_id: 1, election: 'Annual Elections 2026', count: 1 });
+    expect(one.meta.total).toBe(1);
+    const bare = bodyOf(await admin.vvpat.listVvpat(), 200);
+    expect(bare.data.votes.map((v) => v.vvpat)).toEqual([receiptOf(inOne, e.chair.id)]);
     // The by-election's choices stay hidden until it closes, whichever election is current.
-    expect((await api('get', `psk/admin/vvpat?election_id=${by}`)).status).toBe(403);
-    expect((await api('get', `search/vvpat?election_id=${by}&vvpat=${receiptOf(inBy, byPosition.id)}`)).status).toBe(403);
-    expect((await api('get', `search/vvpat?election_id=1&vvpat=${receiptOf(inBy, byPosition.id)}`)).body.data.votes).toEqual([]);
-    expect((await api('put', `election?election_id=${by}`).send({ results_visibility: 'live' })).status).toBe(200);
-    const trailBy = await api('get', `psk/admin/vvpat?election_id=${by}`);
-    expect(trailBy.body.data.votes.map((v: { vvpat: string }) => v.vvpat).sort()).toEqual(
+    expect((await admin.vvpat.listVvpat({ query: { election_id: by } })).status).toBe(403);
+    expect((await admin.vvpat.searchVvpat({ query: { election_id: by, vvpat: receiptOf(inBy, byPosition.id) } })).status).toBe(403);
+    expect(
+      bodyOf(await admin.vvpat.searchVvpat({ query: { election_id: 1, vvpat: receiptOf(inBy, byPosition.id) } }), 200).data.votes,
+    ).toEqual([]);
+    expect((await admin.elections.updateElection({ query: { election_id: by }, body: { results_visibility: 'live' } })).status).toBe(200);
+    const trailBy = bodyOf(await admin.vvpat.listVvpat({ query: { election_id: by } }), 200);
+    expect(trailBy.data.votes.map((v) => v.vvpat).sort()).toEqual(
       [receiptOf(inBy, byPosition.id), receiptOf(theirs, byPosition.id)].sort(),
     );
-    expect(trailBy.body.data.votes.every((v: { election_id: number; count: number }) => v.election_id === by && v.count === 2)).toBe(true);
+    expect(trailBy.data.votes.every((v) => v.election_id === by && v.count === 2)).toBe(true);
   });
 
   it('answers 404 for a code of no ballot, whatever election is asked about', async () => {
-    expect((await api('get', 'psk/receipt/VP-AAAA-BBBB-CCCC', null)).status).toBe(404);
-    expect((await api('get', 'psk/admin/vvpat?election_id=424242')).status).toBe(404);
+    expect((await anon.elections.getReceipt({ params: { vvpat: 'VP-AAAA-BBBB-CCCC' } })).status).toBe(404);
+    expect((await admin.vvpat.listVvpat({ query: { election_id: 424242 } })).status).toBe(404);
   });
 });
