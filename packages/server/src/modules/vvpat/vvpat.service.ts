@@ -1,4 +1,4 @@
-import type { PageMeta, PageQuery, VvpatRow } from '@kura/contract';
+import type { PageMeta, PageQuery, PositionKind, VvpatRow } from '@kura/contract';
 import { sql } from 'drizzle-orm';
 import { electionTitle } from '../../db/election-store';
 import { memberNames } from '../../db/member-store';
