@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from './client';
 import type { ElectionId } from './election-store';
 import { ballots } from './schema';
 
@@ -18,6 +19,17 @@ function partition(table: 'ballots' | 'ballot_queue', id: ElectionId): SQL {
 export const ballotsOf = (id: ElectionId): SQL => partition('ballots', id);
 /** The election's partition of `ballot_queue`. */
 export const queueOf = (id: ElectionId): SQL => partition('ballot_queue', id);
+/**
+ * Waits until no transaction that truncates this election's box (the close's re-mix, mixer.ts
+ * `remixAtCloseIn`) is in progress. Call it first in a REPEATABLE READ reader of the box, before
+ * any query: LOCK takes no snapshot, so the snapshot the next query takes sees the box after the
+ * re-mix committed. A truncate is not MVCC-safe: a snapshot taken before it reads the new, empty
+ * files (a resync during a close read every count as 0). ACCESS SHARE conflicts with nothing but
+ * the truncate's ACCESS EXCLUSIVE, which a box reader's queries took all along.
+ */
+export async function waitForBoxRewrite(tx: Tx, id: ElectionId): Promise<void> {
+  await tx.execute(sql`lock table ${ballotsOf(id)}, ${queueOf(id)} in access share mode`);
+}
 /** The partition of `ballot_queue` holding rows queued before the partitioning, until the mixer files them (`fileUnsortedQueue`). */
 export const UNSORTED_QUEUE = 0;
 

@@ -3,7 +3,7 @@ import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { BallotsContext } from '../ballots';
 import { rollRows, type ElectionId } from '../../db/election-store';
-import { UNSORTED_QUEUE } from '../../db/ballot-box';
+import { UNSORTED_QUEUE, waitForBoxRewrite } from '../../db/ballot-box';
 import type { DomainEvents } from '../../events';
 import { ballotQueue, ballots, candidacies, members, motionOptions, participation, positions } from '../../db/schema';
 import { positionKey, positionTitle, titleTranslations } from '../../lib/position-title';
@@ -151,7 +151,9 @@ export class TallySnapshot {
         this.ctx,
         'Results snapshot read',
         async (tx) => {
-          // The first statement fixes the transaction's snapshot: the counts below are exactly it.
+          // Not during the close's re-mix: its truncate would leave an older snapshot an empty box.
+          await waitForBoxRewrite(tx, this.electionId);
+          // The first query fixes the transaction's snapshot: the counts below are exactly it.
           const [snap] = await tx.execute<{ s: string }>(sql`select pg_current_snapshot()::text as s`);
           // Rank 0 (not ranked) and 1 (a ranked ballot's first preference): what live results count.
           // The election's partitions (ADR 009), and the queue rows from before the partitioning
