@@ -46,7 +46,6 @@ const RAW_ON_PURPOSE: Record<string, string> = {
 const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/auth/staff-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/auth/voter-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
-  'src/modules/setup/setup.test.ts': 'a helper taking a path',
   'src/modules/ussd/ussd.test.ts':
     'the USSD callback is not in the contract (form-encoded, text/plain) and stays raw; its other calls are to convert',
   'test/security/secrets-and-secrecy.test.ts': 'paths through an API constant',
