@@ -49,7 +49,6 @@ const NOT_YET_TYPED: Record<string, string> = {
   'src/modules/auth/staff-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/auth/voter-sign-in.test.ts': 'the browser helper; part of it is cookie and CSRF mechanics',
   'src/modules/setup/setup.test.ts': 'a helper taking a path',
-  'test/security/secrets-and-secrecy.test.ts': 'paths through an API constant',
 };
 
 /** A quoted path of the API: a quote, then /api and a slash or the closing quote. */
