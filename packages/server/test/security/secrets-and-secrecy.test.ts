@@ -1,7 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpTokenAt } from '../../src/auth/totp';
 import { members } from '../../src/db/schema';
@@ -9,7 +8,8 @@ import { openBrowser } from '../auth/browser';
 import { createGoogleSigner, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../auth/google-signer';
 import { startSmsSink, type SmsSink } from '../auth/sms-sink';
 import { startSmtpCapture, type SmtpCapture } from '../auth/smtp-capture';
-import { bearer, createCandidate, createMember, createPosition, createStaff } from '../factories';
+import { apiClient, bodyOf, browserClient, multipart, type ApiClient } from '../client';
+import { createCandidate, createMember, createPosition, createStaff } from '../factories';
 import { createTestApp, type TestApp } from '../harness';
 import { setVoting } from '../voting/election';
 
@@ -21,7 +21,6 @@ import { setVoting } from '../voting/election';
  * try to link a voter to their choice by time, physical order, transaction id and id.
  */
 
-const API = '/api/v1';
 const N = 12; // voters, each choosing a different candidate for the one contested position
 let t: TestApp;
 let sms: SmsSink;
@@ -55,13 +54,16 @@ afterAll(async () => {
   await Promise.all([sms?.close(), smtp?.close()]);
 });
 
-const session = (res: request.Response) => {
+/** The session every sign-in answers (verify/admin, verify/agent, verify/sms, google/login, verify-token-login). */
+type SessionBody = Extract<Awaited<ReturnType<ApiClient['auth']['verifyAdmin']>>, { status: 200 }>['body'];
+const session = (res: { status: number; body: unknown }) => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  secrets.push(res.body.bearer_token, res.body.hash);
-  return res.body.bearer_token as string;
+  const body = res.body as SessionBody;
+  secrets.push(body.bearer_token, body.hash);
+  return body.bearer_token;
 };
-const cookiesOf = (res: request.Response) =>
-  ([] as string[]).concat(res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!.split('=').slice(1).join('='));
+/** The values of the cookies an answer sets. */
+const cookiesOf = (res: { headers: Headers }) => res.headers.getSetCookie().map((c) => c.split(';')[0]!.split('=').slice(1).join('='));
 
 describe('a full election with every log line captured', () => {
   it('signs in every way, uploads, votes and closes without a secret in the log', async () => {
@@ -69,36 +71,39 @@ describe('a full election with every log line captured', () => {
     const password = 'Very-secret-admin-pass-42';
     secrets.push(password);
     const admin = await createStaff(t.ctx, { role: 'admin', password });
-    const adminBrowser = await openBrowser(t.app);
-    const login = await adminBrowser.post(`${API}/admin/login`, { email: admin.email, password });
+    const adminBrowser = browserClient(await openBrowser(t.app));
+    const login = await adminBrowser.auth.loginAdmin({ body: { email: admin.email, password } });
     expect(login.status).toBe(200);
     secrets.push(...cookiesOf(login));
     const adminCode = smtp.codeFor(admin.email);
     secrets.push(adminCode);
-    const adminToken = session(await adminBrowser.post(`${API}/verify/admin`, { token: adminCode }));
+    const adminToken = session(await adminBrowser.auth.verifyAdmin({ body: { token: adminCode } }));
 
     // Agent: the emailed code.
     const agent = await createStaff(t.ctx, { role: 'agent' });
-    const agentBrowser = await openBrowser(t.app);
-    secrets.push(...cookiesOf(await agentBrowser.post(`${API}/agent/login`, { email: agent.email })));
+    const agentBrowser = browserClient(await openBrowser(t.app));
+    secrets.push(...cookiesOf(await agentBrowser.auth.loginAgent({ body: { email: agent.email } })));
     const agentCode = await smtp.codeSince(agent.email, 0);
     secrets.push(agentCode);
-    session(await agentBrowser.post(`${API}/verify/agent`, { token: agentCode }));
+    session(await agentBrowser.auth.verifyAgent({ body: { token: agentCode } }));
 
     // Candidates, one photo uploaded.
     const chair = await createPosition(t.ctx, { name: 'Chair' });
     const candidates = [];
     for (let i = 0; i < N; i++)
       candidates.push(await createCandidate(t.ctx, [chair.id], { name: `Candidate Zq${String.fromCharCode(65 + i)}x` }));
-    const photo = await request(t.app)
-      .post(`${API}/edit/candidate/${candidates[0]!.id}`)
-      .set(bearer(adminToken))
-      .field('name', candidates[0]!.name)
-      .field('phone', candidates[0]!.phone)
-      .field('email', candidates[0]!.email)
-      .field('county', 'Nairobi')
-      .field('position_ids[]', String(chair.id))
-      .attach('image', PNG, { filename: 'photo.png', contentType: 'image/png' });
+    const asAdmin = apiClient(t.app, adminToken);
+    const photo = await asAdmin.candidates.updateCandidate({
+      params: { id: candidates[0]!.id },
+      body: multipart({
+        name: candidates[0]!.name,
+        phone: candidates[0]!.phone,
+        email: candidates[0]!.email,
+        county: 'Nairobi',
+        'position_ids[]': String(chair.id),
+        image: { file: PNG, filename: 'photo.png', contentType: 'image/png' },
+      }),
+    });
     expect(photo.status, JSON.stringify(photo.body)).toBe(200);
     await setVoting(t.ctx, true);
 
@@ -107,55 +112,48 @@ describe('a full election with every log line captured', () => {
       const member = await createMember(t.ctx, { name: `Voter Kw${String.fromCharCode(65 + i)}y` });
       let token: string;
       if (i % 3 === 0) {
-        const b = await openBrowser(t.app);
-        const step = await b.post(`${API}/verify/phone`, { unique_id: member.memberNo, consent: true });
+        const b = browserClient(await openBrowser(t.app));
+        const step = await b.auth.verifyPhone({ body: { unique_id: member.memberNo, consent: true } });
         expect(step.status).toBe(200);
         secrets.push(...cookiesOf(step));
         const code = sms.codeFor(member.phone);
         secrets.push(code);
-        token = session(await b.post(`${API}/verify/sms`, { token: code }));
+        token = session(await b.auth.verifySms({ body: { token: code } }));
       } else if (i % 3 === 1) {
         const idToken = await google.idToken({ email: member.email });
         secrets.push(idToken, idToken.split('.')[2]!);
-        token = session(await request(t.app).post(`${API}/google/login`).send({ email: member.email, oauth_id_token: idToken }));
+        token = session(await apiClient(t.app).auth.loginGoogle({ body: { email: member.email, oauth_id_token: idToken } }));
       } else {
-        const first = await request(t.app)
-          .post(`${API}/google/login`)
-          .send({ email: member.email, oauth_id_token: await google.idToken({ email: member.email }) });
+        const first = await apiClient(t.app).auth.loginGoogle({
+          body: { email: member.email, oauth_id_token: await google.idToken({ email: member.email }) },
+        });
         const enrolToken = session(first);
-        const qr = await request(t.app).post(`${API}/send-qr`).set(bearer(enrolToken)).send({ pfNumber: member.memberNo });
+        const enrolling = apiClient(t.app, enrolToken);
+        const qr = await enrolling.auth.sendQr({ body: { pfNumber: member.memberNo } });
         expect(qr.status).toBe(200);
-        secrets.push(qr.body.secret);
-        const confirm = totpTokenAt(qr.body.secret, t.clock.now());
-        expect(
-          (await request(t.app).post(`${API}/verify-token`).set(bearer(enrolToken)).send({ pfNumber: member.memberNo, token: confirm }))
-            .status,
-        ).toBe(200);
+        const { secret } = bodyOf(qr, 200);
+        secrets.push(secret);
+        const confirm = totpTokenAt(secret, t.clock.now());
+        expect((await enrolling.auth.verifyToken({ body: { pfNumber: member.memberNo, token: confirm } })).status).toBe(200);
         // The member sets their own pin: neither it nor its hash reaches a log.
         const ownPin = `6038${String(1729 + i).padStart(4, '0')}`;
         secrets.push(ownPin);
-        const changed = await request(t.app)
-          .put(`${API}/psk/pin`)
-          .set(bearer(enrolToken))
-          .send({ current_pin: t.ctx.env.DEFAULT_PIN, new_pin: ownPin });
+        const changed = await enrolling.auth.changePin({ body: { current_pin: t.ctx.env.DEFAULT_PIN, new_pin: ownPin } });
         expect(changed.status, JSON.stringify(changed.body)).toBe(200);
         const [stored] = await t.ctx.database.db.select({ pinHash: members.pinHash }).from(members).where(eq(members.id, member.id));
         secrets.push(stored!.pinHash!, stored!.pinHash!.split('$')[2]!);
         t.clock.advance(31_000);
-        const b = await openBrowser(t.app);
-        const pin = await b.post(`${API}/sign-pass`, { pass: ownPin, pfNumber: member.memberNo });
+        const b = browserClient(await openBrowser(t.app));
+        const pin = await b.auth.signPass({ body: { pass: ownPin, pfNumber: member.memberNo } });
         expect(pin.status, JSON.stringify(pin.body)).toBe(200);
         secrets.push(...cookiesOf(pin));
-        const totp = totpTokenAt(qr.body.secret, t.clock.now());
-        token = session(await b.post(`${API}/verify-token-login`, { token: totp, pfNumber: member.memberNo }));
+        const totp = totpTokenAt(secret, t.clock.now());
+        token = session(await b.auth.verifyTokenLogin({ body: { token: totp, pfNumber: member.memberNo } }));
       }
       const choice = candidates[(i * 5) % N]!;
-      const vote = await request(t.app)
-        .post(`${API}/psk/vote`)
-        .set(bearer(token))
-        .send({ candidates: { [chair.id]: choice.id } });
+      const vote = await apiClient(t.app, token).ballots.castVote({ body: { candidates: { [chair.id]: choice.id } } });
       expect(vote.status, JSON.stringify(vote.body)).toBe(201);
-      const receipt = vote.body.receipts[0].vvpat as string;
+      const receipt = bodyOf(vote, 201).receipts[0]!.vvpat;
       secrets.push(receipt);
       casts.push({
         memberId: member.id,
@@ -167,20 +165,21 @@ describe('a full election with every log line captured', () => {
       });
       // A report with an image, as a voter.
       if (i === 0) {
-        const report = await request(t.app)
-          .post(`${API}/help`)
-          .set(bearer(token))
-          .field('details', 'The ballot loads slowly')
-          .attach('images[]', PNG, { filename: 'screen.png', contentType: 'image/png' });
+        const report = await apiClient(t.app, token).help.reportIssue({
+          body: multipart({
+            details: 'The ballot loads slowly',
+            'images[]': { file: PNG, filename: 'screen.png', contentType: 'image/png' },
+          }),
+        });
         expect(report.status, JSON.stringify(report.body)).toBe(201);
       }
       t.clock.advance(1_000);
     }
     // Switch voting off, close the election (the close publishes every queued ballot; a pause
     // publishes nothing), then log out everywhere.
-    expect((await request(t.app).post(`${API}/toggle`).set(bearer(adminToken)).send({ status: false })).status).toBe(200);
-    expect((await request(t.app).post(`${API}/election/close`).set(bearer(adminToken))).status).toBe(200);
-    expect((await request(t.app).post(`${API}/logout`).set(bearer(adminToken))).status).toBe(204);
+    expect((await asAdmin.elections.toggleElection({ body: { status: false } })).status).toBe(200);
+    expect((await asAdmin.lifecycle.closeElection()).status).toBe(200);
+    expect((await asAdmin.auth.logout()).status).toBe(204);
 
     const log = t.logs.join('\n');
     expect(log.length).toBeGreaterThan(1000); // the log was really captured (trace level)

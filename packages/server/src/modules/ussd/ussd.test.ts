@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, organisation, participation } from '../../db/schema';
 import { parseEnv } from '../../env';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
-import { bearer, createCandidate, createMember, tokenFor } from '../../../test/factories';
+import { apiClient, bodyOf, type ApiClient } from '../../../test/client';
+import { createCandidate, createMember, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { setVoting } from '../../../test/voting/election';
 import { phoneSession, reachableRedis, USSD_TOKEN } from '../../../test/ussd/gateway';
@@ -26,10 +27,11 @@ let ranked: Created;
 let motion: Created;
 const c: Record<string, { id: number; name: string }> = {};
 
-const createPosition = async (body: Record<string, unknown>) => {
-  const res = await request(t.app).post('/api/v1/positions').set(bearer(admin)).send(body);
+type PositionBody = Parameters<ApiClient['setup']['createPosition']>[0]['body'];
+const createPosition = async (body: PositionBody) => {
+  const res = await apiClient(t.app, admin).setup.createPosition({ body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data[0] as Created;
+  return bodyOf(res, 201).data[0] as Created;
 };
 
 let phoneSeq = 0;
@@ -190,10 +192,7 @@ describe.each(STORES)('with the session store on %s', (kind) => {
       expect(await before.send(m.memberNo)).toBe('CON A 6-digit code has been sent to you by SMS.\nEnter the code');
       expect(await before.send(t.ctx.env.DEFAULT_PIN)).toMatch(/^CON Wrong code\./);
       const pin = '5083';
-      const changed = await request(t.app)
-        .put('/api/v1/psk/pin')
-        .set(bearer(token))
-        .send({ current_pin: t.ctx.env.DEFAULT_PIN, new_pin: pin });
+      const changed = await apiClient(t.app, token).auth.changePin({ body: { current_pin: t.ctx.env.DEFAULT_PIN, new_pin: pin } });
       expect(changed.status, JSON.stringify(changed.body)).toBe(200);
       t.clock.advance(61_000);
       const phone = phoneSession(t.app, m.phone);
@@ -293,28 +292,16 @@ describe.each(STORES)('with the session store on %s', (kind) => {
       for (const name of Object.keys(c)) expect(receipt.message).not.toContain(name);
       expect(receipt.message).not.toMatch(/\bYes\b/);
       // The choices counted as chosen: Brian for chair, Yara first on the ranked ballot.
-      const mine = await request(t.app)
-        .get('/api/v1/psk/vvpat')
-        .set(bearer(await tokenFor(t.ctx, 'voter', m.id)));
+      const mine = await apiClient(t.app, await tokenFor(t.ctx, 'voter', m.id)).vvpat.getMyVvpat();
       expect(mine.status).toBe(200);
       // Statistics by channel: this member by USSD, a web voter by the web.
-      const stats = async () =>
-        (
-          await request(t.app)
-            .get('/api/v1/agent/statistics')
-            .set(bearer(await tokenFor(t.ctx, 'agent')))
-        ).body.data;
-      const before2 = (await stats()).channels;
+      const stats = async () => bodyOf(await apiClient(t.app, await tokenFor(t.ctx, 'agent')).elections.getAgentStatistics(), 200).data;
+      const before2 = (await stats()).channels!;
       expect(before2.ussd).toBeGreaterThanOrEqual(1);
       const web = await member();
       const token = await tokenFor(t.ctx, 'voter', web.id);
       expect(
-        (
-          await request(t.app)
-            .post('/api/v1/psk/vote')
-            .set(bearer(token))
-            .send({ candidates: { [chair.id]: c['Alice Achieng']!.id } })
-        ).status,
+        (await apiClient(t.app, token).ballots.castVote({ body: { candidates: { [chair.id]: c['Alice Achieng']!.id } } })).status,
       ).toBe(201);
       expect((await stats()).channels).toEqual({ web: before2.web + 1, ussd: before2.ussd });
     });
@@ -364,12 +351,7 @@ describe.each(STORES)('with the session store on %s', (kind) => {
       const m = await member();
       const token = await tokenFor(t.ctx, 'voter', m.id);
       expect(
-        (
-          await request(t.app)
-            .post('/api/v1/psk/vote')
-            .set(bearer(token))
-            .send({ candidates: { [chair.id]: c['Alice Achieng']!.id } })
-        ).status,
+        (await apiClient(t.app, token).ballots.castVote({ body: { candidates: { [chair.id]: c['Alice Achieng']!.id } } })).status,
       ).toBe(201);
       const { phone, screens } = await signedIn(m);
       expect(screens[2]).toMatch(/^CON Board Member/);
@@ -378,12 +360,7 @@ describe.each(STORES)('with the session store on %s', (kind) => {
       await phone.send('00');
       expect(await phone.send('1')).toMatch(/^CON Confirm/);
       expect(
-        (
-          await request(t.app)
-            .post('/api/v1/psk/vote')
-            .set(bearer(token))
-            .send({ candidates: { [motion.id]: await motionOption('No') } })
-        ).status,
+        (await apiClient(t.app, token).ballots.castVote({ body: { candidates: { [motion.id]: await motionOption('No') } } })).status,
       ).toBe(201);
       expect(await phone.send('1')).toBe('END You have already voted for Adopt the budget National.');
       const again = await signedInAfterAMinute(m);
@@ -454,18 +431,17 @@ describe.each(STORES)('with the session store on %s', (kind) => {
 
   describe('several elections', () => {
     it('offers a menu of the open elections the member is on the roll of, with back to it; then closed', async () => {
-      const created = await request(t.app).post('/api/v1/elections').set(bearer(admin)).send({ title: 'Special resolution 2026' });
+      const api = apiClient(t.app, admin);
+      const created = await api.organisation.createElection({ body: { title: 'Special resolution 2026' } });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const second = created.body.data.id as number;
-      const res = await request(t.app)
-        .post(`/api/v1/positions?election_id=${second}`)
-        .set(bearer(admin))
-        .send({ name: 'Change the rules', kind: 'motion', threshold: 'two_thirds' });
+      const second = bodyOf(created, 201).data.id!;
+      const res = await api.setup.createPosition({
+        query: { election_id: second },
+        body: { name: 'Change the rules', kind: 'motion', threshold: 'two_thirds' },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       await t.ctx.voting.tallyOf(second).refreshStructure();
-      expect((await request(t.app).post(`/api/v1/toggle?election_id=${second}`).set(bearer(admin)).send({ status: true })).status).toBe(
-        200,
-      );
+      expect((await api.elections.toggleElection({ query: { election_id: second }, body: { status: true } })).status).toBe(200);
       const m = await member();
       const { phone, screens } = await signedIn(m);
       expect(screens[2]).toMatch(/^CON Choose an election\n1\..+\n2\.Special resolution 2026$/);
@@ -528,10 +504,7 @@ describe.each(STORES)('with the session store on %s', (kind) => {
 
 describe('the channel’s state for the admin’s USSD page (GET ussd/status)', () => {
   it('gives admins the callback path with its token, agents nothing; with no token the channel is off', async () => {
-    const status = async (app: TestApp, role: 'admin' | 'agent') =>
-      request(app.app)
-        .get('/api/v1/ussd/status')
-        .set(bearer(await tokenFor(app.ctx, role)));
+    const status = async (app: TestApp, role: 'admin' | 'agent') => apiClient(app.app, await tokenFor(app.ctx, role)).ussd.getUssdStatus();
     const on = await createTestApp({ seedReference: false, env: { USSD_CALLBACK_TOKEN: USSD_TOKEN } });
     try {
       const res = await status(on, 'admin');
