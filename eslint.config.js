@@ -156,6 +156,12 @@ export default tseslint.config(
           message:
             'Open a transaction with inTransaction (or auditedTransaction) from lib/unit-of-work.ts, and queue effects with afterCommit.',
         },
+        // A snapshot of the box waits for a close's re-mix first (its truncate empties an older
+        // snapshot's box): REPEATABLE READ only through lib/box-snapshot.ts.
+        {
+          selector: "Property[key.name='isolationLevel'] Literal[value='repeatable read']",
+          message: 'Read the ballot box in one snapshot with inBoxSnapshot (lib/box-snapshot.ts): it waits for a close’s re-mix first.',
+        },
       ],
     },
   },

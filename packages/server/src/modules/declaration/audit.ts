@@ -7,7 +7,7 @@ import { eachPage } from '../../db/cursor';
 import { openBallot } from '../ballots';
 import { digestBallots, SortedReceiptIndex } from '../results';
 import { type ElectionId } from '../../db/election-store';
-import { inTransaction } from '../../lib/unit-of-work';
+import { inBoxSnapshot } from '../../lib/box-snapshot';
 
 /** Voters' receipts read and opened per page (a turn of the event loop). */
 const OPEN_SLICE = 500;
@@ -37,168 +37,163 @@ export async function verifyAudit(ctx: Core, electionId: ElectionId): Promise<Au
   const problems: string[] = [];
   const notes: string[] = [];
   const key = ctx.secrets.ballotKey;
-  return inTransaction(
-    ctx,
-    'Audit read',
-    async (tx) => {
-      const tally = new Map<string, number>();
-      // The box's receipts in flat buffers (receipt-index.ts: no 100,000-entry Map in the server's
-      // heap), and the queued ones, few, in a Map; a queued receipt's position wins, as it was read last.
-      const mixed = new SortedReceiptIndex();
-      const queuedAt = new Map<string, number>();
-      const positionOf = (receipt: string) => queuedAt.get(receipt) ?? mixed.positionOf(receipt);
-      const bump = (positionId: number, candidateId: number) =>
-        tally.set(`${positionId}:${candidateId}`, (tally.get(`${positionId}:${candidateId}`) ?? 0) + 1);
+  return inBoxSnapshot(ctx, 'Audit read', electionId, async (tx) => {
+    const tally = new Map<string, number>();
+    // The box's receipts in flat buffers (receipt-index.ts: no 100,000-entry Map in the server's
+    // heap), and the queued ones, few, in a Map; a queued receipt's position wins, as it was read last.
+    const mixed = new SortedReceiptIndex();
+    const queuedAt = new Map<string, number>();
+    const positionOf = (receipt: string) => queuedAt.get(receipt) ?? mixed.positionOf(receipt);
+    const bump = (positionId: number, candidateId: number) =>
+      tally.set(`${positionId}:${candidateId}`, (tally.get(`${positionId}:${candidateId}`) ?? 0) + 1);
 
-      // A ranked ballot's rows carry its order (rank 1..n, each once); every other ballot's rank is 0.
-      const own = await tx
-        .select({ id: positions.id, kind: positions.kind, method: positions.method })
-        .from(positions)
-        .where(eq(positions.electionId, electionId));
-      const mine = new Set(own.map((p) => p.id));
-      const ranked = new Set(own.filter((p) => p.kind === 'candidates' && p.method === 'ranked').map((p) => p.id));
-      // A receipt's rows are consecutive in the digest's order (receipt, then candidate): its ranks
-      // are judged when the next receipt starts.
-      let rankedReceipt: string | null = null;
-      let ranks: number[] = [];
-      let strayRanks = 0;
-      let badRankings = 0;
-      const judgeRanks = () => {
-        const sorted = ranks.sort((x, y) => x - y);
-        if (sorted.some((r, i) => r !== i + 1)) badRankings++;
-      };
-      const digest = await digestBallots(
-        tx,
-        (b) => {
-          mixed.add(b.receipt, b.positionId);
-          bump(b.positionId, b.candidateId);
-          if (ranked.has(b.positionId)) {
-            if (b.receipt !== rankedReceipt) {
-              if (rankedReceipt !== null) judgeRanks();
-              rankedReceipt = b.receipt;
-              ranks = [];
-            }
-            ranks.push(b.rank);
-          } else if (b.rank !== 0) strayRanks++;
-        },
-        electionId,
-      );
-      if (rankedReceipt !== null) judgeRanks();
-      if (badRankings) problems.push(`${badRankings} ranked ballot(s) do not rank their candidates 1, 2, 3, … each once`);
-      if (strayRanks) problems.push(`${strayRanks} ballot row(s) of a position that is not ranked carry a rank`);
-      let queued = 0;
-      let unreadable = 0;
-      for (const row of await tx
-        .select()
-        .from(ballotQueue)
-        .where(inArray(ballotQueue.electionId, [UNSORTED_QUEUE, electionId]))) {
-        try {
-          // One queued row is one position's ballot: a row per candidate chosen, one receipt.
-          const rows = openBallot(key, row.sealed);
-          const first = rows[0];
-          if (!first) throw new Error('empty ballot');
-          // Another election's ballot.
-          if (!mine.has(first.positionId)) continue;
-          if (positionOf(first.receipt) !== undefined) problems.push(`Receipt ${first.receipt} is both queued and mixed`);
-          queuedAt.set(first.receipt, first.positionId);
-          for (const b of rows) bump(b.positionId, b.candidateId);
-          queued++;
-        } catch {
-          unreadable++;
-        }
-      }
-      if (unreadable) problems.push(`${unreadable} queued ballot(s) cannot be opened with this BALLOT_KEY (altered, or a different key)`);
-
-      // Ballots per position, a receipt once (under its queued position when it is queued as well).
-      const perPosition = new Map<number, number>();
-      const countIn = (positionId: number, by: number) => perPosition.set(positionId, (perPosition.get(positionId) ?? 0) + by);
-      for (const positionId of mixed.eachPosition()) countIn(positionId, 1);
-      for (const [receipt, positionId] of queuedAt) {
-        const alsoMixed = mixed.positionOf(receipt);
-        if (alsoMixed !== undefined) countIn(alsoMixed, -1);
-        countIn(positionId, 1);
-      }
-      const participated = new Map<number, number>();
-      let missing = 0;
-      let wrongPosition = 0;
-      let sealedBad = 0;
-      // The roll's receipts a page at a time (a cursor in this snapshot), each opened in turn: the
-      // audit at close runs in the server process, beside the votes of every other open election.
-      await eachPage<{ position_id: number; receipt_enc: string }>(
-        tx,
-        sql`select p.position_id, p.receipt_enc from ${participation} p
-            join ${positions} pos on pos.id = p.position_id and pos.election_id = ${sql.raw(String(electionId))}`,
-        OPEN_SLICE,
-        (page) => {
-          for (const row of page) {
-            const positionId = Number(row.position_id);
-            participated.set(positionId, (participated.get(positionId) ?? 0) + 1);
-            let receipt: string;
-            try {
-              receipt = unseal(key, row.receipt_enc);
-            } catch {
-              sealedBad++;
-              continue;
-            }
-            const at = positionOf(receipt);
-            if (at === undefined) missing++;
-            else if (at !== positionId) wrongPosition++;
+    // A ranked ballot's rows carry its order (rank 1..n, each once); every other ballot's rank is 0.
+    const own = await tx
+      .select({ id: positions.id, kind: positions.kind, method: positions.method })
+      .from(positions)
+      .where(eq(positions.electionId, electionId));
+    const mine = new Set(own.map((p) => p.id));
+    const ranked = new Set(own.filter((p) => p.kind === 'candidates' && p.method === 'ranked').map((p) => p.id));
+    // A receipt's rows are consecutive in the digest's order (receipt, then candidate): its ranks
+    // are judged when the next receipt starts.
+    let rankedReceipt: string | null = null;
+    let ranks: number[] = [];
+    let strayRanks = 0;
+    let badRankings = 0;
+    const judgeRanks = () => {
+      const sorted = ranks.sort((x, y) => x - y);
+      if (sorted.some((r, i) => r !== i + 1)) badRankings++;
+    };
+    const digest = await digestBallots(
+      tx,
+      (b) => {
+        mixed.add(b.receipt, b.positionId);
+        bump(b.positionId, b.candidateId);
+        if (ranked.has(b.positionId)) {
+          if (b.receipt !== rankedReceipt) {
+            if (rankedReceipt !== null) judgeRanks();
+            rankedReceipt = b.receipt;
+            ranks = [];
           }
-        },
-      );
-      if (sealedBad) problems.push(`${sealedBad} participation receipt(s) cannot be opened with this BALLOT_KEY`);
-      if (missing) problems.push(`${missing} voter receipt(s) have no ballot`);
-      if (wrongPosition) problems.push(`${wrongPosition} ballot(s) are recorded under a different position than their voter's`);
-      for (const positionId of new Set([...perPosition.keys(), ...participated.keys()])) {
-        const ballotsN = perPosition.get(positionId) ?? 0;
-        const votersN = participated.get(positionId) ?? 0;
-        if (ballotsN !== votersN) problems.push(`Position ${positionId}: ${ballotsN} ballot(s) but ${votersN} voter(s)`);
+          ranks.push(b.rank);
+        } else if (b.rank !== 0) strayRanks++;
+      },
+      electionId,
+    );
+    if (rankedReceipt !== null) judgeRanks();
+    if (badRankings) problems.push(`${badRankings} ranked ballot(s) do not rank their candidates 1, 2, 3, … each once`);
+    if (strayRanks) problems.push(`${strayRanks} ballot row(s) of a position that is not ranked carry a rank`);
+    let queued = 0;
+    let unreadable = 0;
+    for (const row of await tx
+      .select()
+      .from(ballotQueue)
+      .where(inArray(ballotQueue.electionId, [UNSORTED_QUEUE, electionId]))) {
+      try {
+        // One queued row is one position's ballot: a row per candidate chosen, one receipt.
+        const rows = openBallot(key, row.sealed);
+        const first = rows[0];
+        if (!first) throw new Error('empty ballot');
+        // Another election's ballot.
+        if (!mine.has(first.positionId)) continue;
+        if (positionOf(first.receipt) !== undefined) problems.push(`Receipt ${first.receipt} is both queued and mixed`);
+        queuedAt.set(first.receipt, first.positionId);
+        for (const b of rows) bump(b.positionId, b.candidateId);
+        queued++;
+      } catch {
+        unreadable++;
       }
+    }
+    if (unreadable) problems.push(`${unreadable} queued ballot(s) cannot be opened with this BALLOT_KEY (altered, or a different key)`);
 
-      const standing = new Set([
-        ...(await tx.select().from(candidacies)).map((c) => `${c.positionId}:${c.memberId}`),
-        // A motion's options stand for it.
-        ...(await tx.select({ positionId: motionOptions.positionId, id: motionOptions.id }).from(motionOptions)).map(
-          (o) => `${o.positionId}:${o.id}`,
-        ),
-      ]);
-      const strays = [...tally.keys()].filter((k) => mine.has(Number(k.split(':')[0])) && !standing.has(k));
-      if (strays.length)
-        notes.push(`${strays.length} (position, candidate) pair(s) hold ballots without a current candidacy (withdrawn after voting?)`);
+    // Ballots per position, a receipt once (under its queued position when it is queued as well).
+    const perPosition = new Map<number, number>();
+    const countIn = (positionId: number, by: number) => perPosition.set(positionId, (perPosition.get(positionId) ?? 0) + by);
+    for (const positionId of mixed.eachPosition()) countIn(positionId, 1);
+    for (const [receipt, positionId] of queuedAt) {
+      const alsoMixed = mixed.positionOf(receipt);
+      if (alsoMixed !== undefined) countIn(alsoMixed, -1);
+      countIn(positionId, 1);
+    }
+    const participated = new Map<number, number>();
+    let missing = 0;
+    let wrongPosition = 0;
+    let sealedBad = 0;
+    // The roll's receipts a page at a time (a cursor in this snapshot), each opened in turn: the
+    // audit at close runs in the server process, beside the votes of every other open election.
+    await eachPage<{ position_id: number; receipt_enc: string }>(
+      tx,
+      sql`select p.position_id, p.receipt_enc from ${participation} p
+            join ${positions} pos on pos.id = p.position_id and pos.election_id = ${sql.raw(String(electionId))}`,
+      OPEN_SLICE,
+      (page) => {
+        for (const row of page) {
+          const positionId = Number(row.position_id);
+          participated.set(positionId, (participated.get(positionId) ?? 0) + 1);
+          let receipt: string;
+          try {
+            receipt = unseal(key, row.receipt_enc);
+          } catch {
+            sealedBad++;
+            continue;
+          }
+          const at = positionOf(receipt);
+          if (at === undefined) missing++;
+          else if (at !== positionId) wrongPosition++;
+        }
+      },
+    );
+    if (sealedBad) problems.push(`${sealedBad} participation receipt(s) cannot be opened with this BALLOT_KEY`);
+    if (missing) problems.push(`${missing} voter receipt(s) have no ballot`);
+    if (wrongPosition) problems.push(`${wrongPosition} ballot(s) are recorded under a different position than their voter's`);
+    for (const positionId of new Set([...perPosition.keys(), ...participated.keys()])) {
+      const ballotsN = perPosition.get(positionId) ?? 0;
+      const votersN = participated.get(positionId) ?? 0;
+      if (ballotsN !== votersN) problems.push(`Position ${positionId}: ${ballotsN} ballot(s) but ${votersN} voter(s)`);
+    }
 
-      const history = await tx.select().from(commitments).where(eq(commitments.electionId, electionId)).orderBy(asc(commitments.id));
-      for (let i = 1; i < history.length; i++) {
-        if (history[i]!.count < history[i - 1]!.count)
-          problems.push(
-            `Commitment ${history[i]!.id} counts fewer ballots (${history[i]!.count}) than the one before (${history[i - 1]!.count})`,
-          );
-      }
-      const [newest] = await tx
-        .select()
-        .from(commitments)
-        .where(eq(commitments.electionId, electionId))
-        .orderBy(desc(commitments.id))
-        .limit(1);
-      if (!newest) notes.push('No commitment recorded yet');
-      else if (digest.count < newest.count)
+    const standing = new Set([
+      ...(await tx.select().from(candidacies)).map((c) => `${c.positionId}:${c.memberId}`),
+      // A motion's options stand for it.
+      ...(await tx.select({ positionId: motionOptions.positionId, id: motionOptions.id }).from(motionOptions)).map(
+        (o) => `${o.positionId}:${o.id}`,
+      ),
+    ]);
+    const strays = [...tally.keys()].filter((k) => mine.has(Number(k.split(':')[0])) && !standing.has(k));
+    if (strays.length)
+      notes.push(`${strays.length} (position, candidate) pair(s) hold ballots without a current candidacy (withdrawn after voting?)`);
+
+    const history = await tx.select().from(commitments).where(eq(commitments.electionId, electionId)).orderBy(asc(commitments.id));
+    for (let i = 1; i < history.length; i++) {
+      if (history[i]!.count < history[i - 1]!.count)
         problems.push(
-          `The newest commitment (${newest.at.toISOString()}) covers ${newest.count} ballots but only ${digest.count} are stored`,
+          `Commitment ${history[i]!.id} counts fewer ballots (${history[i]!.count}) than the one before (${history[i - 1]!.count})`,
         );
-      else if (digest.count === newest.count && digest.hash !== newest.hash)
-        problems.push(`The ballots do not match the newest commitment (${newest.at.toISOString()}): hash ${digest.hash} != ${newest.hash}`);
-      else if (digest.count > newest.count)
-        notes.push(`${digest.count - newest.count} ballot(s) mixed since the newest commitment; the next commitment covers them`);
-      else notes.push(`Newest commitment (${newest.at.toISOString()}, ${newest.count} ballots) matches`);
-      notes.push(`${digest.count} mixed and ${queued} queued ballot(s)`);
+    }
+    const [newest] = await tx
+      .select()
+      .from(commitments)
+      .where(eq(commitments.electionId, electionId))
+      .orderBy(desc(commitments.id))
+      .limit(1);
+    if (!newest) notes.push('No commitment recorded yet');
+    else if (digest.count < newest.count)
+      problems.push(
+        `The newest commitment (${newest.at.toISOString()}) covers ${newest.count} ballots but only ${digest.count} are stored`,
+      );
+    else if (digest.count === newest.count && digest.hash !== newest.hash)
+      problems.push(`The ballots do not match the newest commitment (${newest.at.toISOString()}): hash ${digest.hash} != ${newest.hash}`);
+    else if (digest.count > newest.count)
+      notes.push(`${digest.count - newest.count} ballot(s) mixed since the newest commitment; the next commitment covers them`);
+    else notes.push(`Newest commitment (${newest.at.toISOString()}, ${newest.count} ballots) matches`);
+    notes.push(`${digest.count} mixed and ${queued} queued ballot(s)`);
 
-      const tallies = [...tally.entries()]
-        .map(([k, count]) => {
-          const [positionId, candidateId] = k.split(':').map(Number) as [number, number];
-          return { positionId, candidateId, count };
-        })
-        .sort((a, b) => a.positionId - b.positionId || b.count - a.count || a.candidateId - b.candidateId);
-      return { ok: problems.length === 0, problems, notes, tallies };
-    },
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
-  );
+    const tallies = [...tally.entries()]
+      .map(([k, count]) => {
+        const [positionId, candidateId] = k.split(':').map(Number) as [number, number];
+        return { positionId, candidateId, count };
+      })
+      .sort((a, b) => a.positionId - b.positionId || b.count - a.count || a.candidateId - b.candidateId);
+    return { ok: problems.length === 0, problems, notes, tallies };
+  });
 }

@@ -9,7 +9,7 @@ import { lockCommitment, tryLockCommitment } from '../../db/locks';
 import { eachPage } from '../../db/cursor';
 import { createLoop, type Loop } from '../../lib/loop';
 import { openElectionIds, type ElectionId } from '../../db/election-store';
-import { inTransaction } from '../../lib/unit-of-work';
+import { inBoxSnapshot } from '../../lib/box-snapshot';
 
 /**
  * A commitment to the ballot set: its size and a SHA-256 over every mixed ballot, one line
@@ -79,9 +79,11 @@ export async function recordCommitment(
   options: { onlyIfDue?: boolean } = {},
   electionId: ElectionId,
 ): Promise<Commitment | null> {
-  return inTransaction(
+  // One snapshot for all pages of the digest, taken after any close's re-mix of the box.
+  return inBoxSnapshot(
     ctx,
     'Commitment recorded',
+    electionId,
     async (tx) => {
       const now = ctx.now();
       if (!options.onlyIfDue) {
@@ -104,8 +106,7 @@ export async function recordCommitment(
         .returning();
       return { at: row!.at.toISOString(), count: row!.count, hash: row!.hash };
     },
-    // One snapshot for all pages of the digest.
-    { isolationLevel: 'repeatable read' },
+    { write: true },
   );
 }
 

@@ -3,11 +3,11 @@ import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { BallotsContext } from '../ballots';
 import { rollRows, type ElectionId } from '../../db/election-store';
-import { UNSORTED_QUEUE, waitForBoxRewrite } from '../../db/ballot-box';
+import { UNSORTED_QUEUE } from '../../db/ballot-box';
 import type { DomainEvents } from '../../events';
 import { ballotQueue, ballots, candidacies, members, motionOptions, participation, positions } from '../../db/schema';
 import { positionKey, positionTitle, titleTranslations } from '../../lib/position-title';
-import { inTransaction } from '../../lib/unit-of-work';
+import { inBoxSnapshot } from '../../lib/box-snapshot';
 
 type VoteCast = DomainEvents['votes.cast'][0];
 
@@ -147,41 +147,35 @@ export class TallySnapshot {
     const structureRead = ++this.structureReads;
     let read;
     try {
-      read = await inTransaction(
-        this.ctx,
-        'Results snapshot read',
-        async (tx) => {
-          // Not during the close's re-mix: its truncate would leave an older snapshot an empty box.
-          await waitForBoxRewrite(tx, this.electionId);
-          // The first query fixes the transaction's snapshot: the counts below are exactly it.
-          const [snap] = await tx.execute<{ s: string }>(sql`select pg_current_snapshot()::text as s`);
-          // Rank 0 (not ranked) and 1 (a ranked ballot's first preference): what live results count.
-          // The election's partitions (ADR 009), and the queue rows from before the partitioning
-          // (partition 0, opened and kept by position below) until the mixer files them.
-          const own = eq(positions.electionId, this.electionId);
-          const tallies = await tx
-            .select({ positionId: ballots.positionId, candidateId: ballots.candidateId, n: count() })
-            .from(ballots)
-            .where(and(lte(ballots.rank, 1), eq(ballots.electionId, this.electionId)))
-            .groupBy(ballots.positionId, ballots.candidateId);
-          const queue = await tx
-            .select({ id: ballotQueue.id, sealed: ballotQueue.sealed })
-            .from(ballotQueue)
-            .where(inArray(ballotQueue.electionId, [UNSORTED_QUEUE, this.electionId]));
-          const [mixed] = await tx
-            .select({ n: sql<number>`count(distinct ${ballots.receipt})::int` })
-            .from(ballots)
-            .where(eq(ballots.electionId, this.electionId));
-          const [voted] = await tx
-            .select({ n: sql<number>`count(distinct ${participation.memberId})::int` })
-            .from(participation)
-            .innerJoin(positions, eq(positions.id, participation.positionId))
-            .where(own);
-          const structure = await readStructure(tx, this.electionId);
-          return { snap: snap!.s, tallies, queue, mixed: mixed?.n ?? 0, voted: voted?.n ?? 0, structure };
-        },
-        { isolationLevel: 'repeatable read', accessMode: 'read only' },
-      );
+      // Not during the close's re-mix: its truncate would leave an older snapshot an empty box.
+      read = await inBoxSnapshot(this.ctx, 'Results snapshot read', this.electionId, async (tx) => {
+        // The first query fixes the transaction's snapshot: the counts below are exactly it.
+        const [snap] = await tx.execute<{ s: string }>(sql`select pg_current_snapshot()::text as s`);
+        // Rank 0 (not ranked) and 1 (a ranked ballot's first preference): what live results count.
+        // The election's partitions (ADR 009), and the queue rows from before the partitioning
+        // (partition 0, opened and kept by position below) until the mixer files them.
+        const own = eq(positions.electionId, this.electionId);
+        const tallies = await tx
+          .select({ positionId: ballots.positionId, candidateId: ballots.candidateId, n: count() })
+          .from(ballots)
+          .where(and(lte(ballots.rank, 1), eq(ballots.electionId, this.electionId)))
+          .groupBy(ballots.positionId, ballots.candidateId);
+        const queue = await tx
+          .select({ id: ballotQueue.id, sealed: ballotQueue.sealed })
+          .from(ballotQueue)
+          .where(inArray(ballotQueue.electionId, [UNSORTED_QUEUE, this.electionId]));
+        const [mixed] = await tx
+          .select({ n: sql<number>`count(distinct ${ballots.receipt})::int` })
+          .from(ballots)
+          .where(eq(ballots.electionId, this.electionId));
+        const [voted] = await tx
+          .select({ n: sql<number>`count(distinct ${participation.memberId})::int` })
+          .from(participation)
+          .innerJoin(positions, eq(positions.id, participation.positionId))
+          .where(own);
+        const structure = await readStructure(tx, this.electionId);
+        return { snap: snap!.s, tallies, queue, mixed: mixed?.n ?? 0, voted: voted?.n ?? 0, structure };
+      });
     } catch (error) {
       // Keep serving the previous state, with the votes that arrived meanwhile.
       const pending = this.pending;

@@ -10,7 +10,7 @@ import { positionTitle } from '../../lib/position-title';
 import { findBallots, normaliseReceipt, readQueue, type Ballot } from '../ballots';
 import { type ElectionId } from '../elections';
 import { assertMayViewResults, mayViewResults, type ResultsContext } from '../results';
-import { inTransaction } from '../../lib/unit-of-work';
+import { inBoxSnapshot } from '../../lib/box-snapshot';
 
 export type VvpatPage = { data: { votes: VvpatRow[] }; meta: PageMeta };
 
@@ -118,29 +118,26 @@ export async function searchVvpat(
   const tally = await tallyOf(ctx, id);
   const title = (await electionTitle(ctx.database.db, id)) ?? '';
   const code = filter.vvpat ? normaliseReceipt(filter.vvpat) : undefined;
-  const { rows, total } = await inTransaction(
-    ctx,
-    'VVPAT page read',
-    async (tx) => {
-      // Queue and ballots in one snapshot: a ballot mixed meanwhile is listed once.
-      const queued = await readQueue(ctx, tx);
-      const json = JSON.stringify(
-        queued.map((b) => ({ receipt: b.receipt, position_id: b.positionId, candidate_id: b.candidateId, rank: b.rank })),
-      );
-      const where = sql.join(
-        [
-          sql`true`,
-          ...(code ? [sql`b.receipt ilike ${likeContains(code)}`] : []),
-          ...(filter.positionId ? [sql`b.position_id = ${filter.positionId}`] : []),
-        ],
-        sql` and `,
-      );
-      const all = sql`(select receipt, position_id, candidate_id, rank::int as rank from ballots
+  const { rows, total } = await inBoxSnapshot(ctx, 'VVPAT page read', id, async (tx) => {
+    // Queue and ballots in one snapshot: a ballot mixed meanwhile is listed once.
+    const queued = await readQueue(ctx, tx);
+    const json = JSON.stringify(
+      queued.map((b) => ({ receipt: b.receipt, position_id: b.positionId, candidate_id: b.candidateId, rank: b.rank })),
+    );
+    const where = sql.join(
+      [
+        sql`true`,
+        ...(code ? [sql`b.receipt ilike ${likeContains(code)}`] : []),
+        ...(filter.positionId ? [sql`b.position_id = ${filter.positionId}`] : []),
+      ],
+      sql` and `,
+    );
+    const all = sql`(select receipt, position_id, candidate_id, rank::int as rank from ballots
                        union all
                        select receipt, position_id, candidate_id, rank from jsonb_to_recordset(${json}::jsonb) as q(receipt text, position_id int, candidate_id int, rank int)) b`;
-      // The choice by the position's kind: a motion's option (its ids are no member's), else a
-      // candidate; a ranked ballot's rows in the voter's order (docs/api.md "Many elections, motions and ranked counts").
-      const rows = await tx.execute<Row>(sql`
+    // The choice by the position's kind: a motion's option (its ids are no member's), else a
+    // candidate; a ranked ballot's rows in the voter's order (docs/api.md "Many elections, motions and ranked counts").
+    const rows = await tx.execute<Row>(sql`
         select b.receipt, b.position_id, b.candidate_id, coalesce(o.name, m.name) as candidate_name, p.kind,
                p.name as position_name, p.level
         from ${all}
@@ -150,13 +147,11 @@ export async function searchVvpat(
         where ${where}
         order by b.receipt, b.rank
         limit ${page.perPage} offset ${page.offset}`);
-      const [counted] = await tx.execute<{ n: number }>(
-        sql`select count(*)::int as n from ${all} join positions p on p.id = b.position_id and p.election_id = ${id} where ${where}`,
-      );
-      return { rows: [...rows], total: counted?.n ?? 0 };
-    },
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
-  );
+    const [counted] = await tx.execute<{ n: number }>(
+      sql`select count(*)::int as n from ${all} join positions p on p.id = b.position_id and p.election_id = ${id} where ${where}`,
+    );
+    return { rows: [...rows], total: counted?.n ?? 0 };
+  });
   return {
     data: {
       votes: rows.map((r) => ({
