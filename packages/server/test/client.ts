@@ -127,6 +127,24 @@ export function apiClient(target: Target, token?: string) {
 }
 export type ApiClient = ReturnType<typeof apiClient>;
 
+/**
+ * Uploads `lines` as the register CSV (header `member_no,name,email,phone,branch`), as the admin's
+ * browser does; `confirm` ticks "confirm contact changes".
+ */
+export function importRegisterCsv(client: ApiClient, lines: string[], confirm = false) {
+  return client.members.importMembers({
+    query: {},
+    body: multipart({
+      file: {
+        file: Buffer.from(`member_no,name,email,phone,branch\n${lines.join('\n')}\n`),
+        filename: 'members.csv',
+        contentType: 'text/csv',
+      },
+      confirm_contact_changes: confirm ? '1' : undefined,
+    }),
+  });
+}
+
 /** A bearer session of the role (a fresh subject unless given) and its typed client. */
 export async function signedIn(t: { app: Express; ctx: AppContext }, role: Role, subjectId?: number) {
   const token = await tokenFor(t.ctx, role, subjectId);

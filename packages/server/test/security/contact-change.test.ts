@@ -7,7 +7,7 @@ import { activityLogs, election, members, organisation } from '../../src/db/sche
 import { CURRENT_ELECTION } from '../../src/modules/elections';
 import { maskEmail, maskPhone } from '../../src/lib/masking';
 import { openBrowser } from '../auth/browser';
-import { apiClient, bodyOf, browserClient, multipart } from '../client';
+import { apiClient, bodyOf, browserClient, importRegisterCsv, multipart } from '../client';
 import { startSmsSink, type SmsSink } from '../auth/sms-sink';
 import { startSmtpCapture, type SmtpCapture } from '../auth/smtp-capture';
 import { COMMANDS } from '../../src/cli/commands';
@@ -47,18 +47,7 @@ const line = (m: Row, change: Partial<Row> = {}) => {
   const r = { ...m, ...change };
   return `${r.memberNo},${r.name},${r.email},${r.phone},Nairobi`;
 };
-const importCsv = (lines: string[], confirm = false) =>
-  apiClient(t.app, admin).members.importMembers({
-    query: {},
-    body: multipart({
-      file: {
-        file: Buffer.from(`member_no,name,email,phone,branch\n${lines.join('\n')}\n`),
-        filename: 'members.csv',
-        contentType: 'text/csv',
-      },
-      confirm_contact_changes: confirm ? '1' : undefined,
-    }),
-  });
+const importCsv = (lines: string[], confirm = false) => importRegisterCsv(apiClient(t.app, admin), lines, confirm);
 const edit = (m: Row, change: Partial<Row>, extra: { confirm_contact_change?: boolean } = {}) => {
   const r = { ...m, ...change };
   return apiClient(t.app, admin).members.updateMember({

@@ -2,7 +2,7 @@ import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { branches, members } from '../../db/schema';
-import { apiClient, bodyOf, multipart, type ApiClient } from '../../../test/client';
+import { apiClient, bodyOf, importRegisterCsv, multipart, type ApiClient } from '../../../test/client';
 import { branchId, createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter } from '../../../test/voting/election';
@@ -53,18 +53,7 @@ describe.each([
     const r = { ...m, ...change };
     return `${r.memberNo},${r.name},${r.email},${r.phone},Nairobi`;
   };
-  const importCsv = (lines: string[], confirm = false) =>
-    admin.members.importMembers({
-      query: {},
-      body: multipart({
-        file: {
-          file: Buffer.from(`member_no,name,email,phone,branch\n${lines.join('\n')}\n`),
-          filename: 'members.csv',
-          contentType: 'text/csv',
-        },
-        confirm_contact_changes: confirm ? '1' : undefined,
-      }),
-    });
+  const importCsv = (lines: string[], confirm = false) => importRegisterCsv(admin, lines, confirm);
   let phones = 0;
   const freshPhone = () => `+254788${closedIsOne ? 1 : 2}${String(++phones).padStart(5, '0')}`;
 
