@@ -154,6 +154,20 @@ export async function signedIn(t: { app: Express; ctx: AppContext }, role: Role,
 /** Header that sends the bearer token on one call: `{extraHeaders: asBearer(token)}`. */
 export const asBearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** The cookies an answer sets, as a Cookie header value (`name=value; name=value`), to send again later. */
+export const cookiesSetBy = (res: { headers: Headers }) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
+
+/**
+ * Headers that send `cookies` (a Cookie header value) with the CSRF pair on one call, as a browser
+ * would but from no jar: to send a kept, copied or altered cookie again.
+ * `{extraHeaders: withCookies(cookiesSetBy(res), browser.xsrf)}`
+ */
+export const withCookies = (cookies: string, xsrf: string) => ({ cookie: `${cookies}; XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf });
+
 type Answer = { status: number; body: unknown };
 
 /**

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import type postgres from 'postgres';
-import type request from 'supertest';
 import { whileHeld } from '../two-sessions';
 
 export const TEST_GOOGLE_CLIENT_ID = 'kura-test-client.apps.googleusercontent.com';
@@ -63,12 +62,12 @@ export async function createGoogleSigner(): Promise<GoogleSigner> {
  * Runs `signIn` while another session holds the account's row (`table`, `id`) and links another
  * Google account to it meanwhile (a sign-up, or another sign-in, committing first).
  */
-export function signedInWhileLinked(
+export function signedInWhileLinked<T>(
   sql: postgres.Sql,
   table: 'members' | 'staff',
   id: number,
-  signIn: () => PromiseLike<request.Response>,
-): Promise<request.Response> {
+  signIn: () => PromiseLike<T>,
+): Promise<T> {
   return whileHeld(sql, {
     hold: (s) => s`select id from ${s(table)} where id = ${id} for update`,
     action: signIn,
