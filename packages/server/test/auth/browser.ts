@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import request from 'supertest';
+import { browserClient } from '../client';
 
 /**
  * A browser-like client: a cookie jar (pending sign-in cookie, XSRF-TOKEN) and the
@@ -29,6 +30,16 @@ export async function openBrowser(app: Express): Promise<Browser> {
     postWithoutCsrf: (path, body) => agent.post(path).send(body ?? {}),
   };
 }
+
+/**
+ * A fresh browser as typed contract clients (test/client.ts): one sending the X-XSRF-TOKEN header
+ * as the web app does, `withoutCsrf` one that forgets it, and the token itself.
+ */
+export async function openTypedBrowser(app: Express) {
+  const browser = await openBrowser(app);
+  return { ...browserClient(browser), withoutCsrf: browserClient(browser, { csrf: false }), xsrf: browser.xsrf };
+}
+export type TypedBrowser = Awaited<ReturnType<typeof openTypedBrowser>>;
 
 /** The Set-Cookie headers of a response, as a Cookie header value (to replay an old pending state). */
 export function cookiesOf(res: request.Response): string {

@@ -3,12 +3,12 @@ import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app';
 import { activityLogs, otpChallenges, staff } from '../../db/schema';
-import { openBrowser } from '../../../test/auth/browser';
+import { openTypedBrowser, type TypedBrowser } from '../../../test/auth/browser';
 import { createGoogleSigner, signedInWhileLinked, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../../test/auth/google-signer';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
 import { startSmtpCapture, type SmtpCapture } from '../../../test/auth/smtp-capture';
 import { wrongCode } from '../../../test/auth/guessing';
-import { apiClient, bodyOf, browserClient, withCookies } from '../../../test/client';
+import { apiClient, bodyOf, withCookies } from '../../../test/client';
 import { createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 
@@ -48,12 +48,9 @@ afterAll(async () => {
 const anon = (app: Express = t.app) => apiClient(app);
 const as = (token: string) => apiClient(t.app, token);
 
-/** A fresh browser (test/auth/browser.ts) as typed clients: with the X-XSRF-TOKEN header, and without it. */
-async function browserOn(app: Express = t.app) {
-  const browser = await openBrowser(app);
-  return { ...browserClient(browser), withoutCsrf: browserClient(browser, { csrf: false }), xsrf: browser.xsrf };
-}
-type BrowserApi = Awaited<ReturnType<typeof browserOn>>;
+/** A fresh browser as typed clients (test/auth/browser.ts). */
+const browserOn = (app: Express = t.app) => openTypedBrowser(app);
+type BrowserApi = TypedBrowser;
 
 function session(res: { status: number; body: unknown }): string {
   expect(res.status, JSON.stringify(res.body)).toBe(200);

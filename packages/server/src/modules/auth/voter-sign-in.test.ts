@@ -7,11 +7,11 @@ import { totpTokenAt } from '../../auth/totp';
 import { activityLogs, authFailures, members, otpChallenges } from '../../db/schema';
 import { hashPassword } from '../../lib/crypto';
 import { enrolAuthenticator } from '../../../test/auth/authenticator';
-import { openBrowser } from '../../../test/auth/browser';
+import { openTypedBrowser, type TypedBrowser } from '../../../test/auth/browser';
 import { createGoogleSigner, signedInWhileLinked, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../../test/auth/google-signer';
 import { startSmsSink, type SmsSink } from '../../../test/auth/sms-sink';
 import { wrongCode } from '../../../test/auth/guessing';
-import { apiClient, asBearer, bodyOf, browserClient, cookiesSetBy, untyped, withCookies } from '../../../test/client';
+import { apiClient, asBearer, bodyOf, cookiesSetBy, untyped, withCookies } from '../../../test/client';
 import { createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, databaseKind, type TestApp } from '../../../test/harness';
 
@@ -41,12 +41,9 @@ afterAll(async () => {
 const anon = (app: Express = t.app) => apiClient(app);
 const as = (token: string) => apiClient(t.app, token);
 
-/** A fresh browser (test/auth/browser.ts) as typed clients: with the X-XSRF-TOKEN header, and without it. */
-async function browserOn(app: Express = t.app) {
-  const browser = await openBrowser(app);
-  return { ...browserClient(browser), withoutCsrf: browserClient(browser, { csrf: false }), xsrf: browser.xsrf };
-}
-type BrowserApi = Awaited<ReturnType<typeof browserOn>>;
+/** A fresh browser as typed clients (test/auth/browser.ts). */
+const browserOn = (app: Express = t.app) => openTypedBrowser(app);
+type BrowserApi = TypedBrowser;
 
 /** Step one of the SMS sign-in; answers the code the sink received. */
 async function requestCode(browser: BrowserApi, member: { memberNo: string; phone: string }, identifier = member.memberNo) {
