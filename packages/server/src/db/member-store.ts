@@ -600,6 +600,11 @@ export async function memberNames(db: Reader, ids: number[]): Promise<{ id: numb
   return db.select({ id: members.id, name: members.name }).from(members).where(inArray(members.id, ids));
 }
 
+/** These members' names and numbers, by id (a candidate who holds ballots but no longer stands is named by them). */
+export async function memberNamesAndNumbers(db: Reader, ids: number[]): Promise<{ id: number; name: string; memberNo: string }[]> {
+  return db.select({ id: members.id, name: members.name, memberNo: members.memberNo }).from(members).where(inArray(members.id, ids));
+}
+
 // ---- the roll's listings (register) ----
 
 /** Which members of a roll a listing keeps: number or name containing `query` (any case), of `branch`. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import type { ElectionId } from './election-store';
 import { participation, positions } from './schema';
@@ -117,4 +117,27 @@ export async function sealedReceiptsOf(db: Reader, memberId: number): Promise<{ 
     .select({ positionId: participation.positionId, receiptEnc: participation.receiptEnc })
     .from(participation)
     .where(eq(participation.memberId, memberId));
+}
+
+// ---- an election's voters (the results module's tally, the declaration module's audit) ----
+
+/** How many members voted in the election (for any of its positions). */
+export async function voterCountOf(db: Reader, electionId: ElectionId): Promise<number> {
+  const [voted] = await db
+    .select({ n: sql<number>`count(distinct ${participation.memberId})::int` })
+    .from(participation)
+    .innerJoin(positions, eq(positions.id, participation.positionId))
+    .where(eq(positions.electionId, electionId));
+  return voted?.n ?? 0;
+}
+
+/**
+ * The election's participation rows as a query (position id and sealed receipt), for a cursor
+ * (db/cursor.ts `eachPage`): the audit at close opens every voter's receipt a page at a time. The
+ * id is a literal, as `ballotSetInOrder`'s.
+ */
+export function sealedReceiptsIn(electionId: ElectionId): SQL {
+  if (!Number.isSafeInteger(electionId)) throw new Error(`not an election id: ${electionId}`);
+  return sql`select p.position_id, p.receipt_enc from ${participation} p
+            join ${positions} pos on pos.id = p.position_id and pos.election_id = ${sql.raw(String(electionId))}`;
 }

@@ -1,10 +1,13 @@
 import type { BranchTurnout, FinalResultsResponse, MotionResult, RankedResult, ResultGroup } from '@kura/contract';
 import { declareSeats } from '@kura/contract';
 import { countMotion, countStv, formatBlt, type StvRound } from '@kura/count';
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { rankedBallotRows } from '../../db/ballot-box';
+import { candidateIdsOf } from '../../db/candidacy-store';
 import { rollEntries, rollRows, type ElectionId } from '../../db/election-store';
-import { ballots, candidacies, members, positions } from '../../db/schema';
+import { memberNames } from '../../db/member-store';
+import { positionRowsOf } from '../../db/position-store';
 import { shuffleBallots } from '../ballots';
 import { countFromBox } from './tally';
 
@@ -81,7 +84,7 @@ export type Declaration = Pick<FinalResultsResponse, 'data' | 'turnout'>;
  * ranked count's lot). Nothing here reads a process's memory or the register as it is later.
  */
 export async function countDeclaration(db: Db | Tx, electionId: ElectionId, seed: string): Promise<Declaration> {
-  const byId = new Map((await db.select().from(positions).where(eq(positions.electionId, electionId))).map((p) => [p.id, p]));
+  const byId = new Map((await positionRowsOf(db, electionId)).map((p) => [p.id, p]));
   const data: Declaration['data'] = [];
   for (const g of await countFromBox(db, electionId)) {
     const p = byId.get(g.position_id);
@@ -114,21 +117,11 @@ type RankedBallots = { candidates: { id: number; name: string }[]; rankings: num
 
 async function readRanked(db: Db | Tx, position: { id: number; electionId: ElectionId }): Promise<RankedBallots> {
   const positionId = position.id;
-  // The position's election named as a value, so only its partition is read (docs/decisions/009):
-  // another election's close, which holds its own partition, never holds this read, nor this read
-  // (in a close) that one.
-  const rows = await db
-    .select({ receipt: ballots.receipt, candidateId: ballots.candidateId })
-    .from(ballots)
-    .where(and(eq(ballots.electionId, position.electionId), eq(ballots.positionId, positionId), gt(ballots.rank, 0)))
-    .orderBy(sql`${ballots.receipt} collate "C"`, asc(ballots.rank));
-  const standing = await db.select({ id: candidacies.memberId }).from(candidacies).where(eq(candidacies.positionId, positionId));
+  // The position's election named as a value, so only its partition is read (docs/decisions/009).
+  const rows = await rankedBallotRows(db, position.electionId, positionId);
+  const standing = await candidateIdsOf(db, positionId);
   const ids = [...new Set([...standing.map((s) => s.id), ...rows.map((r) => r.candidateId)])].sort((a, b) => a - b);
-  const names = new Map(
-    ids.length === 0
-      ? []
-      : (await db.select({ id: members.id, name: members.name }).from(members).where(inArray(members.id, ids))).map((m) => [m.id, m.name]),
-  );
+  const names = new Map(ids.length === 0 ? [] : (await memberNames(db, ids)).map((m) => [m.id, m.name]));
   const candidates = ids.map((id) => ({ id, name: names.get(id) ?? `Candidate ${id}` }));
   const number = new Map(ids.map((id, k) => [id, k + 1]));
   const rankings: number[][] = [];
@@ -208,13 +201,4 @@ export async function rankedBlt(
     candidates: candidates.map((c) => ({ name: bltName(c.name) })),
     ballots: shuffleBallots(rankings).map((ranking) => ({ ranking })),
   });
-}
-
-/** The ranked positions' ids (for a reader that needs no more). */
-export async function rankedPositionIds(db: Db | Tx): Promise<Set<number>> {
-  const rows = await db
-    .select({ id: positions.id })
-    .from(positions)
-    .where(and(eq(positions.kind, 'candidates'), eq(positions.method, 'ranked')));
-  return new Set(rows.map((r) => r.id));
 }
