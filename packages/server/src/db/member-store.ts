@@ -605,6 +605,17 @@ export async function memberNamesAndNumbers(db: Reader, ids: number[]): Promise<
   return db.select({ id: members.id, name: members.name, memberNo: members.memberNo }).from(members).where(inArray(members.id, ids));
 }
 
+/**
+ * How many members a roll holds (`rows`: `rollRows` of the election store, member and branch ids)
+ * and how many of them completed a verified sign-in (an election's statistics).
+ */
+export async function rollMemberCounts(db: Reader, rows: SQL): Promise<{ all: number; verified: number }> {
+  const [row] = await db.execute<{ all: number; verified: number }>(sql`
+          select count(*)::int as all, count(m.verified_at)::int as verified
+          from (${rows}) roll(member_id, branch_id) join members m on m.id = roll.member_id`);
+  return { all: Number(row?.all ?? 0), verified: Number(row?.verified ?? 0) };
+}
+
 // ---- the roll's listings (register) ----
 
 /** Which members of a roll a listing keeps: number or name containing `query` (any case), of `branch`. */

@@ -5,8 +5,9 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rankedBallotRows } from '../../db/ballot-box';
 import { candidateIdsOf } from '../../db/candidacy-store';
-import { rollEntries, rollRows, type ElectionId } from '../../db/election-store';
+import { rollRows, type ElectionId } from '../../db/election-store';
 import { memberNames } from '../../db/member-store';
+import { turnoutByBranch } from '../../db/participation-store';
 import { positionRowsOf } from '../../db/position-store';
 import { shuffleBallots } from '../ballots';
 import { countFromBox } from './tally';
@@ -61,13 +62,7 @@ export async function motionResult(
 
 /** The turnout of the election's roll, per branch (the branch at the freeze) by name, and in all. */
 async function turnoutOf(db: Db | Tx, electionId: ElectionId): Promise<FinalResultsResponse['turnout']> {
-  const rows = await db.execute<{ branch: string; members: number; voted: number }>(sql`
-    select roll.branch, count(*)::int as members,
-           count(*) filter (where exists (select 1 from participation p join positions ps on ps.id = p.position_id
-                                          where p.member_id = roll.member_id and ps.election_id = ${electionId}))::int as voted
-    from (${rollEntries(electionId)}) roll
-    group by roll.branch order by roll.branch`);
-  const branches: BranchTurnout[] = rows.map((b) => ({ branch: b.branch, members: Number(b.members), voted: Number(b.voted) }));
+  const branches: BranchTurnout[] = await turnoutByBranch(db, electionId);
   return {
     members: branches.reduce((n, b) => n + b.members, 0),
     voted: branches.reduce((n, b) => n + b.voted, 0),

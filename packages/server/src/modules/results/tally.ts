@@ -11,7 +11,7 @@ import {
   waitForBoxRewrite,
 } from '../../db/ballot-box';
 import { standingCandidatesOf } from '../../db/candidacy-store';
-import { memberNamesAndNumbers } from '../../db/member-store';
+import { memberNamesAndNumbers, rollMemberCounts } from '../../db/member-store';
 import { voterCountOf } from '../../db/participation-store';
 import { motionOptionsOfElection, tallyPositionsOf } from '../../db/position-store';
 import type { DomainEvents } from '../../events';
@@ -307,10 +307,8 @@ export class TallySnapshot {
   private loadMemberCounts(): Promise<void> {
     this.memberCountsLoading ??= (async () => {
       try {
-        const [row] = await this.ctx.database.db.execute<{ all: number; verified: number }>(sql`
-          select count(*)::int as all, count(m.verified_at)::int as verified
-          from (${rollRows(this.electionId, this.ctx.now())}) roll(member_id, branch_id) join members m on m.id = roll.member_id`);
-        this.memberCounts = { members: Number(row?.all ?? 0), verified: Number(row?.verified ?? 0), at: Date.now() };
+        const counts = await rollMemberCounts(this.ctx.database.db, rollRows(this.electionId, this.ctx.now()));
+        this.memberCounts = { members: counts.all, verified: counts.verified, at: Date.now() };
       } finally {
         this.memberCountsLoading = undefined;
       }
