@@ -116,3 +116,27 @@ export async function ballotCandidateRows(db: Reader, electionId: ElectionId, br
     .where(ballotPositionsOf(electionId, branchId))
     .orderBy(asc(positions.sortOrder), asc(positions.id), asc(members.name), asc(members.id));
 }
+
+// ---- the candidates as the count, the tally and the audit read them (results, declaration) ----
+
+/** The election's candidacies, each with its member's id, name and number. */
+export async function standingCandidatesOf(
+  db: Reader,
+  electionId: ElectionId,
+): Promise<{ positionId: number; id: number; name: string; memberNo: string }[]> {
+  return db
+    .select({ positionId: candidacies.positionId, id: members.id, name: members.name, memberNo: members.memberNo })
+    .from(candidacies)
+    .innerJoin(members, eq(members.id, candidacies.memberId))
+    .innerJoin(positions, and(eq(positions.id, candidacies.positionId), eq(positions.electionId, electionId)));
+}
+
+/** The members standing for the position (ids). */
+export async function candidateIdsOf(db: Reader, positionId: number): Promise<{ id: number }[]> {
+  return db.select({ id: candidacies.memberId }).from(candidacies).where(eq(candidacies.positionId, positionId));
+}
+
+/** Every candidacy (every election's), whole. */
+export async function everyCandidacy(db: Reader): Promise<(typeof candidacies.$inferSelect)[]> {
+  return db.select().from(candidacies);
+}

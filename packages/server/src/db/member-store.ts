@@ -600,6 +600,22 @@ export async function memberNames(db: Reader, ids: number[]): Promise<{ id: numb
   return db.select({ id: members.id, name: members.name }).from(members).where(inArray(members.id, ids));
 }
 
+/** These members' names and numbers, by id (a candidate who holds ballots but no longer stands is named by them). */
+export async function memberNamesAndNumbers(db: Reader, ids: number[]): Promise<{ id: number; name: string; memberNo: string }[]> {
+  return db.select({ id: members.id, name: members.name, memberNo: members.memberNo }).from(members).where(inArray(members.id, ids));
+}
+
+/**
+ * How many members a roll holds (`rows`: `rollRows` of the election store, member and branch ids)
+ * and how many of them completed a verified sign-in (an election's statistics).
+ */
+export async function rollMemberCounts(db: Reader, rows: SQL): Promise<{ all: number; verified: number }> {
+  const [row] = await db.execute<{ all: number; verified: number }>(sql`
+          select count(*)::int as all, count(m.verified_at)::int as verified
+          from (${rows}) roll(member_id, branch_id) join members m on m.id = roll.member_id`);
+  return { all: Number(row?.all ?? 0), verified: Number(row?.verified ?? 0) };
+}
+
 // ---- the roll's listings (register) ----
 
 /** Which members of a roll a listing keeps: number or name containing `query` (any case), of `branch`. */

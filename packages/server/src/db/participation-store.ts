@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
-import type { ElectionId } from './election-store';
+import { rollEntries, type ElectionId } from './election-store';
 import { participation, positions } from './schema';
 
 /**
@@ -117,4 +117,49 @@ export async function sealedReceiptsOf(db: Reader, memberId: number): Promise<{ 
     .select({ positionId: participation.positionId, receiptEnc: participation.receiptEnc })
     .from(participation)
     .where(eq(participation.memberId, memberId));
+}
+
+// ---- an election's voters (the results module's tally, the declaration module's audit) ----
+
+/** How many members voted in the election (for any of its positions). */
+export async function voterCountOf(db: Reader, electionId: ElectionId): Promise<number> {
+  const [voted] = await db
+    .select({ n: sql<number>`count(distinct ${participation.memberId})::int` })
+    .from(participation)
+    .innerJoin(positions, eq(positions.id, participation.positionId))
+    .where(eq(positions.electionId, electionId));
+  return voted?.n ?? 0;
+}
+
+/**
+ * The election's participation rows as a query (position id and sealed receipt), for a cursor
+ * (db/cursor.ts `eachPage`): the audit at close opens every voter's receipt a page at a time. The
+ * id is a literal, as `ballotSetInOrder`'s.
+ */
+export function sealedReceiptsIn(electionId: ElectionId): SQL {
+  if (!Number.isSafeInteger(electionId)) throw new Error(`not an election id: ${electionId}`);
+  return sql`select p.position_id, p.receipt_enc from ${participation} p
+            join ${positions} pos on pos.id = p.position_id and pos.election_id = ${sql.raw(String(electionId))}`;
+}
+
+/** Members who voted in the election by the web and by USSD (the ussd module records its ballots' positions in `ussd_votes`). */
+export async function votersByChannel(db: Reader, electionId: ElectionId): Promise<{ web: number; ussd: number }> {
+  const [row] = await db.execute<{ web: number; ussd: number }>(sql`
+    select count(distinct p.member_id) filter (where u.member_id is null)::int as web,
+           count(distinct p.member_id) filter (where u.member_id is not null)::int as ussd
+    from participation p
+    join positions pos on pos.id = p.position_id and pos.election_id = ${electionId}
+    left join ussd_votes u on u.member_id = p.member_id and u.position_id = p.position_id`);
+  return { web: Number(row?.web ?? 0), ussd: Number(row?.ussd ?? 0) };
+}
+
+/** The turnout of the election's roll per branch (the branch at the freeze, by name, in name order): its members and those who voted. */
+export async function turnoutByBranch(db: Reader, electionId: ElectionId): Promise<{ branch: string; members: number; voted: number }[]> {
+  const rows = await db.execute<{ branch: string; members: number; voted: number }>(sql`
+    select roll.branch, count(*)::int as members,
+           count(*) filter (where exists (select 1 from participation p join positions ps on ps.id = p.position_id
+                                          where p.member_id = roll.member_id and ps.election_id = ${electionId}))::int as voted
+    from (${rollEntries(electionId)}) roll
+    group by roll.branch order by roll.branch`);
+  return rows.map((b) => ({ branch: b.branch, members: Number(b.members), voted: Number(b.voted) }));
 }

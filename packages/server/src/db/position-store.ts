@@ -379,3 +379,51 @@ export async function positionEligibility(db: Reader, id: number) {
     .where(eq(positions.id, id));
   return p;
 }
+
+// ---- the ballot's layout as the count, the tally and the audit read it (results, declaration) ----
+
+/** The election's positions as the tally lays them out (with their translations), in the admin's order, then by id. */
+export async function tallyPositionsOf(db: Reader, electionId: ElectionId) {
+  return db
+    .select({
+      id: positions.id,
+      name: positions.name,
+      level: positions.level,
+      kind: positions.kind,
+      method: positions.method,
+      translations: positions.translations,
+    })
+    .from(positions)
+    .where(eq(positions.electionId, electionId))
+    .orderBy(asc(positions.sortOrder), asc(positions.id));
+}
+
+/** The motion options of the election's positions, by position and in ballot order. */
+export async function motionOptionsOfElection(
+  db: Reader,
+  electionId: ElectionId,
+): Promise<{ positionId: number; id: number; name: string }[]> {
+  return db
+    .select({ positionId: motionOptions.positionId, id: motionOptions.id, name: motionOptions.name })
+    .from(motionOptions)
+    .innerJoin(positions, and(eq(positions.id, motionOptions.positionId), eq(positions.electionId, electionId)))
+    .orderBy(asc(motionOptions.positionId), asc(motionOptions.sortOrder));
+}
+
+/** The election's positions: id, kind and method (the audit judges a ranked ballot's ranks). */
+export async function positionMethodsOf(db: Reader, electionId: ElectionId) {
+  return db
+    .select({ id: positions.id, kind: positions.kind, method: positions.method })
+    .from(positions)
+    .where(eq(positions.electionId, electionId));
+}
+
+/** Every motion option (every election's): its position and id (they stand for the motion in the audit). */
+export async function everyMotionOption(db: Reader): Promise<{ positionId: number; id: number }[]> {
+  return db.select({ positionId: motionOptions.positionId, id: motionOptions.id }).from(motionOptions);
+}
+
+/** The election's position rows, whole, by id (the evidence pack). */
+export async function positionRowsById(db: Reader, electionId: ElectionId): Promise<PositionRow[]> {
+  return db.select().from(positions).where(eq(positions.electionId, electionId)).orderBy(asc(positions.id));
+}

@@ -1,7 +1,7 @@
 import type { Role } from '../auth/sessions';
 import type { Core } from '../core';
 import type { Db, Tx } from '../db/client';
-import { and, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, ne, sql } from 'drizzle-orm';
 import { MORE_NOT_LOGGED } from './refused-activity';
 
 export { REFUSED_PER_ADDRESS, REFUSED_PER_SUBJECT, REFUSED_WINDOW_MS } from './refused-activity';
@@ -84,4 +84,38 @@ export async function refusalsSince(
       ),
     );
   return row;
+}
+
+export type ActivityRow = typeof activityLogs.$inferSelect;
+
+/**
+ * An election's rows of the log (those whose data names it: `subject`, `nameElection` of the
+ * election store) up to and including its close, by id, `pageSize` at a time (the evidence pack's
+ * activity.csv). The close's own row is written as its transaction commits (a moment after
+ * `closedAt`): up to it, or up to `closedAt` when there is none.
+ */
+export async function* electionActivityPages(
+  db: Db | Tx,
+  subject: string,
+  closedAt: Date,
+  pageSize: number,
+): AsyncGenerator<ActivityRow[], void> {
+  const naming = sql`(${activityLogs.data} = ${subject} or ${activityLogs.data} like ${`${subject}: %`} or ${activityLogs.data} like ${`${subject}; %`})`;
+  const [close] = await db
+    .select({ id: sql<number>`min(${activityLogs.id})`.mapWith(Number) })
+    .from(activityLogs)
+    .where(and(naming, eq(activityLogs.activity, 'Closed the election')));
+  const upTo = close?.id ? sql`${activityLogs.id} <= ${close.id}` : lte(activityLogs.createdAt, closedAt);
+  let afterId = 0;
+  for (;;) {
+    const page = await db
+      .select()
+      .from(activityLogs)
+      .where(and(naming, upTo, sql`${activityLogs.id} > ${afterId}`))
+      .orderBy(asc(activityLogs.id))
+      .limit(pageSize);
+    yield page;
+    if (page.length < pageSize) return;
+    afterId = page[page.length - 1]!.id;
+  }
 }

@@ -15,50 +15,13 @@ import { MODULES, TABLE_OWNERS, type ModuleName, type TableName } from './owners
 const MODULES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../modules');
 
 /**
- * The imports of another module's tables not moved yet, per file (path under src/modules): each
- * with the reason it is still there. The debt this list shows only shrinks: an entry whose import
- * is gone fails the test until it is removed, and a new import of a table owned elsewhere fails
- * unless it is listed here.
- */
-const NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
-  'declaration/audit.ts': {
-    tables: ['ballotQueue', 'candidacies', 'commitments', 'motionOptions', 'participation', 'positions'],
-    reason:
-      "the audit at close counts the box against the roll and the candidates, and reads the commitments (the results module's); no store for the ballot box or the commitments yet",
-  },
-  'declaration/evidence.ts': {
-    tables: ['activityLogs', 'ballots', 'candidacies', 'commitments', 'members', 'positions'],
-    reason:
-      "the evidence pack reads the box, the candidates, the log and the commitments (the results module's) as they are; no ballot-box, log or commitment store yet",
-  },
-  'results/final-count.ts': {
-    tables: ['ballots', 'candidacies', 'members', 'positions'],
-    reason: 'the count at close reads the box and the candidates; no ballot-box store yet',
-  },
-  'results/tally.ts': {
-    tables: ['ballotQueue', 'ballots', 'candidacies', 'members', 'motionOptions', 'participation', 'positions'],
-    reason: "the tally's resync reads the box and the ballot's layout in a few statements; no ballot-box store yet",
-  },
-};
-
-/**
  * The raw SQL of module files (the text of `sql` tagged templates: drizzle's and postgres.js's)
- * that names a table another module owns, not moved yet, per file: the import check above does not
- * see a table named in a string. Same rules: the list only shrinks, a new reference fails.
+ * that names a table another module owns, not moved yet, per file (path under src/modules), each
+ * with the reason it is still there: the import check does not see a table named in a string. The
+ * debt this list shows only shrinks: an entry whose reference is gone fails the test until it is
+ * removed, and a new reference to a table owned elsewhere fails unless it is listed here.
  */
 const RAW_SQL_NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
-  'results/results.service.ts': {
-    tables: ['participation', 'positions', 'ussdVotes'],
-    reason: 'the turnout by channel counts participation and USSD votes by position in one statement',
-  },
-  'results/final-count.ts': {
-    tables: ['participation', 'positions'],
-    reason: 'the count at close reads who voted for which position in one statement',
-  },
-  'results/tally.ts': {
-    tables: ['members'],
-    reason: "the tally's candidate names join members in its resync statement",
-  },
   'ballots/mixer.ts': {
     tables: ['positions'],
     reason: "the mixer's insert of opened ballots reads each position's method (a ranked ballot keeps its ranks) in the same statement",
@@ -219,25 +182,12 @@ describe('table owners', () => {
     expect(schemaImports("import * as schema from '../../db/schema';").namespace).toBe(true);
   });
 
-  it('no module file imports a table another module owns, beyond the listed debt', () => {
-    const found = foreignImports();
-    const unlisted = [...found]
-      .map(([path, { module, tables }]) => ({
-        path,
-        tables: tables
-          .filter((t) => !NOT_MOVED_YET[path]?.tables.includes(t))
-          .map((t) => `${t} (owned by ${TABLE_OWNERS[t]}, not ${module})`),
-      }))
-      .filter((f) => f.tables.length > 0);
-    expect(unlisted, 'reach these through their store or their owner’s index.ts (db/schema/owners.ts)').toEqual([]);
-  });
-
-  it('lists no debt that is paid: every allow-listed import is still there', () => {
-    const found = foreignImports();
-    const paid = Object.entries(NOT_MOVED_YET)
-      .map(([path, { tables }]) => ({ path, tables: tables.filter((t) => !found.get(path)?.tables.includes(t)) }))
-      .filter((f) => f.tables.length > 0);
-    expect(paid, 'remove these from NOT_MOVED_YET in owners.test.ts').toEqual([]);
+  it('no module file imports a table another module owns', () => {
+    const found = [...foreignImports()].map(([path, { module, tables }]) => ({
+      path,
+      tables: tables.map((t) => `${t} (owned by ${TABLE_OWNERS[t]}, not ${module})`),
+    }));
+    expect(found, 'reach these through their store or their owner’s index.ts (db/schema/owners.ts)').toEqual([]);
   });
 
   it('reads the tables a raw SQL template names', () => {

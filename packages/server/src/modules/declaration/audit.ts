@@ -1,11 +1,12 @@
-import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import { UNSORTED_QUEUE } from '../../db/ballot-box';
+import { queuedBallotRows } from '../../db/ballot-box';
 import type { Core } from '../../core';
-import { ballotQueue, candidacies, commitments, motionOptions, participation, positions } from '../../db/schema';
+import { everyCandidacy } from '../../db/candidacy-store';
+import { sealedReceiptsIn } from '../../db/participation-store';
+import { everyMotionOption, positionMethodsOf } from '../../db/position-store';
 import { unseal } from '../../lib/crypto';
 import { eachPage } from '../../db/cursor';
 import { openBallot } from '../ballots';
-import { digestBallots, SortedReceiptIndex } from '../results';
+import { commitmentHistory, digestBallots, newestCommitment, SortedReceiptIndex } from '../results';
 import { type ElectionId } from '../../db/election-store';
 import { inBoxSnapshot } from '../../lib/box-snapshot';
 
@@ -48,10 +49,7 @@ export async function verifyAudit(ctx: Core, electionId: ElectionId): Promise<Au
       tally.set(`${positionId}:${candidateId}`, (tally.get(`${positionId}:${candidateId}`) ?? 0) + 1);
 
     // A ranked ballot's rows carry its order (rank 1..n, each once); every other ballot's rank is 0.
-    const own = await tx
-      .select({ id: positions.id, kind: positions.kind, method: positions.method })
-      .from(positions)
-      .where(eq(positions.electionId, electionId));
+    const own = await positionMethodsOf(tx, electionId);
     const mine = new Set(own.map((p) => p.id));
     const ranked = new Set(own.filter((p) => p.kind === 'candidates' && p.method === 'ranked').map((p) => p.id));
     // A receipt's rows are consecutive in the digest's order (receipt, then candidate): its ranks
@@ -85,10 +83,7 @@ export async function verifyAudit(ctx: Core, electionId: ElectionId): Promise<Au
     if (strayRanks) problems.push(`${strayRanks} ballot row(s) of a position that is not ranked carry a rank`);
     let queued = 0;
     let unreadable = 0;
-    for (const row of await tx
-      .select()
-      .from(ballotQueue)
-      .where(inArray(ballotQueue.electionId, [UNSORTED_QUEUE, electionId]))) {
+    for (const row of await queuedBallotRows(tx, electionId)) {
       try {
         // One queued row is one position's ballot: a row per candidate chosen, one receipt.
         const rows = openBallot(key, row.sealed);
@@ -121,28 +116,22 @@ export async function verifyAudit(ctx: Core, electionId: ElectionId): Promise<Au
     let sealedBad = 0;
     // The roll's receipts a page at a time (a cursor in this snapshot), each opened in turn: the
     // audit at close runs in the server process, beside the votes of every other open election.
-    await eachPage<{ position_id: number; receipt_enc: string }>(
-      tx,
-      sql`select p.position_id, p.receipt_enc from ${participation} p
-            join ${positions} pos on pos.id = p.position_id and pos.election_id = ${sql.raw(String(electionId))}`,
-      OPEN_SLICE,
-      (page) => {
-        for (const row of page) {
-          const positionId = Number(row.position_id);
-          participated.set(positionId, (participated.get(positionId) ?? 0) + 1);
-          let receipt: string;
-          try {
-            receipt = unseal(key, row.receipt_enc);
-          } catch {
-            sealedBad++;
-            continue;
-          }
-          const at = positionOf(receipt);
-          if (at === undefined) missing++;
-          else if (at !== positionId) wrongPosition++;
+    await eachPage<{ position_id: number; receipt_enc: string }>(tx, sealedReceiptsIn(electionId), OPEN_SLICE, (page) => {
+      for (const row of page) {
+        const positionId = Number(row.position_id);
+        participated.set(positionId, (participated.get(positionId) ?? 0) + 1);
+        let receipt: string;
+        try {
+          receipt = unseal(key, row.receipt_enc);
+        } catch {
+          sealedBad++;
+          continue;
         }
-      },
-    );
+        const at = positionOf(receipt);
+        if (at === undefined) missing++;
+        else if (at !== positionId) wrongPosition++;
+      }
+    });
     if (sealedBad) problems.push(`${sealedBad} participation receipt(s) cannot be opened with this BALLOT_KEY`);
     if (missing) problems.push(`${missing} voter receipt(s) have no ballot`);
     if (wrongPosition) problems.push(`${wrongPosition} ballot(s) are recorded under a different position than their voter's`);
@@ -153,29 +142,22 @@ export async function verifyAudit(ctx: Core, electionId: ElectionId): Promise<Au
     }
 
     const standing = new Set([
-      ...(await tx.select().from(candidacies)).map((c) => `${c.positionId}:${c.memberId}`),
+      ...(await everyCandidacy(tx)).map((c) => `${c.positionId}:${c.memberId}`),
       // A motion's options stand for it.
-      ...(await tx.select({ positionId: motionOptions.positionId, id: motionOptions.id }).from(motionOptions)).map(
-        (o) => `${o.positionId}:${o.id}`,
-      ),
+      ...(await everyMotionOption(tx)).map((o) => `${o.positionId}:${o.id}`),
     ]);
     const strays = [...tally.keys()].filter((k) => mine.has(Number(k.split(':')[0])) && !standing.has(k));
     if (strays.length)
       notes.push(`${strays.length} (position, candidate) pair(s) hold ballots without a current candidacy (withdrawn after voting?)`);
 
-    const history = await tx.select().from(commitments).where(eq(commitments.electionId, electionId)).orderBy(asc(commitments.id));
+    const history = await commitmentHistory(tx, electionId);
     for (let i = 1; i < history.length; i++) {
       if (history[i]!.count < history[i - 1]!.count)
         problems.push(
           `Commitment ${history[i]!.id} counts fewer ballots (${history[i]!.count}) than the one before (${history[i - 1]!.count})`,
         );
     }
-    const [newest] = await tx
-      .select()
-      .from(commitments)
-      .where(eq(commitments.electionId, electionId))
-      .orderBy(desc(commitments.id))
-      .limit(1);
+    const newest = await newestCommitment(tx, electionId);
     if (!newest) notes.push('No commitment recorded yet');
     else if (digest.count < newest.count)
       problems.push(

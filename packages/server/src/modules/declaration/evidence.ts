@@ -1,16 +1,20 @@
 import type { FinalResultsResponse } from '@kura/contract';
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import yazl from 'yazl';
 import type { Db } from '../../db/client';
+import { candidatesWithBallots, positionBallotPages } from '../../db/ballot-box';
+import { candidateIdsOf } from '../../db/candidacy-store';
 import { readState, rollEntries, nameElection, type ElectionId } from '../../db/election-store';
+import { memberNames } from '../../db/member-store';
 import { nominationsRecord } from '../../db/nomination-store';
-import { activityLogs, ballots, candidacies, commitments, members, positions } from '../../db/schema';
+import { positionRowsById } from '../../db/position-store';
 import { AppError } from '../../errors';
+import { electionActivityPages } from '../../lib/activity-log';
 import { positionTitle } from '../../lib/position-title';
 import { packDigest, type Manifest } from '../../evidence/digest';
-import type { ResultsContext } from '../results';
+import { commitmentsUpTo, type ResultsContext } from '../results';
 import { finaliseElection, getFinalResults } from './closing';
 
 /**
@@ -66,32 +70,14 @@ async function* positionBlt(
   position: { id: number; title: string; seats: number },
   declaredNames: Map<number, string>,
 ): AsyncIterable<string> {
-  const standing = await db.select({ id: candidacies.memberId }).from(candidacies).where(eq(candidacies.positionId, position.id));
-  const voted = await db
-    .selectDistinct({ id: ballots.candidateId })
-    .from(ballots)
-    .where(and(eq(ballots.electionId, electionId), eq(ballots.positionId, position.id)));
+  const standing = await candidateIdsOf(db, position.id);
+  const voted = await candidatesWithBallots(db, electionId, position.id);
   const ids = [...new Set([...standing.map((s) => s.id), ...voted.map((v) => v.id)])].sort((a, b) => a - b);
   const number = new Map(ids.map((id, k) => [id, k + 1]));
   yield `${ids.length} ${position.seats}\n`;
-  let after: { receipt: string; rank: number; candidateId: number } | null = null;
   let current: { receipt: string; numbers: number[] } | null = null;
   const line = (numbers: number[]) => `1 ${numbers.join(' ')} 0\n`;
-  for (;;) {
-    const page: { receipt: string; rank: number; candidateId: number }[] = await db
-      .select({ receipt: ballots.receipt, rank: ballots.rank, candidateId: ballots.candidateId })
-      .from(ballots)
-      .where(
-        and(
-          eq(ballots.electionId, electionId),
-          eq(ballots.positionId, position.id),
-          after === null
-            ? undefined
-            : sql`(${ballots.receipt} collate "C" > ${after.receipt} or (${ballots.receipt} = ${after.receipt} and (${ballots.rank} > ${after.rank} or (${ballots.rank} = ${after.rank} and ${ballots.candidateId} > ${after.candidateId}))))`,
-        ),
-      )
-      .orderBy(sql`${ballots.receipt} collate "C"`, asc(ballots.rank), asc(ballots.candidateId))
-      .limit(BALLOT_PAGE);
+  for await (const page of positionBallotPages(db, electionId, position.id, BALLOT_PAGE)) {
     let out = '';
     for (const b of page) {
       if (current && current.receipt !== b.receipt) {
@@ -102,19 +88,12 @@ async function* positionBlt(
       current.numbers.push(number.get(b.candidateId)!);
     }
     if (out) yield out;
-    if (page.length < BALLOT_PAGE) break;
-    after = page[page.length - 1]!;
   }
   if (current) yield line(current.numbers);
   yield '0\n';
   const extra = ids.filter((id) => !declaredNames.has(id));
   const names = new Map(declaredNames);
-  if (extra.length)
-    for (const m of await db
-      .select({ id: members.id, name: members.name })
-      .from(members)
-      .where(sql`${members.id} in ${extra}`))
-      names.set(m.id, m.name);
+  if (extra.length) for (const m of await memberNames(db, extra)) names.set(m.id, m.name);
   let tail = '';
   for (const id of ids) tail += `"${bltName(names.get(id) ?? `Candidate ${id}`)}"\n`;
   tail += `"${bltName(position.title)}"\n`;
@@ -133,7 +112,7 @@ export async function evidenceFiles(ctx: ResultsContext, id: ElectionId): Promis
   const state = await closedState(ctx, id);
   const { db } = ctx.database;
   const results = await getFinalResults(ctx, id);
-  const own = await db.select().from(positions).where(eq(positions.electionId, id)).orderBy(asc(positions.id));
+  const own = await positionRowsById(db, id);
   const json = (value: unknown) =>
     async function* () {
       yield `${JSON.stringify(value, null, 2)}\n`;
@@ -162,11 +141,7 @@ export async function evidenceFiles(ctx: ResultsContext, id: ElectionId): Promis
     {
       path: 'commitments.json',
       produce: async function* () {
-        const rows = await db
-          .select({ at: commitments.at, count: commitments.count, hash: commitments.hash, reason: commitments.reason })
-          .from(commitments)
-          .where(and(eq(commitments.electionId, id), lte(commitments.id, state.finalCommitmentId)))
-          .orderBy(asc(commitments.id));
+        const rows = await commitmentsUpTo(db, id, state.finalCommitmentId);
         yield `${JSON.stringify(
           rows.map((r) => ({ at: r.at.toISOString(), count: r.count, hash: r.hash, reason: r.reason })),
           null,
@@ -190,27 +165,11 @@ export async function evidenceFiles(ctx: ResultsContext, id: ElectionId): Promis
         // The election's rows (those naming it), up to and including its close: no IP address and
         // no free-form data (which may name a contact detail).
         yield 'id,created_at,name,activity,user_type,status\n';
-        const subject = nameElection(id, '');
-        const naming = sql`(${activityLogs.data} = ${subject} or ${activityLogs.data} like ${`${subject}: %`} or ${activityLogs.data} like ${`${subject}; %`})`;
         // The close's own row is written as its transaction commits (a moment after closed_at): up to it.
-        const [close] = await db
-          .select({ id: sql<number>`min(${activityLogs.id})`.mapWith(Number) })
-          .from(activityLogs)
-          .where(and(naming, eq(activityLogs.activity, 'Closed the election')));
-        const upTo = close?.id ? sql`${activityLogs.id} <= ${close.id}` : lte(activityLogs.createdAt, state.closedAt);
-        let afterId = 0;
-        for (;;) {
-          const page = await db
-            .select()
-            .from(activityLogs)
-            .where(and(naming, upTo, sql`${activityLogs.id} > ${afterId}`))
-            .orderBy(asc(activityLogs.id))
-            .limit(PAGE);
+        for await (const page of electionActivityPages(db, nameElection(id, ''), state.closedAt, PAGE)) {
           let out = '';
           for (const r of page) out += csvLine([r.id, r.createdAt.toISOString(), r.name, r.activity, r.userType, r.status]);
           if (out) yield out;
-          if (page.length < PAGE) break;
-          afterId = page[page.length - 1]!.id;
         }
       },
     },

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Commitment } from '@kura/contract';
-import { desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, lte } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
 import { commitments } from '../../db/schema';
@@ -136,6 +136,30 @@ export async function listCommitments(ctx: Core, electionId: ElectionId): Promis
     .orderBy(desc(commitments.id))
     .limit(10_000);
   return rows.map((r) => ({ at: r.at.toISOString(), count: r.count, hash: r.hash }));
+}
+
+/** The election's commitments as stored, oldest first (the audit checks that no count decreases). */
+export async function commitmentHistory(db: Db | Tx, electionId: ElectionId): Promise<(typeof commitments.$inferSelect)[]> {
+  return db.select().from(commitments).where(eq(commitments.electionId, electionId)).orderBy(asc(commitments.id));
+}
+
+/** The election's newest commitment as stored (undefined before the first). */
+export async function newestCommitment(db: Db | Tx, electionId: ElectionId): Promise<typeof commitments.$inferSelect | undefined> {
+  const [newest] = await db.select().from(commitments).where(eq(commitments.electionId, electionId)).orderBy(desc(commitments.id)).limit(1);
+  return newest;
+}
+
+/** The election's commitments up to and including `lastId` (a close's final one), oldest first: time, count, hash, reason. */
+export async function commitmentsUpTo(
+  db: Db | Tx,
+  electionId: ElectionId,
+  lastId: number,
+): Promise<{ at: Date; count: number; hash: string; reason: string }[]> {
+  return db
+    .select({ at: commitments.at, count: commitments.count, hash: commitments.hash, reason: commitments.reason })
+    .from(commitments)
+    .where(and(eq(commitments.electionId, electionId), lte(commitments.id, lastId)))
+    .orderBy(asc(commitments.id));
 }
 
 /** How often the loop checks whether a periodic commitment is due. */

@@ -1,10 +1,14 @@
 import type { BranchTurnout, FinalResultsResponse, MotionResult, RankedResult, ResultGroup } from '@kura/contract';
 import { declareSeats } from '@kura/contract';
 import { countMotion, countStv, formatBlt, type StvRound } from '@kura/count';
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { rollEntries, rollRows, type ElectionId } from '../../db/election-store';
-import { ballots, candidacies, members, positions } from '../../db/schema';
+import { rankedBallotRows } from '../../db/ballot-box';
+import { candidateIdsOf } from '../../db/candidacy-store';
+import { rollRows, type ElectionId } from '../../db/election-store';
+import { memberNames } from '../../db/member-store';
+import { turnoutByBranch } from '../../db/participation-store';
+import { positionRowsOf } from '../../db/position-store';
 import { shuffleBallots } from '../ballots';
 import { countFromBox } from './tally';
 
@@ -58,13 +62,7 @@ export async function motionResult(
 
 /** The turnout of the election's roll, per branch (the branch at the freeze) by name, and in all. */
 async function turnoutOf(db: Db | Tx, electionId: ElectionId): Promise<FinalResultsResponse['turnout']> {
-  const rows = await db.execute<{ branch: string; members: number; voted: number }>(sql`
-    select roll.branch, count(*)::int as members,
-           count(*) filter (where exists (select 1 from participation p join positions ps on ps.id = p.position_id
-                                          where p.member_id = roll.member_id and ps.election_id = ${electionId}))::int as voted
-    from (${rollEntries(electionId)}) roll
-    group by roll.branch order by roll.branch`);
-  const branches: BranchTurnout[] = rows.map((b) => ({ branch: b.branch, members: Number(b.members), voted: Number(b.voted) }));
+  const branches: BranchTurnout[] = await turnoutByBranch(db, electionId);
   return {
     members: branches.reduce((n, b) => n + b.members, 0),
     voted: branches.reduce((n, b) => n + b.voted, 0),
@@ -81,7 +79,7 @@ export type Declaration = Pick<FinalResultsResponse, 'data' | 'turnout'>;
  * ranked count's lot). Nothing here reads a process's memory or the register as it is later.
  */
 export async function countDeclaration(db: Db | Tx, electionId: ElectionId, seed: string): Promise<Declaration> {
-  const byId = new Map((await db.select().from(positions).where(eq(positions.electionId, electionId))).map((p) => [p.id, p]));
+  const byId = new Map((await positionRowsOf(db, electionId)).map((p) => [p.id, p]));
   const data: Declaration['data'] = [];
   for (const g of await countFromBox(db, electionId)) {
     const p = byId.get(g.position_id);
@@ -114,21 +112,11 @@ type RankedBallots = { candidates: { id: number; name: string }[]; rankings: num
 
 async function readRanked(db: Db | Tx, position: { id: number; electionId: ElectionId }): Promise<RankedBallots> {
   const positionId = position.id;
-  // The position's election named as a value, so only its partition is read (docs/decisions/009):
-  // another election's close, which holds its own partition, never holds this read, nor this read
-  // (in a close) that one.
-  const rows = await db
-    .select({ receipt: ballots.receipt, candidateId: ballots.candidateId })
-    .from(ballots)
-    .where(and(eq(ballots.electionId, position.electionId), eq(ballots.positionId, positionId), gt(ballots.rank, 0)))
-    .orderBy(sql`${ballots.receipt} collate "C"`, asc(ballots.rank));
-  const standing = await db.select({ id: candidacies.memberId }).from(candidacies).where(eq(candidacies.positionId, positionId));
+  // The position's election named as a value, so only its partition is read (docs/decisions/009).
+  const rows = await rankedBallotRows(db, position.electionId, positionId);
+  const standing = await candidateIdsOf(db, positionId);
   const ids = [...new Set([...standing.map((s) => s.id), ...rows.map((r) => r.candidateId)])].sort((a, b) => a - b);
-  const names = new Map(
-    ids.length === 0
-      ? []
-      : (await db.select({ id: members.id, name: members.name }).from(members).where(inArray(members.id, ids))).map((m) => [m.id, m.name]),
-  );
+  const names = new Map(ids.length === 0 ? [] : (await memberNames(db, ids)).map((m) => [m.id, m.name]));
   const candidates = ids.map((id) => ({ id, name: names.get(id) ?? `Candidate ${id}` }));
   const number = new Map(ids.map((id, k) => [id, k + 1]));
   const rankings: number[][] = [];
@@ -208,13 +196,4 @@ export async function rankedBlt(
     candidates: candidates.map((c) => ({ name: bltName(c.name) })),
     ballots: shuffleBallots(rankings).map((ranking) => ({ ranking })),
   });
-}
-
-/** The ranked positions' ids (for a reader that needs no more). */
-export async function rankedPositionIds(db: Db | Tx): Promise<Set<number>> {
-  const rows = await db
-    .select({ id: positions.id })
-    .from(positions)
-    .where(and(eq(positions.kind, 'candidates'), eq(positions.method, 'ranked')));
-  return new Set(rows.map((r) => r.id));
 }

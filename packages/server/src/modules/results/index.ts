@@ -7,8 +7,16 @@ export type { ResultsContext } from './context';
 export { VotingRuntime } from './voting-runtime';
 /** Results visibility. */
 export { assertMayViewResults, mayJoinResultsChannel, mayViewResults, ResultsGateCache, type ResultsGate, type Viewer } from './visibility';
-/** Commitments to the ballot set, the count at close and the receipt index (the declaration module's close and audit use them). */
-export { commitmentById, digestBallots, insertFinalCommitment, recordCommitment } from './commitments';
+/** Commitments to the ballot set and their reads, the count at close and the receipt index (the declaration module's close, audit and evidence pack use them). */
+export {
+  commitmentById,
+  commitmentHistory,
+  commitmentsUpTo,
+  digestBallots,
+  insertFinalCommitment,
+  newestCommitment,
+  recordCommitment,
+} from './commitments';
 export { countDeclaration, rankedBlt, type Declaration } from './final-count';
 export { SortedReceiptIndex } from './receipt-index';
 /** The module's factory: its routes and services from the core and what it uses of other modules (src/services.ts composes them). */

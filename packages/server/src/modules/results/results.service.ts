@@ -1,8 +1,9 @@
 import { declareSeats, type ReceiptResponse as ReceiptSchema, type ResultGroup, type Statistics } from '@kura/contract';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ResultsContext } from './context';
 import { commitments } from '../../db/schema';
+import { votersByChannel } from '../../db/participation-store';
 import { positionRowsOf, positionWithElection } from '../../db/position-store';
 import { AppError } from '../../errors';
 import { positionTitle } from '../../lib/position-title';
@@ -20,19 +21,8 @@ export async function getResults(ctx: ResultsContext, id: ElectionId): Promise<R
 export async function getStatistics(ctx: ResultsContext, id: ElectionId): Promise<Statistics> {
   const tally = ctx.voting.tallyOf(id);
   await tally.whenReady();
-  const [statistics, channels] = await Promise.all([tally.statistics(), votersByChannel(ctx, id)]);
+  const [statistics, channels] = await Promise.all([tally.statistics(), votersByChannel(ctx.database.db, id)]);
   return { ...statistics, channels };
-}
-
-/** Members who voted in the election by the web and by USSD (modules/ussd records its ballots' positions). */
-async function votersByChannel(ctx: ResultsContext, id: ElectionId): Promise<{ web: number; ussd: number }> {
-  const [row] = await ctx.database.db.execute<{ web: number; ussd: number }>(sql`
-    select count(distinct p.member_id) filter (where u.member_id is null)::int as web,
-           count(distinct p.member_id) filter (where u.member_id is not null)::int as ussd
-    from participation p
-    join positions pos on pos.id = p.position_id and pos.election_id = ${id}
-    left join ussd_votes u on u.member_id = p.member_id and u.position_id = p.position_id`);
-  return { web: Number(row?.web ?? 0), ussd: Number(row?.ussd ?? 0) };
 }
 
 /** Confirms a receipt is counted and for which position, never for whom. */

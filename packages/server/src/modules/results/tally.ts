@@ -1,11 +1,14 @@
 import { sortResultValues, type ResultGroup, type Statistics, type TranslatedText, type VoteResultsUpdatedPayload } from '@kura/contract';
-import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
-import type { Core } from '../../core';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
 import type { BallotsContext } from '../ballots';
 import { rollRows, type ElectionId } from '../../db/election-store';
-import { UNSORTED_QUEUE } from '../../db/ballot-box';
+import { firstPreferenceCounts, firstPreferenceCountsByPosition, mixedBallotCount, queuedBallots } from '../../db/ballot-box';
+import { standingCandidatesOf } from '../../db/candidacy-store';
+import { memberNamesAndNumbers, rollMemberCounts } from '../../db/member-store';
+import { voterCountOf } from '../../db/participation-store';
+import { motionOptionsOfElection, tallyPositionsOf } from '../../db/position-store';
 import type { DomainEvents } from '../../events';
-import { ballotQueue, ballots, candidacies, members, motionOptions, participation, positions } from '../../db/schema';
 import { positionKey, positionTitle, titleTranslations } from '../../lib/position-title';
 import { inBoxSnapshot } from '../../lib/box-snapshot';
 
@@ -154,27 +157,12 @@ export class TallySnapshot {
         // Rank 0 (not ranked) and 1 (a ranked ballot's first preference): what live results count.
         // The election's partitions (ADR 009), and the queue rows from before the partitioning
         // (partition 0, opened and kept by position below) until the mixer files them.
-        const own = eq(positions.electionId, this.electionId);
-        const tallies = await tx
-          .select({ positionId: ballots.positionId, candidateId: ballots.candidateId, n: count() })
-          .from(ballots)
-          .where(and(lte(ballots.rank, 1), eq(ballots.electionId, this.electionId)))
-          .groupBy(ballots.positionId, ballots.candidateId);
-        const queue = await tx
-          .select({ id: ballotQueue.id, sealed: ballotQueue.sealed })
-          .from(ballotQueue)
-          .where(inArray(ballotQueue.electionId, [UNSORTED_QUEUE, this.electionId]));
-        const [mixed] = await tx
-          .select({ n: sql<number>`count(distinct ${ballots.receipt})::int` })
-          .from(ballots)
-          .where(eq(ballots.electionId, this.electionId));
-        const [voted] = await tx
-          .select({ n: sql<number>`count(distinct ${participation.memberId})::int` })
-          .from(participation)
-          .innerJoin(positions, eq(positions.id, participation.positionId))
-          .where(own);
+        const tallies = await firstPreferenceCounts(tx, this.electionId);
+        const queue = await queuedBallots(tx, this.electionId);
+        const mixed = await mixedBallotCount(tx, this.electionId);
+        const voted = await voterCountOf(tx, this.electionId);
         const structure = await readStructure(tx, this.electionId);
-        return { snap: snap!.s, tallies, queue, mixed: mixed?.n ?? 0, voted: voted?.n ?? 0, structure };
+        return { snap: snap!.s, tallies, queue, mixed, voted, structure };
       });
     } catch (error) {
       // Keep serving the previous state, with the votes that arrived meanwhile.
@@ -251,10 +239,7 @@ export class TallySnapshot {
       .flatMap(([, m]) => [...m.keys()])
       .filter((id) => !this.people.has(id));
     if (missing.length === 0) return;
-    const rows = await this.ctx.database.db
-      .select({ id: members.id, name: members.name, memberNo: members.memberNo })
-      .from(members)
-      .where(inArray(members.id, [...new Set(missing)]));
+    const rows = await memberNamesAndNumbers(this.ctx.database.db, [...new Set(missing)]);
     for (const p of rows) this.people.set(p.id, p);
   }
 
@@ -310,10 +295,8 @@ export class TallySnapshot {
   private loadMemberCounts(): Promise<void> {
     this.memberCountsLoading ??= (async () => {
       try {
-        const [row] = await this.ctx.database.db.execute<{ all: number; verified: number }>(sql`
-          select count(*)::int as all, count(m.verified_at)::int as verified
-          from (${rollRows(this.electionId, this.ctx.now())}) roll(member_id, branch_id) join members m on m.id = roll.member_id`);
-        this.memberCounts = { members: Number(row?.all ?? 0), verified: Number(row?.verified ?? 0), at: Date.now() };
+        const counts = await rollMemberCounts(this.ctx.database.db, rollRows(this.electionId, this.ctx.now()));
+        this.memberCounts = { members: counts.all, verified: counts.verified, at: Date.now() };
       } finally {
         this.memberCountsLoading = undefined;
       }
@@ -328,26 +311,11 @@ function structureSignature(structure: Structure): string {
   return JSON.stringify([structure.positions, [...structure.standing.entries()], [...structure.people.values()]]);
 }
 
-type Reader = Pick<Core['database']['db'], 'select'>;
+type Reader = Db | Tx;
 
 async function readStructure(db: Reader, electionId: ElectionId): Promise<Structure> {
-  const positionRows = await db
-    .select({
-      id: positions.id,
-      name: positions.name,
-      level: positions.level,
-      kind: positions.kind,
-      method: positions.method,
-      translations: positions.translations,
-    })
-    .from(positions)
-    .where(eq(positions.electionId, electionId))
-    .orderBy(asc(positions.sortOrder), asc(positions.id));
-  const candidateRows = await db
-    .select({ positionId: candidacies.positionId, id: members.id, name: members.name, memberNo: members.memberNo })
-    .from(candidacies)
-    .innerJoin(members, eq(members.id, candidacies.memberId))
-    .innerJoin(positions, and(eq(positions.id, candidacies.positionId), eq(positions.electionId, electionId)));
+  const positionRows = await tallyPositionsOf(db, electionId);
+  const candidateRows = await standingCandidatesOf(db, electionId);
   const standing = new Map<number, CandidateInfo[]>();
   const people = new Map<number, CandidateInfo>();
   for (const c of candidateRows) {
@@ -358,11 +326,7 @@ async function readStructure(db: Reader, electionId: ElectionId): Promise<Struct
     list.push(info);
   }
   // A motion's options stand where candidates would (in ballot order; option ids are not members').
-  const optionRows = await db
-    .select({ positionId: motionOptions.positionId, id: motionOptions.id, name: motionOptions.name })
-    .from(motionOptions)
-    .innerJoin(positions, and(eq(positions.id, motionOptions.positionId), eq(positions.electionId, electionId)))
-    .orderBy(asc(motionOptions.positionId), asc(motionOptions.sortOrder));
+  const optionRows = await motionOptionsOfElection(db, electionId);
   for (const o of optionRows) {
     let list = standing.get(o.positionId);
     if (!list) standing.set(o.positionId, (list = []));
@@ -427,12 +391,7 @@ function resultGroups(structure: Structure, counts: Map<number, Map<number, numb
 export async function countFromBox(db: Reader, electionId: ElectionId): Promise<ResultGroup[]> {
   const structure = await readStructure(db, electionId);
   // Rank 0 (not ranked) and 1 (a ranked ballot's first preference), as the live results count.
-  const tallies = await db
-    .select({ positionId: ballots.positionId, candidateId: ballots.candidateId, n: count() })
-    .from(ballots)
-    .innerJoin(positions, eq(positions.id, ballots.positionId))
-    .where(and(lte(ballots.rank, 1), eq(positions.electionId, electionId)))
-    .groupBy(ballots.positionId, ballots.candidateId);
+  const tallies = await firstPreferenceCountsByPosition(db, electionId);
   const counts = new Map<number, Map<number, number>>();
   for (const t of tallies) {
     let byCandidate = counts.get(t.positionId);
@@ -447,10 +406,7 @@ export async function countFromBox(db: Reader, electionId: ElectionId): Promise<
     .filter((id) => !structure.people.has(id));
   const people = new Map(structure.people);
   if (missing.length > 0) {
-    const rows = await db
-      .select({ id: members.id, name: members.name, memberNo: members.memberNo })
-      .from(members)
-      .where(inArray(members.id, [...new Set(missing)]));
+    const rows = await memberNamesAndNumbers(db, [...new Set(missing)]);
     for (const p of rows) people.set(p.id, p);
   }
   return resultGroups({ ...structure, people }, counts);
