@@ -54,9 +54,12 @@ beforeAll(async () => {
 });
 
 /**
- * A page in `language` (this device's choice, as the switcher stores it), signed in as the member
- * when `session` is given. Every string of the server's JSON answers is recorded: names, titles and
- * other data the screens show as they come.
+ * A tab in `language` (this device's choice, as the switcher stores it), signed in as the member
+ * when `session` is given. Every document it loads starts as in a new context: its storage emptied
+ * and the language and session put back, so one tab serves a sweep over many screens
+ * (`overScreens`) where a new context per screen cost several times the screen's own load (a new
+ * renderer process, a cold cache). Every string of the server's JSON answers and live frames is
+ * recorded, per screen (`reset`): names, titles and other data the screens show as they come.
  */
 async function pageIn(
   language: string,
@@ -66,6 +69,8 @@ async function pageIn(
   context: BrowserContext;
   page: Page;
   data: Set<string>;
+  /** Starts a new screen: its data, reads and GETs recorded afresh. */
+  reset: () => void;
   collected: () => Promise<void>;
   recollect: () => Promise<void>;
 }> {
@@ -73,9 +78,11 @@ async function pageIn(
   const context = await e2e.browser.newContext({ viewport: PHONE, baseURL: e2e.server.baseUrl, bypassCSP: true });
   await context.addInitScript(
     ({ lng, s, type }) => {
+      if (window !== window.top) return; // a frame must not empty its page's storage
+      localStorage.clear();
+      sessionStorage.clear();
       localStorage.setItem('language', lng);
-      if (!s || sessionStorage.getItem('e2e-seeded')) return;
-      sessionStorage.setItem('e2e-seeded', '1');
+      if (!s) return;
       localStorage.setItem('token', s.bearer_token);
       localStorage.setItem('hash', s.hash);
       localStorage.setItem('name', s.name);
@@ -85,15 +92,27 @@ async function pageIn(
     { lng: language, s: session ?? null, type: accountType },
   );
   const page = await context.newPage();
-  const data = new Set<string>(['Kura']);
-  const collect = (value: unknown, key = '') => {
+  // The screen's records; `reset` replaces them, and what arrives is added to the current screen's.
+  let data = new Set<string>();
+  // each response's body is read as it arrives; `collected` waits for the reads still running, so a
+  // check never runs before the data of a response the page has already shown
+  let reading = new Set<Promise<void>>();
+  // every JSON GET the page made, with its headers, to read again if a check finds English
+  let gets = new Map<string, Promise<Record<string, string>>>();
+  const reset = () => {
+    data = new Set<string>(['Kura']);
+    reading = new Set();
+    gets = new Map();
+  };
+  reset();
+  const collect = (value: unknown, key = '', into = data) => {
     // a server's message is wording, not data: it must not excuse English on the page; nor is a
     // language code (`default_language: "en"`) text the page shows, and as data it would blank out
     // every "en" inside a word
     if (typeof value === 'string') {
-      if (key !== 'message' && key !== 'error' && key !== 'default_language' && key !== 'language') data.add(value);
-    } else if (Array.isArray(value)) for (const v of value) collect(v, key);
-    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) collect(v, k);
+      if (key !== 'message' && key !== 'error' && key !== 'default_language' && key !== 'language') into.add(value);
+    } else if (Array.isArray(value)) for (const v of value) collect(v, key, into);
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) collect(v, k, into);
   };
   // the live channel's data too (Socket.IO frames: a packet type, then JSON): a position's name can
   // reach the dashboard by socket before any response that carries it
@@ -108,13 +127,11 @@ async function pageIn(
       }
     }),
   );
-  // each response's body is read as it arrives; `collected` waits for the reads still running, so a
-  // check never runs before the data of a response the page has already shown
-  const reading = new Set<Promise<void>>();
-  // every JSON GET the page made, with its headers, to read again if a check finds English
-  const gets = new Map<string, Promise<Record<string, string>>>();
   page.on('response', (res) => {
     if (!(res.headers()['content-type'] ?? '').includes('json')) return;
+    // the screen this response belongs to, even if its body is read after the next screen began
+    const into = data;
+    const screenReads = reading;
     if (res.request().method() === 'GET')
       gets.set(
         res.url(),
@@ -129,14 +146,14 @@ async function pageIn(
     const again = async () => {
       if (res.request().method() !== 'GET') return;
       const retry = await context.request.get(res.url(), { headers: await res.request().allHeaders() });
-      collect(await retry.json());
+      collect(await retry.json(), '', into);
     };
     const read = res
       .json()
-      .then((body) => collect(body))
+      .then((body) => collect(body, '', into))
       .catch(() => again().catch(() => undefined)) // not JSON after all, or gone with the page
-      .finally(() => reading.delete(read));
-    reading.add(read);
+      .finally(() => screenReads.delete(read));
+    screenReads.add(read);
   });
   const collected = async () => {
     while (reading.size > 0) await Promise.all([...reading]);
@@ -154,7 +171,16 @@ async function pageIn(
       }
     }
   };
-  return { context, page, data, collected, recollect };
+  return {
+    context,
+    page,
+    get data() {
+      return data;
+    },
+    reset,
+    collected,
+    recollect,
+  };
 }
 
 /** Lets the screen settle: the network quiet, then a moment for the last render. */
@@ -242,7 +268,13 @@ const STAFF = [
   '/admin/organisation',
 ];
 
-/** Visits each path in `language` and runs `check` on it; answers every finding, labelled by path. */
+/**
+ * Visits each path in `language`, in one tab (`pageIn`), and runs `check` on it; answers every
+ * finding, labelled by path. A check cut short because the document navigated while it read the
+ * page (Chromium: "Execution context was destroyed") is run once more in a fresh tab and says so:
+ * CI1 of 2026-12-03 met it once on /results under load, not reproduced; a screen that navigates
+ * every time still fails.
+ */
 async function overScreens(
   language: string,
   paths: string[],
@@ -251,54 +283,58 @@ async function overScreens(
   accountType: 'member' | 'admin' = 'member',
 ): Promise<string[]> {
   const findings: string[] = [];
-  for (const path of paths) findings.push(...(await overScreen(language, path, session, check, accountType)));
+  let tab = await pageIn(language, session, accountType);
+  try {
+    for (const path of paths) {
+      let screen = await overScreen(tab, language, path, check);
+      if (screen.navigated) {
+        console.log(`${path}: the page navigated while it was read (${screen.navigated}); reading it again`);
+        await tab.context.close();
+        tab = await pageIn(language, session, accountType);
+        screen = await overScreen(tab, language, path, check);
+        if (screen.navigated) screen.findings.push(`${path}: did not render (${screen.navigated})`);
+      }
+      findings.push(...screen.findings);
+    }
+  } finally {
+    await tab.context.close();
+  }
   return findings;
 }
 
-/**
- * One screen's findings. A check cut short because the document navigated while it read the
- * page (Chromium: "Execution context was destroyed") is run once more on a fresh page and says so:
- * CI1 of 2026-12-03 met it once on /results under load, not reproduced; a screen that navigates
- * every time still fails.
- */
+/** One screen's findings, opened in the tab as a new document; `navigated` when the check was cut short so. */
 async function overScreen(
+  tab: Awaited<ReturnType<typeof pageIn>>,
   language: string,
   path: string,
-  session: Session | undefined,
   check: (page: Page, data: Set<string>) => Promise<string[]>,
-  accountType: 'member' | 'admin',
-  attempt = 1,
-): Promise<string[]> {
+): Promise<{ findings: string[]; navigated?: string }> {
   const findings: string[] = [];
-  {
-    const { context, page, data, collected, recollect } = await pageIn(language, session, accountType);
-    try {
-      await page.goto(path);
-      await settle(page);
-      await collected();
-      if ((await page.evaluate(() => document.documentElement.lang)) !== language)
-        findings.push(`${path}: <html lang> is ${await page.evaluate(() => document.documentElement.lang)}`);
-      let found = await check(page, data);
-      if (found.length > 0) {
-        await recollect();
-        const first = found;
-        found = await check(page, data);
-        if (found.length < first.length)
-          console.log(`${path}: read the page's answers again, and ${first.length - found.length} finding(s) were data`);
-      }
-      for (const f of found) findings.push(`${path}: ${f}`);
-    } catch (error) {
-      const message = (error as Error).message.split('\n')[0] ?? '';
-      if (attempt === 1 && /Execution context was destroyed/.test(message)) {
-        console.log(`${path}: the page navigated while it was read (${message}); reading it again`);
-        return overScreen(language, path, session, check, accountType, 2);
-      }
-      findings.push(`${path}: did not render (${message})`);
-    } finally {
-      await context.close();
+  const { context, page } = tab;
+  tab.reset();
+  try {
+    // no cookie kept from the screen before: as in a new context
+    await context.clearCookies();
+    await page.goto(path);
+    await settle(page);
+    await tab.collected();
+    if ((await page.evaluate(() => document.documentElement.lang)) !== language)
+      findings.push(`${path}: <html lang> is ${await page.evaluate(() => document.documentElement.lang)}`);
+    let found = await check(page, tab.data);
+    if (found.length > 0) {
+      await tab.recollect();
+      const first = found;
+      found = await check(page, tab.data);
+      if (found.length < first.length)
+        console.log(`${path}: read the page's answers again, and ${first.length - found.length} finding(s) were data`);
     }
+    for (const f of found) findings.push(`${path}: ${f}`);
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0] ?? '';
+    if (/Execution context was destroyed/.test(message)) return { findings, navigated: message };
+    findings.push(`${path}: did not render (${message})`);
   }
-  return findings;
+  return { findings };
 }
 
 const pseudoCheck = async (page: Page, data: Set<string>) => [
