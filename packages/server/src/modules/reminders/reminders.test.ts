@@ -99,10 +99,12 @@ function assertRate(times: number[], label: string) {
   const gaps = times.length - 2;
   expect(span, `${label}: ${times.length} messages, ${span} ms from the second`).toBeGreaterThanOrEqual(gaps * interval - 60);
   expect(span, `${label}: ${times.length} messages, ${span} ms from the second`).toBeLessThan(gaps * interval * 3 + 8000);
-  // No bursts: any four consecutive arrivals span at least two intervals. The first few are left
+  // No bursts: any four consecutive arrivals span at least two intervals, less the same slack for
+  // arrival jitter as the span (a send held up on a loaded machine arrives close to the next: CI
+  // saw 180 ms for 200; sends without the rate arrive within a few ms). The first few are left
   // out: the transport's first connection (nodemailer loads on first use) holds them up together.
   for (let i = 4; i + 3 < sorted.length; i++) {
-    expect(sorted[i + 3]! - sorted[i]!, `${label}: burst at ${i}`).toBeGreaterThanOrEqual(2 * interval);
+    expect(sorted[i + 3]! - sorted[i]!, `${label}: burst at ${i}`).toBeGreaterThanOrEqual(2 * interval - 60);
   }
 }
 
