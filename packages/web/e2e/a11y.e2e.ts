@@ -1,7 +1,7 @@
 /// <reference types="node" />
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { axeScan, screenshot, type Session, signInOverApi, useE2E } from './harness';
+import { axeScan, screenshot, type Session, signInOverApi, storeSession, useE2E } from './harness';
 
 /**
  * Accessibility in Chromium: an axe-core scan (WCAG 2.1 A and AA) of every screen at 1280 and
@@ -137,20 +137,7 @@ async function pageAs(as: Role, viewport: { width: number; height: number }): Pr
   // bypassCSP: the server's CSP (rightly) refuses the injected axe-core script.
   const context = await e2e.browser.newContext({ viewport, baseURL: e2e.server.baseUrl, bypassCSP: true });
   const signedIn = as === 'public' ? undefined : sessions[as];
-  if (signedIn) {
-    await context.addInitScript(
-      ({ s, type }) => {
-        if (sessionStorage.getItem('e2e-seeded')) return;
-        sessionStorage.setItem('e2e-seeded', '1');
-        localStorage.setItem('token', s.bearer_token);
-        localStorage.setItem('hash', s.hash);
-        localStorage.setItem('name', s.name);
-        localStorage.setItem('balance', String(s.balance));
-        localStorage.setItem('account_type', type);
-      },
-      { s: signedIn.session, type: signedIn.accountType },
-    );
-  }
+  await storeSession(context, signedIn);
   return { context, page: await context.newPage() };
 }
 
@@ -197,20 +184,7 @@ async function tabAs(as: Role, viewport: { width: number; height: number }): Pro
   // bypassCSP: the server's CSP (rightly) refuses the injected axe-core script.
   const context = await e2e.browser.newContext({ viewport, baseURL: e2e.server.baseUrl, bypassCSP: true });
   const signedIn = as === 'public' ? undefined : sessions[as];
-  await context.addInitScript(
-    ({ s, type }) => {
-      if (window !== window.top) return; // a frame must not empty its page's storage
-      localStorage.clear();
-      sessionStorage.clear();
-      if (!s) return;
-      localStorage.setItem('token', s.bearer_token);
-      localStorage.setItem('hash', s.hash);
-      localStorage.setItem('name', s.name);
-      localStorage.setItem('balance', String(s.balance));
-      localStorage.setItem('account_type', type);
-    },
-    { s: signedIn?.session ?? null, type: signedIn?.accountType ?? '' },
-  );
+  await storeSession(context, signedIn, { everyDocument: true });
   const page = await context.newPage();
   // the requests still open, to say what a screen that does not render was waiting for
   const open = new Map<string, number>();

@@ -196,6 +196,42 @@ export async function startServer(
 export type Session = { bearer_token: string; hash: string; name: string; photo: string | null; balance: number };
 
 /**
+ * Puts a session (and a language choice) where the web app keeps them, localStorage, before any of
+ * the page's scripts run. By default once per tab, in its first document: what the app changes
+ * afterwards (a sign-out, a language picked) stands. `everyDocument`: each top-level document the
+ * tab loads starts with its storage emptied and them put back, as in a new context, so one tab can
+ * serve a sweep over many screens (a frame leaves its page's storage alone).
+ */
+export async function storeSession(
+  context: BrowserContext,
+  signedIn: { session: Session; accountType: string } | undefined,
+  options: { everyDocument?: boolean; language?: string } = {},
+): Promise<void> {
+  const everyDocument = options.everyDocument ?? false;
+  if (!signedIn && !everyDocument && !options.language) return;
+  await context.addInitScript(
+    ({ s, type, every, lng }) => {
+      if (every) {
+        if (window !== window.top) return;
+        localStorage.clear();
+        sessionStorage.clear();
+      } else {
+        if (sessionStorage.getItem('e2e-seeded')) return;
+        sessionStorage.setItem('e2e-seeded', '1');
+      }
+      if (lng) localStorage.setItem('language', lng);
+      if (!s) return;
+      localStorage.setItem('token', s.bearer_token);
+      localStorage.setItem('hash', s.hash);
+      localStorage.setItem('name', s.name);
+      localStorage.setItem('balance', String(s.balance));
+      localStorage.setItem('account_type', type);
+    },
+    { s: signedIn?.session ?? null, type: signedIn?.accountType ?? '', every: everyDocument, lng: options.language ?? null },
+  );
+}
+
+/**
  * A cookie-keeping API client, as the web app talks to the server: the CSRF cookie and its header,
  * the pending sign-in cookie, and a bearer token once signed in. For set-up steps only; what the
  * tests check happens in the browser.

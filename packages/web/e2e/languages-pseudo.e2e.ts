@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { axeScan, screenshot, type Session, signInOverApi, useE2E, WEB_DIR } from './harness';
+import { axeScan, screenshot, type Session, signInOverApi, storeSession, useE2E, WEB_DIR } from './harness';
 
 /**
  * docs/i18n.md "Pseudo-locale": the voter and public screens in the pseudo-locale en-XA at
@@ -76,21 +76,7 @@ async function pageIn(
 }> {
   // bypassCSP: the server's CSP (rightly) refuses the injected axe-core script.
   const context = await e2e.browser.newContext({ viewport: PHONE, baseURL: e2e.server.baseUrl, bypassCSP: true });
-  await context.addInitScript(
-    ({ lng, s, type }) => {
-      if (window !== window.top) return; // a frame must not empty its page's storage
-      localStorage.clear();
-      sessionStorage.clear();
-      localStorage.setItem('language', lng);
-      if (!s) return;
-      localStorage.setItem('token', s.bearer_token);
-      localStorage.setItem('hash', s.hash);
-      localStorage.setItem('name', s.name);
-      localStorage.setItem('balance', String(s.balance));
-      localStorage.setItem('account_type', type);
-    },
-    { lng: language, s: session ?? null, type: accountType },
-  );
+  await storeSession(context, session && { session, accountType }, { everyDocument: true, language });
   const page = await context.newPage();
   // The screen's records; `reset` replaces them, and what arrives is added to the current screen's.
   let data = new Set<string>();

@@ -1,7 +1,7 @@
 /// <reference types="node" />
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { axeScan, screenshot, signInOverApi, type ApiClient, type Session, useE2E } from './harness';
+import { axeScan, screenshot, signInOverApi, type ApiClient, type Session, storeSession, useE2E } from './harness';
 
 /**
  * Many elections in one installation (docs/api.md "Many elections, motions and ranked counts"),
@@ -50,20 +50,10 @@ async function pageAs(
   viewport: { width: number; height: number },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await e2e.browser.newContext({ viewport, baseURL: e2e.server.baseUrl, bypassCSP: true });
-  if (as !== 'public') {
-    await context.addInitScript(
-      ({ s, type }) => {
-        if (sessionStorage.getItem('e2e-seeded')) return;
-        sessionStorage.setItem('e2e-seeded', '1');
-        localStorage.setItem('token', s.bearer_token);
-        localStorage.setItem('hash', s.hash);
-        localStorage.setItem('name', s.name);
-        localStorage.setItem('balance', String(s.balance));
-        localStorage.setItem('account_type', type);
-      },
-      { s: as === 'voter' ? voter : admin.session, type: as === 'voter' ? 'member' : 'admin' },
-    );
-  }
+  await storeSession(
+    context,
+    as === 'public' ? undefined : { session: as === 'voter' ? voter : admin.session, accountType: as === 'voter' ? 'member' : 'admin' },
+  );
   return { context, page: await context.newPage() };
 }
 
