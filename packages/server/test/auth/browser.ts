@@ -40,11 +40,3 @@ export async function openTypedBrowser(app: Express) {
   return { ...browserClient(browser), withoutCsrf: browserClient(browser, { csrf: false }), xsrf: browser.xsrf };
 }
 export type TypedBrowser = Awaited<ReturnType<typeof openTypedBrowser>>;
-
-/** The Set-Cookie headers of a response, as a Cookie header value (to replay an old pending state). */
-export function cookiesOf(res: request.Response): string {
-  return ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .map((c) => c.split(';')[0])
-    .join('; ');
-}
