@@ -169,10 +169,18 @@ async function pageIn(
   };
 }
 
-/** Lets the screen settle: the network quiet, then a moment for the last render. */
+/**
+ * Lets the screen settle: the network quiet (500 ms without a request), then the last render: the
+ * animations that end (a toast sliding in) finished and two frames drawn. This replaced a fixed
+ * 500 ms pause after the quiet, some 24 s of the file's ~50 screens spent idle.
+ */
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(500);
+  await page.evaluate(async () => {
+    const ending = document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
 }
 
 /** Months and zone names come from Intl (en-XA formats as English), the language names from the switcher. */
