@@ -22,11 +22,6 @@ const MODULES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../modules
  * removed, and a new reference to a table owned elsewhere fails unless it is listed here.
  */
 const RAW_SQL_NOT_MOVED_YET: Record<string, { tables: TableName[]; reason: string }> = {
-  'ballots/ballots.service.ts': {
-    tables: ['election'],
-    reason:
-      "the vote's one statement resolves the election it names (`select id from election`) beside CURRENT_ELECTION_SQL, one round trip",
-  },
   'reminders/reminder-sender.ts': {
     tables: ['members', 'participation', 'positions'],
     reason: "the sender's recipients (who has not voted yet, their contacts) are one statement over members, positions and participation",
