@@ -1,7 +1,9 @@
+import type { PositionKind } from '@kura/contract';
 import { and, asc, count, eq, gt, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import type { ElectionId } from './election-store';
 import { ballotQueue, ballots, positions } from './schema';
+import { likeContains, type PageRequest } from '../lib/pagination';
 
 /**
  * One election's ballot box: `ballots` and `ballot_queue` are partitioned by election (LIST on
@@ -45,9 +47,9 @@ export function ballotSetInOrder(electionId: ElectionId): SQL {
 }
 
 // ---- reads of the box (ballots, ballot_queue: the ballots module's, written by cast_vote and the
-// mixer) for the count, the tally and the audit of the results and declaration modules. Each runs
-// on the handle it is given, inside the caller's transaction and snapshot (a REPEATABLE READ
-// reader calls `waitForBoxRewrite` first, before any of these).
+// mixer) for the count, the tally and the audit of the results and declaration modules, and the
+// vvpat module's audit trail. Each runs on the handle it is given, inside the caller's transaction
+// and snapshot (a REPEATABLE READ reader calls `waitForBoxRewrite` first, before any of these).
 
 type Reader = Db | Tx;
 
@@ -162,4 +164,62 @@ export async function* positionBallotPages(
     if (page.length < pageSize) return;
     after = page[page.length - 1]!;
   }
+}
+
+/** A row of the audit trail: a ballot row with its choice's name and its position's kind, name and level. */
+export type AuditTrailRow = {
+  receipt: string;
+  position_id: number;
+  candidate_id: number;
+  candidate_name: string | null;
+  kind: PositionKind;
+  position_name: string | null;
+  level: string | null;
+};
+
+/**
+ * One page of the election's audit trail (the vvpat module's `searchVvpat`): its ballot rows, mixed
+ * (`ballots`) and still queued (`queued`, opened by the caller from the queue it read on the same
+ * handle), in receipt order, then rank; each with the name of its choice by the position's kind (a
+ * motion's option, whose ids are no member's, else a candidate from the register: docs/api.md "Many
+ * elections, motions and ranked counts") and its position's name and level. `receipt` keeps the
+ * rows whose receipt contains it (any case), `positionId` those of one position; `total` counts
+ * every row they keep. Runs on the handle it is given, in the caller's snapshot (`inBoxSnapshot`):
+ * queue and ballots read in one snapshot list a ballot mixed meanwhile once.
+ */
+export async function auditTrailPage(
+  tx: Tx,
+  electionId: ElectionId,
+  queued: { receipt: string; positionId: number; candidateId: number; rank: number }[],
+  filter: { receipt?: string; positionId?: number },
+  page: PageRequest,
+): Promise<{ rows: AuditTrailRow[]; total: number }> {
+  const json = JSON.stringify(
+    queued.map((b) => ({ receipt: b.receipt, position_id: b.positionId, candidate_id: b.candidateId, rank: b.rank })),
+  );
+  const where = sql.join(
+    [
+      sql`true`,
+      ...(filter.receipt ? [sql`b.receipt ilike ${likeContains(filter.receipt)}`] : []),
+      ...(filter.positionId ? [sql`b.position_id = ${filter.positionId}`] : []),
+    ],
+    sql` and `,
+  );
+  const all = sql`(select receipt, position_id, candidate_id, rank::int as rank from ballots
+                       union all
+                       select receipt, position_id, candidate_id, rank from jsonb_to_recordset(${json}::jsonb) as q(receipt text, position_id int, candidate_id int, rank int)) b`;
+  const rows = await tx.execute<AuditTrailRow>(sql`
+        select b.receipt, b.position_id, b.candidate_id, coalesce(o.name, m.name) as candidate_name, p.kind,
+               p.name as position_name, p.level
+        from ${all}
+        join positions p on p.id = b.position_id and p.election_id = ${electionId}
+        left join members m on p.kind = 'candidates' and m.id = b.candidate_id
+        left join motion_options o on p.kind = 'motion' and o.id = b.candidate_id and o.position_id = b.position_id
+        where ${where}
+        order by b.receipt, b.rank
+        limit ${page.perPage} offset ${page.offset}`);
+  const [counted] = await tx.execute<{ n: number }>(
+    sql`select count(*)::int as n from ${all} join positions p on p.id = b.position_id and p.election_id = ${electionId} where ${where}`,
+  );
+  return { rows: [...rows], total: counted?.n ?? 0 };
 }

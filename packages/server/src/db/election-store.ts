@@ -1,5 +1,6 @@
 import type { AuditOutcome } from '@kura/contract';
 import { and, desc, eq, getTableColumns, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type postgres from 'postgres';
 import type { Db, Tx } from './client';
 import { election, electionRoll, organisation } from './schema';
 import { NoSuchElection } from './errors';
@@ -139,6 +140,18 @@ export const CURRENT_ELECTION_SQL = `coalesce(
       (select min(id) from election where voting_active and closed_at is null and not archived having count(*) = 1),
       (select id from election where not archived order by created_at desc, id desc limit 1),
       (select max(id) from election))`;
+
+/**
+ * The id of the election a vote names (`requested`: null when it names none), as one expression of
+ * a postgres.js statement built on `pg` (the database's `sql`): the named election's id when it
+ * exists (else null), the current one's (`CURRENT_ELECTION_SQL`) when none is named. The vote
+ * resolves it in its own one statement (modules/ballots/ballots.service.ts `castVote`,
+ * BENCHMARKS.md figure 1); the text is the same for every vote, so the statement stays prepared.
+ */
+export function votedElectionIdSql(pg: postgres.Sql, requested: ElectionId | null) {
+  return pg`case when ${requested}::int is null then ${pg.unsafe(CURRENT_ELECTION_SQL)}
+                        else (select id from election where id = ${requested}::int) end`;
+}
 
 /** The elections the scheduler looks after: every one not archived. */
 export async function scheduledElectionIds(db: Reader): Promise<ElectionId[]> {

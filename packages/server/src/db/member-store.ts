@@ -394,6 +394,20 @@ export async function memberName(db: Reader, id: number): Promise<string | undef
   return m?.name;
 }
 
+/** A member's name as an SQL subquery (null when there is none), the member an SQL value: a column of the caller's statement. */
+export function memberNameSql(id: SQL): SQL<string | null> {
+  return sql<string | null>`(select ${members.name} from ${members} where ${members.id} = ${id})`;
+}
+
+/**
+ * A member's contact details and language as SQL rows (id, name, email, phone, language: one row,
+ * none when there is no member with this id), for a statement that reads other tables with them
+ * (the reminder sender's claim).
+ */
+export function memberContactsSql(id: number): SQL {
+  return sql`select ${members.id}, ${members.name}, ${members.email}, ${members.phone}, ${members.language} from ${members} where ${members.id} = ${id}`;
+}
+
 /** These members' contact details and language (a notice goes to them). */
 export async function contactsOf(
   db: Reader,

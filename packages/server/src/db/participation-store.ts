@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
-import { rollEntries, type ElectionId } from './election-store';
+import { rollEntries, rollRows, type ElectionId } from './election-store';
 import { participation, positions } from './schema';
 
 /**
@@ -157,9 +157,26 @@ export async function votersByChannel(db: Reader, electionId: ElectionId): Promi
 export async function turnoutByBranch(db: Reader, electionId: ElectionId): Promise<{ branch: string; members: number; voted: number }[]> {
   const rows = await db.execute<{ branch: string; members: number; voted: number }>(sql`
     select roll.branch, count(*)::int as members,
-           count(*) filter (where exists (select 1 from participation p join positions ps on ps.id = p.position_id
-                                          where p.member_id = roll.member_id and ps.election_id = ${electionId}))::int as voted
+           count(*) filter (where ${votedInSql(sql`roll.member_id`, electionId)})::int as voted
     from (${rollEntries(electionId)}) roll
     group by roll.branch order by roll.branch`);
   return rows.map((b) => ({ branch: b.branch, members: Number(b.members), voted: Number(b.voted) }));
+}
+
+/** Whether the member (an SQL value: a column of the caller's statement) voted in the election (for any of its positions), as an SQL condition. */
+export function votedInSql(memberId: SQL, electionId: ElectionId): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from participation p join positions ps on ps.id = p.position_id
+                where p.member_id = ${memberId} and ps.election_id = ${electionId})`;
+}
+
+/**
+ * The members on the election's roll (`rollRows`: the frozen roll once voting opened, else its
+ * electorate now) who have not voted in it yet, as SQL rows (id); a member removed since the freeze
+ * is not among them. The reminders module's audience, which leaves out those reminded lately.
+ */
+export function rollMembersYetToVote(electionId: ElectionId): SQL {
+  return sql`
+    select m.id from members m
+    where m.id in (select roll.member_id from (${rollRows(electionId)}) roll(member_id, branch_id))
+      and not ${votedInSql(sql`m.id`, electionId)}`;
 }

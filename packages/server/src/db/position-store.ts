@@ -261,6 +261,16 @@ export async function electionOfEveryPosition(db: Reader): Promise<Map<number, E
   );
 }
 
+/**
+ * Whether the position with this id (an SQL value: a column of the caller's statement) counts
+ * ranked ballots (a candidates position whose method is ranked), as an SQL condition: false for an
+ * unknown id. The mixer's insert of opened ballots keeps a rank only where it holds, in its one
+ * statement.
+ */
+export function isRankedPosition(positionId: SQL): SQL {
+  return sql`exists (select 1 from ${positions} where ${positions.id} = ${positionId} and ${positions.kind} = 'candidates' and ${positions.method} = 'ranked')`;
+}
+
 /** The election's position row with this id (undefined when the election has none). */
 export async function positionRowIn(db: Reader, id: number, electionId: ElectionId): Promise<PositionRow | undefined> {
   const [p] = await db

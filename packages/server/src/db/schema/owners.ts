@@ -5,7 +5,8 @@ import type * as schema from './index';
  * (`modules/<m>/`) whose rules decide its writes. A module's files import only the tables it owns
  * from `db/schema`; another module reaches them through the table's store under `db/` (the
  * election store, the member store, …) or the owner's `index.ts`. `owners.test.ts` fails on a
- * module file that imports a table it does not own.
+ * module file that imports a table it does not own, or names one in raw SQL (a statement that needs
+ * it embeds a fragment of the table's store).
  *
  * An owner is the module whose rules decide the table's writes. Another module that writes it does
  * so through the owner's index.ts when it sits above the owner, or through the table's store under

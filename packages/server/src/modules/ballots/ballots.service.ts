@@ -7,7 +7,7 @@ import { ballotOptionRows } from '../../db/position-store';
 import { CastVoteOutcome } from '../../db/schema/functions';
 import { AppError, refusalOf } from '../../errors';
 import type { Said } from '../../i18n';
-import { CURRENT_ELECTION_SQL, rollRows, type ElectionId } from '../../db/election-store';
+import { rollRows, votedElectionIdSql, type ElectionId } from '../../db/election-store';
 import { recordActivity } from '../../lib/activity-log';
 import { intArray, textArray } from '../../db/arrays';
 import { uniqueViolation } from '../../db/errors';
@@ -154,7 +154,7 @@ export async function castVote(
     const who =
       tokenHash !== null ? liveSessionWith(ctx, tokenHash, now) : sql`s as (select 'voter'::text as role, ${memberId}::int as subject_id)`;
     // The election is resolved in the same statement (the named one if it exists, else the current
-    // one: CURRENT_ELECTION_SQL), so a vote stays one round trip (BENCHMARKS.md, figure 1).
+    // one: `votedElectionIdSql` of the election store), so a vote stays one round trip (BENCHMARKS.md, figure 1).
     // cast_vote runs only for a voter's live session and an election that exists.
     const [row] = await sql<{ role: Role; subject_id: number; election_id: number | null; outcome: unknown }[]>`
       with ${who}
@@ -167,8 +167,7 @@ export async function castVote(
         ${ELECTION_LOCK}::bigint, ${MEMBER_LOCK_NAMESPACE}::int, e.id, ${ELECTION_LOCK_NAMESPACE}::int
       ) end as outcome
       from s v
-      cross join (select case when ${requested}::int is null then ${sql.unsafe(CURRENT_ELECTION_SQL)}
-                        else (select id from election where id = ${requested}::int) end as id) e`;
+      cross join (select ${votedElectionIdSql(sql, requested)} as id) e`;
     if ('session' in voter) {
       voter.session.settled = true;
       if (!row) throw new AppError('UNAUTHENTICATED');

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { unclosedElectionIds, type ElectionId } from '../../db/election-store';
-import { electionOfEveryPosition } from '../../db/position-store';
+import { electionOfEveryPosition, isRankedPosition } from '../../db/position-store';
 import { lockMix, tryLockMix } from '../../db/locks';
 import { ballotsOf, queueOf, UNSORTED_QUEUE } from '../../db/ballot-box';
 import { intArray, textArray } from '../../db/arrays';
@@ -172,16 +172,17 @@ export async function remixAtCloseIn(ctx: BallotsContext, tx: Tx, electionId: El
 /**
  * Writes opened ballots in the arrays' order (the shuffled order, never the cast order). A ranked
  * position's rows keep their place in the voter's order (`rank`); every other method's rows get 0,
- * so the order a voter ticked plurality or approval boxes in is never published.
+ * so the order a voter ticked plurality or approval boxes in is never published. The position's
+ * method is read in the same statement (`isRankedPosition` of the position store).
  */
 async function insertBallots(tx: Tx, table: SQL, electionId: ElectionId | null, slice: Ballot[]): Promise<void> {
   await tx.execute(sql`
     insert into ${table} (${electionId === null ? sql`` : sql`election_id, `}receipt, position_id, candidate_id, rank)
-    select ${electionId === null ? sql`` : sql`${electionId}::int, `}u.receipt, u.position_id, u.candidate_id, case when p.kind = 'candidates' and p.method = 'ranked' then u.rank else 0 end
+    select ${electionId === null ? sql`` : sql`${electionId}::int, `}u.receipt, u.position_id, u.candidate_id,
+           case when ${isRankedPosition(sql`u.position_id`)} then u.rank else 0 end
     from unnest(${textArray(slice.map((b) => b.receipt))}::text[], ${intArray(slice.map((b) => b.positionId))}::int[],
                 ${intArray(slice.map((b) => b.candidateId))}::int[], ${intArray(slice.map((b) => b.rank))}::int[])
          with ordinality as u(receipt, position_id, candidate_id, rank, n)
-    left join positions p on p.id = u.position_id
     order by u.n`);
 }
 

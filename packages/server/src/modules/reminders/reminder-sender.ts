@@ -6,6 +6,8 @@ import type { Tx } from '../../db/client';
 import { recordActivity } from '../../lib/activity-log';
 import { createLoop, type Loop } from '../../lib/loop';
 import { lockMemberReminders } from '../../db/locks';
+import { memberContactsSql, memberName, memberNameSql } from '../../db/member-store';
+import { votedInSql } from '../../db/participation-store';
 import { REMINDER_QUIET_MS } from './reminders.service';
 import { lockForShare, readState } from '../elections';
 import { memberLanguage, t } from '../../i18n';
@@ -191,11 +193,10 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
       reminded: boolean;
     }>(sql`
       select m.name, m.email, m.phone, m.language,
-        exists (select 1 from participation p join positions ps on ps.id = p.position_id
-                where p.member_id = m.id and ps.election_id = ${row.election_id}) as voted,
+        ${votedInSql(sql`m.id`, row.election_id)} as voted,
         exists (select 1 from reminder_recipients o where o.member_id = m.id and o.reminder_id <> ${reminderId}
                 and (o.status = 'sending' or (o.status = 'sent' and o.sent_at > ${quietSince}::timestamptz))) as reminded
-      from members m where m.id = ${row.member_id}`);
+      from (${memberContactsSql(row.member_id)}) m`);
     if (!member || member.voted || member.reminded) {
       await skip(
         ctx,
@@ -231,10 +232,7 @@ async function claimRecipient(ctx: RemindersContext, reminderId: number, now: Da
 async function skip(ctx: RemindersContext, tx: Tx, reminderId: number, memberId: number, reason: string, name?: string) {
   await tx.execute(sql`update reminder_recipients set status = 'skipped' where reminder_id = ${reminderId} and member_id = ${memberId}`);
   await tx.execute(sql`update reminders set skipped = skipped + 1 where id = ${reminderId}`);
-  if (name === undefined) {
-    const [member] = await tx.execute<{ name: string }>(sql`select name from members where id = ${memberId}`);
-    name = member?.name;
-  }
+  if (name === undefined) name = await memberName(tx, memberId);
   await recordActivity(
     ctx,
     {
@@ -266,7 +264,7 @@ async function failStaleClaims(ctx: RemindersContext, now: Date) {
         update reminder_recipients set status = 'failed'
         where status = 'sending' and claimed_at < ${cutoff}::timestamptz
         returning reminder_id, member_id)
-      select g.reminder_id, g.member_id, m.name from gone g left join members m on m.id = g.member_id`);
+      select g.reminder_id, g.member_id, ${memberNameSql(sql`g.member_id`)} as name from gone g`);
     for (const s of stale) {
       await tx.execute(sql`update reminders set failed = failed + 1 where id = ${s.reminder_id}`);
       await recordActivity(

@@ -2,7 +2,7 @@ import type { CreateReminderBody, Reminder } from '@kura/contract';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Core } from '../../core';
 import type { Db, Tx } from '../../db/client';
-import { rollRows } from '../../db/election-store';
+import { rollMembersYetToVote } from '../../db/participation-store';
 import { reminderRecipients, reminders } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Actor } from '../../auth/actor';
@@ -19,16 +19,14 @@ const iso = (d: Date) => d.toISOString();
  * Members who would receive a reminder now: on the election's roll (the frozen roll once voting
  * opened, else its electorate now: docs/api.md "The roll"), no ballot cast in it yet, and no
  * reminder sent to them (or in flight) within the quiet hour. The sender checks the last two again
- * for each member at send time.
+ * for each member at send time. One statement: the roll and the votes are the participation
+ * store's (`rollMembersYetToVote`), the reminders this module's.
  */
 function eligibleMembers(now: Date, electionId: ElectionId) {
   const quietSince = iso(new Date(now.getTime() - REMINDER_QUIET_MS));
   return sql`
-    select m.id from members m
-    where m.id in (select roll.member_id from (${rollRows(electionId)}) roll(member_id, branch_id))
-      and not exists (select 1 from participation p join positions ps on ps.id = p.position_id
-                      where p.member_id = m.id and ps.election_id = ${electionId})
-      and not exists (
+    select m.id from (${rollMembersYetToVote(electionId)}) m
+    where not exists (
         select 1 from reminder_recipients r
         where r.member_id = m.id and (r.status = 'sending' or (r.status = 'sent' and r.sent_at > ${quietSince}::timestamptz))
       )`;

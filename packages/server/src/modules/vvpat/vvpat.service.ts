@@ -1,11 +1,11 @@
-import type { PageMeta, PageQuery, PositionKind, VvpatRow } from '@kura/contract';
-import { sql } from 'drizzle-orm';
+import type { PageMeta, PageQuery, VvpatRow } from '@kura/contract';
+import { auditTrailPage } from '../../db/ballot-box';
 import { electionTitle } from '../../db/election-store';
 import { memberNames } from '../../db/member-store';
 import { sealedReceiptsOf } from '../../db/participation-store';
 import { motionOptionNamesOf, positionsWithElectionTitles } from '../../db/position-store';
 import { unseal } from '../../lib/crypto';
-import { likeContains, pageMeta, pageRequest } from '../../lib/pagination';
+import { pageMeta, pageRequest } from '../../lib/pagination';
 import { positionTitle } from '../../lib/position-title';
 import { findBallots, normaliseReceipt, readQueue, type Ballot } from '../ballots';
 import { type ElectionId } from '../elections';
@@ -91,16 +91,6 @@ export async function listMyVvpat(ctx: ResultsContext, memberId: number): Promis
     });
 }
 
-type Row = {
-  receipt: string;
-  position_id: number;
-  candidate_id: number;
-  candidate_name: string | null;
-  kind: PositionKind;
-  position_name: string | null;
-  level: string | null;
-};
-
 /**
  * The audit trail for admins: every counted ballot of one election, mixed or still queued, in receipt order
  * (receipts are random, so the order says nothing about when a ballot was cast). Each row names the
@@ -121,36 +111,7 @@ export async function searchVvpat(
   const { rows, total } = await inBoxSnapshot(ctx, 'VVPAT page read', id, async (tx) => {
     // Queue and ballots in one snapshot: a ballot mixed meanwhile is listed once.
     const queued = await readQueue(ctx, tx);
-    const json = JSON.stringify(
-      queued.map((b) => ({ receipt: b.receipt, position_id: b.positionId, candidate_id: b.candidateId, rank: b.rank })),
-    );
-    const where = sql.join(
-      [
-        sql`true`,
-        ...(code ? [sql`b.receipt ilike ${likeContains(code)}`] : []),
-        ...(filter.positionId ? [sql`b.position_id = ${filter.positionId}`] : []),
-      ],
-      sql` and `,
-    );
-    const all = sql`(select receipt, position_id, candidate_id, rank::int as rank from ballots
-                       union all
-                       select receipt, position_id, candidate_id, rank from jsonb_to_recordset(${json}::jsonb) as q(receipt text, position_id int, candidate_id int, rank int)) b`;
-    // The choice by the position's kind: a motion's option (its ids are no member's), else a
-    // candidate; a ranked ballot's rows in the voter's order (docs/api.md "Many elections, motions and ranked counts").
-    const rows = await tx.execute<Row>(sql`
-        select b.receipt, b.position_id, b.candidate_id, coalesce(o.name, m.name) as candidate_name, p.kind,
-               p.name as position_name, p.level
-        from ${all}
-        join positions p on p.id = b.position_id and p.election_id = ${id}
-        left join members m on p.kind = 'candidates' and m.id = b.candidate_id
-        left join motion_options o on p.kind = 'motion' and o.id = b.candidate_id and o.position_id = b.position_id
-        where ${where}
-        order by b.receipt, b.rank
-        limit ${page.perPage} offset ${page.offset}`);
-    const [counted] = await tx.execute<{ n: number }>(
-      sql`select count(*)::int as n from ${all} join positions p on p.id = b.position_id and p.election_id = ${id} where ${where}`,
-    );
-    return { rows: [...rows], total: counted?.n ?? 0 };
+    return auditTrailPage(tx, id, queued, { receipt: code, positionId: filter.positionId }, page);
   });
   return {
     data: {
