@@ -1,7 +1,7 @@
 /// <reference types="node" />
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { axeScan, screenshot, type Session, signInOverApi, storeSession, useE2E } from './harness';
+import { axeScan, screenshot, type Session, settled, signInOverApi, storeSession, useE2E } from './harness';
 
 /**
  * Accessibility in Chromium: an axe-core scan (WCAG 2.1 A and AA) of every screen at 1280 and
@@ -226,19 +226,6 @@ async function scanScreen(
       stalled: `${label}: did not render (${(error as Error).message.split('\n')[0]}; at ${page.url()} showing "${shown}"; requests open: ${waiting})`,
     };
   }
-}
-
-/**
- * Waits for every running animation that ends (a toast sliding in, a dialog fading in) to finish,
- * and for two frames, so axe and bounding boxes see the final state; looping ones (a spinner) are
- * not waited for.
- */
-async function settled(page: Page) {
-  await page.evaluate(async () => {
-    const ending = document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
-    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  });
 }
 
 const tab = (page: Page, shift = false) => page.keyboard.press(shift ? 'Shift+Tab' : 'Tab');

@@ -547,6 +547,19 @@ export function useE2E(
   return e2e;
 }
 
+/**
+ * Waits for every running animation that ends (a toast sliding in, a dialog fading in) to finish,
+ * and for two frames, so axe, screenshots and bounding boxes see the final state; looping ones (a
+ * spinner) are not waited for.
+ */
+export async function settled(page: Page) {
+  await page.evaluate(async () => {
+    const ending = document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
+}
+
 export async function screenshot(page: Page, name: string) {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });

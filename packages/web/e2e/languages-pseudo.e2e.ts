@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { axeScan, screenshot, type Session, signInOverApi, storeSession, useE2E, WEB_DIR } from './harness';
+import { axeScan, screenshot, type Session, settled, signInOverApi, storeSession, useE2E, WEB_DIR } from './harness';
 
 /**
  * docs/i18n.md "Pseudo-locale": the voter and public screens in the pseudo-locale en-XA at
@@ -176,11 +176,7 @@ async function pageIn(
  */
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
-  await page.evaluate(async () => {
-    const ending = document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
-    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  });
+  await settled(page);
 }
 
 /** Months and zone names come from Intl (en-XA formats as English), the language names from the switcher. */

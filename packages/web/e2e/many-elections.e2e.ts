@@ -1,7 +1,7 @@
 /// <reference types="node" />
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { axeScan, screenshot, signInOverApi, type ApiClient, type Session, storeSession, useE2E } from './harness';
+import { axeScan, screenshot, signInOverApi, type ApiClient, type Session, settled, storeSession, useE2E } from './harness';
 
 /**
  * Many elections in one installation (docs/api.md "Many elections, motions and ranked counts"),
@@ -59,10 +59,7 @@ async function pageAs(
 
 async function expectAxeClean(page: Page, what: string) {
   // Let entering animations (a toast) finish so axe sees the settled page.
-  await page.evaluate(async () => {
-    const ending = document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
-    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
-  });
+  await settled(page);
   expect(await axeScan(page), what).toEqual([]);
 }
 
