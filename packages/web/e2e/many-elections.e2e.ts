@@ -61,7 +61,8 @@ async function expectAxeClean(page: Page, what: string) {
   // The welcome toast fades out 5 s after the tab opened; on a slow machine that fell inside a later
   // scan, which saw its title half transparent. Close it first (a11y.e2e.ts scans the toast itself).
   const welcome = page.locator('li').filter({ hasText: 'Secure and Transparent Voting' });
-  if (await welcome.count()) await welcome.getByRole('button', { name: 'Close' }).click().catch(() => undefined);
+  const close = welcome.getByRole('button', { name: 'Close' });
+  if (await welcome.count()) await close.click().catch(() => undefined);
   await welcome.waitFor({ state: 'detached' });
   // Let entering animations (a dialog) finish so axe sees the settled page.
   await settled(page);
