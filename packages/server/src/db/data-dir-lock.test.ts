@@ -77,6 +77,17 @@ async function cli(...args: string[]): Promise<{ code: number | null; output: st
   return { code, output };
 }
 
+/** A setting of the database on disk, as the product runs it (read with the folder to ourselves). */
+async function settingOnDisk(name: 'shared_buffers'): Promise<string> {
+  const database = await openDatabase({ dataDir: join(dataDir, 'pglite'), dataDirLock: { holder: 'the test' } });
+  try {
+    const [row] = await database.sql.unsafe<Record<string, string>[]>(`show ${name}`);
+    return row![name]!;
+  } finally {
+    await database.close();
+  }
+}
+
 const stopped = (proc: ChildProcess) =>
   new Promise<void>((resolve) => (proc.exitCode !== null ? resolve() : proc.once('exit', () => resolve())));
 
@@ -101,6 +112,8 @@ describe('one process at a time on DATA_DIR', () => {
     server.kill('SIGTERM');
     await stopped(server);
     expect(await staffRows()).toEqual([]);
+    // The product's database on disk keeps Postgres' shared buffers (only the tests' in-memory ones are smaller).
+    expect(await settingOnDisk('shared_buffers')).toBe('128MB');
 
     const done = await cli('agent:create', 'observer@example.org');
     expect(done.code, done.output).toBe(0);

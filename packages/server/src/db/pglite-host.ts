@@ -23,12 +23,20 @@ export type PgliteHost = {
 const MAX_CONNECTIONS = 4;
 
 /**
+ * An in-memory instance (no data directory: only the tests make one) starts with 16 MB of shared
+ * buffers, not Postgres' 128 MB: a test's database is small, and the larger pool cost some 0.45 s
+ * of CPU at every start (measured: 1.12 → 0.67 s per instance), which the server suite pays once
+ * per file. An instance on disk (the product) keeps the default.
+ */
+const IN_MEMORY_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
  * `from` starts an in-memory instance as a copy of another's data directory (a `dumpDataDir()`
  * tarball) instead of an empty one: no initdb, and whatever the copy holds (tests: the migrations).
  */
 export async function startPgliteInline(dataDir?: string, from?: Blob): Promise<PgliteHost> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create(from && !dataDir ? { loadDataDir: from } : { dataDir });
+  const db = await PGlite.create(dataDir ? { dataDir } : { startParams: IN_MEMORY_START_PARAMS, ...(from ? { loadDataDir: from } : {}) });
   const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: MAX_CONNECTIONS });
   await server.start();
   const conn = server.getServerConn();
