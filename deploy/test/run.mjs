@@ -212,15 +212,38 @@ async function startSmsSink() {
   };
 }
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
+/**
+ * A free port for the stack to publish, chosen below the kernel's ephemeral range. The stack binds
+ * it only after its image build, tens of seconds later; a port from the ephemeral range (listen(0))
+ * could meanwhile be handed to anything else on the host that asks for any port (CI runs the browser
+ * suite beside this test: its servers, SMTP sinks and Chromium do), and `up` then failed with
+ * "address already in use". Below the range, nothing is given a port it did not name.
+ */
+const EPHEMERAL_LOW = (() => {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+})();
+const portIsFree = (port) =>
+  new Promise((resolve) => {
     const s = createNetServer();
-    s.once('error', reject);
-    s.listen(0, '0.0.0.0', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '0.0.0.0', () => s.close(() => resolve(true)));
   });
+const takenHere = new Set();
+async function freePort() {
+  const low = Math.max(1024, Math.min(EPHEMERAL_LOW, 32768) - 12000);
+  for (let i = 0; i < 200; i++) {
+    const port = low + Math.floor(Math.random() * (Math.min(EPHEMERAL_LOW, 32768) - low));
+    if (!takenHere.has(port) && (await portIsFree(port))) {
+      takenHere.add(port);
+      return port;
+    }
+  }
+  fail(`no free port below the ephemeral range (${EPHEMERAL_LOW})`);
+}
 
 // ---- HTTP as a browser would: a cookie jar and the XSRF double-submit ------------------------
 
