@@ -30,6 +30,41 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * The tarball without the given directories and what they hold. The copy leaves out the data of
+ * `template0` and `template1` (a third of the files and bytes): only `CREATE DATABASE` reads them,
+ * which no test does on PGlite, and every test file's instance would otherwise unpack them again
+ * (measured: 0.71 → 0.50 s of CPU per instance; the server suite starts one per file). Throws if
+ * a directory is not there, so a change in PGlite's layout is seen rather than silently copied.
+ */
+export function withoutDirectories(tar: Buffer, dirs: string[]): Buffer {
+  const kept: Buffer[] = [];
+  const seen = new Set<string>();
+  let at = 0;
+  while (at + 512 <= tar.length) {
+    const header = tar.subarray(at, at + 512);
+    if (header.every((b) => b === 0)) break; // the end-of-archive blocks
+    const field = (from: number, length: number) =>
+      header
+        .subarray(from, from + length)
+        .toString('latin1')
+        .replace(/\0.*$/s, '');
+    const prefix = field(345, 155);
+    const name = (prefix ? `${prefix}/` : '') + field(0, 100);
+    const size = parseInt(field(124, 12).trim() || '0', 8);
+    const end = at + 512 + Math.ceil(size / 512) * 512;
+    const path = name.replace(/^\.?\//, '').replace(/\/$/, '');
+    const dropped = dirs.find((d) => path === d || path.startsWith(`${d}/`));
+    if (dropped) seen.add(dropped);
+    else kept.push(tar.subarray(at, end));
+    at = end;
+  }
+  const missing = dirs.filter((d) => !seen.has(d));
+  if (missing.length > 0) throw new Error(`the PGlite data directory has no ${missing.join(', ')}`);
+  kept.push(Buffer.alloc(1024));
+  return Buffer.concat(kept);
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const url = process.env.DATABASE_URL || undefined;
   if (!url) {
@@ -38,10 +73,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await runMigrations(database);
       // Every page on disk, so the copy starts without replaying the write-ahead log.
       await database.sql`checkpoint`;
+      const templates = await database.sql<{ oid: number }[]>`select oid::int as oid from pg_database where datistemplate`;
       const tarball = await database.dumpDataDir!();
       const dir = mkdtempSync(join(tmpdir(), 'kura-template-'));
       const path = join(dir, 'pgdata.tar');
-      writeFileSync(path, Buffer.from(await tarball.arrayBuffer()));
+      writeFileSync(
+        path,
+        withoutDirectories(
+          Buffer.from(await tarball.arrayBuffer()),
+          templates.map((t) => `base/${t.oid}`),
+        ),
+      );
       project.provide('pgliteTemplatePath', path);
       project.provide('postgresTemplate', undefined);
       return async () => rmSync(dir, { recursive: true, force: true });
