@@ -36,6 +36,15 @@ export async function waitForBoxRewrite(tx: Tx, id: ElectionId): Promise<void> {
 export const UNSORTED_QUEUE = 0;
 
 /**
+ * Whether any ballot waits in any partition of `ballot_queue`, the unsorted one included: one
+ * read, outside any transaction. When none does, the mixer's pass has nothing to do.
+ */
+export async function anyBallotQueued(db: Db | Tx): Promise<boolean> {
+  const [found] = await db.execute<{ queued: boolean }>(sql`select exists (select 1 from ${ballotQueue}) as queued`);
+  return found?.queued === true;
+}
+
+/**
  * One election's ballot set as a commitment digests it (`digestBallots`, the results module): every
  * row of its `ballots` in receipt order (byte order, COLLATE "C"), then candidate id. The id is a
  * literal so the plan names that election's partition alone (ADR 009).
