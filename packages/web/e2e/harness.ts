@@ -463,9 +463,13 @@ export async function launchBrowser(): Promise<Browser> {
   // Every page of every context navigates again once when Chromium aborts a navigation with
   // net::ERR_NETWORK_CHANGED: CI runs the Docker test beside this suite, and the networks it creates
   // and removes are "network changes" to Chromium even for 127.0.0.1 (CI, admin.e2e's first goto).
+  // Every context asks for reduced motion unless its options say otherwise: the public pages'
+  // banner otherwise slides every 4 s for as long as a page stays open (an idle landing page cost
+  // 1.9 s of Chromium's CPU in 20 s, 0.2 s with reduced motion), and no e2e test looks at motion
+  // (the banner's own tests do, in src/components/layout/announcement-banner.test.tsx).
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (...args) => {
-    const context = await newContext(...args);
+  browser.newContext = async (options = {}) => {
+    const context = await newContext({ reducedMotion: 'reduce', ...options });
     const newPage = context.newPage.bind(context);
     context.newPage = async () => retryGotoOnNetworkChange(await newPage());
     context.on('page', retryGotoOnNetworkChange);
