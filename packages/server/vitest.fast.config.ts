@@ -20,6 +20,7 @@ export default defineConfig({
       'src/realtime/coalesce.test.ts',
       'src/db/schema/owners.test.ts',
       'src/lib/random-pool.test.ts',
+      'src/lib/passwords.test.ts',
       'src/lib/masking.test.ts',
       'src/lib/uploads.test.ts',
       'src/lib/file-name.test.ts',

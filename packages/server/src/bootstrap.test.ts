@@ -6,10 +6,11 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
-import { createContext, FIRST_ADMIN_HINT, prepareData, type OwnedContext } from './bootstrap';
+import { createContext, createCore, FIRST_ADMIN_HINT, prepareData, type OwnedContext } from './bootstrap';
 import { election, staff } from './db/schema';
 import { parseEnv } from './env';
 import { flattenRoutes } from './http/routes';
+import { PASSWORD_COST } from './lib/passwords';
 import { createLogger } from './logger';
 import { randomSecrets } from './secrets';
 import { apiClient, bodyOf, callRoute, contractClient, placeholderParams } from '../test/client';
@@ -202,5 +203,21 @@ describe('an install without an admin', () => {
     } finally {
       await again.close();
     }
+  });
+});
+
+describe('the password cost', () => {
+  it('is the product cost unless a test core names another, which a production core refuses', () => {
+    const sink = new Writable({ write: (_chunk, _enc, done) => done() });
+    // The environment as parsed, with only NODE_ENV changed (a production one needs its secrets, not read here).
+    const core = (NODE_ENV: 'production' | 'test', passwordCost?: number) => {
+      const e = { ...env(), NODE_ENV };
+      return createCore({ env: e, logger: createLogger(e, sink), database, secrets, passwordCost }).core;
+    };
+    expect(core('production').passwords.cost).toBe(PASSWORD_COST);
+    expect(core('test').passwords.cost).toBe(PASSWORD_COST);
+    expect(core('test', 10).passwords.cost).toBe(10);
+    expect(core('production', PASSWORD_COST + 1).passwords.cost).toBe(PASSWORD_COST + 1);
+    expect(() => core('production', 10)).toThrow(`a password cost below ${PASSWORD_COST} is for tests only`);
   });
 });

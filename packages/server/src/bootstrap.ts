@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AppContext } from './context';
 import type { Core } from './core';
 import { DomainEventBus } from './events';
+import { PASSWORD_COST, PasswordHasher } from './lib/passwords';
 import { RefusedActivityLimiter } from './lib/refused-activity';
 import { composeApp, startServices, stopServices } from './services';
 import { openDatabase, type Database } from './db/client';
@@ -20,6 +21,11 @@ export type ContextOptions = {
   secrets?: Secrets;
   now?: () => Date;
   /**
+   * The cost new password and pin hashes are made at (lib/passwords.ts); the product's unless a
+   * test harness names a cheaper one, which a production process refuses.
+   */
+  passwordCost?: number;
+  /**
    * What this process is, for the refusal another process gets while it holds an embedded
    * database's folder (db/data-dir-lock.ts); default "the server". The server waits for the
    * folder (a lock left by a process killed a moment ago lapses); an operator command refuses at once.
@@ -34,6 +40,10 @@ export type ContextOptions = {
  */
 export function createCore(options: ContextOptions & { database: Database }): { core: Core; runOnClose: () => Promise<void> } {
   const closers: (() => Promise<void> | void)[] = [];
+  const passwordCost = options.passwordCost ?? PASSWORD_COST;
+  if (options.env.NODE_ENV === 'production' && passwordCost < PASSWORD_COST) {
+    throw new Error(`a password cost below ${PASSWORD_COST} is for tests only`);
+  }
   const core: Core = {
     env: options.env,
     logger: options.logger,
@@ -42,6 +52,7 @@ export function createCore(options: ContextOptions & { database: Database }): { 
     events: new DomainEventBus(),
     now: options.now ?? (() => new Date()),
     onClose: (fn) => closers.push(fn),
+    passwords: new PasswordHasher(passwordCost),
     refusedActivity: new RefusedActivityLimiter(),
   };
   const runOnClose = async () => {
@@ -125,10 +136,10 @@ export async function prepareData(ctx: AppContext): Promise<SeedReport> {
     await applyElectionDefaults(database.db, env);
   }
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
-    await upsertStaff(database.db, { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD, role: 'admin' });
+    await upsertStaff(ctx, { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD, role: 'admin' });
     lines.push(`Admin ${env.ADMIN_EMAIL} created or updated from ADMIN_EMAIL.`);
   }
-  for (const email of env.AGENT_EMAILS) await upsertStaff(database.db, { email, role: 'agent' });
+  for (const email of env.AGENT_EMAILS) await upsertStaff(ctx, { email, role: 'agent' });
   if (!(await hasAdmin(database.db))) lines.push(...FIRST_ADMIN_HINT);
   if (seeded) {
     lines.push(

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Database } from './db/client';
 import type { Env } from './env';
 import type { DomainEventBus } from './events';
+import type { PasswordHasher } from './lib/passwords';
 import type { RefusedActivityLimiter } from './lib/refused-activity';
 import type { Secrets } from './secrets';
 
@@ -24,6 +25,8 @@ export type Core = {
    * limiter stores), in reverse order of registration, before the services stop.
    */
   onClose: (fn: () => Promise<void> | void) => void;
+  /** Hashes passwords and pins at the process's cost (lib/passwords.ts); checks any stored hash. No lifecycle. */
+  passwords: PasswordHasher;
   /** How many refused actions the activity log still takes per subject and address (lib/activity-log.ts). No lifecycle. */
   refusedActivity: RefusedActivityLimiter;
 };
@@ -34,6 +37,6 @@ export type Core = {
  * handed (docs/architecture.md "How modules are composed").
  */
 export function coreOf(ctx: Core): Core {
-  const { env, database, logger, secrets, events, now, onClose, refusedActivity } = ctx;
-  return { env, database, logger, secrets, events, now, onClose, refusedActivity };
+  const { env, database, logger, secrets, events, now, onClose, passwords, refusedActivity } = ctx;
+  return { env, database, logger, secrets, events, now, onClose, passwords, refusedActivity };
 }

@@ -2,7 +2,6 @@ import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../src/context';
 import { branches, candidacies, members, positions, staff } from '../src/db/schema';
 import { createSession, type Role } from '../src/auth/sessions';
-import { hashPassword } from '../src/lib/crypto';
 import { CURRENT_ELECTION } from '../src/modules/elections';
 
 /** Factories for test data: each makes a valid row with unique fields unless told otherwise. */
@@ -91,7 +90,7 @@ export async function createStaff(ctx: AppContext, input: { role: 'admin' | 'age
       email: (input.email ?? `${input.role}${n}@example.org`).toLowerCase(),
       name: input.name ?? `${input.role === 'admin' ? 'Admin' : 'Agent'} ${n}`,
       role: input.role,
-      passwordHash: input.password ? await hashPassword(input.password) : null,
+      passwordHash: input.password ? await ctx.passwords.hash(input.password) : null,
     })
     .returning();
   return row!;

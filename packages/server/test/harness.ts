@@ -13,6 +13,7 @@ import { openDatabase, type Database } from '../src/db/client';
 import { runMigrations } from '../src/db/migrate';
 import { seedSampleStructure } from './reference';
 import { parseEnv } from '../src/env';
+import { MIN_PASSWORD_COST } from '../src/lib/passwords';
 import { createLogger } from '../src/logger';
 import { randomSecrets } from '../src/secrets';
 
@@ -26,6 +27,14 @@ import { randomSecrets } from '../src/secrets';
 /** The real Postgres the suite runs against, when set (CI runs the suite both ways). */
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || undefined;
 export const databaseKind = TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+/**
+ * The cost the harness's cores hash passwords and pins at (lib/passwords.ts): N = 2^10, 1/32 of
+ * the product's work and memory. The suite makes and checks some 140 hashes, which at the product's
+ * cost were a tenth of its CPU; every hash still goes through the same code, and names its cost.
+ * Processes the suite starts (the CLI, the e2e and reliability servers) hash at the product's.
+ */
+export const TEST_PASSWORD_COST = MIN_PASSWORD_COST;
 
 export type TestDatabase = Database & { url?: string };
 
@@ -121,7 +130,14 @@ export async function createTestCore(options: TestAppOptions = {}): Promise<Test
   });
   const database = options.database ?? (await createTestDatabase());
   const clock = new TestClock();
-  const { core, runOnClose } = createCore({ env, logger: createLogger(env, sink), database, secrets: randomSecrets(), now: clock.now });
+  const { core, runOnClose } = createCore({
+    env,
+    logger: createLogger(env, sink),
+    database,
+    secrets: randomSecrets(),
+    now: clock.now,
+    passwordCost: TEST_PASSWORD_COST,
+  });
   if (options.seedReference !== false) await seedSampleStructure(database.db);
   return {
     core,
@@ -149,7 +165,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const logger = createLogger(env, sink);
   const database = await createTestDatabase();
   const clock = new TestClock();
-  const ctx = await createContext({ env, logger, database, secrets: randomSecrets(), now: clock.now });
+  const ctx = await createContext({ env, logger, database, secrets: randomSecrets(), now: clock.now, passwordCost: TEST_PASSWORD_COST });
   if (options.seedReference !== false) await seedSampleStructure(database.db);
   // As main.ts: services start once the data is in place, then the app is built on them.
   await ctx.start();

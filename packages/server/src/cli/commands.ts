@@ -104,7 +104,7 @@ export const COMMANDS: Record<string, Command> = {
         return 2;
       }
       const name = rest.slice(1).join(' ').trim();
-      await upsertStaff(ctx.database.db, { email, password, role: 'admin', name: name || undefined });
+      await upsertStaff(ctx, { email, password, role: 'admin', name: name || undefined });
       console.log(`Admin ${email.toLowerCase()} is ready.`);
       return 0;
     },
@@ -117,7 +117,7 @@ export const COMMANDS: Record<string, Command> = {
         console.error('Usage: agent:create <email> [name]');
         return 2;
       }
-      await upsertStaff(ctx.database.db, { email, role: 'agent', name: name.join(' ') || undefined });
+      await upsertStaff(ctx, { email, role: 'agent', name: name.join(' ') || undefined });
       console.log(`Agent ${email.toLowerCase()} is ready.`);
       return 0;
     },

@@ -6,12 +6,8 @@ import {
   randomBytes,
   randomFillSync,
   randomInt,
-  scrypt,
   timingSafeEqual,
 } from 'node:crypto';
-import { promisify } from 'node:util';
-
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
 
@@ -32,24 +28,6 @@ export const safeEqual = (a: string, b: string): boolean => {
   const bb = Buffer.from(b);
   return ab.length === bb.length && timingSafeEqual(ab, bb);
 };
-
-// scrypt N=2^15, r=8: ~50 ms and 32 MiB per hash on this class of machine, deliberately slow.
-const SCRYPT = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
-
-/** Slow password/pin hash: `scrypt$<salt b64>$<hash b64>`. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, 32, SCRYPT);
-  return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`;
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, saltB64, hashB64] = stored.split('$');
-  if (scheme !== 'scrypt' || !saltB64 || !hashB64) return false;
-  const expected = Buffer.from(hashB64, 'base64');
-  const actual = await scryptAsync(password, Buffer.from(saltB64, 'base64'), expected.length, SCRYPT);
-  return timingSafeEqual(expected, actual);
-}
 
 /**
  * CSPRNG bytes for small, frequent draws (IVs, receipts), served from a buffer refilled by one

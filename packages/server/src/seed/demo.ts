@@ -232,8 +232,8 @@ export async function seedDemo(ctx: AppContext, options: { memberCount?: number 
 
   await seedPastElection(ctx, actor, memberRows, rand);
 
-  await upsertStaff(db, { ...DEMO_ADMIN, role: 'admin' });
-  await upsertStaff(db, { ...DEMO_AGENT, role: 'agent' });
+  await upsertStaff(ctx, { ...DEMO_ADMIN, role: 'admin' });
+  await upsertStaff(ctx, { ...DEMO_AGENT, role: 'agent' });
   return { branches: KENYA_COUNTIES.length, members: imported.created, candidates: taken.size };
 }
 

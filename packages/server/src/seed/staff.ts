@@ -1,15 +1,16 @@
 import type { Db } from '../db/client';
 import { eq } from 'drizzle-orm';
+import type { Core } from '../core';
 import { staff } from '../db/schema';
-import { hashPassword } from '../lib/crypto';
 
 /** Creates or updates an admin or agent (ADMIN_EMAIL, AGENT_EMAILS, `cli admin:create`). */
 export async function upsertStaff(
-  db: Db,
+  ctx: Pick<Core, 'database' | 'passwords'>,
   input: { email: string; name?: string; role: 'admin' | 'agent'; password?: string },
 ): Promise<void> {
   const email = input.email.trim().toLowerCase();
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const db = ctx.database.db;
+  const passwordHash = input.password ? await ctx.passwords.hash(input.password) : null;
   const name = input.name ?? email.split('@')[0]!;
   await db
     .insert(staff)

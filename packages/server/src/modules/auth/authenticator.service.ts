@@ -8,7 +8,7 @@ import type { Db, Tx } from '../../db/client';
 import { acceptTotpStep, confirmTotp, memberRow, replacePinIfUnchanged, startTotpEnrolment } from '../../db/member-store';
 import { AppError } from '../../errors';
 import { memberActivity, recordActivity } from '../../lib/activity-log';
-import { hashPassword, safeEqual, seal, unseal, verifyPassword } from '../../lib/crypto';
+import { safeEqual, seal, unseal } from '../../lib/crypto';
 import { findMemberByIdentifier, markMemberVerified, noAccount, startSession, type Member } from './sign-in-support';
 import { inTransaction } from '../../lib/unit-of-work';
 
@@ -107,7 +107,7 @@ export async function confirmEnrolment(
 async function pinMatches(ctx: Core, member: Member, pin: string): Promise<boolean> {
   // No stored pin means the configured default pin, until the member changes it.
   if (!member.pinHash) return safeEqual(pin, ctx.env.DEFAULT_PIN);
-  return verifyPassword(pin, member.pinHash);
+  return ctx.passwords.verify(pin, member.pinHash);
 }
 
 /**
@@ -127,7 +127,7 @@ export async function changePin(
   const activity = 'Pin changed';
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'voter', member.id, 'pin', input.ip));
   const matches = await pinMatches(ctx, member, input.currentPin);
-  const newHash = matches ? await hashPassword(input.newPin) : '';
+  const newHash = matches ? await ctx.passwords.hash(input.newPin) : '';
   const changed = matches
     ? await inTransaction(ctx, 'PIN changed', async (tx) => {
         // Only over the pin just checked: a change that landed meanwhile makes this current pin stale.

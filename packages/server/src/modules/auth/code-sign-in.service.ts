@@ -13,7 +13,6 @@ import type { Delivery } from '../../delivery';
 import { AppError } from '../../errors';
 import { defaultLanguage, memberLanguage } from '../../i18n';
 import { recordActivity } from '../../lib/activity-log';
-import { hashPassword, verifyPassword } from '../../lib/crypto';
 import { maskPhone } from '../../lib/masking';
 import { findMemberByIdentifier, findStaffByEmail, markMemberVerified, noAccount, startSession } from './sign-in-support';
 import { inTransaction } from '../../lib/unit-of-work';
@@ -127,9 +126,6 @@ export async function sendVoterCode(ctx: Core, deps: CodeDeps, input: { identifi
   return sendMemberSmsCode(ctx, deps, member, { ip: input.ip, activity: 'Voter sign-in: SMS code sent' });
 }
 
-// Unknown emails still cost one slow hash, so the answer time does not say whether an admin exists.
-let dummyHash: Promise<string> | undefined;
-
 /** admin/login: email and password, then an emailed code. */
 export async function sendAdminCode(ctx: Core, deps: CodeDeps, input: { email: string; password: string; ip: string }): Promise<CodeSent> {
   const admin = await findStaffByEmail(ctx.database.db, input.email, 'admin');
@@ -138,7 +134,8 @@ export async function sendAdminCode(ctx: Core, deps: CodeDeps, input: { email: s
     // Counted like a real admin's failures (5 free, then delays, then the ceiling), so the answers
     // after a few wrong passwords do not say whether the address is an admin's either.
     await beginAttempt(ctx, unknownAdminCounters(ctx, input.email, input.ip));
-    await verifyPassword(input.password, await (dummyHash ??= hashPassword('not-a-real-password')));
+    // Still one slow hash, so the answer time does not say whether an admin exists.
+    await ctx.passwords.verifyNone(input.password);
     await recordActivity(ctx, {
       name: input.email,
       activity,
@@ -151,7 +148,7 @@ export async function sendAdminCode(ctx: Core, deps: CodeDeps, input: { email: s
     throw AppError.say('UNAUTHENTICATED', 'signIn.invalidCredentials');
   }
   const attempt = await beginAttempt(ctx, countersFor(ctx, 'admin', admin.id, 'password', input.ip));
-  if (!(await verifyPassword(input.password, admin.passwordHash))) {
+  if (!(await ctx.passwords.verify(input.password, admin.passwordHash))) {
     await recordActivity(ctx, {
       name: admin.name,
       activity,

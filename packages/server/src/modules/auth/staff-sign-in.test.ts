@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Express } from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app';
 import { activityLogs, otpChallenges, staff } from '../../db/schema';
 import { openTypedBrowser, type TypedBrowser } from '../../../test/auth/browser';
@@ -102,14 +102,28 @@ describe('admin sign-in (admin/login, verify/admin)', () => {
     const agent = await createStaff(t.ctx, { role: 'agent' });
     const before = smtp.messages.length;
     const browser = await browserOn();
-    for (const body of [
-      { email: admin.email, password: 'not-the-password-1' },
-      { email: 'nobody@example.org', password: PASSWORD },
-      { email: agent.email, password: PASSWORD },
-    ]) {
-      const res = await browser.auth.loginAdmin({ body });
-      expect(res.status).toBe(401);
-      expect(res.body).toEqual({ message: 'Invalid credentials' });
+    // Each answer costs one slow hash, a real admin's or the stand-in's, so its time says nothing of who exists.
+    const checks = vi.spyOn(t.ctx.passwords, 'verify');
+    const standIn = vi.spyOn(t.ctx.passwords, 'verifyNone');
+    try {
+      for (const [body, checked] of [
+        [{ email: admin.email, password: 'not-the-password-1' }, 'verify'],
+        [{ email: 'nobody@example.org', password: PASSWORD }, 'verifyNone'],
+        [{ email: agent.email, password: PASSWORD }, 'verifyNone'],
+      ] as const) {
+        checks.mockClear();
+        standIn.mockClear();
+        const res = await browser.auth.loginAdmin({ body });
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ message: 'Invalid credentials' });
+        expect({ verify: checks.mock.calls.length, verifyNone: standIn.mock.calls.length }).toEqual({
+          verify: checked === 'verify' ? 1 : 0,
+          verifyNone: checked === 'verifyNone' ? 1 : 0,
+        });
+      }
+    } finally {
+      checks.mockRestore();
+      standIn.mockRestore();
     }
     expect(smtp.messages.length).toBe(before);
     const rows = await t.ctx.database.db.select().from(activityLogs).where(eq(activityLogs.userId, admin.id));

@@ -5,7 +5,6 @@ import { createApp } from '../../app';
 import { accountKey } from '../../auth/account-limits';
 import { totpTokenAt } from '../../auth/totp';
 import { activityLogs, authFailures, members, otpChallenges } from '../../db/schema';
-import { hashPassword } from '../../lib/crypto';
 import { enrolAuthenticator } from '../../../test/auth/authenticator';
 import { openTypedBrowser, type TypedBrowser } from '../../../test/auth/browser';
 import { createGoogleSigner, signedInWhileLinked, TEST_GOOGLE_CLIENT_ID, type GoogleSigner } from '../../../test/auth/google-signer';
@@ -389,7 +388,7 @@ describe('authenticator sign-in (send-qr, verify-token, sign-pass, verify-token-
     const member = await createMember(t.ctx);
     await t.ctx.database.db
       .update(members)
-      .set({ pinHash: await hashPassword('8642') })
+      .set({ pinHash: await t.ctx.passwords.hash('8642') })
       .where(eq(members.id, member.id));
     await enrol(member);
     const browser = await browserOn();

@@ -20,7 +20,6 @@ import { AppError } from '../../errors';
 import { defaultLanguage, t } from '../../i18n';
 import { recordActivity } from '../../lib/activity-log';
 import { auditedTransaction } from '../../lib/audited-transaction';
-import { hashPassword } from '../../lib/crypto';
 import type { StaffContext } from './context';
 import { passwordToken, readPasswordToken, tokenMatches } from './password-link';
 import { staffRecord } from './staff-record';
@@ -132,7 +131,7 @@ export async function setPasswordWithLink(ctx: StaffContext, input: SetStaffPass
   const row = await staffRow(ctx.database.db, token.staffId);
   if (!row || row.role !== 'admin') return refuse('no such admin');
   if (!tokenMatches(ctx, token, row.passwordHash, ctx.now())) return refuse('invalid, expired or used link', row);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await ctx.passwords.hash(input.password);
   const actor: Actor = { role: 'admin', id: row.id, name: row.name, ip };
   await auditedTransaction(ctx, { actor, activity: 'Admin password set by e-mailed link' }, async (tx) => {
     // Only if the hash is still the one the token was made for: two uses at once, one wins.

@@ -12,7 +12,6 @@ import type { BackgroundSender, Delivery } from '../../delivery';
 import { AppError, refusalOf } from '../../errors';
 import { defaultLanguage, memberLanguage, t, type MessageId } from '../../i18n';
 import { recordActivity } from '../../lib/activity-log';
-import { verifyPassword } from '../../lib/crypto';
 import { castVote, getBallot, type VoteReceipt } from '../ballots';
 import { choicesOf, con, confirmScreen, end, menuScreen, optionName, positionScreen, positionView, screen, titleOf } from './screens';
 import type { UssdSessionStore } from './session-store';
@@ -263,7 +262,7 @@ async function checkCode(ctx: Core, data: UssdSessionData, code: string, ip: str
   const name = member?.name ?? data.name ?? 'unknown';
   const pinHash = data.hasPin ? (member?.pinHash ?? null) : null;
   // Checked outside the code's transaction: a slow hash never holds the code's row locked.
-  const byPin = pinHash !== null && /^\d{4,8}$/.test(code) && (await verifyPassword(code, pinHash));
+  const byPin = pinHash !== null && /^\d{4,8}$/.test(code) && (await ctx.passwords.verify(code, pinHash));
   const succeeded = (tx: Tx, how: string) =>
     // The verified stamp last, as before its move to the member store: the statements reach the
     // transaction in the same order (the log row, the account's failures, then the member row).
