@@ -12,12 +12,10 @@ export default defineConfig({
     globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    // Three files at a time, each with its own server (own data copy, own ports) and Chromium: on
-    // the 2-core machine one file's waits (on its server, timers, the next frame) overlap the others'
-    // work. Alone on a quiet machine: two at a time 319 s wall and 78 % of both cores, three 273 s
-    // with the same CPU (BENCHMARKS.md).
+    // Two files at a time, each with its own server (own data copy, own ports) and Chromium: on
+    // the 2-core machine this overlaps one file's waits with another's work.
     fileParallelism: true,
-    maxWorkers: 3,
+    maxWorkers: 2,
     passWithNoTests: false,
   },
 });
