@@ -20,9 +20,8 @@ const options = (cost: number) => ({ N: 2 ** cost, r: 8, p: 1, maxmem: 2 * 128 *
 
 /** A hash of `password` at `cost` (N = 2^cost), in the stored form above. */
 export async function hashPassword(password: string, cost = PASSWORD_COST): Promise<string> {
-  if (!validCost(cost)) throw new RangeError(`password cost ${cost} is outside ${MIN_PASSWORD_COST}..${MAX_PASSWORD_COST}`);
   const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, 32, options(cost));
+  const hash = await scryptAsync(password, salt, 32, options(checkedCost(cost)));
   const parts = cost === PASSWORD_COST ? [] : [`ln=${cost}`];
   return ['scrypt', ...parts, salt.toString('base64'), hash.toString('base64')].join('$');
 }
@@ -37,6 +36,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 function validCost(cost: number): boolean {
   return Number.isInteger(cost) && cost >= MIN_PASSWORD_COST && cost <= MAX_PASSWORD_COST;
+}
+
+/** `cost` when it is one this module hashes at; a RangeError otherwise (a caller's mistake, never a row's). */
+function checkedCost(cost: number): number {
+  if (!validCost(cost)) throw new RangeError(`password cost ${cost} is outside ${MIN_PASSWORD_COST}..${MAX_PASSWORD_COST}`);
+  return cost;
 }
 
 function parse(stored: string): { cost: number; salt: Buffer; hash: Buffer } | undefined {
@@ -65,8 +70,10 @@ function parse(stored: string): { cost: number; salt: Buffer; hash: Buffer } | u
 export class PasswordHasher {
   private dummy: Promise<string> | undefined;
 
-  constructor(readonly cost: number = PASSWORD_COST) {
-    if (!validCost(cost)) throw new RangeError(`password cost ${cost} is outside ${MIN_PASSWORD_COST}..${MAX_PASSWORD_COST}`);
+  readonly cost: number;
+
+  constructor(cost: number = PASSWORD_COST) {
+    this.cost = checkedCost(cost);
   }
 
   hash(password: string): Promise<string> {
