@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { seedDemoDataDir } from './demo-data-dir';
+import { chromiumPath } from './harness';
 
 /**
  * Vitest global setup for the e2e run: the demo is seeded once, by the real server started the way
@@ -12,6 +13,8 @@ import { seedDemoDataDir } from './demo-data-dir';
  * (CI seeds it beside an earlier step); the run takes it over and removes it at the end.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
+  // Which browser every file drives (the headless shell where installed: harness.ts).
+  console.log(`e2e: Chromium at ${chromiumPath()}`);
   const ahead = process.env.E2E_DEMO_DATA_DIR_FILE;
   const prepared = ahead && existsSync(ahead) ? readFileSync(ahead, 'utf8').trim() : '';
   const dataDir = prepared && existsSync(prepared) ? prepared : await seedDemoDataDir();
