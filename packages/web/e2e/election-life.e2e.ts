@@ -59,6 +59,14 @@ describe('the election from schedule to declaration', () => {
     // The public landing page counts down, then opens by itself.
     const publicContext = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: e2e.server.baseUrl });
     const landing = await publicContext.newPage();
+    // What the landing was answered when it read the election and its results (said if the check
+    // after the opening fails: it failed once, in a loaded run, with nothing to say why).
+    const answers: string[] = [];
+    landing.on('response', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/v1/election') || path.startsWith('/api/v1/psk/results'))
+        answers.push(`${Date.now() % 100_000} ${r.status()} ${path}`);
+    });
     await landing.goto('/');
     const countdown = landing.getByTestId('voting-countdown');
     await expect.poll(() => countdown.textContent(), { timeout: 10_000 }).toMatch(/Voting opens in 00:00:\d\d/);
@@ -70,9 +78,17 @@ describe('the election from schedule to declaration', () => {
     // Once open, staff-only results: the public page says so instead of showing counts. (Checked
     // after the opening: before it the landing has no results card, so a check made then raced the
     // opening, and failed when the scheduler and the page's backed-off re-ask came late.)
-    await expect
-      .poll(() => landing.getByText('Results are shown to election staff only until voting closes').count(), { timeout: 10_000 })
-      .toBe(1);
+    try {
+      await expect
+        .poll(() => landing.getByText('Results are shown to election staff only until voting closes').count(), { timeout: 10_000 })
+        .toBe(1);
+    } catch (error) {
+      const main = await landing
+        .locator('main')
+        .innerText()
+        .catch(() => '(no main)');
+      throw new Error(`${String(error)}\nthe landing showed: ${main}\nits answers (ms, status, path):\n${answers.join('\n')}`);
+    }
     expect(await landing.getByTestId('landing-not-open').count()).toBe(0);
     expect((await (await fetch(`${e2e.server.baseUrl}/api/v1/psk/election/status`)).json()).active).toBe('1');
 
