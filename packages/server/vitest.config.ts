@@ -1,9 +1,15 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { databaseIndependent } from './test/tiers';
+
+// `KURA_TEST_DATABASE_ONLY=1` (.ci/run's run on Postgres, after the whole suite ran on PGlite):
+// only the files that use the suite's database (test/tiers.ts).
+const databaseOnly = process.env.KURA_TEST_DATABASE_ONLY === '1' ? databaseIndependent(fileURLToPath(new URL('.', import.meta.url))) : [];
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['test/reliability/**'],
+    exclude: ['test/reliability/**', ...databaseOnly],
     pool: 'forks',
     // One module graph per worker, shared by the files it runs: the app (Express, the contract,
     // Drizzle, PGlite) is imported once per worker instead of once per file. Sound because the code
