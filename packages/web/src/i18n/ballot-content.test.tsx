@@ -191,6 +191,53 @@ describe('a member’s own language', () => {
     expect(getLocale()).toBe('sw');
     expect(document.documentElement.lang).toBe('sw');
   });
+
+  it('a choice the record has not answered yet is newer than the session check’s language, and is sent again until it is', async () => {
+    // The page that made the choice went before its save was answered (the save failed here).
+    let saveStatus: 200 | 503 = 503;
+    let recorded = 'en';
+    const calls = stubRoutes(
+      stub(contract.api.members.setOwnLanguage, (call) => {
+        if (saveStatus === 200) recorded = (call.body as { language: string }).language;
+        return saveStatus === 200
+          ? { status: 200, body: { data: { language: recorded } } }
+          : { status: 503, body: { message: 'Service unavailable' } };
+      }),
+      stub(contract.api.auth.validateVoter, () => ({
+        status: 200,
+        body: { user_type: 'voter', data: { name: 'Jane', language: recorded } },
+      })),
+    );
+    storeSession({ bearer_token: 'tok', hash: 'h', name: 'Jane', photo: null, balance: 0 }, 'member');
+    await renderWithProviders(<LanguageSelect />);
+    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'sw' } });
+    await waitFor(() => expect(callsTo(calls, contract.api.members.setOwnLanguage)).toHaveLength(1));
+
+    // The next page's session check answers the record's older English: Kiswahili stays, and is sent again.
+    saveStatus = 200;
+    await act(() => requireVoter(new QueryClient({ defaultOptions: { queries: { retry: false } } })));
+    expect(getLocale()).toBe('sw');
+    await waitFor(() => expect(recorded).toBe('sw'));
+    expect(callsTo(calls, contract.api.members.setOwnLanguage).map((c) => c.body)).toEqual([{ language: 'sw' }, { language: 'sw' }]);
+
+    // Once the record holds it, the record speaks again: a change made on another device comes through.
+    await act(() => requireVoter(new QueryClient({ defaultOptions: { queries: { retry: false } } })));
+    recorded = 'en';
+    await act(() => requireVoter(new QueryClient({ defaultOptions: { queries: { retry: false } } })));
+    expect(getLocale()).toBe('en');
+    expect(callsTo(calls, contract.api.members.setOwnLanguage)).toHaveLength(2);
+  });
+
+  it('forgets a choice not yet saved at sign-out', async () => {
+    stubRoutes(stub(contract.api.members.setOwnLanguage, { status: 503, body: { message: 'Service unavailable' } }));
+    storeSession({ bearer_token: 'tok', hash: 'h', name: 'Jane', photo: null, balance: 0 }, 'member');
+    await renderWithProviders(<LanguageSelect />);
+    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'sw' } });
+    await waitFor(() => expect(localStorage.getItem('kura.ownLanguagePending')).toBe('sw'));
+    clearSession();
+    expect(localStorage.getItem('kura.ownLanguagePending')).toBeNull();
+    expect(localStorage.getItem('language')).toBe('sw');
+  });
 });
 
 describe('the admin’s side', () => {

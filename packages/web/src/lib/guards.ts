@@ -2,6 +2,7 @@ import { redirect } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import { queryKeys } from './queries';
+import { OWN_LANGUAGE_SCOPE, ownLanguageSaved, pendingOwnLanguage, resendOwnLanguage } from './own-language';
 import { setMemberLanguage } from '@/i18n';
 import { clearSession, getToken, hasSession, loginRouteFor, setAccountType, setName, type AccountType } from './session';
 
@@ -57,8 +58,15 @@ async function validatedRole<R extends Role>(
       if (body && accepts.includes(body.user_type as R)) {
         role = body.user_type as R;
         if (body.data?.name) setName(body.data.name);
-        // docs/api.md "Languages": the signed-in member's own language comes first.
-        if (body.data?.language) setMemberLanguage(body.data.language);
+        // docs/api.md "Languages": the signed-in member's own language comes first; a choice made
+        // here that the record has not answered yet is newer than it, and is sent again.
+        const pending = pendingOwnLanguage();
+        const recorded = body.data?.language ?? null;
+        if (pending !== null && pending === recorded) ownLanguageSaved(pending);
+        else if (pending !== null && !queryClient.isMutating({ predicate: (m) => m.options.scope?.id === OWN_LANGUAGE_SCOPE.id }))
+          void resendOwnLanguage(pending);
+        const own = pending ?? recorded;
+        if (own) setMemberLanguage(own);
       }
       break;
     }

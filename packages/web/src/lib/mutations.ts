@@ -5,6 +5,7 @@ import { api } from './api';
 import { t } from '@/i18n';
 import { errorIssue, errorMessage, errorStatus, firstFieldError } from './errors';
 import { electionKey, queryKeys } from './queries';
+import { OWN_LANGUAGE_SCOPE, markOwnLanguagePending, ownLanguageSaved } from './own-language';
 
 /**
  * The one home of the app's writes (next to lib/queries.ts, the reads; docs/architecture.md
@@ -200,19 +201,33 @@ export function useReportIssue() {
  * check takes the new language at once (the voter guard applies it on every page). A failure is
  * quiet: the choice still holds on this device.
  */
+/**
+ * A signed-in member's choice in the switcher, saved on their record (docs/i18n.md): remembered as
+ * pending until the record answers it (lib/own-language.ts), and sent in one scope so quick
+ * choices reach the server in the order made, each with `keepalive` so leaving the page does not
+ * cancel it.
+ */
 export function useSaveOwnLanguage() {
   const queryClient = useQueryClient();
-  return api.members.setOwnLanguage.useMutation({
-    onMutate: ({ body }) => {
+  const mutation = api.members.setOwnLanguage.useMutation({
+    scope: OWN_LANGUAGE_SCOPE,
+    onSuccess: (res) => {
+      const { language } = res.body.data;
+      ownLanguageSaved(language);
+      // The cached session check holds what the record holds now (never ahead of it: the guard reads it).
       queryClient.setQueriesData<{ status: number; body: { data?: Record<string, unknown> } }>(
         { queryKey: queryKeys.validateVoter },
-        (old) =>
-          old?.status === 200 && old.body.data
-            ? { ...old, body: { ...old.body, data: { ...old.body.data, language: body.language } } }
-            : old,
+        (old) => (old?.status === 200 && old.body.data ? { ...old, body: { ...old.body, data: { ...old.body.data, language } } } : old),
       );
     },
   });
+  return {
+    ...mutation,
+    save: (language: string) => {
+      markOwnLanguagePending(language);
+      mutation.mutate({ body: { language }, fetchOptions: { keepalive: true } });
+    },
+  };
 }
 
 // --- back office ---------------------------------------------------------------------------------
