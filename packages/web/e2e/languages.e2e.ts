@@ -11,11 +11,19 @@ const e2e = useE2E({ ready: enableVoting });
 describe('Kiswahili', () => {
   it('a member chooses Kiswahili on the sign-in page, votes in it, switches to English and back; <html lang> follows', async () => {
     const { context, page } = await e2e.newPage(390, 844);
+    // docs/i18n.md "Loading a language": the Kiswahili catalogue is a chunk of its own, fetched when chosen.
+    const kiswahiliChunk: string[] = [];
+    page.on('request', (r) => {
+      if (/^\/assets\/sw-[^/]*\.js$/.test(new URL(r.url()).pathname)) kiswahiliChunk.push(r.url());
+    });
     await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(kiswahiliChunk).toEqual([]);
     await page.getByLabel('Language').selectOption('sw');
     await page.getByRole('button', { name: 'Ingia', exact: true }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('sw');
+    expect(kiswahiliChunk).toHaveLength(1);
 
     await page.getByLabel('Nambari ya mwanachama, nambari ya simu au barua pepe').fill(MEMBER_NO);
     await page.getByRole('checkbox').click();

@@ -7,6 +7,7 @@ import { ensureCsrfCookie } from './lib/api';
 import { retryRead } from './lib/errors';
 import { createAppRouter, type AppRouter } from './router';
 import { getColours } from './lib/colours';
+import { getLocale, loadCatalogue } from './i18n';
 import './styles.css';
 
 // GET /sanctum/csrf-cookie on load and the custom colours read at start (docs/screens.md "Sign-in and session loss", "Browser storage").
@@ -31,12 +32,16 @@ declare module '@tanstack/react-router' {
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <ErrorBoundary>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </ErrorBoundary>
-  </StrictMode>,
-);
+// The reader's language is loaded before the first frame (docs/i18n.md "Loading a language"), so the
+// page never shows in English first; if it cannot be loaded, the page shows in English.
+const render = () =>
+  createRoot(root).render(
+    <StrictMode>
+      <ErrorBoundary>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ErrorBoundary>
+    </StrictMode>,
+  );
+loadCatalogue(getLocale()).then(render, render);

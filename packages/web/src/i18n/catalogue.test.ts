@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import en from './locales/en.json';
-import { CATALOGUES, SHIPPED_LANGUAGES } from './index';
+import { catalogueLoaded, catalogueOf, loadCatalogue, SHIPPED_LANGUAGES } from './index';
 import { catalogueProblems, messageShape } from './check';
 
 describe('message catalogues (docs/i18n.md)', () => {
@@ -8,8 +8,16 @@ describe('message catalogues (docs/i18n.md)', () => {
     for (const [key, message] of Object.entries(en)) expect(() => messageShape(message), key).not.toThrow();
   });
 
-  it.each(SHIPPED_LANGUAGES.filter((l) => l !== 'en'))('%s has every English key, with the same placeholders and tags', (language) => {
-    expect(catalogueProblems(en, CATALOGUES[language])).toEqual([]);
+  it.each(SHIPPED_LANGUAGES.filter((l) => l !== 'en'))(
+    '%s has every English key, with the same placeholders and tags',
+    async (language) => {
+      expect(catalogueProblems(en, await catalogueOf(language))).toEqual([]);
+    },
+  );
+
+  it('English and the pseudo-locale need no loading; a code that is not shipped loads nothing', async () => {
+    expect(catalogueLoaded('en') && catalogueLoaded('en-XA')).toBe(true);
+    await expect(loadCatalogue('xx')).resolves.toBeUndefined();
   });
 
   it('the check fails when a key is missing, empty, extra or its placeholders differ', () => {

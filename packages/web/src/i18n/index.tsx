@@ -2,7 +2,6 @@ import { Fragment, createElement, useSyncExternalStore, type ReactNode } from 'r
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
 import { CONTRACT_MESSAGES, readSaid, valuesIn, type MOTION_OPTIONS } from '@kura/contract';
 import en from './locales/en.json';
-import sw from './locales/sw.json';
 import { pseudoCatalogue } from './pseudo';
 import { LANGUAGE_STORAGE_KEY } from './storage';
 
@@ -15,7 +14,7 @@ import { LANGUAGE_STORAGE_KEY } from './storage';
 export type MessageKey = keyof typeof en;
 export type MessageValues = Record<string, string | number | Date | null | undefined | ((chunks: ReactNode[]) => ReactNode) | ReactNode>;
 
-/** The languages shipped to members, in the switcher's order. Adding one: a catalogue and a line here. */
+/** The languages shipped to members, in the switcher's order. Adding one: a catalogue, a line here and its loader (LOADERS). */
 export const SHIPPED_LANGUAGES = ['en', 'sw'] as const;
 export type ShippedLanguage = (typeof SHIPPED_LANGUAGES)[number];
 /** The pseudo-locale for development and the Chromium suite (docs/i18n.md "Pseudo-locale"). */
@@ -25,7 +24,16 @@ export type Locale = ShippedLanguage | typeof PSEUDO_LOCALE;
 /** Each language by its own name, never translated (a reader looks for the name they know). */
 export const LANGUAGE_NAMES: Record<Locale, string> = { en: 'English', sw: 'Kiswahili', 'en-XA': 'Pseudo (en-XA)' };
 
-export const CATALOGUES: Record<ShippedLanguage, Record<string, string>> = { en, sw };
+/**
+ * English is in the app itself (every language falls back to it key by key); every other
+ * catalogue is a chunk of its own, loaded when the language is first used, so a reader downloads
+ * only theirs (docs/i18n.md "Loading a language").
+ */
+const LOADERS: Record<Exclude<ShippedLanguage, 'en'>, () => Promise<{ default: Record<string, string> }>> = {
+  sw: () => import('./locales/sw.json'),
+};
+const catalogues: Partial<Record<ShippedLanguage, Record<string, string>>> = { en };
+const loading = new Map<ShippedLanguage, Promise<void>>();
 
 /** Whether the pseudo-locale may be chosen: in development, in tests, and in builds made with VITE_PSEUDO_LOCALE=1. */
 export const pseudoAllowed = (): boolean =>
@@ -114,7 +122,37 @@ function messagesFor(locale: Locale): Record<string, string> {
   const english = { ...en, ...CONTRACT_MESSAGES.en };
   if (locale === PSEUDO_LOCALE) return (pseudoMessages ??= pseudoCatalogue(english));
   // A key missing from a language falls back to English key by key (the completeness test keeps the shipped ones whole).
-  return locale === 'en' ? english : { ...english, ...CATALOGUES[locale], ...CONTRACT_MESSAGES[locale] };
+  return locale === 'en' ? english : { ...english, ...catalogues[locale], ...CONTRACT_MESSAGES[locale] };
+}
+
+/** Whether `t` can speak `locale` now (English and the pseudo-locale always can). */
+export const catalogueLoaded = (locale: string): boolean => !isShipped(locale) || Boolean(catalogues[locale]);
+
+/**
+ * Loads a language's catalogue, once; resolves when `t` can speak it (at once for English, the
+ * pseudo-locale and any code that is not a shipped language). A load that failed (offline) is
+ * tried again by the next call, and rejects.
+ */
+export function loadCatalogue(locale: string): Promise<void> {
+  if (catalogueLoaded(locale)) return Promise.resolve();
+  const code = locale as Exclude<ShippedLanguage, 'en'>;
+  let pending = loading.get(code);
+  if (!pending) {
+    pending = LOADERS[code]()
+      .then((module) => {
+        catalogues[code] = module.default;
+        intls.delete(code); // an Intl made before the load spoke English
+      })
+      .finally(() => loading.delete(code));
+    loading.set(code, pending);
+  }
+  return pending;
+}
+
+/** A shipped language's whole catalogue (the completeness test, the missing-keys report). */
+export async function catalogueOf(language: ShippedLanguage): Promise<Record<string, string>> {
+  await loadCatalogue(language);
+  return catalogues[language]!;
 }
 
 function intlFor(locale: Locale): IntlShape {
@@ -147,11 +185,23 @@ function applyDocumentLanguage() {
 }
 applyDocumentLanguage();
 
+let generation = 0;
+
+/**
+ * Makes `locale` the active language once its catalogue is loaded (at once when it is): the page
+ * changes language in one step, never half translated. A later choice made meanwhile wins; a
+ * catalogue that cannot be loaded leaves the language as it was.
+ */
 function publish(locale: Locale, from: typeof current.from) {
-  if (current.locale === locale && current.from === from) return;
-  current = { locale, from };
-  applyDocumentLanguage();
-  for (const listener of listeners) listener();
+  const mine = ++generation;
+  const apply = () => {
+    if (mine !== generation || (current.locale === locale && current.from === from)) return;
+    current = { locale, from };
+    applyDocumentLanguage();
+    for (const listener of listeners) listener();
+  };
+  if (catalogueLoaded(locale)) apply();
+  else loadCatalogue(locale).then(apply, () => undefined);
 }
 
 /** The active language. */

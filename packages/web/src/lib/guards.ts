@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import { queryKeys } from './queries';
 import { OWN_LANGUAGE_SCOPE, ownLanguageSaved, pendingOwnLanguage, resendOwnLanguage } from './own-language';
-import { setMemberLanguage } from '@/i18n';
+import { loadCatalogue, setMemberLanguage } from '@/i18n';
 import { clearSession, getToken, hasSession, loginRouteFor, setAccountType, setName, type AccountType } from './session';
 
 /** A session check's answer is reused for a minute so moving between pages stays quick. */
@@ -66,7 +66,11 @@ async function validatedRole<R extends Role>(
         else if (pending !== null && !queryClient.isMutating({ predicate: (m) => m.options.scope?.id === OWN_LANGUAGE_SCOPE.id }))
           void resendOwnLanguage(pending);
         const own = pending ?? recorded;
-        if (own) setMemberLanguage(own);
+        // The page opens in the member's language: its catalogue is loaded first (a chunk, once).
+        if (own) {
+          await loadCatalogue(own).catch(() => undefined);
+          setMemberLanguage(own);
+        }
       }
       break;
     }

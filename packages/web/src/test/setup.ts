@@ -1,7 +1,10 @@
 import { afterEach, vi } from 'vitest';
 import { act, cleanup, configure } from '@testing-library/react';
 import { clearToasts } from '@/hooks/use-toast';
-import { resetLocale } from '@/i18n';
+import { loadCatalogue, resetLocale, SHIPPED_LANGUAGES } from '@/i18n';
+
+// Every catalogue is loaded before the tests, so a switch of language is at once, as in the app once a language has been used.
+await Promise.all(SHIPPED_LANGUAGES.map(loadCatalogue));
 
 // findBy*/waitFor default to 1 s, too tight when CI runs suites side by side on 2 cores.
 configure({ asyncUtilTimeout: 5000 });
