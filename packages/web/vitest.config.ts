@@ -18,10 +18,10 @@ function testFiles(dir = join(root, 'src')): string[] {
 // A fresh jsdom and module graph per file cost most of this suite's time (the environment and its
 // imports, not the tests). Files run without that isolation, in one shared jsdom per worker, which
 // src/test/setup.ts resets after every test (rendered trees, toasts, localStorage). A file that
-// swaps a module (vi.mock, vi.doMock) or the environment (vi.stubEnv) needs a module graph of its
-// own, so it keeps per-file isolation: found here by reading the files, so a new one is kept apart
-// without anyone listing it.
-const SWAPS_MODULES = /\bvi\.(mock|doMock|stubEnv)\(/;
+// swaps a module (vi.mock, vi.doMock), imports fresh copies (vi.resetModules) or swaps the
+// environment (vi.stubEnv) needs a module graph of its own, so it keeps per-file isolation: found
+// here by reading the files, so a new one is kept apart without anyone listing it.
+const SWAPS_MODULES = /\bvi\.(mock|doMock|resetModules|stubEnv)\(/;
 const files = testFiles();
 const isolated = files.filter((f) => SWAPS_MODULES.test(readFileSync(join(root, f), 'utf8')));
 const shared = files.filter((f) => !isolated.includes(f));
