@@ -459,8 +459,9 @@ export function purplePng(rgb: [number, number, number] = [0x80, 0x00, 0x80]): B
  * The Chromium the suite drives: `CHROMIUM_PATH` when set, else Debian's headless shell
  * (`apt-get install -y chromium-headless-shell`: the same Blink and V8 build as the package
  * `chromium`, without the browser's own user interface layer) when it is installed, else Debian's
- * `chromium`. The shell ran the whole suite with the same results for about a tenth less CPU
- * (BENCHMARKS.md; docs/decisions/015-the-browser-suite-on-the-headless-shell.md).
+ * `chromium`. The shell ran the whole suite with the same results in about a seventh less time
+ * alone (BENCHMARKS.md; docs/decisions/015-the-browser-suite-on-the-headless-shell.md; its CPU
+ * figures there came from `/usr/bin/time`, which misses the renderers Chromium's zygote forks).
  */
 export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH ?? HEADLESS_SHELLS.find((path) => existsSync(path)) ?? '/usr/bin/chromium';
