@@ -197,15 +197,12 @@ export function useReportIssue() {
 
 /**
  * A signed-in member's language choice, saved on their record (PUT me/language, docs/api.md
- * "Languages") so codes, reminders and the next sign-in on any device speak it. The cached session
- * check takes the new language at once (the voter guard applies it on every page). A failure is
- * quiet: the choice still holds on this device.
- */
-/**
- * A signed-in member's choice in the switcher, saved on their record (docs/i18n.md): remembered as
- * pending until the record answers it (lib/own-language.ts), and sent in one scope so quick
- * choices reach the server in the order made, each with `keepalive` so leaving the page does not
- * cancel it.
+ * "Languages") so codes, reminders and the next sign-in on any device speak it. `save` remembers it
+ * as pending until the record answers it (lib/own-language.ts: the voter guard keeps it over an
+ * older session check and sends it again), and sends it in one scope so quick choices reach the
+ * server in the order made, each with `keepalive` so leaving the page does not cancel it. The
+ * cached session check takes the record's answer. A failure is quiet: the choice still holds on
+ * this device.
  */
 export function useSaveOwnLanguage() {
   const queryClient = useQueryClient();
