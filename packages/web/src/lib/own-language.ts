@@ -1,42 +1,25 @@
 import { api } from './api';
+import { getOwnLanguagePending, setOwnLanguagePending } from './session';
+
+/** The one scope of the saves, so TanStack Query sends them one after another, in the order chosen. */
+export const OWN_LANGUAGE_SCOPE = { id: 'own-language' } as const;
 
 /**
  * docs/i18n.md "Which language is used": a signed-in member's choice in the switcher, from the
  * moment it is made until their record answers it. Until then this device's choice is the newer
  * one, so the session check's language (the record's, perhaps from before the choice: a page left
  * before its save was answered, or two quick choices answered out of order) does not undo it, and
- * the choice is sent again. Kept in local storage with the session, so a sign-out forgets it.
+ * the choice is sent again. Kept in local storage with the session (lib/session.ts), so a sign-out
+ * forgets it.
  */
-const PENDING_KEY = 'kura.ownLanguagePending';
-
-/** The one scope of the saves, so TanStack Query sends them one after another, in the order chosen. */
-export const OWN_LANGUAGE_SCOPE = { id: 'own-language' } as const;
-
-export function pendingOwnLanguage(): string | null {
-  try {
-    return window.localStorage.getItem(PENDING_KEY);
-  } catch {
-    return null;
-  }
-}
+export const pendingOwnLanguage = getOwnLanguagePending;
 
 /** The member chose `code`: remembered until the record holds it. */
-export function markOwnLanguagePending(code: string) {
-  try {
-    window.localStorage.setItem(PENDING_KEY, code);
-  } catch {
-    // storage unavailable: the save in flight is all there is
-  }
-}
+export const markOwnLanguagePending = (code: string) => setOwnLanguagePending(code);
 
 /** The record now holds `code`: forgotten, unless a later choice is still on its way. */
 export function ownLanguageSaved(code: string | null | undefined) {
-  if (pendingOwnLanguage() !== code) return;
-  try {
-    window.localStorage.removeItem(PENDING_KEY);
-  } catch {
-    // storage unavailable
-  }
+  if (getOwnLanguagePending() === code) setOwnLanguagePending(null);
 }
 
 let resending: Promise<void> | null = null;

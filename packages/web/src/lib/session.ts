@@ -17,6 +17,8 @@ export const STORAGE_KEYS = {
   balance: 'balance',
   pfNumber: 'pfNumber',
   accountType: 'account_type',
+  /** A member's language choice their record has not answered yet (lib/own-language.ts). */
+  ownLanguagePending: 'kura.ownLanguagePending',
 } as const;
 
 function get(key: string): string | null {
@@ -47,6 +49,8 @@ export const getBalance = () => Number(get(STORAGE_KEYS.balance) ?? 0) || 0;
 export const getPfNumber = () => get(STORAGE_KEYS.pfNumber);
 export const setPfNumber = (pfNumber: string) => set(STORAGE_KEYS.pfNumber, pfNumber);
 export const setName = (name: string) => set(STORAGE_KEYS.name, name);
+export const getOwnLanguagePending = () => get(STORAGE_KEYS.ownLanguagePending);
+export const setOwnLanguagePending = (code: string | null) => set(STORAGE_KEYS.ownLanguagePending, code);
 
 export function getAccountType(): AccountType | null {
   const t = get(STORAGE_KEYS.accountType);
