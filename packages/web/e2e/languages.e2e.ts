@@ -85,4 +85,31 @@ describe('Kiswahili', () => {
     expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('sw');
     await context.close();
   });
+
+  it('a tab left open across an upgrade, whose Kiswahili chunk is gone, reloads once into the new build in Kiswahili', async () => {
+    const { context, page } = await e2e.newPage(390, 844);
+    await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    // The upgrade, as this tab meets it: its build's Kiswahili chunk answers 404 (once), and the
+    // server's page now names another entry script (lib/stale-build.ts compares the two).
+    let gone = 1;
+    await page.route(/\/assets\/sw-[^/]*\.js$/, (route) =>
+      gone-- > 0 ? route.fulfill({ status: 404, body: 'Not Found' }) : route.continue(),
+    );
+    await page.route(
+      (url) => url.pathname === '/',
+      async (route) => {
+        const served = await route.fetch();
+        const html = (await served.text()).replace(/\/assets\/index-[^"]+\.js/, '/assets/index-NEWBUILD.js');
+        await route.fulfill({ response: served, body: html });
+      },
+    );
+    let loads = 0;
+    page.on('load', () => (loads += 1));
+    await page.getByLabel('Language').selectOption('sw');
+    await page.getByRole('button', { name: 'Ingia', exact: true }).waitFor();
+    expect(loads).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('sw');
+    await context.close();
+  });
 });

@@ -3,6 +3,7 @@ import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
 import { CONTRACT_MESSAGES, readSaid, valuesIn, type MOTION_OPTIONS } from '@kura/contract';
 import en from './locales/en.json';
 import { pseudoCatalogue } from './pseudo';
+import { reloadIfUpgraded } from '../lib/stale-build';
 import { LANGUAGE_STORAGE_KEY } from './storage';
 
 /**
@@ -201,7 +202,9 @@ function publish(locale: Locale, from: typeof current.from) {
     for (const listener of listeners) listener();
   };
   if (catalogueLoaded(locale)) apply();
-  else loadCatalogue(locale).then(apply, () => undefined);
+  // A catalogue this tab's build names but the server no longer has (it was upgraded meanwhile):
+  // the tab reloads into the new build once, in the language now kept (lib/stale-build.ts).
+  else loadCatalogue(locale).then(apply, () => void reloadIfUpgraded());
 }
 
 /** The active language. */

@@ -44,3 +44,25 @@ describe('loading a language (docs/i18n.md "Loading a language")', () => {
     expect(i18n.t('signIn.submit')).toBe('Ingia');
   });
 });
+
+describe('a catalogue the server no longer has (a tab left open across an upgrade)', () => {
+  it('keeps the language and asks whether the server serves another build (lib/stale-build.ts)', async () => {
+    vi.resetModules();
+    const reloadIfUpgraded = vi.fn(async () => false);
+    vi.doMock('../lib/stale-build', () => ({ reloadIfUpgraded }));
+    vi.doMock('./locales/sw.json', () => {
+      throw new TypeError('Failed to fetch dynamically imported module: /assets/sw-OLD.js');
+    });
+    onTestFinished(() => {
+      vi.doUnmock('../lib/stale-build');
+      vi.doUnmock('./locales/sw.json');
+    });
+    const i18n = await import('./index');
+    onTestFinished(() => i18n.resetLocale({}));
+    i18n.setLocale('sw');
+    await vi.waitFor(() => expect(reloadIfUpgraded).toHaveBeenCalledTimes(1));
+    expect(i18n.getLocale()).toBe('en');
+    // The choice is kept on the device, so the reloaded page opens in it.
+    expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('sw');
+  });
+});
