@@ -1,33 +1,22 @@
-import { useState } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useState, type ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import { contract, tallyPayloads, type ResultGroup, type ResultsTallyPayload } from '@kura/contract';
 import { Landing } from '@/components/public/landing-page';
+import { fakeRealtime, type FakeSocket } from '@/test/fake-realtime';
 import { renderWithProviders } from '@/test/render';
 import { stub, stubRoutes } from '@/test/fetch';
-import { channelName, useRealtime, type TallyUpdate } from './realtime';
+import { channelName, RealtimeProvider, useRealtime, type TallyUpdate } from './realtime';
 
-/** A stand-in socket: records what the hook subscribes to and lets the test connect it. */
-const sockets: { emitted: unknown[][]; handlers: Map<string, (p?: unknown) => void>; disconnected: boolean }[] = [];
-vi.mock('socket.io-client', () => ({
-  io: () => {
-    const socket = { emitted: [] as unknown[][], handlers: new Map<string, (p?: unknown) => void>(), disconnected: false };
-    sockets.push(socket);
-    return {
-      on: (event: string, fn: (p?: unknown) => void) => socket.handlers.set(event, fn),
-      off: (event: string) => socket.handlers.delete(event),
-      emit: (...args: unknown[]) => socket.emitted.push(args),
-      disconnect: () => {
-        socket.disconnected = true;
-      },
-    };
-  },
-}));
+/** The stand-in socket (test/fake-realtime.ts), connected by the test: it records what the hook subscribes to. */
+let realtime = fakeRealtime({ autoConnect: false });
+const sockets = () => realtime.sockets;
+const live = ({ children }: { children: ReactNode }) => <RealtimeProvider value={realtime.connect}>{children}</RealtimeProvider>;
 
-afterEach(() => {
-  sockets.length = 0;
-  vi.unstubAllGlobals();
+beforeEach(() => {
+  realtime = fakeRealtime({ autoConnect: false });
 });
+afterEach(() => vi.unstubAllGlobals());
 
 function Subscriber({ election, onResults }: { election?: number; onResults: (p: unknown) => void }) {
   useRealtime({ results: onResults, statistics: () => {} }, true, election);
@@ -43,16 +32,16 @@ describe('realtime channels per election (docs/api.md "Many elections")', () => 
 
   it("subscribes to the election's channels, and anew on a fresh connection when the election changes", () => {
     const onResults = vi.fn();
-    const { rerender } = render(<Subscriber onResults={onResults} />);
-    sockets[0]!.handlers.get('connect')!();
-    expect(sockets[0]!.emitted).toEqual([['subscribe', ['results', 'statistics']]]);
+    const { rerender } = render(<Subscriber onResults={onResults} />, { wrapper: live });
+    sockets()[0]!.handlers.get('connect')!();
+    expect(sockets()[0]!.emitted).toEqual([['subscribe', ['results', 'statistics']]]);
 
     rerender(<Subscriber election={7} onResults={onResults} />);
-    expect(sockets[0]!.disconnected).toBe(true);
-    sockets[1]!.handlers.get('connect')!();
-    expect(sockets[1]!.emitted).toEqual([['subscribe', ['results:7', 'statistics:7']]]);
+    expect(sockets()[0]!.disconnected).toBe(true);
+    sockets()[1]!.handlers.get('connect')!();
+    expect(sockets()[1]!.emitted).toEqual([['subscribe', ['results:7', 'statistics:7']]]);
     // The channel's one event reaches the handler of the base channel.
-    sockets[1]!.handlers.get('DetailedResultsUpdate')!({ results: [] });
+    sockets()[1]!.handlers.get('DetailedResultsUpdate')!({ results: [] });
     expect(onResults).toHaveBeenCalledWith({ results: [] });
   });
 });
@@ -80,7 +69,6 @@ const snapshot = (results: ResultGroup[], layout = 'L1', election_id = 1): Resul
 const counts = (results: ResultGroup[], layout = 'L1', election_id = 1): ResultsTallyPayload =>
   tallyPayloads(election_id, results, () => layout).counts;
 
-type FakeSocket = (typeof sockets)[number];
 const send = (socket: FakeSocket, payload: ResultsTallyPayload) => act(() => socket.handlers.get('ResultsTally')!(payload));
 const connect = (socket: FakeSocket) => act(() => socket.handlers.get('connect')!());
 /** Answers the i-th `subscribe` the socket sent (its ack is the last argument). */
@@ -103,8 +91,8 @@ const shown = () => screen.getByTestId('tally').textContent;
 
 describe('the tally channel in useRealtime', () => {
   it('subscribes to the tally, and a snapshot then counts give the results in display order', async () => {
-    render(<TallyView election={7} />);
-    const socket = sockets[0]!;
+    render(<TallyView election={7} />, { wrapper: live });
+    const socket = sockets()[0]!;
     await connect(socket);
     expect(subscribes(socket)).toEqual([['subscribe', ['statistics:7', 'tally:7']]]);
     await send(socket, snapshot([chair(1, 1, 0)], 'L1', 7));
@@ -121,8 +109,8 @@ describe('the tally channel in useRealtime', () => {
   });
 
   it('counts of another layout are not applied: it subscribes to the tally again, once, and takes the new snapshot', async () => {
-    render(<TallyView />);
-    const socket = sockets[0]!;
+    render(<TallyView />, { wrapper: live });
+    const socket = sockets()[0]!;
     await connect(socket);
     await send(socket, snapshot([chair(1, 0, 0)]));
     await answer(socket, 0);
@@ -155,8 +143,8 @@ describe('the tally channel in useRealtime', () => {
   });
 
   it('a reconnect drops the state: counts before its snapshot are not applied, and the snapshot is', async () => {
-    render(<TallyView />);
-    const socket = sockets[0]!;
+    render(<TallyView />, { wrapper: live });
+    const socket = sockets()[0]!;
     await connect(socket);
     await send(socket, snapshot([chair(1, 0, 0)]));
     await answer(socket, 0);
@@ -175,12 +163,12 @@ describe('the tally channel in useRealtime', () => {
   });
 
   it("a change of election starts from that election's snapshot on a fresh connection", async () => {
-    const { rerender } = render(<TallyView election={7} />);
-    await connect(sockets[0]!);
-    await send(sockets[0]!, snapshot([chair(1, 0, 0)], 'L1', 7));
+    const { rerender } = render(<TallyView election={7} />, { wrapper: live });
+    await connect(sockets()[0]!);
+    await send(sockets()[0]!, snapshot([chair(1, 0, 0)], 'L1', 7));
     rerender(<TallyView election={8} />);
-    expect(sockets[0]!.disconnected).toBe(true);
-    const socket = sockets[1]!;
+    expect(sockets()[0]!.disconnected).toBe(true);
+    const socket = sockets()[1]!;
     await connect(socket);
     expect(subscribes(socket)).toEqual([['subscribe', ['statistics:8', 'tally:8']]]);
     await answer(socket, 0);
@@ -216,9 +204,9 @@ describe('the tally channel in useRealtime', () => {
       }),
       stub(contract.api.elections.getResults, { status: 200, body: { data: { data: [chair(1, 0, 0)] } } }),
     );
-    await renderWithProviders(<Landing />, '/');
+    await renderWithProviders(<Landing />, '/', { realtime });
     expect(await screen.findByText('100.00% 1 vote')).toBeTruthy();
-    const socket = sockets[0]!;
+    const socket = sockets()[0]!;
     await connect(socket);
     expect(subscribes(socket)).toEqual([['subscribe', ['tally']]]);
     await send(socket, snapshot([chair(1, 0, 0)]));

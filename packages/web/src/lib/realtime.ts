@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { createContext, useContext, useEffect, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import {
   SOCKET_PATH,
@@ -33,6 +33,15 @@ export function connectRealtime(): KuraSocket {
   return io({ path: SOCKET_PATH, transports: ['websocket', 'polling'], auth: token ? { token } : {} });
 }
 
+/** How `useRealtime` opens a connection: `connectRealtime` unless a `RealtimeProvider` gives another. */
+export type ConnectRealtime = () => KuraSocket;
+const RealtimeContext = createContext<ConnectRealtime>(connectRealtime);
+/**
+ * Gives the screens below another way to connect (the web tests' stand-in socket,
+ * src/test/fake-realtime.ts); the app needs none.
+ */
+export const RealtimeProvider = RealtimeContext.Provider;
+
 /**
  * The room of a channel for one election (docs/api.md "Many elections"): `results:7`; the bare
  * name (`results`) is the current election's, used when no election is chosen.
@@ -48,6 +57,7 @@ export function channelName(channel: Channel, election?: number): string {
  * so no update of the election left behind arrives. The `tally` channel is followed by followTally.
  */
 export function useRealtime(handlers: ChannelHandlers, enabled = true, election?: number) {
+  const connect = useContext(RealtimeContext);
   const ref = useRef(handlers);
   useEffect(() => {
     ref.current = handlers;
@@ -57,7 +67,7 @@ export function useRealtime(handlers: ChannelHandlers, enabled = true, election?
   useEffect(() => {
     if (!enabled || !channels) return;
     const list = channels.split(',') as Channel[];
-    const socket = connectRealtime();
+    const socket = connect();
     const names = list.map((channel) => channelName(channel, election));
     const tally = list.includes('tally')
       ? followTally(socket, channelName('tally', election), (update) => ref.current.tally?.(update))
@@ -85,7 +95,7 @@ export function useRealtime(handlers: ChannelHandlers, enabled = true, election?
       socket.off('connect', subscribe);
       socket.disconnect();
     };
-  }, [channels, enabled, election]);
+  }, [channels, enabled, election, connect]);
 }
 
 /**

@@ -1,37 +1,34 @@
 import type { ReactNode } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderHook } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { CHANGED_ENTITIES } from '@kura/contract';
-import type { ChannelHandlers } from './realtime';
+import { fakeRealtime } from '@/test/fake-realtime';
 import { queryKeys } from './queries';
+import { RealtimeProvider } from './realtime';
 import { READ_AGAIN_ON, useStaffChanges } from './staff-changes';
-
-// The handlers the shell gives the realtime hook, to play the channel's events into.
-const live = vi.hoisted(() => ({ handlers: undefined as unknown }));
-vi.mock('./realtime', () => ({
-  useRealtime: (handlers: unknown) => {
-    live.handlers = handlers;
-  },
-}));
 
 /** The staff shells read again what the `changes` channel says changed elsewhere (docs/api.md "Realtime"). */
 describe('useStaffChanges', () => {
-  it('subscribes to the changes channel only, and marks the screens of that kind stale, leaving the rest', () => {
+  it('subscribes to the changes channel only, and marks the screens of that kind stale, leaving the rest', async () => {
     const queryClient = new QueryClient();
-    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+    const realtime = fakeRealtime();
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <RealtimeProvider value={realtime.connect}>
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </RealtimeProvider>
+    );
     const keys = [queryKeys.members, queryKeys.nominations, queryKeys.logs, [...queryKeys.positions, 3], [...queryKeys.election, 'status']];
     for (const key of keys) queryClient.setQueryData(key, { status: 200, body: {} });
     renderHook(() => useStaffChanges(), { wrapper });
-    const handlers = live.handlers as ChannelHandlers;
-    expect(Object.keys(handlers)).toEqual(['changes']);
+    expect(realtime.subscribed()).toEqual(['changes']);
 
     const stale = () => keys.filter((key) => queryClient.getQueryState(key)?.isInvalidated).map((key) => key.join('/'));
-    handlers.changes!({ entity: 'members' });
+    await realtime.send('changes', { entity: 'members' });
     expect(stale()).toEqual(['admin/members']);
-    handlers.changes!({ entity: 'positions' });
+    await realtime.send('changes', { entity: 'positions' });
     expect(stale()).toEqual(['admin/members', 'positions/3']);
-    handlers.changes!({ entity: 'election' });
+    await realtime.send('changes', { entity: 'election' });
     expect(stale()).toEqual(['admin/members', 'positions/3', 'election/status']);
     // The activity log is never read again on a change: it is not a kind the channel names.
     expect(stale()).not.toContain('admin/logs');

@@ -3,15 +3,20 @@ import { render } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, RouterProvider, Outlet } from '@tanstack/react-router';
 import { Toaster } from '@/components/ui/toaster';
+import { RealtimeProvider } from '@/lib/realtime';
+import { fakeRealtime, type FakeRealtime } from './fake-realtime';
 
 type Options = {
   /** the screen's route `validateSearch`, as its file route declares it */
   validateSearch?: (search: Record<string, unknown>) => Record<string, unknown>;
+  /** the live channels' stand-in (a fresh one, connecting at once, unless given) */
+  realtime?: FakeRealtime;
 };
 
 /**
  * Renders a component inside a memory router (so Link, useNavigate and useSearch work) and a
- * query client. `url` is the screen's path, with search params if the test starts from some.
+ * query client, with a stand-in for the live channels (`realtime`: test/fake-realtime.ts). `url` is
+ * the screen's path, with search params if the test starts from some.
  */
 export async function renderWithProviders(ui: ReactNode, url = '/', options: Options = {}) {
   const path = url.split('?')[0] || '/';
@@ -32,11 +37,14 @@ export async function renderWithProviders(ui: ReactNode, url = '/', options: Opt
     history: createMemoryHistory({ initialEntries: [url] }),
     context: {},
   });
+  const realtime = options.realtime ?? fakeRealtime();
   const result = render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router as never} />
-    </QueryClientProvider>,
+    <RealtimeProvider value={realtime.connect}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router as never} />
+      </QueryClientProvider>
+    </RealtimeProvider>,
   );
   await router.load();
-  return { ...result, router, queryClient };
+  return { ...result, router, queryClient, realtime };
 }

@@ -7,8 +7,6 @@ import { anElection } from '@/test/elections';
 import { aMotion, aPosition } from '@/test/positions';
 import { AdminDashboard } from './admin-dashboard';
 
-vi.mock('@/lib/realtime', () => ({ useRealtime: () => {} }));
-
 afterEach(() => vi.unstubAllGlobals());
 
 /** The dashboard's server: POST toggle flips the status, or answers `refusal` when given; the `extra` stubs answer before the rest. */

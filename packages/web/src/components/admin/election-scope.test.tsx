@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { contract } from '@kura/contract';
-import type { ChannelHandlers } from '@/lib/realtime';
 import { renderWithProviders } from '@/test/render';
+import type { FakeRealtime } from '@/test/fake-realtime';
 import { callsTo, stub, stubRoutes, type Call } from '@/test/fetch';
 import { anElection } from '@/test/elections';
 import { electionSearch, withElectionSearch } from '@/lib/election-search';
@@ -12,14 +12,8 @@ import { AdminDashboard } from './admin-dashboard';
 import { SetupPage } from './setup-page';
 import { VvpatPage } from './vvpat-page';
 
-/** The channels each page subscribes to, and the election they are for (lib/realtime.ts). */
-const live: { handlers: ChannelHandlers | null; election: number | undefined } = { handlers: null, election: undefined };
-vi.mock('@/lib/realtime', () => ({
-  useRealtime: (handlers: ChannelHandlers, _enabled: boolean, election?: number) => {
-    live.handlers = handlers;
-    live.election = election;
-  },
-}));
+/** The elections of the rooms a page's live connections subscribed to (lib/realtime.ts): `results:2` is 2's, `results` the current one's. */
+const liveElections = (realtime: FakeRealtime) => [...new Set(realtime.subscribed().map((room) => room.split(':')[1] ?? 'current'))];
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -79,7 +73,7 @@ const electionIds = (calls: Call[]) => [...new Set(calls.map((c) => c.search.get
 describe('the admin dashboard follows the chosen election', () => {
   it('reads, toggles and subscribes for ?election=2, and the live channel updates that election', async () => {
     const calls = server();
-    await renderWithProviders(<AdminDashboard />, '/admin?election=2', { validateSearch: electionSearch });
+    const { realtime } = await renderWithProviders(<AdminDashboard />, '/admin?election=2', { validateSearch: electionSearch });
     expect(await screen.findByText('Paused: voting is switched off for now.')).toBeTruthy();
     await screen.findByText('Voting is disabled');
     expect(await screen.findByText('100.00% 2 votes')).toBeTruthy();
@@ -90,12 +84,10 @@ describe('the admin dashboard follows the chosen election', () => {
       contract.api.members.listPositions,
     ])
       expect(electionIds(callsTo(calls, route)), route.path).toEqual(['2']);
-    expect(live.election).toBe(2);
+    expect(liveElections(realtime)).toEqual(['2']);
 
-    await act(async () => {
-      live.handlers?.tally?.({ election_id: 2, results: [chair(3)] });
-      live.handlers?.statistics?.({ election_id: 2, statistics: stats(3) });
-    });
+    await realtime.sendTally(2, [chair(3)]);
+    await realtime.send('statistics', { election_id: 2, statistics: stats(3) });
     expect(await screen.findByText('100.00% 3 votes')).toBeTruthy();
     expect(within(screen.getByTestId('tile-votesCasted')).getByText('3')).toBeTruthy();
 
@@ -106,16 +98,16 @@ describe('the admin dashboard follows the chosen election', () => {
 
   it('without a param reads the current election with bare calls and the bare channels', async () => {
     const calls = server();
-    await renderWithProviders(<AdminDashboard />, '/admin', { validateSearch: electionSearch });
+    const { realtime } = await renderWithProviders(<AdminDashboard />, '/admin', { validateSearch: electionSearch });
     expect(await screen.findByText('Open: members can vote.')).toBeTruthy();
     expect(await screen.findByText('100.00% 5 votes')).toBeTruthy();
     expect(electionIds(callsTo(calls, contract.api.elections.getResults))).toEqual([null]);
-    expect(live.election).toBeUndefined();
+    expect(liveElections(realtime)).toEqual(['current']);
   });
 
   it('switching elections re-reads the page for the new one', async () => {
     const calls = server();
-    const { router } = await renderWithProviders(<AdminDashboard />, '/admin', { validateSearch: electionSearch });
+    const { router, realtime } = await renderWithProviders(<AdminDashboard />, '/admin', { validateSearch: electionSearch });
     expect(await screen.findByText('100.00% 5 votes')).toBeTruthy();
     const box = await screen.findByRole('combobox', { name: 'Election' });
     box.focus();
@@ -124,7 +116,8 @@ describe('the admin dashboard follows the chosen election', () => {
     expect(await screen.findByText('100.00% 2 votes')).toBeTruthy();
     expect(router.state.location.search).toEqual({ election: 2 });
     expect(electionIds(callsTo(calls, contract.api.elections.getStatistics))).toEqual([null, '2']);
-    expect(live.election).toBe(2);
+    // the connection of the election left behind is closed: only election 2's rooms remain
+    expect(liveElections(realtime)).toEqual(['2']);
   });
 
   it("switching elections drops a schedule edit of the one left: it is not the new one's to save", async () => {
@@ -145,13 +138,13 @@ describe('the admin dashboard follows the chosen election', () => {
 describe('the agent dashboard follows the chosen election', () => {
   it('reads and subscribes for ?election=2', async () => {
     const calls = server();
-    await renderWithProviders(<AgentDashboard />, '/agent?election=2', { validateSearch: electionSearch });
+    const { realtime } = await renderWithProviders(<AgentDashboard />, '/agent?election=2', { validateSearch: electionSearch });
     expect(await screen.findByRole('combobox', { name: 'Election' })).toBeTruthy();
     await waitFor(() => expect(callsTo(calls, contract.api.elections.getAgentStatistics)).toHaveLength(1));
     expect(electionIds(callsTo(calls, contract.api.elections.getAgentResults))).toEqual(['2']);
     expect(electionIds(callsTo(calls, contract.api.elections.getAgentStatistics))).toEqual(['2']);
-    expect(live.election).toBe(2);
-    await act(async () => live.handlers?.statistics?.({ election_id: 2, statistics: stats(4) }));
+    expect(liveElections(realtime)).toEqual(['2']);
+    await realtime.send('statistics', { election_id: 2, statistics: stats(4) });
     await waitFor(() => expect(within(screen.getByTestId('tile-votesCasted')).getByText('4')).toBeTruthy());
   });
 });

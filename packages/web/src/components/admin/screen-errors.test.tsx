@@ -6,7 +6,9 @@ import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { contract } from '@kura/contract';
 import { callsTo, stub, stubRoutes, type RouteStub } from '@/test/fetch';
 import { setLocale } from '@/i18n';
+import { RealtimeProvider } from '@/lib/realtime';
 import { createAppRouter } from '@/router';
+import { fakeRealtime } from '@/test/fake-realtime';
 
 /**
  * A failed or slow read on a screen shows that screen's own error state with Retry, never the root's
@@ -14,8 +16,6 @@ import { createAppRouter } from '@/router';
  * sign-in under load). The app's own route tree and router options (src/router.tsx) on a memory
  * history: the admin layout's session check, the shell, the dashboard.
  */
-vi.mock('@/lib/realtime', () => ({ useRealtime: () => {} }));
-
 // A switch the tests flip: while on, the statistics tiles throw as they render (a read of data that
 // is not there, whatever the cause), the kind of failure that fell through to the root.
 const crash = vi.hoisted(() => ({ on: false }));
@@ -48,9 +48,11 @@ async function openAdmin() {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createAppRouter(queryClient, createMemoryHistory({ initialEntries: ['/admin'] }));
   render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
+    <RealtimeProvider value={fakeRealtime().connect}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </RealtimeProvider>,
   );
   await act(() => router.load());
   return router;

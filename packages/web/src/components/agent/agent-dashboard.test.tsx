@@ -1,18 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, within } from '@testing-library/react';
-import type { ChannelHandlers } from '@/lib/realtime';
+import { screen, within } from '@testing-library/react';
 import { renderWithProviders } from '@/test/render';
 import { contract } from '@kura/contract';
 import { stub, stubRoutes } from '@/test/fetch';
 import { aPosition } from '@/test/positions';
 import { AgentDashboard } from './agent-dashboard';
-
-const live: { handlers: ChannelHandlers | null } = { handlers: null };
-vi.mock('@/lib/realtime', () => ({
-  useRealtime: (handlers: ChannelHandlers) => {
-    live.handlers = handlers;
-  },
-}));
 
 const president = (count: number, total = count) => ({
   position_id: 2,
@@ -38,7 +30,7 @@ describe('agent dashboard (docs/screens.md "Staff pages")', () => {
       stub(contract.api.elections.getAgentResults, { status: 200, body: { data: { data: [president(0, 0)] } } }),
       stub(contract.api.elections.getAgentStatistics, { status: 200, body: { data: stats(0) } }),
     );
-    await renderWithProviders(<AgentDashboard />, '/agent');
+    const { realtime } = await renderWithProviders(<AgentDashboard />, '/agent');
     expect(await screen.findByText('No votes at the moment')).toBeTruthy();
     expect(screen.getByRole('combobox', { name: 'Position' }).textContent).toContain('President National');
     expect(await screen.findByText('General Election Statistics')).toBeTruthy();
@@ -46,10 +38,9 @@ describe('agent dashboard (docs/screens.md "Staff pages")', () => {
     await within(votes).findByText('Votes cast (one per position)');
     expect(within(votes).getByText('0')).toBeTruthy();
 
-    await act(async () => {
-      live.handlers?.tally?.({ election_id: 1, results: [president(1)] });
-      live.handlers?.statistics?.({ election_id: 1, statistics: stats(1) });
-    });
+    // the live channels, as the server sends them (test/fake-realtime.ts)
+    await realtime.sendTally(1, [president(1)]);
+    await realtime.send('statistics', { election_id: 1, statistics: stats(1) });
     expect(await screen.findByText('100.00% 1 vote')).toBeTruthy();
     expect(within(screen.getByTestId('tile-votesCasted')).getByText('Vote cast (one per position)')).toBeTruthy();
     expect(within(screen.getByTestId('tile-membersNotVoted')).getByText('3')).toBeTruthy();
