@@ -2,7 +2,7 @@ import { redirect } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import { queryKeys } from './queries';
-import { OWN_LANGUAGE_SCOPE, ownLanguageSaved, pendingOwnLanguage, resendOwnLanguage } from './own-language';
+import { ownLanguageSaved, pendingOwnLanguage, saveOwnLanguage, savingOwnLanguage } from './own-language';
 import { loadCatalogue, setMemberLanguage } from '@/i18n';
 import { clearSession, getToken, hasSession, loginRouteFor, setAccountType, setName, type AccountType } from './session';
 
@@ -63,8 +63,7 @@ async function validatedRole<R extends Role>(
         const pending = pendingOwnLanguage();
         const recorded = body.data?.language ?? null;
         if (pending !== null && pending === recorded) ownLanguageSaved(pending);
-        else if (pending !== null && !queryClient.isMutating({ predicate: (m) => m.options.scope?.id === OWN_LANGUAGE_SCOPE.id }))
-          void resendOwnLanguage(pending);
+        else if (pending !== null && !savingOwnLanguage(queryClient)) void saveOwnLanguage(queryClient, pending);
         const own = pending ?? recorded;
         // The page opens in the member's language: its catalogue is loaded first (a chunk, once).
         if (own) {

@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { CONTACT_CHANGE_AFTER_VOTE } from '@kura/contract';
 import { toast } from '@/hooks/use-toast';
@@ -5,7 +6,7 @@ import { api } from './api';
 import { t } from '@/i18n';
 import { errorIssue, errorMessage, errorStatus, firstFieldError } from './errors';
 import { electionKey, queryKeys } from './queries';
-import { OWN_LANGUAGE_SCOPE, markOwnLanguagePending, ownLanguageSaved } from './own-language';
+import { saveOwnLanguage } from './own-language';
 
 /**
  * The one home of the app's writes (next to lib/queries.ts, the reads; docs/architecture.md
@@ -197,34 +198,14 @@ export function useReportIssue() {
 
 /**
  * A signed-in member's language choice, saved on their record (PUT me/language, docs/api.md
- * "Languages") so codes, reminders and the next sign-in on any device speak it. `save` remembers it
- * as pending until the record answers it (lib/own-language.ts: the voter guard keeps it over an
- * older session check and sends it again), and sends it in one scope so quick choices reach the
- * server in the order made, each with `keepalive` so leaving the page does not cancel it. The
- * cached session check takes the record's answer. A failure is quiet: the choice still holds on
- * this device.
+ * "Languages") so codes, reminders and the next sign-in on any device speak it: pending on this
+ * device until the record answers, the saves in the order made, each with `keepalive`
+ * (lib/own-language.ts `saveOwnLanguage`, which the voter guard also sends a pending choice with).
+ * A failure is quiet: the choice still holds on this device.
  */
-export function useSaveOwnLanguage() {
+export function useSaveOwnLanguage(): (code: string) => void {
   const queryClient = useQueryClient();
-  const mutation = api.members.setOwnLanguage.useMutation({
-    scope: OWN_LANGUAGE_SCOPE,
-    onSuccess: (res) => {
-      const { language } = res.body.data;
-      ownLanguageSaved(language);
-      // The cached session check holds what the record holds now (never ahead of it: the guard reads it).
-      queryClient.setQueriesData<{ status: number; body: { data?: Record<string, unknown> } }>(
-        { queryKey: queryKeys.validateVoter },
-        (old) => (old?.status === 200 && old.body.data ? { ...old, body: { ...old.body, data: { ...old.body.data, language } } } : old),
-      );
-    },
-  });
-  return {
-    ...mutation,
-    save: (language: string) => {
-      markOwnLanguagePending(language);
-      mutation.mutate({ body: { language }, fetchOptions: { keepalive: true } });
-    },
-  };
+  return useCallback((code: string) => void saveOwnLanguage(queryClient, code), [queryClient]);
 }
 
 // --- back office ---------------------------------------------------------------------------------

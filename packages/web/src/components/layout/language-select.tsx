@@ -16,7 +16,7 @@ export function LanguageSelect({ className, compact = false }: { className?: str
   const save = useSaveOwnLanguage();
   const choose = (code: Locale) => {
     setLocale(code);
-    if (isShipped(code) && hasSession() && getAccountType() === 'member') save.save(code);
+    if (isShipped(code) && hasSession() && getAccountType() === 'member') save(code);
   };
   const options: Locale[] = pseudoAllowed() ? [...SHIPPED_LANGUAGES, PSEUDO_LOCALE] : [...SHIPPED_LANGUAGES];
   return (
