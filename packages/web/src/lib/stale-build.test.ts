@@ -39,6 +39,18 @@ describe('a tab left open across an upgrade (lib/stale-build.ts)', () => {
     expect(deps.reloads).toBe(1);
   });
 
+  it('never loops: the same answer reloads once, and a server answering a new page each time at most three times', async () => {
+    const deps = tab('/assets/index-OLD.js', page('/assets/index-A.js'));
+    const answers = ['A', 'B', 'A', 'C', 'B', 'D', 'E', 'F'];
+    let reloaded = 0;
+    for (const build of answers) {
+      deps.fetchPage = async () => page(`/assets/index-${build}.js`);
+      if (await reloadIfUpgraded(deps)) reloaded += 1;
+    }
+    expect(reloaded).toBe(3);
+    expect(deps.reloads).toBe(3);
+  });
+
   it('leaves the page as it is on the same build, offline, or when the answer names no build', async () => {
     for (const deps of [
       tab('/assets/index-SAME.js', page('/assets/index-SAME.js')),

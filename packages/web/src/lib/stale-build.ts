@@ -33,8 +33,22 @@ const browserDeps = (): StaleBuildDeps => ({
   storage: window.sessionStorage,
 });
 
-/** Reloads for one new build at most once per tab, so a server that keeps answering oddly cannot loop it. */
-const RELOADED_KEY = 'kura.reloadedForBuild';
+/**
+ * The builds this tab has reloaded for (session storage: it outlives the reload). The same answer
+ * never reloads twice, and a tab reloads at most MAX_RELOADS times in all, so a proxy that answers
+ * a different page each time cannot loop it either.
+ */
+const RELOADED_KEY = 'kura.reloadedForBuilds';
+const MAX_RELOADS = 3;
+
+function reloadedFor(storage: StaleBuildDeps['storage']): string[] {
+  try {
+    const list: unknown = JSON.parse(storage.getItem(RELOADED_KEY) ?? '[]');
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 
 /** Reloads the tab when the server now serves another build; answers whether it did. */
 export async function reloadIfUpgraded(deps: StaleBuildDeps = browserDeps()): Promise<boolean> {
@@ -48,8 +62,9 @@ export async function reloadIfUpgraded(deps: StaleBuildDeps = browserDeps()): Pr
   }
   if (!served || served === running) return false;
   try {
-    if (deps.storage.getItem(RELOADED_KEY) === served) return false;
-    deps.storage.setItem(RELOADED_KEY, served);
+    const before = reloadedFor(deps.storage);
+    if (before.includes(served) || before.length >= MAX_RELOADS) return false;
+    deps.storage.setItem(RELOADED_KEY, JSON.stringify([...before, served]));
   } catch {
     return false; // storage refused: no way to know this is not a loop
   }
