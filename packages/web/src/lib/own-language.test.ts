@@ -11,7 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** The server of the record: PUT me/language stores what it is sent; `hold` keeps the first answer back until `release`. */
+/** The server of the record: PUT me/language stores what it is sent; the first request reaches it only at `release`. */
 function record() {
   let language = 'en';
   const calls = stubRoutes(

@@ -44,6 +44,11 @@ export function fakeRealtime(options: { autoConnect?: boolean } = {}) {
     return client as unknown as KuraSocket;
   };
   const open = () => sockets.filter((s) => !s.disconnected);
+  /** `event` with `payload` to every open connection that listens to it. */
+  const deliver = (event: string, payload: unknown) =>
+    act(async () => {
+      for (const socket of open()) socket.handlers.get(event)?.(payload);
+    });
   return {
     connect,
     sockets,
@@ -55,16 +60,11 @@ export function fakeRealtime(options: { autoConnect?: boolean } = {}) {
     },
     /** The server sends `payload` on `channel` to every open connection that listens to it. */
     async send<C extends Exclude<Channel, 'tally'>>(channel: C, payload: ChannelPayload<C>) {
-      await act(async () => {
-        for (const socket of open()) socket.handlers.get(CHANNEL_EVENTS[channel])?.(payload);
-      });
+      await deliver(CHANNEL_EVENTS[channel], payload);
     },
     /** The server sends the tally as it stands: a snapshot of `results` (docs/api.md "Realtime"). */
     async sendTally(election_id: number, results: ResultGroup[]) {
-      const { snapshot } = tallyPayloads(election_id, results, () => 'test-layout');
-      await act(async () => {
-        for (const socket of open()) socket.handlers.get(CHANNEL_EVENTS.tally)?.(snapshot);
-      });
+      await deliver(CHANNEL_EVENTS.tally, tallyPayloads(election_id, results, () => 'test-layout').snapshot);
     },
   };
 }
