@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 // The server's own test SMTP sink: the same capture its delivery tests use.
 import { startSmtpCapture } from '../../server/test/auth/smtp-capture';
+import { createDatabase, dropDatabase, newDatabaseName, postgresEnv } from './postgres';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const WEB_DIR = resolve(here, '..');
@@ -69,8 +70,10 @@ async function freePort(): Promise<number> {
 
 export type RunningServer = {
   baseUrl: string;
-  /** The server's DATA_DIR (its embedded database, uploads). */
+  /** The server's DATA_DIR (its embedded database, uploads, secrets). */
   dataDir: string;
+  /** The PostgreSQL database it runs on (e2e/postgres.ts), or none: the embedded PGlite in `dataDir`. */
+  database?: string;
   logLines: string[];
   /** The 6-digit code of the newest mail to `to` that the SMTP sink received after `since`. */
   emailCodeSince: (to: string, since: number, timeoutMs?: number) => Promise<string>;
@@ -85,13 +88,16 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The data directory of a server stopped right after it seeded the demo (e2e/global-setup.ts). */
     e2eDemoDataDir: string | undefined;
+    /** Its PostgreSQL database, when the demo was seeded on one (e2e/postgres.ts); else it is in the directory. */
+    e2eDemoDatabase: string | undefined;
   }
 }
 
-/** The run's seeded demo data directory, when a global setup made one and this is a test worker. */
-function demoTemplate(): string | undefined {
+/** The run's seeded demo (its data directory, and database on PostgreSQL), when a global setup made one and this is a test worker. */
+function demoTemplate(): { dataDir: string; database?: string } | undefined {
   try {
-    return inject('e2eDemoDataDir');
+    const dataDir = inject('e2eDemoDataDir');
+    return dataDir ? { dataDir, database: inject('e2eDemoDatabase') } : undefined;
   } catch {
     return undefined; // outside a test worker (the global setup itself)
   }
@@ -103,19 +109,27 @@ function demoTemplate(): string | undefined {
  * The demo is a copy of the run's seeded data directory (e2e/global-setup.ts) where there is one
  * and `env` sets no SEED_DEMO, else the server seeds it itself; `dataDirFrom` names another
  * directory to copy, or `false` for none; `keepDataDir` leaves the directory in place at `stop()`
- * (the caller removes it).
+ * (the caller removes it). A demo seeded on PostgreSQL (e2e/postgres.ts) is copied into a
+ * database of the server's own, dropped at `stop()`; `database` runs the server on one the caller
+ * made (and drops).
  */
 export async function startServer(
   smsWebhookUrl: string,
   env: Record<string, string> = {},
-  options: { dataDirFrom?: string | false; keepDataDir?: boolean } = {},
+  options: { dataDirFrom?: string | false; keepDataDir?: boolean; database?: string } = {},
 ): Promise<RunningServer> {
   if (!existsSync(join(WEB_DIR, 'dist/index.html'))) throw new Error('Build the web app first: pnpm --filter @kura/web build');
   const port = await freePort();
   const smtp = await startSmtpCapture();
   const dataDir = mkdtempSync(join(tmpdir(), 'kura-e2e-'));
-  const from = options.dataDirFrom ?? (env.SEED_DEMO === undefined ? demoTemplate() : undefined);
+  const demo = options.dataDirFrom === undefined && env.SEED_DEMO === undefined ? demoTemplate() : undefined;
+  const from = options.dataDirFrom ?? demo?.dataDir;
   if (from) cpSync(from, dataDir, { recursive: true });
+  // The demo's own database copied for this server alone (a restartable server keeps its data
+  // across restarts, so it is given one by the caller instead).
+  const ownDatabase = demo?.database && !options.keepDataDir ? newDatabaseName('server') : undefined;
+  if (ownDatabase) await createDatabase(ownDatabase, demo!.database);
+  const database = options.database ?? ownDatabase;
   const built = join(REPO_DIR, 'packages/server/dist/main.js');
   // E2E_SERVER=src runs the TypeScript source (handy while the server changes under you).
   const useBuilt = process.env.E2E_SERVER !== 'src' && existsSync(built);
@@ -143,6 +157,7 @@ export async function startServer(
       MIX_INTERVAL_MS: '1000',
       LOG_LEVEL: 'info',
       ...env,
+      ...(database ? postgresEnv(database) : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -153,21 +168,29 @@ export async function startServer(
   const baseUrl = `http://127.0.0.1:${port}`;
 
   const deadline = Date.now() + 120_000;
+  const failed = async (why: string) => {
+    child.kill('SIGKILL');
+    await smtp.close();
+    if (ownDatabase) await dropDatabase(ownDatabase).catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+    return new Error(`${why}:\n${logLines.slice(-30).join('\n')}`);
+  };
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${logLines.slice(-30).join('\n')}`);
+    if (child.exitCode !== null) throw await failed('server exited early');
     try {
       const res = await fetch(`${baseUrl}/readyz`);
       if (res.ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not become ready:\n${logLines.slice(-30).join('\n')}`);
+    if (Date.now() > deadline) throw await failed('server did not become ready');
     await new Promise((r) => setTimeout(r, 250));
   }
 
   return {
     baseUrl,
     dataDir,
+    database,
     logLines,
     emailCodeSince: (to, since, timeoutMs) => smtp.codeSince(to, since, timeoutMs),
     async stop() {
@@ -187,6 +210,7 @@ export async function startServer(
         });
       }
       await smtp.close();
+      if (ownDatabase) await dropDatabase(ownDatabase);
       if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
       // A directory kept to be copied must hold a database that was shut down cleanly.
       else if (killed || child.exitCode !== 0) throw new Error(`the server did not stop cleanly:\n${logLines.slice(-30).join('\n')}`);
