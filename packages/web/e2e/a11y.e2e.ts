@@ -174,11 +174,10 @@ async function detachedLabels(page: Page): Promise<string[]> {
 /**
  * A tab for a sweep over many screens: one context and page signed in as `as` at the given size,
  * in which every document starts as it would in a new context: its storage emptied, the session
- * put back where the web app keeps it (so each screen shows the welcome toast and no ballot draft,
- * as before), its cookies cleared before each screen (`scanScreen`). One tab per role and width
- * replaces a new context per screen: a new context's renderer process and cold cache cost some 3.5 s
- * of CPU a screen, a load in a reused tab about 1 s (measured on the 2-core machine), while the
- * screen is still a whole document loaded from its address.
+ * put back where the web app keeps it, its cookies cleared before it loads (`openScreen`). One tab
+ * per role and width replaces a new context per screen: a new context's renderer process and cold
+ * cache cost some 3.5 s of CPU a screen, a load in a reused tab about 1 s (measured on the 2-core
+ * machine), and the app's own navigation less again (`openScreen`).
  */
 async function tabAs(as: Role, viewport: { width: number; height: number }): Promise<Tab> {
   // bypassCSP: the server's CSP (rightly) refuses the injected axe-core script.
@@ -195,9 +194,44 @@ async function tabAs(as: Role, viewport: { width: number; height: number }): Pro
 }
 type Tab = { as: Role; context: BrowserContext; page: Page; open: Map<string, number> };
 
+/** The not-found page's heading: the screen between two screens of a sweep (`openScreen`). */
+const NOT_FOUND = 'Page not found';
+
+/** A navigation by the app's router (TanStack's history follows `history.pushState`), as a link's would be. */
+const pushState = (page: Page, path: string) =>
+  page.evaluate((to) => {
+    const key = Math.random().toString(36).slice(2, 10);
+    const index = (window.history.state as { __TSR_index?: number } | null)?.__TSR_index ?? 0;
+    window.history.pushState({ __TSR_index: index + 1, key, __TSR_key: key }, '', to);
+  }, path);
+
 /**
- * Opens one screen in the tab (a new document, as in a fresh context: `tabAs`), puts it in its
- * state and scans it: the axe violations found, or `stalled` with what the page showed and the
+ * Opens a screen in the tab. The tab's first screen, and a screen at the address already shown (in
+ * another state), are loaded as a new document; every other one is reached as a member reaches it,
+ * by the app's own navigation, by way of the not-found page: every layout is left, and the screen
+ * counts as shown once the not-found page is gone (the router shows a page until the next one can
+ * render) and the screen's own sign is there. A whole document per screen cost the sweep about
+ * 0.6 s of CPU a screen more (Chromium, the server's assets, Playwright's events: BENCHMARKS.md);
+ * every screen's own address is still loaded as a document by the pseudo-locale sweep and the
+ * journeys.
+ */
+async function openScreen(tab: Tab, s: Screen) {
+  const { context, page } = tab;
+  const shown = page.url() === 'about:blank' ? undefined : new URL(page.url()).pathname;
+  if (shown === undefined || shown === s.path) {
+    await context.clearCookies();
+    await page.goto(s.path);
+  } else {
+    await pushState(page, `/e2e-between-screens`);
+    await page.getByRole('heading', { name: NOT_FOUND }).waitFor();
+    await pushState(page, s.path);
+    await page.getByRole('heading', { name: NOT_FOUND }).waitFor({ state: 'detached' });
+  }
+  await s.ready(page);
+}
+
+/**
+ * Opens one screen in the tab (`openScreen`), puts it in its state and scans it: the axe violations found, or `stalled` with what the page showed and the
  * requests it was still waiting for when it did not render.
  */
 async function scanScreen(
@@ -206,12 +240,10 @@ async function scanScreen(
   viewport: { width: number; height: number },
   label: string,
 ): Promise<{ failures: string[]; stalled?: string }> {
-  const { context, page, open } = tab;
+  const { page, open } = tab;
   open.clear();
   try {
-    await context.clearCookies();
-    await page.goto(s.path);
-    await s.ready(page);
+    await openScreen(tab, s);
     await s.prepare?.(page, viewport.width);
     await settled(page);
     const failures = [...(await axeScan(page)), ...(await detachedLabels(page))].map((v) => `${label}: ${v}`);

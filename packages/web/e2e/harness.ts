@@ -641,7 +641,8 @@ export async function axeScan(page: Page): Promise<string[]> {
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
-  await page.addScriptTag({ path: AXE_SOURCE });
+  // Once per document: a sweep that moves by the app's own navigation scans one document many times.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SOURCE });
   const result = (await page.evaluate(() =>
     (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<unknown> } }).axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
