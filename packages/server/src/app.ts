@@ -12,7 +12,7 @@ import { AppError } from './errors';
 import { accessMiddleware, pendingSessionErrors } from './auth/access';
 import { errorHandler } from './http/error-handler';
 import { openApiDocument } from './http/openapi';
-import { mountWebApp } from './http/web';
+import { mountWebApp, mountWebAssets } from './http/web';
 import { publicResultsFastPath, staticHeadersOf } from './http/public-results';
 import { migrationsApplied } from './db/migrate';
 import { loggedPath } from './http/log-path';
@@ -149,6 +149,8 @@ export function createApp(ctx: AppContext): Express {
   app.use((req, res, next) => {
     if (!publicResults(req, res)) next();
   });
+  // The web app's hashed assets, unlogged too: files, not requests anyone reads the log for.
+  mountWebAssets(app, ctx, staticHeadersOf(securityHeaders()), httpsOnlyHsts);
   app.use(requestLogging(ctx));
 
   app.use(securityHeaders());

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,6 +150,38 @@ describe('routing', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+});
+
+describe("the web app's assets", () => {
+  it('are served before the app: immutable, with the security headers, unlogged, and a missing one is a plain 404', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'kura-dist-'));
+    try {
+      mkdirSync(join(dist, 'assets'));
+      writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Kura</title><!--kura-config-->');
+      writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1);');
+      const app = createApp({ ...t.ctx, env: { ...t.ctx.env, WEB_DIST_DIR: dist, TRUST_PROXY_HOPS: 1 } });
+      const before = t.logs.length;
+      const res = await request(app).get('/assets/index-abc123.js').set('x-forwarded-proto', 'https').expect(200);
+      expect(res.text).toBe('console.log(1);');
+      expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+      expect(res.headers['x-powered-by']).toBeUndefined();
+      const missing = await request(app).get('/assets/index-gone00.js').expect(404);
+      expect(missing.headers['content-type']).toMatch(/json/);
+      expect(missing.body).toEqual({ message: 'Not found' });
+      expect(missing.headers['x-content-type-options']).toBe('nosniff');
+      expect(t.logs.slice(before).filter((l) => l.includes('/assets/'))).toEqual([]);
+      // the app's routes still answer, and the shell still comes from the same directory
+      expect((await request(app).get('/sign-in').expect(200)).text).toContain('kura-config');
+      await request(app).get('/healthz').expect(200);
+      expect(t.logs.slice(before).some((l) => l.includes('"url":"/sign-in"'))).toBe(true);
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Core } from '../core';
+import { AppError } from '../errors';
 import { findUp } from '../lib/find-up';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -30,17 +31,39 @@ function webDistDir(ctx: Core): string | undefined {
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Kura</title></head>
 <body><h1>The web app is not built</h1><p>Run <code>pnpm build</code> (or <code>pnpm start</code>) and reload.</p></body></html>`;
 
-/** Serves the built web app: hashed assets with long caching, index.html for every app route. */
+/**
+ * The web app's hashed assets (`/assets/*`: scripts, styles, the language chunks), mounted before
+ * the request log and the API's middleware: a first visit fetches some forty of them, and each one
+ * went through the whole app (the log line, the cookie parser, the API's routes tried one by one)
+ * before the file was found. `headers` are the security headers every response carries, worked out
+ * once (`staticHeadersOf`); HSTS over HTTPS is added by `httpsOnly`. An asset that is not there
+ * (a tab left open across an upgrade asks for the old build's) is a 404 in the API's envelope,
+ * never index.html.
+ */
+export function mountWebAssets(app: Express, ctx: Core, headers: [string, string][], httpsOnly: express.RequestHandler): void {
+  const dir = webDistDir(ctx);
+  if (!dir) return;
+  const files = express.static(join(dir, 'assets'), { immutable: true, maxAge: '1y', index: false });
+  app.use(
+    '/assets',
+    (req, res, next) => {
+      for (const [name, value] of headers) res.setHeader(name, value);
+      next();
+    },
+    httpsOnly,
+    files,
+    (_req, _res, next) => next(new AppError('NOT_FOUND')),
+  );
+}
+
+/** Serves the rest of the built web app: its other files (the logo), and index.html for every app route. */
 export function mountWebApp(app: Express, ctx: Core): void {
   const dir = webDistDir(ctx);
   const indexPath = dir ? join(dir, 'index.html') : undefined;
   const meta = `<meta name="kura-config" content="${escapeHtml(JSON.stringify(browserConfig(ctx)))}">`;
   const indexHtml = indexPath && existsSync(indexPath) ? readFileSync(indexPath, 'utf8').replace('<!--kura-config-->', meta) : NOT_BUILT;
 
-  if (dir) {
-    app.use('/assets', express.static(join(dir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }));
-    app.use(express.static(dir, { index: false, maxAge: '1h' }));
-  }
+  if (dir) app.use(express.static(dir, { index: false, maxAge: '1h' }));
   app.get('/{*path}', (req: Request, res: Response, next) => {
     if (req.path.startsWith('/api') || req.path.startsWith('/socket.io') || req.path.startsWith('/uploads')) return next();
     res.setHeader('Cache-Control', 'no-cache');
