@@ -20,6 +20,10 @@ export default defineConfig({
     // scripts fail (net::ERR_NETWORK_CHANGED) and the page never render.
     fileParallelism: true,
     maxWorkers: 3,
+    // One module graph per worker, shared by the files it runs (Playwright, the harness, the server's
+    // SMTP capture imported once per worker instead of once per file): the harness keeps no state at
+    // module level, and each file starts its own server and Chromium in its own hooks.
+    isolate: false,
     passWithNoTests: false,
   },
 });
