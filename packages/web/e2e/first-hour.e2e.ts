@@ -95,7 +95,13 @@ const nameOf = (no: string) => MEMBERS.find((m) => m.no === no)!.name;
 const [MARY, PETER, RUTH, DANIEL] = BOARD_CANDIDATES.map(nameOf) as [string, string, string, string];
 const [ACHIENG, FAITH] = CHAIR_CANDIDATES.map(nameOf) as [string, string];
 
-const e2e = useE2E({ env: { SEED_DEMO: '0', ADMIN_EMAIL: '', ADMIN_PASSWORD: '', MIX_MIN_BATCH: '20' }, restartable: true });
+// On the embedded database, as \`pnpm start\` on a new machine (ADR 016): setup-organisation walks a
+// fresh installation on PostgreSQL, as \`docker compose up\` makes one.
+const e2e = useE2E({
+  env: { SEED_DEMO: '0', ADMIN_EMAIL: '', ADMIN_PASSWORD: '', MIX_MIN_BATCH: '20' },
+  restartable: true,
+  embedded: true,
+});
 
 /** Shared along the walk: the secretary's page (one sign-in: a second within the minute is refused), the agent's, the Kiswahili voter's. */
 let admin: Page;

@@ -10,7 +10,7 @@ import { e2ePostgresHost } from './postgres';
  * every file starts it, which is then stopped cleanly; each file's server starts from a copy of
  * that data directory (and, with `E2E_PGHOST`, of its PostgreSQL database: e2e/postgres.ts) instead
  * of seeding the demo again (the seed runs the Set-up page's services: some 20 s of CPU). Files that
- * set SEED_DEMO start as before, on the embedded database. E2E_DEMO_DATA_DIR_FILE names a file
+ * set SEED_DEMO seed nothing from it. E2E_DEMO_DATA_DIR_FILE names a file
  * written by e2e/demo-data-dir.ts, which seeded ahead (CI seeds it beside an earlier step); the run
  * takes the demo over and removes it at the end.
  */
@@ -18,9 +18,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Which browser every file drives (the headless shell where installed: harness.ts), and which database.
   console.log(`e2e: Chromium at ${chromiumPath()}`);
   const host = e2ePostgresHost();
-  console.log(
-    host ? `e2e: the demo's servers on PostgreSQL at ${host} (E2E_PGHOST); fresh installations on PGlite` : 'e2e: every server on PGlite',
-  );
+  console.log(host ? `e2e: servers on PostgreSQL at ${host} (E2E_PGHOST), but the first hour's on PGlite` : 'e2e: every server on PGlite');
   const ahead = process.env.E2E_DEMO_DATA_DIR_FILE;
   const prepared: SeededDemo | undefined = ahead && existsSync(ahead) ? readSeededDemo(ahead) : undefined;
   const usable = prepared && existsSync(prepared.dataDir) && Boolean(prepared.database) === Boolean(host);

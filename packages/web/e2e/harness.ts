@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 // The server's own test SMTP sink: the same capture its delivery tests use.
 import { startSmtpCapture } from '../../server/test/auth/smtp-capture';
-import { createDatabase, dropDatabase, newDatabaseName, postgresEnv } from './postgres';
+import { createDatabase, dropDatabase, e2ePostgresHost, newDatabaseName, postgresEnv } from './postgres';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const WEB_DIR = resolve(here, '..');
@@ -109,14 +109,15 @@ function demoTemplate(): { dataDir: string; database?: string } | undefined {
  * The demo is a copy of the run's seeded data directory (e2e/global-setup.ts) where there is one
  * and `env` sets no SEED_DEMO, else the server seeds it itself; `dataDirFrom` names another
  * directory to copy, or `false` for none; `keepDataDir` leaves the directory in place at `stop()`
- * (the caller removes it). A demo seeded on PostgreSQL (e2e/postgres.ts) is copied into a
- * database of the server's own, dropped at `stop()`; `database` runs the server on one the caller
- * made (and drops).
+ * (the caller removes it). Where the run has a PostgreSQL (`E2E_PGHOST`, e2e/postgres.ts) the
+ * server runs on a database of its own, dropped at `stop()`: a copy of the demo's, or an empty one
+ * for a fresh installation (SEED_DEMO set); `embedded`, a restartable server (`keepDataDir`) and a
+ * copied directory stay on PGlite; `database` runs the server on one the caller made (and drops).
  */
 export async function startServer(
   smsWebhookUrl: string,
   env: Record<string, string> = {},
-  options: { dataDirFrom?: string | false; keepDataDir?: boolean; database?: string } = {},
+  options: { dataDirFrom?: string | false; keepDataDir?: boolean; database?: string; embedded?: boolean } = {},
 ): Promise<RunningServer> {
   if (!existsSync(join(WEB_DIR, 'dist/index.html'))) throw new Error('Build the web app first: pnpm --filter @kura/web build');
   const port = await freePort();
@@ -125,10 +126,10 @@ export async function startServer(
   const demo = options.dataDirFrom === undefined && env.SEED_DEMO === undefined ? demoTemplate() : undefined;
   const from = options.dataDirFrom ?? demo?.dataDir;
   if (from) cpSync(from, dataDir, { recursive: true });
-  // The demo's own database copied for this server alone (a restartable server keeps its data
-  // across restarts, so it is given one by the caller instead).
-  const ownDatabase = demo?.database && !options.keepDataDir ? newDatabaseName('server') : undefined;
-  if (ownDatabase) await createDatabase(ownDatabase, demo!.database);
+  const onPostgres =
+    Boolean(e2ePostgresHost()) && !options.database && !options.embedded && !options.keepDataDir && options.dataDirFrom === undefined;
+  const ownDatabase = onPostgres && (demo?.database || env.SEED_DEMO !== undefined) ? newDatabaseName('server') : undefined;
+  if (ownDatabase) await createDatabase(ownDatabase, demo?.database);
   const database = options.database ?? ownDatabase;
   const built = join(REPO_DIR, 'packages/server/dist/main.js');
   // E2E_SERVER=src runs the TypeScript source (handy while the server changes under you).
@@ -553,7 +554,13 @@ export type E2E = {
  * `restartable` keeps the server's data directory at stop so `restart` can start on it.
  */
 export function useE2E(
-  options: { env?: Record<string, string>; ready?: (server: RunningServer) => Promise<unknown>; restartable?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    ready?: (server: RunningServer) => Promise<unknown>;
+    restartable?: boolean;
+    /** On the embedded PGlite even where the run has a PostgreSQL (`startServer`). */
+    embedded?: boolean;
+  } = {},
 ): E2E {
   const keepDataDir = options.restartable ?? false;
   const e2e = {
@@ -575,7 +582,7 @@ export function useE2E(
   } as E2E;
   beforeAll(async () => {
     e2e.sink = await startSmsSink();
-    e2e.server = await startServer(e2e.sink.url, options.env, { keepDataDir });
+    e2e.server = await startServer(e2e.sink.url, options.env, { keepDataDir, embedded: options.embedded });
     await options.ready?.(e2e.server);
     e2e.browser = await launchBrowser();
   });
