@@ -13,6 +13,10 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     fileParallelism: true,
+    // One module graph per worker, as in the server suite: the app and the server bundle
+    // (test/server-bundle.ts, built once per test process) are made once per worker instead of once
+    // per file; the files keep their state in their own module and hooks.
+    isolate: false,
     testTimeout: 300_000,
     hookTimeout: 120_000,
   },
