@@ -60,7 +60,22 @@ describe('a motion and a ranked position, from set-up to declaration', () => {
     await positions.getByLabel('Quorum (%)').fill('1');
     await positions.getByLabel('Motion text (optional)').fill('That rule 12 allow members to vote online.');
     await positions.getByRole('button', { name: 'Add position' }).click();
-    await setup.getByText('Motion added', { exact: true }).first().waitFor();
+    await setup
+      .getByText('Motion added', { exact: true })
+      .first()
+      .waitFor()
+      .catch(async (error: Error) => {
+        // Seen once (a run of six files on PGlite, never alone): no "Motion added" in 30 s. What the
+        // page and the server showed then, for the next time: the toasts, the form's field errors
+        // and alerts, and the server's last log lines.
+        const seen = await setup.evaluate(() => ({
+          toasts: [...document.querySelectorAll('li[data-swipe-direction]')].map((t) => t.textContent),
+          alerts: [...document.querySelectorAll('[role=alert], [aria-invalid=true]')].map((a) => a.textContent || a.getAttribute('name')),
+        }));
+        throw new Error(
+          `${error.message.split('\n')[0]}; on the page: ${JSON.stringify(seen)}; the server: ${e2e.server.logLines.slice(-8).join(' | ')}`,
+        );
+      });
     const motionItem = positionList.getByRole('listitem').filter({ hasText: 'Amend rule 12 - National' });
     await expect
       .poll(() => motionItem.textContent(), { timeout: 10_000 })
