@@ -211,9 +211,10 @@ const pushState = (page: Page, path: string) =>
  * by the app's own navigation, by way of the not-found page: every layout is left, and the screen
  * counts as shown once the not-found page is gone (the router shows a page until the next one can
  * render) and the screen's own sign is there. A whole document per screen cost the sweep about
- * 0.6 s of CPU a screen more (Chromium, the server's assets, Playwright's events: BENCHMARKS.md);
- * every screen's own address is still loaded as a document by the pseudo-locale sweep and the
- * journeys.
+ * 0.6 s of CPU a screen more (Chromium, the server's assets, Playwright's events: BENCHMARKS.md).
+ * Most screens' addresses are still loaded as documents by the pseudo-locale sweep and the
+ * journeys; the legal pages and /scan-qr are reached here by navigation only (their
+ * address loads the same shell and router as every other).
  */
 async function openScreen(tab: Tab, s: Screen) {
   const { context, page } = tab;
@@ -231,8 +232,9 @@ async function openScreen(tab: Tab, s: Screen) {
 }
 
 /**
- * Opens one screen in the tab (`openScreen`), puts it in its state and scans it: the axe violations found, or `stalled` with what the page showed and the
- * requests it was still waiting for when it did not render.
+ * Opens one screen in the tab (`openScreen`), puts it in its state and scans it: the axe
+ * violations found, or `stalled` with what the page showed and the requests it was still waiting
+ * for when it did not render.
  */
 async function scanScreen(
   tab: Tab,
