@@ -121,8 +121,8 @@ function httpsOnlyHsts(req: Request, res: Response, next: NextFunction) {
 }
 
 /** The public results read answered before Express, with the app's security headers and ETags. */
-const fastPathOf = (ctx: AppContext, app: Express) =>
-  publicResultsFastPath(ctx, staticHeadersOf(securityHeaders()), app.get('etag fn') as (body: Buffer) => string);
+const fastPathOf = (ctx: AppContext, app: Express, headers = staticHeadersOf(securityHeaders())) =>
+  publicResultsFastPath(ctx, headers, app.get('etag fn') as (body: Buffer) => string);
 
 /**
  * The HTTP server's listener: the fast paths straight on `node:http` (Express's own per-request
@@ -143,14 +143,16 @@ export function createApp(ctx: AppContext): Express {
   app.set('trust proxy', ctx.env.TRUST_PROXY_HOPS);
   app.set('query parser', 'simple');
 
+  // The security headers as fixed values, worked out once for the answers given before helmet runs.
+  const staticHeaders = staticHeadersOf(securityHeaders());
   // Before everything else, unlogged like /healthz: the most frequent read of an election day
   // (for callers of the app itself, such as tests; a server puts createRequestListener in front).
-  const publicResults = fastPathOf(ctx, app);
+  const publicResults = fastPathOf(ctx, app, staticHeaders);
   app.use((req, res, next) => {
     if (!publicResults(req, res)) next();
   });
   // The web app's hashed assets, unlogged too: files, not requests anyone reads the log for.
-  mountWebAssets(app, ctx, staticHeadersOf(securityHeaders()), httpsOnlyHsts);
+  mountWebAssets(app, ctx, staticHeaders, httpsOnlyHsts);
   app.use(requestLogging(ctx));
 
   app.use(securityHeaders());
