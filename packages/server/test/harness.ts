@@ -12,6 +12,7 @@ import type { AppContext, Core } from '../src/context';
 import { openDatabase, type Database } from '../src/db/client';
 import { runMigrations } from '../src/db/migrate';
 import { seedSampleStructure } from './reference';
+import { TemplateBlob } from './template-database';
 import { parseEnv } from '../src/env';
 import { MIN_PASSWORD_COST } from '../src/lib/passwords';
 import { createLogger } from '../src/logger';
@@ -50,7 +51,7 @@ let pgliteTemplate: Blob | undefined;
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) {
     const templatePath = options.migrate || options.empty ? undefined : inject('pgliteTemplatePath');
-    if (templatePath) pgliteTemplate ??= new Blob([readFileSync(templatePath)]);
+    if (templatePath) pgliteTemplate ??= new TemplateBlob(readFileSync(templatePath));
     const database = await openDatabase({ pgliteMode: 'inline', pgliteFrom: templatePath ? pgliteTemplate : undefined });
     if (!templatePath && !options.empty) await runMigrations(database);
     return database;

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { bundleServer } from '../bundle.mjs';
+import { TemplateBlob } from './template-database';
 
 /**
  * The server as a test starts it in a real process (its own pid, signals, standard input, a
@@ -51,6 +52,6 @@ function alive(pid: number): boolean {
 export async function withMigratedDatabase(dataDir: string): Promise<void> {
   const template = inject('pgliteTemplatePath');
   if (!template) return;
-  const db = await PGlite.create({ dataDir: join(dataDir, 'pglite'), loadDataDir: new Blob([readFileSync(template)]) });
+  const db = await PGlite.create({ dataDir: join(dataDir, 'pglite'), loadDataDir: new TemplateBlob(readFileSync(template)) });
   await db.close();
 }

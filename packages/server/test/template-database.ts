@@ -65,6 +65,27 @@ export function withoutDirectories(tar: Buffer, dirs: string[]): Buffer {
   return Buffer.concat(kept);
 }
 
+/**
+ * The migrated template's bytes as PGlite's `loadDataDir` takes them: PGlite reads the whole
+ * tarball with `arrayBuffer()` (and looks at `type`), and Node's own `Blob` gives its bytes back
+ * through a stream in small pieces, about 3.5 ms a MB: some 100 ms of CPU for the 27 MB tarball
+ * at every test file's instance. This one hands PGlite a copy of the bytes already in memory
+ * (measured per instance: 613 → 487 ms of CPU on Node 20, 775 → 622 on Node 24). A copy, not
+ * the bytes themselves, so nothing PGlite does to its buffer reaches the next file's.
+ */
+export class TemplateBlob extends Blob {
+  readonly #bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    super([]); // PGlite reads only arrayBuffer() and type (empty: not gzipped)
+    this.#bytes = bytes;
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    const copy = new Uint8Array(this.#bytes.byteLength);
+    copy.set(this.#bytes);
+    return Promise.resolve(copy.buffer);
+  }
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const url = process.env.DATABASE_URL || undefined;
   if (!url) {
