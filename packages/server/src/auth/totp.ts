@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import speakeasy from 'speakeasy';
 import { safeEqual } from '../lib/crypto';
 
@@ -22,8 +21,9 @@ export function newTotpSecret(productName: string): TotpEnrolment {
   return { secret, otpauthUrl };
 }
 
-/** The QR code of an otpauth:// URI as an SVG data URL. */
+/** The QR code of an otpauth:// URI as an SVG data URL (qrcode loaded here: only enrolment needs it). */
 export async function qrCodeDataUrl(otpauthUrl: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(otpauthUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
   return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }

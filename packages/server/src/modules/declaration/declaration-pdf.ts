@@ -8,7 +8,6 @@ import {
 } from '@kura/contract';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
 import { sql } from 'drizzle-orm';
 import { readState, rollEntries, type ElectionId } from '../../db/election-store';
 import { declarationSubject, rollHash, SEAL_PLACEHOLDER, sealPdf } from '../../evidence/digest';
@@ -58,8 +57,14 @@ function formatDate(iso: string, timeZone: string, language: Language): string {
 const titleIn = (language: Language, r: { title: string; translations?: Record<string, Record<string, string>> }) =>
   r.translations?.[language]?.title?.trim() || r.title;
 
-/** Renders the declaration; resolves with the whole file (a few pages: it never holds ballots). */
-export function renderDeclarationPdf(input: DeclarationInput, language: Language): Promise<Buffer> {
+/**
+ * Renders the declaration; resolves with the whole file (a few pages: it never holds ballots).
+ * pdfkit (and its fonts, images and compression) is loaded at the first declaration, not at every
+ * start of the server and of each operator command: about 0.28 s of CPU on a start that most
+ * processes never need it for (BENCHMARKS.md).
+ */
+export async function renderDeclarationPdf(input: DeclarationInput, language: Language): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   const say = (id: MessageId, values?: MessageValues) => t(language, id, values);
   const when = (iso: string) => formatDate(iso, input.timeZone, language);
   const doc = new PDFDocument({
