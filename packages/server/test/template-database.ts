@@ -68,8 +68,8 @@ export function withoutDirectories(tar: Buffer, dirs: string[]): Buffer {
 /**
  * The migrated template's bytes as PGlite's `loadDataDir` takes them: PGlite reads the whole
  * tarball with `arrayBuffer()` (and looks at `type`), and Node's own `Blob` gives its bytes back
- * through a stream in small pieces, about 3.5 ms a MB: some 100 ms of CPU for the 27 MB tarball
- * at every test file's instance. This one hands PGlite a copy of the bytes already in memory
+ * through a stream in small pieces, 2–4 ms a MB: some 60–110 ms of CPU for the 27 MB tarball at
+ * every test file's instance. This one hands PGlite a copy of the bytes already in memory
  * (measured per instance: 613 → 487 ms of CPU on Node 20, 775 → 622 on Node 24). A copy, not
  * the bytes themselves, so nothing PGlite does to its buffer reaches the next file's.
  */
