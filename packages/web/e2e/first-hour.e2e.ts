@@ -95,8 +95,8 @@ const nameOf = (no: string) => MEMBERS.find((m) => m.no === no)!.name;
 const [MARY, PETER, RUTH, DANIEL] = BOARD_CANDIDATES.map(nameOf) as [string, string, string, string];
 const [ACHIENG, FAITH] = CHAIR_CANDIDATES.map(nameOf) as [string, string];
 
-// On the embedded database, as \`pnpm start\` on a new machine (ADR 016): setup-organisation walks a
-// fresh installation on PostgreSQL, as \`docker compose up\` makes one.
+// On the embedded database, as `pnpm start` on a new machine (ADR 016): setup-organisation walks a
+// fresh installation on PostgreSQL, as `docker compose up` makes one.
 const e2e = useE2E({
   env: { SEED_DEMO: '0', ADMIN_EMAIL: '', ADMIN_PASSWORD: '', MIX_MIN_BATCH: '20' },
   restartable: true,
