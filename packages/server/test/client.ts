@@ -198,3 +198,14 @@ export function placeholderParams(route: AppRoute): Record<string, string> {
 
 /** A deliberately malformed input (wrong type, missing field) the contract's types would refuse. */
 export const untyped = (value: unknown): never => value as never;
+
+/**
+ * A raw request's body as bytes (supertest buffers only text and JSON by itself): for the files
+ * whose bytes are the point, a PDF, a zip or an image, which the typed client would read as text.
+ */
+export const binaryBody = (r: request.Test) =>
+  r.buffer(true).parse((res, done) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => done(null, Buffer.concat(chunks)));
+  });

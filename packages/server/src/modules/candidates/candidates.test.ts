@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, candidacies, members } from '../../db/schema';
-import { apiClient, bodyOf, multipart, type FilePart } from '../../../test/client';
+import { apiClient, binaryBody, bodyOf, multipart, type FilePart } from '../../../test/client';
 import { bearer, createCandidate, createMember, createPosition, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 
@@ -135,14 +135,7 @@ describe('edit candidate', () => {
     expect(res.status).toBe(200);
     const url = bodyOf(res, 200).data.image_url as string;
     expect(url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
-    const served = await request(t.app)
-      .get(url)
-      .buffer(true)
-      .parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+    const served = await binaryBody(request(t.app).get(url));
     expect(served.status).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['x-content-type-options']).toBe('nosniff');

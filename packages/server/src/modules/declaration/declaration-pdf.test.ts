@@ -5,7 +5,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declarationText } from '../../evidence/digest';
 import type { CreatePositionBody } from '@kura/contract';
-import { apiClient, bodyOf, untyped, type ApiClient } from '../../../test/client';
+import { apiClient, binaryBody, bodyOf, untyped, type ApiClient } from '../../../test/client';
 import { bearer, createCandidate, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { vote } from '../../../test/voting/election';
@@ -28,13 +28,7 @@ const agentKey = generateKeyPairSync('ed25519');
 const rawOf = (key: KeyObject) => key.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
 const STATEMENT = 'Ninathibitisha matokeo haya — hesabu ya Nairobi imekaguliwa.';
 
-// The PDF's and the pack's bytes are read raw (the contract client reads JSON or text).
-const binary = (r: request.Test) =>
-  r.buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => done(null, Buffer.concat(chunks)));
-  });
+// The PDF's and the pack's bytes are read raw (binaryBody: the contract client reads JSON or text).
 
 async function textOf(pdf: Uint8Array): Promise<{ pages: number; text: string; size: [number, number] }> {
   const doc = await getDocumentProxy(new Uint8Array(pdf));
@@ -46,7 +40,7 @@ async function textOf(pdf: Uint8Array): Promise<{ pages: number; text: string; s
 
 /** The declaration's PDF as bytes, in the asked language (none: the organisation's). */
 const pdfOf = (lang?: string) =>
-  binary(request(t.app).get(`/api/v1/psk/results/declaration.pdf?election_id=${electionId}${lang ? `&lang=${lang}` : ''}`));
+  binaryBody(request(t.app).get(`/api/v1/psk/results/declaration.pdf?election_id=${electionId}${lang ? `&lang=${lang}` : ''}`));
 
 const create = async (body: CreatePositionBody) => {
   const res = await asAdmin.setup.createPosition({ body });
@@ -168,7 +162,7 @@ describe('GET psk/results/declaration.pdf', () => {
   });
 
   it("is the pack's declaration.pdf too, with the same digest and signers", async () => {
-    const res = await binary(request(t.app).get(`/api/v1/elections/${electionId}/evidence`).set(bearer(agent)));
+    const res = await binaryBody(request(t.app).get(`/api/v1/elections/${electionId}/evidence`).set(bearer(agent)));
     expect(res.status).toBe(200);
     const files = unzipSync(new Uint8Array(res.body as Buffer));
     const { text } = await textOf(files['declaration.pdf']!);

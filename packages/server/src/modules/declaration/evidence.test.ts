@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keygenCommand, signCommand, verifyEvidenceCommand } from '../../cli/evidence';
 import { declarationText } from '../../evidence/digest';
 import { verifyEvidence } from '../../evidence/verify';
-import { apiClient, bodyOf, untyped, type ApiClient } from '../../../test/client';
+import { apiClient, binaryBody, bodyOf, untyped, type ApiClient } from '../../../test/client';
 import { bearer, createCandidate, createMember, createStaff, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { vote } from '../../../test/voting/election';
@@ -120,15 +120,7 @@ afterAll(async () => {
 
 // Raw HTTP: the pack's bytes are the point (the typed client reads a body as JSON or text).
 const download = async () => {
-  const res = await request(t.app)
-    .get(`/api/v1/elections/${electionId}/evidence`)
-    .set(bearer(agent))
-    .buffer(true)
-    .parse((r, done) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+  const res = await binaryBody(request(t.app).get(`/api/v1/elections/${electionId}/evidence`).set(bearer(agent)));
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toMatch(/application\/zip/);
   return new Uint8Array(res.body as Buffer);
