@@ -21,6 +21,8 @@ const RAW_ON_PURPOSE: Record<string, string> = {
   'src/modules/declaration/declaration-pdf.test.ts':
     "the declaration PDF's and the evidence pack's bytes (the client reads JSON or text); its other calls are typed",
   'src/modules/declaration/evidence.test.ts': "the evidence pack's zip bytes (the client reads JSON or text)",
+  'src/modules/elections/many-elections.test.ts':
+    "two elections' declaration PDFs, rendered at once, as bytes (the client reads JSON or text); its other calls are typed",
   'src/modules/help/help.test.ts': 'JSON sent to the multipart report route (415); the report images served are no contract routes',
   'src/modules/results/visibility.test.ts': 'the public results on the /api alias, answered by the fast path',
   'src/modules/members/members.test.ts': 'JSON sent to a multipart route (415)',

@@ -1,6 +1,8 @@
+import request from 'supertest';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { election, organisation } from '../../db/schema';
-import { apiClient, bodyOf, type ApiClient } from '../../../test/client';
+import { apiClient, binaryBody, bodyOf, type ApiClient } from '../../../test/client';
 import { createCandidate, createPosition, tokenFor } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createVoter } from '../../../test/voting/election';
@@ -179,6 +181,35 @@ describe('?election_id scopes the voting and results family', () => {
     expect(bodyOf(await anon.elections.getElection(), 200).data.phase).toBe('open');
     expect(await status()).not.toBe('By-election 2026');
     await db.update(organisation).set({ currentElectionId: 1 });
+  });
+
+  it("closes both at once and declares each its own: each PDF holds its own digest, not the other's, and the by-election's title only its own", async () => {
+    const both = [1, byElection];
+    expect((await admin.elections.toggleElection({ query: { election_id: byElection }, body: { status: true } })).status).toBe(200);
+    // Both open, closed together over concurrent connections.
+    const closes = await Promise.all(both.map((id) => admin.lifecycle.closeElection({ query: { election_id: id } })));
+    expect(closes.map((r) => r.status)).toEqual([200, 200]);
+    const digests = await Promise.all(
+      both.map(async (id) => bodyOf(await anon.evidence.getEvidenceDigest({ params: { id } }), 200).data.digest),
+    );
+    expect(digests[0]).not.toBe(digests[1]);
+    // Both declarations rendered at once (the PDF library is loaded at the first: here, by two).
+    const texts = await Promise.all(
+      both.map(async (id) => {
+        const res = await binaryBody(request(t.app).get(`/api/v1/psk/results/declaration.pdf?election_id=${id}&lang=en`));
+        expect(res.status).toBe(200);
+        const { text } = await extractText(await getDocumentProxy(new Uint8Array(res.body as Buffer)), { mergePages: true });
+        return text.replace(/\s+/g, ' ');
+      }),
+    );
+    both.forEach((_, i) => {
+      expect(texts[i]).toContain(digests[i]);
+      expect(texts[i]).not.toContain(digests[1 - i]);
+    });
+    // Election 1 has no title of its own (its heading is the organisation's name); the by-election's
+    // was set above.
+    expect(texts[1]).toContain('By-election 2026');
+    expect(texts[0]).not.toContain('By-election 2026');
   });
 });
 
