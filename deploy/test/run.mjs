@@ -592,6 +592,26 @@ async function main() {
       return c;
     })();
 
+    await step("the web app's scripts through the proxy: brotli or gzip as the browser accepts, compressed at build", async () => {
+      const shell = await (await fetch(`${base}/sign-in`)).text();
+      const script = shell.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+      check(script, `no script in the shell: ${shell.slice(0, 200)}`);
+      const plain = await fetch(`${base}${script}`, { headers: { 'accept-encoding': 'identity' } });
+      check(plain.ok && !plain.headers.get('content-encoding'), `identity: ${plain.status} ${plain.headers.get('content-encoding')}`);
+      const size = (await plain.arrayBuffer()).byteLength;
+      const sent = {};
+      for (const encoding of ['br', 'gzip']) {
+        const res = await fetch(`${base}${script}`, { headers: { 'accept-encoding': `${encoding}, identity;q=0.1` } });
+        check(res.headers.get('content-encoding') === encoding, `${encoding} asked, ${res.headers.get('content-encoding')} sent`);
+        check(/accept-encoding/i.test(res.headers.get('vary') ?? ''), `no Vary: Accept-Encoding (${res.headers.get('vary')})`);
+        sent[encoding] = Number(res.headers.get('content-length'));
+        check((await res.arrayBuffer()).byteLength === size, `${encoding}: the decoded script differs in size from the file`);
+      }
+      const api = await fetch(`${base}/api/v1/election`, { headers: { 'accept-encoding': 'br, gzip' } });
+      check(!api.headers.get('content-encoding'), `the API answered ${api.headers.get('content-encoding')}`);
+      return `${script}: ${size} bytes, ${sent.br} brotli, ${sent.gzip} gzip; the API uncompressed`;
+    });
+
     const memberNos = ['771001', '771002'];
     await step('members imported with `docker compose exec -T server kura members:import - < members.csv`', async () => {
       const branches = (await admin.expect(200, 'GET', '/api/v1/branches')).data.data;

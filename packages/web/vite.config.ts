@@ -3,12 +3,27 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 const API = 'http://localhost:3000';
 
 export default defineConfig({
   // The router plugin must run before the react plugin so generated route files get transformed.
-  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), tailwindcss()],
+  plugins: [
+    tanstackRouter({ target: 'react', autoCodeSplitting: true }),
+    react(),
+    tailwindcss(),
+    // Each hashed script and style sheet also as .br and .gz beside it, made once here at the best
+    // compression, so the server sends a phone a third of the bytes without compressing anything
+    // per request (server/src/http/web.ts; docs/decisions/017-precompressed-web-assets.md).
+    compression({
+      include: /^assets\/.+\.(js|css|svg)$/,
+      threshold: 1024,
+      skipIfLargerOrEqual: true,
+      algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
+      logLevel: 'silent',
+    }),
+  ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
     // The lockfile holds two copies of @ts-rest/core (different peer sets); the contract and the

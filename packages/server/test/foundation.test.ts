@@ -1,6 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { get, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,6 +185,98 @@ describe("the web app's assets", () => {
     } finally {
       rmSync(dist, { recursive: true, force: true });
     }
+  });
+});
+
+/** A GET with exactly these request headers, answered as it came over the wire (no client decoding it). */
+function rawGet(server: Server, path: string, headers: Record<string, string>) {
+  const { port } = server.address() as AddressInfo;
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
+describe("the web app's assets, compressed at build", () => {
+  it('go to each browser in the best encoding it accepts, brotli first, and never an encoding it refused', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'kura-dist-'));
+    const script = Buffer.from(`export const words = ${JSON.stringify('Vote in your organisation’s election. '.repeat(200))};`);
+    const br = brotliCompressSync(script);
+    const gz = gzipSync(script);
+    let server: Server | undefined;
+    try {
+      mkdirSync(join(dist, 'assets'));
+      writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Kura</title><!--kura-config-->');
+      writeFileSync(join(dist, 'assets', 'words-abc123.js'), script);
+      writeFileSync(join(dist, 'assets', 'words-abc123.js.br'), br);
+      writeFileSync(join(dist, 'assets', 'words-abc123.js.gz'), gz);
+      writeFileSync(join(dist, 'assets', 'tiny-abc123.js'), 'console.log(1);');
+      const app = createApp({ ...t.ctx, env: { ...t.ctx.env, WEB_DIST_DIR: dist } });
+      server = await new Promise<Server>((resolve) => {
+        const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      });
+      const path = '/assets/words-abc123.js';
+      // Chromium over HTTPS, and the same with a quality that puts gzip ahead: brotli is sent (both accepted)
+      for (const accept of ['gzip, deflate, br, zstd', 'gzip;q=1, br;q=0.5']) {
+        const res = await rawGet(server, path, { 'accept-encoding': accept });
+        expect(res.status).toBe(200);
+        expect(res.headers['content-encoding']).toBe('br');
+        expect(res.body.equals(br)).toBe(true);
+        expect(brotliDecompressSync(res.body).equals(script)).toBe(true);
+      }
+      // gzip where brotli is not accepted (Chromium over plain HTTP), or refused by its quality
+      for (const accept of ['gzip, deflate', 'br;q=0, gzip']) {
+        const res = await rawGet(server, path, { 'accept-encoding': accept });
+        expect(res.headers['content-encoding']).toBe('gzip');
+        expect(gunzipSync(res.body).equals(script)).toBe(true);
+      }
+      // the file as it is for a client that accepts no encoding, or refuses every one we have
+      const refusing: Record<string, string>[] = [
+        {},
+        { 'accept-encoding': 'identity' },
+        { 'accept-encoding': 'br;q=0, gzip;q=0' },
+        { 'accept-encoding': 'zstd' },
+      ];
+      for (const headers of refusing) {
+        const res = await rawGet(server, path, headers);
+        expect(res.headers['content-encoding']).toBeUndefined();
+        expect(res.body.equals(script)).toBe(true);
+      }
+      // every answer of a file with encodings says it varies by them, and is what the file is
+      const res = await rawGet(server, path, { 'accept-encoding': 'br' });
+      expect(res.headers['vary']).toMatch(/accept-encoding/i);
+      expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.headers['content-length']).toBe(String(br.length));
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      // a file too small to be worth compressing is sent as it is
+      const tiny = await rawGet(server, '/assets/tiny-abc123.js', { 'accept-encoding': 'br, gzip' });
+      expect(tiny.headers['content-encoding']).toBeUndefined();
+      expect(tiny.body.toString()).toBe('console.log(1);');
+      // an address that is not percent-encoding, and a compressed file gone from the disk: the
+      // API's plain 404, never a compressed or plain-text answer
+      const bad = await rawGet(server, '/assets/words-%E0%A4%A.js', { 'accept-encoding': 'br' });
+      expect(bad.status).toBe(404);
+      expect(JSON.parse(bad.body.toString())).toEqual({ message: 'Not found' });
+      unlinkSync(join(dist, 'assets', 'words-abc123.js.br'));
+      const gone = await rawGet(server, path, { 'accept-encoding': 'br' });
+      expect(gone.status).toBe(404);
+      expect(gone.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(gone.body.toString())).toEqual({ message: 'Not found' });
+    } finally {
+      await new Promise((r) => (server ? server.close(r) : r(undefined)));
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
+  it('leave the API uncompressed, whatever the client accepts (BREACH: answers hold tokens beside what a request echoes)', async () => {
+    const res = await request(t.app).get('/api/v1/election').set('accept-encoding', 'br, gzip, deflate').expect(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    const shell = await request(t.app).get('/sign-in').set('accept-encoding', 'br, gzip, deflate');
+    expect(shell.headers['content-encoding']).toBeUndefined();
   });
 });
 

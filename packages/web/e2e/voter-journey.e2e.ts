@@ -28,12 +28,31 @@ describe('public pages', () => {
     await context.close();
   });
 
-  it('landing is usable at 360px', async () => {
+  it('landing is usable at 360px, its scripts and styles sent compressed', async () => {
     const { context, page } = await newPage(360, 780);
+    const encodings = new Map<string, string>();
+    page.on('response', (res) => {
+      if (new URL(res.url()).pathname.startsWith('/assets/')) encodings.set(res.url(), res.headers()['content-encoding'] ?? 'none');
+    });
     await page.goto('/');
     await page.getByRole('heading', { name: 'Current election statistics' }).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // A phone's first visit: every script and style sheet the build compressed (all over 1 kB)
+    // comes brotli- or gzip-encoded, the precompressed files the server picked for the browser,
+    // and the whole is well under half its size (the build's files: a little over a quarter).
+    const assets = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e as PerformanceResourceTiming)
+        .filter((e) => new URL(e.name).pathname.startsWith('/assets/'))
+        .map((e) => ({ url: e.name, encoded: e.encodedBodySize, decoded: e.decodedBodySize })),
+    );
+    const large = assets.filter((a) => a.decoded > 1024);
+    expect(large.length).toBeGreaterThan(5);
+    for (const a of large) expect([a.url, encodings.get(a.url)]).toEqual([a.url, expect.stringMatching(/^(br|gzip)$/)]);
+    const sum = (key: 'encoded' | 'decoded') => assets.reduce((n, a) => n + a[key], 0);
+    expect(sum('encoded')).toBeLessThan(0.4 * sum('decoded'));
     await screenshot(page, 'landing-360');
     await context.close();
   });

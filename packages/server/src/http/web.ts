@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import express, { type Express, type Request, type Response } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import type { Core } from '../core';
 import { AppError } from '../errors';
 import { findUp } from '../lib/find-up';
@@ -39,11 +40,21 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
  * once (`staticHeadersOf`); HSTS over HTTPS is added by `httpsOnly`. An asset that is not there
  * (a tab left open across an upgrade asks for the old build's) is a 404 in the API's envelope,
  * never index.html.
+ *
+ * The build writes each script and style sheet also compressed beside it (`.br`, `.gz`: the web's
+ * vite.config.ts); a browser that accepts one gets it (brotli first), with `Vary: Accept-Encoding`,
+ * so a first visit moves about a third of the bytes and the server compresses nothing per request.
+ * Only these files: API answers are never compressed (docs/decisions/017-precompressed-web-assets.md).
  */
 export function mountWebAssets(app: Express, ctx: Core, headers: [string, string][], httpsOnly: express.RequestHandler): void {
   const dir = webDistDir(ctx);
   if (!dir) return;
-  const files = express.static(join(dir, 'assets'), { immutable: true, maxAge: '1y', index: false });
+  const files = expressStaticGzip(join(dir, 'assets'), {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
+    index: false,
+    serveStatic: { immutable: true, maxAge: '1y', index: false },
+  });
   app.use(
     '/assets',
     (req, res, next) => {
@@ -51,9 +62,25 @@ export function mountWebAssets(app: Express, ctx: Core, headers: [string, string
       next();
     },
     httpsOnly,
+    // An address that is not percent-encoding (the library would answer it in plain text) is no asset.
+    (req, _res, next) => (isDecodable(req.path) ? next() : next(new AppError('NOT_FOUND'))),
     files,
-    (_req, _res, next) => next(new AppError('NOT_FOUND')),
+    (_req, res, next) => {
+      // A compressed file chosen, then gone from the disk: the 404 is not compressed.
+      res.removeHeader('Content-Encoding');
+      res.removeHeader('Content-Type');
+      next(new AppError('NOT_FOUND'));
+    },
   );
+}
+
+function isDecodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Serves the rest of the built web app: its other files (the logo), and index.html for every app route. */
