@@ -86,6 +86,18 @@ describe("the header's controls after a staff sign-in", () => {
       .poll(() => page.evaluate(() => (window as unknown as Watched).__frames), { timeout: 15_000 })
       .toBeGreaterThanOrEqual(WATCH_FRAMES);
     expect(await page.evaluate(() => (window as unknown as Watched).__covered)).toEqual([]);
+    // No word of the header is cut short on a phone (the app's name once showed as "K…" beside the
+    // photo and Sign Out): every text shown in it (not the screen reader's 1-pixel ones) fits its box.
+    const cut = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('header *')]
+        .filter(
+          (el) =>
+            el.getBoundingClientRect().width > 1 && [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim()),
+        )
+        .filter((el) => el.scrollWidth > el.clientWidth + 1)
+        .map((el) => el.textContent),
+    );
+    expect(cut).toEqual([]);
     // Sign Out answers the first click while the toast shows.
     await page.getByRole('button', { name: 'Sign Out' }).click({ timeout: 2_000 });
     await page.waitForURL('**/admin/login');

@@ -101,7 +101,9 @@ export function AppShell({
       <header className="sticky top-0 z-40 flex h-16 items-center justify-between gap-2 border-b border-border bg-background px-3 sm:px-6">
         <Link to="/" className="flex min-w-0 items-center gap-2 font-semibold" aria-label={t('common.homeLink', { app: config.appName })}>
           <img src="/logo.svg" alt="" className="size-9" />
-          <span className="truncate text-lg">{config.appName}</span>
+          {/* On a phone the name would be cut to a letter beside the photo and Sign Out: the logo
+              stands alone there, the link's label names the app, and the banner below shows it. */}
+          <span className="hidden truncate text-lg sm:inline">{config.appName}</span>
         </Link>
         <div className="flex items-center gap-2 sm:gap-3">
           {showLanguage && <LanguageSelect compact />}
