@@ -84,8 +84,10 @@ export function MembersPage() {
               <Td>{offset + i + 1}</Td>
               <Td className="font-mono">{m.member_no}</Td>
               <Td>{m.name}</Td>
-              <Td className="break-all">{m.email}</Td>
-              <Td>{m.phone}</Td>
+              {/* Whole addresses and numbers: the table scrolls sideways on a phone instead of
+                  folding an address into a letter column (break-all made every row seven lines). */}
+              <Td className="break-words">{m.email}</Td>
+              <Td className="whitespace-nowrap">{m.phone}</Td>
               <Td>{m.county}</Td>
               <Td>{memberLanguageName(m.language, t)}</Td>
               <Td>
