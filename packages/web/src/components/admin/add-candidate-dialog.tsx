@@ -144,7 +144,7 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
       <FormField id={`${id}-position`} label={t('admin.vvpat.position')} error={errors.position}>
         <select
           disabled={positionsLoading}
-          className="h-9 rounded-md border border-input bg-background px-2 text-sm"
+          className="h-9 w-full rounded-md border border-input bg-background px-2 text-sm"
           {...form.register('position', { onChange: () => form.clearErrors('position') })}
         >
           <option value="">

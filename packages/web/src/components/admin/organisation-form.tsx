@@ -182,7 +182,10 @@ export function OrganisationForm(props: Props) {
               error={errors.default_language?.message}
               className="sm:col-span-2 sm:max-w-md"
             >
-              <select className="h-9 rounded-md border border-input bg-background px-2 text-sm" {...form.register('default_language')}>
+              <select
+                className="h-9 w-full rounded-md border border-input bg-background px-2 text-sm"
+                {...form.register('default_language')}
+              >
                 {SHIPPED_LANGUAGES.map((code) => (
                   <option key={code} value={code} lang={code}>
                     {LANGUAGE_NAMES[code]}

@@ -308,7 +308,7 @@ function NominateForm({ positions, me }: { positions: Position[]; me: string }) 
         <Label htmlFor={`${id}-position`}>{t('nominations.position')}</Label>
         <select
           id={`${id}-position`}
-          className="h-10 rounded-md border bg-background px-3"
+          className="h-10 w-full rounded-md border bg-background px-3"
           value={positionId}
           onChange={(e) => setPositionId(Number(e.target.value))}
         >

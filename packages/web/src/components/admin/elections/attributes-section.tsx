@@ -20,7 +20,9 @@ export const ATTRIBUTE_TYPE_WORDS: Record<AttributeType, MessageKey> = {
   boolean: 'attributes.type.boolean',
 };
 
-const selectClass = 'h-9 rounded-md border border-input bg-background px-2 text-sm';
+// w-full: a native select is as wide as its longest option, which on a phone pushed the whole
+// page sideways; sized by its column instead, it narrows with it.
+const selectClass = 'h-9 w-full rounded-md border border-input bg-background px-2 text-sm';
 
 /** The add form: the contract's rules for one attribute, and a key not taken yet (checked on submit). */
 const newAttributeSchema = AttributeDef;

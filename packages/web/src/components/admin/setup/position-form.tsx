@@ -205,7 +205,9 @@ export const editPositionSchema = z
     }),
   );
 
-const selectClass = 'h-9 rounded-md border border-input bg-background px-2 text-sm';
+// w-full: a native select is as wide as its longest option, which on a phone pushed the whole
+// page sideways; sized by its column instead, it narrows with it.
+const selectClass = 'h-9 w-full rounded-md border border-input bg-background px-2 text-sm';
 const seatsInput = { type: 'number', min: 1, max: MAX_SEATS } as const;
 
 const options = (o: Record<string, MessageKey>) =>
