@@ -100,6 +100,13 @@ type FormFieldProps = {
 };
 
 /**
+ * The class of every native `<select>` in a form. `w-full`: a select is as wide as its longest
+ * option, which on a phone pushed Election Set-up 16–46 px past the screen; sized by its column,
+ * it narrows with it.
+ */
+export const selectClass = 'h-9 w-full rounded-md border border-input bg-background px-2 text-sm';
+
+/**
  * A label, one control, an optional hint and the error: the control is tied to its label by id,
  * to the hint and the error by aria-describedby, and is aria-invalid while the error shows.
  */

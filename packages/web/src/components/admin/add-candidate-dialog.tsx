@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { z } from 'zod';
 import { UpdateCandidateBody, type Member } from '@kura/contract';
 import { Search } from 'lucide-react';
-import { FieldError, fieldMessages, FormField, FormFooter, useZodForm } from '@/components/forms';
+import { FieldError, fieldMessages, FormField, FormFooter, useZodForm, selectClass } from '@/components/forms';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -144,7 +144,7 @@ function AddCandidateForm({ positionId, onClose }: { positionId?: number; onClos
       <FormField id={`${id}-position`} label={t('admin.vvpat.position')} error={errors.position}>
         <select
           disabled={positionsLoading}
-          className="h-9 w-full rounded-md border border-input bg-background px-2 text-sm"
+          className={selectClass}
           {...form.register('position', { onChange: () => form.clearErrors('position') })}
         >
           <option value="">

@@ -1,5 +1,5 @@
 import { parseAttributeValue, type AttributeDef, type AttributeType, type AttributeValue, type Attributes } from '@kura/contract';
-import { FormField } from '@/components/forms';
+import { FormField, selectClass } from '@/components/forms';
 import { Input } from '@/components/ui/input';
 import { useT, type MessageKey } from '@/i18n';
 
@@ -73,11 +73,7 @@ export function MemberAttributeFields({
       {defs.map((def) => (
         <FormField key={def.key} id={`${id}-attr-${def.key}`} label={def.label} error={errors[def.key]} className="gap-1">
           {def.type === 'boolean' ? (
-            <select
-              className="h-9 w-full rounded-md border border-input bg-background px-2 text-sm"
-              value={values[def.key] ?? ''}
-              onChange={(e) => onChange(def.key, e.target.value)}
-            >
+            <select className={selectClass} value={values[def.key] ?? ''} onChange={(e) => onChange(def.key, e.target.value)}>
               <option value="">{t('memberAttributes.none')}</option>
               <option value="true">{t('memberAttributes.yes')}</option>
               <option value="false">{t('memberAttributes.no')}</option>

@@ -1,4 +1,4 @@
-import { FormField } from '@/components/forms';
+import { FormField, selectClass } from '@/components/forms';
 import { LANGUAGE_NAMES, SHIPPED_LANGUAGES, useT } from '@/i18n';
 
 /**
@@ -19,11 +19,7 @@ export function MemberLanguageField({
   const { t } = useT();
   return (
     <FormField id={`${id}-language`} label={t('admin.field.language')} description={t('admin.field.languageHint')} error={error}>
-      <select
-        className="h-9 w-full rounded-md border border-input bg-background px-2 text-sm"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      >
+      <select className={selectClass} value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">{t('admin.field.languageDefault')}</option>
         {SHIPPED_LANGUAGES.map((code) => (
           <option key={code} value={code} lang={code}>

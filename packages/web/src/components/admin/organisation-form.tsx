@@ -2,7 +2,16 @@ import { useId, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { UpdateElectionBody, UpdateOrganisationBody, type Election } from '@kura/contract';
-import { FieldError, FormField, FormFooter, setServerErrors, StoredChangedNote, useStoredValues, useZodForm } from '@/components/forms';
+import {
+  FieldError,
+  FormField,
+  FormFooter,
+  setServerErrors,
+  StoredChangedNote,
+  useStoredValues,
+  useZodForm,
+  selectClass,
+} from '@/components/forms';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
@@ -182,10 +191,7 @@ export function OrganisationForm(props: Props) {
               error={errors.default_language?.message}
               className="sm:col-span-2 sm:max-w-md"
             >
-              <select
-                className="h-9 w-full rounded-md border border-input bg-background px-2 text-sm"
-                {...form.register('default_language')}
-              >
+              <select className={selectClass} {...form.register('default_language')}>
                 {SHIPPED_LANGUAGES.map((code) => (
                   <option key={code} value={code} lang={code}>
                     {LANGUAGE_NAMES[code]}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isDateText, OPS_BY_TYPE, RULE_OPS, type AttributeDef, type Rule, type RuleOp } from '@kura/contract';
 import { Plus, Trash2 } from 'lucide-react';
-import { FieldError } from '@/components/forms';
+import { FieldError, selectClass } from '@/components/forms';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -158,8 +158,6 @@ const FIELD = {
   value: { label: 'rules.value', control: 'value' },
   when: { label: 'rules.whenLabel', control: 'when' },
 } as const satisfies Record<string, { label: MessageKey; control: string }>;
-
-const selectClass = 'h-9 w-full rounded-md border border-input bg-background px-2 text-sm';
 
 type Props = {
   /** prefix of the fields' ids (the form's useId) */

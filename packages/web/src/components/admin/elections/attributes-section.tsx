@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ATTRIBUTE_TYPES, AttributeDef, type AttributeType } from '@kura/contract';
 import { Pencil, Trash2 } from 'lucide-react';
-import { FormField, useZodForm } from '@/components/forms';
+import { FormField, useZodForm, selectClass } from '@/components/forms';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/hooks/use-toast';
@@ -19,10 +19,6 @@ export const ATTRIBUTE_TYPE_WORDS: Record<AttributeType, MessageKey> = {
   text: 'attributes.type.text',
   boolean: 'attributes.type.boolean',
 };
-
-// w-full: a native select is as wide as its longest option, which on a phone pushed the whole
-// page sideways; sized by its column instead, it narrows with it.
-const selectClass = 'h-9 w-full rounded-md border border-input bg-background px-2 text-sm';
 
 /** The add form: the contract's rules for one attribute, and a key not taken yet (checked on submit). */
 const newAttributeSchema = AttributeDef;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CreateElectionBody, MAX_APPEAL_DAYS, said, type Election, type Rule, type UpdateElectionByIdBody } from '@kura/contract';
-import { fieldMessages, FormField, FormFooter, setServerErrors, useZodForm } from '@/components/forms';
+import { fieldMessages, FormField, FormFooter, setServerErrors, useZodForm, selectClass } from '@/components/forms';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -428,7 +428,7 @@ export function ElectionForm({
           error={listErrors.elected_in}
         >
           <select
-            className="h-9 w-full rounded-md border border-input bg-background px-2 text-sm"
+            className={selectClass}
             value={electedIn}
             onChange={(e) => {
               form.setValue('elected_in', e.target.value, { shouldDirty: true });

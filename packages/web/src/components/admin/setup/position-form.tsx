@@ -16,7 +16,7 @@ import {
   type PositionKind,
   type VotingMethod,
 } from '@kura/contract';
-import { FormField, FormFooter, useZodForm } from '@/components/forms';
+import { FormField, FormFooter, useZodForm, selectClass } from '@/components/forms';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -205,9 +205,6 @@ export const editPositionSchema = z
     }),
   );
 
-// w-full: a native select is as wide as its longest option, which on a phone pushed the whole
-// page sideways; sized by its column instead, it narrows with it.
-const selectClass = 'h-9 w-full rounded-md border border-input bg-background px-2 text-sm';
 const seatsInput = { type: 'number', min: 1, max: MAX_SEATS } as const;
 
 const options = (o: Record<string, MessageKey>) =>
