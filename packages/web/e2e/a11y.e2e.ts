@@ -1,7 +1,7 @@
 /// <reference types="node" />
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { axeScan, screenshot, type Session, settled, signInOverApi, storeSession, useE2E } from './harness';
+import { axeScan, screenshot, type Session, settled, signInOverApi, storeSession, useE2E, sidewaysBy } from './harness';
 
 /**
  * Accessibility in Chromium: an axe-core scan (WCAG 2.1 A and AA) of every screen at 1280 and
@@ -232,13 +232,9 @@ async function openScreen(tab: Tab, s: Screen) {
   await s.ready(page);
 }
 
-/**
- * The page wider than the window: content a member must scroll sideways to read (WCAG 1.4.10,
- * Reflow). Tables and other wide parts scroll in frames of their own and do not count. Election
- * Set-up once did, by 16 px at 390: a native select as wide as its longest option.
- */
+/** A page wider than its window (`sidewaysBy`). Election Set-up once was, by 16 px at 390: a native select as wide as its longest option. */
 async function sideways(page: Page): Promise<string[]> {
-  const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const over = await sidewaysBy(page);
   return over > 0 ? [`the page scrolls sideways by ${over} px`] : [];
 }
 

@@ -1,7 +1,7 @@
 /// <reference types="node" />
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, enableVoting, purplePng, screenshot, signInOverApi, useE2E } from './harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, enableVoting, purplePng, screenshot, signInOverApi, useE2E, sidewaysBy } from './harness';
 
 /**
  * The admin and agent journeys (docs/screens.md) against the real server (embedded database, demo
@@ -231,7 +231,7 @@ describe('admin journey', () => {
       await narrow.page.locator('main').getByRole('button').first().waitFor();
       // the set-up page's last form (its Voting method's longest option once pushed the page 16 px sideways)
       if (path === '/admin/setup') await narrow.page.getByLabel('New position name').waitFor();
-      expect(await narrow.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      expect(await sidewaysBy(narrow.page)).toBeLessThanOrEqual(0);
       if (path === '/admin/members') {
         // Each member's address and phone on one line: the table scrolls instead (a break-all
         // address once folded every row into seven lines at this width).
@@ -264,7 +264,7 @@ describe('admin journey', () => {
     const { context, page } = await newPage(360, 780);
     await page.goto('/admin/login');
     await page.getByLabel('Username').waitFor();
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = () => sidewaysBy(page);
     expect(await overflow()).toBeLessThanOrEqual(0);
     await screenshot(page, 'admin-login-360');
     // The agent step answers the same for any address, so an unknown one reaches the code step.

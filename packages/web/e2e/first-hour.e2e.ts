@@ -14,6 +14,7 @@ import {
   signInVoterInBrowser,
   toast,
   useE2E,
+  sidewaysBy,
 } from './harness';
 
 /**
@@ -420,7 +421,7 @@ describe('a secretary on her own: the first hour from an empty install to a decl
     await board.getByRole('button', { name: `Rank ${MARY} number 1` }).click();
     await board.getByRole('button', { name: `Rank ${PETER} number 2` }).click();
     await board.getByText(`Your order: 1. ${MARY}, 2. ${PETER}`).waitFor();
-    expect(await en.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await sidewaysBy(en)).toBeLessThanOrEqual(0);
     // A reload mid-ballot keeps the draft.
     await en.reload();
     await group(en, BOARD).getByText(`Your order: 1. ${MARY}, 2. ${PETER}`).waitFor({ timeout: 30_000 });

@@ -612,6 +612,13 @@ export async function settled(page: Page) {
 }
 
 /**
+ * How much wider than its window the page is, in CSS px: above 0, a member must scroll the page
+ * sideways to read it (WCAG 1.4.10, Reflow). Tables and other wide parts that scroll in frames of
+ * their own do not count.
+ */
+export const sidewaysBy = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+/**
  * A full-page picture of the screen in e2e/screenshots/ (gitignored), for a person to look at;
  * nothing reads it. `E2E_SCREENSHOTS=0` skips them (CI sets it: its clone is thrown away, and the
  * 110 pictures cost Chromium some 15 s of CPU).

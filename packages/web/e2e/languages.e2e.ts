@@ -1,7 +1,7 @@
 /// <reference types="node" />
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { enableVoting, SCREENSHOT_DIR, screenshot, useE2E } from './harness';
+import { enableVoting, SCREENSHOT_DIR, screenshot, useE2E, sidewaysBy } from './harness';
 
 /** docs/i18n.md: a member who reads Kiswahili signs in, votes and checks receipts in it. */
 const MEMBER_NO = '1001';
@@ -45,7 +45,7 @@ describe('Kiswahili', () => {
     const names = await radios.evaluateAll((els) => [...new Set(els.map((e) => (e as HTMLInputElement).name))]);
     for (const name of names) await page.locator(`input[type=radio][name="${name}"]`).first().check();
     // nothing wider than a 390 px phone
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await sidewaysBy(page)).toBeLessThanOrEqual(0);
     await screenshot(page, 'voter-elect-sw-390');
     // README "Languages": the Kiswahili ballot
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -1,6 +1,6 @@
 /// <reference types="node" />
 import { describe, expect, it } from 'vitest';
-import { enableVoting, screenshot, useE2E } from './harness';
+import { enableVoting, screenshot, useE2E, sidewaysBy } from './harness';
 
 const MEMBER_NO = '1001';
 
@@ -36,7 +36,7 @@ describe('public pages', () => {
     });
     await page.goto('/');
     await page.getByRole('heading', { name: 'Current election statistics' }).waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await sidewaysBy(page);
     expect(overflow).toBeLessThanOrEqual(0);
     // A phone's first visit: every script and style sheet the build compressed (all over 1 kB)
     // comes brotli- or gzip-encoded, the precompressed files the server picked for the browser,
