@@ -66,7 +66,8 @@ export function mountWebAssets(app: Express, ctx: Core, headers: [string, string
     (req, _res, next) => (isDecodable(req.path) ? next() : next(new AppError('NOT_FOUND'))),
     files,
     (_req, res, next) => {
-      // A compressed file chosen, then gone from the disk: the 404 is not compressed.
+      // A compressed file chosen, then gone from the disk: the library set the file's encoding and
+      // type, and the 404 is the API's plain JSON (res.json keeps a type already set).
       res.removeHeader('Content-Encoding');
       res.removeHeader('Content-Type');
       next(new AppError('NOT_FOUND'));
